@@ -1,0 +1,79 @@
+/**
+ * What the Go templates (templates/go/*.hbs) print. Every string here is
+ * final Go source text: names shaped, literals quoted, map keys padded the
+ * way gofmt aligns them, imports sorted. Templates only iterate and print.
+ */
+export interface GoFileView {
+  /** Name of the generated file: always "ai_tools.gen.go". */
+  readonly fileName: string;
+  /** True when the file has exactly one import, printed as `import "encoding/json"`. */
+  readonly singleImport: boolean;
+  /** Import block groups, separated by a blank line; each line is `"path"` or `name "path"`. */
+  readonly importGroups: readonly GoImportGroup[];
+  /** Every tool, in tool-name byte order. */
+  readonly tools: readonly GoToolView[];
+  /** True when any tool involves aliases (see aliases.md). */
+  readonly hasAliases: boolean;
+  /** True when any tool has auto_execute. */
+  readonly hasExecutors: boolean;
+  /** Entries of `responseFieldPrefixes`, sorted by key. */
+  readonly responseFieldPrefixes: readonly GoMapEntry[];
+  /** Entries of `toolOutputPrefix`, sorted by tool name. */
+  readonly toolOutputPrefix: readonly GoMapEntry[];
+  /** Entries of `knownAliasPrefixes` (prefix → true), sorted. */
+  readonly knownAliasPrefixes: readonly GoMapEntry[];
+  /** The auto-executed tools, in tool-name order. */
+  readonly executors: readonly GoExecutorView[];
+  /** True when some executor calls a server-streaming RPC (needs "errors" and "io"). */
+  readonly hasStreaming: boolean;
+}
+
+/** One group of import lines. */
+export interface GoImportGroup {
+  readonly lines: readonly string[];
+}
+
+/** One `var X = AgentTool{…}`. */
+export interface GoToolView {
+  /** PascalCase identifier, e.g. `PageThemesUpdate`. */
+  readonly varName: string;
+  /** Quoted Go string literal of the tool name. */
+  readonly name: string;
+  /** Quoted Go string literal of the description. */
+  readonly description: string;
+  /** `true` or `false`. */
+  readonly strict: string;
+  /** Quoted Go string literal of the canonical schema JSON. */
+  readonly parameters: string;
+}
+
+/**
+ * One line of a map literal: print `{{key}}{{value}},{{comment}}`. `key` is the
+ * quoted key, the colon and the padding gofmt puts before the value.
+ */
+export interface GoMapEntry {
+  readonly key: string;
+  readonly value: string;
+  /** Empty, or ` // …` (leading space included). */
+  readonly comment: string;
+}
+
+/** One `(*Executor) Execute<Tool>` method. */
+export interface GoExecutorView {
+  /** `ExecuteFoo`. */
+  readonly funcName: string;
+  /** Quoted Go literal of the tool name. */
+  readonly name: string;
+  /** `Service.Method`, for the doc comment. */
+  readonly rpcName: string;
+  /** Qualified request type, e.g. `linksv1.CreateLinkRequest`. */
+  readonly requestType: string;
+  /** Qualified client constructor, e.g. `linksv1.NewLinkServiceClient`. */
+  readonly clientConstructor: string;
+  /** Go method name on the client, e.g. `CreateLink`. */
+  readonly method: string;
+  /** `true` or `false`: the tool's schema is strict (drives argument fix-up). */
+  readonly strict: string;
+  /** The RPC is server-streaming: collect the stream into a JSON array. */
+  readonly serverStreaming: boolean;
+}
