@@ -45,6 +45,14 @@ export interface GoToolView {
   readonly strict: string;
   /** Quoted Go string literal of the canonical schema JSON. */
   readonly parameters: string;
+  /**
+   * The keys of the struct literal with their gofmt padding (`Name:        `).
+   * Print `{{nameKey}}{{name}},` and so on.
+   */
+  readonly nameKey: string;
+  readonly descriptionKey: string;
+  readonly strictKey: string;
+  readonly parametersKey: string;
 }
 
 /**

@@ -1,0 +1,174 @@
+import type { DescField, DescMethod } from "@bufbuild/protobuf";
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+
+/**
+ * Extension numbers the plugin reads. Options are read by number from the
+ * options' unknown fields, so any file declaring them works (see
+ * annotations.md) and none has to be known at generation time.
+ */
+export const extensionNumbers = {
+  /** MethodOptions: (ai.tools.v1.rpc_tool), also (ai.context.v1.rpc_tool). */
+  rpcTool: 52104,
+  /** FieldOptions: (ai.tools.v1.tool_field). */
+  toolField: 52105,
+  /** FieldOptions: (ai.context.v1.field_context). */
+  fieldContext: 52103,
+  /** FieldOptions: (google.api.field_behavior), repeated enum. */
+  fieldBehavior: 1052,
+} as const;
+
+const outputOnly = 3;
+
+/** The `rpc_tool` method option. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly strict: boolean;
+  readonly autoExecute: boolean;
+}
+
+/** The `tool_field` field option (all empty when absent). */
+export interface ToolFieldOptions {
+  readonly skip: boolean;
+  readonly aliasPrefix: string;
+  readonly usageNotes: string;
+  readonly description: string;
+}
+
+interface UnknownField {
+  no: number;
+  wireType: WireType;
+  data: Uint8Array;
+}
+
+interface WithUnknown {
+  $unknown?: UnknownField[] | undefined;
+}
+
+function unknownOf(options: WithUnknown | undefined, no: number): UnknownField[] {
+  return (options?.$unknown ?? []).filter((f) => f.no === no);
+}
+
+/**
+ * The payload of a message-typed option. Several occurrences of the same
+ * option merge, as the protobuf wire format says, so their payloads are
+ * concatenated.
+ */
+function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
+  const parts: Uint8Array[] = [];
+  for (const f of fields) {
+    if (f.wireType !== WireType.LengthDelimited) {
+      continue;
+    }
+    parts.push(new BinaryReader(f.data).bytes());
+  }
+  if (parts.length === 0) {
+    return undefined;
+  }
+  if (parts.length === 1) {
+    return parts[0];
+  }
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+type FieldValue = string | boolean;
+
+/** Decode a flat message of string and bool fields; later values win. */
+function decodeFlat(payload: Uint8Array, kinds: Record<number, "string" | "bool">): Map<number, FieldValue> {
+  const values = new Map<number, FieldValue>();
+  const reader = new BinaryReader(payload);
+  while (reader.pos < reader.len) {
+    const [no, wireType] = reader.tag();
+    const kind = kinds[no];
+    if (kind === "string" && wireType === WireType.LengthDelimited) {
+      values.set(no, reader.string());
+    } else if (kind === "bool" && wireType === WireType.Varint) {
+      values.set(no, reader.bool());
+    } else {
+      reader.skip(wireType, no);
+    }
+  }
+  return values;
+}
+
+function str(values: Map<number, FieldValue>, no: number): string {
+  const v = values.get(no);
+  return typeof v === "string" ? v : "";
+}
+
+function bool(values: Map<number, FieldValue>, no: number): boolean {
+  return values.get(no) === true;
+}
+
+/** The method's `rpc_tool` option, or undefined when the method has none. */
+export function readToolDefinition(method: DescMethod): ToolDefinition | undefined {
+  const payload = messagePayload(unknownOf(method.proto.options, extensionNumbers.rpcTool));
+  if (payload === undefined) {
+    return undefined;
+  }
+  const v = decodeFlat(payload, { 1: "string", 2: "string", 3: "bool", 4: "bool" });
+  return {
+    name: str(v, 1),
+    description: str(v, 2),
+    strict: bool(v, 3),
+    autoExecute: bool(v, 4),
+  };
+}
+
+const noToolField: ToolFieldOptions = {
+  skip: false,
+  aliasPrefix: "",
+  usageNotes: "",
+  description: "",
+};
+
+/** The field's `tool_field` option; all fields empty when absent. */
+export function readToolField(field: DescField): ToolFieldOptions {
+  const payload = messagePayload(unknownOf(field.proto.options, extensionNumbers.toolField));
+  if (payload === undefined) {
+    return noToolField;
+  }
+  const v = decodeFlat(payload, { 1: "bool", 2: "string", 3: "string", 4: "string" });
+  return {
+    skip: bool(v, 1),
+    aliasPrefix: str(v, 2),
+    usageNotes: str(v, 3),
+    description: str(v, 4),
+  };
+}
+
+/** The description of the field's `(ai.context.v1.field_context)`, or "". */
+export function readFieldContextDescription(field: DescField): string {
+  const payload = messagePayload(unknownOf(field.proto.options, extensionNumbers.fieldContext));
+  if (payload === undefined) {
+    return "";
+  }
+  return str(decodeFlat(payload, { 1: "string" }), 1);
+}
+
+/** True when `(google.api.field_behavior)` includes OUTPUT_ONLY, packed or not. */
+export function isOutputOnly(field: DescField): boolean {
+  for (const f of unknownOf(field.proto.options, extensionNumbers.fieldBehavior)) {
+    const reader = new BinaryReader(f.data);
+    if (f.wireType === WireType.Varint) {
+      if (reader.int32() === outputOnly) {
+        return true;
+      }
+    } else if (f.wireType === WireType.LengthDelimited) {
+      const packed = new BinaryReader(reader.bytes());
+      while (packed.pos < packed.len) {
+        if (packed.int32() === outputOnly) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}

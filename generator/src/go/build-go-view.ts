@@ -1,0 +1,201 @@
+import type { DescFile } from "@bufbuild/protobuf";
+import type { ProblemCollector } from "../errors.js";
+import type { GeneratorModel, ToolModel } from "../model/model.js";
+import { compareUtf8 } from "../schema/canonical-json.js";
+import { alignKeys } from "./go-align.js";
+import { goCamelCase, goMessageName } from "./go-camel-case.js";
+import { goFileIdentifiers, goModuleImports, goStdImports, type GoFeatures } from "./go-imports.js";
+import { goKeywordsAndPredeclared, goPackageName, goPascalCase, isGoIdentifier } from "./go-names.js";
+import { goQuote } from "./go-quote.js";
+import type { GoExecutorView, GoFileView, GoMapEntry, GoToolView } from "./go-view.js";
+
+/** The name of the Go file, at the root of the output directory. */
+export const goFileName = "ai_tools.gen.go";
+
+const primaryPrefixComment = " // use the tool's primary prefix";
+
+/**
+ * Shape the model for the Go templates: identifiers, quoted literals,
+ * aligned map entries and imports. Problems only Go has (identifier
+ * collisions, missing go_package) are added to `problems`.
+ */
+export function buildGoView(model: GeneratorModel, problems: ProblemCollector): GoFileView {
+  const varNames = assignVarNames(model.tools, problems);
+  const packages = assignPackages(model, problems);
+  problems.throwIfAny();
+
+  const features: GoFeatures = {
+    hasAliases: model.hasAliases,
+    hasExecutors: model.hasExecutors,
+    hasStreaming: model.executors.some((t) => t.serverStreaming),
+  };
+  const std = goStdImports.filter((r) => r.when(features)).map((r) => goQuote(r.path));
+  const modules = goModuleImports.filter((r) => r.when(features)).map((r) => goQuote(r.path));
+  const own = [...packages.values()]
+    .sort((a, b) => compareUtf8(a.importPath, b.importPath))
+    .map((p) => `${p.name} ${goQuote(p.importPath)}`);
+  const importGroups = [std, modules, own].filter((g) => g.length > 0).map((lines) => ({ lines }));
+
+  const tools: GoToolView[] = model.tools.map((tool) => {
+    const keys = alignKeys([
+      { key: "Name", value: goQuote(tool.name) },
+      { key: "Description", value: goQuote(tool.description) },
+      { key: "Strict", value: String(tool.strict) },
+      { key: "Parameters", value: `json.RawMessage(${goQuote(tool.schemaJson)})` },
+    ]);
+    return {
+      varName: varNames.get(tool)!,
+      name: goQuote(tool.name),
+      description: goQuote(tool.description),
+      strict: String(tool.strict),
+      parameters: goQuote(tool.schemaJson),
+      nameKey: keys[0]!,
+      descriptionKey: keys[1]!,
+      strictKey: keys[2]!,
+      parametersKey: keys[3]!,
+    };
+  });
+
+  const executors: GoExecutorView[] = model.executors.map((tool) => {
+    const requestPkg = packages.get(tool.input.file.name)!;
+    const servicePkg = packages.get(tool.service.file.name)!;
+    return {
+      funcName: "Execute" + varNames.get(tool)!,
+      name: goQuote(tool.name),
+      rpcName: tool.element,
+      requestType: `${requestPkg.name}.${goMessageName(tool.input.typeName, tool.input.file.proto.package)}`,
+      clientConstructor: `${servicePkg.name}.New${goCamelCase(tool.service.name)}Client`,
+      method: goCamelCase(tool.method.name),
+      strict: String(tool.strict),
+      serverStreaming: tool.serverStreaming,
+    };
+  });
+
+  return {
+    fileName: goFileName,
+    singleImport: importGroups.length === 1 && importGroups[0]!.lines.length === 1,
+    importGroups,
+    tools,
+    hasAliases: model.hasAliases,
+    hasExecutors: model.hasExecutors,
+    hasStreaming: features.hasStreaming,
+    responseFieldPrefixes: mapEntries(
+      model.responseFieldPrefixes.map(([k, v]) => [goQuote(k), goQuote(v), v === "" ? primaryPrefixComment : ""]),
+    ),
+    toolOutputPrefix: mapEntries(model.toolOutputPrefix.map(([k, v]) => [goQuote(k), goQuote(v), ""])),
+    knownAliasPrefixes: mapEntries(model.knownAliasPrefixes.map((p) => [goQuote(p), "true", ""])),
+    executors,
+  };
+}
+
+function mapEntries(entries: readonly (readonly [string, string, string])[]): GoMapEntry[] {
+  const keys = alignKeys(entries.map(([key, value]) => ({ key, value })));
+  return entries.map(([, value, comment], i) => ({ key: keys[i]!, value, comment }));
+}
+
+/** PascalCase variable names, refusing collisions and the file's own names. */
+function assignVarNames(tools: readonly ToolModel[], problems: ProblemCollector): Map<ToolModel, string> {
+  const names = new Map<ToolModel, string>();
+  const owners = new Map<string, ToolModel>();
+  const reserved = new Set(goFileIdentifiers);
+  for (const tool of tools) {
+    const at = { file: tool.file, element: tool.element };
+    const id = goPascalCase(tool.name);
+    if (!isGoIdentifier(id)) {
+      problems.add({
+        ...at,
+        message: `tool name ${JSON.stringify(tool.name)} gives the Go identifier ${JSON.stringify(id)}, which is not valid Go; start each "_"-separated part with a letter`,
+      });
+      continue;
+    }
+    if (reserved.has(id)) {
+      problems.add({
+        ...at,
+        message: `tool name ${JSON.stringify(tool.name)} becomes the Go identifier ${id}, which the generated file already declares; rename the tool`,
+      });
+      continue;
+    }
+    const other = owners.get(id);
+    if (other !== undefined) {
+      problems.add({
+        ...at,
+        message: `tool name ${JSON.stringify(tool.name)} becomes the Go identifier ${id}, as does tool ${JSON.stringify(other.name)} (${other.element} in ${other.file}); rename one of them`,
+      });
+      continue;
+    }
+    owners.set(id, tool);
+    names.set(tool, id);
+  }
+  return names;
+}
+
+interface GoPackage {
+  readonly importPath: string;
+  readonly name: string;
+}
+
+/**
+ * The Go packages the executors refer to, keyed by proto file name: the
+ * request message's file and the service's file. Each import path gets its
+ * own name, unique in the file.
+ */
+function assignPackages(model: GeneratorModel, problems: ProblemCollector): Map<string, GoPackage> {
+  const files = new Map<string, { file: DescFile; tool: ToolModel; what: string }>();
+  for (const tool of model.executors) {
+    if (!files.has(tool.service.file.name)) {
+      files.set(tool.service.file.name, { file: tool.service.file, tool, what: `the client of ${tool.service.typeName}` });
+    }
+    if (!files.has(tool.input.file.name)) {
+      files.set(tool.input.file.name, { file: tool.input.file, tool, what: `the request type ${tool.input.typeName}` });
+    }
+  }
+  const byPath = new Map<string, { wanted: string; files: string[] }>();
+  for (const [name, { file, tool, what }] of files) {
+    const goPackage = file.proto.options?.goPackage ?? "";
+    if (goPackage === "") {
+      problems.add({
+        file: name,
+        element: tool.element,
+        message: `the Go executor of tool ${JSON.stringify(tool.name)} needs the import path of ${what}, but ${name} has no go_package; add option go_package = "example.com/your/module/path;pkgname"`,
+      });
+      continue;
+    }
+    const { importPath, name: wanted } = goPackageName(goPackage);
+    const entry = byPath.get(importPath) ?? { wanted, files: [] };
+    entry.files.push(name);
+    byPath.set(importPath, entry);
+  }
+  const taken = new Set<string>([
+    ...goKeywordsAndPredeclared,
+    ...goFileIdentifiers,
+    ...goStdImports.map((r) => r.name),
+    ...goModuleImports.map((r) => r.name),
+    "gentools",
+  ]);
+  const out = new Map<string, GoPackage>();
+  for (const importPath of [...byPath.keys()].sort(compareUtf8)) {
+    const { wanted, files: fileNames } = byPath.get(importPath)!;
+    const name = uniqueName(wanted, importPath, taken);
+    taken.add(name);
+    for (const f of fileNames) {
+      out.set(f, { importPath, name });
+    }
+  }
+  return out;
+}
+
+function uniqueName(wanted: string, importPath: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(wanted)) {
+    return wanted;
+  }
+  const parts = importPath.split("/");
+  const parent = (parts[parts.length - 2] ?? "").replace(/[^A-Za-z0-9_]/g, "").toLowerCase();
+  if (parent !== "" && !/^[0-9]/.test(parent) && !taken.has(parent + wanted)) {
+    return parent + wanted;
+  }
+  for (let n = 2; ; n++) {
+    if (!taken.has(`${wanted}${n}`)) {
+      return `${wanted}${n}`;
+    }
+  }
+}

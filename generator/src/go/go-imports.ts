@@ -1,0 +1,58 @@
+/** Which parts of the Go file are present; they decide the imports. */
+export interface GoFeatures {
+  readonly hasAliases: boolean;
+  readonly hasExecutors: boolean;
+  readonly hasStreaming: boolean;
+}
+
+interface ImportRule {
+  readonly path: string;
+  /** The package name the file refers to. */
+  readonly name: string;
+  readonly when: (f: GoFeatures) => boolean;
+}
+
+const always = (): boolean => true;
+const aliases = (f: GoFeatures): boolean => f.hasAliases;
+const executors = (f: GoFeatures): boolean => f.hasExecutors;
+const streaming = (f: GoFeatures): boolean => f.hasStreaming;
+
+/** Standard library imports of the generated file, by feature. */
+export const goStdImports: readonly ImportRule[] = [
+  { path: "context", name: "context", when: executors },
+  { path: "encoding/json", name: "json", when: always },
+  { path: "errors", name: "errors", when: streaming },
+  { path: "fmt", name: "fmt", when: (f) => f.hasAliases || f.hasExecutors },
+  { path: "io", name: "io", when: streaming },
+  { path: "regexp", name: "regexp", when: aliases },
+  { path: "sort", name: "sort", when: aliases },
+  { path: "strconv", name: "strconv", when: aliases },
+  { path: "strings", name: "strings", when: aliases },
+  { path: "sync", name: "sync", when: aliases },
+];
+
+/** Third-party imports of the generated file, by feature. */
+export const goModuleImports: readonly ImportRule[] = [
+  { path: "google.golang.org/grpc", name: "grpc", when: executors },
+  { path: "google.golang.org/protobuf/encoding/protojson", name: "protojson", when: executors },
+  { path: "google.golang.org/protobuf/reflect/protoreflect", name: "protoreflect", when: executors },
+];
+
+/**
+ * Package-level identifiers the templates declare. Tool variables
+ * (PascalCase) must not take an exported one; import names must not take any.
+ */
+export const goFileIdentifiers: readonly string[] = [
+  "AgentTool",
+  "AllTools",
+  "AliasManager",
+  "NewAliasManager",
+  "Executor",
+  "NewExecutor",
+  "Execute",
+  "CanExecute",
+  "GetAliasManager",
+  "responseFieldPrefixes",
+  "toolOutputPrefix",
+  "knownAliasPrefixes",
+];

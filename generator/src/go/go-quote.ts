@@ -1,0 +1,54 @@
+/**
+ * Go's strconv.IsPrint for one code point: letters, marks, numbers,
+ * punctuation and symbols, plus the ASCII space.
+ */
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+function quoteRune(c: string): string {
+  switch (c) {
+    case '"':
+      return '\\"';
+    case "\\":
+      return "\\\\";
+    case "\x07":
+      return "\\a";
+    case "\b":
+      return "\\b";
+    case "\f":
+      return "\\f";
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    case "\v":
+      return "\\v";
+  }
+  const cp = c.codePointAt(0)!;
+  if (cp < 0x80) {
+    return cp >= 0x20 && cp < 0x7f ? c : "\\x" + cp.toString(16).padStart(2, "0");
+  }
+  if (cp >= 0xd800 && cp <= 0xdfff) {
+    return "\\ufffd"; // lone surrogate: Go holds U+FFFD after UTF-8 decoding
+  }
+  if (printable.test(c)) {
+    return c;
+  }
+  return cp < 0x10000 ? "\\u" + cp.toString(16).padStart(4, "0") : "\\U" + cp.toString(16).padStart(8, "0");
+}
+
+// Everything that is not plain printable ASCII, or is a quote or backslash.
+const special = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/u;
+const specialAll = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/gu;
+
+/**
+ * A double-quoted Go string literal, exactly as Go's strconv.Quote writes
+ * it: printable runes raw, the rest escaped.
+ */
+export function goQuote(s: string): string {
+  if (!special.test(s)) {
+    return `"${s}"`;
+  }
+  return `"${s.replace(specialAll, quoteRune)}"`;
+}

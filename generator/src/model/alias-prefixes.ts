@@ -1,0 +1,88 @@
+import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import { readToolField } from "../annotations.js";
+import type { AliasField } from "./model.js";
+
+function prefixOf(field: DescField): string {
+  return readToolField(field).aliasPrefix;
+}
+
+function isWellKnown(message: DescMessage): boolean {
+  return message.typeName.startsWith("google.protobuf.");
+}
+
+/** The request fields with an alias_prefix, in declaration order. */
+export function requestAliasFields(request: DescMessage): AliasField[] {
+  const out: AliasField[] = [];
+  for (const field of request.fields) {
+    const prefix = prefixOf(field);
+    if (prefix !== "") {
+      out.push({ name: field.name, jsonName: field.jsonName, prefix });
+    }
+  }
+  return out;
+}
+
+/**
+ * The tool's primary prefix (aliases.md): the response's own `id`, else the
+ * `id` of its first top-level entity, else the request's `id`, else the
+ * first request alias field, else "".
+ */
+export function outputPrefix(response: DescMessage, requestFields: readonly AliasField[]): string {
+  for (const field of response.fields) {
+    if (field.jsonName === "id" && prefixOf(field) !== "") {
+      return prefixOf(field);
+    }
+  }
+  for (const field of response.fields) {
+    const message =
+      field.fieldKind === "message" ? field.message : field.fieldKind === "list" && field.listKind === "message" ? field.message : undefined;
+    if (message === undefined || isWellKnown(message)) {
+      continue;
+    }
+    for (const inner of message.fields) {
+      if (inner.jsonName === "id" && prefixOf(inner) !== "") {
+        return prefixOf(inner);
+      }
+    }
+  }
+  const id = requestFields.find((f) => f.name === "id");
+  if (id !== undefined) {
+    return id.prefix;
+  }
+  return requestFields[0]?.prefix ?? "";
+}
+
+/**
+ * Response JSON name → alias prefix, walking nested, repeated and map-value
+ * messages once each, skipping google.protobuf.*. `id` maps to "" (use the
+ * tool's primary prefix); otherwise the first entry wins.
+ */
+export function responseFieldPrefixes(response: DescMessage): Map<string, string> {
+  const out = new Map<string, string>();
+  const visited = new Set<string>();
+  const walk = (message: DescMessage): void => {
+    if (visited.has(message.typeName) || isWellKnown(message)) {
+      return;
+    }
+    visited.add(message.typeName);
+    for (const field of message.fields) {
+      const prefix = prefixOf(field);
+      if (prefix !== "") {
+        if (field.jsonName === "id") {
+          out.set("id", "");
+        } else if (!out.has(field.jsonName)) {
+          out.set(field.jsonName, prefix);
+        }
+      }
+      if (field.fieldKind === "message") {
+        walk(field.message);
+      } else if (field.fieldKind === "list" && field.listKind === "message") {
+        walk(field.message);
+      } else if (field.fieldKind === "map" && field.mapKind === "message") {
+        walk(field.message);
+      }
+    }
+  };
+  walk(response);
+  return out;
+}

@@ -1,0 +1,149 @@
+import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
+import { createFileRegistry, type DescFile, type FileRegistry } from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
+import { create } from "@bufbuild/protobuf";
+import { readToolDefinition } from "../annotations.js";
+import { createProblemCollector, GeneratorError, type ProblemCollector } from "../errors.js";
+import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
+import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
+import { outputPrefix, requestAliasFields, responseFieldPrefixes } from "./alias-prefixes.js";
+import type { GeneratorModel, ToolModel } from "./model.js";
+import { toolNameProblem } from "./tool-names.js";
+
+/** The files to generate, resolved against every file of the request. */
+export interface RequestFiles {
+  readonly registry: FileRegistry;
+  /** The files of `file_to_generate`, sorted by name. */
+  readonly files: readonly DescFile[];
+}
+
+/** Resolve the request's descriptors. */
+export function resolveRequestFiles(request: CodeGeneratorRequest): RequestFiles {
+  let registry: FileRegistry;
+  try {
+    registry = createFileRegistry(create(FileDescriptorSetSchema, { file: request.protoFile }));
+  } catch (e) {
+    throw new GeneratorError(
+      `cannot resolve the request's descriptors: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  const names = [...new Set(request.fileToGenerate)].sort(compareUtf8);
+  const files: DescFile[] = [];
+  for (const name of names) {
+    const file = registry.getFile(name);
+    if (file === undefined) {
+      throw new GeneratorError(`file_to_generate names ${JSON.stringify(name)}, which is not among the request's proto files`);
+    }
+    files.push(file);
+  }
+  return { registry, files };
+}
+
+/**
+ * Build the model: every annotated RPC of the files to generate, with its
+ * schema and alias facts. Problems in the protos are collected and thrown
+ * together as one GeneratorError.
+ */
+export function buildModel(files: readonly DescFile[], problems: ProblemCollector = createProblemCollector()): GeneratorModel {
+  const tools: ToolModel[] = [];
+  const byName = new Map<string, ToolModel>();
+  for (const file of files) {
+    for (const service of file.services) {
+      for (const method of service.methods) {
+        const def = readToolDefinition(method);
+        if (def === undefined) {
+          continue;
+        }
+        const element = `${service.name}.${method.name}`;
+        const at = { file: file.name, element };
+        const nameProblem = toolNameProblem(def.name);
+        if (nameProblem !== undefined) {
+          problems.add({ ...at, message: nameProblem });
+          continue;
+        }
+        if (method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming") {
+          problems.add({
+            ...at,
+            message: `tool ${JSON.stringify(def.name)} is a ${method.methodKind.replace("_", "-")} method, which a tool call cannot drive; remove the rpc_tool option or make the method unary or server-streaming`,
+          });
+          continue;
+        }
+        const previous = byName.get(def.name);
+        if (previous !== undefined) {
+          problems.add({
+            ...at,
+            message: `tool name ${JSON.stringify(def.name)} is already used by ${previous.element} in ${previous.file}; give each tool a unique name`,
+          });
+          continue;
+        }
+        let schema;
+        try {
+          schema = buildToolSchema(method.input, def.strict);
+        } catch (e) {
+          if (e instanceof RootSchemaError) {
+            problems.add({ ...at, message: e.message });
+            continue;
+          }
+          throw e;
+        }
+        const aliasFields = requestAliasFields(method.input);
+        const prefix = outputPrefix(method.output, aliasFields);
+        const responsePrefixes = responseFieldPrefixes(method.output);
+        const tool: ToolModel = {
+          name: def.name,
+          description: def.description,
+          strict: def.strict,
+          autoExecute: def.autoExecute,
+          schema: schema.schema,
+          schemaJson: canonicalJson(schema.schema),
+          oneofGroups: schema.oneofGroups,
+          file: file.name,
+          element,
+          service,
+          method,
+          input: method.input,
+          output: method.output,
+          serverStreaming: method.methodKind === "server_streaming",
+          requestAliasFields: aliasFields,
+          outputPrefix: prefix,
+          responseFieldPrefixes: responsePrefixes,
+          involvesAliases: aliasFields.length > 0 || responsePrefixes.size > 0 || prefix !== "",
+        };
+        byName.set(def.name, tool);
+        tools.push(tool);
+      }
+    }
+  }
+  problems.throwIfAny();
+
+  tools.sort((a, b) => compareUtf8(a.name, b.name));
+  const executors = tools.filter((t) => t.autoExecute);
+
+  const merged = new Map<string, string>();
+  for (const tool of tools) {
+    for (const [field, prefix] of tool.responseFieldPrefixes) {
+      if (prefix === "") {
+        merged.set(field, "");
+      } else if (!merged.has(field)) {
+        merged.set(field, prefix);
+      }
+    }
+  }
+  const known = new Set<string>();
+  for (const tool of tools) {
+    tool.requestAliasFields.forEach((f) => known.add(f.prefix));
+    tool.responseFieldPrefixes.forEach((p) => p !== "" && known.add(p));
+    if (tool.outputPrefix !== "") {
+      known.add(tool.outputPrefix);
+    }
+  }
+  return {
+    tools,
+    executors,
+    hasAliases: tools.some((t) => t.involvesAliases),
+    hasExecutors: executors.length > 0,
+    responseFieldPrefixes: [...merged].sort((a, b) => compareUtf8(a[0], b[0])),
+    toolOutputPrefix: executors.filter((t) => t.outputPrefix !== "").map((t) => [t.name, t.outputPrefix] as const),
+    knownAliasPrefixes: [...known].sort(compareUtf8),
+  };
+}

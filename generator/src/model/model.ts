@@ -1,0 +1,59 @@
+import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
+import type { JsonSchema } from "../schema/json-schema.js";
+import type { OneofGroup } from "../schema/build-schema.js";
+
+/** A request field whose value is an id to alias. */
+export interface AliasField {
+  /** The proto field name, e.g. `link_id`. */
+  readonly name: string;
+  /** The JSON name, e.g. `linkId`. */
+  readonly jsonName: string;
+  readonly prefix: string;
+}
+
+/** One annotated RPC, as every target prints it. */
+export interface ToolModel {
+  readonly name: string;
+  readonly description: string;
+  readonly strict: boolean;
+  readonly autoExecute: boolean;
+  /** The parameter schema. */
+  readonly schema: JsonSchema;
+  /** The schema's canonical serialization (schema.md), identical in every target. */
+  readonly schemaJson: string;
+  /** Oneof members shown as sibling properties (see OneofGroup). */
+  readonly oneofGroups: readonly OneofGroup[];
+  /** The proto file declaring the RPC. */
+  readonly file: string;
+  /** `Service.Method`, for messages. */
+  readonly element: string;
+  readonly service: DescService;
+  readonly method: DescMethod;
+  readonly input: DescMessage;
+  readonly output: DescMessage;
+  readonly serverStreaming: boolean;
+  /** Request fields with an alias_prefix, in declaration order. */
+  readonly requestAliasFields: readonly AliasField[];
+  /** The tool's primary prefix (aliases.md), or "". */
+  readonly outputPrefix: string;
+  /** Response JSON name → prefix, first entry wins, "id" → "". */
+  readonly responseFieldPrefixes: ReadonlyMap<string, string>;
+  /** True when the tool involves aliases in any way. */
+  readonly involvesAliases: boolean;
+}
+
+/** Everything the targets render, built once per request. */
+export interface GeneratorModel {
+  /** Every tool, sorted by name (byte order). */
+  readonly tools: readonly ToolModel[];
+  /** The auto-executed tools, sorted by name. */
+  readonly executors: readonly ToolModel[];
+  readonly hasAliases: boolean;
+  readonly hasExecutors: boolean;
+  /** The file-wide responseFieldPrefixes, sorted by key. */
+  readonly responseFieldPrefixes: readonly (readonly [string, string])[];
+  /** Auto-executed tools with an output prefix, sorted by tool name. */
+  readonly toolOutputPrefix: readonly (readonly [string, string])[];
+  /** Every alias prefix the request declares, sorted. */
+  readonly knownAliasPrefixes: readonly string[];
+}

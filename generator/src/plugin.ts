@@ -1,0 +1,68 @@
+import { create } from "@bufbuild/protobuf";
+import {
+  CodeGeneratorResponse_Feature,
+  CodeGeneratorResponseSchema,
+  type CodeGeneratorRequest,
+  type CodeGeneratorResponse,
+} from "@bufbuild/protobuf/wkt";
+import type { Plugin } from "@bufbuild/protoplugin";
+import { createProblemCollector, GeneratorError } from "./errors.js";
+import { buildGoView } from "./go/build-go-view.js";
+import { buildModel, resolveRequestFiles } from "./model/build-model.js";
+import { parseOptions } from "./options.js";
+import { createRenderer } from "./render.js";
+import { version } from "./version.js";
+
+/** A generated file: path relative to the output root, and its content. */
+export interface GeneratedFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+/**
+ * Run the generator on a request. Throws GeneratorError for bad input.
+ * Returns no file when no method is annotated.
+ */
+export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
+  const options = parseOptions(request.parameter);
+  const { files } = resolveRequestFiles(request);
+  const problems = createProblemCollector();
+  const model = buildModel(files, problems);
+  if (model.tools.length === 0) {
+    return [];
+  }
+  switch (options.target) {
+    case "go": {
+      const view = buildGoView(model, problems);
+      return [{ name: view.fileName, content: createRenderer("go").render(view) }];
+    }
+    default:
+      throw new GeneratorError(`target ${JSON.stringify(options.target)} is not supported yet`);
+  }
+}
+
+/**
+ * The protoc plugin. Bad input is reported in the response's `error` field
+ * (protoc and buf print it and fail), with no file written; an unexpected
+ * failure is reported the same way, marked as a bug, without a stack trace.
+ */
+export const protocGenAiTools: Plugin = {
+  name: "protoc-gen-ai-tools",
+  version: `v${version}`,
+  run(request: CodeGeneratorRequest): CodeGeneratorResponse {
+    const supportedFeatures = BigInt(CodeGeneratorResponse_Feature.PROTO3_OPTIONAL);
+    try {
+      const files = generate(request);
+      return create(CodeGeneratorResponseSchema, {
+        supportedFeatures,
+        file: files.map((f) => ({ name: f.name, content: f.content })),
+      });
+    } catch (e) {
+      const message =
+        e instanceof GeneratorError
+          ? e.message
+          : `internal error (please report it with the proto that caused it): ${e instanceof Error ? e.message : String(e)}`;
+      return create(CodeGeneratorResponseSchema, { supportedFeatures, error: message });
+    }
+  },
+};

@@ -1,0 +1,336 @@
+import { ScalarType, type DescEnum, type DescField, type DescMessage, type DescOneof } from "@bufbuild/protobuf";
+import { isOutputOnly, readToolField } from "../annotations.js";
+import { fieldDescription } from "./field-description.js";
+import type { JsonSchema, JsonValue } from "./json-schema.js";
+import { bytesSchema, wellKnownSchema } from "./well-known.js";
+
+/**
+ * Members of one oneof that the schema shows as sibling properties, so that
+ * a value could set several of them. `path` leads from the root to the
+ * object holding them: property names, `[]` for array items, `{}` for map
+ * values.
+ */
+export interface OneofGroup {
+  readonly path: readonly string[];
+  readonly oneof: string;
+  readonly members: readonly string[];
+}
+
+/** A tool's parameter schema, and facts about it that tests need. */
+export interface ToolSchema {
+  readonly schema: JsonSchema;
+  readonly oneofGroups: readonly OneofGroup[];
+}
+
+interface Context {
+  readonly strict: boolean;
+  /** Messages being expanded on the current path (ancestors only). */
+  readonly expanding: Set<string>;
+  readonly oneofGroups: OneofGroup[];
+}
+
+/** Thrown when the request message cannot be the root of a tool schema. */
+export class RootSchemaError extends Error {}
+
+/**
+ * Build the parameter schema of a tool whose request message is `message`,
+ * following docs/schema.md and the fixes of docs/compat.md.
+ */
+export function buildToolSchema(message: DescMessage, strict: boolean): ToolSchema {
+  const ctx: Context = { strict, expanding: new Set(), oneofGroups: [] };
+  const wkt = wellKnownSchema(message.typeName, strict);
+  if (wkt !== undefined) {
+    if (wkt === null || wkt["type"] !== "object") {
+      throw new RootSchemaError(
+        `request type ${message.typeName} has no JSON object form${strict ? " in a strict tool" : ""}; use a request message with fields`,
+      );
+    }
+    return { schema: wkt, oneofGroups: [] };
+  }
+  const schema = messageSchema(message, ctx, [], true);
+  return { schema: flattenRoot(schema), oneofGroups: ctx.oneofGroups };
+}
+
+/** Merge the branches of a root-level anyOf into one object (schema.md). */
+function flattenRoot(schema: JsonSchema): JsonSchema {
+  const branches = schema["anyOf"];
+  if (schema["type"] !== undefined || !Array.isArray(branches) || branches.length === 0) {
+    return schema;
+  }
+  const properties: JsonSchema = {};
+  const requiredCount = new Map<string, number>();
+  let additional: JsonValue | undefined;
+  for (const branch of branches as JsonSchema[]) {
+    Object.assign(properties, branch["properties"] as JsonSchema);
+    for (const name of branch["required"] as string[]) {
+      requiredCount.set(name, (requiredCount.get(name) ?? 0) + 1);
+    }
+    if (additional === undefined && branch["additionalProperties"] !== undefined) {
+      additional = branch["additionalProperties"];
+    }
+  }
+  const required = [...requiredCount]
+    .filter(([, n]) => n === branches.length)
+    .map(([name]) => name)
+    .sort();
+  const flat: JsonSchema = { type: "object", properties, required };
+  if (schema["description"] !== undefined) {
+    flat["description"] = schema["description"];
+  }
+  if (additional !== undefined) {
+    flat["additionalProperties"] = additional;
+  }
+  return flat;
+}
+
+/** `nullable(s)` of schema.md: never an anyOf inside an anyOf. */
+function nullable(schema: JsonSchema): JsonSchema {
+  const anyOf = schema["anyOf"];
+  if (schema["type"] === undefined && Array.isArray(anyOf)) {
+    return { anyOf: [...anyOf, { type: "null" }] };
+  }
+  return { anyOf: [schema, { type: "null" }] };
+}
+
+/** Wrap in nullable(), moving the description onto the wrapper. */
+function nullableWithDescription(schema: JsonSchema): JsonSchema {
+  const description = schema["description"];
+  if (description === undefined) {
+    return nullable(schema);
+  }
+  const inner = { ...schema };
+  delete inner["description"];
+  return { ...nullable(inner), description };
+}
+
+/** True when the field has the `optional` keyword or belongs to a oneof. */
+function isOptional(field: DescField): boolean {
+  if (field.oneof !== undefined || field.proto.proto3Optional === true) {
+    return true;
+  }
+  // proto2 `optional` (label 1) outside a oneof; proto3 reports presence
+  // only through proto3Optional.
+  return field.parent.file.edition === 998 /* EDITION_PROTO2 */ && field.proto.label === 1 && field.fieldKind !== "list" && field.fieldKind !== "map";
+}
+
+function isSkipped(field: DescField): boolean {
+  return isOutputOnly(field) || readToolField(field).skip;
+}
+
+function closedEmptyObject(): JsonSchema {
+  return { type: "object", properties: {}, required: [], additionalProperties: false };
+}
+
+function messageSchema(message: DescMessage, ctx: Context, path: readonly string[], atRoot: boolean): JsonSchema {
+  if (ctx.expanding.has(message.typeName)) {
+    // A message already being expanded on this path: stop the recursion.
+    return ctx.strict ? closedEmptyObject() : { type: "object" };
+  }
+  ctx.expanding.add(message.typeName);
+  try {
+    return expandMessage(message, ctx, path, atRoot);
+  } finally {
+    ctx.expanding.delete(message.typeName);
+  }
+}
+
+interface Member {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  readonly oneof: DescOneof;
+}
+
+function expandMessage(message: DescMessage, ctx: Context, path: readonly string[], atRoot: boolean): JsonSchema {
+  const properties: JsonSchema = {};
+  const required: string[] = [];
+  const members: Member[] = [];
+  const oneofs: DescOneof[] = [];
+  for (const field of message.fields) {
+    if (isSkipped(field)) {
+      continue;
+    }
+    const schema = fieldSchema(field, ctx, [...path, field.name]);
+    if (schema === null) {
+      continue; // google.protobuf.Any: no usable JSON shape
+    }
+    const description = fieldDescription(field);
+    if (description !== "") {
+      schema["description"] = description;
+    }
+    if (field.oneof !== undefined) {
+      members.push({ name: field.name, schema, oneof: field.oneof });
+      if (!oneofs.includes(field.oneof)) {
+        oneofs.push(field.oneof);
+      }
+      continue;
+    }
+    const optional = isOptional(field);
+    properties[field.name] = ctx.strict && optional ? nullableWithDescription(schema) : schema;
+    if (ctx.strict || !optional) {
+      required.push(field.name);
+    }
+  }
+
+  // One real oneof becomes one branch per member, except at the root of a
+  // strict tool, where providers need a plain object with every property
+  // required: there it is treated like several oneofs.
+  if (oneofs.length === 1 && !(ctx.strict && atRoot)) {
+    if (atRoot) {
+      ctx.oneofGroups.push({
+        path,
+        oneof: oneofs[0]!.name,
+        members: members.map((m) => m.name),
+      });
+    }
+    return {
+      anyOf: members.map((m) => {
+        const branch: JsonSchema = {
+          type: "object",
+          properties: { ...properties, [m.name]: m.schema },
+          required: [...required, m.name],
+        };
+        if (ctx.strict) {
+          branch["additionalProperties"] = false;
+        }
+        return branch;
+      }),
+    };
+  }
+
+  for (const oneof of oneofs) {
+    const own = members.filter((m) => m.oneof === oneof);
+    ctx.oneofGroups.push({ path, oneof: oneof.name, members: own.map((m) => m.name) });
+  }
+  for (const m of members) {
+    if (ctx.strict) {
+      properties[m.name] = nullableWithDescription(m.schema);
+      required.push(m.name);
+    } else {
+      properties[m.name] = m.schema;
+    }
+  }
+  const result: JsonSchema = { type: "object", properties };
+  if (required.length > 0 || ctx.strict) {
+    result["required"] = required;
+  }
+  if (ctx.strict) {
+    result["additionalProperties"] = false;
+  }
+  return result;
+}
+
+/** A field's schema; null for a field that is left out (Any). */
+function fieldSchema(field: DescField, ctx: Context, path: readonly string[]): JsonSchema | null {
+  switch (field.fieldKind) {
+    case "map": {
+      const value =
+        field.mapKind === "message"
+          ? messageOrWkt(field.message, ctx, [...path, ctx.strict ? "[]" : "{}", ...(ctx.strict ? ["value"] : [])])
+          : field.mapKind === "enum"
+            ? enumSchema(field.enum)
+            : scalarSchema(field.scalar, ctx.strict);
+      if (value === null) {
+        return null;
+      }
+      if (ctx.strict) {
+        return {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { key: mapKeySchema(field.mapKey), value },
+            required: ["key", "value"],
+            additionalProperties: false,
+          },
+        };
+      }
+      const result: JsonSchema = { type: "object", additionalProperties: value };
+      const names = propertyNames(field.mapKey);
+      if (names !== undefined) {
+        result["propertyNames"] = names;
+      }
+      return result;
+    }
+    case "list": {
+      const items =
+        field.listKind === "message"
+          ? messageOrWkt(field.message, ctx, [...path, "[]"])
+          : field.listKind === "enum"
+            ? enumSchema(field.enum)
+            : scalarSchema(field.scalar, ctx.strict);
+      return items === null ? null : { type: "array", items };
+    }
+    case "message":
+      return messageOrWkt(field.message, ctx, path);
+    case "enum":
+      return enumSchema(field.enum);
+    case "scalar":
+      return scalarSchema(field.scalar, ctx.strict);
+  }
+}
+
+function messageOrWkt(message: DescMessage, ctx: Context, path: readonly string[]): JsonSchema | null {
+  const wkt = wellKnownSchema(message.typeName, ctx.strict);
+  if (wkt !== undefined) {
+    return wkt;
+  }
+  return messageSchema(message, ctx, path, false);
+}
+
+function scalarSchema(scalar: ScalarType, strict: boolean): JsonSchema {
+  switch (scalar) {
+    case ScalarType.BOOL:
+      return { type: "boolean" };
+    case ScalarType.STRING:
+      return { type: "string" };
+    case ScalarType.BYTES:
+      return bytesSchema(strict);
+    case ScalarType.FLOAT:
+    case ScalarType.DOUBLE:
+      return { type: "number" };
+    default:
+      return { type: "integer" };
+  }
+}
+
+/**
+ * Enum value names in declaration order. A 0 value is left out only when its
+ * name ends in UNSPECIFIED and another value remains.
+ */
+function enumSchema(desc: DescEnum): JsonSchema {
+  const kept = desc.values.filter((v) => !(v.number === 0 && v.name.endsWith("UNSPECIFIED")));
+  const names = (kept.length > 0 ? kept : desc.values).map((v) => v.name);
+  return { type: "string", enum: names };
+}
+
+function mapKeySchema(key: ScalarType): JsonSchema {
+  switch (key) {
+    case ScalarType.STRING:
+      return { type: "string" };
+    case ScalarType.BOOL:
+      return { type: "boolean" };
+    default:
+      return { type: "integer" };
+  }
+}
+
+/** Non-strict maps: the object keys protobuf JSON accepts for the key type. */
+function propertyNames(key: ScalarType): JsonSchema | undefined {
+  switch (key) {
+    case ScalarType.STRING:
+      return undefined;
+    case ScalarType.BOOL:
+      return { enum: ["false", "true"] };
+    case ScalarType.INT32:
+    case ScalarType.SINT32:
+    case ScalarType.SFIXED32:
+      return { pattern: "^-?[0-9]{1,9}$" };
+    case ScalarType.UINT32:
+    case ScalarType.FIXED32:
+      return { pattern: "^[0-9]{1,9}$" };
+    case ScalarType.UINT64:
+    case ScalarType.FIXED64:
+      return { pattern: "^[0-9]{1,19}$" };
+    default:
+      return { pattern: "^-?[0-9]{1,18}$" };
+  }
+}

@@ -1,0 +1,97 @@
+import type { JsonValue } from "./json-schema.js";
+
+/**
+ * Compare two strings by their UTF-8 bytes, the order Go's encoding/json
+ * uses for map keys. Comparing code points gives the same order.
+ */
+export function compareUtf8(a: string, b: string): number {
+  if (a === b) {
+    return 0;
+  }
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca !== cb) {
+      // Surrogates (0xD800-0xDFFF) encode code points above every BMP
+      // character, although they sort below 0xE000-0xFFFF as UTF-16 units.
+      const sa = ca >= 0xd800 && ca <= 0xdfff;
+      const sb = cb >= 0xd800 && cb <= 0xdfff;
+      if (sa !== sb) {
+        return sa ? 1 : -1;
+      }
+      return ca - cb;
+    }
+  }
+  return a.length - b.length;
+}
+
+// eslint-disable-next-line no-control-regex
+const needsEscape = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+// eslint-disable-next-line no-control-regex
+const escapeAll = /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g;
+
+function escapeChar(c: string): string {
+  switch (c) {
+    case '"':
+      return '\\"';
+    case "\\":
+      return "\\\\";
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+  }
+  if (c.length === 2) {
+    return c; // a valid surrogate pair: raw UTF-8
+  }
+  const code = c.charCodeAt(0);
+  if (code >= 0xd800 && code <= 0xdfff) {
+    return "\\ufffd"; // a lone surrogate cannot be UTF-8; Go writes U+FFFD
+  }
+  return "\\u" + code.toString(16).padStart(4, "0");
+}
+
+/** Quote a string exactly as Go's encoding/json does (HTML-safe). */
+export function quoteJsonString(s: string): string {
+  if (!needsEscape.test(s)) {
+    return `"${s}"`;
+  }
+  return `"${s.replace(escapeAll, escapeChar)}"`;
+}
+
+/**
+ * The canonical serialization of schema.md: no white space, object keys in
+ * byte order, strings escaped as Go's encoding/json escapes them.
+ */
+export function canonicalJson(value: JsonValue): string {
+  if (value === null) {
+    return "null";
+  }
+  switch (typeof value) {
+    case "boolean":
+      return value ? "true" : "false";
+    case "number":
+      if (!Number.isFinite(value)) {
+        throw new Error(`cannot serialize ${String(value)} as JSON`);
+      }
+      return JSON.stringify(value);
+    case "string":
+      return quoteJsonString(value);
+  }
+  if (Array.isArray(value)) {
+    return "[" + value.map(canonicalJson).join(",") + "]";
+  }
+  const keys = Object.keys(value).sort(compareUtf8);
+  const parts: string[] = [];
+  for (const key of keys) {
+    const v = value[key];
+    if (v === undefined) {
+      continue;
+    }
+    parts.push(quoteJsonString(key) + ":" + canonicalJson(v));
+  }
+  return "{" + parts.join(",") + "}";
+}

@@ -1,0 +1,25 @@
+import type { DescField } from "@bufbuild/protobuf";
+import { getComments } from "@bufbuild/protoplugin";
+import { readFieldContextDescription, readToolField } from "../annotations.js";
+
+/**
+ * The description a field carries in the schema: `tool_field.description`,
+ * else `field_context.description`, else the leading comment, trimmed; then
+ * `usage_notes` appended after a blank line. Empty when there is nothing.
+ */
+export function fieldDescription(field: DescField): string {
+  const options = readToolField(field);
+  let description = options.description;
+  if (description === "") {
+    description = readFieldContextDescription(field);
+  }
+  if (description === "") {
+    description = getComments(field).leading ?? "";
+  }
+  description = description.trim();
+  const notes = options.usageNotes.trim();
+  if (notes === "") {
+    return description;
+  }
+  return description === "" ? notes : `${description}\n\n${notes}`;
+}

@@ -1,0 +1,82 @@
+import type { JsonSchema } from "./json-schema.js";
+
+/**
+ * Patterns that make a string decodable by every target's protobuf JSON
+ * decoder (see docs/compat.md).
+ */
+export const patterns = {
+  /** google.protobuf.Duration: seconds with up to 9 fractional digits, "s". */
+  duration: "^-?[0-9]{1,11}(\\.[0-9]{1,9})?s$",
+  /** google.protobuf.FieldMask: comma-separated lowerCamelCase paths. */
+  fieldMask:
+    "^([a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*)*)?$",
+  /** bytes in strict tools: standard base64 with padding. */
+  base64: "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+} as const;
+
+/** A strict google.protobuf.Value: JSON text, or plain text taken as a string. */
+export function strictValueSchema(): JsonSchema {
+  return { type: "string", description: "JSON-encoded value" };
+}
+
+/** bytes (and BytesValue) in the given mode. */
+export function bytesSchema(strict: boolean): JsonSchema {
+  return strict
+    ? { type: "string", pattern: patterns.base64 }
+    : { type: "string", format: "byte" };
+}
+
+/**
+ * The schema of a well-known type, or undefined when the type is expanded
+ * as an ordinary message. google.protobuf.Any yields `null`: it has no JSON
+ * shape a model could fill without knowing the server's type registry, so
+ * its fields are left out of the schema.
+ */
+export function wellKnownSchema(typeName: string, strict: boolean): JsonSchema | null | undefined {
+  switch (typeName) {
+    case "google.protobuf.Timestamp":
+      return { type: "string", format: "date-time" };
+    case "google.protobuf.Duration":
+      return { type: "string", pattern: patterns.duration };
+    case "google.protobuf.FieldMask":
+      return { type: "string", pattern: patterns.fieldMask };
+    case "google.protobuf.Empty":
+      return strict
+        ? { type: "object", properties: {}, additionalProperties: false, required: [] }
+        : { type: "object", properties: {} };
+    case "google.protobuf.Struct":
+      return strict
+        ? {
+            type: "array",
+            description: "JSON object as key/value entries",
+            items: {
+              type: "object",
+              properties: { key: { type: "string" }, value: strictValueSchema() },
+              required: ["key", "value"],
+              additionalProperties: false,
+            },
+          }
+        : { type: "object" };
+    case "google.protobuf.Value":
+      return strict ? strictValueSchema() : {};
+    case "google.protobuf.ListValue":
+      return { type: "array", items: strict ? strictValueSchema() : {} };
+    case "google.protobuf.Any":
+      return null;
+    case "google.protobuf.StringValue":
+      return { type: "string" };
+    case "google.protobuf.Int32Value":
+    case "google.protobuf.Int64Value":
+    case "google.protobuf.UInt32Value":
+    case "google.protobuf.UInt64Value":
+      return { type: "integer" };
+    case "google.protobuf.FloatValue":
+    case "google.protobuf.DoubleValue":
+      return { type: "number" };
+    case "google.protobuf.BoolValue":
+      return { type: "boolean" };
+    case "google.protobuf.BytesValue":
+      return bytesSchema(strict);
+  }
+  return undefined;
+}
