@@ -57,8 +57,8 @@ export function buildGoView(model: GeneratorModel, problems: ProblemCollector): 
   });
 
   const executors: GoExecutorView[] = model.executors.map((tool) => {
-    const requestPkg = packages.get(tool.input.file.name)!;
-    const servicePkg = packages.get(tool.service.file.name)!;
+    const requestPkg = packages.get(tool.input.file.proto.name)!;
+    const servicePkg = packages.get(tool.service.file.proto.name)!;
     return {
       funcName: "Execute" + varNames.get(tool)!,
       name: goQuote(tool.name),
@@ -142,11 +142,11 @@ interface GoPackage {
 function assignPackages(model: GeneratorModel, problems: ProblemCollector): Map<string, GoPackage> {
   const files = new Map<string, { file: DescFile; tool: ToolModel; what: string }>();
   for (const tool of model.executors) {
-    if (!files.has(tool.service.file.name)) {
-      files.set(tool.service.file.name, { file: tool.service.file, tool, what: `the client of ${tool.service.typeName}` });
+    if (!files.has(tool.service.file.proto.name)) {
+      files.set(tool.service.file.proto.name, { file: tool.service.file, tool, what: `the client of ${tool.service.typeName}` });
     }
-    if (!files.has(tool.input.file.name)) {
-      files.set(tool.input.file.name, { file: tool.input.file, tool, what: `the request type ${tool.input.typeName}` });
+    if (!files.has(tool.input.file.proto.name)) {
+      files.set(tool.input.file.proto.name, { file: tool.input.file, tool, what: `the request type ${tool.input.typeName}` });
     }
   }
   const byPath = new Map<string, { wanted: string; files: string[] }>();

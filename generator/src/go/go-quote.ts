@@ -1,8 +1,21 @@
-/**
- * Go's strconv.IsPrint for one code point: letters, marks, numbers,
- * punctuation and symbols, plus the ASCII space.
- */
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+import { goPrintableRanges } from "./go-printable.js";
+
+/** Go's strconv.IsPrint for a non-ASCII code point (binary search). */
+function isPrintable(cp: number): boolean {
+  let lo = 0;
+  let hi = goPrintableRanges.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < goPrintableRanges[2 * mid]!) {
+      hi = mid - 1;
+    } else if (cp > goPrintableRanges[2 * mid + 1]!) {
+      lo = mid + 1;
+    } else {
+      return true;
+    }
+  }
+  return false;
+}
 
 function quoteRune(c: string): string {
   switch (c) {
@@ -30,9 +43,9 @@ function quoteRune(c: string): string {
     return cp >= 0x20 && cp < 0x7f ? c : "\\x" + cp.toString(16).padStart(2, "0");
   }
   if (cp >= 0xd800 && cp <= 0xdfff) {
-    return "\\ufffd"; // lone surrogate: Go holds U+FFFD after UTF-8 decoding
+    return "\ufffd"; // a lone surrogate: Go holds U+FFFD (printable) instead
   }
-  if (printable.test(c)) {
+  if (isPrintable(cp)) {
     return c;
   }
   return cp < 0x10000 ? "\\u" + cp.toString(16).padStart(4, "0") : "\\U" + cp.toString(16).padStart(8, "0");

@@ -55,7 +55,7 @@ export function buildModel(files: readonly DescFile[], problems: ProblemCollecto
           continue;
         }
         const element = `${service.name}.${method.name}`;
-        const at = { file: file.name, element };
+        const at = { file: file.proto.name, element };
         const nameProblem = toolNameProblem(def.name);
         if (nameProblem !== undefined) {
           problems.add({ ...at, message: nameProblem });
@@ -97,7 +97,7 @@ export function buildModel(files: readonly DescFile[], problems: ProblemCollecto
           schema: schema.schema,
           schemaJson: canonicalJson(schema.schema),
           oneofGroups: schema.oneofGroups,
-          file: file.name,
+          file: file.proto.name,
           element,
           service,
           method,
