@@ -1,6 +1,6 @@
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import { createFileRegistry, type DescFile, type FileRegistry } from "@bufbuild/protobuf";
-import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
+import { FileDescriptorSetSchema, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
 import { readToolDefinition } from "../annotations.js";
 import { createProblemCollector, GeneratorError, type ProblemCollector } from "../errors.js";
@@ -21,7 +21,7 @@ export interface RequestFiles {
 export function resolveRequestFiles(request: CodeGeneratorRequest): RequestFiles {
   let registry: FileRegistry;
   try {
-    registry = createFileRegistry(create(FileDescriptorSetSchema, { file: request.protoFile }));
+    registry = createFileRegistry(create(FileDescriptorSetSchema, { file: topologicalOrder(request.protoFile) }));
   } catch (e) {
     throw new GeneratorError(
       `cannot resolve the request's descriptors: ${e instanceof Error ? e.message : String(e)}`,
@@ -37,6 +37,36 @@ export function resolveRequestFiles(request: CodeGeneratorRequest): RequestFiles
     files.push(file);
   }
   return { registry, files };
+}
+
+/**
+ * The files with every file after its dependencies, whatever order the
+ * request lists them in (protoc sends them sorted; other callers may not).
+ * Ties keep the request's order, so the result is deterministic.
+ */
+function topologicalOrder(files: readonly FileDescriptorProto[]): FileDescriptorProto[] {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const done = new Set<string>();
+  const out: FileDescriptorProto[] = [];
+  const visit = (file: FileDescriptorProto, path: readonly string[]): void => {
+    if (done.has(file.name)) {
+      return;
+    }
+    if (path.includes(file.name)) {
+      throw new GeneratorError(`import cycle: ${[...path, file.name].join(" → ")}`);
+    }
+    for (const dep of [...file.dependency].sort(compareUtf8)) {
+      const depFile = byName.get(dep);
+      if (depFile === undefined) {
+        throw new GeneratorError(`${file.name} imports ${JSON.stringify(dep)}, which the request does not contain`);
+      }
+      visit(depFile, [...path, file.name]);
+    }
+    done.add(file.name);
+    out.push(file);
+  };
+  [...files].sort((a, b) => compareUtf8(a.name, b.name)).forEach((f) => visit(f, []));
+  return out;
 }
 
 /**
