@@ -121,3 +121,14 @@ describe("bad input", () => {
     expect(res.error).not.toMatch(/\n\s+at /);
   });
 });
+
+describe("strict tools past OpenAI's limits", () => {
+  it("refuses a strict tool nested deeper than 10 objects", () => {
+    const levels = Array.from({ length: 11 }, (_, i) => `message L${i} { ${i < 10 ? `L${i + 1} next = 1;` : "string leaf = 1;"} }`);
+    const { error } = run({
+      "a/v1/a.proto":
+        header("a.v1") + levels.join("\n") + `\nservice S {\n  rpc Deep(L0) returns (Res) {\n    option (ai.tools.v1.rpc_tool) = {name: "deep", description: "d", strict: true};\n  }\n}\n`,
+    });
+    expect(error).toMatch(/^a\/v1\/a\.proto: S\.Deep: strict tool "deep" would be refused by OpenAI strict mode: .*nest.*; simplify the request message a\.v1\.L0 or set strict: false$/);
+  });
+});

@@ -134,7 +134,7 @@ describe("base rules (bytes as the replaced Go plugin wrote them)", () => {
       '{"properties":{' +
         '"by_flag":{"additionalProperties":{"type":"integer"},"propertyNames":{"enum":["false","true"]},"type":"object"},' +
         '"by_name":{"additionalProperties":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"type":"object"},' +
-        '"by_num":{"additionalProperties":{"type":"string"},"propertyNames":{"pattern":"^-?[0-9]{1,18}$"},"type":"object"},' +
+        '"by_num":{"additionalProperties":{"type":"string"},"propertyNames":{"pattern":"^(0|-?[1-9][0-9]{0,17})$"},"type":"object"},' +
         '"inner":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},' +
         '"nick":{"type":"string"},' +
         '"tags":{"description":"The tags.","items":{"type":"string"},"type":"array"}},' +
@@ -223,7 +223,7 @@ describe("fixes (docs/compat.md)", () => {
         '"mask":{"pattern":"^([a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*)*)?$","type":"string"},' +
         '"meta":{"type":"object"},' +
         '"sv":{"type":"string"},' +
-        '"ttl":{"pattern":"^-?[0-9]{1,11}(\\\\.[0-9]{1,9})?s$","type":"string"},' +
+        '"ttl":{"pattern":"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$","type":"string"},' +
         '"value":{}},' +
         '"required":["at","ttl","mask","meta","value","list","empty","sv","iv","bv"],"type":"object"}',
     );

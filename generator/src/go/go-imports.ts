@@ -17,17 +17,22 @@ const aliases = (f: GoFeatures): boolean => f.hasAliases;
 const executors = (f: GoFeatures): boolean => f.hasExecutors;
 const streaming = (f: GoFeatures): boolean => f.hasStreaming;
 
-/** Standard library imports of the generated file, by feature. */
+/**
+ * Standard library imports of the generated file, by feature: the alias
+ * manager (templates/go/alias-manager.hbs) uses fmt, json, sort, strconv,
+ * strings and sync; the executor and its argument fix-up (executor.hbs,
+ * fixup.hbs) context, fmt, json, sort, strconv and strings; stream
+ * collection errors, io and strings.
+ */
 export const goStdImports: readonly ImportRule[] = [
   { path: "context", name: "context", when: executors },
   { path: "encoding/json", name: "json", when: always },
   { path: "errors", name: "errors", when: streaming },
   { path: "fmt", name: "fmt", when: (f) => f.hasAliases || f.hasExecutors },
   { path: "io", name: "io", when: streaming },
-  { path: "regexp", name: "regexp", when: aliases },
-  { path: "sort", name: "sort", when: aliases },
-  { path: "strconv", name: "strconv", when: aliases },
-  { path: "strings", name: "strings", when: aliases },
+  { path: "sort", name: "sort", when: (f) => f.hasAliases || f.hasExecutors },
+  { path: "strconv", name: "strconv", when: (f) => f.hasAliases || f.hasExecutors },
+  { path: "strings", name: "strings", when: (f) => f.hasAliases || f.hasExecutors },
   { path: "sync", name: "sync", when: aliases },
 ];
 

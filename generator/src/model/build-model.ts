@@ -3,6 +3,7 @@ import { createFileRegistry, type DescFile, type FileRegistry } from "@bufbuild/
 import { FileDescriptorSetSchema, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
 import { readToolDefinition } from "../annotations.js";
+import { checkOpenAiStrict } from "../providers/openai-strict.js";
 import { createProblemCollector, GeneratorError, type ProblemCollector } from "../errors.js";
 import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
 import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
@@ -115,6 +116,19 @@ export function buildModel(files: readonly DescFile[], problems: ProblemCollecto
             continue;
           }
           throw e;
+        }
+        if (def.strict) {
+          const violations = checkOpenAiStrict(schema.schema);
+          if (violations.length > 0) {
+            problems.add({
+              ...at,
+              message:
+                `strict tool ${JSON.stringify(def.name)} would be refused by OpenAI strict mode: ` +
+                violations.map((v) => `${v.path}: ${v.message}`).join("; ") +
+                `; simplify the request message ${method.input.typeName} or set strict: false`,
+            });
+            continue;
+          }
         }
         const aliasFields = requestAliasFields(method.input);
         const prefix = outputPrefix(method.output, aliasFields);

@@ -313,7 +313,11 @@ function mapKeySchema(key: ScalarType): JsonSchema {
   }
 }
 
-/** Non-strict maps: the object keys protobuf JSON accepts for the key type. */
+/**
+ * Non-strict maps: the object keys protobuf JSON accepts for the key type,
+ * spelled one way only (no leading zeros, no "-0"), so that two keys never
+ * name the same map entry.
+ */
 function propertyNames(key: ScalarType): JsonSchema | undefined {
   switch (key) {
     case ScalarType.STRING:
@@ -323,14 +327,14 @@ function propertyNames(key: ScalarType): JsonSchema | undefined {
     case ScalarType.INT32:
     case ScalarType.SINT32:
     case ScalarType.SFIXED32:
-      return { pattern: "^-?[0-9]{1,9}$" };
+      return { pattern: "^(0|-?[1-9][0-9]{0,8})$" };
     case ScalarType.UINT32:
     case ScalarType.FIXED32:
-      return { pattern: "^[0-9]{1,9}$" };
+      return { pattern: "^(0|[1-9][0-9]{0,8})$" };
     case ScalarType.UINT64:
     case ScalarType.FIXED64:
-      return { pattern: "^[0-9]{1,19}$" };
+      return { pattern: "^(0|[1-9][0-9]{0,18})$" };
     default:
-      return { pattern: "^-?[0-9]{1,18}$" };
+      return { pattern: "^(0|-?[1-9][0-9]{0,17})$" };
   }
 }

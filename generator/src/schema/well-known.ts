@@ -6,7 +6,7 @@ import type { JsonSchema } from "./json-schema.js";
  */
 export const patterns = {
   /** google.protobuf.Duration: seconds with up to 9 fractional digits, "s". */
-  duration: "^-?[0-9]{1,11}(\\.[0-9]{1,9})?s$",
+  duration: "^-?(0|[1-9][0-9]{0,10})(\\.[0-9]{1,9})?s$",
   /** google.protobuf.FieldMask: comma-separated lowerCamelCase paths. */
   fieldMask:
     "^([a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*)*)?$",

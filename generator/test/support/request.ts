@@ -23,7 +23,10 @@ export function buildRequest(
   caseDir: string,
   opts: BuildRequestOptions = {},
 ): Promise<CodeGeneratorRequest> {
-  return lib.buildRequest(caseDir, { parameter: opts.parameter, files: opts.files });
+  return lib.buildRequest(caseDir, {
+    parameter: opts.parameter,
+    files: opts.files,
+  });
 }
 
 /** Names of the golden cases (testdata/protos/<case>), sorted. */

@@ -90,6 +90,12 @@ export interface SchemaValueOptions {
    * apart. Bounds in the schema still apply. Undefined keeps int32.
    */
   readonly integerRange?: (path: readonly string[]) => { readonly min: number; readonly max: number } | undefined;
+  /**
+   * The largest magnitude of a generated number, when every double is wrong:
+   * e.g. 3.4e38 to stay inside a protobuf `float`, which the schema cannot
+   * tell apart from a `double`. Bounds in the schema still apply.
+   */
+  readonly numberLimit?: number;
 }
 
 /**
@@ -357,6 +363,10 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
         .map((k) => (k * step === 0 ? 0 : k * step));
     }
     const c: fc.DoubleConstraints = { noNaN: true, noDefaultInfinity: true };
+    if (options.numberLimit !== undefined) {
+      c.min = -options.numberLimit;
+      c.max = options.numberLimit;
+    }
     const min = node["minimum"];
     const max = node["maximum"];
     const exMin = node["exclusiveMinimum"];
