@@ -1,0 +1,371 @@
+// `pnpm bench`: end-to-end benchmark of the protoc-gen-ai-tools executable.
+//
+// For each corpus size (25, 50, 100 files of 20 annotated RPCs: 500, 1,000,
+// 2,000 tools) it generates a synthetic, seeded proto corpus in a temp dir,
+// compiles it once with buf into a CodeGeneratorRequest, then runs the plugin
+// executable as a whole process (request on stdin) a few times and prints
+// wall time and peak memory. A benchmark, not a test: no timing assertions.
+// It fails only when the plugin fails (exit status, `error` in the response,
+// or no ai_tools.gen.go in it).
+//
+//   node scripts/bench.mjs [--quick] [--runs N] [--warmup N] [--sizes 25,50,100]
+//                          [--seed S] [--plugin PATH] [--keep]
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { fromBinary, isFieldSet } from "@bufbuild/protobuf";
+import { CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
+import { generateCorpus, RPCS_PER_FILE } from "./bench/corpus.mjs";
+import { compileCorpus } from "./bench/compile.mjs";
+import { runPlugin } from "./bench/measure.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const generatorDir = join(here, "..");
+const repoRoot = join(generatorDir, "..");
+
+const GO_BASELINE =
+  "Go plugin it replaces: ~1.7 s median at 2,000 tools (figure measured earlier on this machine type)";
+
+const { values: opt } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    runs: { type: "string" },
+    warmup: { type: "string" },
+    sizes: { type: "string", default: "25,50,100" },
+    seed: { type: "string", default: "ai-tools-bench-1" },
+    plugin: { type: "string" },
+    keep: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+if (opt.help) {
+  console.log(`usage: node scripts/bench.mjs [options]
+  --quick          3 measured runs instead of 7 (for local use)
+  --runs N         measured runs per size (default 7, 3 with --quick)
+  --warmup N       warm-up runs per size, not counted (default 1)
+  --sizes A,B,C    corpus sizes in files of ${RPCS_PER_FILE} RPCs (default 25,50,100)
+  --seed S         corpus seed (default ai-tools-bench-1)
+  --plugin PATH    plugin executable (default node_modules/.bin/protoc-gen-ai-tools);
+                   a .js/.mjs path is run with this node
+  --keep           keep the temp dir (corpus, buf image, request.binpb)`);
+  process.exit(0);
+}
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+
+const positiveInt = (name, text) => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0)
+    fail(`--${name} wants a whole number, got ${JSON.stringify(text)}`);
+  return n;
+};
+const runs =
+  opt.runs !== undefined ? positiveInt("runs", opt.runs) : opt.quick ? 3 : 7;
+const warmup = opt.warmup !== undefined ? positiveInt("warmup", opt.warmup) : 1;
+if (runs < 1) fail("--runs must be at least 1");
+const sizes = opt.sizes.split(",").map((s) => positiveInt("sizes", s.trim()));
+if (sizes.some((s) => s < 1)) fail("--sizes must all be at least 1");
+
+// ---------------------------------------------------------------------------
+// Plugin and tools.
+
+let command;
+let commandArgs = [];
+let pluginLabel;
+if (opt.plugin) {
+  const p = resolve(opt.plugin);
+  if (!existsSync(p)) fail(`--plugin ${p} does not exist`);
+  if (/\.[cm]?js$/.test(p)) {
+    command = process.execPath;
+    commandArgs = [p];
+  } else {
+    command = p;
+  }
+  pluginLabel = p;
+} else {
+  command = join(repoRoot, "node_modules", ".bin", "protoc-gen-ai-tools");
+  pluginLabel = command;
+  if (!existsSync(command)) fail(`${command} not found: run pnpm install`);
+  if (!existsSync(join(generatorDir, "dist", "plugin.js"))) {
+    fail(
+      "generator/dist/plugin.js not found: build first (pnpm build), or run pnpm bench, which builds",
+    );
+  }
+}
+const buf = [
+  join(repoRoot, "node_modules", ".bin", "buf"),
+  join(generatorDir, "node_modules", ".bin", "buf"),
+].find((p) => existsSync(p));
+if (!buf) fail("buf not found in node_modules/.bin: run pnpm install");
+const includeDir = join(repoRoot, "proto");
+
+// ---------------------------------------------------------------------------
+// Formatting.
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const ms = (x) =>
+  x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`;
+const bytes = (n) =>
+  n >= 1 << 20
+    ? `${(n / (1 << 20)).toFixed(1)} MiB`
+    : n >= 1024
+      ? `${(n / 1024).toFixed(0)} KiB`
+      : `${n} B`;
+const kb = (k) => `${(k / 1024).toFixed(0)} MiB`;
+const int = (n) => n.toLocaleString("en-US");
+
+function table(header, rows, alignLeft = new Set([0])) {
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => r[i].length)),
+  );
+  const fmt = (r) =>
+    r
+      .map((c, i) =>
+        alignLeft.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]),
+      )
+      .join("  ");
+  return [
+    fmt(header),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...rows.map(fmt),
+  ].join("\n");
+}
+
+// ---------------------------------------------------------------------------
+// Corpus: generate and compile every size once, before any timing.
+
+const work = mkdtempSync(join(tmpdir(), "ai-tools-bench-"));
+const cleanup = () => {
+  if (!opt.keep) rmSync(work, { recursive: true, force: true });
+};
+process.on("exit", cleanup);
+
+console.log(`protoc-gen-ai-tools benchmark`);
+console.log(`  plugin   ${pluginLabel}`);
+console.log(
+  `  machine  ${cpus()[0]?.model ?? "?"} x ${cpus().length}, node ${process.version}`,
+);
+console.log(
+  `  corpus   seed ${JSON.stringify(opt.seed)}, ${RPCS_PER_FILE} annotated RPCs per file, compiled by buf`,
+);
+console.log(
+  `  runs     ${runs} measured + ${warmup} warm-up per size${opt.quick ? " (--quick)" : ""}`,
+);
+console.log(`  workdir  ${work}${opt.keep ? " (kept)" : ""}`);
+console.log();
+
+const corpora = [];
+for (const files of sizes) {
+  const dir = join(work, `files-${files}`);
+  mkdirSync(dir);
+  const corpus = generateCorpus(opt.seed, files);
+  let compiled;
+  try {
+    compiled = compileCorpus({
+      dir,
+      files: corpus,
+      buf,
+      includeDir,
+      parameter: "target=go",
+    });
+  } catch (e) {
+    fail(e.message);
+  }
+  const tools = corpus.reduce((n, f) => n + f.tools, 0);
+  const services = corpus.reduce((n, f) => n + f.services, 0);
+  const protoBytes = corpus.reduce(
+    (n, f) => n + Buffer.byteLength(f.content),
+    0,
+  );
+  console.log(
+    `corpus ${files} files: ${int(tools)} tools, ${services} services, ${bytes(protoBytes)} of .proto, ` +
+      `request ${bytes(compiled.request.length)} (${compiled.protoFiles} descriptors), buf build ${ms(compiled.bufMs)}`,
+  );
+  corpora.push({ files, tools, dir, ...compiled });
+}
+console.log();
+
+// ---------------------------------------------------------------------------
+// Runs.
+
+function checkResponse(run, label) {
+  if (run.signal || run.code !== 0) {
+    fail(
+      `${label}: plugin exited with ${run.signal ? `signal ${run.signal}` : `status ${run.code}`}` +
+        (run.stderr ? `\n${run.stderr}` : ""),
+    );
+  }
+  let res;
+  try {
+    res = fromBinary(CodeGeneratorResponseSchema, run.stdout);
+  } catch (e) {
+    fail(
+      `${label}: stdout is not a CodeGeneratorResponse (${run.stdout.length} bytes): ${e.message}\n${run.stderr}`,
+    );
+  }
+  if (isFieldSet(res, CodeGeneratorResponseSchema.field.error)) {
+    fail(
+      `${label}: plugin reported an error:\n${res.error || "(error field set, but empty)"}`,
+    );
+  }
+  const names = res.file.map((f) => f.name);
+  if (
+    !names.some(
+      (n) => n === "ai_tools.gen.go" || n.endsWith("/ai_tools.gen.go"),
+    )
+  ) {
+    fail(
+      `${label}: response has no ai_tools.gen.go; files: ${names.slice(0, 10).join(", ") || "(none)"}`,
+    );
+  }
+  return {
+    outFiles: res.file.length,
+    outBytes: res.file.reduce(
+      (n, f) => n + Buffer.byteLength(f.content ?? ""),
+      0,
+    ),
+  };
+}
+
+const results = [];
+const oddities = [];
+for (const c of corpora) {
+  const rusageFile = join(c.dir, "rusage.json");
+  const measured = [];
+  let shape;
+  let digest;
+  for (let i = 0; i < warmup + runs; i++) {
+    const isWarmup = i < warmup;
+    const label = `${c.files} files, ${isWarmup ? `warm-up ${i + 1}` : `run ${i - warmup + 1}`}`;
+    const run = await runPlugin({
+      command,
+      args: commandArgs,
+      request: c.request,
+      rusageFile,
+    });
+    const d = createHash("sha256").update(run.stdout).digest("hex");
+    if (digest === undefined) {
+      shape = checkResponse(run, label);
+      digest = d;
+    } else if (d !== digest) {
+      checkResponse(run, label);
+      oddities.push(
+        `${c.files} files: output differs between runs (${label}): not deterministic`,
+      );
+      digest = d;
+    }
+    if (run.stderr.trim() && i === 0)
+      oddities.push(
+        `${c.files} files: plugin wrote to stderr: ${run.stderr.trim().slice(0, 300)}`,
+      );
+    process.stdout.write(
+      `  ${label}: ${ms(run.wallMs)}, ${kb(run.peakRssKb)}\n`,
+    );
+    if (!isWarmup) measured.push(run);
+  }
+  const walls = measured.map((r) => r.wallMs);
+  const cpu = measured.every((r) => r.cpuMs !== undefined)
+    ? median(measured.map((r) => r.cpuMs))
+    : undefined;
+  results.push({
+    ...c,
+    ...shape,
+    median: median(walls),
+    min: Math.min(...walls),
+    max: Math.max(...walls),
+    cpu,
+    peakKb: Math.max(...measured.map((r) => r.peakRssKb)),
+    rssExact: measured.every((r) => r.rssExact),
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Report.
+
+console.log();
+const header = [
+  "tools",
+  "files",
+  "request",
+  "median",
+  "min",
+  "max",
+  "cpu (med)",
+  "peak RSS",
+  "output",
+  "median/tool",
+];
+const rows = results.map((r) => [
+  int(r.tools),
+  String(r.files),
+  bytes(r.request.length),
+  ms(r.median),
+  ms(r.min),
+  ms(r.max),
+  r.cpu === undefined ? "n/a" : ms(r.cpu),
+  (r.rssExact ? "" : "~") + kb(r.peakKb),
+  `${bytes(r.outBytes)} / ${r.outFiles} files`,
+  `${((r.median / r.tools) * 1000).toFixed(0)} µs`,
+]);
+console.log(table(header, rows, new Set()));
+console.log();
+console.log(
+  `wall time: spawn to exit, request on stdin; median of ${runs} run${runs === 1 ? "" : "s"}` +
+    ` after ${warmup} warm-up. cpu: user+sys of the plugin process.`,
+);
+console.log(
+  results.every((r) => r.rssExact)
+    ? "peak RSS: the plugin process's getrusage ru_maxrss (max over runs)."
+    : "peak RSS: ~ = VmHWM polled from /proc (not a Node process, or it did not report), max over runs.",
+);
+
+const first = results[0];
+const last = results[results.length - 1];
+if (results.length > 1 && last.tools !== first.tools) {
+  const ratio = last.median / last.tools / (first.median / first.tools);
+  console.log();
+  console.log(
+    `growth: time per tool at ${int(last.tools)} vs ${int(first.tools)} tools = ${ratio.toFixed(2)}` +
+      ` (1.00 = linear; below 1 as fixed start-up cost is spread over more tools, above 1 = superlinear)`,
+  );
+  // Marginal cost per tool between consecutive sizes: free of the fixed
+  // start-up cost, so equal steps mean linear growth.
+  const steps = [];
+  for (let i = 1; i < results.length; i++) {
+    const a = results[i - 1];
+    const b = results[i];
+    if (b.tools === a.tools) continue;
+    steps.push(
+      `${int(a.tools)}→${int(b.tools)}: ${(((b.median - a.median) / (b.tools - a.tools)) * 1000).toFixed(0)} µs/tool`,
+    );
+  }
+  console.log(`marginal cost: ${steps.join(", ")}`);
+  if (sizes.length > 1) {
+    const perMiB = (r) => r.peakKb / 1024;
+    console.log(
+      `memory: ${kb(first.peakKb)} at ${int(first.tools)} tools → ${kb(last.peakKb)} at ${int(last.tools)} ` +
+        `(+${(((perMiB(last) - perMiB(first)) / (last.tools - first.tools)) * 1024).toFixed(0)} KiB per tool)`,
+    );
+  }
+}
+console.log();
+console.log(GO_BASELINE);
+const at2000 = results.find((r) => r.tools === 2000);
+if (at2000)
+  console.log(`This plugin: ${ms(at2000.median)} median at 2,000 tools.`);
+
+if (oddities.length) {
+  console.log();
+  console.log("notes:");
+  for (const o of oddities) console.log(`  - ${o}`);
+}

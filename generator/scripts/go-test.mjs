@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// Compile and test the golden Go files.
+//
+//   node scripts/go-test.mjs [--require-go] [--install-tools]
+//
+// 1. Install protoc-gen-go and protoc-gen-go-grpc into <repo>/.tools/bin
+//    (idempotent; pinned in scripts/lib/go-tools.mjs).
+// 2. `buf generate` every case of testdata/protos (and its imports) into
+//    test-go/pb/... (module example.com/aitools/testgo); files without a
+//    go_package get one through an M option.
+// 3. In test-go: `gofmt -l golden` must print nothing, then `go vet ./...`
+//    and `go test -race -count=1 ./...`.
+//
+// Without a Go toolchain it prints a notice and exits 0, unless --require-go
+// is given or CI is set. --install-tools only does step 1.
+
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { ensureGoTools, exec, haveGo, toolsBin } from "./lib/go-tools.mjs";
+import {
+  buildCase,
+  bufBin,
+  goldenDir,
+  goModulePath,
+  listCases,
+  makeWorkspace,
+  protosDir,
+  run,
+  testGoDir,
+} from "./lib/request.mjs";
+
+const args = new Set(process.argv.slice(2));
+for (const a of args) {
+  if (!["--require-go", "--install-tools"].includes(a))
+    die(`unknown argument ${a}`);
+}
+const requireGo = args.has("--require-go") || (process.env.CI ?? "") !== "";
+
+if (!(await haveGo())) {
+  if (requireGo)
+    die("Go toolchain not found (go is not on PATH); install Go 1.24 or later");
+  console.log(
+    "go-test: skipped, no Go toolchain on PATH (pass --require-go to make this an error)",
+  );
+  process.exit(0);
+}
+
+step("install Go code generators");
+let tools;
+try {
+  tools = await ensureGoTools();
+} catch (e) {
+  die(e.message);
+}
+if (args.has("--install-tools")) {
+  console.log(`go-test: tools ready in ${toolsBin}`);
+  process.exit(0);
+}
+
+const cases = listCases(protosDir);
+if (cases.length === 0) die(`no cases under ${protosDir}`);
+const goldenCount = cases.filter((c) =>
+  existsSync(path.join(goldenDir, c, "ai_tools.gen.go")),
+).length;
+if (goldenCount === 0) {
+  die(
+    `no golden files in ${goldenDir}: run \`pnpm --filter protoc-gen-ai-tools run golden\` first`,
+  );
+}
+
+step("buf generate test-go/pb");
+const pbDir = path.join(testGoDir, "pb");
+rmSync(pbDir, { recursive: true, force: true });
+for (const c of cases) {
+  try {
+    await generateCase(c);
+  } catch (e) {
+    die(`case ${c}: buf generate failed:\n${e.message}`);
+  }
+}
+
+step("gofmt -l golden");
+{
+  const r = await exec("gofmt", ["-l", "golden"], { cwd: testGoDir });
+  if (r.code !== 0) die(`gofmt failed:\n${r.stderr}`);
+  if (r.stdout.trim() !== "") {
+    die(`golden files are not gofmt-clean (gofmt -d shows how):\n${r.stdout}`);
+  }
+}
+
+step("go vet ./...");
+await goOrDie(["vet", "./..."]);
+
+step("go test -race -count=1 ./...");
+await goOrDie(["test", "-race", "-count=1", "./..."], true);
+
+console.log("\ngo-test: ok");
+
+// ---------------------------------------------------------------------------
+
+async function generateCase(c) {
+  // One build to learn which files lack a go_package (they get an M option).
+  const { files, protoFile } = await buildCase(c);
+  const opts = [`module=${goModulePath}`];
+  for (const f of protoFile) {
+    if (f.name.startsWith("google/protobuf/")) continue;
+    const own = f.options?.goPackage ?? "";
+    if (f.name === "ai/tools/v1/annotations.proto") {
+      // Its real go_package is outside the test module.
+      opts.push(`M${f.name}=${goModulePath}/pb/ai/tools/v1;toolsv1`);
+    } else if (own === "") {
+      const dir = path.posix.dirname(f.name);
+      const parts = dir.split("/").filter((p) => p !== "." && p !== "");
+      const name = (parts.join("") || "root")
+        .replace(/[^a-zA-Z0-9_]/g, "_")
+        .toLowerCase();
+      opts.push(
+        `M${f.name}=${goModulePath}/pb/${parts.join("/") || "root"};${name}`,
+      );
+    } else if (!own.split(";")[0].startsWith(`${goModulePath}/`)) {
+      throw new Error(
+        `${f.name}: go_package ${own} is outside ${goModulePath}`,
+      );
+    }
+  }
+  const template = JSON.stringify({
+    version: "v2",
+    plugins: [
+      { local: tools["protoc-gen-go"], out: testGoDir, opt: opts },
+      { local: tools["protoc-gen-go-grpc"], out: testGoDir, opt: opts },
+    ],
+  });
+  const ws = await makeWorkspace(c);
+  try {
+    const a = [
+      "generate",
+      ws.root,
+      "--config",
+      ws.config,
+      "--template",
+      template,
+      "--include-imports",
+    ];
+    for (const f of files) a.push("--path", ws.casePath(f));
+    try {
+      await run(bufBin(), a, { cwd: ws.root });
+    } catch (e) {
+      e.message = ws.unmap(e.message);
+      throw e;
+    }
+  } finally {
+    await ws.dispose();
+  }
+  console.log(`  ${c}: ${files.length} file(s)`);
+}
+
+async function goOrDie(goArgs, stream = false) {
+  const r = await exec("go", goArgs, { cwd: testGoDir });
+  if (stream || r.code !== 0) process.stdout.write(r.stdout);
+  if (r.code !== 0) {
+    process.stderr.write(r.stderr);
+    die(`go ${goArgs.join(" ")} failed (exit ${r.code}) in ${testGoDir}`);
+  }
+  if (r.stderr.trim() !== "") process.stderr.write(r.stderr);
+}
+
+function step(name) {
+  console.log(`\n== ${name}`);
+}
+
+function die(msg) {
+  console.error(`\ngo-test: FAILED: ${msg}`);
+  process.exit(1);
+}

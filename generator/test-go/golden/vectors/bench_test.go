@@ -1,0 +1,52 @@
+package gentools
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// aliasifyFixture is a manager holding 1,000 aliases and a ~25 KB response
+// mentioning 400 of them (and one unregistered UUID per item), with its
+// expected aliasified form.
+func aliasifyFixture(tb testing.TB) (*AliasManager, string, string) {
+	m := NewAliasManager()
+	for i := 1; i <= 1000; i++ {
+		m.Register("acct", testUUID(i))
+	}
+	var in, want strings.Builder
+	in.WriteString(`{"items":[`)
+	want.WriteString(`{"items":[`)
+	for i := 1; i <= 400; i++ {
+		if i > 1 {
+			in.WriteByte(',')
+			want.WriteByte(',')
+		}
+		u := testUUID(i * 2)
+		fmt.Fprintf(&in, `{"id":"%s","ws":"%s"}`, u, testUUID(5000+i))
+		fmt.Fprintf(&want, `{"id":"acct-%d","ws":"%s"}`, i*2, testUUID(5000+i))
+	}
+	in.WriteString(`]}`)
+	want.WriteString(`]}`)
+	if in.Len() < 24_000 || in.Len() > 40_000 {
+		tb.Fatalf("fixture is %d bytes", in.Len())
+	}
+	return m, in.String(), want.String()
+}
+
+func TestAliasifyLargeResponse(t *testing.T) {
+	withPrefixes(t, nil, nil)
+	m, in, want := aliasifyFixture(t)
+	if got := m.AliasifyJSON("t", in); got != want {
+		t.Fatalf("large response not fully aliasified (%d vs %d bytes)", len(got), len(want))
+	}
+}
+
+func BenchmarkAliasifyJSON(b *testing.B) {
+	m, in, _ := aliasifyFixture(b)
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.AliasifyJSON("t", in)
+	}
+}
