@@ -31,7 +31,7 @@ export function buildGoView(model: GeneratorModel, problems: ProblemCollector): 
   };
   const std = goStdImports.filter((r) => r.when(features)).map((r) => goQuote(r.path));
   const modules = goModuleImports.filter((r) => r.when(features)).map((r) => goQuote(r.path));
-  const own = [...packages.values()]
+  const own = [...new Map([...packages.values()].map((p) => [p.importPath, p])).values()]
     .sort((a, b) => compareUtf8(a.importPath, b.importPath))
     .map((p) => `${p.name} ${goQuote(p.importPath)}`);
   const importGroups = [std, modules, own].filter((g) => g.length > 0).map((lines) => ({ lines }));

@@ -18,7 +18,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	linksv1 "example.com/aitools/testgo/pb/links/v1"
-	linksv1 "example.com/aitools/testgo/pb/links/v1"
 	themesv1 "example.com/aitools/testgo/pb/themes/v1"
 	emptypb "google.golang.org/protobuf/types/known/emptypb"
 )

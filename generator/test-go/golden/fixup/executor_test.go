@@ -1,3 +1,8 @@
+//go:build aitools_fixup
+
+// Enabled with -tags aitools_fixup once the golden case "fixup" (generated
+// from e2e/vectors/proto/aitest/v1/vectors.proto) exists.
+
 package gentools
 
 // Executors of the golden generated from e2e/vectors/proto/aitest/v1/vectors.proto,
