@@ -48,7 +48,7 @@ if command -v go >/dev/null 2>&1; then
   echo "install: Go code generators (.tools/bin)"
   quiet node generator/scripts/go-test.mjs --install-tools
 else
-  echo "install: go not found: skipping the Go code generators (Go tests will be skipped)"
+  fail "go (1.24 or newer) is required: the Go target's tests compile and run the generated code"
 fi
 
 echo "install: done"

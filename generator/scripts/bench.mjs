@@ -12,7 +12,7 @@
 //                          [--seed S] [--plugin PATH] [--keep]
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -153,7 +153,8 @@ process.on("exit", cleanup);
 console.log(`protoc-gen-ai-tools benchmark`);
 console.log(`  plugin   ${pluginLabel}`);
 console.log(
-  `  machine  ${cpus()[0]?.model ?? "?"} x ${cpus().length}, node ${process.version}`,
+  `  machine  ${cpus()[0]?.model ?? "?"} x ${cpus().length}, node ${process.version}, ` +
+    `load average ${loadavg()[0].toFixed(2)}`,
 );
 console.log(
   `  corpus   seed ${JSON.stringify(opt.seed)}, ${RPCS_PER_FILE} annotated RPCs per file, compiled by buf`,
@@ -239,6 +240,7 @@ function checkResponse(run, label) {
 
 const results = [];
 const oddities = [];
+let maxLoad = loadavg()[0];
 for (const c of corpora) {
   const rusageFile = join(c.dir, "rusage.json");
   const measured = [];
@@ -247,6 +249,7 @@ for (const c of corpora) {
   for (let i = 0; i < warmup + runs; i++) {
     const isWarmup = i < warmup;
     const label = `${c.files} files, ${isWarmup ? `warm-up ${i + 1}` : `run ${i - warmup + 1}`}`;
+    maxLoad = Math.max(maxLoad, loadavg()[0]);
     const run = await runPlugin({
       command,
       args: commandArgs,
@@ -364,6 +367,20 @@ const at2000 = results.find((r) => r.tools === 2000);
 if (at2000)
   console.log(`This plugin: ${ms(at2000.median)} median at 2,000 tools.`);
 
+// Other work on the machine shows up as spread between runs: say so.
+if (maxLoad > cpus().length * 0.75) {
+  oddities.push(
+    `the machine was busy (1-minute load average up to ${maxLoad.toFixed(2)} on ` +
+      `${cpus().length} CPUs): timings are noisy, compare cpu and min rather than median`,
+  );
+}
+for (const r of results) {
+  if ((r.max - r.min) / r.median > 0.25) {
+    oddities.push(
+      `${int(r.tools)} tools: runs spread ${ms(r.min)}–${ms(r.max)} (over 25% of the median)`,
+    );
+  }
+}
 if (oddities.length) {
   console.log();
   console.log("notes:");

@@ -91,8 +91,11 @@ export function listProtoFiles(dir) {
     const abs = path.join(dir, rel);
     for (const e of readdirSync(abs, { withFileTypes: true })) {
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) walk(r);
-      else if (e.isFile() && e.name.endsWith(".proto")) out.push(r);
+      // Follow symbolic links: a case may link protos kept elsewhere
+      // (testdata/protos/fixup/aitest → e2e/vectors/proto/aitest).
+      const st = e.isSymbolicLink() ? statSync(path.join(abs, e.name)) : e;
+      if (st.isDirectory()) walk(r);
+      else if (st.isFile() && e.name.endsWith(".proto")) out.push(r);
     }
   };
   walk("");

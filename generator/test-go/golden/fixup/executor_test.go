@@ -1,5 +1,3 @@
-//go:build aitools_fixup
-
 // Enabled with -tags aitools_fixup once the golden case "fixup" (generated
 // from e2e/vectors/proto/aitest/v1/vectors.proto) exists.
 
@@ -12,6 +10,7 @@ package gentools
 import (
 	"context"
 	"encoding/json"
+	"example.com/aitools/testgo/internal/testkit"
 	"fmt"
 	"net"
 	"reflect"
@@ -40,14 +39,14 @@ type accountServer struct {
 func (s *accountServer) account(n int32) *aitestv1.Account {
 	id := s.next.Add(1)
 	a := &aitestv1.Account{
-		Id:          testUUID(int(id)),
+		Id:          testkit.UUID(int(id)),
 		Name:        fmt.Sprintf("account %d", id),
-		OwnerId:     testUUID(100000 + int(id)),
-		WorkspaceId: testUUID(900000),
-		Tags:        map[string]string{"origin": testUUID(800000)},
+		OwnerId:     testkit.UUID(100000 + int(id)),
+		WorkspaceId: testkit.UUID(900000),
+		Tags:        map[string]string{"origin": testkit.UUID(800000)},
 	}
 	for i := int32(0); i < n; i++ {
-		a.Notes = append(a.Notes, &aitestv1.Note{Id: testUUID(int(s.next.Add(1))), Text: "note"})
+		a.Notes = append(a.Notes, &aitestv1.Note{Id: testkit.UUID(int(s.next.Add(1))), Text: "note"})
 	}
 	return a
 }
@@ -136,14 +135,14 @@ func TestExecutorAliasesResponsesAndResolvesArguments(t *testing.T) {
 	// Account id, then notes (sorted keys: id, name, notes, ownerId...): "id"
 	// uses the tool's primary prefix, ownerId is "user", workspace and map values stay raw.
 	got := decodeJSON(t, out).(map[string]any)["account"].(map[string]any)
-	if got["id"] != "acct-1" || got["ownerId"] != "user-1" || got["workspaceId"] != testUUID(900000) {
+	if got["id"] != "acct-1" || got["ownerId"] != "user-1" || got["workspaceId"] != testkit.UUID(900000) {
 		t.Fatalf("response not aliased as expected: %s", out)
 	}
 	notes := got["notes"].([]any)
 	if notes[0].(map[string]any)["id"] != "acct-2" || notes[1].(map[string]any)["id"] != "acct-3" {
 		t.Fatalf("notes: %s", out)
 	}
-	if got["tags"].(map[string]any)["origin"] != testUUID(800000) {
+	if got["tags"].(map[string]any)["origin"] != testkit.UUID(800000) {
 		t.Fatalf("map value was aliased: %s", out)
 	}
 	// Ten more accounts: acct-4..acct-13; acct-10 must reach the server exactly.
@@ -156,14 +155,14 @@ func TestExecutorAliasesResponsesAndResolvesArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := srv.lastMerge.Load()
-	if req.SourceId != testUUID(10) || req.TargetId != testUUID(1) || req.Note != "merge acct-10 into acct-1" {
+	if req.SourceId != testkit.UUID(10) || req.TargetId != testkit.UUID(1) || req.Note != "merge acct-10 into acct-1" {
 		t.Fatalf("server received %v", req)
 	}
 	// The response mentions both UUIDs in free text: aliasified.
 	if want := "acct-10 -> acct-1 merge acct-10 into acct-1"; decodeJSON(t, out).(map[string]any)["receivedSourceId"] != want {
 		t.Fatalf("merge response %s", out)
 	}
-	if m.ResolveAlias("acct-10") != testUUID(10) {
+	if m.ResolveAlias("acct-10") != testkit.UUID(10) {
 		t.Fatal("GetAliasManager is not the executor's manager")
 	}
 }
@@ -277,7 +276,7 @@ type fixupVector struct {
 
 func TestFixupVectors(t *testing.T) {
 	e, _ := startServer(t)
-	for file, vec := range loadVectors[fixupVector](t, "fixup") {
+	for file, vec := range testkit.LoadVectors[fixupVector](t, "fixup") {
 		t.Run(file, func(t *testing.T) {
 			var req aitestv1.FixupRequest
 			md := req.ProtoReflect().Descriptor()

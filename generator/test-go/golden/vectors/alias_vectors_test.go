@@ -6,9 +6,7 @@ package gentools
 // duration (restored afterwards), so these tests do not run in parallel.
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
+	"example.com/aitools/testgo/internal/testkit"
 	"strings"
 	"testing"
 )
@@ -31,40 +29,6 @@ type aliasStep struct {
 	ExpectError   *string `json:"expectError"`
 }
 
-// vectorsDir is e2e/vectors, or $AITOOLS_VECTORS.
-func vectorsDir(t testing.TB) string {
-	if dir := os.Getenv("AITOOLS_VECTORS"); dir != "" {
-		return dir
-	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "e2e", "vectors"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func loadVectors[T any](t *testing.T, sub string) map[string]T {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(vectorsDir(t), sub, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vectors in %s (set AITOOLS_VECTORS): %v", filepath.Join(vectorsDir(t), sub), err)
-	}
-	out := map[string]T{}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v T
-		if err := json.Unmarshal(data, &v); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		out[filepath.Base(file)] = v
-	}
-	return out
-}
-
-// withPrefixes sets the generated package maps for one vector.
 func withPrefixes(t *testing.T, fields map[string]string, known []string) {
 	t.Helper()
 	oldFields, oldKnown := responseFieldPrefixes, knownAliasPrefixes
@@ -80,7 +44,7 @@ func withPrefixes(t *testing.T, fields map[string]string, known []string) {
 }
 
 func TestAliasVectors(t *testing.T) {
-	for file, vec := range loadVectors[aliasVector](t, "aliases") {
+	for file, vec := range testkit.LoadVectors[aliasVector](t, "aliases") {
 		t.Run(file, func(t *testing.T) {
 			if len(vec.Steps) == 0 {
 				t.Fatal("vector has no steps")

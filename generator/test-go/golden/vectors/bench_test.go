@@ -1,6 +1,7 @@
 package gentools
 
 import (
+	"example.com/aitools/testgo/internal/testkit"
 	"fmt"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 func aliasifyFixture(tb testing.TB) (*AliasManager, string, string) {
 	m := NewAliasManager()
 	for i := 1; i <= 1000; i++ {
-		m.Register("acct", testUUID(i))
+		m.Register("acct", testkit.UUID(i))
 	}
 	var in, want strings.Builder
 	in.WriteString(`{"items":[`)
@@ -22,9 +23,9 @@ func aliasifyFixture(tb testing.TB) (*AliasManager, string, string) {
 			in.WriteByte(',')
 			want.WriteByte(',')
 		}
-		u := testUUID(i * 2)
-		fmt.Fprintf(&in, `{"id":"%s","ws":"%s"}`, u, testUUID(5000+i))
-		fmt.Fprintf(&want, `{"id":"acct-%d","ws":"%s"}`, i*2, testUUID(5000+i))
+		u := testkit.UUID(i * 2)
+		fmt.Fprintf(&in, `{"id":"%s","ws":"%s"}`, u, testkit.UUID(5000+i))
+		fmt.Fprintf(&want, `{"id":"acct-%d","ws":"%s"}`, i*2, testkit.UUID(5000+i))
 	}
 	in.WriteString(`]}`)
 	want.WriteString(`]}`)

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing (idempotent), builds, then runs each
+# package's tests through turbo (golden check, vitest, Go tests under -race).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export DO_NOT_TRACK=1
+
+bash scripts/install.sh
+npx -y pnpm@12.4.2 run build --output-logs=errors-only
+npx -y pnpm@12.4.2 run test
