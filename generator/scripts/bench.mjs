@@ -16,8 +16,11 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { fromBinary, isFieldSet } from "@bufbuild/protobuf";
-import { CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
+import { create, fromBinary, isFieldSet, toBinary } from "@bufbuild/protobuf";
+import {
+  CodeGeneratorRequestSchema,
+  CodeGeneratorResponseSchema,
+} from "@bufbuild/protobuf/wkt";
 import { generateCorpus, RPCS_PER_FILE } from "./bench/corpus.mjs";
 import { compileCorpus } from "./bench/compile.mjs";
 import { runPlugin } from "./bench/measure.mjs";
@@ -292,6 +295,31 @@ for (const c of corpora) {
   });
 }
 
+// Fixed cost: the same process with nothing to generate (an empty request
+// with the same parameter). Only timed; its response is not checked.
+const emptyRequest = toBinary(
+  CodeGeneratorRequestSchema,
+  create(CodeGeneratorRequestSchema, { parameter: "target=go" }),
+);
+const startup = [];
+for (let i = 0; i < warmup + runs; i++) {
+  const run = await runPlugin({
+    command,
+    args: commandArgs,
+    request: emptyRequest,
+    rusageFile: join(work, "rusage-empty.json"),
+  });
+  if (i >= warmup) startup.push(run);
+}
+const startupMs = median(startup.map((r) => r.wallMs));
+const startupKb = Math.max(...startup.map((r) => r.peakRssKb));
+if (startup.some((r) => r.code !== 0)) {
+  oddities.push(
+    `empty request: plugin exited with status ${startup.find((r) => r.code !== 0).code}` +
+      " (start-up figure still shown)",
+  );
+}
+
 // ---------------------------------------------------------------------------
 // Report.
 
@@ -330,6 +358,9 @@ console.log(
   results.every((r) => r.rssExact)
     ? "peak RSS: the plugin process's getrusage ru_maxrss (max over runs)."
     : "peak RSS: ~ = VmHWM polled from /proc (not a Node process, or it did not report), max over runs.",
+);
+console.log(
+  `start-up (empty request, nothing to generate): ${ms(startupMs)} median, ${kb(startupKb)} peak RSS.`,
 );
 
 const first = results[0];
