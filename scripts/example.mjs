@@ -10,12 +10,23 @@ const out = join(root, "out", "example", "gentools");
 const file = join(out, "ai_tools.gen.go");
 
 rmSync(out, { recursive: true, force: true });
-console.log("$ buf generate   (buf.gen.yaml: proto/examples → out/example/gentools, opt target=go)");
-execFileSync(join(root, "node_modules", ".bin", "buf"), ["generate"], { cwd: root, stdio: "inherit" });
+console.log(
+  "$ buf generate   (buf.gen.yaml: proto/examples → out/example/gentools, opt target=go)",
+);
+execFileSync(join(root, "node_modules", ".bin", "buf"), ["generate"], {
+  cwd: root,
+  stdio: "inherit",
+});
 
 const source = readFileSync(file, "utf8");
-const tools = [...source.matchAll(/^var (\w+) = AgentTool\{\n\tName:\s+"([^"]+)",\n\tDescription:\s+(".*"),\n\tStrict:\s+(\w+),\n\tParameters:\s+json\.RawMessage\((".*")\),/gm)];
-console.log(`\nwrote ${file.slice(root.length + 1)} (${source.length} bytes, ${source.split("\n").length} lines)\n`);
+const tools = [
+  ...source.matchAll(
+    /^var (\w+) = AgentTool\{\n\tName:\s+"([^"]+)",\n\tDescription:\s+(".*"),\n\tStrict:\s+(\w+),\n\tParameters:\s+json\.RawMessage\((".*")\),/gm,
+  ),
+];
+console.log(
+  `\nwrote ${file.slice(root.length + 1)} (${source.length} bytes, ${source.split("\n").length} lines)\n`,
+);
 console.log("tools:");
 for (const [, variable, name, description, strict, params] of tools) {
   const schema = JSON.parse(JSON.parse(params));
@@ -24,11 +35,19 @@ for (const [, variable, name, description, strict, params] of tools) {
   );
   console.log(`  ${"".padEnd(20)} ${JSON.parse(description)}`);
 }
-const executors = [...source.matchAll(/^func \(e \*Executor\) (Execute\w+)\(ctx context\.Context, argsJSON string\)/gm)].map((m) => m[1]);
+const executors = [
+  ...source.matchAll(
+    /^func \(e \*Executor\) (Execute\w+)\(ctx context\.Context, argsJSON string\)/gm,
+  ),
+].map((m) => m[1]);
 console.log(`\nexecutors: ${executors.join(", ") || "none"}`);
-const prefixes = source.match(/^var responseFieldPrefixes = map\[string\]string\{\n([\s\S]*?)^\}/m);
+const prefixes = source.match(
+  /^var responseFieldPrefixes = map\[string\]string\{\n([\s\S]*?)^\}/m,
+);
 if (prefixes) {
-  console.log("\nresponseFieldPrefixes:\n" + prefixes[1].replace(/^\t/gm, "  "));
+  console.log(
+    "\nresponseFieldPrefixes:\n" + prefixes[1].replace(/^\t/gm, "  "),
+  );
 }
 console.log(`first lines of ${file.slice(root.length + 1)}:\n`);
 console.log(source.split("\n").slice(0, 24).join("\n"));

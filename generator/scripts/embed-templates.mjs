@@ -14,7 +14,9 @@ for (const lang of readdirSync(root).sort()) {
   for (const file of readdirSync(dir).sort()) {
     if (!file.endsWith(".hbs")) continue;
     const name = `${lang}/${file.slice(0, -".hbs".length)}`;
-    entries.push(`  ${JSON.stringify(name)}: ${JSON.stringify(readFileSync(join(dir, file), "utf8"))},`);
+    entries.push(
+      `  ${JSON.stringify(name)}: ${JSON.stringify(readFileSync(join(dir, file), "utf8"))},`,
+    );
   }
 }
 mkdirSync(dirname(out), { recursive: true });

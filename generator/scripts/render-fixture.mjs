@@ -24,7 +24,10 @@ if (!viewPath) {
 const hbs = Handlebars.create();
 for (const file of readdirSync(templateDir).sort()) {
   if (!file.endsWith(".hbs")) continue;
-  hbs.registerPartial(`go/${file.slice(0, -4)}`, readFileSync(join(templateDir, file), "utf8"));
+  hbs.registerPartial(
+    `go/${file.slice(0, -4)}`,
+    readFileSync(join(templateDir, file), "utf8"),
+  );
 }
 const render = hbs.compile("{{> go/file}}", { noEscape: true, strict: true });
 const view = JSON.parse(readFileSync(viewPath, "utf8"));

@@ -45,7 +45,10 @@ interface WithUnknown {
   $unknown?: UnknownField[] | undefined;
 }
 
-function unknownOf(options: WithUnknown | undefined, no: number): UnknownField[] {
+function unknownOf(
+  options: WithUnknown | undefined,
+  no: number,
+): UnknownField[] {
   return (options?.$unknown ?? []).filter((f) => f.no === no);
 }
 
@@ -81,7 +84,10 @@ function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
 type FieldValue = string | boolean;
 
 /** Decode a flat message of string and bool fields; later values win. */
-function decodeFlat(payload: Uint8Array, kinds: Record<number, "string" | "bool">): Map<number, FieldValue> {
+function decodeFlat(
+  payload: Uint8Array,
+  kinds: Record<number, "string" | "bool">,
+): Map<number, FieldValue> {
   const values = new Map<number, FieldValue>();
   const reader = new BinaryReader(payload);
   while (reader.pos < reader.len) {
@@ -108,12 +114,21 @@ function bool(values: Map<number, FieldValue>, no: number): boolean {
 }
 
 /** The method's `rpc_tool` option, or undefined when the method has none. */
-export function readToolDefinition(method: DescMethod): ToolDefinition | undefined {
-  const payload = messagePayload(unknownOf(method.proto.options, extensionNumbers.rpcTool));
+export function readToolDefinition(
+  method: DescMethod,
+): ToolDefinition | undefined {
+  const payload = messagePayload(
+    unknownOf(method.proto.options, extensionNumbers.rpcTool),
+  );
   if (payload === undefined) {
     return undefined;
   }
-  const v = decodeFlat(payload, { 1: "string", 2: "string", 3: "bool", 4: "bool" });
+  const v = decodeFlat(payload, {
+    1: "string",
+    2: "string",
+    3: "bool",
+    4: "bool",
+  });
   return {
     name: str(v, 1),
     description: str(v, 2),
@@ -131,11 +146,18 @@ const noToolField: ToolFieldOptions = {
 
 /** The field's `tool_field` option; all fields empty when absent. */
 export function readToolField(field: DescField): ToolFieldOptions {
-  const payload = messagePayload(unknownOf(field.proto.options, extensionNumbers.toolField));
+  const payload = messagePayload(
+    unknownOf(field.proto.options, extensionNumbers.toolField),
+  );
   if (payload === undefined) {
     return noToolField;
   }
-  const v = decodeFlat(payload, { 1: "bool", 2: "string", 3: "string", 4: "string" });
+  const v = decodeFlat(payload, {
+    1: "bool",
+    2: "string",
+    3: "string",
+    4: "string",
+  });
   return {
     skip: bool(v, 1),
     aliasPrefix: str(v, 2),
@@ -146,7 +168,9 @@ export function readToolField(field: DescField): ToolFieldOptions {
 
 /** The description of the field's `(ai.context.v1.field_context)`, or "". */
 export function readFieldContextDescription(field: DescField): string {
-  const payload = messagePayload(unknownOf(field.proto.options, extensionNumbers.fieldContext));
+  const payload = messagePayload(
+    unknownOf(field.proto.options, extensionNumbers.fieldContext),
+  );
   if (payload === undefined) {
     return "";
   }
@@ -155,7 +179,10 @@ export function readFieldContextDescription(field: DescField): string {
 
 /** True when `(google.api.field_behavior)` includes OUTPUT_ONLY, packed or not. */
 export function isOutputOnly(field: DescField): boolean {
-  for (const f of unknownOf(field.proto.options, extensionNumbers.fieldBehavior)) {
+  for (const f of unknownOf(
+    field.proto.options,
+    extensionNumbers.fieldBehavior,
+  )) {
     const reader = new BinaryReader(f.data);
     if (f.wireType === WireType.Varint) {
       if (reader.int32() === outputOnly) {

@@ -45,7 +45,9 @@ export function createProblemCollector(): ProblemCollector {
       const lines = problems
         .map((p) => `${p.file}: ${p.element}: ${p.message}`)
         .sort();
-      const unique = lines.filter((line, i) => i === 0 || lines[i - 1] !== line);
+      const unique = lines.filter(
+        (line, i) => i === 0 || lines[i - 1] !== line,
+      );
       throw new GeneratorError(unique.join("\n"));
     },
   };

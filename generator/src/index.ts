@@ -3,6 +3,10 @@ export { parseOptions, type PluginOptions, type Target } from "./options.js";
 export { GeneratorError } from "./errors.js";
 export { buildModel, resolveRequestFiles } from "./model/build-model.js";
 export type { GeneratorModel, ToolModel, AliasField } from "./model/model.js";
-export { buildToolSchema, type OneofGroup, type ToolSchema } from "./schema/build-schema.js";
+export {
+  buildToolSchema,
+  type OneofGroup,
+  type ToolSchema,
+} from "./schema/build-schema.js";
 export { canonicalJson } from "./schema/canonical-json.js";
 export type { JsonSchema, JsonValue } from "./schema/json-schema.js";

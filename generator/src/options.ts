@@ -35,7 +35,9 @@ export function parseOptions(parameter: string): PluginOptions {
       );
     }
     if (seen.has(key)) {
-      throw new GeneratorError(`option ${JSON.stringify(key)} is given more than once`);
+      throw new GeneratorError(
+        `option ${JSON.stringify(key)} is given more than once`,
+      );
     }
     seen.add(key);
     if (value === undefined || value === "") {

@@ -34,10 +34,14 @@ export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
   switch (options.target) {
     case "go": {
       const view = buildGoView(model, problems);
-      return [{ name: view.fileName, content: createRenderer("go").render(view) }];
+      return [
+        { name: view.fileName, content: createRenderer("go").render(view) },
+      ];
     }
     default:
-      throw new GeneratorError(`target ${JSON.stringify(options.target)} is not supported yet`);
+      throw new GeneratorError(
+        `target ${JSON.stringify(options.target)} is not supported yet`,
+      );
   }
 }
 
@@ -50,7 +54,9 @@ export const protocGenAiTools: Plugin = {
   name: "protoc-gen-ai-tools",
   version: `v${version}`,
   run(request: CodeGeneratorRequest): CodeGeneratorResponse {
-    const supportedFeatures = BigInt(CodeGeneratorResponse_Feature.PROTO3_OPTIONAL);
+    const supportedFeatures = BigInt(
+      CodeGeneratorResponse_Feature.PROTO3_OPTIONAL,
+    );
     try {
       const files = generate(request);
       return create(CodeGeneratorResponseSchema, {
@@ -62,7 +68,10 @@ export const protocGenAiTools: Plugin = {
         e instanceof GeneratorError
           ? e.message
           : `internal error (please report it with the proto that caused it): ${e instanceof Error ? e.message : String(e)}`;
-      return create(CodeGeneratorResponseSchema, { supportedFeatures, error: message });
+      return create(CodeGeneratorResponseSchema, {
+        supportedFeatures,
+        error: message,
+      });
     }
   },
 };

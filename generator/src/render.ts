@@ -33,7 +33,11 @@ export function createRenderer(language: string): Renderer {
   if (entry === undefined) {
     throw new Error(`no template ${JSON.stringify(`${language}/file`)}`);
   }
-  const template = hbs.compile(entry, { noEscape: true, strict: true, preventIndent: true });
+  const template = hbs.compile(entry, {
+    noEscape: true,
+    strict: true,
+    preventIndent: true,
+  });
   const renderer: Renderer = {
     render: (view) => template(view),
   };

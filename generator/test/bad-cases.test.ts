@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { protocGenAiTools } from "../src/plugin.js";
-import { badCases, buildRequest, expectedErrorParts } from "./support/request.js";
+import {
+  badCases,
+  buildRequest,
+  expectedErrorParts,
+} from "./support/request.js";
 
 // testdata/bad/<case>: each proto set must fail generation with one message
 // naming the file, the element and the fix, and write no file.

@@ -14,20 +14,31 @@ message Res { string id = 1; }
 `;
 }
 
-function rpc(method: string, name: string, extra = "", streams = ["", ""]): string {
+function rpc(
+  method: string,
+  name: string,
+  extra = "",
+  streams = ["", ""],
+): string {
   return `  rpc ${method}(${streams[0]} Req) returns (${streams[1]} Res) {
     option (ai.tools.v1.rpc_tool) = {name: "${name}", description: "d" ${extra}};
   }\n`;
 }
 
-function run(sources: ProtoSources, parameter = "target=go"): { error: string | undefined; files: string[] } {
+function run(
+  sources: ProtoSources,
+  parameter = "target=go",
+): { error: string | undefined; files: string[] } {
   const res = protocGenAiTools.run(compileRequest(sources, parameter));
   return { error: res.error, files: res.file.map((f) => f.name) };
 }
 
 describe("bad input", () => {
   it("refuses a tool name providers refuse, naming file and method", () => {
-    const { error, files } = run({ "a/v1/a.proto": header("a.v1") + `service S {\n${rpc("Create", "create link")}}\n` });
+    const { error, files } = run({
+      "a/v1/a.proto":
+        header("a.v1") + `service S {\n${rpc("Create", "create link")}}\n`,
+    });
     expect(files).toEqual([]);
     expect(error).toBe(
       'a/v1/a.proto: S.Create: tool name "create link" is refused by model providers; use 1 to 64 letters, digits, "_" or "-", starting with a letter or "_" (^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$)',
@@ -37,7 +48,9 @@ describe("bad input", () => {
   it("refuses names starting with a digit and names over 64 characters", () => {
     const long = "a".repeat(65);
     const { error } = run({
-      "a/v1/a.proto": header("a.v1") + `service S {\n${rpc("One", "1abc")}${rpc("Two", long)}}\n`,
+      "a/v1/a.proto":
+        header("a.v1") +
+        `service S {\n${rpc("One", "1abc")}${rpc("Two", long)}}\n`,
     });
     expect(error).toContain('S.One: tool name "1abc" is refused');
     expect(error).toContain(`S.Two: tool name "${long}" is refused`);
@@ -45,8 +58,10 @@ describe("bad input", () => {
 
   it("refuses a duplicate tool name across files, naming both places", () => {
     const { error } = run({
-      "a/v1/a.proto": header("a.v1") + `service A {\n${rpc("Create", "create")}}\n`,
-      "b/v1/b.proto": header("b.v1") + `service B {\n${rpc("Make", "create")}}\n`,
+      "a/v1/a.proto":
+        header("a.v1") + `service A {\n${rpc("Create", "create")}}\n`,
+      "b/v1/b.proto":
+        header("b.v1") + `service B {\n${rpc("Make", "create")}}\n`,
     });
     expect(error).toBe(
       'b/v1/b.proto: B.Make: tool name "create" is already used by A.Create in a/v1/a.proto; give each tool a unique name',
@@ -54,7 +69,11 @@ describe("bad input", () => {
   });
 
   it("refuses names that collide after PascalCase", () => {
-    const { error } = run({ "a/v1/a.proto": header("a.v1") + `service S {\n${rpc("One", "a_b")}${rpc("Two", "a__b")}}\n` });
+    const { error } = run({
+      "a/v1/a.proto":
+        header("a.v1") +
+        `service S {\n${rpc("One", "a_b")}${rpc("Two", "a__b")}}\n`,
+    });
     expect(error).toBe(
       // Tools are taken in name order, so "a__b" keeps the identifier.
       'a/v1/a.proto: S.One: tool name "a_b" becomes the Go identifier AB, as does tool "a__b" (S.Two in a/v1/a.proto); rename one of them',
@@ -67,7 +86,9 @@ describe("bad input", () => {
     ["execute", "Execute"],
     ["agent_tool", "AgentTool"],
   ])("refuses %s, which clashes with the file's own %s", (name, id) => {
-    const { error } = run({ "a/v1/a.proto": header("a.v1") + `service S {\n${rpc("M", name)}}\n` });
+    const { error } = run({
+      "a/v1/a.proto": header("a.v1") + `service S {\n${rpc("M", name)}}\n`,
+    });
     expect(error).toBe(
       `a/v1/a.proto: S.M: tool name "${name}" becomes the Go identifier ${id}, which the generated file already declares; rename the tool`,
     );
@@ -82,18 +103,24 @@ describe("bad input", () => {
     expect(error).toContain(
       'a/v1/a.proto: S.Chat: tool "chat" is a bidi-streaming method, which a tool call cannot drive; remove the rpc_tool option or make the method unary or server-streaming',
     );
-    expect(error).toContain('a/v1/a.proto: S.Up: tool "up" is a client-streaming method');
+    expect(error).toContain(
+      'a/v1/a.proto: S.Up: tool "up" is a client-streaming method',
+    );
   });
 
   it("asks for go_package only where an executor needs the import path", () => {
     const withoutGoPackage = header("a.v1", false);
     // A tool definition alone needs no import path.
     const plain = protocGenAiTools.run(
-      compileRequest({ "a/v1/a.proto": withoutGoPackage + `service S {\n${rpc("M", "m")}}\n` }),
+      compileRequest({
+        "a/v1/a.proto": withoutGoPackage + `service S {\n${rpc("M", "m")}}\n`,
+      }),
     );
     expect(plain.error ?? "").not.toContain("go_package");
     const { error } = run({
-      "a/v1/a.proto": withoutGoPackage + `service S {\n${rpc("M", "m", ", auto_execute: true")}}\n`,
+      "a/v1/a.proto":
+        withoutGoPackage +
+        `service S {\n${rpc("M", "m", ", auto_execute: true")}}\n`,
     });
     expect(error).toBe(
       'a/v1/a.proto: S.M: the Go executor of tool "m" needs the import path of the client of a.v1.S, but a/v1/a.proto has no go_package; add option go_package = "example.com/your/module/path;pkgname"',
@@ -101,19 +128,31 @@ describe("bad input", () => {
   });
 
   it.each([
-    ["target=java", 'invalid value "java" for option "target"; valid values: go, ts, py'],
+    [
+      "target=java",
+      'invalid value "java" for option "target"; valid values: go, ts, py',
+    ],
     ["tagret=go", 'unknown option "tagret"; valid options: target'],
-    ["target", 'option "target" needs a value, e.g. target=go; valid values: go, ts, py'],
+    [
+      "target",
+      'option "target" needs a value, e.g. target=go; valid values: go, ts, py',
+    ],
     ["target=go,target=go", 'option "target" is given more than once'],
   ])("refuses the option %s", (parameter, message) => {
-    const { error, files } = run({ "a/v1/a.proto": header("a.v1") + `service S {\n${rpc("M", "m")}}\n` }, parameter);
+    const { error, files } = run(
+      { "a/v1/a.proto": header("a.v1") + `service S {\n${rpc("M", "m")}}\n` },
+      parameter,
+    );
     expect(error).toBe(message);
     expect(files).toEqual([]);
   });
 
   it("reports a request it cannot resolve without a stack trace", () => {
     const res = protocGenAiTools.run(
-      create(CodeGeneratorRequestSchema, { fileToGenerate: ["missing.proto"], parameter: "target=go" }),
+      create(CodeGeneratorRequestSchema, {
+        fileToGenerate: ["missing.proto"],
+        parameter: "target=go",
+      }),
     );
     expect(res.error).toBe(
       'file_to_generate names "missing.proto", which is not among the request\'s proto files',
@@ -124,11 +163,19 @@ describe("bad input", () => {
 
 describe("strict tools past OpenAI's limits", () => {
   it("refuses a strict tool nested deeper than 10 objects", () => {
-    const levels = Array.from({ length: 11 }, (_, i) => `message L${i} { ${i < 10 ? `L${i + 1} next = 1;` : "string leaf = 1;"} }`);
+    const levels = Array.from(
+      { length: 11 },
+      (_, i) =>
+        `message L${i} { ${i < 10 ? `L${i + 1} next = 1;` : "string leaf = 1;"} }`,
+    );
     const { error } = run({
       "a/v1/a.proto":
-        header("a.v1") + levels.join("\n") + `\nservice S {\n  rpc Deep(L0) returns (Res) {\n    option (ai.tools.v1.rpc_tool) = {name: "deep", description: "d", strict: true};\n  }\n}\n`,
+        header("a.v1") +
+        levels.join("\n") +
+        `\nservice S {\n  rpc Deep(L0) returns (Res) {\n    option (ai.tools.v1.rpc_tool) = {name: "deep", description: "d", strict: true};\n  }\n}\n`,
     });
-    expect(error).toMatch(/^a\/v1\/a\.proto: S\.Deep: strict tool "deep" would be refused by OpenAI strict mode: .*nest.*; simplify the request message a\.v1\.L0 or set strict: false$/);
+    expect(error).toMatch(
+      /^a\/v1\/a\.proto: S\.Deep: strict tool "deep" would be refused by OpenAI strict mode: .*nest.*; simplify the request message a\.v1\.L0 or set strict: false$/,
+    );
   });
 });

@@ -39,7 +39,10 @@ describe("goQuote", () => {
   it("matches strconv.Quote", () => {
     const inputs = [
       ...tricky,
-      ...fc.sample(fc.string({ unit: "binary", maxLength: 30 }), { numRuns: 300, seed: 7 }),
+      ...fc.sample(fc.string({ unit: "binary", maxLength: 30 }), {
+        numRuns: 300,
+        seed: 7,
+      }),
     ];
     const got = withTempDir((dir) => {
       writeFileSync(join(dir, "in.json"), JSON.stringify(inputs));
@@ -66,7 +69,10 @@ func main() {
 }
 `,
       );
-      return execFileSync("go", ["run", "main.go", "in.json"], { cwd: dir, encoding: "utf8" });
+      return execFileSync("go", ["run", "main.go", "in.json"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
     });
     expect(inputs.map(goQuote).join("\n") + "\n").toBe(got);
   });
@@ -78,9 +84,15 @@ describe("alignKeys", () => {
       fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,10}$/),
       fc.stringMatching(/^[a-z][a-z_]{30,90}$/),
     );
-    const literals = fc.sample(fc.array(keyArb, { minLength: 1, maxLength: 12 }), { numRuns: 60, seed: 11 });
+    const literals = fc.sample(
+      fc.array(keyArb, { minLength: 1, maxLength: 12 }),
+      { numRuns: 60, seed: 11 },
+    );
     const sources = literals.map((keys, n) => {
-      const lines = keys.map((k, i) => ({ key: goQuote(`${k}${i}`), value: goQuote(k.slice(0, 5)) }));
+      const lines = keys.map((k, i) => ({
+        key: goQuote(`${k}${i}`),
+        value: goQuote(k.slice(0, 5)),
+      }));
       const padded = alignKeys(lines);
       const body = lines.map((l, i) => `\t${padded[i]}${l.value},\n`).join("");
       return `var m${n} = map[string]string{\n${body}}\n`;
@@ -100,7 +112,12 @@ describe("alignKeys", () => {
       { key: "Strict", value: "true" },
       { key: "Parameters", value: 'json.RawMessage("{}")' },
     ]);
-    expect(padded).toEqual(["Name:        ", "Description: ", "Strict:      ", "Parameters:  "]);
+    expect(padded).toEqual([
+      "Name:        ",
+      "Description: ",
+      "Strict:      ",
+      "Parameters:  ",
+    ]);
   });
 });
 
@@ -121,8 +138,17 @@ describe("Go names", () => {
   });
 
   it("reads go_package", () => {
-    expect(goPackageName("example.com/links/v1;linksv1")).toEqual({ importPath: "example.com/links/v1", name: "linksv1" });
-    expect(goPackageName("example.com/links/v1")).toEqual({ importPath: "example.com/links/v1", name: "v1" });
-    expect(goPackageName("example.com/my-pkg")).toEqual({ importPath: "example.com/my-pkg", name: "my_pkg" });
+    expect(goPackageName("example.com/links/v1;linksv1")).toEqual({
+      importPath: "example.com/links/v1",
+      name: "linksv1",
+    });
+    expect(goPackageName("example.com/links/v1")).toEqual({
+      importPath: "example.com/links/v1",
+      name: "v1",
+    });
+    expect(goPackageName("example.com/my-pkg")).toEqual({
+      importPath: "example.com/my-pkg",
+      name: "my_pkg",
+    });
   });
 });

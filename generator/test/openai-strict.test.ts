@@ -5,7 +5,10 @@ import {
   openAiStrictFormats,
   type StrictViolation,
 } from "../src/providers/openai-strict.js";
-import { checkToolName, safeToolNamePattern } from "../src/providers/provider-names.js";
+import {
+  checkToolName,
+  safeToolNamePattern,
+} from "../src/providers/provider-names.js";
 
 type Schema = Record<string, unknown>;
 
@@ -51,13 +54,24 @@ describe("checkOpenAiStrict: valid schemas", () => {
       obj({
         a: { type: ["string", "null"] },
         b: nullable({ type: "integer" }),
-        c: { anyOf: [obj({ x: { type: "string" } }), obj({ y: { type: "number" } }), { type: "null" }] },
+        c: {
+          anyOf: [
+            obj({ x: { type: "string" } }),
+            obj({ y: { type: "number" } }),
+            { type: "null" },
+          ],
+        },
       }),
     ],
     [
       "arrays, enums and const",
       obj({
-        list: { type: "array", items: { type: "string", enum: ["A", "B"] }, minItems: 0, maxItems: 3 },
+        list: {
+          type: "array",
+          items: { type: "string", enum: ["A", "B"] },
+          minItems: 0,
+          maxItems: 3,
+        },
         mixed: { type: ["string", "null"], enum: ["X", null] },
         num: { type: "number", enum: [1, 2.5] },
         k: { type: "string", const: "fixed" },
@@ -72,7 +86,14 @@ describe("checkOpenAiStrict: valid schemas", () => {
         x: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 },
       }),
     ],
-    ["every allowed format", obj(Object.fromEntries(openAiStrictFormats.map((f) => [f, { type: "string", format: f }])))],
+    [
+      "every allowed format",
+      obj(
+        Object.fromEntries(
+          openAiStrictFormats.map((f) => [f, { type: "string", format: f }]),
+        ),
+      ),
+    ],
     [
       "recursion and definitions",
       obj(
@@ -83,7 +104,9 @@ describe("checkOpenAiStrict: valid schemas", () => {
         {
           title: "Root",
           $defs: {
-            Node: obj({ children: { type: "array", items: { $ref: "#/$defs/Node" } } }),
+            Node: obj({
+              children: { type: "array", items: { $ref: "#/$defs/Node" } },
+            }),
           },
         },
       ),
@@ -113,22 +136,30 @@ describe("checkOpenAiStrict: valid schemas", () => {
 
 describe("checkOpenAiStrict: violations", () => {
   it("rejects a root that is not an object schema", () => {
-    expect(messages(checkOpenAiStrict(null))).toEqual(["#: schema must be an object, got null"]);
-    expect(messages(checkOpenAiStrict(true))).toEqual(["#: schema must be an object, got true"]);
+    expect(messages(checkOpenAiStrict(null))).toEqual([
+      "#: schema must be an object, got null",
+    ]);
+    expect(messages(checkOpenAiStrict(true))).toEqual([
+      "#: schema must be an object, got true",
+    ]);
   });
 
   it("rejects a root anyOf", () => {
-    const v = checkOpenAiStrict({ anyOf: [obj({ a: { type: "string" } }), obj({ b: { type: "string" } })] });
-    expect(messages(v)).toEqual(['#: the root must have type "object", not an "anyOf"']);
+    const v = checkOpenAiStrict({
+      anyOf: [obj({ a: { type: "string" } }), obj({ b: { type: "string" } })],
+    });
+    expect(messages(v)).toEqual([
+      '#: the root must have type "object", not an "anyOf"',
+    ]);
   });
 
   it("rejects a root of another type", () => {
     expect(messages(checkOpenAiStrict({ type: "string" }))).toEqual([
       '#: the root must have type "object", got "string"',
     ]);
-    expect(messages(checkOpenAiStrict(obj({}, { type: ["object", "null"] })))).toEqual([
-      '#: the root must have type "object", got ["object","null"]',
-    ]);
+    expect(
+      messages(checkOpenAiStrict(obj({}, { type: ["object", "null"] }))),
+    ).toEqual(['#: the root must have type "object", got ["object","null"]']);
   });
 
   it("rejects a root $ref", () => {
@@ -142,18 +173,30 @@ describe("checkOpenAiStrict: violations", () => {
     expect(messages(checkOpenAiStrict(open))).toEqual([
       '#: an object needs "additionalProperties": false',
     ]);
-    expect(messages(checkProp({ ...obj({}), additionalProperties: { type: "string" } }))).toEqual([
+    expect(
+      messages(
+        checkProp({ ...obj({}), additionalProperties: { type: "string" } }),
+      ),
+    ).toEqual([
       '#/properties/p: "additionalProperties" must be false, got {"type":"string"}',
     ]);
-    expect(messages(checkProp({ ...obj({}), additionalProperties: true }))).toEqual([
+    expect(
+      messages(checkProp({ ...obj({}), additionalProperties: true })),
+    ).toEqual([
       '#/properties/p: "additionalProperties" must be false, got true',
     ]);
   });
 
   it("needs properties on every object", () => {
-    expect(messages(checkProp({ type: "object", additionalProperties: false, required: [] }))).toEqual([
-      '#/properties/p: an object needs "properties"',
-    ]);
+    expect(
+      messages(
+        checkProp({
+          type: "object",
+          additionalProperties: false,
+          required: [],
+        }),
+      ),
+    ).toEqual(['#/properties/p: an object needs "properties"']);
     expect(messages(checkProp({ type: "object" }))).toEqual([
       '#/properties/p: an object needs "additionalProperties": false',
       '#/properties/p: an object needs "properties"',
@@ -163,18 +206,18 @@ describe("checkOpenAiStrict: violations", () => {
 
   it("needs required to list exactly every property", () => {
     const props = { a: { type: "string" }, b: { type: "string" } };
-    expect(messages(checkOpenAiStrict({ ...obj(props), required: ["a"] }))).toEqual([
-      '#: property "b" is missing from "required"',
-    ]);
-    expect(messages(checkOpenAiStrict({ ...obj(props), required: ["a", "b", "c"] }))).toEqual([
-      '#: "required" lists "c", which is not a property',
-    ]);
-    expect(messages(checkOpenAiStrict({ ...obj(props), required: ["a", "b", "a"] }))).toEqual([
-      '#: "required" lists "a" twice',
-    ]);
-    expect(messages(checkOpenAiStrict({ ...obj(props), required: "a" }))).toEqual([
-      '#: "required" must be an array of property names, got "a"',
-    ]);
+    expect(
+      messages(checkOpenAiStrict({ ...obj(props), required: ["a"] })),
+    ).toEqual(['#: property "b" is missing from "required"']);
+    expect(
+      messages(checkOpenAiStrict({ ...obj(props), required: ["a", "b", "c"] })),
+    ).toEqual(['#: "required" lists "c", which is not a property']);
+    expect(
+      messages(checkOpenAiStrict({ ...obj(props), required: ["a", "b", "a"] })),
+    ).toEqual(['#: "required" lists "a" twice']);
+    expect(
+      messages(checkOpenAiStrict({ ...obj(props), required: "a" })),
+    ).toEqual(['#: "required" must be an array of property names, got "a"']);
     const { required: _, ...noRequired } = obj(props);
     expect(messages(checkOpenAiStrict(noRequired))).toEqual([
       '#: an object needs "required" listing every property',
@@ -206,7 +249,9 @@ describe("checkOpenAiStrict: violations", () => {
   });
 
   it("checks every anyOf branch", () => {
-    expect(messages(checkProp({ anyOf: [{ type: "string", format: "byte" }, {}] }))).toEqual([
+    expect(
+      messages(checkProp({ anyOf: [{ type: "string", format: "byte" }, {}] })),
+    ).toEqual([
       '#/properties/p/anyOf/0: format "byte" is not supported; use one of date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid',
       '#/properties/p/anyOf/1: missing "type": every schema needs a "type" or an "anyOf"',
     ]);
@@ -216,21 +261,28 @@ describe("checkOpenAiStrict: violations", () => {
   });
 
   it("rejects a nested anyOf", () => {
-    const v = checkProp({ anyOf: [{ anyOf: [{ type: "string" }, { type: "integer" }] }, { type: "null" }] });
+    const v = checkProp({
+      anyOf: [
+        { anyOf: [{ type: "string" }, { type: "integer" }] },
+        { type: "null" },
+      ],
+    });
     expect(messages(v)).toEqual([
       '#/properties/p/anyOf/0: nested "anyOf" is not supported: merge its branches into the enclosing "anyOf"',
     ]);
   });
 
   it("accepts an anyOf inside an object inside an anyOf", () => {
-    const v = checkProp({ anyOf: [obj({ q: nullable({ type: "string" }) }), { type: "null" }] });
+    const v = checkProp({
+      anyOf: [obj({ q: nullable({ type: "string" }) }), { type: "null" }],
+    });
     expect(messages(v)).toEqual([]);
   });
 
   it("rejects keywords beside anyOf and $ref", () => {
-    expect(messages(checkProp({ type: "string", anyOf: [{ type: "string" }] }))).toEqual([
-      '#/properties/p: "anyOf" cannot be combined with "type"',
-    ]);
+    expect(
+      messages(checkProp({ type: "string", anyOf: [{ type: "string" }] })),
+    ).toEqual(['#/properties/p: "anyOf" cannot be combined with "type"']);
     expect(messages(checkProp({ $ref: "#", type: "object" }))).toEqual([
       '#/properties/p: "$ref" cannot be combined with "type"',
     ]);
@@ -243,13 +295,20 @@ describe("checkOpenAiStrict: violations", () => {
     expect(messages(checkProp({ $ref: "#/$defs/Missing" }))).toEqual([
       '#/properties/p: $ref "#/$defs/Missing" names no definition in "$defs"',
     ]);
-    expect(messages(checkProp({ $ref: "https://example.com/s.json" }))).toEqual([
-      '#/properties/p: $ref "https://example.com/s.json" must be "#" or "#/$defs/<name>"',
-    ]);
+    expect(messages(checkProp({ $ref: "https://example.com/s.json" }))).toEqual(
+      [
+        '#/properties/p: $ref "https://example.com/s.json" must be "#" or "#/$defs/<name>"',
+      ],
+    );
   });
 
   it("checks definitions", () => {
-    const v = checkOpenAiStrict(obj({ n: { $ref: "#/$defs/N" } }, { $defs: { N: { type: "object" }, Unused: {} } }));
+    const v = checkOpenAiStrict(
+      obj(
+        { n: { $ref: "#/$defs/N" } },
+        { $defs: { N: { type: "object" }, Unused: {} } },
+      ),
+    );
     expect(messages(v)).toEqual([
       '#/$defs/N: an object needs "additionalProperties": false',
       '#/$defs/N: an object needs "properties"',
@@ -262,7 +321,9 @@ describe("checkOpenAiStrict: violations", () => {
   });
 
   it("checks enum values against the type", () => {
-    expect(messages(checkProp({ type: "string", enum: ["A", 1, null] }))).toEqual([
+    expect(
+      messages(checkProp({ type: "string", enum: ["A", 1, null] })),
+    ).toEqual([
       '#/properties/p: enum value 1 does not match type "string"',
       '#/properties/p: enum value null does not match type "string"',
     ]);
@@ -320,9 +381,11 @@ describe("checkOpenAiStrict: violations", () => {
       nullable: true,
     };
     for (const [keyword, value] of Object.entries(unsupported)) {
-      expect(messages(checkProp({ type: "string", [keyword]: value }))).toEqual([
-        `#/properties/p: keyword ${JSON.stringify(keyword)} is not supported in strict mode`,
-      ]);
+      expect(messages(checkProp({ type: "string", [keyword]: value }))).toEqual(
+        [
+          `#/properties/p: keyword ${JSON.stringify(keyword)} is not supported in strict mode`,
+        ],
+      );
     }
   });
 
@@ -339,31 +402,55 @@ describe("checkOpenAiStrict: violations", () => {
     expect(messages(checkProp({ type: "string", minimum: 1 }))).toEqual([
       '#/properties/p: keyword "minimum" needs type "number" or "integer", got "string"',
     ]);
-    expect(messages(checkProp({ type: "string", items: { type: "string" } }))).toEqual([
+    expect(
+      messages(checkProp({ type: "string", items: { type: "string" } })),
+    ).toEqual([
       '#/properties/p: keyword "items" needs type "array", got "string"',
     ]);
   });
 
   it("checks keyword values", () => {
-    expect(messages(checkProp({ type: "number", minimum: "0", multipleOf: 0 }))).toEqual([
+    expect(
+      messages(checkProp({ type: "number", minimum: "0", multipleOf: 0 })),
+    ).toEqual([
       '#/properties/p: "minimum" must be a number, got "0"',
       '#/properties/p: "multipleOf" must be a number greater than 0, got 0',
     ]);
-    expect(messages(checkProp({ type: "array", items: { type: "string" }, minItems: -1, maxItems: 1.5 }))).toEqual([
+    expect(
+      messages(
+        checkProp({
+          type: "array",
+          items: { type: "string" },
+          minItems: -1,
+          maxItems: 1.5,
+        }),
+      ),
+    ).toEqual([
       '#/properties/p: "minItems" must be a non-negative integer, got -1',
       '#/properties/p: "maxItems" must be a non-negative integer, got 1.5',
     ]);
-    expect(messages(checkProp({ type: "array", items: { type: "string" }, minItems: 3, maxItems: 1 }))).toEqual([
-      '#/properties/p: "minItems" 3 is greater than "maxItems" 1',
-    ]);
+    expect(
+      messages(
+        checkProp({
+          type: "array",
+          items: { type: "string" },
+          minItems: 3,
+          maxItems: 1,
+        }),
+      ),
+    ).toEqual(['#/properties/p: "minItems" 3 is greater than "maxItems" 1']);
     expect(messages(checkProp({ type: "string", description: 3 }))).toEqual([
       '#/properties/p: "description" must be a string, got 3',
     ]);
   });
 
   it("needs items on arrays and checks them", () => {
-    expect(messages(checkProp({ type: "array" }))).toEqual(['#/properties/p: an array needs "items"']);
-    expect(messages(checkProp({ type: "array", items: { type: "object" } }))).toEqual([
+    expect(messages(checkProp({ type: "array" }))).toEqual([
+      '#/properties/p: an array needs "items"',
+    ]);
+    expect(
+      messages(checkProp({ type: "array", items: { type: "object" } })),
+    ).toEqual([
       '#/properties/p/items: an object needs "additionalProperties": false',
       '#/properties/p/items: an object needs "properties"',
       '#/properties/p/items: an object needs "required" listing every property',
@@ -392,7 +479,8 @@ describe("checkOpenAiStrict: limits", () => {
     for (let i = 0; i < 4; i++) inner = obj({ next: inner });
     // 5 levels in the definition, 6 above it: 11 in all.
     let outer: Schema = { $ref: "#/$defs/Deep" };
-    for (let i = 0; i < 5; i++) outer = obj({ next: { type: "array", items: nullable(outer) } });
+    for (let i = 0; i < 5; i++)
+      outer = obj({ next: { type: "array", items: nullable(outer) } });
     const schema = obj({ top: outer }, { $defs: { Deep: inner } });
     const v = checkOpenAiStrict(schema);
     expect(v).toHaveLength(1);
@@ -402,35 +490,78 @@ describe("checkOpenAiStrict: limits", () => {
 
   it("allows at most 5000 object properties", () => {
     const props = (n: number, prefix: string) =>
-      Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, { type: "boolean" }]));
-    expect(checkOpenAiStrict(obj({ a: obj(props(2500, "a")), b: obj(props(2498, "b")) }))).toEqual([]);
-    expect(messages(checkOpenAiStrict(obj({ a: obj(props(2500, "a")), b: obj(props(2499, "b")) })))).toEqual([
-      "#: schema has 5001 object properties; the limit is 5000",
-    ]);
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [
+          `${prefix}${i}`,
+          { type: "boolean" },
+        ]),
+      );
+    expect(
+      checkOpenAiStrict(
+        obj({ a: obj(props(2500, "a")), b: obj(props(2498, "b")) }),
+      ),
+    ).toEqual([]);
+    expect(
+      messages(
+        checkOpenAiStrict(
+          obj({ a: obj(props(2500, "a")), b: obj(props(2499, "b")) }),
+        ),
+      ),
+    ).toEqual(["#: schema has 5001 object properties; the limit is 5000"]);
   });
 
   it("allows at most 1000 enum values", () => {
-    const e = (n: number, p: string) => ({ type: "string", enum: Array.from({ length: n }, (_, i) => `${p}${i}`) });
-    expect(checkOpenAiStrict(obj({ a: e(200, "a"), b: e(200, "b"), c: e(200, "c"), d: e(200, "d"), f: e(200, "f") }))).toEqual([]);
-    expect(messages(checkOpenAiStrict(obj({ a: e(200, "a"), b: e(200, "b"), c: e(200, "c"), d: e(200, "d"), f: e(201, "f") })))).toEqual([
-      "#: schema has 1001 enum values; the limit is 1000",
-    ]);
+    const e = (n: number, p: string) => ({
+      type: "string",
+      enum: Array.from({ length: n }, (_, i) => `${p}${i}`),
+    });
+    expect(
+      checkOpenAiStrict(
+        obj({
+          a: e(200, "a"),
+          b: e(200, "b"),
+          c: e(200, "c"),
+          d: e(200, "d"),
+          f: e(200, "f"),
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      messages(
+        checkOpenAiStrict(
+          obj({
+            a: e(200, "a"),
+            b: e(200, "b"),
+            c: e(200, "c"),
+            d: e(200, "d"),
+            f: e(201, "f"),
+          }),
+        ),
+      ),
+    ).toEqual(["#: schema has 1001 enum values; the limit is 1000"]);
   });
 
   it("caps a string enum of more than 250 values at 15000 characters", () => {
     // 251 values of 60 characters: 15060.
-    const long = Array.from({ length: 251 }, (_, i) => String(i).padStart(60, "x"));
+    const long = Array.from({ length: 251 }, (_, i) =>
+      String(i).padStart(60, "x"),
+    );
     expect(messages(checkProp({ type: "string", enum: long }))).toEqual([
       "#/properties/p: string enum of 251 values has 15060 characters; an enum of more than 250 values may have at most 15000",
     ]);
     // 250 values of 70 characters: no cap applies.
-    const many = Array.from({ length: 250 }, (_, i) => String(i).padStart(70, "x"));
+    const many = Array.from({ length: 250 }, (_, i) =>
+      String(i).padStart(70, "x"),
+    );
     expect(checkProp({ type: "string", enum: many })).toEqual([]);
   });
 
   it("allows at most 120000 characters of names and values", () => {
     const props = Object.fromEntries(
-      Array.from({ length: 100 }, (_, i) => [String(i).padStart(1000, "p"), { type: "string", const: "c".repeat(200) }]),
+      Array.from({ length: 100 }, (_, i) => [
+        String(i).padStart(1000, "p"),
+        { type: "string", const: "c".repeat(200) },
+      ]),
     );
     // 100 × (1000 + 200) = 120000: at the limit.
     expect(checkOpenAiStrict(obj(props))).toEqual([]);
@@ -443,7 +574,10 @@ describe("checkOpenAiStrict: limits", () => {
 
 describe("formatViolations", () => {
   it("renders one line per violation", () => {
-    const v = checkOpenAiStrict({ type: "object", properties: { a: { type: "string", format: "byte" } } });
+    const v = checkOpenAiStrict({
+      type: "object",
+      properties: { a: { type: "string", format: "byte" } },
+    });
     expect(formatViolations("pages_update", v)).toBe(
       [
         'tool "pages_update" is not accepted by OpenAI strict mode (3 problems):',
@@ -455,7 +589,9 @@ describe("formatViolations", () => {
   });
 
   it("says so when there is nothing wrong", () => {
-    expect(formatViolations("x", [])).toBe('tool "x" passes the OpenAI strict mode checks');
+    expect(formatViolations("x", [])).toBe(
+      'tool "x" passes the OpenAI strict mode checks',
+    );
     expect(formatViolations("x", [{ path: "#", message: "m" }])).toBe(
       'tool "x" is not accepted by OpenAI strict mode (1 problem):\n  #: m',
     );
@@ -471,10 +607,22 @@ describe("checkToolName", () => {
   });
 
   it("names the providers that refuse a name", () => {
-    expect(checkToolName("pages.get").map((v) => v.provider)).toEqual(["openai", "anthropic"]);
+    expect(checkToolName("pages.get").map((v) => v.provider)).toEqual([
+      "openai",
+      "anthropic",
+    ]);
     expect(checkToolName("1tool").map((v) => v.provider)).toEqual(["gemini"]);
-    expect(checkToolName("a".repeat(65)).map((v) => v.provider)).toEqual(["openai", "anthropic", "gemini"]);
-    expect(checkToolName("").map((v) => v.provider)).toEqual(["openai", "anthropic", "gemini", "mcp"]);
+    expect(checkToolName("a".repeat(65)).map((v) => v.provider)).toEqual([
+      "openai",
+      "anthropic",
+      "gemini",
+    ]);
+    expect(checkToolName("").map((v) => v.provider)).toEqual([
+      "openai",
+      "anthropic",
+      "gemini",
+      "mcp",
+    ]);
     expect(checkToolName("a b")[0]?.message).toBe(
       'tool name "a b" is refused by openai: it must be 1 to 64 of [a-zA-Z0-9_-]',
     );

@@ -32,21 +32,40 @@ describe.each(goldenCases())("case %s", (caseName) => {
       const values = valuesFor(tool.schema, {
         count: valuesPerTool,
         seed: 1000 + i,
-        oneofGroups: tool.oneofGroups.map((g) => ({ path: g.path, members: g.members, name: g.oneof })),
+        oneofGroups: tool.oneofGroups.map((g) => ({
+          path: g.path,
+          members: g.members,
+          name: g.oneof,
+        })),
         // Ranges every integer and float field accepts (docs/compat.md).
         integerRange: () => ({ min: 0, max: 2 ** 31 - 1 }),
         numberLimit: 3.4e38,
       });
       for (const value of values) {
-        expect(validateAgainst(tool.schema, value, tool.oneofGroups), tool.name).toEqual([]);
+        expect(
+          validateAgainst(tool.schema, value, tool.oneofGroups),
+          tool.name,
+        ).toEqual([]);
       }
-      tools.push({ tool: tool.name, requestType: tool.input.typeName, strict: tool.strict, values });
+      tools.push({
+        tool: tool.name,
+        requestType: tool.input.typeName,
+        strict: tool.strict,
+        values,
+      });
     }
-    const descriptorSet = toBinary(FileDescriptorSetSchema, create(FileDescriptorSetSchema, { file: request.protoFile }));
+    const descriptorSet = toBinary(
+      FileDescriptorSetSchema,
+      create(FileDescriptorSetSchema, { file: request.protoFile }),
+    );
     mkdirSync(valuesDir, { recursive: true });
     writeFileSync(
       join(valuesDir, `${caseName}.json`),
-      JSON.stringify({ case: caseName, descriptorSet: Buffer.from(descriptorSet).toString("base64"), tools }),
+      JSON.stringify({
+        case: caseName,
+        descriptorSet: Buffer.from(descriptorSet).toString("base64"),
+        tools,
+      }),
     );
   });
 });

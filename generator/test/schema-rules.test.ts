@@ -95,7 +95,10 @@ const protoSource =
     ["described", "Described"],
     ["empty", "google.protobuf.Empty"],
   ]
-    .flatMap(([name, msg]) => [tool(`${name}_loose`, msg!, false), tool(`${name}_strict`, msg!, true)])
+    .flatMap(([name, msg]) => [
+      tool(`${name}_loose`, msg!, false),
+      tool(`${name}_strict`, msg!, true),
+    ])
     .join("") +
   "}\n";
 
@@ -116,8 +119,11 @@ describe("base rules (bytes as the replaced Go plugin wrote them)", () => {
       '"f32":{"type":"integer"},"f64":{"type":"integer"},"i32":{"type":"integer"},"i64":{"type":"integer"},' +
       '"s":{"type":"string"},"s32":{"type":"integer"},"s64":{"type":"integer"},"sf32":{"type":"integer"},' +
       '"sf64":{"type":"integer"},"u32":{"type":"integer"},"u64":{"type":"integer"}';
-    const required = '["d","f","i32","i64","u32","u64","s32","s64","f32","f64","sf32","sf64","b","s","by"]';
-    expect(schemaOf("scalars_loose")).toBe(`{"properties":{${props}},"required":${required},"type":"object"}`);
+    const required =
+      '["d","f","i32","i64","u32","u64","s32","s64","f32","f64","sf32","sf64","b","s","by"]';
+    expect(schemaOf("scalars_loose")).toBe(
+      `{"properties":{${props}},"required":${required},"type":"object"}`,
+    );
   });
 
   it("leaves out a zero enum value named *UNSPECIFIED", () => {
@@ -143,7 +149,8 @@ describe("base rules (bytes as the replaced Go plugin wrote them)", () => {
   });
 
   it("makes optional fields nullable and everything required when strict", () => {
-    const inner = '{"additionalProperties":false,"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}';
+    const inner =
+      '{"additionalProperties":false,"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}';
     const entries = (key: string, value: string): string =>
       `{"items":{"additionalProperties":false,"properties":{"key":${key},"value":${value}},"required":["key","value"],"type":"object"},"type":"array"}`;
     expect(schemaOf("shapes_strict")).toBe(
@@ -171,7 +178,9 @@ describe("base rules (bytes as the replaced Go plugin wrote them)", () => {
     const branches =
       '[{"properties":{"a":{"type":"string"},"id":{"type":"string"}},"required":["id","a"],"type":"object"},' +
       '{"properties":{"b":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"id":{"type":"string"}},"required":["id","b"],"type":"object"}]';
-    expect(schemaOf("holder_loose")).toBe(`{"properties":{"single":{"anyOf":${branches}}},"required":["single"],"type":"object"}`);
+    expect(schemaOf("holder_loose")).toBe(
+      `{"properties":{"single":{"anyOf":${branches}}},"required":["single"],"type":"object"}`,
+    );
   });
 
   it("flattens a root oneof (non-strict) into one object", () => {
@@ -207,7 +216,9 @@ describe("base rules (bytes as the replaced Go plugin wrote them)", () => {
 
   it("renders Empty as the request", () => {
     expect(schemaOf("empty_loose")).toBe('{"properties":{},"type":"object"}');
-    expect(schemaOf("empty_strict")).toBe('{"additionalProperties":false,"properties":{},"required":[],"type":"object"}');
+    expect(schemaOf("empty_strict")).toBe(
+      '{"additionalProperties":false,"properties":{},"required":[],"type":"object"}',
+    );
   });
 });
 
@@ -230,7 +241,9 @@ describe("fixes (docs/compat.md)", () => {
   });
 
   it("uses strict-safe shapes for Struct, Value, ListValue and bytes", () => {
-    const schema = JSON.parse(schemaOf("wkt_strict")) as { properties: Record<string, unknown> };
+    const schema = JSON.parse(schemaOf("wkt_strict")) as {
+      properties: Record<string, unknown>;
+    };
     const value = { type: "string", description: "JSON-encoded value" };
     expect(schema.properties["value"]).toEqual(value);
     expect(schema.properties["list"]).toEqual({ type: "array", items: value });
@@ -253,7 +266,9 @@ describe("fixes (docs/compat.md)", () => {
   });
 
   it("keeps the strict scalar bytes out of format: byte", () => {
-    expect(schemaOf("scalars_strict")).toContain('"by":{"pattern":"^([A-Za-z0-9+/]{4})*');
+    expect(schemaOf("scalars_strict")).toContain(
+      '"by":{"pattern":"^([A-Za-z0-9+/]{4})*',
+    );
     expect(schemaOf("scalars_strict")).not.toContain("format");
   });
 
@@ -264,6 +279,8 @@ describe("fixes (docs/compat.md)", () => {
         '"b":{"anyOf":[{"additionalProperties":false,"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},{"type":"null"}]},' +
         '"id":{"type":"string"}},"required":["id","a","b"],"type":"object"}',
     );
-    expect(toolOf(model, "single_strict").oneofGroups).toEqual([{ path: [], oneof: "kind", members: ["a", "b"] }]);
+    expect(toolOf(model, "single_strict").oneofGroups).toEqual([
+      { path: [], oneof: "kind", members: ["a", "b"] },
+    ]);
   });
 });

@@ -10,7 +10,12 @@ import * as fc from "fast-check";
 type Schema = Record<string, unknown>;
 
 function strictObj(properties: Record<string, unknown>): Schema {
-  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+  return {
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
 }
 
 function nullable(s: Schema): Schema {
@@ -18,7 +23,8 @@ function nullable(s: Schema): Schema {
 }
 
 const durationPattern = "^-?[0-9]{1,11}(\\.[0-9]{1,9})?s$";
-const fieldMaskPattern = "^([a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*)*)?$";
+const fieldMaskPattern =
+  "^([a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*)*)?$";
 
 /** Representative schemas, with the oneof groups of each. */
 const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
@@ -51,11 +57,17 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
     schema: strictObj({
       labels: {
         type: "array",
-        items: strictObj({ key: { type: "string" }, value: { type: "integer" } }),
+        items: strictObj({
+          key: { type: "string" },
+          value: { type: "integer" },
+        }),
       },
       byId: {
         type: "array",
-        items: strictObj({ key: { type: "integer" }, value: strictObj({ title: { type: "string" } }) }),
+        items: strictObj({
+          key: { type: "integer" },
+          value: strictObj({ title: { type: "string" } }),
+        }),
       },
     }),
   },
@@ -70,7 +82,11 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
           propertyNames: { pattern: "^-?[0-9]{1,9}$" },
           additionalProperties: { type: "integer" },
         },
-        flags: { type: "object", propertyNames: { enum: ["true", "false"] }, additionalProperties: { type: "boolean" } },
+        flags: {
+          type: "object",
+          propertyNames: { enum: ["true", "false"] },
+          additionalProperties: { type: "boolean" },
+        },
       },
     },
   },
@@ -78,8 +94,19 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
     name: "oneof as anyOf branches (non-strict, one oneof)",
     schema: {
       anyOf: [
-        { type: "object", properties: { parent: { type: "string" }, url: { type: "string" } }, required: ["url"] },
-        { type: "object", properties: { parent: { type: "string" }, file: { type: "string", format: "byte" } }, required: ["file"] },
+        {
+          type: "object",
+          properties: { parent: { type: "string" }, url: { type: "string" } },
+          required: ["url"],
+        },
+        {
+          type: "object",
+          properties: {
+            parent: { type: "string" },
+            file: { type: "string", format: "byte" },
+          },
+          required: ["file"],
+        },
       ],
     },
     groups: [{ path: [], members: ["url", "file"], name: "source" }],
@@ -101,7 +128,11 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
     }),
     groups: [
       { path: [], members: ["url", "file"], name: "source" },
-      { path: ["steps", "[]"], members: ["click", "wait", "shot"], name: "action" },
+      {
+        path: ["steps", "[]"],
+        members: ["click", "wait", "shot"],
+        name: "action",
+      },
     ],
   },
   {
@@ -113,7 +144,11 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
           type: "object",
           additionalProperties: {
             type: "object",
-            properties: { a: { type: "string" }, b: { type: "integer" }, c: { type: "boolean" } },
+            properties: {
+              a: { type: "string" },
+              b: { type: "integer" },
+              c: { type: "boolean" },
+            },
           },
         },
       },
@@ -159,14 +194,24 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
     name: "strict Value as JSON text and Struct as entries",
     schema: strictObj({
       value: { type: "string", description: "JSON-encoded value" },
-      struct: { type: "array", items: strictObj({ key: { type: "string" }, value: { type: "string" } }) },
+      struct: {
+        type: "array",
+        items: strictObj({
+          key: { type: "string" },
+          value: { type: "string" },
+        }),
+      },
     }),
   },
   {
     name: "recursion placeholder (base rules)",
     schema: {
       type: "object",
-      properties: { name: { type: "string" }, child: { type: "object" }, children: { type: "array", items: { type: "object" } } },
+      properties: {
+        name: { type: "string" },
+        child: { type: "object" },
+        children: { type: "array", items: { type: "object" } },
+      },
     },
   },
   {
@@ -196,7 +241,12 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
       small: { type: "integer", minimum: -3, maximum: 3 },
       pos: { type: "number", exclusiveMinimum: 0, maximum: 1 },
       step: { type: "integer", multipleOf: 5, minimum: 0, maximum: 100 },
-      some: { type: "array", items: { type: "boolean" }, minItems: 1, maxItems: 2 },
+      some: {
+        type: "array",
+        items: { type: "boolean" },
+        minItems: 1,
+        maxItems: 2,
+      },
       short: { type: "string", minLength: 2, maxLength: 3 },
       fixed: { type: "string", const: "v1" },
     }),
@@ -205,7 +255,10 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
 
 describe("valuesFor", () => {
   it.each(cases)("$name: 200 values all validate", ({ schema, groups }) => {
-    const options = groups === undefined ? { count: 200, seed: 7 } : { count: 200, seed: 7, oneofGroups: groups };
+    const options =
+      groups === undefined
+        ? { count: 200, seed: 7 }
+        : { count: 200, seed: 7, oneofGroups: groups };
     const values = valuesFor(schema, options);
     expect(values).toHaveLength(200);
     for (const v of values) {
@@ -216,10 +269,17 @@ describe("valuesFor", () => {
   });
 
   it.each(cases)("$name: deterministic for a seed", ({ schema, groups }) => {
-    const opts = (seed: number) => (groups === undefined ? { count: 50, seed } : { count: 50, seed, oneofGroups: groups });
+    const opts = (seed: number) =>
+      groups === undefined
+        ? { count: 50, seed }
+        : { count: 50, seed, oneofGroups: groups };
     const a = valuesFor(schema, opts(123));
-    expect(JSON.stringify(valuesFor(schema, opts(123)))).toBe(JSON.stringify(a));
-    expect(JSON.stringify(valuesFor(schema, opts(124)))).not.toBe(JSON.stringify(a));
+    expect(JSON.stringify(valuesFor(schema, opts(123)))).toBe(
+      JSON.stringify(a),
+    );
+    expect(JSON.stringify(valuesFor(schema, opts(124)))).not.toBe(
+      JSON.stringify(a),
+    );
   });
 
   it("has defaults for count and seed", () => {
@@ -229,7 +289,10 @@ describe("valuesFor", () => {
   });
 
   it("sometimes omits optional properties and never required ones", () => {
-    const values = valuesFor(cases[1]!.schema, { count: 200, seed: 1 }) as Schema[];
+    const values = valuesFor(cases[1]!.schema, {
+      count: 200,
+      seed: 1,
+    }) as Schema[];
     expect(values.every((v) => "id" in v)).toBe(true);
     expect(values.some((v) => "page" in v)).toBe(true);
     expect(values.some((v) => !("page" in v))).toBe(true);
@@ -237,14 +300,20 @@ describe("valuesFor", () => {
 
   it("keeps at most one member of each oneof, and uses each", () => {
     const { schema, groups } = cases[5]!;
-    const values = valuesFor(schema, { count: 300, seed: 3, oneofGroups: groups! }) as Schema[];
+    const values = valuesFor(schema, {
+      count: 300,
+      seed: 3,
+      oneofGroups: groups!,
+    }) as Schema[];
     const seen = new Set<string>();
     for (const v of values) {
       const set = ["url", "file"].filter((m) => v[m] !== null);
       expect(set.length).toBeLessThanOrEqual(1);
       set.forEach((m) => seen.add(m));
       for (const step of v["steps"] as Schema[]) {
-        const actions = ["click", "wait", "shot"].filter((m) => step[m] !== null);
+        const actions = ["click", "wait", "shot"].filter(
+          (m) => step[m] !== null,
+        );
         expect(actions.length).toBeLessThanOrEqual(1);
         actions.forEach((m) => seen.add(m));
       }
@@ -252,15 +321,23 @@ describe("valuesFor", () => {
     expect([...seen].sort()).toEqual(["click", "file", "shot", "url", "wait"]);
     // Without the groups, both members are set at once in some value.
     const free = valuesFor(schema, { count: 300, seed: 3 }) as Schema[];
-    expect(free.some((v) => v["url"] !== null && v["file"] !== null)).toBe(true);
+    expect(free.some((v) => v["url"] !== null && v["file"] !== null)).toBe(
+      true,
+    );
   });
 
   it("deletes optional oneof members rather than nulling them", () => {
     const { schema, groups } = cases[6]!;
-    const values = valuesFor(schema, { count: 200, seed: 5, oneofGroups: groups! }) as Schema[];
+    const values = valuesFor(schema, {
+      count: 200,
+      seed: 5,
+      oneofGroups: groups!,
+    }) as Schema[];
     let both = 0;
     for (const v of values) {
-      for (const entry of Object.values((v["byName"] ?? {}) as Record<string, Schema>)) {
+      for (const entry of Object.values(
+        (v["byName"] ?? {}) as Record<string, Schema>,
+      )) {
         expect("a" in entry && "b" in entry).toBe(false);
         expect([entry["a"], entry["b"]]).not.toContain(null);
         if ("a" in entry || "b" in entry) both++;
@@ -270,31 +347,52 @@ describe("valuesFor", () => {
   });
 
   it("gives open objects only x_ keys", () => {
-    const values = valuesFor({ type: "object" }, { count: 200, seed: 9 }) as Schema[];
-    expect(values.every((v) => Object.keys(v).every((k) => k.startsWith("x_")))).toBe(true);
+    const values = valuesFor(
+      { type: "object" },
+      { count: 200, seed: 9 },
+    ) as Schema[];
+    expect(
+      values.every((v) => Object.keys(v).every((k) => k.startsWith("x_"))),
+    ).toBe(true);
     expect(values.some((v) => Object.keys(v).length > 0)).toBe(true);
   });
 
   it("adds x_ keys to open objects with properties unless told not to", () => {
     const schema = { type: "object", properties: { a: { type: "string" } } };
-    const extra = (v: unknown) => Object.keys(v as Schema).filter((k) => k !== "a");
+    const extra = (v: unknown) =>
+      Object.keys(v as Schema).filter((k) => k !== "a");
     const values = valuesFor(schema, { count: 200, seed: 2 });
     expect(values.some((v) => extra(v).length > 0)).toBe(true);
-    expect(values.every((v) => extra(v).every((k) => k.startsWith("x_")))).toBe(true);
-    const closed = valuesFor(schema, { count: 200, seed: 2, unknownKeys: false });
+    expect(values.every((v) => extra(v).every((k) => k.startsWith("x_")))).toBe(
+      true,
+    );
+    const closed = valuesFor(schema, {
+      count: 200,
+      seed: 2,
+      unknownKeys: false,
+    });
     expect(closed.every((v) => extra(v).length === 0)).toBe(true);
   });
 
   it("generates map keys from propertyNames", () => {
-    const values = valuesFor(cases[3]!.schema, { count: 200, seed: 4 }) as Schema[];
-    const keys = values.flatMap((v) => Object.keys((v["counts"] ?? {}) as Schema));
+    const values = valuesFor(cases[3]!.schema, {
+      count: 200,
+      seed: 4,
+    }) as Schema[];
+    const keys = values.flatMap((v) =>
+      Object.keys((v["counts"] ?? {}) as Schema),
+    );
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.every((k) => /^-?[0-9]{1,9}$/.test(k))).toBe(true);
   });
 
   it("makes RFC 3339 date-times with offsets, fractions inside the Timestamp range, a year from each end", () => {
-    const values = valuesFor({ type: "string", format: "date-time" }, { count: 500, seed: 11 }) as string[];
-    const re = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+    const values = valuesFor(
+      { type: "string", format: "date-time" },
+      { count: 500, seed: 11 },
+    ) as string[];
+    const re =
+      /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
     for (const v of values) {
       const m = re.exec(v);
       expect(m, v).not.toBeNull();
@@ -312,7 +410,10 @@ describe("valuesFor", () => {
   });
 
   it("makes valid standard base64", () => {
-    const values = valuesFor({ type: "string", format: "byte" }, { count: 200, seed: 12 }) as string[];
+    const values = valuesFor(
+      { type: "string", format: "byte" },
+      { count: 200, seed: 12 },
+    ) as string[];
     for (const v of values) {
       expect(Buffer.from(v, "base64").toString("base64")).toBe(v);
     }
@@ -321,23 +422,43 @@ describe("valuesFor", () => {
   });
 
   it("keeps integers in int32 and numbers finite", () => {
-    const values = valuesFor({ type: "array", items: { type: ["integer", "number"] } }, { count: 200, seed: 13 }) as number[][];
+    const values = valuesFor(
+      { type: "array", items: { type: ["integer", "number"] } },
+      { count: 200, seed: 13 },
+    ) as number[][];
     const all = values.flat();
     expect(all.length).toBeGreaterThan(100);
     for (const n of all) {
       expect(Number.isFinite(n)).toBe(true);
       expect(Object.is(n, -0)).toBe(false);
     }
-    const ints = (valuesFor({ type: "integer" }, { count: 300, seed: 13 }) as number[]);
-    expect(ints.every((n) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1)).toBe(true);
+    const ints = valuesFor(
+      { type: "integer" },
+      { count: 300, seed: 13 },
+    ) as number[];
+    expect(
+      ints.every(
+        (n) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1,
+      ),
+    ).toBe(true);
     expect(ints.some((n) => Math.abs(n) > 2 ** 24)).toBe(true);
   });
 
   it("takes integer ranges per path", () => {
-    const schema = strictObj({ u: { type: "integer" }, s: { type: "integer" }, list: { type: "array", items: { type: "integer" } } });
+    const schema = strictObj({
+      u: { type: "integer" },
+      s: { type: "integer" },
+      list: { type: "array", items: { type: "integer" } },
+    });
     const integerRange = (path: readonly string[]) =>
-      path[0] === "u" || path.join("/") === "list/[]" ? { min: 0, max: 2 ** 32 - 1 } : undefined;
-    const values = valuesFor(schema, { count: 300, seed: 8, integerRange }) as Array<{ u: number; s: number; list: number[] }>;
+      path[0] === "u" || path.join("/") === "list/[]"
+        ? { min: 0, max: 2 ** 32 - 1 }
+        : undefined;
+    const values = valuesFor(schema, {
+      count: 300,
+      seed: 8,
+      integerRange,
+    }) as Array<{ u: number; s: number; list: number[] }>;
     const unsigned = values.flatMap((v) => [v.u, ...v.list]);
     expect(unsigned.every((n) => n >= 0 && n <= 2 ** 32 - 1)).toBe(true);
     expect(unsigned.some((n) => n > 2 ** 31)).toBe(true);
@@ -345,22 +466,40 @@ describe("valuesFor", () => {
   });
 
   it("makes strings with characters JSON must escape and non-ASCII ones", () => {
-    const text = (valuesFor({ type: "string" }, { count: 500, seed: 14 }) as string[]).join("");
+    const text = (
+      valuesFor({ type: "string" }, { count: 500, seed: 14 }) as string[]
+    ).join("");
     for (const c of ['"', "\\", "\n", "\u0000", "<", "&", "\u2028"]) {
       expect(text).toContain(c);
     }
     expect(/[^\u0000-\u007f]/.test(text)).toBe(true);
-    expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text)).toBe(false);
+    expect(
+      /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(
+        text,
+      ),
+    ).toBe(false);
   });
 
   it("produces every kind of JSON value for {}", () => {
-    const kinds = new Set(valuesFor({}, { count: 300, seed: 15 }).map((v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)));
-    expect([...kinds].sort()).toEqual(["array", "boolean", "null", "number", "object", "string"]);
+    const kinds = new Set(
+      valuesFor({}, { count: 300, seed: 15 }).map((v) =>
+        v === null ? "null" : Array.isArray(v) ? "array" : typeof v,
+      ),
+    );
+    expect([...kinds].sort()).toEqual([
+      "array",
+      "boolean",
+      "null",
+      "number",
+      "object",
+      "string",
+    ]);
   });
 
   it("follows $ref at most maxRefDepth times", () => {
     const schema = strictObj({ child: nullable({ $ref: "#" }) });
-    const depth = (v: unknown): number => (v === null ? 0 : 1 + depth((v as Schema)["child"]));
+    const depth = (v: unknown): number =>
+      v === null ? 0 : 1 + depth((v as Schema)["child"]);
     for (const maxRefDepth of [0, 1, 3]) {
       const values = valuesFor(schema, { count: 200, seed: 16, maxRefDepth });
       const depths = values.map(depth);
@@ -378,25 +517,40 @@ describe("valuesFor", () => {
 
   it("refuses recursion that has no finite value", () => {
     const schema = strictObj({ self: { $ref: "#" } });
-    expect(() => valuesFor(schema, { count: 5, seed: 1 })).toThrow(/admits no finite value/);
+    expect(() => valuesFor(schema, { count: 5, seed: 1 })).toThrow(
+      /admits no finite value/,
+    );
   });
 
   it("refuses a oneof whose members are all required and not nullable", () => {
     const schema = strictObj({ a: { type: "string" }, b: { type: "string" } });
-    expect(() => valuesFor(schema, { count: 1, seed: 1, oneofGroups: [{ path: [], members: ["a", "b"], name: "k" }] })).toThrow(
+    expect(() =>
+      valuesFor(schema, {
+        count: 1,
+        seed: 1,
+        oneofGroups: [{ path: [], members: ["a", "b"], name: "k" }],
+      }),
+    ).toThrow(
       'oneof "k" at the root: members "a", "b" are all required and not nullable',
     );
   });
 
   it("refuses schemas it cannot resolve", () => {
-    expect(() => valuesFor({ $ref: "#/$defs/Nope" })).toThrow('cannot resolve $ref "#/$defs/Nope"');
-    expect(() => valuesFor(false)).toThrow("cannot generate values for schema false");
+    expect(() => valuesFor({ $ref: "#/$defs/Nope" })).toThrow(
+      'cannot resolve $ref "#/$defs/Nope"',
+    );
+    expect(() => valuesFor(false)).toThrow(
+      "cannot generate values for schema false",
+    );
   });
 
   it("exposes the arbitrary for fc.assert", () => {
     const schema = cases[7]!.schema;
     fc.assert(
-      fc.property(arbitraryFor(schema), (v) => validateAgainst(schema, v).length === 0),
+      fc.property(
+        arbitraryFor(schema),
+        (v) => validateAgainst(schema, v).length === 0,
+      ),
       { numRuns: 50, seed: 1 },
     );
   });
@@ -405,20 +559,34 @@ describe("valuesFor", () => {
 describe("validateAgainst", () => {
   const schema = cases[5]!.schema;
   const groups = cases[5]!.groups!;
-  const ok = { parent: "p", url: "u", file: null, steps: [{ click: { x: 1 }, wait: null, shot: null }] };
+  const ok = {
+    parent: "p",
+    url: "u",
+    file: null,
+    steps: [{ click: { x: 1 }, wait: null, shot: null }],
+  };
 
   it("accepts a valid value", () => {
     expect(validateAgainst(schema, ok, groups)).toEqual([]);
   });
 
   it("reports wrong types, missing and unexpected properties", () => {
-    expect(validateAgainst(schema, { ...ok, parent: 3 })).toEqual(['$.parent: expected type "string", got integer 3']);
-    const { parent: _, ...noParent } = ok;
-    expect(validateAgainst(schema, noParent)).toEqual(['$: missing required property "parent"']);
-    expect(validateAgainst(schema, { ...ok, "x y": 1 })).toEqual(['$: unexpected property "x y"']);
-    expect(validateAgainst(schema, { ...ok, steps: [{ ...ok.steps[0], click: { x: 1.5 } }] })).toEqual([
-      '$.steps[0].click: {"x":1.5} matches no "anyOf" branch',
+    expect(validateAgainst(schema, { ...ok, parent: 3 })).toEqual([
+      '$.parent: expected type "string", got integer 3',
     ]);
+    const { parent: _, ...noParent } = ok;
+    expect(validateAgainst(schema, noParent)).toEqual([
+      '$: missing required property "parent"',
+    ]);
+    expect(validateAgainst(schema, { ...ok, "x y": 1 })).toEqual([
+      '$: unexpected property "x y"',
+    ]);
+    expect(
+      validateAgainst(schema, {
+        ...ok,
+        steps: [{ ...ok.steps[0], click: { x: 1.5 } }],
+      }),
+    ).toEqual(['$.steps[0].click: {"x":1.5} matches no "anyOf" branch']);
   });
 
   it("reports two members of one oneof", () => {
@@ -430,14 +598,26 @@ describe("validateAgainst", () => {
 
   it("checks formats and patterns", () => {
     const s = cases[7]!.schema;
-    const good = { at: "2024-02-29T23:59:59.123456789+05:30", when: null, data: "AAE=", timeout: "-1.5s", mask: "a.b,cD" };
+    const good = {
+      at: "2024-02-29T23:59:59.123456789+05:30",
+      when: null,
+      data: "AAE=",
+      timeout: "-1.5s",
+      mask: "a.b,cD",
+    };
     expect(validateAgainst(s, good)).toEqual([]);
-    expect(validateAgainst(s, { ...good, at: "2023-02-29T00:00:00Z" })).toEqual([
-      '$.at: "2023-02-29T00:00:00Z" is not a valid "date-time"',
+    expect(validateAgainst(s, { ...good, at: "2023-02-29T00:00:00Z" })).toEqual(
+      ['$.at: "2023-02-29T00:00:00Z" is not a valid "date-time"'],
+    );
+    expect(
+      validateAgainst(s, { ...good, at: "2024-01-01T00:00:00.1234567890Z" }),
+    ).toHaveLength(1);
+    expect(
+      validateAgainst(s, { ...good, at: "2024-01-01 00:00:00Z" }),
+    ).toHaveLength(1);
+    expect(validateAgainst(s, { ...good, data: "AAE" })).toEqual([
+      '$.data: "AAE" is not a valid "byte"',
     ]);
-    expect(validateAgainst(s, { ...good, at: "2024-01-01T00:00:00.1234567890Z" })).toHaveLength(1);
-    expect(validateAgainst(s, { ...good, at: "2024-01-01 00:00:00Z" })).toHaveLength(1);
-    expect(validateAgainst(s, { ...good, data: "AAE" })).toEqual(['$.data: "AAE" is not a valid "byte"']);
     expect(validateAgainst(s, { ...good, data: "AA-_" })).toHaveLength(1);
     expect(validateAgainst(s, { ...good, timeout: "1.5" })).toEqual([
       `$.timeout: "1.5" does not match pattern ${JSON.stringify(durationPattern)}`,
@@ -446,22 +626,59 @@ describe("validateAgainst", () => {
   });
 
   it("checks enums, bounds, and map values", () => {
-    expect(validateAgainst({ type: "string", enum: ["A"] }, "B")).toEqual(['$: "B" is not one of ["A"]']);
-    expect(validateAgainst({ type: "integer", minimum: 0 }, -1)).toEqual(['$: -1 breaks "minimum" 0']);
-    expect(validateAgainst({ type: "integer" }, 1.5)).toEqual(['$: expected type "integer", got number 1.5']);
-    expect(validateAgainst({ type: "array", items: { type: "string" }, maxItems: 1 }, ["a", 2])).toEqual([
+    expect(validateAgainst({ type: "string", enum: ["A"] }, "B")).toEqual([
+      '$: "B" is not one of ["A"]',
+    ]);
+    expect(validateAgainst({ type: "integer", minimum: 0 }, -1)).toEqual([
+      '$: -1 breaks "minimum" 0',
+    ]);
+    expect(validateAgainst({ type: "integer" }, 1.5)).toEqual([
+      '$: expected type "integer", got number 1.5',
+    ]);
+    expect(
+      validateAgainst(
+        { type: "array", items: { type: "string" }, maxItems: 1 },
+        ["a", 2],
+      ),
+    ).toEqual([
       "$: has 2 items, more than 1",
       '$[1]: expected type "string", got integer 2',
     ]);
     expect(
-      validateAgainst({ type: "object", propertyNames: { pattern: "^[0-9]+$" }, additionalProperties: { type: "integer" } }, { "1": 1, x: "y" }),
-    ).toEqual(['$.x (name): "x" does not match pattern "^[0-9]+$"', '$.x: expected type "integer", got string "y"']);
+      validateAgainst(
+        {
+          type: "object",
+          propertyNames: { pattern: "^[0-9]+$" },
+          additionalProperties: { type: "integer" },
+        },
+        { "1": 1, x: "y" },
+      ),
+    ).toEqual([
+      '$.x (name): "x" does not match pattern "^[0-9]+$"',
+      '$.x: expected type "integer", got string "y"',
+    ]);
   });
 
   it("follows $ref", () => {
     const s = cases[13]!.schema;
-    expect(validateAgainst(s, { root: { label: "a", next: { label: "b", next: null, kids: [] }, kids: [] } })).toEqual([]);
-    expect(validateAgainst(s, { root: { label: "a", next: { label: 1, next: null, kids: [] }, kids: [] } })).toEqual([
+    expect(
+      validateAgainst(s, {
+        root: {
+          label: "a",
+          next: { label: "b", next: null, kids: [] },
+          kids: [],
+        },
+      }),
+    ).toEqual([]);
+    expect(
+      validateAgainst(s, {
+        root: {
+          label: "a",
+          next: { label: 1, next: null, kids: [] },
+          kids: [],
+        },
+      }),
+    ).toEqual([
       '$.root.next: {"label":1,"next":null,"kids":[]} matches no "anyOf" branch',
     ]);
   });

@@ -4,10 +4,25 @@ import type { GeneratorModel, ToolModel } from "../model/model.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import { alignKeys } from "./go-align.js";
 import { goCamelCase, goMessageName } from "./go-camel-case.js";
-import { goFileIdentifiers, goModuleImports, goStdImports, type GoFeatures } from "./go-imports.js";
-import { goKeywordsAndPredeclared, goPackageName, goPascalCase, isGoIdentifier } from "./go-names.js";
+import {
+  goFileIdentifiers,
+  goModuleImports,
+  goStdImports,
+  type GoFeatures,
+} from "./go-imports.js";
+import {
+  goKeywordsAndPredeclared,
+  goPackageName,
+  goPascalCase,
+  isGoIdentifier,
+} from "./go-names.js";
 import { goQuote } from "./go-quote.js";
-import type { GoExecutorView, GoFileView, GoMapEntry, GoToolView } from "./go-view.js";
+import type {
+  GoExecutorView,
+  GoFileView,
+  GoMapEntry,
+  GoToolView,
+} from "./go-view.js";
 
 /** The name of the Go file, at the root of the output directory. */
 export const goFileName = "ai_tools.gen.go";
@@ -19,7 +34,10 @@ const primaryPrefixComment = " // use the tool's primary prefix";
  * aligned map entries and imports. Problems only Go has (identifier
  * collisions, missing go_package) are added to `problems`.
  */
-export function buildGoView(model: GeneratorModel, problems: ProblemCollector): GoFileView {
+export function buildGoView(
+  model: GeneratorModel,
+  problems: ProblemCollector,
+): GoFileView {
   const varNames = assignVarNames(model.tools, problems);
   const packages = assignPackages(model, problems);
   problems.throwIfAny();
@@ -29,19 +47,30 @@ export function buildGoView(model: GeneratorModel, problems: ProblemCollector): 
     hasExecutors: model.hasExecutors,
     hasStreaming: model.executors.some((t) => t.serverStreaming),
   };
-  const std = goStdImports.filter((r) => r.when(features)).map((r) => goQuote(r.path));
-  const modules = goModuleImports.filter((r) => r.when(features)).map((r) => goQuote(r.path));
-  const own = [...new Map([...packages.values()].map((p) => [p.importPath, p])).values()]
+  const std = goStdImports
+    .filter((r) => r.when(features))
+    .map((r) => goQuote(r.path));
+  const modules = goModuleImports
+    .filter((r) => r.when(features))
+    .map((r) => goQuote(r.path));
+  const own = [
+    ...new Map([...packages.values()].map((p) => [p.importPath, p])).values(),
+  ]
     .sort((a, b) => compareUtf8(a.importPath, b.importPath))
     .map((p) => `${p.name} ${goQuote(p.importPath)}`);
-  const importGroups = [std, modules, own].filter((g) => g.length > 0).map((lines) => ({ lines }));
+  const importGroups = [std, modules, own]
+    .filter((g) => g.length > 0)
+    .map((lines) => ({ lines }));
 
   const tools: GoToolView[] = model.tools.map((tool) => {
     const keys = alignKeys([
       { key: "Name", value: goQuote(tool.name) },
       { key: "Description", value: goQuote(tool.description) },
       { key: "Strict", value: String(tool.strict) },
-      { key: "Parameters", value: `json.RawMessage(${goQuote(tool.schemaJson)})` },
+      {
+        key: "Parameters",
+        value: `json.RawMessage(${goQuote(tool.schemaJson)})`,
+      },
     ]);
     return {
       varName: varNames.get(tool)!,
@@ -73,28 +102,46 @@ export function buildGoView(model: GeneratorModel, problems: ProblemCollector): 
 
   return {
     fileName: goFileName,
-    singleImport: importGroups.length === 1 && importGroups[0]!.lines.length === 1,
+    singleImport:
+      importGroups.length === 1 && importGroups[0]!.lines.length === 1,
     importGroups,
     tools,
     hasAliases: model.hasAliases,
     hasExecutors: model.hasExecutors,
     hasStreaming: features.hasStreaming,
     responseFieldPrefixes: mapEntries(
-      model.responseFieldPrefixes.map(([k, v]) => [goQuote(k), goQuote(v), v === "" ? primaryPrefixComment : ""]),
+      model.responseFieldPrefixes.map(([k, v]) => [
+        goQuote(k),
+        goQuote(v),
+        v === "" ? primaryPrefixComment : "",
+      ]),
     ),
-    toolOutputPrefix: mapEntries(model.toolOutputPrefix.map(([k, v]) => [goQuote(k), goQuote(v), ""])),
-    knownAliasPrefixes: mapEntries(model.knownAliasPrefixes.map((p) => [goQuote(p), "true", ""])),
+    toolOutputPrefix: mapEntries(
+      model.toolOutputPrefix.map(([k, v]) => [goQuote(k), goQuote(v), ""]),
+    ),
+    knownAliasPrefixes: mapEntries(
+      model.knownAliasPrefixes.map((p) => [goQuote(p), "true", ""]),
+    ),
     executors,
   };
 }
 
-function mapEntries(entries: readonly (readonly [string, string, string])[]): GoMapEntry[] {
+function mapEntries(
+  entries: readonly (readonly [string, string, string])[],
+): GoMapEntry[] {
   const keys = alignKeys(entries.map(([key, value]) => ({ key, value })));
-  return entries.map(([, value, comment], i) => ({ key: keys[i]!, value, comment }));
+  return entries.map(([, value, comment], i) => ({
+    key: keys[i]!,
+    value,
+    comment,
+  }));
 }
 
 /** PascalCase variable names, refusing collisions and the file's own names. */
-function assignVarNames(tools: readonly ToolModel[], problems: ProblemCollector): Map<ToolModel, string> {
+function assignVarNames(
+  tools: readonly ToolModel[],
+  problems: ProblemCollector,
+): Map<ToolModel, string> {
   const names = new Map<ToolModel, string>();
   const owners = new Map<string, ToolModel>();
   const reserved = new Set(goFileIdentifiers);
@@ -139,14 +186,28 @@ interface GoPackage {
  * request message's file and the service's file. Each import path gets its
  * own name, unique in the file.
  */
-function assignPackages(model: GeneratorModel, problems: ProblemCollector): Map<string, GoPackage> {
-  const files = new Map<string, { file: DescFile; tool: ToolModel; what: string }>();
+function assignPackages(
+  model: GeneratorModel,
+  problems: ProblemCollector,
+): Map<string, GoPackage> {
+  const files = new Map<
+    string,
+    { file: DescFile; tool: ToolModel; what: string }
+  >();
   for (const tool of model.executors) {
     if (!files.has(tool.service.file.proto.name)) {
-      files.set(tool.service.file.proto.name, { file: tool.service.file, tool, what: `the client of ${tool.service.typeName}` });
+      files.set(tool.service.file.proto.name, {
+        file: tool.service.file,
+        tool,
+        what: `the client of ${tool.service.typeName}`,
+      });
     }
     if (!files.has(tool.input.file.proto.name)) {
-      files.set(tool.input.file.proto.name, { file: tool.input.file, tool, what: `the request type ${tool.input.typeName}` });
+      files.set(tool.input.file.proto.name, {
+        file: tool.input.file,
+        tool,
+        what: `the request type ${tool.input.typeName}`,
+      });
     }
   }
   const byPath = new Map<string, { wanted: string; files: string[] }>();
@@ -184,12 +245,18 @@ function assignPackages(model: GeneratorModel, problems: ProblemCollector): Map<
   return out;
 }
 
-function uniqueName(wanted: string, importPath: string, taken: ReadonlySet<string>): string {
+function uniqueName(
+  wanted: string,
+  importPath: string,
+  taken: ReadonlySet<string>,
+): string {
   if (!taken.has(wanted)) {
     return wanted;
   }
   const parts = importPath.split("/");
-  const parent = (parts[parts.length - 2] ?? "").replace(/[^A-Za-z0-9_]/g, "").toLowerCase();
+  const parent = (parts[parts.length - 2] ?? "")
+    .replace(/[^A-Za-z0-9_]/g, "")
+    .toLowerCase();
   if (parent !== "" && !/^[0-9]/.test(parent) && !taken.has(parent + wanted)) {
     return parent + wanted;
   }

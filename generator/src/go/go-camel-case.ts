@@ -37,6 +37,7 @@ export function goCamelCase(s: string): string {
  * (`Outer.Inner` → `Outer_Inner`).
  */
 export function goMessageName(typeName: string, protoPackage: string): string {
-  const local = protoPackage === "" ? typeName : typeName.slice(protoPackage.length + 1);
+  const local =
+    protoPackage === "" ? typeName : typeName.slice(protoPackage.length + 1);
   return local.split(".").map(goCamelCase).join("_");
 }

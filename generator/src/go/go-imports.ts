@@ -31,16 +31,32 @@ export const goStdImports: readonly ImportRule[] = [
   { path: "fmt", name: "fmt", when: (f) => f.hasAliases || f.hasExecutors },
   { path: "io", name: "io", when: streaming },
   { path: "sort", name: "sort", when: (f) => f.hasAliases || f.hasExecutors },
-  { path: "strconv", name: "strconv", when: (f) => f.hasAliases || f.hasExecutors },
-  { path: "strings", name: "strings", when: (f) => f.hasAliases || f.hasExecutors },
+  {
+    path: "strconv",
+    name: "strconv",
+    when: (f) => f.hasAliases || f.hasExecutors,
+  },
+  {
+    path: "strings",
+    name: "strings",
+    when: (f) => f.hasAliases || f.hasExecutors,
+  },
   { path: "sync", name: "sync", when: aliases },
 ];
 
 /** Third-party imports of the generated file, by feature. */
 export const goModuleImports: readonly ImportRule[] = [
   { path: "google.golang.org/grpc", name: "grpc", when: executors },
-  { path: "google.golang.org/protobuf/encoding/protojson", name: "protojson", when: executors },
-  { path: "google.golang.org/protobuf/reflect/protoreflect", name: "protoreflect", when: executors },
+  {
+    path: "google.golang.org/protobuf/encoding/protojson",
+    name: "protojson",
+    when: executors,
+  },
+  {
+    path: "google.golang.org/protobuf/reflect/protoreflect",
+    name: "protoreflect",
+    when: executors,
+  },
 ];
 
 /**

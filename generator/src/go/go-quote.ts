@@ -40,7 +40,9 @@ function quoteRune(c: string): string {
   }
   const cp = c.codePointAt(0)!;
   if (cp < 0x80) {
-    return cp >= 0x20 && cp < 0x7f ? c : "\\x" + cp.toString(16).padStart(2, "0");
+    return cp >= 0x20 && cp < 0x7f
+      ? c
+      : "\\x" + cp.toString(16).padStart(2, "0");
   }
   if (cp >= 0xd800 && cp <= 0xdfff) {
     return "\ufffd"; // a lone surrogate: Go holds U+FFFD (printable) instead
@@ -48,7 +50,9 @@ function quoteRune(c: string): string {
   if (isPrintable(cp)) {
     return c;
   }
-  return cp < 0x10000 ? "\\u" + cp.toString(16).padStart(4, "0") : "\\U" + cp.toString(16).padStart(8, "0");
+  return cp < 0x10000
+    ? "\\u" + cp.toString(16).padStart(4, "0")
+    : "\\U" + cp.toString(16).padStart(8, "0");
 }
 
 // Everything that is not plain printable ASCII, or is a quote or backslash.

@@ -27,7 +27,10 @@ export function requestAliasFields(request: DescMessage): AliasField[] {
  * `id` of its first top-level entity, else the request's `id`, else the
  * first request alias field, else "".
  */
-export function outputPrefix(response: DescMessage, requestFields: readonly AliasField[]): string {
+export function outputPrefix(
+  response: DescMessage,
+  requestFields: readonly AliasField[],
+): string {
   for (const field of response.fields) {
     if (field.jsonName === "id" && prefixOf(field) !== "") {
       return prefixOf(field);
@@ -35,7 +38,11 @@ export function outputPrefix(response: DescMessage, requestFields: readonly Alia
   }
   for (const field of response.fields) {
     const message =
-      field.fieldKind === "message" ? field.message : field.fieldKind === "list" && field.listKind === "message" ? field.message : undefined;
+      field.fieldKind === "message"
+        ? field.message
+        : field.fieldKind === "list" && field.listKind === "message"
+          ? field.message
+          : undefined;
     if (message === undefined || isWellKnown(message)) {
       continue;
     }
@@ -57,7 +64,9 @@ export function outputPrefix(response: DescMessage, requestFields: readonly Alia
  * messages once each, skipping google.protobuf.*. `id` maps to "" (use the
  * tool's primary prefix); otherwise the first entry wins.
  */
-export function responseFieldPrefixes(response: DescMessage): Map<string, string> {
+export function responseFieldPrefixes(
+  response: DescMessage,
+): Map<string, string> {
   const out = new Map<string, string>();
   const visited = new Set<string>();
   const walk = (message: DescMessage): void => {

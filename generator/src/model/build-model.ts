@@ -1,13 +1,28 @@
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
-import { createFileRegistry, type DescFile, type FileRegistry } from "@bufbuild/protobuf";
-import { FileDescriptorSetSchema, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
+import {
+  createFileRegistry,
+  type DescFile,
+  type FileRegistry,
+} from "@bufbuild/protobuf";
+import {
+  FileDescriptorSetSchema,
+  type FileDescriptorProto,
+} from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
 import { readToolDefinition } from "../annotations.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
-import { createProblemCollector, GeneratorError, type ProblemCollector } from "../errors.js";
+import {
+  createProblemCollector,
+  GeneratorError,
+  type ProblemCollector,
+} from "../errors.js";
 import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
 import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
-import { outputPrefix, requestAliasFields, responseFieldPrefixes } from "./alias-prefixes.js";
+import {
+  outputPrefix,
+  requestAliasFields,
+  responseFieldPrefixes,
+} from "./alias-prefixes.js";
 import type { GeneratorModel, ToolModel } from "./model.js";
 import { toolNameProblem } from "./tool-names.js";
 
@@ -19,10 +34,16 @@ export interface RequestFiles {
 }
 
 /** Resolve the request's descriptors. */
-export function resolveRequestFiles(request: CodeGeneratorRequest): RequestFiles {
+export function resolveRequestFiles(
+  request: CodeGeneratorRequest,
+): RequestFiles {
   let registry: FileRegistry;
   try {
-    registry = createFileRegistry(create(FileDescriptorSetSchema, { file: topologicalOrder(request.protoFile) }));
+    registry = createFileRegistry(
+      create(FileDescriptorSetSchema, {
+        file: topologicalOrder(request.protoFile),
+      }),
+    );
   } catch (e) {
     throw new GeneratorError(
       `cannot resolve the request's descriptors: ${e instanceof Error ? e.message : String(e)}`,
@@ -33,7 +54,9 @@ export function resolveRequestFiles(request: CodeGeneratorRequest): RequestFiles
   for (const name of names) {
     const file = registry.getFile(name);
     if (file === undefined) {
-      throw new GeneratorError(`file_to_generate names ${JSON.stringify(name)}, which is not among the request's proto files`);
+      throw new GeneratorError(
+        `file_to_generate names ${JSON.stringify(name)}, which is not among the request's proto files`,
+      );
     }
     files.push(file);
   }
@@ -45,7 +68,9 @@ export function resolveRequestFiles(request: CodeGeneratorRequest): RequestFiles
  * request lists them in (protoc sends them sorted; other callers may not).
  * Ties keep the request's order, so the result is deterministic.
  */
-function topologicalOrder(files: readonly FileDescriptorProto[]): FileDescriptorProto[] {
+function topologicalOrder(
+  files: readonly FileDescriptorProto[],
+): FileDescriptorProto[] {
   const byName = new Map(files.map((f) => [f.name, f]));
   const done = new Set<string>();
   const out: FileDescriptorProto[] = [];
@@ -54,19 +79,25 @@ function topologicalOrder(files: readonly FileDescriptorProto[]): FileDescriptor
       return;
     }
     if (path.includes(file.name)) {
-      throw new GeneratorError(`import cycle: ${[...path, file.name].join(" → ")}`);
+      throw new GeneratorError(
+        `import cycle: ${[...path, file.name].join(" → ")}`,
+      );
     }
     for (const dep of [...file.dependency].sort(compareUtf8)) {
       const depFile = byName.get(dep);
       if (depFile === undefined) {
-        throw new GeneratorError(`${file.name} imports ${JSON.stringify(dep)}, which the request does not contain`);
+        throw new GeneratorError(
+          `${file.name} imports ${JSON.stringify(dep)}, which the request does not contain`,
+        );
       }
       visit(depFile, [...path, file.name]);
     }
     done.add(file.name);
     out.push(file);
   };
-  [...files].sort((a, b) => compareUtf8(a.name, b.name)).forEach((f) => visit(f, []));
+  [...files]
+    .sort((a, b) => compareUtf8(a.name, b.name))
+    .forEach((f) => visit(f, []));
   return out;
 }
 
@@ -75,7 +106,10 @@ function topologicalOrder(files: readonly FileDescriptorProto[]): FileDescriptor
  * schema and alias facts. Problems in the protos are collected and thrown
  * together as one GeneratorError.
  */
-export function buildModel(files: readonly DescFile[], problems: ProblemCollector = createProblemCollector()): GeneratorModel {
+export function buildModel(
+  files: readonly DescFile[],
+  problems: ProblemCollector = createProblemCollector(),
+): GeneratorModel {
   const tools: ToolModel[] = [];
   const byName = new Map<string, ToolModel>();
   for (const file of files) {
@@ -92,7 +126,10 @@ export function buildModel(files: readonly DescFile[], problems: ProblemCollecto
           problems.add({ ...at, message: nameProblem });
           continue;
         }
-        if (method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming") {
+        if (
+          method.methodKind === "client_streaming" ||
+          method.methodKind === "bidi_streaming"
+        ) {
           problems.add({
             ...at,
             message: `tool ${JSON.stringify(def.name)} is a ${method.methodKind.replace("_", "-")} method, which a tool call cannot drive; remove the rpc_tool option or make the method unary or server-streaming`,
@@ -151,7 +188,10 @@ export function buildModel(files: readonly DescFile[], problems: ProblemCollecto
           requestAliasFields: aliasFields,
           outputPrefix: prefix,
           responseFieldPrefixes: responsePrefixes,
-          involvesAliases: aliasFields.length > 0 || responsePrefixes.size > 0 || prefix !== "",
+          involvesAliases:
+            aliasFields.length > 0 ||
+            responsePrefixes.size > 0 ||
+            prefix !== "",
         };
         byName.set(def.name, tool);
         tools.push(tool);
@@ -187,7 +227,9 @@ export function buildModel(files: readonly DescFile[], problems: ProblemCollecto
     hasAliases: tools.some((t) => t.involvesAliases),
     hasExecutors: executors.length > 0,
     responseFieldPrefixes: [...merged].sort((a, b) => compareUtf8(a[0], b[0])),
-    toolOutputPrefix: executors.filter((t) => t.outputPrefix !== "").map((t) => [t.name, t.outputPrefix] as const),
+    toolOutputPrefix: executors
+      .filter((t) => t.outputPrefix !== "")
+      .map((t) => [t.name, t.outputPrefix] as const),
     knownAliasPrefixes: [...known].sort(compareUtf8),
   };
 }

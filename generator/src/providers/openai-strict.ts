@@ -324,7 +324,11 @@ function createStrictChecker(root: unknown): StrictChecker {
     });
   }
 
-  function reportSiblings(node: JsonObject, keyword: string, path: string): void {
+  function reportSiblings(
+    node: JsonObject,
+    keyword: string,
+    path: string,
+  ): void {
     const extra = Object.keys(node).filter(
       (k) =>
         k !== keyword &&
@@ -343,8 +347,15 @@ function createStrictChecker(root: unknown): StrictChecker {
   function checkTyped(node: JsonObject, ctx: NodeContext): void {
     const { path } = ctx;
     const types = readTypes(node, ctx);
-    if (ctx.isRoot && types !== undefined && !(types.length === 1 && types[0] === "object")) {
-      report(path, `the root must have type "object", got ${show(node["type"])}`);
+    if (
+      ctx.isRoot &&
+      types !== undefined &&
+      !(types.length === 1 && types[0] === "object")
+    ) {
+      report(
+        path,
+        `the root must have type "object", got ${show(node["type"])}`,
+      );
     }
     if (types !== undefined && types.length > 0) {
       for (const [keyword, needs] of typedKeywords) {
@@ -372,7 +383,12 @@ function createStrictChecker(root: unknown): StrictChecker {
     }
     checkArrayKeywords(node, path);
     if ("items" in node) {
-      walk(node["items"], { path: `${path}/items`, isRoot: false, inAnyOf: false, depth });
+      walk(node["items"], {
+        path: `${path}/items`,
+        isRoot: false,
+        inAnyOf: false,
+        depth,
+      });
     }
   }
 
@@ -385,7 +401,10 @@ function createStrictChecker(root: unknown): StrictChecker {
     const type = node["type"];
     const list = typeof type === "string" ? [type] : type;
     if (!Array.isArray(list) || list.length === 0) {
-      report(path, `"type" must be a string or a non-empty array of strings, got ${show(type)}`);
+      report(
+        path,
+        `"type" must be a string or a non-empty array of strings, got ${show(type)}`,
+      );
       return undefined;
     }
     const types: string[] = [];
@@ -422,14 +441,22 @@ function createStrictChecker(root: unknown): StrictChecker {
         try {
           new RegExp(pattern, "u");
         } catch {
-          report(path, `pattern ${quote(pattern)} is not a valid regular expression`);
+          report(
+            path,
+            `pattern ${quote(pattern)} is not a valid regular expression`,
+          );
         }
       }
     }
   }
 
   function checkNumberKeywords(node: JsonObject, path: string): void {
-    for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
+    for (const key of [
+      "minimum",
+      "maximum",
+      "exclusiveMinimum",
+      "exclusiveMaximum",
+    ]) {
       if (key in node && !isFiniteNumber(node[key])) {
         report(path, `${quote(key)} must be a number, got ${show(node[key])}`);
       }
@@ -437,7 +464,10 @@ function createStrictChecker(root: unknown): StrictChecker {
     if ("multipleOf" in node) {
       const m = node["multipleOf"];
       if (!isFiniteNumber(m) || m <= 0) {
-        report(path, `"multipleOf" must be a number greater than 0, got ${show(m)}`);
+        report(
+          path,
+          `"multipleOf" must be a number greater than 0, got ${show(m)}`,
+        );
       }
     }
   }
@@ -446,7 +476,10 @@ function createStrictChecker(root: unknown): StrictChecker {
     for (const key of ["minItems", "maxItems"]) {
       const v = node[key];
       if (key in node && !(Number.isInteger(v) && (v as number) >= 0)) {
-        report(path, `${quote(key)} must be a non-negative integer, got ${show(v)}`);
+        report(
+          path,
+          `${quote(key)} must be a non-negative integer, got ${show(v)}`,
+        );
       }
     }
     const min = node["minItems"];
@@ -456,7 +489,11 @@ function createStrictChecker(root: unknown): StrictChecker {
     }
   }
 
-  function checkValues(node: JsonObject, path: string, types: string[] | undefined): void {
+  function checkValues(
+    node: JsonObject,
+    path: string,
+    types: string[] | undefined,
+  ): void {
     if ("enum" in node) {
       const values = node["enum"];
       if (!Array.isArray(values) || values.length === 0) {
@@ -498,21 +535,30 @@ function createStrictChecker(root: unknown): StrictChecker {
   ): void {
     const t = primitiveType(value);
     if (t === undefined) {
-      report(path, `${what} ${show(value)} must be a string, number, boolean or null`);
+      report(
+        path,
+        `${what} ${show(value)} must be a string, number, boolean or null`,
+      );
       return;
     }
     if (types === undefined || types.length === 0) {
       return;
     }
     const ok =
-      types.includes(t) ||
-      (t === "integer" && types.includes("number"));
+      types.includes(t) || (t === "integer" && types.includes("number"));
     if (!ok) {
-      report(path, `${what} ${show(value)} does not match type ${show(types.length === 1 ? types[0] : types)}`);
+      report(
+        path,
+        `${what} ${show(value)} does not match type ${show(types.length === 1 ? types[0] : types)}`,
+      );
     }
   }
 
-  function checkObject(node: JsonObject, ctx: NodeContext, depth: number): void {
+  function checkObject(
+    node: JsonObject,
+    ctx: NodeContext,
+    depth: number,
+  ): void {
     const { path } = ctx;
     if (depth === openAiStrictLimits.maxObjectDepth + 1 && !depthReported) {
       depthReported = true;
@@ -525,7 +571,10 @@ function createStrictChecker(root: unknown): StrictChecker {
     if (!("additionalProperties" in node)) {
       report(path, `an object needs "additionalProperties": false`);
     } else if (additional !== false) {
-      report(path, `"additionalProperties" must be false, got ${show(additional)}`);
+      report(
+        path,
+        `"additionalProperties" must be false, got ${show(additional)}`,
+      );
     }
     const properties = node["properties"];
     let names: string[] = [];
@@ -540,18 +589,27 @@ function createStrictChecker(root: unknown): StrictChecker {
     if (!("required" in node)) {
       report(path, `an object needs "required" listing every property`);
     } else if (!Array.isArray(required)) {
-      report(path, `"required" must be an array of property names, got ${show(required)}`);
+      report(
+        path,
+        `"required" must be an array of property names, got ${show(required)}`,
+      );
     } else {
       const listed = new Set<string>();
       for (const name of required) {
         if (typeof name !== "string") {
-          report(path, `"required" holds ${show(name)}, which is not a property name`);
+          report(
+            path,
+            `"required" holds ${show(name)}, which is not a property name`,
+          );
         } else if (listed.has(name)) {
           report(path, `"required" lists ${quote(name)} twice`);
         } else {
           listed.add(name);
           if (isPlainObject(properties) && !Object.hasOwn(properties, name)) {
-            report(path, `"required" lists ${quote(name)}, which is not a property`);
+            report(
+              path,
+              `"required" lists ${quote(name)}, which is not a property`,
+            );
           }
         }
       }
@@ -566,7 +624,11 @@ function createStrictChecker(root: unknown): StrictChecker {
     }
   }
 
-  function walkProperties(properties: JsonObject, path: string, depth: number): void {
+  function walkProperties(
+    properties: JsonObject,
+    path: string,
+    depth: number,
+  ): void {
     for (const [name, schema] of Object.entries(properties)) {
       propertyCount += 1;
       charCount += codePoints(name);
@@ -581,7 +643,11 @@ function createStrictChecker(root: unknown): StrictChecker {
 
   function run(): StrictViolation[] {
     walk(root, { path: "#", isRoot: true, inAnyOf: false, depth: 0 });
-    if (isPlainObject(root) && "$defs" in root && !isPlainObject(root["$defs"])) {
+    if (
+      isPlainObject(root) &&
+      "$defs" in root &&
+      !isPlainObject(root["$defs"])
+    ) {
       report("#", `"$defs" must be an object, got ${show(root["$defs"])}`);
     }
     if (defs !== undefined) {
@@ -619,10 +685,16 @@ function createStrictChecker(root: unknown): StrictChecker {
   function reportLimits(): void {
     const limits = openAiStrictLimits;
     if (propertyCount > limits.maxProperties) {
-      report("#", `schema has ${propertyCount} object properties; the limit is ${limits.maxProperties}`);
+      report(
+        "#",
+        `schema has ${propertyCount} object properties; the limit is ${limits.maxProperties}`,
+      );
     }
     if (enumValueCount > limits.maxEnumValues) {
-      report("#", `schema has ${enumValueCount} enum values; the limit is ${limits.maxEnumValues}`);
+      report(
+        "#",
+        `schema has ${enumValueCount} enum values; the limit is ${limits.maxEnumValues}`,
+      );
     }
     if (charCount > limits.maxTotalChars) {
       report(
@@ -653,7 +725,11 @@ function primitiveType(v: unknown): string | undefined {
     case "boolean":
       return "boolean";
     case "number":
-      return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : undefined;
+      return Number.isInteger(v)
+        ? "integer"
+        : Number.isFinite(v)
+          ? "number"
+          : undefined;
     default:
       return undefined;
   }

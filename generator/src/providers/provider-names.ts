@@ -20,14 +20,26 @@ const rules: ReadonlyArray<{
   readonly pattern: RegExp;
   readonly rule: string;
 }> = [
-  { provider: "openai", pattern: /^[a-zA-Z0-9_-]{1,64}$/, rule: "1 to 64 of [a-zA-Z0-9_-]" },
-  { provider: "anthropic", pattern: /^[a-zA-Z0-9_-]{1,64}$/, rule: "1 to 64 of [a-zA-Z0-9_-]" },
+  {
+    provider: "openai",
+    pattern: /^[a-zA-Z0-9_-]{1,64}$/,
+    rule: "1 to 64 of [a-zA-Z0-9_-]",
+  },
+  {
+    provider: "anthropic",
+    pattern: /^[a-zA-Z0-9_-]{1,64}$/,
+    rule: "1 to 64 of [a-zA-Z0-9_-]",
+  },
   {
     provider: "gemini",
     pattern: /^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$/,
     rule: "a letter or _ followed by [a-zA-Z0-9_.-], at most 64 in all",
   },
-  { provider: "mcp", pattern: /^[A-Za-z0-9_.-]{1,128}$/, rule: "1 to 128 of [A-Za-z0-9_.-]" },
+  {
+    provider: "mcp",
+    pattern: /^[A-Za-z0-9_.-]{1,128}$/,
+    rule: "1 to 128 of [A-Za-z0-9_.-]",
+  },
 ];
 
 /**

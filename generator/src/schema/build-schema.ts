@@ -1,4 +1,10 @@
-import { ScalarType, type DescEnum, type DescField, type DescMessage, type DescOneof } from "@bufbuild/protobuf";
+import {
+  ScalarType,
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+  type DescOneof,
+} from "@bufbuild/protobuf";
 import { isOutputOnly, readToolField } from "../annotations.js";
 import { fieldDescription } from "./field-description.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
@@ -36,7 +42,10 @@ export class RootSchemaError extends Error {}
  * Build the parameter schema of a tool whose request message is `message`,
  * following docs/schema.md and the fixes of docs/compat.md.
  */
-export function buildToolSchema(message: DescMessage, strict: boolean): ToolSchema {
+export function buildToolSchema(
+  message: DescMessage,
+  strict: boolean,
+): ToolSchema {
   const ctx: Context = { strict, expanding: new Set(), oneofGroups: [] };
   const wkt = wellKnownSchema(message.typeName, strict);
   if (wkt !== undefined) {
@@ -54,7 +63,11 @@ export function buildToolSchema(message: DescMessage, strict: boolean): ToolSche
 /** Merge the branches of a root-level anyOf into one object (schema.md). */
 function flattenRoot(schema: JsonSchema): JsonSchema {
   const branches = schema["anyOf"];
-  if (schema["type"] !== undefined || !Array.isArray(branches) || branches.length === 0) {
+  if (
+    schema["type"] !== undefined ||
+    !Array.isArray(branches) ||
+    branches.length === 0
+  ) {
     return schema;
   }
   const properties: JsonSchema = {};
@@ -65,7 +78,10 @@ function flattenRoot(schema: JsonSchema): JsonSchema {
     for (const name of branch["required"] as string[]) {
       requiredCount.set(name, (requiredCount.get(name) ?? 0) + 1);
     }
-    if (additional === undefined && branch["additionalProperties"] !== undefined) {
+    if (
+      additional === undefined &&
+      branch["additionalProperties"] !== undefined
+    ) {
       additional = branch["additionalProperties"];
     }
   }
@@ -110,7 +126,12 @@ function isOptional(field: DescField): boolean {
   }
   // proto2 `optional` (label 1) outside a oneof; proto3 reports presence
   // only through proto3Optional.
-  return field.parent.file.edition === 998 /* EDITION_PROTO2 */ && field.proto.label === 1 && field.fieldKind !== "list" && field.fieldKind !== "map";
+  return (
+    field.parent.file.edition === 998 /* EDITION_PROTO2 */ &&
+    field.proto.label === 1 &&
+    field.fieldKind !== "list" &&
+    field.fieldKind !== "map"
+  );
 }
 
 function isSkipped(field: DescField): boolean {
@@ -118,10 +139,20 @@ function isSkipped(field: DescField): boolean {
 }
 
 function closedEmptyObject(): JsonSchema {
-  return { type: "object", properties: {}, required: [], additionalProperties: false };
+  return {
+    type: "object",
+    properties: {},
+    required: [],
+    additionalProperties: false,
+  };
 }
 
-function messageSchema(message: DescMessage, ctx: Context, path: readonly string[], atRoot: boolean): JsonSchema {
+function messageSchema(
+  message: DescMessage,
+  ctx: Context,
+  path: readonly string[],
+  atRoot: boolean,
+): JsonSchema {
   if (ctx.expanding.has(message.typeName)) {
     // A message already being expanded on this path: stop the recursion.
     return ctx.strict ? closedEmptyObject() : { type: "object" };
@@ -140,7 +171,12 @@ interface Member {
   readonly oneof: DescOneof;
 }
 
-function expandMessage(message: DescMessage, ctx: Context, path: readonly string[], atRoot: boolean): JsonSchema {
+function expandMessage(
+  message: DescMessage,
+  ctx: Context,
+  path: readonly string[],
+  atRoot: boolean,
+): JsonSchema {
   const properties: JsonSchema = {};
   const required: string[] = [];
   const members: Member[] = [];
@@ -165,7 +201,8 @@ function expandMessage(message: DescMessage, ctx: Context, path: readonly string
       continue;
     }
     const optional = isOptional(field);
-    properties[field.name] = ctx.strict && optional ? nullableWithDescription(schema) : schema;
+    properties[field.name] =
+      ctx.strict && optional ? nullableWithDescription(schema) : schema;
     if (ctx.strict || !optional) {
       required.push(field.name);
     }
@@ -199,7 +236,11 @@ function expandMessage(message: DescMessage, ctx: Context, path: readonly string
 
   for (const oneof of oneofs) {
     const own = members.filter((m) => m.oneof === oneof);
-    ctx.oneofGroups.push({ path, oneof: oneof.name, members: own.map((m) => m.name) });
+    ctx.oneofGroups.push({
+      path,
+      oneof: oneof.name,
+      members: own.map((m) => m.name),
+    });
   }
   for (const m of members) {
     if (ctx.strict) {
@@ -220,12 +261,20 @@ function expandMessage(message: DescMessage, ctx: Context, path: readonly string
 }
 
 /** A field's schema; null for a field that is left out (Any). */
-function fieldSchema(field: DescField, ctx: Context, path: readonly string[]): JsonSchema | null {
+function fieldSchema(
+  field: DescField,
+  ctx: Context,
+  path: readonly string[],
+): JsonSchema | null {
   switch (field.fieldKind) {
     case "map": {
       const value =
         field.mapKind === "message"
-          ? messageOrWkt(field.message, ctx, [...path, ctx.strict ? "[]" : "{}", ...(ctx.strict ? ["value"] : [])])
+          ? messageOrWkt(field.message, ctx, [
+              ...path,
+              ctx.strict ? "[]" : "{}",
+              ...(ctx.strict ? ["value"] : []),
+            ])
           : field.mapKind === "enum"
             ? enumSchema(field.enum)
             : scalarSchema(field.scalar, ctx.strict);
@@ -243,7 +292,10 @@ function fieldSchema(field: DescField, ctx: Context, path: readonly string[]): J
           },
         };
       }
-      const result: JsonSchema = { type: "object", additionalProperties: value };
+      const result: JsonSchema = {
+        type: "object",
+        additionalProperties: value,
+      };
       const names = propertyNames(field.mapKey);
       if (names !== undefined) {
         result["propertyNames"] = names;
@@ -268,7 +320,11 @@ function fieldSchema(field: DescField, ctx: Context, path: readonly string[]): J
   }
 }
 
-function messageOrWkt(message: DescMessage, ctx: Context, path: readonly string[]): JsonSchema | null {
+function messageOrWkt(
+  message: DescMessage,
+  ctx: Context,
+  path: readonly string[],
+): JsonSchema | null {
   const wkt = wellKnownSchema(message.typeName, ctx.strict);
   if (wkt !== undefined) {
     return wkt;
@@ -297,7 +353,9 @@ function scalarSchema(scalar: ScalarType, strict: boolean): JsonSchema {
  * name ends in UNSPECIFIED and another value remains.
  */
 function enumSchema(desc: DescEnum): JsonSchema {
-  const kept = desc.values.filter((v) => !(v.number === 0 && v.name.endsWith("UNSPECIFIED")));
+  const kept = desc.values.filter(
+    (v) => !(v.number === 0 && v.name.endsWith("UNSPECIFIED")),
+  );
   const names = (kept.length > 0 ? kept : desc.values).map((v) => v.name);
   return { type: "string", enum: names };
 }

@@ -29,7 +29,8 @@ export function compareUtf8(a: string, b: string): number {
 // eslint-disable-next-line no-control-regex
 const needsEscape = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
 // eslint-disable-next-line no-control-regex
-const escapeAll = /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g;
+const escapeAll =
+  /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g;
 
 function escapeChar(c: string): string {
   switch (c) {

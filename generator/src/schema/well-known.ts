@@ -32,7 +32,10 @@ export function bytesSchema(strict: boolean): JsonSchema {
  * shape a model could fill without knowing the server's type registry, so
  * its fields are left out of the schema.
  */
-export function wellKnownSchema(typeName: string, strict: boolean): JsonSchema | null | undefined {
+export function wellKnownSchema(
+  typeName: string,
+  strict: boolean,
+): JsonSchema | null | undefined {
   switch (typeName) {
     case "google.protobuf.Timestamp":
       return { type: "string", format: "date-time" };
@@ -42,7 +45,12 @@ export function wellKnownSchema(typeName: string, strict: boolean): JsonSchema |
       return { type: "string", pattern: patterns.fieldMask };
     case "google.protobuf.Empty":
       return strict
-        ? { type: "object", properties: {}, additionalProperties: false, required: [] }
+        ? {
+            type: "object",
+            properties: {},
+            additionalProperties: false,
+            required: [],
+          }
         : { type: "object", properties: {} };
     case "google.protobuf.Struct":
       return strict
@@ -51,7 +59,10 @@ export function wellKnownSchema(typeName: string, strict: boolean): JsonSchema |
             description: "JSON object as key/value entries",
             items: {
               type: "object",
-              properties: { key: { type: "string" }, value: strictValueSchema() },
+              properties: {
+                key: { type: "string" },
+                value: strictValueSchema(),
+              },
               required: ["key", "value"],
               additionalProperties: false,
             },

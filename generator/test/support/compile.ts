@@ -1,4 +1,11 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdtempSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
@@ -20,7 +27,10 @@ export type ProtoSources = Record<string, string>;
  * google/api/field_behavior.proto are importable) into a
  * CodeGeneratorRequest generating every inline file.
  */
-export function compileRequest(sources: ProtoSources, parameter = "target=go"): CodeGeneratorRequest {
+export function compileRequest(
+  sources: ProtoSources,
+  parameter = "target=go",
+): CodeGeneratorRequest {
   const dir = mkdtempSync(join(tmpdir(), "ai-tools-test-"));
   try {
     for (const [name, content] of Object.entries(sources)) {
@@ -28,13 +38,22 @@ export function compileRequest(sources: ProtoSources, parameter = "target=go"): 
       writeFileSync(join(dir, "src", name), content);
     }
     symlinkSync(join(repoRoot, "proto"), join(dir, "annotations"));
-    symlinkSync(join(repoRoot, "generator", "testdata", "include"), join(dir, "include"));
+    symlinkSync(
+      join(repoRoot, "generator", "testdata", "include"),
+      join(dir, "include"),
+    );
     writeFileSync(
       join(dir, "buf.yaml"),
       "version: v2\nmodules:\n  - path: src\n  - path: annotations\n  - path: include\n",
     );
-    execFileSync(buf, ["build", "src", "-o", "image.binpb"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    const set = fromBinary(FileDescriptorSetSchema, readFileSync(join(dir, "image.binpb")));
+    execFileSync(buf, ["build", "src", "-o", "image.binpb"], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const set = fromBinary(
+      FileDescriptorSetSchema,
+      readFileSync(join(dir, "image.binpb")),
+    );
     return create(CodeGeneratorRequestSchema, {
       parameter,
       protoFile: set.file,

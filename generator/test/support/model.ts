@@ -1,5 +1,8 @@
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
-import { buildModel, resolveRequestFiles } from "../../src/model/build-model.js";
+import {
+  buildModel,
+  resolveRequestFiles,
+} from "../../src/model/build-model.js";
 import type { GeneratorModel, ToolModel } from "../../src/model/model.js";
 
 /** Build the model of a request. */

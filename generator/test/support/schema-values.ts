@@ -89,7 +89,9 @@ export interface SchemaValueOptions {
    * max: 2 ** 32 - 1}` for a `uint32` field, which the schema cannot tell
    * apart. Bounds in the schema still apply. Undefined keeps int32.
    */
-  readonly integerRange?: (path: readonly string[]) => { readonly min: number; readonly max: number } | undefined;
+  readonly integerRange?: (
+    path: readonly string[],
+  ) => { readonly min: number; readonly max: number } | undefined;
   /**
    * The largest magnitude of a generated number, when every double is wrong:
    * e.g. 3.4e38 to stay inside a protobuf `float`, which the schema cannot
@@ -103,7 +105,10 @@ export interface SchemaValueOptions {
  * `seed`. Throws for a schema it cannot generate for (a `$ref` it cannot
  * resolve, `false`, recursion with no finite value).
  */
-export function valuesFor(schema: unknown, options: SchemaValueOptions = {}): unknown[] {
+export function valuesFor(
+  schema: unknown,
+  options: SchemaValueOptions = {},
+): unknown[] {
   return fc.sample(arbitraryFor(schema, options), {
     numRuns: options.count ?? 100,
     seed: options.seed ?? 42,
@@ -140,7 +145,15 @@ export function validateAgainst(
 
 type Schema = Record<string, unknown>;
 
-const annotationKeys = new Set(["title", "description", "$comment", "examples", "default", "$defs", "$schema"]);
+const annotationKeys = new Set([
+  "title",
+  "description",
+  "$comment",
+  "examples",
+  "default",
+  "$defs",
+  "$schema",
+]);
 
 function isObject(v: unknown): v is Schema {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -149,8 +162,16 @@ function isObject(v: unknown): v is Schema {
 function resolveRef(root: unknown, ref: unknown): unknown {
   if (ref === "#") return root;
   const prefix = "#/$defs/";
-  if (typeof ref === "string" && ref.startsWith(prefix) && isObject(root) && isObject(root["$defs"])) {
-    const name = ref.slice(prefix.length).replaceAll("~1", "/").replaceAll("~0", "~");
+  if (
+    typeof ref === "string" &&
+    ref.startsWith(prefix) &&
+    isObject(root) &&
+    isObject(root["$defs"])
+  ) {
+    const name = ref
+      .slice(prefix.length)
+      .replaceAll("~1", "/")
+      .replaceAll("~0", "~");
     if (Object.hasOwn(root["$defs"], name)) return root["$defs"][name];
   }
   throw new Error(`cannot resolve $ref ${JSON.stringify(ref)}`);
@@ -159,13 +180,18 @@ function resolveRef(root: unknown, ref: unknown): unknown {
 function typesOf(node: Schema): string[] | undefined {
   const t = node["type"];
   if (typeof t === "string") return [t];
-  if (Array.isArray(t)) return t.filter((x): x is string => typeof x === "string");
+  if (Array.isArray(t))
+    return t.filter((x): x is string => typeof x === "string");
   return undefined;
 }
 
-function groupsAt(groups: readonly OneofGroup[], path: readonly string[]): OneofGroup[] {
+function groupsAt(
+  groups: readonly OneofGroup[],
+  path: readonly string[],
+): OneofGroup[] {
   return groups.filter(
-    (g) => g.path.length === path.length && g.path.every((s, i) => s === path[i]),
+    (g) =>
+      g.path.length === path.length && g.path.every((s, i) => s === path[i]),
   );
 }
 
@@ -177,11 +203,42 @@ function samePath(a: readonly string[]): string {
 
 /** One character of a generated string: printable, escaped or astral. */
 const stringUnit: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }), weight: 4 },
-  { arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }), weight: 2 },
-  { arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), weight: 1 },
   {
-    arbitrary: fc.constantFrom('"', "\\", "/", "\n", "\r", "\t", "\u0000", "\u001f", "<", ">", "&", "\u2028", "\u2029", "é", "e\u0301", "😀", "\u{10ffff}"),
+    arbitrary: fc.string({
+      unit: "grapheme-ascii",
+      minLength: 1,
+      maxLength: 1,
+    }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.constantFrom(
+      '"',
+      "\\",
+      "/",
+      "\n",
+      "\r",
+      "\t",
+      "\u0000",
+      "\u001f",
+      "<",
+      ">",
+      "&",
+      "\u2028",
+      "\u2029",
+      "é",
+      "e\u0301",
+      "😀",
+      "\u{10ffff}",
+    ),
     weight: 2,
   },
 );
@@ -192,7 +249,10 @@ const anyJson: fc.Arbitrary<unknown> = fc
   .map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 
 const extraKey: fc.Arbitrary<string> = fc
-  .string({ unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789_"), maxLength: 6 })
+  .string({
+    unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789_"),
+    maxLength: 6,
+  })
   .map((s) => `x_${s}`);
 
 function pad(n: number, width: number): string {
@@ -200,18 +260,25 @@ function pad(n: number, width: number): string {
 }
 
 function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  if (month === 2)
+    return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 function dateArbFor(minYear: number, maxYear: number): fc.Arbitrary<string> {
   return fc
     .tuple(
-      fc.oneof(fc.integer({ min: minYear, max: maxYear }), fc.constantFrom(minYear, 1970, 2000, 2024, maxYear)),
+      fc.oneof(
+        fc.integer({ min: minYear, max: maxYear }),
+        fc.constantFrom(minYear, 1970, 2000, 2024, maxYear),
+      ),
       fc.integer({ min: 1, max: 12 }),
       fc.integer({ min: 1, max: 31 }),
     )
-    .map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(((d - 1) % daysInMonth(y, m)) + 1, 2)}`);
+    .map(
+      ([y, m, d]) =>
+        `${pad(y, 4)}-${pad(m, 2)}-${pad(((d - 1) % daysInMonth(y, m)) + 1, 2)}`,
+    );
 }
 
 const dateArb: fc.Arbitrary<string> = dateArbFor(1, 9999);
@@ -223,7 +290,11 @@ const dateTimeDateArb: fc.Arbitrary<string> = dateArbFor(2, 9998);
 const offsetArb: fc.Arbitrary<string> = fc.oneof(
   fc.constant("Z"),
   fc
-    .tuple(fc.constantFrom("+", "-"), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+    .tuple(
+      fc.constantFrom("+", "-"),
+      fc.integer({ min: 0, max: 23 }),
+      fc.integer({ min: 0, max: 59 }),
+    )
     .map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`),
 );
 
@@ -232,12 +303,24 @@ const timeArb: fc.Arbitrary<string> = fc
     fc.integer({ min: 0, max: 23 }),
     fc.integer({ min: 0, max: 59 }),
     fc.integer({ min: 0, max: 59 }),
-    fc.option(fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 9 }), { nil: undefined }),
+    fc.option(
+      fc.string({
+        unit: fc.constantFrom(..."0123456789"),
+        minLength: 1,
+        maxLength: 9,
+      }),
+      { nil: undefined },
+    ),
     offsetArb,
   )
-  .map(([h, m, s, frac, off]) => `${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}${frac === undefined ? "" : `.${frac}`}${off}`);
+  .map(
+    ([h, m, s, frac, off]) =>
+      `${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}${frac === undefined ? "" : `.${frac}`}${off}`,
+  );
 
-const dateTimeArb: fc.Arbitrary<string> = fc.tuple(dateTimeDateArb, timeArb).map(([d, t]) => `${d}T${t}`);
+const dateTimeArb: fc.Arbitrary<string> = fc
+  .tuple(dateTimeDateArb, timeArb)
+  .map(([d, t]) => `${d}T${t}`);
 
 const base64Arb: fc.Arbitrary<string> = fc
   .uint8Array({ maxLength: 16 })
@@ -263,18 +346,31 @@ const formatArbs: Readonly<Record<string, fc.Arbitrary<string>>> = {
 const int32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 
 interface ValueBuilder {
-  build(node: unknown, path: readonly string[], refDepth: number): fc.Arbitrary<unknown>;
+  build(
+    node: unknown,
+    path: readonly string[],
+    refDepth: number,
+  ): fc.Arbitrary<unknown>;
 }
 
-function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBuilder {
+function createValueBuilder(
+  root: unknown,
+  options: SchemaValueOptions,
+): ValueBuilder {
   const groups = options.oneofGroups ?? [];
   const maxRefDepth = options.maxRefDepth ?? 3;
   const unknownKeys = options.unknownKeys ?? true;
 
-  function build(node: unknown, path: readonly string[], refDepth: number): fc.Arbitrary<unknown> {
+  function build(
+    node: unknown,
+    path: readonly string[],
+    refDepth: number,
+  ): fc.Arbitrary<unknown> {
     if (node === true) return anyJson;
     if (!isObject(node)) {
-      throw new Error(`cannot generate values for schema ${JSON.stringify(node)}`);
+      throw new Error(
+        `cannot generate values for schema ${JSON.stringify(node)}`,
+      );
     }
     if ("$ref" in node) {
       const target = resolveRef(root, node["$ref"]);
@@ -287,7 +383,9 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
     if ("enum" in node) {
       const values = node["enum"];
       if (!Array.isArray(values) || values.length === 0) {
-        throw new Error(`cannot generate values for enum ${JSON.stringify(values)}`);
+        throw new Error(
+          `cannot generate values for enum ${JSON.stringify(values)}`,
+        );
       }
       return fc.constantFrom(...(values as unknown[]));
     }
@@ -298,7 +396,11 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
       const branches = node["oneOf"] as unknown[];
       return fc
         .oneof(...branches.map((b) => build(b, path, refDepth)))
-        .filter((v) => branches.filter((b) => validateAgainst(withDefs(b), v).length === 0).length === 1);
+        .filter(
+          (v) =>
+            branches.filter((b) => validateAgainst(withDefs(b), v).length === 0)
+              .length === 1,
+        );
     }
     const types = typesOf(node);
     if (types === undefined) {
@@ -306,10 +408,14 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
         return buildObject(node, path, refDepth);
       }
       if (Object.keys(node).every((k) => annotationKeys.has(k))) return anyJson;
-      throw new Error(`cannot generate values for schema without a type ${JSON.stringify(node)}`);
+      throw new Error(
+        `cannot generate values for schema without a type ${JSON.stringify(node)}`,
+      );
     }
     if (types.length !== 1) {
-      return fc.oneof(...types.map((t) => build({ ...node, type: t }, path, refDepth)));
+      return fc.oneof(
+        ...types.map((t) => build({ ...node, type: t }, path, refDepth)),
+      );
     }
     switch (types[0]) {
       case "null":
@@ -327,19 +433,35 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
       case "object":
         return buildObject(node, path, refDepth);
       default:
-        throw new Error(`cannot generate values for type ${JSON.stringify(types[0])}`);
+        throw new Error(
+          `cannot generate values for type ${JSON.stringify(types[0])}`,
+        );
     }
   }
 
   /** A schema node carrying the root's `$defs`, for validating a branch. */
   function withDefs(node: unknown): unknown {
-    if (isObject(node) && isObject(root) && "$defs" in root) return { ...node, $defs: root["$defs"] };
+    if (isObject(node) && isObject(root) && "$defs" in root)
+      return { ...node, $defs: root["$defs"] };
     return node;
   }
 
-  function buildInteger(node: Schema, range: { readonly min: number; readonly max: number }): fc.Arbitrary<unknown> {
-    let min = Math.max(range.min, typeof node["minimum"] === "number" ? Math.ceil(node["minimum"]) : range.min);
-    let max = Math.min(range.max, typeof node["maximum"] === "number" ? Math.floor(node["maximum"]) : range.max);
+  function buildInteger(
+    node: Schema,
+    range: { readonly min: number; readonly max: number },
+  ): fc.Arbitrary<unknown> {
+    let min = Math.max(
+      range.min,
+      typeof node["minimum"] === "number"
+        ? Math.ceil(node["minimum"])
+        : range.min,
+    );
+    let max = Math.min(
+      range.max,
+      typeof node["maximum"] === "number"
+        ? Math.floor(node["maximum"])
+        : range.max,
+    );
     const exMin = node["exclusiveMinimum"];
     const exMax = node["exclusiveMaximum"];
     if (typeof exMin === "number") min = Math.max(min, Math.floor(exMin) + 1);
@@ -394,46 +516,72 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
       const arb = formatArbs[format];
       if (arb !== undefined) return arb;
     }
-    const minLength = typeof node["minLength"] === "number" ? node["minLength"] : 0;
-    const maxLength = typeof node["maxLength"] === "number" ? node["maxLength"] : Math.max(minLength, 12) + 8;
+    const minLength =
+      typeof node["minLength"] === "number" ? node["minLength"] : 0;
+    const maxLength =
+      typeof node["maxLength"] === "number"
+        ? node["maxLength"]
+        : Math.max(minLength, 12) + 8;
     return fc.string({ unit: stringUnit, minLength, maxLength }).filter((s) => {
       const n = [...s].length;
       return n >= minLength && n <= maxLength;
     });
   }
 
-  function buildArray(node: Schema, path: readonly string[], refDepth: number): fc.Arbitrary<unknown> {
-    const minLength = typeof node["minItems"] === "number" ? node["minItems"] : 0;
-    const maxLength = typeof node["maxItems"] === "number" ? node["maxItems"] : minLength + 4;
+  function buildArray(
+    node: Schema,
+    path: readonly string[],
+    refDepth: number,
+  ): fc.Arbitrary<unknown> {
+    const minLength =
+      typeof node["minItems"] === "number" ? node["minItems"] : 0;
+    const maxLength =
+      typeof node["maxItems"] === "number" ? node["maxItems"] : minLength + 4;
     const items = "items" in node ? node["items"] : true;
-    return fc.array(build(items, [...path, "[]"], refDepth), { minLength, maxLength });
+    return fc.array(build(items, [...path, "[]"], refDepth), {
+      minLength,
+      maxLength,
+    });
   }
 
   function keyArb(node: Schema): fc.Arbitrary<string> {
     const names = node["propertyNames"];
     if (isObject(names)) {
       if (Array.isArray(names["enum"])) {
-        const keys = names["enum"].filter((k): k is string => typeof k === "string");
+        const keys = names["enum"].filter(
+          (k): k is string => typeof k === "string",
+        );
         if (keys.length > 0) return fc.constantFrom(...keys);
       }
       if (typeof names["pattern"] === "string") {
-        return fc.stringMatching(new RegExp(names["pattern"]), { maxLength: 40 });
+        return fc.stringMatching(new RegExp(names["pattern"]), {
+          maxLength: 40,
+        });
       }
       return buildString(names).map((k) => String(k));
     }
     return fc.string({ unit: stringUnit, maxLength: 10 });
   }
 
-  function buildObject(node: Schema, path: readonly string[], refDepth: number): fc.Arbitrary<unknown> {
+  function buildObject(
+    node: Schema,
+    path: readonly string[],
+    refDepth: number,
+  ): fc.Arbitrary<unknown> {
     const properties = isObject(node["properties"]) ? node["properties"] : {};
     const names = Object.keys(properties);
     const required = new Set(
-      Array.isArray(node["required"]) ? node["required"].filter((r): r is string => typeof r === "string") : [],
+      Array.isArray(node["required"])
+        ? node["required"].filter((r): r is string => typeof r === "string")
+        : [],
     );
-    const fields: Array<fc.Arbitrary<[string, unknown] | undefined>> = names.map((name) => {
-      const arb = build(properties[name], [...path, name], refDepth).map((v): [string, unknown] => [name, v]);
-      return required.has(name) ? arb : fc.option(arb, { nil: undefined });
-    });
+    const fields: Array<fc.Arbitrary<[string, unknown] | undefined>> =
+      names.map((name) => {
+        const arb = build(properties[name], [...path, name], refDepth).map(
+          (v): [string, unknown] => [name, v],
+        );
+        return required.has(name) ? arb : fc.option(arb, { nil: undefined });
+      });
     // Required names that are not properties still need a value.
     for (const name of required) {
       if (!Object.hasOwn(properties, name)) {
@@ -442,26 +590,43 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
     }
     const additional = node["additionalProperties"];
     let extras: fc.Arbitrary<Array<[string, unknown]>> = fc.constant([]);
-    if (isObject(additional) || (additional === undefined || additional === true)) {
+    if (
+      isObject(additional) ||
+      additional === undefined ||
+      additional === true
+    ) {
       const open = !isObject(additional);
       const wanted = !open || unknownKeys || names.length === 0;
       if (wanted) {
-        const keys = open && !isObject(node["propertyNames"]) ? extraKey : keyArb(node);
-        const values = open ? anyJson : build(additional, [...path, "{}"], refDepth);
+        const keys =
+          open && !isObject(node["propertyNames"]) ? extraKey : keyArb(node);
+        const values = open
+          ? anyJson
+          : build(additional, [...path, "{}"], refDepth);
         extras = fc.array(fc.tuple(keys, values), { maxLength: 3 });
       }
     }
     const exclusive = groupsAt(groups, path);
-    const plans = exclusive.map((g) => planGroup(g, properties, required, path));
+    const plans = exclusive.map((g) =>
+      planGroup(g, properties, required, path),
+    );
     return fc
-      .tuple(fc.tuple(...fields), extras, fc.array(fc.nat(), { minLength: plans.length, maxLength: plans.length }))
+      .tuple(
+        fc.tuple(...fields),
+        extras,
+        fc.array(fc.nat(), {
+          minLength: plans.length,
+          maxLength: plans.length,
+        }),
+      )
       .map(([set, extra, picks]) => {
         const out: Record<string, unknown> = {};
         for (const entry of set) {
           if (entry !== undefined) define(out, entry[0], entry[1]);
         }
         for (const [k, v] of extra) {
-          if (!Object.hasOwn(properties, k) && !required.has(k)) define(out, k, v);
+          if (!Object.hasOwn(properties, k) && !required.has(k))
+            define(out, k, v);
         }
         plans.forEach((plan, i) => plan(out, picks[i] ?? 0));
         return out;
@@ -479,7 +644,8 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
     path: readonly string[],
   ): (out: Record<string, unknown>, pick: number) => void {
     const members = group.members.filter((m) => Object.hasOwn(properties, m));
-    const admitsNull = (m: string) => validateAgainst(withDefs(properties[m]), null).length === 0;
+    const admitsNull = (m: string) =>
+      validateAgainst(withDefs(properties[m]), null).length === 0;
     const forced = members.filter((m) => required.has(m) && !admitsNull(m));
     if (forced.length > 1) {
       throw new Error(
@@ -488,7 +654,9 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
       );
     }
     return (out, pick) => {
-      const set = members.filter((m) => Object.hasOwn(out, m) && out[m] !== null);
+      const set = members.filter(
+        (m) => Object.hasOwn(out, m) && out[m] !== null,
+      );
       // One choice more than the set members: keep none.
       const keep = forced[0] ?? set[pick % (set.length + 1)];
       for (const m of set) {
@@ -500,34 +668,58 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
   }
 
   /** The smallest value `node` admits, to end recursion. */
-  function minimal(node: unknown, path: readonly string[], refs: readonly unknown[]): unknown {
+  function minimal(
+    node: unknown,
+    path: readonly string[],
+    refs: readonly unknown[],
+  ): unknown {
     if (node === true) return null;
-    if (!isObject(node)) throw new Error(`cannot generate values for schema ${JSON.stringify(node)}`);
+    if (!isObject(node))
+      throw new Error(
+        `cannot generate values for schema ${JSON.stringify(node)}`,
+      );
     if ("$ref" in node) {
       const ref = node["$ref"];
       if (refs.filter((r) => r === ref).length >= 2) {
-        throw new Error(`schema at ${samePath(path)} admits no finite value: $ref ${JSON.stringify(ref)} recurses without end`);
+        throw new Error(
+          `schema at ${samePath(path)} admits no finite value: $ref ${JSON.stringify(ref)} recurses without end`,
+        );
       }
       return minimal(resolveRef(root, ref), path, [...refs, ref]);
     }
     if ("const" in node) return node["const"];
-    if (Array.isArray(node["enum"]) && node["enum"].length > 0) return node["enum"][0];
-    const branches = Array.isArray(node["anyOf"]) ? node["anyOf"] : Array.isArray(node["oneOf"]) ? node["oneOf"] : undefined;
+    if (Array.isArray(node["enum"]) && node["enum"].length > 0)
+      return node["enum"][0];
+    const branches = Array.isArray(node["anyOf"])
+      ? node["anyOf"]
+      : Array.isArray(node["oneOf"])
+        ? node["oneOf"]
+        : undefined;
     if (branches !== undefined) {
       const ordered = [
         ...branches.filter((b) => isObject(b) && b["type"] === "null"),
         ...branches.filter((b) => !(isObject(b) && b["type"] === "null")),
       ];
-      return firstOf(ordered.map((b) => () => minimal(b, path, refs)), path);
+      return firstOf(
+        ordered.map((b) => () => minimal(b, path, refs)),
+        path,
+      );
     }
     const types = typesOf(node);
     if (types === undefined) {
-      if (isObject(node["properties"])) return minimal({ ...node, type: "object" }, path, refs);
+      if (isObject(node["properties"]))
+        return minimal({ ...node, type: "object" }, path, refs);
       return null;
     }
     if (types.length !== 1) {
-      const ordered = [...types.filter((t) => t === "null"), ...types.filter((t) => t !== "null")];
-      return firstOf(ordered.map((t) => () => minimal({ ...node, type: t }, path, refs)), path);
+      const ordered = [
+        ...types.filter((t) => t === "null"),
+        ...types.filter((t) => t !== "null"),
+      ];
+      return firstOf(
+        ordered.map((t) => () => minimal({ ...node, type: t }, path, refs)),
+        path,
+      );
     }
     if (types[0] === "object") {
       const properties = isObject(node["properties"]) ? node["properties"] : {};
@@ -535,19 +727,31 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
       const required = Array.isArray(node["required"]) ? node["required"] : [];
       for (const name of required) {
         if (typeof name === "string") {
-          define(out, name, minimal(properties[name] ?? true, [...path, name], refs));
+          define(
+            out,
+            name,
+            minimal(properties[name] ?? true, [...path, name], refs),
+          );
         }
       }
       return out;
     }
     if (types[0] === "array") {
       const n = typeof node["minItems"] === "number" ? node["minItems"] : 0;
-      return Array.from({ length: n }, () => minimal(node["items"] ?? true, [...path, "[]"], refs));
+      return Array.from({ length: n }, () =>
+        minimal(node["items"] ?? true, [...path, "[]"], refs),
+      );
     }
-    return fc.sample(build(node, path, maxRefDepth), { numRuns: 1, seed: 0 })[0];
+    return fc.sample(build(node, path, maxRefDepth), {
+      numRuns: 1,
+      seed: 0,
+    })[0];
   }
 
-  function firstOf(tries: Array<() => unknown>, path: readonly string[]): unknown {
+  function firstOf(
+    tries: Array<() => unknown>,
+    path: readonly string[],
+  ): unknown {
     let last: unknown;
     for (const t of tries) {
       try {
@@ -556,46 +760,82 @@ function createValueBuilder(root: unknown, options: SchemaValueOptions): ValueBu
         last = e;
       }
     }
-    throw last instanceof Error ? last : new Error(`schema at ${samePath(path)} admits no value`);
+    throw last instanceof Error
+      ? last
+      : new Error(`schema at ${samePath(path)} admits no value`);
   }
 
   return { build };
 }
 
 /** Sets an own property, even one named `__proto__`. */
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+function define(
+  out: Record<string, unknown>,
+  key: string,
+  value: unknown,
+): void {
+  Object.defineProperty(out, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 // ---------------------------------------------------------------- validation
 
-const dateTimeRe = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
+const dateTimeRe =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
 const dateRe = /^(\d{4})-(\d{2})-(\d{2})$/;
 const timeRe = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
-const base64Re = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const uuidRe = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const ipv4Re = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-const isoDurationRe = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
+const base64Re =
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const uuidRe =
+  /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const ipv4Re =
+  /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const isoDurationRe =
+  /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
 const emailRe = /^[^\s@]+@[^\s@]+$/;
-const hostnameRe = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const hostnameRe =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 function validDate(y: number, m: number, d: number): boolean {
   return y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
 }
 
-function validClock(h: number, mi: number, s: number, oh?: number, om?: number): boolean {
-  return h <= 23 && mi <= 59 && s <= 59 && (oh === undefined || oh <= 23) && (om === undefined || om <= 59);
+function validClock(
+  h: number,
+  mi: number,
+  s: number,
+  oh?: number,
+  om?: number,
+): boolean {
+  return (
+    h <= 23 &&
+    mi <= 59 &&
+    s <= 59 &&
+    (oh === undefined || oh <= 23) &&
+    (om === undefined || om <= 59)
+  );
 }
 
 function checkFormat(format: string, s: string): boolean {
-  const num = (x: string | undefined) => (x === undefined ? undefined : Number(x));
+  const num = (x: string | undefined) =>
+    x === undefined ? undefined : Number(x);
   switch (format) {
     case "date-time": {
       const m = dateTimeRe.exec(s);
       return (
         m !== null &&
         validDate(Number(m[1]), Number(m[2]), Number(m[3])) &&
-        validClock(Number(m[4]), Number(m[5]), Number(m[6]), num(m[9]), num(m[10]))
+        validClock(
+          Number(m[4]),
+          Number(m[5]),
+          Number(m[6]),
+          num(m[9]),
+          num(m[10]),
+        )
       );
     }
     case "date": {
@@ -604,7 +844,16 @@ function checkFormat(format: string, s: string): boolean {
     }
     case "time": {
       const m = timeRe.exec(s);
-      return m !== null && validClock(Number(m[1]), Number(m[2]), Number(m[3]), num(m[6]), num(m[7]));
+      return (
+        m !== null &&
+        validClock(
+          Number(m[1]),
+          Number(m[2]),
+          Number(m[3]),
+          num(m[6]),
+          num(m[7]),
+        )
+      );
     }
     case "byte":
       return base64Re.test(s);
@@ -639,14 +888,19 @@ function deepEqual(a: unknown, b: unknown): boolean {
   }
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+    return (
+      ka.length === Object.keys(b).length &&
+      ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]))
+    );
   }
   return false;
 }
 
 function childPath(path: string, key: string | number): string {
   if (typeof key === "number") return `${path}[${key}]`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
+    ? `${path}.${key}`
+    : `${path}[${JSON.stringify(key)}]`;
 }
 
 function show(v: unknown): string {
@@ -655,18 +909,42 @@ function show(v: unknown): string {
 }
 
 interface Validator {
-  validate(node: unknown, value: unknown, path: string, segments: readonly string[]): void;
+  validate(
+    node: unknown,
+    value: unknown,
+    path: string,
+    segments: readonly string[],
+  ): void;
 }
 
-function createValidator(root: unknown, groups: readonly OneofGroup[], errors: string[]): Validator {
+function createValidator(
+  root: unknown,
+  groups: readonly OneofGroup[],
+  errors: string[],
+): Validator {
   /** Validates into a scratch list; true when the value passed. */
-  function passes(node: unknown, value: unknown, path: string, segments: readonly string[]): boolean {
+  function passes(
+    node: unknown,
+    value: unknown,
+    path: string,
+    segments: readonly string[],
+  ): boolean {
     const scratch: string[] = [];
-    createValidator(root, groups, scratch).validate(node, value, path, segments);
+    createValidator(root, groups, scratch).validate(
+      node,
+      value,
+      path,
+      segments,
+    );
     return scratch.length === 0;
   }
 
-  function validate(node: unknown, value: unknown, path: string, segments: readonly string[]): void {
+  function validate(
+    node: unknown,
+    value: unknown,
+    path: string,
+    segments: readonly string[],
+  ): void {
     if (node === true || node === undefined) return;
     if (node === false) {
       errors.push(`${path}: no value is allowed here`);
@@ -688,22 +966,40 @@ function createValidator(root: unknown, groups: readonly OneofGroup[], errors: s
     }
     const t = jsonType(value);
     const types = typesOf(node);
-    if (types !== undefined && !types.some((x) => x === t || (x === "number" && t === "integer"))) {
-      errors.push(`${path}: expected type ${show(node["type"])}, got ${t} ${show(value)}`);
+    if (
+      types !== undefined &&
+      !types.some((x) => x === t || (x === "number" && t === "integer"))
+    ) {
+      errors.push(
+        `${path}: expected type ${show(node["type"])}, got ${t} ${show(value)}`,
+      );
       return;
     }
-    if (Array.isArray(node["enum"]) && !node["enum"].some((e) => deepEqual(e, value))) {
-      errors.push(`${path}: ${show(value)} is not one of ${show(node["enum"])}`);
+    if (
+      Array.isArray(node["enum"]) &&
+      !node["enum"].some((e) => deepEqual(e, value))
+    ) {
+      errors.push(
+        `${path}: ${show(value)} is not one of ${show(node["enum"])}`,
+      );
     }
     if ("const" in node && !deepEqual(node["const"], value)) {
       errors.push(`${path}: ${show(value)} is not ${show(node["const"])}`);
     }
-    if (Array.isArray(node["anyOf"]) && !node["anyOf"].some((b) => passes(b, value, path, segments))) {
+    if (
+      Array.isArray(node["anyOf"]) &&
+      !node["anyOf"].some((b) => passes(b, value, path, segments))
+    ) {
       errors.push(`${path}: ${show(value)} matches no "anyOf" branch`);
     }
     if (Array.isArray(node["oneOf"])) {
-      const n = node["oneOf"].filter((b) => passes(b, value, path, segments)).length;
-      if (n !== 1) errors.push(`${path}: ${show(value)} matches ${n} "oneOf" branches, not 1`);
+      const n = node["oneOf"].filter((b) =>
+        passes(b, value, path, segments),
+      ).length;
+      if (n !== 1)
+        errors.push(
+          `${path}: ${show(value)} matches ${n} "oneOf" branches, not 1`,
+        );
     }
     if (Array.isArray(node["allOf"])) {
       for (const b of node["allOf"]) validate(b, value, path, segments);
@@ -720,24 +1016,40 @@ function createValidator(root: unknown, groups: readonly OneofGroup[], errors: s
   function validateString(node: Schema, value: string, path: string): void {
     const n = [...value].length;
     if (typeof node["minLength"] === "number" && n < node["minLength"]) {
-      errors.push(`${path}: ${show(value)} is shorter than ${node["minLength"]}`);
+      errors.push(
+        `${path}: ${show(value)} is shorter than ${node["minLength"]}`,
+      );
     }
     if (typeof node["maxLength"] === "number" && n > node["maxLength"]) {
-      errors.push(`${path}: ${show(value)} is longer than ${node["maxLength"]}`);
+      errors.push(
+        `${path}: ${show(value)} is longer than ${node["maxLength"]}`,
+      );
     }
-    if (typeof node["pattern"] === "string" && !new RegExp(node["pattern"], "u").test(value)) {
-      errors.push(`${path}: ${show(value)} does not match pattern ${show(node["pattern"])}`);
+    if (
+      typeof node["pattern"] === "string" &&
+      !new RegExp(node["pattern"], "u").test(value)
+    ) {
+      errors.push(
+        `${path}: ${show(value)} does not match pattern ${show(node["pattern"])}`,
+      );
     }
-    if (typeof node["format"] === "string" && !checkFormat(node["format"], value)) {
-      errors.push(`${path}: ${show(value)} is not a valid ${show(node["format"])}`);
+    if (
+      typeof node["format"] === "string" &&
+      !checkFormat(node["format"], value)
+    ) {
+      errors.push(
+        `${path}: ${show(value)} is not a valid ${show(node["format"])}`,
+      );
     }
   }
 
   function validateNumber(node: Schema, value: number, path: string): void {
-    if (!Number.isFinite(value)) errors.push(`${path}: ${value} is not a finite number`);
+    if (!Number.isFinite(value))
+      errors.push(`${path}: ${value} is not a finite number`);
     const bound = (key: string, ok: (b: number) => boolean) => {
       const b = node[key];
-      if (typeof b === "number" && !ok(b)) errors.push(`${path}: ${value} breaks "${key}" ${b}`);
+      if (typeof b === "number" && !ok(b))
+        errors.push(`${path}: ${value} breaks "${key}" ${b}`);
     };
     bound("minimum", (b) => value >= b);
     bound("maximum", (b) => value <= b);
@@ -749,19 +1061,41 @@ function createValidator(root: unknown, groups: readonly OneofGroup[], errors: s
     });
   }
 
-  function validateArray(node: Schema, value: unknown[], path: string, segments: readonly string[]): void {
-    if (typeof node["minItems"] === "number" && value.length < node["minItems"]) {
-      errors.push(`${path}: has ${value.length} items, fewer than ${node["minItems"]}`);
+  function validateArray(
+    node: Schema,
+    value: unknown[],
+    path: string,
+    segments: readonly string[],
+  ): void {
+    if (
+      typeof node["minItems"] === "number" &&
+      value.length < node["minItems"]
+    ) {
+      errors.push(
+        `${path}: has ${value.length} items, fewer than ${node["minItems"]}`,
+      );
     }
-    if (typeof node["maxItems"] === "number" && value.length > node["maxItems"]) {
-      errors.push(`${path}: has ${value.length} items, more than ${node["maxItems"]}`);
+    if (
+      typeof node["maxItems"] === "number" &&
+      value.length > node["maxItems"]
+    ) {
+      errors.push(
+        `${path}: has ${value.length} items, more than ${node["maxItems"]}`,
+      );
     }
     if ("items" in node) {
-      value.forEach((item, i) => validate(node["items"], item, childPath(path, i), [...segments, "[]"]));
+      value.forEach((item, i) =>
+        validate(node["items"], item, childPath(path, i), [...segments, "[]"]),
+      );
     }
   }
 
-  function validateObject(node: Schema, value: Schema, path: string, segments: readonly string[]): void {
+  function validateObject(
+    node: Schema,
+    value: Schema,
+    path: string,
+    segments: readonly string[],
+  ): void {
     const properties = isObject(node["properties"]) ? node["properties"] : {};
     const keys = Object.keys(value);
     if (Array.isArray(node["required"])) {
@@ -771,25 +1105,41 @@ function createValidator(root: unknown, groups: readonly OneofGroup[], errors: s
         }
       }
     }
-    if (typeof node["minProperties"] === "number" && keys.length < node["minProperties"]) {
-      errors.push(`${path}: has ${keys.length} properties, fewer than ${node["minProperties"]}`);
+    if (
+      typeof node["minProperties"] === "number" &&
+      keys.length < node["minProperties"]
+    ) {
+      errors.push(
+        `${path}: has ${keys.length} properties, fewer than ${node["minProperties"]}`,
+      );
     }
-    if (typeof node["maxProperties"] === "number" && keys.length > node["maxProperties"]) {
-      errors.push(`${path}: has ${keys.length} properties, more than ${node["maxProperties"]}`);
+    if (
+      typeof node["maxProperties"] === "number" &&
+      keys.length > node["maxProperties"]
+    ) {
+      errors.push(
+        `${path}: has ${keys.length} properties, more than ${node["maxProperties"]}`,
+      );
     }
     for (const key of keys) {
       const p = childPath(path, key);
-      if ("propertyNames" in node) validate(node["propertyNames"], key, `${p} (name)`, segments);
+      if ("propertyNames" in node)
+        validate(node["propertyNames"], key, `${p} (name)`, segments);
       if (Object.hasOwn(properties, key)) {
         validate(properties[key], value[key], p, [...segments, key]);
       } else if (node["additionalProperties"] === false) {
         errors.push(`${path}: unexpected property ${show(key)}`);
       } else if (isObject(node["additionalProperties"])) {
-        validate(node["additionalProperties"], value[key], p, [...segments, "{}"]);
+        validate(node["additionalProperties"], value[key], p, [
+          ...segments,
+          "{}",
+        ]);
       }
     }
     for (const group of groupsAt(groups, segments)) {
-      const set = group.members.filter((m) => Object.hasOwn(value, m) && value[m] !== null);
+      const set = group.members.filter(
+        (m) => Object.hasOwn(value, m) && value[m] !== null,
+      );
       if (set.length > 1) {
         errors.push(
           `${path}: ${set.map((m) => show(m)).join(" and ")} are members of one oneof` +
