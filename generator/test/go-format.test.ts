@@ -105,6 +105,23 @@ describe("alignKeys", () => {
     expect(source).toBe(formatted);
   });
 
+  it("breaks alignment at an entry too long for one line, as gofmt does", () => {
+    const lines = [
+      { key: "Name", value: '"a"' },
+      { key: "Description", value: goQuote("d".repeat(1_000_001)) },
+      { key: "Strict", value: "true" },
+      { key: "Parameters", value: 'json.RawMessage("{}")' },
+    ];
+    const padded = alignKeys(lines);
+    const source = `package p\n\nvar v = T{\n${lines.map((l, i) => `\t${padded[i]}${l.value},\n`).join("")}}\n`;
+    const formatted = withTempDir((dir) => {
+      writeFileSync(join(dir, "p.go"), source);
+      return execFileSync("gofmt", [join(dir, "p.go")], { encoding: "utf8", maxBuffer: 1 << 24 });
+    });
+    expect(padded).toEqual(["Name: ", "Description: ", "Strict:     ", "Parameters: "]);
+    expect(source === formatted).toBe(true);
+  });
+
   it("aligns the AgentTool literal keys", () => {
     const padded = alignKeys([
       { key: "Name", value: '"a"' },

@@ -13,6 +13,7 @@ type AgentTool struct {
 	Parameters  json.RawMessage
 }
 
+// NotesCreate is the tool "notes_create".
 var NotesCreate = AgentTool{
 	Name:        "notes_create",
 	Description: "Create a note.",
@@ -20,6 +21,7 @@ var NotesCreate = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"note\":{\"additionalProperties\":false,\"description\":\"The note to create.\",\"properties\":{\"body\":{\"description\":\"A comment is the description when there is no field_context.\",\"type\":\"string\"},\"color\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"A CSS color \\u003c#rrggbb\\u003e \\u0026 \\\"named\\\" colors.\"},\"title\":{\"description\":\"The note title, at most 80 characters.\",\"type\":\"string\"}},\"required\":[\"title\",\"body\",\"color\"],\"type\":\"object\"},\"tags\":{\"description\":\"Tags, lower case.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"note\",\"tags\"],\"type\":\"object\"}"),
 }
 
+// NotesList is the tool "notes_list".
 var NotesList = AgentTool{
 	Name:        "notes_list",
 	Description: "List notes.",

@@ -31,6 +31,7 @@ type AgentTool struct {
 	Parameters  json.RawMessage
 }
 
+// AccountsList is the tool "accounts_list".
 var AccountsList = AgentTool{
 	Name:        "accounts_list",
 	Description: "List accounts.",
@@ -38,6 +39,7 @@ var AccountsList = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"page_size\":{\"type\":\"integer\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_size\"],\"type\":\"object\"}"),
 }
 
+// AccountsMerge is the tool "accounts_merge".
 var AccountsMerge = AgentTool{
 	Name:        "accounts_merge",
 	Description: "Merge two accounts.",
@@ -45,6 +47,7 @@ var AccountsMerge = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"note\":{\"description\":\"Free text that mentions aliases (\\\"merge acct-1 into acct-2\\\").\",\"type\":\"string\"},\"source_account_id\":{\"type\":\"string\"},\"target_account_id\":{\"type\":\"string\"}},\"required\":[\"source_account_id\",\"target_account_id\",\"note\"],\"type\":\"object\"}"),
 }
 
+// LinksCreate is the tool "links_create".
 var LinksCreate = AgentTool{
 	Name:        "links_create",
 	Description: "Create a link on a page.",
@@ -52,6 +55,7 @@ var LinksCreate = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"page_id\":{\"description\":\"The page to add the link to.\\n\\nUse a page alias such as page-1.\",\"type\":\"string\"},\"title\":{\"description\":\"Display title.\",\"type\":\"string\"},\"url\":{\"description\":\"Target URL.\",\"type\":\"string\"},\"workspace_id\":{\"description\":\"The workspace: a raw UUID, no alias.\",\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"url\",\"title\"],\"type\":\"object\"}"),
 }
 
+// LinksDelete is the tool "links_delete".
 var LinksDelete = AgentTool{
 	Name:        "links_delete",
 	Description: "Delete a link.",
@@ -59,6 +63,7 @@ var LinksDelete = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"id\",\"workspace_id\"],\"type\":\"object\"}"),
 }
 
+// LinksGet is the tool "links_get".
 var LinksGet = AgentTool{
 	Name:        "links_get",
 	Description: "Get one link.",
@@ -66,6 +71,7 @@ var LinksGet = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"Request field named id: a link alias.\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
 }
 
+// LinksList is the tool "links_list".
 var LinksList = AgentTool{
 	Name:        "links_list",
 	Description: "List the links of a page.",
@@ -73,6 +79,7 @@ var LinksList = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"page_id\":{\"type\":\"string\"},\"page_size\":{\"type\":\"integer\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"page_size\"],\"type\":\"object\"}"),
 }
 
+// LinksMerge is the tool "links_merge".
 var LinksMerge = AgentTool{
 	Name:        "links_merge",
 	Description: "Merge links into one.",
@@ -80,6 +87,7 @@ var LinksMerge = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"link_ids\":{\"description\":\"Repeated aliased ids.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"note\":{\"description\":\"Free text: \\\"merge link-1 into link-2\\\" must reach the server as written.\",\"type\":\"string\"},\"target_link_id\":{\"description\":\"The target link.\",\"type\":\"string\"}},\"required\":[\"link_ids\",\"target_link_id\",\"note\"],\"type\":\"object\"}"),
 }
 
+// LinksPing is the tool "links_ping".
 var LinksPing = AgentTool{
 	Name:        "links_ping",
 	Description: "Check that the link service is up.",
@@ -87,6 +95,7 @@ var LinksPing = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}"),
 }
 
+// LinksWatch is the tool "links_watch".
 var LinksWatch = AgentTool{
 	Name:        "links_watch",
 	Description: "Stream the links of a page.",
@@ -94,6 +103,7 @@ var LinksWatch = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"limit\":{\"description\":\"How many events to send.\",\"type\":\"integer\"},\"page_id\":{\"type\":\"string\"}},\"required\":[\"page_id\",\"limit\"],\"type\":\"object\"}"),
 }
 
+// PageThemesUpdate is the tool "page_themes_update".
 var PageThemesUpdate = AgentTool{
 	Name:        "page_themes_update",
 	Description: "Update page theme colors and styling.",
@@ -101,6 +111,7 @@ var PageThemesUpdate = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"based_on\":{\"additionalProperties\":false,\"description\":\"An aliased id one level down in the request.\",\"properties\":{\"theme_id\":{\"type\":\"string\"}},\"required\":[\"theme_id\"],\"type\":\"object\"},\"colors\":{\"additionalProperties\":false,\"properties\":{\"primary\":{\"description\":\"Primary color, e.g. \\\"#ff0000\\\".\",\"type\":\"string\"},\"secondary\":{\"type\":\"string\"}},\"required\":[\"primary\",\"secondary\"],\"type\":\"object\"},\"page_id\":{\"type\":\"string\"},\"update_mask\":{\"pattern\":\"^([a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*)*)?$\",\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"colors\",\"update_mask\",\"based_on\"],\"type\":\"object\"}"),
 }
 
+// ThemesFeaturedLink is the tool "themes_featured_link".
 var ThemesFeaturedLink = AgentTool{
 	Name:        "themes_featured_link",
 	Description: "The featured link of a theme.",
@@ -108,6 +119,7 @@ var ThemesFeaturedLink = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"theme_id\":{\"type\":\"string\"}},\"required\":[\"theme_id\"],\"type\":\"object\"}"),
 }
 
+// ThemesForLink is the tool "themes_for_link".
 var ThemesForLink = AgentTool{
 	Name:        "themes_for_link",
 	Description: "The theme of a link's page.",
@@ -115,6 +127,7 @@ var ThemesForLink = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"Request field named id: a link alias.\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
 }
 
+// ThemesList is the tool "themes_list".
 var ThemesList = AgentTool{
 	Name:        "themes_list",
 	Description: "List themes.",
@@ -122,6 +135,7 @@ var ThemesList = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"workspace_id\"],\"type\":\"object\"}"),
 }
 
+// ThemesPreview is the tool "themes_preview".
 var ThemesPreview = AgentTool{
 	Name:        "themes_preview",
 	Description: "Preview a theme (no executor).",

@@ -29,6 +29,7 @@ type AgentTool struct {
 	Parameters  json.RawMessage
 }
 
+// AccountsCreate is the tool "accounts_create".
 var AccountsCreate = AgentTool{
 	Name:        "accounts_create",
 	Description: "Create an account.",
@@ -36,6 +37,7 @@ var AccountsCreate = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"note_count\":{\"description\":\"Test hook: the server returns this many notes with fresh ids.\",\"type\":\"integer\"},\"owner_id\":{\"type\":\"string\"}},\"required\":[\"name\",\"owner_id\",\"note_count\"],\"type\":\"object\"}"),
 }
 
+// AccountsList is the tool "accounts_list".
 var AccountsList = AgentTool{
 	Name:        "accounts_list",
 	Description: "List accounts.",
@@ -43,6 +45,7 @@ var AccountsList = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"count\":{\"description\":\"Test hook: the server returns this many accounts with fresh ids.\",\"type\":\"integer\"}},\"required\":[\"count\"],\"type\":\"object\"}"),
 }
 
+// AccountsMerge is the tool "accounts_merge".
 var AccountsMerge = AgentTool{
 	Name:        "accounts_merge",
 	Description: "Merge one account into another.",
@@ -50,6 +53,7 @@ var AccountsMerge = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"note\":{\"type\":\"string\"},\"source_id\":{\"type\":\"string\"},\"target_id\":{\"type\":\"string\"}},\"required\":[\"source_id\",\"target_id\",\"note\"],\"type\":\"object\"}"),
 }
 
+// AccountsWatch is the tool "accounts_watch".
 var AccountsWatch = AgentTool{
 	Name:        "accounts_watch",
 	Description: "Stream accounts.",
@@ -57,6 +61,7 @@ var AccountsWatch = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"count\":{\"description\":\"Test hook: the server streams this many accounts.\",\"type\":\"integer\"}},\"required\":[\"count\"],\"type\":\"object\"}"),
 }
 
+// FixupLoose is the tool "fixup_loose".
 var FixupLoose = AgentTool{
 	Name:        "fixup_loose",
 	Description: "Echo a request.",
@@ -64,6 +69,7 @@ var FixupLoose = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"attrs\":{\"type\":\"object\"},\"display_name\":{\"type\":\"string\"},\"extra\":{},\"flags\":{\"additionalProperties\":{\"type\":\"string\"},\"propertyNames\":{\"enum\":[\"false\",\"true\"]},\"type\":\"object\"},\"item\":{\"properties\":{\"children\":{\"items\":{\"type\":\"object\"},\"type\":\"array\"},\"counts\":{\"additionalProperties\":{\"type\":\"integer\"},\"type\":\"object\"},\"name\":{\"type\":\"string\"},\"payload\":{}},\"required\":[\"name\",\"counts\",\"payload\",\"children\"],\"type\":\"object\"},\"items\":{\"items\":{\"properties\":{\"children\":{\"items\":{\"type\":\"object\"},\"type\":\"array\"},\"counts\":{\"additionalProperties\":{\"type\":\"integer\"},\"type\":\"object\"},\"name\":{\"type\":\"string\"},\"payload\":{}},\"required\":[\"name\",\"counts\",\"payload\",\"children\"],\"type\":\"object\"},\"type\":\"array\"},\"items_by_num\":{\"additionalProperties\":{\"properties\":{\"children\":{\"items\":{\"type\":\"object\"},\"type\":\"array\"},\"counts\":{\"additionalProperties\":{\"type\":\"integer\"},\"type\":\"object\"},\"name\":{\"type\":\"string\"},\"payload\":{}},\"required\":[\"name\",\"counts\",\"payload\",\"children\"],\"type\":\"object\"},\"propertyNames\":{\"pattern\":\"^(0|-?[1-9][0-9]{0,8})$\"},\"type\":\"object\"},\"labels\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},\"list\":{\"items\":{},\"type\":\"array\"},\"nested\":{\"properties\":{\"children\":{\"items\":{\"type\":\"object\"},\"type\":\"array\"},\"counts\":{\"additionalProperties\":{\"type\":\"integer\"},\"type\":\"object\"},\"name\":{\"type\":\"string\"},\"payload\":{}},\"required\":[\"name\",\"counts\",\"payload\",\"children\"],\"type\":\"object\"},\"note\":{\"type\":\"string\"},\"number\":{\"type\":\"integer\"},\"text\":{\"type\":\"string\"},\"value_map\":{\"additionalProperties\":{},\"type\":\"object\"},\"values\":{\"items\":{},\"type\":\"array\"}},\"required\":[\"attrs\",\"display_name\",\"extra\",\"flags\",\"item\",\"items\",\"items_by_num\",\"labels\",\"list\",\"value_map\",\"values\"],\"type\":\"object\"}"),
 }
 
+// FixupStrict is the tool "fixup_strict".
 var FixupStrict = AgentTool{
 	Name:        "fixup_strict",
 	Description: "Echo a request (strict schema).",

@@ -30,6 +30,7 @@ type AgentTool struct {
 	Parameters  json.RawMessage
 }
 
+// PkgAlpha is the tool "pkg_alpha".
 var PkgAlpha = AgentTool{
 	Name:        "pkg_alpha",
 	Description: "Call the Alpha service.",
@@ -37,6 +38,7 @@ var PkgAlpha = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
 }
 
+// PkgBeta is the tool "pkg_beta".
 var PkgBeta = AgentTool{
 	Name:        "pkg_beta",
 	Description: "Call the Beta service.",
@@ -44,6 +46,7 @@ var PkgBeta = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
 }
 
+// PkgContext is the tool "pkg_context".
 var PkgContext = AgentTool{
 	Name:        "pkg_context",
 	Description: "Call the Ctx service.",
@@ -51,6 +54,7 @@ var PkgContext = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
 }
 
+// PkgJson is the tool "pkg_json".
 var PkgJson = AgentTool{
 	Name:        "pkg_json",
 	Description: "Call the Json service.",

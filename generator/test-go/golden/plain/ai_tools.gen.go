@@ -13,6 +13,7 @@ type AgentTool struct {
 	Parameters  json.RawMessage
 }
 
+// GreetLoudly is the tool "Greet_Loudly".
 var GreetLoudly = AgentTool{
 	Name:        "Greet_Loudly",
 	Description: "Say hello, loudly (upper-case name sorts first).",
@@ -20,6 +21,7 @@ var GreetLoudly = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"name\":{\"description\":\"Who to greet.\",\"type\":\"string\"},\"times\":{\"description\":\"How many times.\",\"type\":\"integer\"}},\"required\":[\"name\",\"times\"],\"type\":\"object\"}"),
 }
 
+// GreetTwice is the tool "__greet__twice_".
 var GreetTwice = AgentTool{
 	Name:        "__greet__twice_",
 	Description: "Say hello twice.",
@@ -27,6 +29,7 @@ var GreetTwice = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"name\":{\"description\":\"Who to greet.\",\"type\":\"string\"},\"times\":{\"description\":\"How many times.\",\"type\":\"integer\"}},\"required\":[\"name\",\"times\"],\"type\":\"object\"}"),
 }
 
+// AWeatherForecast is the tool "a_weather_forecast".
 var AWeatherForecast = AgentTool{
 	Name:        "a_weather_forecast",
 	Description: "Get a weather forecast (non-strict).",
@@ -34,6 +37,7 @@ var AWeatherForecast = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"city\":{\"description\":\"City name, e.g. \\\"Zürich\\\".\",\"type\":\"string\"},\"days\":{\"description\":\"Number of days.\",\"type\":\"integer\"},\"start\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"city\",\"start\"],\"type\":\"object\"}"),
 }
 
+// Greet is the tool "greet".
 var Greet = AgentTool{
 	Name:        "greet",
 	Description: "Say hello.",
@@ -41,6 +45,7 @@ var Greet = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"description\":\"Who to greet.\",\"type\":\"string\"},\"times\":{\"description\":\"How many times.\",\"type\":\"integer\"}},\"required\":[\"name\",\"times\"],\"type\":\"object\"}"),
 }
 
+// GreetV2WithANameThatIsExactlySixtyFourCharactersLong is the tool "greet_v2_with_a_name_that_is_exactly_sixty_four_characters_long_".
 var GreetV2WithANameThatIsExactlySixtyFourCharactersLong = AgentTool{
 	Name:        "greet_v2_with_a_name_that_is_exactly_sixty_four_characters_long_",
 	Description: "Say hello with a long name.",
@@ -48,6 +53,7 @@ var GreetV2WithANameThatIsExactlySixtyFourCharactersLong = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"description\":\"Who to greet.\",\"type\":\"string\"},\"times\":{\"description\":\"How many times.\",\"type\":\"integer\"}},\"required\":[\"name\",\"times\"],\"type\":\"object\"}"),
 }
 
+// WeatherForecast is the tool "weather_forecast".
 var WeatherForecast = AgentTool{
 	Name:        "weather_forecast",
 	Description: "Get a weather forecast.",

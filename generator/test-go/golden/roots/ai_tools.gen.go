@@ -27,6 +27,7 @@ type AgentTool struct {
 	Parameters  json.RawMessage
 }
 
+// RootEmptyLoose is the tool "root_empty_loose".
 var RootEmptyLoose = AgentTool{
 	Name:        "root_empty_loose",
 	Description: "An Empty request (non-strict).",
@@ -34,6 +35,7 @@ var RootEmptyLoose = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
 }
 
+// RootEmptyStrict is the tool "root_empty_strict".
 var RootEmptyStrict = AgentTool{
 	Name:        "root_empty_strict",
 	Description: "An Empty request (strict).",
@@ -41,6 +43,7 @@ var RootEmptyStrict = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}"),
 }
 
+// RootStructLoose is the tool "root_struct_loose".
 var RootStructLoose = AgentTool{
 	Name:        "root_struct_loose",
 	Description: "A Struct request (non-strict).",

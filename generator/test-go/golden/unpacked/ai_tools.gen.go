@@ -13,6 +13,7 @@ type AgentTool struct {
 	Parameters  json.RawMessage
 }
 
+// UnpackedLoose is the tool "unpacked_loose".
 var UnpackedLoose = AgentTool{
 	Name:        "unpacked_loose",
 	Description: "OUTPUT_ONLY unpacked (non-strict).",
@@ -20,6 +21,7 @@ var UnpackedLoose = AgentTool{
 	Parameters:  json.RawMessage("{\"properties\":{\"label\":{\"description\":\"Kept: no OUTPUT_ONLY.\",\"type\":\"string\"},\"name\":{\"description\":\"Kept.\",\"type\":\"string\"},\"nested\":{\"properties\":{\"client_note\":{\"type\":\"string\"}},\"required\":[\"client_note\"],\"type\":\"object\"}},\"required\":[\"name\",\"label\",\"nested\"],\"type\":\"object\"}"),
 }
 
+// UnpackedStrict is the tool "unpacked_strict".
 var UnpackedStrict = AgentTool{
 	Name:        "unpacked_strict",
 	Description: "OUTPUT_ONLY unpacked (strict).",

@@ -20,6 +20,7 @@ type AgentTool struct {
 	Parameters  json.RawMessage
 }
 
+// AccountsGet is the tool "accounts_get".
 var AccountsGet = AgentTool{
 	Name:        "accounts_get",
 	Description: "Get an account.",
@@ -27,6 +28,7 @@ var AccountsGet = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"id\",\"workspace_id\"],\"type\":\"object\"}"),
 }
 
+// StepsList is the tool "steps_list".
 var StepsList = AgentTool{
 	Name:        "steps_list",
 	Description: "List the steps of an account.",
