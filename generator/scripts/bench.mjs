@@ -11,7 +11,14 @@
 //   node scripts/bench.mjs [--quick] [--runs N] [--warmup N] [--sizes 25,50,100]
 //                          [--seed S] [--plugin PATH] [--keep]
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -241,6 +248,26 @@ function checkResponse(run, label) {
   };
 }
 
+// The plugin's build (generator/dist) can be rebuilt by something else while
+// the benchmark runs; its newest mtime tells a rebuild from nondeterminism.
+const distDir = join(generatorDir, "dist");
+function distStamp() {
+  if (opt.plugin || !existsSync(distDir)) return 0;
+  let newest = 0;
+  for (const e of readdirSync(distDir, {
+    recursive: true,
+    withFileTypes: true,
+  })) {
+    if (e.isFile())
+      newest = Math.max(
+        newest,
+        statSync(join(e.parentPath ?? e.path, e.name)).mtimeMs,
+      );
+  }
+  return newest;
+}
+const distAtStart = distStamp();
+
 const results = [];
 const oddities = [];
 let maxLoad = loadavg()[0];
@@ -266,7 +293,10 @@ for (const c of corpora) {
     } else if (d !== digest) {
       checkResponse(run, label);
       oddities.push(
-        `${c.files} files: output differs between runs (${label}): not deterministic`,
+        distStamp() !== distAtStart
+          ? `${c.files} files: output differs between runs (${label}), but generator/dist was ` +
+              "rebuilt during the benchmark: the runs mix two builds"
+          : `${c.files} files: output differs between runs (${label}): not deterministic`,
       );
       digest = d;
     }
@@ -398,6 +428,11 @@ const at2000 = results.find((r) => r.tools === 2000);
 if (at2000)
   console.log(`This plugin: ${ms(at2000.median)} median at 2,000 tools.`);
 
+if (distStamp() !== distAtStart) {
+  oddities.push(
+    "generator/dist changed while the benchmark ran (rebuilt by something else)",
+  );
+}
 // Other work on the machine shows up as spread between runs: say so.
 if (maxLoad > cpus().length * 0.75) {
   oddities.push(

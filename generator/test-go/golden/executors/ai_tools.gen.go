@@ -618,12 +618,8 @@ func (e *Executor) GetAliasManager() *AliasManager {
 // ExecuteAccountsList runs the "accounts_list" tool by calling AccountService.ListAccounts.
 func (e *Executor) ExecuteAccountsList(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.ListAccountsRequest
-	args, err := e.prepare("accounts_list", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("accounts_list", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := linksv1.NewAccountServiceClient(e.conn).ListAccounts(ctx, &req)
 	if err != nil {
@@ -635,12 +631,8 @@ func (e *Executor) ExecuteAccountsList(ctx context.Context, argsJSON string) (st
 // ExecuteAccountsMerge runs the "accounts_merge" tool by calling AccountService.MergeAccounts.
 func (e *Executor) ExecuteAccountsMerge(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.MergeAccountsRequest
-	args, err := e.prepare("accounts_merge", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("accounts_merge", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := linksv1.NewAccountServiceClient(e.conn).MergeAccounts(ctx, &req)
 	if err != nil {
@@ -652,12 +644,8 @@ func (e *Executor) ExecuteAccountsMerge(ctx context.Context, argsJSON string) (s
 // ExecuteLinksCreate runs the "links_create" tool by calling LinkService.CreateLink.
 func (e *Executor) ExecuteLinksCreate(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.CreateLinkRequest
-	args, err := e.prepare("links_create", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("links_create", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).CreateLink(ctx, &req)
 	if err != nil {
@@ -669,12 +657,8 @@ func (e *Executor) ExecuteLinksCreate(ctx context.Context, argsJSON string) (str
 // ExecuteLinksDelete runs the "links_delete" tool by calling LinkService.DeleteLink.
 func (e *Executor) ExecuteLinksDelete(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.DeleteLinkRequest
-	args, err := e.prepare("links_delete", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("links_delete", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).DeleteLink(ctx, &req)
 	if err != nil {
@@ -686,12 +670,8 @@ func (e *Executor) ExecuteLinksDelete(ctx context.Context, argsJSON string) (str
 // ExecuteLinksGet runs the "links_get" tool by calling LinkService.GetLink.
 func (e *Executor) ExecuteLinksGet(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.GetLinkRequest
-	args, err := e.prepare("links_get", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("links_get", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).GetLink(ctx, &req)
 	if err != nil {
@@ -703,12 +683,8 @@ func (e *Executor) ExecuteLinksGet(ctx context.Context, argsJSON string) (string
 // ExecuteLinksList runs the "links_list" tool by calling LinkService.ListLinks.
 func (e *Executor) ExecuteLinksList(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.ListLinksRequest
-	args, err := e.prepare("links_list", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("links_list", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).ListLinks(ctx, &req)
 	if err != nil {
@@ -720,12 +696,8 @@ func (e *Executor) ExecuteLinksList(ctx context.Context, argsJSON string) (strin
 // ExecuteLinksMerge runs the "links_merge" tool by calling LinkService.MergeLinks.
 func (e *Executor) ExecuteLinksMerge(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.MergeLinksRequest
-	args, err := e.prepare("links_merge", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("links_merge", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).MergeLinks(ctx, &req)
 	if err != nil {
@@ -737,12 +709,8 @@ func (e *Executor) ExecuteLinksMerge(ctx context.Context, argsJSON string) (stri
 // ExecuteLinksPing runs the "links_ping" tool by calling LinkService.Ping.
 func (e *Executor) ExecuteLinksPing(ctx context.Context, argsJSON string) (string, error) {
 	var req emptypb.Empty
-	args, err := e.prepare("links_ping", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("links_ping", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).Ping(ctx, &req)
 	if err != nil {
@@ -754,12 +722,8 @@ func (e *Executor) ExecuteLinksPing(ctx context.Context, argsJSON string) (strin
 // ExecuteLinksWatch runs the "links_watch" tool by calling LinkService.WatchLinks.
 func (e *Executor) ExecuteLinksWatch(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.WatchLinksRequest
-	args, err := e.prepare("links_watch", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("links_watch", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -773,12 +737,8 @@ func (e *Executor) ExecuteLinksWatch(ctx context.Context, argsJSON string) (stri
 // ExecutePageThemesUpdate runs the "page_themes_update" tool by calling PageThemeService.UpdatePageTheme.
 func (e *Executor) ExecutePageThemesUpdate(ctx context.Context, argsJSON string) (string, error) {
 	var req themesv1.UpdatePageThemeRequest
-	args, err := e.prepare("page_themes_update", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("page_themes_update", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := themesv1.NewPageThemeServiceClient(e.conn).UpdatePageTheme(ctx, &req)
 	if err != nil {
@@ -790,12 +750,8 @@ func (e *Executor) ExecutePageThemesUpdate(ctx context.Context, argsJSON string)
 // ExecuteThemesFeaturedLink runs the "themes_featured_link" tool by calling PageThemeService.FeaturedLink.
 func (e *Executor) ExecuteThemesFeaturedLink(ctx context.Context, argsJSON string) (string, error) {
 	var req themesv1.GetThemeRequest
-	args, err := e.prepare("themes_featured_link", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("themes_featured_link", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := themesv1.NewPageThemeServiceClient(e.conn).FeaturedLink(ctx, &req)
 	if err != nil {
@@ -807,12 +763,8 @@ func (e *Executor) ExecuteThemesFeaturedLink(ctx context.Context, argsJSON strin
 // ExecuteThemesForLink runs the "themes_for_link" tool by calling PageThemeService.ThemeForLink.
 func (e *Executor) ExecuteThemesForLink(ctx context.Context, argsJSON string) (string, error) {
 	var req linksv1.GetLinkRequest
-	args, err := e.prepare("themes_for_link", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("themes_for_link", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := themesv1.NewPageThemeServiceClient(e.conn).ThemeForLink(ctx, &req)
 	if err != nil {
@@ -824,12 +776,8 @@ func (e *Executor) ExecuteThemesForLink(ctx context.Context, argsJSON string) (s
 // ExecuteThemesList runs the "themes_list" tool by calling PageThemeService.ListThemes.
 func (e *Executor) ExecuteThemesList(ctx context.Context, argsJSON string) (string, error) {
 	var req themesv1.ListThemesRequest
-	args, err := e.prepare("themes_list", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("themes_list", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := themesv1.NewPageThemeServiceClient(e.conn).ListThemes(ctx, &req)
 	if err != nil {
@@ -904,15 +852,22 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 	return "", fmt.Errorf("no auto-executor for tool: %s", toolName)
 }
 
-// prepare turns the model's arguments into what protojson reads: aliases
-// resolved, then the argument fix-up applied.
-func (e *Executor) prepare(toolName string, argsJSON string, md protoreflect.MessageDescriptor, strict bool) (string, error) {
+// decode reads the model's arguments into req: aliases resolved, the
+// argument fix-up applied, then protojson with unknown fields discarded.
+func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.ProtoMessage, strict bool) error {
 	resolved, err := e.aliases.ResolveJSONChecked(toolName, argsJSON)
 	if err != nil {
-		return "", err
+		return err
 	}
 	argsJSON = resolved
-	return e.fixArgs(argsJSON, md, strict)
+	args, err := e.fixArgs(argsJSON, req.ProtoReflect().Descriptor(), strict)
+	if err != nil {
+		return err
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), req); err != nil {
+		return fmt.Errorf("failed to parse arguments: %w", err)
+	}
+	return nil
 }
 
 // finish encodes a response, registers its ids and returns it aliasified.

@@ -530,12 +530,8 @@ func (e *Executor) GetAliasManager() *AliasManager {
 // ExecuteAccountsCreate runs the "accounts_create" tool by calling AccountService.CreateAccount.
 func (e *Executor) ExecuteAccountsCreate(ctx context.Context, argsJSON string) (string, error) {
 	var req aitestv1.CreateAccountRequest
-	args, err := e.prepare("accounts_create", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("accounts_create", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := aitestv1.NewAccountServiceClient(e.conn).CreateAccount(ctx, &req)
 	if err != nil {
@@ -547,12 +543,8 @@ func (e *Executor) ExecuteAccountsCreate(ctx context.Context, argsJSON string) (
 // ExecuteAccountsList runs the "accounts_list" tool by calling AccountService.ListAccounts.
 func (e *Executor) ExecuteAccountsList(ctx context.Context, argsJSON string) (string, error) {
 	var req aitestv1.ListAccountsRequest
-	args, err := e.prepare("accounts_list", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("accounts_list", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := aitestv1.NewAccountServiceClient(e.conn).ListAccounts(ctx, &req)
 	if err != nil {
@@ -564,12 +556,8 @@ func (e *Executor) ExecuteAccountsList(ctx context.Context, argsJSON string) (st
 // ExecuteAccountsMerge runs the "accounts_merge" tool by calling AccountService.MergeAccounts.
 func (e *Executor) ExecuteAccountsMerge(ctx context.Context, argsJSON string) (string, error) {
 	var req aitestv1.MergeAccountsRequest
-	args, err := e.prepare("accounts_merge", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("accounts_merge", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := aitestv1.NewAccountServiceClient(e.conn).MergeAccounts(ctx, &req)
 	if err != nil {
@@ -581,12 +569,8 @@ func (e *Executor) ExecuteAccountsMerge(ctx context.Context, argsJSON string) (s
 // ExecuteAccountsWatch runs the "accounts_watch" tool by calling AccountService.WatchAccounts.
 func (e *Executor) ExecuteAccountsWatch(ctx context.Context, argsJSON string) (string, error) {
 	var req aitestv1.WatchAccountsRequest
-	args, err := e.prepare("accounts_watch", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("accounts_watch", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -600,12 +584,8 @@ func (e *Executor) ExecuteAccountsWatch(ctx context.Context, argsJSON string) (s
 // ExecuteFixupLoose runs the "fixup_loose" tool by calling FixupService.EchoLoose.
 func (e *Executor) ExecuteFixupLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req aitestv1.FixupRequest
-	args, err := e.prepare("fixup_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("fixup_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := aitestv1.NewFixupServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
@@ -617,12 +597,8 @@ func (e *Executor) ExecuteFixupLoose(ctx context.Context, argsJSON string) (stri
 // ExecuteFixupStrict runs the "fixup_strict" tool by calling FixupService.EchoStrict.
 func (e *Executor) ExecuteFixupStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req aitestv1.FixupRequest
-	args, err := e.prepare("fixup_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("fixup_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := aitestv1.NewFixupServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
@@ -669,15 +645,22 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 	return "", fmt.Errorf("no auto-executor for tool: %s", toolName)
 }
 
-// prepare turns the model's arguments into what protojson reads: aliases
-// resolved, then the argument fix-up applied.
-func (e *Executor) prepare(toolName string, argsJSON string, md protoreflect.MessageDescriptor, strict bool) (string, error) {
+// decode reads the model's arguments into req: aliases resolved, the
+// argument fix-up applied, then protojson with unknown fields discarded.
+func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.ProtoMessage, strict bool) error {
 	resolved, err := e.aliases.ResolveJSONChecked(toolName, argsJSON)
 	if err != nil {
-		return "", err
+		return err
 	}
 	argsJSON = resolved
-	return e.fixArgs(argsJSON, md, strict)
+	args, err := e.fixArgs(argsJSON, req.ProtoReflect().Descriptor(), strict)
+	if err != nil {
+		return err
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), req); err != nil {
+		return fmt.Errorf("failed to parse arguments: %w", err)
+	}
+	return nil
 }
 
 // finish encodes a response, registers its ids and returns it aliasified.

@@ -513,12 +513,8 @@ func (e *Executor) GetAliasManager() *AliasManager {
 // ExecutePkgAlpha runs the "pkg_alpha" tool by calling AlphaService.DoAlpha.
 func (e *Executor) ExecutePkgAlpha(ctx context.Context, argsJSON string) (string, error) {
 	var req v1.AlphaRequest
-	args, err := e.prepare("pkg_alpha", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("pkg_alpha", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := v1.NewAlphaServiceClient(e.conn).DoAlpha(ctx, &req)
 	if err != nil {
@@ -530,12 +526,8 @@ func (e *Executor) ExecutePkgAlpha(ctx context.Context, argsJSON string) (string
 // ExecutePkgBeta runs the "pkg_beta" tool by calling BetaService.DoBeta.
 func (e *Executor) ExecutePkgBeta(ctx context.Context, argsJSON string) (string, error) {
 	var req betav1.BetaRequest
-	args, err := e.prepare("pkg_beta", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("pkg_beta", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := betav1.NewBetaServiceClient(e.conn).DoBeta(ctx, &req)
 	if err != nil {
@@ -547,12 +539,8 @@ func (e *Executor) ExecutePkgBeta(ctx context.Context, argsJSON string) (string,
 // ExecutePkgContext runs the "pkg_context" tool by calling CtxService.DoCtx.
 func (e *Executor) ExecutePkgContext(ctx context.Context, argsJSON string) (string, error) {
 	var req pkgnamescontext.CtxRequest
-	args, err := e.prepare("pkg_context", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("pkg_context", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := pkgnamescontext.NewCtxServiceClient(e.conn).DoCtx(ctx, &req)
 	if err != nil {
@@ -564,12 +552,8 @@ func (e *Executor) ExecutePkgContext(ctx context.Context, argsJSON string) (stri
 // ExecutePkgJson runs the "pkg_json" tool by calling JsonService.DoJson.
 func (e *Executor) ExecutePkgJson(ctx context.Context, argsJSON string) (string, error) {
 	var req pkgnamesjson.JsonRequest
-	args, err := e.prepare("pkg_json", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("pkg_json", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := pkgnamesjson.NewJsonServiceClient(e.conn).DoJson(ctx, &req)
 	if err != nil {
@@ -608,15 +592,22 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 	return "", fmt.Errorf("no auto-executor for tool: %s", toolName)
 }
 
-// prepare turns the model's arguments into what protojson reads: aliases
-// resolved, then the argument fix-up applied.
-func (e *Executor) prepare(toolName string, argsJSON string, md protoreflect.MessageDescriptor, strict bool) (string, error) {
+// decode reads the model's arguments into req: aliases resolved, the
+// argument fix-up applied, then protojson with unknown fields discarded.
+func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.ProtoMessage, strict bool) error {
 	resolved, err := e.aliases.ResolveJSONChecked(toolName, argsJSON)
 	if err != nil {
-		return "", err
+		return err
 	}
 	argsJSON = resolved
-	return e.fixArgs(argsJSON, md, strict)
+	args, err := e.fixArgs(argsJSON, req.ProtoReflect().Descriptor(), strict)
+	if err != nil {
+		return err
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), req); err != nil {
+		return fmt.Errorf("failed to parse arguments: %w", err)
+	}
+	return nil
 }
 
 // finish encodes a response, registers its ids and returns it aliasified.

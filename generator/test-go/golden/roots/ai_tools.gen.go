@@ -74,12 +74,8 @@ func NewExecutor(conn grpc.ClientConnInterface) *Executor {
 // ExecuteRootStructLoose runs the "root_struct_loose" tool by calling RootService.StructLoose.
 func (e *Executor) ExecuteRootStructLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req structpb.Struct
-	args, err := e.prepare("root_struct_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("root_struct_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := rootsv1.NewRootServiceClient(e.conn).StructLoose(ctx, &req)
 	if err != nil {
@@ -106,10 +102,17 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 	return "", fmt.Errorf("no auto-executor for tool: %s", toolName)
 }
 
-// prepare turns the model's arguments into what protojson reads: aliases
-// resolved, then the argument fix-up applied.
-func (e *Executor) prepare(toolName string, argsJSON string, md protoreflect.MessageDescriptor, strict bool) (string, error) {
-	return e.fixArgs(argsJSON, md, strict)
+// decode reads the model's arguments into req: aliases resolved, the
+// argument fix-up applied, then protojson with unknown fields discarded.
+func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.ProtoMessage, strict bool) error {
+	args, err := e.fixArgs(argsJSON, req.ProtoReflect().Descriptor(), strict)
+	if err != nil {
+		return err
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), req); err != nil {
+		return fmt.Errorf("failed to parse arguments: %w", err)
+	}
+	return nil
 }
 
 // finish encodes a response.

@@ -323,12 +323,8 @@ func NewExecutor(conn grpc.ClientConnInterface) *Executor {
 // ExecuteBehaviorLoose runs the "behavior_loose" tool by calling BehaviorService.BehaviorLoose.
 func (e *Executor) ExecuteBehaviorLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req behaviorv1.BehaviorRequest
-	args, err := e.prepare("behavior_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("behavior_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := behaviorv1.NewBehaviorServiceClient(e.conn).BehaviorLoose(ctx, &req)
 	if err != nil {
@@ -340,12 +336,8 @@ func (e *Executor) ExecuteBehaviorLoose(ctx context.Context, argsJSON string) (s
 // ExecuteBehaviorStrict runs the "behavior_strict" tool by calling BehaviorService.BehaviorStrict.
 func (e *Executor) ExecuteBehaviorStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req behaviorv1.BehaviorRequest
-	args, err := e.prepare("behavior_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("behavior_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := behaviorv1.NewBehaviorServiceClient(e.conn).BehaviorStrict(ctx, &req)
 	if err != nil {
@@ -357,12 +349,8 @@ func (e *Executor) ExecuteBehaviorStrict(ctx context.Context, argsJSON string) (
 // ExecuteEnumsLoose runs the "enums_loose" tool by calling EnumService.EchoLoose.
 func (e *Executor) ExecuteEnumsLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req enumsv1.EnumsRequest
-	args, err := e.prepare("enums_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("enums_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := enumsv1.NewEnumServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
@@ -374,12 +362,8 @@ func (e *Executor) ExecuteEnumsLoose(ctx context.Context, argsJSON string) (stri
 // ExecuteEnumsStrict runs the "enums_strict" tool by calling EnumService.EchoStrict.
 func (e *Executor) ExecuteEnumsStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req enumsv1.EnumsRequest
-	args, err := e.prepare("enums_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("enums_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := enumsv1.NewEnumServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
@@ -391,12 +375,8 @@ func (e *Executor) ExecuteEnumsStrict(ctx context.Context, argsJSON string) (str
 // ExecuteMapsLoose runs the "maps_loose" tool by calling MapService.EchoLoose.
 func (e *Executor) ExecuteMapsLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req mapsv1.MapsRequest
-	args, err := e.prepare("maps_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("maps_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := mapsv1.NewMapServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
@@ -408,12 +388,8 @@ func (e *Executor) ExecuteMapsLoose(ctx context.Context, argsJSON string) (strin
 // ExecuteMapsStrict runs the "maps_strict" tool by calling MapService.EchoStrict.
 func (e *Executor) ExecuteMapsStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req mapsv1.MapsRequest
-	args, err := e.prepare("maps_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("maps_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := mapsv1.NewMapServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
@@ -425,12 +401,8 @@ func (e *Executor) ExecuteMapsStrict(ctx context.Context, argsJSON string) (stri
 // ExecuteNestedStrict runs the "nested_strict" tool by calling NestedService.NestedStrict.
 func (e *Executor) ExecuteNestedStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req nestedv1.NestedRequest
-	args, err := e.prepare("nested_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("nested_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := nestedv1.NewNestedServiceClient(e.conn).NestedStrict(ctx, &req)
 	if err != nil {
@@ -442,12 +414,8 @@ func (e *Executor) ExecuteNestedStrict(ctx context.Context, argsJSON string) (st
 // ExecuteOneofNestedLoose runs the "oneof_nested_loose" tool by calling OneofService.NestedLoose.
 func (e *Executor) ExecuteOneofNestedLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.NestedOneofRequest
-	args, err := e.prepare("oneof_nested_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("oneof_nested_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).NestedLoose(ctx, &req)
 	if err != nil {
@@ -459,12 +427,8 @@ func (e *Executor) ExecuteOneofNestedLoose(ctx context.Context, argsJSON string)
 // ExecuteOneofNestedStrict runs the "oneof_nested_strict" tool by calling OneofService.NestedStrict.
 func (e *Executor) ExecuteOneofNestedStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.NestedOneofRequest
-	args, err := e.prepare("oneof_nested_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("oneof_nested_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).NestedStrict(ctx, &req)
 	if err != nil {
@@ -476,12 +440,8 @@ func (e *Executor) ExecuteOneofNestedStrict(ctx context.Context, argsJSON string
 // ExecuteOneofOnlyStrict runs the "oneof_only_strict" tool by calling OneofService.OnlyOneofStrict.
 func (e *Executor) ExecuteOneofOnlyStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.OnlyOneofRequest
-	args, err := e.prepare("oneof_only_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("oneof_only_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OnlyOneofStrict(ctx, &req)
 	if err != nil {
@@ -493,12 +453,8 @@ func (e *Executor) ExecuteOneofOnlyStrict(ctx context.Context, argsJSON string) 
 // ExecuteOneofRootLoose runs the "oneof_root_loose" tool by calling OneofService.RootOneofLoose.
 func (e *Executor) ExecuteOneofRootLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.RootOneofRequest
-	args, err := e.prepare("oneof_root_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("oneof_root_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).RootOneofLoose(ctx, &req)
 	if err != nil {
@@ -510,12 +466,8 @@ func (e *Executor) ExecuteOneofRootLoose(ctx context.Context, argsJSON string) (
 // ExecuteOneofRootStrict runs the "oneof_root_strict" tool by calling OneofService.RootOneofStrict.
 func (e *Executor) ExecuteOneofRootStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.RootOneofRequest
-	args, err := e.prepare("oneof_root_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("oneof_root_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).RootOneofStrict(ctx, &req)
 	if err != nil {
@@ -527,12 +479,8 @@ func (e *Executor) ExecuteOneofRootStrict(ctx context.Context, argsJSON string) 
 // ExecuteOneofsSeveralLoose runs the "oneofs_several_loose" tool by calling OneofService.SeveralLoose.
 func (e *Executor) ExecuteOneofsSeveralLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.SeveralOneofsRequest
-	args, err := e.prepare("oneofs_several_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("oneofs_several_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).SeveralLoose(ctx, &req)
 	if err != nil {
@@ -544,12 +492,8 @@ func (e *Executor) ExecuteOneofsSeveralLoose(ctx context.Context, argsJSON strin
 // ExecuteOneofsSeveralStrict runs the "oneofs_several_strict" tool by calling OneofService.SeveralStrict.
 func (e *Executor) ExecuteOneofsSeveralStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.SeveralOneofsRequest
-	args, err := e.prepare("oneofs_several_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("oneofs_several_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).SeveralStrict(ctx, &req)
 	if err != nil {
@@ -561,12 +505,8 @@ func (e *Executor) ExecuteOneofsSeveralStrict(ctx context.Context, argsJSON stri
 // ExecuteOptionalLoose runs the "optional_loose" tool by calling OneofService.OptionalLoose.
 func (e *Executor) ExecuteOptionalLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.OptionalRequest
-	args, err := e.prepare("optional_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("optional_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OptionalLoose(ctx, &req)
 	if err != nil {
@@ -578,12 +518,8 @@ func (e *Executor) ExecuteOptionalLoose(ctx context.Context, argsJSON string) (s
 // ExecuteOptionalStrict runs the "optional_strict" tool by calling OneofService.OptionalStrict.
 func (e *Executor) ExecuteOptionalStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req oneofsv1.OptionalRequest
-	args, err := e.prepare("optional_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("optional_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OptionalStrict(ctx, &req)
 	if err != nil {
@@ -595,12 +531,8 @@ func (e *Executor) ExecuteOptionalStrict(ctx context.Context, argsJSON string) (
 // ExecuteProto2Loose runs the "proto2_loose" tool by calling LegacyService.LegacyLoose.
 func (e *Executor) ExecuteProto2Loose(ctx context.Context, argsJSON string) (string, error) {
 	var req legacyv1.LegacyRequest
-	args, err := e.prepare("proto2_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("proto2_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := legacyv1.NewLegacyServiceClient(e.conn).LegacyLoose(ctx, &req)
 	if err != nil {
@@ -612,12 +544,8 @@ func (e *Executor) ExecuteProto2Loose(ctx context.Context, argsJSON string) (str
 // ExecuteProto2Strict runs the "proto2_strict" tool by calling LegacyService.LegacyStrict.
 func (e *Executor) ExecuteProto2Strict(ctx context.Context, argsJSON string) (string, error) {
 	var req legacyv1.LegacyRequest
-	args, err := e.prepare("proto2_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("proto2_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := legacyv1.NewLegacyServiceClient(e.conn).LegacyStrict(ctx, &req)
 	if err != nil {
@@ -629,12 +557,8 @@ func (e *Executor) ExecuteProto2Strict(ctx context.Context, argsJSON string) (st
 // ExecuteRecursionLoose runs the "recursion_loose" tool by calling NestedService.RecursionLoose.
 func (e *Executor) ExecuteRecursionLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req nestedv1.RecursionRequest
-	args, err := e.prepare("recursion_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("recursion_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := nestedv1.NewNestedServiceClient(e.conn).RecursionLoose(ctx, &req)
 	if err != nil {
@@ -646,12 +570,8 @@ func (e *Executor) ExecuteRecursionLoose(ctx context.Context, argsJSON string) (
 // ExecuteRecursionStrict runs the "recursion_strict" tool by calling NestedService.RecursionStrict.
 func (e *Executor) ExecuteRecursionStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req nestedv1.RecursionRequest
-	args, err := e.prepare("recursion_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("recursion_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := nestedv1.NewNestedServiceClient(e.conn).RecursionStrict(ctx, &req)
 	if err != nil {
@@ -663,12 +583,8 @@ func (e *Executor) ExecuteRecursionStrict(ctx context.Context, argsJSON string) 
 // ExecuteScalarsLoose runs the "scalars_loose" tool by calling ScalarService.EchoLoose.
 func (e *Executor) ExecuteScalarsLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req scalarsv1.AllScalars
-	args, err := e.prepare("scalars_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("scalars_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := scalarsv1.NewScalarServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
@@ -680,12 +596,8 @@ func (e *Executor) ExecuteScalarsLoose(ctx context.Context, argsJSON string) (st
 // ExecuteScalarsStrict runs the "scalars_strict" tool by calling ScalarService.EchoStrict.
 func (e *Executor) ExecuteScalarsStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req scalarsv1.AllScalars
-	args, err := e.prepare("scalars_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("scalars_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := scalarsv1.NewScalarServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
@@ -697,12 +609,8 @@ func (e *Executor) ExecuteScalarsStrict(ctx context.Context, argsJSON string) (s
 // ExecuteTreeStrict runs the "tree_strict" tool by calling NestedService.TreeStrict.
 func (e *Executor) ExecuteTreeStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req nestedv1.TreeNode
-	args, err := e.prepare("tree_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("tree_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := nestedv1.NewNestedServiceClient(e.conn).TreeStrict(ctx, &req)
 	if err != nil {
@@ -714,12 +622,8 @@ func (e *Executor) ExecuteTreeStrict(ctx context.Context, argsJSON string) (stri
 // ExecuteWktLoose runs the "wkt_loose" tool by calling WktService.EchoLoose.
 func (e *Executor) ExecuteWktLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req wktv1.WktRequest
-	args, err := e.prepare("wkt_loose", argsJSON, req.ProtoReflect().Descriptor(), false)
-	if err != nil {
+	if err := e.decode("wkt_loose", argsJSON, &req, false); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := wktv1.NewWktServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
@@ -731,12 +635,8 @@ func (e *Executor) ExecuteWktLoose(ctx context.Context, argsJSON string) (string
 // ExecuteWktStrict runs the "wkt_strict" tool by calling WktService.EchoStrict.
 func (e *Executor) ExecuteWktStrict(ctx context.Context, argsJSON string) (string, error) {
 	var req wktv1.WktRequest
-	args, err := e.prepare("wkt_strict", argsJSON, req.ProtoReflect().Descriptor(), true)
-	if err != nil {
+	if err := e.decode("wkt_strict", argsJSON, &req, true); err != nil {
 		return "", err
-	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), &req); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	resp, err := wktv1.NewWktServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
@@ -859,10 +759,17 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 	return "", fmt.Errorf("no auto-executor for tool: %s", toolName)
 }
 
-// prepare turns the model's arguments into what protojson reads: aliases
-// resolved, then the argument fix-up applied.
-func (e *Executor) prepare(toolName string, argsJSON string, md protoreflect.MessageDescriptor, strict bool) (string, error) {
-	return e.fixArgs(argsJSON, md, strict)
+// decode reads the model's arguments into req: aliases resolved, the
+// argument fix-up applied, then protojson with unknown fields discarded.
+func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.ProtoMessage, strict bool) error {
+	args, err := e.fixArgs(argsJSON, req.ProtoReflect().Descriptor(), strict)
+	if err != nil {
+		return err
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), req); err != nil {
+		return fmt.Errorf("failed to parse arguments: %w", err)
+	}
+	return nil
 }
 
 // finish encodes a response.
