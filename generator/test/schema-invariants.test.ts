@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
-import { validateAgainst, valuesFor } from "./support/schema-values.js";
+import { validateAgainst, valuesFor } from "@ai-tools/testkit";
 
 /**
  * The two invariants of docs/compat.md, over every tool of every test proto:

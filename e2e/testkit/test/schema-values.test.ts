@@ -4,7 +4,7 @@ import {
   validateAgainst,
   valuesFor,
   type OneofGroup,
-} from "./support/schema-values.js";
+} from "../src/schema-values.js";
 import * as fc from "fast-check";
 
 type Schema = Record<string, unknown>;

@@ -1,0 +1,7 @@
+export {
+  arbitraryFor,
+  validateAgainst,
+  valuesFor,
+  type OneofGroup,
+  type SchemaValueOptions,
+} from "./schema-values.js";
