@@ -1,0 +1,137 @@
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import * as http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { createRecorder } from "./recorder.js";
+import { createRecordingInterceptor } from "./recording-interceptor.js";
+import { createRoutes, recordedServices } from "./routes.js";
+import { createStore } from "./store.js";
+
+/** The host the server listens on unless told otherwise. */
+export const defaultHost = "127.0.0.1";
+
+/** How long close() lets open HTTP/2 sessions finish before destroying them. */
+const closeGraceMillis = 2_000;
+
+/**
+ * Where a listening server can be reached.
+ */
+export interface ServerAddress {
+  /** The host it listens on, `127.0.0.1` by default. */
+  readonly host: string;
+  /** The port it listens on; the one the OS chose when asked for port 0. */
+  readonly port: number;
+  /** `<host>:<port>`, as printed in the ready line. */
+  readonly address: string;
+  /** `http://<host>:<port>`: the base URL for a Connect transport. */
+  readonly baseUrl: string;
+}
+
+/**
+ * The test API on an HTTP/2 cleartext server, with its own empty state.
+ */
+export interface LinkhubServer {
+  /** The underlying server; its request handler serves every service. */
+  readonly http2Server: http2.Http2Server;
+  /** Starts listening; port 0 (the default) lets the OS choose one. */
+  listen(options?: ListenOptions): Promise<ServerAddress>;
+  /**
+   * Stops accepting connections, lets open sessions finish their calls
+   * (destroying those still open after a grace period) and resolves once the
+   * server is closed. Calling it again returns the same promise.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Where to listen.
+ */
+export interface ListenOptions {
+  /** The port; 0 (the default) lets the OS choose one. */
+  port?: number;
+  /** The host; `127.0.0.1` by default. */
+  host?: string;
+}
+
+/**
+ * A server that is listening: its address, and close().
+ */
+export interface RunningServer extends ServerAddress {
+  /** Closes the server, as LinkhubServer.close() does. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the test API server: every `linkhub.v1` service over fresh
+ * in-memory state, served with the gRPC, gRPC-Web and Connect protocols over
+ * HTTP/2 cleartext. It does not listen until listen() is called.
+ */
+export function createLinkhubServer(): LinkhubServer {
+  const store = createStore();
+  const recorder = createRecorder();
+  const handler = connectNodeAdapter({
+    routes: createRoutes(store, recorder),
+    interceptors: [createRecordingInterceptor(recorder, recordedServices)],
+    grpc: true,
+  });
+  const server = http2.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+  let closing: Promise<void> | undefined;
+
+  return {
+    http2Server: server,
+
+    listen(options = {}) {
+      const host = options.host ?? defaultHost;
+      const port = options.port ?? 0;
+      return new Promise((resolve, reject) => {
+        const onError = (err: Error) => reject(err);
+        server.once("error", onError);
+        server.listen(port, host, () => {
+          server.off("error", onError);
+          const bound = (server.address() as AddressInfo).port;
+          resolve({
+            host,
+            port: bound,
+            address: `${host}:${bound}`,
+            baseUrl: `http://${host}:${bound}`,
+          });
+        });
+      });
+    },
+
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          for (const session of sessions) {
+            session.destroy();
+          }
+        }, closeGraceMillis);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        for (const session of sessions) {
+          session.close();
+        }
+      });
+      return closing;
+    },
+  };
+}
+
+/**
+ * Creates the test API server and starts listening, by default on
+ * `127.0.0.1` and a port the OS chooses.
+ */
+export async function startServer(
+  options: ListenOptions = {},
+): Promise<RunningServer> {
+  const server = createLinkhubServer();
+  const address = await server.listen(options);
+  return { ...address, close: () => server.close() };
+}

@@ -1,0 +1,44 @@
+import type { ConnectRouter } from "@connectrpc/connect";
+import { TestControlService } from "./gen/linkhub/v1/control_pb.js";
+import { LinkService } from "./gen/linkhub/v1/links_pb.js";
+import { SampleService } from "./gen/linkhub/v1/samples_pb.js";
+import { PageThemeService } from "./gen/linkhub/v1/themes_pb.js";
+import { WorkflowService } from "./gen/linkhub/v1/workflows_pb.js";
+import { createLinkService } from "./link-service.js";
+import { createPageThemeService } from "./page-theme-service.js";
+import type { Recorder } from "./recorder.js";
+import { createSampleService } from "./sample-service.js";
+import type { Store } from "./store.js";
+import { createTestControlService } from "./test-control-service.js";
+import { createWorkflowService } from "./workflow-service.js";
+
+/**
+ * The services of the test API, by fully-qualified name, whose requests are
+ * recorded: all but `linkhub.v1.TestControlService`.
+ */
+export const recordedServices: readonly string[] = [
+  LinkService.typeName,
+  PageThemeService.typeName,
+  WorkflowService.typeName,
+  SampleService.typeName,
+];
+
+/**
+ * Creates the routes of every `linkhub.v1` service, over one store and one
+ * recorder.
+ */
+export function createRoutes(
+  store: Store,
+  recorder: Recorder,
+): (router: ConnectRouter) => void {
+  return (router) => {
+    router.service(LinkService, createLinkService(store));
+    router.service(PageThemeService, createPageThemeService(store));
+    router.service(WorkflowService, createWorkflowService(store));
+    router.service(SampleService, createSampleService());
+    router.service(
+      TestControlService,
+      createTestControlService(store, recorder),
+    );
+  };
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { parseCliOptions } from "../src/cli-options.js";
+
+describe("parseCliOptions", () => {
+  it("defaults to port 0", () => {
+    expect(parseCliOptions([])).toEqual({ port: 0 });
+  });
+
+  it("reads --port N and --port=N", () => {
+    expect(parseCliOptions(["--port", "8080"])).toEqual({ port: 8080 });
+    expect(parseCliOptions(["--port=65535"])).toEqual({ port: 65535 });
+  });
+
+  it.each([
+    [["--port"], 'missing value for "--port"'],
+    [["--port", "x"], 'invalid port "x": want an integer from 0 to 65535'],
+    [["--port=70000"], 'invalid port "70000": want an integer from 0 to 65535'],
+    [["--port=-1"], 'invalid port "-1": want an integer from 0 to 65535'],
+    [["--verbose"], 'unknown argument "--verbose"'],
+  ])("refuses %j", (args, message) => {
+    expect(() => parseCliOptions(args)).toThrow(message);
+  });
+});
