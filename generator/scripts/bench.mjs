@@ -320,7 +320,8 @@ for (const c of corpora) {
     min: Math.min(...walls),
     max: Math.max(...walls),
     cpu,
-    peakKb: Math.max(...measured.map((r) => r.peakRssKb)),
+    peakKb: median(measured.map((r) => r.peakRssKb)),
+    worstKb: Math.max(...measured.map((r) => r.peakRssKb)),
     rssExact: measured.every((r) => r.rssExact),
   });
 }
@@ -342,7 +343,7 @@ for (let i = 0; i < warmup + runs; i++) {
   if (i >= warmup) startup.push(run);
 }
 const startupMs = median(startup.map((r) => r.wallMs));
-const startupKb = Math.max(...startup.map((r) => r.peakRssKb));
+const startupKb = median(startup.map((r) => r.peakRssKb));
 if (startup.some((r) => r.code !== 0)) {
   oddities.push(
     `empty request: plugin exited with status ${startup.find((r) => r.code !== 0).code}` +
@@ -363,6 +364,7 @@ const header = [
   "max",
   "cpu (med)",
   "peak RSS",
+  "(max)",
   "output",
   "median/tool",
 ];
@@ -375,6 +377,7 @@ const rows = results.map((r) => [
   ms(r.max),
   r.cpu === undefined ? "n/a" : ms(r.cpu),
   (r.rssExact ? "" : "~") + kb(r.peakKb),
+  kb(r.worstKb),
   `${bytes(r.outBytes)} / ${r.outFiles} files`,
   `${((r.median / r.tools) * 1000).toFixed(0)} µs`,
 ]);
@@ -386,8 +389,8 @@ console.log(
 );
 console.log(
   results.every((r) => r.rssExact)
-    ? "peak RSS: the plugin process's getrusage ru_maxrss (max over runs)."
-    : "peak RSS: ~ = VmHWM polled from /proc (not a Node process, or it did not report), max over runs.",
+    ? "peak RSS: the plugin process's getrusage ru_maxrss, median over runs (max: highest run)."
+    : "peak RSS: ~ = VmHWM polled from /proc (not a Node process, or it did not report); median over runs (max: highest run).",
 );
 console.log(
   `start-up (empty request, nothing to generate): ${ms(startupMs)} median, ${kb(startupKb)} peak RSS.`,

@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+// The Go end-to-end suite, from nothing to a verdict:
+//
+//   1. protoc-gen-go and protoc-gen-go-grpc into <repo>/.tools/bin
+//      (node ../../generator/scripts/go-test.mjs --install-tools);
+//   2. buf generate over e2e/proto: protoc-gen-go and protoc-gen-go-grpc into
+//      gen/, our plugin (target=go, strategy all) into gentools/ai_tools.gen.go;
+//   3. node scripts/values.mjs: schema-generated arguments into gen/values/;
+//   4. gofmt -l, go vet ./..., go test -race -count=1 ./... against the real
+//      test server (e2e/server/dist/main.js, started by the tests' TestMain).
+//
+//   node scripts/run.mjs            everything (the `e2e` script)
+//   node scripts/run.mjs --generate steps 1–2
+//   node scripts/run.mjs --build    steps 1–2, go build and go vet
+//   node scripts/run.mjs --fast     steps 1–2, gofmt, vet, and the tests that
+//                                   need no server (shared alias vectors)
+//   node scripts/run.mjs --bench    steps 1–2 and the benchmarks
+//
+// Exits non-zero on any failure.
+
+import { spawn } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkgDir = path.resolve(here, "..");
+const repoRoot = path.resolve(pkgDir, "..", "..");
+const toolsBin = path.join(repoRoot, ".tools", "bin");
+const serverMain = path.join(repoRoot, "e2e", "server", "dist", "main.js");
+const started = Date.now();
+
+const modes = ["--generate", "--build", "--fast", "--bench"];
+const args = process.argv.slice(2);
+for (const a of args)
+  if (!modes.includes(a))
+    die(`unknown argument ${a} (valid: ${modes.join(", ")})`);
+if (args.length > 1) die(`give at most one of ${modes.join(", ")}`);
+const mode = args[0] ?? "--e2e";
+
+if ((await run("go", ["version"], { quiet: true })).code !== 0) {
+  // Like generator/scripts/go-test.mjs: the fast checks are skipped on a
+  // machine without Go, except in CI; the suite itself always needs Go.
+  if (mode === "--fast" && (process.env.CI ?? "") === "") {
+    console.log("e2e-go: skipped, no Go toolchain on PATH");
+    process.exit(0);
+  }
+  die("Go toolchain not found (go is not on PATH); install Go 1.24 or later");
+}
+
+step("Go code generators (generator/scripts/go-test.mjs --install-tools)");
+await must(
+  "node",
+  [
+    path.join(repoRoot, "generator", "scripts", "go-test.mjs"),
+    "--install-tools",
+  ],
+  { cwd: repoRoot },
+);
+
+step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
+{
+  const plugin = path.join(
+    repoRoot,
+    "node_modules",
+    ".bin",
+    "protoc-gen-ai-tools",
+  );
+  const buf = path.join(repoRoot, "node_modules", ".bin", "buf");
+  for (const p of [plugin, buf]) {
+    if (!existsSync(p))
+      die(
+        `${p} not found: run \`npx -y pnpm@12.4.2 install\` and build the generator first`,
+      );
+  }
+  if (!existsSync(path.join(repoRoot, "generator", "dist", "index.js"))) {
+    die(
+      "generator/dist not built: run `npx -y pnpm@12.4.2 --filter protoc-gen-ai-tools build`",
+    );
+  }
+  // ai/tools/v1/annotations.proto declares a go_package outside this module.
+  const goOpts = [
+    "module=example.com/aitools/e2e",
+    "Mai/tools/v1/annotations.proto=example.com/aitools/e2e/gen/ai/tools/v1;toolsv1",
+  ];
+  const template = {
+    version: "v2",
+    plugins: [
+      {
+        local: path.join(toolsBin, "protoc-gen-go"),
+        out: "e2e/go",
+        opt: goOpts,
+        include_imports: true,
+      },
+      {
+        local: path.join(toolsBin, "protoc-gen-go-grpc"),
+        out: "e2e/go",
+        opt: goOpts,
+        include_imports: true,
+      },
+      // One request for all files: the plugin writes one ai_tools.gen.go.
+      {
+        local: plugin,
+        out: "e2e/go/gentools",
+        opt: "target=go",
+        strategy: "all",
+      },
+    ],
+  };
+  rmSync(path.join(pkgDir, "gen"), { recursive: true, force: true });
+  rmSync(path.join(pkgDir, "gentools", "ai_tools.gen.go"), { force: true });
+  await must(
+    buf,
+    ["generate", "e2e/proto", "--template", JSON.stringify(template)],
+    { cwd: repoRoot },
+  );
+  if (!existsSync(path.join(pkgDir, "gentools", "ai_tools.gen.go")))
+    die("the plugin wrote no gentools/ai_tools.gen.go");
+  console.log(
+    "  gen/linkhub/v1/*.pb.go, gen/ai/tools/v1/annotations.pb.go, gentools/ai_tools.gen.go",
+  );
+}
+if (mode === "--generate") finish();
+
+if (mode === "--e2e") {
+  step("schema-generated values → e2e/go/gen/values");
+  await must("node", [path.join(here, "values.mjs")], { cwd: pkgDir });
+}
+
+step("gofmt -l .");
+{
+  const r = await run("gofmt", ["-l", "."], { cwd: pkgDir, quiet: true });
+  if (r.code !== 0) die(`gofmt failed:\n${r.stderr}`);
+  if (r.stdout.trim() !== "")
+    die(`not gofmt-clean (gofmt -d shows how):\n${r.stdout}`);
+}
+
+step("go vet ./...");
+await must("go", ["vet", "./..."], { cwd: pkgDir });
+if (mode === "--build") {
+  step("go build ./...");
+  await must("go", ["build", "./..."], { cwd: pkgDir });
+  finish();
+}
+
+const env = {
+  ...process.env,
+  E2E_REPO_ROOT: repoRoot,
+  E2E_VALUES_DIR: path.join(pkgDir, "gen", "values"),
+  E2E_SERVER_MAIN: process.env.E2E_SERVER_MAIN ?? serverMain,
+};
+if (mode === "--fast") {
+  step("go test -race -count=1 -run TestAliasVectors ./...   (no server)");
+  await must(
+    "go",
+    ["test", "-race", "-count=1", "-run", "^TestAliasVectors$", "./..."],
+    {
+      cwd: pkgDir,
+      env: { ...env, E2E_NO_SERVER: "1" },
+    },
+  );
+  finish();
+}
+
+if (!existsSync(env.E2E_SERVER_MAIN)) {
+  die(
+    `${env.E2E_SERVER_MAIN} not found: build the test server first (npx -y pnpm@12.4.2 --filter @ai-tools/e2e-server build)`,
+  );
+}
+if (mode === "--bench") {
+  step("go test -run ^$ -bench . -benchmem ./...");
+  await must(
+    "go",
+    ["test", "-count=1", "-run", "^$", "-bench", ".", "-benchmem", "./..."],
+    { cwd: pkgDir, env },
+  );
+  finish();
+}
+step("go test -race -count=1 -v ./...");
+await must("go", ["test", "-race", "-count=1", "-v", "./..."], {
+  cwd: pkgDir,
+  env,
+});
+finish();
+
+// ---------------------------------------------------------------------------
+
+/** Run a command, output shown (unless quiet); resolve with { code, stdout, stderr }. */
+function run(
+  cmd,
+  cmdArgs,
+  { cwd = pkgDir, env = process.env, quiet = false } = {},
+) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, {
+      cwd,
+      env,
+      stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => (stdout += d));
+    child.stderr?.on("data", (d) => (stderr += d));
+    child.on("error", (e) => resolve({ code: -1, stdout, stderr: e.message }));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }),
+    );
+  });
+}
+
+async function must(cmd, cmdArgs, opts) {
+  const r = await run(cmd, cmdArgs, opts);
+  if (r.code !== 0)
+    die(
+      `${path.basename(cmd)} ${cmdArgs[0]} failed (exit ${r.code})${r.stderr ? `:\n${r.stderr}` : ""}`,
+    );
+  return r;
+}
+
+function step(name) {
+  console.log(`\n== ${name}`);
+}
+
+function finish() {
+  console.log(
+    `\ne2e-go: ok (${mode.slice(2)}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  process.exit(0);
+}
+
+function die(msg) {
+  console.error(`\ne2e-go: FAILED: ${msg}`);
+  process.exit(1);
+}
