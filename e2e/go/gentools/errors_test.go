@@ -2,7 +2,6 @@ package gentools_test
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -24,10 +23,12 @@ func TestServerErrorsKeepCodeMessageAndDetails(t *testing.T) {
 	ids := linkIDs(t, c, ws)
 
 	// A deleted link's alias still resolves; the server answers NOT_FOUND.
+	// The message the model reads names the alias, not the UUID the server
+	// wrote; the details keep the raw id for the application.
 	m.call(ctx, "links_delete", `{"id":"link-2"}`)
 	from := len(recorded(t))
 	_, err := m.e.Execute(ctx, "links_get", `{"id":"link-2"}`)
-	expectStatus(t, err, codes.NotFound, fmt.Sprintf("link %q not found", ids[1]),
+	expectStatus(t, err, codes.NotFound, `link "link-2" not found`,
 		&linkhubv1.ResourceInfo{ResourceType: "link", ResourceId: ids[1]})
 	_, err = m.e.Execute(ctx, "steps_create", `{"link_id":"link-2","send_email":null,"open_link":null,"wait":{"duration":"60s"}}`)
 	if status.Code(err) != codes.NotFound {

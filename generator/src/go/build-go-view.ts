@@ -6,6 +6,7 @@ import { alignKeys } from "./go-align.js";
 import { goCamelCase, goMessageName } from "./go-camel-case.js";
 import {
   goFileIdentifiers,
+  goLocalNames,
   goModuleImports,
   goStdImports,
   type GoFeatures,
@@ -231,6 +232,7 @@ function assignPackages(
     ...goFileIdentifiers,
     ...goStdImports.map((r) => r.name),
     ...goModuleImports.map((r) => r.name),
+    ...goLocalNames,
     "gentools",
   ]);
   const out = new Map<string, GoPackage>();

@@ -48,6 +48,11 @@ export const goStdImports: readonly ImportRule[] = [
 export const goModuleImports: readonly ImportRule[] = [
   { path: "google.golang.org/grpc", name: "grpc", when: executors },
   {
+    path: "google.golang.org/grpc/status",
+    name: "status",
+    when: (f) => f.hasExecutors && f.hasAliases,
+  },
+  {
     path: "google.golang.org/protobuf/encoding/protojson",
     name: "protojson",
     when: executors,
@@ -76,4 +81,30 @@ export const goFileIdentifiers: readonly string[] = [
   "responseFieldPrefixes",
   "toolOutputPrefix",
   "knownAliasPrefixes",
+];
+
+/**
+ * Local names of the executor code (variables, parameters). A package
+ * imported under one of them would be shadowed where the code needs it.
+ */
+export const goLocalNames: readonly string[] = [
+  "args",
+  "argsJSON",
+  "b",
+  "cancel",
+  "ctx",
+  "e",
+  "err",
+  "item",
+  "msg",
+  "n",
+  "ok",
+  "out",
+  "p",
+  "req",
+  "resolved",
+  "resp",
+  "st",
+  "stream",
+  "toolName",
 ];

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -623,7 +624,7 @@ func (e *Executor) ExecuteAccountsList(ctx context.Context, argsJSON string) (st
 	}
 	resp, err := linksv1.NewAccountServiceClient(e.conn).ListAccounts(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("accounts_list", err)
 	}
 	return e.finish("accounts_list", resp)
 }
@@ -636,7 +637,7 @@ func (e *Executor) ExecuteAccountsMerge(ctx context.Context, argsJSON string) (s
 	}
 	resp, err := linksv1.NewAccountServiceClient(e.conn).MergeAccounts(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("accounts_merge", err)
 	}
 	return e.finish("accounts_merge", resp)
 }
@@ -649,7 +650,7 @@ func (e *Executor) ExecuteLinksCreate(ctx context.Context, argsJSON string) (str
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).CreateLink(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("links_create", err)
 	}
 	return e.finish("links_create", resp)
 }
@@ -662,7 +663,7 @@ func (e *Executor) ExecuteLinksDelete(ctx context.Context, argsJSON string) (str
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).DeleteLink(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("links_delete", err)
 	}
 	return e.finish("links_delete", resp)
 }
@@ -675,7 +676,7 @@ func (e *Executor) ExecuteLinksGet(ctx context.Context, argsJSON string) (string
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).GetLink(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("links_get", err)
 	}
 	return e.finish("links_get", resp)
 }
@@ -688,7 +689,7 @@ func (e *Executor) ExecuteLinksList(ctx context.Context, argsJSON string) (strin
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).ListLinks(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("links_list", err)
 	}
 	return e.finish("links_list", resp)
 }
@@ -701,7 +702,7 @@ func (e *Executor) ExecuteLinksMerge(ctx context.Context, argsJSON string) (stri
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).MergeLinks(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("links_merge", err)
 	}
 	return e.finish("links_merge", resp)
 }
@@ -714,7 +715,7 @@ func (e *Executor) ExecuteLinksPing(ctx context.Context, argsJSON string) (strin
 	}
 	resp, err := linksv1.NewLinkServiceClient(e.conn).Ping(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("links_ping", err)
 	}
 	return e.finish("links_ping", resp)
 }
@@ -729,7 +730,7 @@ func (e *Executor) ExecuteLinksWatch(ctx context.Context, argsJSON string) (stri
 	defer cancel()
 	stream, err := linksv1.NewLinkServiceClient(e.conn).WatchLinks(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("links_watch", err)
 	}
 	return e.collect("links_watch", func() (protoreflect.ProtoMessage, error) { return stream.Recv() })
 }
@@ -742,7 +743,7 @@ func (e *Executor) ExecutePageThemesUpdate(ctx context.Context, argsJSON string)
 	}
 	resp, err := themesv1.NewPageThemeServiceClient(e.conn).UpdatePageTheme(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("page_themes_update", err)
 	}
 	return e.finish("page_themes_update", resp)
 }
@@ -755,7 +756,7 @@ func (e *Executor) ExecuteThemesFeaturedLink(ctx context.Context, argsJSON strin
 	}
 	resp, err := themesv1.NewPageThemeServiceClient(e.conn).FeaturedLink(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("themes_featured_link", err)
 	}
 	return e.finish("themes_featured_link", resp)
 }
@@ -768,7 +769,7 @@ func (e *Executor) ExecuteThemesForLink(ctx context.Context, argsJSON string) (s
 	}
 	resp, err := themesv1.NewPageThemeServiceClient(e.conn).ThemeForLink(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("themes_for_link", err)
 	}
 	return e.finish("themes_for_link", resp)
 }
@@ -781,7 +782,7 @@ func (e *Executor) ExecuteThemesList(ctx context.Context, argsJSON string) (stri
 	}
 	resp, err := themesv1.NewPageThemeServiceClient(e.conn).ListThemes(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("themes_list", err)
 	}
 	return e.finish("themes_list", resp)
 }
@@ -870,6 +871,19 @@ func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.Pro
 	return nil
 }
 
+// serverError is the error of a failed call, for the model: the gRPC status
+// keeps its code and details, and the UUIDs its message names are shown as
+// aliases, like everything else the model sees.
+func (e *Executor) serverError(toolName string, err error) error {
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	p := st.Proto()
+	p.Message = e.aliases.AliasifyJSON(toolName, p.Message)
+	return status.ErrorProto(p)
+}
+
 // finish encodes a response, registers its ids and returns it aliasified.
 func (e *Executor) finish(toolName string, resp protoreflect.ProtoMessage) (string, error) {
 	b, err := protojson.MarshalOptions{}.Marshal(resp)
@@ -892,7 +906,7 @@ func (e *Executor) collect(toolName string, recv func() (protoreflect.ProtoMessa
 			break
 		}
 		if err != nil {
-			return "", err
+			return "", e.serverError(toolName, err)
 		}
 		if n == 1000 {
 			return "", fmt.Errorf("stream returned more than 1000 messages: narrow the request")

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -535,7 +536,7 @@ func (e *Executor) ExecuteAccountsCreate(ctx context.Context, argsJSON string) (
 	}
 	resp, err := aitestv1.NewAccountServiceClient(e.conn).CreateAccount(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("accounts_create", err)
 	}
 	return e.finish("accounts_create", resp)
 }
@@ -548,7 +549,7 @@ func (e *Executor) ExecuteAccountsList(ctx context.Context, argsJSON string) (st
 	}
 	resp, err := aitestv1.NewAccountServiceClient(e.conn).ListAccounts(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("accounts_list", err)
 	}
 	return e.finish("accounts_list", resp)
 }
@@ -561,7 +562,7 @@ func (e *Executor) ExecuteAccountsMerge(ctx context.Context, argsJSON string) (s
 	}
 	resp, err := aitestv1.NewAccountServiceClient(e.conn).MergeAccounts(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("accounts_merge", err)
 	}
 	return e.finish("accounts_merge", resp)
 }
@@ -576,7 +577,7 @@ func (e *Executor) ExecuteAccountsWatch(ctx context.Context, argsJSON string) (s
 	defer cancel()
 	stream, err := aitestv1.NewAccountServiceClient(e.conn).WatchAccounts(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("accounts_watch", err)
 	}
 	return e.collect("accounts_watch", func() (protoreflect.ProtoMessage, error) { return stream.Recv() })
 }
@@ -589,7 +590,7 @@ func (e *Executor) ExecuteFixupLoose(ctx context.Context, argsJSON string) (stri
 	}
 	resp, err := aitestv1.NewFixupServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("fixup_loose", err)
 	}
 	return e.finish("fixup_loose", resp)
 }
@@ -602,7 +603,7 @@ func (e *Executor) ExecuteFixupStrict(ctx context.Context, argsJSON string) (str
 	}
 	resp, err := aitestv1.NewFixupServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("fixup_strict", err)
 	}
 	return e.finish("fixup_strict", resp)
 }
@@ -663,6 +664,19 @@ func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.Pro
 	return nil
 }
 
+// serverError is the error of a failed call, for the model: the gRPC status
+// keeps its code and details, and the UUIDs its message names are shown as
+// aliases, like everything else the model sees.
+func (e *Executor) serverError(toolName string, err error) error {
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	p := st.Proto()
+	p.Message = e.aliases.AliasifyJSON(toolName, p.Message)
+	return status.ErrorProto(p)
+}
+
 // finish encodes a response, registers its ids and returns it aliasified.
 func (e *Executor) finish(toolName string, resp protoreflect.ProtoMessage) (string, error) {
 	b, err := protojson.MarshalOptions{}.Marshal(resp)
@@ -685,7 +699,7 @@ func (e *Executor) collect(toolName string, recv func() (protoreflect.ProtoMessa
 			break
 		}
 		if err != nil {
-			return "", err
+			return "", e.serverError(toolName, err)
 		}
 		if n == 1000 {
 			return "", fmt.Errorf("stream returned more than 1000 messages: narrow the request")

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -518,7 +519,7 @@ func (e *Executor) ExecutePkgAlpha(ctx context.Context, argsJSON string) (string
 	}
 	resp, err := v1.NewAlphaServiceClient(e.conn).DoAlpha(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("pkg_alpha", err)
 	}
 	return e.finish("pkg_alpha", resp)
 }
@@ -531,7 +532,7 @@ func (e *Executor) ExecutePkgBeta(ctx context.Context, argsJSON string) (string,
 	}
 	resp, err := betav1.NewBetaServiceClient(e.conn).DoBeta(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("pkg_beta", err)
 	}
 	return e.finish("pkg_beta", resp)
 }
@@ -544,7 +545,7 @@ func (e *Executor) ExecutePkgContext(ctx context.Context, argsJSON string) (stri
 	}
 	resp, err := pkgnamescontext.NewCtxServiceClient(e.conn).DoCtx(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("pkg_context", err)
 	}
 	return e.finish("pkg_context", resp)
 }
@@ -557,7 +558,7 @@ func (e *Executor) ExecutePkgJson(ctx context.Context, argsJSON string) (string,
 	}
 	resp, err := pkgnamesjson.NewJsonServiceClient(e.conn).DoJson(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("pkg_json", err)
 	}
 	return e.finish("pkg_json", resp)
 }
@@ -608,6 +609,19 @@ func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.Pro
 		return fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	return nil
+}
+
+// serverError is the error of a failed call, for the model: the gRPC status
+// keeps its code and details, and the UUIDs its message names are shown as
+// aliases, like everything else the model sees.
+func (e *Executor) serverError(toolName string, err error) error {
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	p := st.Proto()
+	p.Message = e.aliases.AliasifyJSON(toolName, p.Message)
+	return status.ErrorProto(p)
 }
 
 // finish encodes a response, registers its ids and returns it aliasified.

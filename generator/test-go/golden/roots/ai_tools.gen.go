@@ -79,7 +79,7 @@ func (e *Executor) ExecuteRootStructLoose(ctx context.Context, argsJSON string) 
 	}
 	resp, err := rootsv1.NewRootServiceClient(e.conn).StructLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("root_struct_loose", err)
 	}
 	return e.finish("root_struct_loose", resp)
 }
@@ -113,6 +113,12 @@ func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.Pro
 		return fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	return nil
+}
+
+// serverError is the error of a failed call, for the model: the gRPC status
+// keeps its code and details.
+func (e *Executor) serverError(toolName string, err error) error {
+	return err
 }
 
 // finish encodes a response.

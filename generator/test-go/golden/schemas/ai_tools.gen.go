@@ -328,7 +328,7 @@ func (e *Executor) ExecuteBehaviorLoose(ctx context.Context, argsJSON string) (s
 	}
 	resp, err := behaviorv1.NewBehaviorServiceClient(e.conn).BehaviorLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("behavior_loose", err)
 	}
 	return e.finish("behavior_loose", resp)
 }
@@ -341,7 +341,7 @@ func (e *Executor) ExecuteBehaviorStrict(ctx context.Context, argsJSON string) (
 	}
 	resp, err := behaviorv1.NewBehaviorServiceClient(e.conn).BehaviorStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("behavior_strict", err)
 	}
 	return e.finish("behavior_strict", resp)
 }
@@ -354,7 +354,7 @@ func (e *Executor) ExecuteEnumsLoose(ctx context.Context, argsJSON string) (stri
 	}
 	resp, err := enumsv1.NewEnumServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("enums_loose", err)
 	}
 	return e.finish("enums_loose", resp)
 }
@@ -367,7 +367,7 @@ func (e *Executor) ExecuteEnumsStrict(ctx context.Context, argsJSON string) (str
 	}
 	resp, err := enumsv1.NewEnumServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("enums_strict", err)
 	}
 	return e.finish("enums_strict", resp)
 }
@@ -380,7 +380,7 @@ func (e *Executor) ExecuteMapsLoose(ctx context.Context, argsJSON string) (strin
 	}
 	resp, err := mapsv1.NewMapServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("maps_loose", err)
 	}
 	return e.finish("maps_loose", resp)
 }
@@ -393,7 +393,7 @@ func (e *Executor) ExecuteMapsStrict(ctx context.Context, argsJSON string) (stri
 	}
 	resp, err := mapsv1.NewMapServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("maps_strict", err)
 	}
 	return e.finish("maps_strict", resp)
 }
@@ -406,7 +406,7 @@ func (e *Executor) ExecuteNestedStrict(ctx context.Context, argsJSON string) (st
 	}
 	resp, err := nestedv1.NewNestedServiceClient(e.conn).NestedStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("nested_strict", err)
 	}
 	return e.finish("nested_strict", resp)
 }
@@ -419,7 +419,7 @@ func (e *Executor) ExecuteOneofNestedLoose(ctx context.Context, argsJSON string)
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).NestedLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("oneof_nested_loose", err)
 	}
 	return e.finish("oneof_nested_loose", resp)
 }
@@ -432,7 +432,7 @@ func (e *Executor) ExecuteOneofNestedStrict(ctx context.Context, argsJSON string
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).NestedStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("oneof_nested_strict", err)
 	}
 	return e.finish("oneof_nested_strict", resp)
 }
@@ -445,7 +445,7 @@ func (e *Executor) ExecuteOneofOnlyStrict(ctx context.Context, argsJSON string) 
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OnlyOneofStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("oneof_only_strict", err)
 	}
 	return e.finish("oneof_only_strict", resp)
 }
@@ -458,7 +458,7 @@ func (e *Executor) ExecuteOneofRootLoose(ctx context.Context, argsJSON string) (
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).RootOneofLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("oneof_root_loose", err)
 	}
 	return e.finish("oneof_root_loose", resp)
 }
@@ -471,7 +471,7 @@ func (e *Executor) ExecuteOneofRootStrict(ctx context.Context, argsJSON string) 
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).RootOneofStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("oneof_root_strict", err)
 	}
 	return e.finish("oneof_root_strict", resp)
 }
@@ -484,7 +484,7 @@ func (e *Executor) ExecuteOneofsSeveralLoose(ctx context.Context, argsJSON strin
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).SeveralLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("oneofs_several_loose", err)
 	}
 	return e.finish("oneofs_several_loose", resp)
 }
@@ -497,7 +497,7 @@ func (e *Executor) ExecuteOneofsSeveralStrict(ctx context.Context, argsJSON stri
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).SeveralStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("oneofs_several_strict", err)
 	}
 	return e.finish("oneofs_several_strict", resp)
 }
@@ -510,7 +510,7 @@ func (e *Executor) ExecuteOptionalLoose(ctx context.Context, argsJSON string) (s
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OptionalLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("optional_loose", err)
 	}
 	return e.finish("optional_loose", resp)
 }
@@ -523,7 +523,7 @@ func (e *Executor) ExecuteOptionalStrict(ctx context.Context, argsJSON string) (
 	}
 	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OptionalStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("optional_strict", err)
 	}
 	return e.finish("optional_strict", resp)
 }
@@ -536,7 +536,7 @@ func (e *Executor) ExecuteProto2Loose(ctx context.Context, argsJSON string) (str
 	}
 	resp, err := legacyv1.NewLegacyServiceClient(e.conn).LegacyLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("proto2_loose", err)
 	}
 	return e.finish("proto2_loose", resp)
 }
@@ -549,7 +549,7 @@ func (e *Executor) ExecuteProto2Strict(ctx context.Context, argsJSON string) (st
 	}
 	resp, err := legacyv1.NewLegacyServiceClient(e.conn).LegacyStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("proto2_strict", err)
 	}
 	return e.finish("proto2_strict", resp)
 }
@@ -562,7 +562,7 @@ func (e *Executor) ExecuteRecursionLoose(ctx context.Context, argsJSON string) (
 	}
 	resp, err := nestedv1.NewNestedServiceClient(e.conn).RecursionLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("recursion_loose", err)
 	}
 	return e.finish("recursion_loose", resp)
 }
@@ -575,7 +575,7 @@ func (e *Executor) ExecuteRecursionStrict(ctx context.Context, argsJSON string) 
 	}
 	resp, err := nestedv1.NewNestedServiceClient(e.conn).RecursionStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("recursion_strict", err)
 	}
 	return e.finish("recursion_strict", resp)
 }
@@ -588,7 +588,7 @@ func (e *Executor) ExecuteScalarsLoose(ctx context.Context, argsJSON string) (st
 	}
 	resp, err := scalarsv1.NewScalarServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("scalars_loose", err)
 	}
 	return e.finish("scalars_loose", resp)
 }
@@ -601,7 +601,7 @@ func (e *Executor) ExecuteScalarsStrict(ctx context.Context, argsJSON string) (s
 	}
 	resp, err := scalarsv1.NewScalarServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("scalars_strict", err)
 	}
 	return e.finish("scalars_strict", resp)
 }
@@ -614,7 +614,7 @@ func (e *Executor) ExecuteTreeStrict(ctx context.Context, argsJSON string) (stri
 	}
 	resp, err := nestedv1.NewNestedServiceClient(e.conn).TreeStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("tree_strict", err)
 	}
 	return e.finish("tree_strict", resp)
 }
@@ -627,7 +627,7 @@ func (e *Executor) ExecuteWktLoose(ctx context.Context, argsJSON string) (string
 	}
 	resp, err := wktv1.NewWktServiceClient(e.conn).EchoLoose(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("wkt_loose", err)
 	}
 	return e.finish("wkt_loose", resp)
 }
@@ -640,7 +640,7 @@ func (e *Executor) ExecuteWktStrict(ctx context.Context, argsJSON string) (strin
 	}
 	resp, err := wktv1.NewWktServiceClient(e.conn).EchoStrict(ctx, &req)
 	if err != nil {
-		return "", err
+		return "", e.serverError("wkt_strict", err)
 	}
 	return e.finish("wkt_strict", resp)
 }
@@ -770,6 +770,12 @@ func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.Pro
 		return fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	return nil
+}
+
+// serverError is the error of a failed call, for the model: the gRPC status
+// keeps its code and details.
+func (e *Executor) serverError(toolName string, err error) error {
+	return err
 }
 
 // finish encodes a response.
