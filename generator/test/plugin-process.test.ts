@@ -68,7 +68,7 @@ describe("the plugin executable", () => {
     );
     execFileSync(
       buf,
-      ["generate", "--template", join(viaBuf, "buf.gen.yaml")],
+      ["generate", "proto/examples", "--template", join(viaBuf, "buf.gen.yaml")],
       { cwd: root, stdio: "pipe" },
     );
 

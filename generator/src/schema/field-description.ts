@@ -1,6 +1,6 @@
 import type { DescField } from "@bufbuild/protobuf";
-import { getComments } from "@bufbuild/protoplugin";
 import { readFieldContextDescription, readToolField } from "../annotations.js";
+import { fieldLeadingComment } from "./comments.js";
 
 /**
  * The description a field carries in the schema: `tool_field.description`,
@@ -14,7 +14,7 @@ export function fieldDescription(field: DescField): string {
     description = readFieldContextDescription(field);
   }
   if (description === "") {
-    description = getComments(field).leading ?? "";
+    description = fieldLeadingComment(field);
   }
   description = description.trim();
   const notes = options.usageNotes.trim();

@@ -1,0 +1,46 @@
+import type { DescField, DescFile } from "@bufbuild/protobuf";
+
+// Field numbers in descriptor.proto that make up a field's source path.
+const fileMessageType = 4;
+const messageNestedType = 3;
+const messageField = 2;
+
+const leadingByFile = new WeakMap<DescFile, Map<string, string>>();
+
+/** The leading comments of a file's elements, by source path, built once. */
+function leadingComments(file: DescFile): Map<string, string> {
+  let index = leadingByFile.get(file);
+  if (index === undefined) {
+    index = new Map();
+    for (const location of file.proto.sourceCodeInfo?.location ?? []) {
+      if (location.leadingComments !== undefined && location.leadingComments !== "") {
+        const key = location.path.join(",");
+        if (!index.has(key)) {
+          index.set(key, location.leadingComments);
+        }
+      }
+    }
+    leadingByFile.set(file, index);
+  }
+  return index;
+}
+
+/**
+ * The leading comment of a field, as protoc records it (one leading space
+ * per line kept), or "". One map lookup per field: the file's source info
+ * is indexed the first time it is asked for.
+ */
+export function fieldLeadingComment(field: DescField): string {
+  const path: number[] = [messageField, field.parent.proto.field.indexOf(field.proto)];
+  let message = field.parent;
+  for (;;) {
+    const parent = message.parent;
+    if (parent === undefined) {
+      path.unshift(fileMessageType, message.file.proto.messageType.indexOf(message.proto));
+      break;
+    }
+    path.unshift(messageNestedType, parent.proto.nestedType.indexOf(message.proto));
+    message = parent;
+  }
+  return leadingComments(field.parent.file).get(path.join(",")) ?? "";
+}
