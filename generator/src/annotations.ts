@@ -45,11 +45,17 @@ interface WithUnknown {
   $unknown?: UnknownField[] | undefined;
 }
 
+const none: UnknownField[] = [];
+
 function unknownOf(
   options: WithUnknown | undefined,
   no: number,
 ): UnknownField[] {
-  return (options?.$unknown ?? []).filter((f) => f.no === no);
+  const unknown = options?.$unknown;
+  if (unknown === undefined || unknown.length === 0) {
+    return none; // most options carry no extension: allocate nothing
+  }
+  return unknown.filter((f) => f.no === no);
 }
 
 /**
@@ -144,8 +150,19 @@ const noToolField: ToolFieldOptions = {
   description: "",
 };
 
+const toolFieldCache = new WeakMap<DescField, ToolFieldOptions>();
+
 /** The field's `tool_field` option; all fields empty when absent. */
 export function readToolField(field: DescField): ToolFieldOptions {
+  let options = toolFieldCache.get(field);
+  if (options === undefined) {
+    options = decodeToolField(field);
+    toolFieldCache.set(field, options);
+  }
+  return options;
+}
+
+function decodeToolField(field: DescField): ToolFieldOptions {
   const payload = messagePayload(
     unknownOf(field.proto.options, extensionNumbers.toolField),
   );

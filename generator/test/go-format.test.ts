@@ -116,9 +116,17 @@ describe("alignKeys", () => {
     const source = `package p\n\nvar v = T{\n${lines.map((l, i) => `\t${padded[i]}${l.value},\n`).join("")}}\n`;
     const formatted = withTempDir((dir) => {
       writeFileSync(join(dir, "p.go"), source);
-      return execFileSync("gofmt", [join(dir, "p.go")], { encoding: "utf8", maxBuffer: 1 << 24 });
+      return execFileSync("gofmt", [join(dir, "p.go")], {
+        encoding: "utf8",
+        maxBuffer: 1 << 24,
+      });
     });
-    expect(padded).toEqual(["Name: ", "Description: ", "Strict:     ", "Parameters: "]);
+    expect(padded).toEqual([
+      "Name: ",
+      "Description: ",
+      "Strict:     ",
+      "Parameters: ",
+    ]);
     expect(source === formatted).toBe(true);
   });
 

@@ -68,7 +68,12 @@ describe("the plugin executable", () => {
     );
     execFileSync(
       buf,
-      ["generate", "proto/examples", "--template", join(viaBuf, "buf.gen.yaml")],
+      [
+        "generate",
+        "proto/examples",
+        "--template",
+        join(viaBuf, "buf.gen.yaml"),
+      ],
       { cwd: root, stdio: "pipe" },
     );
 

@@ -59,7 +59,7 @@ for (const [i, tool] of tools.entries()) {
     members: g.members,
     name: g.oneof,
   }));
-  const values = valuesFor(tool.schema, {
+  const values = valuesFor(JSON.parse(tool.schemaJson), {
     count,
     seed: 7000 + i,
     oneofGroups,
@@ -68,7 +68,7 @@ for (const [i, tool] of tools.entries()) {
     numberLimit: 3.4e38,
   });
   for (const v of values) {
-    const problems = validateAgainst(tool.schema, v, tool.oneofGroups);
+    const problems = validateAgainst(JSON.parse(tool.schemaJson), v, tool.oneofGroups);
     if (problems.length > 0) {
       throw new Error(
         `${tool.name}: generated value not admitted: ${problems.join("; ")}`,

@@ -64,21 +64,21 @@ export function buildGoView(
     .map((lines) => ({ lines }));
 
   const tools: GoToolView[] = model.tools.map((tool) => {
+    const name = goQuote(tool.name);
+    const description = goQuote(tool.description);
+    const parameters = goQuote(tool.schemaJson);
     const keys = alignKeys([
-      { key: "Name", value: goQuote(tool.name) },
-      { key: "Description", value: goQuote(tool.description) },
+      { key: "Name", value: name },
+      { key: "Description", value: description },
       { key: "Strict", value: String(tool.strict) },
-      {
-        key: "Parameters",
-        value: `json.RawMessage(${goQuote(tool.schemaJson)})`,
-      },
+      { key: "Parameters", value: `json.RawMessage(${parameters})` },
     ]);
     return {
       varName: varNames.get(tool)!,
-      name: goQuote(tool.name),
-      description: goQuote(tool.description),
+      name,
+      description,
       strict: String(tool.strict),
-      parameters: goQuote(tool.schemaJson),
+      parameters,
       nameKey: keys[0]!,
       descriptionKey: keys[1]!,
       strictKey: keys[2]!,

@@ -42,7 +42,12 @@ export function alignKeys(lines: readonly KeyValueLine[]): string[] {
   let size = 0;
   lines.forEach((line, i) => {
     const prevSize = size;
-    const whole = byteLength(line.key) + 2 + byteLength(line.value);
+    // Only whether the entry exceeds one line (1e6 bytes) matters: count
+    // bytes only where the UTF-16 length leaves that open.
+    const whole =
+      (line.key.length + line.value.length) * 3 + 2 <= infinity
+        ? 0
+        : byteLength(line.key) + 2 + byteLength(line.value);
     size = whole <= infinity ? byteLength(line.key) : 0;
     let useFF = true;
     if (prevSize > 0 && size > 0) {

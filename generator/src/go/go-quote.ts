@@ -56,8 +56,11 @@ function quoteRune(c: string): string {
 }
 
 // Everything that is not plain printable ASCII, or is a quote or backslash.
-const special = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/u;
+const special = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/;
 const specialAll = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/gu;
+const quoteOrBackslash = /["\\]/g;
+// Anything but printable ASCII.
+const nonAscii = /[^\x20-\x7e]/;
 
 /**
  * A double-quoted Go string literal, exactly as Go's strconv.Quote writes
@@ -66,6 +69,11 @@ const specialAll = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/gu;
 export function goQuote(s: string): string {
   if (!special.test(s)) {
     return `"${s}"`;
+  }
+  if (!nonAscii.test(s)) {
+    // Printable ASCII with quotes or backslashes: the common case of a
+    // schema, two native replacements instead of a callback per character.
+    return `"${s.replace(quoteOrBackslash, "\\$&")}"`;
   }
   return `"${s.replace(specialAll, quoteRune)}"`;
 }

@@ -175,7 +175,6 @@ export function buildModel(
           description: def.description,
           strict: def.strict,
           autoExecute: def.autoExecute,
-          schema: schema.schema,
           schemaJson: canonicalJson(schema.schema),
           oneofGroups: schema.oneofGroups,
           file: file.proto.name,

@@ -1,5 +1,4 @@
 import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
-import type { JsonSchema } from "../schema/json-schema.js";
 import type { OneofGroup } from "../schema/build-schema.js";
 
 /** A request field whose value is an id to alias. */
@@ -17,9 +16,11 @@ export interface ToolModel {
   readonly description: string;
   readonly strict: boolean;
   readonly autoExecute: boolean;
-  /** The parameter schema. */
-  readonly schema: JsonSchema;
-  /** The schema's canonical serialization (schema.md), identical in every target. */
+  /**
+   * The parameter schema in its canonical serialization (schema.md),
+   * identical in every target. Only the text is kept: on large requests the
+   * schema objects are most of the plugin's memory.
+   */
   readonly schemaJson: string;
   /** Oneof members shown as sibling properties (see OneofGroup). */
   readonly oneofGroups: readonly OneofGroup[];

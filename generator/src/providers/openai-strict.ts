@@ -26,6 +26,24 @@
  *   value counts as its JSON text.
  */
 
+// Schemas repeat the same few patterns (durations, field masks, base64):
+// compile each once.
+const patternValidity = new Map<string, boolean>();
+
+function isValidPattern(pattern: string): boolean {
+  let valid = patternValidity.get(pattern);
+  if (valid === undefined) {
+    try {
+      new RegExp(pattern, "u");
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    patternValidity.set(pattern, valid);
+  }
+  return valid;
+}
+
 /** One rule of OpenAI strict mode that a schema breaks. */
 export interface StrictViolation {
   /**
@@ -437,15 +455,11 @@ function createStrictChecker(root: unknown): StrictChecker {
       const pattern = node["pattern"];
       if (typeof pattern !== "string") {
         report(path, `"pattern" must be a string, got ${show(pattern)}`);
-      } else {
-        try {
-          new RegExp(pattern, "u");
-        } catch {
-          report(
-            path,
-            `pattern ${quote(pattern)} is not a valid regular expression`,
-          );
-        }
+      } else if (!isValidPattern(pattern)) {
+        report(
+          path,
+          `pattern ${quote(pattern)} is not a valid regular expression`,
+        );
       }
     }
   }

@@ -28,6 +28,26 @@ export interface ToolSchema {
   readonly oneofGroups: readonly OneofGroup[];
 }
 
+/** A path from the root, built as a chain so that extending it is cheap. */
+type SchemaPath =
+  { readonly parent: SchemaPath; readonly name: string } | undefined;
+
+function child(parent: SchemaPath, ...names: string[]): SchemaPath {
+  let path = parent;
+  for (const name of names) {
+    path = { parent: path, name };
+  }
+  return path;
+}
+
+function pathArray(path: SchemaPath): string[] {
+  const out: string[] = [];
+  for (let p = path; p !== undefined; p = p.parent) {
+    out.unshift(p.name);
+  }
+  return out;
+}
+
 interface Context {
   readonly strict: boolean;
   /** Messages being expanded on the current path (ancestors only). */
@@ -56,7 +76,7 @@ export function buildToolSchema(
     }
     return { schema: wkt, oneofGroups: [] };
   }
-  const schema = messageSchema(message, ctx, [], true);
+  const schema = messageSchema(message, ctx, undefined, true);
   return { schema: flattenRoot(schema), oneofGroups: ctx.oneofGroups };
 }
 
@@ -150,7 +170,7 @@ function closedEmptyObject(): JsonSchema {
 function messageSchema(
   message: DescMessage,
   ctx: Context,
-  path: readonly string[],
+  path: SchemaPath,
   atRoot: boolean,
 ): JsonSchema {
   if (ctx.expanding.has(message.typeName)) {
@@ -174,7 +194,7 @@ interface Member {
 function expandMessage(
   message: DescMessage,
   ctx: Context,
-  path: readonly string[],
+  path: SchemaPath,
   atRoot: boolean,
 ): JsonSchema {
   const properties: JsonSchema = {};
@@ -185,7 +205,7 @@ function expandMessage(
     if (isSkipped(field)) {
       continue;
     }
-    const schema = fieldSchema(field, ctx, [...path, field.name]);
+    const schema = fieldSchema(field, ctx, child(path, field.name));
     if (schema === null) {
       continue; // google.protobuf.Any: no usable JSON shape
     }
@@ -214,7 +234,7 @@ function expandMessage(
   if (oneofs.length === 1 && !(ctx.strict && atRoot)) {
     if (atRoot) {
       ctx.oneofGroups.push({
-        path,
+        path: pathArray(path),
         oneof: oneofs[0]!.name,
         members: members.map((m) => m.name),
       });
@@ -237,7 +257,7 @@ function expandMessage(
   for (const oneof of oneofs) {
     const own = members.filter((m) => m.oneof === oneof);
     ctx.oneofGroups.push({
-      path,
+      path: pathArray(path),
       oneof: oneof.name,
       members: own.map((m) => m.name),
     });
@@ -264,17 +284,17 @@ function expandMessage(
 function fieldSchema(
   field: DescField,
   ctx: Context,
-  path: readonly string[],
+  path: SchemaPath,
 ): JsonSchema | null {
   switch (field.fieldKind) {
     case "map": {
       const value =
         field.mapKind === "message"
-          ? messageOrWkt(field.message, ctx, [
-              ...path,
-              ctx.strict ? "[]" : "{}",
-              ...(ctx.strict ? ["value"] : []),
-            ])
+          ? messageOrWkt(
+              field.message,
+              ctx,
+              ctx.strict ? child(path, "[]", "value") : child(path, "{}"),
+            )
           : field.mapKind === "enum"
             ? enumSchema(field.enum)
             : scalarSchema(field.scalar, ctx.strict);
@@ -305,7 +325,7 @@ function fieldSchema(
     case "list": {
       const items =
         field.listKind === "message"
-          ? messageOrWkt(field.message, ctx, [...path, "[]"])
+          ? messageOrWkt(field.message, ctx, child(path, "[]"))
           : field.listKind === "enum"
             ? enumSchema(field.enum)
             : scalarSchema(field.scalar, ctx.strict);
@@ -323,7 +343,7 @@ function fieldSchema(
 function messageOrWkt(
   message: DescMessage,
   ctx: Context,
-  path: readonly string[],
+  path: SchemaPath,
 ): JsonSchema | null {
   const wkt = wellKnownSchema(message.typeName, ctx.strict);
   if (wkt !== undefined) {

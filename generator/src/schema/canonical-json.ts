@@ -63,6 +63,12 @@ export function quoteJsonString(s: string): string {
   return `"${s.replace(escapeAll, escapeChar)}"`;
 }
 
+const nonAsciiChar = /[^\x00-\x7f]/;
+
+function isAscii(s: string): boolean {
+  return !nonAsciiChar.test(s);
+}
+
 /**
  * The canonical serialization of schema.md: no white space, object keys in
  * byte order, strings escaped as Go's encoding/json escapes them.
@@ -85,14 +91,39 @@ export function canonicalJson(value: JsonValue): string {
   if (Array.isArray(value)) {
     return "[" + value.map(canonicalJson).join(",") + "]";
   }
-  const keys = Object.keys(value).sort(compareUtf8);
+  const keys = Object.keys(value);
+  // For ASCII keys (all of a schema's keywords and proto field names) the
+  // engine's default order is byte order, and much faster.
+  let ascii = true;
+  for (const key of keys) {
+    ascii &&= quotedKey(key).ascii;
+  }
+  keys.sort(ascii ? undefined : compareUtf8);
   const parts: string[] = [];
   for (const key of keys) {
     const v = value[key];
-    if (v === undefined) {
-      continue;
+    if (v !== undefined) {
+      parts.push(quotedKey(key).text + canonicalJson(v));
     }
-    parts.push(quoteJsonString(key) + ":" + canonicalJson(v));
   }
   return "{" + parts.join(",") + "}";
+}
+
+interface QuotedKey {
+  /** `"key":` */
+  readonly text: string;
+  readonly ascii: boolean;
+}
+
+// Schemas repeat a few keys ("type", "properties", field names) endlessly.
+const quotedKeys = new Map<string, QuotedKey>();
+
+/** A key quoted once per distinct key. */
+function quotedKey(key: string): QuotedKey {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = { text: quoteJsonString(key) + ":", ascii: isAscii(key) };
+    quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }

@@ -1,4 +1,5 @@
 import type { DescField, DescFile } from "@bufbuild/protobuf";
+import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
 
 // Field numbers in descriptor.proto that make up a field's source path.
 const fileMessageType = 4;
@@ -11,9 +12,18 @@ const leadingByFile = new WeakMap<DescFile, Map<string, string>>();
 function leadingComments(file: DescFile): Map<string, string> {
   let index = leadingByFile.get(file);
   if (index === undefined) {
+    const raw = rawSourceInfo.get(file.proto);
+    if (raw !== undefined) {
+      index = scanLeadingComments(raw);
+      leadingByFile.set(file, index);
+      return index;
+    }
     index = new Map();
     for (const location of file.proto.sourceCodeInfo?.location ?? []) {
-      if (location.leadingComments !== undefined && location.leadingComments !== "") {
+      if (
+        location.leadingComments !== undefined &&
+        location.leadingComments !== ""
+      ) {
         const key = location.path.join(",");
         if (!index.has(key)) {
           index.set(key, location.leadingComments);
@@ -31,15 +41,24 @@ function leadingComments(file: DescFile): Map<string, string> {
  * is indexed the first time it is asked for.
  */
 export function fieldLeadingComment(field: DescField): string {
-  const path: number[] = [messageField, field.parent.proto.field.indexOf(field.proto)];
+  const path: number[] = [
+    messageField,
+    field.parent.proto.field.indexOf(field.proto),
+  ];
   let message = field.parent;
   for (;;) {
     const parent = message.parent;
     if (parent === undefined) {
-      path.unshift(fileMessageType, message.file.proto.messageType.indexOf(message.proto));
+      path.unshift(
+        fileMessageType,
+        message.file.proto.messageType.indexOf(message.proto),
+      );
       break;
     }
-    path.unshift(messageNestedType, parent.proto.nestedType.indexOf(message.proto));
+    path.unshift(
+      messageNestedType,
+      parent.proto.nestedType.indexOf(message.proto),
+    );
     message = parent;
   }
   return leadingComments(field.parent.file).get(path.join(",")) ?? "";
