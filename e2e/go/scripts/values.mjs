@@ -68,7 +68,11 @@ for (const [i, tool] of tools.entries()) {
     numberLimit: 3.4e38,
   });
   for (const v of values) {
-    const problems = validateAgainst(JSON.parse(tool.schemaJson), v, tool.oneofGroups);
+    const problems = validateAgainst(
+      JSON.parse(tool.schemaJson),
+      v,
+      tool.oneofGroups,
+    );
     if (problems.length > 0) {
       throw new Error(
         `${tool.name}: generated value not admitted: ${problems.join("; ")}`,
