@@ -59,14 +59,27 @@ for (const [i, tool] of tools.entries()) {
     members: g.members,
     name: g.oneof,
   }));
-  const values = valuesFor(JSON.parse(tool.schemaJson), {
-    count,
+  const generated = valuesFor(JSON.parse(tool.schemaJson), {
+    count: count * 2,
     seed: 7000 + i,
     oneofGroups,
     // What every integer and float field accepts (docs/compat.md).
     integerRange: () => ({ min: 0, max: 2 ** 31 - 1 }),
     numberLimit: 3.4e38,
   });
+  // The test server decodes with protobuf-es, which keeps maps in plain
+  // objects: a map key "__proto__" (fast-check likes it) is lost on the
+  // server side, not by the Go executor. Such values are left out here and
+  // counted; the TypeScript runtime has to guard against that key itself.
+  const values = generated
+    .filter((v) => !JSON.stringify(v).includes('"__proto__"'))
+    .slice(0, count);
+  if (values.length < count) {
+    throw new Error(`${tool.name}: only ${values.length} usable values`);
+  }
+  console.log(
+    `  ${tool.name}: ${generated.slice(0, count).filter((v) => JSON.stringify(v).includes('"__proto__"')).length} of the first ${count} generated values had a "__proto__" key and were replaced`,
+  );
   for (const v of values) {
     const problems = validateAgainst(
       JSON.parse(tool.schemaJson),
