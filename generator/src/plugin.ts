@@ -8,6 +8,8 @@ import {
 import type { Plugin } from "@bufbuild/protoplugin";
 import { createProblemCollector, GeneratorError } from "./errors.js";
 import { buildGoView } from "./go/build-go-view.js";
+import { buildPyView } from "./py/build-py-view.js";
+import { buildTsView, formatTs } from "./ts/build-ts-view.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { parseOptions } from "./options.js";
 import { createRenderer } from "./render.js";
@@ -38,10 +40,21 @@ export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
         { name: view.fileName, content: createRenderer("go").render(view) },
       ];
     }
-    default:
-      throw new GeneratorError(
-        `target ${JSON.stringify(options.target)} is not supported yet`,
-      );
+    case "ts": {
+      const view = buildTsView(model, options, problems);
+      return [
+        {
+          name: view.fileName,
+          content: formatTs(createRenderer("ts").render(view)),
+        },
+      ];
+    }
+    case "py": {
+      const view = buildPyView(model, options, problems);
+      return [
+        { name: view.fileName, content: createRenderer("py").render(view) },
+      ];
+    }
   }
 }
 

@@ -132,7 +132,18 @@ describe("bad input", () => {
       "target=java",
       'invalid value "java" for option "target"; valid values: go, ts, py',
     ],
-    ["tagret=go", 'unknown option "tagret"; valid options: target'],
+    [
+      "tagret=go",
+      'unknown option "tagret"; valid options: target, ts_import_path, py_package',
+    ],
+    [
+      "target=go,py_package=app.gen",
+      'option "py_package" applies to target=py, not target=go',
+    ],
+    [
+      "target=ts,ts_import_path=/abs",
+      'invalid value "/abs" for option "ts_import_path"; use a relative path starting with "." or "..", e.g. ./gen or ../proto-es',
+    ],
     [
       "target",
       'option "target" needs a value, e.g. target=go; valid values: go, ts, py',
