@@ -44,6 +44,10 @@ else
   quiet npx -y "pnpm@${PNPM_VERSION}" install
 fi
 
+command -v python3 >/dev/null 2>&1 || fail "python3 (3.11 or newer) is required"
+echo "install: Python environment (.venv, pinned in runtimes/python/requirements-dev.txt)"
+quiet bash scripts/python-env.sh
+
 if command -v go >/dev/null 2>&1; then
   echo "install: Go code generators (.tools/bin)"
   quiet node generator/scripts/go-test.mjs --install-tools

@@ -1,0 +1,328 @@
+"""The alias manager (docs/runtime.md, "Alias manager")."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from ._json import JsonNumber, decode_json, encode_json, go_quote
+from ._types import AliasConfig, ToolError
+
+__all__ = ["AliasManager", "is_uuid"]
+
+_HEX: Final = "[0-9a-fA-F]"
+_UUID_RE: Final = re.compile(f"{_HEX}{{8}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}")
+# A UUID-shaped run touching no hex digit and no '-'.
+_UUID_IN_TEXT: Final = re.compile(f"(?<![0-9a-fA-F-]){_UUID_RE.pattern}(?![0-9a-fA-F-])")
+_DIGITS: Final = re.compile("[0-9]+")
+_MAX_INT: Final = (1 << 63) - 1
+_MAX_LISTED: Final = 20
+
+
+def is_uuid(s: str) -> bool:
+    """Whether ``s`` is exactly 8-4-4-4-12 hexadecimal digits."""
+    return len(s) == 36 and _UUID_RE.fullmatch(s) is not None
+
+
+def _split_alias(s: str) -> tuple[str, str] | None:
+    """Split ``<prefix>-<digits>`` at its last '-' (prefix not empty)."""
+    i = s.rfind("-")
+    if i <= 0 or i == len(s) - 1:
+        return None
+    digits = s[i + 1 :]
+    if _DIGITS.fullmatch(digits) is None:
+        return None
+    return s[:i], digits
+
+
+class _RestoreError(Exception):
+    pass
+
+
+class AliasManager:
+    """Shows entity UUIDs to the model as short aliases (``acct-1``) and turns
+    them back into UUIDs. Use one per conversation.
+
+    Thread-safe: every method holds the manager's lock for its whole
+    (synchronous) run, so it is also safe from several asyncio tasks."""
+
+    def __init__(self, config: AliasConfig | None = None) -> None:
+        self._config = config if config is not None else AliasConfig()
+        self._lock = threading.Lock()
+        self._counters: dict[str, int] = {}
+        self._aliases: dict[str, str] = {}
+        self._uuids: dict[str, str] = {}
+        self._prefixes: set[str] = set()
+        self._reset()
+
+    @property
+    def config(self) -> AliasConfig:
+        return self._config
+
+    def _reset(self) -> None:
+        self._counters = {}
+        self._aliases = {}
+        self._uuids = {}
+        self._prefixes = set(self._config.known_alias_prefixes)
+
+    # -- register / resolve ------------------------------------------------
+
+    def register(self, prefix: str, uuid: str) -> str:
+        """The alias of ``uuid``: a UUID seen before keeps its alias (whatever
+        ``prefix`` is now); a new one gets the next number of ``prefix``."""
+        with self._lock:
+            return self._register(prefix, uuid)
+
+    def _register(self, prefix: str, uuid: str) -> str:
+        alias = self._uuids.get(uuid)
+        if alias is not None:
+            return alias
+        n = self._counters.get(prefix, 0) + 1
+        self._counters[prefix] = n
+        alias = f"{prefix}-{n}"
+        self._aliases[alias] = uuid
+        self._uuids[uuid] = alias
+        self._prefixes.add(prefix)
+        return alias
+
+    def resolve_alias(self, alias: str) -> str:
+        """The UUID of a registered alias, else ``alias`` unchanged."""
+        with self._lock:
+            return self._aliases.get(alias, alias)
+
+    def aliasify_json(self, json_text: str) -> str:
+        """Replace every registered UUID in the text by its alias, in one pass.
+        A UUID counts only when no hex digit or '-' touches it; everything else
+        is copied unchanged (the text need not be JSON)."""
+        with self._lock:
+            if not self._uuids:
+                return json_text
+            uuids = self._uuids
+
+            def replace(m: re.Match[str]) -> str:
+                found = m.group(0)
+                return uuids.get(found, found)
+
+            return _UUID_IN_TEXT.sub(replace, json_text)
+
+    def resolve_json(self, json_text: str, *, checked: bool = True) -> str:
+        """Replace every JSON string value that is exactly a registered alias by
+        its UUID (object keys and free text are left alone), re-encoded with
+        sorted keys and numbers as written.
+
+        Checked (the default, what executors use): a string value shaped like an
+        alias of a known prefix that is not registered raises :class:`ToolError`
+        naming the field and the valid aliases. ``checked=False`` leaves such
+        values as written (Go's old ``ResolveJSON``). Invalid JSON is returned
+        unchanged, for the decoder to report."""
+        value, ok = decode_json(json_text)
+        if not ok:
+            return json_text
+        with self._lock:
+            value = self._resolve_value(value, "", checked)
+        return encode_json(value)
+
+    def _resolve_value(self, v: Any, path: str, checked: bool) -> Any:
+        if isinstance(v, str):
+            uuid = self._aliases.get(v)
+            if uuid is not None:
+                return uuid
+            if checked:
+                parts = _split_alias(v)
+                if parts is not None and parts[0] in self._prefixes:
+                    raise ToolError(self._unknown_alias(v, parts[0], path))
+        elif isinstance(v, dict):
+            for key in sorted(v):
+                field = f"{path}.{key}" if path else key
+                v[key] = self._resolve_value(v[key], field, checked)
+        elif isinstance(v, list):
+            for i, item in enumerate(v):
+                v[i] = self._resolve_value(item, f"{path}[{i}]", checked)
+        return v
+
+    def _unknown_alias(self, alias: str, prefix: str, path: str) -> str:
+        numbers: list[int] = []
+        for known in self._aliases:
+            parts = _split_alias(known)
+            if parts is not None and parts[0] == prefix:
+                numbers.append(int(parts[1]))
+        head = f"unknown alias {go_quote(alias)} in field {go_quote(path)}"
+        if not numbers:
+            return (
+                f"{head}; no {prefix} aliases exist yet: call a tool that returns {prefix}s first"
+            )
+        numbers.sort()
+        listed = ", ".join(f"{prefix}-{n}" for n in numbers[:_MAX_LISTED])
+        if len(numbers) > _MAX_LISTED:
+            listed += f", … ({len(numbers) - _MAX_LISTED} more)"
+        return f"{head}; valid {prefix} aliases: {listed}"
+
+    # -- responses -----------------------------------------------------------
+
+    def register_fields_from_json(self, primary_prefix: str, json_text: str) -> None:
+        """Register the UUIDs of a tool's response: a string that is exactly a
+        UUID, under a field listed in ``response_field_prefixes``, gets that
+        prefix, or ``primary_prefix`` where the entry is "". Object keys are
+        visited in sorted order; array items count as the field holding the
+        array. Invalid JSON registers nothing."""
+        value, ok = decode_json(json_text)
+        if not ok:
+            return
+        with self._lock:
+            self._register_fields(value, "", primary_prefix, self._config.response_field_prefixes)
+
+    def _register_fields(
+        self, v: Any, field: str, primary: str, prefixes: Mapping[str, str]
+    ) -> None:
+        if isinstance(v, str):
+            prefix = prefixes.get(field)
+            if prefix is None or not is_uuid(v):
+                return
+            if prefix == "":
+                prefix = primary
+            if prefix != "":
+                self._register(prefix, v)
+        elif isinstance(v, dict):
+            for key in sorted(v):
+                self._register_fields(v[key], key, primary, prefixes)
+        elif isinstance(v, list):
+            for item in v:
+                self._register_fields(item, field, primary, prefixes)
+
+    # -- export / restore ----------------------------------------------------
+
+    def export_state(self) -> str:
+        """The state as canonical JSON:
+        ``{"aliases":{"acct-1":"<uuid>"},"counters":{"acct":1},"version":1}``."""
+        with self._lock:
+            state = {
+                "aliases": dict(self._aliases),
+                "counters": {k: JsonNumber(str(n)) for k, n in self._counters.items()},
+                "version": JsonNumber("1"),
+            }
+        return encode_json(state, escape_html=True)
+
+    def restore_state(self, state: str | bytes) -> None:
+        """Replace the state by one :meth:`export_state` wrote. Refuses with
+        :class:`ValueError`, leaving the state unchanged: invalid JSON, a
+        version other than 1, an alias not ``<prefix>-<n>`` with n > 0, a value
+        that is not a UUID, one UUID under two aliases, a negative counter, or a
+        counter lower than the highest alias number of its prefix."""
+        try:
+            aliases, counters = self._check_state(state)
+        except _RestoreError as err:
+            raise ValueError(f"restore alias state: {err}") from None
+        with self._lock:
+            self._reset()
+            for alias, uuid in aliases.items():
+                self._aliases[alias] = uuid
+                self._uuids[uuid] = alias
+            for prefix, n in counters.items():
+                self._counters[prefix] = n
+                self._prefixes.add(prefix)
+
+    @staticmethod
+    def _check_state(state: str | bytes) -> tuple[dict[str, str], dict[str, int]]:
+        if isinstance(state, bytes):
+            try:
+                state = state.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise _RestoreError(f"invalid JSON: {err}") from None
+        value, ok = decode_json(state)
+        if not ok:
+            raise _RestoreError("invalid JSON: not a single JSON value")
+        if not isinstance(value, dict):
+            raise _RestoreError(f"invalid JSON: cannot read {_kind(value)} as the alias state")
+        raw_aliases: Any = None
+        raw_counters: Any = None
+        raw_version: Any = None
+        # Field names match case-insensitively, the last one wins (Go's encoding/json).
+        for key, item in value.items():
+            lowered = key.lower()
+            if lowered == "aliases":
+                raw_aliases = item
+            elif lowered == "counters":
+                raw_counters = item
+            elif lowered == "version":
+                raw_version = item
+        aliases = _string_map(raw_aliases, "aliases")
+        counters = {k: _int(v, f"counters.{k}") for k, v in _object(raw_counters, "counters")}
+        version = _int(raw_version, "version")
+        if version != 1:
+            raise _RestoreError(f"unsupported version {version}")
+        seen: dict[str, str] = {}
+        highest: dict[str, int] = {}
+        for alias in sorted(aliases):
+            uuid = aliases[alias]
+            parts = _split_alias(alias)
+            if parts is None or parts[1].startswith("0") or int(parts[1]) > _MAX_INT:
+                raise _RestoreError(f"invalid alias {go_quote(alias)}")
+            if not is_uuid(uuid):
+                raise _RestoreError(f"alias {go_quote(alias)} maps to {go_quote(uuid)}, not a UUID")
+            other = seen.get(uuid)
+            if other is not None:
+                raise _RestoreError(
+                    f"UUID {go_quote(uuid)} has two aliases: "
+                    f"{go_quote(other)} and {go_quote(alias)}"
+                )
+            seen[uuid] = alias
+            prefix, n = parts[0], int(parts[1])
+            highest[prefix] = max(highest.get(prefix, 0), n)
+        for prefix in sorted(set(counters) | set(highest)):
+            n = counters.get(prefix, 0)
+            if n < 0:
+                raise _RestoreError(f"negative counter {n} for {go_quote(prefix)}")
+            top = highest.get(prefix, 0)
+            if n < top:
+                raise _RestoreError(
+                    f"counter {n} for {go_quote(prefix)} is lower than its highest alias "
+                    f"{prefix}-{top}"
+                )
+        return aliases, counters
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, JsonNumber):
+        return "a number"
+    if isinstance(v, bool):
+        return "a boolean"
+    return "null"
+
+
+def _object(v: Any, where: str) -> Iterable[tuple[str, Any]]:
+    if v is None:
+        return ()
+    if not isinstance(v, dict):
+        raise _RestoreError(f"invalid JSON: {where} is {_kind(v)}, not an object")
+    return v.items()
+
+
+def _string_map(v: Any, where: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, item in _object(v, where):
+        if item is None:
+            item = ""
+        if not isinstance(item, str):
+            raise _RestoreError(f"invalid JSON: {where}.{key} is {_kind(item)}, not a string")
+        out[key] = item
+    return out
+
+
+def _int(v: Any, where: str) -> int:
+    if v is None:
+        return 0
+    if isinstance(v, JsonNumber):
+        text = v.text
+        if re.fullmatch(r"-?[0-9]+", text):
+            n = int(text)
+            if -_MAX_INT - 1 <= n <= _MAX_INT:
+                return n
+    raise _RestoreError(f"invalid JSON: {where} is {_kind(v)}, not an integer")

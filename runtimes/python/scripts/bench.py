@@ -1,0 +1,56 @@
+"""Quick benchmark: aliasify_json on a 25 KB response holding 1,000
+registered UUIDs (plus resolve_json and register_fields_from_json on it)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from ai_tools_runtime import AliasConfig, AliasManager
+
+
+def best_of(fn: Callable[[], object], runs: int = 20) -> float:
+    fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    manager = AliasManager(AliasConfig({"id": ""}, frozenset({"acct"})))
+    base = uuid.UUID("0a1b2c3d-0000-4000-8000-000000000000").int
+    ids = [str(uuid.UUID(int=base + i)) for i in range(1000)]
+    for u in ids:
+        manager.register("acct", u)
+    # A 25 KB response (a list of accounts, each naming itself and its owner),
+    # every UUID in it registered: the manager holds 1,000 aliases.
+    items: list[dict[str, str]] = []
+    text = ""
+    while len(text) < 25_000:
+        i = len(items)
+        items.append({"id": ids[i % 1000], "ownerId": ids[(i * 7) % 1000], "name": f"account {i}"})
+        text = json.dumps({"accounts": items}, separators=(",", ":"))
+    size = len(text)
+    aliasified = manager.aliasify_json(text)
+    t_aliasify = best_of(lambda: manager.aliasify_json(text))
+    t_resolve = best_of(lambda: manager.resolve_json(aliasified))
+    fresh = AliasManager(AliasConfig({"id": ""}, frozenset({"acct"})))
+    t_register = best_of(lambda: fresh.register_fields_from_json("acct", text))
+    print(f"bench: {size / 1000:.1f} KB response, {2 * len(items)} UUIDs in it, 1000 aliases")
+    print(f"bench: aliasify_json  {t_aliasify * 1e3:.2f} ms (best of 20)")
+    print(f"bench: resolve_json   {t_resolve * 1e3:.2f} ms (best of 20, aliasified text)")
+    print(f"bench: register_fields_from_json {t_register * 1e3:.2f} ms (best of 20)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,246 @@
+"""Executor and AsyncExecutor against the in-process gRPC server (real
+socket): call flow, aliases, fix-up, server errors, streams, bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import AsyncIterator
+
+import grpc
+import grpc.aio
+import pytest
+from conftest import Servers, new_uuid
+from toolset import ALIASES, METHODS
+
+from ai_tools_runtime import AliasManager, AsyncExecutor, Executor, ToolError
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+@pytest.fixture
+def executor(channel: grpc.Channel) -> Executor:
+    return Executor(channel, METHODS, ALIASES)
+
+
+@pytest.fixture
+async def aexecutor(servers: Servers) -> AsyncIterator[AsyncExecutor]:
+    async with grpc.aio.insecure_channel(servers.target) as ch:
+        yield AsyncExecutor(ch, METHODS, ALIASES)
+
+
+def test_create_aliases_the_response(executor: Executor, servers: Servers) -> None:
+    owner = new_uuid()
+    out = executor.execute("accounts_create", json.dumps({"name": "A", "owner_id": owner}))
+    value = json.loads(out)
+    account = value["account"]
+    assert account["id"] == "acct-1"
+    assert account["ownerId"] == "user-1"
+    assert UUID.fullmatch(account["workspaceId"])  # not an aliased field: stays raw
+    assert "notes" not in account and "tags" not in account  # unpopulated left out
+    assert out == json.dumps(value, separators=(",", ":"))  # compact
+    assert list(account) == ["id", "name", "ownerId", "workspaceId"]  # field order
+    assert servers.accounts.received[0].owner_id == owner
+    assert executor.aliases.resolve_alias("user-1") == owner
+
+
+def test_aliases_resolved_before_the_call(executor: Executor, servers: Servers) -> None:
+    executor.execute("accounts_create", '{"name":"A"}')
+    executor.execute("accounts_create", '{"name":"B"}')
+    out = json.loads(
+        executor.execute(
+            "accounts_merge", '{"sourceId":"acct-1","targetId":"acct-2","note":"merge acct-1"}'
+        )
+    )
+    received = servers.accounts.received[-1]
+    assert received.source_id == executor.aliases.resolve_alias("acct-1")
+    assert received.target_id == executor.aliases.resolve_alias("acct-2")
+    assert received.note == "merge acct-1"  # free text untouched
+    assert out["receivedSourceId"] == "acct-1"
+    assert out["account"]["id"] == "acct-2"
+
+
+def test_unknown_alias_sends_nothing(executor: Executor, servers: Servers) -> None:
+    executor.execute("accounts_create", '{"name":"A"}')
+    sent = len(servers.accounts.received)
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_merge", '{"sourceId":"acct-7","targetId":"acct-1"}')
+    assert str(caught.value) == (
+        'unknown alias "acct-7" in field "sourceId"; valid acct aliases: acct-1'
+    )
+    assert caught.value.code is None
+    assert len(servers.accounts.received) == sent
+
+
+def test_server_error_keeps_code_and_shows_aliases(executor: Executor) -> None:
+    gone = new_uuid()
+    alias = executor.aliases.register("acct", gone)
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_merge", json.dumps({"sourceId": alias, "targetId": alias}))
+    err = caught.value
+    assert err.code == grpc.StatusCode.NOT_FOUND
+    assert str(err) == 'rpc error: code = NotFound desc = account "acct-1" not found'
+    assert err.details == 'account "acct-1" not found'
+    assert ("raw-id", gone) in err.trailing_metadata  # raw ids kept for the application
+
+
+def test_stream_collected_into_an_array(executor: Executor) -> None:
+    out = json.loads(executor.execute("accounts_watch", '{"count":3}'))
+    assert [a["id"] for a in out] == ["acct-1", "acct-2", "acct-3"]
+    assert executor.execute("accounts_watch", "{}") == "[]"
+
+
+def test_stream_over_1000_messages_refused(executor: Executor) -> None:
+    with pytest.raises(ToolError, match=r"^stream returned more than 1000 messages"):
+        executor.execute("accounts_watch", '{"count":1001}')
+    out = json.loads(executor.execute("accounts_watch", '{"count":1000}'))
+    assert len(out) == 1000
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ("not json", "failed to parse arguments: invalid JSON"),
+        ('{"name":', "failed to parse arguments: invalid JSON"),
+        ('{"name":"a"} trailing', "failed to parse arguments: invalid JSON"),
+        ("[]", "failed to parse arguments: expected a JSON object, got an array"),
+        ('"x"', "failed to parse arguments: expected a JSON object, got a string"),
+        ("null", "failed to parse arguments: expected a JSON object, got null"),
+        ('{"name":5}', "failed to parse arguments: "),
+        ('{"noteCount":"many"}', "failed to parse arguments: "),
+        ('{"noteCount":1.5}', "failed to parse arguments: "),
+        ('{"noteCount":3000000000}', "failed to parse arguments: "),
+        ('{"name":{"a":1}}', "failed to parse arguments: "),
+    ],
+)
+def test_bad_arguments_send_nothing(
+    executor: Executor, servers: Servers, args: str, message: str
+) -> None:
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_create", args)
+    assert str(caught.value).startswith(message), str(caught.value)
+    assert caught.value.code is None
+    assert servers.accounts.received == []
+
+
+def test_unknown_tool(executor: Executor, servers: Servers) -> None:
+    assert not executor.can_execute("accounts_delete")
+    assert executor.can_execute("accounts_create")
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_delete", "{}")
+    assert str(caught.value) == "no auto-executor for tool: accounts_delete"
+    assert servers.accounts.received == []
+
+
+def test_unknown_fields_ignored_and_proto_names_read(executor: Executor, servers: Servers) -> None:
+    executor.execute("accounts_create", '{"name":"A","note_count":2,"mystery":{"x":null}}')
+    assert servers.accounts.received[0].note_count == 2
+
+
+def test_metadata_and_timeout_passed(executor: Executor, servers: Servers) -> None:
+    executor.execute("accounts_create", "{}", timeout=5, metadata=[("x-conversation", "c1")])
+    assert ("x-conversation", "c1") in servers.accounts.metadata[0]
+
+
+def test_deadline_exceeded_is_a_tool_error(executor: Executor) -> None:
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_create", '{"name":"slow"}', timeout=0.05)
+    assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert str(caught.value).startswith("rpc error: code = DeadlineExceeded desc = ")
+
+
+def test_unavailable_server_is_a_tool_error() -> None:
+    with grpc.insecure_channel("127.0.0.1:1") as ch:
+        executor = Executor(ch, METHODS, ALIASES)
+        with pytest.raises(ToolError) as caught:
+            executor.execute("accounts_list", "{}", timeout=5)
+    assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+
+
+def test_shared_alias_manager(channel: grpc.Channel) -> None:
+    manager = AliasManager(ALIASES)
+    a = Executor(channel, METHODS, manager)
+    b = Executor(channel, METHODS, manager)
+    assert a.aliases is b.aliases is manager
+    a.execute("accounts_create", "{}")
+    assert manager.resolve_alias("acct-1") != "acct-1"
+
+
+def test_export_restore_across_executors(channel: grpc.Channel) -> None:
+    first = Executor(channel, METHODS, ALIASES)
+    first.execute("accounts_list", '{"count":2}')
+    second = Executor(channel, METHODS, ALIASES)
+    second.aliases.restore_state(first.aliases.export_state())
+    out = json.loads(second.execute("accounts_merge", '{"sourceId":"acct-2","targetId":"acct-1"}'))
+    assert out["receivedSourceId"] == "acct-2"
+
+
+def test_duplicate_tool_refused(channel: grpc.Channel) -> None:
+    with pytest.raises(ValueError, match="two executors"):
+        Executor(channel, [METHODS[0], METHODS[0]], ALIASES)
+
+
+def test_parallel_calls_on_one_executor(executor: Executor, servers: Servers) -> None:
+    results: list[str] = []
+    lock = threading.Lock()
+
+    def work() -> None:
+        for _ in range(5):
+            out = json.loads(executor.execute("accounts_create", "{}"))
+            with lock:
+                results.append(out["account"]["id"])
+
+    threads = [threading.Thread(target=work) for _ in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == sorted(f"acct-{i}" for i in range(1, 51))
+    uuids = {executor.aliases.resolve_alias(a) for a in results}
+    assert uuids == set(servers.accounts.accounts)
+
+
+# -- AsyncExecutor -----------------------------------------------------------
+
+
+async def test_async_flow(aexecutor: AsyncExecutor, servers: Servers) -> None:
+    out = json.loads(await aexecutor.execute("accounts_create", '{"name":"A"}'))
+    assert out["account"]["id"] == "acct-1"
+    out = json.loads(
+        await aexecutor.execute("accounts_merge", '{"sourceId":"acct-1","targetId":"acct-1"}')
+    )
+    assert out["receivedSourceId"] == "acct-1"
+    assert servers.accounts.received[-1].source_id == aexecutor.aliases.resolve_alias("acct-1")
+
+
+async def test_async_errors(aexecutor: AsyncExecutor, servers: Servers) -> None:
+    with pytest.raises(ToolError, match="no auto-executor for tool: nope"):
+        await aexecutor.execute("nope", "{}")
+    with pytest.raises(ToolError, match=r"^failed to parse arguments"):
+        await aexecutor.execute("accounts_create", "not json")
+    with pytest.raises(ToolError, match=r'^unknown alias "acct-3"'):
+        await aexecutor.execute("accounts_merge", '{"sourceId":"acct-3"}')
+    assert servers.accounts.received == []
+    alias = aexecutor.aliases.register("acct", new_uuid())
+    with pytest.raises(ToolError) as caught:
+        await aexecutor.execute("accounts_merge", json.dumps({"sourceId": alias}))
+    assert caught.value.code == grpc.StatusCode.NOT_FOUND
+    assert str(caught.value) == 'rpc error: code = NotFound desc = account "acct-1" not found'
+
+
+async def test_async_stream(aexecutor: AsyncExecutor) -> None:
+    out = json.loads(
+        await aexecutor.execute("accounts_watch", '{"count":3}', metadata=[("a", "b")])
+    )
+    assert [a["id"] for a in out] == ["acct-1", "acct-2", "acct-3"]
+    with pytest.raises(ToolError, match="more than 1000 messages"):
+        await aexecutor.execute("accounts_watch", '{"count":1001}')
+
+
+async def test_async_parallel_tasks(aexecutor: AsyncExecutor) -> None:
+    import asyncio
+
+    outs = await asyncio.gather(*(aexecutor.execute("accounts_create", "{}") for _ in range(50)))
+    ids = sorted(json.loads(o)["account"]["id"] for o in outs)
+    assert ids == sorted(f"acct-{i}" for i in range(1, 51))

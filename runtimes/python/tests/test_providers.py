@@ -1,0 +1,279 @@
+"""Provider adapters: shapes checked against the official SDKs' own types,
+and a request sent by each official client to a local HTTP stub carrying
+our tool exactly."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import anthropic
+import openai
+import pydantic
+import pytest
+from anthropic.types import ToolParam
+from google import genai
+from google.genai import types as genai_types
+from openai.types.chat import ChatCompletionFunctionToolParam
+from openai.types.responses import FunctionToolParam
+from openai.types.shared_params import FunctionDefinition
+from toolset import ACCOUNTS_CREATE, ACCOUNTS_CREATE_PARAMETERS, ACCOUNTS_WATCH
+
+from ai_tools_runtime import (
+    anthropic_tool,
+    gemini_function_declaration,
+    gemini_tool,
+    openai_chat_tool,
+    openai_responses_tool,
+)
+from ai_tools_runtime import providers as ours
+
+SCHEMA = json.loads(ACCOUNTS_CREATE_PARAMETERS)
+
+# -- shapes ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [
+        (ours.OpenAIResponsesTool, FunctionToolParam),
+        (ours.OpenAIChatTool, ChatCompletionFunctionToolParam),
+        (ours.OpenAIChatFunction, FunctionDefinition),
+        (ours.AnthropicTool, ToolParam),
+        (ours.GeminiFunctionDeclaration, genai_types.FunctionDeclarationDict),
+        (ours.GeminiTool, genai_types.ToolDict),
+    ],
+)
+def test_typeddict_keys_match_the_sdk(mine: Any, theirs: Any) -> None:
+    # mypy checks the value types (tests/typed_providers.py); here the keys.
+    assert set(mine.__annotations__) <= set(theirs.__annotations__)
+    assert mine.__required_keys__ == theirs.__required_keys__
+
+
+def test_openai_responses_tool() -> None:
+    tool = openai_responses_tool(ACCOUNTS_CREATE)
+    assert tool == {
+        "type": "function",
+        "name": "accounts_create",
+        "description": "Create an account.",
+        "parameters": SCHEMA,
+        "strict": True,
+    }
+    pydantic.TypeAdapter(FunctionToolParam).validate_python(tool, strict=True)
+    assert tool["parameters"] is not ACCOUNTS_CREATE.parameters  # a copy
+
+
+def test_openai_chat_tool() -> None:
+    tool = openai_chat_tool(ACCOUNTS_WATCH)
+    assert tool == {
+        "type": "function",
+        "function": {
+            "name": "accounts_watch",
+            "description": "Stream accounts.",
+            "parameters": {"type": "object"},
+            "strict": False,
+        },
+    }
+    pydantic.TypeAdapter(ChatCompletionFunctionToolParam).validate_python(tool, strict=True)
+
+
+def test_anthropic_tool() -> None:
+    tool = anthropic_tool(ACCOUNTS_CREATE)
+    assert tool == {
+        "name": "accounts_create",
+        "description": "Create an account.",
+        "input_schema": SCHEMA,
+    }
+    assert anthropic_tool(ACCOUNTS_CREATE, strict=True)["strict"] is True
+    assert "strict" not in anthropic_tool(ACCOUNTS_WATCH, strict=True)
+    pydantic.TypeAdapter(ToolParam).validate_python(tool, strict=True)
+
+
+def test_gemini_function_declaration() -> None:
+    declaration = gemini_function_declaration(ACCOUNTS_CREATE)
+    assert declaration == {
+        "name": "accounts_create",
+        "description": "Create an account.",
+        "parameters_json_schema": SCHEMA,
+    }
+    model = genai_types.FunctionDeclaration.model_validate(declaration)  # extra keys refused
+    assert model.parameters_json_schema == SCHEMA
+    tool = genai_types.Tool.model_validate(gemini_tool([ACCOUNTS_CREATE, ACCOUNTS_WATCH]))
+    assert [d.name for d in tool.function_declarations or []] == [
+        "accounts_create",
+        "accounts_watch",
+    ]
+
+
+# -- the official clients against a local stub ---------------------------------
+
+ANSWERS: dict[str, dict[str, Any]] = {
+    "/v1/chat/completions": {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "stub",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "ok"},
+                "finish_reason": "stop",
+            }
+        ],
+    },
+    "/v1/responses": {
+        "id": "resp-1",
+        "object": "response",
+        "created_at": 0,
+        "model": "stub",
+        "status": "completed",
+        "output": [],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+    },
+    "/v1/messages": {
+        "id": "msg-1",
+        "type": "message",
+        "role": "assistant",
+        "model": "stub",
+        "content": [{"type": "text", "text": "ok"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    },
+    "gemini": {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}, "index": 0}]
+    },
+}
+
+
+class Stub:
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, dict[str, Any]]] = []
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                path = self.path.split("?")[0]
+                stub.requests.append((path, body))
+                answer = ANSWERS.get(path) or ANSWERS["gemini"]
+                data = json.dumps(answer).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def only_request(self) -> tuple[str, dict[str, Any]]:
+        assert len(self.requests) == 1, self.requests
+        return self.requests[0]
+
+
+@pytest.fixture
+def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stub]:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    s = Stub()
+    s.thread.start()
+    try:
+        yield s
+    finally:
+        s.server.shutdown()
+        s.server.server_close()
+
+
+def test_openai_responses_request(stub: Stub) -> None:
+    client = openai.OpenAI(api_key="test", base_url=stub.url + "/v1", max_retries=0)
+    client.responses.create(
+        model="stub", input="hi", tools=[openai_responses_tool(ACCOUNTS_CREATE)]
+    )
+    path, body = stub.only_request()
+    assert path == "/v1/responses"
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "name": "accounts_create",
+            "description": "Create an account.",
+            "parameters": SCHEMA,
+            "strict": True,
+        }
+    ]
+
+
+def test_openai_chat_request(stub: Stub) -> None:
+    client = openai.OpenAI(api_key="test", base_url=stub.url + "/v1", max_retries=0)
+    client.chat.completions.create(
+        model="stub",
+        messages=[{"role": "user", "content": "hi"}],
+        tools=[openai_chat_tool(ACCOUNTS_CREATE)],
+    )
+    path, body = stub.only_request()
+    assert path == "/v1/chat/completions"
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "accounts_create",
+                "description": "Create an account.",
+                "parameters": SCHEMA,
+                "strict": True,
+            },
+        }
+    ]
+
+
+def test_anthropic_request(stub: Stub) -> None:
+    client = anthropic.Anthropic(api_key="test", base_url=stub.url, max_retries=0)
+    client.messages.create(
+        model="stub",
+        max_tokens=16,
+        messages=[{"role": "user", "content": "hi"}],
+        tools=[anthropic_tool(ACCOUNTS_CREATE)],
+    )
+    path, body = stub.only_request()
+    assert path == "/v1/messages"
+    assert body["tools"] == [
+        {"name": "accounts_create", "description": "Create an account.", "input_schema": SCHEMA}
+    ]
+
+
+def test_gemini_request(stub: Stub) -> None:
+    client = genai.Client(api_key="test", http_options=genai_types.HttpOptions(base_url=stub.url))
+    client.models.generate_content(
+        model="stub",
+        contents="hi",
+        config=genai_types.GenerateContentConfig(
+            tools=[gemini_tool([ACCOUNTS_CREATE])],
+            automatic_function_calling=genai_types.AutomaticFunctionCallingConfig(disable=True),
+        ),
+    )
+    path, body = stub.only_request()
+    assert path.endswith("/models/stub:generateContent")
+    assert body["tools"] == [
+        {
+            "functionDeclarations": [
+                {
+                    "name": "accounts_create",
+                    "description": "Create an account.",
+                    # google-genai writes this key in snake_case itself (the
+                    # API reads proto JSON, which takes both spellings); the
+                    # same as for its own types.FunctionDeclaration.
+                    "parameters_json_schema": SCHEMA,
+                }
+            ]
+        }
+    ]
