@@ -1,0 +1,446 @@
+import { Code } from "@connectrpc/connect";
+import {
+  JsonNumber,
+  compareBytes,
+  isJsonMap,
+  quoteJson,
+  sortedKeys,
+  stringifyJson,
+  tryParseJson,
+  type JsonTree,
+} from "./json.js";
+import { ToolError } from "./tool-error.js";
+
+/** Alias facts of one generated file (docs/runtime.md, "Alias manager"). */
+export interface AliasConfig {
+  /** Response JSON field name → prefix; "" means the tool's primary prefix. */
+  readonly responseFieldPrefixes: Readonly<Record<string, string>>;
+  /** Every prefix the protos declare. */
+  readonly knownAliasPrefixes: readonly string[];
+}
+
+/**
+ * Shows entity UUIDs to the model as short aliases (`acct-1`) and turns them
+ * back into UUIDs. One per conversation. The contract is docs/runtime.md.
+ */
+export interface AliasManager {
+  /**
+   * The alias of uuid: a UUID already known keeps its alias (whatever its
+   * prefix); a new one gets the next number of prefix, `prefix-1` first.
+   */
+  register(prefix: string, uuid: string): string;
+  /** The UUID of a registered alias, else the input unchanged. */
+  resolveAlias(alias: string): string;
+  /**
+   * Replace every registered UUID in text by its alias, in one pass. A UUID
+   * counts only when no hex digit or `-` touches it. The text need not be JSON.
+   */
+  aliasifyJson(json: string): string;
+  /**
+   * Replace every JSON string value that is exactly a registered alias by its
+   * UUID; output is re-encoded with sorted keys and numbers as written.
+   * Invalid JSON is returned unchanged. Throws {@link ToolError} (reason
+   * `unknown-alias`) for a string value shaped like an alias of a known
+   * prefix that is not registered.
+   */
+  resolveJson(json: string): string;
+  /**
+   * {@link AliasManager.resolveJson} without the check: unknown aliases are
+   * left as written (Go's old `ResolveJSON`).
+   */
+  resolveJsonUnchecked(json: string): string;
+  /**
+   * Register the UUIDs of a tool response: a string that is exactly a UUID,
+   * under a field listed in `responseFieldPrefixes`, is registered under that
+   * prefix, or primaryPrefix where the entry is "". Keys are visited in byte
+   * order; array items count as the field holding the array. Invalid JSON
+   * registers nothing.
+   */
+  registerFieldsFromJson(primaryPrefix: string, json: string): void;
+  /**
+   * The state as canonical JSON:
+   * `{"aliases":{"acct-1":"<uuid>"},"counters":{"acct":1},"version":1}`.
+   */
+  exportState(): string;
+  /**
+   * Replace the state by one {@link AliasManager.exportState} wrote. Throws
+   * an Error (state unchanged) on invalid JSON, a version other than 1, an
+   * alias not `<prefix>-<n>` with n > 0, a value that is not a UUID, one UUID
+   * under two aliases, a negative counter, or a counter lower than the
+   * highest alias number of its prefix.
+   */
+  restoreState(json: string): void;
+}
+
+/** Create an empty alias manager that knows the declared prefixes. */
+export function createAliasManager(config: AliasConfig): AliasManager {
+  return new Manager(config);
+}
+
+const uuidPattern =
+  /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** Report whether c is a hex digit or `-`: what may not touch a UUID in text. */
+function isUuidChar(c: number): boolean {
+  return (
+    c === 0x2d ||
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x61 && c <= 0x66) ||
+    (c >= 0x41 && c <= 0x46)
+  );
+}
+
+/** Report whether s is 8-4-4-4-12 hexadecimal digits. */
+export function isUuid(s: string): boolean {
+  return uuidPattern.test(s);
+}
+
+/** Split `<prefix>-<digits>` at its last `-`; undefined for another shape. */
+function splitAlias(s: string): [prefix: string, digits: string] | undefined {
+  const i = s.lastIndexOf("-");
+  if (i <= 0 || i === s.length - 1) {
+    return undefined;
+  }
+  const digits = s.slice(i + 1);
+  if (!/^[0-9]+$/.test(digits)) {
+    return undefined;
+  }
+  return [s.slice(0, i), digits];
+}
+
+const maxListed = 20;
+
+class Manager implements AliasManager {
+  private readonly fieldPrefixes: ReadonlyMap<string, string>;
+  private readonly declared: readonly string[];
+  private counters = new Map<string, number>();
+  private aliases = new Map<string, string>(); // alias → UUID
+  private uuids = new Map<string, string>(); // UUID → alias
+  private prefixes = new Set<string>();
+
+  constructor(config: AliasConfig) {
+    this.fieldPrefixes = new Map(Object.entries(config.responseFieldPrefixes));
+    this.declared = [...config.knownAliasPrefixes];
+    this.reset();
+  }
+
+  private reset(): void {
+    this.counters = new Map();
+    this.aliases = new Map();
+    this.uuids = new Map();
+    this.prefixes = new Set(this.declared);
+  }
+
+  register(prefix: string, uuid: string): string {
+    const known = this.uuids.get(uuid);
+    if (known !== undefined) {
+      return known;
+    }
+    const n = (this.counters.get(prefix) ?? 0) + 1;
+    this.counters.set(prefix, n);
+    const alias = `${prefix}-${n}`;
+    this.aliases.set(alias, uuid);
+    this.uuids.set(uuid, alias);
+    this.prefixes.add(prefix);
+    return alias;
+  }
+
+  resolveAlias(alias: string): string {
+    return this.aliases.get(alias) ?? alias;
+  }
+
+  aliasifyJson(json: string): string {
+    if (this.uuids.size === 0) {
+      return json;
+    }
+    // One pass like the Go loop: cheap checks of the four dashes first.
+    let out = "";
+    let done = 0;
+    const n = json.length;
+    for (let i = 0; i + 36 <= n; i++) {
+      if (
+        json.charCodeAt(i + 8) !== 0x2d ||
+        json.charCodeAt(i + 13) !== 0x2d ||
+        json.charCodeAt(i + 18) !== 0x2d ||
+        json.charCodeAt(i + 23) !== 0x2d ||
+        (i > 0 && isUuidChar(json.charCodeAt(i - 1))) ||
+        (i + 36 < n && isUuidChar(json.charCodeAt(i + 36)))
+      ) {
+        continue;
+      }
+      const candidate = json.slice(i, i + 36);
+      const alias = this.uuids.get(candidate);
+      if (alias === undefined || !isUuid(candidate)) {
+        continue;
+      }
+      out += json.slice(done, i) + alias;
+      done = i + 36;
+      i = done - 1;
+    }
+    return done === 0 ? json : out + json.slice(done);
+  }
+
+  resolveJson(json: string): string {
+    return this.resolve(json, true);
+  }
+
+  resolveJsonUnchecked(json: string): string {
+    return this.resolve(json, false);
+  }
+
+  private resolve(json: string, checked: boolean): string {
+    const v = tryParseJson(json);
+    if (v === undefined) {
+      return json;
+    }
+    return stringifyJson(this.resolveValue(v, "", checked));
+  }
+
+  private resolveValue(v: JsonTree, path: string, checked: boolean): JsonTree {
+    if (typeof v === "string") {
+      const uuid = this.aliases.get(v);
+      if (uuid !== undefined) {
+        return uuid;
+      }
+      const parts = checked ? splitAlias(v) : undefined;
+      if (parts !== undefined && this.prefixes.has(parts[0])) {
+        throw this.unknownAlias(v, parts[0], path);
+      }
+      return v;
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        v[i] = this.resolveValue(v[i] as JsonTree, `${path}[${i}]`, checked);
+      }
+      return v;
+    }
+    if (isJsonMap(v)) {
+      for (const key of sortedKeys(v)) {
+        v[key] = this.resolveValue(
+          v[key] as JsonTree,
+          path === "" ? key : `${path}.${key}`,
+          checked,
+        );
+      }
+    }
+    return v;
+  }
+
+  private unknownAlias(alias: string, prefix: string, path: string): ToolError {
+    const numbers: number[] = [];
+    for (const known of this.aliases.keys()) {
+      const parts = splitAlias(known);
+      if (parts !== undefined && parts[0] === prefix) {
+        numbers.push(Number(parts[1]));
+      }
+    }
+    const head = `unknown alias ${quote(alias)} in field ${quote(path)}`;
+    let message: string;
+    if (numbers.length === 0) {
+      message = `${head}; no ${prefix} aliases exist yet: call a tool that returns ${prefix}s first`;
+    } else {
+      numbers.sort((a, b) => a - b);
+      let list = numbers
+        .slice(0, maxListed)
+        .map((n) => `${prefix}-${n}`)
+        .join(", ");
+      if (numbers.length > maxListed) {
+        list += `, … (${numbers.length - maxListed} more)`;
+      }
+      message = `${head}; valid ${prefix} aliases: ${list}`;
+    }
+    return new ToolError(message, {
+      reason: "unknown-alias",
+      code: Code.InvalidArgument,
+    });
+  }
+
+  registerFieldsFromJson(primaryPrefix: string, json: string): void {
+    const v = tryParseJson(json);
+    if (v !== undefined) {
+      this.registerFields(v, "", primaryPrefix);
+    }
+  }
+
+  private registerFields(
+    v: JsonTree,
+    field: string,
+    primaryPrefix: string,
+  ): void {
+    if (typeof v === "string") {
+      let prefix = this.fieldPrefixes.get(field);
+      if (prefix === undefined || !isUuid(v)) {
+        return;
+      }
+      if (prefix === "") {
+        prefix = primaryPrefix;
+      }
+      if (prefix !== "") {
+        this.register(prefix, v);
+      }
+    } else if (Array.isArray(v)) {
+      for (const item of v) {
+        this.registerFields(item, field, primaryPrefix);
+      }
+    } else if (isJsonMap(v)) {
+      for (const key of sortedKeys(v)) {
+        this.registerFields(v[key] as JsonTree, key, primaryPrefix);
+      }
+    }
+  }
+
+  exportState(): string {
+    const aliases = [...this.aliases.keys()]
+      .sort(compareBytes)
+      .map(
+        (a) =>
+          `${quoteJson(a, true)}:${quoteJson(this.aliases.get(a) as string, true)}`,
+      );
+    const counters = [...this.counters.keys()]
+      .sort(compareBytes)
+      .map((p) => `${quoteJson(p, true)}:${this.counters.get(p) as number}`);
+    return `{"aliases":{${aliases.join(",")}},"counters":{${counters.join(",")}},"version":1}`;
+  }
+
+  restoreState(json: string): void {
+    const state = readState(json);
+    if (state.version !== 1) {
+      throw restoreError(`unsupported version ${state.version}`);
+    }
+    const seen = new Map<string, string>();
+    const highest = new Map<string, number>();
+    for (const alias of [...state.aliases.keys()].sort(compareBytes)) {
+      const uuid = state.aliases.get(alias) as string;
+      const parts = splitAlias(alias);
+      if (
+        parts === undefined ||
+        !/^[1-9][0-9]*$/.test(parts[1]) ||
+        !Number.isSafeInteger(Number(parts[1]))
+      ) {
+        throw restoreError(`invalid alias ${quote(alias)}`);
+      }
+      if (!isUuid(uuid)) {
+        throw restoreError(
+          `alias ${quote(alias)} maps to ${quote(uuid)}, not a UUID`,
+        );
+      }
+      const other = seen.get(uuid);
+      if (other !== undefined) {
+        throw restoreError(
+          `UUID ${quote(uuid)} has two aliases: ${quote(other)} and ${quote(alias)}`,
+        );
+      }
+      seen.set(uuid, alias);
+      const [prefix, digits] = parts;
+      highest.set(prefix, Math.max(highest.get(prefix) ?? 0, Number(digits)));
+    }
+    const prefixes = [
+      ...new Set([...state.counters.keys(), ...highest.keys()]),
+    ].sort(compareBytes);
+    for (const prefix of prefixes) {
+      const n = state.counters.get(prefix) ?? 0;
+      const high = highest.get(prefix) ?? 0;
+      if (n < 0) {
+        throw restoreError(`negative counter ${n} for ${quote(prefix)}`);
+      }
+      if (n < high) {
+        throw restoreError(
+          `counter ${n} for ${quote(prefix)} is lower than its highest alias ${prefix}-${high}`,
+        );
+      }
+    }
+    this.reset();
+    for (const [alias, uuid] of state.aliases) {
+      this.aliases.set(alias, uuid);
+      this.uuids.set(uuid, alias);
+    }
+    for (const [prefix, n] of state.counters) {
+      this.counters.set(prefix, n);
+      this.prefixes.add(prefix);
+    }
+  }
+}
+
+/** Quote s as Go's %q does for the strings the messages hold. */
+function quote(s: string): string {
+  return JSON.stringify(s);
+}
+
+function restoreError(what: string): Error {
+  return new Error(`restore alias state: ${what}`);
+}
+
+interface State {
+  aliases: Map<string, string>;
+  counters: Map<string, number>;
+  version: number;
+}
+
+/**
+ * Read the state object as Go's json.Unmarshal reads it into a struct: keys
+ * matched case-insensitively, unknown keys and nulls ignored, a value of the
+ * wrong type an error.
+ */
+function readState(json: string): State {
+  const v = tryParseJson(json);
+  const state: State = { aliases: new Map(), counters: new Map(), version: 0 };
+  if (v === undefined) {
+    throw restoreError("invalid JSON: not a JSON value");
+  }
+  if (v === null) {
+    return state;
+  }
+  if (!isJsonMap(v)) {
+    throw restoreError("invalid JSON: the state is not an object");
+  }
+  for (const key of Object.keys(v)) {
+    const value = v[key] as JsonTree;
+    if (value === null) {
+      continue;
+    }
+    switch (key.toLowerCase()) {
+      case "aliases":
+        if (!isJsonMap(value)) {
+          throw restoreError(`invalid JSON: "aliases" is not an object`);
+        }
+        state.aliases = new Map();
+        for (const alias of Object.keys(value)) {
+          const uuid = value[alias] as JsonTree;
+          if (uuid !== null && typeof uuid !== "string") {
+            throw restoreError(
+              `invalid JSON: alias ${quote(alias)} does not map to a string`,
+            );
+          }
+          state.aliases.set(alias, uuid ?? "");
+        }
+        break;
+      case "counters":
+        if (!isJsonMap(value)) {
+          throw restoreError(`invalid JSON: "counters" is not an object`);
+        }
+        state.counters = new Map();
+        for (const prefix of Object.keys(value)) {
+          const n = value[prefix] as JsonTree;
+          state.counters.set(
+            prefix,
+            n === null ? 0 : readInt(n, `counter ${quote(prefix)}`),
+          );
+        }
+        break;
+      case "version":
+        state.version = readInt(value, `"version"`);
+        break;
+    }
+  }
+  return state;
+}
+
+function readInt(v: JsonTree, what: string): number {
+  if (v instanceof JsonNumber && /^-?[0-9]+$/.test(v.text)) {
+    const n = Number(v.text);
+    if (Number.isSafeInteger(n)) {
+      return n;
+    }
+  }
+  throw restoreError(`invalid JSON: ${what} is not an integer`);
+}

@@ -1,0 +1,305 @@
+import {
+  createRegistry,
+  fromJson,
+  toJsonString,
+  type DescFile,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodServerStreaming,
+  type DescMethodUnary,
+  type Message,
+  type Registry,
+} from "@bufbuild/protobuf";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
+import type { ToolMethod } from "./agent-tool.js";
+import {
+  createAliasManager,
+  type AliasConfig,
+  type AliasManager,
+} from "./alias-manager.js";
+import { fixTree, invalidArguments, toDecoderJson } from "./fixup.js";
+import {
+  JsonSyntaxError,
+  isJsonMap,
+  parseJson,
+  type JsonTree,
+} from "./json.js";
+import { ToolError } from "./tool-error.js";
+
+/** What {@link createExecutor} needs: the generated file's tools and aliases. */
+export interface ExecutorConfig {
+  /** The auto-executed tools. */
+  readonly methods: readonly ToolMethod[];
+  /** The alias facts of the generated file. */
+  readonly aliases: AliasConfig;
+}
+
+/** Options of one {@link Executor.execute} call. */
+export interface ExecuteOptions {
+  /** Cancels the call; a cancelled call fails with ToolError code `Canceled`. */
+  readonly signal?: AbortSignal | undefined;
+  /** A deadline for the call, in milliseconds. */
+  readonly timeoutMs?: number | undefined;
+  /** Request headers (e.g. authorization) for the call. */
+  readonly headers?: Parameters<Transport["unary"]>[3];
+}
+
+/**
+ * Runs tool calls against gRPC services, with one alias manager. Use one
+ * per conversation (see createSessionRegistry).
+ */
+export interface Executor {
+  /**
+   * Run the tool: resolve and check aliases, undo the schema fixes, decode
+   * the request (unknown fields ignored), call the RPC, encode the response
+   * as proto3 JSON, register its ids and return it aliasified. A
+   * server-streaming RPC returns a JSON array of at most 1000 messages.
+   * Every failure is a {@link ToolError}, whose message is for the model.
+   */
+  execute(
+    toolName: string,
+    argsJson: string,
+    options?: ExecuteOptions,
+  ): Promise<string>;
+  /** Whether toolName has an auto-executor here. */
+  canExecute(toolName: string): boolean;
+  /** The alias manager, to share with hand-written tools of the conversation. */
+  readonly aliases: AliasManager;
+}
+
+/** The most messages a server-streaming tool returns. */
+export const maxStreamMessages = 1000;
+
+/**
+ * Create an executor calling the RPCs through transport, with a fresh alias
+ * manager. Throws an Error for a client- or bidi-streaming method, or two
+ * tools of one name.
+ */
+export function createExecutor(
+  transport: Transport,
+  config: ExecutorConfig,
+): Executor {
+  const tools = new Map<string, Entry>();
+  for (const m of config.methods) {
+    if (
+      m.method.methodKind !== "unary" &&
+      m.method.methodKind !== "server_streaming"
+    ) {
+      throw new Error(
+        `tool ${JSON.stringify(m.tool.name)}: ${m.method.toString()} is ${m.method.methodKind.replace("_", "-")}; only unary and server-streaming methods can be executed`,
+      );
+    }
+    if (tools.has(m.tool.name)) {
+      throw new Error(`tool ${JSON.stringify(m.tool.name)} is declared twice`);
+    }
+    tools.set(m.tool.name, { ...m, registry: registryOf(m.method) });
+  }
+  const aliases = createAliasManager(config.aliases);
+  return {
+    aliases,
+    canExecute: (toolName) =>
+      typeof toolName === "string" && tools.has(toolName),
+    execute: (toolName, argsJson, options = {}) =>
+      execute(transport, tools, aliases, toolName, argsJson, options),
+  };
+}
+
+interface Entry extends ToolMethod {
+  readonly registry: Registry;
+}
+
+/** A registry of the method's file and its imports, for Any in JSON. */
+function registryOf(method: DescMethod): Registry {
+  const files = new Set<DescFile>();
+  const add = (file: DescFile) => {
+    if (!files.has(file)) {
+      files.add(file);
+      file.dependencies.forEach(add);
+    }
+  };
+  add(method.parent.file);
+  return createRegistry(...files);
+}
+
+async function execute(
+  transport: Transport,
+  tools: ReadonlyMap<string, Entry>,
+  aliases: AliasManager,
+  toolName: string,
+  argsJson: string,
+  options: ExecuteOptions,
+): Promise<string> {
+  const entry = typeof toolName === "string" ? tools.get(toolName) : undefined;
+  if (entry === undefined) {
+    throw new ToolError(
+      `no auto-executor for tool ${JSON.stringify(String(toolName))}`,
+      {
+        reason: "unknown-tool",
+        code: Code.NotFound,
+      },
+    );
+  }
+  let request: Message;
+  try {
+    request = decode(entry, aliases, argsJson);
+  } catch (e) {
+    // Anything else is a bug, but reaches the caller as the one error type.
+    throw e instanceof ToolError
+      ? e
+      : invalidArguments(e instanceof Error ? e.message : String(e), e);
+  }
+  const { method, registry } = entry;
+  try {
+    if (method.methodKind === "unary") {
+      const res = await transport.unary(
+        method as DescMethodUnary,
+        options.signal,
+        options.timeoutMs,
+        options.headers,
+        request,
+      );
+      const out = encode(method.output, res.message, registry);
+      aliases.registerFieldsFromJson(entry.outputPrefix, out);
+      return aliases.aliasifyJson(out);
+    }
+    return await collect(transport, entry, aliases, request, options);
+  } catch (e) {
+    throw serverError(aliases, e);
+  }
+}
+
+/** Read the model's arguments into the request message. */
+function decode(
+  entry: Entry,
+  aliases: AliasManager,
+  argsJson: string,
+): Message {
+  if (typeof argsJson !== "string") {
+    throw invalidArguments(
+      `expected the arguments as JSON text, got ${typeof argsJson}`,
+    );
+  }
+  const resolved = aliases.resolveJson(argsJson);
+  let tree: JsonTree;
+  try {
+    tree = parseJson(resolved);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) {
+      throw invalidArguments(`invalid JSON: ${e.message}`, e);
+    }
+    throw e;
+  }
+  if (!isJsonMap(tree)) {
+    throw invalidArguments(
+      `expected a JSON object, got ${Array.isArray(tree) ? "an array" : JSON.stringify(tree)}`,
+    );
+  }
+  const input = entry.method.input;
+  fixTree(tree, input, entry.tool.strict);
+  const json = toDecoderJson(tree, input);
+  try {
+    return fromJson(input, json, {
+      ignoreUnknownFields: true,
+      registry: entry.registry,
+    });
+  } catch (e) {
+    throw invalidArguments(e instanceof Error ? e.message : String(e), e);
+  }
+}
+
+/** The proto3 JSON of a response (lowerCamel names, unpopulated omitted). */
+function encode(
+  schema: DescMessage,
+  message: Message,
+  registry: Registry,
+): string {
+  try {
+    return toJsonString(schema, message, { registry });
+  } catch (e) {
+    throw new ToolError(
+      `failed to marshal response: ${e instanceof Error ? e.message : String(e)}`,
+      {
+        reason: "invalid-response",
+        code: Code.Internal,
+        cause: e,
+      },
+    );
+  }
+}
+
+/** Read a server stream into a JSON array of at most 1000 messages. */
+async function collect(
+  transport: Transport,
+  entry: Entry,
+  aliases: AliasManager,
+  request: Message,
+  options: ExecuteOptions,
+): Promise<string> {
+  const { method } = entry;
+  if (method.methodKind !== "server_streaming") {
+    throw new Error(`unexpected method kind ${method.methodKind}`);
+  }
+  const abort = new AbortController();
+  const onAbort = () => abort.abort(options.signal?.reason);
+  if (options.signal?.aborted) {
+    onAbort();
+  }
+  options.signal?.addEventListener("abort", onAbort);
+  try {
+    const res = await transport.stream(
+      method as DescMethodServerStreaming,
+      abort.signal,
+      options.timeoutMs,
+      options.headers,
+      (async function* () {
+        yield request;
+      })(),
+    );
+    const items: string[] = [];
+    for await (const message of res.message) {
+      if (items.length === maxStreamMessages) {
+        abort.abort();
+        throw new ToolError(
+          `stream returned more than ${maxStreamMessages} messages: narrow the request`,
+          {
+            reason: "invalid-response",
+            code: Code.ResourceExhausted,
+          },
+        );
+      }
+      const item = encode(method.output, message, entry.registry);
+      aliases.registerFieldsFromJson(entry.outputPrefix, item);
+      items.push(item);
+    }
+    return aliases.aliasifyJson(`[${items.join(",")}]`);
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * The error of a failed call, for the model: the server's code and details,
+ * and its message with UUIDs shown as aliases, written as every target
+ * writes it: `rpc error: code = NotFound desc = account "acct-1" not found`.
+ */
+function serverError(aliases: AliasManager, e: unknown): ToolError {
+  if (e instanceof ToolError) {
+    return e;
+  }
+  const err = ConnectError.from(e);
+  const message = aliases.aliasifyJson(err.rawMessage);
+  return new ToolError(
+    `rpc error: code = ${codeName(err.code)} desc = ${message}`,
+    {
+      reason: "server-error",
+      code: err.code,
+      details: err.details,
+      cause: e,
+    },
+  );
+}
+
+/** The gRPC name of a code, as Go prints it: `NotFound`. */
+function codeName(code: Code): string {
+  return Code[code] ?? "Unknown";
+}

@@ -1,0 +1,23 @@
+import type { AgentTool } from "./agent-tool.js";
+
+/** A Gemini function declaration (`FunctionDeclaration` of `@google/genai`). */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parametersJsonSchema: { [key: string]: unknown };
+}
+
+/**
+ * The tool as a Gemini function declaration. The schema goes in
+ * `parametersJsonSchema` (plain JSON Schema), not `parameters` (an OpenAPI
+ * subset that refuses `additionalProperties`).
+ */
+export function toGeminiFunctionDeclaration(
+  tool: AgentTool,
+): GeminiFunctionDeclaration {
+  return {
+    name: tool.name,
+    description: tool.description,
+    parametersJsonSchema: tool.parameters,
+  };
+}

@@ -1,0 +1,345 @@
+import { Code } from "@connectrpc/connect";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ToolError, createExecutor, type Executor } from "../src/index.js";
+import {
+  startAitestServer,
+  type AitestServer,
+} from "./support/aitest-server.js";
+import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
+
+let server: AitestServer;
+
+beforeAll(async () => {
+  server = await startAitestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+function newExecutor(): Executor {
+  return createExecutor(server.transport, {
+    methods: aitestMethods,
+    aliases: aitestAliases,
+  });
+}
+
+/** Run the call and return the ToolError it must fail with. */
+async function toolError(p: Promise<unknown>): Promise<ToolError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ToolError);
+    return e as ToolError;
+  }
+  throw new Error("the call did not fail");
+}
+
+const uuidPattern =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+describe("executor", () => {
+  it("canExecute knows the tools", () => {
+    const e = newExecutor();
+    expect(e.canExecute("accounts_create")).toBe(true);
+    expect(e.canExecute("accounts_watch")).toBe(true);
+    expect(e.canExecute("nope")).toBe(false);
+    expect(e.canExecute("__proto__")).toBe(false);
+  });
+
+  it("calls a unary RPC, registers the response's ids and aliasifies it", async () => {
+    const e = newExecutor();
+    const owner = randomUUID();
+    const ownerAlias = e.aliases.register("user", owner);
+    const out = await e.execute(
+      "accounts_create",
+      JSON.stringify({ name: "n", ownerId: ownerAlias, noteCount: 2 }),
+    );
+    const received = server.calls.at(-1);
+    expect(received?.method).toBe("CreateAccount");
+    expect((received?.request as { ownerId: string }).ownerId).toBe(owner);
+    const json = JSON.parse(out) as {
+      account: {
+        id: string;
+        ownerId: string;
+        workspaceId: string;
+        notes: { id: string }[];
+        tags: object;
+      };
+    };
+    // Sorted keys: account.id, then notes[0].id, notes[1].id (all "id": primary prefix).
+    expect(json.account.id).toBe("acct-1");
+    expect(json.account.notes.map((n) => n.id)).toEqual(["acct-2", "acct-3"]);
+    expect(json.account.ownerId).toBe("user-1");
+    // Not a listed field: stays a raw UUID.
+    expect(json.account.workspaceId).toMatch(uuidPattern);
+    expect(json.account.tags).toEqual({ env: "test" });
+    expect(out).not.toContain("noteCount");
+  });
+
+  it("resolves aliases in the arguments; the response shows them again", async () => {
+    const e = newExecutor();
+    const a = JSON.parse(
+      await e.execute("accounts_create", `{"name":"a"}`),
+    ) as { account: { id: string } };
+    const b = JSON.parse(
+      await e.execute("accounts_create", `{"name":"b"}`),
+    ) as { account: { id: string } };
+    expect([a.account.id, b.account.id]).toEqual(["acct-1", "acct-2"]);
+    const out = await e.execute(
+      "accounts_merge",
+      JSON.stringify({ sourceId: "acct-1", targetId: "acct-2" }),
+    );
+    const req = server.calls.at(-1)?.request as {
+      sourceId: string;
+      targetId: string;
+    };
+    expect(req.sourceId).toBe(e.aliases.resolveAlias("acct-1"));
+    expect(req.sourceId).toMatch(uuidPattern);
+    expect(JSON.parse(out)).toMatchObject({
+      account: { id: "acct-2" },
+      receivedSourceId: "acct-1",
+    });
+  });
+
+  it("refuses an unknown alias before sending anything", async () => {
+    const e = newExecutor();
+    const before = server.calls.length;
+    const err = await toolError(
+      e.execute("accounts_merge", `{"sourceId":"acct-7","targetId":"acct-1"}`),
+    );
+    expect(err.message).toBe(
+      `unknown alias "acct-7" in field "sourceId"; no acct aliases exist yet: call a tool that returns accts first`,
+    );
+    expect(err.reason).toBe("unknown-alias");
+    expect(err.code).toBe(Code.InvalidArgument);
+    expect(server.calls.length).toBe(before);
+  });
+
+  it("returns a server error with its code, the message aliasified", async () => {
+    const e = newExecutor();
+    const ghost = randomUUID();
+    const alias = e.aliases.register("acct", ghost);
+    const err = await toolError(
+      e.execute(
+        "accounts_merge",
+        JSON.stringify({ sourceId: alias, targetId: alias }),
+      ),
+    );
+    expect(err.reason).toBe("server-error");
+    expect(err.code).toBe(Code.NotFound);
+    expect(err.message).toBe(
+      `rpc error: code = NotFound desc = account ${alias} not found`,
+    );
+    expect(err.message).not.toContain(ghost);
+  });
+
+  it("collects a server stream into a JSON array and registers each item", async () => {
+    const e = newExecutor();
+    const out = await e.execute("accounts_watch", `{"count":3}`);
+    const items = JSON.parse(out) as { id: string; name: string }[];
+    expect(items.map((i) => i.id)).toEqual(["acct-1", "acct-2", "acct-3"]);
+    expect(items.map((i) => i.name)).toEqual(["w0", "w1", "w2"]);
+    expect(await e.execute("accounts_watch", `{"count":0}`)).toBe("[]");
+  });
+
+  it("refuses a stream of more than 1000 messages", async () => {
+    const e = newExecutor();
+    const items = JSON.parse(
+      await e.execute("accounts_watch", `{"count":1000}`),
+    ) as unknown[];
+    expect(items.length).toBe(1000);
+    const err = await toolError(e.execute("accounts_watch", `{"count":1001}`));
+    expect(err.message).toBe(
+      "stream returned more than 1000 messages: narrow the request",
+    );
+    expect(err.reason).toBe("invalid-response");
+  });
+
+  it("applies the fix-up before decoding (strict)", async () => {
+    const e = newExecutor();
+    const out = await e.execute(
+      "fixup_strict",
+      JSON.stringify({
+        labels: [
+          { key: "a", value: "1" },
+          { key: "a", value: "2" },
+        ],
+        itemsByNum: [
+          {
+            key: 7,
+            value: { name: "seven", counts: [{ key: "c", value: 3 }] },
+          },
+        ],
+        flags: [{ key: true, value: "yes" }],
+        attrs: [{ key: "o", value: '{"x":[1,2]}' }],
+        extra: '{"k":null}',
+        list: ["1", "two"],
+        text: "t",
+        number: null,
+        note: null,
+        unknownField: { ignored: true },
+      }),
+    );
+    expect(JSON.parse(out)).toEqual({
+      labels: { a: "2" },
+      itemsByNum: { "7": { name: "seven", counts: { c: 3 } } },
+      flags: { true: "yes" },
+      attrs: { o: { x: [1, 2] } },
+      extra: { k: null },
+      list: [1, "two"],
+      text: "t",
+    });
+  });
+
+  it("keeps Value strings of a loose tool", async () => {
+    const e = newExecutor();
+    const out = await e.execute(
+      "fixup_loose",
+      JSON.stringify({ extra: "[1]", values: ["2"] }),
+    );
+    expect(JSON.parse(out)).toEqual({ extra: "[1]", values: ["2"] });
+  });
+
+  it("keeps every digit of a 64-bit integer written as a number", async () => {
+    const e = newExecutor();
+    const out = await e.execute("fixup_loose", `{"number": 9007199254740993}`);
+    expect(JSON.parse(out)).toEqual({ number: "9007199254740993" });
+  });
+
+  it("reports a oneof conflict", async () => {
+    const e = newExecutor();
+    const err = await toolError(
+      e.execute("fixup_strict", `{"text":"a","number":"1"}`),
+    );
+    expect(err.message).toBe(
+      `failed to parse arguments: fields "text" and "number" are members of oneof "kind": set only one`,
+    );
+  });
+});
+
+describe("executor, bad input", () => {
+  const cases: [string, string, RegExp][] = [
+    ["not JSON", `{"name":`, /^failed to parse arguments: invalid JSON: /],
+    [
+      "trailing text",
+      `{"name":"a"} x`,
+      /^failed to parse arguments: invalid JSON: /,
+    ],
+    ["empty", ``, /^failed to parse arguments: invalid JSON: /],
+    [
+      "an array",
+      `[1]`,
+      /^failed to parse arguments: expected a JSON object, got an array$/,
+    ],
+    [
+      "a string",
+      `"x"`,
+      /^failed to parse arguments: expected a JSON object, got "x"$/,
+    ],
+    [
+      "null",
+      `null`,
+      /^failed to parse arguments: expected a JSON object, got null$/,
+    ],
+    [
+      "a wrong type",
+      `{"noteCount":"many"}`,
+      /^failed to parse arguments: .*note_count.*/,
+    ],
+    [
+      "an int32 out of range",
+      `{"noteCount":4294967296}`,
+      /^failed to parse arguments: /,
+    ],
+    [
+      "a message as a string",
+      `{"name":{"a":1}}`,
+      /^failed to parse arguments: /,
+    ],
+    [
+      "__proto__ at the root",
+      `{"__proto__":{"polluted":true},"name":"x"}`,
+      /"__proto__"/,
+    ],
+    [
+      "__proto__ deeper",
+      `{"name":"x","nested":{"__proto__":{"polluted":true}}}`,
+      /"__proto__"/,
+    ],
+  ];
+  for (const [name, args, message] of cases) {
+    it(`${name}: a ToolError, no request sent`, async () => {
+      const e = newExecutor();
+      const before = server.calls.length;
+      const err = await toolError(e.execute("accounts_create", args));
+      expect(err.message).toMatch(message);
+      expect(err.reason).toBe("invalid-arguments");
+      expect(err.code).toBe(Code.InvalidArgument);
+      expect(server.calls.length).toBe(before);
+      expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    });
+  }
+
+  it("__proto__ as a map or Struct key reaches no prototype", async () => {
+    const e = newExecutor();
+    for (const args of [
+      `{"labels":{"__proto__":"x"}}`,
+      `{"labels":[{"key":"__proto__","value":"x"}]}`,
+      `{"attrs":[{"key":"__proto__","value":"{\\"polluted\\":true}"}]}`,
+      `{"attrs":{"__proto__":{"polluted":true}}}`,
+      `{"extra":{"__proto__":{"polluted":true}}}`,
+      `{"valueMap":{"__proto__":{"polluted":true}}}`,
+    ]) {
+      const err = await toolError(e.execute("fixup_strict", args));
+      expect(err.message).toMatch(
+        /^failed to parse arguments: key "__proto__" in field "\w+" is not allowed$/,
+      );
+    }
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+
+  it("an unknown tool: a ToolError", async () => {
+    const e = newExecutor();
+    const err = await toolError(e.execute("accounts_delete", "{}"));
+    expect(err.message).toBe(`no auto-executor for tool "accounts_delete"`);
+    expect(err.reason).toBe("unknown-tool");
+    expect(err.code).toBe(Code.NotFound);
+  });
+
+  it("arguments that are not a string: a ToolError", async () => {
+    const e = newExecutor();
+    const err = await toolError(
+      e.execute("accounts_create", { name: "x" } as unknown as string),
+    );
+    expect(err.reason).toBe("invalid-arguments");
+  });
+
+  it("a cancelled call: a ToolError with code Canceled", async () => {
+    const e = newExecutor();
+    const err = await toolError(
+      e.execute("accounts_list", `{"count":1}`, {
+        signal: AbortSignal.abort(),
+      }),
+    );
+    expect(err.code).toBe(Code.Canceled);
+    const err2 = await toolError(
+      e.execute("accounts_watch", `{"count":1}`, {
+        signal: AbortSignal.abort(),
+      }),
+    );
+    expect(err2.code).toBe(Code.Canceled);
+  });
+
+  it("refuses duplicate tool names at creation", () => {
+    const [first] = aitestMethods;
+    expect(() =>
+      createExecutor(server.transport, {
+        methods: [first!, first!],
+        aliases: aitestAliases,
+      }),
+    ).toThrow(`tool "accounts_create" is declared twice`);
+  });
+});

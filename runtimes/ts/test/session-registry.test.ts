@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import {
+  createExecutor,
+  createSessionRegistry,
+  type Executor,
+} from "../src/index.js";
+import type { Transport } from "@connectrpc/connect";
+import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
+
+// The executors are never called here: a transport that fails loudly.
+const transport = {} as Transport;
+
+function setup(idleTtlMs = 1000) {
+  let t = 0;
+  let created = 0;
+  const registry = createSessionRegistry({
+    create: (): Executor => {
+      created++;
+      return createExecutor(transport, {
+        methods: aitestMethods,
+        aliases: aitestAliases,
+      });
+    },
+    idleTtlMs,
+    now: () => t,
+  });
+  return {
+    registry,
+    advance: (ms: number) => (t += ms),
+    created: () => created,
+  };
+}
+
+describe("session registry", () => {
+  it("gives one executor per conversation", () => {
+    const { registry } = setup();
+    const a = registry.get("a");
+    expect(registry.get("a")).toBe(a);
+    expect(registry.get("b")).not.toBe(a);
+    expect(registry.size).toBe(2);
+  });
+
+  it("keeps a conversation's aliases between calls", () => {
+    const { registry } = setup();
+    registry
+      .get("a")
+      .aliases.register("acct", "0a1b2c3d-0000-4000-8000-000000000001");
+    expect(registry.get("a").aliases.resolveAlias("acct-1")).toBe(
+      "0a1b2c3d-0000-4000-8000-000000000001",
+    );
+    expect(registry.get("b").aliases.resolveAlias("acct-1")).toBe("acct-1");
+  });
+
+  it("evicts a conversation idle for the TTL", () => {
+    const { registry, advance } = setup(1000);
+    const a = registry.get("a");
+    advance(999);
+    expect(registry.get("a")).toBe(a); // used: idle time starts again
+    advance(999);
+    expect(registry.get("a")).toBe(a);
+    advance(1000);
+    expect(registry.size).toBe(0);
+    expect(registry.get("a")).not.toBe(a);
+  });
+
+  it("evicts only the idle ones", () => {
+    const { registry, advance } = setup(1000);
+    const a = registry.get("a");
+    advance(600);
+    const b = registry.get("b");
+    advance(600);
+    expect(registry.get("b")).toBe(b);
+    expect(registry.size).toBe(1);
+    expect(registry.get("a")).not.toBe(a);
+  });
+
+  it("gives an empty id a throwaway executor", () => {
+    const { registry, created } = setup();
+    const x = registry.get("");
+    const y = registry.get("");
+    expect(x).not.toBe(y);
+    expect(created()).toBe(2);
+    expect(registry.size).toBe(0);
+  });
+
+  it("deletes and clears", () => {
+    const { registry } = setup();
+    registry.get("a");
+    registry.get("b");
+    expect(registry.delete("a")).toBe(true);
+    expect(registry.delete("a")).toBe(false);
+    registry.clear();
+    expect(registry.size).toBe(0);
+  });
+
+  it("treats ids like __proto__ as ordinary ids", () => {
+    const { registry } = setup();
+    const p = registry.get("__proto__");
+    expect(registry.get("__proto__")).toBe(p);
+    expect(registry.get("constructor")).not.toBe(p);
+  });
+
+  it("refuses a TTL that is not positive", () => {
+    expect(() =>
+      createSessionRegistry({ create: () => ({}) as Executor, idleTtlMs: 0 }),
+    ).toThrow("idleTtlMs must be positive, got 0");
+  });
+});

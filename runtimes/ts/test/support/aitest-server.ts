@@ -1,0 +1,123 @@
+// An in-process gRPC server of aitest.v1 (e2e/vectors/proto), for the
+// executor tests: AccountService with fresh UUIDs, FixupService echoing.
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import {
+  connectNodeAdapter,
+  createGrpcTransport,
+} from "@connectrpc/connect-node";
+import { randomUUID } from "node:crypto";
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import {
+  AccountSchema,
+  AccountService,
+  FixupService,
+  NoteSchema,
+  type Account,
+} from "../src/gen/aitest/v1/vectors_pb.js";
+
+export interface AitestServer {
+  /** A gRPC transport to the server. */
+  readonly transport: ReturnType<typeof createGrpcTransport>;
+  /** Requests received, by method name. */
+  readonly calls: { method: string; request: unknown }[];
+  /** Account ids the server created. */
+  readonly accounts: Map<string, Account>;
+  close(): Promise<void>;
+}
+
+function newAccount(name: string, ownerId: string, noteCount: number): Account {
+  return create(AccountSchema, {
+    id: randomUUID(),
+    name,
+    ownerId,
+    workspaceId: randomUUID(),
+    notes: Array.from({ length: noteCount }, (_, i) =>
+      create(NoteSchema, { id: randomUUID(), text: `note ${i}` }),
+    ),
+    tags: { env: "test" },
+  });
+}
+
+export async function startAitestServer(): Promise<AitestServer> {
+  const calls: { method: string; request: unknown }[] = [];
+  const accounts = new Map<string, Account>();
+  const remember = (a: Account) => {
+    accounts.set(a.id, a);
+    return a;
+  };
+  const routes = (router: ConnectRouter) => {
+    router.service(AccountService, {
+      createAccount(req) {
+        calls.push({ method: "CreateAccount", request: req });
+        return {
+          account: remember(newAccount(req.name, req.ownerId, req.noteCount)),
+        };
+      },
+      listAccounts(req) {
+        calls.push({ method: "ListAccounts", request: req });
+        return {
+          accounts: Array.from({ length: req.count }, (_, i) =>
+            remember(newAccount(`a${i}`, randomUUID(), 0)),
+          ),
+        };
+      },
+      mergeAccounts(req) {
+        calls.push({ method: "MergeAccounts", request: req });
+        const target = accounts.get(req.targetId);
+        if (!accounts.has(req.sourceId)) {
+          throw new ConnectError(
+            `account ${req.sourceId} not found`,
+            Code.NotFound,
+          );
+        }
+        if (target === undefined) {
+          throw new ConnectError(
+            `account ${req.targetId} not found`,
+            Code.NotFound,
+          );
+        }
+        return { account: target, receivedSourceId: req.sourceId };
+      },
+      async *watchAccounts(req) {
+        calls.push({ method: "WatchAccounts", request: req });
+        for (let i = 0; i < req.count; i++) {
+          yield remember(newAccount(`w${i}`, randomUUID(), 0));
+        }
+      },
+    });
+    router.service(FixupService, {
+      echoStrict(req) {
+        calls.push({ method: "EchoStrict", request: req });
+        return req;
+      },
+      echoLoose(req) {
+        calls.push({ method: "EchoLoose", request: req });
+        return req;
+      },
+    });
+  };
+  const server = http2.createServer(connectNodeAdapter({ routes }));
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.on("close", () => sessions.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const transport = createGrpcTransport({
+    baseUrl: `http://127.0.0.1:${port}`,
+  });
+  return {
+    transport,
+    calls,
+    accounts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Sessions the transport keeps open would hold close() forever.
+        for (const s of sessions) s.destroy();
+      }),
+  };
+}
