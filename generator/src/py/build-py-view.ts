@@ -1,22 +1,263 @@
+import type { DescMessage } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
-import { GeneratorError } from "../errors.js";
-import type { GeneratorModel } from "../model/model.js";
+import type { GeneratorModel, ToolModel } from "../model/model.js";
 import type { PluginOptions } from "../options.js";
+import { compareUtf8 } from "../schema/canonical-json.js";
+import {
+  isPyIdentifier,
+  pyFileIdentifiers,
+  pyImportAlias,
+  pyKeywords,
+  pyModuleProblem,
+  pyProtoModule,
+  pyUpperSnake,
+} from "./py-names.js";
+import { pyQuote } from "./py-quote.js";
+import type {
+  PyExecutorView,
+  PyFileView,
+  PyMapEntry,
+  PyToolView,
+} from "./py-view.js";
 
-/** What the Python templates (templates/py/*.hbs) print. */
-export interface PyFileView {
-  /** Always "ai_tools_gen.py". */
-  readonly fileName: string;
-}
+export type { PyFileView } from "./py-view.js";
 
-/** Shape the model for the Python templates. */
+/** The name of the Python module, at the root of the output directory. */
+export const pyFileName = "ai_tools_gen.py";
+
+/**
+ * Shape the model for the Python templates: constant names, quoted literals
+ * and imports. Problems only Python has (constant collisions, proto paths or
+ * message names Python cannot import) are added to `problems`.
+ */
 export function buildPyView(
   model: GeneratorModel,
   options: PluginOptions,
   problems: ProblemCollector,
 ): PyFileView {
-  void model;
-  void options;
-  void problems;
-  throw new GeneratorError('target "py" is not supported yet; supported targets: go');
+  const constNames = assignConstNames(model.tools, problems);
+  const imports = assignImports(model, options.pyPackage, problems);
+  problems.throwIfAny();
+
+  const tools: PyToolView[] = model.tools.map((tool) => ({
+    constName: constNames.get(tool)!,
+    rawName: tool.name,
+    name: pyQuote(tool.name),
+    description: pyQuote(tool.description),
+    strict: pyBool(tool.strict),
+    parameters: pyQuote(tool.schemaJson),
+  }));
+
+  const executors: PyExecutorView[] = model.executors.map((tool) => ({
+    constName: constNames.get(tool)!,
+    method: pyQuote(`/${tool.service.typeName}/${tool.method.name}`),
+    requestType: imports.typeRef(tool.input),
+    responseType: imports.typeRef(tool.output),
+    outputPrefix: pyQuote(tool.outputPrefix),
+    serverStreaming: pyBool(tool.serverStreaming),
+  }));
+
+  const exportNames = [
+    ...tools.map((t) => t.constName),
+    "ALIAS_CONFIG",
+    "ALL_TOOLS",
+    "RESPONSE_FIELD_PREFIXES",
+    "TOOL_OUTPUT_PREFIX",
+    "AgentTool",
+    ...(model.hasExecutors ? ["AsyncExecutor", "Executor"] : []),
+    "all_tools",
+  ];
+
+  return {
+    fileName: pyFileName,
+    sources: [...new Set(model.tools.map((t) => t.file))].sort(compareUtf8),
+    hasExecutors: model.hasExecutors,
+    runtimeNames: (model.hasExecutors
+      ? ["AgentTool", "AliasConfig", "ToolMethod"]
+      : ["AgentTool", "AliasConfig"]
+    ).join(", "),
+    thirdPartyImports: imports.thirdParty,
+    ownImports: imports.own,
+    exports: sortExports(exportNames).map(pyQuote),
+    tools,
+    responseFieldPrefixes: model.responseFieldPrefixes.map(([k, v]) =>
+      mapEntry(k, v, v === "" ? "  # the tool's primary prefix" : ""),
+    ),
+    toolOutputPrefix: model.toolOutputPrefix.map(([k, v]) =>
+      mapEntry(k, v, ""),
+    ),
+    knownAliasPrefixes: model.knownAliasPrefixes.map(pyQuote),
+    executors,
+  };
+}
+
+function pyBool(b: boolean): string {
+  return b ? "True" : "False";
+}
+
+function mapEntry(key: string, value: string, comment: string): PyMapEntry {
+  return { key: pyQuote(key), value: pyQuote(value), comment };
+}
+
+/**
+ * `__all__` in the order ruff's RUF022 keeps it ("isort-style"):
+ * SCREAMING_SNAKE_CASE names, then CamelCase ones, then the rest, each group
+ * in natural order (runs of digits compared as numbers).
+ */
+export function sortExports(names: readonly string[]): string[] {
+  const group = (n: string): number =>
+    /^[A-Z0-9_]+$/.test(n) && /[A-Z]/.test(n) ? 0 : /^[A-Z]/.test(n) ? 1 : 2;
+  return [...names].sort((a, b) => group(a) - group(b) || naturalCompare(a, b));
+}
+
+function naturalCompare(a: string, b: string): number {
+  const split = (s: string) => s.match(/\d+|\D+/g) ?? [];
+  const pa = split(a);
+  const pb = split(b);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i]!;
+    const y = pb[i]!;
+    if (/^\d/.test(x) && /^\d/.test(y)) {
+      const d = Number(x) - Number(y);
+      if (d !== 0) return d;
+      if (x.length !== y.length) return x.length - y.length;
+      continue;
+    }
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+/** UPPER_SNAKE_CASE constant names, refusing collisions and the module's own names. */
+function assignConstNames(
+  tools: readonly ToolModel[],
+  problems: ProblemCollector,
+): Map<ToolModel, string> {
+  const names = new Map<ToolModel, string>();
+  const owners = new Map<string, ToolModel>();
+  for (const tool of tools) {
+    const at = { file: tool.file, element: tool.element };
+    const id = pyUpperSnake(tool.name);
+    if (!isPyIdentifier(id) || pyKeywords.has(id)) {
+      problems.add({
+        ...at,
+        message: `tool name ${JSON.stringify(tool.name)} gives the Python constant ${JSON.stringify(id)}, which is not a valid Python name; start each "_"-separated part with a letter`,
+      });
+      continue;
+    }
+    if (pyFileIdentifiers.has(id)) {
+      problems.add({
+        ...at,
+        message: `tool name ${JSON.stringify(tool.name)} becomes the Python constant ${id}, which ai_tools_gen.py already defines; rename the tool`,
+      });
+      continue;
+    }
+    const other = owners.get(id);
+    if (other !== undefined) {
+      problems.add({
+        ...at,
+        message: `tool name ${JSON.stringify(tool.name)} becomes the Python constant ${id}, as does tool ${JSON.stringify(other.name)} (${other.element} in ${other.file}); rename one of them`,
+      });
+      continue;
+    }
+    owners.set(id, tool);
+    names.set(tool, id);
+  }
+  return names;
+}
+
+interface PyImports {
+  /** Statements importing the protobuf package's own modules (WKTs). */
+  readonly thirdParty: string[];
+  /** Statements importing the grpcio-tools output. */
+  readonly own: string[];
+  /** The Python expression naming a message class. */
+  typeRef(message: DescMessage): string;
+}
+
+/**
+ * The `*_pb2` modules the executors use: those of their request and response
+ * messages. `google/protobuf/*.proto` come from the protobuf package; every
+ * other file from the grpcio-tools output, under `py_package` when set.
+ */
+function assignImports(
+  model: GeneratorModel,
+  pyPackage: string,
+  problems: ProblemCollector,
+): PyImports {
+  const modules = new Map<string, { module: string; thirdParty: boolean }>();
+  const refs = new Map<DescMessage, string>();
+  for (const tool of model.executors) {
+    const refused = new Set<string>();
+    for (const [message, role] of [
+      [tool.input, "request"],
+      [tool.output, "response"],
+    ] as const) {
+      const fileName = message.file.proto.name;
+      const thirdParty = fileName.startsWith("google/protobuf/");
+      const base = pyProtoModule(fileName);
+      const module =
+        thirdParty || pyPackage === "" ? base : `${pyPackage}.${base}`;
+      const at = { file: tool.file, element: tool.element };
+      const moduleProblem = pyModuleProblem(module);
+      if (refused.has(module)) {
+        continue;
+      }
+      if (moduleProblem !== undefined) {
+        refused.add(module);
+        problems.add({
+          ...at,
+          message: `the Python executor of tool ${JSON.stringify(tool.name)} imports the ${role} type ${message.typeName} from module ${module} (of ${fileName}), which Python cannot import: ${moduleProblem}; rename the file or its directories`,
+        });
+        continue;
+      }
+      const pkg = message.file.proto.package ?? "";
+      const local =
+        pkg === "" ? message.typeName : message.typeName.slice(pkg.length + 1);
+      const bad = local
+        .split(".")
+        .find((part) => !isPyIdentifier(part) || hardKeyword(part));
+      if (bad !== undefined) {
+        problems.add({
+          ...at,
+          message: `the Python executor of tool ${JSON.stringify(tool.name)} needs the ${role} type ${message.typeName}, but ${JSON.stringify(bad)} is a Python keyword; rename the message`,
+        });
+        continue;
+      }
+      modules.set(module, { module, thirdParty });
+      refs.set(message, `${pyImportAlias(module)}.${local}`);
+    }
+  }
+  const statement = (module: string): string => {
+    const dot = module.lastIndexOf(".");
+    const alias = pyImportAlias(module);
+    return dot < 0
+      ? `import ${module} as ${alias}`
+      : `from ${module.slice(0, dot)} import ${module.slice(dot + 1)} as ${alias}`;
+  };
+  const sorted = (thirdParty: boolean): string[] => {
+    const list = [...modules.values()]
+      .filter((m) => m.thirdParty === thirdParty)
+      .map((m) => m.module);
+    // isort: `import x` statements first, then `from x import y`, each by
+    // module name, case-insensitively.
+    const key = (m: string) =>
+      [m.includes(".") ? 1 : 0, m.toLowerCase()] as const;
+    return list
+      .sort((a, b) => {
+        const [ka, sa] = key(a);
+        const [kb, sb] = key(b);
+        return ka - kb || compareUtf8(sa, sb) || compareUtf8(a, b);
+      })
+      .map(statement);
+  };
+  return {
+    thirdParty: sorted(true),
+    own: sorted(false),
+    typeRef: (message) => refs.get(message)!,
+  };
+}
+
+function hardKeyword(s: string): boolean {
+  return pyKeywords.has(s) && !["_", "case", "match", "type"].includes(s);
 }

@@ -1,0 +1,278 @@
+#!/usr/bin/env node
+// The Python end-to-end suite, from nothing to a verdict:
+//
+//   1. the repository's Python environment (bash scripts/python-env.sh:
+//      <repo>/.venv with grpcio-tools, mypy-protobuf, ruff, mypy, pytest and
+//      ai_tools_runtime);
+//   2. gen/: grpcio-tools output of e2e/proto (--python_out, --mypy_out,
+//      --mypy_grpc_out, --grpc_python_out) and our plugin (target=py, one
+//      request for all files) → gen/ai_tools_gen.py;
+//   3. node scripts/values.mjs: schema-generated arguments → gen/values/;
+//   4. ruff format --check, ruff check and mypy --strict over the generated
+//      module and the tests; then pytest against the real test server
+//      (e2e/server/dist/main.js, started by tests/conftest.py).
+//
+//   node scripts/run.mjs            everything (the `e2e` script)
+//   node scripts/run.mjs --generate steps 1–2
+//   node scripts/run.mjs --build    steps 1–2, ruff and mypy
+//   node scripts/run.mjs --fast     steps 1–2, ruff, mypy, and the tests that
+//                                   need no server (tests/test_module.py)
+//   node scripts/run.mjs --bench    steps 1–2 and scripts/bench.py
+//
+// Exits non-zero on any failure, including pytest collecting no test.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkgDir = path.resolve(here, "..");
+const repoRoot = path.resolve(pkgDir, "..", "..");
+const genDir = path.join(pkgDir, "gen");
+const serverMain = path.join(repoRoot, "e2e", "server", "dist", "main.js");
+const started = Date.now();
+
+const modes = ["--generate", "--build", "--fast", "--bench"];
+const args = process.argv.slice(2);
+for (const a of args)
+  if (!modes.includes(a))
+    die(`unknown argument ${a} (valid: ${modes.join(", ")})`);
+if (args.length > 1) die(`give at most one of ${modes.join(", ")}`);
+const mode = args[0] ?? "--e2e";
+
+step("Python environment (bash scripts/python-env.sh)");
+const envScript = path.join(repoRoot, "scripts", "python-env.sh");
+if (!existsSync(envScript)) die(`${envScript} not found`);
+await must("bash", [envScript], { cwd: repoRoot });
+const python =
+  (process.env.AI_TOOLS_PYTHON ?? "") !== ""
+    ? process.env.AI_TOOLS_PYTHON
+    : path.join(repoRoot, ".venv", "bin", "python");
+const bin = path.dirname(python);
+if (!existsSync(python)) die(`${python} not found after python-env.sh`);
+
+step(
+  "grpcio-tools and protoc-gen-ai-tools (target=py): e2e/proto → e2e/py/gen",
+);
+{
+  const plugin = path.join(
+    repoRoot,
+    "node_modules",
+    ".bin",
+    "protoc-gen-ai-tools",
+  );
+  const buf = path.join(repoRoot, "node_modules", ".bin", "buf");
+  for (const p of [plugin, buf]) {
+    if (!existsSync(p))
+      die(
+        `${p} not found: run \`npx -y pnpm@12.4.2 install\` and build the generator first`,
+      );
+  }
+  if (!existsSync(path.join(repoRoot, "generator", "dist", "index.js"))) {
+    die(
+      "generator/dist not built: run `npx -y pnpm@12.4.2 --filter protoc-gen-ai-tools build`",
+    );
+  }
+  rmSync(genDir, { recursive: true, force: true });
+  mkdirSync(genDir, { recursive: true });
+  const protoDir = path.join(repoRoot, "e2e", "proto");
+  const protos = ["control", "links", "samples", "themes", "workflows"].map(
+    (n) => `linkhub/v1/${n}.proto`,
+  );
+  await must(
+    python,
+    [
+      "-m",
+      "grpc_tools.protoc",
+      `-I${protoDir}`,
+      `-I${path.join(repoRoot, "proto")}`,
+      `--plugin=protoc-gen-mypy=${path.join(bin, "protoc-gen-mypy")}`,
+      `--plugin=protoc-gen-mypy_grpc=${path.join(bin, "protoc-gen-mypy_grpc")}`,
+      `--python_out=${genDir}`,
+      `--mypy_out=${genDir}`,
+      `--grpc_python_out=${genDir}`,
+      `--mypy_grpc_out=${genDir}`,
+      ...protos,
+      "ai/tools/v1/annotations.proto",
+    ],
+    { cwd: repoRoot },
+  );
+  const template = {
+    version: "v2",
+    plugins: [
+      // One request for all files: the plugin writes one ai_tools_gen.py.
+      { local: plugin, out: "e2e/py/gen", opt: "target=py", strategy: "all" },
+    ],
+  };
+  await must(
+    buf,
+    ["generate", "e2e/proto", "--template", JSON.stringify(template)],
+    {
+      cwd: repoRoot,
+    },
+  );
+  if (!existsSync(path.join(genDir, "ai_tools_gen.py")))
+    die("the plugin wrote no gen/ai_tools_gen.py");
+  console.log(
+    "  gen/linkhub/v1/*_pb2.py(i), *_pb2_grpc.py(i), gen/ai_tools_gen.py",
+  );
+}
+if (mode === "--generate") finish();
+
+if (mode === "--e2e") {
+  step("schema-generated values → e2e/py/gen/values");
+  await must("node", [path.join(here, "values.mjs")], { cwd: pkgDir });
+}
+
+const pyEnv = {
+  ...process.env,
+  PYTHONPATH: genDir,
+  PYTHONDONTWRITEBYTECODE: "1",
+  E2E_REPO_ROOT: repoRoot,
+  E2E_VALUES_DIR: path.join(genDir, "values"),
+  E2E_SERVER_MAIN: process.env.E2E_SERVER_MAIN ?? serverMain,
+};
+
+if (mode !== "--bench") {
+  step(
+    "ruff format --check, ruff check (generated module as generated, and the tests)",
+  );
+  await must(
+    python,
+    [
+      "-m",
+      "ruff",
+      "format",
+      "--check",
+      "--no-cache",
+      "gen/ai_tools_gen.py",
+      "tests",
+      "scripts",
+    ],
+    { env: pyEnv },
+  );
+  await must(
+    python,
+    [
+      "-m",
+      "ruff",
+      "check",
+      "--no-cache",
+      "gen/ai_tools_gen.py",
+      "tests",
+      "scripts",
+    ],
+    { env: pyEnv },
+  );
+  step("mypy --strict (generated module, runtime, tests)");
+  await must(
+    python,
+    [
+      "-m",
+      "mypy",
+      "--cache-dir",
+      path.join(genDir, ".mypy_cache"),
+      "gen/ai_tools_gen.py",
+      "tests",
+      "scripts",
+    ],
+    { env: pyEnv },
+  );
+}
+if (mode === "--build") finish();
+
+if (mode === "--fast") {
+  step("pytest tests/test_module.py   (no server)");
+  await pytest(["tests/test_module.py"], { ...pyEnv, E2E_NO_SERVER: "1" });
+  finish();
+}
+
+if (!existsSync(pyEnv.E2E_SERVER_MAIN)) {
+  die(
+    `${pyEnv.E2E_SERVER_MAIN} not found: build the test server first (npx -y pnpm@12.4.2 --filter @ai-tools/e2e-server build)`,
+  );
+}
+if (mode === "--bench") {
+  step(
+    "scripts/bench.py (links_get through the executor, on the local server)",
+  );
+  await must(python, [path.join(here, "bench.py")], { env: pyEnv });
+  finish();
+}
+step("pytest -v tests");
+await pytest(["tests"], pyEnv);
+finish();
+
+// ---------------------------------------------------------------------------
+
+/** pytest, its exit code read: 5 (nothing collected) is a failure too. */
+async function pytest(targets, env) {
+  const r = await run(
+    python,
+    ["-m", "pytest", "-v", "-p", "no:cacheprovider", ...targets],
+    { env },
+  );
+  const meaning = {
+    0: "",
+    1: "some tests failed",
+    2: "interrupted",
+    3: "internal error",
+    4: "usage error",
+    5: "no test was collected",
+  };
+  if (r.code !== 0)
+    die(
+      `pytest exited ${r.code}${meaning[r.code] ? ` (${meaning[r.code]})` : ""}`,
+    );
+}
+
+/** Run a command, output shown (unless quiet); resolve with { code, stdout, stderr }. */
+function run(
+  cmd,
+  cmdArgs,
+  { cwd = pkgDir, env = process.env, quiet = false } = {},
+) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, {
+      cwd,
+      env,
+      stdio: quiet
+        ? ["ignore", "pipe", "pipe"]
+        : ["ignore", "inherit", "inherit"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => (stdout += d));
+    child.stderr?.on("data", (d) => (stderr += d));
+    child.on("error", (e) => resolve({ code: -1, stdout, stderr: e.message }));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }),
+    );
+  });
+}
+
+async function must(cmd, cmdArgs, opts) {
+  const r = await run(cmd, cmdArgs, opts);
+  if (r.code !== 0)
+    die(
+      `${path.basename(cmd)} ${cmdArgs.slice(0, 3).join(" ")} failed (exit ${r.code})${r.stderr ? `:\n${r.stderr}` : ""}`,
+    );
+  return r;
+}
+
+function step(name) {
+  console.log(`\n== ${name}`);
+}
+
+function finish() {
+  console.log(
+    `\ne2e-py: ok (${mode.slice(2)}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  process.exit(0);
+}
+
+function die(msg) {
+  console.error(`\ne2e-py: FAILED: ${msg}`);
+  process.exit(1);
+}

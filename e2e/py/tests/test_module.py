@@ -1,0 +1,56 @@
+"""The generated module alone (no server): its exports, and refusals that
+happen before any connection is made."""
+
+import dataclasses
+
+import grpc
+import pytest
+from ai_tools_runtime import ToolError
+
+import ai_tools_gen
+from ai_tools_gen import ALL_TOOLS, LINKS_GET, PAGE_THEMES_UPDATE, AgentTool, Executor, all_tools
+
+
+def test_tools_in_name_order_with_constants() -> None:
+    names = [t.name for t in ALL_TOOLS]
+    assert names == sorted(names) and len(names) == 13
+    assert all_tools() == list(ALL_TOOLS) and all_tools() is not all_tools()
+    for t in ALL_TOOLS:
+        assert getattr(ai_tools_gen, t.name.upper()) is t
+        assert t.name.upper() in ai_tools_gen.__all__
+    assert PAGE_THEMES_UPDATE.name == "page_themes_update" and PAGE_THEMES_UPDATE.strict
+    assert LINKS_GET.parameters["required"] == ["id"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        LINKS_GET.name = "x"  # type: ignore[misc]
+    assert isinstance(LINKS_GET, AgentTool)
+
+
+def test_prefix_maps() -> None:
+    assert ai_tools_gen.RESPONSE_FIELD_PREFIXES == {
+        "id": "",
+        "linkId": "link",
+        "pageThemeId": "theme",
+    }
+    assert ai_tools_gen.TOOL_OUTPUT_PREFIX["steps_list"] == "step"
+    assert "ping" not in ai_tools_gen.TOOL_OUTPUT_PREFIX
+    assert ai_tools_gen.ALIAS_CONFIG.known_alias_prefixes == frozenset({"link", "step", "theme"})
+
+
+def test_refusals_need_no_server() -> None:
+    # Nothing listens on port 9: a request would fail UNAVAILABLE, not this.
+    e = Executor(grpc.insecure_channel("127.0.0.1:9"))
+    assert e.can_execute("links_get") and not e.can_execute("nope")
+    for tool, args, message in [
+        ("links_get", "not json", "failed to parse arguments: "),
+        ("links_get", "[]", "failed to parse arguments: "),
+        ("nope", "{}", "no auto-executor for tool: nope"),
+        (
+            "links_get",
+            '{"id":"link-1"}',
+            'unknown alias "link-1" in field "id"; no link aliases exist yet: '
+            "call a tool that returns links first",
+        ),
+    ]:
+        with pytest.raises(ToolError) as info:
+            e.execute(tool, args)
+        assert str(info.value).startswith(message) and info.value.code is None

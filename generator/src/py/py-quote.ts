@@ -1,0 +1,59 @@
+/**
+ * Python string literals, written the way `ruff format` writes them, so the
+ * generated module is formatter-stable as generated.
+ *
+ * The quote is ruff's choice for a normal (non-raw, single-line) string:
+ * double quotes, unless the value holds more `"` than `'`. Inside, only
+ * what must be escaped is: the backslash, the chosen quote, and every
+ * character Python's `str.isprintable()` rejects (controls, format
+ * characters, line and paragraph separators, spaces other than U+0020,
+ * surrogates, private-use and unassigned code points), as `\n`, `\r`, `\t`
+ * or a lower-case `\xhh`, `\uhhhh`, `\Uhhhhhhhh` escape (ruff lower-cases
+ * hex escapes). Every other character, including non-ASCII letters and
+ * emoji, is written as itself: the module is UTF-8.
+ */
+export function pyQuote(value: string): string {
+  let doubles = 0;
+  let singles = 0;
+  for (const c of value) {
+    if (c === '"') doubles++;
+    else if (c === "'") singles++;
+  }
+  const quote = doubles > singles ? "'" : '"';
+  let out = quote;
+  for (const c of value) {
+    out += escapeChar(c, quote);
+  }
+  return out + quote;
+}
+
+// Characters str.isprintable() rejects: categories Cc, Cf, Cs, Co, Cn, Zl,
+// Zp and Zs (U+0020 excepted, below).
+const nonPrintable = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+
+function escapeChar(c: string, quote: string): string {
+  switch (c) {
+    case "\\":
+      return "\\\\";
+    case quote:
+      return "\\" + quote;
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    case " ":
+      return c;
+  }
+  // A lone surrogate is one UTF-16 unit; \p{Cs} matches it only with the
+  // u flag, so test its code unit directly too.
+  const code = c.codePointAt(0)!;
+  if (!nonPrintable.test(c) && !(code >= 0xd800 && code <= 0xdfff)) {
+    return c;
+  }
+  const hex = code.toString(16);
+  if (code <= 0xff) return "\\x" + hex.padStart(2, "0");
+  if (code <= 0xffff) return "\\u" + hex.padStart(4, "0");
+  return "\\U" + hex.padStart(8, "0");
+}

@@ -1,0 +1,63 @@
+/**
+ * What the Python templates (templates/py/*.hbs) print. Every string is
+ * finished Python text: literals quoted by pyQuote, names checked; the
+ * templates only iterate and print.
+ */
+export interface PyFileView {
+  /** Always "ai_tools_gen.py". */
+  readonly fileName: string;
+  /** The proto files the tools come from, for the header comment. */
+  readonly sources: readonly string[];
+  readonly hasExecutors: boolean;
+  /** `from ai_tools_runtime import …` names, sorted. */
+  readonly runtimeNames: string;
+  /** Import statements of the protobuf runtime's modules (WKT `_pb2`), sorted. */
+  readonly thirdPartyImports: readonly string[];
+  /** Import statements of the grpcio-tools output, sorted. */
+  readonly ownImports: readonly string[];
+  /** `__all__` entries, quoted, in ruff's (RUF022) order. */
+  readonly exports: readonly string[];
+  readonly tools: readonly PyToolView[];
+  readonly responseFieldPrefixes: readonly PyMapEntry[];
+  readonly toolOutputPrefix: readonly PyMapEntry[];
+  /** Quoted prefixes, sorted. */
+  readonly knownAliasPrefixes: readonly string[];
+  readonly executors: readonly PyExecutorView[];
+}
+
+export interface PyToolView {
+  /** The UPPER_SNAKE_CASE constant, e.g. `LINKS_CREATE`. */
+  readonly constName: string;
+  /** The tool name, unquoted (a comment); tool names are `[A-Za-z0-9_-]`. */
+  readonly rawName: string;
+  /** The tool name, quoted. */
+  readonly name: string;
+  readonly description: string;
+  /** `True` or `False`. */
+  readonly strict: string;
+  /** The canonical schema JSON, quoted. */
+  readonly parameters: string;
+}
+
+export interface PyMapEntry {
+  /** Quoted key. */
+  readonly key: string;
+  /** Quoted value. */
+  readonly value: string;
+  /** A trailing comment, with its leading "  # ", or "". */
+  readonly comment: string;
+}
+
+export interface PyExecutorView {
+  /** The tool's constant. */
+  readonly constName: string;
+  /** The quoted gRPC method path, `"/linkhub.v1.LinkService/CreateLink"`. */
+  readonly method: string;
+  /** `<import name>.<Message>[.<Nested>]`. */
+  readonly requestType: string;
+  readonly responseType: string;
+  /** Quoted, `""` when none. */
+  readonly outputPrefix: string;
+  /** `True` or `False`. */
+  readonly serverStreaming: string;
+}
