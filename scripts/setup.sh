@@ -10,3 +10,7 @@ echo "setup: build (turbo: generate → build)"
 npx -y pnpm@12.4.2 run build --output-logs=errors-only
 echo
 node scripts/example.mjs
+echo
+# The TypeScript target, shown: tools for the linkhub.v1 test API driving the
+# bundled test server through the generated executor.
+node scripts/demo.mjs

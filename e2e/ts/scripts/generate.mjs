@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// buf generate over e2e/proto into src/gen/ (git-ignored): protoc-gen-es
+// (TypeScript, `.js` import extensions, imports included) and our plugin
+// (target=ts, strategy all: one request, one src/gen/ai_tools.gen.ts that
+// imports the protoc-gen-es files from the same directory).
+import { execFileSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkgDir = path.resolve(here, "..");
+const repoRoot = path.resolve(pkgDir, "..", "..");
+const bin = (name) => path.join(pkgDir, "node_modules", ".bin", name);
+const out = path.join(pkgDir, "src", "gen");
+
+for (const p of [
+  bin("buf"),
+  bin("protoc-gen-es"),
+  bin("protoc-gen-ai-tools"),
+]) {
+  if (!existsSync(p)) {
+    console.error(`e2e-ts: ${p} not found: run \`npx -y pnpm@12.4.2 install\``);
+    process.exit(1);
+  }
+}
+if (!existsSync(path.join(repoRoot, "generator", "dist", "index.js"))) {
+  console.error(
+    "e2e-ts: generator/dist not built: run `npx -y pnpm@12.4.2 --filter protoc-gen-ai-tools build`",
+  );
+  process.exit(1);
+}
+const template = {
+  version: "v2",
+  plugins: [
+    {
+      local: bin("protoc-gen-es"),
+      out,
+      opt: ["target=ts", "import_extension=js"],
+      include_imports: true,
+    },
+    {
+      local: bin("protoc-gen-ai-tools"),
+      out,
+      opt: "target=ts",
+      strategy: "all",
+    },
+  ],
+};
+rmSync(out, { recursive: true, force: true });
+execFileSync(
+  bin("buf"),
+  ["generate", "e2e/proto", "--template", JSON.stringify(template)],
+  { cwd: repoRoot, stdio: "inherit" },
+);
+if (!existsSync(path.join(out, "ai_tools.gen.ts"))) {
+  console.error("e2e-ts: the plugin wrote no src/gen/ai_tools.gen.ts");
+  process.exit(1);
+}
+console.log("e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts");

@@ -1,0 +1,52 @@
+// `pnpm bench`: what the executor adds to one call against the real server.
+// Median wall time of links_get through the generated executor (alias
+// resolved, argument fix-up, protobuf-es decode, gRPC call, response
+// encoded, ids registered and aliased), next to the same GetLink made
+// directly with a Connect client, on one shared HTTP/2 connection.
+import { expect, it } from "vitest";
+import { Model, linkIds, newUUID, resetServer, useServer } from "./support.js";
+
+// The server in its own process, as the Go benchmark runs it.
+const env = useServer({ process: true });
+const warmup = 300;
+const runs = 3000;
+
+async function median(fn: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - t0));
+  }
+  times.sort((a, b) => a - b);
+  return times[runs >> 1]!;
+}
+
+it("links_get: executor vs direct call, median of one call", async () => {
+  await resetServer(env);
+  const ws = newUUID();
+  const m = new Model(env, ws);
+  await m.call("links_create", {
+    workspace_id: ws,
+    target_url: "https://example.com/b",
+    slug: null,
+    page_theme_id: "",
+    labels: [],
+    title: "b",
+    expire_after: null,
+  });
+  const [id] = await linkIds(env, ws);
+  const executor = await median(() =>
+    m.executor.execute("links_get", `{"id":"link-1"}`),
+  );
+  const direct = await median(() => env.links.getLink({ id: id! }));
+  const us = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
+  console.log(
+    `\nbench (${runs} calls after ${warmup} warm-up, test server process on 127.0.0.1, gRPC over HTTP/2):\n` +
+      `  links_get via the generated executor: median ${us(executor)}\n` +
+      `  GetLink via a Connect client:         median ${us(direct)}\n` +
+      `  executor overhead:                    ${us(executor - direct)}\n`,
+  );
+  expect(executor).toBeGreaterThan(0);
+});

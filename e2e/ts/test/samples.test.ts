@@ -1,0 +1,231 @@
+// Scenario 4: every well-known type, map and oneof. Arguments generated from
+// each samples_echo_* schema (by @ai-tools/testkit, from the schema the
+// generated file carries) go through the executor to the real server; what
+// the server received must equal the request the arguments mean, worked out
+// independently (expectedJson: the schema fixes of docs/compat.md undone by
+// hand, then protobuf-es decoding), and so must the echo.
+//
+// A map or Struct key "__proto__" (fast-check likes it) is refused by the
+// runtime as invalid arguments, with nothing sent and no prototype touched:
+// protobuf-es keeps maps in plain objects, where that key would set the
+// prototype instead of adding an entry (the Go suite leaves such values out
+// because the server, written with protobuf-es, loses the key).
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { valuesFor, validateAgainst } from "@ai-tools/testkit";
+import { create, equals, fromBinary, fromJsonString } from "@bufbuild/protobuf";
+import {
+  CodeGeneratorRequestSchema,
+  FileDescriptorSetSchema,
+} from "@bufbuild/protobuf/wkt";
+import { buildModel, resolveRequestFiles } from "protoc-gen-ai-tools";
+import { describe, expect, it } from "vitest";
+import {
+  samplesEchoLoose,
+  samplesEchoStrict,
+} from "../src/gen/ai_tools.gen.js";
+import { SampleSchema } from "../src/gen/linkhub/v1/samples_pb.js";
+import {
+  Model,
+  recorded,
+  resetServer,
+  toolError,
+  useServer,
+} from "./support.js";
+
+const env = useServer();
+const repoRoot = path.resolve(import.meta.dirname, "..", "..", "..");
+const count = 200;
+
+/** The plugin's model of e2e/proto: the oneof groups of each tool. */
+function oneofGroupsOf(toolName: string) {
+  const image = execFileSync(
+    path.join(repoRoot, "node_modules", ".bin", "buf"),
+    ["build", "e2e/proto", "--as-file-descriptor-set", "-o", "-"],
+    { cwd: repoRoot, maxBuffer: 1 << 28 },
+  );
+  const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(image));
+  const request = create(CodeGeneratorRequestSchema, {
+    fileToGenerate: set.file
+      .map((f) => f.name)
+      .filter((n) => n.startsWith("linkhub/")),
+    parameter: "target=ts",
+    protoFile: set.file,
+  });
+  const tool = buildModel(resolveRequestFiles(request).files).tools.find(
+    (t) => t.name === toolName,
+  )!;
+  return { schemaJson: tool.schemaJson, groups: tool.oneofGroups };
+}
+
+/** Sample arguments rewritten into protobuf JSON (docs/compat.md, by hand). */
+function expectedJson(args: string, strict: boolean): string {
+  const obj = JSON.parse(args) as Record<string, unknown>;
+  const jsonText = (v: unknown): unknown => {
+    if (typeof v !== "string" || !strict) return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  };
+  const entries = (v: unknown, valueIsJsonText: boolean): unknown => {
+    if (!Array.isArray(v)) return v;
+    const m: Record<string, unknown> = Object.create(null);
+    for (const { key, value } of v as { key: unknown; value: unknown }[]) {
+      m[String(key)] = valueIsJsonText ? jsonText(value) : value;
+    }
+    return m;
+  };
+  const out: Record<string, unknown> = {};
+  for (let [k, v] of Object.entries(obj)) {
+    if (v === null && k !== "value") continue;
+    if (k === "meta" || k === "attrs") v = entries(v, true);
+    else if (k === "by_name" || k === "by_num" || k === "by_flag")
+      v = entries(v, false);
+    else if (k === "value") v = jsonText(v);
+    else if (k === "list" && Array.isArray(v)) v = v.map(jsonText);
+    out[k] = v;
+  }
+  return JSON.stringify(out);
+}
+
+/** True when "__proto__" is an object key, or a map or Struct entry's key. */
+function hasProtoKey(v: unknown, mapField = false): boolean {
+  if (Array.isArray(v)) {
+    return v.some(
+      (item) =>
+        (mapField &&
+          typeof item === "object" &&
+          item !== null &&
+          (item as { key?: unknown }).key === "__proto__") ||
+        hasProtoKey(item),
+    );
+  }
+  if (typeof v !== "object" || v === null) return false;
+  return Object.entries(v).some(
+    ([k, item]) =>
+      k === "__proto__" ||
+      hasProtoKey(
+        item,
+        ["meta", "attrs", "by_name", "by_num", "by_flag"].includes(k),
+      ),
+  );
+}
+
+describe("schema-generated values reach the server intact", () => {
+  for (const [i, tool] of [samplesEchoStrict, samplesEchoLoose].entries()) {
+    it(tool.name, async () => {
+      const { schemaJson, groups } = oneofGroupsOf(tool.name);
+      // The generated file carries the plugin's schema.
+      expect(tool.parameters).toEqual(JSON.parse(schemaJson));
+      const values = valuesFor(JSON.parse(schemaJson), {
+        count,
+        seed: 7000 + i,
+        oneofGroups: groups.map((g) => ({
+          path: g.path,
+          members: g.members,
+          name: g.oneof,
+        })),
+        integerRange: () => ({ min: 0, max: 2 ** 31 - 1 }),
+        numberLimit: 3.4e38,
+      });
+      expect(values).toHaveLength(count);
+      await resetServer(env);
+      const m = new Model(env);
+      let sent = 0;
+      let protoKeys = 0;
+      let negZero = 0;
+      for (const v of values) {
+        expect(validateAgainst(JSON.parse(schemaJson), v, groups)).toEqual([]);
+        const args = JSON.stringify(v);
+        const before = (await recorded(env)).length;
+        if (hasProtoKey(v)) {
+          protoKeys++;
+          const err = await toolError(
+            m.executor.execute(tool.name, args),
+            args,
+          );
+          expect(err.reason).toBe("invalid-arguments");
+          expect(err.message).toMatch(/"__proto__"/);
+          expect((await recorded(env)).length).toBe(before);
+          expect(Object.prototype).not.toHaveProperty("polluted");
+          continue;
+        }
+        const want = fromJsonString(
+          SampleSchema,
+          expectedJson(args, tool.strict),
+          {
+            ignoreUnknownFields: true,
+          },
+        );
+        const out = await m.executor.execute(tool.name, args);
+        const recs = (await recorded(env)).slice(before);
+        expect(recs.map((r) => r.procedure)).toEqual([
+          `linkhub.v1.SampleService/${tool.strict ? "EchoStrict" : "EchoLoose"}`,
+        ]);
+        // score is a float: protobuf-es holds the decoded double, the wire
+        // carries float32. And protobuf-es writes no JSON for a float -0: the
+        // recording (and the echo) cannot tell it from unset.
+        want.score = Math.fround(want.score);
+        if (Object.is(want.score, -0)) {
+          want.score = 0;
+          negZero++;
+        }
+        const got = fromJsonString(SampleSchema, recs[0]!.requestJson);
+        expect(
+          equals(SampleSchema, got, want),
+          `server received ${recs[0]!.requestJson}\nargs ${args}`,
+        ).toBe(true);
+        expect(
+          equals(SampleSchema, fromJsonString(SampleSchema, out), want),
+          `echo ${out}`,
+        ).toBe(true);
+        sent++;
+      }
+      console.log(
+        `${tool.name}: ${sent} schema-generated values sent, all intact; ${protoKeys} with a "__proto__" key refused before sending; ${negZero} with a score of -0`,
+      );
+      expect(sent).toBeGreaterThanOrEqual(count / 2);
+    });
+  }
+});
+
+it('a "__proto__" map or Struct key is refused before sending; as a value it is sent', async () => {
+  await resetServer(env);
+  const m = new Model(env);
+  const refused: [string, string][] = [
+    ["samples_echo_loose", `{"by_name":{"__proto__":{"name":"x","rank":1}}}`],
+    ["samples_echo_loose", `{"attrs":{"__proto__":{"polluted":true}}}`],
+    ["samples_echo_loose", `{"meta":{"a":{"__proto__":{"polluted":true}}}}`],
+    [
+      "samples_echo_strict",
+      `{"by_name":[{"key":"__proto__","value":{"name":"x","rank":1}}]}`,
+    ],
+    [
+      "samples_echo_strict",
+      `{"meta":[{"key":"__proto__","value":"{\\"polluted\\":true}"}]}`,
+    ],
+    ["samples_echo_loose", `{"__proto__":{"polluted":true},"note":"x"}`],
+  ];
+  for (const [tool, args] of refused) {
+    const err = await toolError(m.executor.execute(tool, args), args);
+    expect(err.reason, args).toBe("invalid-arguments");
+    expect(err.message, args).toMatch(
+      /^failed to parse arguments: .*"__proto__"/,
+    );
+  }
+  expect(await recorded(env)).toEqual([]);
+  expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  // Not a key: an ordinary string.
+  const out = JSON.parse(
+    await m.executor.execute(
+      "samples_echo_loose",
+      `{"note":"__proto__","by_num":{"7":"__proto__"}}`,
+    ),
+  );
+  expect(out).toMatchObject({ note: "__proto__", byNum: { "7": "__proto__" } });
+  expect((await recorded(env)).map((r) => JSON.parse(r.requestJson))).toEqual([
+    { note: "__proto__", byNum: { "7": "__proto__" } },
+  ]);
+});
