@@ -217,6 +217,14 @@ def link_ids(channel: grpc.Channel, ws: str) -> list[str]:
     return [link.id for link in resp.links]
 
 
+def refusal_code(message: str) -> grpc.StatusCode:
+    """The code of a call refused before any request: NOT_FOUND for an
+    unknown tool, INVALID_ARGUMENT for arguments and aliases."""
+    if message.startswith("no auto-executor"):
+        return grpc.StatusCode.NOT_FOUND
+    return grpc.StatusCode.INVALID_ARGUMENT
+
+
 def expect_rejected(channel: grpc.Channel, e: Exec, tool: str, args: str, msg: str) -> None:
     """A call that must fail with exactly msg before any request reaches the server."""
     before = len(recorded(channel))
@@ -224,7 +232,7 @@ def expect_rejected(channel: grpc.Channel, e: Exec, tool: str, args: str, msg: s
         e.execute(tool, args)
     except ToolError as err:
         assert str(err) == msg, f"{tool} {args}:\n got  {err}\n want {msg}"
-        assert err.code is None, f"{tool}: a refusal is not a server error: {err.code}"
+        assert err.code == refusal_code(msg), f"{tool}: {err.code}"
     else:
         raise AssertionError(f"{tool} {args}: no error; want {msg}")
     after = len(recorded(channel))

@@ -17,6 +17,7 @@ from helpers import (
     new_model,
     new_uuid,
     recorded,
+    refusal_code,
     reset_server,
     status_details,
 )
@@ -159,6 +160,6 @@ def test_bad_input_is_refused_before_any_request(
     with pytest.raises(ToolError) as info:
         m.e.execute(tool, args)
     assert str(info.value).startswith(prefix), str(info.value)
-    assert info.value.code is None
+    assert info.value.code == refusal_code(prefix)
     assert len(recorded(channel)) == before, "a request reached the server"
     assert not m.e.aliases.resolve_alias("link-1").startswith("link-")

@@ -6,6 +6,7 @@ import dataclasses
 import grpc
 import pytest
 from ai_tools_runtime import ToolError
+from helpers import refusal_code
 
 import ai_tools_gen
 from ai_tools_gen import ALL_TOOLS, LINKS_GET, PAGE_THEMES_UPDATE, AgentTool, Executor, all_tools
@@ -53,4 +54,5 @@ def test_refusals_need_no_server() -> None:
     ]:
         with pytest.raises(ToolError) as info:
             e.execute(tool, args)
-        assert str(info.value).startswith(message) and info.value.code is None
+        assert str(info.value).startswith(message)
+        assert info.value.code == refusal_code(message)

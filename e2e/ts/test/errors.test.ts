@@ -182,14 +182,14 @@ it("bad input is refused with a clear ToolError and nothing is sent", async () =
       "links_frobnicate",
       `{}`,
       "unknown-tool",
-      /^no auto-executor for tool "links_frobnicate"$/,
+      /^no auto-executor for tool: links_frobnicate$/,
     ],
-    ["", `{}`, "unknown-tool", /^no auto-executor for tool ""$/],
+    ["", `{}`, "unknown-tool", /^no auto-executor for tool: $/],
     [
       "__proto__",
       `{}`,
       "unknown-tool",
-      /^no auto-executor for tool "__proto__"$/,
+      /^no auto-executor for tool: __proto__$/,
     ],
   ];
   for (const [tool, args, reason, msg] of cases) {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import grpc
 import pytest
 from conftest import load_vectors
 
@@ -27,7 +28,7 @@ def run_step(manager: AliasManager, step: dict[str, Any]) -> None:
             with pytest.raises(ToolError) as caught:
                 manager.resolve_json(step["json"])
             assert str(caught.value) == step["expectError"]
-            assert caught.value.code is None
+            assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
         else:
             assert manager.resolve_json(step["json"]) == step["expect"]
     elif op == "resolveUnchecked":

@@ -69,7 +69,7 @@ def test_unknown_alias_sends_nothing(executor: Executor, servers: Servers) -> No
     assert str(caught.value) == (
         'unknown alias "acct-7" in field "sourceId"; valid acct aliases: acct-1'
     )
-    assert caught.value.code is None
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert len(servers.accounts.received) == sent
 
 
@@ -120,7 +120,7 @@ def test_bad_arguments_send_nothing(
     with pytest.raises(ToolError) as caught:
         executor.execute("accounts_create", args)
     assert str(caught.value).startswith(message), str(caught.value)
-    assert caught.value.code is None
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert servers.accounts.received == []
 
 
@@ -244,3 +244,13 @@ async def test_async_parallel_tasks(aexecutor: AsyncExecutor) -> None:
     outs = await asyncio.gather(*(aexecutor.execute("accounts_create", "{}") for _ in range(50)))
     ids = sorted(json.loads(o)["account"]["id"] for o in outs)
     assert ids == sorted(f"acct-{i}" for i in range(1, 51))
+
+
+def test_closed_channel_is_a_tool_error(servers: Servers) -> None:
+    channel = grpc.insecure_channel(servers.target)
+    executor = Executor(channel, METHODS, ALIASES)
+    channel.close()
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_create", '{"name":"A"}')
+    assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+    assert str(caught.value).startswith("rpc error: code = Unavailable desc = ")

@@ -132,7 +132,8 @@ async function execute(
   const entry = typeof toolName === "string" ? tools.get(toolName) : undefined;
   if (entry === undefined) {
     throw new ToolError(
-      `no auto-executor for tool ${JSON.stringify(String(toolName))}`,
+      // Worded as in every target (go-output.md): no quotes around the name.
+      `no auto-executor for tool: ${String(toolName)}`,
       {
         reason: "unknown-tool",
         code: Code.NotFound,

@@ -304,7 +304,7 @@ describe("executor, bad input", () => {
   it("an unknown tool: a ToolError", async () => {
     const e = newExecutor();
     const err = await toolError(e.execute("accounts_delete", "{}"));
-    expect(err.message).toBe(`no auto-executor for tool "accounts_delete"`);
+    expect(err.message).toBe(`no auto-executor for tool: accounts_delete`);
     expect(err.reason).toBe("unknown-tool");
     expect(err.code).toBe(Code.NotFound);
   });

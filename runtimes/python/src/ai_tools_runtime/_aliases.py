@@ -7,6 +7,8 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
+import grpc
+
 from ._json import JsonNumber, decode_json, encode_json, go_quote
 from ._types import AliasConfig, ToolError
 
@@ -132,7 +134,10 @@ class AliasManager:
             if checked:
                 parts = _split_alias(v)
                 if parts is not None and parts[0] in self._prefixes:
-                    raise ToolError(self._unknown_alias(v, parts[0], path))
+                    raise ToolError(
+                        self._unknown_alias(v, parts[0], path),
+                        code=grpc.StatusCode.INVALID_ARGUMENT,
+                    )
         elif isinstance(v, dict):
             for key in sorted(v):
                 field = f"{path}.{key}" if path else key

@@ -61,7 +61,9 @@ class _Base:
     def _method(self, tool_name: str) -> ToolMethod:
         method = self._methods.get(tool_name)
         if method is None:
-            raise ToolError(f"no auto-executor for tool: {tool_name}")
+            raise ToolError(
+                f"no auto-executor for tool: {tool_name}", code=grpc.StatusCode.NOT_FOUND
+            )
         return method
 
     def _decode(self, method: ToolMethod, args_json: str) -> Message:
@@ -69,28 +71,39 @@ class _Base:
         if not isinstance(args_json, str):
             raise ToolError(
                 "failed to parse arguments: arguments must be a JSON object as text, "
-                f"got {type(args_json).__name__}"
+                f"got {type(args_json).__name__}",
+                code=grpc.StatusCode.INVALID_ARGUMENT,
             )
         resolved = self._aliases.resolve_json(args_json)
         try:
             fixed = fix_args(resolved, method.request_type.DESCRIPTOR, method.tool.strict)
         except FixupError as err:
-            raise ToolError(f"failed to parse arguments: {err}") from None
+            raise ToolError(
+                f"failed to parse arguments: {err}", code=grpc.StatusCode.INVALID_ARGUMENT
+            ) from None
         try:
             value = json.loads(fixed)
         except (ValueError, RecursionError) as err:
-            raise ToolError(f"failed to parse arguments: invalid JSON: {err}") from None
+            raise ToolError(
+                f"failed to parse arguments: invalid JSON: {err}",
+                code=grpc.StatusCode.INVALID_ARGUMENT,
+            ) from None
         if not isinstance(value, dict):
             raise ToolError(
-                f"failed to parse arguments: expected a JSON object, got {_json_kind(value)}"
+                f"failed to parse arguments: expected a JSON object, got {_json_kind(value)}",
+                code=grpc.StatusCode.INVALID_ARGUMENT,
             )
         request = method.request_type()
         try:
             json_format.Parse(fixed, request, ignore_unknown_fields=True)
         except json_format.ParseError as err:
-            raise ToolError(f"failed to parse arguments: {err}") from None
+            raise ToolError(
+                f"failed to parse arguments: {err}", code=grpc.StatusCode.INVALID_ARGUMENT
+            ) from None
         except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as err:
-            raise ToolError(f"failed to parse arguments: {err}") from None
+            raise ToolError(
+                f"failed to parse arguments: {err}", code=grpc.StatusCode.INVALID_ARGUMENT
+            ) from None
         return request
 
     def _server_error(self, err: grpc.RpcError) -> ToolError:
@@ -134,7 +147,9 @@ def _to_json(message: Message) -> str:
     try:
         value = json_format.MessageToDict(message)
     except Exception as err:
-        raise ToolError(f"failed to marshal response: {err}") from None
+        raise ToolError(
+            f"failed to marshal response: {err}", code=grpc.StatusCode.INTERNAL
+        ) from None
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -177,6 +192,8 @@ class Executor(_Base):
                 response = call(request, timeout=timeout, metadata=metadata)
             except grpc.RpcError as err:
                 raise self._server_error(err) from None
+            except ValueError as err:  # grpc's answer on a closed channel
+                raise _channel_error(err) from None
             return self._finish(method, response)
         items: list[str] = []
         stream = call(request, timeout=timeout, metadata=metadata)
@@ -186,11 +203,14 @@ class Executor(_Base):
                     stream.cancel()
                     raise ToolError(
                         f"stream returned more than {MAX_STREAM_MESSAGES} messages: "
-                        "narrow the request"
+                        "narrow the request",
+                        code=grpc.StatusCode.RESOURCE_EXHAUSTED,
                     )
                 items.append(_to_json(message))
         except grpc.RpcError as err:
             raise self._server_error(err) from None
+        except ValueError as err:  # grpc's answer on a closed channel
+            raise _channel_error(err) from None
         return self._finish_stream(method, items)
 
 
@@ -234,6 +254,8 @@ class AsyncExecutor(_Base):
                 response = await call(request, timeout=timeout, metadata=call_metadata)
             except grpc.RpcError as err:
                 raise self._server_error(err) from None
+            except ValueError as err:  # grpc's answer on a closed channel
+                raise _channel_error(err) from None
             return self._finish(method, response)
         items: list[str] = []
         stream = call(request, timeout=timeout, metadata=call_metadata)
@@ -243,9 +265,21 @@ class AsyncExecutor(_Base):
                     stream.cancel()
                     raise ToolError(
                         f"stream returned more than {MAX_STREAM_MESSAGES} messages: "
-                        "narrow the request"
+                        "narrow the request",
+                        code=grpc.StatusCode.RESOURCE_EXHAUSTED,
                     )
                 items.append(_to_json(message))
         except grpc.RpcError as err:
             raise self._server_error(err) from None
+        except ValueError as err:  # grpc's answer on a closed channel
+            raise _channel_error(err) from None
         return self._finish_stream(method, items)
+
+
+def _channel_error(err: ValueError) -> ToolError:
+    """A call grpc refused to start (a closed channel), as a ToolError."""
+    return ToolError(
+        f"rpc error: code = Unavailable desc = {err}",
+        code=grpc.StatusCode.UNAVAILABLE,
+        details=str(err),
+    )

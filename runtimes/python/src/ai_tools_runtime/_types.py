@@ -73,9 +73,10 @@ class ToolError(Exception):
     """The one exception a tool call fails with: its message is written for
     the model (hand ``str(err)`` back as the tool result).
 
-    - bad arguments: ``failed to parse arguments: …``;
-    - an invented or stale alias: ``unknown alias "link-7" in field …``;
-    - an unknown tool: ``no auto-executor for tool: …``;
+    - bad arguments: ``failed to parse arguments: …`` (code INVALID_ARGUMENT);
+    - an invented or stale alias: ``unknown alias "link-7" in field …``
+      (code INVALID_ARGUMENT);
+    - an unknown tool: ``no auto-executor for tool: …`` (code NOT_FOUND);
     - a failed call: ``rpc error: code = NotFound desc = link "link-2" not found``,
       with :attr:`code` set, :attr:`details` the server's message (UUIDs shown
       as aliases) and :attr:`trailing_metadata` as the server sent it (raw ids).
