@@ -44,7 +44,7 @@ else
   quiet npx -y "pnpm@${PNPM_VERSION}" install
 fi
 
-command -v python3 >/dev/null 2>&1 || fail "python3 (3.11 or newer) is required"
+command -v python3 >/dev/null 2>&1 || fail "python3 3.11 is required (scripts/python-env.sh builds .venv with it)"
 echo "install: Python environment (.venv, pinned in runtimes/python/requirements-dev.txt)"
 quiet bash scripts/python-env.sh
 

@@ -138,17 +138,6 @@ function protocGenEsFiles(
 
 // A stand-in for @ai-tools/runtime with the types of docs/ts-runtime-api.md,
 // used until runtimes/ts is built.
-const stubRuntimeDts = `import type { DescMethod } from "@bufbuild/protobuf";
-import type { Transport } from "@connectrpc/connect";
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
-export interface AgentTool { readonly name: string; readonly description: string; readonly strict: boolean; readonly parameters: JsonObject; }
-export interface AliasConfig { readonly responseFieldPrefixes: Readonly<Record<string, string>>; readonly knownAliasPrefixes: readonly string[]; }
-export interface ToolMethod { readonly tool: AgentTool; readonly method: DescMethod; readonly outputPrefix: string; }
-export interface AliasManager { register(prefix: string, uuid: string): string; resolveAlias(alias: string): string; }
-export interface Executor { execute(toolName: string, argsJson: string, options?: { signal?: AbortSignal }): Promise<string>; canExecute(toolName: string): boolean; readonly aliases: AliasManager; }
-export declare function createExecutor(transport: Transport, config: { readonly methods: readonly ToolMethod[]; readonly aliases: AliasConfig }): Executor;
-`;
 
 interface CaseOutput {
   dir: string;
@@ -171,25 +160,12 @@ beforeAll(async () => {
   for (const pkg of ["@bufbuild/protobuf", "@connectrpc/connect"]) {
     link(join(generatorDir, "node_modules", pkg), join(nm, pkg));
   }
-  if (useRealRuntime) {
-    link(realRuntime, join(nm, "@ai-tools", "runtime"));
-  } else {
-    const stub = join(nm, "@ai-tools", "runtime");
-    mkdirSync(stub, { recursive: true });
-    writeFileSync(
-      join(stub, "package.json"),
-      JSON.stringify({
-        name: "@ai-tools/runtime",
-        type: "module",
-        exports: { ".": { types: "./index.d.ts", default: "./index.js" } },
-      }),
-    );
-    writeFileSync(join(stub, "index.d.ts"), stubRuntimeDts);
-    writeFileSync(
-      join(stub, "index.js"),
-      'export function createExecutor() { throw new Error("stub runtime"); }\n',
+  if (!useRealRuntime) {
+    throw new Error(
+      "runtimes/ts is not built: run `pnpm build` (turbo builds it before these tests)",
     );
   }
+  link(realRuntime, join(nm, "@ai-tools", "runtime"));
   writeFileSync(
     join(root, "package.json"),
     JSON.stringify({ type: "module", private: true }),
@@ -271,7 +247,7 @@ describe("TypeScript target: parity with the Go target", () => {
 });
 
 describe("TypeScript target: toolchain checks", () => {
-  it(`compiles with protoc-gen-es output under tsc --strict (runtime: ${useRealRuntime ? "runtimes/ts" : "contract stub"})`, () => {
+  it(`compiles with protoc-gen-es output under tsc --strict (runtime: runtimes/ts)`, () => {
     const files: string[] = [];
     for (const [c, out] of outputs) {
       files.push(`${c}/ai_tools.gen.ts`);
