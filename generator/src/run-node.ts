@@ -1,7 +1,6 @@
-import { toBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
 import type { Plugin } from "@bufbuild/protoplugin";
 import { readRequest } from "./read-request.js";
+import { writeResponse } from "./write-response.js";
 
 /**
  * Run a plugin as a protoc plugin process, as protoplugin's runNodeJs does
@@ -29,14 +28,11 @@ export function runNodeJs(plugin: Plugin): void {
   process.stdin.on("end", () => {
     try {
       const response = plugin.run(readRequest(Buffer.concat(chunks)));
-      process.stdout.write(
-        toBinary(CodeGeneratorResponseSchema, response),
-        (err) => {
-          if (err) {
-            fail(plugin, err);
-          }
-        },
-      );
+      process.stdout.write(writeResponse(response), (err) => {
+        if (err) {
+          fail(plugin, err);
+        }
+      });
     } catch (e) {
       fail(plugin, e);
     }
