@@ -1,4 +1,4 @@
-import Handlebars from "handlebars";
+import { createRequire } from "node:module";
 import { templates } from "./gen/templates.js";
 
 /** Renders one language's templates; built once per process. */
@@ -6,6 +6,20 @@ export interface Renderer {
   /** Render the entry template `<language>/file` with `view`. */
   render(view: object): string;
 }
+
+type TemplateFn = (context: object) => string;
+
+interface HandlebarsRuntime {
+  create(): HandlebarsRuntime;
+  template(spec: object): TemplateFn;
+  registerPartial(name: string, partial: TemplateFn): void;
+}
+
+// Only the Handlebars runtime: the templates were precompiled at build time
+// (scripts/embed-templates.mjs).
+const runtime = createRequire(import.meta.url)(
+  "handlebars/runtime",
+) as HandlebarsRuntime;
 
 const cache = new Map<string, Renderer>();
 
@@ -19,25 +33,22 @@ export function createRenderer(language: string): Renderer {
   if (cached !== undefined) {
     return cached;
   }
-  const hbs = Handlebars.create();
-  let entry: string | undefined;
-  for (const [name, source] of Object.entries(templates)) {
+  const hbs = runtime.create();
+  let entry: TemplateFn | undefined;
+  for (const [name, spec] of Object.entries(templates)) {
     if (!name.startsWith(`${language}/`)) {
       continue;
     }
-    hbs.registerPartial(name, source);
+    const template = hbs.template(spec);
+    hbs.registerPartial(name, template);
     if (name === `${language}/file`) {
-      entry = source;
+      entry = template;
     }
   }
   if (entry === undefined) {
     throw new Error(`no template ${JSON.stringify(`${language}/file`)}`);
   }
-  const template = hbs.compile(entry, {
-    noEscape: true,
-    strict: true,
-    preventIndent: true,
-  });
+  const template = entry;
   const renderer: Renderer = {
     render: (view) => template(view),
   };
