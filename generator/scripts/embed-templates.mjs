@@ -19,7 +19,10 @@ for (const lang of readdirSync(root).sort()) {
   for (const file of readdirSync(dir).sort()) {
     if (!file.endsWith(".hbs")) continue;
     const name = `${lang}/${file.slice(0, -".hbs".length)}`;
-    const spec = Handlebars.precompile(readFileSync(join(dir, file), "utf8"), options);
+    const spec = Handlebars.precompile(
+      readFileSync(join(dir, file), "utf8"),
+      options,
+    );
     entries.push(`  ${JSON.stringify(name)}: ${spec},`);
   }
 }
