@@ -7,7 +7,8 @@ the response as compact proto3 JSON → its ids registered → aliasified."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Final
 
 import grpc
@@ -106,6 +107,17 @@ class _Base:
             ) from None
         return request
 
+    @contextmanager
+    def _call_errors(self) -> Iterator[None]:
+        """Failures of the call itself, as ToolErrors: the server's status, or
+        grpc's ValueError for a closed channel."""
+        try:
+            yield
+        except grpc.RpcError as err:
+            raise self._server_error(err) from None
+        except ValueError as err:
+            raise _channel_error(err) from None
+
     def _server_error(self, err: grpc.RpcError) -> ToolError:
         code = err.code() if callable(getattr(err, "code", None)) else grpc.StatusCode.UNKNOWN
         details = err.details() if callable(getattr(err, "details", None)) else str(err)
@@ -188,29 +200,14 @@ class Executor(_Base):
         request = self._decode(method, args_json)
         call = self._calls[tool_name]
         if not method.server_streaming:
-            try:
+            with self._call_errors():
                 response = call(request, timeout=timeout, metadata=metadata)
-            except grpc.RpcError as err:
-                raise self._server_error(err) from None
-            except ValueError as err:  # grpc's answer on a closed channel
-                raise _channel_error(err) from None
             return self._finish(method, response)
         items: list[str] = []
-        stream = call(request, timeout=timeout, metadata=metadata)
-        try:
+        with self._call_errors():
+            stream = call(request, timeout=timeout, metadata=metadata)
             for message in stream:
-                if len(items) == MAX_STREAM_MESSAGES:
-                    stream.cancel()
-                    raise ToolError(
-                        f"stream returned more than {MAX_STREAM_MESSAGES} messages: "
-                        "narrow the request",
-                        code=grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    )
-                items.append(_to_json(message))
-        except grpc.RpcError as err:
-            raise self._server_error(err) from None
-        except ValueError as err:  # grpc's answer on a closed channel
-            raise _channel_error(err) from None
+                _collect(items, message, stream.cancel)
         return self._finish_stream(method, items)
 
 
@@ -250,30 +247,26 @@ class AsyncExecutor(_Base):
         call_metadata = grpc.aio.Metadata(*metadata) if metadata else None
         call = self._calls[tool_name]
         if not method.server_streaming:
-            try:
+            with self._call_errors():
                 response = await call(request, timeout=timeout, metadata=call_metadata)
-            except grpc.RpcError as err:
-                raise self._server_error(err) from None
-            except ValueError as err:  # grpc's answer on a closed channel
-                raise _channel_error(err) from None
             return self._finish(method, response)
         items: list[str] = []
-        stream = call(request, timeout=timeout, metadata=call_metadata)
-        try:
+        with self._call_errors():
+            stream = call(request, timeout=timeout, metadata=call_metadata)
             async for message in stream:
-                if len(items) == MAX_STREAM_MESSAGES:
-                    stream.cancel()
-                    raise ToolError(
-                        f"stream returned more than {MAX_STREAM_MESSAGES} messages: "
-                        "narrow the request",
-                        code=grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    )
-                items.append(_to_json(message))
-        except grpc.RpcError as err:
-            raise self._server_error(err) from None
-        except ValueError as err:  # grpc's answer on a closed channel
-            raise _channel_error(err) from None
+                _collect(items, message, stream.cancel)
         return self._finish_stream(method, items)
+
+
+def _collect(items: list[str], message: Message, cancel: Callable[[], object]) -> None:
+    """Add one streamed message; past MAX_STREAM_MESSAGES, cancel and fail."""
+    if len(items) == MAX_STREAM_MESSAGES:
+        cancel()
+        raise ToolError(
+            f"stream returned more than {MAX_STREAM_MESSAGES} messages: narrow the request",
+            code=grpc.StatusCode.RESOURCE_EXHAUSTED,
+        )
+    items.append(_to_json(message))
 
 
 def _channel_error(err: ValueError) -> ToolError:
