@@ -1,6 +1,7 @@
 import type { DescFile } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
 import type { GeneratorModel, ToolModel } from "../model/model.js";
+import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import { alignKeys } from "./go-align.js";
 import { goCamelCase, goMessageName } from "./go-camel-case.js";
@@ -39,7 +40,21 @@ export function buildGoView(
   model: GeneratorModel,
   problems: ProblemCollector,
 ): GoFileView {
-  const varNames = assignVarNames(model.tools, problems);
+  const varNames = assignToolIdentifiers(
+    model.tools,
+    {
+      kind: "Go identifier",
+      shape: goPascalCase,
+      invalid: (id) =>
+        isGoIdentifier(id)
+          ? undefined
+          : `the Go identifier ${JSON.stringify(id)}, which is not valid Go; start each "_"-separated part with a letter`,
+      reservedWords: new Set(),
+      taken: new Set(goFileIdentifiers),
+      takenBy: "the generated file already declares",
+    },
+    problems,
+  );
   const packages = assignPackages(model, problems);
   problems.throwIfAny();
 
@@ -136,45 +151,6 @@ function mapEntries(
     value,
     comment,
   }));
-}
-
-/** PascalCase variable names, refusing collisions and the file's own names. */
-function assignVarNames(
-  tools: readonly ToolModel[],
-  problems: ProblemCollector,
-): Map<ToolModel, string> {
-  const names = new Map<ToolModel, string>();
-  const owners = new Map<string, ToolModel>();
-  const reserved = new Set(goFileIdentifiers);
-  for (const tool of tools) {
-    const at = { file: tool.file, element: tool.element };
-    const id = goPascalCase(tool.name);
-    if (!isGoIdentifier(id)) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} gives the Go identifier ${JSON.stringify(id)}, which is not valid Go; start each "_"-separated part with a letter`,
-      });
-      continue;
-    }
-    if (reserved.has(id)) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} becomes the Go identifier ${id}, which the generated file already declares; rename the tool`,
-      });
-      continue;
-    }
-    const other = owners.get(id);
-    if (other !== undefined) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} becomes the Go identifier ${id}, as does tool ${JSON.stringify(other.name)} (${other.element} in ${other.file}); rename one of them`,
-      });
-      continue;
-    }
-    owners.set(id, tool);
-    names.set(tool, id);
-  }
-  return names;
 }
 
 interface GoPackage {

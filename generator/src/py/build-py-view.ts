@@ -1,6 +1,7 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel, ToolModel } from "../model/model.js";
+import type { GeneratorModel } from "../model/model.js";
+import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import type { PluginOptions } from "../options.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import {
@@ -35,7 +36,21 @@ export function buildPyView(
   options: PluginOptions,
   problems: ProblemCollector,
 ): PyFileView {
-  const constNames = assignConstNames(model.tools, problems);
+  const constNames = assignToolIdentifiers(
+    model.tools,
+    {
+      kind: "Python constant",
+      shape: pyUpperSnake,
+      invalid: (id) =>
+        isPyIdentifier(id)
+          ? undefined
+          : `the Python constant ${JSON.stringify(id)}, which is not a valid Python name; start each "_"-separated part with a letter`,
+      reservedWords: pyKeywords,
+      taken: pyFileIdentifiers,
+      takenBy: "ai_tools_gen.py already defines",
+    },
+    problems,
+  );
   const imports = assignImports(model, options.pyPackage, problems);
   problems.throwIfAny();
 
@@ -126,44 +141,6 @@ function naturalCompare(a: string, b: string): number {
     if (x !== y) return x < y ? -1 : 1;
   }
   return pa.length - pb.length;
-}
-
-/** UPPER_SNAKE_CASE constant names, refusing collisions and the module's own names. */
-function assignConstNames(
-  tools: readonly ToolModel[],
-  problems: ProblemCollector,
-): Map<ToolModel, string> {
-  const names = new Map<ToolModel, string>();
-  const owners = new Map<string, ToolModel>();
-  for (const tool of tools) {
-    const at = { file: tool.file, element: tool.element };
-    const id = pyUpperSnake(tool.name);
-    if (!isPyIdentifier(id) || pyKeywords.has(id)) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} gives the Python constant ${JSON.stringify(id)}, which is not a valid Python name; start each "_"-separated part with a letter`,
-      });
-      continue;
-    }
-    if (pyFileIdentifiers.has(id)) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} becomes the Python constant ${id}, which ai_tools_gen.py already defines; rename the tool`,
-      });
-      continue;
-    }
-    const other = owners.get(id);
-    if (other !== undefined) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} becomes the Python constant ${id}, as does tool ${JSON.stringify(other.name)} (${other.element} in ${other.file}); rename one of them`,
-      });
-      continue;
-    }
-    owners.set(id, tool);
-    names.set(tool, id);
-  }
-  return names;
 }
 
 interface PyImports {

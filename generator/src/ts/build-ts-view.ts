@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import type { DescService } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel, ToolModel } from "../model/model.js";
+import type { GeneratorModel } from "../model/model.js";
+import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import type { PluginOptions } from "../options.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import type { JsonValue } from "../schema/json-schema.js";
@@ -61,7 +62,21 @@ export function buildTsView(
   options: PluginOptions,
   problems: ProblemCollector,
 ): TsFileView {
-  const constNames = assignConstNames(model.tools, problems);
+  const constNames = assignToolIdentifiers(
+    model.tools,
+    {
+      kind: "TypeScript constant",
+      shape: tsCamelCase,
+      invalid: (id) =>
+        isTsIdentifier(id)
+          ? undefined
+          : `the TypeScript identifier ${JSON.stringify(id)}, which is not valid; start the name with a letter after any leading "_"`,
+      reservedWords: tsReservedWords,
+      taken: new Set(tsFileIdentifiers),
+      takenBy: "the generated file already declares or imports",
+    },
+    problems,
+  );
   problems.throwIfAny();
 
   const serviceNames = assignServiceImports(
@@ -124,52 +139,6 @@ export function buildTsView(
     knownAliasPrefixes: model.knownAliasPrefixes.map(tsString),
     executors,
   };
-}
-
-/** camelCase constant names, refusing collisions and the file's own names. */
-function assignConstNames(
-  tools: readonly ToolModel[],
-  problems: ProblemCollector,
-): Map<ToolModel, string> {
-  const names = new Map<ToolModel, string>();
-  const owners = new Map<string, ToolModel>();
-  const own = new Set(tsFileIdentifiers);
-  for (const tool of tools) {
-    const at = { file: tool.file, element: tool.element };
-    const id = tsCamelCase(tool.name);
-    if (!isTsIdentifier(id)) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} gives the TypeScript identifier ${JSON.stringify(id)}, which is not valid; start the name with a letter after any leading "_"`,
-      });
-      continue;
-    }
-    if (tsReservedWords.has(id)) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} becomes the TypeScript constant ${id}, which is a reserved word; rename the tool`,
-      });
-      continue;
-    }
-    if (own.has(id)) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} becomes the TypeScript constant ${id}, which the generated file already declares or imports; rename the tool`,
-      });
-      continue;
-    }
-    const other = owners.get(id);
-    if (other !== undefined) {
-      problems.add({
-        ...at,
-        message: `tool name ${JSON.stringify(tool.name)} becomes the TypeScript constant ${id}, as does tool ${JSON.stringify(other.name)} (${other.element} in ${other.file}); rename one of them`,
-      });
-      continue;
-    }
-    owners.set(id, tool);
-    names.set(tool, id);
-  }
-  return names;
 }
 
 /**
