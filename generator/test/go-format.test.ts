@@ -8,6 +8,7 @@ import { alignKeys } from "../src/go/go-align.js";
 import { goCamelCase } from "../src/go/go-camel-case.js";
 import { goPackageName, goPascalCase } from "../src/go/go-names.js";
 import { goQuote } from "../src/go/go-quote.js";
+import { wellFormed } from "../src/schema/well-formed.js";
 
 // These tests hold the Go helpers to the real Go toolchain: strconv.Quote and
 // gofmt decide what is right, not hand-written expectations.
@@ -43,7 +44,7 @@ describe("goQuote", () => {
         numRuns: 300,
         seed: 7,
       }),
-    ];
+    ].map(wellFormed); // model text is well-formed
     const got = withTempDir((dir) => {
       writeFileSync(join(dir, "in.json"), JSON.stringify(inputs));
       writeFileSync(

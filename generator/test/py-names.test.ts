@@ -13,6 +13,7 @@ import {
   pyUpperSnake,
 } from "../src/py/py-names.js";
 import { pyQuote } from "../src/py/py-quote.js";
+import { wellFormed } from "../src/schema/well-formed.js";
 import { compileRequest, type ProtoSources } from "./support/compile.js";
 import { paths } from "./support/request.js";
 
@@ -68,7 +69,7 @@ function samples(): string[] {
       }),
       { numRuns: 200, seed: 9 },
     ),
-  ];
+  ].map(wellFormed); // model text is well-formed
 }
 
 function python(args: string[], input?: string): string {

@@ -44,9 +44,6 @@ function quoteRune(c: string): string {
       ? c
       : "\\x" + cp.toString(16).padStart(2, "0");
   }
-  if (cp >= 0xd800 && cp <= 0xdfff) {
-    return "\ufffd"; // a lone surrogate: Go holds U+FFFD (printable) instead
-  }
   if (isPrintable(cp)) {
     return c;
   }
@@ -64,7 +61,8 @@ const nonAscii = /[^\x20-\x7e]/;
 
 /**
  * A double-quoted Go string literal, exactly as Go's strconv.Quote writes
- * it: printable runes raw, the rest escaped.
+ * it: printable runes raw, the rest escaped. `s` is well-formed (model text
+ * goes through wellFormed).
  */
 export function goQuote(s: string): string {
   if (!special.test(s)) {

@@ -17,6 +17,7 @@ import {
   type ProblemCollector,
 } from "../errors.js";
 import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
+import { wellFormed } from "../schema/well-formed.js";
 import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
 import {
   outputPrefix,
@@ -172,7 +173,7 @@ export function buildModel(
         const responsePrefixes = responseFieldPrefixes(method.output);
         const tool: ToolModel = {
           name: def.name,
-          description: def.description,
+          description: wellFormed(def.description),
           strict: def.strict,
           autoExecute: def.autoExecute,
           schemaJson: canonicalJson(schema.schema),

@@ -10,7 +10,8 @@
  * surrogates, private-use and unassigned code points), as `\n`, `\r`, `\t`
  * or a lower-case `\xhh`, `\uhhhh`, `\Uhhhhhhhh` escape (ruff lower-cases
  * hex escapes). Every other character, including non-ASCII letters and
- * emoji, is written as itself: the module is UTF-8.
+ * emoji, is written as itself: the module is UTF-8. `value` is well-formed
+ * (model text goes through wellFormed).
  */
 export function pyQuote(value: string): string {
   let doubles = 0;

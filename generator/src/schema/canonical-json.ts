@@ -27,10 +27,9 @@ export function compareUtf8(a: string, b: string): number {
 }
 
 // eslint-disable-next-line no-control-regex
-const needsEscape = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+const needsEscape = /["\\\u0000-\u001f<>&\u2028\u2029]/;
 // eslint-disable-next-line no-control-regex
-const escapeAll =
-  /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g;
+const escapeAll = /["\\\u0000-\u001f<>&\u2028\u2029]/g;
 
 function escapeChar(c: string): string {
   switch (c) {
@@ -45,17 +44,13 @@ function escapeChar(c: string): string {
     case "\t":
       return "\\t";
   }
-  if (c.length === 2) {
-    return c; // a valid surrogate pair: raw UTF-8
-  }
-  const code = c.charCodeAt(0);
-  if (code >= 0xd800 && code <= 0xdfff) {
-    return "\\ufffd"; // a lone surrogate cannot be UTF-8; Go writes U+FFFD
-  }
-  return "\\u" + code.toString(16).padStart(4, "0");
+  return "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
 }
 
-/** Quote a string exactly as Go's encoding/json does (HTML-safe). */
+/**
+ * Quote a string exactly as Go's encoding/json does (HTML-safe). `s` is
+ * well-formed (model text goes through wellFormed).
+ */
 export function quoteJsonString(s: string): string {
   if (!needsEscape.test(s)) {
     return `"${s}"`;

@@ -1,6 +1,7 @@
 import type { DescField } from "@bufbuild/protobuf";
 import { readFieldContextDescription, readToolField } from "../annotations.js";
 import { fieldLeadingComment } from "./comments.js";
+import { wellFormed } from "./well-formed.js";
 
 /**
  * The description a field carries in the schema: `tool_field.description`,
@@ -19,7 +20,7 @@ export function fieldDescription(field: DescField): string {
   description = description.trim();
   const notes = options.usageNotes.trim();
   if (notes === "") {
-    return description;
+    return wellFormed(description);
   }
-  return description === "" ? notes : `${description}\n\n${notes}`;
+  return wellFormed(description === "" ? notes : `${description}\n\n${notes}`);
 }

@@ -6,15 +6,14 @@ import type { JsonValue } from "../schema/json-schema.js";
 //   C0, DEL, C1     control characters (a raw line break ends the literal);
 //   U+2028/2029     line terminators for older parsers and many editors;
 //   U+FEFF          a byte-order mark inside the file;
-//   surrogates      a lone one cannot be written as UTF-8 (a pair is kept);
 //   ${              harmless between double quotes, but a literal pasted into
 //                   a template string would start a substitution.
 const special =
   // eslint-disable-next-line no-control-regex
-  /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]|\$\{/;
+  /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\$\{/;
 const specialAll =
   // eslint-disable-next-line no-control-regex
-  /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\$\{|[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g;
+  /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\$\{/g;
 
 function escapeChar(c: string): string {
   switch (c) {
@@ -37,15 +36,7 @@ function escapeChar(c: string): string {
     case "${":
       return "$\\{";
   }
-  if (c.length === 2) {
-    return c; // a valid surrogate pair: raw UTF-8
-  }
   const code = c.charCodeAt(0);
-  if (code >= 0xd800 && code <= 0xdfff) {
-    // A lone surrogate has no UTF-8 form: the Go target and the canonical
-    // schema JSON hold U+FFFD instead, and so does this one.
-    return "\\ufffd";
-  }
   return code <= 0xff
     ? "\\x" + code.toString(16).padStart(2, "0")
     : "\\u" + code.toString(16).padStart(4, "0");
@@ -53,8 +44,8 @@ function escapeChar(c: string): string {
 
 /**
  * A double-quoted TypeScript string literal of `s`: printable characters
- * raw, the rest escaped (see `special`). Evaluates to `s`, except that a lone
- * surrogate becomes U+FFFD, as in every other target.
+ * raw, the rest escaped (see `special`). Evaluates to `s`, which is
+ * well-formed (model text goes through wellFormed).
  */
 export function tsString(s: string): string {
   if (!special.test(s)) {
