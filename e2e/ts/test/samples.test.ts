@@ -10,15 +10,9 @@
 // protobuf-es keeps maps in plain objects, where that key would set the
 // prototype instead of adding an entry (the Go suite leaves such values out
 // because the server, written with protobuf-es, loses the key).
-import { execFileSync } from "node:child_process";
-import path from "node:path";
+import { modelOfTestApi } from "@ai-tools/e2e-samples";
 import { valuesFor, validateAgainst } from "@ai-tools/testkit";
-import { create, equals, fromBinary, fromJsonString } from "@bufbuild/protobuf";
-import {
-  CodeGeneratorRequestSchema,
-  FileDescriptorSetSchema,
-} from "@bufbuild/protobuf/wkt";
-import { buildModel, resolveRequestFiles } from "protoc-gen-ai-tools";
+import { equals, fromJsonString } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import {
   samplesEchoLoose,
@@ -34,27 +28,11 @@ import {
 } from "./support.js";
 
 const env = useServer();
-const repoRoot = path.resolve(import.meta.dirname, "..", "..", "..");
 const count = 200;
 
-/** The plugin's model of e2e/proto: the oneof groups of each tool. */
+/** The plugin's model of e2e/proto: the schema and oneof groups of a tool. */
 function oneofGroupsOf(toolName: string) {
-  const image = execFileSync(
-    path.join(repoRoot, "node_modules", ".bin", "buf"),
-    ["build", "e2e/proto", "--as-file-descriptor-set", "-o", "-"],
-    { cwd: repoRoot, maxBuffer: 1 << 28 },
-  );
-  const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(image));
-  const request = create(CodeGeneratorRequestSchema, {
-    fileToGenerate: set.file
-      .map((f) => f.name)
-      .filter((n) => n.startsWith("linkhub/")),
-    parameter: "target=ts",
-    protoFile: set.file,
-  });
-  const tool = buildModel(resolveRequestFiles(request).files).tools.find(
-    (t) => t.name === toolName,
-  )!;
+  const tool = modelOfTestApi("ts").tools.find((t) => t.name === toolName)!;
   return { schemaJson: tool.schemaJson, groups: tool.oneofGroups };
 }
 
