@@ -18,17 +18,20 @@
 //
 // Exits non-zero on any failure.
 
-import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createSuiteRunner } from "../../../scripts/lib/suite-runner.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, "..");
+const { run, must, step, finish, die } = createSuiteRunner({
+  label: "e2e-go",
+  cwd: pkgDir,
+});
 const repoRoot = path.resolve(pkgDir, "..", "..");
 const toolsBin = path.join(repoRoot, ".tools", "bin");
 const serverMain = path.join(repoRoot, "e2e", "server", "dist", "main.js");
-const started = Date.now();
 
 const modes = ["--generate", "--build", "--fast", "--bench"];
 const args = process.argv.slice(2);
@@ -115,7 +118,7 @@ step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
     "  gen/linkhub/v1/*.pb.go, gen/ai/tools/v1/annotations.pb.go, gentools/ai_tools.gen.go",
   );
 }
-if (mode === "--generate") finish();
+if (mode === "--generate") finish(mode);
 
 if (mode === "--e2e") {
   step("schema-generated values → e2e/go/gen/values");
@@ -135,7 +138,7 @@ await must("go", ["vet", "./..."], { cwd: pkgDir });
 if (mode === "--build") {
   step("go build ./...");
   await must("go", ["build", "./..."], { cwd: pkgDir });
-  finish();
+  finish(mode);
 }
 
 const env = {
@@ -154,7 +157,7 @@ if (mode === "--fast") {
       env: { ...env, E2E_NO_SERVER: "1" },
     },
   );
-  finish();
+  finish(mode);
 }
 
 if (!existsSync(env.E2E_SERVER_MAIN)) {
@@ -169,61 +172,15 @@ if (mode === "--bench") {
     ["test", "-count=1", "-run", "^$", "-bench", ".", "-benchmem", "./..."],
     { cwd: pkgDir, env },
   );
-  finish();
+  finish(mode);
 }
 step("go test -race -count=1 -v ./...");
 await must("go", ["test", "-race", "-count=1", "-v", "./..."], {
   cwd: pkgDir,
   env,
 });
-finish();
+finish(mode);
 
 // ---------------------------------------------------------------------------
 
 /** Run a command, output shown (unless quiet); resolve with { code, stdout, stderr }. */
-function run(
-  cmd,
-  cmdArgs,
-  { cwd = pkgDir, env = process.env, quiet = false } = {},
-) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, cmdArgs, {
-      cwd,
-      env,
-      stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => (stdout += d));
-    child.stderr?.on("data", (d) => (stderr += d));
-    child.on("error", (e) => resolve({ code: -1, stdout, stderr: e.message }));
-    child.on("close", (code, signal) =>
-      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }),
-    );
-  });
-}
-
-async function must(cmd, cmdArgs, opts) {
-  const r = await run(cmd, cmdArgs, opts);
-  if (r.code !== 0)
-    die(
-      `${path.basename(cmd)} ${cmdArgs[0]} failed (exit ${r.code})${r.stderr ? `:\n${r.stderr}` : ""}`,
-    );
-  return r;
-}
-
-function step(name) {
-  console.log(`\n== ${name}`);
-}
-
-function finish() {
-  console.log(
-    `\ne2e-go: ok (${mode.slice(2)}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
-  );
-  process.exit(0);
-}
-
-function die(msg) {
-  console.error(`\ne2e-go: FAILED: ${msg}`);
-  process.exit(1);
-}

@@ -21,17 +21,20 @@
 //
 // Exits non-zero on any failure, including pytest collecting no test.
 
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createSuiteRunner } from "../../../scripts/lib/suite-runner.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, "..");
+const { run, must, step, finish, die } = createSuiteRunner({
+  label: "e2e-py",
+  cwd: pkgDir,
+});
 const repoRoot = path.resolve(pkgDir, "..", "..");
 const genDir = path.join(pkgDir, "gen");
 const serverMain = path.join(repoRoot, "e2e", "server", "dist", "main.js");
-const started = Date.now();
 
 const modes = ["--generate", "--build", "--fast", "--bench"];
 const args = process.argv.slice(2);
@@ -118,7 +121,7 @@ step(
     "  gen/linkhub/v1/*_pb2.py(i), *_pb2_grpc.py(i), gen/ai_tools_gen.py",
   );
 }
-if (mode === "--generate") finish();
+if (mode === "--generate") finish(mode);
 
 if (mode === "--e2e") {
   step("schema-generated values → e2e/py/gen/values");
@@ -180,12 +183,12 @@ if (mode !== "--bench") {
     { env: pyEnv },
   );
 }
-if (mode === "--build") finish();
+if (mode === "--build") finish(mode);
 
 if (mode === "--fast") {
   step("pytest tests/test_module.py   (no server)");
   await pytest(["tests/test_module.py"], { ...pyEnv, E2E_NO_SERVER: "1" });
-  finish();
+  finish(mode);
 }
 
 if (!existsSync(pyEnv.E2E_SERVER_MAIN)) {
@@ -198,11 +201,11 @@ if (mode === "--bench") {
     "scripts/bench.py (links_get through the executor, on the local server)",
   );
   await must(python, [path.join(here, "bench.py")], { env: pyEnv });
-  finish();
+  finish(mode);
 }
 step("pytest -v tests");
 await pytest(["tests"], pyEnv);
-finish();
+finish(mode);
 
 // ---------------------------------------------------------------------------
 
@@ -228,51 +231,3 @@ async function pytest(targets, env) {
 }
 
 /** Run a command, output shown (unless quiet); resolve with { code, stdout, stderr }. */
-function run(
-  cmd,
-  cmdArgs,
-  { cwd = pkgDir, env = process.env, quiet = false } = {},
-) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, cmdArgs, {
-      cwd,
-      env,
-      stdio: quiet
-        ? ["ignore", "pipe", "pipe"]
-        : ["ignore", "inherit", "inherit"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => (stdout += d));
-    child.stderr?.on("data", (d) => (stderr += d));
-    child.on("error", (e) => resolve({ code: -1, stdout, stderr: e.message }));
-    child.on("close", (code, signal) =>
-      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }),
-    );
-  });
-}
-
-async function must(cmd, cmdArgs, opts) {
-  const r = await run(cmd, cmdArgs, opts);
-  if (r.code !== 0)
-    die(
-      `${path.basename(cmd)} ${cmdArgs.slice(0, 3).join(" ")} failed (exit ${r.code})${r.stderr ? `:\n${r.stderr}` : ""}`,
-    );
-  return r;
-}
-
-function step(name) {
-  console.log(`\n== ${name}`);
-}
-
-function finish() {
-  console.log(
-    `\ne2e-py: ok (${mode.slice(2)}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
-  );
-  process.exit(0);
-}
-
-function die(msg) {
-  console.error(`\ne2e-py: FAILED: ${msg}`);
-  process.exit(1);
-}
