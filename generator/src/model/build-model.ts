@@ -25,6 +25,7 @@ import {
   responseFieldPrefixes,
 } from "./alias-prefixes.js";
 import type { GeneratorModel, ToolModel } from "./model.js";
+import { entityId, responseAliasTypes } from "./response-aliases.js";
 import { toolNameProblem } from "./tool-names.js";
 
 /** The files to generate, resolved against every file of the request. */
@@ -213,6 +214,17 @@ export function buildModel(
       }
     }
   }
+  const types = responseAliasTypes(executors.map((t) => t.output));
+  const tabled = new Set(types.map(([name]) => name));
+  const toolResponseAliases = executors
+    .map((t) => {
+      const { idPrefix, idField } = entityId(t.output, t.outputPrefix);
+      return [
+        t.name,
+        { message: t.output.typeName, idPrefix, idField },
+      ] as const;
+    })
+    .filter(([, r]) => r.idPrefix !== "" || tabled.has(r.message));
   const known = new Set<string>();
   for (const tool of tools) {
     tool.requestAliasFields.forEach((f) => known.add(f.prefix));
@@ -230,6 +242,8 @@ export function buildModel(
     toolOutputPrefix: executors
       .filter((t) => t.outputPrefix !== "")
       .map((t) => [t.name, t.outputPrefix] as const),
+    responseAliasTypes: types,
+    toolResponseAliases,
     knownAliasPrefixes: [...known].sort(compareUtf8),
   };
 }

@@ -1,5 +1,11 @@
 import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
 import type { OneofGroup } from "../schema/build-schema.js";
+import type {
+  ResponseAliasField,
+  ResponseAliasTool,
+} from "./response-aliases.js";
+
+export type { ResponseAliasField, ResponseAliasTool };
 
 /** A request field whose value is an id to alias. */
 export interface AliasField {
@@ -37,7 +43,10 @@ export interface ToolModel {
   readonly requestAliasFields: readonly AliasField[];
   /** The tool's primary prefix (aliases.md), or "". */
   readonly outputPrefix: string;
-  /** Response JSON name → prefix, first entry wins, "id" → "". */
+  /**
+   * Legacy (Go's RegisterFieldsFromJSON only): response JSON name → prefix,
+   * first entry wins, "id" → "".
+   */
   readonly responseFieldPrefixes: ReadonlyMap<string, string>;
   /** True when the tool involves aliases in any way. */
   readonly involvesAliases: boolean;
@@ -51,10 +60,30 @@ export interface GeneratorModel {
   readonly executors: readonly ToolModel[];
   readonly hasAliases: boolean;
   readonly hasExecutors: boolean;
-  /** The file-wide responseFieldPrefixes, sorted by key. */
+  /**
+   * Legacy (Go's RegisterFieldsFromJSON only): the file-wide
+   * responseFieldPrefixes, sorted by key.
+   */
   readonly responseFieldPrefixes: readonly (readonly [string, string])[];
   /** Auto-executed tools with an output prefix, sorted by tool name. */
   readonly toolOutputPrefix: readonly (readonly [string, string])[];
+  /**
+   * Response registration by message type (docs/runtime.md): the message
+   * types of the executors' responses that hold aliased ids, sorted by
+   * full name, each with its fields in declaration order.
+   */
+  readonly responseAliasTypes: readonly (readonly [
+    string,
+    readonly ResponseAliasField[],
+  ])[];
+  /**
+   * Per auto-executed tool whose response registers anything, sorted by
+   * tool name: its response message and top-level entity id rule.
+   */
+  readonly toolResponseAliases: readonly (readonly [
+    string,
+    ResponseAliasTool,
+  ])[];
   /** Every alias prefix the request declares, sorted. */
   readonly knownAliasPrefixes: readonly string[];
 }

@@ -1,0 +1,178 @@
+import {
+  ScalarType,
+  type DescField,
+  type DescMessage,
+} from "@bufbuild/protobuf";
+import { readToolField } from "../annotations.js";
+import { compareUtf8 } from "../schema/canonical-json.js";
+
+/**
+ * One field of a message type in the response registration table
+ * (docs/runtime.md, "Response registration").
+ */
+export interface ResponseAliasField {
+  /** The field's JSON name: responses are written with JSON names. */
+  readonly field: string;
+  /** The alias prefix of the strings the field holds, or "". */
+  readonly prefix: string;
+  /** The full name of the message the field holds, when it is in the table, or "". */
+  readonly message: string;
+  /** True for a map field: its values are visited, not the object. */
+  readonly map: boolean;
+}
+
+/** How one auto-executed tool's response registers its ids. */
+export interface ResponseAliasTool {
+  /** The response message (of each item, for a server-streaming tool). */
+  readonly message: string;
+  /** The prefix of the top-level entity's unannotated `id`, or "". */
+  readonly idPrefix: string;
+  /** The JSON name of the entity field, or "" for the response itself. */
+  readonly idField: string;
+}
+
+function isWellKnown(message: DescMessage): boolean {
+  return message.typeName.startsWith("google.protobuf.");
+}
+
+/** The message a field holds: singular, repeated or map value. */
+function heldMessage(field: DescField): DescMessage | undefined {
+  switch (field.fieldKind) {
+    case "message":
+      return field.message;
+    case "list":
+      return field.listKind === "message" ? field.message : undefined;
+    case "map":
+      return field.mapKind === "message" ? field.message : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** True when the field holds strings: a string, repeated string or map to string. */
+function holdsStrings(field: DescField): boolean {
+  switch (field.fieldKind) {
+    case "scalar":
+      return field.scalar === ScalarType.STRING;
+    case "list":
+      return field.listKind === "scalar" && field.scalar === ScalarType.STRING;
+    case "map":
+      return field.mapKind === "scalar" && field.scalar === ScalarType.STRING;
+    default:
+      return false;
+  }
+}
+
+function prefixOf(field: DescField): string {
+  return holdsStrings(field) ? readToolField(field).aliasPrefix : "";
+}
+
+function hasStringId(message: DescMessage): DescField | undefined {
+  return message.fields.find(
+    (f) => f.jsonName === "id" && f.fieldKind === "scalar" && holdsStrings(f),
+  );
+}
+
+/**
+ * The registration table of a set of response messages: every message type
+ * reachable from them (nested, repeated, map values, oneof members; never
+ * `google.protobuf.*`) that holds an aliased string field, directly or
+ * through its messages. Sorted by type name; fields in declaration order.
+ */
+export function responseAliasTypes(
+  roots: readonly DescMessage[],
+): [string, ResponseAliasField[]][] {
+  const reachable = new Map<string, DescMessage>();
+  const collect = (message: DescMessage): void => {
+    if (isWellKnown(message) || reachable.has(message.typeName)) {
+      return;
+    }
+    reachable.set(message.typeName, message);
+    for (const field of message.fields) {
+      const held = heldMessage(field);
+      if (held !== undefined) {
+        collect(held);
+      }
+    }
+  };
+  roots.forEach(collect);
+  // A type is in the table when it has an aliased field or holds a type in
+  // the table: a fixpoint, since messages may be recursive.
+  const inTable = new Set<string>();
+  for (const [name, message] of reachable) {
+    if (message.fields.some((f) => prefixOf(f) !== "")) {
+      inTable.add(name);
+    }
+  }
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [name, message] of reachable) {
+      if (inTable.has(name)) {
+        continue;
+      }
+      if (
+        message.fields.some((f) => {
+          const held = heldMessage(f);
+          return held !== undefined && inTable.has(held.typeName);
+        })
+      ) {
+        inTable.add(name);
+        changed = true;
+      }
+    }
+  }
+  const out: [string, ResponseAliasField[]][] = [];
+  for (const name of [...inTable].sort(compareUtf8)) {
+    const fields: ResponseAliasField[] = [];
+    for (const field of reachable.get(name)!.fields) {
+      const held = heldMessage(field);
+      const message =
+        held !== undefined && inTable.has(held.typeName) ? held.typeName : "";
+      const prefix = prefixOf(field);
+      if (prefix !== "" || message !== "") {
+        fields.push({
+          field: field.jsonName,
+          prefix,
+          message,
+          map: field.fieldKind === "map",
+        });
+      }
+    }
+    out.push([name, fields]);
+  }
+  return out;
+}
+
+/**
+ * How a tool's top-level output entity registers its unannotated `id`
+ * (docs/runtime.md): only when the tool's primary prefix did not come from
+ * an annotated `id` of the response, which registers itself.
+ */
+export function entityId(
+  response: DescMessage,
+  primaryPrefix: string,
+): { idPrefix: string; idField: string } {
+  const none = { idPrefix: "", idField: "" };
+  const entities = response.fields.filter((f) => {
+    const held = heldMessage(f);
+    return f.fieldKind !== "map" && held !== undefined && !isWellKnown(held);
+  });
+  const annotatedId = (message: DescMessage): boolean =>
+    message.fields.some(
+      (f) => f.jsonName === "id" && readToolField(f).aliasPrefix !== "",
+    );
+  if (
+    primaryPrefix === "" ||
+    annotatedId(response) ||
+    entities.some((f) => annotatedId(heldMessage(f)!))
+  ) {
+    return none;
+  }
+  if (hasStringId(response) !== undefined) {
+    return { idPrefix: primaryPrefix, idField: "" };
+  }
+  const entity = entities.find((f) => hasStringId(heldMessage(f)!));
+  return entity === undefined
+    ? none
+    : { idPrefix: primaryPrefix, idField: entity.jsonName };
+}
