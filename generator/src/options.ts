@@ -1,59 +1,38 @@
 import { GeneratorError } from "./errors.js";
+import { targets, type Target, type TargetEntry } from "./targets.js";
 
-/** The languages the plugin writes. */
-export type Target = "go" | "ts" | "py";
+export type { Target };
 
 /** Options passed with `--ai-tools_opt=` (or `opt:` in buf.gen.yaml). */
 export interface PluginOptions {
-  /** Which language to generate. Defaults to `go`. */
+  /** Which language to generate. Defaults to the first of `targets`. */
   readonly target: Target;
   /**
-   * TypeScript: where the protoc-gen-es output lives, relative to this
-   * plugin's output root (`.` when both plugins write to one directory).
+   * The target's own options (its entry in `targets`), by key, with the
+   * defaults of those not given.
    */
-  readonly tsImportPath: string;
-  /**
-   * Python: the package prefix of the grpcio-tools output (`myapp.gen`), ""
-   * when the `*_pb2` modules are importable from the output root.
-   */
-  readonly pyPackage: string;
+  readonly values: Readonly<Record<string, string>>;
 }
 
-const targets: readonly Target[] = ["go", "ts", "py"];
+const targetNames = Object.keys(targets) as Target[];
 
-interface OptionSpec {
-  /** The one target the option applies to, or undefined for all. */
-  readonly target?: Target;
-  /** Checks a value; returns a problem, or undefined when it is valid. */
-  readonly check: (value: string) => string | undefined;
-  readonly example: string;
+/** Every option key, with the one target it applies to (undefined: all). */
+function optionOwners(): Map<string, Target | undefined> {
+  const owners = new Map<string, Target | undefined>([["target", undefined]]);
+  for (const name of targetNames) {
+    const entry: TargetEntry = targets[name];
+    for (const key of Object.keys(entry.options)) {
+      owners.set(key, name);
+    }
+  }
+  return owners;
 }
 
-const optionSpecs: Readonly<Record<string, OptionSpec>> = {
-  target: {
-    check: (v) =>
-      (targets as readonly string[]).includes(v)
-        ? undefined
-        : `valid values: ${targets.join(", ")}`,
-    example: "target=go",
-  },
-  ts_import_path: {
-    target: "ts",
-    check: (v) =>
-      /^\.{1,2}(\/[A-Za-z0-9_.@-]+)*$/.test(v) && !v.endsWith("/")
-        ? undefined
-        : 'use a relative path starting with "." or "..", e.g. ./gen or ../proto-es',
-    example: "ts_import_path=./gen",
-  },
-  py_package: {
-    target: "py",
-    check: (v) =>
-      /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(v)
-        ? undefined
-        : "use a dotted Python package name, e.g. myapp.gen",
-    example: "py_package=myapp.gen",
-  },
-};
+function checkTarget(value: string): string | undefined {
+  return (targetNames as readonly string[]).includes(value)
+    ? undefined
+    : `valid values: ${targetNames.join(", ")}`;
+}
 
 /**
  * Parse the plugin parameter, a comma-separated list of `key=value` pairs.
@@ -62,6 +41,7 @@ const optionSpecs: Readonly<Record<string, OptionSpec>> = {
  * valid.
  */
 export function parseOptions(parameter: string): PluginOptions {
+  const owners = optionOwners();
   const values = new Map<string, string>();
   for (const raw of parameter.split(",")) {
     const pair = raw.trim();
@@ -71,12 +51,16 @@ export function parseOptions(parameter: string): PluginOptions {
     const eq = pair.indexOf("=");
     const key = (eq < 0 ? pair : pair.slice(0, eq)).trim();
     const value = eq < 0 ? undefined : pair.slice(eq + 1).trim();
-    const spec = optionSpecs[key];
-    if (spec === undefined) {
+    if (!owners.has(key)) {
       throw new GeneratorError(
-        `unknown option ${JSON.stringify(key)}; valid options: ${Object.keys(optionSpecs).join(", ")}`,
+        `unknown option ${JSON.stringify(key)}; valid options: ${[...owners.keys()].join(", ")}`,
       );
     }
+    const owner = owners.get(key);
+    const spec =
+      owner === undefined
+        ? { check: checkTarget, example: `target=${targetNames[0]}` }
+        : (targets[owner] as TargetEntry).options[key]!;
     if (values.has(key)) {
       throw new GeneratorError(
         `option ${JSON.stringify(key)} is given more than once`,
@@ -84,7 +68,7 @@ export function parseOptions(parameter: string): PluginOptions {
     }
     if (value === undefined || value === "") {
       throw new GeneratorError(
-        `option ${JSON.stringify(key)} needs a value, e.g. ${spec.example}${key === "target" ? `; valid values: ${targets.join(", ")}` : ""}`,
+        `option ${JSON.stringify(key)} needs a value, e.g. ${spec.example}${owner === undefined ? `; ${checkTarget("")}` : ""}`,
       );
     }
     const problem = spec.check(value);
@@ -95,18 +79,19 @@ export function parseOptions(parameter: string): PluginOptions {
     }
     values.set(key, value);
   }
-  const target = (values.get("target") ?? "go") as Target;
+  const target = (values.get("target") ?? targetNames[0]) as Target;
   for (const key of values.keys()) {
-    const only = optionSpecs[key]!.target;
+    const only = owners.get(key);
     if (only !== undefined && only !== target) {
       throw new GeneratorError(
         `option ${JSON.stringify(key)} applies to target=${only}, not target=${target}`,
       );
     }
   }
-  return {
-    target,
-    tsImportPath: values.get("ts_import_path") ?? ".",
-    pyPackage: values.get("py_package") ?? "",
-  };
+  const entry: TargetEntry = targets[target];
+  const own: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(entry.options)) {
+    own[key] = values.get(key) ?? spec.default;
+  }
+  return { target, values: own };
 }

@@ -7,12 +7,10 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import type { Plugin } from "@bufbuild/protoplugin";
 import { createProblemCollector, GeneratorError } from "./errors.js";
-import { buildGoView } from "./go/build-go-view.js";
-import { buildPyView } from "./py/build-py-view.js";
-import { buildTsView, formatTs } from "./ts/build-ts-view.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { parseOptions } from "./options.js";
 import { createRenderer } from "./render.js";
+import { targets, type TargetEntry } from "./targets.js";
 import { version } from "./version.js";
 
 /** A generated file: path relative to the output root, and its content. */
@@ -33,29 +31,16 @@ export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
   if (model.tools.length === 0) {
     return [];
   }
-  switch (options.target) {
-    case "go": {
-      const view = buildGoView(model, problems);
-      return [
-        { name: view.fileName, content: createRenderer("go").render(view) },
-      ];
-    }
-    case "ts": {
-      const view = buildTsView(model, options, problems);
-      return [
-        {
-          name: view.fileName,
-          content: formatTs(createRenderer("ts").render(view)),
-        },
-      ];
-    }
-    case "py": {
-      const view = buildPyView(model, options, problems);
-      return [
-        { name: view.fileName, content: createRenderer("py").render(view) },
-      ];
-    }
-  }
+  const entry: TargetEntry = targets[options.target];
+  const view = entry.buildView(model, options.values, problems);
+  problems.throwIfAny();
+  const text = createRenderer(options.target).render(view);
+  return [
+    {
+      name: view.fileName,
+      content: entry.postProcess === undefined ? text : entry.postProcess(text),
+    },
+  ];
 }
 
 /**

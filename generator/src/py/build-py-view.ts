@@ -2,7 +2,6 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
 import type { GeneratorModel } from "../model/model.js";
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";
-import type { PluginOptions } from "../options.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import {
   isPyIdentifier,
@@ -33,7 +32,7 @@ export const pyFileName = "ai_tools_gen.py";
  */
 export function buildPyView(
   model: GeneratorModel,
-  options: PluginOptions,
+  options: { readonly pyPackage: string },
   problems: ProblemCollector,
 ): PyFileView {
   const constNames = assignToolIdentifiers(

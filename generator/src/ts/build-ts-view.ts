@@ -3,7 +3,6 @@ import type { DescService } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
 import type { GeneratorModel } from "../model/model.js";
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";
-import type { PluginOptions } from "../options.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import type { JsonValue } from "../schema/json-schema.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
@@ -59,7 +58,7 @@ const primaryPrefixComment = " // the tool's primary prefix";
  */
 export function buildTsView(
   model: GeneratorModel,
-  options: PluginOptions,
+  options: { readonly tsImportPath: string },
   problems: ProblemCollector,
 ): TsFileView {
   const constNames = assignToolIdentifiers(

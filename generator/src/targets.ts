@@ -1,0 +1,87 @@
+import type { ProblemCollector } from "./errors.js";
+import { buildGoView } from "./go/build-go-view.js";
+import type { GeneratorModel } from "./model/model.js";
+import { buildPyView } from "./py/build-py-view.js";
+import { buildTsView, formatTs } from "./ts/build-ts-view.js";
+
+/** An option only one target takes (`--ai-tools_opt=key=value`). */
+export interface TargetOption {
+  /** The value when the option is not given. */
+  readonly default: string;
+  /** Check a value: a problem for the message, or undefined when valid. */
+  readonly check: (value: string) => string | undefined;
+  /** A valid `key=value`, shown in messages. */
+  readonly example: string;
+}
+
+/** What a target needs to render: the template view and the file it names. */
+export interface TargetView {
+  /** The generated file's path, relative to the output root. */
+  readonly fileName: string;
+}
+
+/**
+ * One language the plugin writes. Adding a language is a folder
+ * `templates/<name>/` (entry template `file.hbs`), a view builder, and one
+ * entry in {@link targets}.
+ */
+export interface TargetEntry {
+  /** The options only this target takes, by key. */
+  readonly options: Readonly<Record<string, TargetOption>>;
+  /**
+   * Shape the model for this target's templates; problems only this
+   * language has go to `problems`. `options` holds every option of the
+   * entry, defaults filled in.
+   */
+  buildView(
+    model: GeneratorModel,
+    options: Readonly<Record<string, string>>,
+    problems: ProblemCollector,
+  ): TargetView;
+  /** Finish the rendered text (a formatter); the text as it is when absent. */
+  readonly postProcess?: (text: string) => string;
+}
+
+/** Every target, by the name `target=` takes; the first is the default. */
+export const targets = {
+  go: {
+    options: {},
+    buildView: (model, _options, problems) => buildGoView(model, problems),
+  },
+  ts: {
+    options: {
+      ts_import_path: {
+        default: ".",
+        check: (v) =>
+          /^\.{1,2}(\/[A-Za-z0-9_.@-]+)*$/.test(v) && !v.endsWith("/")
+            ? undefined
+            : 'use a relative path starting with "." or "..", e.g. ./gen or ../proto-es',
+        example: "ts_import_path=./gen",
+      },
+    },
+    buildView: (model, options, problems) =>
+      buildTsView(
+        model,
+        { tsImportPath: options["ts_import_path"]! },
+        problems,
+      ),
+    postProcess: formatTs,
+  },
+  py: {
+    options: {
+      py_package: {
+        default: "",
+        check: (v) =>
+          /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(v)
+            ? undefined
+            : "use a dotted Python package name, e.g. myapp.gen",
+        example: "py_package=myapp.gen",
+      },
+    },
+    buildView: (model, options, problems) =>
+      buildPyView(model, { pyPackage: options["py_package"]! }, problems),
+  },
+} as const satisfies Readonly<Record<string, TargetEntry>>;
+
+/** The name of a target: `go`, `ts`, `py`. */
+export type Target = keyof typeof targets;
