@@ -18,6 +18,30 @@ export interface ToolMethod {
   readonly tool: AgentTool;
   /** The RPC, from the protoc-gen-es service descriptor (unary or server-streaming). */
   readonly method: DescMethod;
-  /** The tool's primary alias prefix, "" when none. */
-  readonly outputPrefix: string;
+}
+
+/**
+ * A deep copy of the tool's parameters: adapters hand out copies, so that a
+ * caller editing a provider's tool never changes the generated one.
+ */
+export function parametersOf(tool: AgentTool): { [key: string]: unknown } {
+  return structuredClone(tool.parameters) as { [key: string]: unknown };
+}
+
+/**
+ * Freeze a tool and its schema, deeply, and return it: the generated tools
+ * are frozen so that no caller can change what every conversation sends.
+ */
+export function defineTool(tool: AgentTool): AgentTool {
+  return deepFreeze(tool);
+}
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
+    for (const key of Object.keys(v)) {
+      deepFreeze((v as Record<string, unknown>)[key]);
+    }
+    Object.freeze(v);
+  }
+  return v;
 }

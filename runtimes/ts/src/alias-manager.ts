@@ -3,6 +3,7 @@ import {
   JsonNumber,
   compareBytes,
   isJsonMap,
+  quote,
   quoteJson,
   sortedKeys,
   stringifyJson,
@@ -11,12 +12,50 @@ import {
 } from "./json.js";
 import { ToolError } from "./tool-error.js";
 
+/**
+ * One field of a message type in {@link ResponseAliases.types}
+ * (docs/runtime.md, "Response registration").
+ */
+export interface ResponseAliasField {
+  /** The field's JSON name (responses are written with JSON names). */
+  readonly field: string;
+  /** The alias prefix of the strings the field holds; none when absent or "". */
+  readonly prefix?: string | undefined;
+  /** The full name of the message the field holds, when in the table. */
+  readonly message?: string | undefined;
+  /** True for a map field: its values are visited, in key byte order. */
+  readonly map?: boolean | undefined;
+}
+
+/** How one auto-executed tool's response registers its ids. */
+export interface ResponseAliasTool {
+  /** The response message (of each item, for a server-streaming tool). */
+  readonly message: string;
+  /** The prefix of the top-level entity's unannotated `id`, or "". */
+  readonly idPrefix: string;
+  /** The JSON name of the field holding the entity, "" for the response itself. */
+  readonly idField: string;
+}
+
+/**
+ * The response registration table of one generated file: message full
+ * name → its fields to look at, in declaration order; tool name → its
+ * response message and entity id rule. The same data as the vectors' JSON
+ * (e2e/vectors/aliases/register-response-*.json).
+ */
+export interface ResponseAliases {
+  /** Message full name → its aliased fields, in declaration order. */
+  readonly types: Readonly<Record<string, readonly ResponseAliasField[]>>;
+  /** Tool name → how its response registers. */
+  readonly tools: Readonly<Record<string, ResponseAliasTool>>;
+}
+
 /** Alias facts of one generated file (docs/runtime.md, "Alias manager"). */
 export interface AliasConfig {
-  /** Response JSON field name → prefix; "" means the tool's primary prefix. */
-  readonly responseFieldPrefixes: Readonly<Record<string, string>>;
   /** Every prefix the protos declare. */
   readonly knownAliasPrefixes: readonly string[];
+  /** How the responses of the auto-executed tools register their ids. */
+  readonly responseAliases: ResponseAliases;
 }
 
 /**
@@ -50,13 +89,14 @@ export interface AliasManager {
    */
   resolveJsonUnchecked(json: string): string;
   /**
-   * Register the UUIDs of a tool response: a string that is exactly a UUID,
-   * under a field listed in `responseFieldPrefixes`, is registered under that
-   * prefix, or primaryPrefix where the entry is "". Keys are visited in byte
-   * order; array items count as the field holding the array. Invalid JSON
-   * registers nothing.
+   * Register the UUIDs of one response of the tool (one message of a
+   * server-streaming tool), following its message type
+   * (docs/runtime.md, "Response registration"): the top-level entity's `id`
+   * under the tool's `idPrefix`, then every field with a prefix, depth
+   * first, in declaration order, array items in order, map values in key
+   * byte order. Invalid JSON, or a tool without an entry, registers nothing.
    */
-  registerFieldsFromJson(primaryPrefix: string, json: string): void;
+  registerResponse(tool: string, json: string): void;
   /**
    * The state as canonical JSON:
    * `{"aliases":{"acct-1":"<uuid>"},"counters":{"acct":1},"version":1}`.
@@ -111,7 +151,8 @@ function splitAlias(s: string): [prefix: string, digits: string] | undefined {
 const maxListed = 20;
 
 class Manager implements AliasManager {
-  private readonly fieldPrefixes: ReadonlyMap<string, string>;
+  private readonly types: ReadonlyMap<string, readonly ResponseAliasField[]>;
+  private readonly tools: ReadonlyMap<string, ResponseAliasTool>;
   private readonly declared: readonly string[];
   private counters = new Map<string, number>();
   private aliases = new Map<string, string>(); // alias → UUID
@@ -119,7 +160,8 @@ class Manager implements AliasManager {
   private prefixes = new Set<string>();
 
   constructor(config: AliasConfig) {
-    this.fieldPrefixes = new Map(Object.entries(config.responseFieldPrefixes));
+    this.types = new Map(Object.entries(config.responseAliases.types));
+    this.tools = new Map(Object.entries(config.responseAliases.tools));
     this.declared = [...config.knownAliasPrefixes];
     this.reset();
   }
@@ -255,36 +297,54 @@ class Manager implements AliasManager {
     });
   }
 
-  registerFieldsFromJson(primaryPrefix: string, json: string): void {
-    const v = tryParseJson(json);
-    if (v !== undefined) {
-      this.registerFields(v, "", primaryPrefix);
+  registerResponse(tool: string, json: string): void {
+    const entry = this.tools.get(tool);
+    if (entry === undefined) {
+      return;
     }
+    let v: unknown;
+    try {
+      v = JSON.parse(json);
+    } catch {
+      return;
+    }
+    if (entry.idPrefix !== "") {
+      const entities = entry.idField === "" ? v : field(v, entry.idField);
+      for (const entity of Array.isArray(entities) ? entities : [entities]) {
+        const id = field(entity, "id");
+        if (typeof id === "string" && isUuid(id)) {
+          this.register(entry.idPrefix, id);
+        }
+      }
+    }
+    this.walk(v, entry.message);
   }
 
-  private registerFields(
-    v: JsonTree,
-    field: string,
-    primaryPrefix: string,
-  ): void {
-    if (typeof v === "string") {
-      let prefix = this.fieldPrefixes.get(field);
-      if (prefix === undefined || !isUuid(v)) {
-        return;
+  /** Register the prefixed strings of v, a JSON value of message type. */
+  private walk(v: unknown, message: string): void {
+    const fields = this.types.get(message);
+    if (fields === undefined || !isObject(v)) {
+      return;
+    }
+    for (const f of fields) {
+      const x = field(v, f.field);
+      if (x === undefined || x === null) {
+        continue;
       }
-      if (prefix === "") {
-        prefix = primaryPrefix;
-      }
-      if (prefix !== "") {
-        this.register(prefix, v);
-      }
-    } else if (Array.isArray(v)) {
-      for (const item of v) {
-        this.registerFields(item, field, primaryPrefix);
-      }
-    } else if (isJsonMap(v)) {
-      for (const key of sortedKeys(v)) {
-        this.registerFields(v[key] as JsonTree, key, primaryPrefix);
+      const values = Array.isArray(x)
+        ? x
+        : f.map === true && isObject(x)
+          ? Object.keys(x)
+              .sort(compareBytes)
+              .map((k) => x[k])
+          : [x];
+      for (const item of values) {
+        if (f.prefix && typeof item === "string" && isUuid(item)) {
+          this.register(f.prefix, item);
+        }
+        if (f.message) {
+          this.walk(item, f.message);
+        }
       }
     }
   }
@@ -361,9 +421,14 @@ class Manager implements AliasManager {
   }
 }
 
-/** Quote s as Go's %q does for the strings the messages hold. */
-function quote(s: string): string {
-  return JSON.stringify(s);
+/** Report whether v is a plain JSON object (of JSON.parse). */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The own property key of v, when v is an object; never a prototype's. */
+function field(v: unknown, key: string): unknown {
+  return isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined;
 }
 
 function restoreError(what: string): Error {

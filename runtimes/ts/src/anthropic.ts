@@ -1,4 +1,4 @@
-import type { AgentTool } from "./agent-tool.js";
+import { parametersOf, type AgentTool } from "./agent-tool.js";
 
 /** An Anthropic Messages API tool (`Anthropic.Tool`). */
 export interface AnthropicTool {
@@ -11,13 +11,17 @@ export interface AnthropicTool {
 /** Options of {@link toAnthropicTool}. */
 export interface AnthropicToolOptions {
   /**
-   * Also send the tool's `strict` flag (Anthropic structured tool use, which
-   * limits a request to 20 strict tools). Off by default.
+   * Send `strict: true` for a strict tool (Anthropic strict tool use, which
+   * allows at most 20 strict tools per request). Off by default. A
+   * non-strict tool never carries the flag, as in the Python runtime.
    */
   readonly strict?: boolean | undefined;
 }
 
-/** The tool as an Anthropic tool: `name`, `description`, `input_schema`. */
+/**
+ * The tool as an Anthropic tool: `name`, `description`, `input_schema` (a
+ * copy), and `strict: true` when asked for and the tool is strict.
+ */
 export function toAnthropicTool(
   tool: AgentTool,
   options: AnthropicToolOptions = {},
@@ -26,16 +30,16 @@ export function toAnthropicTool(
     name: tool.name,
     description: tool.description,
     input_schema: objectSchema(tool),
-    ...(options.strict === true ? { strict: tool.strict } : {}),
+    ...(options.strict === true && tool.strict ? { strict: true } : {}),
   };
 }
 
-/** The tool's parameters, checked to be an object schema. */
+/** A copy of the tool's parameters, checked to be an object schema. */
 export function objectSchema(tool: AgentTool): {
   type: "object";
   [key: string]: unknown;
 } {
-  const schema = tool.parameters;
+  const schema = parametersOf(tool);
   if (schema["type"] !== "object") {
     throw new Error(
       `tool ${JSON.stringify(tool.name)}: parameters are not an object schema`,

@@ -18,13 +18,8 @@ import {
   type AliasManager,
 } from "./alias-manager.js";
 import { fixTree, invalidArguments, toDecoderJson } from "./fixup.js";
-import {
-  JsonSyntaxError,
-  isJsonMap,
-  parseJson,
-  type JsonTree,
-} from "./json.js";
-import { ToolError } from "./tool-error.js";
+import { isJsonMap, jsonKind, tryParseJson } from "./json.js";
+import { ToolError, callError } from "./tool-error.js";
 
 /** What {@link createExecutor} needs: the generated file's tools and aliases. */
 export interface ExecutorConfig {
@@ -32,6 +27,20 @@ export interface ExecutorConfig {
   readonly methods: readonly ToolMethod[];
   /** The alias facts of the generated file. */
   readonly aliases: AliasConfig;
+  /**
+   * The alias manager to use, shared with hand-written tools or other
+   * executors of the conversation; a fresh one of `aliases` by default.
+   */
+  readonly aliasManager?: AliasManager | undefined;
+}
+
+/** Options of a generated file's `createExecutor`. */
+export interface CreateExecutorOptions {
+  /**
+   * The alias manager to use, shared with hand-written tools or other
+   * executors of the conversation; a fresh one by default.
+   */
+  readonly aliasManager?: AliasManager | undefined;
 }
 
 /** Options of one {@link Executor.execute} call. */
@@ -71,9 +80,9 @@ export interface Executor {
 export const maxStreamMessages = 1000;
 
 /**
- * Create an executor calling the RPCs through transport, with a fresh alias
- * manager. Throws an Error for a client- or bidi-streaming method, or two
- * tools of one name.
+ * Create an executor calling the RPCs through transport, with the given
+ * alias manager or a fresh one. Throws an Error for a client- or
+ * bidi-streaming method, or two tools of one name.
  */
 export function createExecutor(
   transport: Transport,
@@ -94,7 +103,7 @@ export function createExecutor(
     }
     tools.set(m.tool.name, { ...m, registry: registryOf(m.method) });
   }
-  const aliases = createAliasManager(config.aliases);
+  const aliases = config.aliasManager ?? createAliasManager(config.aliases);
   return {
     aliases,
     canExecute: (toolName) =>
@@ -129,44 +138,65 @@ async function execute(
   argsJson: string,
   options: ExecuteOptions,
 ): Promise<string> {
-  const entry = typeof toolName === "string" ? tools.get(toolName) : undefined;
-  if (entry === undefined) {
-    throw new ToolError(
+  try {
+    const entry =
+      typeof toolName === "string" ? tools.get(toolName) : undefined;
+    if (entry === undefined) {
       // Worded as in every target (go-output.md): no quotes around the name.
-      `no auto-executor for tool: ${String(toolName)}`,
-      {
+      throw new ToolError(`no auto-executor for tool: ${String(toolName)}`, {
         reason: "unknown-tool",
         code: Code.NotFound,
-      },
-    );
-  }
-  let request: Message;
-  try {
-    request = decode(entry, aliases, argsJson);
-  } catch (e) {
-    // Anything else is a bug, but reaches the caller as the one error type.
-    throw e instanceof ToolError
-      ? e
-      : invalidArguments(e instanceof Error ? e.message : String(e), e);
-  }
-  const { method, registry } = entry;
-  try {
-    if (method.methodKind === "unary") {
+      });
+    }
+    let request: Message;
+    try {
+      request = decode(entry, aliases, argsJson);
+    } catch (e) {
+      // Anything else is a bug, but reaches the caller as the one error type.
+      throw e instanceof ToolError
+        ? e
+        : invalidArguments(e instanceof Error ? e.message : String(e), e);
+    }
+    if (entry.method.methodKind === "unary") {
       const res = await transport.unary(
-        method as DescMethodUnary,
+        entry.method as DescMethodUnary,
         options.signal,
         options.timeoutMs,
         options.headers,
         request,
       );
-      const out = encode(method.output, res.message, registry);
-      aliases.registerFieldsFromJson(entry.outputPrefix, out);
+      const out = encode(entry.method.output, res.message, entry.registry);
+      aliases.registerResponse(entry.tool.name, out);
       return aliases.aliasifyJson(out);
     }
     return await collect(transport, entry, aliases, request, options);
   } catch (e) {
-    throw serverError(aliases, e);
+    throw toolError(aliases, e);
   }
+}
+
+/**
+ * Any failure as the ToolError the model reads, every text aliasified (the
+ * runtime's own messages quote what the model or the server wrote, which
+ * may hold a resolved UUID); a failed call with the server's code and
+ * details (`ConnectError.from`: an AbortError is `Canceled`).
+ */
+function toolError(aliases: AliasManager, e: unknown): ToolError {
+  if (e instanceof ToolError) {
+    const message = aliases.aliasifyJson(e.message);
+    const rawMessage = aliases.aliasifyJson(e.rawMessage);
+    if (message === e.message && rawMessage === e.rawMessage) {
+      return e;
+    }
+    return new ToolError(message, {
+      reason: e.reason,
+      code: e.code,
+      rawMessage,
+      details: e.details,
+      cause: e.cause,
+    });
+  }
+  return callError(ConnectError.from(e), (s) => aliases.aliasifyJson(s), e);
 }
 
 /** Read the model's arguments into the request message. */
@@ -180,20 +210,14 @@ function decode(
       `expected the arguments as JSON text, got ${typeof argsJson}`,
     );
   }
-  const resolved = aliases.resolveJson(argsJson);
-  let tree: JsonTree;
-  try {
-    tree = parseJson(resolved);
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) {
-      throw invalidArguments(`invalid JSON: ${e.message}`, e);
-    }
-    throw e;
+  const tree = tryParseJson(aliases.resolveJson(argsJson));
+  if (tree === undefined) {
+    throw invalidArguments(
+      "invalid JSON; send the arguments as one JSON object",
+    );
   }
   if (!isJsonMap(tree)) {
-    throw invalidArguments(
-      `expected a JSON object, got ${Array.isArray(tree) ? "an array" : JSON.stringify(tree)}`,
-    );
+    throw invalidArguments(`expected a JSON object, got ${jsonKind(tree)}`);
   }
   const input = entry.method.input;
   fixTree(tree, input, entry.tool.strict);
@@ -269,38 +293,11 @@ async function collect(
         );
       }
       const item = encode(method.output, message, entry.registry);
-      aliases.registerFieldsFromJson(entry.outputPrefix, item);
+      aliases.registerResponse(entry.tool.name, item);
       items.push(item);
     }
     return aliases.aliasifyJson(`[${items.join(",")}]`);
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
-}
-
-/**
- * The error of a failed call, for the model: the server's code and details,
- * and its message with UUIDs shown as aliases, written as every target
- * writes it: `rpc error: code = NotFound desc = account "acct-1" not found`.
- */
-function serverError(aliases: AliasManager, e: unknown): ToolError {
-  if (e instanceof ToolError) {
-    return e;
-  }
-  const err = ConnectError.from(e);
-  const message = aliases.aliasifyJson(err.rawMessage);
-  return new ToolError(
-    `rpc error: code = ${codeName(err.code)} desc = ${message}`,
-    {
-      reason: "server-error",
-      code: err.code,
-      details: err.details,
-      cause: e,
-    },
-  );
-}
-
-/** The gRPC name of a code, as Go prints it: `NotFound`. */
-function codeName(code: Code): string {
-  return Code[code] ?? "Unknown";
 }

@@ -9,6 +9,7 @@ import {
   JsonNumber,
   createJsonMap,
   isJsonMap,
+  quote,
   sortedKeys,
   stringifyJson,
   tryParseJson,
@@ -18,14 +19,16 @@ import {
 import { ToolError } from "./tool-error.js";
 
 /**
- * Undo the schema fixes of docs/compat.md on a model's arguments, walking
- * them alongside the request message (docs/runtime.md, "Argument fix-up"):
- * nulls dropped (except for `google.protobuf.Value`), maps and Structs given
- * as key/value entries rebuilt, and, when strict, Values given as JSON text
- * parsed. Returns the arguments re-encoded (keys sorted, numbers as written).
- * Text that is not a JSON object is returned unchanged, for the decoder to
- * report. Throws {@link ToolError} (`failed to parse arguments: …`), e.g. for
- * two members of one oneof.
+ * Check a model's arguments and undo the schema fixes of docs/compat.md,
+ * walking them alongside the request message (docs/runtime.md, "Argument
+ * fix-up"): nulls dropped (except for `google.protobuf.Value`), maps and
+ * Structs given as key/value entries rebuilt, Values given as JSON text
+ * parsed when strict, and every value's JSON kind checked against its field
+ * (bytes must be valid base64). Returns the arguments re-encoded (keys
+ * sorted, numbers as written). Text that is not a JSON object is returned
+ * unchanged, for the decoder to report. Throws {@link ToolError}
+ * (`invalid-arguments`, `failed to parse arguments: …`), e.g. for two
+ * members of one oneof or a string where an integer goes.
  */
 export function fixArguments(
   argsJson: string,
@@ -47,7 +50,7 @@ export function fixTree(
   strict: boolean,
 ): void {
   try {
-    fixMessage(obj, schema, strict);
+    fixMessage(obj, schema, strict, "");
   } catch (e) {
     if (e instanceof FixupError) {
       throw invalidArguments(e.message);
@@ -67,14 +70,16 @@ export function invalidArguments(what: string, cause?: unknown): ToolError {
 
 class FixupError extends Error {}
 
-/** The field of a JSON key: by JSON name, then by proto name. */
+/**
+ * The field of a JSON key: by proto name (the schema's), then by JSON name.
+ */
 export function fieldOf(
   schema: DescMessage,
   key: string,
 ): DescField | undefined {
   return (
-    schema.fields.find((f) => f.jsonName === key) ??
-    schema.fields.find((f) => f.name === key)
+    schema.fields.find((f) => f.name === key) ??
+    schema.fields.find((f) => f.jsonName === key)
   );
 }
 
@@ -92,91 +97,148 @@ export function messageOf(field: DescField): DescMessage | undefined {
   }
 }
 
-function isWellKnown(schema: DescMessage | undefined, name: string): boolean {
-  return schema?.typeName === `google.protobuf.${name}`;
+/** What one value of a field (an item of a list, a value of a map) is. */
+type Element =
+  | { readonly kind: "scalar"; readonly scalar: ScalarType }
+  | { readonly kind: "enum" }
+  | { readonly kind: "message"; readonly message: DescMessage };
+
+function elementOf(field: DescField): Element {
+  const message = messageOf(field);
+  if (message !== undefined) {
+    return { kind: "message", message };
+  }
+  switch (field.fieldKind) {
+    case "scalar":
+      return { kind: "scalar", scalar: field.scalar };
+    case "list":
+      return field.listKind === "scalar"
+        ? { kind: "scalar", scalar: field.scalar }
+        : { kind: "enum" };
+    case "map":
+      return field.mapKind === "scalar"
+        ? { kind: "scalar", scalar: field.scalar }
+        : { kind: "enum" };
+    default:
+      return { kind: "enum" };
+  }
 }
 
-function fixMessage(obj: JsonMap, schema: DescMessage, strict: boolean): void {
-  const present = new Set<number>();
+function isValue(field: DescField): boolean {
+  return messageOf(field)?.typeName === "google.protobuf.Value";
+}
+
+function child(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
+function fixMessage(
+  obj: JsonMap,
+  schema: DescMessage,
+  strict: boolean,
+  path: string,
+): void {
+  const present: [key: string, field: DescField][] = [];
   for (const key of sortedKeys(obj)) {
     const field = fieldOf(schema, key);
     if (field === undefined) {
       continue;
     }
-    const v = obj[key] as JsonTree;
-    if (v === null) {
-      if (
-        field.fieldKind === "list" ||
-        field.fieldKind === "map" ||
-        !isWellKnown(messageOf(field), "Value")
-      ) {
+    if (obj[key] === null) {
+      if (field.fieldKind !== "message" || !isValue(field)) {
         delete obj[key];
       }
       continue;
     }
-    obj[key] = fixField(v, field, strict);
-    present.add(field.number);
+    present.push([key, field]);
   }
   for (const oneof of schema.oneofs) {
-    const set = oneof.fields
-      .filter((f) => present.has(f.number))
-      .map((f) => f.jsonName);
+    const set = oneof.fields.filter((f) => present.some(([, p]) => p === f));
     if (set.length > 1) {
       throw new FixupError(
-        `fields ${quote(set[0] as string)} and ${quote(set[1] as string)} are members of oneof ${quote(oneof.name)}: set only one`,
+        `fields ${quote(set[0]!.name)} and ${quote(set[1]!.name)} are members of oneof ${quote(oneof.name)}: set only one`,
       );
     }
   }
+  for (const [key, field] of present) {
+    obj[key] = fixField(obj[key] as JsonTree, field, strict, child(path, key));
+  }
 }
 
-function fixField(v: JsonTree, field: DescField, strict: boolean): JsonTree {
+function fixField(
+  v: JsonTree,
+  field: DescField,
+  strict: boolean,
+  path: string,
+): JsonTree {
   if (field.fieldKind === "map") {
-    return fixMap(v, field, strict);
+    return fixMap(v, field, strict, path);
   }
-  if (field.fieldKind === "list" && Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      v[i] = fixValue(v[i] as JsonTree, messageOf(field), strict);
+  const element = elementOf(field);
+  if (field.fieldKind !== "list") {
+    return fixElement(v, element, strict, path);
+  }
+  if (!Array.isArray(v)) {
+    throw kindError(path, "an array", v);
+  }
+  for (let i = 0; i < v.length; i++) {
+    const item = v[i] as JsonTree;
+    if (item !== null) {
+      v[i] = fixElement(item, element, strict, `${path}[${i}]`);
     }
-    return v;
   }
-  return fixValue(v, messageOf(field), strict);
+  return v;
 }
 
 /** Rebuild a map given as `[{"key": k, "value": v}, …]`, then fix its values. */
-function fixMap(v: JsonTree, field: DescField, strict: boolean): JsonTree {
-  let obj: JsonMap;
-  if (Array.isArray(v)) {
-    obj = createJsonMap();
-    v.forEach((entry, i) => {
-      const key = isJsonMap(entry) ? entry["key"] : undefined;
-      if (typeof key === "string") {
-        obj[key] = entryValue(entry as JsonMap);
-      } else if (key instanceof JsonNumber) {
-        obj[key.text] = entryValue(entry as JsonMap);
-      } else if (typeof key === "boolean") {
-        obj[String(key)] = entryValue(entry as JsonMap);
-      } else {
-        throw new FixupError(
-          `field ${quote(field.jsonName)}: entry ${i} is not a {"key": …, "value": …} object`,
-        );
-      }
-    });
-  } else if (isJsonMap(v)) {
-    obj = v;
-  } else {
-    return v;
-  }
-  const valueType = messageOf(field);
+function fixMap(
+  v: JsonTree,
+  field: DescField,
+  strict: boolean,
+  path: string,
+): JsonTree {
+  const obj = entriesObject(v, path, true);
+  const element = elementOf(field);
   for (const key of sortedKeys(obj)) {
     const item = obj[key] as JsonTree;
     if (item === null) {
-      if (!isWellKnown(valueType, "Value")) {
+      if (!isValue(field)) {
         delete obj[key];
       }
       continue;
     }
-    obj[key] = fixValue(item, valueType, strict);
+    obj[key] = fixElement(item, element, strict, `${path}.${key}`);
   }
+  return obj;
+}
+
+/**
+ * v as an object: kept when it is one; rebuilt from an entries array
+ * (later entries win; keys in their JSON spelling when anyKey, else
+ * strings only).
+ */
+function entriesObject(v: JsonTree, path: string, anyKey: boolean): JsonMap {
+  if (isJsonMap(v)) {
+    return v;
+  }
+  if (!Array.isArray(v)) {
+    throw kindError(path, "an object", v);
+  }
+  const obj = createJsonMap();
+  v.forEach((entry, i) => {
+    const key = isJsonMap(entry) ? entry["key"] : undefined;
+    if (typeof key === "string") {
+      obj[key] = entryValue(entry as JsonMap);
+    } else if (anyKey && key instanceof JsonNumber) {
+      obj[key.text] = entryValue(entry as JsonMap);
+    } else if (anyKey && typeof key === "boolean") {
+      obj[String(key)] = entryValue(entry as JsonMap);
+    } else {
+      throw new FixupError(
+        `field ${quote(path)}: entry ${i} is not a {"key": …, "value": …} object`,
+      );
+    }
+  });
   return obj;
 }
 
@@ -184,20 +246,58 @@ function entryValue(entry: JsonMap): JsonTree {
   return entry["value"] ?? null;
 }
 
-/** Fix one value of message type schema (undefined: a scalar, kept). */
-function fixValue(
+/** Fix and check one value (not null) of a field. */
+function fixElement(
   v: JsonTree,
-  schema: DescMessage | undefined,
+  element: Element,
   strict: boolean,
+  path: string,
 ): JsonTree {
-  if (schema === undefined || v === null) {
-    return v;
+  switch (element.kind) {
+    case "enum":
+      if (typeof v !== "string" && !(v instanceof JsonNumber)) {
+        throw kindError(path, "an enum value", v);
+      }
+      return v;
+    case "scalar":
+      checkScalar(v, element.scalar, path);
+      return v;
+    case "message":
+      return fixMessageValue(v, element.message, strict, path);
   }
-  switch (schema.typeName) {
+}
+
+const wrapperScalars: Readonly<Record<string, ScalarType>> = {
+  "google.protobuf.BoolValue": ScalarType.BOOL,
+  "google.protobuf.StringValue": ScalarType.STRING,
+  "google.protobuf.BytesValue": ScalarType.BYTES,
+  "google.protobuf.Int32Value": ScalarType.INT32,
+  "google.protobuf.UInt32Value": ScalarType.UINT32,
+  "google.protobuf.Int64Value": ScalarType.INT64,
+  "google.protobuf.UInt64Value": ScalarType.UINT64,
+  "google.protobuf.FloatValue": ScalarType.FLOAT,
+  "google.protobuf.DoubleValue": ScalarType.DOUBLE,
+};
+
+const durationPattern = /^-?[0-9]+(\.[0-9]{1,9})?s$/;
+const timestampPattern =
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/;
+
+function fixMessageValue(
+  v: JsonTree,
+  schema: DescMessage,
+  strict: boolean,
+  path: string,
+): JsonTree {
+  const typeName = schema.typeName;
+  switch (typeName) {
     case "google.protobuf.Value":
       return typeof v === "string" && strict ? parseValue(v) : v;
     case "google.protobuf.ListValue":
-      if (Array.isArray(v) && strict) {
+      if (!Array.isArray(v)) {
+        throw kindError(path, "an array", v);
+      }
+      if (strict) {
         for (let i = 0; i < v.length; i++) {
           const item = v[i];
           if (typeof item === "string") {
@@ -207,40 +307,132 @@ function fixValue(
       }
       return v;
     case "google.protobuf.Struct": {
-      if (!Array.isArray(v)) {
+      if (isJsonMap(v)) {
         return v;
       }
-      const obj = createJsonMap();
-      v.forEach((entry, i) => {
-        const key = isJsonMap(entry) ? entry["key"] : undefined;
-        if (typeof key !== "string") {
-          throw new FixupError(
-            `entry ${i} of a struct is not a {"key": "…", "value": …} object`,
-          );
-        }
-        const value = entryValue(entry as JsonMap);
+      const obj = entriesObject(v, path, false);
+      for (const key of Object.keys(obj)) {
+        const value = obj[key] as JsonTree;
         obj[key] = typeof value === "string" ? parseValue(value) : value;
-      });
+      }
       return obj;
     }
+    case "google.protobuf.Duration":
+      if (typeof v !== "string" || !durationPattern.test(v)) {
+        throw kindError(path, `a duration such as "1.5s"`, v);
+      }
+      return v;
+    case "google.protobuf.Timestamp":
+      if (typeof v !== "string" || !timestampPattern.test(v)) {
+        throw kindError(path, "an RFC 3339 timestamp", v);
+      }
+      return v;
+    case "google.protobuf.FieldMask":
+      checkScalar(v, ScalarType.STRING, path);
+      return v;
   }
-  if (schema.typeName.startsWith("google.protobuf.")) {
+  const wrapped = wrapperScalars[typeName];
+  if (wrapped !== undefined) {
+    checkScalar(v, wrapped, path);
     return v;
   }
-  if (isJsonMap(v)) {
-    fixMessage(v, schema, strict);
+  if (!isJsonMap(v)) {
+    throw kindError(path, "an object", v);
+  }
+  if (!typeName.startsWith("google.protobuf.")) {
+    fixMessage(v, schema, strict, path);
   }
   return v;
+}
+
+const numberPattern = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+/** Check a scalar's JSON kind; bytes must also be valid base64. */
+function checkScalar(v: JsonTree, scalar: ScalarType, path: string): void {
+  switch (scalar) {
+    case ScalarType.BOOL:
+      if (typeof v !== "boolean") {
+        throw kindError(path, "a boolean", v);
+      }
+      return;
+    case ScalarType.STRING:
+      if (typeof v !== "string") {
+        throw kindError(path, "a string", v);
+      }
+      return;
+    case ScalarType.BYTES:
+      if (typeof v !== "string") {
+        throw kindError(path, "a base64 string", v);
+      }
+      if (!isBase64(v)) {
+        throw new FixupError(
+          `field ${quote(path)}: invalid base64 ${quote(v)}`,
+        );
+      }
+      return;
+    case ScalarType.FLOAT:
+    case ScalarType.DOUBLE:
+      if (
+        !(v instanceof JsonNumber) &&
+        !(
+          typeof v === "string" &&
+          (numberPattern.test(v) ||
+            v === "NaN" ||
+            v === "Infinity" ||
+            v === "-Infinity")
+        )
+      ) {
+        throw kindError(path, "a number", v);
+      }
+      return;
+    default:
+      if (
+        !(v instanceof JsonNumber) &&
+        !(typeof v === "string" && numberPattern.test(v))
+      ) {
+        throw kindError(path, "an integer", v);
+      }
+  }
+}
+
+const base64Std =
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
+const base64Url =
+  /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$/;
+
+/**
+ * Report whether s is base64 as Go's protojson reads it: the standard or the
+ * URL-safe alphabet (not mixed), padding optional but complete when present.
+ */
+export function isBase64(s: string): boolean {
+  return base64Std.test(s) || base64Url.test(s);
+}
+
+/** `field "<path>": expected <kind>, got <value>`. */
+function kindError(path: string, kind: string, v: JsonTree): FixupError {
+  return new FixupError(
+    `field ${quote(path)}: expected ${kind}, got ${shown(v)}`,
+  );
+}
+
+/** A value as a kind error shows it: its JSON text, or its kind. */
+function shown(v: JsonTree): string {
+  if (typeof v === "string") {
+    return quote(v);
+  }
+  if (v instanceof JsonNumber) {
+    return v.text;
+  }
+  if (v === null || typeof v === "boolean") {
+    return String(v);
+  }
+  return Array.isArray(v) ? "an array" : "an object";
 }
 
 /** Read a string given for a google.protobuf.Value as JSON; else keep it. */
 function parseValue(text: string): JsonTree {
   const v = tryParseJson(text);
   return v === undefined ? text : v;
-}
-
-function quote(s: string): string {
-  return JSON.stringify(s);
 }
 
 const int64Types = new Set([
@@ -252,11 +444,14 @@ const int64Types = new Set([
 ]);
 
 /**
- * Convert decoded arguments to the JSON value protobuf-es's fromJson reads.
+ * Convert fixed arguments to the JSON value protobuf-es's fromJson reads.
  * An integer written as a number for a 64-bit field becomes a string, so
- * that no digit is lost (protojson reads such numbers exactly). A key
- * `__proto__` is refused: it would reach an object prototype on the way into
- * a message.
+ * that no digit is lost (protojson reads such numbers exactly). Keys that
+ * match no field are left out (the decoder would discard them). Objects
+ * have no prototype, so a `__proto__` key is an ordinary key: decoded when
+ * the message has a field of that name. A map, Struct or Value key
+ * `__proto__` is refused: protobuf-es keeps maps in plain objects, where it
+ * would reach a prototype.
  */
 export function toDecoderJson(
   v: JsonTree,
@@ -272,42 +467,40 @@ export function toDecoderJson(
   if (Array.isArray(v)) {
     return v.map((item, i) => toDecoderJson(item, schema, `${path}[${i}]`));
   }
-  const out: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(v)) {
-    const where = path === "" ? key : `${path}.${key}`;
-    if (key === "__proto__") {
-      throw invalidArguments(
-        `key "__proto__" in field ${quote(path)} is not allowed`,
-      );
+  const out = Object.create(null) as { [key: string]: JsonValue };
+  if (schema === undefined || schema.typeName.startsWith("google.protobuf.")) {
+    // A Struct, a Value, or another well-known type's JSON object.
+    for (const key of Object.keys(v)) {
+      refuseProtoKey(key, path);
+      out[key] = toDecoderJson(v[key] as JsonTree, undefined, child(path, key));
     }
-    const item = v[key] as JsonTree;
-    const field =
-      schema !== undefined && !schema.typeName.startsWith("google.protobuf.")
-        ? fieldOf(schema, key)
-        : undefined;
+    return out;
+  }
+  for (const key of Object.keys(v)) {
+    const field = fieldOf(schema, key);
     if (field === undefined) {
-      out[key] = toDecoderJson(item, undefined, where);
-    } else if (is64BitInteger(field) && item instanceof JsonNumber) {
+      continue;
+    }
+    const where = child(path, key);
+    const item = v[key] as JsonTree;
+    const int64 = is64BitInteger(field);
+    if (int64 && item instanceof JsonNumber) {
       out[key] = int64Json(item);
-    } else if (is64BitInteger(field) && Array.isArray(item)) {
-      out[key] = item.map((x) =>
+    } else if (int64 && Array.isArray(item)) {
+      out[key] = item.map((x, i) =>
         x instanceof JsonNumber
           ? int64Json(x)
-          : toDecoderJson(x, undefined, where),
+          : toDecoderJson(x, undefined, `${where}[${i}]`),
       );
     } else if (field.fieldKind === "map" && isJsonMap(item)) {
-      const map: { [key: string]: JsonValue } = {};
+      const map = Object.create(null) as { [key: string]: JsonValue };
       for (const k of Object.keys(item)) {
-        if (k === "__proto__") {
-          throw invalidArguments(
-            `key "__proto__" in field ${quote(where)} is not allowed`,
-          );
-        }
+        refuseProtoKey(k, where);
         const x = item[k] as JsonTree;
         map[k] =
-          is64BitInteger(field) && x instanceof JsonNumber
+          int64 && x instanceof JsonNumber
             ? int64Json(x)
-            : toDecoderJson(x, messageOf(field), `${where}.${k}`);
+            : toDecoderJson(x, messageOf(field), child(where, k));
       }
       out[key] = map;
     } else {
@@ -315,6 +508,14 @@ export function toDecoderJson(
     }
   }
   return out;
+}
+
+function refuseProtoKey(key: string, path: string): void {
+  if (key === "__proto__") {
+    throw invalidArguments(
+      `field ${quote(path)}: map key "__proto__" is not supported`,
+    );
+  }
 }
 
 function is64BitInteger(field: DescField): boolean {

@@ -1,4 +1,4 @@
-import type { AgentTool } from "./agent-tool.js";
+import { parametersOf, type AgentTool } from "./agent-tool.js";
 
 /** A Gemini function declaration (`FunctionDeclaration` of `@google/genai`). */
 export interface GeminiFunctionDeclaration {
@@ -8,7 +8,7 @@ export interface GeminiFunctionDeclaration {
 }
 
 /**
- * The tool as a Gemini function declaration. The schema goes in
+ * The tool as a Gemini function declaration (a copy). The schema goes in
  * `parametersJsonSchema` (plain JSON Schema), not `parameters` (an OpenAPI
  * subset that refuses `additionalProperties`).
  */
@@ -18,6 +18,6 @@ export function toGeminiFunctionDeclaration(
   return {
     name: tool.name,
     description: tool.description,
-    parametersJsonSchema: tool.parameters,
+    parametersJsonSchema: parametersOf(tool),
   };
 }

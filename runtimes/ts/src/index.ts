@@ -1,18 +1,22 @@
-export type { AgentTool, ToolMethod } from "./agent-tool.js";
+export { defineTool, type AgentTool, type ToolMethod } from "./agent-tool.js";
 export {
   createAliasManager,
   isUuid,
   type AliasConfig,
   type AliasManager,
+  type ResponseAliasField,
+  type ResponseAliasTool,
+  type ResponseAliases,
 } from "./alias-manager.js";
 export {
   createExecutor,
   maxStreamMessages,
+  type CreateExecutorOptions,
   type ExecuteOptions,
   type Executor,
   type ExecutorConfig,
 } from "./executor.js";
-export { fixArguments } from "./fixup.js";
+export { fixArguments, isBase64 } from "./fixup.js";
 export {
   createSessionRegistry,
   type SessionRegistry,

@@ -316,17 +316,45 @@ export function stringifyJson(v: JsonTree): string {
  * (Go's json.Marshal).
  */
 export function quoteJson(s: string, escapeHtml = false): string {
-  let q = JSON.stringify(s);
+  let q = JSON.stringify(s.replace(loneSurrogate, "\ufffd"));
   if (escapeHtml) {
     q = q.replace(/[<>&]/g, (c) => "\\u00" + c.charCodeAt(0).toString(16));
   }
-  return q.replace(
-    /\\u(d[89a-f][0-9a-f]{2})|[\u2028\u2029]/g,
-    (m, surrogate?: string) =>
-      surrogate !== undefined
-        ? "\ufffd"
-        : m === "\u2028"
-          ? "\\u2028"
-          : "\\u2029",
+  return q.replace(/[\u2028\u2029]/g, (c) =>
+    c === "\u2028" ? "\\u2028" : "\\u2029",
   );
+}
+
+/**
+ * Quote a name or value for a model-facing message (docs/runtime.md,
+ * "Quoting in messages"): a JSON string with `"`, `\` and the controls below
+ * U+0020 escaped (`\b \f \n \r \t`, else `\u00XX`), everything else written
+ * as it is (non-ASCII, U+007F, U+2028); an unpaired surrogate becomes
+ * U+FFFD, as it would in Go.
+ */
+export function quote(s: string): string {
+  return JSON.stringify(s.replace(loneSurrogate, "\ufffd"));
+}
+
+const loneSurrogate =
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** The JSON kind of a value, as messages name it: `an array`, `null`, … */
+export function jsonKind(v: JsonTree): string {
+  if (v === null) {
+    return "null";
+  }
+  if (Array.isArray(v)) {
+    return "an array";
+  }
+  if (v instanceof JsonNumber) {
+    return "a number";
+  }
+  switch (typeof v) {
+    case "string":
+      return "a string";
+    case "boolean":
+      return "a boolean";
+  }
+  return "an object";
 }

@@ -1,4 +1,4 @@
-import type { AgentTool } from "./agent-tool.js";
+import { parametersOf, type AgentTool } from "./agent-tool.js";
 
 /** An OpenAI Responses API function tool (`OpenAI.Responses.FunctionTool`). */
 export interface OpenAiResponsesTool {
@@ -20,25 +20,25 @@ export interface OpenAiChatTool {
   };
 }
 
-/** The tool as an OpenAI Responses API function tool, with its `strict` flag. */
+/** The tool as an OpenAI Responses API function tool, with its `strict` flag (a copy). */
 export function toOpenAiResponsesTool(tool: AgentTool): OpenAiResponsesTool {
   return {
     type: "function",
     name: tool.name,
     description: tool.description,
-    parameters: tool.parameters,
+    parameters: parametersOf(tool),
     strict: tool.strict,
   };
 }
 
-/** The tool as an OpenAI Chat Completions function tool, with its `strict` flag. */
+/** The tool as an OpenAI Chat Completions function tool, with its `strict` flag (a copy). */
 export function toOpenAiChatTool(tool: AgentTool): OpenAiChatTool {
   return {
     type: "function",
     function: {
       name: tool.name,
       description: tool.description,
-      parameters: tool.parameters,
+      parameters: parametersOf(tool),
       strict: tool.strict,
     },
   };

@@ -1,64 +1,74 @@
 import type { Executor } from "./executor.js";
 
 /** Options of {@link createSessionRegistry}. */
-export interface SessionRegistryOptions {
+export interface SessionRegistryOptions<E = Executor> {
   /** Make the executor of a new conversation (e.g. the generated `createExecutor(transport)`). */
-  readonly create: () => Executor;
-  /** Evict a conversation's executor (and its aliases) after this long unused. */
+  readonly factory: () => E;
+  /** Drop a conversation's executor (and its aliases) after this long unused. */
   readonly idleTtlMs: number;
   /** The clock, in milliseconds; `Date.now` by default (tests pass their own). */
-  readonly now?: (() => number) | undefined;
+  readonly clock?: (() => number) | undefined;
 }
 
-/** One executor per conversation, each evicted after an idle TTL. */
-export interface SessionRegistry {
+/**
+ * One executor (or anything `factory` makes) per conversation id, each
+ * dropped after an idle TTL. The same operations as Python's
+ * `SessionRegistry`: `get`, `remove`, `sweep`, `has` (`in`) and `size`
+ * (`len`).
+ */
+export interface SessionRegistry<E = Executor> {
   /**
-   * The executor of a conversation, created on first use and kept while it
-   * is used at least once per `idleTtlMs`. An empty id gets a throwaway
-   * executor, never stored.
+   * The executor of a conversation, made on first use and kept while it is
+   * used at least once per `idleTtlMs`. An empty id gets a throwaway
+   * executor, never kept.
    */
-  get(conversationId: string): Executor;
+  get(conversationId: string): E;
   /** Forget a conversation now; reports whether it was there. */
-  delete(conversationId: string): boolean;
-  /** Forget every conversation. */
-  clear(): void;
-  /** The number of conversations held (expired ones are dropped first). */
+  remove(conversationId: string): boolean;
+  /** Drop the idle conversations now; returns how many were dropped. */
+  sweep(): number;
+  /** Whether the conversation is held (idle ones are dropped first). */
+  has(conversationId: string): boolean;
+  /** The number of conversations held (idle ones are dropped first). */
   readonly size: number;
 }
 
 /**
- * Create a session registry. It starts no timer: expired conversations are
+ * Create a session registry. It starts no timer: idle conversations are
  * dropped whenever the registry is used, oldest first, in time proportional
- * to the number dropped.
+ * to the number dropped. Throws an Error when idleTtlMs is not positive.
  */
-export function createSessionRegistry(
-  options: SessionRegistryOptions,
-): SessionRegistry {
-  const { create, idleTtlMs } = options;
+export function createSessionRegistry<E = Executor>(
+  options: SessionRegistryOptions<E>,
+): SessionRegistry<E> {
+  const { factory, idleTtlMs } = options;
   if (!(idleTtlMs > 0)) {
     throw new Error(`idleTtlMs must be positive, got ${String(idleTtlMs)}`);
   }
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? Date.now;
   // Insertion order is least recently used first: get() re-inserts.
-  const sessions = new Map<string, { executor: Executor; lastUsed: number }>();
-  const evict = (t: number) => {
+  const sessions = new Map<string, { executor: E; lastUsed: number }>();
+  const sweep = (t: number): number => {
+    let dropped = 0;
     for (const [id, s] of sessions) {
       if (t - s.lastUsed < idleTtlMs) {
         break;
       }
       sessions.delete(id);
+      dropped++;
     }
+    return dropped;
   };
   return {
     get(conversationId) {
       if (conversationId === "") {
-        return create();
+        return factory();
       }
-      const t = now();
-      evict(t);
+      const t = clock();
+      sweep(t);
       let s = sessions.get(conversationId);
       if (s === undefined) {
-        s = { executor: create(), lastUsed: t };
+        s = { executor: factory(), lastUsed: t };
       } else {
         sessions.delete(conversationId);
         s.lastUsed = t;
@@ -66,10 +76,14 @@ export function createSessionRegistry(
       sessions.set(conversationId, s);
       return s.executor;
     },
-    delete: (conversationId) => sessions.delete(conversationId),
-    clear: () => sessions.clear(),
+    remove: (conversationId) => sessions.delete(conversationId),
+    sweep: () => sweep(clock()),
+    has(conversationId) {
+      sweep(clock());
+      return sessions.has(conversationId);
+    },
     get size() {
-      evict(now());
+      sweep(clock());
       return sessions.size;
     },
   };

@@ -1,23 +1,28 @@
-import type { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 
 /**
- * Why a tool call failed:
+ * Why a tool call failed (docs/runtime.md, "Errors"), a closed list:
  *
- * - `unknown-tool`: no auto-executor for the tool name;
+ * - `unknown-tool`: no auto-executor for the tool name (`NotFound`);
  * - `unknown-alias`: an argument is an alias of a known prefix that was never
- *   registered (docs/runtime.md, "Unknown-alias error");
- * - `invalid-arguments`: the arguments are not JSON, break the argument
- *   fix-up, or do not decode into the request message;
- * - `server-error`: the server (or the transport) answered with an error;
- *   `code` and `details` are the ones it sent;
- * - `invalid-response`: too many stream messages, or a response that cannot
- *   be written as JSON.
+ *   registered (`InvalidArgument`);
+ * - `invalid-arguments`: the arguments are not JSON, not an object, break
+ *   the argument fix-up or its kind checks, or do not decode into the
+ *   request message (`InvalidArgument`);
+ * - `server-error`: the server answered with an error status other than
+ *   `Unavailable`; `code` and `details` are the ones it sent;
+ * - `unavailable`: the server could not be reached, or answered
+ *   `Unavailable`;
+ * - `invalid-response`: a stream of more than 1000 messages
+ *   (`ResourceExhausted`), or a response that cannot be written as JSON
+ *   (`Internal`).
  */
 export type ToolErrorReason =
   | "unknown-tool"
   | "unknown-alias"
   | "invalid-arguments"
   | "server-error"
+  | "unavailable"
   | "invalid-response";
 
 /** Options of the {@link ToolError} constructor. */
@@ -25,7 +30,12 @@ export interface ToolErrorOptions {
   /** Why the call failed. */
   readonly reason: ToolErrorReason;
   /** The gRPC code; see {@link ToolError.code}. */
-  readonly code?: Code | undefined;
+  readonly code: Code;
+  /**
+   * The server's own message, for `server-error` and `unavailable`;
+   * the message itself by default.
+   */
+  readonly rawMessage?: string | undefined;
   /** Error details of a server error, as the server sent them. */
   readonly details?: ConnectError["details"] | undefined;
   /** The underlying error. */
@@ -33,9 +43,10 @@ export interface ToolErrorOptions {
 }
 
 /**
- * The one error type a model-caused tool failure is thrown as. Its `message`
- * is written for the model (show it to the model as the tool result); UUIDs
- * in a server's message are replaced by their aliases.
+ * The one error type a tool call fails with (the same fields as Go's
+ * `*ToolError` and Python's `ToolError`). Its `message` is written for the
+ * model (show it to the model as the tool result), with every registered
+ * UUID shown as its alias.
  */
 export class ToolError extends Error {
   override name = "ToolError";
@@ -45,11 +56,17 @@ export class ToolError extends Error {
 
   /**
    * The gRPC code (Connect `Code`): the server's for `server-error`;
-   * `InvalidArgument` for `unknown-alias` and `invalid-arguments`;
-   * `NotFound` for `unknown-tool`; `ResourceExhausted` or `Internal` for
-   * `invalid-response`.
+   * `Unavailable` for `unavailable`; `InvalidArgument` for `unknown-alias`
+   * and `invalid-arguments`; `NotFound` for `unknown-tool`;
+   * `ResourceExhausted` or `Internal` for `invalid-response`.
    */
-  readonly code: Code | undefined;
+  readonly code: Code;
+
+  /**
+   * For `server-error` and `unavailable`, the server's message (aliasified)
+   * without the `rpc error: code = … desc = ` prefix; else the message.
+   */
+  readonly rawMessage: string;
 
   /** Error details of a server error, with the raw ids; empty otherwise. */
   readonly details: ConnectError["details"];
@@ -62,6 +79,50 @@ export class ToolError extends Error {
     );
     this.reason = options.reason;
     this.code = options.code;
+    this.rawMessage = options.rawMessage ?? message;
     this.details = options.details ?? [];
   }
+
+  /**
+   * Convert any error to a ToolError, as `ConnectError.from` does for
+   * ConnectError: a ToolError is returned as it is; anything else is read
+   * as a failed call (`ConnectError.from`: an AbortError is `Canceled`,
+   * another error `Unknown`) and becomes a `server-error` (`unavailable`
+   * for code `Unavailable`) whose message reads
+   * `rpc error: code = NotFound desc = …`. No alias is applied here: the
+   * executor aliasifies the server's message before it builds the error.
+   */
+  static from(reason: unknown): ToolError {
+    if (reason instanceof ToolError) {
+      return reason;
+    }
+    return callError(ConnectError.from(reason), (s) => s, reason);
+  }
+}
+
+/**
+ * The ToolError of a failed call: the server's code and details, its message
+ * passed through aliasify, written as every target writes it.
+ */
+export function callError(
+  err: ConnectError,
+  aliasify: (text: string) => string,
+  cause: unknown,
+): ToolError {
+  const raw = aliasify(err.rawMessage);
+  return new ToolError(
+    `rpc error: code = ${codeName(err.code)} desc = ${raw}`,
+    {
+      reason: err.code === Code.Unavailable ? "unavailable" : "server-error",
+      code: err.code,
+      rawMessage: raw,
+      details: err.details,
+      cause,
+    },
+  );
+}
+
+/** The gRPC name of a code, as Go prints it: `NotFound`. */
+function codeName(code: Code): string {
+  return Code[code] ?? "Unknown";
 }

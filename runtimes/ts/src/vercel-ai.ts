@@ -2,7 +2,7 @@
 // (`@ai-tools/runtime/vercel-ai`): it imports `ai`, an optional peer
 // dependency the main entry point does not need.
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from "ai";
-import type { AgentTool } from "./agent-tool.js";
+import { parametersOf, type AgentTool } from "./agent-tool.js";
 import type { Executor } from "./executor.js";
 
 /**
@@ -21,7 +21,7 @@ export function toVercelAiTool(
   tool: AgentTool,
   executor?: Executor,
 ): VercelAiTool {
-  const inputSchema = jsonSchema<unknown>(tool.parameters as JSONSchema7);
+  const inputSchema = jsonSchema<unknown>(parametersOf(tool) as JSONSchema7);
   if (executor === undefined) {
     // Tool<unknown, never> is the same object; the SDK's types only fail to
     // relate the two under exactOptionalPropertyTypes.

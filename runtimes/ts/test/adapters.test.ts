@@ -8,6 +8,7 @@ import { generateText, type ToolSet } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  defineTool,
   toAnthropicTool,
   toGeminiFunctionDeclaration,
   toOpenAiChatTool,
@@ -149,6 +150,14 @@ describe("Anthropic (@anthropic-ai/sdk)", () => {
     ]);
   });
 
+  it("a non-strict tool never carries the flag, even on request", () => {
+    const loose = { ...sampleTool, strict: false };
+    expect(toAnthropicTool(loose, { strict: true })).not.toHaveProperty(
+      "strict",
+    );
+    expect(toAnthropicTool(sampleTool)).not.toHaveProperty("strict");
+  });
+
   it("refuses parameters that are not an object schema", () => {
     expect(() =>
       toAnthropicTool({ ...sampleTool, parameters: { type: "string" } }),
@@ -262,5 +271,35 @@ describe("toVercelAiTool with an executor", () => {
     });
     expect(out).toBe(`{"ok":true}`);
     expect(calls).toEqual([["links_create", `{"url":"https://x"}`, signal]]);
+  });
+});
+
+describe("adapters return copies", () => {
+  it("mutating an adapter's output leaves the tool as it was", () => {
+    const tool = defineTool(structuredClone(sampleTool));
+    const before = structuredClone(tool);
+    const outputs: { [key: string]: unknown }[] = [
+      toOpenAiResponsesTool(tool).parameters,
+      toOpenAiChatTool(tool).function.parameters,
+      toAnthropicTool(tool).input_schema,
+      toGeminiFunctionDeclaration(tool).parametersJsonSchema,
+    ];
+    for (const schema of outputs) {
+      expect(schema).toEqual(before.parameters);
+      schema["type"] = "string";
+      (schema["properties"] as Record<string, unknown>)["url"] = null;
+      (schema["required"] as string[]).push("x");
+    }
+    expect(tool).toEqual(before);
+  });
+
+  it("defineTool freezes the tool deeply", () => {
+    const tool = defineTool(structuredClone(sampleTool));
+    expect(Object.isFrozen(tool)).toBe(true);
+    expect(Object.isFrozen(tool.parameters)).toBe(true);
+    expect(Object.isFrozen(tool.parameters["properties"])).toBe(true);
+    expect(() => {
+      (tool.parameters["required"] as string[]).push("x");
+    }).toThrow(TypeError);
   });
 });

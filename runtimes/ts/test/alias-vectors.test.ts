@@ -1,4 +1,6 @@
-// Runs the shared alias vectors (e2e/vectors/aliases/*.json) unchanged.
+// Runs the shared alias vectors (e2e/vectors/aliases/*.json) unchanged,
+// skipping the Go-only legacy registration (`registerFields` steps and
+// register-fields.json) as e2e/vectors/README.md says.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +9,7 @@ import {
   ToolError,
   createAliasManager,
   type AliasManager,
+  type ResponseAliases,
 } from "../src/index.js";
 
 const dir = path.resolve(
@@ -19,7 +22,7 @@ interface Step {
   prefix?: string;
   uuid?: string;
   alias?: string;
-  primaryPrefix?: string;
+  tool?: string;
   json?: string;
   expect?: string;
   expectError?: string;
@@ -28,12 +31,14 @@ interface Step {
 interface Vector {
   name: string;
   description: string;
-  responseFieldPrefixes: Record<string, string>;
+  responseAliases?: ResponseAliases;
   knownPrefixes: string[];
   steps: Step[];
 }
 
-const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+const files = readdirSync(dir).filter(
+  (f) => f.endsWith(".json") && f !== "register-fields.json",
+);
 
 describe("alias vectors", () => {
   it("finds the vector files", () => {
@@ -46,8 +51,8 @@ describe("alias vectors", () => {
     ) as Vector;
     it(`${file}: ${vector.description}`, () => {
       const config = {
-        responseFieldPrefixes: vector.responseFieldPrefixes,
         knownAliasPrefixes: vector.knownPrefixes,
+        responseAliases: vector.responseAliases ?? { types: {}, tools: {} },
       };
       let m: AliasManager = createAliasManager(config);
       vector.steps.forEach((step, i) => {
@@ -65,9 +70,11 @@ describe("alias vectors", () => {
           case "resolveAlias":
             expect(m.resolveAlias(s(step.alias)), where).toBe(step.expect);
             break;
-          case "registerFields":
-            m.registerFieldsFromJson(s(step.primaryPrefix), s(step.json));
+          case "registerResponse":
+            m.registerResponse(s(step.tool), s(step.json));
             break;
+          case "registerFields":
+            break; // legacy, Go only
           case "aliasify":
             expect(m.aliasifyJson(s(step.json)), where).toBe(step.expect);
             break;

@@ -72,8 +72,8 @@ describe("json", () => {
 describe("alias manager, beyond the vectors", () => {
   it("aliasifyJson matches a regular-expression reference on random text", () => {
     const m = createAliasManager({
-      responseFieldPrefixes: {},
       knownAliasPrefixes: [],
+      responseAliases: { types: {}, tools: {} },
     });
     const ids = [
       "0a1b2c3d-0000-4000-8000-000000000001",
@@ -110,8 +110,8 @@ describe("alias manager, beyond the vectors", () => {
 
   it("restoreState reads keys as Go does (case-insensitive, nulls ignored)", () => {
     const m = createAliasManager({
-      responseFieldPrefixes: {},
       knownAliasPrefixes: [],
+      responseAliases: { types: {}, tools: {} },
     });
     m.restoreState(
       `{"Version":1,"ALIASES":{"a-1":"0a1b2c3d-0000-4000-8000-000000000001"},"counters":{"a":1},"extra":[]}`,
@@ -130,12 +130,20 @@ describe("alias manager, beyond the vectors", () => {
 
   it("treats prototype names as ordinary field names and prefixes", () => {
     const m = createAliasManager({
-      responseFieldPrefixes: { id: "" },
       knownAliasPrefixes: [],
+      responseAliases: {
+        types: { T: [{ field: "id", prefix: "p" }] },
+        tools: { t: { message: "T", idPrefix: "", idField: "" } },
+      },
     });
-    m.registerFieldsFromJson(
-      "p",
-      `{"constructor":"0a1b2c3d-0000-4000-8000-000000000001","__proto__":"0a1b2c3d-0000-4000-8000-000000000002"}`,
+    // Fields are own properties of the response: never a prototype's.
+    m.registerResponse(
+      "t",
+      `{"constructor":"0a1b2c3d-0000-4000-8000-000000000001","__proto__":{"id":"0a1b2c3d-0000-4000-8000-000000000002"}}`,
+    );
+    m.registerResponse(
+      "toString",
+      `{"id":"0a1b2c3d-0000-4000-8000-000000000004"}`,
     );
     expect(m.exportState()).toBe(`{"aliases":{},"counters":{},"version":1}`);
     expect(

@@ -14,7 +14,7 @@ function setup(idleTtlMs = 1000) {
   let t = 0;
   let created = 0;
   const registry = createSessionRegistry({
-    create: (): Executor => {
+    factory: (): Executor => {
       created++;
       return createExecutor(transport, {
         methods: aitestMethods,
@@ -22,7 +22,7 @@ function setup(idleTtlMs = 1000) {
       });
     },
     idleTtlMs,
-    now: () => t,
+    clock: () => t,
   });
   return {
     registry,
@@ -83,14 +83,41 @@ describe("session registry", () => {
     expect(registry.size).toBe(0);
   });
 
-  it("deletes and clears", () => {
+  it("removes a conversation", () => {
     const { registry } = setup();
     registry.get("a");
     registry.get("b");
-    expect(registry.delete("a")).toBe(true);
-    expect(registry.delete("a")).toBe(false);
-    registry.clear();
+    expect(registry.remove("a")).toBe(true);
+    expect(registry.remove("a")).toBe(false);
+    expect(registry.has("a")).toBe(false);
+    expect(registry.has("b")).toBe(true);
+    expect(registry.size).toBe(1);
+  });
+
+  it("sweeps the idle conversations on request, and has() drops them too", () => {
+    const { registry, advance } = setup(1000);
+    registry.get("a");
+    registry.get("b");
+    advance(500);
+    registry.get("c");
+    expect(registry.sweep()).toBe(0);
+    advance(500);
+    expect(registry.sweep()).toBe(2);
+    expect(registry.has("c")).toBe(true);
+    advance(500);
+    expect(registry.has("c")).toBe(false);
     expect(registry.size).toBe(0);
+  });
+
+  it("holds whatever the factory makes", () => {
+    let n = 0;
+    const registry = createSessionRegistry({
+      factory: () => ({ n: ++n }),
+      idleTtlMs: 1000,
+    });
+    expect(registry.get("a")).toEqual({ n: 1 });
+    expect(registry.get("a")).toEqual({ n: 1 });
+    expect(registry.get("b")).toEqual({ n: 2 });
   });
 
   it("treats ids like __proto__ as ordinary ids", () => {
@@ -102,7 +129,7 @@ describe("session registry", () => {
 
   it("refuses a TTL that is not positive", () => {
     expect(() =>
-      createSessionRegistry({ create: () => ({}) as Executor, idleTtlMs: 0 }),
+      createSessionRegistry({ factory: () => ({}) as Executor, idleTtlMs: 0 }),
     ).toThrow("idleTtlMs must be positive, got 0");
   });
 });

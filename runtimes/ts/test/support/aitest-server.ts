@@ -1,5 +1,7 @@
 // An in-process gRPC server of aitest.v1 (e2e/vectors/proto), for the
-// executor tests: AccountService with fresh UUIDs, FixupService echoing.
+// executor tests: AccountService with fresh UUIDs (accounts, notes,
+// contacts), FixupService echoing, and a hook answering the next call with
+// a given status (the `server` cases of e2e/vectors/errors).
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import {
@@ -12,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import {
   AccountSchema,
   AccountService,
+  ContactSchema,
   FixupService,
   NoteSchema,
   type Account,
@@ -24,12 +27,23 @@ export interface AitestServer {
   readonly calls: { method: string; request: unknown }[];
   /** Account ids the server created. */
   readonly accounts: Map<string, Account>;
+  /**
+   * Answer the next call (of any method) with this status; the call is
+   * still recorded in `calls`.
+   */
+  failNext(code: Code, message: string): void;
   close(): Promise<void>;
 }
 
-function newAccount(name: string, ownerId: string, noteCount: number): Account {
+function newAccount(
+  name: string,
+  ownerId: string,
+  noteCount: number,
+  contactCount = 0,
+): Account {
+  const id = randomUUID();
   return create(AccountSchema, {
-    id: randomUUID(),
+    id,
     name,
     ownerId,
     workspaceId: randomUUID(),
@@ -37,6 +51,14 @@ function newAccount(name: string, ownerId: string, noteCount: number): Account {
       create(NoteSchema, { id: randomUUID(), text: `note ${i}` }),
     ),
     tags: { env: "test" },
+    contacts: Array.from({ length: contactCount }, (_, i) =>
+      create(ContactSchema, {
+        id: randomUUID(),
+        email: `c${i}@example.com`,
+        ownerId: id,
+        externalId: randomUUID(),
+      }),
+    ),
   });
 }
 
@@ -47,24 +69,37 @@ export async function startAitestServer(): Promise<AitestServer> {
     accounts.set(a.id, a);
     return a;
   };
+  let failure: ConnectError | undefined;
+  const record = (method: string, request: unknown) => {
+    calls.push({ method, request });
+    const f = failure;
+    failure = undefined;
+    if (f !== undefined) {
+      throw f;
+    }
+  };
   const routes = (router: ConnectRouter) => {
     router.service(AccountService, {
       createAccount(req) {
-        calls.push({ method: "CreateAccount", request: req });
+        record("CreateAccount", req);
         return {
-          account: remember(newAccount(req.name, req.ownerId, req.noteCount)),
+          account: remember(
+            newAccount(req.name, req.ownerId, req.noteCount, req.contactCount),
+          ),
         };
       },
       listAccounts(req) {
-        calls.push({ method: "ListAccounts", request: req });
+        record("ListAccounts", req);
         return {
           accounts: Array.from({ length: req.count }, (_, i) =>
-            remember(newAccount(`a${i}`, randomUUID(), 0)),
+            remember(
+              newAccount(`a${i}`, randomUUID(), 0, req.contactsPerAccount),
+            ),
           ),
         };
       },
       mergeAccounts(req) {
-        calls.push({ method: "MergeAccounts", request: req });
+        record("MergeAccounts", req);
         const target = accounts.get(req.targetId);
         if (!accounts.has(req.sourceId)) {
           throw new ConnectError(
@@ -81,7 +116,7 @@ export async function startAitestServer(): Promise<AitestServer> {
         return { account: target, receivedSourceId: req.sourceId };
       },
       async *watchAccounts(req) {
-        calls.push({ method: "WatchAccounts", request: req });
+        record("WatchAccounts", req);
         for (let i = 0; i < req.count; i++) {
           yield remember(newAccount(`w${i}`, randomUUID(), 0));
         }
@@ -89,11 +124,11 @@ export async function startAitestServer(): Promise<AitestServer> {
     });
     router.service(FixupService, {
       echoStrict(req) {
-        calls.push({ method: "EchoStrict", request: req });
+        record("EchoStrict", req);
         return req;
       },
       echoLoose(req) {
-        calls.push({ method: "EchoLoose", request: req });
+        record("EchoLoose", req);
         return req;
       },
     });
@@ -113,6 +148,9 @@ export async function startAitestServer(): Promise<AitestServer> {
     transport,
     calls,
     accounts,
+    failNext(code, message) {
+      failure = new ConnectError(message, code);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,5 +1,6 @@
-// The ToolMethods and AliasConfig the generated ai_tools.gen.ts would hold
-// for e2e/vectors/proto (hand-written here: the TS target is built in parallel).
+// The ToolMethods and AliasConfig the generated ai_tools.gen.ts holds for
+// e2e/vectors/proto, written out by hand: the runtime's tests cannot run the
+// generator (which depends on the runtime). e2e/ts runs the generated file.
 import type { DescMethod, JsonObject } from "@bufbuild/protobuf";
 import type { AliasConfig, ToolMethod } from "../../src/index.js";
 import {
@@ -13,40 +14,76 @@ function toolMethod(
   name: string,
   method: DescMethod,
   strict: boolean,
-  outputPrefix: string,
 ): ToolMethod {
   return {
     tool: { name, description: `${name} tool`, strict, parameters: anyObject },
     method,
-    outputPrefix,
   };
 }
 
 export const aitestMethods: ToolMethod[] = [
-  toolMethod(
-    "accounts_create",
-    AccountService.method.createAccount,
-    true,
-    "acct",
-  ),
-  toolMethod("accounts_list", AccountService.method.listAccounts, true, "acct"),
-  toolMethod(
-    "accounts_merge",
-    AccountService.method.mergeAccounts,
-    true,
-    "acct",
-  ),
-  toolMethod(
-    "accounts_watch",
-    AccountService.method.watchAccounts,
-    false,
-    "acct",
-  ),
-  toolMethod("fixup_strict", FixupService.method.echoStrict, true, ""),
-  toolMethod("fixup_loose", FixupService.method.echoLoose, false, ""),
+  toolMethod("accounts_create", AccountService.method.createAccount, true),
+  toolMethod("accounts_list", AccountService.method.listAccounts, true),
+  toolMethod("accounts_merge", AccountService.method.mergeAccounts, true),
+  toolMethod("accounts_watch", AccountService.method.watchAccounts, false),
+  toolMethod("fixup_strict", FixupService.method.echoStrict, true),
+  toolMethod("fixup_loose", FixupService.method.echoLoose, false),
 ];
 
+const noEntity = { idPrefix: "", idField: "" };
+
 export const aitestAliases: AliasConfig = {
-  responseFieldPrefixes: { id: "", ownerId: "user", receivedSourceId: "" },
-  knownAliasPrefixes: ["acct", "note", "user"],
+  knownAliasPrefixes: ["acct", "contact", "note", "user"],
+  responseAliases: {
+    types: {
+      "aitest.v1.Account": [
+        { field: "id", prefix: "acct" },
+        { field: "ownerId", prefix: "user" },
+        { field: "notes", message: "aitest.v1.Note" },
+        { field: "contacts", message: "aitest.v1.Contact" },
+        { field: "contactsByRole", message: "aitest.v1.Contact", map: true },
+        { field: "memberIds", prefix: "user", map: true },
+        { field: "primaryContact", message: "aitest.v1.Contact" },
+        { field: "primaryUserId", prefix: "user" },
+      ],
+      "aitest.v1.Contact": [
+        { field: "id", prefix: "contact" },
+        { field: "ownerId", prefix: "acct" },
+      ],
+      "aitest.v1.CreateAccountResponse": [
+        { field: "account", message: "aitest.v1.Account" },
+      ],
+      "aitest.v1.FixupRequest": [
+        { field: "itemsByNum", message: "aitest.v1.Item", map: true },
+        { field: "item", message: "aitest.v1.Item" },
+        { field: "items", message: "aitest.v1.Item" },
+        { field: "nested", message: "aitest.v1.Item" },
+      ],
+      "aitest.v1.Item": [
+        { field: "children", message: "aitest.v1.Item" },
+        { field: "ownerId", prefix: "user" },
+      ],
+      "aitest.v1.ListAccountsResponse": [
+        { field: "accounts", message: "aitest.v1.Account" },
+      ],
+      "aitest.v1.MergeAccountsResponse": [
+        { field: "account", message: "aitest.v1.Account" },
+      ],
+      "aitest.v1.Note": [{ field: "id", prefix: "note" }],
+    },
+    tools: {
+      accounts_create: {
+        message: "aitest.v1.CreateAccountResponse",
+        ...noEntity,
+      },
+      accounts_list: { message: "aitest.v1.ListAccountsResponse", ...noEntity },
+      accounts_merge: {
+        message: "aitest.v1.MergeAccountsResponse",
+        ...noEntity,
+      },
+      accounts_watch: { message: "aitest.v1.Account", ...noEntity },
+      fixup_loose: { message: "aitest.v1.FixupRequest", ...noEntity },
+      fixup_strict: { message: "aitest.v1.FixupRequest", ...noEntity },
+    },
+  },
 };
