@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
+import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 
 // The Python target against the Go target and the Python toolchain: for
@@ -126,8 +127,6 @@ interface GoTarget {
     parameters: unknown;
   }[];
   executors: string[];
-  responseFieldPrefixes: Record<string, string>;
-  toolOutputPrefix: Record<string, string>;
   knownAliasPrefixes: string[];
 }
 
@@ -166,8 +165,6 @@ function readGoGolden(source: string): GoTarget {
     executors: [
       ...canExecute.matchAll(new RegExp(String.raw`case (${goString}):`, "g")),
     ].map((m) => goUnquote(m[1]!)),
-    responseFieldPrefixes: entries("var responseFieldPrefixes = map"),
-    toolOutputPrefix: entries("var toolOutputPrefix = map"),
     knownAliasPrefixes: Object.keys(entries("var knownAliasPrefixes = map")),
   };
 }
@@ -208,15 +205,35 @@ print(
                     "name": t.name,
                     "description": t.description,
                     "strict": t.strict,
-                    "parameters": t.parameters,
+                    "parameters": t.schema(),
                 }
                 for t in tools
             ],
             "consts": consts,
             "exports": g.__all__,
             "executors": executors,
-            "responseFieldPrefixes": g.RESPONSE_FIELD_PREFIXES,
-            "toolOutputPrefix": g.TOOL_OUTPUT_PREFIX,
+            "responseAliasTypes": [
+                [
+                    name,
+                    [
+                        {
+                            "field": f.field,
+                            "prefix": f.prefix,
+                            "message": f.message,
+                            "map": f.is_map,
+                        }
+                        for f in fields
+                    ],
+                ]
+                for name, fields in g.ALIAS_CONFIG.response_aliases.types.items()
+            ],
+            "toolResponseAliases": [
+                [
+                    name,
+                    {"message": t.message, "idPrefix": t.id_prefix, "idField": t.id_field},
+                ]
+                for name, t in g.ALIAS_CONFIG.response_aliases.tools.items()
+            ],
             "knownAliasPrefixes": sorted(g.ALIAS_CONFIG.known_alias_prefixes),
         }
     )
@@ -308,8 +325,8 @@ describe.runIf(python !== undefined)("python target: golden cases", () => {
           consts: Record<string, string>;
           exports: string[];
           executors: string[];
-          responseFieldPrefixes: Record<string, string>;
-          toolOutputPrefix: Record<string, string>;
+          responseAliasTypes: unknown;
+          toolResponseAliases: unknown;
           knownAliasPrefixes: string[];
         };
         expect(dumped.tools).toEqual(go.tools);
@@ -332,8 +349,11 @@ describe.runIf(python !== undefined)("python target: golden cases", () => {
         } else {
           expect(dumped.exports).not.toContain("Executor");
         }
-        expect(dumped.responseFieldPrefixes).toEqual(go.responseFieldPrefixes);
-        expect(dumped.toolOutputPrefix).toEqual(go.toolOutputPrefix);
+        // The response registration tables: the model's, entry for entry
+        // and in its order (types by name, fields in declaration order).
+        const model = modelOf(request);
+        expect(dumped.responseAliasTypes).toEqual(model.responseAliasTypes);
+        expect(dumped.toolResponseAliases).toEqual(model.toolResponseAliases);
         expect(dumped.knownAliasPrefixes).toEqual(go.knownAliasPrefixes);
 
         // 2. ruff, as generated: formatted, and lint-clean under the default

@@ -240,8 +240,15 @@ def expect_rejected(channel: grpc.Channel, e: Exec, tool: str, args: str, msg: s
 
 
 def status_details(err: ToolError) -> list[tuple[str, bytes]]:
-    """The (type URL, value) of each detail of the status the server sent, read
-    from the grpc-status-details-bin trailer (a google.rpc.Status)."""
+    """The (type URL, value) of each detail of the status the server sent:
+    err.details, checked against the grpc-status-details-bin trailer (a
+    google.rpc.Status) read here by hand."""
+    details = [(d.type_url, d.value) for d in err.details]
+    assert details == _trailer_details(err), "details differ from the trailer's"
+    return details
+
+
+def _trailer_details(err: ToolError) -> list[tuple[str, bytes]]:
     raw = b""
     for key, value in err.trailing_metadata:
         if key == "grpc-status-details-bin" and isinstance(value, bytes):

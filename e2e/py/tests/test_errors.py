@@ -32,7 +32,8 @@ def expect_status(
         e.execute(tool, args)
     err = info.value
     assert err.code == code, f"{tool}: {err.code}, want {code}: {err}"
-    assert err.details == msg, f"{tool}: {err.details!r}, want {msg!r}"
+    assert err.reason == "server-error", f"{tool}: {err.reason}"
+    assert err.raw_message == msg, f"{tool}: {err.raw_message!r}, want {msg!r}"
     return status_details(err)
 
 
@@ -116,16 +117,17 @@ def test_server_errors_keep_code_message_and_details(driver: Driver, channel: gr
     assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
     (detail,) = status_details(info.value)
     fv = control_pb2.FieldViolation.FromString(detail[1])
-    assert fv.description == info.value.details
+    assert fv.description == info.value.raw_message
 
-    # The executor's own refusals carry no code, and send nothing.
+    # The executor's own refusals send nothing; a oneof clash names the
+    # members by proto name, as the schema does.
     expect_rejected(
         channel,
         m.e,
         "steps_create",
         '{"link_id":"link-1","send_email":{"to":"a@example.com","subject":"s"},'
         '"open_link":{"link_id":"link-1"},"wait":null}',
-        'failed to parse arguments: fields "sendEmail" and "openLink" are members of oneof '
+        'failed to parse arguments: fields "send_email" and "open_link" are members of oneof '
         '"action": set only one',
     )
 

@@ -5,7 +5,7 @@ import dataclasses
 
 import grpc
 import pytest
-from ai_tools_runtime import ToolError
+from ai_tools_runtime import ResponseAliasField, ResponseAliasTool, ToolError
 from helpers import refusal_code
 
 import ai_tools_gen
@@ -20,21 +20,31 @@ def test_tools_in_name_order_with_constants() -> None:
         assert getattr(ai_tools_gen, t.name.upper()) is t
         assert t.name.upper() in ai_tools_gen.__all__
     assert PAGE_THEMES_UPDATE.name == "page_themes_update" and PAGE_THEMES_UPDATE.strict
-    assert LINKS_GET.parameters["required"] == ["id"]
+    assert LINKS_GET.schema()["required"] == ["id"]
+    with pytest.raises(TypeError):
+        LINKS_GET.parameters["required"] = []  # type: ignore[index]
     with pytest.raises(dataclasses.FrozenInstanceError):
         LINKS_GET.name = "x"  # type: ignore[misc]
     assert isinstance(LINKS_GET, AgentTool)
 
 
-def test_prefix_maps() -> None:
-    assert ai_tools_gen.RESPONSE_FIELD_PREFIXES == {
-        "id": "",
-        "linkId": "link",
-        "pageThemeId": "theme",
-    }
-    assert ai_tools_gen.TOOL_OUTPUT_PREFIX["steps_list"] == "step"
-    assert "ping" not in ai_tools_gen.TOOL_OUTPUT_PREFIX
-    assert ai_tools_gen.ALIAS_CONFIG.known_alias_prefixes == frozenset({"link", "step", "theme"})
+def test_response_alias_tables() -> None:
+    config = ai_tools_gen.ALIAS_CONFIG
+    tools = config.response_aliases.tools
+    # Step.id is annotated: it registers itself, wherever a Step sits.
+    assert tools["steps_list"] == ResponseAliasTool(message="linkhub.v1.ListStepsResponse")
+    assert "ping" not in tools
+    types = config.response_aliases.types
+    assert list(types) == sorted(types)
+    assert types["linkhub.v1.ListStepsResponse"] == (
+        ResponseAliasField(field="steps", message="linkhub.v1.Step"),
+    )
+    assert types["linkhub.v1.Step"] == (
+        ResponseAliasField(field="id", prefix="step"),
+        ResponseAliasField(field="linkId", prefix="link"),
+        ResponseAliasField(field="openLink", message="linkhub.v1.OpenLink"),
+    )
+    assert config.known_alias_prefixes == frozenset({"link", "step", "theme"})
 
 
 def test_refusals_need_no_server() -> None:

@@ -14,9 +14,10 @@ import {
 } from "./py-names.js";
 import { pyQuote } from "./py-quote.js";
 import type {
+  PyAliasToolView,
+  PyAliasTypeView,
   PyExecutorView,
   PyFileView,
-  PyMapEntry,
   PyToolView,
 } from "./py-view.js";
 
@@ -67,16 +68,41 @@ export function buildPyView(
     method: pyQuote(`/${tool.service.typeName}/${tool.method.name}`),
     requestType: imports.typeRef(tool.input),
     responseType: imports.typeRef(tool.output),
-    outputPrefix: pyQuote(tool.outputPrefix),
     serverStreaming: pyBool(tool.serverStreaming),
   }));
+
+  // The response registration tables (docs/runtime.md), as keyword
+  // arguments of the runtime's dataclasses, defaults left out.
+  const responseAliasTypes: PyAliasTypeView[] = model.responseAliasTypes.map(
+    ([typeName, fields]) => ({
+      name: pyQuote(typeName),
+      fields: fields.map((f) => ({
+        args: [
+          `field=${pyQuote(f.field)}`,
+          ...(f.prefix !== "" ? [`prefix=${pyQuote(f.prefix)}`] : []),
+          ...(f.message !== "" ? [`message=${pyQuote(f.message)}`] : []),
+          ...(f.map ? ["is_map=True"] : []),
+        ],
+      })),
+    }),
+  );
+  const toolResponseAliases: PyAliasToolView[] = model.toolResponseAliases.map(
+    ([toolName, t]) => ({
+      name: pyQuote(toolName),
+      args: [
+        `message=${pyQuote(t.message)}`,
+        ...(t.idPrefix !== "" ? [`id_prefix=${pyQuote(t.idPrefix)}`] : []),
+        ...(t.idField !== "" ? [`id_field=${pyQuote(t.idField)}`] : []),
+      ],
+    }),
+  );
+  const hasResponseAliases =
+    responseAliasTypes.length > 0 || toolResponseAliases.length > 0;
 
   const exportNames = [
     ...tools.map((t) => t.constName),
     "ALIAS_CONFIG",
     "ALL_TOOLS",
-    "RESPONSE_FIELD_PREFIXES",
-    "TOOL_OUTPUT_PREFIX",
     "AgentTool",
     ...(model.hasExecutors ? ["AsyncExecutor", "Executor"] : []),
     "all_tools",
@@ -86,20 +112,22 @@ export function buildPyView(
     fileName: pyFileName,
     sources: [...new Set(model.tools.map((t) => t.file))].sort(compareUtf8),
     hasExecutors: model.hasExecutors,
-    runtimeNames: (model.hasExecutors
-      ? ["AgentTool", "AliasConfig", "ToolMethod"]
-      : ["AgentTool", "AliasConfig"]
-    ).join(", "),
+    runtimeNames: runtimeImportNames([
+      "AgentTool",
+      "AliasConfig",
+      // isort's order: case-insensitive, so ResponseAliases comes first.
+      ...(hasResponseAliases ? ["ResponseAliases"] : []),
+      ...(responseAliasTypes.length > 0 ? ["ResponseAliasField"] : []),
+      ...(toolResponseAliases.length > 0 ? ["ResponseAliasTool"] : []),
+      ...(model.hasExecutors ? ["ToolMethod"] : []),
+    ]),
     thirdPartyImports: imports.thirdParty,
     ownImports: imports.own,
     exports: sortExports(exportNames).map(pyQuote),
     tools,
-    responseFieldPrefixes: model.responseFieldPrefixes.map(([k, v]) =>
-      mapEntry(k, v, v === "" ? "  # the tool's primary prefix" : ""),
-    ),
-    toolOutputPrefix: model.toolOutputPrefix.map(([k, v]) =>
-      mapEntry(k, v, ""),
-    ),
+    hasResponseAliases,
+    responseAliasTypes,
+    toolResponseAliases,
     knownAliasPrefixes: model.knownAliasPrefixes.map(pyQuote),
     executors,
   };
@@ -109,8 +137,16 @@ function pyBool(b: boolean): string {
   return b ? "True" : "False";
 }
 
-function mapEntry(key: string, value: string, comment: string): PyMapEntry {
-  return { key: pyQuote(key), value: pyQuote(value), comment };
+/**
+ * The names of `from ai_tools_runtime import …`, as ruff writes them: on
+ * one line when the statement fits in 88 columns, else one a line in
+ * parentheses with a trailing comma.
+ */
+function runtimeImportNames(names: readonly string[]): string {
+  const line = names.join(", ");
+  return `from ai_tools_runtime import ${line}`.length <= 88
+    ? line
+    : `(\n${names.map((n) => `    ${n},\n`).join("")})`;
 }
 
 /**

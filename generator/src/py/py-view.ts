@@ -18,8 +18,12 @@ export interface PyFileView {
   /** `__all__` entries, quoted, in ruff's (RUF022) order. */
   readonly exports: readonly string[];
   readonly tools: readonly PyToolView[];
-  readonly responseFieldPrefixes: readonly PyMapEntry[];
-  readonly toolOutputPrefix: readonly PyMapEntry[];
+  /** Whether ALIAS_CONFIG has response registration tables. */
+  readonly hasResponseAliases: boolean;
+  /** `types` of ResponseAliases: one entry per message type, sorted. */
+  readonly responseAliasTypes: readonly PyAliasTypeView[];
+  /** `tools` of ResponseAliases: one entry per tool, sorted. */
+  readonly toolResponseAliases: readonly PyAliasToolView[];
   /** Quoted prefixes, sorted. */
   readonly knownAliasPrefixes: readonly string[];
   readonly executors: readonly PyExecutorView[];
@@ -39,13 +43,20 @@ export interface PyToolView {
   readonly parameters: string;
 }
 
-export interface PyMapEntry {
-  /** Quoted key. */
-  readonly key: string;
-  /** Quoted value. */
-  readonly value: string;
-  /** A trailing comment, with its leading "  # ", or "". */
-  readonly comment: string;
+/** A message type of the response registration table. */
+export interface PyAliasTypeView {
+  /** The quoted message full name. */
+  readonly name: string;
+  /** Each field's ResponseAliasField keyword arguments (`field="id"`, …). */
+  readonly fields: readonly { readonly args: readonly string[] }[];
+}
+
+/** A tool of the response registration table. */
+export interface PyAliasToolView {
+  /** The quoted tool name. */
+  readonly name: string;
+  /** Its ResponseAliasTool keyword arguments (`message="…"`, …). */
+  readonly args: readonly string[];
 }
 
 export interface PyExecutorView {
@@ -56,8 +67,6 @@ export interface PyExecutorView {
   /** `<import name>.<Message>[.<Nested>]`. */
   readonly requestType: string;
   readonly responseType: string;
-  /** Quoted, `""` when none. */
-  readonly outputPrefix: string;
   /** `True` or `False`. */
   readonly serverStreaming: string;
 }

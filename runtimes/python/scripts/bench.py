@@ -1,5 +1,5 @@
 """Quick benchmark: aliasify_json on a 25 KB response holding 1,000
-registered UUIDs (plus resolve_json and register_fields_from_json on it)."""
+registered UUIDs (plus resolve_json and register_response on it)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from ai_tools_runtime import AliasConfig, AliasManager
+from ai_tools_runtime import (
+    AliasConfig,
+    AliasManager,
+    ResponseAliases,
+    ResponseAliasField,
+    ResponseAliasTool,
+)
+
+# What the generated module declares for a list of accounts with owners.
+CONFIG = AliasConfig(
+    known_alias_prefixes=frozenset({"acct"}),
+    response_aliases=ResponseAliases(
+        types={
+            "List": (ResponseAliasField(field="accounts", message="Account"),),
+            "Account": (
+                ResponseAliasField(field="id", prefix="acct"),
+                ResponseAliasField(field="ownerId", prefix="acct"),
+            ),
+        },
+        tools={"accounts_list": ResponseAliasTool(message="List")},
+    ),
+)
 
 
 def best_of(fn: Callable[[], object], runs: int = 20) -> float:
@@ -26,7 +47,7 @@ def best_of(fn: Callable[[], object], runs: int = 20) -> float:
 
 
 def main() -> int:
-    manager = AliasManager(AliasConfig({"id": ""}, frozenset({"acct"})))
+    manager = AliasManager(CONFIG)
     base = uuid.UUID("0a1b2c3d-0000-4000-8000-000000000000").int
     ids = [str(uuid.UUID(int=base + i)) for i in range(1000)]
     for u in ids:
@@ -43,12 +64,12 @@ def main() -> int:
     aliasified = manager.aliasify_json(text)
     t_aliasify = best_of(lambda: manager.aliasify_json(text))
     t_resolve = best_of(lambda: manager.resolve_json(aliasified))
-    fresh = AliasManager(AliasConfig({"id": ""}, frozenset({"acct"})))
-    t_register = best_of(lambda: fresh.register_fields_from_json("acct", text))
+    fresh = AliasManager(CONFIG)
+    t_register = best_of(lambda: fresh.register_response("accounts_list", text))
     print(f"bench: {size / 1000:.1f} KB response, {2 * len(items)} UUIDs in it, 1000 aliases")
     print(f"bench: aliasify_json  {t_aliasify * 1e3:.2f} ms (best of 20)")
     print(f"bench: resolve_json   {t_resolve * 1e3:.2f} ms (best of 20, aliasified text)")
-    print(f"bench: register_fields_from_json {t_register * 1e3:.2f} ms (best of 20)")
+    print(f"bench: register_response {t_register * 1e3:.2f} ms (best of 20, one walk)")
     return 0
 
 

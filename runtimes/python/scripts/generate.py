@@ -1,6 +1,8 @@
 """Compile the test protos (e2e/vectors/proto and the annotations) with
 grpcio-tools into tests/gen (test-only, gitignored): *_pb2.py, *_pb2.pyi and
-*_pb2_grpc.py. Run with the repo's .venv Python."""
+*_pb2_grpc.py; and generate tests/gen/ai_tools_gen.py from vectors.proto with
+the plugin (target=py; the generator must be built). Run with the repo's
+.venv Python."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ PROTOS = [
     (REPO / "proto", "ai/tools/v1/annotations.proto"),
     (REPO / "e2e" / "vectors" / "proto", "aitest/v1/vectors.proto"),
 ]
+VECTORS_PROTO = "aitest/v1/vectors.proto"
 
 
 def main() -> int:
@@ -33,11 +36,35 @@ def main() -> int:
     if code != 0:
         print(f"generate: protoc failed ({code})", file=sys.stderr)
         return 1
+    plugin = REPO / "node_modules" / ".bin" / "protoc-gen-ai-tools"
+    if not (REPO / "generator" / "dist" / "index.js").exists() or not plugin.exists():
+        print(
+            "generate: the plugin is not built: run `npx -y pnpm@12.4.2 install` and "
+            "`npx -y pnpm@12.4.2 --filter protoc-gen-ai-tools build`",
+            file=sys.stderr,
+        )
+        return 1
+    code = protoc.main(
+        [
+            "grpc_tools.protoc",
+            f"-I{well_known}",
+            *(f"-I{root}" for root, _ in PROTOS),
+            f"--plugin=protoc-gen-ai_tools={plugin}",
+            f"--ai_tools_out=target=py:{OUT}",
+            VECTORS_PROTO,
+        ]
+    )
+    if code != 0 or not (OUT / "ai_tools_gen.py").exists():
+        print(f"generate: protoc-gen-ai-tools failed ({code})", file=sys.stderr)
+        return 1
     # Explicit packages (tests/gen itself is a sys.path root, not a package).
     for directory in (p for p in OUT.rglob("*") if p.is_dir()):
         (directory / "__init__.py").touch()
     (OUT / "py.typed").touch()
-    print(f"generate: {len(list(OUT.rglob('*_pb2.py')))} modules in {OUT.relative_to(REPO)}")
+    print(
+        f"generate: {len(list(OUT.rglob('*_pb2.py')))} modules and ai_tools_gen.py "
+        f"in {OUT.relative_to(REPO)}"
+    )
     return 0
 
 

@@ -1,11 +1,13 @@
-"""Shared fixtures: the generated test protos on sys.path, the vectors, and
-an in-process gRPC server (real socket on 127.0.0.1) implementing the
-services of e2e/vectors/proto/aitest/v1/vectors.proto."""
+"""Shared fixtures: the generated test protos and ai_tools_gen.py (of
+e2e/vectors/proto/aitest/v1/vectors.proto) on sys.path, the vectors, and an
+in-process gRPC server (real socket on 127.0.0.1) implementing that proto's
+services, which can be told to answer the next call with a given status."""
 
 from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -21,7 +23,10 @@ REPO = HERE.parent.parent.parent
 VECTORS = REPO / "e2e" / "vectors"
 GEN = HERE / "gen"
 
-if not (GEN / "aitest" / "v1" / "vectors_pb2.py").exists():
+if (
+    not (GEN / "aitest" / "v1" / "vectors_pb2.py").exists()
+    or not (GEN / "ai_tools_gen.py").exists()
+):
     raise RuntimeError(
         "tests/gen is missing: run `python scripts/generate.py` (the package's generate script)"
     )
@@ -41,21 +46,58 @@ def new_uuid() -> str:
     return str(uuid.uuid4())
 
 
-class AccountServer(vectors_pb2_grpc.AccountServiceServicer):
-    """Accounts with fresh UUIDs; MergeAccounts fails NOT_FOUND on an unknown source."""
+class StatusInjector:
+    """The next call (to any service) answers with this status instead."""
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next: tuple[grpc.StatusCode, str, tuple[tuple[str, Any], ...]] | None = None
+
+    def fail_next(
+        self, code: grpc.StatusCode, message: str, trailing: tuple[tuple[str, Any], ...] = ()
+    ) -> None:
+        with self._lock:
+            self._next = (code, message, trailing)
+
+    def apply(self, context: Any) -> None:
+        with self._lock:
+            pending, self._next = self._next, None
+        if pending is not None:
+            code, message, trailing = pending
+            if trailing:
+                context.set_trailing_metadata(trailing)
+            context.abort(code, message)
+
+
+class AccountServer(vectors_pb2_grpc.AccountServiceServicer):
+    """Accounts with fresh UUIDs (their notes and contacts too); MergeAccounts
+    fails NOT_FOUND on an unknown source."""
+
+    def __init__(self, inject: StatusInjector) -> None:
+        self.inject = inject
         self.accounts: dict[str, vectors_pb2.Account] = {}
         self.received: list[Any] = []
         self.metadata: list[tuple[tuple[str, Any], ...]] = []
 
-    def _account(self, name: str = "", owner_id: str = "", notes: int = 0) -> vectors_pb2.Account:
+    def _account(
+        self, name: str = "", owner_id: str = "", notes: int = 0, contacts: int = 0
+    ) -> vectors_pb2.Account:
+        account_id = new_uuid()
         account = vectors_pb2.Account(
-            id=new_uuid(),
+            id=account_id,
             name=name,
             owner_id=owner_id,
             workspace_id=new_uuid(),
             notes=[vectors_pb2.Note(id=new_uuid(), text=f"note {i}") for i in range(notes)],
+            contacts=[
+                vectors_pb2.Contact(
+                    id=new_uuid(),
+                    email=f"c{i}@example.com",
+                    owner_id=account_id,
+                    external_id=new_uuid(),
+                )
+                for i in range(contacts)
+            ],
         )
         self.accounts[account.id] = account
         return account
@@ -63,19 +105,27 @@ class AccountServer(vectors_pb2_grpc.AccountServiceServicer):
     def CreateAccount(self, request: Any, context: Any) -> Any:
         self.received.append(request)
         self.metadata.append(tuple(context.invocation_metadata()))
+        self.inject.apply(context)
         if request.name == "slow":
             time.sleep(0.5)
-        account = self._account(request.name, request.owner_id, request.note_count)
+        account = self._account(
+            request.name, request.owner_id, request.note_count, request.contact_count
+        )
         return vectors_pb2.CreateAccountResponse(account=account)
 
     def ListAccounts(self, request: Any, context: Any) -> Any:
         self.received.append(request)
+        self.inject.apply(context)
         return vectors_pb2.ListAccountsResponse(
-            accounts=[self._account(f"a{i}") for i in range(request.count)]
+            accounts=[
+                self._account(f"a{i}", contacts=request.contacts_per_account)
+                for i in range(request.count)
+            ]
         )
 
     def MergeAccounts(self, request: Any, context: Any) -> Any:
         self.received.append(request)
+        self.inject.apply(context)
         if request.source_id not in self.accounts:
             context.set_trailing_metadata((("raw-id", request.source_id),))
             context.abort(grpc.StatusCode.NOT_FOUND, f'account "{request.source_id}" not found')
@@ -86,35 +136,47 @@ class AccountServer(vectors_pb2_grpc.AccountServiceServicer):
 
     def WatchAccounts(self, request: Any, context: Any) -> Iterator[Any]:
         self.received.append(request)
+        self.inject.apply(context)
         for i in range(request.count):
-            yield self._account(f"w{i}")
-        if request.count == 3:
-            return
+            yield self._account(f"w{i}", contacts=1)
 
 
 class FixupServer(vectors_pb2_grpc.FixupServiceServicer):
-    def __init__(self) -> None:
+    """Echoes every request."""
+
+    def __init__(self, inject: StatusInjector) -> None:
+        self.inject = inject
         self.received: list[Any] = []
 
     def EchoStrict(self, request: Any, context: Any) -> Any:
         self.received.append(request)
+        self.inject.apply(context)
         return request
 
     def EchoLoose(self, request: Any, context: Any) -> Any:
         self.received.append(request)
+        self.inject.apply(context)
         return request
 
 
 class Servers:
-    def __init__(self, target: str, accounts: AccountServer, fixup: FixupServer) -> None:
+    def __init__(
+        self, target: str, accounts: AccountServer, fixup: FixupServer, inject: StatusInjector
+    ) -> None:
         self.target = target
         self.accounts = accounts
         self.fixup = fixup
+        self.inject = inject
+
+    def received(self) -> int:
+        """How many calls the servers received."""
+        return len(self.accounts.received) + len(self.fixup.received)
 
 
 @pytest.fixture
 def servers() -> Iterator[Servers]:
-    accounts, fixup = AccountServer(), FixupServer()
+    inject = StatusInjector()
+    accounts, fixup = AccountServer(inject), FixupServer(inject)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     vectors_pb2_grpc.add_AccountServiceServicer_to_server(accounts, server)
     vectors_pb2_grpc.add_FixupServiceServicer_to_server(fixup, server)
@@ -122,7 +184,7 @@ def servers() -> Iterator[Servers]:
     assert port > 0
     server.start()
     try:
-        yield Servers(f"127.0.0.1:{port}", accounts, fixup)
+        yield Servers(f"127.0.0.1:{port}", accounts, fixup, inject)
     finally:
         server.stop(grace=None)
 

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import uuid
 
 import pytest
 
-from ai_tools_runtime import AliasConfig, AliasManager, ToolError
+from ai_tools_runtime import (
+    AliasConfig,
+    AliasManager,
+    ResponseAliases,
+    ResponseAliasField,
+    ResponseAliasTool,
+    ToolError,
+)
 
-CONFIG = AliasConfig({"id": ""}, frozenset({"acct"}))
+CONFIG = AliasConfig(
+    known_alias_prefixes=frozenset({"acct"}),
+    response_aliases=ResponseAliases(
+        types={"t.Account": (ResponseAliasField(field="id", prefix="acct"),)},
+        tools={"accounts_get": ResponseAliasTool(message="t.Account")},
+    ),
+)
 
 
 def test_threads_never_share_or_skip_numbers() -> None:
@@ -41,7 +55,7 @@ async def test_asyncio_tasks() -> None:
 
     async def work(u: str) -> str:
         await asyncio.sleep(0)
-        m.register_fields_from_json("acct", f'{{"id":"{u}"}}')
+        m.register_response("accounts_get", f'{{"id":"{u}"}}')
         return m.aliasify_json(u)
 
     aliases = await asyncio.gather(*(work(str(uuid.uuid4())) for _ in range(100)))
@@ -60,14 +74,47 @@ def test_resolve_output_like_go() -> None:
     assert m.resolve_json(' \n{"a":1}\t') == '{"a":1}'
 
 
-def test_unknown_alias_is_a_tool_error_with_go_quoting() -> None:
-    m = AliasManager(AliasConfig({}, frozenset({'we"ird'})))
+def test_unknown_alias_is_a_tool_error_with_json_quoting() -> None:
+    m = AliasManager(AliasConfig(known_alias_prefixes=frozenset({'we"ird'})))
     with pytest.raises(ToolError) as caught:
-        m.resolve_json('{"a\\tb":"we\\"ird-1"}')
+        m.resolve_json('{"a\\tb\\u0001\\u007fé\\u2028":"we\\"ird-1"}')
     assert str(caught.value) == (
-        'unknown alias "we\\"ird-1" in field "a\\tb"; no we"ird aliases exist yet: '
-        'call a tool that returns we"irds first'
+        'unknown alias "we\\"ird-1" in field "a\\tb\\u0001\x7fé\u2028"; no we"ird aliases '
+        'exist yet: call a tool that returns we"irds first'
     )
+    assert caught.value.reason == "unknown-alias"
+    assert caught.value.raw_message == str(caught.value)
+
+
+def test_register_response_is_one_walk_per_response() -> None:
+    # 12 accounts of 2 contacts each: acct-1..12 and contact-1..24, account by account.
+    m = AliasManager(
+        AliasConfig(
+            response_aliases=ResponseAliases(
+                types={
+                    "List": (ResponseAliasField(field="accounts", message="Account"),),
+                    "Account": (
+                        ResponseAliasField(field="id", prefix="acct"),
+                        ResponseAliasField(field="contacts", message="Contact"),
+                    ),
+                    "Contact": (ResponseAliasField(field="id", prefix="contact"),),
+                },
+                tools={"accounts_list": ResponseAliasTool(message="List")},
+            )
+        )
+    )
+    accounts = [
+        {
+            "id": str(uuid.UUID(int=a + 1)),
+            "contacts": [{"id": str(uuid.UUID(int=1000 + 2 * a + c))} for c in range(2)],
+        }
+        for a in range(12)
+    ]
+    m.register_response("accounts_list", json.dumps({"accounts": accounts}))
+    for a, account in enumerate(accounts):
+        assert m.aliasify_json(account["id"]) == f"acct-{a + 1}"
+        for c, contact in enumerate(account["contacts"]):
+            assert m.aliasify_json(contact["id"]) == f"contact-{2 * a + c + 1}"
 
 
 def test_restore_accepts_bytes_and_refuses_junk() -> None:

@@ -80,9 +80,12 @@ def test_server_error_keeps_code_and_shows_aliases(executor: Executor) -> None:
         executor.execute("accounts_merge", json.dumps({"sourceId": alias, "targetId": alias}))
     err = caught.value
     assert err.code == grpc.StatusCode.NOT_FOUND
+    assert err.reason == "server-error"
     assert str(err) == 'rpc error: code = NotFound desc = account "acct-1" not found'
-    assert err.details == 'account "acct-1" not found'
+    assert err.raw_message == 'account "acct-1" not found'
+    assert err.details == ()
     assert ("raw-id", gone) in err.trailing_metadata  # raw ids kept for the application
+    assert isinstance(err.__cause__, grpc.RpcError)
 
 
 def test_stream_collected_into_an_array(executor: Executor) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import ai_tools_gen
 import anthropic
 import openai
 import pydantic
@@ -20,9 +21,10 @@ from google.genai import types as genai_types
 from openai.types.chat import ChatCompletionFunctionToolParam
 from openai.types.responses import FunctionToolParam
 from openai.types.shared_params import FunctionDefinition
-from toolset import ACCOUNTS_CREATE, ACCOUNTS_CREATE_PARAMETERS, ACCOUNTS_WATCH
+from toolset import ACCOUNTS_CREATE, ACCOUNTS_WATCH
 
 from ai_tools_runtime import (
+    AgentTool,
     anthropic_tool,
     gemini_function_declaration,
     gemini_tool,
@@ -31,7 +33,8 @@ from ai_tools_runtime import (
 )
 from ai_tools_runtime import providers as ours
 
-SCHEMA = json.loads(ACCOUNTS_CREATE_PARAMETERS)
+SCHEMA = ACCOUNTS_CREATE.schema()
+WATCH_SCHEMA = ACCOUNTS_WATCH.schema()
 
 # -- shapes ------------------------------------------------------------------
 
@@ -73,7 +76,7 @@ def test_openai_chat_tool() -> None:
         "function": {
             "name": "accounts_watch",
             "description": "Stream accounts.",
-            "parameters": {"type": "object"},
+            "parameters": WATCH_SCHEMA,
             "strict": False,
         },
     }
@@ -87,8 +90,11 @@ def test_anthropic_tool() -> None:
         "description": "Create an account.",
         "input_schema": SCHEMA,
     }
+    # With strict=True each tool carries its own flag: never true for a
+    # schema the generator did not make strict (docs/runtime.md, providers).
     assert anthropic_tool(ACCOUNTS_CREATE, strict=True)["strict"] is True
-    assert "strict" not in anthropic_tool(ACCOUNTS_WATCH, strict=True)
+    assert anthropic_tool(ACCOUNTS_WATCH, strict=True)["strict"] is False
+    assert "strict" not in anthropic_tool(ACCOUNTS_WATCH)
     pydantic.TypeAdapter(ToolParam).validate_python(tool, strict=True)
 
 
@@ -106,6 +112,56 @@ def test_gemini_function_declaration() -> None:
         "accounts_create",
         "accounts_watch",
     ]
+
+
+# -- copies and immutability ---------------------------------------------------
+
+
+ADAPTERS: list[Any] = [
+    lambda t: openai_responses_tool(t)["parameters"],
+    lambda t: openai_chat_tool(t)["function"]["parameters"],
+    lambda t: anthropic_tool(t, strict=True)["input_schema"],
+    lambda t: gemini_function_declaration(t)["parameters_json_schema"],
+    lambda t: (gemini_tool([t])["function_declarations"] or [])[0]["parameters_json_schema"],
+    lambda t: t.schema(),
+]
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_mutating_an_adapters_output_leaves_the_tools_alone(adapter: Any) -> None:
+    before = [t.schema() for t in ai_tools_gen.all_tools()]
+    for tool in ai_tools_gen.all_tools():
+        schema = adapter(tool)
+        schema["type"] = "changed"
+        schema.setdefault("properties", {})["injected"] = {"type": "string"}
+        for prop in schema["properties"].values():
+            if isinstance(prop, dict):
+                prop.clear()
+        schema.setdefault("required", []).append("injected")
+    assert [t.schema() for t in ai_tools_gen.all_tools()] == before
+
+
+def test_generated_tools_are_frozen() -> None:
+    tool = ai_tools_gen.ACCOUNTS_CREATE
+    with pytest.raises(AttributeError):
+        tool.name = "other"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        tool.parameters["type"] = "array"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        tool.parameters["properties"]["name"]["type"] = "integer"
+    with pytest.raises(AttributeError):
+        tool.parameters["required"].append("x")
+    assert isinstance(ai_tools_gen.ALL_TOOLS, tuple)
+    listed = ai_tools_gen.all_tools()
+    listed.clear()
+    assert len(ai_tools_gen.all_tools()) == len(ai_tools_gen.ALL_TOOLS) == 6
+    # A tool made by hand from a dict is frozen as well, and a copy.
+    source: dict[str, Any] = {"type": "object", "required": ["a"]}
+    made = AgentTool("t", "d", False, source)
+    source["required"].append("b")
+    assert made.schema() == {"type": "object", "required": ["a"]}
+    assert made == AgentTool("t", "d", False, {"type": "object", "required": ["a"]})
+    assert json.loads(json.dumps(made.schema())) == made.schema()
 
 
 # -- the official clients against a local stub ---------------------------------

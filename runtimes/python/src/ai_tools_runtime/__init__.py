@@ -6,7 +6,16 @@ this package holds the behaviour of docs/runtime.md."""
 from ._aliases import AliasManager
 from ._executor import MAX_STREAM_MESSAGES, AsyncExecutor, Executor
 from ._sessions import SessionRegistry
-from ._types import AgentTool, AliasConfig, ToolError, ToolMethod
+from ._types import (
+    AgentTool,
+    AliasConfig,
+    ResponseAliases,
+    ResponseAliasField,
+    ResponseAliasTool,
+    ToolError,
+    ToolErrorReason,
+    ToolMethod,
+)
 from .providers import (
     anthropic_tool,
     gemini_function_declaration,
@@ -22,8 +31,12 @@ __all__ = [
     "AliasManager",
     "AsyncExecutor",
     "Executor",
+    "ResponseAliasField",
+    "ResponseAliasTool",
+    "ResponseAliases",
     "SessionRegistry",
     "ToolError",
+    "ToolErrorReason",
     "ToolMethod",
     "anthropic_tool",
     "gemini_function_declaration",

@@ -9,8 +9,8 @@ from typing import Any, Final
 
 import grpc
 
-from ._json import JsonNumber, decode_json, encode_json, go_quote
-from ._types import AliasConfig, ToolError
+from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
+from ._types import AliasConfig, ResponseAliasField, ToolError
 
 __all__ = ["AliasManager", "is_uuid"]
 
@@ -122,9 +122,13 @@ class AliasManager:
         value, ok = decode_json(json_text)
         if not ok:
             return json_text
+        return encode_json(self.resolve_value(value, checked=checked))
+
+    def resolve_value(self, value: Any, *, checked: bool = True) -> Any:
+        """:meth:`resolve_json` on decoded JSON (:func:`decode_json` values),
+        changed in place; returns the resolved value (a new string at the root)."""
         with self._lock:
-            value = self._resolve_value(value, "", checked)
-        return encode_json(value)
+            return self._resolve_value(value, "", checked)
 
     def _resolve_value(self, v: Any, path: str, checked: bool) -> Any:
         if isinstance(v, str):
@@ -136,6 +140,7 @@ class AliasManager:
                 if parts is not None and parts[0] in self._prefixes:
                     raise ToolError(
                         self._unknown_alias(v, parts[0], path),
+                        reason="unknown-alias",
                         code=grpc.StatusCode.INVALID_ARGUMENT,
                     )
         elif isinstance(v, dict):
@@ -153,7 +158,7 @@ class AliasManager:
             parts = _split_alias(known)
             if parts is not None and parts[0] == prefix:
                 numbers.append(int(parts[1]))
-        head = f"unknown alias {go_quote(alias)} in field {go_quote(path)}"
+        head = f"unknown alias {quote(alias)} in field {quote(path)}"
         if not numbers:
             return (
                 f"{head}; no {prefix} aliases exist yet: call a tool that returns {prefix}s first"
@@ -166,35 +171,60 @@ class AliasManager:
 
     # -- responses -----------------------------------------------------------
 
-    def register_fields_from_json(self, primary_prefix: str, json_text: str) -> None:
-        """Register the UUIDs of a tool's response: a string that is exactly a
-        UUID, under a field listed in ``response_field_prefixes``, gets that
-        prefix, or ``primary_prefix`` where the entry is "". Object keys are
-        visited in sorted order; array items count as the field holding the
-        array. Invalid JSON registers nothing."""
+    def register_response(self, tool_name: str, json_text: str) -> None:
+        """Register the UUIDs of one response of an auto-executed tool,
+        following its message type (docs/runtime.md, "Response registration"):
+        the tool's top-level entity's unannotated ``id`` under its primary
+        prefix, then every field with an ``alias_prefix``, depth first, in
+        declaration order. Invalid JSON, or a tool without an entry, registers
+        nothing."""
+        if tool_name not in self._config.response_aliases.tools:
+            return
         value, ok = decode_json(json_text)
-        if not ok:
+        if ok:
+            self.register_response_value(tool_name, value)
+
+    def register_response_value(self, tool_name: str, value: Any) -> None:
+        """:meth:`register_response` on an already decoded response (the
+        executors' path: the response is walked once, never re-parsed)."""
+        tables = self._config.response_aliases
+        tool = tables.tools.get(tool_name)
+        if tool is None:
             return
         with self._lock:
-            self._register_fields(value, "", primary_prefix, self._config.response_field_prefixes)
+            if tool.id_prefix != "" and isinstance(value, dict):
+                entities = value if tool.id_field == "" else value.get(tool.id_field)
+                for entity in entities if isinstance(entities, list) else (entities,):
+                    if isinstance(entity, dict):
+                        uuid = entity.get("id")
+                        if isinstance(uuid, str) and is_uuid(uuid):
+                            self._register(tool.id_prefix, uuid)
+            self._walk(value, tables.types.get(tool.message), tables.types)
 
-    def _register_fields(
-        self, v: Any, field: str, primary: str, prefixes: Mapping[str, str]
+    def _walk(
+        self,
+        v: Any,
+        fields: tuple[ResponseAliasField, ...] | None,
+        types: Mapping[str, tuple[ResponseAliasField, ...]],
     ) -> None:
-        if isinstance(v, str):
-            prefix = prefixes.get(field)
-            if prefix is None or not is_uuid(v):
-                return
-            if prefix == "":
-                prefix = primary
-            if prefix != "":
-                self._register(prefix, v)
-        elif isinstance(v, dict):
-            for key in sorted(v):
-                self._register_fields(v[key], key, primary, prefixes)
-        elif isinstance(v, list):
-            for item in v:
-                self._register_fields(item, field, primary, prefixes)
+        if fields is None or not isinstance(v, dict):
+            return
+        for f in fields:
+            x = v.get(f.field)
+            if x is None:
+                continue
+            if isinstance(x, list):
+                values: Iterable[Any] = x
+            elif f.is_map and isinstance(x, dict):
+                values = (x[k] for k in sorted(x))
+            else:
+                values = (x,)
+            nested = types.get(f.message) if f.message != "" else None
+            for item in values:
+                if f.prefix != "" and isinstance(item, str) and is_uuid(item):
+                    self._register(f.prefix, item)
+                if nested is not None:
+                    self._walk(item, nested, types)
 
     # -- export / restore ----------------------------------------------------
 
@@ -239,7 +269,7 @@ class AliasManager:
         if not ok:
             raise _RestoreError("invalid JSON: not a single JSON value")
         if not isinstance(value, dict):
-            raise _RestoreError(f"invalid JSON: cannot read {_kind(value)} as the alias state")
+            raise _RestoreError(f"invalid JSON: cannot read {json_kind(value)} as the alias state")
         raw_aliases: Any = None
         raw_counters: Any = None
         raw_version: Any = None
@@ -263,14 +293,13 @@ class AliasManager:
             uuid = aliases[alias]
             parts = _split_alias(alias)
             if parts is None or parts[1].startswith("0") or int(parts[1]) > _MAX_INT:
-                raise _RestoreError(f"invalid alias {go_quote(alias)}")
+                raise _RestoreError(f"invalid alias {quote(alias)}")
             if not is_uuid(uuid):
-                raise _RestoreError(f"alias {go_quote(alias)} maps to {go_quote(uuid)}, not a UUID")
+                raise _RestoreError(f"alias {quote(alias)} maps to {quote(uuid)}, not a UUID")
             other = seen.get(uuid)
             if other is not None:
                 raise _RestoreError(
-                    f"UUID {go_quote(uuid)} has two aliases: "
-                    f"{go_quote(other)} and {go_quote(alias)}"
+                    f"UUID {quote(uuid)} has two aliases: {quote(other)} and {quote(alias)}"
                 )
             seen[uuid] = alias
             prefix, n = parts[0], int(parts[1])
@@ -278,35 +307,21 @@ class AliasManager:
         for prefix in sorted(set(counters) | set(highest)):
             n = counters.get(prefix, 0)
             if n < 0:
-                raise _RestoreError(f"negative counter {n} for {go_quote(prefix)}")
+                raise _RestoreError(f"negative counter {n} for {quote(prefix)}")
             top = highest.get(prefix, 0)
             if n < top:
                 raise _RestoreError(
-                    f"counter {n} for {go_quote(prefix)} is lower than its highest alias "
+                    f"counter {n} for {quote(prefix)} is lower than its highest alias "
                     f"{prefix}-{top}"
                 )
         return aliases, counters
-
-
-def _kind(v: Any) -> str:
-    if isinstance(v, dict):
-        return "an object"
-    if isinstance(v, list):
-        return "an array"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, JsonNumber):
-        return "a number"
-    if isinstance(v, bool):
-        return "a boolean"
-    return "null"
 
 
 def _object(v: Any, where: str) -> Iterable[tuple[str, Any]]:
     if v is None:
         return ()
     if not isinstance(v, dict):
-        raise _RestoreError(f"invalid JSON: {where} is {_kind(v)}, not an object")
+        raise _RestoreError(f"invalid JSON: {where} is {json_kind(v)}, not an object")
     return v.items()
 
 
@@ -316,7 +331,7 @@ def _string_map(v: Any, where: str) -> dict[str, str]:
         if item is None:
             item = ""
         if not isinstance(item, str):
-            raise _RestoreError(f"invalid JSON: {where}.{key} is {_kind(item)}, not a string")
+            raise _RestoreError(f"invalid JSON: {where}.{key} is {json_kind(item)}, not a string")
         out[key] = item
     return out
 
@@ -330,4 +345,4 @@ def _int(v: Any, where: str) -> int:
             n = int(text)
             if -_MAX_INT - 1 <= n <= _MAX_INT:
                 return n
-    raise _RestoreError(f"invalid JSON: {where} is {_kind(v)}, not an integer")
+    raise _RestoreError(f"invalid JSON: {where} is {json_kind(v)}, not an integer")

@@ -1,8 +1,10 @@
 """Executors: run a tool call against a gRPC service (docs/runtime.md).
 
-One call: aliases resolved (an unknown alias is a :class:`ToolError`) →
-argument fix-up → ``json_format.Parse`` (unknown fields ignored) → the RPC →
-the response as compact proto3 JSON → its ids registered → aliasified."""
+One call: the arguments decoded (one JSON object) → aliases resolved (an
+unknown alias is a :class:`ToolError`) → argument fix-up and kind checks →
+``json_format.Parse`` (unknown fields ignored) → the RPC → the response as
+compact proto3 JSON → its ids registered by message type → aliasified.
+Every message a :class:`ToolError` carries is aliasified too."""
 
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from ._aliases import AliasManager
-from ._fixup import FixupError, fix_args
-from ._types import AliasConfig, ToolError, ToolMethod
+from ._fixup import FixupError, fix_value_tree, parse_args
+from ._json import encode_json
+from ._status import status_details
+from ._types import AliasConfig, ToolError, ToolErrorReason, ToolMethod
 
 __all__ = ["MAX_STREAM_MESSAGES", "AsyncExecutor", "Executor"]
 
@@ -26,6 +30,33 @@ MAX_STREAM_MESSAGES: Final = 1000
 """A server-streaming tool's answer holds at most this many messages."""
 
 Metadata = Sequence[tuple[str, str | bytes]]
+
+# Go's names of the gRPC codes, as its status errors print them.
+_GO_CODE_NAMES: Final = {
+    "OK": "OK",
+    "CANCELLED": "Canceled",
+    "UNKNOWN": "Unknown",
+    "INVALID_ARGUMENT": "InvalidArgument",
+    "DEADLINE_EXCEEDED": "DeadlineExceeded",
+    "NOT_FOUND": "NotFound",
+    "ALREADY_EXISTS": "AlreadyExists",
+    "PERMISSION_DENIED": "PermissionDenied",
+    "RESOURCE_EXHAUSTED": "ResourceExhausted",
+    "FAILED_PRECONDITION": "FailedPrecondition",
+    "ABORTED": "Aborted",
+    "OUT_OF_RANGE": "OutOfRange",
+    "UNIMPLEMENTED": "Unimplemented",
+    "INTERNAL": "Internal",
+    "UNAVAILABLE": "Unavailable",
+    "DATA_LOSS": "DataLoss",
+    "UNAUTHENTICATED": "Unauthenticated",
+}
+
+
+def _status_text(code: grpc.StatusCode, message: str) -> str:
+    """A status error as Go prints it: ``rpc error: code = NotFound desc = …``."""
+    name = _GO_CODE_NAMES.get(code.name, f"Code({code.value[0]})")
+    return f"rpc error: code = {name} desc = {message}"
 
 
 class _Base:
@@ -59,53 +90,49 @@ class _Base:
         """Whether ``tool_name`` has an auto-executor here."""
         return tool_name in self._methods
 
+    def _error(self, reason: ToolErrorReason, code: grpc.StatusCode, message: str) -> ToolError:
+        """A ToolError whose message is aliasified, for the model (raise it
+        ``from`` its cause)."""
+        return ToolError(self._aliases.aliasify_json(message), reason=reason, code=code)
+
     def _method(self, tool_name: str) -> ToolMethod:
         method = self._methods.get(tool_name)
         if method is None:
-            raise ToolError(
-                f"no auto-executor for tool: {tool_name}", code=grpc.StatusCode.NOT_FOUND
+            raise self._error(
+                "unknown-tool", grpc.StatusCode.NOT_FOUND, f"no auto-executor for tool: {tool_name}"
             )
         return method
 
     def _decode(self, method: ToolMethod, args_json: str) -> Message:
-        """The request: aliases resolved, fix-up applied, then json_format."""
+        """The request: one JSON object, aliases resolved, fix-up applied and
+        kinds checked, then json_format. Nothing is sent on failure."""
         if not isinstance(args_json, str):
-            raise ToolError(
-                "failed to parse arguments: arguments must be a JSON object as text, "
-                f"got {type(args_json).__name__}",
-                code=grpc.StatusCode.INVALID_ARGUMENT,
+            raise self._invalid(
+                f"arguments must be a JSON object as text, got {type(args_json).__name__}"
             )
-        resolved = self._aliases.resolve_json(args_json)
         try:
-            fixed = fix_args(resolved, method.request_type.DESCRIPTOR, method.tool.strict)
+            value = parse_args(args_json)
+            value = self._aliases.resolve_value(value)
+            fix_value_tree(value, method.request_type.DESCRIPTOR, method.tool.strict)
         except FixupError as err:
-            raise ToolError(
-                f"failed to parse arguments: {err}", code=grpc.StatusCode.INVALID_ARGUMENT
-            ) from None
-        try:
-            value = json.loads(fixed)
-        except (ValueError, RecursionError) as err:
-            raise ToolError(
-                f"failed to parse arguments: invalid JSON: {err}",
-                code=grpc.StatusCode.INVALID_ARGUMENT,
-            ) from None
-        if not isinstance(value, dict):
-            raise ToolError(
-                f"failed to parse arguments: expected a JSON object, got {_json_kind(value)}",
-                code=grpc.StatusCode.INVALID_ARGUMENT,
-            )
+            raise self._invalid(str(err)) from None
+        except ToolError as err:
+            raise self._error(err.reason, err.code, str(err)) from None
         request = method.request_type()
         try:
-            json_format.Parse(fixed, request, ignore_unknown_fields=True)
-        except json_format.ParseError as err:
-            raise ToolError(
-                f"failed to parse arguments: {err}", code=grpc.StatusCode.INVALID_ARGUMENT
-            ) from None
-        except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as err:
-            raise ToolError(
-                f"failed to parse arguments: {err}", code=grpc.StatusCode.INVALID_ARGUMENT
-            ) from None
+            json_format.Parse(encode_json(value), request, ignore_unknown_fields=True)
+        except (json_format.ParseError, ValueError, TypeError, AttributeError, KeyError) as err:
+            raise self._invalid(str(err)) from err
+        except RecursionError as err:
+            raise self._invalid("arguments nested too deeply") from err
         return request
+
+    def _invalid(self, message: str) -> ToolError:
+        return self._error(
+            "invalid-arguments",
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"failed to parse arguments: {message}",
+        )
 
     @contextmanager
     def _call_errors(self) -> Iterator[None]:
@@ -114,55 +141,75 @@ class _Base:
         try:
             yield
         except grpc.RpcError as err:
-            raise self._server_error(err) from None
+            raise self._server_error(err) from err
         except ValueError as err:
-            raise _channel_error(err) from None
+            raise self._status_error(grpc.StatusCode.UNAVAILABLE, str(err)) from err
 
     def _server_error(self, err: grpc.RpcError) -> ToolError:
-        code = err.code() if callable(getattr(err, "code", None)) else grpc.StatusCode.UNKNOWN
-        details = err.details() if callable(getattr(err, "details", None)) else str(err)
-        trailing: Any = ()
+        code = err.code() if callable(getattr(err, "code", None)) else None
+        message = err.details() if callable(getattr(err, "details", None)) else None
+        trailing: Any = None
         if callable(getattr(err, "trailing_metadata", None)):
-            trailing = err.trailing_metadata() or ()
-        return ToolError.from_status(
-            code if code is not None else grpc.StatusCode.UNKNOWN,
-            self._aliases.aliasify_json(details or ""),
-            tuple((str(k), v) for k, v in trailing),
+            trailing = err.trailing_metadata()
+        metadata = tuple((str(k), v) for k, v in trailing or ())
+        return self._status_error(
+            code if isinstance(code, grpc.StatusCode) else grpc.StatusCode.UNKNOWN,
+            message if isinstance(message, str) else str(err),
+            metadata,
         )
 
-    def _finish(self, method: ToolMethod, response: Message) -> str:
-        out = _to_json(response)
-        self._aliases.register_fields_from_json(method.output_prefix, out)
+    def _status_error(
+        self,
+        code: grpc.StatusCode,
+        message: str,
+        metadata: tuple[tuple[str, str | bytes], ...] = (),
+    ) -> ToolError:
+        """The error of a failed call (raise it ``from`` the grpc error)."""
+        raw = self._aliases.aliasify_json(message)
+        return ToolError(
+            _status_text(code, raw),
+            reason="unavailable" if code == grpc.StatusCode.UNAVAILABLE else "server-error",
+            code=code,
+            raw_message=raw,
+            details=status_details(metadata),
+            trailing_metadata=metadata,
+        )
+
+    def _to_json(self, message: Message) -> tuple[Any, str]:
+        """The response as a JSON value and as compact proto3 JSON text
+        (lowerCamelCase names, unset fields left out), as Go's protojson
+        writes it."""
+        try:
+            value = json_format.MessageToDict(message)
+            return value, json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        except Exception as err:
+            raise self._error(
+                "invalid-response", grpc.StatusCode.INTERNAL, f"failed to marshal response: {err}"
+            ) from err
+
+    def _finish(self, tool_name: str, response: Message) -> str:
+        value, out = self._to_json(response)
+        self._aliases.register_response_value(tool_name, value)
         return self._aliases.aliasify_json(out)
 
-    def _finish_stream(self, method: ToolMethod, items: list[str]) -> str:
-        for item in items:
-            self._aliases.register_fields_from_json(method.output_prefix, item)
+    def _collect(
+        self, tool_name: str, items: list[str], message: Message, cancel: Callable[[], object]
+    ) -> None:
+        """Add one streamed message, its ids registered as it arrives; past
+        MAX_STREAM_MESSAGES, cancel and fail."""
+        if len(items) == MAX_STREAM_MESSAGES:
+            cancel()
+            raise self._error(
+                "invalid-response",
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"stream returned more than {MAX_STREAM_MESSAGES} messages: narrow the request",
+            )
+        value, out = self._to_json(message)
+        self._aliases.register_response_value(tool_name, value)
+        items.append(out)
+
+    def _finish_stream(self, items: list[str]) -> str:
         return self._aliases.aliasify_json("[" + ",".join(items) + "]")
-
-
-def _json_kind(v: Any) -> str:
-    if isinstance(v, list):
-        return "an array"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, bool):
-        return "a boolean"
-    if v is None:
-        return "null"
-    return "a number"
-
-
-def _to_json(message: Message) -> str:
-    """Compact proto3 JSON (lowerCamelCase names, unset fields left out), as
-    Go's protojson writes it."""
-    try:
-        value = json_format.MessageToDict(message)
-    except Exception as err:
-        raise ToolError(
-            f"failed to marshal response: {err}", code=grpc.StatusCode.INTERNAL
-        ) from None
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 class Executor(_Base):
@@ -202,13 +249,13 @@ class Executor(_Base):
         if not method.server_streaming:
             with self._call_errors():
                 response = call(request, timeout=timeout, metadata=metadata)
-            return self._finish(method, response)
+            return self._finish(tool_name, response)
         items: list[str] = []
         with self._call_errors():
             stream = call(request, timeout=timeout, metadata=metadata)
             for message in stream:
-                _collect(items, message, stream.cancel)
-        return self._finish_stream(method, items)
+                self._collect(tool_name, items, message, stream.cancel)
+        return self._finish_stream(items)
 
 
 class AsyncExecutor(_Base):
@@ -249,30 +296,10 @@ class AsyncExecutor(_Base):
         if not method.server_streaming:
             with self._call_errors():
                 response = await call(request, timeout=timeout, metadata=call_metadata)
-            return self._finish(method, response)
+            return self._finish(tool_name, response)
         items: list[str] = []
         with self._call_errors():
             stream = call(request, timeout=timeout, metadata=call_metadata)
             async for message in stream:
-                _collect(items, message, stream.cancel)
-        return self._finish_stream(method, items)
-
-
-def _collect(items: list[str], message: Message, cancel: Callable[[], object]) -> None:
-    """Add one streamed message; past MAX_STREAM_MESSAGES, cancel and fail."""
-    if len(items) == MAX_STREAM_MESSAGES:
-        cancel()
-        raise ToolError(
-            f"stream returned more than {MAX_STREAM_MESSAGES} messages: narrow the request",
-            code=grpc.StatusCode.RESOURCE_EXHAUSTED,
-        )
-    items.append(_to_json(message))
-
-
-def _channel_error(err: ValueError) -> ToolError:
-    """A call grpc refused to start (a closed channel), as a ToolError."""
-    return ToolError(
-        f"rpc error: code = Unavailable desc = {err}",
-        code=grpc.StatusCode.UNAVAILABLE,
-        details=str(err),
-    )
+                self._collect(tool_name, items, message, stream.cancel)
+        return self._finish_stream(items)

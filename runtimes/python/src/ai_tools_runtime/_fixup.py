@@ -1,20 +1,89 @@
-"""Argument fix-up (docs/runtime.md, "Argument fix-up"): undoes the schema
-fixes of docs/compat.md on the model's arguments before the protobuf JSON
-decoder reads them, walking them alongside the request descriptor."""
+"""Argument fix-up (docs/runtime.md, "Argument fix-up"): checks what the
+model wrote and undoes the schema fixes of docs/compat.md before the protobuf
+JSON decoder reads the arguments, walking them alongside the request
+descriptor. Paths in messages use the keys as the model wrote them."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from ._json import JsonNumber, decode_json, encode_json, go_quote
+from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
 
-__all__ = ["FixupError", "fix_args", "fix_value_tree"]
+__all__ = ["FixupError", "fix_args", "fix_value_tree", "parse_args"]
 
 _VALUE: Final = "google.protobuf.Value"
 _LIST_VALUE: Final = "google.protobuf.ListValue"
 _STRUCT: Final = "google.protobuf.Struct"
+_WKT: Final = "google.protobuf."
+
+_JSON_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_DURATION: Final = re.compile(r"-?[0-9]+(?:\.[0-9]{1,9})?s")
+_TIMESTAMP: Final = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?"
+    r"(?:Z|[+-][0-9]{2}:[0-9]{2})"
+)
+_STD_ALPHABET: Final = "A-Za-z0-9+/"
+_URL_ALPHABET: Final = "A-Za-z0-9\\-_"
+_PADDED: Final = {
+    a: re.compile(f"(?:[{a}]{{4}})*(?:[{a}]{{2}}==|[{a}]{{3}}=)?")
+    for a in (_STD_ALPHABET, _URL_ALPHABET)
+}
+_UNPADDED: Final = {a: re.compile(f"[{a}]*") for a in (_STD_ALPHABET, _URL_ALPHABET)}
+
+# The kind a scalar field (or a well-known wrapper of it) accepts.
+_BOOLEAN: Final = "a boolean"
+_INTEGER: Final = "an integer"
+_NUMBER: Final = "a number"
+_STRING: Final = "a string"
+_BYTES: Final = "a base64 string"
+_ENUM: Final = "an enum value"
+_OBJECT: Final = "an object"
+_ARRAY: Final = "an array"
+_DURATION_KIND: Final = 'a duration such as "1.5s"'
+_TIMESTAMP_KIND: Final = "an RFC 3339 timestamp"
+
+_SCALAR_KINDS: Final = {
+    FieldDescriptor.TYPE_BOOL: _BOOLEAN,
+    FieldDescriptor.TYPE_DOUBLE: _NUMBER,
+    FieldDescriptor.TYPE_FLOAT: _NUMBER,
+    FieldDescriptor.TYPE_STRING: _STRING,
+    FieldDescriptor.TYPE_BYTES: _BYTES,
+    FieldDescriptor.TYPE_ENUM: _ENUM,
+    **{
+        t: _INTEGER
+        for t in (
+            FieldDescriptor.TYPE_INT32,
+            FieldDescriptor.TYPE_INT64,
+            FieldDescriptor.TYPE_UINT32,
+            FieldDescriptor.TYPE_UINT64,
+            FieldDescriptor.TYPE_SINT32,
+            FieldDescriptor.TYPE_SINT64,
+            FieldDescriptor.TYPE_FIXED32,
+            FieldDescriptor.TYPE_FIXED64,
+            FieldDescriptor.TYPE_SFIXED32,
+            FieldDescriptor.TYPE_SFIXED64,
+        )
+    },
+}
+
+_WKT_KINDS: Final = {
+    "google.protobuf.BoolValue": _BOOLEAN,
+    "google.protobuf.Int32Value": _INTEGER,
+    "google.protobuf.Int64Value": _INTEGER,
+    "google.protobuf.UInt32Value": _INTEGER,
+    "google.protobuf.UInt64Value": _INTEGER,
+    "google.protobuf.FloatValue": _NUMBER,
+    "google.protobuf.DoubleValue": _NUMBER,
+    "google.protobuf.StringValue": _STRING,
+    "google.protobuf.FieldMask": _STRING,
+    "google.protobuf.BytesValue": _BYTES,
+    "google.protobuf.Duration": _DURATION_KIND,
+    "google.protobuf.Timestamp": _TIMESTAMP_KIND,
+    _LIST_VALUE: _ARRAY,
+}
 
 
 class FixupError(Exception):
@@ -22,30 +91,73 @@ class FixupError(Exception):
     arguments: `` prefix)."""
 
 
-def fix_args(args_json: str, descriptor: Any, strict: bool) -> str:
-    """The fixed arguments as JSON text; invalid JSON or a value that is not an
-    object is returned unchanged, for the decoder to report."""
+def parse_args(args_json: str) -> dict[str, Any]:
+    """The model's arguments decoded (numbers as written); refuses text that
+    is not one JSON value, or a value that is not an object."""
     value, ok = decode_json(args_json)
-    if not ok or not isinstance(value, dict):
-        return args_json
+    if not ok:
+        raise FixupError("invalid JSON; send the arguments as one JSON object")
+    if not isinstance(value, dict):
+        raise FixupError(f"expected a JSON object, got {json_kind(value)}")
+    return value
+
+
+def fix_args(args_json: str, descriptor: Any, strict: bool) -> str:
+    """The fixed arguments as JSON text (keys sorted, numbers as written);
+    raises :class:`FixupError`."""
+    value = parse_args(args_json)
     fix_value_tree(value, descriptor, strict)
     return encode_json(value)
 
 
 def fix_value_tree(obj: dict[str, Any], descriptor: Any, strict: bool) -> None:
     """Fix a decoded arguments object in place; raises :class:`FixupError`."""
-    _fix_message(obj, descriptor, strict)
+    _fix_message(obj, descriptor, strict, "")
 
 
-def _is(md: Descriptor | None, full_name: str) -> bool:
-    return md is not None and md.full_name == full_name
+def _shown(v: Any) -> str:
+    """A value as the kind errors show it: the JSON text of a string,
+    number or boolean; "an object", "an array" or "null" otherwise."""
+    if isinstance(v, str):
+        return quote(v)
+    if isinstance(v, JsonNumber):
+        return v.text
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    return json_kind(v)
+
+
+def _kind_error(path: str, kind: str, v: Any) -> FixupError:
+    return FixupError(f"field {quote(path)}: expected {kind}, got {_shown(v)}")
+
+
+def _is_base64(s: str) -> bool:
+    """Whether Go's protojson decodes ``s`` as bytes: the standard alphabet, or
+    the URL-safe one when ``-`` or ``_`` occurs (never mixed); padding
+    complete when the length is a multiple of 4, else absent; CR and LF
+    ignored."""
+    alphabet = _URL_ALPHABET if "-" in s or "_" in s else _STD_ALPHABET
+    padded = len(s) % 4 == 0
+    t = s.replace("\r", "").replace("\n", "") if "\r" in s or "\n" in s else s
+    if padded:
+        return len(t) % 4 == 0 and _PADDED[alphabet].fullmatch(t) is not None
+    return len(t) % 4 != 1 and _UNPADDED[alphabet].fullmatch(t) is not None
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
 
 
 def _field_by_key(descriptor: Descriptor, key: str) -> FieldDescriptor | None:
+    fd = descriptor.fields_by_name.get(key)
+    if fd is not None:
+        return fd
     for fd in descriptor.fields:
         if fd.json_name == key:
             return fd
-    return descriptor.fields_by_name.get(key)
+    return None
 
 
 def _is_map(fd: FieldDescriptor) -> bool:
@@ -53,35 +165,42 @@ def _is_map(fd: FieldDescriptor) -> bool:
     return fd.is_repeated and mt is not None and mt.GetOptions().map_entry
 
 
-def _fix_message(obj: dict[str, Any], descriptor: Descriptor, strict: bool) -> None:
+def _holds_value(fd: FieldDescriptor) -> bool:
+    mt = fd.message_type
+    return mt is not None and mt.full_name == _VALUE
+
+
+def _fix_message(obj: dict[str, Any], descriptor: Descriptor, strict: bool, path: str) -> None:
     present: set[int] = set()
     for key in sorted(obj):
         fd = _field_by_key(descriptor, key)
         if fd is None:
             continue
         if obj[key] is None:
-            if fd.is_repeated or not _is(fd.message_type, _VALUE):
+            if fd.is_repeated or not _holds_value(fd):
                 del obj[key]
             continue
-        obj[key] = _fix_field(obj[key], fd, strict)
+        obj[key] = _fix_field(obj[key], fd, strict, _join(path, key))
         present.add(fd.number)
     for oneof in descriptor.oneofs:
-        members = [fd.json_name for fd in oneof.fields if fd.number in present]
+        members = [fd.name for fd in oneof.fields if fd.number in present]
         if len(members) > 1:
             raise FixupError(
-                f"fields {go_quote(members[0])} and {go_quote(members[1])} are members of "
-                f"oneof {go_quote(oneof.name)}: set only one"
+                f"fields {quote(members[0])} and {quote(members[1])} are members of "
+                f"oneof {quote(oneof.name)}: set only one"
             )
 
 
-def _fix_field(v: Any, fd: FieldDescriptor, strict: bool) -> Any:
+def _fix_field(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
     if _is_map(fd):
-        return _fix_map(v, fd, strict)
-    if fd.is_repeated and isinstance(v, list):
+        return _fix_map(v, fd, strict, path)
+    if fd.is_repeated:
+        if not isinstance(v, list):
+            raise _kind_error(path, _ARRAY, v)
         for i, item in enumerate(v):
-            v[i] = _fix_value(item, fd.message_type, strict)
+            v[i] = _fix_single(item, fd, strict, f"{path}[{i}]")
         return v
-    return _fix_value(v, fd.message_type, strict)
+    return _fix_single(v, fd, strict, path)
 
 
 def _map_key(key: Any) -> str | None:
@@ -96,62 +215,103 @@ def _map_key(key: Any) -> str | None:
     return None
 
 
-def _fix_map(v: Any, fd: FieldDescriptor, strict: bool) -> Any:
-    if isinstance(v, list):
-        obj: dict[str, Any] = {}
-        for i, entry in enumerate(v):
-            key = _map_key(entry.get("key")) if isinstance(entry, dict) else None
-            if key is None:
-                raise FixupError(
-                    f'field {go_quote(fd.json_name)}: entry {i} is not a {{"key": …, "value": …}} '
-                    "object"
-                )
-            obj[key] = entry.get("value")
-    elif isinstance(v, dict):
-        obj = v
-    else:
-        return v
-    entry_type = fd.message_type
-    assert entry_type is not None  # a map field's type is its entry message
-    value_type = entry_type.fields_by_name["value"].message_type
-    for key in sorted(obj):
-        if obj[key] is None:
-            if not _is(value_type, _VALUE):
-                del obj[key]
-            continue
-        obj[key] = _fix_value(obj[key], value_type, strict)
+def _entries(v: list[Any], path: str, key_of: Any) -> dict[str, Any]:
+    """A ``[{key, value}, …]`` array as an object, later entries winning."""
+    obj: dict[str, Any] = {}
+    for i, entry in enumerate(v):
+        key = key_of(entry.get("key")) if isinstance(entry, dict) else None
+        if key is None:
+            raise FixupError(
+                f'field {quote(path)}: entry {i} is not a {{"key": …, "value": …}} object'
+            )
+        obj[key] = entry.get("value")
     return obj
 
 
-def _fix_value(v: Any, md: Descriptor | None, strict: bool) -> Any:
-    if md is None or v is None:
+def _fix_map(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
+    obj = _entries(v, path, _map_key) if isinstance(v, list) else v
+    if not isinstance(obj, dict):
+        raise _kind_error(path, _OBJECT, v)
+    entry_type = fd.message_type
+    assert entry_type is not None  # a map field's type is its entry message
+    value_fd = entry_type.fields_by_name["value"]
+    for key in sorted(obj):
+        if obj[key] is None:
+            if not _holds_value(value_fd):
+                del obj[key]
+            continue
+        obj[key] = _fix_single(obj[key], value_fd, strict, _join(path, key))
+    return obj
+
+
+def _string_key(key: Any) -> str | None:
+    return key if isinstance(key, str) else None
+
+
+def _fix_single(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
+    """One value of a field (the field itself, a repeated item or a map
+    value): schema fixes undone, then its kind checked."""
+    md = fd.message_type
+    if md is None:
+        _check_scalar(v, _SCALAR_KINDS[fd.type], path)
         return v
     name = md.full_name
     if name == _VALUE:
-        if isinstance(v, str) and strict:
-            return _parse_value(v)
-    elif name == _LIST_VALUE:
-        if isinstance(v, list) and strict:
-            for i, item in enumerate(v):
-                if isinstance(item, str):
-                    v[i] = _parse_value(item)
-    elif name == _STRUCT:
+        return _parse_value(v) if strict and isinstance(v, str) else v
+    if name == _STRUCT:
         if isinstance(v, list):
-            obj: dict[str, Any] = {}
-            for i, entry in enumerate(v):
-                key = entry.get("key") if isinstance(entry, dict) else None
-                if not isinstance(key, str):
-                    raise FixupError(
-                        f'entry {i} of a struct is not a {{"key": "…", "value": …}} object'
-                    )
-                item = entry.get("value")
-                obj[key] = _parse_value(item) if isinstance(item, str) else item
-            return obj
-    elif name.startswith("google.protobuf."):
-        pass
-    elif isinstance(v, dict):
-        _fix_message(v, md, strict)
+            v = _entries(v, path, _string_key)
+            for key, item in v.items():
+                if isinstance(item, str):
+                    v[key] = _parse_value(item)
+        if not isinstance(v, dict):
+            raise _kind_error(path, _OBJECT, v)
+        return v
+    if name == _LIST_VALUE and strict and isinstance(v, list):
+        for i, item in enumerate(v):
+            if isinstance(item, str):
+                v[i] = _parse_value(item)
+    kind = _WKT_KINDS.get(name)
+    if kind is not None:
+        _check_scalar(v, kind, path)
+        return v
+    if not isinstance(v, dict):
+        raise _kind_error(path, _OBJECT, v)
+    if not name.startswith(_WKT):
+        _fix_message(v, md, strict, path)
     return v
+
+
+def _check_scalar(v: Any, kind: str, path: str) -> None:
+    if kind == _STRING:
+        ok = isinstance(v, str)
+    elif kind == _INTEGER:
+        ok = isinstance(v, JsonNumber) or (
+            isinstance(v, str) and _JSON_NUMBER.fullmatch(v) is not None
+        )
+    elif kind == _NUMBER:
+        ok = isinstance(v, JsonNumber) or (
+            isinstance(v, str)
+            and (v in ("NaN", "Infinity", "-Infinity") or _JSON_NUMBER.fullmatch(v) is not None)
+        )
+    elif kind == _BOOLEAN:
+        ok = isinstance(v, bool)
+    elif kind == _ENUM:
+        ok = isinstance(v, str | JsonNumber)
+    elif kind == _BYTES:
+        if isinstance(v, str):
+            if not _is_base64(v):
+                raise FixupError(f"field {quote(path)}: invalid base64 {quote(v)}")
+            return
+        ok = False
+    elif kind == _DURATION_KIND:
+        ok = isinstance(v, str) and _DURATION.fullmatch(v) is not None
+    elif kind == _TIMESTAMP_KIND:
+        ok = isinstance(v, str) and _TIMESTAMP.fullmatch(v) is not None
+    else:  # an array (ListValue)
+        ok = isinstance(v, list)
+    if not ok:
+        raise _kind_error(path, kind, v)
 
 
 def _parse_value(text: str) -> Any:

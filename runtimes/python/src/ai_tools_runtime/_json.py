@@ -1,6 +1,6 @@
 """JSON helpers that behave like the Go target's: numbers kept as written,
 output with sorted keys and no white space, strings escaped as Go's
-encoding/json escapes them."""
+encoding/json escapes them; and the quoting of names in messages."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any, Final
 
-__all__ = ["JsonNumber", "decode_json", "encode_json", "go_quote"]
+__all__ = ["JsonNumber", "decode_json", "encode_json", "json_kind", "quote"]
 
 
 class JsonNumber:
@@ -114,37 +114,27 @@ def _encode(value: Any, parts: list[str], escape_html: bool) -> None:
         raise TypeError(f"cannot encode {type(value).__name__} as JSON")
 
 
-_GO_ESCAPES: Final = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-    "\\": "\\\\",
-    '"': '\\"',
-}
+def json_kind(v: Any) -> str:
+    """The kind of a decoded JSON value, as messages name it: "an object",
+    "an array", "a string", "a number", "a boolean" or "null"."""
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, bool):
+        return "a boolean"
+    if v is None:
+        return "null"
+    return "a number"
 
 
-def go_quote(s: str) -> str:
-    """Quote ``s`` as Go's ``%q`` does (printable characters kept)."""
-    out = ['"']
-    for ch in s:
-        escaped = _GO_ESCAPES.get(ch)
-        if escaped is not None:
-            out.append(escaped)
-        elif ch.isprintable() or ch == " ":
-            out.append(ch)
-        else:
-            code = ord(ch)
-            if 0xD800 <= code <= 0xDFFF:
-                out.append("\\ufffd")
-            elif code < 0x80:
-                out.append(f"\\x{code:02x}")
-            elif code < 0x10000:
-                out.append(f"\\u{code:04x}")
-            else:
-                out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
+def quote(s: str) -> str:
+    """Quote a name or value for a model-facing message (docs/runtime.md,
+    "Quoting in messages"): a JSON string, ``"`` and ``\\`` escaped, ``\\b \\f
+    \\n \\r \\t`` for those controls, other controls as ``\\u00XX``; everything
+    else (non-ASCII, U+007F, U+2028) as it is. A lone surrogate becomes U+FFFD."""
+    if _LONE_SURROGATE.search(s):
+        s = _LONE_SURROGATE.sub("\ufffd", s)
+    return json.dumps(s, ensure_ascii=False)

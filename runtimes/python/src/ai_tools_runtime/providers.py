@@ -9,7 +9,6 @@ type. Every call returns a new dict holding a deep copy of the schema."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Literal, Required, TypedDict
 
 from ._types import AgentTool
@@ -78,7 +77,7 @@ class GeminiTool(TypedDict, total=False):
 
 
 def _schema(tool: AgentTool) -> dict[str, object]:
-    return copy.deepcopy(dict(tool.parameters))
+    return tool.schema()
 
 
 def openai_responses_tool(tool: AgentTool) -> OpenAIResponsesTool:
@@ -106,16 +105,17 @@ def openai_chat_tool(tool: AgentTool) -> OpenAIChatTool:
 
 
 def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
-    """A client tool of the Anthropic Messages API. ``strict=True`` adds
-    ``"strict": true`` for a strict tool (Anthropic's strict tool use, at most
-    20 strict tools per request); by default it is left out."""
+    """A client tool of the Anthropic Messages API. ``strict=True`` also sends
+    the tool's own ``strict`` flag (``true`` for a strict tool, ``false`` for
+    the others, never ``true`` for a schema not made strict: Anthropic's strict
+    tool use, at most 20 strict tools per request); by default it is left out."""
     out: AnthropicTool = {
         "name": tool.name,
         "description": tool.description,
         "input_schema": _schema(tool),
     }
-    if strict and tool.strict:
-        out["strict"] = True
+    if strict:
+        out["strict"] = tool.strict
     return out
 
 
