@@ -8,9 +8,8 @@ import { goCamelCase, goMessageName } from "./go-camel-case.js";
 import {
   goFileIdentifiers,
   goLocalNames,
-  goModuleImports,
-  goStdImports,
-  type GoFeatures,
+  goTemplateImports,
+  isGoStdImport,
 } from "./go-imports.js";
 import {
   goKeywordsAndPredeclared,
@@ -19,6 +18,13 @@ import {
   isGoIdentifier,
 } from "./go-names.js";
 import { goQuote } from "./go-quote.js";
+import {
+  goRuntime,
+  goRuntimeDeclarations,
+  goRuntimeIdentifiers,
+  type GoFeatures,
+  type GoImport,
+} from "./go-runtime.js";
 import type {
   GoExecutorView,
   GoFileView,
@@ -50,7 +56,7 @@ export function buildGoView(
           ? undefined
           : `the Go identifier ${JSON.stringify(id)}, which is not valid Go; start each "_"-separated part with a letter`,
       reservedWords: new Set(),
-      taken: new Set(goFileIdentifiers),
+      taken: new Set([...goFileIdentifiers, ...goRuntimeDeclarations]),
       takenBy: "the generated file already declares",
     },
     problems,
@@ -59,16 +65,26 @@ export function buildGoView(
   problems.throwIfAny();
 
   const features: GoFeatures = {
-    hasAliases: model.hasAliases,
-    hasExecutors: model.hasExecutors,
-    hasStreaming: model.executors.some((t) => t.serverStreaming),
+    aliases: model.hasAliases,
+    executors: model.hasExecutors,
+    streaming: model.executors.some((t) => t.serverStreaming),
   };
-  const std = goStdImports
-    .filter((r) => r.when(features))
-    .map((r) => goQuote(r.path));
-  const modules = goModuleImports
-    .filter((r) => r.when(features))
-    .map((r) => goQuote(r.path));
+  const runtime = goRuntime(features);
+  const imports = new Map<string, GoImport>();
+  for (const imp of [...goTemplateImports(features), ...runtime.imports]) {
+    imports.set(imp.path, imp);
+  }
+  const importLine = (imp: GoImport): string => {
+    const last = imp.path.slice(imp.path.lastIndexOf("/") + 1);
+    return imp.name === last
+      ? goQuote(imp.path)
+      : `${imp.name} ${goQuote(imp.path)}`;
+  };
+  const byPath = [...imports.values()].sort((a, b) =>
+    compareUtf8(a.path, b.path),
+  );
+  const std = byPath.filter((i) => isGoStdImport(i.path)).map(importLine);
+  const modules = byPath.filter((i) => !isGoStdImport(i.path)).map(importLine);
   const own = [
     ...new Map([...packages.values()].map((p) => [p.importPath, p])).values(),
   ]
@@ -124,7 +140,6 @@ export function buildGoView(
     tools,
     hasAliases: model.hasAliases,
     hasExecutors: model.hasExecutors,
-    hasStreaming: features.hasStreaming,
     responseFieldPrefixes: mapEntries(
       model.responseFieldPrefixes.map(([k, v]) => [
         goQuote(k),
@@ -132,14 +147,42 @@ export function buildGoView(
         v === "" ? primaryPrefixComment : "",
       ]),
     ),
-    toolOutputPrefix: mapEntries(
-      model.toolOutputPrefix.map(([k, v]) => [goQuote(k), goQuote(v), ""]),
-    ),
     knownAliasPrefixes: mapEntries(
       model.knownAliasPrefixes.map((p) => [goQuote(p), "true", ""]),
     ),
+    responseAliasTypes: model.responseAliasTypes.map(([name, fields]) => ({
+      name: goQuote(name),
+      fields: fields.map((f) =>
+        goStructLiteral([
+          ["field", goQuote(f.field)],
+          ["prefix", f.prefix === "" ? "" : goQuote(f.prefix)],
+          ["message", f.message === "" ? "" : goQuote(f.message)],
+          ["isMap", f.map ? "true" : ""],
+        ]),
+      ),
+    })),
+    toolResponseAliases: mapEntries(
+      model.toolResponseAliases.map(([tool, t]) => [
+        goQuote(tool),
+        goStructLiteral([
+          ["message", goQuote(t.message)],
+          ["idPrefix", t.idPrefix === "" ? "" : goQuote(t.idPrefix)],
+          ["idField", t.idField === "" ? "" : goQuote(t.idField)],
+        ]),
+        "",
+      ]),
+    ),
+    runtime: runtime.code,
     executors,
   };
+}
+
+/** `{a: x, b: y}`, leaving out the fields whose value is "" (zero). */
+function goStructLiteral(
+  fields: readonly (readonly [string, string])[],
+): string {
+  const set = fields.filter(([, v]) => v !== "");
+  return `{${set.map(([k, v]) => `${k}: ${v}`).join(", ")}}`;
 }
 
 function mapEntries(
@@ -152,6 +195,12 @@ function mapEntries(
     comment,
   }));
 }
+
+const allFeatures: GoFeatures = {
+  aliases: true,
+  executors: true,
+  streaming: true,
+};
 
 interface GoPackage {
   readonly importPath: string;
@@ -206,8 +255,12 @@ function assignPackages(
   const taken = new Set<string>([
     ...goKeywordsAndPredeclared,
     ...goFileIdentifiers,
-    ...goStdImports.map((r) => r.name),
-    ...goModuleImports.map((r) => r.name),
+    ...goRuntimeDeclarations,
+    ...goRuntimeIdentifiers,
+    ...[
+      ...goTemplateImports(allFeatures),
+      ...goRuntime(allFeatures).imports,
+    ].map((i) => i.name),
     ...goLocalNames,
     "gentools",
   ]);

@@ -16,16 +16,29 @@ export interface GoFileView {
   readonly hasAliases: boolean;
   /** True when any tool has auto_execute. */
   readonly hasExecutors: boolean;
-  /** Entries of `responseFieldPrefixes`, sorted by key. */
+  /** Entries of `responseFieldPrefixes` (legacy), sorted by key. */
   readonly responseFieldPrefixes: readonly GoMapEntry[];
-  /** Entries of `toolOutputPrefix`, sorted by tool name. */
-  readonly toolOutputPrefix: readonly GoMapEntry[];
   /** Entries of `knownAliasPrefixes` (prefix → true), sorted. */
   readonly knownAliasPrefixes: readonly GoMapEntry[];
+  /** Entries of `responseAliasTypes`, sorted by message name. */
+  readonly responseAliasTypes: readonly GoResponseAliasTypeView[];
+  /** Entries of `toolResponseAliases` (tool → struct literal), sorted by tool name. */
+  readonly toolResponseAliases: readonly GoMapEntry[];
   /** The auto-executed tools, in tool-name order. */
   readonly executors: readonly GoExecutorView[];
-  /** True when some executor calls a server-streaming RPC (needs "errors" and "io"). */
-  readonly hasStreaming: boolean;
+  /**
+   * The inlined runtime (runtimes/go) this file needs, without its package
+   * clause and imports, or "" when it needs none.
+   */
+  readonly runtime: string;
+}
+
+/** One message type of `responseAliasTypes`. */
+export interface GoResponseAliasTypeView {
+  /** Quoted full name of the message. */
+  readonly name: string;
+  /** Struct literals of its fields, e.g. `{field: "id", prefix: "acct"}`. */
+  readonly fields: readonly string[];
 }
 
 /** One group of import lines. */

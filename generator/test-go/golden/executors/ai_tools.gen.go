@@ -4,19 +4,24 @@ package gentools
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/anypb"
 
 	linksv1 "example.com/aitools/testgo/pb/links/v1"
 	themesv1 "example.com/aitools/testgo/pb/themes/v1"
@@ -166,6 +171,7 @@ func AllTools() []AgentTool {
 
 // responseFieldPrefixes maps the JSON name of a response field holding an
 // entity id to its alias prefix; "" stands for the tool's primary prefix.
+// Legacy: only RegisterFieldsFromJSON reads it.
 var responseFieldPrefixes = map[string]string{
 	"id":              "", // use the tool's primary prefix
 	"pageId":          "page",
@@ -184,436 +190,62 @@ var knownAliasPrefixes = map[string]bool{
 	"user":  true,
 }
 
-// AliasManager shows entity UUIDs to the model as short aliases ("acct-1")
-// and turns them back into UUIDs. Use one per conversation; it is safe for
-// concurrent use.
-type AliasManager struct {
-	mu       sync.RWMutex
-	counters map[string]int    // prefix -> last number given
-	aliases  map[string]string // alias -> UUID
-	uuids    map[string]string // UUID -> alias
-	prefixes map[string]bool   // known prefixes
+// responseAliasTypes lists, per response message type, the fields whose ids
+// register after a call (RegisterResponseJSON), in declaration order.
+var responseAliasTypes = map[string][]responseAliasField{
+	"aitools.test.links.v1.Account": {
+		{field: "id", prefix: "acct"},
+		{field: "parentAccountId", prefix: "acct"},
+		{field: "owner", message: "aitools.test.links.v1.Owner"},
+	},
+	"aitools.test.links.v1.CreateLinkResponse": {
+		{field: "link", message: "aitools.test.links.v1.Link"},
+	},
+	"aitools.test.links.v1.Link": {
+		{field: "id", prefix: "link"},
+		{field: "pageId", prefix: "page"},
+	},
+	"aitools.test.links.v1.ListAccountsResponse": {
+		{field: "accounts", message: "aitools.test.links.v1.Account"},
+	},
+	"aitools.test.links.v1.ListLinksResponse": {
+		{field: "links", message: "aitools.test.links.v1.Link"},
+		{field: "linksBySlug", message: "aitools.test.links.v1.Link", isMap: true},
+	},
+	"aitools.test.links.v1.MergeAccountsResponse": {
+		{field: "account", message: "aitools.test.links.v1.Account"},
+	},
+	"aitools.test.links.v1.MergeLinksResponse": {
+		{field: "merged", message: "aitools.test.links.v1.Link"},
+		{field: "removedLinkIds", prefix: "link"},
+	},
+	"aitools.test.links.v1.Owner": {
+		{field: "userId", prefix: "user"},
+	},
+	"aitools.test.themes.v1.ListThemesResponse": {
+		{field: "themes", message: "aitools.test.themes.v1.PageTheme"},
+	},
+	"aitools.test.themes.v1.PageTheme": {
+		{field: "id", prefix: "theme"},
+		{field: "pageId", prefix: "page"},
+		{field: "featuredLink", message: "aitools.test.links.v1.Link"},
+	},
 }
 
-// NewAliasManager returns an empty manager that knows the declared prefixes.
-func NewAliasManager() *AliasManager {
-	m := &AliasManager{}
-	m.reset()
-	return m
-}
-
-func (m *AliasManager) reset() {
-	m.counters = map[string]int{}
-	m.aliases = map[string]string{}
-	m.uuids = map[string]string{}
-	m.prefixes = make(map[string]bool, len(knownAliasPrefixes))
-	for prefix := range knownAliasPrefixes {
-		m.prefixes[prefix] = true
-	}
-}
-
-// Register returns the alias of uuid. A UUID seen before keeps its alias;
-// a new one gets the next number of prefix: "prefix-1", "prefix-2", ...
-func (m *AliasManager) Register(prefix string, uuid string) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.register(prefix, uuid)
-}
-
-func (m *AliasManager) register(prefix, uuid string) string {
-	if alias, ok := m.uuids[uuid]; ok {
-		return alias
-	}
-	m.counters[prefix]++
-	alias := prefix + "-" + strconv.Itoa(m.counters[prefix])
-	m.aliases[alias] = uuid
-	m.uuids[uuid] = alias
-	m.prefixes[prefix] = true
-	return alias
-}
-
-// ResolveAlias returns the UUID of a registered alias, else alias unchanged.
-func (m *AliasManager) ResolveAlias(alias string) string {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if uuid, ok := m.aliases[alias]; ok {
-		return uuid
-	}
-	return alias
-}
-
-// AliasifyJSON replaces every registered UUID in jsonStr by its alias, in one
-// pass over the text. A UUID counts only when no hex digit or '-' touches it;
-// everything else is copied unchanged.
-func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if len(m.uuids) == 0 {
-		return jsonStr
-	}
-	var b strings.Builder
-	done := 0
-	for i := 0; i+36 <= len(jsonStr); i++ {
-		if jsonStr[i+8] != '-' || !m.isUUID(jsonStr[i:i+36]) {
-			continue
-		}
-		if (i > 0 && m.isUUIDByte(jsonStr[i-1])) || (i+36 < len(jsonStr) && m.isUUIDByte(jsonStr[i+36])) {
-			continue
-		}
-		alias, ok := m.uuids[jsonStr[i:i+36]]
-		if !ok {
-			continue
-		}
-		if done == 0 {
-			b.Grow(len(jsonStr))
-		}
-		b.WriteString(jsonStr[done:i])
-		b.WriteString(alias)
-		done = i + 36
-		i = done - 1
-	}
-	if done == 0 {
-		return jsonStr
-	}
-	b.WriteString(jsonStr[done:])
-	return b.String()
-}
-
-// ResolveJSON replaces every JSON string value of jsonStr that is exactly a
-// registered alias by its UUID; text that merely contains an alias is left
-// alone. Unknown aliases stay as written and invalid JSON is returned
-// unchanged: executors use ResolveJSONChecked.
-func (m *AliasManager) ResolveJSON(toolName string, jsonStr string) string {
-	out, _ := m.resolve(jsonStr, false)
-	return out
-}
-
-// ResolveJSONChecked is ResolveJSON, failing on a string value shaped like an
-// alias of a known prefix ("acct-7") that is not registered. The error names
-// the field and the valid aliases of that prefix, so the model can correct
-// itself. Invalid JSON is returned unchanged, for the decoder to report.
-func (m *AliasManager) ResolveJSONChecked(toolName string, jsonStr string) (string, error) {
-	return m.resolve(jsonStr, true)
-}
-
-func (m *AliasManager) resolve(jsonStr string, checked bool) (string, error) {
-	v, ok := m.decodeJSON(jsonStr)
-	if !ok {
-		return jsonStr, nil
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	v, err := m.resolveValue(v, "", checked)
-	if err != nil {
-		return "", err
-	}
-	return m.encodeJSON(v), nil
-}
-
-func (m *AliasManager) resolveValue(v any, path string, checked bool) (any, error) {
-	switch x := v.(type) {
-	case string:
-		if uuid, ok := m.aliases[x]; ok {
-			return uuid, nil
-		}
-		if prefix, _, ok := m.splitAlias(x); ok && checked && m.prefixes[prefix] {
-			return nil, m.unknownAlias(x, prefix, path)
-		}
-	case map[string]any:
-		for _, key := range m.sortedKeys(x) {
-			field := key
-			if path != "" {
-				field = path + "." + key
-			}
-			item, err := m.resolveValue(x[key], field, checked)
-			if err != nil {
-				return nil, err
-			}
-			x[key] = item
-		}
-	case []any:
-		for i := range x {
-			item, err := m.resolveValue(x[i], path+"["+strconv.Itoa(i)+"]", checked)
-			if err != nil {
-				return nil, err
-			}
-			x[i] = item
-		}
-	}
-	return v, nil
-}
-
-func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
-	var numbers []int
-	for known := range m.aliases {
-		if p, digits, ok := m.splitAlias(known); ok && p == prefix {
-			n, _ := strconv.Atoi(digits)
-			numbers = append(numbers, n)
-		}
-	}
-	if len(numbers) == 0 {
-		return fmt.Errorf("unknown alias %q in field %q; no %s aliases exist yet: call a tool that returns %ss first", alias, path, prefix, prefix)
-	}
-	sort.Ints(numbers)
-	var list strings.Builder
-	for i, n := range numbers {
-		if i == 20 {
-			fmt.Fprintf(&list, ", … (%d more)", len(numbers)-20)
-			break
-		}
-		if i > 0 {
-			list.WriteString(", ")
-		}
-		list.WriteString(prefix + "-" + strconv.Itoa(n))
-	}
-	return fmt.Errorf("unknown alias %q in field %q; valid %s aliases: %s", alias, path, prefix, list.String())
-}
-
-// RegisterNewUUIDs registers every UUID found in jsonStr under prefix.
-//
-// Deprecated: every id becomes an alias of one prefix; use
-// RegisterFieldsFromJSON.
-func (m *AliasManager) RegisterNewUUIDs(prefix string, jsonStr string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i := 0; i+36 <= len(jsonStr); i++ {
-		if jsonStr[i+8] != '-' || !m.isUUID(jsonStr[i:i+36]) {
-			continue
-		}
-		if (i > 0 && m.isUUIDByte(jsonStr[i-1])) || (i+36 < len(jsonStr) && m.isUUIDByte(jsonStr[i+36])) {
-			continue
-		}
-		m.register(prefix, jsonStr[i:i+36])
-		i += 35
-	}
-}
-
-// RegisterFieldsFromJSON registers the UUIDs of a tool's response: a string
-// that is exactly a UUID, under a field listed in responseFieldPrefixes, gets
-// that prefix, or primaryPrefix where the entry is "". Object keys are visited
-// in sorted order, so numbering is deterministic; array items count as the
-// field holding the array. Invalid JSON registers nothing.
-func (m *AliasManager) RegisterFieldsFromJSON(primaryPrefix string, jsonStr string) {
-	v, ok := m.decodeJSON(jsonStr)
-	if !ok {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.registerFields(v, "", primaryPrefix)
-}
-
-func (m *AliasManager) registerFields(v any, field, primaryPrefix string) {
-	switch x := v.(type) {
-	case string:
-		prefix, ok := responseFieldPrefixes[field]
-		if !ok || !m.isUUID(x) {
-			return
-		}
-		if prefix == "" {
-			prefix = primaryPrefix
-		}
-		if prefix != "" {
-			m.register(prefix, x)
-		}
-	case map[string]any:
-		for _, key := range m.sortedKeys(x) {
-			m.registerFields(x[key], key, primaryPrefix)
-		}
-	case []any:
-		for _, item := range x {
-			m.registerFields(item, field, primaryPrefix)
-		}
-	}
-}
-
-// ExportState returns the manager's state as canonical JSON:
-// {"aliases":{"acct-1":"<uuid>"},"counters":{"acct":1},"version":1}.
-func (m *AliasManager) ExportState() ([]byte, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return json.Marshal(struct {
-		Aliases  map[string]string `json:"aliases"`
-		Counters map[string]int    `json:"counters"`
-		Version  int               `json:"version"`
-	}{m.aliases, m.counters, 1})
-}
-
-// RestoreState replaces the manager's state by one ExportState wrote. It
-// refuses, leaving the state unchanged: invalid JSON, a version other than 1,
-// an alias not "<prefix>-<n>" with n > 0, a value that is not a UUID, one UUID
-// under two aliases, a negative counter, or a counter lower than the highest
-// alias number of its prefix.
-func (m *AliasManager) RestoreState(data []byte) error {
-	var state struct {
-		Aliases  map[string]string `json:"aliases"`
-		Counters map[string]int    `json:"counters"`
-		Version  int               `json:"version"`
-	}
-	if err := json.Unmarshal(data, &state); err != nil {
-		return fmt.Errorf("restore alias state: invalid JSON: %w", err)
-	}
-	if state.Version != 1 {
-		return fmt.Errorf("restore alias state: unsupported version %d", state.Version)
-	}
-	aliases := make([]string, 0, len(state.Aliases))
-	for alias := range state.Aliases {
-		aliases = append(aliases, alias)
-	}
-	sort.Strings(aliases)
-	seen := make(map[string]string, len(aliases))
-	highest := map[string]int{}
-	for _, alias := range aliases {
-		uuid := state.Aliases[alias]
-		prefix, digits, ok := m.splitAlias(alias)
-		n, err := strconv.Atoi(digits)
-		if !ok || err != nil || n <= 0 || strconv.Itoa(n) != digits {
-			return fmt.Errorf("restore alias state: invalid alias %q", alias)
-		}
-		if !m.isUUID(uuid) {
-			return fmt.Errorf("restore alias state: alias %q maps to %q, not a UUID", alias, uuid)
-		}
-		if other, dup := seen[uuid]; dup {
-			return fmt.Errorf("restore alias state: UUID %q has two aliases: %q and %q", uuid, other, alias)
-		}
-		seen[uuid] = alias
-		if n > highest[prefix] {
-			highest[prefix] = n
-		}
-	}
-	prefixes := make([]string, 0, len(state.Counters)+len(highest))
-	for prefix := range state.Counters {
-		prefixes = append(prefixes, prefix)
-	}
-	for prefix := range highest {
-		prefixes = append(prefixes, prefix)
-	}
-	sort.Strings(prefixes)
-	for _, prefix := range prefixes {
-		if n := state.Counters[prefix]; n < 0 {
-			return fmt.Errorf("restore alias state: negative counter %d for %q", n, prefix)
-		} else if n < highest[prefix] {
-			return fmt.Errorf("restore alias state: counter %d for %q is lower than its highest alias %s-%d", n, prefix, prefix, highest[prefix])
-		}
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.reset()
-	for alias, uuid := range state.Aliases {
-		m.aliases[alias] = uuid
-		m.uuids[uuid] = alias
-	}
-	for prefix, n := range state.Counters {
-		m.counters[prefix] = n
-		m.prefixes[prefix] = true
-	}
-	return nil
-}
-
-// splitAlias splits "<prefix>-<digits>" at its last '-'.
-func (m *AliasManager) splitAlias(s string) (prefix, digits string, ok bool) {
-	i := strings.LastIndexByte(s, '-')
-	if i <= 0 || i == len(s)-1 {
-		return "", "", false
-	}
-	for j := i + 1; j < len(s); j++ {
-		if s[j] < '0' || s[j] > '9' {
-			return "", "", false
-		}
-	}
-	return s[:i], s[i+1:], true
-}
-
-// isUUID reports whether s is 8-4-4-4-12 hexadecimal digits.
-func (m *AliasManager) isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		switch i {
-		case 8, 13, 18, 23:
-			if s[i] != '-' {
-				return false
-			}
-		default:
-			if s[i] == '-' || !m.isUUIDByte(s[i]) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func (m *AliasManager) isUUIDByte(c byte) bool {
-	return c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func (m *AliasManager) sortedKeys(obj map[string]any) []string {
-	keys := make([]string, 0, len(obj))
-	for key := range obj {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// decodeJSON decodes exactly one JSON value, keeping numbers as written.
-func (m *AliasManager) decodeJSON(s string) (any, bool) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	return v, strings.Trim(s[dec.InputOffset():], " \t\r\n") == ""
-}
-
-// encodeJSON writes v with object keys sorted and numbers as decoded.
-func (m *AliasManager) encodeJSON(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return ""
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// toolOutputPrefix is the primary alias prefix of each auto-executed tool's
-// response (the prefix of its "id" fields).
-var toolOutputPrefix = map[string]string{
-	"accounts_list":        "acct",
-	"accounts_merge":       "acct",
-	"links_create":         "link",
-	"links_delete":         "link",
-	"links_get":            "link",
-	"links_list":           "link",
-	"links_merge":          "link",
-	"links_watch":          "link",
-	"page_themes_update":   "theme",
-	"themes_featured_link": "link",
-	"themes_for_link":      "theme",
-	"themes_list":          "theme",
-}
-
-// Executor runs the auto-executed tools over a gRPC connection.
-type Executor struct {
-	conn grpc.ClientConnInterface
-
-	aliases *AliasManager
-}
-
-// NewExecutor returns an executor calling conn, with a fresh alias manager.
-func NewExecutor(conn grpc.ClientConnInterface) *Executor {
-	e := &Executor{conn: conn}
-	e.aliases = NewAliasManager()
-	return e
-}
-
-// GetAliasManager returns the executor's alias manager, to share with
-// hand-written tools of the same conversation.
-func (e *Executor) GetAliasManager() *AliasManager {
-	return e.aliases
+// toolResponseAliases says, per auto-executed tool, which message its
+// response is and how its top-level entity's "id" registers.
+var toolResponseAliases = map[string]responseAliasTool{
+	"accounts_list":        {message: "aitools.test.links.v1.ListAccountsResponse"},
+	"accounts_merge":       {message: "aitools.test.links.v1.MergeAccountsResponse"},
+	"links_create":         {message: "aitools.test.links.v1.CreateLinkResponse"},
+	"links_get":            {message: "aitools.test.links.v1.Link"},
+	"links_list":           {message: "aitools.test.links.v1.ListLinksResponse"},
+	"links_merge":          {message: "aitools.test.links.v1.MergeLinksResponse"},
+	"links_watch":          {message: "aitools.test.links.v1.Link"},
+	"page_themes_update":   {message: "aitools.test.themes.v1.PageTheme"},
+	"themes_featured_link": {message: "aitools.test.links.v1.Link"},
+	"themes_for_link":      {message: "aitools.test.themes.v1.PageTheme"},
+	"themes_list":          {message: "aitools.test.themes.v1.ListThemesResponse"},
 }
 
 // ExecuteAccountsList runs the "accounts_list" tool by calling AccountService.ListAccounts.
@@ -732,7 +364,7 @@ func (e *Executor) ExecuteLinksWatch(ctx context.Context, argsJSON string) (stri
 	if err != nil {
 		return "", e.serverError("links_watch", err)
 	}
-	return e.collect("links_watch", func() (protoreflect.ProtoMessage, error) { return stream.Recv() })
+	return collect(e, "links_watch", stream.Recv)
 }
 
 // ExecutePageThemesUpdate runs the "page_themes_update" tool by calling PageThemeService.UpdatePageTheme.
@@ -820,7 +452,8 @@ func (e *Executor) CanExecute(toolName string) bool {
 	return false
 }
 
-// Execute runs the auto-executor of toolName with the model's arguments.
+// Execute runs the auto-executor of toolName with the model's arguments. A
+// failure is a *ToolError, whose Error() is the text to show the model.
 func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string) (string, error) {
 	switch toolName {
 	case "accounts_list":
@@ -850,116 +483,494 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 	case "themes_list":
 		return e.ExecuteThemesList(ctx, argsJSON)
 	}
-	return "", fmt.Errorf("no auto-executor for tool: %s", toolName)
+	return "", e.unknownTool(toolName)
 }
 
-// decode reads the model's arguments into req: aliases resolved, the
-// argument fix-up applied, then protojson with unknown fields discarded.
-func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.ProtoMessage, strict bool) error {
-	resolved, err := e.aliases.ResolveJSONChecked(toolName, argsJSON)
-	if err != nil {
-		return err
+// The rest of this file is the runtime of protoc-gen-ai-tools (runtimes/go),
+// the same in every generated file.
+
+// AliasManager shows entity UUIDs to the model as short aliases ("acct-1")
+// and turns them back into UUIDs. Use one per conversation; it is safe for
+// concurrent use.
+type AliasManager struct {
+	mu       sync.RWMutex
+	counters map[string]int    // prefix -> last number given
+	aliases  map[string]string // alias -> UUID
+	uuids    map[string]string // UUID -> alias
+	prefixes map[string]bool   // known prefixes
+}
+
+// NewAliasManager returns an empty manager that knows the declared prefixes.
+func NewAliasManager() *AliasManager {
+	m := &AliasManager{}
+	m.reset()
+	return m
+}
+
+func (m *AliasManager) reset() {
+	m.counters = map[string]int{}
+	m.aliases = map[string]string{}
+	m.uuids = map[string]string{}
+	m.prefixes = make(map[string]bool, len(knownAliasPrefixes))
+	for prefix := range knownAliasPrefixes {
+		m.prefixes[prefix] = true
 	}
-	argsJSON = resolved
-	args, err := e.fixArgs(argsJSON, req.ProtoReflect().Descriptor(), strict)
-	if err != nil {
-		return err
+}
+
+// Register returns the alias of uuid. A UUID seen before keeps its alias;
+// a new one gets the next number of prefix: "prefix-1", "prefix-2", ...
+func (m *AliasManager) Register(prefix string, uuid string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.register(prefix, uuid)
+}
+
+func (m *AliasManager) register(prefix, uuid string) string {
+	if alias, ok := m.uuids[uuid]; ok {
+		return alias
 	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), req); err != nil {
-		return fmt.Errorf("failed to parse arguments: %w", err)
+	m.counters[prefix]++
+	alias := prefix + "-" + strconv.Itoa(m.counters[prefix])
+	m.aliases[alias] = uuid
+	m.uuids[uuid] = alias
+	m.prefixes[prefix] = true
+	return alias
+}
+
+// ResolveAlias returns the UUID of a registered alias, else alias unchanged.
+func (m *AliasManager) ResolveAlias(alias string) string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if uuid, ok := m.aliases[alias]; ok {
+		return uuid
+	}
+	return alias
+}
+
+// AliasifyJSON replaces every registered UUID in jsonStr by its alias, in one
+// pass over the text. A UUID counts only when no hex digit or '-' touches it;
+// everything else is copied unchanged (the text need not be JSON).
+func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.aliasify(jsonStr)
+}
+
+func (m *AliasManager) aliasify(s string) string {
+	if len(m.uuids) == 0 {
+		return s
+	}
+	var b strings.Builder
+	done := 0
+	for i := nextUUID(s, 0); i >= 0; i = nextUUID(s, i+36) {
+		alias, ok := m.uuids[s[i:i+36]]
+		if !ok {
+			continue
+		}
+		if done == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[done:i])
+		b.WriteString(alias)
+		done = i + 36
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// ResolveJSON replaces every JSON string value of jsonStr that is exactly a
+// registered alias by its UUID; text that merely contains an alias is left
+// alone. Unknown aliases stay as written and invalid JSON is returned
+// unchanged: executors use ResolveJSONChecked.
+func (m *AliasManager) ResolveJSON(toolName string, jsonStr string) string {
+	v, ok := decodeJSON(jsonStr)
+	if !ok {
+		return jsonStr
+	}
+	v, _ = m.resolveValue(v, false)
+	return encodeJSON(v)
+}
+
+// ResolveJSONChecked is ResolveJSON, failing on a string value shaped like an
+// alias of a known prefix ("acct-7") that is not registered. The error names
+// the field (with the keys as the model wrote them) and the valid aliases of
+// that prefix, so the model can correct itself. Invalid JSON is returned
+// unchanged, for the decoder to report.
+func (m *AliasManager) ResolveJSONChecked(toolName string, jsonStr string) (string, error) {
+	v, ok := decodeJSON(jsonStr)
+	if !ok {
+		return jsonStr, nil
+	}
+	v, err := m.resolveValue(v, true)
+	if err != nil {
+		return "", err
+	}
+	return encodeJSON(v), nil
+}
+
+// resolveValue resolves the aliases of a decoded value in place.
+func (m *AliasManager) resolveValue(v any, checked bool) (any, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.resolveAt(v, "", checked)
+}
+
+func (m *AliasManager) resolveAt(v any, path string, checked bool) (any, error) {
+	switch x := v.(type) {
+	case string:
+		if uuid, ok := m.aliases[x]; ok {
+			return uuid, nil
+		}
+		if prefix, _, ok := splitAlias(x); ok && checked && m.prefixes[prefix] {
+			return nil, m.unknownAlias(x, prefix, path)
+		}
+	case map[string]any:
+		for _, key := range sortedKeys(x) {
+			field := key
+			if path != "" {
+				field = path + "." + key
+			}
+			item, err := m.resolveAt(x[key], field, checked)
+			if err != nil {
+				return nil, err
+			}
+			x[key] = item
+		}
+	case []any:
+		for i := range x {
+			item, err := m.resolveAt(x[i], path+"["+strconv.Itoa(i)+"]", checked)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = item
+		}
+	}
+	return v, nil
+}
+
+func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
+	var numbers []int
+	for known := range m.aliases {
+		if p, digits, ok := splitAlias(known); ok && p == prefix {
+			n, _ := strconv.Atoi(digits)
+			numbers = append(numbers, n)
+		}
+	}
+	head := "unknown alias " + quote(alias) + " in field " + quote(path) + "; "
+	if len(numbers) == 0 {
+		return errors.New(head + "no " + prefix + " aliases exist yet: call a tool that returns " + prefix + "s first")
+	}
+	sort.Ints(numbers)
+	var list strings.Builder
+	for i, n := range numbers {
+		if i == 20 {
+			fmt.Fprintf(&list, ", … (%d more)", len(numbers)-20)
+			break
+		}
+		if i > 0 {
+			list.WriteString(", ")
+		}
+		list.WriteString(prefix + "-" + strconv.Itoa(n))
+	}
+	return errors.New(head + "valid " + prefix + " aliases: " + list.String())
+}
+
+// RegisterNewUUIDs registers every UUID found in jsonStr under prefix.
+//
+// Deprecated: every id becomes an alias of one prefix; executors use
+// RegisterResponseJSON.
+func (m *AliasManager) RegisterNewUUIDs(prefix string, jsonStr string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := nextUUID(jsonStr, 0); i >= 0; i = nextUUID(jsonStr, i+36) {
+		m.register(prefix, jsonStr[i:i+36])
+	}
+}
+
+// RegisterFieldsFromJSON registers the UUIDs of a tool's response by field
+// name: a string that is exactly a UUID, under a field listed in
+// responseFieldPrefixes, gets that prefix, or primaryPrefix where the entry
+// is "". Object keys are visited in sorted order; array items count as the
+// field holding the array. Invalid JSON registers nothing.
+//
+// Legacy, kept for hand-written callers: keyed by name alone, it numbers a
+// nested entity with its own prefix under the wrong one. Executors use
+// RegisterResponseJSON, which follows the response's message type.
+func (m *AliasManager) RegisterFieldsFromJSON(primaryPrefix string, jsonStr string) {
+	v, ok := decodeJSON(jsonStr)
+	if !ok {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.registerFields(v, "", primaryPrefix)
+}
+
+func (m *AliasManager) registerFields(v any, field, primaryPrefix string) {
+	switch x := v.(type) {
+	case string:
+		prefix, ok := responseFieldPrefixes[field]
+		if !ok || !isUUID(x) {
+			return
+		}
+		if prefix == "" {
+			prefix = primaryPrefix
+		}
+		if prefix != "" {
+			m.register(prefix, x)
+		}
+	case map[string]any:
+		for _, key := range sortedKeys(x) {
+			m.registerFields(x[key], key, primaryPrefix)
+		}
+	case []any:
+		for _, item := range x {
+			m.registerFields(item, field, primaryPrefix)
+		}
+	}
+}
+
+// ExportState returns the manager's state as canonical JSON:
+// {"aliases":{"acct-1":"<uuid>"},"counters":{"acct":1},"version":1}.
+func (m *AliasManager) ExportState() ([]byte, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return json.Marshal(struct {
+		Aliases  map[string]string `json:"aliases"`
+		Counters map[string]int    `json:"counters"`
+		Version  int               `json:"version"`
+	}{m.aliases, m.counters, 1})
+}
+
+// RestoreState replaces the manager's state by one ExportState wrote. It
+// refuses, leaving the state unchanged: invalid JSON, a version other than 1,
+// an alias not "<prefix>-<n>" with n > 0, a value that is not a UUID, one UUID
+// under two aliases, a negative counter, or a counter lower than the highest
+// alias number of its prefix.
+func (m *AliasManager) RestoreState(data []byte) error {
+	var state struct {
+		Aliases  map[string]string `json:"aliases"`
+		Counters map[string]int    `json:"counters"`
+		Version  int               `json:"version"`
+	}
+	if err := json.Unmarshal(data, &state); err != nil {
+		return fmt.Errorf("restore alias state: invalid JSON: %w", err)
+	}
+	if state.Version != 1 {
+		return fmt.Errorf("restore alias state: unsupported version %d", state.Version)
+	}
+	seen := make(map[string]string, len(state.Aliases))
+	highest := map[string]int{}
+	for _, alias := range sortedKeys(state.Aliases) {
+		uuid := state.Aliases[alias]
+		prefix, digits, ok := splitAlias(alias)
+		n, err := strconv.Atoi(digits)
+		if !ok || err != nil || n <= 0 || strconv.Itoa(n) != digits {
+			return fmt.Errorf("restore alias state: invalid alias %s", quote(alias))
+		}
+		if !isUUID(uuid) {
+			return fmt.Errorf("restore alias state: alias %s maps to %s, not a UUID", quote(alias), quote(uuid))
+		}
+		if other, dup := seen[uuid]; dup {
+			return fmt.Errorf("restore alias state: UUID %s has two aliases: %s and %s", quote(uuid), quote(other), quote(alias))
+		}
+		seen[uuid] = alias
+		if n > highest[prefix] {
+			highest[prefix] = n
+		}
+	}
+	prefixes := make(map[string]bool, len(state.Counters)+len(highest))
+	for prefix := range state.Counters {
+		prefixes[prefix] = true
+	}
+	for prefix := range highest {
+		prefixes[prefix] = true
+	}
+	for _, prefix := range sortedKeys(prefixes) {
+		if n := state.Counters[prefix]; n < 0 {
+			return fmt.Errorf("restore alias state: negative counter %d for %s", n, quote(prefix))
+		} else if n < highest[prefix] {
+			return fmt.Errorf("restore alias state: counter %d for %s is lower than its highest alias %s-%d", n, quote(prefix), prefix, highest[prefix])
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reset()
+	for alias, uuid := range state.Aliases {
+		m.aliases[alias] = uuid
+		m.uuids[uuid] = alias
+	}
+	for prefix, n := range state.Counters {
+		m.counters[prefix] = n
+		m.prefixes[prefix] = true
 	}
 	return nil
 }
 
-// serverError is the error of a failed call, for the model: the gRPC status
-// keeps its code and details, and the UUIDs its message names are shown as
-// aliases, like everything else the model sees.
-func (e *Executor) serverError(toolName string, err error) error {
-	st, ok := status.FromError(err)
-	if !ok {
-		return err
+// splitAlias splits "<prefix>-<digits>" at its last '-'.
+func splitAlias(s string) (prefix, digits string, ok bool) {
+	i := strings.LastIndexByte(s, '-')
+	if i <= 0 || i == len(s)-1 {
+		return "", "", false
 	}
-	p := st.Proto()
-	p.Message = e.aliases.AliasifyJSON(toolName, p.Message)
-	return status.ErrorProto(p)
+	for j := i + 1; j < len(s); j++ {
+		if s[j] < '0' || s[j] > '9' {
+			return "", "", false
+		}
+	}
+	return s[:i], s[i+1:], true
 }
 
-// finish encodes a response, registers its ids and returns it aliasified.
-func (e *Executor) finish(toolName string, resp protoreflect.ProtoMessage) (string, error) {
-	b, err := protojson.MarshalOptions{}.Marshal(resp)
+// Executor runs the auto-executed tools over a gRPC connection.
+type Executor struct {
+	conn grpc.ClientConnInterface
+
+	aliases *AliasManager
+}
+
+// NewExecutor returns an executor calling conn.
+func NewExecutor(conn grpc.ClientConnInterface) *Executor {
+	e := &Executor{conn: conn}
+	e.aliases = NewAliasManager()
+	return e
+}
+
+// GetAliasManager returns the executor's alias manager, to share with
+// hand-written tools of the same conversation.
+func (e *Executor) GetAliasManager() *AliasManager {
+	return e.aliases
+}
+
+// errInvalidJSON is the argument error of text that is not one JSON value.
+var errInvalidJSON = errors.New("invalid JSON; send the arguments as one JSON object")
+
+// decode reads the model's arguments into req: aliases resolved, the
+// argument fix-up applied, then protojson with unknown fields discarded.
+// Nothing is sent to the server when it fails.
+func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, strict bool) error {
+	v, ok := decodeJSON(argsJSON)
+	if !ok {
+		return e.invalidArguments(errInvalidJSON)
+	}
+	v, err := e.aliases.resolveValue(v, true)
 	if err != nil {
-		return "", fmt.Errorf("failed to marshal response: %w", err)
+		return e.toolError("unknown-alias", codes.InvalidArgument, err.Error(), err)
+	}
+	args, err := fixArgs(v, req.ProtoReflect().Descriptor(), strict)
+	if err != nil {
+		return e.invalidArguments(err)
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
+		return e.invalidArguments(err)
+	}
+	return nil
+}
+
+// toolError is a ToolError whose message is shown to the model as it is,
+// UUIDs aside.
+func (e *Executor) toolError(reason string, code codes.Code, msg string, cause error) *ToolError {
+	msg = e.aliases.AliasifyJSON("", msg)
+	return &ToolError{Reason: reason, Code: code, Message: msg, RawMessage: msg, Cause: cause}
+}
+
+// invalidArguments is the error of arguments the executor cannot send.
+func (e *Executor) invalidArguments(err error) *ToolError {
+	return e.toolError("invalid-arguments", codes.InvalidArgument, "failed to parse arguments: "+err.Error(), err)
+}
+
+// unknownTool is the error of a tool name without an auto-executor.
+func (e *Executor) unknownTool(toolName string) *ToolError {
+	return e.toolError("unknown-tool", codes.NotFound, "no auto-executor for tool: "+toolName, nil)
+}
+
+// serverError is the error of a failed call: the server's code and details,
+// its message shown to the model with the UUIDs it names as aliases.
+func (e *Executor) serverError(toolName string, err error) *ToolError {
+	st := status.Convert(err)
+	msg := st.Message()
+	msg = e.aliases.AliasifyJSON(toolName, msg)
+	reason := "server-error"
+	if st.Code() == codes.Unavailable {
+		reason = "unavailable"
+	}
+	return &ToolError{
+		Reason:     reason,
+		Code:       st.Code(),
+		Message:    "rpc error: code = " + st.Code().String() + " desc = " + msg,
+		RawMessage: msg,
+		Details:    st.Proto().GetDetails(),
+		Cause:      err,
+	}
+}
+
+// encode writes one response message as JSON.
+func (e *Executor) encode(resp proto.Message) ([]byte, error) {
+	b, err := protojson.Marshal(resp)
+	if err != nil {
+		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
+	}
+	return b, nil
+}
+
+// finish encodes a response, registers its ids and returns it with UUIDs
+// shown as aliases.
+func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
+	b, err := e.encode(resp)
+	if err != nil {
+		return "", err
 	}
 	out := string(b)
-	e.aliases.RegisterFieldsFromJSON(toolOutputPrefix[toolName], out)
-	return e.aliases.AliasifyJSON(toolName, out), nil
+	e.aliases.RegisterResponseJSON(toolName, out)
+	out = e.aliases.AliasifyJSON(toolName, out)
+	return out, nil
 }
 
-// collect reads a server stream to its end into a JSON array, at most 1000
-// messages, registering the ids of each and returning the array aliasified.
-func (e *Executor) collect(toolName string, recv func() (protoreflect.ProtoMessage, error)) (string, error) {
-	var b strings.Builder
-	b.WriteByte('[')
-	for n := 0; ; n++ {
-		msg, err := recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return "", e.serverError(toolName, err)
-		}
-		if n == 1000 {
-			return "", fmt.Errorf("stream returned more than 1000 messages: narrow the request")
-		}
-		item, err := protojson.MarshalOptions{}.Marshal(msg)
-		if err != nil {
-			return "", fmt.Errorf("failed to marshal response: %w", err)
-		}
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(item)
-		e.aliases.RegisterFieldsFromJSON(toolOutputPrefix[toolName], string(item))
-	}
-	b.WriteByte(']')
-	return e.aliases.AliasifyJSON(toolName, b.String()), nil
-}
+// The text forms the kind checks accept (docs/runtime.md, "Argument fix-up").
+var (
+	jsonNumberText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+	durationText   = regexp.MustCompile(`^-?[0-9]+(\.[0-9]{1,9})?s$`)
+	timestampText  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$`)
+)
 
-// fixArgs undoes the schema fixes on the model's arguments before protojson
-// reads them, walking them alongside the request descriptor: nulls dropped
+// fixArgs checks the model's decoded arguments against the request message
+// md and undoes the schema fixes before protojson reads them: nulls dropped
 // (except for google.protobuf.Value), maps and Structs given as key/value
 // entries rebuilt, and, for strict tools, Values given as JSON text parsed.
-// Two members of one oneof are an error. Invalid JSON is left to protojson.
-func (e *Executor) fixArgs(argsJSON string, md protoreflect.MessageDescriptor, strict bool) (string, error) {
-	v, ok := e.decodeJSON(argsJSON)
-	obj, isObject := v.(map[string]any)
-	if !ok || !isObject {
-		return argsJSON, nil
+// A value of the wrong JSON kind, invalid base64 or two members of one oneof
+// are errors naming the field as the model wrote it.
+func fixArgs(v any, md protoreflect.MessageDescriptor, strict bool) (map[string]any, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("expected a JSON object, got " + jsonKind(v))
 	}
-	if err := e.fixMessage(obj, md, strict); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
-	}
-	return e.encodeJSON(obj), nil
+	return obj, fixMessage(obj, md, strict, "")
 }
 
-func (e *Executor) fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bool) error {
+func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bool, path string) error {
 	fields := md.Fields()
 	present := map[protoreflect.FieldNumber]bool{}
-	for _, key := range e.sortedKeys(obj) {
-		fd := fields.ByJSONName(key)
+	for _, key := range sortedKeys(obj) {
+		fd := fields.ByName(protoreflect.Name(key))
 		if fd == nil {
-			fd = fields.ByName(protoreflect.Name(key))
+			fd = fields.ByJSONName(key)
 		}
 		if fd == nil {
 			continue
 		}
 		if obj[key] == nil {
-			if fd.IsList() || fd.IsMap() || !e.isWellKnown(fd.Message(), "Value") {
+			if fd.IsList() || fd.IsMap() || !isWellKnown(fd.Message(), "Value") {
 				delete(obj, key)
 			}
 			continue
 		}
-		fixed, err := e.fixField(obj[key], fd, strict)
+		at := key
+		if path != "" {
+			at = path + "." + key
+		}
+		fixed, err := fixField(obj[key], fd, strict, at)
 		if err != nil {
 			return err
 		}
@@ -975,23 +986,49 @@ func (e *Executor) fixMessage(obj map[string]any, md protoreflect.MessageDescrip
 		var set []string
 		for j := 0; j < od.Fields().Len(); j++ {
 			if fd := od.Fields().Get(j); present[fd.Number()] {
-				set = append(set, fd.JSONName())
+				set = append(set, string(fd.Name()))
 			}
 		}
 		if len(set) > 1 {
-			return fmt.Errorf("fields %q and %q are members of oneof %q: set only one", set[0], set[1], od.Name())
+			return fmt.Errorf("fields %s and %s are members of oneof %s: set only one", quote(set[0]), quote(set[1]), quote(string(od.Name())))
 		}
 	}
 	return nil
 }
 
-func (e *Executor) fixField(v any, fd protoreflect.FieldDescriptor, strict bool) (any, error) {
-	if fd.IsMap() {
-		return e.fixMap(v, fd, strict)
-	}
-	if items, ok := v.([]any); ok && fd.IsList() {
+// fixField fixes and checks the non-null value of field fd.
+func fixField(v any, fd protoreflect.FieldDescriptor, strict bool, path string) (any, error) {
+	switch {
+	case fd.IsMap():
+		obj, err := mapObject(v, path, false)
+		if err != nil {
+			return nil, err
+		}
+		valueField := fd.MapValue()
+		for _, key := range sortedKeys(obj) {
+			if obj[key] == nil {
+				if !isWellKnown(valueField.Message(), "Value") {
+					delete(obj, key)
+				}
+				continue
+			}
+			fixed, err := fixValue(obj[key], valueField, strict, path+"."+key)
+			if err != nil {
+				return nil, err
+			}
+			obj[key] = fixed
+		}
+		return obj, nil
+	case fd.IsList():
+		items, ok := v.([]any)
+		if !ok {
+			return nil, kindError(path, "an array", v)
+		}
 		for i, item := range items {
-			fixed, err := e.fixValue(item, fd.Message(), strict)
+			if item == nil {
+				continue
+			}
+			fixed, err := fixValue(item, fd, strict, path+"["+strconv.Itoa(i)+"]")
 			if err != nil {
 				return nil, err
 			}
@@ -999,113 +1036,223 @@ func (e *Executor) fixField(v any, fd protoreflect.FieldDescriptor, strict bool)
 		}
 		return items, nil
 	}
-	return e.fixValue(v, fd.Message(), strict)
+	return fixValue(v, fd, strict, path)
 }
 
-// fixMap rebuilds a map given as [{"key": k, "value": v}, ...] entries, then
-// fixes its values.
-func (e *Executor) fixMap(v any, fd protoreflect.FieldDescriptor, strict bool) (any, error) {
-	obj, ok := v.(map[string]any)
-	if entries, isList := v.([]any); isList {
-		obj = make(map[string]any, len(entries))
-		for i, entry := range entries {
-			kv, _ := entry.(map[string]any)
-			switch key := kv["key"].(type) {
-			case string:
-				obj[key] = kv["value"]
-			case json.Number:
-				obj[key.String()] = kv["value"]
-			case bool:
-				obj[strconv.FormatBool(key)] = kv["value"]
-			default:
-				return nil, fmt.Errorf("field %q: entry %d is not a {\"key\": …, \"value\": …} object", fd.JSONName(), i)
-			}
-		}
-	} else if !ok {
-		return v, nil
+// mapObject returns a map given as an object, or rebuilds one given as
+// [{"key": k, "value": v}, ...] entries (later entries win). For a Struct
+// (structKeys) keys must be strings and values are read as strict Values.
+func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
+	if obj, ok := v.(map[string]any); ok {
+		return obj, nil
 	}
-	valueType := fd.MapValue().Message()
-	for _, key := range e.sortedKeys(obj) {
-		if obj[key] == nil {
-			if !e.isWellKnown(valueType, "Value") {
-				delete(obj, key)
-			}
-			continue
+	entries, ok := v.([]any)
+	if !ok {
+		return nil, kindError(path, "an object", v)
+	}
+	obj := make(map[string]any, len(entries))
+	for i, entry := range entries {
+		kv, _ := entry.(map[string]any)
+		key, ok := mapKey(kv["key"], structKeys)
+		if !ok {
+			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": …, \"value\": …} object", quote(path), i)
 		}
-		fixed, err := e.fixValue(obj[key], valueType, strict)
-		if err != nil {
-			return nil, err
+		obj[key] = kv["value"]
+		if text, ok := obj[key].(string); ok && structKeys {
+			obj[key] = parseValue(text)
 		}
-		obj[key] = fixed
 	}
 	return obj, nil
 }
 
-// fixValue fixes one value of message type md (nil: a scalar, kept as is).
-func (e *Executor) fixValue(v any, md protoreflect.MessageDescriptor, strict bool) (any, error) {
-	switch {
-	case md == nil || v == nil:
-	case e.isWellKnown(md, "Value"):
-		if text, ok := v.(string); ok && strict {
-			return e.parseValue(text), nil
+// mapKey is the JSON spelling of an entry's key: a string, or for a map
+// (not a Struct) a number or boolean.
+func mapKey(k any, stringOnly bool) (string, bool) {
+	switch x := k.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		return x.String(), !stringOnly
+	case bool:
+		return strconv.FormatBool(x), !stringOnly
+	}
+	return "", false
+}
+
+// fixValue fixes and checks one value of fd's kind: the field's own, an item
+// of a repeated field, or a map value.
+func fixValue(v any, fd protoreflect.FieldDescriptor, strict bool, path string) (any, error) {
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return fixMessageValue(v, fd.Message(), strict, path)
+	case protoreflect.BoolKind:
+		return checkBool(v, path)
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
+		protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return checkNumber(v, path, "an integer", false)
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return checkNumber(v, path, "a number", true)
+	case protoreflect.StringKind:
+		return checkString(v, path, "a string", nil)
+	case protoreflect.BytesKind:
+		return checkBytes(v, path)
+	case protoreflect.EnumKind:
+		switch v.(type) {
+		case string, json.Number:
+			return v, nil
 		}
-	case e.isWellKnown(md, "ListValue"):
-		if items, ok := v.([]any); ok && strict {
-			for i, item := range items {
-				if text, ok := item.(string); ok {
-					items[i] = e.parseValue(text)
-				}
-			}
-		}
-	case e.isWellKnown(md, "Struct"):
-		if entries, ok := v.([]any); ok {
-			obj := make(map[string]any, len(entries))
-			for i, entry := range entries {
-				kv, _ := entry.(map[string]any)
-				key, ok := kv["key"].(string)
-				if !ok {
-					return nil, fmt.Errorf("entry %d of a struct is not a {\"key\": \"…\", \"value\": …} object", i)
-				}
-				obj[key] = kv["value"]
-				if text, ok := obj[key].(string); ok {
-					obj[key] = e.parseValue(text)
-				}
-			}
-			return obj, nil
-		}
-	case strings.HasPrefix(string(md.FullName()), "google.protobuf."):
-	default:
-		if obj, ok := v.(map[string]any); ok {
-			return obj, e.fixMessage(obj, md, strict)
-		}
+		return nil, kindError(path, "an enum value", v)
 	}
 	return v, nil
 }
 
+// fixMessageValue fixes and checks a value of message type md.
+func fixMessageValue(v any, md protoreflect.MessageDescriptor, strict bool, path string) (any, error) {
+	switch md.FullName() {
+	case "google.protobuf.Value":
+		if text, ok := v.(string); ok && strict {
+			return parseValue(text), nil
+		}
+		return v, nil
+	case "google.protobuf.ListValue":
+		items, ok := v.([]any)
+		if !ok {
+			return nil, kindError(path, "an array", v)
+		}
+		for i, item := range items {
+			if text, ok := item.(string); ok && strict {
+				items[i] = parseValue(text)
+			}
+		}
+		return items, nil
+	case "google.protobuf.Struct":
+		return mapObject(v, path, true)
+	case "google.protobuf.Duration":
+		return checkString(v, path, `a duration such as "1.5s"`, durationText)
+	case "google.protobuf.Timestamp":
+		return checkString(v, path, "an RFC 3339 timestamp", timestampText)
+	case "google.protobuf.StringValue", "google.protobuf.FieldMask":
+		return checkString(v, path, "a string", nil)
+	case "google.protobuf.BoolValue":
+		return checkBool(v, path)
+	case "google.protobuf.Int32Value", "google.protobuf.Int64Value", "google.protobuf.UInt32Value", "google.protobuf.UInt64Value":
+		return checkNumber(v, path, "an integer", false)
+	case "google.protobuf.FloatValue", "google.protobuf.DoubleValue":
+		return checkNumber(v, path, "a number", true)
+	case "google.protobuf.BytesValue":
+		return checkBytes(v, path)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, kindError(path, "an object", v)
+	}
+	if strings.HasPrefix(string(md.FullName()), "google.protobuf.") {
+		return obj, nil
+	}
+	return obj, fixMessage(obj, md, strict, path)
+}
+
+func checkBool(v any, path string) (any, error) {
+	if _, ok := v.(bool); !ok {
+		return nil, kindError(path, "a boolean", v)
+	}
+	return v, nil
+}
+
+// checkNumber accepts a number or a string spelling one (and, for floating
+// point, "NaN", "Infinity" and "-Infinity").
+func checkNumber(v any, path, kind string, float bool) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		return v, nil
+	case string:
+		if jsonNumberText.MatchString(x) || float && (x == "NaN" || x == "Infinity" || x == "-Infinity") {
+			return v, nil
+		}
+	}
+	return nil, kindError(path, kind, v)
+}
+
+// checkString accepts a string, matching pattern when there is one.
+func checkString(v any, path, kind string, pattern *regexp.Regexp) (any, error) {
+	if s, ok := v.(string); ok && (pattern == nil || pattern.MatchString(s)) {
+		return v, nil
+	}
+	return nil, kindError(path, kind, v)
+}
+
+// checkBytes accepts what protojson decodes as bytes: standard or URL-safe
+// base64 (not mixed), padding optional but, when present, complete.
+func checkBytes(v any, path string) (any, error) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, kindError(path, "a base64 string", v)
+	}
+	enc := base64.StdEncoding
+	if strings.ContainsAny(s, "-_") {
+		enc = base64.URLEncoding
+	}
+	if len(s)%4 != 0 {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	if _, err := enc.DecodeString(s); err != nil {
+		return nil, fmt.Errorf("field %s: invalid base64 %s", quote(path), quote(s))
+	}
+	return v, nil
+}
+
+// kindError is the error of a value of the wrong JSON kind.
+func kindError(path, kind string, v any) error {
+	return fmt.Errorf("field %s: expected %s, got %s", quote(path), kind, describe(v))
+}
+
+// describe shows a value in a message: a string quoted, a number or boolean
+// as JSON text, else its kind.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return quote(x)
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return jsonKind(v)
+}
+
+// jsonKind names the JSON kind of a decoded value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	}
+	return "null"
+}
+
 // parseValue reads a string given for a google.protobuf.Value as JSON text;
 // text that is not valid JSON stays a plain string.
-func (e *Executor) parseValue(text string) any {
-	if v, ok := e.decodeJSON(text); ok {
+func parseValue(text string) any {
+	if v, ok := decodeJSON(text); ok {
 		return v
 	}
 	return text
 }
 
-func (e *Executor) isWellKnown(md protoreflect.MessageDescriptor, name protoreflect.Name) bool {
+func isWellKnown(md protoreflect.MessageDescriptor, name protoreflect.Name) bool {
 	return md != nil && md.FullName() == "google.protobuf."+protoreflect.FullName(name)
 }
 
-func (e *Executor) sortedKeys(obj map[string]any) []string {
-	keys := make([]string, 0, len(obj))
-	for key := range obj {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // decodeJSON decodes exactly one JSON value, keeping numbers as written.
-func (e *Executor) decodeJSON(s string) (any, bool) {
+func decodeJSON(s string) (any, bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var v any
@@ -1116,7 +1263,7 @@ func (e *Executor) decodeJSON(s string) (any, bool) {
 }
 
 // encodeJSON writes v with object keys sorted and numbers as decoded.
-func (e *Executor) encodeJSON(v any) string {
+func encodeJSON(v any) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -1124,4 +1271,260 @@ func (e *Executor) encodeJSON(v any) string {
 		return ""
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// sortedKeys returns the keys of obj in byte order.
+func sortedKeys[V any](obj map[string]V) []string {
+	keys := make([]string, 0, len(obj))
+	for key := range obj {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// quote writes s as a JSON string for a message: '"' and '\' escaped, \b \f
+// \n \r \t for those controls, other characters below U+0020 as \u00XX, and
+// everything else as it is (unlike %q, which escapes some non-ASCII).
+func quote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if c < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte("0123456789abcdef"[c>>4])
+				b.WriteByte("0123456789abcdef"[c&0xf])
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// responseAliasField is one field of a response message type whose ids
+// register (docs/runtime.md, "Response registration").
+type responseAliasField struct {
+	field   string // the JSON name: responses are written with JSON names
+	prefix  string // the alias prefix of the strings it holds, or ""
+	message string // the message type it holds, when that type is listed, or ""
+	isMap   bool   // a map field: its values are visited
+}
+
+// responseAliasTool is how one auto-executed tool's response registers.
+type responseAliasTool struct {
+	message  string // the response message (of each item of a stream)
+	idPrefix string // the prefix of the top-level entity's unannotated "id", or ""
+	idField  string // the JSON name of that entity's field, "" for the response itself
+}
+
+// RegisterResponseJSON registers the UUIDs of one response of the
+// auto-executed tool toolName, following its message type: a field with an
+// alias prefix registers under it at any depth (nested, repeated, map
+// values, oneof members), and an unannotated "id" only in the tool's
+// top-level entity, under the tool's primary prefix. Depth first, fields in
+// declaration order, array items in order, map values by key. Invalid JSON,
+// or a tool the generated tables do not list, registers nothing.
+func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
+	tool, ok := toolResponseAliases[toolName]
+	if !ok {
+		return
+	}
+	var v any
+	if err := json.Unmarshal([]byte(jsonStr), &v); err != nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if tool.idPrefix != "" {
+		entities := v
+		if obj, ok := v.(map[string]any); ok && tool.idField != "" {
+			entities = obj[tool.idField]
+		}
+		items, ok := entities.([]any)
+		if !ok {
+			items = []any{entities}
+		}
+		for _, item := range items {
+			if obj, ok := item.(map[string]any); ok {
+				if id, ok := obj["id"].(string); ok && isUUID(id) {
+					m.register(tool.idPrefix, id)
+				}
+			}
+		}
+	}
+	m.registerMessage(v, tool.message)
+}
+
+// registerMessage registers the ids of v, a value of message type typeName.
+func (m *AliasManager) registerMessage(v any, typeName string) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, f := range responseAliasTypes[typeName] {
+		x := obj[f.field]
+		if x == nil {
+			continue
+		}
+		if items, ok := x.([]any); ok {
+			for _, item := range items {
+				m.registerValue(item, f)
+			}
+		} else if entries, ok := x.(map[string]any); ok && f.isMap {
+			for _, key := range sortedKeys(entries) {
+				m.registerValue(entries[key], f)
+			}
+		} else {
+			m.registerValue(x, f)
+		}
+	}
+}
+
+func (m *AliasManager) registerValue(v any, f responseAliasField) {
+	if s, ok := v.(string); ok && f.prefix != "" && isUUID(s) {
+		m.register(f.prefix, s)
+	}
+	if f.message != "" {
+		m.registerMessage(v, f.message)
+	}
+}
+
+// collect reads a server stream to its end into a JSON array of at most 1000
+// messages, registering the ids of each as it arrives, and returns the array
+// with UUIDs shown as aliases.
+func collect[T proto.Message](e *Executor, toolName string, recv func() (T, error)) (string, error) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for n := 0; ; n++ {
+		msg, err := recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", e.serverError(toolName, err)
+		}
+		if n == 1000 {
+			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
+		}
+		item, err := e.encode(msg)
+		if err != nil {
+			return "", err
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(item)
+		e.aliases.RegisterResponseJSON(toolName, string(item))
+	}
+	b.WriteByte(']')
+	out := b.String()
+	out = e.aliases.AliasifyJSON(toolName, out)
+	return out, nil
+}
+
+// ToolError is the error of every failed tool call (docs/runtime.md,
+// "Errors"). Its Error() is the text to show the model. It works with
+// errors.As, and with status.Code and status.FromError, which see its code,
+// RawMessage and details.
+type ToolError struct {
+	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
+	// "server-error", "unavailable" and "invalid-response".
+	Reason string
+	// Code is the gRPC code: the server's for "server-error" and
+	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
+	// for an unknown tool, ResourceExhausted or Internal for a response that
+	// cannot be returned.
+	Code codes.Code
+	// Message is the text for the model, with UUIDs shown as aliases; for
+	// server errors "rpc error: code = NotFound desc = …".
+	Message string
+	// RawMessage is the server's own message (aliasified, without the
+	// "rpc error: …" prefix) for "server-error" and "unavailable", else
+	// Message.
+	RawMessage string
+	// Details are the status details as the server sent them, raw ids kept
+	// for the application; empty for the other reasons.
+	Details []*anypb.Any
+	// Cause is the underlying error, when there is one.
+	Cause error
+}
+
+// Error returns Message, the text for the model.
+func (e *ToolError) Error() string { return e.Message }
+
+// Unwrap returns Cause.
+func (e *ToolError) Unwrap() error { return e.Cause }
+
+// GRPCStatus returns the error as a gRPC status: Code, RawMessage and
+// Details.
+func (e *ToolError) GRPCStatus() *status.Status {
+	p := status.New(e.Code, e.RawMessage).Proto()
+	p.Details = e.Details
+	return status.FromProto(p)
+}
+
+// isUUID reports whether s is 8-4-4-4-12 hexadecimal digits.
+func isUUID(s string) bool {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		if !isHex[s[i]] && i != 8 && i != 13 && i != 18 && i != 23 {
+			return false
+		}
+	}
+	return true
+}
+
+// isHex marks the hexadecimal digits, either case.
+var isHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return t
+}()
+
+// isUUIDByte reports whether c may touch a UUID: a hex digit or '-'.
+func isUUIDByte(c byte) bool {
+	return c == '-' || isHex[c]
+}
+
+// nextUUID returns the index of the first UUID in s at or after from that no
+// hex digit or '-' touches, or -1. It jumps from one '-' to the next: a UUID
+// starts 8 bytes before its first '-'.
+func nextUUID(s string, from int) int {
+	for dash := from + 8; dash+28 <= len(s); dash++ {
+		next := strings.IndexByte(s[dash:len(s)-27], '-')
+		if next < 0 {
+			return -1
+		}
+		dash += next
+		i := dash - 8
+		if !isUUID(s[i : i+36]) {
+			continue
+		}
+		if (i > 0 && isUUIDByte(s[i-1])) || (i+36 < len(s) && isUUIDByte(s[i+36])) {
+			continue
+		}
+		return i
+	}
+	return -1
 }

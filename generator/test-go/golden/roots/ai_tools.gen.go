@@ -4,15 +4,22 @@ package gentools
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/anypb"
 
 	rootsv1 "example.com/aitools/testgo/pb/roots/v1"
 	structpb "google.golang.org/protobuf/types/known/structpb"
@@ -60,17 +67,6 @@ func AllTools() []AgentTool {
 	}
 }
 
-// Executor runs the auto-executed tools over a gRPC connection.
-type Executor struct {
-	conn grpc.ClientConnInterface
-}
-
-// NewExecutor returns an executor calling conn.
-func NewExecutor(conn grpc.ClientConnInterface) *Executor {
-	e := &Executor{conn: conn}
-	return e
-}
-
 // ExecuteRootStructLoose runs the "root_struct_loose" tool by calling RootService.StructLoose.
 func (e *Executor) ExecuteRootStructLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req structpb.Struct
@@ -93,78 +89,149 @@ func (e *Executor) CanExecute(toolName string) bool {
 	return false
 }
 
-// Execute runs the auto-executor of toolName with the model's arguments.
+// Execute runs the auto-executor of toolName with the model's arguments. A
+// failure is a *ToolError, whose Error() is the text to show the model.
 func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string) (string, error) {
 	switch toolName {
 	case "root_struct_loose":
 		return e.ExecuteRootStructLoose(ctx, argsJSON)
 	}
-	return "", fmt.Errorf("no auto-executor for tool: %s", toolName)
+	return "", e.unknownTool(toolName)
 }
+
+// The rest of this file is the runtime of protoc-gen-ai-tools (runtimes/go),
+// the same in every generated file.
+
+// Executor runs the auto-executed tools over a gRPC connection.
+type Executor struct {
+	conn grpc.ClientConnInterface
+}
+
+// NewExecutor returns an executor calling conn.
+func NewExecutor(conn grpc.ClientConnInterface) *Executor {
+	e := &Executor{conn: conn}
+	return e
+}
+
+// errInvalidJSON is the argument error of text that is not one JSON value.
+var errInvalidJSON = errors.New("invalid JSON; send the arguments as one JSON object")
 
 // decode reads the model's arguments into req: aliases resolved, the
 // argument fix-up applied, then protojson with unknown fields discarded.
-func (e *Executor) decode(toolName string, argsJSON string, req protoreflect.ProtoMessage, strict bool) error {
-	args, err := e.fixArgs(argsJSON, req.ProtoReflect().Descriptor(), strict)
-	if err != nil {
-		return err
+// Nothing is sent to the server when it fails.
+func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, strict bool) error {
+	v, ok := decodeJSON(argsJSON)
+	if !ok {
+		return e.invalidArguments(errInvalidJSON)
 	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(args), req); err != nil {
-		return fmt.Errorf("failed to parse arguments: %w", err)
+	args, err := fixArgs(v, req.ProtoReflect().Descriptor(), strict)
+	if err != nil {
+		return e.invalidArguments(err)
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
+		return e.invalidArguments(err)
 	}
 	return nil
 }
 
-// serverError is the error of a failed call, for the model: the gRPC status
-// keeps its code and details.
-func (e *Executor) serverError(toolName string, err error) error {
-	return err
+// toolError is a ToolError whose message is shown to the model as it is,
+// UUIDs aside.
+func (e *Executor) toolError(reason string, code codes.Code, msg string, cause error) *ToolError {
+	return &ToolError{Reason: reason, Code: code, Message: msg, RawMessage: msg, Cause: cause}
 }
 
-// finish encodes a response.
-func (e *Executor) finish(toolName string, resp protoreflect.ProtoMessage) (string, error) {
-	b, err := protojson.MarshalOptions{}.Marshal(resp)
-	if err != nil {
-		return "", fmt.Errorf("failed to marshal response: %w", err)
+// invalidArguments is the error of arguments the executor cannot send.
+func (e *Executor) invalidArguments(err error) *ToolError {
+	return e.toolError("invalid-arguments", codes.InvalidArgument, "failed to parse arguments: "+err.Error(), err)
+}
+
+// unknownTool is the error of a tool name without an auto-executor.
+func (e *Executor) unknownTool(toolName string) *ToolError {
+	return e.toolError("unknown-tool", codes.NotFound, "no auto-executor for tool: "+toolName, nil)
+}
+
+// serverError is the error of a failed call: the server's code and details,
+// its message shown to the model with the UUIDs it names as aliases.
+func (e *Executor) serverError(toolName string, err error) *ToolError {
+	st := status.Convert(err)
+	msg := st.Message()
+	reason := "server-error"
+	if st.Code() == codes.Unavailable {
+		reason = "unavailable"
 	}
-	return string(b), nil
+	return &ToolError{
+		Reason:     reason,
+		Code:       st.Code(),
+		Message:    "rpc error: code = " + st.Code().String() + " desc = " + msg,
+		RawMessage: msg,
+		Details:    st.Proto().GetDetails(),
+		Cause:      err,
+	}
 }
 
-// fixArgs undoes the schema fixes on the model's arguments before protojson
-// reads them, walking them alongside the request descriptor: nulls dropped
+// encode writes one response message as JSON.
+func (e *Executor) encode(resp proto.Message) ([]byte, error) {
+	b, err := protojson.Marshal(resp)
+	if err != nil {
+		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
+	}
+	return b, nil
+}
+
+// finish encodes a response, registers its ids and returns it with UUIDs
+// shown as aliases.
+func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
+	b, err := e.encode(resp)
+	if err != nil {
+		return "", err
+	}
+	out := string(b)
+	return out, nil
+}
+
+// The text forms the kind checks accept (docs/runtime.md, "Argument fix-up").
+var (
+	jsonNumberText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+	durationText   = regexp.MustCompile(`^-?[0-9]+(\.[0-9]{1,9})?s$`)
+	timestampText  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$`)
+)
+
+// fixArgs checks the model's decoded arguments against the request message
+// md and undoes the schema fixes before protojson reads them: nulls dropped
 // (except for google.protobuf.Value), maps and Structs given as key/value
 // entries rebuilt, and, for strict tools, Values given as JSON text parsed.
-// Two members of one oneof are an error. Invalid JSON is left to protojson.
-func (e *Executor) fixArgs(argsJSON string, md protoreflect.MessageDescriptor, strict bool) (string, error) {
-	v, ok := e.decodeJSON(argsJSON)
-	obj, isObject := v.(map[string]any)
-	if !ok || !isObject {
-		return argsJSON, nil
+// A value of the wrong JSON kind, invalid base64 or two members of one oneof
+// are errors naming the field as the model wrote it.
+func fixArgs(v any, md protoreflect.MessageDescriptor, strict bool) (map[string]any, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("expected a JSON object, got " + jsonKind(v))
 	}
-	if err := e.fixMessage(obj, md, strict); err != nil {
-		return "", fmt.Errorf("failed to parse arguments: %w", err)
-	}
-	return e.encodeJSON(obj), nil
+	return obj, fixMessage(obj, md, strict, "")
 }
 
-func (e *Executor) fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bool) error {
+func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bool, path string) error {
 	fields := md.Fields()
 	present := map[protoreflect.FieldNumber]bool{}
-	for _, key := range e.sortedKeys(obj) {
-		fd := fields.ByJSONName(key)
+	for _, key := range sortedKeys(obj) {
+		fd := fields.ByName(protoreflect.Name(key))
 		if fd == nil {
-			fd = fields.ByName(protoreflect.Name(key))
+			fd = fields.ByJSONName(key)
 		}
 		if fd == nil {
 			continue
 		}
 		if obj[key] == nil {
-			if fd.IsList() || fd.IsMap() || !e.isWellKnown(fd.Message(), "Value") {
+			if fd.IsList() || fd.IsMap() || !isWellKnown(fd.Message(), "Value") {
 				delete(obj, key)
 			}
 			continue
 		}
-		fixed, err := e.fixField(obj[key], fd, strict)
+		at := key
+		if path != "" {
+			at = path + "." + key
+		}
+		fixed, err := fixField(obj[key], fd, strict, at)
 		if err != nil {
 			return err
 		}
@@ -180,23 +247,49 @@ func (e *Executor) fixMessage(obj map[string]any, md protoreflect.MessageDescrip
 		var set []string
 		for j := 0; j < od.Fields().Len(); j++ {
 			if fd := od.Fields().Get(j); present[fd.Number()] {
-				set = append(set, fd.JSONName())
+				set = append(set, string(fd.Name()))
 			}
 		}
 		if len(set) > 1 {
-			return fmt.Errorf("fields %q and %q are members of oneof %q: set only one", set[0], set[1], od.Name())
+			return fmt.Errorf("fields %s and %s are members of oneof %s: set only one", quote(set[0]), quote(set[1]), quote(string(od.Name())))
 		}
 	}
 	return nil
 }
 
-func (e *Executor) fixField(v any, fd protoreflect.FieldDescriptor, strict bool) (any, error) {
-	if fd.IsMap() {
-		return e.fixMap(v, fd, strict)
-	}
-	if items, ok := v.([]any); ok && fd.IsList() {
+// fixField fixes and checks the non-null value of field fd.
+func fixField(v any, fd protoreflect.FieldDescriptor, strict bool, path string) (any, error) {
+	switch {
+	case fd.IsMap():
+		obj, err := mapObject(v, path, false)
+		if err != nil {
+			return nil, err
+		}
+		valueField := fd.MapValue()
+		for _, key := range sortedKeys(obj) {
+			if obj[key] == nil {
+				if !isWellKnown(valueField.Message(), "Value") {
+					delete(obj, key)
+				}
+				continue
+			}
+			fixed, err := fixValue(obj[key], valueField, strict, path+"."+key)
+			if err != nil {
+				return nil, err
+			}
+			obj[key] = fixed
+		}
+		return obj, nil
+	case fd.IsList():
+		items, ok := v.([]any)
+		if !ok {
+			return nil, kindError(path, "an array", v)
+		}
 		for i, item := range items {
-			fixed, err := e.fixValue(item, fd.Message(), strict)
+			if item == nil {
+				continue
+			}
+			fixed, err := fixValue(item, fd, strict, path+"["+strconv.Itoa(i)+"]")
 			if err != nil {
 				return nil, err
 			}
@@ -204,113 +297,223 @@ func (e *Executor) fixField(v any, fd protoreflect.FieldDescriptor, strict bool)
 		}
 		return items, nil
 	}
-	return e.fixValue(v, fd.Message(), strict)
+	return fixValue(v, fd, strict, path)
 }
 
-// fixMap rebuilds a map given as [{"key": k, "value": v}, ...] entries, then
-// fixes its values.
-func (e *Executor) fixMap(v any, fd protoreflect.FieldDescriptor, strict bool) (any, error) {
-	obj, ok := v.(map[string]any)
-	if entries, isList := v.([]any); isList {
-		obj = make(map[string]any, len(entries))
-		for i, entry := range entries {
-			kv, _ := entry.(map[string]any)
-			switch key := kv["key"].(type) {
-			case string:
-				obj[key] = kv["value"]
-			case json.Number:
-				obj[key.String()] = kv["value"]
-			case bool:
-				obj[strconv.FormatBool(key)] = kv["value"]
-			default:
-				return nil, fmt.Errorf("field %q: entry %d is not a {\"key\": …, \"value\": …} object", fd.JSONName(), i)
-			}
-		}
-	} else if !ok {
-		return v, nil
+// mapObject returns a map given as an object, or rebuilds one given as
+// [{"key": k, "value": v}, ...] entries (later entries win). For a Struct
+// (structKeys) keys must be strings and values are read as strict Values.
+func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
+	if obj, ok := v.(map[string]any); ok {
+		return obj, nil
 	}
-	valueType := fd.MapValue().Message()
-	for _, key := range e.sortedKeys(obj) {
-		if obj[key] == nil {
-			if !e.isWellKnown(valueType, "Value") {
-				delete(obj, key)
-			}
-			continue
+	entries, ok := v.([]any)
+	if !ok {
+		return nil, kindError(path, "an object", v)
+	}
+	obj := make(map[string]any, len(entries))
+	for i, entry := range entries {
+		kv, _ := entry.(map[string]any)
+		key, ok := mapKey(kv["key"], structKeys)
+		if !ok {
+			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": …, \"value\": …} object", quote(path), i)
 		}
-		fixed, err := e.fixValue(obj[key], valueType, strict)
-		if err != nil {
-			return nil, err
+		obj[key] = kv["value"]
+		if text, ok := obj[key].(string); ok && structKeys {
+			obj[key] = parseValue(text)
 		}
-		obj[key] = fixed
 	}
 	return obj, nil
 }
 
-// fixValue fixes one value of message type md (nil: a scalar, kept as is).
-func (e *Executor) fixValue(v any, md protoreflect.MessageDescriptor, strict bool) (any, error) {
-	switch {
-	case md == nil || v == nil:
-	case e.isWellKnown(md, "Value"):
-		if text, ok := v.(string); ok && strict {
-			return e.parseValue(text), nil
+// mapKey is the JSON spelling of an entry's key: a string, or for a map
+// (not a Struct) a number or boolean.
+func mapKey(k any, stringOnly bool) (string, bool) {
+	switch x := k.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		return x.String(), !stringOnly
+	case bool:
+		return strconv.FormatBool(x), !stringOnly
+	}
+	return "", false
+}
+
+// fixValue fixes and checks one value of fd's kind: the field's own, an item
+// of a repeated field, or a map value.
+func fixValue(v any, fd protoreflect.FieldDescriptor, strict bool, path string) (any, error) {
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return fixMessageValue(v, fd.Message(), strict, path)
+	case protoreflect.BoolKind:
+		return checkBool(v, path)
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
+		protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return checkNumber(v, path, "an integer", false)
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return checkNumber(v, path, "a number", true)
+	case protoreflect.StringKind:
+		return checkString(v, path, "a string", nil)
+	case protoreflect.BytesKind:
+		return checkBytes(v, path)
+	case protoreflect.EnumKind:
+		switch v.(type) {
+		case string, json.Number:
+			return v, nil
 		}
-	case e.isWellKnown(md, "ListValue"):
-		if items, ok := v.([]any); ok && strict {
-			for i, item := range items {
-				if text, ok := item.(string); ok {
-					items[i] = e.parseValue(text)
-				}
-			}
-		}
-	case e.isWellKnown(md, "Struct"):
-		if entries, ok := v.([]any); ok {
-			obj := make(map[string]any, len(entries))
-			for i, entry := range entries {
-				kv, _ := entry.(map[string]any)
-				key, ok := kv["key"].(string)
-				if !ok {
-					return nil, fmt.Errorf("entry %d of a struct is not a {\"key\": \"…\", \"value\": …} object", i)
-				}
-				obj[key] = kv["value"]
-				if text, ok := obj[key].(string); ok {
-					obj[key] = e.parseValue(text)
-				}
-			}
-			return obj, nil
-		}
-	case strings.HasPrefix(string(md.FullName()), "google.protobuf."):
-	default:
-		if obj, ok := v.(map[string]any); ok {
-			return obj, e.fixMessage(obj, md, strict)
-		}
+		return nil, kindError(path, "an enum value", v)
 	}
 	return v, nil
 }
 
+// fixMessageValue fixes and checks a value of message type md.
+func fixMessageValue(v any, md protoreflect.MessageDescriptor, strict bool, path string) (any, error) {
+	switch md.FullName() {
+	case "google.protobuf.Value":
+		if text, ok := v.(string); ok && strict {
+			return parseValue(text), nil
+		}
+		return v, nil
+	case "google.protobuf.ListValue":
+		items, ok := v.([]any)
+		if !ok {
+			return nil, kindError(path, "an array", v)
+		}
+		for i, item := range items {
+			if text, ok := item.(string); ok && strict {
+				items[i] = parseValue(text)
+			}
+		}
+		return items, nil
+	case "google.protobuf.Struct":
+		return mapObject(v, path, true)
+	case "google.protobuf.Duration":
+		return checkString(v, path, `a duration such as "1.5s"`, durationText)
+	case "google.protobuf.Timestamp":
+		return checkString(v, path, "an RFC 3339 timestamp", timestampText)
+	case "google.protobuf.StringValue", "google.protobuf.FieldMask":
+		return checkString(v, path, "a string", nil)
+	case "google.protobuf.BoolValue":
+		return checkBool(v, path)
+	case "google.protobuf.Int32Value", "google.protobuf.Int64Value", "google.protobuf.UInt32Value", "google.protobuf.UInt64Value":
+		return checkNumber(v, path, "an integer", false)
+	case "google.protobuf.FloatValue", "google.protobuf.DoubleValue":
+		return checkNumber(v, path, "a number", true)
+	case "google.protobuf.BytesValue":
+		return checkBytes(v, path)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, kindError(path, "an object", v)
+	}
+	if strings.HasPrefix(string(md.FullName()), "google.protobuf.") {
+		return obj, nil
+	}
+	return obj, fixMessage(obj, md, strict, path)
+}
+
+func checkBool(v any, path string) (any, error) {
+	if _, ok := v.(bool); !ok {
+		return nil, kindError(path, "a boolean", v)
+	}
+	return v, nil
+}
+
+// checkNumber accepts a number or a string spelling one (and, for floating
+// point, "NaN", "Infinity" and "-Infinity").
+func checkNumber(v any, path, kind string, float bool) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		return v, nil
+	case string:
+		if jsonNumberText.MatchString(x) || float && (x == "NaN" || x == "Infinity" || x == "-Infinity") {
+			return v, nil
+		}
+	}
+	return nil, kindError(path, kind, v)
+}
+
+// checkString accepts a string, matching pattern when there is one.
+func checkString(v any, path, kind string, pattern *regexp.Regexp) (any, error) {
+	if s, ok := v.(string); ok && (pattern == nil || pattern.MatchString(s)) {
+		return v, nil
+	}
+	return nil, kindError(path, kind, v)
+}
+
+// checkBytes accepts what protojson decodes as bytes: standard or URL-safe
+// base64 (not mixed), padding optional but, when present, complete.
+func checkBytes(v any, path string) (any, error) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, kindError(path, "a base64 string", v)
+	}
+	enc := base64.StdEncoding
+	if strings.ContainsAny(s, "-_") {
+		enc = base64.URLEncoding
+	}
+	if len(s)%4 != 0 {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	if _, err := enc.DecodeString(s); err != nil {
+		return nil, fmt.Errorf("field %s: invalid base64 %s", quote(path), quote(s))
+	}
+	return v, nil
+}
+
+// kindError is the error of a value of the wrong JSON kind.
+func kindError(path, kind string, v any) error {
+	return fmt.Errorf("field %s: expected %s, got %s", quote(path), kind, describe(v))
+}
+
+// describe shows a value in a message: a string quoted, a number or boolean
+// as JSON text, else its kind.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return quote(x)
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return jsonKind(v)
+}
+
+// jsonKind names the JSON kind of a decoded value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	}
+	return "null"
+}
+
 // parseValue reads a string given for a google.protobuf.Value as JSON text;
 // text that is not valid JSON stays a plain string.
-func (e *Executor) parseValue(text string) any {
-	if v, ok := e.decodeJSON(text); ok {
+func parseValue(text string) any {
+	if v, ok := decodeJSON(text); ok {
 		return v
 	}
 	return text
 }
 
-func (e *Executor) isWellKnown(md protoreflect.MessageDescriptor, name protoreflect.Name) bool {
+func isWellKnown(md protoreflect.MessageDescriptor, name protoreflect.Name) bool {
 	return md != nil && md.FullName() == "google.protobuf."+protoreflect.FullName(name)
 }
 
-func (e *Executor) sortedKeys(obj map[string]any) []string {
-	keys := make([]string, 0, len(obj))
-	for key := range obj {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // decodeJSON decodes exactly one JSON value, keeping numbers as written.
-func (e *Executor) decodeJSON(s string) (any, bool) {
+func decodeJSON(s string) (any, bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var v any
@@ -321,7 +524,7 @@ func (e *Executor) decodeJSON(s string) (any, bool) {
 }
 
 // encodeJSON writes v with object keys sorted and numbers as decoded.
-func (e *Executor) encodeJSON(v any) string {
+func encodeJSON(v any) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -329,4 +532,91 @@ func (e *Executor) encodeJSON(v any) string {
 		return ""
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// sortedKeys returns the keys of obj in byte order.
+func sortedKeys[V any](obj map[string]V) []string {
+	keys := make([]string, 0, len(obj))
+	for key := range obj {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// quote writes s as a JSON string for a message: '"' and '\' escaped, \b \f
+// \n \r \t for those controls, other characters below U+0020 as \u00XX, and
+// everything else as it is (unlike %q, which escapes some non-ASCII).
+func quote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if c < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte("0123456789abcdef"[c>>4])
+				b.WriteByte("0123456789abcdef"[c&0xf])
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// ToolError is the error of every failed tool call (docs/runtime.md,
+// "Errors"). Its Error() is the text to show the model. It works with
+// errors.As, and with status.Code and status.FromError, which see its code,
+// RawMessage and details.
+type ToolError struct {
+	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
+	// "server-error", "unavailable" and "invalid-response".
+	Reason string
+	// Code is the gRPC code: the server's for "server-error" and
+	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
+	// for an unknown tool, ResourceExhausted or Internal for a response that
+	// cannot be returned.
+	Code codes.Code
+	// Message is the text for the model, with UUIDs shown as aliases; for
+	// server errors "rpc error: code = NotFound desc = …".
+	Message string
+	// RawMessage is the server's own message (aliasified, without the
+	// "rpc error: …" prefix) for "server-error" and "unavailable", else
+	// Message.
+	RawMessage string
+	// Details are the status details as the server sent them, raw ids kept
+	// for the application; empty for the other reasons.
+	Details []*anypb.Any
+	// Cause is the underlying error, when there is one.
+	Cause error
+}
+
+// Error returns Message, the text for the model.
+func (e *ToolError) Error() string { return e.Message }
+
+// Unwrap returns Cause.
+func (e *ToolError) Unwrap() error { return e.Cause }
+
+// GRPCStatus returns the error as a gRPC status: Code, RawMessage and
+// Details.
+func (e *ToolError) GRPCStatus() *status.Status {
+	p := status.New(e.Code, e.RawMessage).Proto()
+	p.Details = e.Details
+	return status.FromProto(p)
 }

@@ -4,6 +4,7 @@ package gentools
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -46,6 +47,7 @@ func AllTools() []AgentTool {
 
 // responseFieldPrefixes maps the JSON name of a response field holding an
 // entity id to its alias prefix; "" stands for the tool's primary prefix.
+// Legacy: only RegisterFieldsFromJSON reads it.
 var responseFieldPrefixes = map[string]string{
 	"accountId":       "acct",
 	"id":              "", // use the tool's primary prefix
@@ -58,6 +60,17 @@ var knownAliasPrefixes = map[string]bool{
 	"acct": true,
 	"step": true,
 }
+
+// responseAliasTypes lists, per response message type, the fields whose ids
+// register after a call (RegisterResponseJSON), in declaration order.
+var responseAliasTypes = map[string][]responseAliasField{}
+
+// toolResponseAliases says, per auto-executed tool, which message its
+// response is and how its top-level entity's "id" registers.
+var toolResponseAliases = map[string]responseAliasTool{}
+
+// The rest of this file is the runtime of protoc-gen-ai-tools (runtimes/go),
+// the same in every generated file.
 
 // AliasManager shows entity UUIDs to the model as short aliases ("acct-1")
 // and turns them back into UUIDs. Use one per conversation; it is safe for
@@ -119,38 +132,35 @@ func (m *AliasManager) ResolveAlias(alias string) string {
 
 // AliasifyJSON replaces every registered UUID in jsonStr by its alias, in one
 // pass over the text. A UUID counts only when no hex digit or '-' touches it;
-// everything else is copied unchanged.
+// everything else is copied unchanged (the text need not be JSON).
 func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	return m.aliasify(jsonStr)
+}
+
+func (m *AliasManager) aliasify(s string) string {
 	if len(m.uuids) == 0 {
-		return jsonStr
+		return s
 	}
 	var b strings.Builder
 	done := 0
-	for i := 0; i+36 <= len(jsonStr); i++ {
-		if jsonStr[i+8] != '-' || !m.isUUID(jsonStr[i:i+36]) {
-			continue
-		}
-		if (i > 0 && m.isUUIDByte(jsonStr[i-1])) || (i+36 < len(jsonStr) && m.isUUIDByte(jsonStr[i+36])) {
-			continue
-		}
-		alias, ok := m.uuids[jsonStr[i:i+36]]
+	for i := nextUUID(s, 0); i >= 0; i = nextUUID(s, i+36) {
+		alias, ok := m.uuids[s[i:i+36]]
 		if !ok {
 			continue
 		}
 		if done == 0 {
-			b.Grow(len(jsonStr))
+			b.Grow(len(s))
 		}
-		b.WriteString(jsonStr[done:i])
+		b.WriteString(s[done:i])
 		b.WriteString(alias)
 		done = i + 36
-		i = done - 1
 	}
 	if done == 0 {
-		return jsonStr
+		return s
 	}
-	b.WriteString(jsonStr[done:])
+	b.WriteString(s[done:])
 	return b.String()
 }
 
@@ -159,48 +169,54 @@ func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
 // alone. Unknown aliases stay as written and invalid JSON is returned
 // unchanged: executors use ResolveJSONChecked.
 func (m *AliasManager) ResolveJSON(toolName string, jsonStr string) string {
-	out, _ := m.resolve(jsonStr, false)
-	return out
+	v, ok := decodeJSON(jsonStr)
+	if !ok {
+		return jsonStr
+	}
+	v, _ = m.resolveValue(v, false)
+	return encodeJSON(v)
 }
 
 // ResolveJSONChecked is ResolveJSON, failing on a string value shaped like an
 // alias of a known prefix ("acct-7") that is not registered. The error names
-// the field and the valid aliases of that prefix, so the model can correct
-// itself. Invalid JSON is returned unchanged, for the decoder to report.
+// the field (with the keys as the model wrote them) and the valid aliases of
+// that prefix, so the model can correct itself. Invalid JSON is returned
+// unchanged, for the decoder to report.
 func (m *AliasManager) ResolveJSONChecked(toolName string, jsonStr string) (string, error) {
-	return m.resolve(jsonStr, true)
-}
-
-func (m *AliasManager) resolve(jsonStr string, checked bool) (string, error) {
-	v, ok := m.decodeJSON(jsonStr)
+	v, ok := decodeJSON(jsonStr)
 	if !ok {
 		return jsonStr, nil
 	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	v, err := m.resolveValue(v, "", checked)
+	v, err := m.resolveValue(v, true)
 	if err != nil {
 		return "", err
 	}
-	return m.encodeJSON(v), nil
+	return encodeJSON(v), nil
 }
 
-func (m *AliasManager) resolveValue(v any, path string, checked bool) (any, error) {
+// resolveValue resolves the aliases of a decoded value in place.
+func (m *AliasManager) resolveValue(v any, checked bool) (any, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.resolveAt(v, "", checked)
+}
+
+func (m *AliasManager) resolveAt(v any, path string, checked bool) (any, error) {
 	switch x := v.(type) {
 	case string:
 		if uuid, ok := m.aliases[x]; ok {
 			return uuid, nil
 		}
-		if prefix, _, ok := m.splitAlias(x); ok && checked && m.prefixes[prefix] {
+		if prefix, _, ok := splitAlias(x); ok && checked && m.prefixes[prefix] {
 			return nil, m.unknownAlias(x, prefix, path)
 		}
 	case map[string]any:
-		for _, key := range m.sortedKeys(x) {
+		for _, key := range sortedKeys(x) {
 			field := key
 			if path != "" {
 				field = path + "." + key
 			}
-			item, err := m.resolveValue(x[key], field, checked)
+			item, err := m.resolveAt(x[key], field, checked)
 			if err != nil {
 				return nil, err
 			}
@@ -208,7 +224,7 @@ func (m *AliasManager) resolveValue(v any, path string, checked bool) (any, erro
 		}
 	case []any:
 		for i := range x {
-			item, err := m.resolveValue(x[i], path+"["+strconv.Itoa(i)+"]", checked)
+			item, err := m.resolveAt(x[i], path+"["+strconv.Itoa(i)+"]", checked)
 			if err != nil {
 				return nil, err
 			}
@@ -221,13 +237,14 @@ func (m *AliasManager) resolveValue(v any, path string, checked bool) (any, erro
 func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 	var numbers []int
 	for known := range m.aliases {
-		if p, digits, ok := m.splitAlias(known); ok && p == prefix {
+		if p, digits, ok := splitAlias(known); ok && p == prefix {
 			n, _ := strconv.Atoi(digits)
 			numbers = append(numbers, n)
 		}
 	}
+	head := "unknown alias " + quote(alias) + " in field " + quote(path) + "; "
 	if len(numbers) == 0 {
-		return fmt.Errorf("unknown alias %q in field %q; no %s aliases exist yet: call a tool that returns %ss first", alias, path, prefix, prefix)
+		return errors.New(head + "no " + prefix + " aliases exist yet: call a tool that returns " + prefix + "s first")
 	}
 	sort.Ints(numbers)
 	var list strings.Builder
@@ -241,35 +258,32 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 		}
 		list.WriteString(prefix + "-" + strconv.Itoa(n))
 	}
-	return fmt.Errorf("unknown alias %q in field %q; valid %s aliases: %s", alias, path, prefix, list.String())
+	return errors.New(head + "valid " + prefix + " aliases: " + list.String())
 }
 
 // RegisterNewUUIDs registers every UUID found in jsonStr under prefix.
 //
-// Deprecated: every id becomes an alias of one prefix; use
-// RegisterFieldsFromJSON.
+// Deprecated: every id becomes an alias of one prefix; executors use
+// RegisterResponseJSON.
 func (m *AliasManager) RegisterNewUUIDs(prefix string, jsonStr string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for i := 0; i+36 <= len(jsonStr); i++ {
-		if jsonStr[i+8] != '-' || !m.isUUID(jsonStr[i:i+36]) {
-			continue
-		}
-		if (i > 0 && m.isUUIDByte(jsonStr[i-1])) || (i+36 < len(jsonStr) && m.isUUIDByte(jsonStr[i+36])) {
-			continue
-		}
+	for i := nextUUID(jsonStr, 0); i >= 0; i = nextUUID(jsonStr, i+36) {
 		m.register(prefix, jsonStr[i:i+36])
-		i += 35
 	}
 }
 
-// RegisterFieldsFromJSON registers the UUIDs of a tool's response: a string
-// that is exactly a UUID, under a field listed in responseFieldPrefixes, gets
-// that prefix, or primaryPrefix where the entry is "". Object keys are visited
-// in sorted order, so numbering is deterministic; array items count as the
+// RegisterFieldsFromJSON registers the UUIDs of a tool's response by field
+// name: a string that is exactly a UUID, under a field listed in
+// responseFieldPrefixes, gets that prefix, or primaryPrefix where the entry
+// is "". Object keys are visited in sorted order; array items count as the
 // field holding the array. Invalid JSON registers nothing.
+//
+// Legacy, kept for hand-written callers: keyed by name alone, it numbers a
+// nested entity with its own prefix under the wrong one. Executors use
+// RegisterResponseJSON, which follows the response's message type.
 func (m *AliasManager) RegisterFieldsFromJSON(primaryPrefix string, jsonStr string) {
-	v, ok := m.decodeJSON(jsonStr)
+	v, ok := decodeJSON(jsonStr)
 	if !ok {
 		return
 	}
@@ -282,7 +296,7 @@ func (m *AliasManager) registerFields(v any, field, primaryPrefix string) {
 	switch x := v.(type) {
 	case string:
 		prefix, ok := responseFieldPrefixes[field]
-		if !ok || !m.isUUID(x) {
+		if !ok || !isUUID(x) {
 			return
 		}
 		if prefix == "" {
@@ -292,7 +306,7 @@ func (m *AliasManager) registerFields(v any, field, primaryPrefix string) {
 			m.register(prefix, x)
 		}
 	case map[string]any:
-		for _, key := range m.sortedKeys(x) {
+		for _, key := range sortedKeys(x) {
 			m.registerFields(x[key], key, primaryPrefix)
 		}
 	case []any:
@@ -331,44 +345,38 @@ func (m *AliasManager) RestoreState(data []byte) error {
 	if state.Version != 1 {
 		return fmt.Errorf("restore alias state: unsupported version %d", state.Version)
 	}
-	aliases := make([]string, 0, len(state.Aliases))
-	for alias := range state.Aliases {
-		aliases = append(aliases, alias)
-	}
-	sort.Strings(aliases)
-	seen := make(map[string]string, len(aliases))
+	seen := make(map[string]string, len(state.Aliases))
 	highest := map[string]int{}
-	for _, alias := range aliases {
+	for _, alias := range sortedKeys(state.Aliases) {
 		uuid := state.Aliases[alias]
-		prefix, digits, ok := m.splitAlias(alias)
+		prefix, digits, ok := splitAlias(alias)
 		n, err := strconv.Atoi(digits)
 		if !ok || err != nil || n <= 0 || strconv.Itoa(n) != digits {
-			return fmt.Errorf("restore alias state: invalid alias %q", alias)
+			return fmt.Errorf("restore alias state: invalid alias %s", quote(alias))
 		}
-		if !m.isUUID(uuid) {
-			return fmt.Errorf("restore alias state: alias %q maps to %q, not a UUID", alias, uuid)
+		if !isUUID(uuid) {
+			return fmt.Errorf("restore alias state: alias %s maps to %s, not a UUID", quote(alias), quote(uuid))
 		}
 		if other, dup := seen[uuid]; dup {
-			return fmt.Errorf("restore alias state: UUID %q has two aliases: %q and %q", uuid, other, alias)
+			return fmt.Errorf("restore alias state: UUID %s has two aliases: %s and %s", quote(uuid), quote(other), quote(alias))
 		}
 		seen[uuid] = alias
 		if n > highest[prefix] {
 			highest[prefix] = n
 		}
 	}
-	prefixes := make([]string, 0, len(state.Counters)+len(highest))
+	prefixes := make(map[string]bool, len(state.Counters)+len(highest))
 	for prefix := range state.Counters {
-		prefixes = append(prefixes, prefix)
+		prefixes[prefix] = true
 	}
 	for prefix := range highest {
-		prefixes = append(prefixes, prefix)
+		prefixes[prefix] = true
 	}
-	sort.Strings(prefixes)
-	for _, prefix := range prefixes {
+	for _, prefix := range sortedKeys(prefixes) {
 		if n := state.Counters[prefix]; n < 0 {
-			return fmt.Errorf("restore alias state: negative counter %d for %q", n, prefix)
+			return fmt.Errorf("restore alias state: negative counter %d for %s", n, quote(prefix))
 		} else if n < highest[prefix] {
-			return fmt.Errorf("restore alias state: counter %d for %q is lower than its highest alias %s-%d", n, prefix, prefix, highest[prefix])
+			return fmt.Errorf("restore alias state: counter %d for %s is lower than its highest alias %s-%d", n, quote(prefix), prefix, highest[prefix])
 		}
 	}
 	m.mu.Lock()
@@ -386,7 +394,7 @@ func (m *AliasManager) RestoreState(data []byte) error {
 }
 
 // splitAlias splits "<prefix>-<digits>" at its last '-'.
-func (m *AliasManager) splitAlias(s string) (prefix, digits string, ok bool) {
+func splitAlias(s string) (prefix, digits string, ok bool) {
 	i := strings.LastIndexByte(s, '-')
 	if i <= 0 || i == len(s)-1 {
 		return "", "", false
@@ -399,41 +407,8 @@ func (m *AliasManager) splitAlias(s string) (prefix, digits string, ok bool) {
 	return s[:i], s[i+1:], true
 }
 
-// isUUID reports whether s is 8-4-4-4-12 hexadecimal digits.
-func (m *AliasManager) isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		switch i {
-		case 8, 13, 18, 23:
-			if s[i] != '-' {
-				return false
-			}
-		default:
-			if s[i] == '-' || !m.isUUIDByte(s[i]) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func (m *AliasManager) isUUIDByte(c byte) bool {
-	return c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func (m *AliasManager) sortedKeys(obj map[string]any) []string {
-	keys := make([]string, 0, len(obj))
-	for key := range obj {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // decodeJSON decodes exactly one JSON value, keeping numbers as written.
-func (m *AliasManager) decodeJSON(s string) (any, bool) {
+func decodeJSON(s string) (any, bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var v any
@@ -444,7 +419,7 @@ func (m *AliasManager) decodeJSON(s string) (any, bool) {
 }
 
 // encodeJSON writes v with object keys sorted and numbers as decoded.
-func (m *AliasManager) encodeJSON(v any) string {
+func encodeJSON(v any) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -452,4 +427,186 @@ func (m *AliasManager) encodeJSON(v any) string {
 		return ""
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// sortedKeys returns the keys of obj in byte order.
+func sortedKeys[V any](obj map[string]V) []string {
+	keys := make([]string, 0, len(obj))
+	for key := range obj {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// quote writes s as a JSON string for a message: '"' and '\' escaped, \b \f
+// \n \r \t for those controls, other characters below U+0020 as \u00XX, and
+// everything else as it is (unlike %q, which escapes some non-ASCII).
+func quote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if c < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte("0123456789abcdef"[c>>4])
+				b.WriteByte("0123456789abcdef"[c&0xf])
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// responseAliasField is one field of a response message type whose ids
+// register (docs/runtime.md, "Response registration").
+type responseAliasField struct {
+	field   string // the JSON name: responses are written with JSON names
+	prefix  string // the alias prefix of the strings it holds, or ""
+	message string // the message type it holds, when that type is listed, or ""
+	isMap   bool   // a map field: its values are visited
+}
+
+// responseAliasTool is how one auto-executed tool's response registers.
+type responseAliasTool struct {
+	message  string // the response message (of each item of a stream)
+	idPrefix string // the prefix of the top-level entity's unannotated "id", or ""
+	idField  string // the JSON name of that entity's field, "" for the response itself
+}
+
+// RegisterResponseJSON registers the UUIDs of one response of the
+// auto-executed tool toolName, following its message type: a field with an
+// alias prefix registers under it at any depth (nested, repeated, map
+// values, oneof members), and an unannotated "id" only in the tool's
+// top-level entity, under the tool's primary prefix. Depth first, fields in
+// declaration order, array items in order, map values by key. Invalid JSON,
+// or a tool the generated tables do not list, registers nothing.
+func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
+	tool, ok := toolResponseAliases[toolName]
+	if !ok {
+		return
+	}
+	var v any
+	if err := json.Unmarshal([]byte(jsonStr), &v); err != nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if tool.idPrefix != "" {
+		entities := v
+		if obj, ok := v.(map[string]any); ok && tool.idField != "" {
+			entities = obj[tool.idField]
+		}
+		items, ok := entities.([]any)
+		if !ok {
+			items = []any{entities}
+		}
+		for _, item := range items {
+			if obj, ok := item.(map[string]any); ok {
+				if id, ok := obj["id"].(string); ok && isUUID(id) {
+					m.register(tool.idPrefix, id)
+				}
+			}
+		}
+	}
+	m.registerMessage(v, tool.message)
+}
+
+// registerMessage registers the ids of v, a value of message type typeName.
+func (m *AliasManager) registerMessage(v any, typeName string) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, f := range responseAliasTypes[typeName] {
+		x := obj[f.field]
+		if x == nil {
+			continue
+		}
+		if items, ok := x.([]any); ok {
+			for _, item := range items {
+				m.registerValue(item, f)
+			}
+		} else if entries, ok := x.(map[string]any); ok && f.isMap {
+			for _, key := range sortedKeys(entries) {
+				m.registerValue(entries[key], f)
+			}
+		} else {
+			m.registerValue(x, f)
+		}
+	}
+}
+
+func (m *AliasManager) registerValue(v any, f responseAliasField) {
+	if s, ok := v.(string); ok && f.prefix != "" && isUUID(s) {
+		m.register(f.prefix, s)
+	}
+	if f.message != "" {
+		m.registerMessage(v, f.message)
+	}
+}
+
+// isUUID reports whether s is 8-4-4-4-12 hexadecimal digits.
+func isUUID(s string) bool {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		if !isHex[s[i]] && i != 8 && i != 13 && i != 18 && i != 23 {
+			return false
+		}
+	}
+	return true
+}
+
+// isHex marks the hexadecimal digits, either case.
+var isHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return t
+}()
+
+// isUUIDByte reports whether c may touch a UUID: a hex digit or '-'.
+func isUUIDByte(c byte) bool {
+	return c == '-' || isHex[c]
+}
+
+// nextUUID returns the index of the first UUID in s at or after from that no
+// hex digit or '-' touches, or -1. It jumps from one '-' to the next: a UUID
+// starts 8 bytes before its first '-'.
+func nextUUID(s string, from int) int {
+	for dash := from + 8; dash+28 <= len(s); dash++ {
+		next := strings.IndexByte(s[dash:len(s)-27], '-')
+		if next < 0 {
+			return -1
+		}
+		dash += next
+		i := dash - 8
+		if !isUUID(s[i : i+36]) {
+			continue
+		}
+		if (i > 0 && isUUIDByte(s[i-1])) || (i+36 < len(s) && isUUIDByte(s[i+36])) {
+			continue
+		}
+		return i
+	}
+	return -1
 }

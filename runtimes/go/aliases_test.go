@@ -1,12 +1,10 @@
-package gentools
+package aitools
 
 // AliasManager behaviour beyond the shared vectors: exactness over many
 // fresh managers (map order varies per run), free text, unknown aliases,
-// concurrency (run with -race), export/restore. Works with any golden whose
-// file has aliases.
+// concurrency (run with -race), export/restore.
 
 import (
-	"example.com/aitools/testgo/internal/testkit"
 	"fmt"
 	"strings"
 	"sync"
@@ -14,14 +12,14 @@ import (
 )
 
 func TestExactResolutionManyRuns(t *testing.T) {
-	withPrefixes(t, nil, []string{"acct"})
+	useTables(t, nil, []string{"acct"}, nil)
 	args := `{"a":"acct-1","b":"acct-10","c":"acct-11","d":"acct-12","e":"acct-2"}`
 	want := fmt.Sprintf(`{"a":"%s","b":"%s","c":"%s","d":"%s","e":"%s"}`,
-		testkit.UUID(1), testkit.UUID(10), testkit.UUID(11), testkit.UUID(12), testkit.UUID(2))
+		testUUID(1), testUUID(10), testUUID(11), testUUID(12), testUUID(2))
 	for run := 0; run < 200; run++ {
 		m := NewAliasManager()
 		for i := 1; i <= 12; i++ {
-			if got := m.Register("acct", testkit.UUID(i)); got != fmt.Sprintf("acct-%d", i) {
+			if got := m.Register("acct", testUUID(i)); got != fmt.Sprintf("acct-%d", i) {
 				t.Fatalf("run %d: Register #%d = %q", run, i, got)
 			}
 		}
@@ -40,22 +38,22 @@ func TestExactResolutionManyRuns(t *testing.T) {
 }
 
 func TestFreeTextUntouched(t *testing.T) {
-	withPrefixes(t, nil, []string{"acct"})
+	useTables(t, nil, []string{"acct"}, nil)
 	m := NewAliasManager()
-	m.Register("acct", testkit.UUID(1))
-	m.Register("acct", testkit.UUID(2))
+	m.Register("acct", testUUID(1))
+	m.Register("acct", testUUID(2))
 	got, err := m.ResolveJSONChecked("t", `{"note":"merge acct-1 into acct-2 (acct-7 is gone)","id":"acct-2"}`)
-	want := `{"id":"` + testkit.UUID(2) + `","note":"merge acct-1 into acct-2 (acct-7 is gone)"}`
+	want := `{"id":"` + testUUID(2) + `","note":"merge acct-1 into acct-2 (acct-7 is gone)"}`
 	if err != nil || got != want {
 		t.Fatalf("got %s, %v; want %s", got, err, want)
 	}
 }
 
 func TestUnknownAliasListsValidOnes(t *testing.T) {
-	withPrefixes(t, nil, []string{"acct"})
+	useTables(t, nil, []string{"acct"}, nil)
 	m := NewAliasManager()
 	for i := 1; i <= 3; i++ {
-		m.Register("acct", testkit.UUID(i))
+		m.Register("acct", testUUID(i))
 	}
 	_, err := m.ResolveJSONChecked("t", `{"steps":[{"x":1},{"accountId":"acct-0"}]}`)
 	want := `unknown alias "acct-0" in field "steps[1].accountId"; valid acct aliases: acct-1, acct-2, acct-3`
@@ -69,7 +67,7 @@ func TestUnknownAliasListsValidOnes(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
-	withPrefixes(t, map[string]string{"id": ""}, []string{"acct"})
+	useTables(t, map[string]string{"id": ""}, []string{"acct"}, nil)
 	m := NewAliasManager()
 	const workers, per = 16, 200
 	var wg sync.WaitGroup
@@ -78,7 +76,7 @@ func TestConcurrentUse(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := 0; i < per; i++ {
-				u := testkit.UUID(w*per + i)
+				u := testUUID(w*per + i)
 				var alias string
 				if i%2 == 0 {
 					alias = m.Register("acct", u)
@@ -107,7 +105,7 @@ func TestConcurrentUse(t *testing.T) {
 	// Every UUID got its own alias, numbered 1..N without gaps.
 	seen := map[string]bool{}
 	for i := 0; i < workers*per; i++ {
-		a := m.AliasifyJSON("t", testkit.UUID(i))
+		a := m.AliasifyJSON("t", testUUID(i))
 		if !strings.HasPrefix(a, "acct-") || seen[a] {
 			t.Fatalf("UUID %d: alias %q (duplicate or missing)", i, a)
 		}
@@ -121,27 +119,27 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func TestExportRestoreContinuesNumbering(t *testing.T) {
-	withPrefixes(t, nil, []string{"acct"})
+	useTables(t, nil, []string{"acct"}, nil)
 	a := NewAliasManager()
-	a.Register("acct", testkit.UUID(1))
-	a.Register("acct", testkit.UUID(2))
-	a.Register("user", testkit.UUID(3))
+	a.Register("acct", testUUID(1))
+	a.Register("acct", testUUID(2))
+	a.Register("user", testUUID(3))
 	state, err := a.ExportState()
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := NewAliasManager()
-	b.Register("acct", testkit.UUID(99))
+	b.Register("acct", testUUID(99))
 	if err := b.RestoreState(state); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.Register("acct", testkit.UUID(4)); got != "acct-3" {
+	if got := b.Register("acct", testUUID(4)); got != "acct-3" {
 		t.Fatalf("next acct alias after restore = %s; want acct-3", got)
 	}
-	if got := b.Register("user", testkit.UUID(3)); got != "user-1" {
+	if got := b.Register("user", testUUID(3)); got != "user-1" {
 		t.Fatalf("restored UUID got %s; want user-1", got)
 	}
-	if got := b.AliasifyJSON("t", testkit.UUID(99)); got != testkit.UUID(99) {
+	if got := b.AliasifyJSON("t", testUUID(99)); got != testUUID(99) {
 		t.Fatalf("state before restore survived: %s", got)
 	}
 	// A refused restore leaves the state as it was.
@@ -156,10 +154,13 @@ func TestExportRestoreContinuesNumbering(t *testing.T) {
 }
 
 func TestRegisterNewUUIDsDeprecated(t *testing.T) {
-	withPrefixes(t, nil, []string{"acct"})
+	useTables(t, nil, []string{"acct"}, nil)
 	m := NewAliasManager()
-	m.RegisterNewUUIDs("acct", fmt.Sprintf(`{"x":"%s","y":["%s","%s"],"z":"a%s"}`, testkit.UUID(5), testkit.UUID(6), testkit.UUID(5), testkit.UUID(7)))
-	if got := m.AliasifyJSON("t", testkit.UUID(5)+" "+testkit.UUID(6)+" "+testkit.UUID(7)); got != "acct-1 acct-2 "+testkit.UUID(7) {
+	m.RegisterNewUUIDs("acct", fmt.Sprintf(`{"x":"%s","y":["%s","%s"],"z":"a%s"}`, testUUID(5), testUUID(6), testUUID(5), testUUID(7)))
+	if got := m.AliasifyJSON("t", testUUID(5)+" "+testUUID(6)+" "+testUUID(7)); got != "acct-1 acct-2 "+testUUID(7) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// testUUID is a valid, recognisable UUID for test entity n.
+func testUUID(n int) string { return fmt.Sprintf("0a1b2c3d-0000-4000-8000-%012d", n) }

@@ -1,27 +1,16 @@
+//aitools:inline aliases
 
-// responseFieldPrefixes maps the JSON name of a response field holding an
-// entity id to its alias prefix; "" stands for the tool's primary prefix.
-{{#if responseFieldPrefixes}}
-var responseFieldPrefixes = map[string]string{
-{{#each responseFieldPrefixes}}
-	{{key}}{{value}},{{comment}}
-{{/each}}
-}
-{{else}}
-var responseFieldPrefixes = map[string]string{}
-{{/if}}
+package aitools
 
-// knownAliasPrefixes holds every alias prefix declared in the protos: a
-// string "<prefix>-<digits>" for one of them is read as an alias.
-{{#if knownAliasPrefixes}}
-var knownAliasPrefixes = map[string]bool{
-{{#each knownAliasPrefixes}}
-	{{key}}{{value}},{{comment}}
-{{/each}}
-}
-{{else}}
-var knownAliasPrefixes = map[string]bool{}
-{{/if}}
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
 
 // AliasManager shows entity UUIDs to the model as short aliases ("acct-1")
 // and turns them back into UUIDs. Use one per conversation; it is safe for
@@ -83,38 +72,35 @@ func (m *AliasManager) ResolveAlias(alias string) string {
 
 // AliasifyJSON replaces every registered UUID in jsonStr by its alias, in one
 // pass over the text. A UUID counts only when no hex digit or '-' touches it;
-// everything else is copied unchanged.
+// everything else is copied unchanged (the text need not be JSON).
 func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	return m.aliasify(jsonStr)
+}
+
+func (m *AliasManager) aliasify(s string) string {
 	if len(m.uuids) == 0 {
-		return jsonStr
+		return s
 	}
 	var b strings.Builder
 	done := 0
-	for i := 0; i+36 <= len(jsonStr); i++ {
-		if jsonStr[i+8] != '-' || !m.isUUID(jsonStr[i:i+36]) {
-			continue
-		}
-		if (i > 0 && m.isUUIDByte(jsonStr[i-1])) || (i+36 < len(jsonStr) && m.isUUIDByte(jsonStr[i+36])) {
-			continue
-		}
-		alias, ok := m.uuids[jsonStr[i:i+36]]
+	for i := nextUUID(s, 0); i >= 0; i = nextUUID(s, i+36) {
+		alias, ok := m.uuids[s[i:i+36]]
 		if !ok {
 			continue
 		}
 		if done == 0 {
-			b.Grow(len(jsonStr))
+			b.Grow(len(s))
 		}
-		b.WriteString(jsonStr[done:i])
+		b.WriteString(s[done:i])
 		b.WriteString(alias)
 		done = i + 36
-		i = done - 1
 	}
 	if done == 0 {
-		return jsonStr
+		return s
 	}
-	b.WriteString(jsonStr[done:])
+	b.WriteString(s[done:])
 	return b.String()
 }
 
@@ -123,48 +109,54 @@ func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
 // alone. Unknown aliases stay as written and invalid JSON is returned
 // unchanged: executors use ResolveJSONChecked.
 func (m *AliasManager) ResolveJSON(toolName string, jsonStr string) string {
-	out, _ := m.resolve(jsonStr, false)
-	return out
+	v, ok := decodeJSON(jsonStr)
+	if !ok {
+		return jsonStr
+	}
+	v, _ = m.resolveValue(v, false)
+	return encodeJSON(v)
 }
 
 // ResolveJSONChecked is ResolveJSON, failing on a string value shaped like an
 // alias of a known prefix ("acct-7") that is not registered. The error names
-// the field and the valid aliases of that prefix, so the model can correct
-// itself. Invalid JSON is returned unchanged, for the decoder to report.
+// the field (with the keys as the model wrote them) and the valid aliases of
+// that prefix, so the model can correct itself. Invalid JSON is returned
+// unchanged, for the decoder to report.
 func (m *AliasManager) ResolveJSONChecked(toolName string, jsonStr string) (string, error) {
-	return m.resolve(jsonStr, true)
-}
-
-func (m *AliasManager) resolve(jsonStr string, checked bool) (string, error) {
-	v, ok := m.decodeJSON(jsonStr)
+	v, ok := decodeJSON(jsonStr)
 	if !ok {
 		return jsonStr, nil
 	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	v, err := m.resolveValue(v, "", checked)
+	v, err := m.resolveValue(v, true)
 	if err != nil {
 		return "", err
 	}
-	return m.encodeJSON(v), nil
+	return encodeJSON(v), nil
 }
 
-func (m *AliasManager) resolveValue(v any, path string, checked bool) (any, error) {
+// resolveValue resolves the aliases of a decoded value in place.
+func (m *AliasManager) resolveValue(v any, checked bool) (any, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.resolveAt(v, "", checked)
+}
+
+func (m *AliasManager) resolveAt(v any, path string, checked bool) (any, error) {
 	switch x := v.(type) {
 	case string:
 		if uuid, ok := m.aliases[x]; ok {
 			return uuid, nil
 		}
-		if prefix, _, ok := m.splitAlias(x); ok && checked && m.prefixes[prefix] {
+		if prefix, _, ok := splitAlias(x); ok && checked && m.prefixes[prefix] {
 			return nil, m.unknownAlias(x, prefix, path)
 		}
 	case map[string]any:
-		for _, key := range m.sortedKeys(x) {
+		for _, key := range sortedKeys(x) {
 			field := key
 			if path != "" {
 				field = path + "." + key
 			}
-			item, err := m.resolveValue(x[key], field, checked)
+			item, err := m.resolveAt(x[key], field, checked)
 			if err != nil {
 				return nil, err
 			}
@@ -172,7 +164,7 @@ func (m *AliasManager) resolveValue(v any, path string, checked bool) (any, erro
 		}
 	case []any:
 		for i := range x {
-			item, err := m.resolveValue(x[i], path+"["+strconv.Itoa(i)+"]", checked)
+			item, err := m.resolveAt(x[i], path+"["+strconv.Itoa(i)+"]", checked)
 			if err != nil {
 				return nil, err
 			}
@@ -185,13 +177,14 @@ func (m *AliasManager) resolveValue(v any, path string, checked bool) (any, erro
 func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 	var numbers []int
 	for known := range m.aliases {
-		if p, digits, ok := m.splitAlias(known); ok && p == prefix {
+		if p, digits, ok := splitAlias(known); ok && p == prefix {
 			n, _ := strconv.Atoi(digits)
 			numbers = append(numbers, n)
 		}
 	}
+	head := "unknown alias " + quote(alias) + " in field " + quote(path) + "; "
 	if len(numbers) == 0 {
-		return fmt.Errorf("unknown alias %q in field %q; no %s aliases exist yet: call a tool that returns %ss first", alias, path, prefix, prefix)
+		return errors.New(head + "no " + prefix + " aliases exist yet: call a tool that returns " + prefix + "s first")
 	}
 	sort.Ints(numbers)
 	var list strings.Builder
@@ -205,35 +198,32 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 		}
 		list.WriteString(prefix + "-" + strconv.Itoa(n))
 	}
-	return fmt.Errorf("unknown alias %q in field %q; valid %s aliases: %s", alias, path, prefix, list.String())
+	return errors.New(head + "valid " + prefix + " aliases: " + list.String())
 }
 
 // RegisterNewUUIDs registers every UUID found in jsonStr under prefix.
 //
-// Deprecated: every id becomes an alias of one prefix; use
-// RegisterFieldsFromJSON.
+// Deprecated: every id becomes an alias of one prefix; executors use
+// RegisterResponseJSON.
 func (m *AliasManager) RegisterNewUUIDs(prefix string, jsonStr string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for i := 0; i+36 <= len(jsonStr); i++ {
-		if jsonStr[i+8] != '-' || !m.isUUID(jsonStr[i:i+36]) {
-			continue
-		}
-		if (i > 0 && m.isUUIDByte(jsonStr[i-1])) || (i+36 < len(jsonStr) && m.isUUIDByte(jsonStr[i+36])) {
-			continue
-		}
+	for i := nextUUID(jsonStr, 0); i >= 0; i = nextUUID(jsonStr, i+36) {
 		m.register(prefix, jsonStr[i:i+36])
-		i += 35
 	}
 }
 
-// RegisterFieldsFromJSON registers the UUIDs of a tool's response: a string
-// that is exactly a UUID, under a field listed in responseFieldPrefixes, gets
-// that prefix, or primaryPrefix where the entry is "". Object keys are visited
-// in sorted order, so numbering is deterministic; array items count as the
+// RegisterFieldsFromJSON registers the UUIDs of a tool's response by field
+// name: a string that is exactly a UUID, under a field listed in
+// responseFieldPrefixes, gets that prefix, or primaryPrefix where the entry
+// is "". Object keys are visited in sorted order; array items count as the
 // field holding the array. Invalid JSON registers nothing.
+//
+// Legacy, kept for hand-written callers: keyed by name alone, it numbers a
+// nested entity with its own prefix under the wrong one. Executors use
+// RegisterResponseJSON, which follows the response's message type.
 func (m *AliasManager) RegisterFieldsFromJSON(primaryPrefix string, jsonStr string) {
-	v, ok := m.decodeJSON(jsonStr)
+	v, ok := decodeJSON(jsonStr)
 	if !ok {
 		return
 	}
@@ -246,7 +236,7 @@ func (m *AliasManager) registerFields(v any, field, primaryPrefix string) {
 	switch x := v.(type) {
 	case string:
 		prefix, ok := responseFieldPrefixes[field]
-		if !ok || !m.isUUID(x) {
+		if !ok || !isUUID(x) {
 			return
 		}
 		if prefix == "" {
@@ -256,7 +246,7 @@ func (m *AliasManager) registerFields(v any, field, primaryPrefix string) {
 			m.register(prefix, x)
 		}
 	case map[string]any:
-		for _, key := range m.sortedKeys(x) {
+		for _, key := range sortedKeys(x) {
 			m.registerFields(x[key], key, primaryPrefix)
 		}
 	case []any:
@@ -295,44 +285,38 @@ func (m *AliasManager) RestoreState(data []byte) error {
 	if state.Version != 1 {
 		return fmt.Errorf("restore alias state: unsupported version %d", state.Version)
 	}
-	aliases := make([]string, 0, len(state.Aliases))
-	for alias := range state.Aliases {
-		aliases = append(aliases, alias)
-	}
-	sort.Strings(aliases)
-	seen := make(map[string]string, len(aliases))
+	seen := make(map[string]string, len(state.Aliases))
 	highest := map[string]int{}
-	for _, alias := range aliases {
+	for _, alias := range sortedKeys(state.Aliases) {
 		uuid := state.Aliases[alias]
-		prefix, digits, ok := m.splitAlias(alias)
+		prefix, digits, ok := splitAlias(alias)
 		n, err := strconv.Atoi(digits)
 		if !ok || err != nil || n <= 0 || strconv.Itoa(n) != digits {
-			return fmt.Errorf("restore alias state: invalid alias %q", alias)
+			return fmt.Errorf("restore alias state: invalid alias %s", quote(alias))
 		}
-		if !m.isUUID(uuid) {
-			return fmt.Errorf("restore alias state: alias %q maps to %q, not a UUID", alias, uuid)
+		if !isUUID(uuid) {
+			return fmt.Errorf("restore alias state: alias %s maps to %s, not a UUID", quote(alias), quote(uuid))
 		}
 		if other, dup := seen[uuid]; dup {
-			return fmt.Errorf("restore alias state: UUID %q has two aliases: %q and %q", uuid, other, alias)
+			return fmt.Errorf("restore alias state: UUID %s has two aliases: %s and %s", quote(uuid), quote(other), quote(alias))
 		}
 		seen[uuid] = alias
 		if n > highest[prefix] {
 			highest[prefix] = n
 		}
 	}
-	prefixes := make([]string, 0, len(state.Counters)+len(highest))
+	prefixes := make(map[string]bool, len(state.Counters)+len(highest))
 	for prefix := range state.Counters {
-		prefixes = append(prefixes, prefix)
+		prefixes[prefix] = true
 	}
 	for prefix := range highest {
-		prefixes = append(prefixes, prefix)
+		prefixes[prefix] = true
 	}
-	sort.Strings(prefixes)
-	for _, prefix := range prefixes {
+	for _, prefix := range sortedKeys(prefixes) {
 		if n := state.Counters[prefix]; n < 0 {
-			return fmt.Errorf("restore alias state: negative counter %d for %q", n, prefix)
+			return fmt.Errorf("restore alias state: negative counter %d for %s", n, quote(prefix))
 		} else if n < highest[prefix] {
-			return fmt.Errorf("restore alias state: counter %d for %q is lower than its highest alias %s-%d", n, prefix, prefix, highest[prefix])
+			return fmt.Errorf("restore alias state: counter %d for %s is lower than its highest alias %s-%d", n, quote(prefix), prefix, highest[prefix])
 		}
 	}
 	m.mu.Lock()
@@ -350,7 +334,7 @@ func (m *AliasManager) RestoreState(data []byte) error {
 }
 
 // splitAlias splits "<prefix>-<digits>" at its last '-'.
-func (m *AliasManager) splitAlias(s string) (prefix, digits string, ok bool) {
+func splitAlias(s string) (prefix, digits string, ok bool) {
 	i := strings.LastIndexByte(s, '-')
 	if i <= 0 || i == len(s)-1 {
 		return "", "", false
@@ -361,59 +345,4 @@ func (m *AliasManager) splitAlias(s string) (prefix, digits string, ok bool) {
 		}
 	}
 	return s[:i], s[i+1:], true
-}
-
-// isUUID reports whether s is 8-4-4-4-12 hexadecimal digits.
-func (m *AliasManager) isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		switch i {
-		case 8, 13, 18, 23:
-			if s[i] != '-' {
-				return false
-			}
-		default:
-			if s[i] == '-' || !m.isUUIDByte(s[i]) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func (m *AliasManager) isUUIDByte(c byte) bool {
-	return c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func (m *AliasManager) sortedKeys(obj map[string]any) []string {
-	keys := make([]string, 0, len(obj))
-	for key := range obj {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// decodeJSON decodes exactly one JSON value, keeping numbers as written.
-func (m *AliasManager) decodeJSON(s string) (any, bool) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	return v, strings.Trim(s[dec.InputOffset():], " \t\r\n") == ""
-}
-
-// encodeJSON writes v with object keys sorted and numbers as decoded.
-func (m *AliasManager) encodeJSON(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return ""
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }

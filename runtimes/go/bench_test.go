@@ -1,7 +1,6 @@
-package gentools
+package aitools
 
 import (
-	"example.com/aitools/testgo/internal/testkit"
 	"fmt"
 	"strings"
 	"testing"
@@ -13,7 +12,7 @@ import (
 func aliasifyFixture(tb testing.TB) (*AliasManager, string, string) {
 	m := NewAliasManager()
 	for i := 1; i <= 1000; i++ {
-		m.Register("acct", testkit.UUID(i))
+		m.Register("acct", testUUID(i))
 	}
 	var in, want strings.Builder
 	in.WriteString(`{"items":[`)
@@ -23,9 +22,9 @@ func aliasifyFixture(tb testing.TB) (*AliasManager, string, string) {
 			in.WriteByte(',')
 			want.WriteByte(',')
 		}
-		u := testkit.UUID(i * 2)
-		fmt.Fprintf(&in, `{"id":"%s","ws":"%s"}`, u, testkit.UUID(5000+i))
-		fmt.Fprintf(&want, `{"id":"acct-%d","ws":"%s"}`, i*2, testkit.UUID(5000+i))
+		u := testUUID(i * 2)
+		fmt.Fprintf(&in, `{"id":"%s","ws":"%s"}`, u, testUUID(5000+i))
+		fmt.Fprintf(&want, `{"id":"acct-%d","ws":"%s"}`, i*2, testUUID(5000+i))
 	}
 	in.WriteString(`]}`)
 	want.WriteString(`]}`)
@@ -36,7 +35,7 @@ func aliasifyFixture(tb testing.TB) (*AliasManager, string, string) {
 }
 
 func TestAliasifyLargeResponse(t *testing.T) {
-	withPrefixes(t, nil, nil)
+	useTables(t, nil, nil, nil)
 	m, in, want := aliasifyFixture(t)
 	if got := m.AliasifyJSON("t", in); got != want {
 		t.Fatalf("large response not fully aliasified (%d vs %d bytes)", len(got), len(want))

@@ -1,0 +1,173 @@
+import { goRuntimeFiles } from "../gen/templates.js";
+import { compareUtf8 } from "../schema/canonical-json.js";
+
+/**
+ * The Go runtime (runtimes/go), inlined into ai_tools.gen.go. Each runtime
+ * file says when it is needed with a line `//aitools:inline <feature>...`
+ * (any of `aliases`, `executors`, `streaming`); lines between
+ * `//aitools:if aliases` and `//aitools:end` are kept only when the file
+ * has aliases. The package clause goes; the imports are returned apart, for
+ * the file's one import block, keeping only those the kept code uses.
+ */
+
+/** Which parts of the Go file are present. */
+export interface GoFeatures {
+  readonly aliases: boolean;
+  readonly executors: boolean;
+  readonly streaming: boolean;
+}
+
+/** One import of Go code: the name it is used under and its path. */
+export interface GoImport {
+  readonly name: string;
+  readonly path: string;
+}
+
+interface RuntimeFile {
+  readonly name: string;
+  readonly features: readonly string[];
+  readonly imports: readonly GoImport[];
+  /** The lines after the import block (or the package clause). */
+  readonly body: readonly string[];
+}
+
+const features = ["aliases", "executors", "streaming"] as const;
+
+function parseFile(name: string, text: string): RuntimeFile {
+  const lines = text.split("\n");
+  const directive = lines.find((l) => l.startsWith("//aitools:inline "));
+  const wanted = (directive ?? "").split(" ").slice(1);
+  for (const f of wanted) {
+    if (!(features as readonly string[]).includes(f)) {
+      throw new Error(`runtimes/go/${name}: unknown feature ${f}`);
+    }
+  }
+  const pkg = lines.findIndex((l) => l.startsWith("package "));
+  let i = pkg + 1;
+  while (lines[i] === "") i++;
+  const imports: GoImport[] = [];
+  const addImport = (spec: string): void => {
+    const m = /^(?:([A-Za-z_][A-Za-z0-9_]*) )?"([^"]+)"$/.exec(spec.trim());
+    if (m === null) {
+      throw new Error(`runtimes/go/${name}: cannot read import ${spec}`);
+    }
+    const path = m[2]!;
+    imports.push({ name: m[1] ?? path.slice(path.lastIndexOf("/") + 1), path });
+  };
+  if (lines[i]?.startsWith("import (")) {
+    for (i++; lines[i] !== ")"; i++) {
+      if (lines[i]!.trim() !== "") addImport(lines[i]!);
+    }
+    i++;
+  } else if (lines[i]?.startsWith("import ")) {
+    addImport(lines[i]!.slice("import ".length));
+    i++;
+  }
+  while (lines[i] === "") i++;
+  let end = lines.length;
+  while (end > i && lines[end - 1] === "") end--;
+  return { name, features: wanted, imports, body: lines.slice(i, end) };
+}
+
+const files: readonly RuntimeFile[] = Object.keys(goRuntimeFiles)
+  .sort(compareUtf8)
+  .map((name) => parseFile(name, goRuntimeFiles[name]!));
+
+/** The lines of a file's body with the `//aitools:if aliases` regions resolved. */
+function resolveRegions(file: RuntimeFile, aliases: boolean): string[] {
+  const out: string[] = [];
+  let inRegion = false;
+  for (const line of file.body) {
+    const marker = line.trim();
+    if (marker === "//aitools:if aliases") {
+      inRegion = true;
+    } else if (marker === "//aitools:end") {
+      inRegion = false;
+    } else if (!inRegion || aliases) {
+      out.push(line);
+    }
+  }
+  // What gofmt would do after a removal: one blank line at most, none
+  // right after an opening or before a closing brace.
+  return out.filter(
+    (line, j) =>
+      line !== "" ||
+      (out[j - 1] !== "" &&
+        !(out[j - 1] ?? "{").endsWith("{") &&
+        !/^\s*}/.test(out[j + 1] ?? "")),
+  );
+}
+
+/** Code lines only (comments dropped), to look for uses of a name. */
+function codeOf(lines: readonly string[]): string {
+  return lines.map((l) => l.replace(/\/\/.*$/, "")).join("\n");
+}
+
+/**
+ * The runtime code the Go file needs: the kept files' bodies, one blank
+ * line apart, without a trailing newline, and the imports that code uses.
+ */
+export function goRuntime(f: GoFeatures): {
+  code: string;
+  imports: GoImport[];
+} {
+  const parts: string[] = [];
+  const imports = new Map<string, GoImport>();
+  for (const file of files) {
+    if (!file.features.some((name) => f[name as keyof GoFeatures])) continue;
+    const body = resolveRegions(file, f.aliases);
+    parts.push(body.join("\n"));
+    const code = codeOf(body);
+    for (const imp of file.imports) {
+      if (new RegExp(`\\b${imp.name}\\.`).test(code)) {
+        imports.set(imp.path, imp);
+      }
+    }
+  }
+  return { code: parts.join("\n\n"), imports: [...imports.values()] };
+}
+
+/**
+ * Package-level names the runtime declares (types, functions, variables,
+ * constants), in every file that may be inlined. Exported ones are reserved
+ * against tool names; all of them against import names.
+ */
+export const goRuntimeDeclarations: readonly string[] = (() => {
+  const names = new Set<string>();
+  for (const file of files) {
+    let block: string | undefined;
+    for (const line of file.body) {
+      if (block !== undefined) {
+        if (line === ")") block = undefined;
+        else {
+          const m = /^\t([A-Za-z_][A-Za-z0-9_]*)\b/.exec(line);
+          if (m !== null) names.add(m[1]!);
+        }
+        continue;
+      }
+      const open = /^(var|const|type) \($/.exec(line);
+      if (open !== null) {
+        block = open[1];
+        continue;
+      }
+      const m = /^(?:func|type|var|const) ([A-Za-z_][A-Za-z0-9_]*)\b/.exec(
+        line,
+      );
+      if (m !== null) names.add(m[1]!);
+    }
+  }
+  return [...names].sort(compareUtf8);
+})();
+
+/**
+ * Every identifier the runtime's code uses (locals, fields and package-level
+ * names alike): an import named like one of them could be shadowed.
+ */
+export const goRuntimeIdentifiers: ReadonlySet<string> = new Set(
+  files.flatMap(
+    (file) =>
+      codeOf(file.body)
+        .replace(/"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)*'/g, " ")
+        .match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [],
+  ),
+);

@@ -1,0 +1,12 @@
+// Package aitools is the runtime of the Go files protoc-gen-ai-tools writes:
+// the alias manager, the argument fix-up, the executor helpers and ToolError
+// (docs/runtime.md is the contract; e2e/vectors pins it).
+//
+// It is not imported by generated code. At build time the generator inlines
+// the files of this package that carry an "//aitools:inline <feature>" line
+// into each ai_tools.gen.go, so that file still needs only grpc and
+// protobuf. Lines between "//aitools:if aliases" and "//aitools:end" are
+// left out of files in which no tool involves aliases. This package's own
+// tables (tables.go) are empty stand-ins for the ones the generated file
+// declares; the tests fill them in.
+package aitools

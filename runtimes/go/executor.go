@@ -1,0 +1,133 @@
+//aitools:inline executors
+
+package aitools
+
+import (
+	"errors"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// Executor runs the auto-executed tools over a gRPC connection.
+type Executor struct {
+	conn grpc.ClientConnInterface
+	//aitools:if aliases
+
+	aliases *AliasManager
+	//aitools:end
+}
+
+// NewExecutor returns an executor calling conn.
+func NewExecutor(conn grpc.ClientConnInterface) *Executor {
+	e := &Executor{conn: conn}
+	//aitools:if aliases
+	e.aliases = NewAliasManager()
+	//aitools:end
+	return e
+}
+
+//aitools:if aliases
+
+// GetAliasManager returns the executor's alias manager, to share with
+// hand-written tools of the same conversation.
+func (e *Executor) GetAliasManager() *AliasManager {
+	return e.aliases
+}
+
+//aitools:end
+
+// errInvalidJSON is the argument error of text that is not one JSON value.
+var errInvalidJSON = errors.New("invalid JSON; send the arguments as one JSON object")
+
+// decode reads the model's arguments into req: aliases resolved, the
+// argument fix-up applied, then protojson with unknown fields discarded.
+// Nothing is sent to the server when it fails.
+func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, strict bool) error {
+	v, ok := decodeJSON(argsJSON)
+	if !ok {
+		return e.invalidArguments(errInvalidJSON)
+	}
+	//aitools:if aliases
+	v, err := e.aliases.resolveValue(v, true)
+	if err != nil {
+		return e.toolError("unknown-alias", codes.InvalidArgument, err.Error(), err)
+	}
+	//aitools:end
+	args, err := fixArgs(v, req.ProtoReflect().Descriptor(), strict)
+	if err != nil {
+		return e.invalidArguments(err)
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
+		return e.invalidArguments(err)
+	}
+	return nil
+}
+
+// toolError is a ToolError whose message is shown to the model as it is,
+// UUIDs aside.
+func (e *Executor) toolError(reason string, code codes.Code, msg string, cause error) *ToolError {
+	//aitools:if aliases
+	msg = e.aliases.AliasifyJSON("", msg)
+	//aitools:end
+	return &ToolError{Reason: reason, Code: code, Message: msg, RawMessage: msg, Cause: cause}
+}
+
+// invalidArguments is the error of arguments the executor cannot send.
+func (e *Executor) invalidArguments(err error) *ToolError {
+	return e.toolError("invalid-arguments", codes.InvalidArgument, "failed to parse arguments: "+err.Error(), err)
+}
+
+// unknownTool is the error of a tool name without an auto-executor.
+func (e *Executor) unknownTool(toolName string) *ToolError {
+	return e.toolError("unknown-tool", codes.NotFound, "no auto-executor for tool: "+toolName, nil)
+}
+
+// serverError is the error of a failed call: the server's code and details,
+// its message shown to the model with the UUIDs it names as aliases.
+func (e *Executor) serverError(toolName string, err error) *ToolError {
+	st := status.Convert(err)
+	msg := st.Message()
+	//aitools:if aliases
+	msg = e.aliases.AliasifyJSON(toolName, msg)
+	//aitools:end
+	reason := "server-error"
+	if st.Code() == codes.Unavailable {
+		reason = "unavailable"
+	}
+	return &ToolError{
+		Reason:     reason,
+		Code:       st.Code(),
+		Message:    "rpc error: code = " + st.Code().String() + " desc = " + msg,
+		RawMessage: msg,
+		Details:    st.Proto().GetDetails(),
+		Cause:      err,
+	}
+}
+
+// encode writes one response message as JSON.
+func (e *Executor) encode(resp proto.Message) ([]byte, error) {
+	b, err := protojson.Marshal(resp)
+	if err != nil {
+		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
+	}
+	return b, nil
+}
+
+// finish encodes a response, registers its ids and returns it with UUIDs
+// shown as aliases.
+func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
+	b, err := e.encode(resp)
+	if err != nil {
+		return "", err
+	}
+	out := string(b)
+	//aitools:if aliases
+	e.aliases.RegisterResponseJSON(toolName, out)
+	out = e.aliases.AliasifyJSON(toolName, out)
+	//aitools:end
+	return out, nil
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// The Go runtime's checks (runtimes/go):
+//
+//   node scripts/run.mjs --generate  the test protos (e2e/vectors/proto and the
+//                                    annotations) into internal/testpb
+//                                    (test-only, gitignored), with the Go
+//                                    code generators of <repo>/.tools/bin
+//   node scripts/run.mjs --build     --generate, then gofmt -l . and go vet
+//   node scripts/run.mjs --test      --build, then go test -race ./...
+//   node scripts/run.mjs --bench     --generate, then the benchmarks
+//
+// Without Go it fails, it never skips.
+
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createSuiteRunner } from "../../../scripts/lib/suite-runner.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkgDir = path.resolve(here, "..");
+const repoRoot = path.resolve(pkgDir, "..", "..");
+const { run, must, step, finish, die } = createSuiteRunner({
+  label: "runtime-go",
+  cwd: pkgDir,
+});
+
+const modes = ["--generate", "--build", "--test", "--bench"];
+const args = process.argv.slice(2);
+if (args.length !== 1 || !modes.includes(args[0]))
+  die(`give one of ${modes.join(", ")}`);
+const mode = args[0];
+
+if ((await run("go", ["version"], { quiet: true })).code !== 0)
+  die("Go toolchain not found (go is not on PATH); install Go 1.24 or later");
+
+step("Go code generators (generator/scripts/go-test.mjs --install-tools)");
+await must(
+  "node",
+  [
+    path.join(repoRoot, "generator", "scripts", "go-test.mjs"),
+    "--install-tools",
+  ],
+  { cwd: repoRoot },
+);
+
+step("protoc → internal/testpb");
+{
+  const module = "github.com/ai-tools/runtime-go";
+  const out = path.join(pkgDir, "internal", "testpb");
+  const bin = path.join(repoRoot, ".tools", "bin");
+  const m = [
+    `Maitest/v1/vectors.proto=${module}/internal/testpb/aitest/v1;aitestv1`,
+    `Mai/tools/v1/annotations.proto=${module}/internal/testpb/ai/tools/v1;toolsv1`,
+  ];
+  rmSync(out, { recursive: true, force: true });
+  await must(
+    "protoc",
+    [
+      `--plugin=protoc-gen-go=${path.join(bin, "protoc-gen-go")}`,
+      `--plugin=protoc-gen-go-grpc=${path.join(bin, "protoc-gen-go-grpc")}`,
+      `-I${path.join(repoRoot, "proto")}`,
+      `-I${path.join(repoRoot, "e2e", "vectors", "proto")}`,
+      `--go_out=${pkgDir}`,
+      `--go-grpc_out=${pkgDir}`,
+      `--go_opt=module=${module}`,
+      `--go-grpc_opt=module=${module}`,
+      ...m.flatMap((o) => [`--go_opt=${o}`, `--go-grpc_opt=${o}`]),
+      "ai/tools/v1/annotations.proto",
+      "aitest/v1/vectors.proto",
+    ],
+    { cwd: pkgDir },
+  );
+  if (!existsSync(path.join(out, "aitest", "v1", "vectors.pb.go")))
+    die("protoc wrote no internal/testpb/aitest/v1/vectors.pb.go");
+}
+if (mode === "--generate") finish(mode);
+
+if (mode === "--bench") {
+  step("go test -run ^$ -bench . -benchmem");
+  await must("go", [
+    "test",
+    "-count=1",
+    "-run",
+    "^$",
+    "-bench",
+    ".",
+    "-benchmem",
+    ".",
+  ]);
+  finish(mode);
+}
+
+step("gofmt -l .");
+{
+  const r = await run("gofmt", ["-l", "."], { quiet: true });
+  if (r.code !== 0 || r.stdout.trim() !== "")
+    die(`not gofmt-clean (gofmt -d shows how):\n${r.stdout}${r.stderr}`);
+}
+step("go vet ./...");
+await must("go", ["vet", "./..."]);
+if (mode === "--build") finish(mode);
+
+step("go test -race -count=1 ./...");
+await must("go", ["test", "-race", "-count=1", "./..."]);
+finish(mode);
