@@ -233,6 +233,9 @@ export function buildModel(
       known.add(tool.outputPrefix);
     }
   }
+  for (const [, fields] of types) {
+    fields.forEach((f) => f.prefix !== "" && known.add(f.prefix));
+  }
   return {
     tools,
     executors,
