@@ -136,13 +136,12 @@ function protocGenEsFiles(
   return res.file.map((f) => ({ name: f.name, content: f.content }));
 }
 
-// A stand-in for @ai-tools/runtime with the types of docs/ts-runtime-api.md,
-// used until runtimes/ts is built.
-
 interface CaseOutput {
   dir: string;
   goSource: string;
   hasExecutors: boolean;
+  /** The model's registration tables, as the vectors' JSON writes them. */
+  responseAliases: unknown;
 }
 
 let root: string;
@@ -190,6 +189,20 @@ beforeAll(async () => {
       dir,
       goSource: goFiles[0]!.content,
       hasExecutors: model.hasExecutors,
+      responseAliases: {
+        types: Object.fromEntries(
+          model.responseAliasTypes.map(([name, fields]) => [
+            name,
+            fields.map((f) => ({
+              field: f.field,
+              ...(f.prefix !== "" ? { prefix: f.prefix } : {}),
+              ...(f.message !== "" ? { message: f.message } : {}),
+              ...(f.map ? { map: true } : {}),
+            })),
+          ]),
+        ),
+        tools: Object.fromEntries(model.toolResponseAliases),
+      },
     });
   }
 }, 120_000);
@@ -242,6 +255,8 @@ describe("TypeScript target: parity with the Go target", () => {
       expect(typeof mod["createExecutor"]).toBe(
         out.hasExecutors ? "function" : "undefined",
       );
+      // The registration tables are the model's, as every target writes them.
+      expect(mod["responseAliases"]).toEqual(out.responseAliases);
     });
   }
 });
@@ -254,13 +269,14 @@ describe("TypeScript target: toolchain checks", () => {
       // A user of the file: every export typed as the contract says.
       writeFileSync(
         join(out.dir, "use.ts"),
-        `${out.hasExecutors ? 'import type { Transport } from "@connectrpc/connect";\n' : ""}import type { AgentTool } from "./ai_tools.gen.js";
+        `${out.hasExecutors ? 'import type { Transport } from "@connectrpc/connect";\nimport { createAliasManager } from "@ai-tools/runtime";\n' : ""}import type { ResponseAliasField, ResponseAliasTool } from "@ai-tools/runtime";
+import type { AgentTool } from "./ai_tools.gen.js";
 import * as gen from "./ai_tools.gen.js";
 export const tools: AgentTool[] = gen.allTools();
-export const fields: Readonly<Record<string, string>> = gen.responseFieldPrefixes;
-export const outputs: Readonly<Record<string, string>> = gen.toolOutputPrefix;
+export const types: Readonly<Record<string, readonly ResponseAliasField[]>> = gen.responseAliases.types;
+export const owners: Readonly<Record<string, ResponseAliasTool>> = gen.aliasConfig.responseAliases.tools;
 export const prefixes: readonly string[] = gen.aliasConfig.knownAliasPrefixes;
-${out.hasExecutors ? "export const run = (t: Transport) => gen.createExecutor(t).execute('x', '{}');\n" : ""}`,
+${out.hasExecutors ? "export const run = (t: Transport) => gen.createExecutor(t).execute('x', '{}');\nexport const shared = (t: Transport) => gen.createExecutor(t, { aliasManager: createAliasManager(gen.aliasConfig) });\n" : ""}`,
       );
       files.push(`${c}/use.ts`);
     }

@@ -2,9 +2,11 @@
 // buf generate over e2e/proto into src/gen/ (git-ignored): protoc-gen-es
 // (TypeScript, `.js` import extensions, imports included) and our plugin
 // (target=ts, strategy all: one request, one src/gen/ai_tools.gen.ts that
-// imports the protoc-gen-es files from the same directory).
+// imports the protoc-gen-es files from the same directory). Then the same
+// for the shared vectors' proto (e2e/vectors/proto, in no buf module) with
+// protoc, into src/gen/vectors/.
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -53,8 +55,32 @@ execFileSync(
   ["generate", "e2e/proto", "--template", JSON.stringify(template)],
   { cwd: repoRoot, stdio: "inherit" },
 );
-if (!existsSync(path.join(out, "ai_tools.gen.ts"))) {
-  console.error("e2e-ts: the plugin wrote no src/gen/ai_tools.gen.ts");
-  process.exit(1);
+const vectorsOut = path.join(out, "vectors");
+mkdirSync(vectorsOut, { recursive: true });
+execFileSync(
+  "protoc",
+  [
+    `--plugin=protoc-gen-es=${bin("protoc-gen-es")}`,
+    `--es_out=${vectorsOut}`,
+    "--es_opt=target=ts,import_extension=js",
+    `--plugin=protoc-gen-ai-tools=${bin("protoc-gen-ai-tools")}`,
+    `--ai-tools_out=${vectorsOut}`,
+    "--ai-tools_opt=target=ts",
+    "-I",
+    path.join(repoRoot, "e2e", "vectors", "proto"),
+    "-I",
+    path.join(repoRoot, "proto"),
+    "aitest/v1/vectors.proto",
+    "ai/tools/v1/annotations.proto",
+  ],
+  { cwd: repoRoot, stdio: "inherit" },
+);
+for (const f of ["ai_tools.gen.ts", "vectors/ai_tools.gen.ts"]) {
+  if (!existsSync(path.join(out, f))) {
+    console.error(`e2e-ts: the plugin wrote no src/gen/${f}`);
+    process.exit(1);
+  }
 }
-console.log("e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts");
+console.log(
+  "e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts, src/gen/vectors/",
+);

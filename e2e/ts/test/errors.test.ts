@@ -176,7 +176,7 @@ it("bad input is refused with a clear ToolError and nothing is sent", async () =
       "steps_create",
       `{"link_id":"link-1","send_email":{"to":"a@example.com","subject":"s"},"open_link":{"link_id":"link-1"},"wait":null}`,
       "invalid-arguments",
-      /^failed to parse arguments: fields "sendEmail" and "openLink" are members of oneof "action": set only one$/,
+      /^failed to parse arguments: fields "send_email" and "open_link" are members of oneof "action": set only one$/,
     ],
     [
       "links_frobnicate",

@@ -18,6 +18,7 @@ import type {
   TsExecutorView,
   TsFileView,
   TsImportView,
+  TsResponseTypeView,
   TsToolView,
 } from "./ts-view.js";
 
@@ -35,21 +36,21 @@ export const tsFileIdentifiers: readonly string[] = [
   // declared
   "allTools",
   "createExecutor",
-  "responseFieldPrefixes",
-  "toolOutputPrefix",
+  "responseAliases",
   "knownAliasPrefixes",
   "aliasConfig",
   "toolMethods",
   // imported
   "AgentTool",
   "AliasConfig",
+  "CreateExecutorOptions",
   "Executor",
+  "ResponseAliases",
   "ToolMethod",
   "Transport",
+  "defineTool",
   "runtimeCreateExecutor",
 ];
-
-const primaryPrefixComment = " // the tool's primary prefix";
 
 /**
  * Shape the model for the TypeScript templates: constant names, imports of
@@ -113,9 +114,33 @@ export function buildTsView(
     return {
       constName: constNames.get(tool)!,
       method: `${serviceNames.get(tool.service)!}.method${access}`,
-      outputPrefix: tsString(tool.outputPrefix),
     };
   });
+
+  // Written as the vectors write them: "" and false left out.
+  const responseAliasTypes: TsResponseTypeView[] = model.responseAliasTypes.map(
+    ([typeName, fields]) => ({
+      key: tsString(typeName),
+      fields: fields.map((f) =>
+        tsLiteral({
+          field: f.field,
+          ...(f.prefix !== "" ? { prefix: f.prefix } : {}),
+          ...(f.message !== "" ? { message: f.message } : {}),
+          ...(f.map ? { map: true } : {}),
+        }),
+      ),
+    }),
+  );
+  const toolResponseAliases: TsEntryView[] = model.toolResponseAliases.map(
+    ([toolName, a]) => ({
+      key: tsKey(toolName),
+      value: tsLiteral({
+        message: a.message,
+        idPrefix: a.idPrefix,
+        idField: a.idField,
+      }),
+    }),
+  );
 
   return {
     fileName: tsFileName,
@@ -123,18 +148,8 @@ export function buildTsView(
     hasExecutors: model.hasExecutors,
     serviceImports,
     tools,
-    responseFieldPrefixes: model.responseFieldPrefixes.map(
-      ([k, v]): TsEntryView => ({
-        key: tsKey(k),
-        value: tsString(v),
-        comment: v === "" ? primaryPrefixComment : "",
-      }),
-    ),
-    toolOutputPrefix: model.toolOutputPrefix.map(([k, v]): TsEntryView => ({
-      key: tsKey(k),
-      value: tsString(v),
-      comment: "",
-    })),
+    responseAliasTypes,
+    toolResponseAliases,
     knownAliasPrefixes: model.knownAliasPrefixes.map(tsString),
     executors,
   };

@@ -15,10 +15,10 @@ export interface TsFileView {
   readonly serviceImports: readonly TsImportView[];
   /** Every tool, in tool-name byte order. */
   readonly tools: readonly TsToolView[];
-  /** Entries of `responseFieldPrefixes`, sorted by key. */
-  readonly responseFieldPrefixes: readonly TsEntryView[];
-  /** Entries of `toolOutputPrefix`, sorted by tool name. */
-  readonly toolOutputPrefix: readonly TsEntryView[];
+  /** `responseAliases.types`: message types sorted by full name. */
+  readonly responseAliasTypes: readonly TsResponseTypeView[];
+  /** `responseAliases.tools`: entries sorted by tool name. */
+  readonly toolResponseAliases: readonly TsEntryView[];
   /** Quoted literals of `knownAliasPrefixes`, sorted. */
   readonly knownAliasPrefixes: readonly string[];
   /** The auto-executed tools, in tool-name order. */
@@ -55,10 +55,16 @@ export interface TsToolView {
 export interface TsEntryView {
   /** The key as written in an object literal (bare, quoted or computed). */
   readonly key: string;
-  /** Quoted literal of the value. */
+  /** The value as a TypeScript expression. */
   readonly value: string;
-  /** Empty, or ` // …` (leading space included). */
-  readonly comment: string;
+}
+
+/** One message type of `responseAliases.types`: `{{key}}: [{{fields}}]`. */
+export interface TsResponseTypeView {
+  /** Quoted literal of the message's full name. */
+  readonly key: string;
+  /** Object literals of its fields, in declaration order. */
+  readonly fields: readonly string[];
 }
 
 /** One `ToolMethod` of `toolMethods`. */
@@ -67,6 +73,4 @@ export interface TsExecutorView {
   readonly constName: string;
   /** The method descriptor expression, e.g. `LinkService.method.createLink`. */
   readonly method: string;
-  /** Quoted literal of the tool's primary alias prefix ("" when none). */
-  readonly outputPrefix: string;
 }

@@ -8,7 +8,7 @@ import {
   type AitestServer,
 } from "./support/aitest-server.js";
 import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
-import { loadErrorVectors, runErrorCase } from "./support/error-vectors.js";
+import { defineErrorVectorTests } from "./support/error-vectors.js";
 
 let server: AitestServer;
 
@@ -20,25 +20,14 @@ afterAll(async () => {
   await server.close();
 });
 
-const vectors = loadErrorVectors();
-
 describe("error vectors", () => {
-  it("finds the vector files", () => {
-    expect(vectors.length).toBeGreaterThanOrEqual(1);
-  });
-
-  for (const [file, vector] of vectors) {
-    describe(file, () => {
-      for (const c of vector.cases) {
-        it(c.name, async () => {
-          const executor = createExecutor(server.transport, {
-            methods: aitestMethods,
-            aliases: aitestAliases,
-          });
-          const got = await runErrorCase(vector, c, executor, server);
-          expect(got).toEqual({ expect: c.expect, sent: c.sent });
-        });
-      }
-    });
-  }
+  defineErrorVectorTests(
+    { describe, it, expect },
+    () =>
+      createExecutor(server.transport, {
+        methods: aitestMethods,
+        aliases: aitestAliases,
+      }),
+    () => server,
+  );
 });

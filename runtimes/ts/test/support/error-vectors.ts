@@ -6,7 +6,7 @@ import { Code } from "@connectrpc/connect";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ToolError, type Executor } from "../../src/index.js";
+import type { Executor, ToolError } from "../../src/index.js";
 
 /** One case of an error vector. */
 export interface ErrorCase {
@@ -98,15 +98,54 @@ export async function runErrorCase(
   try {
     await executor.execute(c.tool, c.args);
   } catch (e) {
-    if (!(e instanceof ToolError)) {
+    // By name: e2e/ts loads the runtime's build, not this source.
+    if (!(e instanceof Error) || e.name !== "ToolError") {
       throw e;
     }
+    const err = e as ToolError;
     outcome = {
-      reason: e.reason,
-      code: rpcCodeName(e.code),
-      message: e.message,
-      rawMessage: e.rawMessage,
+      reason: err.reason,
+      code: rpcCodeName(err.code),
+      message: err.message,
+      rawMessage: err.rawMessage,
     };
   }
   return { expect: outcome, sent: server.calls.length > before };
+}
+
+/** The test functions {@link defineErrorVectorTests} declares tests with. */
+export interface TestApi {
+  readonly describe: (name: string, body: () => void) => void;
+  readonly it: (name: string, body: () => Promise<void> | void) => void;
+  readonly expect: (actual: unknown) => {
+    toEqual(expected: unknown): void;
+    toBeGreaterThanOrEqual(n: number): void;
+  };
+}
+
+/**
+ * Declare one test per case of every error vector: a fresh executor from
+ * `executor()` per case, against `server()` (both read when the test runs).
+ * The caller's vitest functions are passed in, so that the runtime's tests
+ * and e2e/ts each use their own.
+ */
+export function defineErrorVectorTests(
+  t: TestApi,
+  executor: () => Executor,
+  server: () => ErrorVectorServer,
+): void {
+  const vectors = loadErrorVectors();
+  t.it("finds the error vector files", () => {
+    t.expect(vectors.length).toBeGreaterThanOrEqual(1);
+  });
+  for (const [file, vector] of vectors) {
+    t.describe(file, () => {
+      for (const c of vector.cases) {
+        t.it(c.name, async () => {
+          const got = await runErrorCase(vector, c, executor(), server());
+          t.expect(got).toEqual({ expect: c.expect, sent: c.sent });
+        });
+      }
+    });
+  }
 }
