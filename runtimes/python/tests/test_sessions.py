@@ -26,19 +26,19 @@ def test_one_per_conversation_and_idle_ttl() -> None:
         made.append(AliasManager(ALIASES))
         return made[-1]
 
-    reg = SessionRegistry(factory, idle_ttl_seconds=60, now=clock)
+    reg = SessionRegistry(factory, idle_ttl_seconds=60, clock=clock)
     a = reg.get("a")
     assert reg.get("a") is a
     b = reg.get("b")
-    assert b is not a and len(reg) == 2
+    assert b is not a and len(reg) == 2 and "a" in reg
     clock.now += 59
     assert reg.get("a") is a  # use keeps it alive
     clock.now += 59
     assert reg.get("a") is a
-    assert len(reg) == 1  # b idle 118 s: dropped
+    assert "b" not in reg  # idle 118 s: dropped
     assert reg.get("b") is not b
     clock.now += 60
-    assert len(reg) == 0
+    assert reg.sweep() == 2 and len(reg) == 0
     assert reg.get("a") is not a
     assert len(made) == 4
 
@@ -51,7 +51,7 @@ def test_empty_conversation_id_is_throwaway() -> None:
 
 def test_least_recently_used_first() -> None:
     clock = Clock()
-    reg = SessionRegistry(object, idle_ttl_seconds=10, now=clock)
+    reg = SessionRegistry(object, idle_ttl_seconds=10, clock=clock)
     x = reg.get("x")
     clock.now += 5
     y = reg.get("y")
@@ -64,14 +64,12 @@ def test_least_recently_used_first() -> None:
     assert reg.get("x") is x and reg.get("y") is not y
 
 
-def test_delete_clear_and_bad_ttl() -> None:
+def test_remove_and_bad_ttl() -> None:
     reg = SessionRegistry(lambda: object(), idle_ttl_seconds=1)
     reg.get("x")
     reg.get("y")
-    assert reg.delete("x") and not reg.delete("x")
-    assert len(reg) == 1
-    reg.clear()
-    assert len(reg) == 0
+    assert reg.remove("x") and not reg.remove("x")
+    assert len(reg) == 1 and "y" in reg and "x" not in reg
     for bad in (0, -1, float("nan")):
         with pytest.raises(ValueError, match="idle_ttl_seconds must be positive"):
             SessionRegistry(lambda: object(), idle_ttl_seconds=bad)

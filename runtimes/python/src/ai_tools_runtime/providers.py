@@ -105,17 +105,17 @@ def openai_chat_tool(tool: AgentTool) -> OpenAIChatTool:
 
 
 def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
-    """A client tool of the Anthropic Messages API. ``strict=True`` also sends
-    the tool's own ``strict`` flag (``true`` for a strict tool, ``false`` for
-    the others, never ``true`` for a schema not made strict: Anthropic's strict
-    tool use, at most 20 strict tools per request); by default it is left out."""
+    """A client tool of the Anthropic Messages API. ``strict=True`` adds
+    ``"strict": true`` to a strict tool (Anthropic's strict tool use, at most
+    20 strict tools per request); a non-strict tool never carries the flag,
+    as in the TypeScript runtime. Off by default."""
     out: AnthropicTool = {
         "name": tool.name,
         "description": tool.description,
         "input_schema": _schema(tool),
     }
-    if strict:
-        out["strict"] = tool.strict
+    if strict and tool.strict:
+        out["strict"] = True
     return out
 
 
