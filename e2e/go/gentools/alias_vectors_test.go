@@ -2,9 +2,10 @@ package gentools
 
 // The shared alias vectors (e2e/vectors/aliases/*.json, format in
 // e2e/vectors/README.md) against this generated file. A vector stands in for
-// the declarations of the generated code: its responseFieldPrefixes and
-// knownPrefixes replace the package variables of the same role while it
-// runs, so no test of this package may run in parallel with it.
+// the declarations of the generated code: its responseFieldPrefixes,
+// knownPrefixes and responseAliases replace the package variables of the
+// same role while it runs, so no test of this package may run in parallel
+// with it.
 
 import (
 	"encoding/json"
@@ -19,7 +20,14 @@ type vectorFile struct {
 	Name                  string            `json:"name"`
 	ResponseFieldPrefixes map[string]string `json:"responseFieldPrefixes"`
 	KnownPrefixes         []string          `json:"knownPrefixes"`
-	Steps                 []vectorStep      `json:"steps"`
+	ResponseAliases       struct {
+		Types map[string][]struct {
+			Field, Prefix, Message string
+			Map                    bool
+		}
+		Tools map[string]struct{ Message, IDPrefix, IDField string }
+	} `json:"responseAliases"`
+	Steps []vectorStep `json:"steps"`
 }
 
 type vectorStep struct {
@@ -28,6 +36,7 @@ type vectorStep struct {
 	UUID          string  `json:"uuid"`
 	Alias         string  `json:"alias"`
 	PrimaryPrefix string  `json:"primaryPrefix"`
+	Tool          string  `json:"tool"`
 	JSON          string  `json:"json"`
 	Expect        *string `json:"expect"`
 	ExpectError   *string `json:"expectError"`
@@ -42,16 +51,30 @@ func vectorsDir() string {
 }
 
 // useDeclarations installs a vector's declarations until the test ends.
-func useDeclarations(t *testing.T, fields map[string]string, known []string) {
+func useDeclarations(t *testing.T, v vectorFile) {
 	savedFields, savedKnown := responseFieldPrefixes, knownAliasPrefixes
-	t.Cleanup(func() { responseFieldPrefixes, knownAliasPrefixes = savedFields, savedKnown })
-	responseFieldPrefixes = make(map[string]string, len(fields))
-	for k, v := range fields {
-		responseFieldPrefixes[k] = v
+	savedTypes, savedTools := responseAliasTypes, toolResponseAliases
+	t.Cleanup(func() {
+		responseFieldPrefixes, knownAliasPrefixes = savedFields, savedKnown
+		responseAliasTypes, toolResponseAliases = savedTypes, savedTools
+	})
+	responseFieldPrefixes = make(map[string]string, len(v.ResponseFieldPrefixes))
+	for k, p := range v.ResponseFieldPrefixes {
+		responseFieldPrefixes[k] = p
 	}
-	knownAliasPrefixes = make(map[string]bool, len(known))
-	for _, p := range known {
+	knownAliasPrefixes = make(map[string]bool, len(v.KnownPrefixes))
+	for _, p := range v.KnownPrefixes {
 		knownAliasPrefixes[p] = true
+	}
+	responseAliasTypes = map[string][]responseAliasField{}
+	for name, fields := range v.ResponseAliases.Types {
+		for _, f := range fields {
+			responseAliasTypes[name] = append(responseAliasTypes[name], responseAliasField{field: f.Field, prefix: f.Prefix, message: f.Message, isMap: f.Map})
+		}
+	}
+	toolResponseAliases = map[string]responseAliasTool{}
+	for name, tool := range v.ResponseAliases.Tools {
+		toolResponseAliases[name] = responseAliasTool{message: tool.Message, idPrefix: tool.IDPrefix, idField: tool.IDField}
 	}
 }
 
@@ -75,7 +98,7 @@ func TestAliasVectors(t *testing.T) {
 			if len(v.Steps) == 0 {
 				t.Fatal("no steps")
 			}
-			useDeclarations(t, v.ResponseFieldPrefixes, v.KnownPrefixes)
+			useDeclarations(t, v)
 			runVector(t, v.Steps)
 			steps += len(v.Steps)
 		})
@@ -96,6 +119,9 @@ func runVector(t *testing.T, steps []vectorStep) {
 			got = m.Register(s.Prefix, s.UUID)
 		case "resolveAlias":
 			got = m.ResolveAlias(s.Alias)
+		case "registerResponse":
+			m.RegisterResponseJSON(s.Tool, s.JSON)
+			continue
 		case "registerFields":
 			m.RegisterFieldsFromJSON(s.PrimaryPrefix, s.JSON)
 			continue

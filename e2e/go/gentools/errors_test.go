@@ -9,10 +9,11 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	linkhubv1 "example.com/aitools/e2e/gen/linkhub/v1"
+	"example.com/aitools/e2e/gentools"
 )
 
-// Scenario 5: server errors reach the caller as gRPC status errors, code,
-// message and details intact.
+// Scenario 5: server errors reach the caller as *ToolErrors that are gRPC
+// status errors, code, message and details intact.
 func TestServerErrorsKeepCodeMessageAndDetails(t *testing.T) {
 	c := needServer(t)
 	resetServer(t)
@@ -61,14 +62,17 @@ func TestServerErrorsKeepCodeMessageAndDetails(t *testing.T) {
 		t.Errorf("steps_create without an action: detail %v", st.Details())
 	}
 
-	// The executor's own refusals are plain errors, not gRPC statuses.
+	// The executor's own refusals are *ToolErrors too: INVALID_ARGUMENT,
+	// oneof members named as in the schema, nothing sent.
+	from = len(recorded(t))
 	_, err = m.e.Execute(ctx, "steps_create", `{"link_id":"link-1","send_email":{"to":"a@example.com","subject":"s"},"open_link":{"link_id":"link-1"},"wait":null}`)
-	want := `failed to parse arguments: fields "sendEmail" and "openLink" are members of oneof "action": set only one`
-	if err == nil || err.Error() != want {
-		t.Errorf("two oneof members: %v, want %s", err, want)
+	want := `failed to parse arguments: fields "send_email" and "open_link" are members of oneof "action": set only one`
+	var te *gentools.ToolError
+	if !errors.As(err, &te) || err.Error() != want || te.Reason != "invalid-arguments" || status.Code(err) != codes.InvalidArgument {
+		t.Errorf("two oneof members: %v, want %s (INVALID_ARGUMENT)", err, want)
 	}
-	if _, ok := status.FromError(err); ok {
-		t.Errorf("a fix-up error should not be a gRPC status: %v", err)
+	if len(recorded(t)) != from {
+		t.Errorf("a refused call reached the server")
 	}
 }
 
