@@ -1,4 +1,4 @@
-import { Code } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -402,6 +402,40 @@ describe("no UUID reaches the model", () => {
     );
     expect(err.rawMessage).toBe("account acct-1 not found");
     expect(err.reason).toBe("server-error");
+  });
+});
+
+describe("ToolError.from", () => {
+  it("keeps a ToolError, reads anything else as a failed call", () => {
+    const own = new ToolError("x", {
+      reason: "invalid-arguments",
+      code: Code.InvalidArgument,
+    });
+    expect(ToolError.from(own)).toBe(own);
+    const gone = ToolError.from(new ConnectError("down", Code.Unavailable));
+    expect([gone.reason, gone.code, gone.message, gone.rawMessage]).toEqual([
+      "unavailable",
+      Code.Unavailable,
+      "rpc error: code = Unavailable desc = down",
+      "down",
+    ]);
+    const denied = new ConnectError("no", Code.PermissionDenied);
+    const err = ToolError.from(denied);
+    expect([err.reason, err.message, err.cause]).toEqual([
+      "server-error",
+      "rpc error: code = PermissionDenied desc = no",
+      denied,
+    ]);
+    const aborted = ToolError.from(new DOMException("stop", "AbortError"));
+    expect([aborted.reason, aborted.code]).toEqual([
+      "server-error",
+      Code.Canceled,
+    ]);
+    const other = ToolError.from(new Error("boom"));
+    expect([other.code, other.message]).toEqual([
+      Code.Unknown,
+      "rpc error: code = Unknown desc = boom",
+    ]);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   JsonNumber,
   compareBytes,
   parseJson,
+  quote,
   stringifyJson,
   tryParseJson,
 } from "../src/json.js";
@@ -14,6 +15,22 @@ describe("json", () => {
     expect(stringifyJson(parseJson(text))).toBe(
       `{"a":[1e3,-0,12345678901234567890],"b":1.50,"z":null,"\u00e9":true,"\uffff":1,"\ud83d\ude00":0}`,
     );
+  });
+
+  it("quotes names in messages as docs/runtime.md says", () => {
+    expect(quote('a"b\\c')).toBe('"a\\"b\\\\c"');
+    expect(quote("\b\f\n\r\t\u0001\u001f")).toBe(
+      '"\\b\\f\\n\\r\\t\\u0001\\u001f"',
+    );
+    // Non-ASCII, DEL and the line separators are written as they are.
+    expect(quote("déjà\u007f\u2028\u2029漢")).toBe(
+      '"déjà\u007f\u2028\u2029漢"',
+    );
+    // An unpaired surrogate reads as U+FFFD (as after Go's decoder).
+    expect(quote("a\ud800b\udc00")).toBe('"a\ufffdb\ufffd"');
+    expect(quote("\ud83d\ude00")).toBe('"\ud83d\ude00"');
+    // A backslash before "ud800" text is not an escape.
+    expect(quote("\\ud800")).toBe('"\\\\ud800"');
   });
 
   it("compares like UTF-8 bytes", () => {
