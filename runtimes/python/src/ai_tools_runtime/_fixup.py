@@ -198,7 +198,8 @@ def _fix_field(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
         if not isinstance(v, list):
             raise _kind_error(path, _ARRAY, v)
         for i, item in enumerate(v):
-            v[i] = _fix_single(item, fd, strict, f"{path}[{i}]")
+            if item is not None:  # left for the decoder, as in Go and TypeScript
+                v[i] = _fix_single(item, fd, strict, f"{path}[{i}]")
         return v
     return _fix_single(v, fd, strict, path)
 
