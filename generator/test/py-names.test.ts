@@ -6,8 +6,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { protocGenAiTools } from "../src/plugin.js";
 import { sortExports } from "../src/py/build-py-view.js";
+import { natord, pyImportStatements } from "../src/py/py-imports.js";
 import {
   pyImportAlias,
+  pyModuleNames,
   pyModuleProblem,
   pyProtoModule,
   pyUpperSnake,
@@ -181,6 +183,175 @@ describe("python names", () => {
     expect(pyModuleProblem("match.type.x_pb2")).toBeUndefined();
   });
 
+  it("imports modules under short names a person would write, unique and deterministic", () => {
+    const modules = [
+      "temporal.api.workflowservice.v1.request_response_pb2",
+      "temporal.api.operatorservice.v1.request_response_pb2",
+      "temporal.api.common.v1.message_pb2",
+      "google.protobuf.empty_pb2",
+      "links.v1.links_pb2",
+      "links.v1.links_service_pb2",
+      "acme.v1.x_pb2",
+      "acme.v2.x_pb2",
+      "other.acme.v1.x_pb2",
+      "root_pb2",
+      "v1.only_pb2",
+    ];
+    const names = pyModuleNames(modules);
+    expect(Object.fromEntries(names)).toEqual({
+      "temporal.api.workflowservice.v1.request_response_pb2":
+        "workflowservice_request_response_pb2",
+      "temporal.api.operatorservice.v1.request_response_pb2":
+        "operatorservice_request_response_pb2",
+      "temporal.api.common.v1.message_pb2": "common_message_pb2",
+      "google.protobuf.empty_pb2": "empty_pb2",
+      "links.v1.links_pb2": "links_pb2",
+      "links.v1.links_service_pb2": "links_service_pb2",
+      // One package, two versions: the version tells them apart; a third
+      // in another tree takes one more directory.
+      "acme.v1.x_pb2": "acme_v1_x_pb2",
+      "acme.v2.x_pb2": "acme_v2_x_pb2",
+      "other.acme.v1.x_pb2": "other_acme_v1_x_pb2",
+      root_pb2: "root_pb2",
+      "v1.only_pb2": "v1_only_pb2",
+    });
+    // The order of the input changes nothing.
+    expect(pyModuleNames([...modules].reverse())).toEqual(names);
+    // Names equal after "." → "_" fall back to grpcio-tools' escaping.
+    const clash = pyModuleNames([
+      "a_b.c_pb2",
+      "a.b_c_pb2",
+      "empty_pb2",
+      "google.protobuf.empty_pb2",
+    ]);
+    expect(new Set(clash.values()).size).toBe(4);
+    expect(clash.get("google.protobuf.empty_pb2")).toBe("protobuf_empty_pb2");
+    // Random module sets: always unique identifiers ending in _pb2.
+    const part = fc.constantFrom(
+      "a",
+      "b",
+      "a_b",
+      "v1",
+      "v2",
+      "x",
+      "api",
+      "v1beta1",
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc
+            .array(part, { minLength: 0, maxLength: 4 })
+            .chain((dirs) => part.map((f) => [...dirs, `${f}_pb2`].join("."))),
+          { maxLength: 12 },
+        ),
+        (mods) => {
+          const got = pyModuleNames(mods);
+          const values = [...got.values()];
+          expect(new Set(values).size).toBe(mods.length);
+          for (const v of values) expect(v).toMatch(/^[a-z][a-z0-9_]*_pb2$/);
+        },
+      ),
+      { numRuns: 300, seed: 3 },
+    );
+  });
+
+  it("sorts natural runs of digits as numbers, as natord does", () => {
+    const sorted = ["a10", "a9", "a.v1", "a1.x", "a_b", "a09", "a1"].sort(
+      natord,
+    );
+    expect(sorted).toEqual(["a.v1", "a09", "a1", "a1.x", "a9", "a10", "a_b"]);
+  });
+
+  it.runIf(hasVenv)(
+    "writes import statements as ruff's isort sorts and ruff format wraps them",
+    () => {
+      const member = fc.constantFrom(
+        "a_pb2",
+        "b_pb2",
+        "Zeta_pb2",
+        "ZZ_pb2",
+        "a10_pb2",
+        "a9_pb2",
+        "request_response_pb2",
+      );
+      const parent = fc.constantFrom(
+        "google.protobuf",
+        "a.b",
+        "a.B",
+        "a.b.c",
+        "a.b1",
+        "a.b_c",
+        "temporal.api.workflowservice.v1",
+        "a.v10",
+        "a.v2",
+      );
+      const imports = fc.sample(
+        fc.uniqueArray(
+          fc.record({
+            parent: fc.option(parent, { nil: undefined }),
+            member,
+            alias: fc.option(
+              fc.constantFrom(
+                "x_pb2",
+                "workflowservice_request_response_pb2",
+                "long_alias_name_that_overflows_the_line_pb2",
+              ),
+              { nil: undefined },
+            ),
+          }),
+          {
+            minLength: 1,
+            maxLength: 10,
+            selector: (i) => `${i.parent}.${i.member}`,
+          },
+        ),
+        { numRuns: 25, seed: 17 },
+      );
+      const dir = mkdtempSync(join(tmpdir(), "ai-tools-py-imports-"));
+      try {
+        imports.forEach((list, n) => {
+          // Each local name once: the alias, made unique by its position.
+          const bound = list.map((i, k) => ({
+            module:
+              i.parent === undefined ? i.member : `${i.parent}.${i.member}`,
+            name:
+              i.alias === undefined
+                ? i.member
+                : `${i.alias.replace(/_pb2$/, "")}${k}_pb2`,
+          }));
+          const names = [...new Set(bound.map((b) => b.name))];
+          if (names.length !== bound.length) return;
+          const source = `${pyImportStatements(bound).join("\n")}\n\n__all__ = [\n${names.map((x) => `    ${JSON.stringify(x)},\n`).join("")}]\n`;
+          writeFileSync(join(dir, `case_${n}.py`), source);
+        });
+        python([
+          "-m",
+          "ruff",
+          "check",
+          "--isolated",
+          "--no-cache",
+          "--select",
+          "I",
+          dir,
+        ]);
+        python([
+          "-m",
+          "ruff",
+          "format",
+          "--isolated",
+          "--check",
+          "--diff",
+          "--line-length",
+          "88",
+          dir,
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it("orders __all__ as ruff's RUF022 does", () => {
     expect(
       sortExports([
@@ -192,6 +363,10 @@ describe("python names", () => {
         "A9",
       ]),
     ).toEqual(["A9", "A10", "LINKS_GET", "AgentTool", "Executor", "all_tools"]);
+    // A one-letter name is not a CONSTANT for RUF022: it sorts as a class.
+    expect(
+      sortExports(["B", "AgentTool", "A", "ALL_TOOLS", "all_tools"]),
+    ).toEqual(["ALL_TOOLS", "A", "AgentTool", "B", "all_tools"]);
   });
 });
 

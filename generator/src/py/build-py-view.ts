@@ -4,10 +4,16 @@ import type { GeneratorModel } from "../model/model.js";
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import {
+  isortType,
+  natord,
+  pyImportStatements,
+  pyLineLength,
+} from "./py-imports.js";
+import {
   isPyIdentifier,
   pyFileIdentifiers,
-  pyImportAlias,
   pyKeywords,
+  pyModuleNames,
   pyModuleProblem,
   pyProtoModule,
   pyUpperSnake,
@@ -125,12 +131,23 @@ export function buildPyView(
     ownImports: imports.own,
     exports: sortExports(exportNames).map(pyQuote),
     tools,
+    allToolsLine: allToolsLine(tools),
     hasResponseAliases,
     responseAliasTypes,
     toolResponseAliases,
     knownAliasPrefixes: model.knownAliasPrefixes.map(pyQuote),
     executors,
   };
+}
+
+/**
+ * `ALL_TOOLS: tuple[AgentTool, ...] = (X,)` for exactly one tool when the
+ * line fits, as ruff format writes a one-element tuple; else "".
+ */
+function allToolsLine(tools: readonly PyToolView[]): string {
+  if (tools.length !== 1) return "";
+  const line = `ALL_TOOLS: tuple[AgentTool, ...] = (${tools[0]!.constName},)`;
+  return line.length <= pyLineLength ? line : "";
 }
 
 function pyBool(b: boolean): string {
@@ -144,38 +161,19 @@ function pyBool(b: boolean): string {
  */
 function runtimeImportNames(names: readonly string[]): string {
   const line = names.join(", ");
-  return `from ai_tools_runtime import ${line}`.length <= 88
+  return `from ai_tools_runtime import ${line}`.length <= pyLineLength
     ? line
     : `(\n${names.map((n) => `    ${n},\n`).join("")})`;
 }
 
 /**
  * `__all__` in the order ruff's RUF022 keeps it ("isort-style"):
- * SCREAMING_SNAKE_CASE names, then CamelCase ones, then the rest, each group
- * in natural order (runs of digits compared as numbers).
+ * SCREAMING_SNAKE_CASE names of more than one character, then CamelCase
+ * ones (a one-letter `A` among them), then the rest, each group in natural
+ * order (runs of digits compared as numbers).
  */
 export function sortExports(names: readonly string[]): string[] {
-  const group = (n: string): number =>
-    /^[A-Z0-9_]+$/.test(n) && /[A-Z]/.test(n) ? 0 : /^[A-Z]/.test(n) ? 1 : 2;
-  return [...names].sort((a, b) => group(a) - group(b) || naturalCompare(a, b));
-}
-
-function naturalCompare(a: string, b: string): number {
-  const split = (s: string) => s.match(/\d+|\D+/g) ?? [];
-  const pa = split(a);
-  const pb = split(b);
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const x = pa[i]!;
-    const y = pb[i]!;
-    if (/^\d/.test(x) && /^\d/.test(y)) {
-      const d = Number(x) - Number(y);
-      if (d !== 0) return d;
-      if (x.length !== y.length) return x.length - y.length;
-      continue;
-    }
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return pa.length - pb.length;
+  return [...names].sort((a, b) => isortType(a) - isortType(b) || natord(a, b));
 }
 
 interface PyImports {
@@ -190,15 +188,19 @@ interface PyImports {
 /**
  * The `*_pb2` modules the executors use: those of their request and response
  * messages. `google/protobuf/*.proto` come from the protobuf package; every
- * other file from the grpcio-tools output, under `py_package` when set.
+ * other file from the grpcio-tools output, under `py_package` when set. Each
+ * module is bound to the short name pyModuleNames gives its proto path (the
+ * same with or without `py_package`), and the statements are written as
+ * ruff writes them (pyImportStatements).
  */
 function assignImports(
   model: GeneratorModel,
   pyPackage: string,
   problems: ProblemCollector,
 ): PyImports {
+  /** By the module's proto-derived path (without `py_package`). */
   const modules = new Map<string, { module: string; thirdParty: boolean }>();
-  const refs = new Map<DescMessage, string>();
+  const refs = new Map<DescMessage, { base: string; local: string }>();
   for (const tool of model.executors) {
     const refused = new Set<string>();
     for (const [message, role] of [
@@ -236,37 +238,24 @@ function assignImports(
         });
         continue;
       }
-      modules.set(module, { module, thirdParty });
-      refs.set(message, `${pyImportAlias(module)}.${local}`);
+      modules.set(base, { module, thirdParty });
+      refs.set(message, { base, local });
     }
   }
-  const statement = (module: string): string => {
-    const dot = module.lastIndexOf(".");
-    const alias = pyImportAlias(module);
-    return dot < 0
-      ? `import ${module} as ${alias}`
-      : `from ${module.slice(0, dot)} import ${module.slice(dot + 1)} as ${alias}`;
-  };
-  const sorted = (thirdParty: boolean): string[] => {
-    const list = [...modules.values()]
-      .filter((m) => m.thirdParty === thirdParty)
-      .map((m) => m.module);
-    // isort: `import x` statements first, then `from x import y`, each by
-    // module name, case-insensitively.
-    const key = (m: string) =>
-      [m.includes(".") ? 1 : 0, m.toLowerCase()] as const;
-    return list
-      .sort((a, b) => {
-        const [ka, sa] = key(a);
-        const [kb, sb] = key(b);
-        return ka - kb || compareUtf8(sa, sb) || compareUtf8(a, b);
-      })
-      .map(statement);
-  };
+  const names = pyModuleNames([...modules.keys()]);
+  const statements = (thirdParty: boolean): string[] =>
+    pyImportStatements(
+      [...modules]
+        .filter(([, m]) => m.thirdParty === thirdParty)
+        .map(([base, m]) => ({ module: m.module, name: names.get(base)! })),
+    );
   return {
-    thirdParty: sorted(true),
-    own: sorted(false),
-    typeRef: (message) => refs.get(message)!,
+    thirdParty: statements(true),
+    own: statements(false),
+    typeRef: (message) => {
+      const { base, local } = refs.get(message)!;
+      return `${names.get(base)!}.${local}`;
+    },
   };
 }
 

@@ -18,6 +18,11 @@ export interface PyFileView {
   /** `__all__` entries, quoted, in ruff's (RUF022) order. */
   readonly exports: readonly string[];
   readonly tools: readonly PyToolView[];
+  /**
+   * The `ALL_TOOLS` assignment on one line, as ruff format collapses a
+   * one-element tuple that fits in 88 columns; "" otherwise (one tool a line).
+   */
+  readonly allToolsLine: string;
   /** Whether ALIAS_CONFIG has response registration tables. */
   readonly hasResponseAliases: boolean;
   /** `types` of ResponseAliases: one entry per message type, sorted. */
