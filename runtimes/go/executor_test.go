@@ -1,0 +1,334 @@
+package aitools
+
+// The executor helpers against a gRPC server of vectors.proto on a real
+// socket: the shared error vectors (e2e/vectors/errors/*.json), the fix-up
+// vectors through a call, registration by message type, and no registered
+// UUID in any text for the model. The per-tool methods below stand in for
+// what the generated file declares (templates/go/executor.hbs).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	aitestv1 "github.com/ai-tools/runtime-go/internal/testpb/aitest/v1"
+)
+
+func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string) (string, error) {
+	switch toolName {
+	case "accounts_list":
+		var req aitestv1.ListAccountsRequest
+		if err := e.decode(toolName, argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := aitestv1.NewAccountServiceClient(e.conn).ListAccounts(ctx, &req)
+		if err != nil {
+			return "", e.serverError(toolName, err)
+		}
+		return e.finish(toolName, resp)
+	case "accounts_merge":
+		var req aitestv1.MergeAccountsRequest
+		if err := e.decode(toolName, argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := aitestv1.NewAccountServiceClient(e.conn).MergeAccounts(ctx, &req)
+		if err != nil {
+			return "", e.serverError(toolName, err)
+		}
+		return e.finish(toolName, resp)
+	case "accounts_watch":
+		var req aitestv1.WatchAccountsRequest
+		if err := e.decode(toolName, argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stream, err := aitestv1.NewAccountServiceClient(e.conn).WatchAccounts(ctx, &req)
+		if err != nil {
+			return "", e.serverError(toolName, err)
+		}
+		return collect(e, toolName, stream.Recv)
+	case "fixup_strict", "fixup_loose":
+		var req aitestv1.FixupRequest
+		if err := e.decode(toolName, argsJSON, &req, toolName == "fixup_strict"); err != nil {
+			return "", err
+		}
+		resp, err := aitestv1.NewFixupServiceClient(e.conn).EchoLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError(toolName, err)
+		}
+		return e.finish(toolName, resp)
+	}
+	return "", e.unknownTool(toolName)
+}
+
+// testServer counts calls and answers the next one with the status set by
+// failNext, if any.
+type testServer struct {
+	aitestv1.UnimplementedAccountServiceServer
+	aitestv1.UnimplementedFixupServiceServer
+	calls atomic.Int64
+	next  atomic.Int64
+	fail  atomic.Pointer[status.Status]
+}
+
+func (s *testServer) begin() error {
+	s.calls.Add(1)
+	if st := s.fail.Swap(nil); st != nil {
+		return st.Err()
+	}
+	return nil
+}
+
+func (s *testServer) account(contacts int32) *aitestv1.Account {
+	a := &aitestv1.Account{Id: testUUID(int(s.next.Add(1))), WorkspaceId: testUUID(900000)}
+	for i := int32(0); i < contacts; i++ {
+		a.Contacts = append(a.Contacts, &aitestv1.Contact{Id: testUUID(300000 + int(s.next.Add(1))), OwnerId: a.Id})
+	}
+	return a
+}
+
+func (s *testServer) ListAccounts(_ context.Context, req *aitestv1.ListAccountsRequest) (*aitestv1.ListAccountsResponse, error) {
+	resp := &aitestv1.ListAccountsResponse{}
+	for i := int32(0); i < req.Count; i++ {
+		resp.Accounts = append(resp.Accounts, s.account(req.ContactsPerAccount))
+	}
+	return resp, s.begin()
+}
+
+func (s *testServer) MergeAccounts(_ context.Context, req *aitestv1.MergeAccountsRequest) (*aitestv1.MergeAccountsResponse, error) {
+	return &aitestv1.MergeAccountsResponse{ReceivedSourceId: req.SourceId}, s.begin()
+}
+
+func (s *testServer) WatchAccounts(req *aitestv1.WatchAccountsRequest, stream grpc.ServerStreamingServer[aitestv1.Account]) error {
+	if err := s.begin(); err != nil {
+		return err
+	}
+	for i := int32(0); i < req.Count; i++ {
+		if err := stream.Send(s.account(0)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *testServer) EchoLoose(_ context.Context, req *aitestv1.FixupRequest) (*aitestv1.FixupRequest, error) {
+	return req, s.begin()
+}
+
+// startServer serves on 127.0.0.1 and installs the tables of vectors.proto
+// (those of the register-response-nested vector).
+func startServer(t *testing.T) (*grpc.ClientConn, *testServer) {
+	t.Helper()
+	vec := loadVectors[aliasVector](t, "aliases")["register-response-nested.json"]
+	useTables(t, nil, vec.KnownPrefixes, vec.ResponseAliases)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	s := &testServer{}
+	aitestv1.RegisterAccountServiceServer(srv, s)
+	aitestv1.RegisterFixupServiceServer(srv, s)
+	go func() { _ = srv.Serve(lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(); srv.Stop() })
+	return conn, s
+}
+
+type errorVector struct {
+	Register []struct {
+		Prefix string `json:"prefix"`
+		UUID   string `json:"uuid"`
+	} `json:"register"`
+	Cases []struct {
+		Name   string `json:"name"`
+		Tool   string `json:"tool"`
+		Args   string `json:"args"`
+		Server *struct {
+			Code    codes.Code `json:"code"`
+			Message string     `json:"message"`
+		} `json:"server"`
+		Sent   bool `json:"sent"`
+		Expect *struct {
+			Reason     string     `json:"reason"`
+			Code       codes.Code `json:"code"`
+			Message    string     `json:"message"`
+			RawMessage string     `json:"rawMessage"`
+		} `json:"expect"`
+	} `json:"cases"`
+}
+
+func TestErrorVectors(t *testing.T) {
+	conn, srv := startServer(t)
+	vectors := loadVectors[errorVector](t, "errors")
+	for _, file := range sortedKeys(vectors) {
+		vec := vectors[file]
+		t.Run(file, func(t *testing.T) {
+			if len(vec.Cases) == 0 {
+				t.Fatal("no cases")
+			}
+			for _, c := range vec.Cases {
+				e := NewExecutor(conn)
+				for _, r := range vec.Register {
+					e.GetAliasManager().Register(r.Prefix, r.UUID)
+				}
+				if c.Server != nil {
+					srv.fail.Store(status.New(c.Server.Code, c.Server.Message))
+				}
+				calls := srv.calls.Load()
+				_, err := e.Execute(context.Background(), c.Tool, c.Args)
+				srv.fail.Store(nil)
+				if sent := srv.calls.Load() != calls; sent != c.Sent {
+					t.Errorf("%s: sent = %v, want %v", c.Name, sent, c.Sent)
+				}
+				if c.Expect == nil {
+					if err != nil {
+						t.Errorf("%s: %v", c.Name, err)
+					}
+					continue
+				}
+				var te *ToolError
+				if !errors.As(err, &te) {
+					t.Errorf("%s: %T %v is not a *ToolError", c.Name, err, err)
+					continue
+				}
+				got := [4]string{te.Reason, te.Code.String(), te.Error(), te.RawMessage}
+				want := [4]string{c.Expect.Reason, c.Expect.Code.String(), c.Expect.Message, c.Expect.RawMessage}
+				if got != want {
+					t.Errorf("%s:\n got  %q\n want %q", c.Name, got, want)
+				}
+				if st, ok := status.FromError(err); !ok || st.Code() != c.Expect.Code || st.Message() != c.Expect.RawMessage {
+					t.Errorf("%s: status %v", c.Name, st)
+				}
+				for _, r := range vec.Register {
+					if strings.Contains(te.Message+te.RawMessage, r.UUID) {
+						t.Errorf("%s: a registered UUID reached the model: %s", c.Name, te.Message)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNoUUIDReachesTheModel puts aliases (and raw UUIDs) where they do not
+// fit: an int32, a bool, a Duration, bytes, the whole arguments, map keys,
+// decoder errors. No registered UUID appears in what the model reads.
+func TestNoUUIDReachesTheModel(t *testing.T) {
+	conn, _ := startServer(t)
+	e := NewExecutor(conn)
+	uuid := testUUID(42)
+	e.GetAliasManager().Register("acct", uuid)
+	for _, args := range []string{
+		`{"count":"acct-1"}`,
+		`{"enabled":"acct-1"}`,
+		`{"timeout":"acct-1"}`,
+		`{"data":"acct-1"}`,
+		`{"data":"acct-1*"}`,
+		`"acct-1"`,
+		`["acct-1"]`,
+		`{"count":"` + uuid + `"}`,
+		`{"items_by_num":{"` + uuid + `":{}}}`,
+		`{"items_by_num":[{"key":"acct-1","value":{}}]}`,
+		`{"labels":{"acct-1":{"x":"acct-1"}}}`,
+		`{"attrs":[{"key":1,"value":"acct-1"}]}`,
+		`{"text":"acct-1","number":"acct-1"}`,
+		`{"note":"acct-1 ` + uuid + `"`,
+	} {
+		out, err := e.Execute(context.Background(), "fixup_loose", args)
+		text := out
+		if err != nil {
+			var te *ToolError
+			if !errors.As(err, &te) {
+				t.Fatalf("%s: %T is not a *ToolError", args, err)
+			}
+			text = te.Message + " " + te.RawMessage
+		}
+		if strings.Contains(text, uuid) {
+			t.Errorf("%s: the model would read a UUID: %s", args, text)
+		}
+	}
+}
+
+// TestRegistrationByMessageType: 12 accounts of 2 contacts are acct-1 ..
+// acct-12 and contact-1 .. contact-24, account by account; a contact's
+// owner (an account) reads as its account's alias.
+func TestRegistrationByMessageType(t *testing.T) {
+	conn, _ := startServer(t)
+	e := NewExecutor(conn)
+	out, err := e.Execute(context.Background(), "accounts_list", `{"count":12,"contacts_per_account":2}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	want.WriteString(`{"accounts":[`)
+	for i := 1; i <= 12; i++ {
+		if i > 1 {
+			want.WriteByte(',')
+		}
+		fmt.Fprintf(&want, `{"id":"acct-%d","workspaceId":"%s","contacts":[{"id":"contact-%d","ownerId":"acct-%d"},{"id":"contact-%d","ownerId":"acct-%d"}]}`,
+			i, testUUID(900000), 2*i-1, i, 2*i, i)
+	}
+	want.WriteString(`]}`)
+	got, _ := decodeJSON(out)
+	if encodeJSON(got) != func() string { v, _ := decodeJSON(want.String()); return encodeJSON(v) }() {
+		t.Fatalf("got  %s\nwant %s", out, want.String())
+	}
+}
+
+func TestStreamLimit(t *testing.T) {
+	conn, _ := startServer(t)
+	e := NewExecutor(conn)
+	out, err := e.Execute(context.Background(), "accounts_watch", `{"count":2}`)
+	if err != nil || out != func() string {
+		b, _ := protojson.Marshal(&aitestv1.Account{Id: "acct-1", WorkspaceId: testUUID(900000)})
+		c, _ := protojson.Marshal(&aitestv1.Account{Id: "acct-2", WorkspaceId: testUUID(900000)})
+		return "[" + string(b) + "," + string(c) + "]"
+	}() {
+		t.Fatalf("stream: %s, %v", out, err)
+	}
+	_, err = e.Execute(context.Background(), "accounts_watch", `{"count":1001}`)
+	var te *ToolError
+	if !errors.As(err, &te) || te.Reason != "invalid-response" || status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("1001 messages: %v", err)
+	}
+}
+
+// TestFixupVectorsThroughExecutor sends each admitted fix-up case to the
+// echo server: it receives what the fixed arguments decode to.
+func TestFixupVectorsThroughExecutor(t *testing.T) {
+	conn, _ := startServer(t)
+	e := NewExecutor(conn)
+	for file, vec := range loadVectors[fixupVector](t, "fixup") {
+		for _, c := range vec.Cases {
+			out, err := e.Execute(context.Background(), vec.Tool, string(c.Args))
+			if c.ExpectError != nil {
+				if err == nil || err.Error() != *c.ExpectError {
+					t.Errorf("%s/%s: error %v; want %s", file, c.Name, err, *c.ExpectError)
+				}
+				continue
+			}
+			var want, echoed aitestv1.FixupRequest
+			if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(c.Expect, &want); err != nil {
+				t.Fatalf("%s/%s: expect does not decode: %v", file, c.Name, err)
+			}
+			if err != nil || protojson.Unmarshal([]byte(out), &echoed) != nil || !proto.Equal(&echoed, &want) {
+				t.Errorf("%s/%s: server received %s (%v); want %v", file, c.Name, out, err, &want)
+			}
+		}
+	}
+}
