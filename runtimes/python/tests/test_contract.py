@@ -226,6 +226,21 @@ def test_reasons_and_causes(servers: Servers, channel: grpc.Channel) -> None:
     assert caught.value.__cause__ is not None  # the decoder's own error
 
 
+def test_aliases_resolve_before_the_object_check(channel: grpc.Channel) -> None:
+    # As in Go and TypeScript: an unregistered alias as the whole arguments
+    # is an unknown alias (at the root path ""), a registered one is not an object.
+    executor = with_aliases(ai_tools_gen.Executor(channel))
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_merge", '"acct-9"')
+    assert caught.value.reason == "unknown-alias"
+    assert str(caught.value) == (
+        'unknown alias "acct-9" in field ""; valid acct aliases: acct-1, acct-2'
+    )
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_merge", '"acct-1"')
+    assert caught.value.reason == "invalid-arguments"
+
+
 def test_unreachable_and_closed_are_unavailable(servers: Servers) -> None:
     with grpc.insecure_channel("127.0.0.1:1") as ch:
         executor = ai_tools_gen.Executor(ch)

@@ -104,8 +104,9 @@ class _Base:
         return method
 
     def _decode(self, method: ToolMethod, args_json: str) -> Message:
-        """The request: one JSON object, aliases resolved, fix-up applied and
-        kinds checked, then json_format. Nothing is sent on failure."""
+        """The request: one JSON value, aliases resolved, then (an object)
+        fix-up applied and kinds checked, then json_format; the order of Go
+        and TypeScript. Nothing is sent on failure."""
         if not isinstance(args_json, str):
             raise self._invalid(
                 f"arguments must be a JSON object as text, got {type(args_json).__name__}"

@@ -91,14 +91,12 @@ class FixupError(Exception):
     arguments: `` prefix)."""
 
 
-def parse_args(args_json: str) -> dict[str, Any]:
+def parse_args(args_json: str) -> Any:
     """The model's arguments decoded (numbers as written); refuses text that
-    is not one JSON value, or a value that is not an object."""
+    is not one JSON value."""
     value, ok = decode_json(args_json)
     if not ok:
         raise FixupError("invalid JSON; send the arguments as one JSON object")
-    if not isinstance(value, dict):
-        raise FixupError(f"expected a JSON object, got {json_kind(value)}")
     return value
 
 
@@ -110,9 +108,12 @@ def fix_args(args_json: str, descriptor: Any, strict: bool) -> str:
     return encode_json(value)
 
 
-def fix_value_tree(obj: dict[str, Any], descriptor: Any, strict: bool) -> None:
-    """Fix a decoded arguments object in place; raises :class:`FixupError`."""
-    _fix_message(obj, descriptor, strict, "")
+def fix_value_tree(value: Any, descriptor: Any, strict: bool) -> None:
+    """Fix decoded arguments in place (they must be an object); raises
+    :class:`FixupError`."""
+    if not isinstance(value, dict):
+        raise FixupError(f"expected a JSON object, got {json_kind(value)}")
+    _fix_message(value, descriptor, strict, "")
 
 
 def _shown(v: Any) -> str:
