@@ -12,8 +12,8 @@ import (
 )
 
 // collect reads a server stream to its end into a JSON array of at most 1000
-// messages, registering the ids of each as it arrives, and returns the array
-// with UUIDs shown as aliases.
+// messages; in a file with aliases it registers the ids of each message as
+// it arrives and shows the array's UUIDs as aliases.
 func collect[T proto.Message](e *Executor, toolName string, recv func() (T, error)) (string, error) {
 	var b strings.Builder
 	b.WriteByte('[')

@@ -564,9 +564,9 @@ func (e *Executor) GetAliasManager() *AliasManager {
 // errInvalidJSON is the argument error of text that is not one JSON value.
 var errInvalidJSON = errors.New("invalid JSON; send the arguments as one JSON object")
 
-// decode reads the model's arguments into req: aliases resolved, the
-// argument fix-up applied, then protojson with unknown fields discarded.
-// Nothing is sent to the server when it fails.
+// decode reads the model's arguments into req: aliases resolved (in a file
+// with aliases), the argument fix-up applied, then protojson with unknown
+// fields discarded. Nothing is sent to the server when it fails.
 func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, strict bool) error {
 	v, ok := decodeJSON(argsJSON)
 	if !ok {
@@ -587,7 +587,7 @@ func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, s
 }
 
 // toolError is a ToolError whose message is shown to the model as it is,
-// UUIDs aside.
+// registered UUIDs aside.
 func (e *Executor) toolError(reason string, code codes.Code, msg string, cause error) *ToolError {
 	msg = e.aliases.AliasifyJSON("", msg)
 	return &ToolError{Reason: reason, Code: code, Message: msg, RawMessage: msg, Cause: cause}
@@ -604,7 +604,7 @@ func (e *Executor) unknownTool(toolName string) *ToolError {
 }
 
 // serverError is the error of a failed call: the server's code and details,
-// its message shown to the model with the UUIDs it names as aliases.
+// its message shown to the model with registered UUIDs as aliases.
 func (e *Executor) serverError(toolName string, err error) *ToolError {
 	st := status.Convert(err)
 	msg := st.Message()
@@ -632,8 +632,8 @@ func (e *Executor) encode(resp proto.Message) ([]byte, error) {
 	return b, nil
 }
 
-// finish encodes a response, registers its ids and returns it with UUIDs
-// shown as aliases.
+// finish encodes a response for the model; in a file with aliases it
+// registers the response's ids and shows its UUIDs as aliases.
 func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
 	b, err := e.encode(resp)
 	if err != nil {
