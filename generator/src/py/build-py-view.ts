@@ -8,6 +8,7 @@ import {
   natord,
   pyImportStatements,
   pyLineLength,
+  type PyImport,
 } from "./py-imports.js";
 import {
   isPyIdentifier,
@@ -118,16 +119,23 @@ export function buildPyView(
     fileName: pyFileName,
     sources: [...new Set(model.tools.map((t) => t.file))].sort(compareUtf8),
     hasExecutors: model.hasExecutors,
-    runtimeNames: runtimeImportNames([
-      "AgentTool",
-      "AliasConfig",
-      // isort's order: case-insensitive, so ResponseAliases comes first.
-      ...(hasResponseAliases ? ["ResponseAliases"] : []),
-      ...(responseAliasTypes.length > 0 ? ["ResponseAliasField"] : []),
-      ...(toolResponseAliases.length > 0 ? ["ResponseAliasTool"] : []),
-      ...(model.hasExecutors ? ["ToolMethod"] : []),
+    // One section, as isort sorts it: the runtime, grpc and the protobuf
+    // package's modules.
+    thirdPartyImports: pyImportStatements([
+      ...(model.hasExecutors ? ["ai_tools_runtime", "grpc"] : []).map((m) => ({
+        module: m,
+        name: m,
+      })),
+      ...[
+        "AgentTool",
+        "AliasConfig",
+        ...(hasResponseAliases ? ["ResponseAliases"] : []),
+        ...(responseAliasTypes.length > 0 ? ["ResponseAliasField"] : []),
+        ...(toolResponseAliases.length > 0 ? ["ResponseAliasTool"] : []),
+        ...(model.hasExecutors ? ["ToolMethod"] : []),
+      ].map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
+      ...imports.thirdParty,
     ]),
-    thirdPartyImports: imports.thirdParty,
     ownImports: imports.own,
     exports: sortExports(exportNames).map(pyQuote),
     tools,
@@ -155,18 +163,6 @@ function pyBool(b: boolean): string {
 }
 
 /**
- * The names of `from ai_tools_runtime import …`, as ruff writes them: on
- * one line when the statement fits in 88 columns, else one a line in
- * parentheses with a trailing comma.
- */
-function runtimeImportNames(names: readonly string[]): string {
-  const line = names.join(", ");
-  return `from ai_tools_runtime import ${line}`.length <= pyLineLength
-    ? line
-    : `(\n${names.map((n) => `    ${n},\n`).join("")})`;
-}
-
-/**
  * `__all__` in the order ruff's RUF022 keeps it ("isort-style"):
  * SCREAMING_SNAKE_CASE names of more than one character, then CamelCase
  * ones (a one-letter `A` among them), then the rest, each group in natural
@@ -177,8 +173,8 @@ export function sortExports(names: readonly string[]): string[] {
 }
 
 interface PyImports {
-  /** Statements importing the protobuf package's own modules (WKTs). */
-  readonly thirdParty: string[];
+  /** The protobuf package's own modules (WKTs), with their names. */
+  readonly thirdParty: PyImport[];
   /** Statements importing the grpcio-tools output. */
   readonly own: string[];
   /** The Python expression naming a message class. */
@@ -243,15 +239,13 @@ function assignImports(
     }
   }
   const names = pyModuleNames([...modules.keys()]);
-  const statements = (thirdParty: boolean): string[] =>
-    pyImportStatements(
-      [...modules]
-        .filter(([, m]) => m.thirdParty === thirdParty)
-        .map(([base, m]) => ({ module: m.module, name: names.get(base)! })),
-    );
+  const section = (thirdParty: boolean): PyImport[] =>
+    [...modules]
+      .filter(([, m]) => m.thirdParty === thirdParty)
+      .map(([base, m]) => ({ module: m.module, name: names.get(base)! }));
   return {
-    thirdParty: statements(true),
-    own: statements(false),
+    thirdParty: section(true),
+    own: pyImportStatements(section(false)),
     typeRef: (message) => {
       const { base, local } = refs.get(message)!;
       return `${names.get(base)!}.${local}`;

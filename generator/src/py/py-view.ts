@@ -9,9 +9,11 @@ export interface PyFileView {
   /** The proto files the tools come from, for the header comment. */
   readonly sources: readonly string[];
   readonly hasExecutors: boolean;
-  /** `from ai_tools_runtime import …` names, sorted. */
-  readonly runtimeNames: string;
-  /** Import statements of the protobuf runtime's modules (WKT `_pb2`), sorted. */
+  /**
+   * The third-party import statements, in isort's order: `ai_tools_runtime`
+   * and `grpc` (with executors), `from ai_tools_runtime import …`, the
+   * protobuf package's modules (WKT `_pb2`).
+   */
   readonly thirdPartyImports: readonly string[];
   /** Import statements of the grpcio-tools output, sorted. */
   readonly ownImports: readonly string[];
