@@ -11,6 +11,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
+import type {
+  ResponseAliasField,
+  ResponseAliasTool,
+} from "../src/model/response-aliases.js";
+import { compareUtf8 } from "../src/schema/canonical-json.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 
@@ -128,6 +133,19 @@ interface GoTarget {
   }[];
   executors: string[];
   knownAliasPrefixes: string[];
+  /** The response registration tables, as the model's entries (sorted). */
+  responseAliasTypes: [string, ResponseAliasField[]][];
+  toolResponseAliases: [string, ResponseAliasTool][];
+}
+
+/** The `{field: "id", prefix: "acct", isMap: true}` struct literals of a Go table. */
+function goStruct(literal: string): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = {};
+  const re = new RegExp(String.raw`(\w+): (${goString}|true)`, "g");
+  for (const m of literal.matchAll(re)) {
+    out[m[1]!] = m[2] === "true" ? true : goUnquote(m[2]!);
+  }
+  return out;
 }
 
 /** What a Go golden file declares, read from its text. */
@@ -160,12 +178,52 @@ function readGoGolden(source: string): GoTarget {
     );
   };
   const canExecute = block("func (e *Executor) CanExecute(");
+  const types = block("var responseAliasTypes = map");
+  const responseAliasTypes: [string, ResponseAliasField[]][] = [];
+  for (const m of types.matchAll(
+    new RegExp(
+      String.raw`\n\t(${goString}): \{\n((?:\t\t\{.*\},\n)*)\t\}`,
+      "g",
+    ),
+  )) {
+    const fields = [...m[2]!.matchAll(/\t\t\{(.*)\},\n/g)].map((f) => {
+      const g = goStruct(f[1]!);
+      return {
+        field: g["field"] as string,
+        prefix: (g["prefix"] as string | undefined) ?? "",
+        message: (g["message"] as string | undefined) ?? "",
+        map: g["isMap"] === true,
+      };
+    });
+    responseAliasTypes.push([goUnquote(m[1]!), fields]);
+  }
+  const toolResponseAliases: [string, ResponseAliasTool][] = [
+    ...block("var toolResponseAliases = map").matchAll(
+      new RegExp(String.raw`\n\t(${goString}): +\{(.*)\},`, "g"),
+    ),
+  ].map((m) => {
+    const g = goStruct(m[2]!);
+    return [
+      goUnquote(m[1]!),
+      {
+        message: g["message"] as string,
+        idPrefix: (g["idPrefix"] as string | undefined) ?? "",
+        idField: (g["idField"] as string | undefined) ?? "",
+      },
+    ];
+  });
   return {
     tools,
     executors: [
       ...canExecute.matchAll(new RegExp(String.raw`case (${goString}):`, "g")),
     ].map((m) => goUnquote(m[1]!)),
     knownAliasPrefixes: Object.keys(entries("var knownAliasPrefixes = map")),
+    responseAliasTypes: responseAliasTypes.sort((a, b) =>
+      compareUtf8(a[0], b[0]),
+    ),
+    toolResponseAliases: toolResponseAliases.sort((a, b) =>
+      compareUtf8(a[0], b[0]),
+    ),
   };
 }
 
@@ -354,6 +412,9 @@ describe.runIf(python !== undefined)("python target: golden cases", () => {
         const model = modelOf(request);
         expect(dumped.responseAliasTypes).toEqual(model.responseAliasTypes);
         expect(dumped.toolResponseAliases).toEqual(model.toolResponseAliases);
+        // ... and the Go file's, the same tables in Go's syntax.
+        expect(dumped.responseAliasTypes).toEqual(go.responseAliasTypes);
+        expect(dumped.toolResponseAliases).toEqual(go.toolResponseAliases);
         expect(dumped.knownAliasPrefixes).toEqual(go.knownAliasPrefixes);
 
         // 2. ruff, as generated: formatted, and lint-clean under the default
