@@ -138,30 +138,30 @@ function fixMessage(
   strict: boolean,
   path: string,
 ): void {
-  const present: [key: string, field: DescField][] = [];
+  const present = new Set<DescField>();
   for (const key of sortedKeys(obj)) {
     const field = fieldOf(schema, key);
     if (field === undefined) {
       continue;
     }
-    if (obj[key] === null) {
+    const v = obj[key] as JsonTree;
+    if (v === null) {
       if (field.fieldKind !== "message" || !isValue(field)) {
         delete obj[key];
       }
       continue;
     }
-    present.push([key, field]);
+    obj[key] = fixField(v, field, strict, child(path, key));
+    present.add(field);
   }
+  // As in Go and Python: the fields' own errors first, then the oneofs.
   for (const oneof of schema.oneofs) {
-    const set = oneof.fields.filter((f) => present.some(([, p]) => p === f));
+    const set = oneof.fields.filter((f) => present.has(f));
     if (set.length > 1) {
       throw new FixupError(
         `fields ${quote(set[0]!.name)} and ${quote(set[1]!.name)} are members of oneof ${quote(oneof.name)}: set only one`,
       );
     }
-  }
-  for (const [key, field] of present) {
-    obj[key] = fixField(obj[key] as JsonTree, field, strict, child(path, key));
   }
 }
 
