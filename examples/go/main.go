@@ -13,13 +13,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"os"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/status"
 
 	"example.com/aitools/e2e/gentools"
 )
@@ -80,8 +80,11 @@ func main() {
 			output = err.Error() // written for the model: a *gentools.ToolError, with Reason and Code
 		}
 		fmt.Printf("tool:  %s\n", output)
-		if err != nil {
-			fmt.Printf("       (an error: %s)\n", status.Code(err))
+		var toolErr *gentools.ToolError
+		if errors.As(err, &toolErr) {
+			fmt.Printf("       (a ToolError: %s, %s)\n", toolErr.Reason, toolErr.Code)
+		} else if err != nil {
+			log.Fatalf("not a ToolError: %v", err)
 		}
 	}
 }
