@@ -4,7 +4,9 @@ our tool exactly."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -162,6 +164,11 @@ def test_generated_tools_are_frozen() -> None:
     assert made.schema() == {"type": "object", "required": ["a"]}
     assert made == AgentTool("t", "d", False, {"type": "object", "required": ["a"]})
     assert json.loads(json.dumps(made.schema())) == made.schema()
+    # Copies and pickles of a frozen tool are equal, and frozen too.
+    for copied in (copy.deepcopy(tool), copy.copy(tool), pickle.loads(pickle.dumps(tool))):
+        assert copied == tool
+        with pytest.raises(TypeError):
+            copied.parameters["type"] = "array"  # type: ignore[index]
 
 
 # -- the official clients against a local stub ---------------------------------

@@ -62,6 +62,10 @@ class AgentTool:
         thawed: dict[str, Any] = _thaw(self.parameters)
         return thawed
 
+    def __reduce__(self) -> tuple[type[AgentTool], tuple[str, str, bool, dict[str, Any]]]:
+        # Mapping proxies cannot be pickled or deep-copied: rebuild from a copy.
+        return (AgentTool, (self.name, self.description, self.strict, self.schema()))
+
 
 @dataclass(frozen=True)
 class ResponseAliasField:
