@@ -121,7 +121,11 @@ for (const { file, lines } of snippets) {
 step("bash generate.sh");
 await must("bash", ["generate.sh"], { env });
 
-step(example.build.map(([cmd, a]) => [cmd, ...a].join(" ")).join("; "));
+step(
+  example.build
+    .map(([cmd, a]) => [path.basename(cmd), ...a].join(" "))
+    .join("; "),
+);
 for (const [cmd, cmdArgs, opts] of example.build) {
   const r = await must(cmd, cmdArgs, { env, quiet: opts?.emptyOutput });
   if (opts?.emptyOutput && r.stdout.trim() !== "")
