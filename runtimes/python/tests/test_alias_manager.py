@@ -86,6 +86,17 @@ def test_unknown_alias_is_a_tool_error_with_json_quoting() -> None:
     assert caught.value.raw_message == str(caught.value)
 
 
+def test_unknown_alias_message_shows_no_uuid() -> None:
+    m = AliasManager(CONFIG)
+    u = "0a1b2c3d-0000-4000-8000-000000000001"
+    m.register("acct", u)
+    with pytest.raises(ToolError) as caught:
+        m.resolve_json(f'{{"{u}":{{"x":"acct-2"}}}}')
+    assert str(caught.value) == (
+        'unknown alias "acct-2" in field "acct-1.x"; valid acct aliases: acct-1'
+    )
+
+
 def test_register_response_is_one_walk_per_response() -> None:
     # 12 accounts of 2 contacts each: acct-1..12 and contact-1..24, account by account.
     m = AliasManager(

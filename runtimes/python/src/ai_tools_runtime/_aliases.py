@@ -99,15 +99,18 @@ class AliasManager:
         A UUID counts only when no hex digit or '-' touches it; everything else
         is copied unchanged (the text need not be JSON)."""
         with self._lock:
-            if not self._uuids:
-                return json_text
-            uuids = self._uuids
+            return self._aliasify(json_text)
 
-            def replace(m: re.Match[str]) -> str:
-                found = m.group(0)
-                return uuids.get(found, found)
+    def _aliasify(self, text: str) -> str:
+        if not self._uuids:
+            return text
+        uuids = self._uuids
 
-            return _UUID_IN_TEXT.sub(replace, json_text)
+        def replace(m: re.Match[str]) -> str:
+            found = m.group(0)
+            return uuids.get(found, found)
+
+        return _UUID_IN_TEXT.sub(replace, text)
 
     def resolve_json(self, json_text: str, *, checked: bool = True) -> str:
         """Replace every JSON string value that is exactly a registered alias by
@@ -138,8 +141,9 @@ class AliasManager:
             if checked:
                 parts = _split_alias(v)
                 if parts is not None and parts[0] in self._prefixes:
+                    # Aliasified: a key the model wrote may hold a UUID.
                     raise ToolError(
-                        self._unknown_alias(v, parts[0], path),
+                        self._aliasify(self._unknown_alias(v, parts[0], path)),
                         reason="unknown-alias",
                         code=grpc.StatusCode.INVALID_ARGUMENT,
                     )
