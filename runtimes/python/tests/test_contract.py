@@ -337,3 +337,17 @@ def test_proto_key_is_an_ordinary_key(servers: Servers, channel: grpc.Channel) -
     assert dict(received.labels) == {"__proto__": ACCT_1}
     assert received.attrs["__proto__"]["a"] == 1
     assert json.loads(out)["labels"] == {"__proto__": "acct-1"}
+
+
+@pytest.mark.parametrize("depth", [50, 500, 990, 1000, 1010, 3000])
+def test_deep_arguments_are_a_tool_error(depth: int, servers: Servers) -> None:
+    with grpc.insecure_channel(servers.target) as channel:
+        executor = ai_tools_gen.Executor(channel)
+        for args in (
+            '{"extra":' + "[" * depth + "]" * depth + "}",
+            '{"item":' + '{"children":[' * depth + "]}" * depth + "}",
+        ):
+            try:
+                executor.execute("fixup_loose", args, timeout=10)
+            except ToolError as err:
+                assert err.reason in ("invalid-arguments", "server-error"), str(err)

@@ -53,6 +53,9 @@ _GO_CODE_NAMES: Final = {
 }
 
 
+_TOO_DEEP: Final = "arguments nested too deeply"
+
+
 def _status_text(code: grpc.StatusCode, message: str) -> str:
     """A status error as Go prints it: ``rpc error: code = NotFound desc = …``."""
     name = _GO_CODE_NAMES.get(code.name, f"Code({code.value[0]})")
@@ -115,17 +118,19 @@ class _Base:
             value = parse_args(args_json)
             value = self._aliases.resolve_value(value)
             fix_value_tree(value, method.request_type.DESCRIPTOR, method.tool.strict)
+            text = encode_json(value)
         except FixupError as err:
             raise self._invalid(str(err)) from None
-        except ToolError as err:
-            raise self._error(err.reason, err.code, str(err)) from None
+        except RecursionError as err:
+            raise self._invalid(_TOO_DEEP) from err
+        # (an unknown alias is the manager's ToolError, already aliasified)
         request = method.request_type()
         try:
-            json_format.Parse(encode_json(value), request, ignore_unknown_fields=True)
+            json_format.Parse(text, request, ignore_unknown_fields=True)
         except (json_format.ParseError, ValueError, TypeError, AttributeError, KeyError) as err:
             raise self._invalid(str(err)) from err
         except RecursionError as err:
-            raise self._invalid("arguments nested too deeply") from err
+            raise self._invalid(_TOO_DEEP) from err
         return request
 
     def _invalid(self, message: str) -> ToolError:
