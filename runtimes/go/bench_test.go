@@ -1,7 +1,10 @@
 package aitools
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,5 +58,45 @@ func BenchmarkAliasifyJSON(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m.AliasifyJSON("t", in)
+	}
+}
+
+// BenchmarkRegisterResponseJSON registers a response of 100 accounts with 4
+// contacts each (500 ids, ~45 KB) in one walk, on a fresh manager each time.
+func BenchmarkRegisterResponseJSON(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(vectorsDir(), "aliases", "register-response-nested.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var vec aliasVector
+	if err := json.Unmarshal(data, &vec); err != nil {
+		b.Fatal(err)
+	}
+	useTables(b, nil, vec.KnownPrefixes, vec.ResponseAliases)
+	var in strings.Builder
+	in.WriteString(`{"accounts":[`)
+	for i := 0; i < 100; i++ {
+		if i > 0 {
+			in.WriteByte(',')
+		}
+		fmt.Fprintf(&in, `{"id":"%s","name":"account %d","workspaceId":"%s","contacts":[`, testUUID(i), i, testUUID(900000))
+		for j := 0; j < 4; j++ {
+			if j > 0 {
+				in.WriteByte(',')
+			}
+			fmt.Fprintf(&in, `{"id":"%s","email":"c%d@example.com","ownerId":"%s"}`, testUUID(1000+4*i+j), j, testUUID(i))
+		}
+		in.WriteString(`]}`)
+	}
+	in.WriteString(`]}`)
+	response := in.String()
+	b.SetBytes(int64(len(response)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := NewAliasManager()
+		m.RegisterResponseJSON("accounts_list", response)
+		if i == 0 && (m.ResolveAlias("acct-100") != testUUID(99) || m.ResolveAlias("contact-400") != testUUID(1399)) {
+			b.Fatal("not every id registered")
+		}
 	}
 }

@@ -62,7 +62,7 @@ type responseAliasesJSON struct {
 }
 
 // useTables installs a vector's tables until the test ends.
-func useTables(t *testing.T, fields map[string]string, known []string, resp *responseAliasesJSON) {
+func useTables(t testing.TB, fields map[string]string, known []string, resp *responseAliasesJSON) {
 	t.Helper()
 	savedFields, savedKnown := responseFieldPrefixes, knownAliasPrefixes
 	savedTypes, savedTools := responseAliasTypes, toolResponseAliases

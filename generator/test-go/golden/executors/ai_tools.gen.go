@@ -1344,7 +1344,7 @@ type responseAliasTool struct {
 // or a tool the generated tables do not list, registers nothing.
 func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
 	tool, ok := toolResponseAliases[toolName]
-	if !ok {
+	if !ok || nextUUID(jsonStr, 0) < 0 {
 		return
 	}
 	var v any
