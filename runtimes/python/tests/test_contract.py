@@ -17,7 +17,7 @@ from conftest import Servers
 from google.protobuf import any_pb2, wrappers_pb2
 
 from ai_tools_runtime import Executor, ToolError
-from ai_tools_runtime._status import STATUS_DETAILS_KEY
+from ai_tools_runtime._tool_error import STATUS_DETAILS_KEY
 
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 ACCT_1 = "0a1b2c3d-0000-4000-8000-000000000001"

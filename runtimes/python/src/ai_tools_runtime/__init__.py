@@ -3,19 +3,12 @@
 The generated ``ai_tools_gen.py`` holds data (tools, methods, alias facts);
 this package holds the behaviour of docs/runtime.md."""
 
+from ._agent_tool import AgentTool
 from ._aliases import AliasManager
-from ._executor import MAX_STREAM_MESSAGES, AsyncExecutor, Executor
-from ._sessions import SessionRegistry
-from ._types import (
-    AgentTool,
-    AliasConfig,
-    ResponseAliases,
-    ResponseAliasField,
-    ResponseAliasTool,
-    ToolError,
-    ToolErrorReason,
-    ToolMethod,
-)
+from ._executor import MAX_STREAM_MESSAGES, AsyncExecutor, Executor, ToolMethod
+from ._session_registry import SessionRegistry
+from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
+from ._tool_error import ToolError, ToolErrorReason
 from .providers import (
     anthropic_tool,
     gemini_function_declaration,

@@ -10,7 +10,8 @@ from typing import Any, Final
 import grpc
 
 from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
-from ._types import AliasConfig, ResponseAliasField, ToolError
+from ._tables import AliasConfig, ResponseAliasField
+from ._tool_error import ToolError
 
 __all__ = ["AliasManager", "is_uuid"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Final
 
 import grpc
@@ -18,48 +19,33 @@ import grpc.aio
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from ._agent_tool import AgentTool
 from ._aliases import AliasManager
 from ._fixup import FixupError, fix_value_tree, parse_args
 from ._json import encode_json
-from ._status import status_details
-from ._types import AliasConfig, ToolError, ToolErrorReason, ToolMethod
+from ._tables import AliasConfig
+from ._tool_error import ToolError, ToolErrorReason, status_details, status_text
 
-__all__ = ["MAX_STREAM_MESSAGES", "AsyncExecutor", "Executor"]
+__all__ = ["MAX_STREAM_MESSAGES", "AsyncExecutor", "Executor", "ToolMethod"]
 
 MAX_STREAM_MESSAGES: Final = 1000
 """A server-streaming tool's answer holds at most this many messages."""
 
 Metadata = Sequence[tuple[str, str | bytes]]
 
-# Go's names of the gRPC codes, as its status errors print them.
-_GO_CODE_NAMES: Final = {
-    "OK": "OK",
-    "CANCELLED": "Canceled",
-    "UNKNOWN": "Unknown",
-    "INVALID_ARGUMENT": "InvalidArgument",
-    "DEADLINE_EXCEEDED": "DeadlineExceeded",
-    "NOT_FOUND": "NotFound",
-    "ALREADY_EXISTS": "AlreadyExists",
-    "PERMISSION_DENIED": "PermissionDenied",
-    "RESOURCE_EXHAUSTED": "ResourceExhausted",
-    "FAILED_PRECONDITION": "FailedPrecondition",
-    "ABORTED": "Aborted",
-    "OUT_OF_RANGE": "OutOfRange",
-    "UNIMPLEMENTED": "Unimplemented",
-    "INTERNAL": "Internal",
-    "UNAVAILABLE": "Unavailable",
-    "DATA_LOSS": "DataLoss",
-    "UNAUTHENTICATED": "Unauthenticated",
-}
-
-
 _TOO_DEEP: Final = "arguments nested too deeply"
 
 
-def _status_text(code: grpc.StatusCode, message: str) -> str:
-    """A status error as Go prints it: ``rpc error: code = NotFound desc = …``."""
-    name = _GO_CODE_NAMES.get(code.name, f"Code({code.value[0]})")
-    return f"rpc error: code = {name} desc = {message}"
+@dataclass(frozen=True)
+class ToolMethod:
+    """One auto-executed tool: the RPC it calls and how."""
+
+    tool: AgentTool
+    method: str
+    """The full method path: "/aitest.v1.AccountService/CreateAccount"."""
+    request_type: type[Message]
+    response_type: type[Message]
+    server_streaming: bool = False
 
 
 class _Base:
@@ -173,7 +159,7 @@ class _Base:
         """The error of a failed call (raise it ``from`` the grpc error)."""
         raw = self._aliases.aliasify_json(message)
         return ToolError(
-            _status_text(code, raw),
+            status_text(code, raw),
             reason="unavailable" if code == grpc.StatusCode.UNAVAILABLE else "server-error",
             code=code,
             raw_message=raw,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Required, TypedDict
 
-from ._types import AgentTool
+from ._agent_tool import AgentTool
 
 __all__ = [
     "AnthropicTool",

@@ -1,0 +1,171 @@
+"""The one exception type of a failed tool call (docs/runtime.md, "Errors"),
+and how a gRPC status becomes one: Go's status text, and the details of
+``google.rpc.Status`` read from the ``grpc-status-details-bin`` trailing
+metadata without googleapis-common-protos (a private descriptor pool, so an
+application's own ``google.rpc`` modules never clash with it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, Literal
+
+import grpc
+from google.protobuf import any_pb2, descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf.message import DecodeError, Message
+
+__all__ = [
+    "STATUS_DETAILS_KEY",
+    "Metadata",
+    "ToolError",
+    "ToolErrorReason",
+    "status_details",
+    "status_text",
+]
+
+ToolErrorReason = Literal[
+    "unknown-tool",
+    "unknown-alias",
+    "invalid-arguments",
+    "server-error",
+    "unavailable",
+    "invalid-response",
+]
+"""Why a tool call failed (docs/runtime.md, "Errors"):
+
+- ``unknown-tool``: no auto-executor has that name (NOT_FOUND);
+- ``unknown-alias``: an argument is an alias of a known prefix that was never
+  registered (INVALID_ARGUMENT);
+- ``invalid-arguments``: not JSON, not an object, a fix-up or kind error, or
+  the decoder refused them (INVALID_ARGUMENT);
+- ``server-error``: the server answered with an error status (its code);
+- ``unavailable``: the server could not be reached, or answered UNAVAILABLE;
+- ``invalid-response``: a stream over 1,000 messages (RESOURCE_EXHAUSTED), or
+  a response that cannot be written as JSON (INTERNAL)."""
+
+Metadata = tuple[tuple[str, str | bytes], ...]
+
+
+class ToolError(Exception):
+    """The one exception a tool call fails with. ``str(err)`` is written for
+    the model (hand it back as the tool result): no registered UUID appears
+    in it, aliases are shown instead. ``__cause__`` is the underlying error,
+    when there is one."""
+
+    reason: ToolErrorReason
+    """Why the call failed."""
+    code: grpc.StatusCode
+    """The gRPC code: the server's for ``server-error``; see :data:`ToolErrorReason`."""
+    raw_message: str
+    """For ``server-error`` and ``unavailable``: the server's own message
+    (aliasified, without the ``rpc error: code = … desc = `` prefix); else
+    the same as ``str(err)``."""
+    details: tuple[any_pb2.Any, ...]
+    """The status details as the server sent them (raw ids kept, for the
+    application; never shown to the model); empty for the other reasons."""
+    trailing_metadata: Metadata
+    """The server's trailing metadata, as it sent it (raw ids kept)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: ToolErrorReason,
+        code: grpc.StatusCode,
+        raw_message: str | None = None,
+        details: tuple[any_pb2.Any, ...] = (),
+        trailing_metadata: Metadata = (),
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.code = code
+        self.raw_message = message if raw_message is None else raw_message
+        self.details = details
+        self.trailing_metadata = trailing_metadata
+
+    @property
+    def message(self) -> str:
+        """The text for the model (same as ``str(err)``)."""
+        return str(self.args[0])
+
+
+# Go's names of the gRPC codes, as its status errors print them.
+_GO_CODE_NAMES: Final = {
+    "OK": "OK",
+    "CANCELLED": "Canceled",
+    "UNKNOWN": "Unknown",
+    "INVALID_ARGUMENT": "InvalidArgument",
+    "DEADLINE_EXCEEDED": "DeadlineExceeded",
+    "NOT_FOUND": "NotFound",
+    "ALREADY_EXISTS": "AlreadyExists",
+    "PERMISSION_DENIED": "PermissionDenied",
+    "RESOURCE_EXHAUSTED": "ResourceExhausted",
+    "FAILED_PRECONDITION": "FailedPrecondition",
+    "ABORTED": "Aborted",
+    "OUT_OF_RANGE": "OutOfRange",
+    "UNIMPLEMENTED": "Unimplemented",
+    "INTERNAL": "Internal",
+    "UNAVAILABLE": "Unavailable",
+    "DATA_LOSS": "DataLoss",
+    "UNAUTHENTICATED": "Unauthenticated",
+}
+
+
+def status_text(code: grpc.StatusCode, message: str) -> str:
+    """A status error as Go prints it: ``rpc error: code = NotFound desc = …``."""
+    name = _GO_CODE_NAMES.get(code.name, f"Code({code.value[0]})")
+    return f"rpc error: code = {name} desc = {message}"
+
+
+STATUS_DETAILS_KEY: Final = "grpc-status-details-bin"
+
+
+def _status_class() -> type[Message]:
+    pool = descriptor_pool.DescriptorPool()
+    pool.AddSerializedFile(any_pb2.DESCRIPTOR.serialized_pb)
+    F = descriptor_pb2.FieldDescriptorProto
+    pool.Add(
+        descriptor_pb2.FileDescriptorProto(
+            name="ai_tools_runtime/google_rpc_status.proto",
+            package="google.rpc",
+            syntax="proto3",
+            dependency=["google/protobuf/any.proto"],
+            message_type=[
+                descriptor_pb2.DescriptorProto(
+                    name="Status",
+                    field=[
+                        F(name="code", number=1, type=F.TYPE_INT32, label=F.LABEL_OPTIONAL),
+                        F(name="message", number=2, type=F.TYPE_STRING, label=F.LABEL_OPTIONAL),
+                        F(
+                            name="details",
+                            number=3,
+                            type=F.TYPE_MESSAGE,
+                            label=F.LABEL_REPEATED,
+                            type_name=".google.protobuf.Any",
+                        ),
+                    ],
+                )
+            ],
+        )
+    )
+    cls: type[Message] = message_factory.GetMessageClass(
+        pool.FindMessageTypeByName("google.rpc.Status")
+    )
+    return cls
+
+
+_STATUS: Final = _status_class()
+
+
+def status_details(metadata: Sequence[tuple[str, str | bytes]]) -> tuple[any_pb2.Any, ...]:
+    """The ``details`` of the ``google.rpc.Status`` a server sent in its
+    trailing metadata, as ``google.protobuf.Any`` messages; ``()`` when there
+    is none or it does not decode."""
+    for key, value in metadata:
+        if key != STATUS_DETAILS_KEY or not isinstance(value, bytes):
+            continue
+        try:
+            status: Any = _STATUS.FromString(value)
+        except DecodeError:
+            return ()
+        return tuple(any_pb2.Any(type_url=d.type_url, value=d.value) for d in status.details)
+    return ()
