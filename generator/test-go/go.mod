@@ -3,6 +3,7 @@ module example.com/aitools/testgo
 go 1.26.0
 
 require (
+	github.com/ai-tools/runtime-go v0.0.0
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
 )
@@ -13,3 +14,6 @@ require (
 	golang.org/x/text v0.42.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
 )
+
+// The Go runtime's shared vector runners (runtimes/go/vectortest).
+replace github.com/ai-tools/runtime-go => ../../runtimes/go

@@ -64,7 +64,7 @@ func BenchmarkAliasifyJSON(b *testing.B) {
 // BenchmarkRegisterResponseJSON registers a response of 100 accounts with 4
 // contacts each (500 ids, ~45 KB) in one walk, on a fresh manager each time.
 func BenchmarkRegisterResponseJSON(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(vectorsDir(), "aliases", "register-response-nested.json"))
+	data, err := os.ReadFile(filepath.Join(vectorsDir(b), "aliases", "register-response-nested.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	aitestv1 "github.com/ai-tools/runtime-go/internal/testpb/aitest/v1"
+	"github.com/ai-tools/runtime-go/vectortest"
 )
 
 func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string) (string, error) {
@@ -150,115 +151,31 @@ func startServer(t *testing.T) (*grpc.ClientConn, *testServer) {
 	return conn, s
 }
 
-type errorVector struct {
-	Register []struct {
-		Prefix string `json:"prefix"`
-		UUID   string `json:"uuid"`
-	} `json:"register"`
-	Cases []struct {
-		Name   string `json:"name"`
-		Tool   string `json:"tool"`
-		Args   string `json:"args"`
-		Server *struct {
-			Code    codes.Code `json:"code"`
-			Message string     `json:"message"`
-		} `json:"server"`
-		Sent   bool `json:"sent"`
-		Expect *struct {
-			Reason     string     `json:"reason"`
-			Code       codes.Code `json:"code"`
-			Message    string     `json:"message"`
-			RawMessage string     `json:"rawMessage"`
-		} `json:"expect"`
-	} `json:"cases"`
-}
-
 func TestErrorVectors(t *testing.T) {
 	conn, srv := startServer(t)
-	vectors := loadVectors[errorVector](t, "errors")
-	for _, file := range sortedKeys(vectors) {
-		vec := vectors[file]
-		t.Run(file, func(t *testing.T) {
-			if len(vec.Cases) == 0 {
-				t.Fatal("no cases")
-			}
-			for _, c := range vec.Cases {
-				e := NewExecutor(conn)
-				for _, r := range vec.Register {
-					e.GetAliasManager().Register(r.Prefix, r.UUID)
-				}
-				if c.Server != nil {
-					srv.fail.Store(status.New(c.Server.Code, c.Server.Message))
-				}
-				calls := srv.calls.Load()
-				_, err := e.Execute(context.Background(), c.Tool, c.Args)
-				srv.fail.Store(nil)
-				if sent := srv.calls.Load() != calls; sent != c.Sent {
-					t.Errorf("%s: sent = %v, want %v", c.Name, sent, c.Sent)
-				}
-				if c.Expect == nil {
-					if err != nil {
-						t.Errorf("%s: %v", c.Name, err)
-					}
-					continue
-				}
-				var te *ToolError
-				if !errors.As(err, &te) {
-					t.Errorf("%s: %T %v is not a *ToolError", c.Name, err, err)
-					continue
-				}
-				got := [4]string{te.Reason, te.Code.String(), te.Error(), te.RawMessage}
-				want := [4]string{c.Expect.Reason, c.Expect.Code.String(), c.Expect.Message, c.Expect.RawMessage}
-				if got != want {
-					t.Errorf("%s:\n got  %q\n want %q", c.Name, got, want)
-				}
-				if st, ok := status.FromError(err); !ok || st.Code() != c.Expect.Code || st.Message() != c.Expect.RawMessage {
-					t.Errorf("%s: status %v", c.Name, st)
-				}
-				for _, r := range vec.Register {
-					if strings.Contains(te.Message+te.RawMessage, r.UUID) {
-						t.Errorf("%s: a registered UUID reached the model: %s", c.Name, te.Message)
-					}
-				}
-			}
-		})
-	}
+	vectortest.RunErrors(t, func(register []vectortest.Registration, server *status.Status, tool, args string) (error, bool) {
+		e := NewExecutor(conn)
+		for _, r := range register {
+			e.GetAliasManager().Register(r.Prefix, r.UUID)
+		}
+		srv.fail.Store(server)
+		calls := srv.calls.Load()
+		_, err := e.Execute(context.Background(), tool, args)
+		srv.fail.Store(nil)
+		return err, srv.calls.Load() != calls
+	})
 }
 
 // TestNoUUIDReachesTheModel puts aliases (and raw UUIDs) where they do not
-// fit: an int32, a bool, a Duration, bytes, the whole arguments, map keys,
-// decoder errors. No registered UUID appears in what the model reads.
+// fit: no registered UUID appears in what the model reads.
 func TestNoUUIDReachesTheModel(t *testing.T) {
 	conn, _ := startServer(t)
 	e := NewExecutor(conn)
 	uuid := testUUID(42)
 	e.GetAliasManager().Register("acct", uuid)
-	for _, args := range []string{
-		`{"count":"acct-1"}`,
-		`{"enabled":"acct-1"}`,
-		`{"timeout":"acct-1"}`,
-		`{"data":"acct-1"}`,
-		`{"data":"acct-1*"}`,
-		`"acct-1"`,
-		`["acct-1"]`,
-		`{"count":"` + uuid + `"}`,
-		`{"items_by_num":{"` + uuid + `":{}}}`,
-		`{"items_by_num":[{"key":"acct-1","value":{}}]}`,
-		`{"labels":{"acct-1":{"x":"acct-1"}}}`,
-		`{"attrs":[{"key":1,"value":"acct-1"}]}`,
-		`{"text":"acct-1","number":"acct-1"}`,
-		`{"note":"acct-1 ` + uuid + `"`,
-	} {
+	for _, args := range vectortest.LeakArgs(uuid) {
 		out, err := e.Execute(context.Background(), "fixup_loose", args)
-		text := out
-		if err != nil {
-			var te *ToolError
-			if !errors.As(err, &te) {
-				t.Fatalf("%s: %T is not a *ToolError", args, err)
-			}
-			text = te.Message + " " + te.RawMessage
-		}
-		if strings.Contains(text, uuid) {
+		if text := vectortest.ModelText(out, err); strings.Contains(text, uuid) {
 			t.Errorf("%s: the model would read a UUID: %s", args, text)
 		}
 	}

@@ -6,45 +6,20 @@ package aitools
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
 	aitestv1 "github.com/ai-tools/runtime-go/internal/testpb/aitest/v1"
+	"github.com/ai-tools/runtime-go/vectortest"
 )
 
 // vectorsDir is e2e/vectors, or $AITOOLS_VECTORS.
-func vectorsDir() string {
-	if dir := os.Getenv("AITOOLS_VECTORS"); dir != "" {
-		return dir
-	}
-	return filepath.Join("..", "..", "e2e", "vectors")
-}
+func vectorsDir(t testing.TB) string { return vectortest.Dir(t) }
 
-// loadVectors decodes every e2e/vectors/<sub>/*.json file, in name order.
-func loadVectors[T any](t *testing.T, sub string) map[string]T {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(vectorsDir(), sub, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vectors in %s (set AITOOLS_VECTORS): %v", filepath.Join(vectorsDir(), sub), err)
-	}
-	out := map[string]T{}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v T
-		if err := json.Unmarshal(data, &v); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		out[filepath.Base(file)] = v
-	}
-	return out
-}
+// loadVectors decodes every e2e/vectors/<sub>/*.json file.
+func loadVectors[T any](t testing.TB, sub string) map[string]T { return vectortest.Load[T](t, sub) }
 
 // responseAliasesJSON is the vectors' form of the registration tables.
 type responseAliasesJSON struct {

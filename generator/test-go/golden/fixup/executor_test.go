@@ -29,6 +29,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	aitestv1 "example.com/aitools/testgo/pb/aitest/v1"
+	"github.com/ai-tools/runtime-go/vectortest"
 )
 
 // testServer serves both services of vectors.proto. Every call counts; the
@@ -49,8 +50,6 @@ func (s *testServer) begin() error {
 	}
 	return nil
 }
-
-func (s *testServer) failNext(st *status.Status) { s.fail.Store(st) }
 
 // account is a fresh account with notes and contacts of fresh ids; each
 // contact's owner is the account.
@@ -242,7 +241,7 @@ func TestExecutorServerErrorKeepsCodeAndDetails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.failNext(st)
+	srv.fail.Store(st)
 	_, err = e.ExecuteAccountsMerge(ctx, `{"source_id":"acct-1"}`)
 	var te *ToolError
 	if !errors.As(err, &te) {
@@ -336,114 +335,31 @@ func TestExecutorConcurrent(t *testing.T) {
 	}
 }
 
-type errorVector struct {
-	Register []struct {
-		Prefix string `json:"prefix"`
-		UUID   string `json:"uuid"`
-	} `json:"register"`
-	Cases []struct {
-		Name   string `json:"name"`
-		Tool   string `json:"tool"`
-		Args   string `json:"args"`
-		Server *struct {
-			Code    codes.Code `json:"code"`
-			Message string     `json:"message"`
-		} `json:"server"`
-		Sent   bool `json:"sent"`
-		Expect *struct {
-			Reason     string     `json:"reason"`
-			Code       codes.Code `json:"code"`
-			Message    string     `json:"message"`
-			RawMessage string     `json:"rawMessage"`
-		} `json:"expect"`
-	} `json:"cases"`
-}
-
 // TestErrorVectors runs e2e/vectors/errors/*.json through the executors.
 func TestErrorVectors(t *testing.T) {
 	conn, srv := startServer(t)
-	for file, vec := range testkit.LoadVectors[errorVector](t, "errors") {
-		t.Run(file, func(t *testing.T) {
-			if len(vec.Cases) == 0 {
-				t.Fatal("no cases")
-			}
-			for _, c := range vec.Cases {
-				e := NewExecutor(conn)
-				var uuids []string
-				for _, r := range vec.Register {
-					e.GetAliasManager().Register(r.Prefix, r.UUID)
-					uuids = append(uuids, r.UUID)
-				}
-				if c.Server != nil {
-					srv.failNext(status.New(c.Server.Code, c.Server.Message))
-				}
-				calls := srv.calls.Load()
-				out, err := e.Execute(context.Background(), c.Tool, c.Args)
-				srv.fail.Store(nil)
-				if sent := srv.calls.Load() != calls; sent != c.Sent {
-					t.Errorf("%s: sent = %v, want %v", c.Name, sent, c.Sent)
-				}
-				if c.Expect == nil {
-					if err != nil {
-						t.Errorf("%s: %v", c.Name, err)
-					}
-					continue
-				}
-				var te *ToolError
-				if !errors.As(err, &te) {
-					t.Errorf("%s: %T %v (output %s) is not a *ToolError", c.Name, err, err, out)
-					continue
-				}
-				got := [4]string{te.Reason, te.Code.String(), te.Error(), te.RawMessage}
-				want := [4]string{c.Expect.Reason, c.Expect.Code.String(), c.Expect.Message, c.Expect.RawMessage}
-				if got != want {
-					t.Errorf("%s:\n got  %q\n want %q", c.Name, got, want)
-				}
-				if status.Code(err) != c.Expect.Code {
-					t.Errorf("%s: status.Code = %v, want %v", c.Name, status.Code(err), c.Expect.Code)
-				}
-				for _, u := range uuids {
-					if strings.Contains(te.Message+te.RawMessage, u) {
-						t.Errorf("%s: a registered UUID reached the model: %s", c.Name, te.Message)
-					}
-				}
-			}
-		})
-	}
+	vectortest.RunErrors(t, func(register []vectortest.Registration, server *status.Status, tool, args string) (error, bool) {
+		e := NewExecutor(conn)
+		for _, r := range register {
+			e.GetAliasManager().Register(r.Prefix, r.UUID)
+		}
+		srv.fail.Store(server)
+		calls := srv.calls.Load()
+		_, err := e.Execute(context.Background(), tool, args)
+		srv.fail.Store(nil)
+		return err, srv.calls.Load() != calls
+	})
 }
 
 // TestNoUUIDReachesTheModel puts aliases (and raw UUIDs) where they do not
 // fit: no registered UUID appears in what the model reads.
 func TestNoUUIDReachesTheModel(t *testing.T) {
 	e, _ := startExecutor(t)
-	m := e.GetAliasManager()
 	uuid := testkit.UUID(42)
-	m.Register("acct", uuid)
-	for _, args := range []string{
-		`{"count":"acct-1"}`,
-		`{"enabled":"acct-1"}`,
-		`{"timeout":"acct-1"}`,
-		`{"data":"acct-1"}`,
-		`"acct-1"`,
-		`["acct-1"]`,
-		`{"count":"` + uuid + `"}`,
-		`{"items_by_num":{"` + uuid + `":{}}}`,
-		`{"items_by_num":[{"key":"acct-1","value":{}}]}`,
-		`{"labels":{"acct-1":{"x":"acct-1"}}}`,
-		`{"attrs":[{"key":1,"value":"acct-1"}]}`,
-		`{"text":"acct-1","number":"acct-1"}`,
-		`{"note":"acct-1 ` + uuid + `"`,
-	} {
+	e.GetAliasManager().Register("acct", uuid)
+	for _, args := range vectortest.LeakArgs(uuid) {
 		out, err := e.Execute(context.Background(), "fixup_loose", args)
-		text := out
-		if err != nil {
-			var te *ToolError
-			if !errors.As(err, &te) {
-				t.Fatalf("%s: %T is not a *ToolError", args, err)
-			}
-			text = te.Message + " " + te.RawMessage
-		}
-		if strings.Contains(text, uuid) {
+		if text := vectortest.ModelText(out, err); strings.Contains(text, uuid) {
 			t.Errorf("%s: the model would read a UUID: %s", args, text)
 		}
 	}
