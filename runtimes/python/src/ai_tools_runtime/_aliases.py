@@ -129,8 +129,9 @@ class AliasManager:
         return encode_json(self.resolve_value(value, checked=checked))
 
     def resolve_value(self, value: Any, *, checked: bool = True) -> Any:
-        """:meth:`resolve_json` on decoded JSON (:func:`decode_json` values),
-        changed in place; returns the resolved value (a new string at the root)."""
+        """:meth:`resolve_json` on already decoded JSON (dicts, lists, strings,
+        …; ``json.loads`` output works), changed in place; returns the
+        resolved value (a new string when the root is an alias)."""
         with self._lock:
             return self._resolve_value(value, "", checked)
 
