@@ -215,6 +215,7 @@ class AliasManager:
     ) -> None:
         if fields is None or not isinstance(v, dict):
             return
+        known = self._uuids
         for f in fields:
             x = v.get(f.field)
             if x is None:
@@ -222,14 +223,16 @@ class AliasManager:
             if isinstance(x, list):
                 values: Iterable[Any] = x
             elif f.is_map and isinstance(x, dict):
-                values = (x[k] for k in sorted(x))
+                values = [x[k] for k in sorted(x)]
             else:
                 values = (x,)
-            nested = types.get(f.message) if f.message != "" else None
+            prefix = f.prefix
+            nested = types.get(f.message) if f.message else None
             for item in values:
-                if f.prefix != "" and isinstance(item, str) and is_uuid(item):
-                    self._register(f.prefix, item)
-                if nested is not None:
+                # A UUID seen before keeps its alias: skip the shape check.
+                if prefix and isinstance(item, str) and item not in known and is_uuid(item):
+                    self._register(prefix, item)
+                elif nested is not None and isinstance(item, dict):
                     self._walk(item, nested, types)
 
     # -- export / restore ----------------------------------------------------
