@@ -5,8 +5,8 @@ import { compareUtf8 } from "../schema/canonical-json.js";
  * The Go runtime (runtimes/go), inlined into ai_tools.gen.go. Each runtime
  * file says when it is needed with a line `//aitools:inline <feature>...`
  * (any of `aliases`, `executors`, `streaming`); lines between
- * `//aitools:if aliases` and `//aitools:end` are kept only when the file
- * has aliases. The package clause goes; the imports are returned apart, for
+ * `//aitools:if <feature>` and `//aitools:end` (nested or not) are kept only
+ * when the file has that feature. The package clause goes; the imports are returned apart, for
  * the file's one import block, keeping only those the kept code uses.
  */
 
@@ -73,22 +73,31 @@ const files: readonly RuntimeFile[] = Object.keys(goRuntimeFiles)
   .sort(compareUtf8)
   .map((name) => parseFile(name, goRuntimeFiles[name]!));
 
-/** The lines of a file's body with the `//aitools:if aliases` regions resolved. */
-function resolveRegions(file: RuntimeFile, aliases: boolean): string[] {
+/** The lines of a file's body with its `//aitools:if <feature>` regions resolved. */
+function resolveRegions(file: RuntimeFile, f: GoFeatures): string[] {
   const out: string[] = [];
-  let inRegion = false;
+  const open: boolean[] = []; // per enclosing region: is its feature on
   for (const line of file.body) {
     const marker = line.trim();
-    if (marker === "//aitools:if aliases") {
-      inRegion = true;
+    if (marker.startsWith("//aitools:if ")) {
+      const feature = marker.slice("//aitools:if ".length);
+      if (!(features as readonly string[]).includes(feature)) {
+        throw new Error(`runtimes/go/${file.name}: unknown feature ${feature}`);
+      }
+      open.push(f[feature as keyof GoFeatures]);
     } else if (marker === "//aitools:end") {
-      inRegion = false;
-    } else if (!inRegion || aliases) {
+      if (open.pop() === undefined) {
+        throw new Error(
+          `runtimes/go/${file.name}: //aitools:end without //aitools:if`,
+        );
+      }
+    } else if (open.every(Boolean)) {
       out.push(line);
     }
   }
   // What gofmt would do after a removal: one blank line at most, none
   // right after an opening or before a closing brace.
+  while (out.length > 0 && out[out.length - 1] === "") out.pop();
   return out.filter(
     (line, j) =>
       line !== "" ||
@@ -115,7 +124,7 @@ export function goRuntime(f: GoFeatures): {
   const imports = new Map<string, GoImport>();
   for (const file of files) {
     if (!file.features.some((name) => f[name as keyof GoFeatures])) continue;
-    const body = resolveRegions(file, f.aliases);
+    const body = resolveRegions(file, f);
     parts.push(body.join("\n"));
     const code = codeOf(body);
     for (const imp of file.imports) {

@@ -623,6 +623,142 @@ func splitAlias(s string) (prefix, digits string, ok bool) {
 	return s[:i], s[i+1:], true
 }
 
+// responseAliasField is one field of a response message type whose ids
+// register (docs/runtime.md, "Response registration").
+type responseAliasField struct {
+	field   string // the JSON name: responses are written with JSON names
+	prefix  string // the alias prefix of the strings it holds, or ""
+	message string // the message type it holds, when that type is listed, or ""
+	isMap   bool   // a map field: its values are visited
+}
+
+// responseAliasTool is how one auto-executed tool's response registers.
+type responseAliasTool struct {
+	message  string // the response message (of each item of a stream)
+	idPrefix string // the prefix of the top-level entity's unannotated "id", or ""
+	idField  string // the JSON name of that entity's field, "" for the response itself
+}
+
+// RegisterResponseJSON registers the UUIDs of one response of the
+// auto-executed tool toolName, following its message type: a field with an
+// alias prefix registers under it at any depth (nested, repeated, map
+// values, oneof members), and an unannotated "id" only in the tool's
+// top-level entity, under the tool's primary prefix. Depth first, fields in
+// declaration order, array items in order, map values by key. Invalid JSON,
+// or a tool the generated tables do not list, registers nothing.
+func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
+	tool, ok := toolResponseAliases[toolName]
+	if !ok || nextUUID(jsonStr, 0) < 0 {
+		return
+	}
+	var v any
+	if err := json.Unmarshal([]byte(jsonStr), &v); err != nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if tool.idPrefix != "" {
+		entities := v
+		if obj, ok := v.(map[string]any); ok && tool.idField != "" {
+			entities = obj[tool.idField]
+		}
+		items, ok := entities.([]any)
+		if !ok {
+			items = []any{entities}
+		}
+		for _, item := range items {
+			if obj, ok := item.(map[string]any); ok {
+				if id, ok := obj["id"].(string); ok && isUUID(id) {
+					m.register(tool.idPrefix, id)
+				}
+			}
+		}
+	}
+	m.registerMessage(v, tool.message)
+}
+
+// registerMessage registers the ids of v, a value of message type typeName.
+func (m *AliasManager) registerMessage(v any, typeName string) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, f := range responseAliasTypes[typeName] {
+		x := obj[f.field]
+		if x == nil {
+			continue
+		}
+		if items, ok := x.([]any); ok {
+			for _, item := range items {
+				m.registerValue(item, f)
+			}
+		} else if entries, ok := x.(map[string]any); ok && f.isMap {
+			for _, key := range sortedKeys(entries) {
+				m.registerValue(entries[key], f)
+			}
+		} else {
+			m.registerValue(x, f)
+		}
+	}
+}
+
+func (m *AliasManager) registerValue(v any, f responseAliasField) {
+	if s, ok := v.(string); ok && f.prefix != "" && isUUID(s) {
+		m.register(f.prefix, s)
+	}
+	if f.message != "" {
+		m.registerMessage(v, f.message)
+	}
+}
+
+// isUUID reports whether s is 8-4-4-4-12 hexadecimal digits.
+func isUUID(s string) bool {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		if !isHex[s[i]] && i != 8 && i != 13 && i != 18 && i != 23 {
+			return false
+		}
+	}
+	return true
+}
+
+// isHex marks the hexadecimal digits, either case.
+var isHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return t
+}()
+
+// isUUIDByte reports whether c may touch a UUID: a hex digit or '-'.
+func isUUIDByte(c byte) bool {
+	return c == '-' || isHex[c]
+}
+
+// nextUUID returns the index of the first UUID in s at or after from that no
+// hex digit or '-' touches, or -1. It jumps from one '-' to the next: a UUID
+// starts 8 bytes before its first '-'.
+func nextUUID(s string, from int) int {
+	for dash := from + 8; dash+28 <= len(s); dash++ {
+		next := strings.IndexByte(s[dash:len(s)-27], '-')
+		if next < 0 {
+			return -1
+		}
+		dash += next
+		i := dash - 8
+		if !isUUID(s[i : i+36]) {
+			continue
+		}
+		if (i > 0 && isUUIDByte(s[i-1])) || (i+36 < len(s) && isUUIDByte(s[i+36])) {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
 // Executor runs the auto-executed tools over a gRPC connection.
 type Executor struct {
 	conn grpc.ClientConnInterface
@@ -723,6 +859,39 @@ func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
 	}
 	out := string(b)
 	e.aliases.RegisterResponseJSON(toolName, out)
+	out = e.aliases.AliasifyJSON(toolName, out)
+	return out, nil
+}
+
+// collect reads a server stream to its end into a JSON array of at most 1000
+// messages; in a file with aliases it registers the ids of each message as
+// it arrives and shows the array's UUIDs as aliases.
+func collect[T proto.Message](e *Executor, toolName string, recv func() (T, error)) (string, error) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for n := 0; ; n++ {
+		msg, err := recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", e.serverError(toolName, err)
+		}
+		if n == 1000 {
+			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
+		}
+		item, err := e.encode(msg)
+		if err != nil {
+			return "", err
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(item)
+		e.aliases.RegisterResponseJSON(toolName, string(item))
+	}
+	b.WriteByte(']')
+	out := b.String()
 	out = e.aliases.AliasifyJSON(toolName, out)
 	return out, nil
 }
@@ -1118,127 +1287,6 @@ func quote(s string) string {
 	return b.String()
 }
 
-// responseAliasField is one field of a response message type whose ids
-// register (docs/runtime.md, "Response registration").
-type responseAliasField struct {
-	field   string // the JSON name: responses are written with JSON names
-	prefix  string // the alias prefix of the strings it holds, or ""
-	message string // the message type it holds, when that type is listed, or ""
-	isMap   bool   // a map field: its values are visited
-}
-
-// responseAliasTool is how one auto-executed tool's response registers.
-type responseAliasTool struct {
-	message  string // the response message (of each item of a stream)
-	idPrefix string // the prefix of the top-level entity's unannotated "id", or ""
-	idField  string // the JSON name of that entity's field, "" for the response itself
-}
-
-// RegisterResponseJSON registers the UUIDs of one response of the
-// auto-executed tool toolName, following its message type: a field with an
-// alias prefix registers under it at any depth (nested, repeated, map
-// values, oneof members), and an unannotated "id" only in the tool's
-// top-level entity, under the tool's primary prefix. Depth first, fields in
-// declaration order, array items in order, map values by key. Invalid JSON,
-// or a tool the generated tables do not list, registers nothing.
-func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
-	tool, ok := toolResponseAliases[toolName]
-	if !ok || nextUUID(jsonStr, 0) < 0 {
-		return
-	}
-	var v any
-	if err := json.Unmarshal([]byte(jsonStr), &v); err != nil {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if tool.idPrefix != "" {
-		entities := v
-		if obj, ok := v.(map[string]any); ok && tool.idField != "" {
-			entities = obj[tool.idField]
-		}
-		items, ok := entities.([]any)
-		if !ok {
-			items = []any{entities}
-		}
-		for _, item := range items {
-			if obj, ok := item.(map[string]any); ok {
-				if id, ok := obj["id"].(string); ok && isUUID(id) {
-					m.register(tool.idPrefix, id)
-				}
-			}
-		}
-	}
-	m.registerMessage(v, tool.message)
-}
-
-// registerMessage registers the ids of v, a value of message type typeName.
-func (m *AliasManager) registerMessage(v any, typeName string) {
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return
-	}
-	for _, f := range responseAliasTypes[typeName] {
-		x := obj[f.field]
-		if x == nil {
-			continue
-		}
-		if items, ok := x.([]any); ok {
-			for _, item := range items {
-				m.registerValue(item, f)
-			}
-		} else if entries, ok := x.(map[string]any); ok && f.isMap {
-			for _, key := range sortedKeys(entries) {
-				m.registerValue(entries[key], f)
-			}
-		} else {
-			m.registerValue(x, f)
-		}
-	}
-}
-
-func (m *AliasManager) registerValue(v any, f responseAliasField) {
-	if s, ok := v.(string); ok && f.prefix != "" && isUUID(s) {
-		m.register(f.prefix, s)
-	}
-	if f.message != "" {
-		m.registerMessage(v, f.message)
-	}
-}
-
-// collect reads a server stream to its end into a JSON array of at most 1000
-// messages; in a file with aliases it registers the ids of each message as
-// it arrives and shows the array's UUIDs as aliases.
-func collect[T proto.Message](e *Executor, toolName string, recv func() (T, error)) (string, error) {
-	var b strings.Builder
-	b.WriteByte('[')
-	for n := 0; ; n++ {
-		msg, err := recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return "", e.serverError(toolName, err)
-		}
-		if n == 1000 {
-			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
-		}
-		item, err := e.encode(msg)
-		if err != nil {
-			return "", err
-		}
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(item)
-		e.aliases.RegisterResponseJSON(toolName, string(item))
-	}
-	b.WriteByte(']')
-	out := b.String()
-	out = e.aliases.AliasifyJSON(toolName, out)
-	return out, nil
-}
-
 // ToolError is the error of every failed tool call (docs/runtime.md,
 // "Errors"). Its Error() is the text to show the model. It works with
 // errors.As, and with status.Code and status.FromError, which see its code,
@@ -1278,52 +1326,4 @@ func (e *ToolError) GRPCStatus() *status.Status {
 	p := status.New(e.Code, e.RawMessage).Proto()
 	p.Details = e.Details
 	return status.FromProto(p)
-}
-
-// isUUID reports whether s is 8-4-4-4-12 hexadecimal digits.
-func isUUID(s string) bool {
-	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		if !isHex[s[i]] && i != 8 && i != 13 && i != 18 && i != 23 {
-			return false
-		}
-	}
-	return true
-}
-
-// isHex marks the hexadecimal digits, either case.
-var isHex = func() (t [256]bool) {
-	for _, c := range "0123456789abcdefABCDEF" {
-		t[c] = true
-	}
-	return t
-}()
-
-// isUUIDByte reports whether c may touch a UUID: a hex digit or '-'.
-func isUUIDByte(c byte) bool {
-	return c == '-' || isHex[c]
-}
-
-// nextUUID returns the index of the first UUID in s at or after from that no
-// hex digit or '-' touches, or -1. It jumps from one '-' to the next: a UUID
-// starts 8 bytes before its first '-'.
-func nextUUID(s string, from int) int {
-	for dash := from + 8; dash+28 <= len(s); dash++ {
-		next := strings.IndexByte(s[dash:len(s)-27], '-')
-		if next < 0 {
-			return -1
-		}
-		dash += next
-		i := dash - 8
-		if !isUUID(s[i : i+36]) {
-			continue
-		}
-		if (i > 0 && isUUIDByte(s[i-1])) || (i+36 < len(s) && isUUIDByte(s[i+36])) {
-			continue
-		}
-		return i
-	}
-	return -1
 }
