@@ -17,13 +17,12 @@ REQUEST = vectors_pb2.FixupRequest.DESCRIPTOR
 
 @pytest.mark.parametrize(
     "s",
-    ["", "YQ==", "YQ", "YWI=", "YWI", "YWJj", "_-8", "+/8=", "+/8", "_-8=", "YWJj\n", "YW\r\nJj"],
+    ["", "YQ==", "YQ", "YWI=", "YWI", "YWJj", "_-8", "+/8=", "+/8", "_-8="],
 )
 def test_base64_go_accepts(s: str) -> None:
     assert _is_base64(s)
     # What json_format then decodes is what Go's decoder gives.
-    clean = s.replace("\r", "").replace("\n", "")
-    want = base64.urlsafe_b64decode(clean.replace("+", "-").replace("/", "_") + "==")
+    want = base64.urlsafe_b64decode(s.replace("+", "-").replace("/", "_") + "==")
     got = json_format.Parse(json.dumps({"data": s}), vectors_pb2.FixupRequest()).data
     assert got == want
 
@@ -43,6 +42,8 @@ def test_base64_go_accepts(s: str) -> None:
         "YQ= ",
         " YQ",
         "YQ==\n",
+        "YWJj\n",
+        "YW\r\nJj",
     ],
 )
 def test_base64_go_refuses(s: str) -> None:

@@ -135,16 +135,14 @@ def _kind_error(path: str, kind: str, v: Any) -> FixupError:
 
 
 def _is_base64(s: str) -> bool:
-    """Whether Go's protojson decodes ``s`` as bytes: the standard alphabet, or
-    the URL-safe one when ``-`` or ``_`` occurs (never mixed); padding
-    complete when the length is a multiple of 4, else absent; CR and LF
-    ignored."""
+    """Whether ``s`` is base64 as docs/runtime.md defines it: the standard
+    alphabet, or the URL-safe one when ``-`` or ``_`` occurs (never mixed);
+    padding complete when the length is a multiple of 4, else absent; no
+    white space."""
     alphabet = _URL_ALPHABET if "-" in s or "_" in s else _STD_ALPHABET
-    padded = len(s) % 4 == 0
-    t = s.replace("\r", "").replace("\n", "") if "\r" in s or "\n" in s else s
-    if padded:
-        return len(t) % 4 == 0 and _PADDED[alphabet].fullmatch(t) is not None
-    return len(t) % 4 != 1 and _UNPADDED[alphabet].fullmatch(t) is not None
+    if len(s) % 4 == 0:
+        return _PADDED[alphabet].fullmatch(s) is not None
+    return len(s) % 4 != 1 and _UNPADDED[alphabet].fullmatch(s) is not None
 
 
 def _join(path: str, key: str) -> str:
