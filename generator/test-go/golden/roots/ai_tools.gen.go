@@ -444,7 +444,8 @@ func checkString(v any, path, kind string, pattern *regexp.Regexp) (any, error) 
 }
 
 // checkBytes accepts what protojson decodes as bytes: standard or URL-safe
-// base64 (not mixed), padding optional but, when present, complete.
+// base64 (not mixed), padding optional but, when present, complete; line
+// breaks, which Go's decoder skips, are refused.
 func checkBytes(v any, path string) (any, error) {
 	s, ok := v.(string)
 	if !ok {
@@ -457,7 +458,7 @@ func checkBytes(v any, path string) (any, error) {
 	if len(s)%4 != 0 {
 		enc = enc.WithPadding(base64.NoPadding)
 	}
-	if _, err := enc.DecodeString(s); err != nil {
+	if _, err := enc.DecodeString(s); err != nil || strings.ContainsAny(s, "\r\n") {
 		return nil, fmt.Errorf("field %s: invalid base64 %s", quote(path), quote(s))
 	}
 	return v, nil
