@@ -5,9 +5,10 @@ import { compareUtf8 } from "../schema/canonical-json.js";
  * The Go runtime (runtimes/go), inlined into ai_tools.gen.go. Each runtime
  * file says when it is needed with a line `//aitools:inline <feature>...`
  * (any of `aliases`, `executors`, `streaming`); lines between
- * `//aitools:if <feature>` and `//aitools:end` (nested or not) are kept only
- * when the file has that feature. The package clause goes; the imports are returned apart, for
- * the file's one import block, keeping only those the kept code uses.
+ * `//aitools:if <feature>` and `//aitools:end` (nested or not) are kept
+ * only when the file has that feature. The package clause goes; the imports
+ * are returned apart, for the file's one import block, keeping only those
+ * the kept code uses.
  */
 
 /** Which parts of the Go file are present. */
