@@ -66,6 +66,17 @@ func TestUnknownAliasListsValidOnes(t *testing.T) {
 	}
 }
 
+func TestUnknownAliasMessageShowsNoUUID(t *testing.T) {
+	useTables(t, nil, []string{"acct"}, nil)
+	m := NewAliasManager()
+	m.Register("acct", testUUID(1))
+	_, err := m.ResolveJSONChecked("t", `{"`+testUUID(1)+`":{"id":"acct-9"}}`)
+	want := `unknown alias "acct-9" in field "acct-1.id"; valid acct aliases: acct-1`
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v; want %s", err, want)
+	}
+}
+
 func TestConcurrentUse(t *testing.T) {
 	useTables(t, map[string]string{"id": ""}, []string{"acct"}, nil)
 	m := NewAliasManager()

@@ -376,7 +376,9 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 			numbers = append(numbers, n)
 		}
 	}
-	head := "unknown alias " + quote(alias) + " in field " + quote(path) + "; "
+	// The path holds keys as the model wrote them: a registered UUID there
+	// is shown as its alias too.
+	head := "unknown alias " + quote(alias) + " in field " + m.aliasify(quote(path)) + "; "
 	if len(numbers) == 0 {
 		return errors.New(head + "no " + prefix + " aliases exist yet: call a tool that returns " + prefix + "s first")
 	}
