@@ -1,0 +1,138 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../src/plugin.js";
+import type { GeneratorModel } from "../src/model/model.js";
+import { goFileIdentifiers, goLocalNames } from "../src/go/go-imports.js";
+import { goRuntimeIdentifiers } from "../src/go/go-runtime.js";
+import { goPascalCase } from "../src/go/go-names.js";
+import { pyFileIdentifiers } from "../src/py/py-names.js";
+import { tsFileIdentifiers } from "../src/ts/build-ts-view.js";
+import { buildRequest } from "./support/request.js";
+import { modelOf } from "./support/model.js";
+
+// The generator keeps lists of what the templates declare (identifiers a
+// tool name must not take, local names an import must not shadow). These
+// tests read the rendered files of a case using every feature (executors
+// in two packages, aliases, server streaming) and fail when a template
+// declares a name its list lacks, or a list keeps a name no template
+// declares any more.
+
+const featureCase = "executors";
+let model: GeneratorModel;
+const out: Record<string, string> = {};
+
+beforeAll(async () => {
+  for (const target of ["go", "ts", "py"]) {
+    const request = await buildRequest(featureCase, {
+      parameter: `target=${target}`,
+    });
+    model ??= modelOf(request);
+    out[target] = generate(request)[0]!.content;
+  }
+});
+
+/** The first capture group that took part in each match of `pattern`. */
+function matches(text: string, pattern: RegExp): string[] {
+  return [...text.matchAll(pattern)].map((m) =>
+    m.slice(1).find((g) => g !== undefined)!,
+  );
+}
+
+const sorted = (names: Iterable<string>): string[] =>
+  [...new Set(names)].sort();
+
+describe("lists of template facts", () => {
+  it("goFileIdentifiers: the Go templates' package-level names", () => {
+    const go = out["go"]!;
+    const marker = "\n// The rest of this file is the runtime";
+    expect(go).toContain(marker);
+    const [templatePart, runtimePart] = go.split(marker) as [string, string];
+    const declaredIn = (text: string): string[] => [
+      ...matches(text, /^func (\w+)/gm),
+      ...matches(text, /^func \(\w+ \*?\w+\) (\w+)/gm),
+      ...matches(text, /^(?:var|type|const) (\w+)/gm),
+    ];
+    const toolNames = new Set(
+      model.tools.flatMap((t) => [
+        goPascalCase(t.name),
+        `Execute${goPascalCase(t.name)}`,
+      ]),
+    );
+    // Every name a template declares is listed...
+    const fromTemplates = declaredIn(templatePart).filter(
+      (n) => !toolNames.has(n),
+    );
+    expect(sorted(goFileIdentifiers)).toEqual(
+      expect.arrayContaining(sorted(fromTemplates)),
+    );
+    // ...and every listed name is still declared (a runtime method such as
+    // GetAliasManager stays reserved, as the replaced plugin reserved it).
+    const everywhere = new Set(declaredIn(go));
+    expect(goFileIdentifiers.filter((n) => !everywhere.has(n))).toEqual([]);
+    expect(runtimePart).toContain("func (e *Executor) GetAliasManager()");
+  });
+
+  it("goLocalNames: the local names of the Go templates' methods", () => {
+    const go = out["go"]!;
+    const bodies = matches(
+      go,
+      /^func \(e \*Executor\) Execute\w+\((.*?)\n}\n/gms,
+    ).join("\n");
+    const locals = [
+      "e",
+      ...matches(bodies, /(\w+) \w+\.Context/g),
+      ...matches(bodies, /(\w+) string/g),
+      ...matches(bodies, /(?:^|\s)(\w+)(?:, \w+)* :?=/gm),
+      ...matches(bodies, /(?:^|\s)\w+, (\w+) :?=/gm),
+      ...matches(bodies, /\bvar (\w+)/g),
+    ];
+    expect(sorted(goLocalNames)).toEqual(sorted(locals));
+  });
+
+  it("tsFileIdentifiers: the TypeScript file's own names", () => {
+    const ts = out["ts"]!;
+    const toolConsts = new Set(
+      matches(ts, /^export const (\w+): AgentTool = defineTool/gm),
+    );
+    const declared = [
+      ...matches(
+        ts,
+        /^(?:export )?(?:const|function|class|type|interface) (\w+)/gm,
+      ),
+      ...matches(
+        ts,
+        /^import (?:type )?\{([^}]*)\} from "(?:@ai-tools\/runtime|@connectrpc\/connect)";/gm,
+      ).flatMap((list) =>
+        list
+          .split(",")
+          .map((s) => s.trim().replace(/^type /, ""))
+          .filter((s) => s !== "")
+          .map((s) => s.split(/\s+as\s+/).pop()!),
+      ),
+    ];
+    expect(sorted(tsFileIdentifiers)).toEqual(
+      sorted(declared.filter((n) => !toolConsts.has(n))),
+    );
+  });
+
+  it("pyFileIdentifiers: the Python module's own names", () => {
+    const py = out["py"]!;
+    const toolConsts = new Set(matches(py, /^(\w+) = AgentTool\(/gm));
+    const declared = [
+      ...matches(py, /^(\w+)(?::[^=\n]*)? =/gm),
+      ...matches(py, /^(?:def|class) (\w+)/gm),
+      ...matches(py, /^import (\w+)$/gm),
+      ...matches(
+        py,
+        /^from ai_tools_runtime import (?:\(([^)]*)\)|(.*))$/gm,
+      ).flatMap((list) =>
+        list
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== ""),
+      ),
+    ];
+    expect(sorted(pyFileIdentifiers)).toEqual(
+      sorted(declared.filter((n) => !toolConsts.has(n))),
+    );
+  });
+});
