@@ -1,12 +1,35 @@
 import { GeneratorError } from "./errors.js";
-import { targets, type Target, type TargetEntry } from "./targets.js";
+import {
+  targets,
+  type Target,
+  type TargetEntry,
+  type TargetOption,
+} from "./targets.js";
 
 export type { Target };
+
+/**
+ * Options every target takes (besides `target`), by key. Checked like a
+ * target's own options (targets.ts, TargetOption).
+ */
+export const commonOptions: Readonly<Record<string, TargetOption>> = {
+  mcp: {
+    default: "false",
+    check: (v) =>
+      v === "true" || v === "false" ? undefined : "valid values: true, false",
+    example: "mcp=true",
+  },
+};
 
 /** Options passed with `--ai-tools_opt=` (or `opt:` in buf.gen.yaml). */
 export interface PluginOptions {
   /** Which language to generate. Defaults to the first of `targets`. */
   readonly target: Target;
+  /**
+   * The options every target takes ({@link commonOptions}), by key, with
+   * the defaults of those not given.
+   */
+  readonly common: Readonly<Record<string, string>>;
   /**
    * The target's own options (its entry in `targets`), by key, with the
    * defaults of those not given.
@@ -19,6 +42,9 @@ const targetNames = Object.keys(targets) as Target[];
 /** Every option key, with the one target it applies to (undefined: all). */
 function optionOwners(): Map<string, Target | undefined> {
   const owners = new Map<string, Target | undefined>([["target", undefined]]);
+  for (const key of Object.keys(commonOptions)) {
+    owners.set(key, undefined);
+  }
   for (const name of targetNames) {
     const entry: TargetEntry = targets[name];
     for (const key of Object.keys(entry.options)) {
@@ -58,9 +84,11 @@ export function parseOptions(parameter: string): PluginOptions {
     }
     const owner = owners.get(key);
     const spec =
-      owner === undefined
-        ? { check: checkTarget, example: `target=${targetNames[0]}` }
-        : (targets[owner] as TargetEntry).options[key]!;
+      owner !== undefined
+        ? (targets[owner] as TargetEntry).options[key]!
+        : key === "target"
+          ? { check: checkTarget, example: `target=${targetNames[0]}` }
+          : commonOptions[key]!;
     if (values.has(key)) {
       throw new GeneratorError(
         `option ${JSON.stringify(key)} is given more than once`,
@@ -68,7 +96,7 @@ export function parseOptions(parameter: string): PluginOptions {
     }
     if (value === undefined || value === "") {
       throw new GeneratorError(
-        `option ${JSON.stringify(key)} needs a value, e.g. ${spec.example}${owner === undefined ? `; ${checkTarget("")}` : ""}`,
+        `option ${JSON.stringify(key)} needs a value, e.g. ${spec.example}${key === "target" ? `; ${checkTarget("")}` : ""}`,
       );
     }
     const problem = spec.check(value);
@@ -93,5 +121,9 @@ export function parseOptions(parameter: string): PluginOptions {
   for (const [key, spec] of Object.entries(entry.options)) {
     own[key] = values.get(key) ?? spec.default;
   }
-  return { target, values: own };
+  const common: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(commonOptions)) {
+    common[key] = values.get(key) ?? spec.default;
+  }
+  return { target, common, values: own };
 }

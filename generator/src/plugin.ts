@@ -10,7 +10,7 @@ import { createProblemCollector, GeneratorError } from "./errors.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { parseOptions } from "./options.js";
 import { createRenderer } from "./render.js";
-import { targets, type TargetEntry } from "./targets.js";
+import { targets, type TargetEntry, type TargetView } from "./targets.js";
 import { version } from "./version.js";
 
 /** A generated file: path relative to the output root, and its content. */
@@ -32,15 +32,30 @@ export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
     return [];
   }
   const entry: TargetEntry = targets[options.target];
-  const view = entry.buildView(model, options.values, problems);
+  const mcp = options.common["mcp"] === "true";
+  if (mcp && entry.buildMcpView === undefined) {
+    throw new GeneratorError(
+      `option "mcp=true" is not supported for target=${options.target} yet`,
+    );
+  }
+  const views: [TargetView, string][] = [
+    [entry.buildView(model, options.values, problems), "file"],
+  ];
+  if (mcp) {
+    views.push([
+      entry.buildMcpView!(model, options.values, problems),
+      "mcp-file",
+    ]);
+  }
   problems.throwIfAny();
-  const text = createRenderer(options.target).render(view);
-  return [
-    {
+  const renderer = createRenderer(options.target);
+  return views.map(([view, template]) => {
+    const text = renderer.render(view, template);
+    return {
       name: view.fileName,
       content: entry.postProcess === undefined ? text : entry.postProcess(text),
-    },
-  ];
+    };
+  });
 }
 
 /**

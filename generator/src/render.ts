@@ -3,8 +3,11 @@ import { templates } from "./gen/templates.js";
 
 /** Renders one language's templates; built once per process. */
 export interface Renderer {
-  /** Render the entry template `<language>/file` with `view`. */
-  render(view: object): string;
+  /**
+   * Render an entry template, `<language>/<entry>` (default `file`), with
+   * `view`.
+   */
+  render(view: object, entry?: string): string;
 }
 
 type TemplateFn = (context: object) => string;
@@ -25,7 +28,8 @@ const cache = new Map<string, Renderer>();
 
 /**
  * Create the renderer of a language. Every `templates/<language>/*.hbs` is
- * registered as partial `<language>/<name>`; `file` is the entry point.
+ * registered as partial `<language>/<name>`; any of them can be an entry
+ * point (`file` is the main one).
  * Templates print finished text, so nothing is HTML-escaped.
  */
 export function createRenderer(language: string): Renderer {
@@ -34,23 +38,25 @@ export function createRenderer(language: string): Renderer {
     return cached;
   }
   const hbs = runtime.create();
-  let entry: TemplateFn | undefined;
+  const entries = new Map<string, TemplateFn>();
   for (const [name, spec] of Object.entries(templates)) {
     if (!name.startsWith(`${language}/`)) {
       continue;
     }
     const template = hbs.template(spec);
     hbs.registerPartial(name, template);
-    if (name === `${language}/file`) {
-      entry = template;
-    }
+    entries.set(name, template);
   }
-  if (entry === undefined) {
-    throw new Error(`no template ${JSON.stringify(`${language}/file`)}`);
-  }
-  const template = entry;
   const renderer: Renderer = {
-    render: (view) => template(view),
+    render: (view, entry = "file") => {
+      const template = entries.get(`${language}/${entry}`);
+      if (template === undefined) {
+        throw new Error(
+          `no template ${JSON.stringify(`${language}/${entry}`)}`,
+        );
+      }
+      return template(view);
+    },
   };
   cache.set(language, renderer);
   return renderer;

@@ -22,8 +22,8 @@ export interface TargetView {
 
 /**
  * One language the plugin writes. Adding a language is a folder
- * `templates/<name>/` (entry template `file.hbs`), a view builder, and one
- * entry in {@link targets}.
+ * `templates/<name>/` (entry template `file.hbs`; `mcp-file.hbs` for MCP),
+ * a view builder, and one entry in {@link targets}.
  */
 export interface TargetEntry {
   /** The options only this target takes, by key. */
@@ -34,6 +34,17 @@ export interface TargetEntry {
    * entry, defaults filled in.
    */
   buildView(
+    model: GeneratorModel,
+    options: Readonly<Record<string, string>>,
+    problems: ProblemCollector,
+  ): TargetView;
+  /**
+   * With `mcp=true`: the view of the second file, which registers the tools
+   * on the language's MCP SDK, rendered from the entry template
+   * `templates/<name>/mcp-file.hbs`. Absent while a target has no MCP
+   * support (the option is then refused for it).
+   */
+  buildMcpView?(
     model: GeneratorModel,
     options: Readonly<Record<string, string>>,
     problems: ProblemCollector,

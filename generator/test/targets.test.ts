@@ -2,7 +2,9 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseOptions } from "../src/options.js";
-import { targets } from "../src/targets.js";
+import { generate } from "../src/plugin.js";
+import { targets, type TargetEntry } from "../src/targets.js";
+import { buildRequest } from "./support/request.js";
 
 const templatesDir = join(import.meta.dirname, "..", "..", "templates");
 
@@ -19,26 +21,51 @@ describe("target registry", () => {
   });
 
   it("fills each target's own options with their defaults", () => {
-    expect(parseOptions("")).toEqual({ target: "go", values: {} });
+    expect(parseOptions("")).toEqual({
+      target: "go",
+      common: { mcp: "false" },
+      values: {},
+    });
     expect(parseOptions("target=ts")).toEqual({
       target: "ts",
+      common: { mcp: "false" },
       values: { ts_import_path: "." },
     });
-    expect(parseOptions("target=py,py_package=app.gen")).toEqual({
+    expect(parseOptions("target=py,py_package=app.gen,mcp=true")).toEqual({
       target: "py",
+      common: { mcp: "true" },
       values: { py_package: "app.gen" },
     });
   });
 
   it("lists every target's options when a key is unknown", () => {
     expect(() => parseOptions("tsimport=x")).toThrow(
-      'unknown option "tsimport"; valid options: target, ts_import_path, py_package',
+      'unknown option "tsimport"; valid options: target, mcp, ts_import_path, py_package',
     );
     expect(() => parseOptions("target=rust")).toThrow(
       'invalid value "rust" for option "target"; valid values: go, ts, py',
     );
     expect(() => parseOptions("py_package=a.b")).toThrow(
       'option "py_package" applies to target=py, not target=go',
+    );
+  });
+
+  it("refuses mcp=true, naming the target, where no MCP view exists", async () => {
+    for (const target of Object.keys(targets) as (keyof typeof targets)[]) {
+      const entry: TargetEntry = targets[target];
+      const request = await buildRequest("executors", {
+        parameter: `target=${target},mcp=true`,
+      });
+      if (entry.buildMcpView === undefined) {
+        expect(() => generate(request)).toThrow(
+          `option "mcp=true" is not supported for target=${target} yet`,
+        );
+      } else {
+        expect(generate(request).map((f) => f.name)).toHaveLength(2);
+      }
+    }
+    expect(() => parseOptions("mcp=yes")).toThrow(
+      'invalid value "yes" for option "mcp"; valid values: true, false',
     );
   });
 });

@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
 import type { GeneratorModel } from "../src/model/model.js";
 import { goFileIdentifiers, goLocalNames } from "../src/go/go-imports.js";
-import { goRuntimeIdentifiers } from "../src/go/go-runtime.js";
 import { goPascalCase } from "../src/go/go-names.js";
 import { pyFileIdentifiers } from "../src/py/py-names.js";
 import { tsFileIdentifiers } from "../src/ts/build-ts-view.js";
