@@ -1,5 +1,10 @@
 import { GeneratorError } from "./errors.js";
 import {
+  methodPatternProblem,
+  namePrefixProblem,
+  trimPrefixProblem,
+} from "./model/tool-selection.js";
+import {
   targets,
   type Target,
   type TargetEntry,
@@ -8,16 +13,55 @@ import {
 
 export type { Target };
 
+/** An option every target takes. */
+export interface CommonOption extends TargetOption {
+  /**
+   * True when the key may be given several times (`include=a,include=b`):
+   * its values are in {@link PluginOptions.lists}, not in `common`.
+   */
+  readonly repeatable?: boolean;
+}
+
 /**
  * Options every target takes (besides `target`), by key. Checked like a
  * target's own options (targets.ts, TargetOption).
  */
-export const commonOptions: Readonly<Record<string, TargetOption>> = {
+export const commonOptions: Readonly<Record<string, CommonOption>> = {
   mcp: {
     default: "false",
     check: (v) =>
       v === "true" || v === "false" ? undefined : "valid values: true, false",
     example: "mcp=true",
+  },
+  tools: {
+    default: "annotated",
+    check: (v) =>
+      v === "annotated" || v === "all"
+        ? undefined
+        : "valid values: annotated, all",
+    example: "tools=all",
+  },
+  include: {
+    default: "",
+    repeatable: true,
+    check: methodPatternProblem,
+    example: "include=acme.crm.v1.CrmService.*",
+  },
+  exclude: {
+    default: "",
+    repeatable: true,
+    check: methodPatternProblem,
+    example: "exclude=acme.crm.v1.CrmService.DeleteAccount",
+  },
+  trim_prefix: {
+    default: "",
+    check: trimPrefixProblem,
+    example: "trim_prefix=acme.crm.v1",
+  },
+  name_prefix: {
+    default: "",
+    check: namePrefixProblem,
+    example: "name_prefix=crm_",
   },
 };
 
@@ -30,6 +74,11 @@ export interface PluginOptions {
    * the defaults of those not given.
    */
   readonly common: Readonly<Record<string, string>>;
+  /**
+   * The values of the repeatable common options (`include`, `exclude`), by
+   * key, in the order given; empty when not given.
+   */
+  readonly lists: Readonly<Record<string, readonly string[]>>;
   /**
    * The target's own options (its entry in `targets`), by key, with the
    * defaults of those not given.
@@ -62,13 +111,18 @@ function checkTarget(value: string): string | undefined {
 
 /**
  * Parse the plugin parameter, a comma-separated list of `key=value` pairs.
- * Unknown keys, missing or invalid values, repeated keys and options of
- * another target are errors that name the offending input and list what is
- * valid.
+ * Unknown keys, missing or invalid values, repeated keys (but those of
+ * repeatable options) and options of another target are errors that name
+ * the offending input and list what is valid.
  */
 export function parseOptions(parameter: string): PluginOptions {
   const owners = optionOwners();
   const values = new Map<string, string>();
+  const repeated = new Map<string, string[]>(
+    Object.entries(commonOptions)
+      .filter(([, spec]) => spec.repeatable === true)
+      .map(([key]) => [key, []]),
+  );
   for (const raw of parameter.split(",")) {
     const pair = raw.trim();
     if (pair === "") {
@@ -89,7 +143,7 @@ export function parseOptions(parameter: string): PluginOptions {
         : key === "target"
           ? { check: checkTarget, example: `target=${targetNames[0]}` }
           : commonOptions[key]!;
-    if (values.has(key)) {
+    if (values.has(key) && commonOptions[key]?.repeatable !== true) {
       throw new GeneratorError(
         `option ${JSON.stringify(key)} is given more than once`,
       );
@@ -106,6 +160,7 @@ export function parseOptions(parameter: string): PluginOptions {
       );
     }
     values.set(key, value);
+    repeated.get(key)?.push(value);
   }
   const target = (values.get("target") ?? targetNames[0]) as Target;
   for (const key of values.keys()) {
@@ -123,7 +178,9 @@ export function parseOptions(parameter: string): PluginOptions {
   }
   const common: Record<string, string> = {};
   for (const [key, spec] of Object.entries(commonOptions)) {
-    common[key] = values.get(key) ?? spec.default;
+    if (spec.repeatable !== true) {
+      common[key] = values.get(key) ?? spec.default;
+    }
   }
-  return { target, common, values: own };
+  return { target, common, lists: Object.fromEntries(repeated), values: own };
 }

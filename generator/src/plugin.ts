@@ -8,6 +8,7 @@ import {
 import type { Plugin } from "@bufbuild/protoplugin";
 import { createProblemCollector, GeneratorError } from "./errors.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
+import { toolSelectionOf } from "./model/tool-selection.js";
 import { parseOptions } from "./options.js";
 import { createRenderer } from "./render.js";
 import { targets, type TargetEntry, type TargetView } from "./targets.js";
@@ -27,7 +28,11 @@ export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
   const options = parseOptions(request.parameter);
   const { files } = resolveRequestFiles(request);
   const problems = createProblemCollector();
-  const model = buildModel(files, problems);
+  const model = buildModel(
+    files,
+    problems,
+    toolSelectionOf(options.common, options.lists),
+  );
   if (model.tools.length === 0) {
     return [];
   }

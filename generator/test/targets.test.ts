@@ -21,26 +21,36 @@ describe("target registry", () => {
   });
 
   it("fills each target's own options with their defaults", () => {
+    const common = {
+      mcp: "false",
+      tools: "annotated",
+      trim_prefix: "",
+      name_prefix: "",
+    };
+    const lists = { include: [], exclude: [] };
     expect(parseOptions("")).toEqual({
       target: "go",
-      common: { mcp: "false" },
+      common,
+      lists,
       values: {},
     });
     expect(parseOptions("target=ts")).toEqual({
       target: "ts",
-      common: { mcp: "false" },
+      common,
+      lists,
       values: { ts_import_path: "." },
     });
     expect(parseOptions("target=py,py_package=app.gen,mcp=true")).toEqual({
       target: "py",
-      common: { mcp: "true" },
+      common: { ...common, mcp: "true" },
+      lists,
       values: { py_package: "app.gen" },
     });
   });
 
   it("lists every target's options when a key is unknown", () => {
     expect(() => parseOptions("tsimport=x")).toThrow(
-      'unknown option "tsimport"; valid options: target, mcp, ts_import_path, py_package',
+      'unknown option "tsimport"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, ts_import_path, py_package',
     );
     expect(() => parseOptions("target=rust")).toThrow(
       'invalid value "rust" for option "target"; valid values: go, ts, py',

@@ -9,7 +9,6 @@ import {
   type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
-import { readToolDefinition } from "../annotations.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
 import {
   createProblemCollector,
@@ -27,6 +26,11 @@ import {
 import type { GeneratorModel, ToolModel } from "./model.js";
 import { entityId, responseAliasTypes } from "./response-aliases.js";
 import { toolNameProblem } from "./tool-names.js";
+import {
+  annotatedTools,
+  selectTools,
+  type ToolSelection,
+} from "./tool-selection.js";
 
 /** The files to generate, resolved against every file of the request. */
 export interface RequestFiles {
@@ -104,20 +108,23 @@ function topologicalOrder(
 }
 
 /**
- * Build the model: every annotated RPC of the files to generate, with its
- * schema and alias facts. Problems in the protos are collected and thrown
- * together as one GeneratorError.
+ * Build the model: every RPC of the files to generate that `selection`
+ * makes a tool (by default the annotated ones), with its schema and alias
+ * facts. Problems in the protos are collected and thrown together as one
+ * GeneratorError.
  */
 export function buildModel(
   files: readonly DescFile[],
   problems: ProblemCollector = createProblemCollector(),
+  selection: ToolSelection = annotatedTools,
 ): GeneratorModel {
+  const selected = selectTools(files, selection, problems);
   const tools: ToolModel[] = [];
   const byName = new Map<string, ToolModel>();
   for (const file of files) {
     for (const service of file.services) {
       for (const method of service.methods) {
-        const def = readToolDefinition(method);
+        const def = selected.get(method)?.definition;
         if (def === undefined) {
           continue;
         }

@@ -1,10 +1,12 @@
-import type { DescField, DescFile } from "@bufbuild/protobuf";
+import type { DescField, DescFile, DescMethod } from "@bufbuild/protobuf";
 import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
 
 // Field numbers in descriptor.proto that make up a field's source path.
 const fileMessageType = 4;
 const messageNestedType = 3;
 const messageField = 2;
+const fileService = 6;
+const serviceMethod = 2;
 
 const leadingByFile = new WeakMap<DescFile, Map<string, string>>();
 
@@ -62,4 +64,19 @@ export function fieldLeadingComment(field: DescField): string {
     message = parent;
   }
   return leadingComments(field.parent.file).get(path.join(",")) ?? "";
+}
+
+/**
+ * The leading comment of a method, as protoc records it (one leading space
+ * per line kept), or "".
+ */
+export function methodLeadingComment(method: DescMethod): string {
+  const service = method.parent;
+  const path = [
+    fileService,
+    service.file.proto.service.indexOf(service.proto),
+    serviceMethod,
+    service.proto.method.indexOf(method.proto),
+  ];
+  return leadingComments(service.file).get(path.join(",")) ?? "";
 }

@@ -1,0 +1,381 @@
+import type {
+  DescFile,
+  DescMessage,
+  DescMethod,
+  DescService,
+} from "@bufbuild/protobuf";
+import { readToolDefinition, type ToolDefinition } from "../annotations.js";
+import { GeneratorError, type ProblemCollector } from "../errors.js";
+import { checkOpenAiStrict } from "../providers/openai-strict.js";
+import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
+import {
+  deriveToolName,
+  maxToolNameBytes,
+  methodFullName,
+  minDerivedNameBytes,
+  type DerivedName,
+} from "./derived-names.js";
+import { methodDescription } from "./method-description.js";
+import { toolNameProblem } from "./tool-names.js";
+
+/** Which methods of the files to generate become tools, and how named. */
+export interface ToolSelection {
+  /**
+   * `annotated`: the methods with an `rpc_tool` option; `all`: also every
+   * other unary and server-streaming method (client- and bidi-streaming
+   * methods without an option are skipped).
+   */
+  readonly tools: "annotated" | "all";
+  /**
+   * Method patterns (`pkg.Service.Method`, or a prefix ending with `*`):
+   * when not empty, only the methods matching one of them are tools.
+   */
+  readonly include: readonly string[];
+  /** Method patterns of methods that are never tools. */
+  readonly exclude: readonly string[];
+  /** Taken off the start of the full names that tool names are derived from. */
+  readonly trimPrefix: string;
+  /** Put in front of every tool name, derived or from an `rpc_tool` option. */
+  readonly namePrefix: string;
+}
+
+/** The default selection: every annotated method, named as annotated. */
+export const annotatedTools: ToolSelection = {
+  tools: "annotated",
+  include: [],
+  exclude: [],
+  trimPrefix: "",
+  namePrefix: "",
+};
+
+const identifier = "[A-Za-z_][A-Za-z0-9_]*";
+const methodPattern = new RegExp(
+  `^(\\*|${identifier}(\\.${identifier})*(\\.?\\*)?)$`,
+);
+const trimPattern = new RegExp(`^${identifier}(\\.${identifier})*\\.?$`);
+const namePrefixPattern = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** Why a value of `include=`/`exclude=` is invalid, or undefined. */
+export function methodPatternProblem(value: string): string | undefined {
+  return methodPattern.test(value)
+    ? undefined
+    : 'use a full method name (acme.crm.v1.CrmService.CreateAccount) or a prefix ending with "*" (acme.crm.v1.CrmService.*)';
+}
+
+/** Why a value of `trim_prefix=` is invalid, or undefined. */
+export function trimPrefixProblem(value: string): string | undefined {
+  return trimPattern.test(value)
+    ? undefined
+    : "use the start of a full method name, e.g. acme.crm.v1";
+}
+
+/** Why a value of `name_prefix=` is invalid, or undefined. */
+export function namePrefixProblem(value: string): string | undefined {
+  const longest = maxToolNameBytes - minDerivedNameBytes;
+  return namePrefixPattern.test(value) && value.length <= longest
+    ? undefined
+    : `use 1 to ${longest} letters, digits, "_" or "-", starting with a letter or "_", e.g. crm_`;
+}
+
+/**
+ * The selection the plugin options ask for: `tools`, `trim_prefix` and
+ * `name_prefix` from the common option values, `include` and `exclude`
+ * from the values of the repeatable ones.
+ */
+export function toolSelectionOf(
+  common: Readonly<Record<string, string>>,
+  lists: Readonly<Record<string, readonly string[]>>,
+): ToolSelection {
+  return {
+    tools: common["tools"] === "all" ? "all" : "annotated",
+    include: lists["include"] ?? [],
+    exclude: lists["exclude"] ?? [],
+    trimPrefix: common["trim_prefix"] ?? "",
+    namePrefix: common["name_prefix"] ?? "",
+  };
+}
+
+/** One method that becomes a tool. */
+export interface ToolCandidate {
+  readonly file: DescFile;
+  readonly service: DescService;
+  readonly method: DescMethod;
+  /** `acme.crm.v1.CrmService.CreateAccount`. */
+  readonly fullName: string;
+  /**
+   * The tool as the model builder takes it: the final name (name prefix
+   * included), the description (see methodDescription), and for a method
+   * without an `rpc_tool` option the defaults: strict when the request
+   * allows it ({@link strictAllowed}), executed.
+   */
+  readonly definition: ToolDefinition;
+  /** True when the method has no `rpc_tool` option. */
+  readonly derived: boolean;
+}
+
+/**
+ * True when a tool of the request message can be strict: its strict schema
+ * can be built and passes the OpenAI strict-mode checker.
+ */
+export function strictAllowed(request: DescMessage): boolean {
+  try {
+    return (
+      checkOpenAiStrict(buildToolSchema(request, true).schema).length === 0
+    );
+  } catch (e) {
+    if (e instanceof RootSchemaError) {
+      return false;
+    }
+    throw e;
+  }
+}
+
+function matches(pattern: string, fullName: string): boolean {
+  return pattern.endsWith("*")
+    ? fullName.startsWith(pattern.slice(0, -1))
+    : fullName === pattern;
+}
+
+/** What one include or exclude pattern met, for its error. */
+interface PatternUse {
+  matched: number;
+  selected: number;
+  unannotated: number;
+  streaming: number;
+  excluded: number;
+}
+
+function isStreamingIn(method: DescMethod): boolean {
+  return (
+    method.methodKind === "client_streaming" ||
+    method.methodKind === "bidi_streaming"
+  );
+}
+
+/**
+ * The methods of `files` (the request's files to generate, not their
+ * imports) that become tools under `selection`, in file, service and
+ * method order, by method.
+ *
+ * Names: the `rpc_tool` name, else derived from the full name
+ * ({@link deriveToolName}); the name prefix in front of either; a name
+ * that providers would refuse, or one that another tool already has, is a
+ * problem naming both methods (those tools are left out). An
+ * `include`/`exclude` pattern that matches no method, an `include` pattern
+ * that selects no tool, and a `trim_prefix` that trims no name are option
+ * errors, thrown together.
+ *
+ * Annotated client- and bidi-streaming methods are returned: the model
+ * builder reports them.
+ */
+export function selectTools(
+  files: readonly DescFile[],
+  selection: ToolSelection,
+  problems: ProblemCollector,
+): Map<DescMethod, ToolCandidate> {
+  const uses = (patterns: readonly string[]) =>
+    new Map<string, PatternUse>(
+      patterns.map((p) => [
+        p,
+        { matched: 0, selected: 0, unannotated: 0, streaming: 0, excluded: 0 },
+      ]),
+    );
+  const includes = uses(selection.include);
+  const excludes = uses(selection.exclude);
+  const services = new Set<string>();
+  let trimmed = 0;
+  const selected = new Map<DescMethod, ToolCandidate>();
+  const owners = new Map<string, { candidate: ToolCandidate; how: string }>();
+  for (const file of files) {
+    for (const service of file.services) {
+      services.add(service.typeName);
+      for (const method of service.methods) {
+        const fullName = methodFullName(method);
+        const included = [...includes].filter(([p]) => matches(p, fullName));
+        const excluded = [...excludes].filter(([p]) => matches(p, fullName));
+        included.forEach(([, use]) => use.matched++);
+        excluded.forEach(([, use]) => use.matched++);
+        const annotation = readToolDefinition(method);
+        const count = (key: keyof PatternUse) =>
+          included.forEach(([, use]) => use[key]++);
+        if (excluded.length > 0) {
+          count("excluded");
+          continue;
+        }
+        if (includes.size > 0 && included.length === 0) {
+          continue;
+        }
+        if (annotation === undefined && selection.tools === "annotated") {
+          count("unannotated");
+          continue;
+        }
+        if (annotation === undefined && isStreamingIn(method)) {
+          count("streaming");
+          continue;
+        }
+        count("selected");
+        const at = {
+          file: file.proto.name,
+          element: `${service.name}.${method.name}`,
+        };
+        const named = toolName(fullName, annotation, selection);
+        if ("problem" in named) {
+          problems.add({ ...at, message: named.problem });
+          continue;
+        }
+        if (named.derived?.trimmed === true) {
+          trimmed++;
+        }
+        const candidate: ToolCandidate = {
+          file,
+          service,
+          method,
+          fullName,
+          derived: annotation === undefined,
+          definition: {
+            name: named.name,
+            description: methodDescription(
+              method,
+              annotation?.description ?? "",
+            ),
+            strict: annotation?.strict ?? strictAllowed(method.input),
+            autoExecute: annotation?.autoExecute ?? true,
+          },
+        };
+        selected.set(method, candidate);
+        if (isStreamingIn(method)) {
+          continue; // refused by the model builder, under its own name
+        }
+        const previous = owners.get(named.name);
+        if (previous === undefined) {
+          owners.set(named.name, { candidate, how: named.how });
+          continue;
+        }
+        selected.delete(method);
+        problems.add({
+          ...at,
+          message: collision(named.name, named.how, previous),
+        });
+      }
+    }
+  }
+  throwOptionErrors(selection, includes, excludes, services, trimmed);
+  return selected;
+}
+
+type Named =
+  { name: string; how: string; derived?: DerivedName } | { problem: string };
+
+function toolName(
+  fullName: string,
+  annotation: ToolDefinition | undefined,
+  selection: ToolSelection,
+): Named {
+  const prefix = selection.namePrefix;
+  const withPrefix =
+    prefix === "" ? "" : ` with name_prefix ${JSON.stringify(prefix)}`;
+  if (annotation !== undefined) {
+    const own = toolNameProblem(annotation.name);
+    if (own !== undefined) {
+      return { problem: own };
+    }
+    const name = prefix + annotation.name;
+    if (name.length > maxToolNameBytes) {
+      return {
+        problem: `tool name ${JSON.stringify(name)} (name_prefix ${JSON.stringify(prefix)} and the rpc_tool name ${JSON.stringify(annotation.name)}) is ${name.length} bytes, more than the ${maxToolNameBytes} model providers accept; shorten the rpc_tool name or the name_prefix`,
+      };
+    }
+    return {
+      name,
+      how: prefix === "" ? "" : `its rpc_tool name${withPrefix}`,
+    };
+  }
+  const derived = deriveToolName(
+    fullName,
+    selection.trimPrefix,
+    maxToolNameBytes - prefix.length,
+  );
+  if ("problem" in derived) {
+    return derived;
+  }
+  const name = prefix + derived.name;
+  const steps = [
+    derived.trimmed
+      ? `after trim_prefix ${JSON.stringify(selection.trimPrefix)}`
+      : "",
+    derived.shortened ? `shortened to ${maxToolNameBytes} bytes` : "",
+    withPrefix.trim(),
+  ].filter((s) => s !== "");
+  const how = `derived from ${fullName}${steps.length > 0 ? `, ${steps.join(", ")}` : ""}`;
+  const problem = toolNameProblem(name);
+  return problem === undefined
+    ? { name, how, derived }
+    : {
+        problem: `${problem}; it is ${how}: name the tool with an rpc_tool option`,
+      };
+}
+
+function collision(
+  name: string,
+  how: string,
+  previous: { candidate: ToolCandidate; how: string },
+): string {
+  const other = previous.candidate;
+  const explain = (s: string) => (s === "" ? "" : ` (${s})`);
+  const fix =
+    how === "" && previous.how === ""
+      ? "give each tool a unique name"
+      : `name one of them with an rpc_tool option, or leave one out with exclude=${other.fullName}`;
+  return `tool name ${JSON.stringify(name)}${explain(how)} is already used by ${other.service.name}.${other.method.name} in ${other.file.proto.name}${explain(previous.how)}; ${fix}`;
+}
+
+function throwOptionErrors(
+  selection: ToolSelection,
+  includes: ReadonlyMap<string, PatternUse>,
+  excludes: ReadonlyMap<string, PatternUse>,
+  services: ReadonlySet<string>,
+  trimmed: number,
+): void {
+  const errors: string[] = [];
+  const none = (key: string, pattern: string) => {
+    const hint = services.has(pattern)
+      ? `; to match every method of the service, write ${key}=${pattern}.*`
+      : "; use the full name of a method of the files to generate, or a prefix ending with *";
+    errors.push(
+      `option "${key}=${pattern}" matches no method of the files to generate${hint}`,
+    );
+  };
+  for (const [pattern, use] of includes) {
+    if (use.matched === 0) {
+      none("include", pattern);
+    } else if (use.selected === 0) {
+      const reasons = [
+        use.unannotated > 0
+          ? "without an rpc_tool option (tools=all takes them too)"
+          : "",
+        use.streaming > 0
+          ? "client- or bidi-streaming, which a tool call cannot drive"
+          : "",
+        use.excluded > 0 ? "excluded" : "",
+      ].filter((r) => r !== "");
+      errors.push(
+        `option "include=${pattern}" selects no tool: the methods it matches are ${reasons.join(", or ")}`,
+      );
+    }
+  }
+  for (const [pattern, use] of excludes) {
+    if (use.matched === 0) {
+      none("exclude", pattern);
+    }
+  }
+  if (selection.trimPrefix !== "" && trimmed === 0) {
+    errors.push(
+      selection.tools === "annotated"
+        ? `option "trim_prefix=${selection.trimPrefix}" trims derived tool names, and tools=annotated derives none; set tools=all, or drop trim_prefix`
+        : `option "trim_prefix=${selection.trimPrefix}" starts the full name of no method that becomes a tool without an rpc_tool name; use the start of one, e.g. the package name`,
+    );
+  }
+  if (errors.length > 0) {
+    throw new GeneratorError(errors.join("\n"));
+  }
+}
