@@ -8,6 +8,7 @@ import {
 import type { Plugin } from "@bufbuild/protoplugin";
 import { createProblemCollector, GeneratorError } from "./errors.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
+import { checkMcpServiceNames } from "./model/mcp-services.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
 import { parseOptions } from "./options.js";
 import { createRenderer } from "./render.js";
@@ -47,6 +48,7 @@ export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
     [entry.buildView(model, options.values, problems), "file"],
   ];
   if (mcp) {
+    checkMcpServiceNames(model.mcpServices, problems);
     views.push([
       entry.buildMcpView!(model, options.values, problems),
       "mcp-file",

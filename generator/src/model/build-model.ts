@@ -27,6 +27,12 @@ import type { GeneratorModel, ToolModel } from "./model.js";
 import { entityId, responseAliasTypes } from "./response-aliases.js";
 import { toolNameProblem } from "./tool-names.js";
 import {
+  createOutputSchemaCache,
+  mcpHints,
+  mcpServices,
+} from "./mcp-services.js";
+import { outputWrapKey } from "../schema/build-output-schema.js";
+import {
   annotatedTools,
   selectTools,
   type ToolSelection,
@@ -118,6 +124,7 @@ export function buildModel(
   problems: ProblemCollector = createProblemCollector(),
   selection: ToolSelection = annotatedTools,
 ): GeneratorModel {
+  const outputSchemas = createOutputSchemaCache();
   const selected = selectTools(files, selection, problems);
   const tools: ToolModel[] = [];
   const byName = new Map<string, ToolModel>();
@@ -200,6 +207,17 @@ export function buildModel(
             aliasFields.length > 0 ||
             responsePrefixes.size > 0 ||
             prefix !== "",
+          get outputSchemaJson() {
+            return outputSchemas.get(
+              method.output,
+              method.methodKind === "server_streaming",
+            );
+          },
+          outputWrapKey: outputWrapKey(
+            method.output,
+            method.methodKind === "server_streaming",
+          ),
+          ...mcpHints(method),
         };
         byName.set(def.name, tool);
         tools.push(tool);
@@ -255,5 +273,6 @@ export function buildModel(
     responseAliasTypes: types,
     toolResponseAliases,
     knownAliasPrefixes: [...known].sort(compareUtf8),
+    mcpServices: mcpServices(tools),
   };
 }

@@ -1,5 +1,6 @@
 import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
 import type { OneofGroup } from "../schema/build-schema.js";
+import type { OutputWrapKey } from "../schema/build-output-schema.js";
 import type {
   ResponseAliasField,
   ResponseAliasTool,
@@ -50,6 +51,40 @@ export interface ToolModel {
   readonly responseFieldPrefixes: ReadonlyMap<string, string>;
   /** True when the tool involves aliases in any way. */
   readonly involvesAliases: boolean;
+  /**
+   * MCP `outputSchema` (docs/mcp.md) in its canonical serialization: what
+   * protojson writes for the response with proto names and defaults
+   * emitted, a server stream wrapped as `{"messages": [...]}`. Computed on
+   * first read (only MCP files read it).
+   */
+  readonly outputSchemaJson: string;
+  /**
+   * The key the MCP result wraps the response's JSON under: `"messages"`
+   * for a server stream, `"value"` for a response type whose JSON is not an
+   * object, `""` when the JSON is the result as it is.
+   */
+  readonly outputWrapKey: OutputWrapKey;
+  /** MCP `readOnlyHint`: `idempotency_level = NO_SIDE_EFFECTS`. */
+  readonly readOnlyHint: boolean;
+  /** MCP `idempotentHint`: `IDEMPOTENT`, or `NO_SIDE_EFFECTS`. */
+  readonly idempotentHint: boolean;
+}
+
+/** A service with at least one tool, as the MCP files register it. */
+export interface McpServiceModel {
+  /** `linkhub.v1.LinkService`. */
+  readonly fullName: string;
+  /**
+   * The short name the MCP functions are named after
+   * (`Register<name>Handler`, `ForwardTo<name>Client`); unique in the
+   * request (checked when `mcp=true`).
+   */
+  readonly name: string;
+  /** The proto file declaring the service. */
+  readonly file: string;
+  readonly service: DescService;
+  /** The service's tools, sorted by name. */
+  readonly tools: readonly ToolModel[];
 }
 
 /** Everything the targets render, built once per request. */
@@ -86,4 +121,9 @@ export interface GeneratorModel {
   ])[];
   /** Every alias prefix the request declares, sorted. */
   readonly knownAliasPrefixes: readonly string[];
+  /**
+   * The services with at least one tool, sorted by full name (MCP files;
+   * every MCP tool is executed, whatever its `auto_execute`).
+   */
+  readonly mcpServices: readonly McpServiceModel[];
 }
