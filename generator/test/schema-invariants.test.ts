@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
+import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 import { validateAgainst, valuesFor } from "@ai-tools/testkit";
 
@@ -23,7 +23,7 @@ const valuesDir = join(paths.generator, "test-go", "values");
 describe.each(goldenCases())("case %s", (caseName) => {
   it("has only strict tools OpenAI accepts, and admits values for every tool", async () => {
     const request = await buildRequest(caseName);
-    const model = buildModel(resolveRequestFiles(request).files);
+    const model = modelOf(request);
     const tools = [];
     for (const [i, tool] of model.tools.entries()) {
       const schema = JSON.parse(tool.schemaJson) as Record<string, unknown>;

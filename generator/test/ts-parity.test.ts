@@ -28,8 +28,8 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
 import { generate } from "../src/plugin.js";
+import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases } from "./support/request.js";
 
 const generatorDir = resolve(import.meta.dirname, "..");
@@ -173,7 +173,7 @@ beforeAll(async () => {
     const goRequest = await buildRequest(c, { parameter: "target=go" });
     const goFiles = generate(goRequest);
     const tsRequest = clone(CodeGeneratorRequestSchema, goRequest);
-    tsRequest.parameter = "target=ts";
+    tsRequest.parameter = goRequest.parameter.replace("target=go", "target=ts");
     const tsFiles = generate(tsRequest);
     expect(tsFiles.length, `case ${c}`).toBe(goFiles.length);
     if (tsFiles.length === 0) {
@@ -184,7 +184,7 @@ beforeAll(async () => {
       mkdirSync(dirname(join(dir, f.name)), { recursive: true });
       writeFileSync(join(dir, f.name), f.content);
     }
-    const model = buildModel(resolveRequestFiles(goRequest).files);
+    const model = modelOf(goRequest);
     outputs.set(c, {
       dir,
       goSource: goFiles[0]!.content,

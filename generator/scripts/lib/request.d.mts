@@ -5,7 +5,7 @@ import type {
 } from "@bufbuild/protobuf/wkt";
 
 export interface BuildRequestOptions {
-  /** Plugin parameter; default "target=go". */
+  /** Plugin parameter; default "target=go". The case's options.txt follows it. */
   parameter?: string | undefined;
   /** Files to generate, relative to the case directory; default every .proto file of the case. */
   files?: readonly string[] | undefined;
@@ -39,6 +39,7 @@ export function buildCase(
   files: string[];
   protoFile: FileDescriptorProto[];
 }>;
+export function caseOptions(caseDir: string): string;
 export function buildRequest(
   caseDir: string,
   opts?: BuildRequestOptions,

@@ -14,7 +14,7 @@
 // order.
 
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -216,16 +216,30 @@ export async function buildCase(caseDir, opts = {}) {
 }
 
 /**
+ * The case's own plugin options: the text of its `options.txt` (e.g.
+ * `tools=all`), trimmed, or "" when it has none. Every target's request
+ * for the case carries them after the target's own.
+ */
+export function caseOptions(caseDir) {
+  const file = path.join(resolveCaseDir(caseDir), "options.txt");
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+}
+
+/**
  * Build the CodeGeneratorRequest for a case directory: fileToGenerate = the
  * case's own files (or `opts.files`, paths relative to the case directory),
- * parameter = `opts.parameter` (default "target=go"), protoFile = those files
- * and their imports in topological order.
+ * parameter = `opts.parameter` (default "target=go") followed by the case's
+ * options (caseOptions), protoFile = those files and their imports in
+ * topological order.
  */
 export async function buildRequest(caseDir, opts = {}) {
   const { files, protoFile } = await buildCase(caseDir, opts);
+  const parameter = [opts.parameter ?? defaultParameter, caseOptions(caseDir)]
+    .filter((p) => p !== "")
+    .join(",");
   const init = {
     fileToGenerate: files,
-    parameter: opts.parameter ?? defaultParameter,
+    parameter,
     protoFile,
   };
   if (opts.compilerVersion) init.compilerVersion = opts.compilerVersion;

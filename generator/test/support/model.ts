@@ -4,10 +4,17 @@ import {
   resolveRequestFiles,
 } from "../../src/model/build-model.js";
 import type { GeneratorModel, ToolModel } from "../../src/model/model.js";
+import { toolSelectionOf } from "../../src/model/tool-selection.js";
+import { parseOptions } from "../../src/options.js";
 
-/** Build the model of a request. */
+/** Build the model of a request, with the tool selection its options ask for. */
 export function modelOf(request: CodeGeneratorRequest): GeneratorModel {
-  return buildModel(resolveRequestFiles(request).files);
+  const options = parseOptions(request.parameter);
+  return buildModel(
+    resolveRequestFiles(request).files,
+    undefined,
+    toolSelectionOf(options.common, options.lists),
+  );
 }
 
 /** The tool of the given name; throws when missing. */
