@@ -37,6 +37,14 @@ export default tseslint.config(
         tsconfigRootDir: import.meta.dirname,
       },
     },
+    rules: {
+      // Not a disabled rule: `const { key: _, ...rest } = o` is how a copy of
+      // `o` without `key` is written; the rest is used, `_` names the key.
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { ignoreRestSiblings: true },
+      ],
+    },
   },
   {
     // Vitest configs and hand-written declarations of .mjs scripts are in

@@ -38,7 +38,7 @@ export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
       }
     }
   };
-  const skip = (wireType: number): void => {
+  const skip = (wireType: WireType): void => {
     switch (wireType) {
       case WireType.Varint:
         varint();
@@ -59,8 +59,12 @@ export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
   };
   while (pos < buf.length) {
     const tag = varint();
-    if (tag >>> 3 !== locationField || (tag & 7) !== WireType.LengthDelimited) {
-      skip(tag & 7);
+    const tagWireType: WireType = tag & 7;
+    if (
+      tag >>> 3 !== locationField ||
+      tagWireType !== WireType.LengthDelimited
+    ) {
+      skip(tagWireType);
       continue;
     }
     const length = varint();
@@ -71,7 +75,7 @@ export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
     while (pos < end) {
       const fieldTag = varint();
       const no = fieldTag >>> 3;
-      const wireType = fieldTag & 7;
+      const wireType: WireType = fieldTag & 7;
       if (no === pathField && wireType === WireType.LengthDelimited) {
         const length = varint();
         pathStart = pos;

@@ -395,7 +395,9 @@ describe("a large API in Temporal's shape: Python", () => {
 describe("small cases ruff formats differently: Python", () => {
   for (const name of ["one", "letters"]) {
     it(`${name}: ruff (with RUF022 and isort) and mypy --strict`, async () => {
-      const req = await request("target=py", cases[name]!);
+      const files = cases[name];
+      if (files === undefined) throw new Error(`no case "${name}"`);
+      const req = await request("target=py", files);
       const source = generate(req)[0]!.content;
       const dir = join(work, `py-${name}`);
       grpcioTools(req, dir, "mypy");

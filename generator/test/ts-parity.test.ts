@@ -109,7 +109,7 @@ function goTools(source: string): ToolFacts[] {
     name: goUnquote(m[1]!),
     description: goUnquote(m[2]!),
     strict: m[3] === "true",
-    parameters: JSON.parse(goUnquote(m[4]!)),
+    parameters: JSON.parse(goUnquote(m[4]!)) as unknown,
   }));
 }
 

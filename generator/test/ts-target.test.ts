@@ -1,7 +1,9 @@
+import { runInThisContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generate, protocGenAiTools } from "../src/plugin.js";
 import { formatTs } from "../src/ts/build-ts-view.js";
+import type { JsonValue } from "../src/schema/json-schema.js";
 import { wellFormed } from "../src/schema/well-formed.js";
 import { tsKey, tsLiteral, tsString } from "../src/ts/ts-literal.js";
 import { tsCamelCase } from "../src/ts/ts-names.js";
@@ -9,7 +11,7 @@ import { compileRequest } from "./support/compile.js";
 
 /** The value of a TypeScript/JavaScript expression. */
 function evaluate(expr: string): unknown {
-  return new Function(`"use strict"; return (${expr});`)();
+  return runInThisContext(`"use strict"; (${expr});`) as unknown;
 }
 
 const tricky = [
@@ -71,7 +73,7 @@ describe("tsKey and tsLiteral", () => {
     expect(tsKey("__proto__")).toBe('["__proto__"]');
     const value = JSON.parse(
       '{"__proto__":{"type":"string"},"a-b":1,"ok":[true,null,-1.5e-7]}',
-    );
+    ) as JsonValue;
     const obj = evaluate(tsLiteral(value)) as Record<string, unknown>;
     expect(Object.keys(obj)).toEqual(["__proto__", "a-b", "ok"]);
     expect(Object.getPrototypeOf(obj)).toBe(Object.prototype);

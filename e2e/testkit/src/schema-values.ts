@@ -690,7 +690,7 @@ function createValueBuilder(
     if ("const" in node) return node["const"];
     if (Array.isArray(node["enum"]) && node["enum"].length > 0)
       return node["enum"][0];
-    const branches = Array.isArray(node["anyOf"])
+    const branches: unknown[] | undefined = Array.isArray(node["anyOf"])
       ? node["anyOf"]
       : Array.isArray(node["oneOf"])
         ? node["oneOf"]

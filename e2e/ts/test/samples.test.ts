@@ -49,14 +49,15 @@ function expectedJson(args: string, strict: boolean): string {
   };
   const entries = (v: unknown, valueIsJsonText: boolean): unknown => {
     if (!Array.isArray(v)) return v;
-    const m: Record<string, unknown> = Object.create(null);
+    const m = Object.create(null) as Record<string, unknown>;
     for (const { key, value } of v as { key: unknown; value: unknown }[]) {
       m[String(key)] = valueIsJsonText ? jsonText(value) : value;
     }
     return m;
   };
   const out: Record<string, unknown> = {};
-  for (let [k, v] of Object.entries(obj)) {
+  for (const [k, value] of Object.entries(obj)) {
+    let v = value;
     if (v === null && k !== "value") continue;
     if (k === "meta" || k === "attrs") v = entries(v, true);
     else if (k === "by_name" || k === "by_num" || k === "by_flag")
@@ -195,7 +196,7 @@ it('a "__proto__" map or Struct key is refused before sending; as a value, or an
   expect(await recorded(env)).toEqual([]);
   expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   // Not a key: an ordinary string.
-  const out = JSON.parse(
+  const out: unknown = JSON.parse(
     await m.executor.execute(
       "samples_echo_loose",
       `{"note":"__proto__","by_num":{"7":"__proto__"}}`,
@@ -207,7 +208,9 @@ it('a "__proto__" map or Struct key is refused before sending; as a value, or an
     "samples_echo_loose",
     `{"__proto__":{"polluted":true},"note":"x"}`,
   );
-  expect((await recorded(env)).map((r) => JSON.parse(r.requestJson))).toEqual([
+  expect(
+    (await recorded(env)).map((r): unknown => JSON.parse(r.requestJson)),
+  ).toEqual([
     { note: "__proto__", byNum: { "7": "__proto__" } },
     { note: "x" },
   ]);

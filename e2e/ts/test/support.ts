@@ -164,7 +164,7 @@ export function want<D extends DescMessage>(
   schema: D,
   init: MessageInitShape<D>,
 ): Want {
-  return { procedure, schema, init } as unknown as Want;
+  return { procedure, schema, init };
 }
 
 /**
@@ -192,6 +192,32 @@ export async function expectRecordedFrom(
   });
 }
 
+/** A link as the model reads it: protobuf JSON, ids as aliases. */
+export interface LinkResult {
+  readonly id: string;
+  readonly title: string;
+  readonly status: string;
+  readonly pageThemeId: string;
+  readonly workspaceId: string;
+}
+
+/**
+ * A tool result as the model reads it (protobuf JSON, ids as aliases), typed
+ * with the fields the tests read: each tool's result has only its own.
+ */
+export interface ToolResult {
+  readonly link: LinkResult;
+  readonly links: readonly LinkResult[];
+  readonly pageTheme: { readonly id: string; readonly workspaceId: string };
+  readonly step: {
+    readonly id: string;
+    readonly linkId: string;
+    readonly openLink: { readonly linkId: string };
+  };
+  readonly steps: readonly { readonly id: string }[];
+  readonly serverTime: string;
+}
+
 /** A conversation: one executor; the model sees only result text. */
 export class Model {
   readonly executor: Executor;
@@ -203,11 +229,11 @@ export class Model {
   }
 
   /** A call that must succeed; its result shows no UUID but allowed ones. */
-  async call(tool: string, args: unknown): Promise<any> {
+  async call(tool: string, args: unknown): Promise<ToolResult> {
     const text = typeof args === "string" ? args : JSON.stringify(args);
     const out = await this.executor.execute(tool, text);
     this.checkNoUUID(tool, out);
-    return JSON.parse(out);
+    return JSON.parse(out) as ToolResult;
   }
 
   checkNoUUID(tool: string, text: string): void {

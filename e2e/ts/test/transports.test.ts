@@ -17,6 +17,7 @@ import {
   resetServer,
   toolError,
   useServer,
+  type ToolResult,
 } from "./support.js";
 
 const env = useServer();
@@ -44,7 +45,7 @@ describe.each(Object.keys(transports))("over %s", (protocol) => {
           palette: [],
         }),
       ),
-    );
+    ) as ToolResult;
     expect(theme.pageTheme.id).toBe("theme-1");
     const link = JSON.parse(
       await executor.execute(
@@ -59,7 +60,7 @@ describe.each(Object.keys(transports))("over %s", (protocol) => {
           expire_after: null,
         }),
       ),
-    );
+    ) as ToolResult;
     expect(link.link).toMatchObject({ id: "link-1", pageThemeId: "theme-1" });
 
     const themeId = executor.aliases.resolveAlias("theme-1");

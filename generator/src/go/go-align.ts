@@ -23,11 +23,7 @@ function byteLength(s: string): number {
 
 /** Runes, as text/tabwriter counts cell width. */
 function runeCount(s: string): number {
-  let n = 0;
-  for (const _ of s) {
-    n++;
-  }
-  return n;
+  return Array.from(s).length;
 }
 
 /**

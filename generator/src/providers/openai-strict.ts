@@ -755,9 +755,7 @@ function valueChars(v: unknown): number {
 }
 
 function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
+  return Array.from(s).length;
 }
 
 function quote(s: string): string {

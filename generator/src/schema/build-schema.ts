@@ -5,6 +5,7 @@ import {
   type DescMessage,
   type DescOneof,
 } from "@bufbuild/protobuf";
+import { Edition, FieldDescriptorProto_Label } from "@bufbuild/protobuf/wkt";
 import { isOutputOnly, readToolField } from "../annotations.js";
 import { fieldDescription } from "./field-description.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
@@ -144,11 +145,11 @@ function isOptional(field: DescField): boolean {
   if (field.oneof !== undefined || field.proto.proto3Optional === true) {
     return true;
   }
-  // proto2 `optional` (label 1) outside a oneof; proto3 reports presence
-  // only through proto3Optional.
+  // proto2 `optional` outside a oneof; proto3 reports presence only through
+  // proto3Optional.
   return (
-    field.parent.file.edition === 998 /* EDITION_PROTO2 */ &&
-    field.proto.label === 1 &&
+    field.parent.file.edition === Edition.EDITION_PROTO2 &&
+    field.proto.label === FieldDescriptorProto_Label.OPTIONAL &&
     field.fieldKind !== "list" &&
     field.fieldKind !== "map"
   );

@@ -58,7 +58,7 @@ export function quoteJsonString(s: string): string {
   return `"${s.replace(escapeAll, escapeChar)}"`;
 }
 
-const nonAsciiChar = /[^\x00-\x7f]/;
+const nonAsciiChar = /[\u0080-\uffff]/;
 
 function isAscii(s: string): boolean {
   return !nonAsciiChar.test(s);

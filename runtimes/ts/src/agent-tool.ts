@@ -25,7 +25,7 @@ export interface ToolMethod {
  * caller editing a provider's tool never changes the generated one.
  */
 export function parametersOf(tool: AgentTool): { [key: string]: unknown } {
-  return structuredClone(tool.parameters) as { [key: string]: unknown };
+  return structuredClone(tool.parameters);
 }
 
 /**

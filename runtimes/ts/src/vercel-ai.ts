@@ -1,7 +1,7 @@
 // The Vercel AI SDK adapter, a separate entry point
 // (`@ai-tools/runtime/vercel-ai`): it imports `ai`, an optional peer
 // dependency the main entry point does not need.
-import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool } from "ai";
+import { jsonSchema, tool as aiTool, type Tool } from "ai";
 import { parametersOf, type AgentTool } from "./agent-tool.js";
 import type { Executor } from "./executor.js";
 
@@ -21,7 +21,7 @@ export function toVercelAiTool(
   tool: AgentTool,
   executor?: Executor,
 ): VercelAiTool {
-  const inputSchema = jsonSchema<unknown>(parametersOf(tool) as JSONSchema7);
+  const inputSchema = jsonSchema<unknown>(parametersOf(tool));
   if (executor === undefined) {
     // Tool<unknown, never> is the same object; the SDK's types only fail to
     // relate the two under exactOptionalPropertyTypes.

@@ -264,11 +264,14 @@ describe("toVercelAiTool with an executor", () => {
     };
     const tool = toVercelAiTool(sampleTool, executor);
     const signal = new AbortController().signal;
-    const out = await tool.execute?.({ url: "https://x" } as never, {
-      toolCallId: "1",
-      messages: [],
-      abortSignal: signal,
-    });
+    const out: unknown = await tool.execute?.(
+      { url: "https://x" },
+      {
+        toolCallId: "1",
+        messages: [],
+        abortSignal: signal,
+      },
+    );
     expect(out).toBe(`{"ok":true}`);
     expect(calls).toEqual([["links_create", `{"url":"https://x"}`, signal]]);
   });
