@@ -11,6 +11,7 @@ import {
   type Registry,
 } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
+import { createAsyncIterable } from "@connectrpc/connect/protocol";
 import type { ToolMethod } from "./agent-tool.js";
 import {
   createAliasManager,
@@ -276,9 +277,7 @@ async function collect(
       abort.signal,
       options.timeoutMs,
       options.headers,
-      (async function* () {
-        yield request;
-      })(),
+      createAsyncIterable([request]),
     );
     const items: string[] = [];
     for await (const message of res.message) {

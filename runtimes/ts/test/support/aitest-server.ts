@@ -115,6 +115,7 @@ export async function startAitestServer(): Promise<AitestServer> {
         }
         return { account: target, receivedSourceId: req.sourceId };
       },
+      // eslint-disable-next-line @typescript-eslint/require-await -- Connect's server-streaming handler is an async generator; this one has nothing to await
       async *watchAccounts(req) {
         record("WatchAccounts", req);
         for (let i = 0; i < req.count; i++) {
