@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { goFileIdentifiers } from "../src/go/go-imports.js";
 import {
   goRuntime,
+  goRuntimeBeside,
   goRuntimeDeclarations,
   goRuntimeIdentifiers,
 } from "../src/go/go-runtime.js";
@@ -10,7 +11,12 @@ import {
 // imports it needs, and which names it reserves. The goldens compile every
 // combination under gofmt, vet and the Go tests (scripts/go-test.mjs).
 
-const none = { aliases: false, executors: false, streaming: false };
+const none = {
+  aliases: false,
+  executors: false,
+  streaming: false,
+  mcp: false,
+};
 
 describe("goRuntime", () => {
   it("is empty when no tool involves aliases or executors", () => {
@@ -36,7 +42,7 @@ describe("goRuntime", () => {
   });
 
   it("keeps each helper once and imports exactly what the code uses", () => {
-    const all = { aliases: true, executors: true, streaming: true };
+    const all = { aliases: true, executors: true, streaming: true, mcp: false };
     const { code, imports } = goRuntime(all);
     for (const helper of [
       "func sortedKeys[",
@@ -56,15 +62,63 @@ describe("goRuntime", () => {
   });
 });
 
+describe("goRuntimeBeside", () => {
+  it("gives the MCP file only what the main file lacks", () => {
+    const main = { ...none, aliases: true, executors: true };
+    const { code, imports } = goRuntimeBeside(main, { ...main, mcp: true });
+    expect(code).toContain("func addMCPTools(");
+    expect(code).toContain("type ConversationStore interface");
+    expect(code).not.toMatch(/type Executor struct|type AliasManager struct/);
+    expect(imports.map((i) => i.path)).toContain(
+      "github.com/modelcontextprotocol/go-sdk/mcp",
+    );
+    expect(goRuntime(main).code).not.toContain("go-sdk");
+  });
+
+  it("brings the executor helpers when the main file has none", () => {
+    const main = { ...none, aliases: true };
+    const { code } = goRuntimeBeside(main, {
+      ...main,
+      executors: true,
+      mcp: true,
+    });
+    expect(code).toContain("type Executor struct");
+    expect(code).toContain("type ToolError struct");
+    expect(code).not.toContain("type AliasManager struct");
+  });
+
+  it("leaves the conversations out of a file without aliases", () => {
+    const { code } = goRuntimeBeside(none, {
+      ...none,
+      executors: true,
+      mcp: true,
+    });
+    expect(code).toContain("func addMCPTools(");
+    expect(code).not.toMatch(/ConversationStore|aitools:/);
+  });
+});
+
 describe("reserved names", () => {
   it("reserves every exported package-level name of the runtime", () => {
     const exported = goRuntimeDeclarations.filter((n) => /^[A-Z]/.test(n));
     expect(exported).toEqual([
       "AliasManager",
+      "ConversationStore",
+      "DefaultConversationTTL",
+      "ErrConversationNotFound",
       "Executor",
+      "MCPExtraProperty",
+      "MCPExtraValue",
+      "MCPOption",
+      "MemoryConversationStore",
       "NewAliasManager",
       "NewExecutor",
+      "NewMCPHTTPHandler",
+      "NewMemoryConversationStore",
       "ToolError",
+      "WithConversationStore",
+      "WithExtraProperties",
+      "WithHandleArgument",
     ]);
     expect(goRuntimeIdentifiers.has("aliases")).toBe(true);
     expect(goFileIdentifiers).toContain("AllTools");

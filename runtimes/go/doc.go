@@ -8,7 +8,18 @@
 // protobuf. Lines between "//aitools:if <feature>" and "//aitools:end" are
 // left out of files without that feature: "aliases" (some tool involves
 // aliases), "executors" (some tool has auto_execute), "streaming" (some
-// auto-executed tool is server-streaming). This package's own
-// tables (tables.go) are empty stand-ins for the ones the generated file
-// declares; the tests fill them in.
+// auto-executed tool is server-streaming), "mcp" (the MCP file,
+// ai_tools_mcp.gen.go, beside it: the files marked mcp, and those of the
+// other features the main file lacks). This package's own
+// tables (tables.go) and AgentTool (agent_tool.go) are stand-ins for what
+// the generated file declares; the tests fill the tables in.
+//
+// The MCP part (mcp_*.go, docs/mcp.md) serves the tools on a server of the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk): addMCPTools
+// registers the generated per-service tool lists with the options
+// (WithExtraProperties, WithConversationStore, WithHandleArgument), each
+// call runs through the executor helpers with its conversation's
+// AliasManager, ConversationStore and MemoryConversationStore keep the
+// conversations, NewMCPHTTPHandler serves both protocol revisions over
+// HTTP, and serveInProcess serves an implementation on bufconn.
 package aitools

@@ -68,6 +68,7 @@ export function buildGoView(
     aliases: model.hasAliases,
     executors: model.hasExecutors,
     streaming: model.executors.some((t) => t.serverStreaming),
+    mcp: false,
   };
   const runtime = goRuntime(features);
   const imports = new Map<string, GoImport>();
@@ -200,6 +201,7 @@ const allFeatures: GoFeatures = {
   aliases: true,
   executors: true,
   streaming: true,
+  mcp: false,
 };
 
 interface GoPackage {

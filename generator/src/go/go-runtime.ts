@@ -4,7 +4,7 @@ import { compareUtf8 } from "../schema/canonical-json.js";
 /**
  * The Go runtime (runtimes/go), inlined into ai_tools.gen.go. Each runtime
  * file says when it is needed with a line `//aitools:inline <feature>...`
- * (any of `aliases`, `executors`, `streaming`); lines between
+ * (any of `aliases`, `executors`, `streaming`, `mcp`); lines between
  * `//aitools:if <feature>` and `//aitools:end` (nested or not) are kept
  * only when the file has that feature. The package clause goes; the imports
  * are returned apart, for the file's one import block, keeping only those
@@ -16,6 +16,8 @@ export interface GoFeatures {
   readonly aliases: boolean;
   readonly executors: boolean;
   readonly streaming: boolean;
+  /** The MCP file (ai_tools_mcp.gen.go); never the main file. */
+  readonly mcp: boolean;
 }
 
 /** One import of Go code: the name it is used under and its path. */
@@ -32,7 +34,7 @@ interface RuntimeFile {
   readonly body: readonly string[];
 }
 
-const features = ["aliases", "executors", "streaming"] as const;
+const features = ["aliases", "executors", "streaming", "mcp"] as const;
 
 function parseFile(name: string, text: string): RuntimeFile {
   const lines = text.split("\n");
@@ -121,11 +123,35 @@ export function goRuntime(f: GoFeatures): {
   code: string;
   imports: GoImport[];
 } {
+  return render(f, (file) => needs(file, f));
+}
+
+/**
+ * The runtime code of a second file of the same package (the MCP file),
+ * whose features are `f`: the files it needs that the main file, with
+ * `main`, does not already hold.
+ */
+export function goRuntimeBeside(
+  main: GoFeatures,
+  f: GoFeatures,
+): { code: string; imports: GoImport[] } {
+  return render(f, (file) => needs(file, f) && !needs(file, main));
+}
+
+function needs(file: RuntimeFile, f: GoFeatures): boolean {
+  return file.features.some((name) => f[name as keyof GoFeatures]);
+}
+
+function render(
+  f: GoFeatures,
+  keep: (file: RuntimeFile) => boolean,
+): { code: string; imports: GoImport[] } {
   const parts: string[] = [];
   const imports = new Map<string, GoImport>();
   for (const file of files) {
-    if (!file.features.some((name) => f[name as keyof GoFeatures])) continue;
+    if (!keep(file)) continue;
     const body = resolveRegions(file, f);
+    if (body.length === 0) continue;
     parts.push(body.join("\n"));
     const code = codeOf(body);
     for (const imp of file.imports) {

@@ -1,0 +1,345 @@
+//aitools:inline mcp
+
+package aitools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// call runs one tools/call (docs/mcp.md, "Calls"). Every failure, a panic
+// included, is an isError result: nothing here is a protocol error.
+func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) (res *mcp.CallToolResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
+		}
+	}()
+	args, values, handle, err := s.takeArguments(req.Params.Arguments)
+	if err != nil {
+		return mcpErrorResult(err.Error())
+	}
+	if len(values) > 0 {
+		ctx = context.WithValue(ctx, mcpExtrasKey{}, values)
+		for _, p := range s.opts.extras {
+			if v, ok := values[p.Name]; ok && p.ContextKey != nil {
+				ctx = context.WithValue(ctx, p.ContextKey, v)
+			}
+		}
+	}
+	e := &Executor{}
+	//aitools:if aliases
+	if handle == "" {
+		handle, _ = req.Params.Meta[conversationMetaKey].(string)
+	}
+	conv, err := s.conversation(ctx, req, handle)
+	if err != nil {
+		return mcpErrorResult(err.Error())
+	}
+	e.aliases = conv.aliases
+	//aitools:end
+	out, err := t.call(ctx, e, args)
+	//aitools:if aliases
+	if serr := s.opts.store.Save(ctx, conv.handle, conv.aliases); serr != nil && err == nil {
+		err = fmt.Errorf("conversation store: %w", serr)
+	}
+	//aitools:end
+	if err != nil {
+		res = mcpErrorResult(mcpErrorText(e, err))
+	} else {
+		if t.wrap != "" {
+			out = "{" + quote(t.wrap) + ":" + out + "}"
+		}
+		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}, StructuredContent: json.RawMessage(out)}
+	}
+	//aitools:if aliases
+	if conv.shown {
+		res.Meta = mcp.Meta{conversationMetaKey: conv.handle}
+		res.Content = append(res.Content, &mcp.TextContent{Text: "conversation: " + conv.handle})
+	}
+	//aitools:end
+	return res
+}
+
+// mcpErrorResult is an isError result with one text block.
+func mcpErrorResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
+}
+
+// takeArguments takes the extra properties and the handle property out of
+// the arguments: it returns the rest as JSON, the extras' values by name
+// and the handle.
+func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[string]string, handle string, err error) {
+	names := make([]string, 0, len(s.opts.extras)+1)
+	for _, p := range s.opts.extras {
+		names = append(names, p.Name)
+	}
+	//aitools:if aliases
+	if s.opts.handleArgument {
+		names = append(names, conversationArgument)
+	}
+	//aitools:end
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	if len(names) == 0 {
+		return string(raw), nil, "", nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return string(raw), nil, "", nil // not an object: the executor says so
+	}
+	values = map[string]string{}
+	for _, name := range names {
+		v, ok := obj[name]
+		delete(obj, name)
+		if !ok || string(v) == "null" {
+			continue
+		}
+		var text string
+		if json.Unmarshal(v, &text) != nil {
+			return "", nil, "", fmt.Errorf("failed to parse arguments: %s must be a string", quote(name))
+		}
+		values[name] = text
+	}
+	for _, p := range s.opts.extras {
+		if _, ok := values[p.Name]; p.Required && !ok {
+			return "", nil, "", fmt.Errorf("failed to parse arguments: missing required argument %s", quote(p.Name))
+		}
+	}
+	//aitools:if aliases
+	if s.opts.handleArgument {
+		handle = values[conversationArgument]
+		delete(values, conversationArgument)
+	}
+	//aitools:end
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return "", nil, "", fmt.Errorf("failed to parse arguments: %w", err)
+	}
+	return string(b), values, handle, nil
+}
+
+//aitools:if aliases
+
+// mcpConversation is the conversation of one call; shown is true when the
+// result carries its handle.
+type mcpConversation struct {
+	handle  string
+	aliases *AliasManager
+	shown   bool
+}
+
+// conversation finds the conversation of a call: the connection's (stdio,
+// HTTP sessions), or, on stateless HTTP (2026-07-28), the one of handle, a
+// new one when handle is "".
+func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, handle string) (mcpConversation, error) {
+	store := s.opts.store
+	stateless := req.Session == nil || (req.Extra != nil && req.Extra.Header != nil && req.Session.ID() == "")
+	if !stateless {
+		return s.sessionConversation(ctx, req.Session)
+	}
+	if handle == "" {
+		h, err := store.Create(ctx)
+		if err != nil {
+			return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+		}
+		handle = h
+	}
+	aliases, err := store.Load(ctx, handle)
+	if errors.Is(err, ErrConversationNotFound) {
+		return mcpConversation{}, fmt.Errorf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
+	}
+	if err != nil {
+		return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+	}
+	return mcpConversation{handle: handle, aliases: aliases, shown: true}, nil
+}
+
+// sessionConversation returns the conversation of a connection, made on its
+// first call (again if it expired) and deleted when the connection ends.
+func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSession) (mcpConversation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	handle, known := s.sessions[ss]
+	if known {
+		aliases, err := s.opts.store.Load(ctx, handle)
+		if err == nil {
+			return mcpConversation{handle: handle, aliases: aliases}, nil
+		}
+		if !errors.Is(err, ErrConversationNotFound) {
+			return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+		}
+	}
+	handle, err := s.opts.store.Create(ctx)
+	if err == nil {
+		var aliases *AliasManager
+		if aliases, err = s.opts.store.Load(ctx, handle); err == nil {
+			s.sessions[ss] = handle
+			if !known {
+				go s.endWith(ss)
+			}
+			return mcpConversation{handle: handle, aliases: aliases}, nil
+		}
+	}
+	return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+}
+
+// endWith deletes the conversation of ss when ss ends.
+func (s *mcpServer) endWith(ss *mcp.ServerSession) {
+	_ = ss.Wait()
+	s.mu.Lock()
+	handle := s.sessions[ss]
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+	_ = s.opts.store.Delete(context.Background(), handle)
+}
+
+//aitools:end
+
+// mcpErrorText is the text of a failed call for the model: a server error
+// as its status in JSON, {"code":"NOT_FOUND","message":…,"details":[…]},
+// any other error its message; UUIDs shown as aliases.
+func mcpErrorText(e *Executor, err error) string {
+	var te *ToolError
+	if !errors.As(err, &te) || (te.Reason != "server-error" && te.Reason != "unavailable") {
+		return err.Error()
+	}
+	var b strings.Builder
+	b.WriteString(`{"code":`)
+	b.WriteString(quote(mcpCodeName(te.Code)))
+	b.WriteString(`,"message":`)
+	b.WriteString(quote(te.RawMessage))
+	b.WriteString(`,"details":[`)
+	for i, d := range te.Details {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		detail, err := protojson.Marshal(d)
+		if err != nil {
+			detail, _ = json.Marshal(map[string]any{"@type": d.GetTypeUrl(), "value": d.GetValue()})
+		}
+		b.Write(compactJSON(detail))
+	}
+	b.WriteString(`]}`)
+	text := b.String()
+	//aitools:if aliases
+	text = e.aliases.AliasifyJSON("", text)
+	//aitools:end
+	return text
+}
+
+// mcpCodeName is the upper-case name of a gRPC code: "NOT_FOUND".
+func mcpCodeName(c codes.Code) string {
+	names := [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
+	if int(c) < len(names) {
+		return names[c]
+	}
+	return fmt.Sprintf("CODE_%d", uint32(c))
+}
+
+// mcpJSON writes a response as MCP results carry it (docs/mcp.md, "Tools as
+// listed"): proto field names, fields without presence emitted when they
+// hold their default.
+var mcpJSON = protojson.MarshalOptions{UseProtoNames: true, EmitDefaultValues: true}
+
+// compactJSON removes the white space protojson may add.
+func compactJSON(b []byte) []byte {
+	var out bytes.Buffer
+	if json.Compact(&out, b) != nil {
+		return b
+	}
+	return out.Bytes()
+}
+
+// mcpEncode registers the ids of one response (with the executor's JSON
+// names) and returns it as MCP results carry it.
+func mcpEncode(e *Executor, toolName string, resp proto.Message) ([]byte, error) {
+	//aitools:if aliases
+	if b, err := protojson.Marshal(resp); err == nil {
+		e.aliases.RegisterResponseJSON(toolName, string(b))
+	}
+	//aitools:end
+	b, err := mcpJSON.Marshal(resp)
+	if err != nil {
+		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
+	}
+	return compactJSON(b), nil
+}
+
+// mcpUnary runs a unary tool: the arguments decoded into req, the RPC
+// called, its response encoded for MCP with UUIDs shown as aliases.
+func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Resp, error)) (string, error) {
+	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
+		return "", err
+	}
+	resp, err := call(ctx, req)
+	if err != nil {
+		return "", e.serverError(tool.Name, err)
+	}
+	b, err := mcpEncode(e, tool.Name, resp)
+	if err != nil {
+		return "", err
+	}
+	out := string(b)
+	//aitools:if aliases
+	out = e.aliases.AliasifyJSON(tool.Name, out)
+	//aitools:end
+	return out, nil
+}
+
+// mcpStream runs a server-streaming tool: its messages, at most 1000, are
+// collected into a JSON array (which the result wraps as {"messages":[…]}).
+func mcpStream[Req proto.Message, Resp any, PResp interface {
+	*Resp
+	proto.Message
+}](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (grpc.ServerStreamingClient[Resp], error)) (string, error) {
+	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := call(ctx, req)
+	if err != nil {
+		return "", e.serverError(tool.Name, err)
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for n := 0; ; n++ {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", e.serverError(tool.Name, err)
+		}
+		if n == 1000 {
+			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
+		}
+		item, err := mcpEncode(e, tool.Name, PResp(msg))
+		if err != nil {
+			return "", err
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(item)
+	}
+	b.WriteByte(']')
+	out := b.String()
+	//aitools:if aliases
+	out = e.aliases.AliasifyJSON(tool.Name, out)
+	//aitools:end
+	return out, nil
+}

@@ -1,0 +1,202 @@
+//aitools:inline mcp
+
+package aitools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MCPExtraProperty is an argument added to the input schema of every tool
+// of a server (docs/mcp.md, "Tools as listed"): a nullable string, taken out
+// of the arguments before they are decoded and handed to the call's context
+// (MCPExtraValue).
+type MCPExtraProperty struct {
+	Name        string
+	Description string
+	Required    bool
+	// ContextKey, when not nil, is a context key the value is also stored
+	// under, as protoc-gen-go-mcp does.
+	ContextKey any
+}
+
+// MCPOption configures the tools of an MCP server: pass the same options to
+// each Register…Handler and ForwardTo…Client of one server, or pass them to
+// the first one only.
+type MCPOption func(*mcpOptions)
+
+type mcpOptions struct {
+	extras []MCPExtraProperty
+	//aitools:if aliases
+	store          ConversationStore
+	handleArgument bool
+	//aitools:end
+}
+
+// WithExtraProperties adds properties to every tool's input schema; a call's
+// values reach the executor's context, not the request.
+func WithExtraProperties(props ...MCPExtraProperty) MCPOption {
+	return func(o *mcpOptions) { o.extras = append(o.extras, props...) }
+}
+
+//aitools:if aliases
+
+// WithConversationStore keeps the conversations in store instead of a
+// MemoryConversationStore with DefaultConversationTTL.
+func WithConversationStore(store ConversationStore) MCPOption {
+	return func(o *mcpOptions) { o.store = store }
+}
+
+// WithHandleArgument adds the property "conversation" to every input schema,
+// so that a model can pass the conversation handle back as an argument (a
+// generic host); without it, a client passes the handle in the request's
+// _meta["ai-tools/conversation"].
+func WithHandleArgument() MCPOption {
+	return func(o *mcpOptions) { o.handleArgument = true }
+}
+
+// conversationKey is the _meta key and the argument of the conversation
+// handle.
+const (
+	conversationMetaKey  = "ai-tools/conversation"
+	conversationArgument = "conversation"
+	conversationHelp     = `The conversation handle of the previous result ("conversation: …"); leave it out on the first call.`
+)
+
+//aitools:end
+
+type mcpExtrasKey struct{}
+
+// MCPExtraValue returns the value of the extra property name in a tool
+// call's context, and whether the call gave one.
+func MCPExtraValue(ctx context.Context, name string) (string, bool) {
+	values, _ := ctx.Value(mcpExtrasKey{}).(map[string]string)
+	v, ok := values[name]
+	return v, ok
+}
+
+// mcpTool is one tool served over MCP: the generated file lists them per
+// service, with the call of its RPC.
+type mcpTool struct {
+	tool       AgentTool
+	output     json.RawMessage // the output schema
+	wrap       string          // the key the result wraps the response under, or ""
+	readOnly   bool            // idempotency_level = NO_SIDE_EFFECTS
+	idempotent bool            // idempotency_level = IDEMPOTENT
+	call       func(ctx context.Context, e *Executor, args string) (string, error)
+}
+
+// mcpServer is the state the tools of one *mcp.Server share.
+type mcpServer struct {
+	opts  mcpOptions
+	given mcpOptions // the options as given, to compare with later ones
+	//aitools:if aliases
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]string // the conversation of each connection
+	//aitools:end
+}
+
+// mcpServers holds the state of each server that has tools of this package.
+var mcpServers sync.Map
+
+// mcpServerOf returns the state of server, made from opts on its first use.
+func mcpServerOf(server *mcp.Server, opts []MCPOption) *mcpServer {
+	var o mcpOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	given := o
+	//aitools:if aliases
+	if o.store == nil {
+		o.store = NewMemoryConversationStore(0)
+	}
+	//aitools:end
+	s := &mcpServer{opts: o}
+	//aitools:if aliases
+	s.sessions = map[*mcp.ServerSession]string{}
+	//aitools:end
+	actual, loaded := mcpServers.LoadOrStore(server, s)
+	if !loaded {
+		s.given = given
+		return s
+	}
+	have := actual.(*mcpServer)
+	if len(opts) > 0 && !reflect.DeepEqual(have.given, given) {
+		panic("the tools of one MCP server share their options; pass the same ones to each registration, or to the first one only")
+	}
+	return have
+}
+
+// addMCPTools adds tools to server; an extra property named like a
+// property of a tool's schema panics, naming the tool.
+func addMCPTools(server *mcp.Server, opts []MCPOption, tools []mcpTool) {
+	s := mcpServerOf(server, opts)
+	for i := range tools {
+		t := &tools[i]
+		def := &mcp.Tool{Name: t.tool.Name, Description: t.tool.Description, InputSchema: s.inputSchema(t.tool)}
+		if len(t.output) > 0 {
+			def.OutputSchema = t.output
+		}
+		if t.readOnly || t.idempotent {
+			def.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: t.readOnly, IdempotentHint: t.idempotent}
+		}
+		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return s.call(ctx, req, t), nil
+		})
+	}
+}
+
+// inputSchema is the tool's schema plus the extra properties and the handle
+// property: nullable strings, required in a strict tool (and when declared
+// so).
+func (s *mcpServer) inputSchema(tool AgentTool) json.RawMessage {
+	type added struct {
+		name, description string
+		required          bool
+	}
+	var props []added
+	for _, p := range s.opts.extras {
+		props = append(props, added{p.Name, p.Description, p.Required})
+	}
+	//aitools:if aliases
+	if s.opts.handleArgument {
+		props = append(props, added{conversationArgument, conversationHelp, false})
+	}
+	//aitools:end
+	if len(props) == 0 {
+		return tool.Parameters
+	}
+	v, _ := decodeJSON(string(tool.Parameters))
+	root, ok := v.(map[string]any)
+	if !ok {
+		panic(fmt.Sprintf("the schema of tool %s is not a JSON object", quote(tool.Name)))
+	}
+	properties, _ := root["properties"].(map[string]any)
+	if properties == nil {
+		properties = map[string]any{}
+		root["properties"] = properties
+	}
+	required, _ := root["required"].([]any)
+	for _, p := range props {
+		if _, taken := properties[p.name]; taken {
+			panic(fmt.Sprintf("extra property %s is already a property of tool %s; rename the extra property", quote(p.name), quote(tool.Name)))
+		}
+		schema := map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "null"}}}
+		if p.description != "" {
+			schema["description"] = p.description
+		}
+		properties[p.name] = schema
+		if tool.Strict || p.required {
+			required = append(required, p.name)
+		}
+	}
+	if len(required) > 0 {
+		root["required"] = required
+	}
+	return json.RawMessage(encodeJSON(root))
+}

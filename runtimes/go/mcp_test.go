@@ -1,0 +1,409 @@
+package aitools
+
+// The MCP part on a real go-sdk server and client: in memory (a connection,
+// as stdio), over streamable HTTP with sessions (2025-11-25) and stateless
+// (2026-07-28) with handles, against the gRPC server of executor_test.go on
+// a real socket, and an implementation served in process.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	aitestv1 "github.com/ai-tools/runtime-go/internal/testpb/aitest/v1"
+)
+
+var (
+	accountsList = AgentTool{
+		Name:        "accounts_list",
+		Description: "List accounts.",
+		Strict:      true,
+		Parameters:  json.RawMessage(`{"additionalProperties":false,"properties":{"contacts_per_account":{"type":"integer"},"count":{"type":"integer"}},"required":["count","contacts_per_account"],"type":"object"}`),
+	}
+	accountsMerge = AgentTool{
+		Name:        "accounts_merge",
+		Description: "Merge one account into another.",
+		Strict:      false,
+		Parameters:  json.RawMessage(`{"properties":{"note":{"type":"string"},"source_id":{"type":"string"},"target_id":{"type":"string"}},"type":"object"}`),
+	}
+	accountsWatch = AgentTool{
+		Name:        "accounts_watch",
+		Description: "Stream accounts.",
+		Parameters:  json.RawMessage(`{"properties":{"count":{"type":"integer"}},"type":"object"}`),
+	}
+)
+
+// accountTools are the tools a generated ForwardToAccountServiceClient
+// would add.
+func accountTools(client aitestv1.AccountServiceClient) []mcpTool {
+	return []mcpTool{
+		{
+			tool:     accountsList,
+			output:   json.RawMessage(`{"type":"object"}`),
+			readOnly: true,
+			call: func(ctx context.Context, e *Executor, args string) (string, error) {
+				return mcpUnary(ctx, e, accountsList, args, &aitestv1.ListAccountsRequest{}, client.ListAccounts)
+			},
+		},
+		{
+			tool:       accountsMerge,
+			idempotent: true,
+			call: func(ctx context.Context, e *Executor, args string) (string, error) {
+				return mcpUnary(ctx, e, accountsMerge, args, &aitestv1.MergeAccountsRequest{}, client.MergeAccounts)
+			},
+		},
+		{
+			tool: accountsWatch,
+			wrap: "messages",
+			call: func(ctx context.Context, e *Executor, args string) (string, error) {
+				return mcpStream(ctx, e, accountsWatch, args, &aitestv1.WatchAccountsRequest{}, client.WatchAccounts)
+			},
+		},
+	}
+}
+
+func newMCPServer(t *testing.T, client aitestv1.AccountServiceClient, opts ...MCPOption) *mcp.Server {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	addMCPTools(server, opts, accountTools(client))
+	return server
+}
+
+// connectInMemory connects a client to server over in-memory transports:
+// one connection, as stdio.
+func connectInMemory(t *testing.T, server *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+// connectHTTP connects a client of protocol version to NewMCPHTTPHandler.
+func connectHTTP(t *testing.T, url, version string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// callTool calls a tool; it fails the test on a protocol error.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any, meta mcp.Meta) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args, Meta: meta})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func textOf(res *mcp.CallToolResult, i int) string {
+	if i >= len(res.Content) {
+		return ""
+	}
+	if c, ok := res.Content[i].(*mcp.TextContent); ok {
+		return c.Text
+	}
+	return ""
+}
+
+var anyUUID = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// wantSuccess checks a successful result: one text block (two with a
+// handle), structuredContent the same JSON, and no registered UUID.
+func wantSuccess(t *testing.T, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("isError: %s", textOf(res, 0))
+	}
+	var fromText any
+	if err := json.Unmarshal([]byte(textOf(res, 0)), &fromText); err != nil {
+		t.Fatalf("text is not JSON: %s", textOf(res, 0))
+	}
+	a, _ := json.Marshal(fromText)
+	b, _ := json.Marshal(res.StructuredContent)
+	if string(a) != string(b) {
+		t.Fatalf("structuredContent %s differs from the text %s", b, a)
+	}
+	obj, _ := fromText.(map[string]any)
+	return obj
+}
+
+func TestMCPToolsList(t *testing.T) {
+	conn, _ := startServer(t)
+	client := aitestv1.NewAccountServiceClient(conn)
+	server := newMCPServer(t, client,
+		WithExtraProperties(MCPExtraProperty{Name: "tenant", Description: "The tenant.", Required: true}, MCPExtraProperty{Name: "trace"}),
+		WithHandleArgument())
+	res, err := connectInMemory(t, server).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	byName := map[string]*mcp.Tool{}
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		byName[tool.Name] = tool
+	}
+	if strings.Join(names, ",") != "accounts_list,accounts_merge,accounts_watch" {
+		t.Fatalf("tools %v", names)
+	}
+	nullable := `{"anyOf":[{"type":"string"},{"type":"null"}]`
+	for name, want := range map[string]string{
+		// strict: every added property required
+		"accounts_list": `{"additionalProperties":false,"properties":{"contacts_per_account":{"type":"integer"},"conversation":` + nullable + `,"description":` + quote(conversationHelp) + `},"count":{"type":"integer"},"tenant":` + nullable + `,"description":"The tenant."},"trace":` + nullable + `}},"required":["count","contacts_per_account","tenant","trace","conversation"],"type":"object"}`,
+		// not strict: the required extra only
+		"accounts_merge": `{"properties":{"conversation":` + nullable + `,"description":` + quote(conversationHelp) + `},"note":{"type":"string"},"source_id":{"type":"string"},"target_id":{"type":"string"},"tenant":` + nullable + `,"description":"The tenant."},"trace":` + nullable + `}},"required":["tenant"],"type":"object"}`,
+	} {
+		got, _ := json.Marshal(byName[name].InputSchema)
+		if string(got) != want {
+			t.Errorf("%s inputSchema\n got %s\nwant %s", name, got, want)
+		}
+	}
+	list, merge, watch := byName["accounts_list"], byName["accounts_merge"], byName["accounts_watch"]
+	if out, _ := json.Marshal(list.OutputSchema); string(out) != `{"type":"object"}` || merge.OutputSchema != nil {
+		t.Errorf("outputSchema %s, %v", out, merge.OutputSchema)
+	}
+	if list.Annotations == nil || !list.Annotations.ReadOnlyHint || list.Annotations.IdempotentHint ||
+		merge.Annotations == nil || merge.Annotations.ReadOnlyHint || !merge.Annotations.IdempotentHint || watch.Annotations != nil {
+		t.Errorf("annotations %+v %+v %+v", list.Annotations, merge.Annotations, watch.Annotations)
+	}
+}
+
+func TestMCPExtraPropertyNamedLikeAField(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), `extra property "note" is already a property of tool "accounts_merge"`) {
+			t.Fatalf("recovered %v", r)
+		}
+	}()
+	newMCPServer(t, nil, WithExtraProperties(MCPExtraProperty{Name: "note"}))
+}
+
+// TestMCPConnection: over one connection, aliases carry from call to call;
+// no handle is shown; another connection has its own aliases.
+func TestMCPConnection(t *testing.T) {
+	conn, _ := startServer(t)
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn))
+	cs := connectInMemory(t, server)
+	res := callTool(t, cs, "accounts_list", map[string]any{"count": 2, "contacts_per_account": 1}, nil)
+	got := wantSuccess(t, res)
+	accounts, _ := got["accounts"].([]any)
+	if len(accounts) != 2 || accounts[0].(map[string]any)["id"] != "acct-1" || len(res.Content) != 1 || res.Meta[conversationMetaKey] != nil {
+		t.Fatalf("list: %s (%d blocks, meta %v)", textOf(res, 0), len(res.Content), res.Meta)
+	}
+	// proto field names, defaults emitted
+	if _, ok := accounts[0].(map[string]any)["workspace_id"]; !ok || !strings.Contains(textOf(res, 0), `"name":""`) {
+		t.Fatalf("not proto names with defaults: %s", textOf(res, 0))
+	}
+	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-2", "target_id": "acct-1"}, nil)
+	if got := wantSuccess(t, res); got["received_source_id"] != "acct-2" {
+		t.Fatalf("merge: %s", textOf(res, 0))
+	}
+	res = callTool(t, cs, "accounts_watch", map[string]any{"count": 2}, nil)
+	if got := wantSuccess(t, res); len(got["messages"].([]any)) != 2 {
+		t.Fatalf("watch: %s", textOf(res, 0))
+	}
+
+	other := connectInMemory(t, server)
+	res = callTool(t, other, "accounts_merge", map[string]any{"source_id": "acct-2"}, nil)
+	if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-2"`) {
+		t.Fatalf("second connection: %s", textOf(res, 0))
+	}
+}
+
+func TestMCPErrors(t *testing.T) {
+	conn, srv := startServer(t)
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn))
+	cs := connectInMemory(t, server)
+	wantSuccess(t, callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil))
+
+	res := callTool(t, cs, "accounts_list", map[string]any{"count": "many"}, nil)
+	if !res.IsError || !strings.HasPrefix(textOf(res, 0), "failed to parse arguments: ") {
+		t.Errorf("bad arguments: %v %s", res.IsError, textOf(res, 0))
+	}
+	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-9"}, nil)
+	if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-9"`) {
+		t.Errorf("unknown alias: %v %s", res.IsError, textOf(res, 0))
+	}
+
+	uuid := testUUID(1) // acct-1
+	st, _ := status.New(codes.NotFound, "account "+uuid+" not found").WithDetails(wrapperspb.String(uuid))
+	srv.fail.Store(st)
+	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
+	want := `{"code":"NOT_FOUND","message":"account acct-1 not found","details":[{"@type":"type.googleapis.com/google.protobuf.StringValue","value":"acct-1"}]}`
+	if !res.IsError || textOf(res, 0) != want || anyUUID.MatchString(textOf(res, 0)) {
+		t.Errorf("server error: %v %s", res.IsError, textOf(res, 0))
+	}
+
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "accounts_nope", Arguments: map[string]any{}})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("unknown tool: %v", err)
+	}
+}
+
+func TestMCPPanicIsAnErrorResult(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	addMCPTools(server, nil, []mcpTool{{tool: accountsWatch, call: func(context.Context, *Executor, string) (string, error) { panic("boom") }}})
+	res := callTool(t, connectInMemory(t, server), "accounts_watch", map[string]any{}, nil)
+	if !res.IsError || textOf(res, 0) != `internal error in tool "accounts_watch": boom` {
+		t.Fatalf("%v %s", res.IsError, textOf(res, 0))
+	}
+}
+
+// TestMCPHTTP: 2025-11-25 clients get one conversation per session;
+// 2026-07-28 clients get a handle with each result and pass it back in
+// _meta or as the argument "conversation".
+func TestMCPHTTP(t *testing.T) {
+	conn, _ := startServer(t)
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), WithHandleArgument())
+	httpServer := httptest.NewServer(NewMCPHTTPHandler(server))
+	t.Cleanup(httpServer.Close)
+	list := map[string]any{"count": 1, "contacts_per_account": 0}
+
+	t.Run("sessions", func(t *testing.T) {
+		cs := connectHTTP(t, httpServer.URL, "2025-11-25")
+		if cs.ID() == "" {
+			t.Fatal("no Mcp-Session-Id")
+		}
+		res := callTool(t, cs, "accounts_list", list, nil)
+		if wantSuccess(t, res); len(res.Content) != 1 || res.Meta[conversationMetaKey] != nil {
+			t.Fatalf("a session shows no handle: %v", res.Content)
+		}
+		wantSuccess(t, callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil))
+		res = callTool(t, connectHTTP(t, httpServer.URL, "2025-11-25"), "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
+		if !res.IsError {
+			t.Fatalf("another session resolved acct-1: %s", textOf(res, 0))
+		}
+	})
+
+	t.Run("handles", func(t *testing.T) {
+		cs := connectHTTP(t, httpServer.URL, "2026-07-28")
+		if got := cs.InitializeResult().ProtocolVersion; got != "2026-07-28" {
+			t.Fatalf("protocol %s", got)
+		}
+		res := callTool(t, cs, "accounts_list", list, nil)
+		wantSuccess(t, res)
+		handle, _ := res.Meta[conversationMetaKey].(string)
+		if !regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`).MatchString(handle) || textOf(res, 1) != "conversation: "+handle {
+			t.Fatalf("handle %q, second block %q", handle, textOf(res, 1))
+		}
+		// passed back in _meta
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, mcp.Meta{conversationMetaKey: handle})
+		if got := wantSuccess(t, res); got["received_source_id"] != "acct-1" || res.Meta[conversationMetaKey] != handle {
+			t.Fatalf("_meta handle: %s %v", textOf(res, 0), res.Meta)
+		}
+		// passed back as the argument
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "conversation": handle}, nil)
+		wantSuccess(t, res)
+		// none: a new conversation, which knows no alias
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
+		if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-1"`) || res.Meta[conversationMetaKey] == handle {
+			t.Fatalf("no handle: %s %v", textOf(res, 0), res.Meta)
+		}
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "conversation": "AAAAAAAAAAAAAAAAAAAAAA"}, nil)
+		if !res.IsError || textOf(res, 0) != `unknown or expired conversation "AAAAAAAAAAAAAAAAAAAAAA"; call again without "conversation" to start a new one` {
+			t.Fatalf("unknown handle: %s", textOf(res, 0))
+		}
+	})
+}
+
+// tenantServer answers MergeAccounts with the extra property "tenant" it
+// finds in its context.
+type tenantServer struct {
+	aitestv1.UnimplementedAccountServiceServer
+}
+
+func (tenantServer) MergeAccounts(ctx context.Context, req *aitestv1.MergeAccountsRequest) (*aitestv1.MergeAccountsResponse, error) {
+	tenant, _ := MCPExtraValue(ctx, "tenant")
+	key, _ := ctx.Value(tenantKey{}).(string)
+	return &aitestv1.MergeAccountsResponse{ReceivedSourceId: tenant + "/" + key + "/" + req.SourceId}, nil
+}
+
+type tenantKey struct{}
+
+// TestMCPInProcessExtras: an implementation served in process sees the
+// extra properties in its context; they never reach the request.
+func TestMCPInProcessExtras(t *testing.T) {
+	conn := serveInProcess(func(s *grpc.Server) { aitestv1.RegisterAccountServiceServer(s, tenantServer{}) })
+	t.Cleanup(func() { conn.Close() })
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	client := aitestv1.NewAccountServiceClient(conn)
+	addMCPTools(server, []MCPOption{WithExtraProperties(MCPExtraProperty{Name: "tenant", Required: true, ContextKey: tenantKey{}})}, []mcpTool{{
+		tool: accountsWatch, // any name: the call is MergeAccounts
+		call: func(ctx context.Context, e *Executor, args string) (string, error) {
+			return mcpUnary(ctx, e, accountsMerge, args, &aitestv1.MergeAccountsRequest{}, client.MergeAccounts)
+		},
+	}})
+	cs := connectInMemory(t, server)
+	res := callTool(t, cs, "accounts_watch", map[string]any{"tenant": "acme", "source_id": "x"}, nil)
+	if got := wantSuccess(t, res); got["received_source_id"] != "acme/acme/x" {
+		t.Fatalf("%s", textOf(res, 0))
+	}
+	res = callTool(t, cs, "accounts_watch", map[string]any{"source_id": "x"}, nil)
+	if !res.IsError || textOf(res, 0) != `failed to parse arguments: missing required argument "tenant"` {
+		t.Fatalf("missing extra: %s", textOf(res, 0))
+	}
+	res = callTool(t, cs, "accounts_watch", map[string]any{"tenant": 7}, nil)
+	if !res.IsError || textOf(res, 0) != `failed to parse arguments: "tenant" must be a string` {
+		t.Fatalf("extra not a string: %s", textOf(res, 0))
+	}
+}
+
+func TestMemoryConversationStore(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryConversationStore(time.Minute)
+	now := time.Unix(1000, 0)
+	s.now = func() time.Time { return now }
+	a, err := s.Create(ctx)
+	if err != nil || len(a) != 22 {
+		t.Fatalf("handle %q, %v", a, err)
+	}
+	b, _ := s.Create(ctx)
+	if a == b {
+		t.Fatal("two handles alike")
+	}
+	aliases, _ := s.Load(ctx, a)
+	aliases.Register("acct", testUUID(1))
+	now = now.Add(50 * time.Second)
+	if got, err := s.Load(ctx, a); err != nil || got.ResolveAlias("acct-1") != testUUID(1) {
+		t.Fatalf("load: %v", err)
+	}
+	now = now.Add(50 * time.Second) // a renewed 50 s ago, b idle 100 s
+	if _, err := s.Load(ctx, b); !errors.Is(err, ErrConversationNotFound) {
+		t.Fatalf("expired: %v", err)
+	}
+	if _, err := s.Load(ctx, a); err != nil {
+		t.Fatalf("renewed: %v", err)
+	}
+	if err := s.Delete(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(ctx, a); !errors.Is(err, ErrConversationNotFound) {
+		t.Fatalf("deleted: %v", err)
+	}
+}

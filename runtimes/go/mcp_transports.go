@@ -1,0 +1,118 @@
+//aitools:inline mcp
+
+package aitools
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/test/bufconn"
+)
+
+// NewMCPHTTPHandler serves server over streamable HTTP in both protocol
+// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
+// header) is stateless, its conversation a handle the client passes back;
+// older clients get sessions (Mcp-Session-Id), one conversation each,
+// closed after DefaultConversationTTL idle.
+func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
+	getServer := func(*http.Request) *mcp.Server { return server }
+	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
+}
+
+// inProcessCalls holds the context of each call in flight to an in-process
+// server, so that the implementation sees its values (the extra
+// properties among them).
+var (
+	inProcessCalls  sync.Map
+	inProcessCallID atomic.Uint64
+)
+
+const inProcessCallKey = "ai-tools-in-process-call"
+
+// serveInProcess serves the services register adds on an in-memory
+// listener and returns a connection to them: the tools call an
+// implementation through the same gRPC path as a remote service.
+func serveInProcess(register func(*grpc.Server)) *grpc.ClientConn {
+	lis := bufconn.Listen(1 << 20)
+	srv := grpc.NewServer(
+		grpc.UnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+			return handler(callerContext(ctx), req)
+		}),
+		grpc.StreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+			return handler(srv, callerStream{ss})
+		}),
+	)
+	register(srv)
+	go func() { _ = srv.Serve(lis) }()
+	conn, err := grpc.NewClient("passthrough:///in-process",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+			ctx, done := withCallerContext(ctx)
+			defer done()
+			return invoker(ctx, method, req, reply, cc, opts...)
+		}),
+		grpc.WithStreamInterceptor(func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+			ctx, done := withCallerContext(ctx)
+			context.AfterFunc(ctx, done)
+			return streamer(ctx, desc, cc, method, opts...)
+		}),
+	)
+	if err != nil {
+		panic("in-process connection: " + err.Error())
+	}
+	return conn
+}
+
+// withCallerContext keeps ctx for the server side of an in-process call.
+func withCallerContext(ctx context.Context) (context.Context, func()) {
+	id := strconv.FormatUint(inProcessCallID.Add(1), 10)
+	inProcessCalls.Store(id, ctx)
+	return metadata.AppendToOutgoingContext(ctx, inProcessCallKey, id), func() { inProcessCalls.Delete(id) }
+}
+
+// callerContext is the server's ctx, which also reads the caller's values.
+func callerContext(ctx context.Context) context.Context {
+	md, _ := metadata.FromIncomingContext(ctx)
+	if ids := md.Get(inProcessCallKey); len(ids) == 1 {
+		if caller, ok := inProcessCalls.Load(ids[0]); ok {
+			return callerValues{ctx, caller.(context.Context)}
+		}
+	}
+	return ctx
+}
+
+// callerValues is a context whose values are its own, else the caller's.
+type callerValues struct {
+	context.Context
+	caller context.Context
+}
+
+func (c callerValues) Value(key any) any {
+	if v := c.Context.Value(key); v != nil {
+		return v
+	}
+	return c.caller.Value(key)
+}
+
+// callerStream is a server stream whose context reads the caller's values.
+type callerStream struct{ grpc.ServerStream }
+
+func (s callerStream) Context() context.Context { return callerContext(s.ServerStream.Context()) }
