@@ -58,6 +58,10 @@ gemini: genai_types.FunctionDeclarationDict = {
 gemini_tools: genai_types.ToolDict = {"function_declarations": [gemini]}
 declaration = genai_types.FunctionDeclaration(**gemini_function_declaration(TOOL))
 config = genai_types.GenerateContentConfig(
-    tools=[genai_types.Tool(function_declarations=[declaration]), gemini_tools]
+    # (a ToolDict is not a ToolUnion when the mcp package is installed)
+    tools=[
+        genai_types.Tool(function_declarations=[declaration]),
+        genai_types.Tool.model_validate(gemini_tools),
+    ]
 )
 _ = gemini_tool

@@ -1,11 +1,13 @@
 """Runtime of the Python target of protoc-gen-ai-tools (docs/py-runtime-api.md).
 
 The generated ``ai_tools_gen.py`` holds data (tools, methods, alias facts);
-this package holds the behaviour of docs/runtime.md."""
+this package holds the behaviour of docs/runtime.md. The MCP servers
+(docs/mcp.md) are in :mod:`ai_tools_runtime.mcp`, which needs the ``mcp``
+extra; this module never imports it."""
 
 from ._agent_tool import AgentTool
 from ._aliases import AliasManager
-from ._executor import MAX_STREAM_MESSAGES, AsyncExecutor, Executor, ToolMethod
+from ._executor import MAX_STREAM_MESSAGES, AsyncExecutor, Executor, ResponseJson, ToolMethod
 from ._session_registry import SessionRegistry
 from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
 from ._tool_error import ToolError, ToolErrorReason
@@ -27,6 +29,7 @@ __all__ = [
     "ResponseAliasField",
     "ResponseAliasTool",
     "ResponseAliases",
+    "ResponseJson",
     "SessionRegistry",
     "ToolError",
     "ToolErrorReason",

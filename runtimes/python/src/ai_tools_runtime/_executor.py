@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import grpc
 import grpc.aio
@@ -26,7 +26,7 @@ from ._json import encode_json
 from ._tables import AliasConfig
 from ._tool_error import ToolError, ToolErrorReason, status_details, status_text
 
-__all__ = ["MAX_STREAM_MESSAGES", "AsyncExecutor", "Executor", "ToolMethod"]
+__all__ = ["MAX_STREAM_MESSAGES", "AsyncExecutor", "Executor", "ResponseJson", "ToolMethod"]
 
 MAX_STREAM_MESSAGES: Final = 1000
 """A server-streaming tool's answer holds at most this many messages."""
@@ -34,6 +34,16 @@ MAX_STREAM_MESSAGES: Final = 1000
 Metadata = Sequence[tuple[str, str | bytes]]
 
 _TOO_DEEP: Final = "arguments nested too deeply"
+
+ResponseJson = Literal["compact", "full"]
+"""How an executor writes a response as JSON:
+
+- ``"compact"`` (the default, what the model sees in every target): proto3
+  JSON with lowerCamelCase names, fields at their default left out;
+- ``"full"`` (what the MCP servers return, their ``outputSchema``): proto
+  field names, every field without presence written, defaults included.
+
+Either way 64-bit integers are strings and ids are aliases."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +63,11 @@ class _Base:
         self,
         methods: Sequence[ToolMethod],
         aliases: AliasConfig | AliasManager | None,
+        response_json: ResponseJson,
     ) -> None:
+        if response_json not in ("compact", "full"):
+            raise ValueError(f'response_json must be "compact" or "full", got {response_json!r}')
+        self._full = response_json == "full"
         self._methods: dict[str, ToolMethod] = {}
         for m in methods:
             if m.tool.name in self._methods:
@@ -168,12 +182,19 @@ class _Base:
         )
 
     def _to_json(self, message: Message) -> tuple[Any, str]:
-        """The response as a JSON value and as compact proto3 JSON text
-        (lowerCamelCase names, unset fields left out), as Go's protojson
-        writes it."""
+        """The response as a JSON value (compact: lowerCamelCase names, unset
+        fields left out, as Go's protojson writes it; what the registration
+        tables name) and as the text of :data:`ResponseJson`."""
         try:
             value = json_format.MessageToDict(message)
-            return value, json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            shown = value
+            if self._full:
+                shown = json_format.MessageToDict(
+                    message,
+                    preserving_proto_field_name=True,
+                    always_print_fields_with_no_presence=True,
+                )
+            return value, json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
         except Exception as err:
             raise self._error(
                 "invalid-response", grpc.StatusCode.INTERNAL, f"failed to marshal response: {err}"
@@ -213,8 +234,10 @@ class Executor(_Base):
         channel: grpc.Channel,
         methods: Sequence[ToolMethod],
         aliases: AliasConfig | AliasManager | None = None,
+        *,
+        response_json: ResponseJson = "compact",
     ) -> None:
-        super().__init__(methods, aliases)
+        super().__init__(methods, aliases, response_json)
         self._channel = channel
         self._calls: dict[str, Any] = {}
         for m in methods:
@@ -259,8 +282,10 @@ class AsyncExecutor(_Base):
         channel: grpc.aio.Channel,
         methods: Sequence[ToolMethod],
         aliases: AliasConfig | AliasManager | None = None,
+        *,
+        response_json: ResponseJson = "compact",
     ) -> None:
-        super().__init__(methods, aliases)
+        super().__init__(methods, aliases, response_json)
         self._channel = channel
         self._calls: dict[str, Any] = {}
         for m in methods:

@@ -1,0 +1,49 @@
+"""MCP servers of generated tools (docs/mcp.md), on the official ``mcp`` SDK
+(``pip install ai-tools-runtime[mcp]``).
+
+A generated ``ai_tools_mcp_gen.py`` adds its services' tools to a
+:class:`McpToolServer`, which lists them (input schema plus extra and handle
+properties, output schema, annotations) and calls them through the
+executors, one alias table per conversation; :func:`serve_stdio` and
+:func:`serve_http` serve it."""
+
+from ._call_result import error_text
+from ._conversation_handle import (
+    CONVERSATION_ARGUMENT,
+    CONVERSATION_ARGUMENT_DESCRIPTION,
+    CONVERSATION_META_KEY,
+    mint_conversation_handle,
+)
+from ._conversation_store import (
+    DEFAULT_IDLE_TTL_SECONDS,
+    ConversationStore,
+    MemoryConversationStore,
+)
+from ._extra_properties import CallMetadata, ExtraProperty, McpCall, current_call
+from ._in_process_transport import AddServicer, create_in_process_channel
+from ._mcp_tool import McpToolMethod
+from ._serve_http import create_mcp_http_app, serve_http
+from ._serve_stdio import serve_stdio
+from ._tool_server import McpToolServer
+
+__all__ = [
+    "CONVERSATION_ARGUMENT",
+    "CONVERSATION_ARGUMENT_DESCRIPTION",
+    "CONVERSATION_META_KEY",
+    "DEFAULT_IDLE_TTL_SECONDS",
+    "AddServicer",
+    "CallMetadata",
+    "ConversationStore",
+    "ExtraProperty",
+    "McpCall",
+    "McpToolMethod",
+    "McpToolServer",
+    "MemoryConversationStore",
+    "create_in_process_channel",
+    "create_mcp_http_app",
+    "current_call",
+    "error_text",
+    "mint_conversation_handle",
+    "serve_http",
+    "serve_stdio",
+]

@@ -1,0 +1,66 @@
+"""What a tool call returns (docs/mcp.md, "Calls"): the response as text and
+structured content, or an ``isError`` result the model can act on."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import mcp_types
+from google.protobuf import any_pb2, json_format
+
+from .._aliases import AliasManager
+from .._tool_error import ToolError
+from ._conversation_handle import CONVERSATION_META_KEY
+
+__all__ = ["error_result", "error_text", "success_result"]
+
+
+def success_result(text: str, streaming: bool, handle: str | None) -> mcp_types.CallToolResult:
+    """The result of a successful call: the response's JSON as text and
+    parsed, a server stream's messages wrapped as ``{"messages": [...]}``;
+    with a handle, the handle in ``_meta`` and in a second text block."""
+    if streaming:
+        text = '{"messages":' + text + "}"
+    content: list[mcp_types.ContentBlock] = [mcp_types.TextContent(text=text)]
+    meta = None
+    if handle is not None:
+        content.append(mcp_types.TextContent(text=f"conversation: {handle}"))
+        meta = {CONVERSATION_META_KEY: handle}
+    return mcp_types.CallToolResult(
+        content=content, structured_content=json.loads(text), _meta=meta
+    )
+
+
+def error_result(text: str) -> mcp_types.CallToolResult:
+    """A failed call: ``isError`` with one text block."""
+    return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=text)], is_error=True)
+
+
+def error_text(err: BaseException, aliases: AliasManager | None) -> str:
+    """The text of a failed call: a server error (``server-error``,
+    ``unavailable``) as the status JSON, ``{"code":"NOT_FOUND","message":…,
+    "details":[…]}``, aliasified whole; any other ToolError's message; the
+    message of anything else (aliasified)."""
+    if not isinstance(err, ToolError):
+        text = str(err) or type(err).__name__
+        return aliases.aliasify_json(text) if aliases is not None else text
+    if err.reason not in ("server-error", "unavailable"):
+        return err.message
+    status = {
+        "code": err.code.name,
+        "message": err.raw_message,
+        "details": [_detail(d) for d in err.details],
+    }
+    text = json.dumps(status, ensure_ascii=False, separators=(",", ":"))
+    return aliases.aliasify_json(text) if aliases is not None else text
+
+
+def _detail(detail: any_pb2.Any) -> Any:
+    """One error detail as the protobuf JSON of a ``google.protobuf.Any``; a
+    type not known here as ``{"@type": …, "value": <base64>}``."""
+    try:
+        return json_format.MessageToDict(detail)
+    except (json_format.Error, TypeError, KeyError):
+        return {"@type": detail.type_url, "value": base64.b64encode(detail.value).decode()}

@@ -1,0 +1,45 @@
+"""Conversation handles (docs/mcp.md, "Conversations"): how they are made,
+and where a request passes one back."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Final
+
+__all__ = [
+    "CONVERSATION_ARGUMENT",
+    "CONVERSATION_ARGUMENT_DESCRIPTION",
+    "CONVERSATION_META_KEY",
+    "mint_conversation_handle",
+    "unknown_conversation_message",
+]
+
+CONVERSATION_META_KEY: Final = "ai-tools/conversation"
+"""The ``_meta`` key under which a result carries its conversation handle,
+and under which a request may pass it back."""
+
+CONVERSATION_ARGUMENT: Final = "conversation"
+"""The tool argument that carries the conversation handle when the server
+takes it as an argument (``handle_argument``)."""
+
+CONVERSATION_ARGUMENT_DESCRIPTION: Final = (
+    'The conversation handle from the "conversation: …" line of an earlier result; '
+    "leave it out to start a new conversation."
+)
+"""The description of the :data:`CONVERSATION_ARGUMENT` property, the same
+in every target."""
+
+
+def mint_conversation_handle() -> str:
+    """A new conversation handle: 128 random bits, base64url without padding
+    (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+def unknown_conversation_message(handle: str) -> str:
+    """The model-facing message of an unknown or expired handle."""
+    return (
+        f"unknown or expired conversation {json.dumps(handle, ensure_ascii=False)}; "
+        f'call again without "{CONVERSATION_ARGUMENT}" to start a new one'
+    )

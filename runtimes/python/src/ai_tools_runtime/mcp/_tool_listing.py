@@ -1,0 +1,61 @@
+"""A tool as ``tools/list`` lists it (docs/mcp.md, "Tools as listed")."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import mcp_types
+
+from .._agent_tool import _thaw
+from ._conversation_handle import CONVERSATION_ARGUMENT, CONVERSATION_ARGUMENT_DESCRIPTION
+from ._extra_properties import ExtraProperty, nullable_string
+from ._mcp_tool import McpToolMethod
+
+__all__ = ["list_tool"]
+
+
+def list_tool(
+    name: str,
+    method: McpToolMethod,
+    extras: Sequence[ExtraProperty],
+    handle_argument: bool,
+) -> mcp_types.Tool:
+    """The listing of one tool under ``name``: its input schema with the
+    extra properties and (with ``handle_argument``) the handle property added
+    as nullable strings, listed in ``required`` in a strict tool (only the
+    required extras elsewhere, after the tool's own). A ``ValueError`` naming
+    the tool when an added property is already one of its properties."""
+    tool = method.tool
+    schema = tool.schema()
+    properties: dict[str, Any] = dict(schema.get("properties", {}))
+    required: list[str] = list(schema.get("required", []))
+    added = [(e.name, e.description, e.required) for e in extras]
+    if handle_argument:
+        added.append((CONVERSATION_ARGUMENT, CONVERSATION_ARGUMENT_DESCRIPTION, False))
+    for prop, description, is_required in added:
+        if prop in properties:
+            raise ValueError(
+                f"tool {json.dumps(name)} already has a property {json.dumps(prop)}: "
+                "rename the extra property"
+            )
+        properties[prop] = nullable_string(description)
+        if is_required or tool.strict:
+            required.append(prop)
+    schema["properties"] = properties
+    if required:
+        schema["required"] = required
+    annotations = None
+    if method.read_only_hint or method.idempotent_hint:
+        annotations = mcp_types.ToolAnnotations(
+            read_only_hint=True if method.read_only_hint else None,
+            idempotent_hint=True if method.idempotent_hint else None,
+        )
+    return mcp_types.Tool(
+        name=name,
+        description=tool.description,
+        input_schema={**schema, "type": "object"},
+        output_schema={**_thaw(method.output_schema), "type": "object"},
+        annotations=annotations,
+    )

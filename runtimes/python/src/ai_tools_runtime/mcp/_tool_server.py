@@ -1,0 +1,351 @@
+"""Tools served over MCP (docs/mcp.md): a low-level ``mcp`` server whose
+``tools/list`` and ``tools/call`` serve the tools that a generated
+``ai_tools_mcp_gen.py`` adds."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Final
+
+import anyio
+import anyio.to_thread
+import grpc
+import grpc.aio
+import mcp_types
+from mcp.server import Server, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .._aliases import AliasManager
+from .._executor import AsyncExecutor, Executor
+from .._tables import AliasConfig
+from .._tool_error import ToolError
+from ._call_result import error_result, error_text, success_result
+from ._conversation_handle import (
+    CONVERSATION_ARGUMENT,
+    CONVERSATION_META_KEY,
+    unknown_conversation_message,
+)
+from ._conversation_store import (
+    DEFAULT_IDLE_TTL_SECONDS,
+    ConversationStore,
+    MemoryConversationStore,
+)
+from ._extra_properties import (
+    _CURRENT,
+    CallMetadata,
+    ExtraProperty,
+    McpCall,
+    take_extra_properties,
+)
+from ._in_process_transport import AddServicer, create_in_process_channel
+from ._mcp_tool import McpToolMethod
+from ._merge_alias_configs import merge_alias_configs
+from ._tool_listing import list_tool
+
+__all__ = ["McpToolServer"]
+
+logger = logging.getLogger("ai_tools_runtime.mcp")
+
+_TOOL_NAME: Final = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")
+_SESSION_HEADER: Final = "mcp-session-id"
+_MAX_SESSIONS: Final = 10_000
+
+
+@dataclass
+class _Scope:
+    """The conversation of a connection or an HTTP session (no handle shown)."""
+
+    handle: str | None = None
+    lock: anyio.Lock = field(default_factory=anyio.Lock)
+
+
+@dataclass
+class _Running:
+    """What one run of the SDK server holds (its lifespan state): the
+    channel to the in-process services, and the conversation of the
+    connection when the transport is one connection (stdio, in memory)."""
+
+    in_process: grpc.aio.Channel | None
+    connection: _Scope = field(default_factory=_Scope)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    method: McpToolMethod
+    channel: grpc.Channel | grpc.aio.Channel | None
+    """None: the in-process services."""
+
+
+class McpToolServer:
+    """Tools served over MCP. The generated ``register_<service>_handler``
+    and ``forward_to_<service>_client`` add tools; :func:`serve_stdio`,
+    :func:`serve_http` and :func:`create_mcp_http_app` serve them.
+    ``sdk_server`` is the SDK's low-level server (add prompts or resources
+    to it).
+
+    - ``extra_properties``: added to every tool's input schema (nullable
+      strings), taken out of the arguments and handed to the call
+      (:class:`McpCall`; ``metadata`` turns it into the request's gRPC
+      metadata).
+    - ``handle_argument``: take the conversation handle as the tool argument
+      ``conversation`` (listed in every input schema) as well as in the
+      request's ``_meta``.
+    - ``conversation_store``: where conversations live; in memory by
+      default, idle for ``idle_ttl_seconds`` at most (also the idle time of
+      an HTTP session).
+    - ``timeout``: the deadline of each gRPC call, in seconds."""
+
+    def __init__(
+        self,
+        *,
+        name: str = "ai-tools",
+        version: str = "0.0.0",
+        instructions: str | None = None,
+        extra_properties: Sequence[ExtraProperty] = (),
+        handle_argument: bool = False,
+        conversation_store: ConversationStore | None = None,
+        idle_ttl_seconds: float = DEFAULT_IDLE_TTL_SECONDS,
+        metadata: CallMetadata | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        seen: set[str] = set()
+        for e in extra_properties:
+            if e.name in seen:
+                raise ValueError(f"extra property {json.dumps(e.name)} is declared twice")
+            if handle_argument and e.name == CONVERSATION_ARGUMENT:
+                raise ValueError(
+                    f"extra property {json.dumps(e.name)} is the handle argument: rename it"
+                )
+            seen.add(e.name)
+        if not idle_ttl_seconds > 0:
+            raise ValueError(f"idle_ttl_seconds must be positive, got {idle_ttl_seconds!r}")
+        self.extra_properties = tuple(extra_properties)
+        self.handle_argument = handle_argument
+        self.idle_ttl_seconds = float(idle_ttl_seconds)
+        self._store = conversation_store
+        self._metadata = metadata
+        self._timeout = timeout
+        self._configs: list[AliasConfig] = []
+        self._merged: AliasConfig | None = None
+        self._entries: dict[str, _Entry] = {}
+        self._listing: list[mcp_types.Tool] = []
+        self._servicers: list[AddServicer] = []
+        self._sessions: OrderedDict[str, _Scope] = OrderedDict()
+        self.sdk_server: Server[_Running] = Server(
+            name,
+            version=version,
+            instructions=instructions,
+            lifespan=self._lifespan,
+            on_list_tools=self._on_list_tools,
+            on_call_tool=self._on_call_tool,
+        )
+
+    # -- tools ----------------------------------------------------------------
+
+    def add_tools(
+        self,
+        methods: Sequence[McpToolMethod],
+        aliases: AliasConfig,
+        channel: grpc.Channel | grpc.aio.Channel,
+        *,
+        name_prefix: str = "",
+    ) -> None:
+        """Add tools whose calls go over ``channel``: a ``grpc.aio.Channel``
+        (made in the event loop the server runs in) or a ``grpc.Channel``
+        (its calls run on a worker thread). ``aliases`` is the generated
+        file's ``ALIAS_CONFIG``; ``name_prefix`` prefixes the tool names (one
+        service registered twice). A ``ValueError`` for a name taken, a name
+        too long, or an extra property that is already a property of a
+        tool."""
+        if not isinstance(channel, grpc.aio.Channel | grpc.Channel):
+            raise TypeError(
+                "channel must be a grpc.aio.Channel or a grpc.Channel, "
+                f"got {type(channel).__name__}"
+            )
+        self._add(methods, aliases, channel, name_prefix)
+
+    def add_in_process_tools(
+        self,
+        methods: Sequence[McpToolMethod],
+        aliases: AliasConfig,
+        add_servicer: AddServicer,
+        *,
+        name_prefix: str = "",
+    ) -> None:
+        """Add tools served by a servicer, which ``add_servicer`` adds to a
+        ``grpc.aio`` server on a loopback port that runs while the SDK server
+        does (its lifespan): calls take the same path as forwarded ones."""
+        self._add(methods, aliases, None, name_prefix)
+        self._servicers.append(add_servicer)
+
+    def _add(
+        self,
+        methods: Sequence[McpToolMethod],
+        aliases: AliasConfig,
+        channel: grpc.Channel | grpc.aio.Channel | None,
+        name_prefix: str,
+    ) -> None:
+        listed: list[mcp_types.Tool] = []
+        for m in methods:
+            name = name_prefix + m.tool.name
+            if _TOOL_NAME.fullmatch(name) is None:
+                raise ValueError(
+                    f"tool name {json.dumps(name)} is not 1 to 64 letters, digits, '_' or '-' "
+                    "starting with a letter or '_': shorten the name prefix"
+                )
+            if name in self._entries or any(t.name == name for t in listed):
+                raise ValueError(f"tool {json.dumps(name)} is added twice")
+            listed.append(list_tool(name, m, self.extra_properties, self.handle_argument))
+        merged = merge_alias_configs([*self._configs, aliases])
+        for m, tool in zip(methods, listed, strict=True):
+            self._entries[tool.name] = _Entry(m, channel)
+        self._configs.append(aliases)
+        self._merged = merged
+        self._listing = sorted([*self._listing, *listed], key=lambda t: t.name.encode())
+
+    def list_tools(self) -> list[mcp_types.Tool]:
+        """The tools as ``tools/list`` lists them, sorted by name."""
+        return list(self._listing)
+
+    def create_alias_manager(self) -> AliasManager:
+        """A fresh alias manager knowing every added tool (one conversation)."""
+        return AliasManager(self._merged)
+
+    @property
+    def conversation_store(self) -> ConversationStore:
+        """Where conversations live (the default one is made on first use,
+        knowing the tools added by then)."""
+        if self._store is None:
+            self._store = MemoryConversationStore(
+                self._merged, idle_ttl_seconds=self.idle_ttl_seconds
+            )
+        return self._store
+
+    # -- the SDK server's handlers ----------------------------------------------
+
+    @asynccontextmanager
+    async def _lifespan(self, _server: Server[_Running]) -> AsyncIterator[_Running]:
+        async with AsyncExitStack() as stack:
+            channel = None
+            if self._servicers:
+                channel = await stack.enter_async_context(
+                    create_in_process_channel(self._servicers)
+                )
+            yield _Running(channel)
+
+    async def _on_list_tools(
+        self,
+        ctx: ServerRequestContext[_Running],
+        params: mcp_types.PaginatedRequestParams | None,
+    ) -> mcp_types.ListToolsResult:
+        return mcp_types.ListToolsResult(tools=self.list_tools())
+
+    async def _on_call_tool(
+        self, ctx: ServerRequestContext[_Running], params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolResult:
+        entry = self._entries.get(params.name)
+        if entry is None:
+            raise MCPError(mcp_types.INVALID_PARAMS, f"unknown tool {json.dumps(params.name)}")
+        aliases: AliasManager | None = None
+        try:
+            args = dict(params.arguments or {})
+            extras = take_extra_properties(args, self.extra_properties)
+            found = await self._conversation(ctx, args)
+            if isinstance(found, str):
+                return error_result(found)
+            handle, shown, aliases = found
+            call = McpCall(params.name, extras, shown)
+            text = await self._execute(entry, ctx.lifespan_context, call, aliases, args)
+            await self.conversation_store.save(handle, aliases)
+            return success_result(text, entry.method.server_streaming, shown)
+        except Exception as err:
+            # Nothing but an unknown tool is a protocol error.
+            if not isinstance(err, ToolError):
+                logger.exception("tool %s failed", params.name)
+            return error_result(error_text(err, aliases))
+
+    async def _execute(
+        self,
+        entry: _Entry,
+        running: _Running,
+        call: McpCall,
+        aliases: AliasManager,
+        args: dict[str, Any],
+    ) -> str:
+        method = entry.method
+        args_json = json.dumps(args, ensure_ascii=False)
+        channel = entry.channel if entry.channel is not None else running.in_process
+        # The executor runs the tool under its own name, whatever the prefix.
+        name = method.tool.name
+        token = _CURRENT.set(call)
+        try:
+            metadata = self._metadata(call) if self._metadata is not None else None
+            if isinstance(channel, grpc.aio.Channel):
+                executor = AsyncExecutor(channel, [method], aliases, response_json="full")
+                return await executor.execute(
+                    name, args_json, timeout=self._timeout, metadata=metadata
+                )
+            if channel is None:
+                raise RuntimeError("the in-process services are not running")
+            sync = Executor(channel, [method], aliases, response_json="full")
+            run = partial(sync.execute, name, args_json, timeout=self._timeout, metadata=metadata)
+            return await anyio.to_thread.run_sync(run)
+        finally:
+            _CURRENT.reset(token)
+
+    async def _conversation(
+        self, ctx: ServerRequestContext[_Running], args: dict[str, Any]
+    ) -> tuple[str, str | None, AliasManager] | str:
+        """The call's conversation: (its handle, the handle to show the
+        client or None, its aliases); or the message of an unknown handle."""
+        given: Any = args.pop(CONVERSATION_ARGUMENT, None) if self.handle_argument else None
+        headers = getattr(ctx.request, "headers", None)
+        if headers is None:
+            # stdio or in memory: the connection is the conversation.
+            return await self._scoped(ctx.lifespan_context.connection)
+        session = headers.get(_SESSION_HEADER)
+        if session is not None and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return await self._scoped(self._session_scope(session))
+        in_meta = (ctx.meta or {}).get(CONVERSATION_META_KEY)
+        if in_meta not in (None, ""):
+            given = in_meta
+        store = self.conversation_store
+        if given in (None, ""):
+            handle = await store.create()
+            return handle, handle, await self._load_new(handle)
+        if not isinstance(given, str):
+            given = json.dumps(given)
+        aliases = await store.load(given)
+        if aliases is None:
+            return unknown_conversation_message(given)
+        return given, given, aliases
+
+    def _session_scope(self, session: str) -> _Scope:
+        scope = self._sessions.pop(session, None) or _Scope()
+        self._sessions[session] = scope
+        while len(self._sessions) > _MAX_SESSIONS:
+            self._sessions.popitem(last=False)
+        return scope
+
+    async def _scoped(self, scope: _Scope) -> tuple[str, None, AliasManager]:
+        async with scope.lock:
+            if scope.handle is not None:
+                aliases = await self.conversation_store.load(scope.handle)
+                if aliases is not None:
+                    return scope.handle, None, aliases
+            scope.handle = await self.conversation_store.create()
+            return scope.handle, None, await self._load_new(scope.handle)
+
+    async def _load_new(self, handle: str) -> AliasManager:
+        aliases = await self.conversation_store.load(handle)
+        if aliases is None:
+            raise RuntimeError("the conversation store lost a conversation it just created")
+        return aliases

@@ -1,0 +1,489 @@
+"""ai_tools_runtime.mcp: an McpToolServer of the vectors' tools against the
+in-process gRPC server (real socket), driven by the official mcp client:
+in memory (both protocol revisions: one conversation per connection) and
+over streamable HTTP on a real socket (2025-11-25 sessions, 2026-07-28
+handles)."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import fields
+from typing import Any
+
+import anyio
+import grpc
+import grpc.aio
+import mcp_types
+import pytest
+from aitest.v1 import vectors_pb2_grpc
+from conftest import AccountServer, Servers, StatusInjector
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from toolset import ALIASES, METHODS
+
+from ai_tools_runtime import ResponseAliases, ResponseAliasTool, ToolMethod
+from ai_tools_runtime.mcp import (
+    CONVERSATION_ARGUMENT_DESCRIPTION,
+    CONVERSATION_META_KEY,
+    ExtraProperty,
+    McpCall,
+    McpToolMethod,
+    McpToolServer,
+    MemoryConversationStore,
+    current_call,
+    mint_conversation_handle,
+    serve_http,
+)
+
+UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+MODERN = "2026-07-28"
+OBJECT = {"type": "object"}
+
+
+def mcp_tools(read_only: str = "accounts_list") -> list[McpToolMethod]:
+    return [
+        McpToolMethod(
+            **{f.name: getattr(m, f.name) for f in fields(ToolMethod)},
+            output_schema=OBJECT,
+            read_only_hint=m.tool.name == read_only,
+            idempotent_hint=m.tool.name == "accounts_merge",
+        )
+        for m in METHODS
+    ]
+
+
+def text_of(result: mcp_types.CallToolResult, i: int = 0) -> str:
+    block = result.content[i]
+    assert isinstance(block, mcp_types.TextContent)
+    return block.text
+
+
+async def call(client: Client, name: str, args: dict[str, Any], **kw: Any) -> Any:
+    result = await client.call_tool(name, args, **kw)
+    assert not result.is_error, text_of(result)
+    value = json.loads(text_of(result))
+    assert result.structured_content == value
+    return value
+
+
+async def error_text(client: Client, name: str, args: dict[str, Any], **kw: Any) -> str:
+    result = await client.call_tool(name, args, **kw)
+    assert result.is_error
+    assert len(result.content) == 1
+    return text_of(result)
+
+
+@pytest.fixture
+async def aio_channel(servers: Servers) -> AsyncIterator[grpc.aio.Channel]:
+    async with grpc.aio.insecure_channel(servers.target) as ch:
+        yield ch
+
+
+@pytest.fixture
+def tool_server(aio_channel: grpc.aio.Channel) -> McpToolServer:
+    server = McpToolServer(name="vectors")
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    return server
+
+
+# -- tools/list ----------------------------------------------------------------
+
+
+async def test_list_tools(tool_server: McpToolServer) -> None:
+    async with Client(tool_server.sdk_server) as client:
+        tools = (await client.list_tools()).tools
+    names = [t.name for t in tools]
+    assert names == sorted(m.tool.name for m in METHODS)
+    by_name = {t.name: t for t in tools}
+    for m in METHODS:
+        listed = by_name[m.tool.name]
+        assert listed.description == m.tool.description
+        assert listed.input_schema == m.tool.schema()
+        assert listed.output_schema == OBJECT
+    assert by_name["accounts_list"].annotations == mcp_types.ToolAnnotations(read_only_hint=True)
+    assert by_name["accounts_merge"].annotations == mcp_types.ToolAnnotations(idempotent_hint=True)
+    assert by_name["accounts_create"].annotations is None
+
+
+def test_extra_and_handle_properties_in_every_schema(aio_channel: grpc.aio.Channel) -> None:
+    server = McpToolServer(
+        name="vectors",
+        extra_properties=[
+            ExtraProperty("tenant", "The tenant.", required=True),
+            ExtraProperty("reason", "Why."),
+        ],
+        handle_argument=True,
+    )
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    nullable = [{"type": "string"}, {"type": "null"}]
+    for tool in server.list_tools():
+        method = next(m for m in METHODS if m.tool.name == tool.name)
+        want = method.tool.schema()
+        props = tool.input_schema["properties"]
+        assert props["tenant"] == {"anyOf": nullable, "description": "The tenant."}
+        assert props["reason"] == {"anyOf": nullable, "description": "Why."}
+        assert props["conversation"] == {
+            "anyOf": nullable,
+            "description": CONVERSATION_ARGUMENT_DESCRIPTION,
+        }
+        own = list(want.get("required", []))
+        if method.tool.strict:
+            assert tool.input_schema["required"] == [*own, "tenant", "reason", "conversation"]
+            assert tool.input_schema["additionalProperties"] is False
+        else:
+            assert tool.input_schema["required"] == [*own, "tenant"]
+        assert {k: v for k, v in props.items() if k in want["properties"]} == want["properties"]
+
+
+def test_a_property_that_clashes_is_refused(aio_channel: grpc.aio.Channel) -> None:
+    server = McpToolServer(name="vectors", extra_properties=[ExtraProperty("source_id", "x")])
+    with pytest.raises(
+        ValueError,
+        match='tool "accounts_merge" already has a property "source_id"',
+    ):
+        server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    with pytest.raises(ValueError, match="declared twice"):
+        McpToolServer(name="v", extra_properties=[ExtraProperty("a", ""), ExtraProperty("a", "")])
+    with pytest.raises(ValueError, match="added twice"):
+        s = McpToolServer(name="v")
+        s.add_tools(mcp_tools(), ALIASES, aio_channel)
+        s.add_tools(mcp_tools(), ALIASES, aio_channel)
+
+
+# -- calls, in memory: one conversation per connection --------------------------
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_aliases_across_calls(
+    tool_server: McpToolServer, servers: Servers, mode: str
+) -> None:
+    async with Client(tool_server.sdk_server, mode=mode) as client:
+        first = await call(client, "accounts_create", {"name": "A", "note_count": 0})
+        account = first["account"]
+        assert account["id"] == "acct-1"
+        # the MCP encoding: proto names, fields at their default written
+        assert account["owner_id"] == "" and account["notes"] == [] and account["tags"] == {}
+        await call(client, "accounts_create", {"name": "B"})
+        merged = await call(
+            client, "accounts_merge", {"source_id": "acct-1", "target_id": "acct-2", "note": ""}
+        )
+        assert merged["received_source_id"] == "acct-1"
+        received = servers.accounts.received[-1]
+        assert UUID.fullmatch(received.source_id)
+        assert received.source_id == next(iter(servers.accounts.accounts))
+
+
+async def test_each_connection_has_its_own_aliases(tool_server: McpToolServer) -> None:
+    async with Client(tool_server.sdk_server) as one, Client(tool_server.sdk_server) as two:
+        await call(one, "accounts_create", {"name": "A"})
+        await call(two, "accounts_create", {"name": "B"})
+        await call(two, "accounts_create", {"name": "C"})
+        text = await error_text(
+            one, "accounts_merge", {"source_id": "acct-2", "target_id": "acct-1", "note": ""}
+        )
+        assert text.startswith(
+            'unknown alias "acct-2" in field "source_id"; valid acct aliases: acct-1'
+        )
+
+
+async def test_errors_are_results(tool_server: McpToolServer, servers: Servers) -> None:
+    async with Client(tool_server.sdk_server) as client:
+        await call(client, "accounts_create", {"name": "A"})
+        # an unknown alias: nothing sent
+        before = servers.received()
+        text = await error_text(
+            client, "accounts_merge", {"source_id": "acct-9", "target_id": "acct-1", "note": ""}
+        )
+        assert 'unknown alias "acct-9"' in text
+        # bad arguments
+        text = await error_text(client, "accounts_create", {"name": 5})
+        assert text.startswith("failed to parse arguments: ")
+        assert servers.received() == before
+        # a server error: the status as JSON, aliasified as a whole
+        servers.accounts.accounts.clear()
+        text = await error_text(
+            client, "accounts_merge", {"source_id": "acct-1", "target_id": "acct-1", "note": ""}
+        )
+        status = json.loads(text)
+        assert status == {
+            "code": "NOT_FOUND",
+            "message": 'account "acct-1" not found',
+            "details": [],
+        }
+        assert UUID.search(text) is None
+        # an unknown tool is the one protocol error
+        with pytest.raises(MCPError) as err:
+            await client.call_tool("accounts_nope", {})
+        assert err.value.code == mcp_types.INVALID_PARAMS
+        assert 'unknown tool "accounts_nope"' in err.value.message
+
+
+async def test_server_error_details_as_protojson(
+    tool_server: McpToolServer, servers: Servers
+) -> None:
+    from google.protobuf import any_pb2, duration_pb2
+
+    from ai_tools_runtime._tool_error import _STATUS
+
+    packed = any_pb2.Any()
+    packed.Pack(duration_pb2.Duration(seconds=3))
+    status: Any = _STATUS(code=5, message="gone")
+    detail = status.details.add()
+    detail.type_url, detail.value = packed.type_url, packed.value
+    servers.inject.fail_next(
+        grpc.StatusCode.NOT_FOUND,
+        "gone",
+        (("grpc-status-details-bin", status.SerializeToString()),),
+    )
+    async with Client(tool_server.sdk_server) as client:
+        text = await error_text(client, "accounts_create", {"name": "A"})
+    assert json.loads(text) == {
+        "code": "NOT_FOUND",
+        "message": "gone",
+        "details": [{"@type": "type.googleapis.com/google.protobuf.Duration", "value": "3s"}],
+    }
+
+
+async def test_server_streaming_is_wrapped(tool_server: McpToolServer) -> None:
+    async with Client(tool_server.sdk_server) as client:
+        value = await call(client, "accounts_watch", {"count": 3})
+    assert [m["id"] for m in value["messages"]] == ["acct-1", "acct-2", "acct-3"]
+
+
+async def test_a_failing_handler_is_an_error_result(servers: Servers) -> None:
+    server = McpToolServer(name="vectors")
+    # a closed grpc.aio channel raises grpc's own UsageError, not a ToolError
+    channel = grpc.aio.insecure_channel(servers.target)
+    await channel.close()
+    server.add_tools(mcp_tools(), ALIASES, channel)
+    async with Client(server.sdk_server) as client:
+        text = await error_text(client, "accounts_create", {"name": "A"})
+    assert text == "Channel is closed."
+
+
+# -- extras, metadata, context --------------------------------------------------
+
+
+async def test_extras_go_to_the_call_not_the_request(
+    servers: Servers, aio_channel: grpc.aio.Channel
+) -> None:
+    seen: list[McpCall | None] = []
+
+    def metadata(c: McpCall) -> list[tuple[str, str | bytes]]:
+        seen.append(current_call())
+        return [("x-tenant", c.extras.get("tenant", ""))]
+
+    server = McpToolServer(
+        name="vectors",
+        extra_properties=[ExtraProperty("tenant", "The tenant.", required=True)],
+        metadata=metadata,
+    )
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    async with Client(server.sdk_server) as client:
+        await call(client, "accounts_create", {"name": "A", "tenant": "t-1"})
+        await call(client, "accounts_create", {"name": "A", "tenant": 5})
+        await call(client, "accounts_create", {"name": "A", "tenant": None})
+    assert seen == [
+        McpCall("accounts_create", {"tenant": "t-1"}, None),
+        McpCall("accounts_create", {"tenant": "5"}, None),
+        McpCall("accounts_create", {}, None),
+    ]
+    assert ("x-tenant", "t-1") in servers.accounts.metadata[0]
+    assert current_call() is None
+
+
+# -- in process -------------------------------------------------------------------
+
+
+async def test_in_process_servicer() -> None:
+    accounts = AccountServer(StatusInjector())
+    server = McpToolServer(name="vectors")
+    server.add_in_process_tools(
+        [t for t in mcp_tools() if t.tool.name.startswith("accounts_")],
+        ALIASES,
+        lambda s: vectors_pb2_grpc.add_AccountServiceServicer_to_server(accounts, s),
+    )
+    for mode in ("legacy", MODERN):
+        async with Client(server.sdk_server, mode=mode) as client:
+            value = await call(client, "accounts_create", {"name": "A"})
+            assert value["account"]["id"] == "acct-1"
+            merged = await call(
+                client, "accounts_merge", {"source_id": "acct-1", "target_id": "", "note": ""}
+            )
+            assert merged["received_source_id"] == "acct-1"
+    assert len(accounts.received) == 4
+
+
+def test_alias_configurations_are_merged(aio_channel: grpc.aio.Channel) -> None:
+    server = McpToolServer(name="vectors")
+    tools = mcp_tools()
+    server.add_tools(tools[:1], ALIASES, aio_channel)
+    other = type(ALIASES)(frozenset({"extra"}), ResponseAliases())
+    server.add_tools(tools[1:2], other, aio_channel)
+    merged = server.create_alias_manager().config
+    assert merged.known_alias_prefixes == ALIASES.known_alias_prefixes | {"extra"}
+    assert merged.response_aliases.tools == ALIASES.response_aliases.tools
+    clash = ResponseAliases(tools={"accounts_create": ResponseAliasTool(message="other")})
+    with pytest.raises(ValueError, match="registers its response ids differently"):
+        server.add_tools(tools[2:3], type(ALIASES)(frozenset(), clash), aio_channel)
+
+
+def test_name_prefix(aio_channel: grpc.aio.Channel) -> None:
+    server = McpToolServer(name="vectors")
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    server.add_tools(mcp_tools(), ALIASES, aio_channel, name_prefix="b_")
+    names = [t.name for t in server.list_tools()]
+    assert "b_accounts_create" in names and "accounts_create" in names
+    with pytest.raises(ValueError, match="shorten the name prefix"):
+        server.add_tools(mcp_tools(), ALIASES, aio_channel, name_prefix="x" * 60)
+
+
+def test_a_sync_channel_is_accepted(channel: grpc.Channel) -> None:
+    server = McpToolServer(name="vectors")
+    server.add_tools(mcp_tools(), ALIASES, channel)
+
+    async def main() -> None:
+        async with Client(server.sdk_server) as client:
+            value = await call(client, "accounts_create", {"name": "A"})
+            assert value["account"]["id"] == "acct-1"
+
+    anyio.run(main)
+
+
+# -- the conversation store ---------------------------------------------------------
+
+
+async def test_in_memory_store_expires_idle_conversations() -> None:
+    now = [0.0]
+    store = MemoryConversationStore(ALIASES, idle_ttl_seconds=10, clock=lambda: now[0])
+    a = await store.create()
+    b = await store.create()
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", a) and a != b
+    aliases = await store.load(a)
+    assert aliases is not None
+    aliases.register("acct", "0a1b2c3d-0000-4000-8000-000000000000")
+    now[0] = 9
+    assert await store.load(a) is aliases  # renewed at 9
+    now[0] = 15
+    assert await store.load(b) is None  # idle since 0
+    assert await store.load(a) is aliases
+    assert len(store) == 1
+    await store.delete(a)
+    assert await store.load(a) is None
+    with pytest.raises(ValueError):
+        MemoryConversationStore(idle_ttl_seconds=0)
+    assert len({mint_conversation_handle() for _ in range(100)}) == 100
+
+
+# -- streamable HTTP on a real socket ---------------------------------------------------
+
+
+@asynccontextmanager
+async def serving_http(target: str, **options: Any) -> AsyncIterator[str]:
+    """An McpToolServer of the vectors' tools on streamable HTTP (uvicorn on a
+    free port); yields its URL."""
+    server = McpToolServer(name="vectors", **options)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    async with grpc.aio.insecure_channel(target) as channel:
+        server.add_tools(mcp_tools(), ALIASES, channel)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(lambda: serve_http(server, port=port, sock=sock))
+            for _ in range(100):
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    await anyio.sleep(0.05)
+            yield f"http://127.0.0.1:{port}/mcp"
+            tg.cancel_scope.cancel()
+    sock.close()
+
+
+async def test_http_sessions_hold_the_conversation(servers: Servers) -> None:
+    async with (
+        serving_http(servers.target) as url,
+        Client(url, mode="legacy") as one,
+        Client(url, mode="legacy") as two,
+    ):
+        assert one.protocol_version == "2025-11-25"
+        result = await one.call_tool("accounts_create", {"name": "A"})
+        assert len(result.content) == 1
+        assert CONVERSATION_META_KEY not in (result.meta or {})
+        merged = await call(
+            one, "accounts_merge", {"source_id": "acct-1", "target_id": "", "note": ""}
+        )
+        assert merged["received_source_id"] == "acct-1"
+        text = await error_text(
+            two, "accounts_merge", {"source_id": "acct-1", "target_id": "", "note": ""}
+        )
+        assert 'unknown alias "acct-1"' in text
+
+
+async def test_http_handles_in_meta(servers: Servers) -> None:
+    async with serving_http(servers.target) as url, Client(url, mode=MODERN) as client:
+        assert client.protocol_version == MODERN
+        tools = (await client.list_tools()).tools
+        assert "conversation" not in tools[0].input_schema["properties"]
+        first = await client.call_tool("accounts_create", {"name": "A"})
+        assert first.meta is not None
+        handle = first.meta[CONVERSATION_META_KEY]
+        assert re.fullmatch(r"[A-Za-z0-9_-]{22}", handle)
+        assert text_of(first, 1) == f"conversation: {handle}"
+        # without the handle: a new conversation, which knows no acct-1
+        text = await error_text(
+            client, "accounts_merge", {"source_id": "acct-1", "target_id": "", "note": ""}
+        )
+        assert 'unknown alias "acct-1"' in text
+        again = await client.call_tool(
+            "accounts_merge",
+            {"source_id": "acct-1", "target_id": "", "note": ""},
+            meta={CONVERSATION_META_KEY: handle},
+        )
+        assert not again.is_error, text_of(again)
+        assert json.loads(text_of(again))["received_source_id"] == "acct-1"
+        assert again.meta is not None and again.meta[CONVERSATION_META_KEY] == handle
+        text = await error_text(
+            client, "accounts_create", {"name": "A"}, meta={CONVERSATION_META_KEY: "nope"}
+        )
+        assert text == (
+            'unknown or expired conversation "nope"; '
+            'call again without "conversation" to start a new one'
+        )
+
+
+async def test_http_handles_as_an_argument(servers: Servers) -> None:
+    async with (
+        serving_http(servers.target, handle_argument=True) as url,
+        Client(url, mode=MODERN) as client,
+    ):
+        tools = (await client.list_tools()).tools
+        assert all("conversation" in t.input_schema["properties"] for t in tools)
+        first = await client.call_tool("accounts_create", {"name": "A", "conversation": None})
+        assert first.meta is not None
+        handle = first.meta[CONVERSATION_META_KEY]
+        value = await call(
+            client,
+            "accounts_merge",
+            {"source_id": "acct-1", "target_id": "", "note": "", "conversation": handle},
+        )
+        assert value["received_source_id"] == "acct-1"
+        text = await error_text(client, "accounts_create", {"name": "A", "conversation": "x"})
+        assert text.startswith('unknown or expired conversation "x"')
+
+
+def test_the_runtime_does_not_import_mcp() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ai_tools_runtime; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
