@@ -51,6 +51,7 @@ def mcp_tools(read_only: str = "accounts_list") -> list[McpToolMethod]:
             output_schema=OBJECT,
             read_only_hint=m.tool.name == read_only,
             idempotent_hint=m.tool.name == "accounts_merge",
+            output_wrap_key="messages" if m.server_streaming else "",
         )
         for m in METHODS
     ]

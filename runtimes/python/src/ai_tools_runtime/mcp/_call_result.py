@@ -17,12 +17,13 @@ from ._conversation_handle import CONVERSATION_META_KEY
 __all__ = ["error_result", "error_text", "success_result"]
 
 
-def success_result(text: str, streaming: bool, handle: str | None) -> mcp_types.CallToolResult:
+def success_result(text: str, wrap_key: str, handle: str | None) -> mcp_types.CallToolResult:
     """The result of a successful call: the response's JSON as text and
-    parsed, a server stream's messages wrapped as ``{"messages": [...]}``;
-    with a handle, the handle in ``_meta`` and in a second text block."""
-    if streaming:
-        text = '{"messages":' + text + "}"
+    parsed, wrapped under ``wrap_key`` when there is one (``{"messages":
+    [...]}``); with a handle, the handle in ``_meta`` and in a second text
+    block."""
+    if wrap_key != "":
+        text = "{" + json.dumps(wrap_key) + ":" + text + "}"
     content: list[mcp_types.ContentBlock] = [mcp_types.TextContent(text=text)]
     meta = None
     if handle is not None:

@@ -24,8 +24,8 @@ CONVERSATION_ARGUMENT: Final = "conversation"
 takes it as an argument (``handle_argument``)."""
 
 CONVERSATION_ARGUMENT_DESCRIPTION: Final = (
-    'The conversation handle from the "conversation: …" line of an earlier result; '
-    "leave it out to start a new conversation."
+    'The conversation handle of the previous result ("conversation: …"); '
+    "leave it out on the first call."
 )
 """The description of the :data:`CONVERSATION_ARGUMENT` property, the same
 in every target."""

@@ -64,8 +64,12 @@ def current_call() -> McpCall | None:
 
 
 def nullable_string(description: str) -> dict[str, Any]:
-    """The schema of an added property: a nullable string."""
-    return {"anyOf": [{"type": "string"}, {"type": "null"}], "description": description}
+    """The schema of an added property: a nullable string (no description
+    when it is empty)."""
+    schema: dict[str, Any] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    if description != "":
+        schema["description"] = description
+    return schema
 
 
 def take_extra_properties(args: dict[str, Any], extras: Sequence[ExtraProperty]) -> dict[str, str]:

@@ -20,12 +20,15 @@ class McpToolMethod(ToolMethod):
 
     output_schema: Mapping[str, Any]
     """The JSON Schema of ``structuredContent``: the response's JSON
-    (``response_json="full"``), a server-streaming RPC's messages wrapped as
-    ``{"messages": [...]}``."""
+    (``response_json="full"``), wrapped under :attr:`output_wrap_key`."""
+    output_wrap_key: str = ""
+    """The key the result wraps the response's JSON under: ``"messages"``
+    for a server stream's collected messages, ``"value"`` for a response
+    type whose JSON is not an object, ``""`` for none."""
     read_only_hint: bool = False
     """True for ``idempotency_level = NO_SIDE_EFFECTS``."""
     idempotent_hint: bool = False
-    """True for ``idempotency_level = IDEMPOTENT``."""
+    """True for ``idempotency_level = IDEMPOTENT`` or ``NO_SIDE_EFFECTS``."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "output_schema", _freeze(self.output_schema))

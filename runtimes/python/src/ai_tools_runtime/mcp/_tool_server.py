@@ -265,7 +265,7 @@ class McpToolServer:
             call = McpCall(params.name, extras, shown)
             text = await self._execute(entry, ctx.lifespan_context, call, aliases, args)
             await self.conversation_store.save(handle, aliases)
-            return success_result(text, entry.method.server_streaming, shown)
+            return success_result(text, entry.method.output_wrap_key, shown)
         except Exception as err:
             # Nothing but an unknown tool is a protocol error.
             if not isinstance(err, ToolError):
