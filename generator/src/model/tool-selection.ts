@@ -13,7 +13,6 @@ import {
   maxToolNameBytes,
   methodFullName,
   minDerivedNameBytes,
-  type DerivedName,
 } from "./derived-names.js";
 import { methodDescription } from "./method-description.js";
 import { toolNameProblem } from "./tool-names.js";
@@ -218,13 +217,17 @@ export function selectTools(
           file: file.proto.name,
           element: `${service.name}.${method.name}`,
         };
+        if (
+          annotation === undefined &&
+          selection.trimPrefix !== "" &&
+          fullName.startsWith(selection.trimPrefix)
+        ) {
+          trimmed++;
+        }
         const named = toolName(fullName, annotation, selection);
         if ("problem" in named) {
           problems.add({ ...at, message: named.problem });
           continue;
-        }
-        if (named.derived?.trimmed === true) {
-          trimmed++;
         }
         const candidate: ToolCandidate = {
           file,
@@ -263,8 +266,7 @@ export function selectTools(
   return selected;
 }
 
-type Named =
-  { name: string; how: string; derived?: DerivedName } | { problem: string };
+type Named = { name: string; how: string } | { problem: string };
 
 function toolName(
   fullName: string,
@@ -309,7 +311,7 @@ function toolName(
   const how = `derived from ${fullName}${steps.length > 0 ? `, ${steps.join(", ")}` : ""}`;
   const problem = toolNameProblem(name);
   return problem === undefined
-    ? { name, how, derived }
+    ? { name, how }
     : {
         problem: `${problem}; it is ${how}: name the tool with an rpc_tool option`,
       };
