@@ -1,24 +1,23 @@
 // The one linter of the TypeScript packages: typescript-eslint's type-checked
-// recommended rules over each package's sources and tests. `pnpm run lint`
-// at the root runs every package's `lint` script (`eslint .`, this config).
+// recommended rules over each package's sources and tests. Run it with
+// `pnpm run lint` at the root (every package) or in a package (its files).
 import js from "@eslint/js";
-import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 /**
- * The TypeScript packages and, for each, the project covering its sources
- * and tests: the type information of the rules comes from it.
+ * The TypeScript projects, each covering its package's sources and tests:
+ * the type information of the rules comes from these.
  */
-const packages = {
-  generator: "tsconfig.test.json",
-  "runtimes/ts": "tsconfig.test.json",
-  "e2e/server": "tsconfig.test.json",
-  "e2e/testkit": "tsconfig.test.json",
-  "e2e/ts": "tsconfig.json",
-  "examples/ts": "tsconfig.json",
-};
+const projects = [
+  "generator/tsconfig.test.json",
+  "runtimes/ts/tsconfig.test.json",
+  "e2e/server/tsconfig.test.json",
+  "e2e/testkit/tsconfig.test.json",
+  "e2e/ts/tsconfig.json",
+  "examples/ts/tsconfig.json",
+];
 
-export default defineConfig(
+export default tseslint.config(
   {
     // Generated code (protoc-gen-es, this plugin, tsc) and installed code.
     ignores: [
@@ -32,6 +31,12 @@ export default defineConfig(
   {
     files: ["**/*.ts", "**/*.mts"],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        project: projects,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
       // Not a disabled rule: `const { key: _, ...rest } = o` is how a copy of
       // `o` without `key` is written; the rest is used, `_` names the key.
@@ -41,15 +46,6 @@ export default defineConfig(
       ],
     },
   },
-  Object.entries(packages).map(([dir, project]) => ({
-    files: [`${dir}/**/*.ts`],
-    languageOptions: {
-      parserOptions: {
-        project: `${dir}/${project}`,
-        tsconfigRootDir: import.meta.dirname,
-      },
-    },
-  })),
   {
     // Vitest configs and hand-written declarations of .mjs scripts are in
     // no project: linted without type information.

@@ -6,106 +6,19 @@ import { buildOutputSchema } from "../src/schema/build-output-schema.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { compileRequest } from "./support/compile.js";
 import { modelOf, toolOf } from "./support/model.js";
+import { closedProto, outputProto } from "./support/output-protos.js";
 
 // Expected schemas below were derived by hand from what protojson writes
 // (docs/mcp.md, "Tools as listed"); output-schema-encoders.test.ts checks
 // them against the three encoders' real output.
 
-const proto = `syntax = "proto3";
-package t.v1;
-import "ai/tools/v1/annotations.proto";
-import "google/api/field_behavior.proto";
-import "google/protobuf/empty.proto";
-import "google/protobuf/timestamp.proto";
-import "google/protobuf/duration.proto";
-import "google/protobuf/field_mask.proto";
-import "google/protobuf/struct.proto";
-import "google/protobuf/any.proto";
-import "google/protobuf/wrappers.proto";
-option go_package = "example.com/t/v1;tv1";
-
-service S {
-  rpc Scalars(google.protobuf.Empty) returns (ScalarsOut) {
-    option (ai.tools.v1.rpc_tool) = {name: "scalars", description: "d"};
-    option idempotency_level = NO_SIDE_EFFECTS;
-  }
-  rpc Shapes(google.protobuf.Empty) returns (ShapesOut) {
-    option (ai.tools.v1.rpc_tool) = {name: "shapes", description: "d"};
-    option idempotency_level = IDEMPOTENT;
-  }
-  rpc Wkt(google.protobuf.Empty) returns (WktOut) {
-    option (ai.tools.v1.rpc_tool) = {name: "wkt", description: "d"};
-  }
-  rpc Tree(google.protobuf.Empty) returns (Node) {
-    option (ai.tools.v1.rpc_tool) = {name: "tree", description: "d"};
-  }
-  rpc Ping(google.protobuf.Empty) returns (google.protobuf.Empty) {
-    option (ai.tools.v1.rpc_tool) = {name: "ping", description: "d"};
-  }
-  rpc Now(google.protobuf.Empty) returns (google.protobuf.Timestamp) {
-    option (ai.tools.v1.rpc_tool) = {name: "now", description: "d"};
-  }
-  rpc Watch(google.protobuf.Empty) returns (stream ShapesOut) {
-    option (ai.tools.v1.rpc_tool) = {name: "watch", description: "d"};
-  }
-}
-
-enum Color { COLOR_UNSPECIFIED = 0; RED = 1; }
-message ScalarsOut {
-  double d = 1; float f = 2; int32 i32 = 3; int64 i64 = 4; uint32 u32 = 5; uint64 u64 = 6;
-  sint32 s32 = 7; sint64 s64 = 8; fixed32 f32 = 9; fixed64 f64 = 10; sfixed32 sf32 = 11;
-  sfixed64 sf64 = 12; bool b = 13; string s = 14; bytes by = 15; Color color = 16;
-}
-message Inner { string name = 1; }
-message ShapesOut {
-  // The tags.
-  repeated string tags = 1;
-  Inner inner = 2;
-  optional string nick = 3;
-  map<string, Inner> by_name = 4;
-  map<int64, string> by_num = 5;
-  map<bool, int32> by_flag = 6;
-  oneof pick { string a = 7; Inner b = 8; }
-  string secret = 9 [(ai.tools.v1.tool_field).skip = true];
-  string made = 10 [(google.api.field_behavior) = OUTPUT_ONLY];
-  repeated Color colors = 11;
-}
-message WktOut {
-  google.protobuf.Timestamp at = 1;
-  google.protobuf.Duration ttl = 2;
-  google.protobuf.FieldMask mask = 3;
-  google.protobuf.Struct meta = 4;
-  google.protobuf.Value value = 5;
-  google.protobuf.ListValue list = 6;
-  google.protobuf.Any any = 7;
-  google.protobuf.Empty empty = 8;
-  google.protobuf.Int64Value iv = 9;
-  google.protobuf.UInt32Value uv = 10;
-  google.protobuf.DoubleValue dv = 11;
-  google.protobuf.BytesValue bv = 12;
-  google.protobuf.NullValue nothing = 13;
-}
-message Node { string label = 1; repeated Node children = 2; Leaf leaf = 3; }
-message Leaf { Node back = 1; }
-`;
-
-const closedProto = `syntax = "proto2";
-package t.v2;
-import "ai/tools/v1/annotations.proto";
-import "google/protobuf/empty.proto";
-service S {
-  rpc Get(google.protobuf.Empty) returns (Out) {
-    option (ai.tools.v1.rpc_tool) = {name: "closed", description: "d"};
-  }
-}
-enum Shade { DARK = 0; LIGHT = 1; }
-message Out { optional Shade shade = 1; optional int32 n = 2; repeated int32 r = 3; }
-`;
-
 let model: GeneratorModel;
 beforeAll(() => {
   model = modelOf(
-    compileRequest({ "t/v1/t.proto": proto, "t/v2/t.proto": closedProto }),
+    compileRequest({
+      "t/v1/t.proto": outputProto,
+      "t/v2/t.proto": closedProto,
+    }),
   );
 });
 
@@ -238,8 +151,13 @@ describe("output schema", () => {
         list: nullable({ type: "array" }),
         any: nullable({
           type: "object",
-          properties: { "@type": { type: "string" } },
-          anyOf: [{ required: ["@type"] }, { maxProperties: 0 }],
+          anyOf: [
+            {
+              properties: { "@type": { type: "string" } },
+              required: ["@type"],
+            },
+            { maxProperties: 0 },
+          ],
         }),
         empty: nullable({ type: "object" }),
         iv: nullable(int64),
@@ -282,8 +200,8 @@ describe("output schema", () => {
       required: ["value"],
     });
     expect(toolOf(model, "now").outputWrapKey).toBe("value");
-    expect(outputOf("ping")).toEqual({ type: "object" });
-    expect(toolOf(model, "ping").outputWrapKey).toBe("");
+    expect(outputOf("nothing")).toEqual({ type: "object" });
+    expect(toolOf(model, "nothing").outputWrapKey).toBe("");
   });
 
   it("gives a closed enum's names only; proto2 optional fields may be null", () => {
@@ -342,7 +260,7 @@ describe("MCP hints and services", () => {
         "t.v1.S",
         "S",
         "t/v1/t.proto",
-        ["now", "ping", "scalars", "shapes", "tree", "watch", "wkt"],
+        ["nothing", "now", "scalars", "shapes", "tree", "watch", "wkt"],
       ],
       ["t.v2.S", "S", "t/v2/t.proto", ["closed"]],
     ]);

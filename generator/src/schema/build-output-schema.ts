@@ -379,8 +379,10 @@ function wellKnownOutput(typeName: string): JsonSchema | undefined {
       // Encoders write an Any with no type URL as {}.
       return {
         type: "object",
-        properties: { "@type": { type: "string" } },
-        anyOf: [{ required: ["@type"] }, { maxProperties: 0 }],
+        anyOf: [
+          { properties: { "@type": { type: "string" } }, required: ["@type"] },
+          { maxProperties: 0 },
+        ],
       };
     case "google.protobuf.StringValue":
       return { type: "string" };
