@@ -7,10 +7,16 @@ import {
   type DescMethod,
   type DescMethodServerStreaming,
   type DescMethodUnary,
+  type JsonWriteOptions,
   type Message,
   type Registry,
 } from "@bufbuild/protobuf";
-import { Code, ConnectError, type Transport } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  type ContextValues,
+  type Transport,
+} from "@connectrpc/connect";
 import { createAsyncIterable } from "@connectrpc/connect/protocol";
 import type { ToolMethod } from "./agent-tool.js";
 import {
@@ -33,7 +39,19 @@ export interface ExecutorConfig {
    * executors of the conversation; a fresh one of `aliases` by default.
    */
   readonly aliasManager?: AliasManager | undefined;
+  /**
+   * How the returned JSON is written, when not as the runtime contract
+   * says (JSON names, unset fields left out): the MCP results use proto
+   * names and write defaults. The ids are registered from the contract's
+   * JSON either way.
+   */
+  readonly resultJson?: ResultJsonOptions | undefined;
 }
+
+/** protobuf-es JSON options of {@link ExecutorConfig.resultJson}. */
+export type ResultJsonOptions = Partial<
+  Pick<JsonWriteOptions, "useProtoFieldName" | "alwaysEmitImplicit">
+>;
 
 /** Options of a generated file's `createExecutor`. */
 export interface CreateExecutorOptions {
@@ -52,6 +70,8 @@ export interface ExecuteOptions {
   readonly timeoutMs?: number | undefined;
   /** Request headers (e.g. authorization) for the call. */
   readonly headers?: Parameters<Transport["unary"]>[3];
+  /** Context values for the call, which the transport's interceptors see. */
+  readonly contextValues?: ContextValues | undefined;
 }
 
 /**
@@ -105,12 +125,21 @@ export function createExecutor(
     tools.set(m.tool.name, { ...m, registry: registryOf(m.method) });
   }
   const aliases = config.aliasManager ?? createAliasManager(config.aliases);
+  const resultJson = config.resultJson;
   return {
     aliases,
     canExecute: (toolName) =>
       typeof toolName === "string" && tools.has(toolName),
     execute: (toolName, argsJson, options = {}) =>
-      execute(transport, tools, aliases, toolName, argsJson, options),
+      execute(
+        transport,
+        tools,
+        aliases,
+        resultJson,
+        toolName,
+        argsJson,
+        options,
+      ),
   };
 }
 
@@ -135,6 +164,7 @@ async function execute(
   transport: Transport,
   tools: ReadonlyMap<string, Entry>,
   aliases: AliasManager,
+  resultJson: ResultJsonOptions | undefined,
   toolName: string,
   argsJson: string,
   options: ExecuteOptions,
@@ -165,12 +195,29 @@ async function execute(
         options.timeoutMs,
         options.headers,
         request,
+        options.contextValues,
       );
       const out = encode(entry.method.output, res.message, entry.registry);
       aliases.registerResponse(entry.tool.name, out);
-      return aliases.aliasifyJson(out);
+      return aliases.aliasifyJson(
+        resultJson === undefined
+          ? out
+          : encode(
+              entry.method.output,
+              res.message,
+              entry.registry,
+              resultJson,
+            ),
+      );
     }
-    return await collect(transport, entry, aliases, request, options);
+    return await collect(
+      transport,
+      entry,
+      aliases,
+      resultJson,
+      request,
+      options,
+    );
   } catch (e) {
     throw toolError(aliases, e);
   }
@@ -238,9 +285,10 @@ function encode(
   schema: DescMessage,
   message: Message,
   registry: Registry,
+  options?: ResultJsonOptions,
 ): string {
   try {
-    return toJsonString(schema, message, { registry });
+    return toJsonString(schema, message, { ...options, registry });
   } catch (e) {
     throw new ToolError(
       `failed to marshal response: ${e instanceof Error ? e.message : String(e)}`,
@@ -258,6 +306,7 @@ async function collect(
   transport: Transport,
   entry: Entry,
   aliases: AliasManager,
+  resultJson: ResultJsonOptions | undefined,
   request: Message,
   options: ExecuteOptions,
 ): Promise<string> {
@@ -278,6 +327,7 @@ async function collect(
       options.timeoutMs,
       options.headers,
       createAsyncIterable([request]),
+      options.contextValues,
     );
     const items: string[] = [];
     for await (const message of res.message) {
@@ -293,7 +343,11 @@ async function collect(
       }
       const item = encode(method.output, message, entry.registry);
       aliases.registerResponse(entry.tool.name, item);
-      items.push(item);
+      items.push(
+        resultJson === undefined
+          ? item
+          : encode(method.output, message, entry.registry, resultJson),
+      );
     }
     return aliases.aliasifyJson(`[${items.join(",")}]`);
   } finally {

@@ -15,6 +15,7 @@ export {
   type ExecuteOptions,
   type Executor,
   type ExecutorConfig,
+  type ResultJsonOptions,
 } from "./executor.js";
 export { fixArguments, isBase64 } from "./fixup.js";
 export {

@@ -21,6 +21,8 @@ import {
 } from "../src/gen/aitest/v1/vectors_pb.js";
 
 export interface AitestServer {
+  /** The server's base URL, `http://127.0.0.1:<port>`. */
+  readonly url: string;
   /** A gRPC transport to the server. */
   readonly transport: ReturnType<typeof createGrpcTransport>;
   /** Requests received, by method name. */
@@ -146,6 +148,7 @@ export async function startAitestServer(): Promise<AitestServer> {
     baseUrl: `http://127.0.0.1:${port}`,
   });
   return {
+    url: `http://127.0.0.1:${port}`,
     transport,
     calls,
     accounts,

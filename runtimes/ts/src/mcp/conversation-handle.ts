@@ -1,0 +1,33 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * The `_meta` key under which a result carries its conversation handle,
+ * and under which a request may pass it back (docs/mcp.md).
+ */
+export const conversationMetaKey = "ai-tools/conversation";
+
+/**
+ * The tool argument that carries the conversation handle when the server
+ * takes it as an argument (`handleArgument`).
+ */
+export const conversationArgument = "conversation";
+
+/**
+ * The description of the {@link conversationArgument} property, the same in
+ * every target.
+ */
+export const conversationArgumentDescription =
+  'The conversation handle from the "conversation: …" line of an earlier result; leave it out to start a new conversation.';
+
+/**
+ * A new conversation handle: 128 random bits, base64url without padding
+ * (22 characters).
+ */
+export function mintConversationHandle(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/** The model-facing message of an unknown or expired handle. */
+export function unknownConversationMessage(handle: string): string {
+  return `unknown or expired conversation ${JSON.stringify(handle)}; call again without "${conversationArgument}" to start a new one`;
+}

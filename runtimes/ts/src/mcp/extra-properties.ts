@@ -1,0 +1,57 @@
+import { createContextKey } from "@connectrpc/connect";
+
+/**
+ * A property added to every tool's input schema (a nullable string), whose
+ * value is taken out of the arguments before decoding and handed to the
+ * call's context under {@link extraPropertiesKey}.
+ */
+export interface ExtraProperty {
+  /** The property name; it may not be a property of any tool's schema. */
+  readonly name: string;
+  /** The property's description, shown to the model. */
+  readonly description: string;
+  /** Whether the property is listed in `required`. */
+  readonly required?: boolean | undefined;
+}
+
+/**
+ * The context key of a call's extra properties, name → value: the values
+ * the call carried (absent or `null` ones left out). Interceptors of the
+ * transport read it from `req.contextValues`; an in-process implementation
+ * from `context.values`.
+ */
+export const extraPropertiesKey = createContextKey<
+  Readonly<Record<string, string>>
+>(Object.freeze({}), { description: "ai-tools MCP extra properties" });
+
+/** The schema of an added property: a nullable string. */
+export function nullableString(description: string): {
+  [key: string]: unknown;
+} {
+  return {
+    anyOf: [{ type: "string" }, { type: "null" }],
+    description,
+  };
+}
+
+/**
+ * Take the extra properties out of the arguments (in place) and return
+ * their values; a value that is not a string is written as JSON.
+ */
+export function takeExtraProperties(
+  args: Record<string, unknown>,
+  extras: readonly ExtraProperty[],
+): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const { name } of extras) {
+    if (!Object.hasOwn(args, name)) {
+      continue;
+    }
+    const v = args[name];
+    delete args[name];
+    if (v !== null && v !== undefined) {
+      values[name] = typeof v === "string" ? v : JSON.stringify(v);
+    }
+  }
+  return values;
+}

@@ -1,0 +1,35 @@
+export { errorText, codeName, type ToolResult } from "./call-result.js";
+export {
+  conversationArgument,
+  conversationArgumentDescription,
+  conversationMetaKey,
+  mintConversationHandle,
+} from "./conversation-handle.js";
+export {
+  createMemoryConversationStore,
+  defaultIdleTtlMs,
+  type ConversationStore,
+  type MemoryConversationStoreOptions,
+} from "./conversation-store.js";
+export { extraPropertiesKey, type ExtraProperty } from "./extra-properties.js";
+export {
+  createInProcessTransport,
+  type InProcessTransportOptions,
+} from "./in-process-transport.js";
+export type { McpToolMethod } from "./mcp-tool.js";
+export {
+  createMcpHttpHandler,
+  serveHttp,
+  type McpHttpHandler,
+  type RunningHttpServer,
+  type ServeHttpOptions,
+} from "./serve-http.js";
+export { serveStdio, type ServeStdioOptions } from "./serve-stdio.js";
+export type { ListedTool } from "./tool-listing.js";
+export {
+  createMcpToolServer,
+  type ConversationScope,
+  type McpToolServer,
+  type McpToolServerOptions,
+  type McpToolSet,
+} from "./tool-server.js";

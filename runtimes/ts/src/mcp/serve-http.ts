@@ -1,0 +1,236 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+} from "@modelcontextprotocol/server";
+import { defaultIdleTtlMs } from "./conversation-store.js";
+import { mintConversationHandle } from "./conversation-handle.js";
+import type { McpToolServer } from "./tool-server.js";
+
+type NodeAdapter = typeof import("@modelcontextprotocol/node");
+type NodeRequest = import("@modelcontextprotocol/node").NodeIncomingMessageLike;
+type SessionTransport = InstanceType<
+  NodeAdapter["NodeStreamableHTTPServerTransport"]
+>;
+
+/**
+ * A Node `(req, res)` handler serving the tools over streamable HTTP, both
+ * protocol revisions: 2026-07-28 requests (no session; the conversation is
+ * the handle a call passes back) and 2025-11-25 sessions (one conversation
+ * per `Mcp-Session-Id`, closed after the idle TTL).
+ */
+export interface McpHttpHandler {
+  /** Serve one request (mount it at the MCP endpoint's path). */
+  (req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** End every session and in-flight exchange. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link serveHttp}. */
+export interface ServeHttpOptions {
+  /** The port; 0 (the default) picks a free one. */
+  readonly port?: number | undefined;
+  /** The address to listen on; `127.0.0.1` by default. */
+  readonly host?: string | undefined;
+  /** The endpoint's path; `/mcp` by default. */
+  readonly path?: string | undefined;
+}
+
+/** A running HTTP server of {@link serveHttp}. */
+export interface RunningHttpServer {
+  /** The endpoint's URL, e.g. `http://127.0.0.1:8080/mcp`. */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Stop listening and end every session. */
+  close(): Promise<void>;
+}
+
+/**
+ * Create the HTTP handler of the tools (it loads `@modelcontextprotocol/node`,
+ * an optional peer dependency).
+ */
+export async function createMcpHttpHandler(
+  server: McpToolServer,
+): Promise<McpHttpHandler> {
+  const node = await loadNodeAdapter();
+  const modern = createMcpHandler(
+    () => server.createSdkServer({ kind: "handle" }),
+    { legacy: "reject" },
+  );
+  const serveModern = node.toNodeHandler(modern);
+  const ttl = server.options.idleTtlMs ?? defaultIdleTtlMs;
+  const sessions = new Map<
+    string,
+    { transport: SessionTransport; used: number }
+  >();
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, s] of sessions) {
+        if (now - s.used >= ttl) {
+          sessions.delete(id);
+          void s.transport.close();
+        }
+      }
+    },
+    Math.min(ttl, 60_000),
+  );
+  sweep.unref();
+
+  const serveLegacy = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+  ) => {
+    const id = req.headers["mcp-session-id"];
+    if (typeof id === "string") {
+      const s = sessions.get(id);
+      if (s === undefined) {
+        return reply(res, 404, -32001, "Session not found");
+      }
+      s.used = Date.now();
+      return s.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== "POST" || !isInitializeRequest(body)) {
+      return reply(res, 400, -32000, "Bad Request: No valid session ID");
+    }
+    const transport: SessionTransport =
+      new node.NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: mintConversationHandle,
+        onsessioninitialized: (sid) => {
+          sessions.set(sid, { transport, used: Date.now() });
+        },
+        onsessionclosed: (sid) => {
+          sessions.delete(sid);
+        },
+      });
+    const sdk = server.createSdkServer({
+      kind: "connection",
+      aliases: server.createAliasManager(),
+    });
+    await sdk.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      let body: unknown;
+      if (req.method === "POST") {
+        const text = await readBody(req);
+        try {
+          body = JSON.parse(text) as unknown;
+        } catch {
+          return reply(res, 400, -32700, "Parse error: invalid JSON");
+        }
+      }
+      // Node's optional fields and the adapter's are typed apart
+      // (exactOptionalPropertyTypes); the object is what it reads.
+      const nodeReq = req as NodeRequest;
+      const probe = await node.toWebRequest(nodeReq, body);
+      if (await isLegacyRequest(probe, body)) {
+        await serveLegacy(req, res, body);
+      } else {
+        await serveModern(nodeReq, res, body);
+      }
+    } catch (e) {
+      if (!res.headersSent) {
+        reply(res, 500, -32603, e instanceof Error ? e.message : String(e));
+      } else {
+        res.end();
+      }
+    }
+  };
+  return Object.assign(handler, {
+    async close() {
+      clearInterval(sweep);
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((s) => s.transport.close()));
+      await modern.close();
+    },
+  });
+}
+
+/**
+ * Listen on a port and serve the tools over streamable HTTP at one path
+ * (other paths answer 404); localhost-only Host headers are accepted when
+ * listening on a loopback address.
+ */
+export async function serveHttp(
+  server: McpToolServer,
+  options: ServeHttpOptions = {},
+): Promise<RunningHttpServer> {
+  const node = await loadNodeAdapter();
+  const handler = await createMcpHttpHandler(server);
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  const loopback = ["127.0.0.1", "localhost", "::1"].includes(host);
+  const validHost = loopback ? node.localhostHostValidation() : undefined;
+  const http = createServer((req, res) => {
+    if (new URL(req.url ?? "/", "http://x").pathname !== path) {
+      res.writeHead(404).end();
+      return;
+    }
+    if (validHost !== undefined && !validHost(req, res)) {
+      return;
+    }
+    void handler(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    port,
+    async close() {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+async function loadNodeAdapter(): Promise<NodeAdapter> {
+  try {
+    return await import("@modelcontextprotocol/node");
+  } catch (e) {
+    throw new Error(
+      "serving MCP over HTTP needs @modelcontextprotocol/node: install it next to @modelcontextprotocol/server",
+      { cause: e },
+    );
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function reply(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+): void {
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(
+      JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
+    );
+}

@@ -1,0 +1,91 @@
+import {
+  conversationArgument,
+  conversationArgumentDescription,
+} from "./conversation-handle.js";
+import { nullableString, type ExtraProperty } from "./extra-properties.js";
+import type { McpToolMethod } from "./mcp-tool.js";
+
+/** A tool as `tools/list` lists it. */
+export interface ListedTool {
+  /** The tool name. */
+  readonly name: string;
+  /** The tool's description. */
+  readonly description: string;
+  /** The tool's schema plus the extra properties and the handle property. */
+  readonly inputSchema: { type: "object"; [key: string]: unknown };
+  /** The JSON Schema of `structuredContent`. */
+  readonly outputSchema: { type: "object"; [key: string]: unknown };
+  /** The hints that hold, when any does. */
+  readonly annotations?: {
+    readonly readOnlyHint?: boolean;
+    readonly idempotentHint?: boolean;
+  };
+}
+
+/**
+ * The listing of one tool under name: its input schema with the extra
+ * properties and (with `handleArgument`) the handle property added as
+ * nullable strings, listed in `required` in a strict tool (only the
+ * required extras elsewhere). Throws an Error naming the tool when an added
+ * property is already one of its properties.
+ */
+export function listTool(
+  name: string,
+  m: McpToolMethod,
+  extras: readonly ExtraProperty[],
+  handleArgument: boolean,
+): ListedTool {
+  const schema = structuredClone(m.tool.parameters) as {
+    [key: string]: unknown;
+  };
+  const properties = { ...(schema["properties"] ?? {}) } as {
+    [key: string]: unknown;
+  };
+  const required = [...((schema["required"] ?? []) as string[])];
+  const added: { name: string; description: string; required: boolean }[] =
+    extras.map((e) => ({
+      name: e.name,
+      description: e.description,
+      required: e.required === true,
+    }));
+  if (handleArgument) {
+    added.push({
+      name: conversationArgument,
+      description: conversationArgumentDescription,
+      required: false,
+    });
+  }
+  for (const a of added) {
+    if (Object.hasOwn(properties, a.name)) {
+      throw new Error(
+        `tool ${JSON.stringify(name)} already has a property ${JSON.stringify(a.name)}: rename the extra property`,
+      );
+    }
+    properties[a.name] = nullableString(a.description);
+    if (a.required || m.tool.strict) {
+      required.push(a.name);
+    }
+  }
+  schema["properties"] = properties;
+  if (required.length > 0) {
+    schema["required"] = required;
+  }
+  const listed: {
+    -readonly [K in keyof ListedTool]: ListedTool[K];
+  } = {
+    name,
+    description: m.tool.description,
+    inputSchema: { ...schema, type: "object" },
+    outputSchema: {
+      ...(structuredClone(m.outputSchema) as { [key: string]: unknown }),
+      type: "object",
+    },
+  };
+  if (m.readOnlyHint === true || m.idempotentHint === true) {
+    listed.annotations = {
+      ...(m.readOnlyHint === true ? { readOnlyHint: true } : {}),
+      ...(m.idempotentHint === true ? { idempotentHint: true } : {}),
+    };
+  }
+  return listed;
+}

@@ -1,0 +1,355 @@
+import {
+  createRegistry,
+  type DescFile,
+  type Registry,
+} from "@bufbuild/protobuf";
+import { createContextValues, type Transport } from "@connectrpc/connect";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import {
+  createAliasManager,
+  type AliasConfig,
+  type AliasManager,
+} from "../alias-manager.js";
+import { createExecutor, type Executor } from "../executor.js";
+import {
+  errorResult,
+  errorText,
+  successResult,
+  type ToolResult,
+} from "./call-result.js";
+import {
+  conversationArgument,
+  conversationMetaKey,
+  unknownConversationMessage,
+} from "./conversation-handle.js";
+import {
+  createMemoryConversationStore,
+  type ConversationStore,
+} from "./conversation-store.js";
+import {
+  extraPropertiesKey,
+  takeExtraProperties,
+  type ExtraProperty,
+} from "./extra-properties.js";
+import type { McpToolMethod } from "./mcp-tool.js";
+import { mergeAliasConfigs } from "./merge-alias-configs.js";
+import { listTool, type ListedTool } from "./tool-listing.js";
+
+/** Options of {@link createMcpToolServer}. */
+export interface McpToolServerOptions {
+  /** The server's name, sent to clients; `"ai-tools"` by default. */
+  readonly name?: string | undefined;
+  /** The server's version, sent to clients; `"0.0.0"` by default. */
+  readonly version?: string | undefined;
+  /** Instructions for the model, sent to clients. */
+  readonly instructions?: string | undefined;
+  /**
+   * Properties added to every tool's input schema, taken out of the
+   * arguments and handed to the call's context ({@link extraPropertiesKey}).
+   */
+  readonly extraProperties?: readonly ExtraProperty[] | undefined;
+  /**
+   * Take the conversation handle as the tool argument `conversation` (listed
+   * in every input schema) as well as in the request's `_meta`.
+   */
+  readonly handleArgument?: boolean | undefined;
+  /**
+   * Where conversations with handles (HTTP, protocol 2026-07-28) live;
+   * in memory by default.
+   */
+  readonly conversationStore?: ConversationStore | undefined;
+  /**
+   * How long an unused conversation of the default store, or an unused
+   * HTTP session, lives, in milliseconds; 30 minutes by default.
+   */
+  readonly idleTtlMs?: number | undefined;
+  /**
+   * Message types of the error details servers send, to write them as
+   * JSON; the types of the tools' files and their imports are known
+   * without it.
+   */
+  readonly registry?: Registry | undefined;
+}
+
+/** A group of tools served through one transport. */
+export interface McpToolSet {
+  /** The tools. */
+  readonly methods: readonly McpToolMethod[];
+  /** The alias facts of the generated file. */
+  readonly aliases: AliasConfig;
+  /** The transport the calls go through. */
+  readonly transport: Transport;
+  /**
+   * A prefix for the tool names (one service registered twice); a name
+   * must still be at most 64 characters.
+   */
+  readonly namePrefix?: string | undefined;
+}
+
+/**
+ * Which conversation the calls of one SDK server belong to: the
+ * connection's (stdio, an HTTP session), or one named by a handle per call
+ * (HTTP, protocol 2026-07-28).
+ */
+export type ConversationScope =
+  | { readonly kind: "connection"; readonly aliases: AliasManager }
+  | { readonly kind: "handle" };
+
+/**
+ * Tools served over MCP: `register<Service>Handler` and
+ * `forwardTo<Service>Client` add tools, `serveStdio` and `serveHttp` serve
+ * them. Each connection or HTTP request gets its own SDK server.
+ */
+export interface McpToolServer {
+  /** The options the server was created with. */
+  readonly options: McpToolServerOptions;
+  /**
+   * Add tools. Throws an Error for a name taken, a name too long, or an
+   * extra property that is already a property of a tool.
+   */
+  addTools(set: McpToolSet): void;
+  /** The tools as `tools/list` lists them, sorted by name. */
+  listTools(): ListedTool[];
+  /** A fresh alias manager knowing every added tool (one conversation). */
+  createAliasManager(): AliasManager;
+  /** The store of conversations with handles. */
+  conversationStore(): ConversationStore;
+  /** A low-level SDK server answering `tools/list` and `tools/call`. */
+  createSdkServer(scope: ConversationScope): Server;
+}
+
+interface Entry {
+  readonly listed: ListedTool;
+  readonly method: McpToolMethod;
+  readonly set: McpToolSet;
+  /** The set's executors, one per conversation. */
+  readonly executors: WeakMap<AliasManager, Executor>;
+  readonly registry: Registry;
+  /** The key the result's JSON is wrapped under, or "". */
+  readonly wrapKey: string;
+}
+
+/** MCP results: proto field names, defaults written (docs/mcp.md). */
+const mcpResultJson = {
+  useProtoFieldName: true,
+  alwaysEmitImplicit: true,
+} as const;
+
+const toolNamePattern = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
+
+/** Create an MCP tool server without tools. */
+export function createMcpToolServer(
+  options: McpToolServerOptions = {},
+): McpToolServer {
+  const extras = options.extraProperties ?? [];
+  const handleArgument = options.handleArgument === true;
+  for (const e of extras) {
+    if (handleArgument && e.name === conversationArgument) {
+      throw new Error(
+        `extra property ${JSON.stringify(e.name)} is the handle argument: rename it`,
+      );
+    }
+  }
+  const entries = new Map<string, Entry>();
+  const configs: AliasConfig[] = [];
+  let merged: AliasConfig | undefined;
+  let store = options.conversationStore;
+  let listing: ListedTool[] | undefined;
+
+  const aliasConfig = () => (merged ??= mergeAliasConfigs(configs));
+  const server: McpToolServer = {
+    options,
+    addTools(set) {
+      const added: Entry[] = [];
+      const executors = new WeakMap<AliasManager, Executor>();
+      for (const m of set.methods) {
+        const name = (set.namePrefix ?? "") + m.tool.name;
+        if (!toolNamePattern.test(name)) {
+          throw new Error(
+            `tool name ${JSON.stringify(name)} is not ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$: use a shorter name prefix`,
+          );
+        }
+        if (entries.has(name) || added.some((a) => a.listed.name === name)) {
+          throw new Error(
+            `tool ${JSON.stringify(name)} is registered twice: register the service once, or with a name prefix`,
+          );
+        }
+        added.push({
+          listed: listTool(name, m, extras, handleArgument),
+          method: m,
+          set,
+          executors,
+          registry: registryOf(m, options.registry),
+          wrapKey:
+            m.outputWrapKey ??
+            (m.method.methodKind === "server_streaming" ? "messages" : ""),
+        });
+      }
+      for (const a of added) {
+        entries.set(a.listed.name, a);
+      }
+      configs.push(set.aliases);
+      merged = undefined;
+      listing = undefined;
+    },
+    listTools() {
+      listing ??= [...entries.values()]
+        .map((e) => e.listed)
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return structuredClone(listing);
+    },
+    createAliasManager() {
+      return createAliasManager(aliasConfig());
+    },
+    conversationStore() {
+      store ??= createMemoryConversationStore({
+        aliases: aliasConfig(),
+        idleTtlMs: options.idleTtlMs,
+      });
+      return store;
+    },
+    createSdkServer(scope) {
+      const sdk = new Server(
+        {
+          name: options.name ?? "ai-tools",
+          version: options.version ?? "0.0.0",
+        },
+        {
+          capabilities: { tools: {} },
+          ...(options.instructions === undefined
+            ? {}
+            : { instructions: options.instructions }),
+        },
+      );
+      sdk.setRequestHandler("tools/list", () => ({
+        tools: server.listTools(),
+      }));
+      sdk.setRequestHandler("tools/call", async (request, ctx) => {
+        const entry = entries.get(request.params.name);
+        if (entry === undefined) {
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `unknown tool ${JSON.stringify(request.params.name)}`,
+          );
+        }
+        const result = await callTool(
+          server,
+          entry,
+          request.params.arguments ?? {},
+          ctx,
+          scope,
+        );
+        return sdk.projectCallToolResult(result, entry.listed.outputSchema);
+      });
+      return sdk;
+    },
+  };
+  return server;
+}
+
+/** The types of the method's file and its imports, and the given ones. */
+function registryOf(m: McpToolMethod, extra: Registry | undefined): Registry {
+  const files = new Set<DescFile>();
+  const add = (file: DescFile) => {
+    if (!files.has(file)) {
+      files.add(file);
+      file.dependencies.forEach(add);
+    }
+  };
+  add(m.method.parent.file);
+  return extra === undefined
+    ? createRegistry(...files)
+    : createRegistry(extra, ...files);
+}
+
+/** One `tools/call`: never throws; every failure is an `isError` result. */
+async function callTool(
+  server: McpToolServer,
+  entry: Entry,
+  argsIn: Record<string, unknown>,
+  ctx: ServerContext,
+  scope: ConversationScope,
+): Promise<ToolResult> {
+  let aliases: AliasManager | undefined;
+  try {
+    const { extraProperties, handleArgument } = server.options;
+    const args = { ...argsIn };
+    const extras = takeExtraProperties(args, extraProperties ?? []);
+    for (const e of extraProperties ?? []) {
+      if (e.required === true && !Object.hasOwn(extras, e.name)) {
+        return errorResult(
+          `missing required argument ${JSON.stringify(e.name)}: ${e.description}`,
+        );
+      }
+    }
+    let requested: unknown;
+    if (handleArgument === true && Object.hasOwn(args, conversationArgument)) {
+      requested = args[conversationArgument];
+      delete args[conversationArgument];
+    }
+    let handle: string | undefined;
+    let fresh = false;
+    if (scope.kind === "connection") {
+      aliases = scope.aliases;
+    } else {
+      const meta = ctx.mcpReq._meta?.[conversationMetaKey];
+      if (typeof meta === "string" && meta !== "") {
+        requested = meta;
+      }
+      if (typeof requested === "string" && requested !== "") {
+        handle = requested;
+        aliases = await server.conversationStore().load(handle);
+        if (aliases === undefined) {
+          return errorResult(unknownConversationMessage(handle));
+        }
+      } else {
+        aliases = server.createAliasManager();
+        fresh = true;
+      }
+    }
+    const executor = executorOf(entry, aliases);
+    const contextValues = createContextValues().set(extraPropertiesKey, extras);
+    let out: string;
+    try {
+      out = await executor.execute(
+        entry.method.tool.name,
+        JSON.stringify(args),
+        {
+          signal: ctx.mcpReq.signal,
+          contextValues,
+        },
+      );
+    } catch (e) {
+      return errorResult(errorText(e, aliases, entry.registry));
+    }
+    if (fresh) {
+      handle = await server.conversationStore().create();
+    }
+    if (handle !== undefined) {
+      await server.conversationStore().save(handle, aliases);
+    }
+    return successResult(out, entry.wrapKey, handle);
+  } catch (e) {
+    return errorResult(errorText(e, aliases, entry.registry));
+  }
+}
+
+/** The executor of the entry's tool set for one conversation. */
+function executorOf(entry: Entry, aliases: AliasManager): Executor {
+  let e = entry.executors.get(aliases);
+  if (e === undefined) {
+    e = createExecutor(entry.set.transport, {
+      methods: entry.set.methods,
+      aliases: entry.set.aliases,
+      aliasManager: aliases,
+      resultJson: mcpResultJson,
+    });
+    entry.executors.set(aliases, e);
+  }
+  return e;
+}

@@ -1,0 +1,149 @@
+import {
+  Client,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createMcpToolServer,
+  serveHttp,
+  type RunningHttpServer,
+} from "../../src/mcp/index.js";
+import {
+  startAitestServer,
+  type AitestServer,
+} from "../support/aitest-server.js";
+import { aitestAliases } from "../support/aitest-tools.js";
+import { callTool } from "../support/mcp-client.js";
+import { aitestMcpMethods } from "../support/mcp-tools.js";
+
+let grpc: AitestServer;
+let http: RunningHttpServer;
+
+beforeAll(async () => {
+  grpc = await startAitestServer();
+  const server = createMcpToolServer({ handleArgument: true });
+  server.addTools({
+    methods: aitestMcpMethods,
+    aliases: aitestAliases,
+    transport: grpc.transport,
+  });
+  http = await serveHttp(server);
+});
+
+afterAll(async () => {
+  await http.close();
+  await grpc.close();
+});
+
+async function connect(mode: "auto" | "legacy"): Promise<Client> {
+  const client = new Client(
+    { name: "test", version: "1.0.0" },
+    { versionNegotiation: { mode } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  expect(client.getNegotiatedProtocolVersion()).toBe(
+    mode === "auto" ? "2026-07-28" : "2025-11-25",
+  );
+  return client;
+}
+
+const key = "ai-tools/conversation";
+
+describe("streamable HTTP, 2026-07-28", () => {
+  it("mints a handle and finds the conversation by _meta or argument", async () => {
+    const client = await connect("auto");
+    const first = await callTool(client, "accounts_create", {
+      name: "a",
+      owner_id: randomUUID(),
+    });
+    expect(first.isError).toBeFalsy();
+    const handle = first._meta?.[key];
+    expect(handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(first.content[1]).toEqual({
+      type: "text",
+      text: `conversation: ${String(handle)}`,
+    });
+    // Without the handle: a new conversation, where acct-1 is unknown.
+    const lost = await callTool(client, "accounts_merge", {
+      source_id: "acct-1",
+      target_id: "acct-1",
+    });
+    expect(lost.isError).toBe(true);
+    // By _meta (an application hosting the model).
+    const byMeta = await callTool(
+      client,
+      "accounts_merge",
+      { source_id: "acct-1", target_id: "acct-1" },
+      { [key]: handle },
+    );
+    expect(byMeta.isError).toBeFalsy();
+    expect(byMeta._meta?.[key]).toBe(handle);
+    // By argument (the model carries it).
+    const byArg = await callTool(client, "accounts_merge", {
+      source_id: "acct-1",
+      target_id: "acct-1",
+      conversation: handle,
+    });
+    expect(byArg.isError).toBeFalsy();
+    expect(byArg.structuredContent).toMatchObject({
+      account: { id: "acct-1" },
+    });
+    await client.close();
+  });
+
+  it("answers an unknown handle with isError telling what to do", async () => {
+    const client = await connect("auto");
+    const r = await callTool(client, "accounts_list", {
+      count: 1,
+      conversation: "AAAAAAAAAAAAAAAAAAAAAA",
+    });
+    expect(r.isError).toBe(true);
+    expect(r.content).toEqual([
+      {
+        type: "text",
+        text: 'unknown or expired conversation "AAAAAAAAAAAAAAAAAAAAAA"; call again without "conversation" to start a new one',
+      },
+    ]);
+    await client.close();
+  });
+});
+
+describe("streamable HTTP, 2025-11-25 sessions", () => {
+  it("keeps one conversation per session, and two sessions apart", async () => {
+    const a = await connect("legacy");
+    const b = await connect("legacy");
+    const created = await callTool(a, "accounts_create", {
+      name: "a",
+      owner_id: randomUUID(),
+    });
+    expect(created._meta?.[key]).toBeUndefined();
+    expect(created.content).toHaveLength(1);
+    const again = await callTool(a, "accounts_merge", {
+      source_id: "acct-1",
+      target_id: "acct-1",
+    });
+    expect(again.isError).toBeFalsy();
+    const other = await callTool(b, "accounts_merge", {
+      source_id: "acct-1",
+      target_id: "acct-1",
+    });
+    expect(other.isError).toBe(true);
+    await a.close();
+    await b.close();
+  });
+
+  it("answers a request of an unknown session with 404", async () => {
+    const res = await fetch(http.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": "nope",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(res.status).toBe(404);
+  });
+});

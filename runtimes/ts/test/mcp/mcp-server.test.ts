@@ -1,0 +1,285 @@
+import { Code, type Interceptor } from "@connectrpc/connect";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createMcpToolServer,
+  extraPropertiesKey,
+  serveStdio,
+  type McpToolServer,
+  type McpToolServerOptions,
+} from "../../src/mcp/index.js";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import {
+  startAitestServer,
+  type AitestServer,
+} from "../support/aitest-server.js";
+import { aitestAliases } from "../support/aitest-tools.js";
+import { callTool, firstText } from "../support/mcp-client.js";
+import { aitestMcpMethods } from "../support/mcp-tools.js";
+
+let grpc: AitestServer;
+const seen: Record<string, string>[] = [];
+
+beforeAll(async () => {
+  grpc = await startAitestServer();
+});
+
+afterAll(async () => {
+  await grpc.close();
+});
+
+/** A tool server forwarding to the aitest gRPC server. */
+function newServer(options: McpToolServerOptions = {}): McpToolServer {
+  const server = createMcpToolServer(options);
+  // Interceptors see the call's extra properties.
+  const record: Interceptor = (next) => (req) => {
+    seen.push({ ...req.contextValues.get(extraPropertiesKey) });
+    return next(req);
+  };
+  server.addTools({
+    methods: aitestMcpMethods,
+    aliases: aitestAliases,
+    transport: createGrpcTransport({
+      baseUrl: grpc.url,
+      interceptors: [record],
+    }),
+  });
+  return server;
+}
+
+/** An SDK client connected to the server as stdio would: one connection. */
+async function connect(
+  server: McpToolServer,
+  mode: "auto" | "legacy" = "auto",
+): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  serveStdio(server, { transport: serverSide });
+  const client = new Client(
+    { name: "test", version: "1.0.0" },
+    { versionNegotiation: { mode } },
+  );
+  await client.connect(clientSide);
+  return client;
+}
+
+const uuidPattern =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+describe("tools/list", () => {
+  it("lists every tool, sorted, with extras, the handle property and hints", async () => {
+    const server = newServer({
+      extraProperties: [
+        { name: "tenant", description: "The tenant.", required: true },
+        { name: "trace", description: "A trace id." },
+      ],
+      handleArgument: true,
+    });
+    const client = await connect(server);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      "accounts_create",
+      "accounts_list",
+      "accounts_merge",
+      "accounts_watch",
+      "fixup_loose",
+      "fixup_strict",
+    ]);
+    const create = tools[0];
+    const nullable = (description: string) => ({
+      anyOf: [{ type: "string" }, { type: "null" }],
+      description,
+    });
+    expect(create?.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        tenant: nullable("The tenant."),
+        trace: nullable("A trace id."),
+        conversation: nullable(
+          'The conversation handle from the "conversation: …" line of an earlier result; leave it out to start a new conversation.',
+        ),
+      },
+      // strict: every added property is required
+      required: ["tenant", "trace", "conversation"],
+    });
+    // loose: only the required extras
+    expect(tools[3]?.inputSchema["required"]).toEqual(["tenant"]);
+    expect(create?.outputSchema).toEqual({ type: "object" });
+    expect(create?.annotations).toBeUndefined();
+    expect(tools[1]?.annotations).toEqual({ readOnlyHint: true });
+    expect(tools[2]?.annotations).toEqual({ idempotentHint: true });
+    await client.close();
+  });
+
+  it("refuses an extra property that a tool already has, naming the tool", () => {
+    const server = createMcpToolServer({
+      extraProperties: [{ name: "name", description: "clash" }],
+    });
+    const withName = {
+      ...aitestMcpMethods[0]!,
+      tool: {
+        ...aitestMcpMethods[0]!.tool,
+        parameters: {
+          type: "object",
+          properties: { name: { type: "string" } },
+        },
+      },
+    };
+    expect(() =>
+      server.addTools({
+        methods: [withName],
+        aliases: aitestAliases,
+        transport: grpc.transport,
+      }),
+    ).toThrow('tool "accounts_create" already has a property "name"');
+  });
+
+  it("refuses a tool registered twice and a prefixed name past 64 characters", () => {
+    const server = newServer();
+    const again = {
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+    };
+    expect(() => server.addTools(again)).toThrow(
+      'tool "accounts_create" is registered twice',
+    );
+    server.addTools({ ...again, namePrefix: "b_" });
+    expect(server.listTools().map((t) => t.name)).toContain("b_accounts_list");
+    expect(() =>
+      server.addTools({ ...again, namePrefix: "p".repeat(60) }),
+    ).toThrow("use a shorter name prefix");
+  });
+});
+
+describe("tools/call over one connection", () => {
+  for (const mode of ["auto", "legacy"] as const) {
+    it(`keeps aliases across calls (${mode === "auto" ? "2026-07-28" : "2025-11-25"})`, async () => {
+      const client = await connect(newServer(), mode);
+      expect(client.getNegotiatedProtocolVersion()).toBe(
+        mode === "auto" ? "2026-07-28" : "2025-11-25",
+      );
+      const owner = randomUUID();
+      const first = await callTool(client, "accounts_create", {
+        name: "a",
+        owner_id: owner,
+        note_count: 1,
+      });
+      expect(first.isError).toBeFalsy();
+      expect(first.content).toHaveLength(1);
+      expect(first._meta?.["ai-tools/conversation"]).toBeUndefined();
+      const account = (first.structuredContent as { account: { id: string } })
+        .account;
+      expect(account.id).toBe("acct-1");
+      expect(JSON.parse(firstText(first))).toEqual(first.structuredContent);
+      const second = await callTool(client, "accounts_create", {
+        name: "b",
+        owner_id: owner,
+      });
+      expect(
+        (second.structuredContent as { account: { id: string } }).account.id,
+      ).toBe("acct-2");
+      // acct-1 resolves to the UUID the server created.
+      const merged = await callTool(client, "accounts_merge", {
+        source_id: "acct-1",
+        target_id: "acct-2",
+      });
+      expect(merged.isError).toBeFalsy();
+      expect(grpc.calls.at(-1)?.request).toMatchObject({
+        sourceId: [...grpc.accounts.keys()].at(-2),
+      });
+      expect(merged.structuredContent).toMatchObject({
+        account: { id: "acct-2" },
+        received_source_id: "acct-1",
+      });
+      await client.close();
+    });
+  }
+
+  it("wraps a server stream's messages", async () => {
+    const client = await connect(newServer());
+    const r = await callTool(client, "accounts_watch", { count: 2 });
+    expect(r.structuredContent).toMatchObject({
+      messages: [{ id: "acct-1" }, { id: "acct-2" }],
+    });
+    expect(JSON.parse(firstText(r))).toEqual(r.structuredContent);
+    await client.close();
+  });
+
+  it("answers bad arguments, unknown aliases and server errors with isError", async () => {
+    const client = await connect(newServer());
+    const bad = await callTool(client, "accounts_create", {
+      note_count: "many",
+    });
+    expect(bad.isError).toBe(true);
+    expect(firstText(bad)).toMatch(/note_count|noteCount/);
+    const unknown = await callTool(client, "accounts_merge", {
+      source_id: "acct-7",
+      target_id: "acct-8",
+    });
+    expect(unknown.isError).toBe(true);
+    expect(firstText(unknown)).toBe(
+      'unknown alias "acct-7" in field "source_id"; no acct aliases exist yet: call a tool that returns accts first',
+    );
+    await callTool(client, "accounts_create", {
+      name: "a",
+      owner_id: randomUUID(),
+    });
+    const id = [...grpc.accounts.keys()].at(-1)!;
+    grpc.failNext(Code.NotFound, `account ${id} not found`);
+    const failed = await callTool(client, "accounts_list", { count: 1 });
+    expect(failed.isError).toBe(true);
+    expect(failed.content).toHaveLength(1);
+    expect(JSON.parse(firstText(failed))).toEqual({
+      code: "NOT_FOUND",
+      message: "account acct-1 not found",
+      details: [],
+    });
+    expect(firstText(failed)).not.toMatch(uuidPattern);
+    await client.close();
+  });
+
+  it("answers an unknown tool with JSON-RPC -32602", async () => {
+    const client = await connect(newServer());
+    await expect(callTool(client, "nope", {})).rejects.toMatchObject({
+      code: -32602,
+    });
+    await client.close();
+  });
+
+  it("hands extra properties to the call's context, not to the request", async () => {
+    const client = await connect(
+      newServer({
+        extraProperties: [
+          { name: "tenant", description: "The tenant.", required: true },
+        ],
+      }),
+    );
+    seen.length = 0;
+    const r = await callTool(client, "fixup_loose", { tenant: "t-1" });
+    expect(r.isError).toBeFalsy();
+    expect(seen).toEqual([{ tenant: "t-1" }]);
+    expect(JSON.stringify(grpc.calls.at(-1)?.request)).not.toContain("t-1");
+    const missing = await callTool(client, "fixup_loose", {});
+    expect(missing.isError).toBe(true);
+    expect(firstText(missing)).toBe(
+      'missing required argument "tenant": The tenant.',
+    );
+    await client.close();
+  });
+
+  it("gives two connections separate aliases", async () => {
+    const server = newServer();
+    const a = await connect(server);
+    const b = await connect(server);
+    await callTool(a, "accounts_create", { name: "a", owner_id: randomUUID() });
+    const r = await callTool(b, "accounts_merge", {
+      source_id: "acct-1",
+      target_id: "acct-1",
+    });
+    expect(r.isError).toBe(true);
+    expect(firstText(r)).toContain('unknown alias "acct-1"');
+    await a.close();
+    await b.close();
+  });
+});
