@@ -17,7 +17,7 @@ export const conversationArgument = "conversation";
  * every target.
  */
 export const conversationArgumentDescription =
-  'The conversation handle from the "conversation: …" line of an earlier result; leave it out to start a new conversation.';
+  'The conversation handle of the previous result ("conversation: …"); leave it out on the first call.';
 
 /**
  * A new conversation handle: 128 random bits, base64url without padding

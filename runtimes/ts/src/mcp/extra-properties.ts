@@ -24,13 +24,13 @@ export const extraPropertiesKey = createContextKey<
   Readonly<Record<string, string>>
 >(Object.freeze({}), { description: "ai-tools MCP extra properties" });
 
-/** The schema of an added property: a nullable string. */
+/** The schema of an added property: a nullable string (no empty description). */
 export function nullableString(description: string): {
   [key: string]: unknown;
 } {
   return {
     anyOf: [{ type: "string" }, { type: "null" }],
-    description,
+    ...(description === "" ? {} : { description }),
   };
 }
 

@@ -96,7 +96,7 @@ describe("tools/list", () => {
         tenant: nullable("The tenant."),
         trace: nullable("A trace id."),
         conversation: nullable(
-          'The conversation handle from the "conversation: …" line of an earlier result; leave it out to start a new conversation.',
+          'The conversation handle of the previous result ("conversation: …"); leave it out on the first call.',
         ),
       },
       // strict: every added property is required
