@@ -3,8 +3,8 @@ import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 
 /**
  * Extension numbers the plugin reads. Options are read by number from the
- * options' unknown fields, so any file declaring them works (see
- * annotations.md) and none has to be known at generation time.
+ * options' unknown fields, so any file declaring them works (see the
+ * README's Annotations section) and none has to be known at generation time.
  */
 export const extensionNumbers = {
   /** MethodOptions: (ai.tools.v1.rpc_tool), also (ai.context.v1.rpc_tool). */

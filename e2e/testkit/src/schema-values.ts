@@ -1,7 +1,7 @@
 /**
  * Schema-driven JSON values for property tests: every value produced is one
  * the tool-parameter schema admits, so a test can check that every admitted
- * value decodes (spec/schema.md, invariant "admitted means decodable").
+ * value decodes (docs/compat.md, invariant 2: "admitted means decodable").
  *
  * Covers the subset of JSON Schema our schemas use: `type` (a name or an
  * array of names), `properties`, `required`, `additionalProperties` (a

@@ -12,7 +12,7 @@ export interface GoFileView {
   readonly importGroups: readonly GoImportGroup[];
   /** Every tool, in tool-name byte order. */
   readonly tools: readonly GoToolView[];
-  /** True when any tool involves aliases (see aliases.md). */
+  /** True when any tool involves aliases (docs/runtime.md, "Primary prefix"). */
   readonly hasAliases: boolean;
   /** True when any tool has auto_execute. */
   readonly hasExecutors: boolean;

@@ -23,7 +23,7 @@ export function requestAliasFields(request: DescMessage): AliasField[] {
 }
 
 /**
- * The tool's primary prefix (aliases.md): the response's own `id`, else the
+ * The tool's primary prefix (docs/runtime.md): the response's own `id`, else the
  * `id` of its first top-level entity, else the request's `id`, else the
  * first request alias field, else "".
  */

@@ -24,7 +24,7 @@ export interface ToolModel {
   readonly strict: boolean;
   readonly autoExecute: boolean;
   /**
-   * The parameter schema in its canonical serialization (schema.md),
+   * The parameter schema in its canonical serialization (README, Schemas),
    * identical in every target. Only the text is kept: on large requests the
    * schema objects are most of the plugin's memory.
    */
@@ -42,7 +42,7 @@ export interface ToolModel {
   readonly serverStreaming: boolean;
   /** Request fields with an alias_prefix, in declaration order. */
   readonly requestAliasFields: readonly AliasField[];
-  /** The tool's primary prefix (aliases.md), or "". */
+  /** The tool's primary prefix (docs/runtime.md), or "". */
   readonly outputPrefix: string;
   /**
    * Legacy (Go's RegisterFieldsFromJSON only): response JSON name → prefix,

@@ -1,4 +1,4 @@
-/** Tool names every provider accepts (providers.md). */
+/** Tool names every provider accepts (docs/compat.md, "What providers accept"). */
 export const toolNamePattern = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 
 /**

@@ -4,7 +4,8 @@
  * runs any, so one malformed schema fails the whole request; this checker
  * lets generation and tests find the problem first.
  *
- * The rules follow the provider notes in spec/providers.md. Where OpenAI's
+ * The rules are OpenAI's (summed up in docs/compat.md, "What providers
+ * accept"). Where OpenAI's
  * documentation is silent, the checker is conservative: a schema it accepts
  * should be accepted by OpenAI, not the other way round. The decisions:
  *

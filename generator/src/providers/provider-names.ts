@@ -1,5 +1,6 @@
 /**
- * Tool-name rules of each model provider (spec/providers.md, "Names").
+ * Tool-name rules of each model provider (docs/compat.md, "What providers
+ * accept").
  */
 
 /** A provider whose tool-name rule is known. */

@@ -61,7 +61,8 @@ export class RootSchemaError extends Error {}
 
 /**
  * Build the parameter schema of a tool whose request message is `message`,
- * following docs/schema.md and the fixes of docs/compat.md.
+ * following the base rules of the README (Schemas) and the fixes of
+ * docs/compat.md.
  */
 export function buildToolSchema(
   message: DescMessage,
@@ -81,7 +82,7 @@ export function buildToolSchema(
   return { schema: flattenRoot(schema), oneofGroups: ctx.oneofGroups };
 }
 
-/** Merge the branches of a root-level anyOf into one object (schema.md). */
+/** Merge the branches of a root-level anyOf into one object (README, Schemas). */
 function flattenRoot(schema: JsonSchema): JsonSchema {
   const branches = schema["anyOf"];
   if (
@@ -120,7 +121,7 @@ function flattenRoot(schema: JsonSchema): JsonSchema {
   return flat;
 }
 
-/** `nullable(s)` of schema.md: never an anyOf inside an anyOf. */
+/** `anyOf [s, null]` of the README's Schemas: never an anyOf inside an anyOf. */
 function nullable(schema: JsonSchema): JsonSchema {
   const anyOf = schema["anyOf"];
   if (schema["type"] === undefined && Array.isArray(anyOf)) {

@@ -65,7 +65,7 @@ function isAscii(s: string): boolean {
 }
 
 /**
- * The canonical serialization of schema.md: no white space, object keys in
+ * The canonical serialization (README, Schemas): no white space, object keys in
  * byte order, strings escaped as Go's encoding/json escapes them.
  */
 export function canonicalJson(value: JsonValue): string {

@@ -173,7 +173,7 @@ async function execute(
     const entry =
       typeof toolName === "string" ? tools.get(toolName) : undefined;
     if (entry === undefined) {
-      // Worded as in every target (go-output.md): no quotes around the name.
+      // Worded as in every target (docs/runtime.md, "Errors"): no quotes around the name.
       throw new ToolError(`no auto-executor for tool: ${String(toolName)}`, {
         reason: "unknown-tool",
         code: Code.NotFound,
