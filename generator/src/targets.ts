@@ -1,4 +1,5 @@
 import type { ProblemCollector } from "./errors.js";
+import { buildGoMcpView } from "./go/build-go-mcp-view.js";
 import { buildGoView } from "./go/build-go-view.js";
 import type { GeneratorModel } from "./model/model.js";
 import { buildPyView } from "./py/build-py-view.js";
@@ -58,6 +59,8 @@ export const targets = {
   go: {
     options: {},
     buildView: (model, _options, problems) => buildGoView(model, problems),
+    buildMcpView: (model, _options, problems) =>
+      buildGoMcpView(model, problems),
   },
   ts: {
     options: {

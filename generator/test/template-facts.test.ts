@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
 import type { GeneratorModel } from "../src/model/model.js";
 import { goFileIdentifiers, goLocalNames } from "../src/go/go-imports.js";
+import { goMcpLocalNames } from "../src/go/build-go-mcp-view.js";
 import { goPascalCase } from "../src/go/go-names.js";
 import { pyFileIdentifiers } from "../src/py/py-names.js";
 import { tsFileIdentifiers } from "../src/ts/build-ts-view.js";
@@ -85,6 +86,38 @@ describe("lists of template facts", () => {
       ...matches(bodies, /\bvar (\w+)/g),
     ];
     expect(sorted(goLocalNames)).toEqual(sorted(locals));
+  });
+
+  it("goMcpLocalNames and the Go MCP file's package-level names", async () => {
+    const request = await buildRequest("mcp", {
+      parameter: "target=go",
+    });
+    const mcp = generate(request).find(
+      (f) => f.name === "ai_tools_mcp.gen.go",
+    )!.content;
+    const marker = "\n// The rest of this file is the MCP part of the runtime";
+    expect(mcp).toContain(marker);
+    const templatePart = mcp.split(marker)[0]!;
+    // The template declares only the per-service functions and init...
+    const declared = [
+      ...matches(templatePart, /^func (\w+)/gm),
+      ...matches(templatePart, /^(?:var|type|const) (\w+)/gm),
+    ];
+    expect(
+      declared.filter(
+        (n) => !/^(Register\w+Handler|ForwardTo\w+Client|init)$/.test(n),
+      ),
+    ).toEqual([]);
+    // ...whose parameters and locals are listed.
+    const locals = [
+      ...matches(
+        templatePart,
+        /[(,] ?(\w+) (?:\*?\w+\.\w+|\.\.\.\w+|string|\*Executor)\b/g,
+      ),
+      ...matches(templatePart, /(?:^|\s)(\w+) :?=/gm),
+      ...matches(templatePart, /func\((\w+) \*grpc\.Server\)/g),
+    ];
+    expect(sorted(goMcpLocalNames)).toEqual(sorted(locals));
   });
 
   it("tsFileIdentifiers: the TypeScript file's own names", () => {

@@ -26,10 +26,17 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
 		}
 	}()
-	args, values, handle, err := s.takeArguments(req.Params.Arguments)
+	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
 		return mcpErrorResult(err.Error())
 	}
+	//aitools:if aliases
+	handle, _ := req.Params.Meta[conversationMetaKey].(string)
+	if h, ok := values[conversationArgument]; ok && s.opts.handleArgument {
+		handle = h
+		delete(values, conversationArgument)
+	}
+	//aitools:end
 	if len(values) > 0 {
 		ctx = context.WithValue(ctx, mcpExtrasKey{}, values)
 		for _, p := range s.opts.extras {
@@ -40,9 +47,6 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	}
 	e := &Executor{}
 	//aitools:if aliases
-	if handle == "" {
-		handle, _ = req.Params.Meta[conversationMetaKey].(string)
-	}
 	conv, err := s.conversation(ctx, req, handle)
 	if err != nil {
 		return mcpErrorResult(err.Error())
@@ -78,9 +82,8 @@ func mcpErrorResult(text string) *mcp.CallToolResult {
 }
 
 // takeArguments takes the extra properties and the handle property out of
-// the arguments: it returns the rest as JSON, the extras' values by name
-// and the handle.
-func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[string]string, handle string, err error) {
+// the arguments: it returns the rest as JSON and their values by name.
+func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[string]string, err error) {
 	names := make([]string, 0, len(s.opts.extras)+1)
 	for _, p := range s.opts.extras {
 		names = append(names, p.Name)
@@ -94,11 +97,11 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 		raw = json.RawMessage("{}")
 	}
 	if len(names) == 0 {
-		return string(raw), nil, "", nil
+		return string(raw), nil, nil
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
-		return string(raw), nil, "", nil // not an object: the executor says so
+		return string(raw), nil, nil // not an object: the executor says so
 	}
 	values = map[string]string{}
 	for _, name := range names {
@@ -109,26 +112,20 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 		}
 		var text string
 		if json.Unmarshal(v, &text) != nil {
-			return "", nil, "", fmt.Errorf("failed to parse arguments: %s must be a string", quote(name))
+			return "", nil, fmt.Errorf("failed to parse arguments: %s must be a string", quote(name))
 		}
 		values[name] = text
 	}
 	for _, p := range s.opts.extras {
 		if _, ok := values[p.Name]; p.Required && !ok {
-			return "", nil, "", fmt.Errorf("failed to parse arguments: missing required argument %s", quote(p.Name))
+			return "", nil, fmt.Errorf("failed to parse arguments: missing required argument %s", quote(p.Name))
 		}
 	}
-	//aitools:if aliases
-	if s.opts.handleArgument {
-		handle = values[conversationArgument]
-		delete(values, conversationArgument)
-	}
-	//aitools:end
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return "", nil, "", fmt.Errorf("failed to parse arguments: %w", err)
+		return "", nil, fmt.Errorf("failed to parse arguments: %w", err)
 	}
-	return string(b), values, handle, nil
+	return string(b), values, nil
 }
 
 //aitools:if aliases

@@ -33,6 +33,7 @@ type MCPOption func(*mcpOptions)
 type mcpOptions struct {
 	extras []MCPExtraProperty
 	//aitools:if aliases
+
 	store          ConversationStore
 	handleArgument bool
 	//aitools:end
@@ -96,6 +97,7 @@ type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
 	//aitools:if aliases
+
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // the conversation of each connection
 	//aitools:end

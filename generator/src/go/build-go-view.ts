@@ -28,6 +28,7 @@ import {
 import type {
   GoExecutorView,
   GoFileView,
+  GoImportGroup,
   GoMapEntry,
   GoToolView,
 } from "./go-view.js";
@@ -61,7 +62,7 @@ export function buildGoView(
     },
     problems,
   );
-  const packages = assignPackages(model, problems);
+  const packages = assignGoPackages(model.executors, problems);
   problems.throwIfAny();
 
   const features: GoFeatures = {
@@ -75,25 +76,7 @@ export function buildGoView(
   for (const imp of [...goTemplateImports(features), ...runtime.imports]) {
     imports.set(imp.path, imp);
   }
-  const importLine = (imp: GoImport): string => {
-    const last = imp.path.slice(imp.path.lastIndexOf("/") + 1);
-    return imp.name === last
-      ? goQuote(imp.path)
-      : `${imp.name} ${goQuote(imp.path)}`;
-  };
-  const byPath = [...imports.values()].sort((a, b) =>
-    compareUtf8(a.path, b.path),
-  );
-  const std = byPath.filter((i) => isGoStdImport(i.path)).map(importLine);
-  const modules = byPath.filter((i) => !isGoStdImport(i.path)).map(importLine);
-  const own = [
-    ...new Map([...packages.values()].map((p) => [p.importPath, p])).values(),
-  ]
-    .sort((a, b) => compareUtf8(a.importPath, b.importPath))
-    .map((p) => `${p.name} ${goQuote(p.importPath)}`);
-  const importGroups = [std, modules, own]
-    .filter((g) => g.length > 0)
-    .map((lines) => ({ lines }));
+  const importGroups = goImportGroups(imports.values(), packages.values());
 
   const tools: GoToolView[] = model.tools.map((tool) => {
     const name = goQuote(tool.name);
@@ -178,8 +161,33 @@ export function buildGoView(
   };
 }
 
+/**
+ * The import block's groups: the standard library, other modules, then the
+ * packages of the protos, each sorted by path.
+ */
+export function goImportGroups(
+  imports: Iterable<GoImport>,
+  packages: Iterable<GoPackage>,
+): GoImportGroup[] {
+  const importLine = (imp: GoImport): string => {
+    const last = imp.path.slice(imp.path.lastIndexOf("/") + 1);
+    return imp.name === last
+      ? goQuote(imp.path)
+      : `${imp.name} ${goQuote(imp.path)}`;
+  };
+  const byPath = [...imports].sort((a, b) => compareUtf8(a.path, b.path));
+  const std = byPath.filter((i) => isGoStdImport(i.path)).map(importLine);
+  const modules = byPath.filter((i) => !isGoStdImport(i.path)).map(importLine);
+  const own = [...new Map([...packages].map((p) => [p.importPath, p])).values()]
+    .sort((a, b) => compareUtf8(a.importPath, b.importPath))
+    .map((p) => `${p.name} ${goQuote(p.importPath)}`);
+  return [std, modules, own]
+    .filter((g) => g.length > 0)
+    .map((lines) => ({ lines }));
+}
+
 /** `{a: x, b: y}`, leaving out the fields whose value is "" (zero). */
-function goStructLiteral(
+export function goStructLiteral(
   fields: readonly (readonly [string, string])[],
 ): string {
   const set = fields.filter(([, v]) => v !== "");
@@ -204,25 +212,28 @@ const allFeatures: GoFeatures = {
   mcp: false,
 };
 
-interface GoPackage {
+/** A Go package the file imports: its path and the name it has there. */
+export interface GoPackage {
   readonly importPath: string;
   readonly name: string;
 }
 
 /**
- * The Go packages the executors refer to, keyed by proto file name: the
- * request message's file and the service's file. Each import path gets its
- * own name, unique in the file.
+ * The Go packages the calls of `tools` refer to, keyed by proto file name:
+ * the request message's file and the service's file. Each import path gets
+ * its own name, unique in the file, and none of `alsoTaken` (the local
+ * names of the file's code).
  */
-function assignPackages(
-  model: GeneratorModel,
+export function assignGoPackages(
+  tools: readonly ToolModel[],
   problems: ProblemCollector,
+  alsoTaken: readonly string[] = [],
 ): Map<string, GoPackage> {
   const files = new Map<
     string,
     { file: DescFile; tool: ToolModel; what: string }
   >();
-  for (const tool of model.executors) {
+  for (const tool of tools) {
     if (!files.has(tool.service.file.proto.name)) {
       files.set(tool.service.file.proto.name, {
         file: tool.service.file,
@@ -264,6 +275,7 @@ function assignPackages(
       ...goRuntime(allFeatures).imports,
     ].map((i) => i.name),
     ...goLocalNames,
+    ...alsoTaken,
     "gentools",
   ]);
   const out = new Map<string, GoPackage>();

@@ -1,0 +1,201 @@
+import type { ProblemCollector } from "../errors.js";
+import type { GeneratorModel, ToolModel } from "../model/model.js";
+import { entityId, responseAliasTypes } from "../model/response-aliases.js";
+import { compareUtf8 } from "../schema/canonical-json.js";
+import { alignKeys } from "./go-align.js";
+import {
+  assignGoPackages,
+  buildGoView,
+  goImportGroups,
+  goStructLiteral,
+} from "./build-go-view.js";
+import { goCamelCase, goMessageName } from "./go-camel-case.js";
+import { goFileIdentifiers } from "./go-imports.js";
+import { goQuote } from "./go-quote.js";
+import {
+  goRuntimeBeside,
+  goRuntimeDeclarations,
+  type GoFeatures,
+  type GoImport,
+} from "./go-runtime.js";
+import type {
+  GoMcpFileView,
+  GoMcpServiceView,
+  GoMcpToolView,
+} from "./go-mcp-view.js";
+
+/** The name of the MCP file, beside ai_tools.gen.go. */
+export const goMcpFileName = "ai_tools_mcp.gen.go";
+
+/** Local names of the MCP file's functions: no import may take them. */
+export const goMcpLocalNames: readonly string[] = [
+  "args",
+  "client",
+  "conn",
+  "ctx",
+  "e",
+  "impl",
+  "opts",
+  "s",
+  "server",
+];
+
+/** Imports of the MCP file's own code (templates/go/mcp-file.hbs). */
+const templateImports: readonly GoImport[] = [
+  { name: "context", path: "context" },
+  { name: "json", path: "encoding/json" },
+  { name: "mcp", path: "github.com/modelcontextprotocol/go-sdk/mcp" },
+  { name: "grpc", path: "google.golang.org/grpc" },
+];
+
+/**
+ * Shape the model for templates/go/mcp-file.hbs: per service with tools,
+ * `Register<Service>Handler` and `ForwardTo<Service>Client` over the tools'
+ * records, and the runtime code the main file does not already hold. The
+ * function names must not take a name the package already declares.
+ */
+export function buildGoMcpView(
+  model: GeneratorModel,
+  problems: ProblemCollector,
+): GoMcpFileView {
+  const main = buildGoView(model, problems);
+  const varNames = new Map(
+    model.tools.map((t, i) => [t, main.tools[i]!.varName]),
+  );
+  const tools = model.mcpServices.flatMap((s) => s.tools);
+  const packages = assignGoPackages(tools, problems, goMcpLocalNames);
+  const declared = new Set([
+    ...goFileIdentifiers,
+    ...goRuntimeDeclarations,
+    ...varNames.values(),
+  ]);
+  for (const service of model.mcpServices) {
+    const name = goCamelCase(service.name);
+    for (const fn of [`Register${name}Handler`, `ForwardTo${name}Client`]) {
+      if (declared.has(fn)) {
+        problems.add({
+          file: service.file,
+          element: service.fullName,
+          message: `the MCP function ${fn} of service ${service.fullName} has the name of a declaration of the generated package (a tool's variable or the runtime's); rename the tool or the service`,
+        });
+      }
+      declared.add(fn);
+    }
+  }
+  problems.throwIfAny();
+
+  const mainFeatures: GoFeatures = {
+    aliases: model.hasAliases,
+    executors: model.hasExecutors,
+    streaming: model.executors.some((t) => t.serverStreaming),
+    mcp: false,
+  };
+  const runtime = goRuntimeBeside(mainFeatures, {
+    ...mainFeatures,
+    executors: true,
+    mcp: true,
+  });
+  const imports = new Map<string, GoImport>();
+  for (const imp of [...templateImports, ...runtime.imports]) {
+    imports.set(imp.path, imp);
+  }
+
+  const services: GoMcpServiceView[] = model.mcpServices.map((service) => {
+    const pkg = packages.get(service.file)!.name;
+    const name = goCamelCase(service.name);
+    return {
+      fullName: service.fullName,
+      registerName: `Register${name}Handler`,
+      forwardName: `ForwardTo${name}Client`,
+      serverType: `${pkg}.${name}Server`,
+      registerServer: `${pkg}.Register${name}Server`,
+      clientType: `${pkg}.${name}Client`,
+      newClient: `${pkg}.New${name}Client`,
+      tools: service.tools.map((tool) => toolView(tool, varNames, packages)),
+    };
+  });
+
+  return {
+    fileName: goMcpFileName,
+    importGroups: goImportGroups(imports.values(), packages.values()),
+    services,
+    aliasTableLines: model.hasAliases ? aliasTableLines(model, tools) : [],
+    runtime: runtime.code,
+  };
+}
+
+function toolView(
+  tool: ToolModel,
+  varNames: ReadonlyMap<ToolModel, string>,
+  packages: ReadonlyMap<string, { readonly name: string }>,
+): GoMcpToolView {
+  const varName = varNames.get(tool)!;
+  const lines: [string, string][] = [
+    ["tool", varName],
+    ["output", `json.RawMessage(${goQuote(tool.outputSchemaJson)})`],
+  ];
+  if (tool.outputWrapKey !== "") {
+    lines.push(["wrap", goQuote(tool.outputWrapKey)]);
+  }
+  if (tool.readOnlyHint) lines.push(["readOnly", "true"]);
+  if (tool.idempotentHint) lines.push(["idempotent", "true"]);
+  const keys = alignKeys(lines.map(([key, value]) => ({ key, value })));
+  const requestPkg = packages.get(tool.input.file.proto.name)!.name;
+  const request = `${requestPkg}.${goMessageName(tool.input.typeName, tool.input.file.proto.package)}`;
+  const helper = tool.serverStreaming ? "mcpStream" : "mcpUnary";
+  return {
+    fields: lines.map(([, value], i) => `${keys[i]!}${value},`),
+    call: `${helper}(ctx, e, ${varName}, args, &${request}{}, client.${goCamelCase(tool.method.name)})`,
+  };
+}
+
+/**
+ * The registration entries of the tools the main file does not execute: the
+ * response types it does not list, those tools' entity id rules and the
+ * prefixes only those types declare, as statements of an init function.
+ */
+function aliasTableLines(
+  model: GeneratorModel,
+  tools: readonly ToolModel[],
+): string[] {
+  const only = tools.filter((t) => !t.autoExecute);
+  if (only.length === 0) return [];
+  const listed = new Set(model.responseAliasTypes.map(([name]) => name));
+  const types = responseAliasTypes(tools.map((t) => t.output));
+  const tabled = new Set(types.map(([name]) => name));
+  const known = new Set(model.knownAliasPrefixes);
+  const lines: string[] = [];
+  for (const [name, fields] of types) {
+    if (listed.has(name)) continue;
+    const literals = fields.map((f) =>
+      goStructLiteral([
+        ["field", goQuote(f.field)],
+        ["prefix", f.prefix === "" ? "" : goQuote(f.prefix)],
+        ["message", f.message === "" ? "" : goQuote(f.message)],
+        ["isMap", f.map ? "true" : ""],
+      ]),
+    );
+    lines.push(
+      `responseAliasTypes[${goQuote(name)}] = []responseAliasField{${literals.join(", ")}}`,
+    );
+    for (const f of fields) {
+      if (f.prefix !== "" && !known.has(f.prefix)) {
+        known.add(f.prefix);
+        lines.push(`knownAliasPrefixes[${goQuote(f.prefix)}] = true`);
+      }
+    }
+  }
+  for (const tool of [...only].sort((a, b) => compareUtf8(a.name, b.name))) {
+    const { idPrefix, idField } = entityId(tool.output, tool.outputPrefix);
+    if (idPrefix === "" && !tabled.has(tool.output.typeName)) continue;
+    const literal = goStructLiteral([
+      ["message", goQuote(tool.output.typeName)],
+      ["idPrefix", idPrefix === "" ? "" : goQuote(idPrefix)],
+      ["idField", idField === "" ? "" : goQuote(idField)],
+    ]);
+    lines.push(
+      `toolResponseAliases[${goQuote(tool.name)}] = responseAliasTool${literal}`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,49 @@
+import type { GoImportGroup } from "./go-view.js";
+
+/**
+ * What templates/go/mcp-file.hbs prints: the MCP file beside
+ * ai_tools.gen.go (docs/mcp.md). Every string is final Go source text.
+ */
+export interface GoMcpFileView {
+  /** Always "ai_tools_mcp.gen.go". */
+  readonly fileName: string;
+  /** Import block groups, as in the main file. */
+  readonly importGroups: readonly GoImportGroup[];
+  /** The services with at least one tool, by full name. */
+  readonly services: readonly GoMcpServiceView[];
+  /**
+   * Alias registration entries of the tools only MCP executes (no
+   * auto_execute), added to the main file's tables by an init function;
+   * empty when there are none.
+   */
+  readonly aliasTableLines: readonly string[];
+  /** The runtime code this file needs beyond the main file's. */
+  readonly runtime: string;
+}
+
+/** The two functions of one service. */
+export interface GoMcpServiceView {
+  /** `linkhub.v1.LinkService`, for the doc comments. */
+  readonly fullName: string;
+  /** `RegisterLinkServiceHandler`. */
+  readonly registerName: string;
+  /** `ForwardToLinkServiceClient`. */
+  readonly forwardName: string;
+  /** `linkhubv1.LinkServiceServer`. */
+  readonly serverType: string;
+  /** `linkhubv1.RegisterLinkServiceServer`. */
+  readonly registerServer: string;
+  /** `linkhubv1.LinkServiceClient`. */
+  readonly clientType: string;
+  /** `linkhubv1.NewLinkServiceClient`. */
+  readonly newClient: string;
+  readonly tools: readonly GoMcpToolView[];
+}
+
+/** One entry of a service's `[]mcpTool`. */
+export interface GoMcpToolView {
+  /** The one-line fields, keys padded as gofmt aligns them: `tool:   LinksCreate,`. */
+  readonly fields: readonly string[];
+  /** The call's return expression: `mcpUnary(ctx, e, LinksCreate, args, &…{}, client.CreateLink)`. */
+  readonly call: string;
+}
