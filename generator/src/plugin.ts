@@ -23,7 +23,8 @@ export interface GeneratedFile {
 
 /**
  * Run the generator on a request. Throws GeneratorError for bad input.
- * Returns no file when no method is annotated.
+ * Returns no file when no method becomes a tool (none annotated, or none
+ * selected by `tools`, `include` and `exclude`).
  */
 export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
   const options = parseOptions(request.parameter);
