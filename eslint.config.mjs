@@ -1,23 +1,24 @@
 // The one linter of the TypeScript packages: typescript-eslint's type-checked
-// recommended rules over each package's sources and tests. Run it with
-// `pnpm run lint` at the root (every package) or in a package (its files).
+// recommended rules over each package's sources and tests. `pnpm run lint`
+// at the root runs every package's `lint` script (`eslint .`, this config).
 import js from "@eslint/js";
+import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 /**
- * The TypeScript projects, each covering its package's sources and tests:
- * the type information of the rules comes from these.
+ * The TypeScript packages and, for each, the project covering its sources
+ * and tests: the type information of the rules comes from it.
  */
-const projects = [
-  "generator/tsconfig.test.json",
-  "runtimes/ts/tsconfig.test.json",
-  "e2e/server/tsconfig.test.json",
-  "e2e/testkit/tsconfig.test.json",
-  "e2e/ts/tsconfig.json",
-  "examples/ts/tsconfig.json",
-];
+const packages = {
+  generator: "tsconfig.test.json",
+  "runtimes/ts": "tsconfig.test.json",
+  "e2e/server": "tsconfig.test.json",
+  "e2e/testkit": "tsconfig.test.json",
+  "e2e/ts": "tsconfig.json",
+  "examples/ts": "tsconfig.json",
+};
 
-export default tseslint.config(
+export default defineConfig(
   {
     // Generated code (protoc-gen-es, this plugin, tsc) and installed code.
     ignores: [
@@ -31,12 +32,6 @@ export default tseslint.config(
   {
     files: ["**/*.ts", "**/*.mts"],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
-    languageOptions: {
-      parserOptions: {
-        project: projects,
-        tsconfigRootDir: import.meta.dirname,
-      },
-    },
     rules: {
       // Not a disabled rule: `const { key: _, ...rest } = o` is how a copy of
       // `o` without `key` is written; the rest is used, `_` names the key.
@@ -46,6 +41,15 @@ export default tseslint.config(
       ],
     },
   },
+  Object.entries(packages).map(([dir, project]) => ({
+    files: [`${dir}/**/*.ts`],
+    languageOptions: {
+      parserOptions: {
+        project: `${dir}/${project}`,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  })),
   {
     // Vitest configs and hand-written declarations of .mjs scripts are in
     // no project: linted without type information.
