@@ -2,6 +2,7 @@ import type { ProblemCollector } from "./errors.js";
 import { buildGoMcpView } from "./go/build-go-mcp-view.js";
 import { buildGoView } from "./go/build-go-view.js";
 import type { GeneratorModel } from "./model/model.js";
+import { buildPyMcpView } from "./py/build-py-mcp-view.js";
 import { buildPyView } from "./py/build-py-view.js";
 import { buildTsView, formatTs } from "./ts/build-ts-view.js";
 
@@ -94,6 +95,8 @@ export const targets = {
     },
     buildView: (model, options, problems) =>
       buildPyView(model, { pyPackage: options["py_package"]! }, problems),
+    buildMcpView: (model, options, problems) =>
+      buildPyMcpView(model, { pyPackage: options["py_package"]! }, problems),
   },
 } as const satisfies Readonly<Record<string, TargetEntry>>;
 

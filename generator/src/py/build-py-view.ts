@@ -1,6 +1,6 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel } from "../model/model.js";
+import type { GeneratorModel, ToolModel } from "../model/model.js";
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import {
@@ -43,22 +43,13 @@ export function buildPyView(
   options: { readonly pyPackage: string },
   problems: ProblemCollector,
 ): PyFileView {
-  const constNames = assignToolIdentifiers(
-    model.tools,
-    {
-      kind: "Python constant",
-      shape: pyUpperSnake,
-      invalid: (id) =>
-        isPyIdentifier(id)
-          ? undefined
-          : `the Python constant ${JSON.stringify(id)}, which is not a valid Python name; start each "_"-separated part with a letter`,
-      reservedWords: pyKeywords,
-      taken: pyFileIdentifiers,
-      takenBy: "ai_tools_gen.py already defines",
-    },
+  const constNames = pyToolConstNames(model, problems);
+  const imports = assignImports(
+    model.executors,
+    [],
+    options.pyPackage,
     problems,
   );
-  const imports = assignImports(model, options.pyPackage, problems);
   problems.throwIfAny();
 
   const tools: PyToolView[] = model.tools.map((tool) => ({
@@ -149,6 +140,31 @@ export function buildPyView(
 }
 
 /**
+ * The constant of each tool in ai_tools_gen.py (`LINKS_CREATE`); collisions
+ * and invalid names are added to `problems`.
+ */
+export function pyToolConstNames(
+  model: GeneratorModel,
+  problems: ProblemCollector,
+): Map<ToolModel, string> {
+  return assignToolIdentifiers(
+    model.tools,
+    {
+      kind: "Python constant",
+      shape: pyUpperSnake,
+      invalid: (id) =>
+        isPyIdentifier(id)
+          ? undefined
+          : `the Python constant ${JSON.stringify(id)}, which is not a valid Python name; start each "_"-separated part with a letter`,
+      reservedWords: pyKeywords,
+      taken: pyFileIdentifiers,
+      takenBy: "ai_tools_gen.py already defines",
+    },
+    problems,
+  );
+}
+
+/**
  * `ALL_TOOLS: tuple[AgentTool, ...] = (X,)` for exactly one tool when the
  * line fits, as ruff format writes a one-element tuple; else "".
  */
@@ -172,32 +188,39 @@ export function sortExports(names: readonly string[]): string[] {
   return [...names].sort((a, b) => isortType(a) - isortType(b) || natord(a, b));
 }
 
-interface PyImports {
+export interface PyImports {
   /** The protobuf package's own modules (WKTs), with their names. */
   readonly thirdParty: PyImport[];
+  /** The grpcio-tools output's modules, with their names. */
+  readonly ownModules: PyImport[];
   /** Statements importing the grpcio-tools output. */
   readonly own: string[];
   /** The Python expression naming a message class. */
   typeRef(message: DescMessage): string;
+  /** The name of the `_pb2_grpc` module of one of `grpcFiles`. */
+  grpcModule(protoFile: string): string;
 }
 
 /**
  * The `*_pb2` modules the executors use: those of their request and response
- * messages. `google/protobuf/*.proto` come from the protobuf package; every
- * other file from the grpcio-tools output, under `py_package` when set. Each
- * module is bound to the short name pyModuleNames gives its proto path (the
- * same with or without `py_package`), and the statements are written as
- * ruff writes them (pyImportStatements).
+ * messages; and the `*_pb2_grpc` modules of `grpcFiles` (the services' files,
+ * for the MCP file). `google/protobuf/*.proto` come from the protobuf
+ * package; every other file from the grpcio-tools output, under
+ * `py_package` when set. Each module is bound to the short name
+ * pyModuleNames gives its proto path (the same with or without
+ * `py_package`; a `_pb2_grpc` module that of its `_pb2` plus `_grpc`), and
+ * the statements are written as ruff writes them (pyImportStatements).
  */
-function assignImports(
-  model: GeneratorModel,
+export function assignImports(
+  executors: readonly ToolModel[],
+  grpcFiles: readonly string[],
   pyPackage: string,
   problems: ProblemCollector,
 ): PyImports {
   /** By the module's proto-derived path (without `py_package`). */
   const modules = new Map<string, { module: string; thirdParty: boolean }>();
   const refs = new Map<DescMessage, { base: string; local: string }>();
-  for (const tool of model.executors) {
+  for (const tool of executors) {
     const refused = new Set<string>();
     for (const [message, role] of [
       [tool.input, "request"],
@@ -238,14 +261,24 @@ function assignImports(
       refs.set(message, { base, local });
     }
   }
-  const names = pyModuleNames([...modules.keys()]);
+  const grpcBases = new Map(grpcFiles.map((f) => [f, pyProtoModule(f)]));
+  const names = pyModuleNames([...modules.keys(), ...grpcBases.values()]);
   const section = (thirdParty: boolean): PyImport[] =>
     [...modules]
       .filter(([, m]) => m.thirdParty === thirdParty)
       .map(([base, m]) => ({ module: m.module, name: names.get(base)! }));
+  const grpcModules: PyImport[] = [...new Set(grpcBases.values())].map(
+    (base) => ({
+      module: `${pyPackage === "" ? base : `${pyPackage}.${base}`}_grpc`,
+      name: `${names.get(base)!}_grpc`,
+    }),
+  );
+  const ownModules = [...section(false), ...grpcModules];
   return {
     thirdParty: section(true),
-    own: pyImportStatements(section(false)),
+    ownModules,
+    own: pyImportStatements(ownModules),
+    grpcModule: (protoFile) => `${names.get(pyProtoModule(protoFile))!}_grpc`,
     typeRef: (message) => {
       const { base, local } = refs.get(message)!;
       return `${names.get(base)!}.${local}`;

@@ -1,0 +1,165 @@
+import type { ProblemCollector } from "../errors.js";
+import type { GeneratorModel } from "../model/model.js";
+import { compareUtf8 } from "../schema/canonical-json.js";
+import {
+  assignImports,
+  pyFileName,
+  pyToolConstNames,
+  sortExports,
+} from "./build-py-view.js";
+import { pyImportStatements } from "./py-imports.js";
+import { isPyIdentifier, pyKeywords, pyUpperSnake } from "./py-names.js";
+import { pyQuote } from "./py-quote.js";
+
+/** The name of the Python MCP module, beside ai_tools_gen.py. */
+export const pyMcpFileName = "ai_tools_mcp_gen.py";
+
+/** The module name of ai_tools_gen.py, as the MCP module imports it. */
+const mainModule = pyFileName.replace(/\.py$/, "");
+
+/**
+ * What templates/py/mcp-file.hbs prints. Every string is finished Python
+ * text: literals quoted by pyQuote, names checked; the template only
+ * iterates and prints.
+ */
+export interface PyMcpFileView {
+  /** Always "ai_tools_mcp_gen.py". */
+  readonly fileName: string;
+  /** The proto files of the services, for the header comment. */
+  readonly sources: readonly string[];
+  /** Third-party import statements, in isort's order. */
+  readonly thirdPartyImports: readonly string[];
+  /** Import statements of ai_tools_gen and the grpcio-tools output. */
+  readonly ownImports: readonly string[];
+  /** `__all__` entries, quoted, in ruff's (RUF022) order. */
+  readonly exports: readonly string[];
+  readonly services: readonly PyMcpServiceView[];
+}
+
+/** One service with tools: its tuple of tools and its two functions. */
+export interface PyMcpServiceView {
+  /** `linkhub.v1.LinkService`. */
+  readonly fullName: string;
+  /** `LINK_SERVICE_TOOLS`. */
+  readonly toolsName: string;
+  /** `register_link_service_handler`. */
+  readonly registerName: string;
+  /** `forward_to_link_service_client`. */
+  readonly forwardName: string;
+  /** `linkhub_links_pb2_grpc.LinkServiceServicer`. */
+  readonly servicerType: string;
+  /** `linkhub_links_pb2_grpc.add_LinkServiceServicer_to_server`. */
+  readonly addServicer: string;
+  readonly tools: readonly PyMcpToolView[];
+}
+
+/** One McpToolMethod of a service. */
+export interface PyMcpToolView {
+  /** `ai_tools_gen.LINKS_CREATE`. */
+  readonly tool: string;
+  /** The quoted gRPC method path. */
+  readonly method: string;
+  readonly requestType: string;
+  readonly responseType: string;
+  /** `True` or `False`. */
+  readonly serverStreaming: string;
+  /** The quoted canonical output schema JSON. */
+  readonly outputSchema: string;
+  /** The quoted wrap key (`""`, `"messages"`, `"value"`). */
+  readonly outputWrapKey: string;
+  readonly readOnlyHint: string;
+  readonly idempotentHint: string;
+}
+
+/**
+ * Shape the model for templates/py/mcp-file.hbs: per service with tools
+ * (model.mcpServices), the tools as `McpToolMethod`s over ai_tools_gen's
+ * tool constants, `register_<service>_handler` (an in-process servicer) and
+ * `forward_to_<service>_client` (a channel). Every MCP tool is executed.
+ */
+export function buildPyMcpView(
+  model: GeneratorModel,
+  options: { readonly pyPackage: string },
+  problems: ProblemCollector,
+): PyMcpFileView {
+  const constNames = pyToolConstNames(model, problems);
+  const tools = model.mcpServices.flatMap((s) => s.tools);
+  const serviceFiles = model.mcpServices.map((s) => s.file);
+  const imports = assignImports(
+    tools,
+    serviceFiles,
+    options.pyPackage,
+    problems,
+  );
+  const names = new Map<string, string>();
+  for (const s of model.mcpServices) {
+    const snake = pyUpperSnake(s.name).toLowerCase();
+    const at = { file: s.file, element: s.fullName };
+    if (!isPyIdentifier(snake) || pyKeywords.has(snake)) {
+      problems.add({
+        ...at,
+        message: `the Python MCP functions of service ${s.fullName} would be named from ${JSON.stringify(snake)}, which is not a valid Python name; rename the service`,
+      });
+    }
+    const other = names.get(snake);
+    if (other !== undefined) {
+      problems.add({
+        ...at,
+        message: `services ${other} and ${s.fullName} would both have the Python MCP function register_${snake}_handler; rename one of them`,
+      });
+    }
+    names.set(snake, s.fullName);
+  }
+  problems.throwIfAny();
+
+  const services: PyMcpServiceView[] = model.mcpServices.map((s) => {
+    const snake = pyUpperSnake(s.name).toLowerCase();
+    const grpcModule = imports.grpcModule(s.file);
+    return {
+      fullName: s.fullName,
+      toolsName: `${snake.toUpperCase()}_TOOLS`,
+      registerName: `register_${snake}_handler`,
+      forwardName: `forward_to_${snake}_client`,
+      servicerType: `${grpcModule}.${s.service.name}Servicer`,
+      addServicer: `${grpcModule}.add_${s.service.name}Servicer_to_server`,
+      tools: s.tools.map((t) => ({
+        tool: `${mainModule}.${constNames.get(t)!}`,
+        method: pyQuote(`/${t.service.typeName}/${t.method.name}`),
+        requestType: imports.typeRef(t.input),
+        responseType: imports.typeRef(t.output),
+        serverStreaming: pyBool(t.serverStreaming),
+        outputSchema: pyQuote(t.outputSchemaJson),
+        outputWrapKey: pyQuote(t.outputWrapKey),
+        readOnlyHint: pyBool(t.readOnlyHint),
+        idempotentHint: pyBool(t.idempotentHint),
+      })),
+    };
+  });
+
+  return {
+    fileName: pyMcpFileName,
+    sources: [...new Set(serviceFiles)].sort(compareUtf8),
+    // One section, as isort sorts it: grpc, then the runtime's MCP module
+    // and the protobuf package's modules.
+    thirdPartyImports: pyImportStatements([
+      { module: "grpc", name: "grpc" },
+      ...["McpToolMethod", "McpToolServer"].map((n) => ({
+        module: `ai_tools_runtime.mcp.${n}`,
+        name: n,
+      })),
+      ...imports.thirdParty,
+    ]),
+    ownImports: pyImportStatements([
+      { module: mainModule, name: mainModule },
+      ...imports.ownModules,
+    ]),
+    exports: sortExports(
+      services.flatMap((s) => [s.toolsName, s.registerName, s.forwardName]),
+    ).map(pyQuote),
+    services,
+  };
+}
+
+function pyBool(b: boolean): string {
+  return b ? "True" : "False";
+}

@@ -1,0 +1,203 @@
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generate } from "../src/plugin.js";
+import { modelOf } from "./support/model.js";
+import { buildRequest, goldenCases, paths } from "./support/request.js";
+
+// The Python MCP file (mcp=true): for the MCP golden cases and the
+// executors case, ai_tools_mcp_gen.py is checked as generated (ruff format,
+// ruff check with the strict rule set, mypy --strict with typed stubs of the
+// grpcio-tools output, _pb2_grpc included), then imported next to
+// ai_tools_gen.py by a real Python with ai_tools_runtime.mcp: its tools, as
+// an McpToolServer lists them, must be the model's MCP tools with their
+// schemas and hints.
+
+const repoRoot = resolve(paths.generator, "..");
+const runtimeSrc = join(repoRoot, "runtimes", "python", "src");
+const python =
+  (process.env.AI_TOOLS_PYTHON ?? "") !== ""
+    ? process.env.AI_TOOLS_PYTHON!
+    : join(repoRoot, ".venv", "bin", "python");
+
+const work = mkdtempSync(join(tmpdir(), "ai-tools-py-mcp-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function must(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): string {
+  const r = spawnSync(python, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) {
+    throw new Error(
+      `python ${args.join(" ")} (exit ${r.status}):\n${r.stdout}${r.stderr}`,
+    );
+  }
+  return r.stdout;
+}
+
+/** Lists the tools through McpToolServer (run in the output root). */
+const listScript = String.raw`
+import json
+
+import grpc
+
+import ai_tools_mcp_gen as m
+from ai_tools_runtime.mcp import McpToolServer
+
+server = McpToolServer()
+channel = grpc.insecure_channel("127.0.0.1:9")
+for name in m.__all__:
+    if name.startswith("forward_to_"):
+        getattr(m, name)(server, channel)
+print(json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in server.list_tools()]))
+`;
+
+const mypyConfig = `[mypy]
+strict = True
+python_version = 3.11
+
+[mypy-grpc,grpc.*]
+ignore_missing_imports = True
+`;
+
+// [case, parameter]: the MCP golden cases set mcp=true in their options.txt.
+const cases: [string, string][] = [
+  ...goldenCases()
+    .filter((c) => c.startsWith("mcp"))
+    .map((c): [string, string] => [c, "target=py"]),
+  ["executors", "target=py,mcp=true"],
+];
+
+if (!existsSync(python)) {
+  describe("python target: the MCP file (no .venv)", () => {
+    it("needs <repo>/.venv: run bash scripts/python-env.sh", () => {
+      throw new Error(`no Python environment at ${python}`);
+    });
+  });
+}
+
+describe.runIf(existsSync(python))("python target: the MCP file", () => {
+  for (const [caseName, parameter] of cases) {
+    it(
+      caseName,
+      async () => {
+        const request = await buildRequest(caseName, { parameter });
+        const files = generate(request);
+        expect(files.map((f) => f.name)).toEqual([
+          "ai_tools_gen.py",
+          "ai_tools_mcp_gen.py",
+        ]);
+        const dir = join(work, caseName);
+        mkdirSync(dir, { recursive: true });
+        must(
+          [
+            "-m",
+            "grpc_tools.protoc",
+            `-I${join(repoRoot, "proto")}`,
+            `-I${paths.include}`,
+            `-I${join(paths.protos, caseName)}`,
+            `--plugin=protoc-gen-mypy=${join(dirname(python), "protoc-gen-mypy")}`,
+            `--plugin=protoc-gen-mypy_grpc=${join(dirname(python), "protoc-gen-mypy_grpc")}`,
+            `--python_out=${dir}`,
+            `--mypy_out=${dir}`,
+            `--grpc_python_out=${dir}`,
+            `--mypy_grpc_out=${dir}`,
+            ...request.protoFile
+              .map((f) => f.name)
+              .filter((n) => !n.startsWith("google/protobuf/")),
+          ],
+          { cwd: dir },
+        );
+        for (const f of files) writeFileSync(join(dir, f.name), f.content);
+        writeFileSync(join(dir, "list.py"), listScript);
+        writeFileSync(join(dir, "mypy.ini"), mypyConfig);
+        const env = {
+          PYTHONPATH: [dir, runtimeSrc].join(":"),
+          PYTHONDONTWRITEBYTECODE: "1",
+          RUFF_NO_CACHE: "true",
+        };
+        const only = ["ai_tools_mcp_gen.py"];
+        must(
+          ["-m", "ruff", "format", "--isolated", "--check", "--diff", ...only],
+          {
+            cwd: dir,
+            env,
+          },
+        );
+        must(
+          [
+            "-m",
+            "ruff",
+            "check",
+            "--isolated",
+            "--no-cache",
+            "--select",
+            "E,F,W,I,B,UP,RUF,N,D,SIM",
+            "--ignore",
+            "E501,D203,D213",
+            "--target-version",
+            "py311",
+            ...only,
+          ],
+          { cwd: dir, env },
+        );
+        // The grpcio-tools output on PYTHONPATH is checked as installed code
+        // (mypy-protobuf's _pb2_grpc stubs carry ignores for types-grpcio);
+        // the MCP file itself strictly.
+        must(
+          [
+            "-m",
+            "mypy",
+            "--config-file",
+            "mypy.ini",
+            "--cache-dir",
+            join(work, "mypy-cache"),
+            ...only,
+          ],
+          { cwd: dir, env },
+        );
+
+        const listed = JSON.parse(must(["list.py"], { cwd: dir, env })) as {
+          name: string;
+          description: string;
+          inputSchema: unknown;
+          outputSchema: unknown;
+          annotations?: unknown;
+        }[];
+        const model = modelOf(request);
+        const tools = model.mcpServices
+          .flatMap((s) => s.tools)
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        expect(listed.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+        for (const [i, t] of tools.entries()) {
+          const l = listed[i]!;
+          expect(l.description).toBe(t.description);
+          expect(l.inputSchema).toEqual(JSON.parse(t.schemaJson));
+          expect(l.outputSchema).toEqual(JSON.parse(t.outputSchemaJson));
+          const hints = {
+            ...(t.readOnlyHint ? { readOnlyHint: true } : {}),
+            ...(t.idempotentHint ? { idempotentHint: true } : {}),
+          };
+          expect(l.annotations).toEqual(
+            Object.keys(hints).length > 0 ? hints : undefined,
+          );
+        }
+      },
+      180_000,
+    );
+  }
+});
