@@ -166,7 +166,12 @@ message Edge {
   google.protobuf.ListValue list = 21;
   google.protobuf.FloatValue fv = 22;
   google.protobuf.UInt64Value u64v = 23;
-  oneof choice { Edge child = 24; Kind kind = 25; google.protobuf.Duration wait = 26; }
+  oneof choice {
+    // A nested edge (a description beside a $ref).
+    Edge child = 24;
+    Kind kind = 25;
+    google.protobuf.Duration wait = 26;
+  }
   optional Kind maybe = 27;
 }
 `;
