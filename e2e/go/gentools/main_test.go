@@ -140,7 +140,7 @@ func startServer(main string, timeout time.Duration) (stop func() error, addr st
 }
 
 // needServer skips nothing: a test that needs the server fails without it.
-func needServer(t *testing.T) *grpc.ClientConn {
+func needServer(t testing.TB) *grpc.ClientConn {
 	t.Helper()
 	if conn == nil {
 		t.Fatal("no test server (E2E_NO_SERVER is set)")

@@ -4,10 +4,14 @@
 //   1. protoc-gen-go and protoc-gen-go-grpc into <repo>/.tools/bin
 //      (node ../../generator/scripts/go-test.mjs --install-tools);
 //   2. buf generate over e2e/proto: protoc-gen-go and protoc-gen-go-grpc into
-//      gen/, our plugin (target=go, strategy all) into gentools/ai_tools.gen.go;
+//      gen/, our plugin (target=go,mcp=true, strategy all) into
+//      gentools/ai_tools.gen.go and gentools/ai_tools_mcp.gen.go;
 //   3. node scripts/values.mjs: schema-generated arguments into gen/values/;
 //   4. gofmt -l, go vet ./..., go test -race -count=1 ./... against the real
-//      test server (e2e/server/dist/main.js, started by the tests' TestMain).
+//      test server (e2e/server/dist/main.js, started by the tests' TestMain);
+//      the MCP tests (gentools/mcp_test.go) build cmd/linkhub-mcp into bin/
+//      and run it over stdio and HTTP (scripts/mcp-server.mjs starts it by
+//      hand).
 //
 //   node scripts/run.mjs            everything (the `e2e` script)
 //   node scripts/run.mjs --generate steps 1–2
@@ -102,22 +106,25 @@ step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
       {
         local: plugin,
         out: "e2e/go/gentools",
-        opt: "target=go",
+        opt: "target=go,mcp=true",
         strategy: "all",
       },
     ],
   };
   rmSync(path.join(pkgDir, "gen"), { recursive: true, force: true });
   rmSync(path.join(pkgDir, "gentools", "ai_tools.gen.go"), { force: true });
+  rmSync(path.join(pkgDir, "gentools", "ai_tools_mcp.gen.go"), { force: true });
   await must(
     buf,
     ["generate", "e2e/proto", "--template", JSON.stringify(template)],
     { cwd: repoRoot },
   );
-  if (!existsSync(path.join(pkgDir, "gentools", "ai_tools.gen.go")))
-    die("the plugin wrote no gentools/ai_tools.gen.go");
+  for (const f of ["ai_tools.gen.go", "ai_tools_mcp.gen.go"]) {
+    if (!existsSync(path.join(pkgDir, "gentools", f)))
+      die(`the plugin wrote no gentools/${f}`);
+  }
   console.log(
-    "  gen/linkhub/v1/*.pb.go, gen/ai/tools/v1/annotations.pb.go, gentools/ai_tools.gen.go",
+    "  gen/linkhub/v1/*.pb.go, gen/ai/tools/v1/annotations.pb.go, gentools/ai_tools.gen.go, gentools/ai_tools_mcp.gen.go",
   );
 }
 if (mode === "--generate") finish(mode);

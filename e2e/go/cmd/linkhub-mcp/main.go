@@ -1,0 +1,96 @@
+// Command linkhub-mcp serves the tools of the test API (e2e/proto/linkhub)
+// over MCP with the generated gentools/ai_tools_mcp.gen.go, forwarding each
+// call to a linkhub.v1 gRPC server (e2e/server):
+//
+//	linkhub-mcp --grpc 127.0.0.1:8080                 # stdio
+//	linkhub-mcp --grpc 127.0.0.1:8080 --http 3000     # streamable HTTP on 127.0.0.1:3000/mcp
+//
+// Over HTTP it serves both protocol revisions (2025-11-25 sessions,
+// 2026-07-28 stateless with conversation handles), prints
+// "listening http://<host:port>/mcp" once it accepts connections (--http 0
+// takes a free port) and stops on SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	linkhubv1 "example.com/aitools/e2e/gen/linkhub/v1"
+	"example.com/aitools/e2e/gentools"
+)
+
+func main() {
+	grpcAddr := flag.String("grpc", "", "the linkhub.v1 gRPC server, host:port (required)")
+	httpAddr := flag.String("http", "", "serve streamable HTTP on this port or host:port instead of stdio (0: a free port)")
+	handleArgument := flag.Bool("handle-argument", false, `add the argument "conversation" to every tool, for stateless clients that cannot set _meta`)
+	flag.Parse()
+	if *grpcAddr == "" || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: linkhub-mcp --grpc host:port [--http port] [--handle-argument]")
+		os.Exit(2)
+	}
+	if err := run(*grpcAddr, *httpAddr, *handleArgument); err != nil {
+		fmt.Fprintln(os.Stderr, "linkhub-mcp:", err)
+		os.Exit(1)
+	}
+}
+
+func run(grpcAddr, httpAddr string, handleArgument bool) error {
+	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+
+	server := mcp.NewServer(&mcp.Implementation{Name: "linkhub", Version: "1.0.0"}, nil)
+	var opts []gentools.MCPOption
+	if handleArgument {
+		opts = append(opts, gentools.WithHandleArgument())
+	}
+	gentools.ForwardToLinkServiceClient(server, linkhubv1.NewLinkServiceClient(conn), opts...)
+	gentools.ForwardToPageThemeServiceClient(server, linkhubv1.NewPageThemeServiceClient(conn), opts...)
+	gentools.ForwardToSampleServiceClient(server, linkhubv1.NewSampleServiceClient(conn), opts...)
+	gentools.ForwardToWorkflowServiceClient(server, linkhubv1.NewWorkflowServiceClient(conn), opts...)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if httpAddr == "" {
+		return server.Run(ctx, &mcp.StdioTransport{})
+	}
+
+	if !strings.Contains(httpAddr, ":") {
+		httpAddr = "127.0.0.1:" + httpAddr
+	}
+	lis, err := net.Listen("tcp", httpAddr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", gentools.NewMCPHTTPHandler(server))
+	srv := &http.Server{Handler: mux}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(shutdown) != nil {
+			_ = srv.Close()
+		}
+	}()
+	fmt.Printf("listening http://%s/mcp\n", lis.Addr())
+	if err := srv.Serve(lis); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,399 @@
+package gentools_test
+
+// The generated MCP server for the test API (cmd/linkhub-mcp over
+// gentools/ai_tools_mcp.gen.go) as a real process, against the shared test
+// server, driven by the go-sdk client: over stdio (one conversation per
+// connection) and over streamable HTTP (2025-11-25 sessions, 2026-07-28
+// stateless with a handle in _meta or as the argument "conversation").
+// Every successful result's structuredContent is validated against the
+// tool's outputSchema with a JSON Schema validator.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"example.com/aitools/e2e/gentools"
+)
+
+var (
+	mcpBuild    sync.Once
+	mcpBin      string
+	mcpBuildErr error
+)
+
+// mcpBinary builds cmd/linkhub-mcp into e2e/go/bin once per run.
+func mcpBinary(t testing.TB) string {
+	t.Helper()
+	mcpBuild.Do(func() {
+		root, _ := filepath.Abs("..")
+		mcpBin = filepath.Join(root, "bin", "linkhub-mcp")
+		cmd := exec.Command("go", "build", "-o", mcpBin, "./cmd/linkhub-mcp")
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			mcpBuildErr = fmt.Errorf("go build ./cmd/linkhub-mcp: %v\n%s", err, out)
+		}
+	})
+	if mcpBuildErr != nil {
+		t.Fatal(mcpBuildErr)
+	}
+	return mcpBin
+}
+
+// mcpClient is one MCP client session and the output schemas of its tools.
+type mcpClient struct {
+	t       testing.TB
+	cs      *mcp.ClientSession
+	schemas map[string]*jsonschema.Resolved
+}
+
+func newMCPClient(t testing.TB, transport mcp.Transport, version string) *mcpClient {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var opts *mcp.ClientSessionOptions
+	if version != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e-go", Version: "1.0.0"}, nil).Connect(ctx, transport, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	c := &mcpClient{t: t, cs: cs, schemas: map[string]*jsonschema.Resolved{}}
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		b, _ := json.Marshal(tool.OutputSchema)
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatalf("%s: outputSchema %s: %v", tool.Name, b, err)
+		}
+		if c.schemas[tool.Name], err = s.Resolve(nil); err != nil {
+			t.Fatalf("%s: outputSchema: %v", tool.Name, err)
+		}
+	}
+	return c
+}
+
+// stdioClient starts cmd/linkhub-mcp over stdio (closed with the session).
+func stdioClient(t testing.TB) *mcpClient {
+	t.Helper()
+	cmd := exec.Command(mcpBinary(t), "--grpc", needServer(t).Target())
+	cmd.Stderr = os.Stderr
+	return newMCPClient(t, &mcp.CommandTransport{Command: cmd}, "")
+}
+
+// httpServer starts cmd/linkhub-mcp over HTTP on a free port, with the
+// handle argument, and returns its endpoint; it stops with the test.
+func httpServer(t testing.TB) string {
+	t.Helper()
+	cmd := exec.Command(mcpBinary(t), "--grpc", needServer(t).Target(), "--http", "0", "--handle-argument")
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+			t.Error("the MCP HTTP server did not stop within 10 s of SIGINT")
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "listening ")
+	if err != nil || !ok {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	return url
+}
+
+func httpClient(t testing.TB, url, version string) *mcpClient {
+	return newMCPClient(t, &mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true, MaxRetries: -1}, version)
+}
+
+// call calls a tool (a protocol error fails the test) and returns the result
+// and its first text block.
+func (c *mcpClient) call(tool string, args any, meta mcp.Meta) (*mcp.CallToolResult, string) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args, Meta: meta})
+	if err != nil {
+		c.t.Fatalf("%s: %v", tool, err)
+	}
+	text, _ := res.Content[0].(*mcp.TextContent)
+	return res, text.Text
+}
+
+// ok calls a tool that must succeed: structuredContent is the text's JSON
+// and valid against the tool's outputSchema; no UUID but the workspace's.
+func (c *mcpClient) ok(tool string, args any, meta mcp.Meta, ws string) map[string]any {
+	c.t.Helper()
+	res, text := c.call(tool, args, meta)
+	if res.IsError {
+		c.t.Fatalf("%s %v: isError: %s", tool, args, text)
+	}
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
+		c.t.Fatalf("%s: text is not a JSON object: %s", tool, text)
+	}
+	a, _ := json.Marshal(fromText)
+	b, _ := json.Marshal(res.StructuredContent)
+	if string(a) != string(b) {
+		c.t.Fatalf("%s: structuredContent %s is not the text %s", tool, b, a)
+	}
+	if err := c.schemas[tool].Validate(fromText); err != nil {
+		c.t.Fatalf("%s: structuredContent does not match outputSchema: %v\n%s", tool, err, text)
+	}
+	if u := anyUUID.FindString(strings.ReplaceAll(text, ws, "")); u != "" {
+		c.t.Fatalf("%s: the model would read the UUID %s: %s", tool, u, text)
+	}
+	return fromText
+}
+
+// fails calls a tool that must fail with an isError result and returns its text.
+func (c *mcpClient) fails(tool string, args any, meta mcp.Meta) string {
+	c.t.Helper()
+	res, text := c.call(tool, args, meta)
+	if !res.IsError {
+		c.t.Fatalf("%s %v: not an error: %s", tool, args, text)
+	}
+	if u := anyUUID.FindString(text); u != "" {
+		c.t.Fatalf("%s: the model would read the UUID %s: %s", tool, u, text)
+	}
+	return text
+}
+
+var anyUUID = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+
+func createLinkArgs(ws string, n int) map[string]any {
+	return map[string]any{
+		"workspace_id": ws, "target_url": fmt.Sprintf("https://example.com/%d", n), "slug": nil,
+		"page_theme_id": "", "labels": []any{}, "title": fmt.Sprintf("link %d", n), "expire_after": nil,
+	}
+}
+
+func linkOf(t testing.TB, r map[string]any) (id, url string) {
+	t.Helper()
+	link, _ := r["link"].(map[string]any)
+	id, _ = link["id"].(string)
+	url, _ = link["target_url"].(string)
+	if id == "" {
+		t.Fatalf("no link.id in %v", r)
+	}
+	return id, url
+}
+
+func TestMCPStdio(t *testing.T) {
+	c := stdioClient(t)
+	ws := newUUID()
+
+	// tools/list: every tool, in name order, each input schema the tool's.
+	list, err := c.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, want []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+		var got, schema any
+		b, _ := json.Marshal(tool.InputSchema)
+		_ = json.Unmarshal(b, &got)
+		for _, at := range gentools.AllTools() {
+			if at.Name == tool.Name {
+				_ = json.Unmarshal(at.Parameters, &schema)
+			}
+		}
+		if a, b := fmt.Sprint(got), fmt.Sprint(schema); a != b {
+			t.Errorf("%s: inputSchema %s, want %s", tool.Name, a, b)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s: no outputSchema", tool.Name)
+		}
+	}
+	for _, at := range gentools.AllTools() {
+		want = append(want, at.Name)
+	}
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+
+	// The validator is real: a result without a required field fails.
+	if c.schemas["ping"].Validate(map[string]any{}) == nil && c.schemas["links_get"].Validate(map[string]any{"link": 5}) == nil {
+		t.Fatal("the output schemas accept anything")
+	}
+
+	// Aliases carry from call to call over the connection.
+	first, _ := linkOf(t, c.ok("links_create", createLinkArgs(ws, 1), nil, ws))
+	second, _ := linkOf(t, c.ok("links_create", createLinkArgs(ws, 2), nil, ws))
+	if first != "link-1" || second != "link-2" {
+		t.Fatalf("aliases %s, %s", first, second)
+	}
+	if _, url := linkOf(t, c.ok("links_get", map[string]any{"id": "link-2"}, nil, ws)); url != "https://example.com/2" {
+		t.Fatalf("link-2 is %s", url)
+	}
+	c.ok("links_list", map[string]any{"workspace_id": ws, "page_size": nil, "page_token": nil}, nil, ws)
+	c.ok("ping", map[string]any{}, nil, ws)
+	c.ok("links_delete", map[string]any{"id": "link-2"}, nil, ws)
+
+	// isError results: a server error as its status, bad arguments, an
+	// unknown alias; an unknown tool is -32602.
+	text := c.fails("links_get", map[string]any{"id": "link-2"}, nil)
+	var status struct {
+		Code    string           `json:"code"`
+		Message string           `json:"message"`
+		Details []map[string]any `json:"details"`
+	}
+	if err := json.Unmarshal([]byte(text), &status); err != nil || status.Code != "NOT_FOUND" ||
+		status.Message != `link "link-2" not found` || len(status.Details) != 1 || status.Details[0]["resourceId"] != "link-2" {
+		t.Errorf("server error: %s", text)
+	}
+	if text := c.fails("links_get", map[string]any{"id": 7}, nil); !strings.HasPrefix(text, "failed to parse arguments: ") {
+		t.Errorf("bad arguments: %s", text)
+	}
+	if text := c.fails("links_get", map[string]any{"id": "link-99"}, nil); !strings.HasPrefix(text, `unknown alias "link-99"`) {
+		t.Errorf("unknown alias: %s", text)
+	}
+	_, err = c.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "links_nope", Arguments: map[string]any{}})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("unknown tool: %v", err)
+	}
+}
+
+// TestMCPTwoClients: two connections at once never share aliases.
+func TestMCPTwoClients(t *testing.T) {
+	a, b := stdioClient(t), stdioClient(t)
+	ws := newUUID()
+	var wg sync.WaitGroup
+	for i, c := range []*mcpClient{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 3 {
+				c.call("links_create", createLinkArgs(ws, 10*(i+1)+n), nil)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, c := range []*mcpClient{a, b} {
+		for n := range 3 {
+			want := fmt.Sprintf("https://example.com/%d", 10*(i+1)+n)
+			if _, url := linkOf(t, c.ok("links_get", map[string]any{"id": fmt.Sprintf("link-%d", n+1)}, nil, ws)); url != want {
+				t.Errorf("client %d: link-%d is %s, want %s", i, n+1, url, want)
+			}
+		}
+	}
+}
+
+func TestMCPHTTP(t *testing.T) {
+	url := httpServer(t)
+	ws := newUUID()
+
+	t.Run("2025-11-25 sessions", func(t *testing.T) {
+		c := httpClient(t, url, "2025-11-25")
+		if c.cs.ID() == "" {
+			t.Fatal("no Mcp-Session-Id")
+		}
+		res, _ := c.call("links_create", createLinkArgs(ws, 1), nil)
+		if res.IsError || len(res.Content) != 1 || res.Meta["ai-tools/conversation"] != nil {
+			t.Fatalf("a session shows no handle: %v %v", res.Content, res.Meta)
+		}
+		c.ok("links_get", map[string]any{"id": "link-1"}, nil, ws)
+		other := httpClient(t, url, "2025-11-25")
+		other.fails("links_get", map[string]any{"id": "link-1"}, nil)
+	})
+
+	t.Run("2026-07-28 handles", func(t *testing.T) {
+		c := httpClient(t, url, "2026-07-28")
+		if v := c.cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+			t.Fatalf("protocol %s", v)
+		}
+		res, _ := c.call("links_create", createLinkArgs(ws, 2), nil)
+		handle, _ := res.Meta["ai-tools/conversation"].(string)
+		second, _ := res.Content[len(res.Content)-1].(*mcp.TextContent)
+		if res.IsError || !regexp.MustCompile(`^[A-Za-z0-9_-]{22,}$`).MatchString(handle) || second.Text != "conversation: "+handle {
+			t.Fatalf("handle %q, content %v", handle, res.Content)
+		}
+		// back in _meta (a host application), then as the argument (a model)
+		meta := mcp.Meta{"ai-tools/conversation": handle}
+		if _, url := linkOf(t, c.ok("links_get", map[string]any{"id": "link-1"}, meta, ws)); url != "https://example.com/2" {
+			t.Fatalf("link-1 is %s", url)
+		}
+		c.ok("links_get", map[string]any{"id": "link-1", "conversation": handle}, nil, ws)
+		// without it, a new conversation, which knows no alias
+		c.fails("links_get", map[string]any{"id": "link-1"}, nil)
+		if text := c.fails("links_get", map[string]any{"id": "link-1", "conversation": "nope"}, nil); text != `unknown or expired conversation "nope"; call again without "conversation" to start a new one` {
+			t.Fatalf("unknown handle: %s", text)
+		}
+	})
+}
+
+// BenchmarkMCPToolsCallStdio measures one tools/call ("ping") over stdio,
+// through the MCP server process to the test server and back; the median
+// is reported next to the direct gRPC call's (BenchmarkGRPCPing).
+func BenchmarkMCPToolsCallStdio(b *testing.B) {
+	c := stdioClient(b)
+	ctx := context.Background()
+	params := &mcp.CallToolParams{Name: "ping", Arguments: map[string]any{}}
+	durations := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		if res, err := c.cs.CallTool(ctx, params); err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+		durations = append(durations, time.Since(start))
+	}
+	reportMedian(b, durations)
+}
+
+// BenchmarkGRPCPing is the same call made directly over gRPC.
+func BenchmarkGRPCPing(b *testing.B) {
+	e := gentools.NewExecutor(needServer(b))
+	ctx := context.Background()
+	durations := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		if _, err := e.Execute(ctx, "ping", `{}`); err != nil {
+			b.Fatal(err)
+		}
+		durations = append(durations, time.Since(start))
+	}
+	reportMedian(b, durations)
+}
+
+func reportMedian(b *testing.B, durations []time.Duration) {
+	slices.Sort(durations)
+	b.ReportMetric(float64(durations[len(durations)/2].Microseconds()), "median-µs/call")
+}
