@@ -1,6 +1,8 @@
 """Median time of one executor call (links_get through the generated Executor:
 alias resolved, fix-up, gRPC call, response aliased) on the local test server,
-next to the same GetLink made directly with the grpcio stub."""
+next to the same GetLink made directly with the grpcio stub; and of one MCP
+tools/call of links_get over stdio (the official client and
+scripts/mcp_server.py)."""
 
 import os
 import statistics
@@ -9,7 +11,9 @@ import sys
 import time
 from collections.abc import Callable
 
+import anyio
 import grpc
+from mcp import Client, StdioServerParameters
 
 from ai_tools_gen import Executor
 from linkhub.v1 import control_pb2, control_pb2_grpc, links_pb2, links_pb2_grpc
@@ -31,6 +35,32 @@ def medians_us(a: Callable[[], object], b: Callable[[], object]) -> tuple[float,
             fn()
             out.append(time.perf_counter_ns() - t0)
     return statistics.median(times[0]) / 1000, statistics.median(times[1]) / 1000
+
+
+MCP_RUNS = 500
+
+
+async def mcp_median_us(ready: str) -> float:
+    """Median µs of one tools/call over stdio, after a warm-up."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_server.py")
+    grpc_addr = ready.removeprefix("ready ")
+    params = StdioServerParameters(
+        command=sys.executable, args=[script, "--grpc", grpc_addr], env=dict(os.environ)
+    )
+    async with Client(params) as client:
+        await client.list_tools()
+        create: dict[str, object] = {"workspace_id": "ws", "target_url": "https://x.test/m"}
+        create |= {"slug": None, "page_theme_id": "", "labels": [], "title": "m"}
+        create["expire_after"] = None
+        await client.call_tool("links_create", create)
+        times = []
+        for i in range(WARMUP + MCP_RUNS):
+            t0 = time.perf_counter_ns()
+            result = await client.call_tool("links_get", {"id": "link-1"})
+            if i >= WARMUP:
+                times.append(time.perf_counter_ns() - t0)
+            assert not result.is_error
+    return statistics.median(times) / 1000
 
 
 def main() -> None:
@@ -58,6 +88,7 @@ def main() -> None:
         print(f"links_get through Executor: median {via_executor:.1f} µs per call ({RUNS} calls)")
         print(f"GetLink direct (grpcio stub): median {direct:.1f} µs per call ({RUNS} calls)")
         print(f"executor overhead: {via_executor - direct:.1f} µs")
+        print(f"links_get over MCP stdio: median {anyio.run(mcp_median_us, line):.1f} µs per call")
     finally:
         channel.close()
         proc.stdin.close()

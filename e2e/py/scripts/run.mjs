@@ -105,7 +105,13 @@ step(
     version: "v2",
     plugins: [
       // One request for all files: the plugin writes one ai_tools_gen.py.
-      { local: plugin, out: "e2e/py/gen", opt: "target=py", strategy: "all" },
+      // mcp=true: gen/ai_tools_mcp_gen.py beside it.
+      {
+        local: plugin,
+        out: "e2e/py/gen",
+        opt: "target=py,mcp=true",
+        strategy: "all",
+      },
     ],
   };
   await must(
@@ -115,10 +121,10 @@ step(
       cwd: repoRoot,
     },
   );
-  if (!existsSync(path.join(genDir, "ai_tools_gen.py")))
-    die("the plugin wrote no gen/ai_tools_gen.py");
+  for (const f of ["ai_tools_gen.py", "ai_tools_mcp_gen.py"])
+    if (!existsSync(path.join(genDir, f))) die(`the plugin wrote no gen/${f}`);
   console.log(
-    "  gen/linkhub/v1/*_pb2.py(i), *_pb2_grpc.py(i), gen/ai_tools_gen.py",
+    "  gen/linkhub/v1/*_pb2.py(i), *_pb2_grpc.py(i), gen/ai_tools_gen.py, gen/ai_tools_mcp_gen.py",
   );
 }
 if (mode === "--generate") finish(mode);
@@ -150,6 +156,7 @@ if (mode !== "--bench") {
       "--check",
       "--no-cache",
       "gen/ai_tools_gen.py",
+      "gen/ai_tools_mcp_gen.py",
       "tests",
       "scripts",
     ],
@@ -163,6 +170,7 @@ if (mode !== "--bench") {
       "check",
       "--no-cache",
       "gen/ai_tools_gen.py",
+      "gen/ai_tools_mcp_gen.py",
       "tests",
       "scripts",
     ],
@@ -177,6 +185,7 @@ if (mode !== "--bench") {
       "--cache-dir",
       path.join(genDir, ".mypy_cache"),
       "gen/ai_tools_gen.py",
+      "gen/ai_tools_mcp_gen.py",
       "tests",
       "scripts",
     ],

@@ -1,0 +1,214 @@
+"""The generated MCP server of the test API (scripts/mcp_server.py over
+gen/ai_tools_mcp_gen.py, forwarding to the real test server), started over
+stdio and over streamable HTTP and driven by the official Python MCP client
+on both protocol revisions: tools as listed, aliases across calls,
+structured content validated against the output schema, isError results,
+the unknown tool, two clients at once, stateless clients with a handle."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import grpc
+import jsonschema
+import mcp_types
+import pytest
+from helpers import new_uuid, reset_server, tools_by_name
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+SCRIPT = str(Path(__file__).resolve().parent.parent / "scripts" / "mcp_server.py")
+UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+META_KEY = "ai-tools/conversation"
+MODERN = "2026-07-28"
+
+
+def link_args(ws: str, i: int) -> dict[str, Any]:
+    return {
+        "workspace_id": ws,
+        "target_url": f"https://example.com/{i}",
+        "slug": None,
+        "page_theme_id": "",
+        "labels": [],
+        "title": f"link {i}",
+        "expire_after": None,
+    }
+
+
+class Session:
+    """One client and the output schemas it listed."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.schemas: dict[str, Any] = {}
+
+    async def list(self) -> list[mcp_types.Tool]:
+        tools = (await self.client.list_tools()).tools
+        self.schemas = {t.name: t.output_schema for t in tools}
+        return tools
+
+    async def call(self, name: str, args: dict[str, Any], **kw: Any) -> Any:
+        result = await self.client.call_tool(name, args, **kw)
+        block = result.content[0]
+        assert isinstance(block, mcp_types.TextContent)
+        assert not result.is_error, block.text
+        value = json.loads(block.text)
+        assert result.structured_content == value
+        jsonschema.Draft202012Validator(self.schemas[name]).validate(value)
+        return value
+
+    async def error(self, name: str, args: dict[str, Any], **kw: Any) -> str:
+        result = await self.client.call_tool(name, args, **kw)
+        assert result.is_error and len(result.content) == 1
+        block = result.content[0]
+        assert isinstance(block, mcp_types.TextContent)
+        return block.text
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+
+
+@asynccontextmanager
+async def stdio(server_addr: str) -> AsyncIterator[Session]:
+    params = StdioServerParameters(
+        command=sys.executable, args=[SCRIPT, "--grpc", server_addr], env=env()
+    )
+    async with Client(params) as client:
+        session = Session(client)
+        await session.list()
+        yield session
+
+
+@pytest.fixture(scope="module")
+def http_url(server_addr: str) -> Iterator[str]:
+    proc = subprocess.Popen(
+        [sys.executable, SCRIPT, "--grpc", server_addr, "--http", "0", "--handle-argument"],
+        stdout=subprocess.PIPE,
+        env=env(),
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline().strip()
+    assert line.startswith("listening "), line
+    yield line.removeprefix("listening ")
+    proc.terminate()
+    proc.wait(10)
+
+
+@asynccontextmanager
+async def http(url: str, mode: str) -> AsyncIterator[Session]:
+    async with Client(url, mode=mode) as client:
+        session = Session(client)
+        await session.list()
+        yield session
+
+
+async def test_tools_as_listed(server_addr: str) -> None:
+    gen = tools_by_name()
+    async with stdio(server_addr) as s:
+        tools = await s.list()
+    assert [t.name for t in tools] == sorted(gen)
+    for t in tools:
+        assert t.description == gen[t.name].description
+        assert t.input_schema == gen[t.name].schema()
+        assert t.output_schema is not None and t.output_schema["type"] == "object"
+        jsonschema.Draft202012Validator.check_schema(t.output_schema)
+
+
+async def conversation(s: Session, channel: grpc.Channel, **kw: Any) -> None:
+    """Aliases across calls, errors as results, in one conversation."""
+    ws = new_uuid()
+    one = await s.call("links_create", link_args(ws, 1), **kw)
+    two = await s.call("links_create", link_args(ws, 2), **kw)
+    assert (one["link"]["id"], two["link"]["id"]) == ("link-1", "link-2")
+    assert one["link"]["workspace_id"] == ws  # proto names, raw ids kept
+    got = await s.call("links_get", {"id": "link-2"}, **kw)
+    assert got["link"]["target_url"] == "https://example.com/2"
+    listed = await s.call("links_list", {"workspace_id": ws, "page_theme_id": None}, **kw)
+    assert sorted(link["id"] for link in listed["links"]) == ["link-1", "link-2"]
+    # errors: an unknown alias, bad arguments, a server error
+    text = await s.error("links_get", {"id": "link-7"}, **kw)
+    assert text == 'unknown alias "link-7" in field "id"; valid link aliases: link-1, link-2'
+    text = await s.error("links_get", {"id": 7}, **kw)
+    assert text.startswith("failed to parse arguments: ")
+    await s.call("links_delete", {"id": "link-2"}, **kw)
+    text = await s.error("links_get", {"id": "link-2"}, **kw)
+    status = json.loads(text)
+    assert status["code"] == "NOT_FOUND"
+    assert status["message"] == 'link "link-2" not found'
+    assert status["details"][0]["@type"] == "type.googleapis.com/linkhub.v1.ResourceInfo"
+    assert UUID.search(text) is None, text
+    with pytest.raises(MCPError) as err:
+        await s.client.call_tool("links_nope", {}, **kw)
+    assert err.value.code == mcp_types.INVALID_PARAMS
+
+
+async def test_stdio(server_addr: str, channel: grpc.Channel) -> None:
+    reset_server(channel)
+    async with stdio(server_addr) as s:
+        await conversation(s, channel)
+
+
+async def test_stdio_two_clients_have_their_own_aliases(server_addr: str) -> None:
+    ws = new_uuid()
+    async with stdio(server_addr) as a, stdio(server_addr) as b:
+        await a.call("links_create", link_args(ws, 1))
+        text = await b.error("links_get", {"id": "link-1"})
+        assert text.startswith('unknown alias "link-1"')
+
+
+async def test_http_sessions(http_url: str, channel: grpc.Channel) -> None:
+    async with http(http_url, "legacy") as a, http(http_url, "legacy") as b:
+        assert a.client.protocol_version == "2025-11-25"
+        await conversation(a, channel)
+        text = await b.error("links_get", {"id": "link-1"})
+        assert text.startswith('unknown alias "link-1"')
+
+
+async def test_http_stateless_handle_in_meta(http_url: str, channel: grpc.Channel) -> None:
+    async with http(http_url, MODERN) as s:
+        assert s.client.protocol_version == MODERN
+        first = await s.client.call_tool("links_create", link_args(new_uuid(), 1))
+        assert first.meta is not None
+        handle = first.meta[META_KEY]
+        assert re.fullmatch(r"[A-Za-z0-9_-]{22}", handle)
+        block = first.content[1]
+        assert isinstance(block, mcp_types.TextContent)
+        assert block.text == f"conversation: {handle}"
+        got = await s.call("links_get", {"id": "link-1"}, meta={META_KEY: handle})
+        assert got["link"]["id"] == "link-1"
+        await conversation(s, channel, meta={META_KEY: await new_handle(s)})
+        text = await s.error("links_get", {"id": "link-1"}, meta={META_KEY: "nope"})
+        assert text.startswith('unknown or expired conversation "nope"')
+
+
+async def new_handle(s: Session) -> str:
+    result = await s.client.call_tool("ping", {})
+    assert result.meta is not None
+    handle: str = result.meta[META_KEY]
+    return handle
+
+
+async def test_http_stateless_handle_as_argument(http_url: str) -> None:
+    async with http(http_url, MODERN) as s, http(http_url, MODERN) as other:
+        tools = await s.list()
+        assert all("conversation" in t.input_schema["properties"] for t in tools)
+        first = await s.client.call_tool(
+            "links_create", {**link_args(new_uuid(), 1), "conversation": None}
+        )
+        assert first.meta is not None
+        handle = first.meta[META_KEY]
+        got = await s.call("links_get", {"id": "link-1", "conversation": handle})
+        assert got["link"]["id"] == "link-1"
+        # another client, without the handle: its own conversation
+        text = await other.error("links_get", {"id": "link-1", "conversation": None})
+        assert text.startswith('unknown alias "link-1"')
