@@ -79,13 +79,22 @@ function runPrinter(
   cwd: string,
   input: string,
 ): Record<string, string>[] {
-  const out = execFileSync(command, args, {
-    cwd,
-    input,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  let out: string;
+  try {
+    out = execFileSync(command, args, {
+      cwd,
+      input,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+  } catch (e) {
+    const stderr = (e as { stderr?: string }).stderr ?? "";
+    throw new Error(
+      `${command} ${args.join(" ")} failed (needs Go and the repository's .venv: bash scripts/setup.sh): ${e instanceof Error ? e.message : String(e)}\n${stderr}`,
+      { cause: e },
+    );
+  }
   return JSON.parse(out) as Record<string, string>[];
 }
 
@@ -152,7 +161,7 @@ beforeAll(() => {
     input,
   );
   const py = runPrinter(
-    join(repoRoot, ".venv", "bin", "python"),
+    process.env["AI_TOOLS_PYTHON"] || join(repoRoot, ".venv", "bin", "python"),
     [join(import.meta.dirname, "support", "protojson_samples.py")],
     repoRoot,
     input,
