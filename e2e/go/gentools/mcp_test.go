@@ -261,7 +261,7 @@ func TestMCPStdio(t *testing.T) {
 	if _, url := linkOf(t, c.ok("links_get", map[string]any{"id": "link-2"}, nil, ws)); url != "https://example.com/2" {
 		t.Fatalf("link-2 is %s", url)
 	}
-	c.ok("links_list", map[string]any{"workspace_id": ws, "page_size": nil, "page_token": nil}, nil, ws)
+	c.ok("links_list", map[string]any{"workspace_id": ws, "page_theme_id": nil}, nil, ws)
 	c.ok("ping", map[string]any{}, nil, ws)
 	c.ok("links_delete", map[string]any{"id": "link-2"}, nil, ws)
 
@@ -287,6 +287,50 @@ func TestMCPStdio(t *testing.T) {
 	var rpcErr *jsonrpc.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("unknown tool: %v", err)
+	}
+}
+
+// TestMCPOutputSchemas: a successful result of every tool of the test API,
+// and of the sample echoes with every schema-generated value
+// (scripts/values.mjs), validates against the tool's outputSchema.
+func TestMCPOutputSchemas(t *testing.T) {
+	c := stdioClient(t)
+	ws := newUUID()
+	validated := map[string]bool{}
+	ok := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		validated[tool] = true
+		return c.ok(tool, args, nil, ws)
+	}
+	ok("links_create", createLinkArgs(ws, 1))
+	ok("links_get", map[string]any{"id": "link-1"})
+	ok("links_list", map[string]any{"workspace_id": ws, "page_theme_id": nil})
+	ok("links_update", map[string]any{"id": "link-1", "status": "LINK_STATUS_PAUSED", "update_mask": "status"})
+	ok("page_themes_create", map[string]any{"workspace_id": ws, "name": "dark", "background_color": "#000000", "font": "serif",
+		"palette": []any{map[string]any{"key": "accent", "value": "#ff0000"}}})
+	ok("page_themes_list", map[string]any{"workspace_id": ws})
+	ok("page_themes_update", map[string]any{"id": "theme-1", "name": "darker", "background_color": nil, "font": "mono"})
+	ok("steps_create", map[string]any{"link_id": "link-1", "send_email": nil, "open_link": nil, "wait": map[string]any{"duration": "60s"}})
+	ok("steps_list", map[string]any{"link_id": "link-1"})
+	ok("ping", map[string]any{})
+	ok("links_delete", map[string]any{"id": "link-1"})
+	for _, tool := range []string{"samples_echo_strict", "samples_echo_loose"} {
+		validated[tool] = true
+		for i, args := range loadValues(t, tool).Values {
+			res, text := c.call(tool, json.RawMessage(args), nil)
+			var got any
+			if res.IsError || json.Unmarshal([]byte(text), &got) != nil {
+				t.Fatalf("%s value %d: %s", tool, i, text)
+			}
+			if err := c.schemas[tool].Validate(got); err != nil {
+				t.Fatalf("%s value %d: structuredContent does not match outputSchema: %v\n%s", tool, i, err, text)
+			}
+		}
+	}
+	for _, at := range gentools.AllTools() {
+		if !validated[at.Name] {
+			t.Errorf("%s: no result validated", at.Name)
+		}
 	}
 }
 
