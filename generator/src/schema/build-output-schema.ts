@@ -71,7 +71,8 @@ const objectWellKnownTypes = new Set([
  * number for a value an open enum does not declare), bytes as base64, maps
  * as objects, well-known types in their JSON form, every field included
  * (output-only and skipped ones too). Fields with presence are never
- * required and may be null (Go's `EmitUnpopulated` writes `null` for them).
+ * required; those outside a oneof (proto3 `optional` is one) may be null,
+ * as Go's `EmitUnpopulated` writes them when unset.
  * Recursive messages are defined once under `$defs`. A server stream's
  * messages are wrapped as `{"messages": [...]}`.
  */
