@@ -266,6 +266,38 @@ describe("MCP hints and services", () => {
     ]);
   });
 
+  it("tables the response aliases of every tool for MCP, executed or not", () => {
+    const aliased = modelOf(
+      compileRequest({
+        "t/v5/t.proto": `syntax = "proto3";
+package t.v5;
+import "ai/tools/v1/annotations.proto";
+service Things {
+  rpc Get(Thing) returns (Thing) {
+    option (ai.tools.v1.rpc_tool) = {name: "things_get", description: "d"};
+  }
+}
+message Thing { string id = 1 [(ai.tools.v1.tool_field) = {alias_prefix: "thing"}]; }
+`,
+      }),
+    );
+    expect(aliased.responseAliasTypes).toEqual([]);
+    expect(aliased.toolResponseAliases).toEqual([]);
+    expect(aliased.mcpAliasTables).toEqual({
+      responseAliasTypes: [
+        [
+          "t.v5.Thing",
+          [{ field: "id", prefix: "thing", message: "", map: false }],
+        ],
+      ],
+      toolResponseAliases: [
+        ["things_get", { message: "t.v5.Thing", idPrefix: "", idField: "" }],
+      ],
+      knownAliasPrefixes: ["thing"],
+    });
+    expect(aliased.knownAliasPrefixes).toEqual(["thing"]);
+  });
+
   it("reports two services with one short name, naming both and the fix", () => {
     const problems = createProblemCollector();
     checkMcpServiceNames(model.mcpServices, problems);

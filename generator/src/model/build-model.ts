@@ -24,7 +24,7 @@ import {
   responseFieldPrefixes,
 } from "./alias-prefixes.js";
 import type { GeneratorModel, ToolModel } from "./model.js";
-import { entityId, responseAliasTypes } from "./response-aliases.js";
+import { aliasTables, type AliasTables } from "./alias-tables.js";
 import { toolNameProblem } from "./tool-names.js";
 import {
   createOutputSchemaCache,
@@ -239,28 +239,8 @@ export function buildModel(
       }
     }
   }
-  const types = responseAliasTypes(executors.map((t) => t.output));
-  const tabled = new Set(types.map(([name]) => name));
-  const toolResponseAliases = executors
-    .map((t) => {
-      const { idPrefix, idField } = entityId(t.output, t.outputPrefix);
-      return [
-        t.name,
-        { message: t.output.typeName, idPrefix, idField },
-      ] as const;
-    })
-    .filter(([, r]) => r.idPrefix !== "" || tabled.has(r.message));
-  const known = new Set<string>();
-  for (const tool of tools) {
-    tool.requestAliasFields.forEach((f) => known.add(f.prefix));
-    tool.responseFieldPrefixes.forEach((p) => p !== "" && known.add(p));
-    if (tool.outputPrefix !== "") {
-      known.add(tool.outputPrefix);
-    }
-  }
-  for (const [, fields] of types) {
-    fields.forEach((f) => f.prefix !== "" && known.add(f.prefix));
-  }
+  const tables = aliasTables(tools, executors);
+  let mcpTables: AliasTables | undefined;
   return {
     tools,
     executors,
@@ -270,9 +250,10 @@ export function buildModel(
     toolOutputPrefix: executors
       .filter((t) => t.outputPrefix !== "")
       .map((t) => [t.name, t.outputPrefix] as const),
-    responseAliasTypes: types,
-    toolResponseAliases,
-    knownAliasPrefixes: [...known].sort(compareUtf8),
+    ...tables,
     mcpServices: mcpServices(tools),
+    get mcpAliasTables() {
+      return (mcpTables ??= aliasTables(tools, tools));
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
 import type { OneofGroup } from "../schema/build-schema.js";
 import type { OutputWrapKey } from "../schema/build-output-schema.js";
+import type { AliasTables } from "./alias-tables.js";
 import type {
   ResponseAliasField,
   ResponseAliasTool,
@@ -126,4 +127,10 @@ export interface GeneratorModel {
    * every MCP tool is executed, whatever its `auto_execute`).
    */
   readonly mcpServices: readonly McpServiceModel[];
+  /**
+   * The alias tables of an MCP file, where every tool is executed: as
+   * `responseAliasTypes`, `toolResponseAliases` and `knownAliasPrefixes`,
+   * over every tool. Computed on first read.
+   */
+  readonly mcpAliasTables: AliasTables;
 }
