@@ -4,6 +4,7 @@ import { buildGoView } from "./go/build-go-view.js";
 import type { GeneratorModel } from "./model/model.js";
 import { buildPyMcpView } from "./py/build-py-mcp-view.js";
 import { buildPyView } from "./py/build-py-view.js";
+import { buildTsMcpView } from "./ts/build-ts-mcp-view.js";
 import { buildTsView, formatTs } from "./ts/build-ts-view.js";
 
 /** An option only one target takes (`--ai-tools_opt=key=value`). */
@@ -76,6 +77,12 @@ export const targets = {
     },
     buildView: (model, options, problems) =>
       buildTsView(
+        model,
+        { tsImportPath: options["ts_import_path"]! },
+        problems,
+      ),
+    buildMcpView: (model, options, problems) =>
+      buildTsMcpView(
         model,
         { tsImportPath: options["ts_import_path"]! },
         problems,

@@ -4,9 +4,10 @@
 //   exports at run time (name, description, strict, parameters) equal the
 //   Go target's, read from the generated ai_tools.gen.go (Go literals
 //   unquoted, schemas compared as parsed JSON);
-// - the generated file compiles with real protoc-gen-es output under
-//   tsc --strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess,
-//   noUnusedLocals and verbatimModuleSyntax;
+// - the generated file (and, with mcp=true, the MCP file) compiles with
+//   real protoc-gen-es output under tsc --strict,
+//   exactOptionalPropertyTypes, noUncheckedIndexedAccess, noUnusedLocals
+//   and verbatimModuleSyntax;
 // - `prettier --check` passes on it.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
@@ -140,6 +141,8 @@ interface CaseOutput {
   dir: string;
   goSource: string;
   hasExecutors: boolean;
+  /** The MCP file's service functions (mcp=true), e.g. `NoteService`. */
+  mcpServices: string[];
   /** The model's registration tables, as the vectors' JSON writes them. */
   responseAliases: unknown;
 }
@@ -189,6 +192,9 @@ beforeAll(async () => {
       dir,
       goSource: goFiles[0]!.content,
       hasExecutors: model.hasExecutors,
+      mcpServices: tsFiles.some((f) => f.name === "ai_tools_mcp.gen.ts")
+        ? model.mcpServices.map((m) => m.name)
+        : [],
       responseAliases: {
         types: Object.fromEntries(
           model.responseAliasTypes.map(([name, fields]) => [
@@ -279,6 +285,21 @@ export const prefixes: readonly string[] = gen.aliasConfig.knownAliasPrefixes;
 ${out.hasExecutors ? "export const run = (t: Transport) => gen.createExecutor(t).execute('x', '{}');\nexport const shared = (t: Transport) => gen.createExecutor(t, { aliasManager: createAliasManager(gen.aliasConfig) });\n" : ""}`,
       );
       files.push(`${c}/use.ts`);
+      if (out.mcpServices.length > 0) {
+        // The MCP file (mcp=true), forwarding and in process.
+        writeFileSync(
+          join(out.dir, "use-mcp.ts"),
+          `import type { Transport } from "@connectrpc/connect";
+import { createMcpToolServer } from "@ai-tools/runtime/mcp";
+import * as mcp from "./ai_tools_mcp.gen.js";
+export function serve(t: Transport) {
+  const server = createMcpToolServer({ name: "x" });
+${out.mcpServices.map((s) => `  mcp.forwardTo${s}Client(server, t);\n  mcp.register${s}Handler(server, {}, { namePrefix: "p_" });\n`).join("")}  return server.listTools();
+}
+`,
+        );
+        files.push(`${c}/ai_tools_mcp.gen.ts`, `${c}/use-mcp.ts`);
+      }
     }
     writeFileSync(
       join(root, "tsconfig.json"),
@@ -312,7 +333,10 @@ ${out.hasExecutors ? "export const run = (t: Transport) => gen.createExecutor(t)
   });
 
   it("passes prettier --check", () => {
-    const files = [...outputs.keys()].map((c) => `${c}/ai_tools.gen.ts`);
+    const files = [...outputs].flatMap(([c, out]) => [
+      `${c}/ai_tools.gen.ts`,
+      ...(out.mcpServices.length > 0 ? [`${c}/ai_tools_mcp.gen.ts`] : []),
+    ]);
     const out = execFileSync(prettier, ["--check", "--no-config", ...files], {
       cwd: root,
       encoding: "utf8",

@@ -1,7 +1,11 @@
 import { createRequire } from "node:module";
-import type { DescService } from "@bufbuild/protobuf";
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel } from "../model/model.js";
+import type { GeneratorModel, ToolModel } from "../model/model.js";
+import type {
+  ResponseAliasField,
+  ResponseAliasTool,
+} from "../model/response-aliases.js";
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import type { JsonValue } from "../schema/json-schema.js";
@@ -62,7 +66,52 @@ export function buildTsView(
   options: { readonly tsImportPath: string },
   problems: ProblemCollector,
 ): TsFileView {
-  const constNames = assignToolIdentifiers(
+  const constNames = tsToolConstNames(model, problems);
+  problems.throwIfAny();
+
+  const { names: serviceNames, imports: serviceImports } = tsServiceImports(
+    model.executors.map((t) => t.service),
+    new Set([...constNames.values(), ...tsFileIdentifiers, ...tsReservedWords]),
+    options.tsImportPath,
+  );
+
+  const tools: TsToolView[] = model.tools.map((tool) => ({
+    constName: constNames.get(tool)!,
+    rawName: tool.name,
+    name: tsString(tool.name),
+    description: tsString(tool.description),
+    strict: String(tool.strict),
+    parameters: tsLiteral(JSON.parse(tool.schemaJson) as JsonValue),
+    element: tool.element,
+  }));
+
+  const executors: TsExecutorView[] = model.executors.map((tool) => ({
+    constName: constNames.get(tool)!,
+    method: tsMethodExpr(serviceNames.get(tool.service)!, tool.method),
+  }));
+
+  return {
+    fileName: tsFileName,
+    runtimeModule: tsString(tsRuntimeModule),
+    hasExecutors: model.hasExecutors,
+    serviceImports,
+    tools,
+    responseAliasTypes: tsResponseAliasTypes(model.responseAliasTypes),
+    toolResponseAliases: tsToolResponseAliases(model.toolResponseAliases),
+    knownAliasPrefixes: model.knownAliasPrefixes.map(tsString),
+    executors,
+  };
+}
+
+/**
+ * The constant of each tool in ai_tools.gen.ts (`linksCreate`); collisions
+ * go to `problems`.
+ */
+export function tsToolConstNames(
+  model: GeneratorModel,
+  problems: ProblemCollector,
+): Map<ToolModel, string> {
+  return assignToolIdentifiers(
     model.tools,
     {
       kind: "TypeScript constant",
@@ -77,82 +126,73 @@ export function buildTsView(
     },
     problems,
   );
-  problems.throwIfAny();
+}
 
-  const serviceNames = assignServiceImports(
-    model.executors.map((t) => t.service),
-    new Set([...constNames.values(), ...tsFileIdentifiers, ...tsReservedWords]),
-  );
+/**
+ * The services' descriptors as a file imports them: each one's local name
+ * (see {@link assignServiceImports}) and the import lines, one per
+ * protoc-gen-es module, sorted by path.
+ */
+export function tsServiceImports(
+  services: readonly DescService[],
+  taken: Set<string>,
+  tsImportPath: string,
+): { names: Map<DescService, string>; imports: TsImportView[] } {
+  const names = assignServiceImports(services, taken);
   const byModule = new Map<string, string[]>();
-  for (const [service, local] of serviceNames) {
-    const from = esModulePath(options.tsImportPath, service.file.proto.name);
+  for (const [service, local] of names) {
+    const from = esModulePath(tsImportPath, service.file.proto.name);
     const exported = esServiceExportName(service);
     const list = byModule.get(from) ?? [];
     list.push(exported === local ? local : `${exported} as ${local}`);
     byModule.set(from, list);
   }
-  const serviceImports: TsImportView[] = [...byModule.keys()]
-    .sort(compareUtf8)
-    .map((from) => ({
-      names: byModule.get(from)!.sort(compareUtf8).join(", "),
-      from: tsString(from),
-    }));
-
-  const tools: TsToolView[] = model.tools.map((tool) => ({
-    constName: constNames.get(tool)!,
-    rawName: tool.name,
-    name: tsString(tool.name),
-    description: tsString(tool.description),
-    strict: String(tool.strict),
-    parameters: tsLiteral(JSON.parse(tool.schemaJson) as JsonValue),
-    element: tool.element,
+  const imports = [...byModule.keys()].sort(compareUtf8).map((from) => ({
+    names: byModule.get(from)!.sort(compareUtf8).join(", "),
+    from: tsString(from),
   }));
+  return { names, imports };
+}
 
-  const executors: TsExecutorView[] = model.executors.map((tool) => {
-    const local = tool.method.localName;
-    const access = isTsIdentifier(local) ? `.${local}` : `[${tsString(local)}]`;
-    return {
-      constName: constNames.get(tool)!,
-      method: `${serviceNames.get(tool.service)!}.method${access}`,
-    };
-  });
+/** The descriptor of a method: `LinkService.method.createLink`. */
+export function tsMethodExpr(serviceLocal: string, method: DescMethod): string {
+  const local = method.localName;
+  const access = isTsIdentifier(local) ? `.${local}` : `[${tsString(local)}]`;
+  return `${serviceLocal}.method${access}`;
+}
 
-  // Written as the vectors write them: "" and false left out.
-  const responseAliasTypes: TsResponseTypeView[] = model.responseAliasTypes.map(
-    ([typeName, fields]) => ({
-      key: tsString(typeName),
-      fields: fields.map((f) =>
-        tsLiteral({
-          field: f.field,
-          ...(f.prefix !== "" ? { prefix: f.prefix } : {}),
-          ...(f.message !== "" ? { message: f.message } : {}),
-          ...(f.map ? { map: true } : {}),
-        }),
-      ),
-    }),
-  );
-  const toolResponseAliases: TsEntryView[] = model.toolResponseAliases.map(
-    ([toolName, a]) => ({
-      key: tsKey(toolName),
-      value: tsLiteral({
-        message: a.message,
-        idPrefix: a.idPrefix,
-        idField: a.idField,
+/**
+ * `responseAliases.types` entries, written as the vectors write them: ""
+ * and false left out.
+ */
+export function tsResponseAliasTypes(
+  types: readonly (readonly [string, readonly ResponseAliasField[]])[],
+): TsResponseTypeView[] {
+  return types.map(([typeName, fields]) => ({
+    key: tsString(typeName),
+    fields: fields.map((f) =>
+      tsLiteral({
+        field: f.field,
+        ...(f.prefix !== "" ? { prefix: f.prefix } : {}),
+        ...(f.message !== "" ? { message: f.message } : {}),
+        ...(f.map ? { map: true } : {}),
       }),
-    }),
-  );
+    ),
+  }));
+}
 
-  return {
-    fileName: tsFileName,
-    runtimeModule: tsString(tsRuntimeModule),
-    hasExecutors: model.hasExecutors,
-    serviceImports,
-    tools,
-    responseAliasTypes,
-    toolResponseAliases,
-    knownAliasPrefixes: model.knownAliasPrefixes.map(tsString),
-    executors,
-  };
+/** `responseAliases.tools` entries. */
+export function tsToolResponseAliases(
+  tools: readonly (readonly [string, ResponseAliasTool])[],
+): TsEntryView[] {
+  return tools.map(([toolName, a]) => ({
+    key: tsKey(toolName),
+    value: tsLiteral({
+      message: a.message,
+      idPrefix: a.idPrefix,
+      idField: a.idField,
+    }),
+  }));
 }
 
 /**
@@ -161,7 +201,7 @@ export function buildTsView(
  * then the proto package in PascalCase is put before it
  * (`LinkhubV1LinkService`), and a number after that if need be.
  */
-function assignServiceImports(
+export function assignServiceImports(
   services: readonly DescService[],
   taken: Set<string>,
 ): Map<DescService, string> {

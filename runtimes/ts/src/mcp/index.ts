@@ -25,6 +25,10 @@ export {
   type ServeHttpOptions,
 } from "./serve-http.js";
 export { serveStdio, type ServeStdioOptions } from "./serve-stdio.js";
+export type {
+  McpHandlerOptions,
+  McpServiceOptions,
+} from "./service-options.js";
 export type { ListedTool } from "./tool-listing.js";
 export {
   createMcpToolServer,

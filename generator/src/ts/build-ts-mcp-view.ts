@@ -1,0 +1,160 @@
+import type { ProblemCollector } from "../errors.js";
+import type { GeneratorModel, ToolModel } from "../model/model.js";
+import { entityId, responseAliasTypes } from "../model/response-aliases.js";
+import { compareUtf8 } from "../schema/canonical-json.js";
+import type { JsonValue } from "../schema/json-schema.js";
+import {
+  tsFileName,
+  tsMethodExpr,
+  tsResponseAliasTypes,
+  tsRuntimeModule,
+  tsServiceImports,
+  tsToolConstNames,
+  tsToolResponseAliases,
+} from "./build-ts-view.js";
+import { tsLiteral, tsString } from "./ts-literal.js";
+import { tsReservedWords } from "./ts-names.js";
+import type {
+  TsMcpExtraAliasesView,
+  TsMcpFileView,
+  TsMcpServiceView,
+} from "./ts-mcp-view.js";
+
+/** The name of the TypeScript MCP file, beside ai_tools.gen.ts. */
+export const tsMcpFileName = "ai_tools_mcp.gen.ts";
+
+/**
+ * Identifiers templates/ts/mcp-file.hbs declares or imports itself, besides
+ * the per-service names (service descriptors are imported around them).
+ */
+export const tsMcpFileIdentifiers: readonly string[] = [
+  // declared
+  "mcpAliasConfig",
+  // imported
+  "aiTools",
+  "AliasConfig",
+  "McpHandlerOptions",
+  "McpServiceOptions",
+  "McpToolMethod",
+  "McpToolServer",
+  "ServiceImpl",
+  "Transport",
+  "createInProcessTransport",
+];
+
+/**
+ * Shape the model for templates/ts/mcp-file.hbs: per service with tools
+ * (model.mcpServices), its tools as `McpToolMethod`s over ai_tools.gen.ts's
+ * constants, `register<Service>Handler` (the implementation on an
+ * in-process transport) and `forwardTo<Service>Client` (a transport). Every
+ * MCP tool is executed: the registration of tools the main file does not
+ * execute is added here.
+ */
+export function buildTsMcpView(
+  model: GeneratorModel,
+  options: { readonly tsImportPath: string },
+  problems: ProblemCollector,
+): TsMcpFileView {
+  const constNames = tsToolConstNames(model, problems);
+  problems.throwIfAny();
+
+  const declared = new Map<string, string>();
+  for (const s of model.mcpServices) {
+    const lower = s.name[0]!.toLowerCase() + s.name.slice(1);
+    for (const name of [
+      `${lower}Tools`,
+      `register${s.name}Handler`,
+      `forwardTo${s.name}Client`,
+    ]) {
+      const other = declared.get(name);
+      if (other !== undefined || tsMcpFileIdentifiers.includes(name)) {
+        problems.add({
+          file: s.file,
+          element: s.fullName,
+          message: `the TypeScript MCP file would declare ${name} for ${other ?? "itself"} and for ${s.fullName}; rename the service`,
+        });
+      }
+      declared.set(name, s.fullName);
+    }
+  }
+  problems.throwIfAny();
+
+  const { names: serviceNames, imports: serviceImports } = tsServiceImports(
+    model.mcpServices.map((s) => s.service),
+    new Set([...declared.keys(), ...tsMcpFileIdentifiers, ...tsReservedWords]),
+    options.tsImportPath,
+  );
+
+  const services: TsMcpServiceView[] = model.mcpServices.map((s) => {
+    const serviceLocal = serviceNames.get(s.service)!;
+    return {
+      fullName: s.fullName,
+      serviceLocal,
+      toolsName: `${s.name[0]!.toLowerCase()}${s.name.slice(1)}Tools`,
+      registerName: `register${s.name}Handler`,
+      forwardName: `forwardTo${s.name}Client`,
+      tools: s.tools.map((t) => ({
+        constName: constNames.get(t)!,
+        method: tsMethodExpr(serviceLocal, t.method),
+        outputSchema: tsLiteral(JSON.parse(t.outputSchemaJson) as JsonValue),
+        outputWrapKey: tsString(t.outputWrapKey),
+        readOnlyHint: String(t.readOnlyHint),
+        idempotentHint: String(t.idempotentHint),
+      })),
+    };
+  });
+
+  const extraAliases = mcpOnlyAliases(
+    model,
+    model.mcpServices.flatMap((s) => s.tools),
+  );
+  return {
+    fileName: tsMcpFileName,
+    mcpRuntimeModule: tsString(`${tsRuntimeModule}/mcp`),
+    runtimeModule: tsString(tsRuntimeModule),
+    mainModule: tsString(`./${tsFileName.replace(/\.ts$/, ".js")}`),
+    serviceImports,
+    extraAliases,
+    aliasConfig:
+      extraAliases === undefined ? "aiTools.aliasConfig" : "mcpAliasConfig",
+    services,
+  };
+}
+
+/**
+ * The registration entries of the tools the main file does not execute:
+ * the response types its table lacks, those tools' entity id rules and the
+ * prefixes only those types declare; undefined when nothing is missing.
+ */
+function mcpOnlyAliases(
+  model: GeneratorModel,
+  tools: readonly ToolModel[],
+): TsMcpExtraAliasesView | undefined {
+  const listed = new Set(model.responseAliasTypes.map(([name]) => name));
+  const types = responseAliasTypes(tools.map((t) => t.output));
+  const tabled = new Set(types.map(([name]) => name));
+  const extraTypes = types.filter(([name]) => !listed.has(name));
+  const extraTools = tools
+    .filter((t) => !t.autoExecute)
+    .sort((a, b) => compareUtf8(a.name, b.name))
+    .map(
+      (t) =>
+        [
+          t.name,
+          { message: t.output.typeName, ...entityId(t.output, t.outputPrefix) },
+        ] as const,
+    )
+    .filter(([, r]) => r.idPrefix !== "" || tabled.has(r.message));
+  if (extraTypes.length + extraTools.length === 0) {
+    return undefined;
+  }
+  const known = new Set(model.knownAliasPrefixes);
+  const prefixes = extraTypes
+    .flatMap(([, fields]) => fields.map((f) => f.prefix))
+    .filter((p) => p !== "" && !known.has(p));
+  return {
+    prefixes: [...new Set(prefixes)].sort(compareUtf8).map(tsString),
+    types: tsResponseAliasTypes(extraTypes),
+    tools: tsToolResponseAliases(extraTools),
+  };
+}

@@ -1,0 +1,73 @@
+import type {
+  TsEntryView,
+  TsImportView,
+  TsResponseTypeView,
+} from "./ts-view.js";
+
+/**
+ * What templates/ts/mcp-file.hbs prints: the MCP file beside
+ * ai_tools.gen.ts. Every string is final TypeScript source text.
+ */
+export interface TsMcpFileView {
+  /** Always "ai_tools_mcp.gen.ts". */
+  readonly fileName: string;
+  /** Quoted module specifier of the runtime's MCP entry. */
+  readonly mcpRuntimeModule: string;
+  /** Quoted module specifier of the runtime, for `AliasConfig`. */
+  readonly runtimeModule: string;
+  /** Quoted module specifier of ai_tools.gen.ts, `"./ai_tools.gen.js"`. */
+  readonly mainModule: string;
+  /** Imports of the protoc-gen-es service descriptors, by path. */
+  readonly serviceImports: readonly TsImportView[];
+  /**
+   * The response registration of the tools only MCP executes (not
+   * auto-executed in ai_tools.gen.ts), added to the main file's table in
+   * `mcpAliasConfig`; undefined when there are none.
+   */
+  readonly extraAliases: TsMcpExtraAliasesView | undefined;
+  /** The alias config the tools are added with. */
+  readonly aliasConfig: string;
+  /** The services with tools, sorted by full name. */
+  readonly services: readonly TsMcpServiceView[];
+}
+
+/** Registration entries the main file's tables lack. */
+export interface TsMcpExtraAliasesView {
+  /** Quoted prefixes the main file does not declare, sorted. */
+  readonly prefixes: readonly string[];
+  /** Message types the main file's table lacks, by full name. */
+  readonly types: readonly TsResponseTypeView[];
+  /** Tools the main file does not execute, by name. */
+  readonly tools: readonly TsEntryView[];
+}
+
+/** One service: its tools and its two functions. */
+export interface TsMcpServiceView {
+  /** `linkhub.v1.LinkService`. */
+  readonly fullName: string;
+  /** The local name of its descriptor, e.g. `LinkService`. */
+  readonly serviceLocal: string;
+  /** `linkServiceTools`. */
+  readonly toolsName: string;
+  /** `registerLinkServiceHandler`. */
+  readonly registerName: string;
+  /** `forwardToLinkServiceClient`. */
+  readonly forwardName: string;
+  readonly tools: readonly TsMcpToolView[];
+}
+
+/** One `McpToolMethod`. */
+export interface TsMcpToolView {
+  /** The tool's constant in ai_tools.gen.ts, e.g. `linksCreate`. */
+  readonly constName: string;
+  /** The method descriptor expression, e.g. `LinkService.method.createLink`. */
+  readonly method: string;
+  /** The output schema as an object literal. */
+  readonly outputSchema: string;
+  /** Quoted wrap key: `""`, `"messages"` or `"value"`. */
+  readonly outputWrapKey: string;
+  /** `true` or `false`. */
+  readonly readOnlyHint: string;
+  /** `true` or `false`. */
+  readonly idempotentHint: string;
+}
