@@ -1,7 +1,5 @@
 import type { ProblemCollector } from "../errors.js";
 import type { GeneratorModel, ToolModel } from "../model/model.js";
-import { entityId, responseAliasTypes } from "../model/response-aliases.js";
-import { compareUtf8 } from "../schema/canonical-json.js";
 import { alignKeys } from "./go-align.js";
 import {
   assignGoPackages,
@@ -119,7 +117,7 @@ export function buildGoMcpView(
     fileName: goMcpFileName,
     importGroups: goImportGroups(imports.values(), packages.values()),
     services,
-    aliasTableLines: model.hasAliases ? aliasTableLines(model, tools) : [],
+    aliasTableLines: model.hasAliases ? aliasTableLines(model) : [],
     runtime: runtime.code,
   };
 }
@@ -150,23 +148,18 @@ function toolView(
 }
 
 /**
- * The registration entries of the tools the main file does not execute: the
- * response types it does not list, those tools' entity id rules and the
- * prefixes only those types declare, as statements of an init function.
+ * The registration entries of the tools the main file does not execute:
+ * what the model's `mcpAliasTables` (every tool executed) hold beyond the
+ * main file's tables, as statements of an init function.
  */
-function aliasTableLines(
-  model: GeneratorModel,
-  tools: readonly ToolModel[],
-): string[] {
-  const only = tools.filter((t) => !t.autoExecute);
-  if (only.length === 0) return [];
-  const listed = new Set(model.responseAliasTypes.map(([name]) => name));
-  const types = responseAliasTypes(tools.map((t) => t.output));
-  const tabled = new Set(types.map(([name]) => name));
+function aliasTableLines(model: GeneratorModel): string[] {
+  const all = model.mcpAliasTables;
+  const types = new Set(model.responseAliasTypes.map(([name]) => name));
+  const tools = new Set(model.toolResponseAliases.map(([name]) => name));
   const known = new Set(model.knownAliasPrefixes);
   const lines: string[] = [];
-  for (const [name, fields] of types) {
-    if (listed.has(name)) continue;
+  for (const [name, fields] of all.responseAliasTypes) {
+    if (types.has(name)) continue;
     const literals = fields.map((f) =>
       goStructLiteral([
         ["field", goQuote(f.field)],
@@ -178,23 +171,21 @@ function aliasTableLines(
     lines.push(
       `responseAliasTypes[${goQuote(name)}] = []responseAliasField{${literals.join(", ")}}`,
     );
-    for (const f of fields) {
-      if (f.prefix !== "" && !known.has(f.prefix)) {
-        known.add(f.prefix);
-        lines.push(`knownAliasPrefixes[${goQuote(f.prefix)}] = true`);
-      }
+  }
+  for (const prefix of all.knownAliasPrefixes) {
+    if (!known.has(prefix)) {
+      lines.push(`knownAliasPrefixes[${goQuote(prefix)}] = true`);
     }
   }
-  for (const tool of [...only].sort((a, b) => compareUtf8(a.name, b.name))) {
-    const { idPrefix, idField } = entityId(tool.output, tool.outputPrefix);
-    if (idPrefix === "" && !tabled.has(tool.output.typeName)) continue;
+  for (const [name, t] of all.toolResponseAliases) {
+    if (tools.has(name)) continue;
     const literal = goStructLiteral([
-      ["message", goQuote(tool.output.typeName)],
-      ["idPrefix", idPrefix === "" ? "" : goQuote(idPrefix)],
-      ["idField", idField === "" ? "" : goQuote(idField)],
+      ["message", goQuote(t.message)],
+      ["idPrefix", t.idPrefix === "" ? "" : goQuote(t.idPrefix)],
+      ["idField", t.idField === "" ? "" : goQuote(t.idField)],
     ]);
     lines.push(
-      `toolResponseAliases[${goQuote(tool.name)}] = responseAliasTool${literal}`,
+      `toolResponseAliases[${goQuote(name)}] = responseAliasTool${literal}`,
     );
   }
   return lines;
