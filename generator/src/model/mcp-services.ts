@@ -1,7 +1,11 @@
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
 import type { ProblemCollector } from "../errors.js";
-import { buildOutputSchema } from "../schema/build-output-schema.js";
+import {
+  buildOutputSchema,
+  mcpOutputEncoding,
+} from "../schema/build-output-schema.js";
+import type { JsonSchema } from "../schema/json-schema.js";
 import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
 import type { McpServiceModel, ToolModel } from "./model.js";
 
@@ -30,13 +34,15 @@ export interface OutputSchemaCache {
 /** Create an empty output schema cache. */
 export function createOutputSchemaCache(): OutputSchemaCache {
   const cache = new Map<string, string>();
+  const shared = new Map<string, JsonSchema>();
   return {
     get(message, serverStreaming) {
       const key = `${serverStreaming ? "stream " : ""}${message.typeName}`;
       let json = cache.get(key);
       if (json === undefined) {
         json = canonicalJson(
-          buildOutputSchema(message, serverStreaming).schema,
+          buildOutputSchema(message, serverStreaming, mcpOutputEncoding, shared)
+            .schema,
         );
         cache.set(key, json);
       }

@@ -80,8 +80,9 @@ export function buildOutputSchema(
   message: DescMessage,
   serverStreaming: boolean,
   encoding: OutputEncoding = mcpOutputEncoding,
+  shared: Map<string, JsonSchema> = new Map(),
 ): OutputSchema {
-  const body = createBuilder(message, encoding);
+  const body = createBuilder(message, encoding, shared);
   const wrapKey = outputWrapKey(message, serverStreaming);
   let schema =
     wrapKey === ""
@@ -122,9 +123,14 @@ interface Builder {
   defs(): JsonSchema | undefined;
 }
 
-function createBuilder(root: DescMessage, encoding: OutputEncoding): Builder {
+function createBuilder(
+  root: DescMessage,
+  encoding: OutputEncoding,
+  shared: Map<string, JsonSchema>,
+): Builder {
   const recursive = recursiveMessages(root);
   const defs = new Map<string, JsonSchema>();
+  let refs = 0;
 
   const messageValue = (message: DescMessage): JsonSchema => {
     const wkt = wellKnownOutput(message.typeName);
@@ -132,8 +138,17 @@ function createBuilder(root: DescMessage, encoding: OutputEncoding): Builder {
       return wkt;
     }
     if (!recursive.has(message.typeName)) {
-      return expand(message);
+      let schema = shared.get(message.typeName);
+      if (schema === undefined) {
+        const before = refs;
+        schema = expand(message);
+        if (refs === before) {
+          shared.set(message.typeName, schema); // no recursion below it
+        }
+      }
+      return schema;
     }
+    refs++;
     if (!defs.has(message.typeName)) {
       defs.set(message.typeName, {}); // placeholder: stops the recursion
       defs.set(message.typeName, expand(message));
