@@ -74,7 +74,9 @@ const objectWellKnownTypes = new Set([
  * required; those outside a oneof (proto3 `optional` is one) may be null,
  * as Go's `EmitUnpopulated` writes them when unset.
  * Recursive messages are defined once under `$defs`. A server stream's
- * messages are wrapped as `{"messages": [...]}`.
+ * messages are wrapped as `{"messages": [...]}`. `shared` keeps the
+ * schemas of messages with no recursion below them, by full name, for the
+ * next calls with the same encoding (the schemas are never modified).
  */
 export function buildOutputSchema(
   message: DescMessage,
