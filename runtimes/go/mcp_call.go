@@ -60,13 +60,12 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	}
 	//aitools:end
 	if err != nil {
-		res = mcpErrorResult(mcpErrorText(e, err))
-	} else {
-		if t.wrap != "" {
-			out = "{" + quote(t.wrap) + ":" + out + "}"
-		}
-		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}, StructuredContent: json.RawMessage(out)}
+		return mcpErrorResult(mcpErrorText(e, err))
 	}
+	if t.wrap != "" {
+		out = "{" + quote(t.wrap) + ":" + out + "}"
+	}
+	res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}, StructuredContent: json.RawMessage(out)}
 	//aitools:if aliases
 	if conv.shown {
 		res.Meta = mcp.Meta{conversationMetaKey: conv.handle}
@@ -130,8 +129,8 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 
 //aitools:if aliases
 
-// mcpConversation is the conversation of one call; shown is true when the
-// result carries its handle.
+// mcpConversation is the conversation of one call; shown is true when a
+// successful result carries its handle.
 type mcpConversation struct {
 	handle  string
 	aliases *AliasManager
@@ -243,7 +242,7 @@ func mcpCodeName(c codes.Code) string {
 	if int(c) < len(names) {
 		return names[c]
 	}
-	return fmt.Sprintf("CODE_%d", uint32(c))
+	return "UNKNOWN"
 }
 
 // mcpJSON writes a response as MCP results carry it (docs/mcp.md, "Tools as

@@ -322,7 +322,7 @@ func TestMCPHTTP(t *testing.T) {
 		wantSuccess(t, res)
 		// none: a new conversation, which knows no alias
 		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
-		if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-1"`) || res.Meta[conversationMetaKey] == handle {
+		if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-1"`) || len(res.Content) != 1 || res.Meta[conversationMetaKey] != nil {
 			t.Fatalf("no handle: %s %v", textOf(res, 0), res.Meta)
 		}
 		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "conversation": "AAAAAAAAAAAAAAAAAAAAAA"}, nil)

@@ -564,13 +564,12 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	e := &Executor{}
 	out, err := t.call(ctx, e, args)
 	if err != nil {
-		res = mcpErrorResult(mcpErrorText(e, err))
-	} else {
-		if t.wrap != "" {
-			out = "{" + quote(t.wrap) + ":" + out + "}"
-		}
-		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}, StructuredContent: json.RawMessage(out)}
+		return mcpErrorResult(mcpErrorText(e, err))
 	}
+	if t.wrap != "" {
+		out = "{" + quote(t.wrap) + ":" + out + "}"
+	}
+	res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}, StructuredContent: json.RawMessage(out)}
 	return res
 }
 
@@ -656,7 +655,7 @@ func mcpCodeName(c codes.Code) string {
 	if int(c) < len(names) {
 		return names[c]
 	}
-	return fmt.Sprintf("CODE_%d", uint32(c))
+	return "UNKNOWN"
 }
 
 // mcpJSON writes a response as MCP results carry it (docs/mcp.md, "Tools as
