@@ -1,8 +1,10 @@
 // The one linter of the TypeScript packages: typescript-eslint's type-checked
-// recommended rules over each package's sources and tests. `pnpm run lint`
-// at the root runs every package's `lint` script (`eslint .`, this config).
+// recommended rules over each package's sources and tests, and ESLint's
+// recommended rules over the Node scripts (.mjs). `pnpm run lint` at the
+// root runs every package's `lint` script (`eslint .`, this config).
 import js from "@eslint/js";
 import { defineConfig } from "eslint/config";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 /**
@@ -50,6 +52,11 @@ export default defineConfig(
       },
     },
   })),
+  {
+    files: ["**/*.mjs"],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: globals.node },
+  },
   {
     // Vitest configs and hand-written declarations of .mjs scripts are in
     // no project: linted without type information.
