@@ -130,7 +130,7 @@ func (s *testServer) EchoLoose(_ context.Context, req *aitestv1.FixupRequest) (*
 
 // startServer serves on 127.0.0.1 and installs the tables of vectors.proto
 // (those of the register-response-nested vector).
-func startServer(t *testing.T) (*grpc.ClientConn, *testServer) {
+func startServer(t testing.TB) (*grpc.ClientConn, *testServer) {
 	t.Helper()
 	vec := loadVectors[aliasVector](t, "aliases")["register-response-nested.json"]
 	useTables(t, nil, vec.KnownPrefixes, vec.ResponseAliases)

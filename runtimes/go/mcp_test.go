@@ -74,7 +74,7 @@ func accountTools(client aitestv1.AccountServiceClient) []mcpTool {
 	}
 }
 
-func newMCPServer(t *testing.T, client aitestv1.AccountServiceClient, opts ...MCPOption) *mcp.Server {
+func newMCPServer(t testing.TB, client aitestv1.AccountServiceClient, opts ...MCPOption) *mcp.Server {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
 	addMCPTools(server, opts, accountTools(client))
@@ -83,7 +83,7 @@ func newMCPServer(t *testing.T, client aitestv1.AccountServiceClient, opts ...MC
 
 // connectInMemory connects a client to server over in-memory transports:
 // one connection, as stdio.
-func connectInMemory(t *testing.T, server *mcp.Server) *mcp.ClientSession {
+func connectInMemory(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
@@ -405,5 +405,31 @@ func TestMemoryConversationStore(t *testing.T) {
 	}
 	if _, err := s.Load(ctx, a); !errors.Is(err, ErrConversationNotFound) {
 		t.Fatalf("deleted: %v", err)
+	}
+}
+
+// BenchmarkMCPCall is one tools/call over in-memory transports, to the
+// gRPC server on a socket and back (most of its time is go-sdk's JSON);
+// BenchmarkExecutorCall is the same call through the executor alone.
+func BenchmarkMCPCall(b *testing.B) {
+	conn, _ := startServer(b)
+	cs := connectInMemory(b, newMCPServer(b, aitestv1.NewAccountServiceClient(conn)))
+	params := &mcp.CallToolParams{Name: "accounts_list", Arguments: map[string]any{"count": 1, "contacts_per_account": 1}}
+	b.ResetTimer()
+	for range b.N {
+		if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+	}
+}
+
+func BenchmarkExecutorCall(b *testing.B) {
+	conn, _ := startServer(b)
+	e := NewExecutor(conn)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := e.Execute(context.Background(), "accounts_list", `{"count":1,"contacts_per_account":1}`); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
