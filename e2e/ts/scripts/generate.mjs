@@ -44,7 +44,8 @@ const template = {
     {
       local: bin("protoc-gen-ai-tools"),
       out,
-      opt: "target=ts",
+      // mcp=true: also src/gen/ai_tools_mcp.gen.ts (test/mcp-*.test.ts).
+      opt: "target=ts,mcp=true",
       strategy: "all",
     },
   ],
@@ -75,12 +76,16 @@ execFileSync(
   ],
   { cwd: repoRoot, stdio: "inherit" },
 );
-for (const f of ["ai_tools.gen.ts", "vectors/ai_tools.gen.ts"]) {
+for (const f of [
+  "ai_tools.gen.ts",
+  "ai_tools_mcp.gen.ts",
+  "vectors/ai_tools.gen.ts",
+]) {
   if (!existsSync(path.join(out, f))) {
     console.error(`e2e-ts: the plugin wrote no src/gen/${f}`);
     process.exit(1);
   }
 }
 console.log(
-  "e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts, src/gen/vectors/",
+  "e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts, src/gen/ai_tools_mcp.gen.ts, src/gen/vectors/",
 );

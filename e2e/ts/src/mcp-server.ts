@@ -1,0 +1,103 @@
+/**
+ * The generated MCP server of the test API (linkhub.v1), forwarding to a
+ * running test server:
+ *
+ *     node dist/mcp-server.js --grpc 127.0.0.1:PORT            # stdio
+ *     node dist/mcp-server.js --grpc 127.0.0.1:PORT --http 0   # HTTP
+ *
+ * Over HTTP it prints one line, `ready http://127.0.0.1:<port>/mcp`, and
+ * exits on SIGTERM, SIGINT or when its stdin (a pipe) ends; over stdio it
+ * exits when its stdin ends. `--handle-argument` lists the `conversation`
+ * argument in every tool's input schema.
+ */
+import { fstatSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { createRegistry } from "@bufbuild/protobuf";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import {
+  createMcpToolServer,
+  serveHttp,
+  serveStdio,
+} from "@ai-tools/runtime/mcp";
+import {
+  forwardToLinkServiceClient,
+  forwardToPageThemeServiceClient,
+  forwardToSampleServiceClient,
+  forwardToWorkflowServiceClient,
+} from "./gen/ai_tools_mcp.gen.js";
+import { file_linkhub_v1_control } from "./gen/linkhub/v1/control_pb.js";
+
+const usage =
+  "usage: node dist/mcp-server.js --grpc HOST:PORT [--http PORT] [--handle-argument]";
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${usage}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values: { grpc?: string; http?: string; "handle-argument"?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: {
+        grpc: { type: "string" },
+        http: { type: "string" },
+        "handle-argument": { type: "boolean" },
+      },
+    }));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const grpc = values.grpc ?? fail("--grpc is required");
+  const baseUrl = grpc.includes("://") ? grpc : `http://${grpc}`;
+  const port = values.http === undefined ? undefined : Number(values.http);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0)) {
+    fail(`--http: ${JSON.stringify(values.http)} is not a port`);
+  }
+
+  const server = createMcpToolServer({
+    name: "linkhub-mcp-ts",
+    version: "0.0.0",
+    handleArgument: values["handle-argument"] === true,
+    // The test server's error details (ResourceInfo, FieldViolation).
+    registry: createRegistry(file_linkhub_v1_control),
+  });
+  const transport = createGrpcTransport({ baseUrl });
+  forwardToLinkServiceClient(server, transport);
+  forwardToPageThemeServiceClient(server, transport);
+  forwardToSampleServiceClient(server, transport);
+  forwardToWorkflowServiceClient(server, transport);
+
+  if (port === undefined) {
+    serveStdio(server, {
+      onerror: (e) => process.stderr.write(`mcp: ${e.message}\n`),
+    });
+    return;
+  }
+  const http = await serveHttp(server, { port });
+  const stop = () => {
+    void http.close().then(() => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  if (stdinIsPipe()) {
+    process.stdin.on("end", stop);
+    process.stdin.resume();
+  }
+  process.stdout.write(`ready ${http.url}\n`);
+}
+
+/** Whether stdin is a pipe or socket, whose end means the parent is gone. */
+function stdinIsPipe(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`mcp-server: ${String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,167 @@
+// The generated MCP server of the test API over stdio, driven by the
+// official TypeScript SDK client on both protocol revisions: tools/list,
+// calls against the shared gRPC server, aliases across calls, output
+// schema vs structured content (ajv), isError results, unknown tool, two
+// clients with separate aliases, and register<Service>Handler in process.
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { createMcpToolServer, serveStdio } from "@ai-tools/runtime/mcp";
+import { describe, expect, it } from "vitest";
+import { allTools } from "../src/gen/ai_tools.gen.js";
+import {
+  linkServiceTools,
+  pageThemeServiceTools,
+  registerWorkflowServiceHandler,
+  sampleServiceTools,
+  workflowServiceTools,
+} from "../src/gen/ai_tools_mcp.gen.js";
+import {
+  callOk,
+  callTool,
+  connectStdio,
+  linkIdOf,
+  anyUuid,
+  newLinkArgs,
+  type Revision,
+} from "./mcp-support.js";
+import { newUUID, useServer } from "./support.js";
+
+const env = useServer();
+
+const mcpTools = [
+  ...linkServiceTools,
+  ...pageThemeServiceTools,
+  ...sampleServiceTools,
+  ...workflowServiceTools,
+];
+
+for (const revision of ["2026-07-28", "2025-11-25"] as Revision[]) {
+  describe(`stdio, ${revision}`, () => {
+    it("lists every tool, sorted, with its schemas and hints", async () => {
+      const client = await connectStdio(env, revision);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(allTools().map((t) => t.name));
+      for (const t of tools) {
+        const m = mcpTools.find((x) => x.tool.name === t.name)!;
+        expect(t.description).toBe(m.tool.description);
+        expect(t.inputSchema).toEqual(m.tool.parameters);
+        expect(t.outputSchema).toEqual(m.outputSchema);
+        const hints = {
+          ...(m.readOnlyHint === true ? { readOnlyHint: true } : {}),
+          ...(m.idempotentHint === true ? { idempotentHint: true } : {}),
+        };
+        expect(t.annotations ?? {}).toEqual(hints);
+      }
+    });
+
+    it("calls tools with aliases across calls, results valid against outputSchema", async () => {
+      const client = await connectStdio(env, revision);
+      const ws = newUUID();
+      const created = await callOk(
+        client,
+        "links_create",
+        newLinkArgs(ws, "one"),
+      );
+      expect(linkIdOf(created)).toBe("link-1");
+      expect(created.content).toHaveLength(1);
+      await callOk(client, "links_create", newLinkArgs(ws, "two"));
+      const got = await callOk(client, "links_get", { id: "link-1" });
+      expect(got.structuredContent).toMatchObject({
+        link: { id: "link-1", title: "one", workspace_id: ws },
+      });
+      const listed = await callOk(client, "links_list", { workspace_id: ws });
+      const links = (listed.structuredContent as { links: { id: string }[] })
+        .links;
+      expect(links.map((l) => l.id)).toEqual(["link-1", "link-2"]);
+      const updated = await callOk(client, "links_update", {
+        id: "link-2",
+        title: "renamed",
+        update_mask: "title",
+      });
+      expect(updated.structuredContent).toMatchObject({
+        link: { id: "link-2", title: "renamed" },
+      });
+      // An Empty response, and a request of Empty.
+      await callOk(client, "links_delete", { id: "link-2" });
+      await callOk(client, "ping", {});
+    });
+
+    it("answers bad arguments, unknown aliases and server errors with isError", async () => {
+      const client = await connectStdio(env, revision);
+      const bad = await callTool(client, "links_get", { id: 7 });
+      expect(bad.isError).toBe(true);
+      expect(bad.content).toHaveLength(1);
+      const unknown = await callTool(client, "links_get", { id: "link-9" });
+      expect(unknown.isError).toBe(true);
+      expect(unknown.content[0]!.text).toBe(
+        'unknown alias "link-9" in field "id"; no link aliases exist yet: call a tool that returns links first',
+      );
+      const ws = newUUID();
+      await callOk(client, "links_create", newLinkArgs(ws, "gone"));
+      await callOk(client, "links_delete", { id: "link-1" });
+      const missing = await callTool(client, "links_get", { id: "link-1" });
+      expect(missing.isError).toBe(true);
+      const text = missing.content[0]!.text!;
+      expect(text).not.toMatch(anyUuid);
+      expect(JSON.parse(text)).toEqual({
+        code: "NOT_FOUND",
+        message: 'link "link-1" not found',
+        details: [
+          {
+            "@type": "type.googleapis.com/linkhub.v1.ResourceInfo",
+            resourceType: "link",
+            resourceId: "link-1",
+          },
+        ],
+      });
+    });
+
+    it("answers an unknown tool with JSON-RPC -32602", async () => {
+      const client = await connectStdio(env, revision);
+      await expect(callTool(client, "links_nope", {})).rejects.toMatchObject({
+        code: -32602,
+      });
+    });
+  });
+}
+
+it("stdio: two clients at once keep separate aliases", async () => {
+  const [a, b] = await Promise.all([
+    connectStdio(env, "2026-07-28"),
+    connectStdio(env, "2025-11-25"),
+  ]);
+  const ws = newUUID();
+  await Promise.all([
+    callOk(a, "links_create", newLinkArgs(ws, "a")),
+    callOk(b, "links_create", newLinkArgs(ws, "b")),
+  ]);
+  const [ra, rb] = await Promise.all([
+    callOk(a, "links_get", { id: "link-1" }),
+    callOk(b, "links_get", { id: "link-1" }),
+  ]);
+  expect(ra.structuredContent).toMatchObject({ link: { title: "a" } });
+  expect(rb.structuredContent).toMatchObject({ link: { title: "b" } });
+});
+
+it("registerWorkflowServiceHandler serves an implementation in process", async () => {
+  const server = createMcpToolServer();
+  registerWorkflowServiceHandler(server, {
+    ping: () => ({ serverTime: "pong from the implementation" }),
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  serveStdio(server, { transport: serverSide });
+  const client = new Client(
+    { name: "e2e-ts", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  await client.connect(clientSide);
+  const r = await callOk(client, "ping", {});
+  expect(r.structuredContent).toEqual({
+    server_time: "pong from the implementation",
+  });
+  const steps = await callTool(client, "steps_list", { link_id: "x" });
+  expect(steps.isError).toBe(true);
+  expect(JSON.parse(steps.content[0]!.text!)).toMatchObject({
+    code: "UNIMPLEMENTED",
+  });
+  await client.close();
+});
