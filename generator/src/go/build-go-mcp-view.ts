@@ -62,19 +62,17 @@ export function buildGoMcpView(
   );
   const tools = model.mcpServices.flatMap((s) => s.tools);
   const packages = assignGoPackages(tools, problems, goMcpLocalNames);
-  const declared = new Set([
-    ...goFileIdentifiers,
-    ...goRuntimeDeclarations,
-    ...varNames.values(),
-  ]);
+  const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
+  const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
   for (const service of model.mcpServices) {
     const name = goCamelCase(service.name);
     for (const fn of [`Register${name}Handler`, `ForwardTo${name}Client`]) {
-      if (declared.has(fn)) {
+      const tool = toolByVar.get(fn) ?? service.tools[0]!;
+      if (toolByVar.has(fn) || declared.has(fn)) {
         problems.add({
-          file: service.file,
-          element: service.fullName,
-          message: `the MCP function ${fn} of service ${service.fullName} has the name of a declaration of the generated package (a tool's variable or the runtime's); rename the tool or the service`,
+          file: tool.file,
+          element: tool.element,
+          message: `the Go MCP file declares ${fn} for service ${service.fullName}, which is also the Go identifier of tool ${JSON.stringify(tool.name)}; rename the tool`,
         });
       }
       declared.add(fn);
