@@ -1,9 +1,11 @@
 import { defineConfig } from "vitest/config";
 
-// `pnpm bench`: the timing run of test/bench.run.ts, alone.
+// `pnpm bench`: the timing runs of test/bench.run.ts and
+// test/mcp-bench.run.ts, one file after the other.
 export default defineConfig({
   test: {
-    include: ["test/bench.run.ts"],
+    include: ["test/bench.run.ts", "test/mcp-bench.run.ts"],
+    fileParallelism: false,
     testTimeout: 300_000,
   },
 });
