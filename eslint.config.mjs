@@ -22,6 +22,10 @@ const packages = {
 
 export default defineConfig(
   {
+    // A disable comment that no longer disables anything fails the lint.
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+  },
+  {
     // Generated code (protoc-gen-es, this plugin, tsc) and installed code.
     ignores: [
       "**/node_modules/**",

@@ -45,7 +45,7 @@ describe("tsString", () => {
       expect(evaluate(lit), lit).toBe(s);
       // Nothing a file or an editor could misread stays raw.
       expect(lit).not.toMatch(
-        // eslint-disable-next-line no-control-regex
+        // eslint-disable-next-line no-control-regex -- the test looks for raw control characters
         /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\$\{/,
       );
       expect(lit.slice(1, -1)).not.toMatch(/(^|[^\\])(\\\\)*"/);

@@ -26,9 +26,9 @@ export function compareUtf8(a: string, b: string): number {
   return a.length - b.length;
 }
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern finds, to escape them
 const needsEscape = /["\\\u0000-\u001f<>&\u2028\u2029]/;
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern finds, to escape them
 const escapeAll = /["\\\u0000-\u001f<>&\u2028\u2029]/g;
 
 function escapeChar(c: string): string {

@@ -9,10 +9,10 @@ import type { JsonValue } from "../schema/json-schema.js";
 //   ${              harmless between double quotes, but a literal pasted into
 //                   a template string would start a substitution.
 const special =
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern finds, to escape them
   /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\$\{/;
 const specialAll =
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern finds, to escape them
   /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\$\{/g;
 
 function escapeChar(c: string): string {
