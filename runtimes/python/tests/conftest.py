@@ -32,6 +32,7 @@ if (
     )
 sys.path.insert(0, str(GEN))
 
+# Imported after the sys.path entry above, which is where they are found.
 from aitest.v1 import vectors_pb2, vectors_pb2_grpc  # noqa: E402
 
 
