@@ -19,7 +19,7 @@ import { buildRequest, goldenCases, paths } from "./support/request.js";
 // grpcio-tools output, _pb2_grpc included), then imported next to
 // ai_tools_gen.py by a real Python with ai_tools_runtime.mcp: its tools, as
 // an McpToolServer lists them, must be the model's MCP tools with their
-// schemas and hints.
+// schemas and hints. The mcp case's tools are also called (behaviourScript).
 
 const repoRoot = resolve(paths.generator, "..");
 const runtimeSrc = join(repoRoot, "runtimes", "python", "src");
@@ -64,6 +64,85 @@ for name in m.__all__:
     if name.startswith("forward_to_"):
         getattr(m, name)(server, channel)
 print(json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in server.list_tools()]))
+`;
+
+/**
+ * The mcp case's services served in process (a grpc.aio server on a
+ * loopback port) to the official client in memory: the tools without
+ * auto_execute register their responses' ids (MCP_ALIAS_CONFIG), which the
+ * next call resolves. Prints "ok" (run in the output root).
+ */
+const behaviourScript = String.raw`
+import json
+import re
+import uuid
+
+import anyio
+import grpc
+from mcp import Client
+
+import ai_tools_mcp_gen as m
+from ai_tools_runtime.mcp import McpToolServer
+from mcpdemo.v1 import notes_pb2, notes_pb2_grpc
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+NOTES = {str(uuid.uuid4()): f"note {i}" for i in range(2)}
+NOTE_IDS = list(NOTES)
+TAG_IDS = [str(uuid.uuid4()) for _ in range(2)]
+received = []
+
+
+class Notes(notes_pb2_grpc.NoteServiceServicer):
+    async def GetNote(self, request, context):
+        received.append(request.note_id)
+        return notes_pb2.Note(id=request.note_id, text=NOTES[request.note_id])
+
+    async def PutNote(self, request, context):
+        received.append(request.id)
+        NOTES[request.id] = request.text
+        return request
+
+    async def WatchNotes(self, request, context):
+        for note_id in NOTE_IDS[: request.count]:
+            yield notes_pb2.Note(id=note_id, text=NOTES[note_id])
+
+
+class Tags(notes_pb2_grpc.TagServiceServicer):
+    async def ListTags(self, request, context):
+        tags = [notes_pb2.Tag(id=t, name=f"tag {i}") for i, t in enumerate(TAG_IDS)]
+        return notes_pb2.ListTagsResponse(tags=tags)
+
+
+async def call(client, name, args):
+    result = await client.call_tool(name, args)
+    text = result.content[0].text
+    assert not result.is_error, (name, text)
+    assert UUID.search(text) is None, (name, text)
+    value = json.loads(text)
+    assert result.structured_content == value, (name, result.structured_content)
+    return value
+
+
+async def main():
+    server = McpToolServer()
+    m.register_note_service_handler(server, Notes())
+    m.register_tag_service_handler(server, Tags())
+    async with Client(server.sdk_server) as client:
+        tags = await call(client, "tags_list", {})
+        assert [t["id"] for t in tags["tags"]] == ["tag-1", "tag-2"], tags
+        watched = await call(client, "notes_watch", {"count": 2})
+        assert [n["id"] for n in watched["messages"]] == ["note-1", "note-2"], watched
+        got = await call(client, "notes_get", {"note_id": "note-2"})
+        assert got["id"] == "note-2" and received[-1] == NOTE_IDS[1], (got, received)
+        put = await call(client, "notes_put", {"id": "note-1", "text": "changed"})
+        assert put["id"] == "note-1" and received[-1] == NOTE_IDS[0], (put, received)
+        assert NOTES[NOTE_IDS[0]] == "changed", NOTES
+        result = await client.call_tool("notes_get", {"note_id": "note-3"})
+        assert result.is_error and "note-3" in result.content[0].text, result
+    print("ok")
+
+
+anyio.run(main)
 `;
 
 const mypyConfig = `[mypy]
@@ -170,6 +249,11 @@ describe.runIf(existsSync(python))("python target: the MCP file", () => {
           ],
           { cwd: dir, env },
         );
+
+        if (caseName === "mcp") {
+          writeFileSync(join(dir, "behaviour.py"), behaviourScript);
+          expect(must(["behaviour.py"], { cwd: dir, env })).toBe("ok\n");
+        }
 
         const listed = JSON.parse(must(["list.py"], { cwd: dir, env })) as {
           name: string;

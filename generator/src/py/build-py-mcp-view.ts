@@ -3,6 +3,8 @@ import type { GeneratorModel } from "../model/model.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import {
   assignImports,
+  pyAliasConfigNames,
+  pyAliasConfigView,
   pyFileName,
   pyToolConstNames,
   sortExports,
@@ -10,6 +12,7 @@ import {
 import { pyImportStatements } from "./py-imports.js";
 import { isPyIdentifier, pyKeywords, pyUpperSnake } from "./py-names.js";
 import { pyQuote } from "./py-quote.js";
+import type { PyAliasConfigView } from "./py-view.js";
 
 /** The name of the Python MCP module, beside ai_tools_gen.py. */
 export const pyMcpFileName = "ai_tools_mcp_gen.py";
@@ -33,6 +36,12 @@ export interface PyMcpFileView {
   readonly ownImports: readonly string[];
   /** `__all__` entries, quoted, in ruff's (RUF022) order. */
   readonly exports: readonly string[];
+  /**
+   * MCP_ALIAS_CONFIG's arguments when the MCP tools register more than
+   * ai_tools_gen.ALIAS_CONFIG does (tools without `auto_execute`); null
+   * when it is that one.
+   */
+  readonly ownAliasConfig: PyAliasConfigView | null;
   readonly services: readonly PyMcpServiceView[];
 }
 
@@ -75,7 +84,8 @@ export interface PyMcpToolView {
  * Shape the model for templates/py/mcp-file.hbs: per service with tools
  * (model.mcpServices), the tools as `McpToolMethod`s over ai_tools_gen's
  * tool constants, `register_<service>_handler` (an in-process servicer) and
- * `forward_to_<service>_client` (a channel). Every MCP tool is executed.
+ * `forward_to_<service>_client` (a channel), and MCP_ALIAS_CONFIG, the alias
+ * tables of every tool: every MCP tool is executed.
  */
 export function buildPyMcpView(
   model: GeneratorModel,
@@ -136,6 +146,16 @@ export function buildPyMcpView(
     };
   });
 
+  // Every MCP tool is executed: its response registers its ids whatever
+  // its auto_execute, so the MCP file has its own tables when the main
+  // file's (auto-executed tools only) lack some.
+  const mainAliasConfig = pyAliasConfigView(model);
+  const mcpAliasConfig = pyAliasConfigView(model.mcpAliasTables);
+  const ownAliasConfig =
+    JSON.stringify(mcpAliasConfig) === JSON.stringify(mainAliasConfig)
+      ? null
+      : mcpAliasConfig;
+
   return {
     fileName: pyMcpFileName,
     sources: [...new Set(serviceFiles)].sort(compareUtf8),
@@ -143,6 +163,10 @@ export function buildPyMcpView(
     // and the protobuf package's modules.
     thirdPartyImports: pyImportStatements([
       { module: "grpc", name: "grpc" },
+      ...(ownAliasConfig === null
+        ? []
+        : pyAliasConfigNames(ownAliasConfig)
+      ).map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
       ...["McpToolMethod", "McpToolServer"].map((n) => ({
         module: `ai_tools_runtime.mcp.${n}`,
         name: n,
@@ -153,9 +177,11 @@ export function buildPyMcpView(
       { module: mainModule, name: mainModule },
       ...imports.ownModules,
     ]),
-    exports: sortExports(
-      services.flatMap((s) => [s.toolsName, s.registerName, s.forwardName]),
-    ).map(pyQuote),
+    exports: sortExports([
+      "MCP_ALIAS_CONFIG",
+      ...services.flatMap((s) => [s.toolsName, s.registerName, s.forwardName]),
+    ]).map(pyQuote),
+    ownAliasConfig,
     services,
   };
 }

@@ -1,5 +1,6 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { ProblemCollector } from "../errors.js";
+import type { AliasTables } from "../model/alias-tables.js";
 import type { GeneratorModel, ToolModel } from "../model/model.js";
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
@@ -21,6 +22,7 @@ import {
 } from "./py-names.js";
 import { pyQuote } from "./py-quote.js";
 import type {
+  PyAliasConfigView,
   PyAliasToolView,
   PyAliasTypeView,
   PyExecutorView,
@@ -69,33 +71,7 @@ export function buildPyView(
     serverStreaming: pyBool(tool.serverStreaming),
   }));
 
-  // The response registration tables (docs/runtime.md), as keyword
-  // arguments of the runtime's dataclasses, defaults left out.
-  const responseAliasTypes: PyAliasTypeView[] = model.responseAliasTypes.map(
-    ([typeName, fields]) => ({
-      name: pyQuote(typeName),
-      fields: fields.map((f) => ({
-        args: [
-          `field=${pyQuote(f.field)}`,
-          ...(f.prefix !== "" ? [`prefix=${pyQuote(f.prefix)}`] : []),
-          ...(f.message !== "" ? [`message=${pyQuote(f.message)}`] : []),
-          ...(f.map ? ["is_map=True"] : []),
-        ],
-      })),
-    }),
-  );
-  const toolResponseAliases: PyAliasToolView[] = model.toolResponseAliases.map(
-    ([toolName, t]) => ({
-      name: pyQuote(toolName),
-      args: [
-        `message=${pyQuote(t.message)}`,
-        ...(t.idPrefix !== "" ? [`id_prefix=${pyQuote(t.idPrefix)}`] : []),
-        ...(t.idField !== "" ? [`id_field=${pyQuote(t.idField)}`] : []),
-      ],
-    }),
-  );
-  const hasResponseAliases =
-    responseAliasTypes.length > 0 || toolResponseAliases.length > 0;
+  const aliasConfig = pyAliasConfigView(model);
 
   const exportNames = [
     ...tools.map((t) => t.constName),
@@ -119,10 +95,7 @@ export function buildPyView(
       })),
       ...[
         "AgentTool",
-        "AliasConfig",
-        ...(hasResponseAliases ? ["ResponseAliases"] : []),
-        ...(responseAliasTypes.length > 0 ? ["ResponseAliasField"] : []),
-        ...(toolResponseAliases.length > 0 ? ["ResponseAliasTool"] : []),
+        ...pyAliasConfigNames(aliasConfig),
         ...(model.hasExecutors ? ["ToolMethod"] : []),
       ].map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
       ...imports.thirdParty,
@@ -131,12 +104,56 @@ export function buildPyView(
     exports: sortExports(exportNames).map(pyQuote),
     tools,
     allToolsLine: allToolsLine(tools),
-    hasResponseAliases,
-    responseAliasTypes,
-    toolResponseAliases,
-    knownAliasPrefixes: model.knownAliasPrefixes.map(pyQuote),
+    ...aliasConfig,
     executors,
   };
+}
+
+/**
+ * The keyword arguments of an `AliasConfig` holding `tables` (docs/runtime.md,
+ * "Response registration"), defaults left out.
+ */
+export function pyAliasConfigView(tables: AliasTables): PyAliasConfigView {
+  const responseAliasTypes: PyAliasTypeView[] = tables.responseAliasTypes.map(
+    ([typeName, fields]) => ({
+      name: pyQuote(typeName),
+      fields: fields.map((f) => ({
+        args: [
+          `field=${pyQuote(f.field)}`,
+          ...(f.prefix !== "" ? [`prefix=${pyQuote(f.prefix)}`] : []),
+          ...(f.message !== "" ? [`message=${pyQuote(f.message)}`] : []),
+          ...(f.map ? ["is_map=True"] : []),
+        ],
+      })),
+    }),
+  );
+  const toolResponseAliases: PyAliasToolView[] = tables.toolResponseAliases.map(
+    ([toolName, t]) => ({
+      name: pyQuote(toolName),
+      args: [
+        `message=${pyQuote(t.message)}`,
+        ...(t.idPrefix !== "" ? [`id_prefix=${pyQuote(t.idPrefix)}`] : []),
+        ...(t.idField !== "" ? [`id_field=${pyQuote(t.idField)}`] : []),
+      ],
+    }),
+  );
+  return {
+    hasResponseAliases:
+      responseAliasTypes.length > 0 || toolResponseAliases.length > 0,
+    responseAliasTypes,
+    toolResponseAliases,
+    knownAliasPrefixes: tables.knownAliasPrefixes.map(pyQuote),
+  };
+}
+
+/** The `ai_tools_runtime` classes an `AliasConfig` of `view` names. */
+export function pyAliasConfigNames(view: PyAliasConfigView): string[] {
+  return [
+    "AliasConfig",
+    ...(view.hasResponseAliases ? ["ResponseAliases"] : []),
+    ...(view.responseAliasTypes.length > 0 ? ["ResponseAliasField"] : []),
+    ...(view.toolResponseAliases.length > 0 ? ["ResponseAliasTool"] : []),
+  ];
 }
 
 /**

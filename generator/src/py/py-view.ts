@@ -3,7 +3,7 @@
  * finished Python text: literals quoted by pyQuote, names checked; the
  * templates only iterate and print.
  */
-export interface PyFileView {
+export interface PyFileView extends PyAliasConfigView {
   /** Always "ai_tools_gen.py". */
   readonly fileName: string;
   /** The proto files the tools come from, for the header comment. */
@@ -25,7 +25,15 @@ export interface PyFileView {
    * one-element tuple that fits in 88 columns; "" otherwise (one tool a line).
    */
   readonly allToolsLine: string;
-  /** Whether ALIAS_CONFIG has response registration tables. */
+  readonly executors: readonly PyExecutorView[];
+}
+
+/**
+ * The keyword arguments of an `AliasConfig` (templates/py/alias-config.hbs):
+ * ALIAS_CONFIG of ai_tools_gen.py, MCP_ALIAS_CONFIG of ai_tools_mcp_gen.py.
+ */
+export interface PyAliasConfigView {
+  /** Whether it has response registration tables. */
   readonly hasResponseAliases: boolean;
   /** `types` of ResponseAliases: one entry per message type, sorted. */
   readonly responseAliasTypes: readonly PyAliasTypeView[];
@@ -33,7 +41,6 @@ export interface PyFileView {
   readonly toolResponseAliases: readonly PyAliasToolView[];
   /** Quoted prefixes, sorted. */
   readonly knownAliasPrefixes: readonly string[];
-  readonly executors: readonly PyExecutorView[];
 }
 
 export interface PyToolView {
