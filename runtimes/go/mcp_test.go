@@ -339,6 +339,9 @@ type tenantServer struct {
 }
 
 func (tenantServer) MergeAccounts(ctx context.Context, req *aitestv1.MergeAccountsRequest) (*aitestv1.MergeAccountsResponse, error) {
+	if req.SourceId == "panic" {
+		panic("the implementation failed")
+	}
 	tenant, _ := MCPExtraValue(ctx, "tenant")
 	key, _ := ctx.Value(tenantKey{}).(string)
 	return &aitestv1.MergeAccountsResponse{ReceivedSourceId: tenant + "/" + key + "/" + req.SourceId}, nil
@@ -363,6 +366,11 @@ func TestMCPInProcessExtras(t *testing.T) {
 	res := callTool(t, cs, "accounts_watch", map[string]any{"tenant": "acme", "source_id": "x"}, nil)
 	if got := wantSuccess(t, res); got["received_source_id"] != "acme/acme/x" {
 		t.Fatalf("%s", textOf(res, 0))
+	}
+	// A panic of the implementation is a server error, not the end of the process.
+	res = callTool(t, cs, "accounts_watch", map[string]any{"tenant": "acme", "source_id": "panic"}, nil)
+	if !res.IsError || textOf(res, 0) != `{"code":"INTERNAL","message":"panic: the implementation failed","details":[]}` {
+		t.Fatalf("panic: %s", textOf(res, 0))
 	}
 	res = callTool(t, cs, "accounts_watch", map[string]any{"source_id": "x"}, nil)
 	if !res.IsError || textOf(res, 0) != `failed to parse arguments: missing required argument "tenant"` {

@@ -918,10 +918,12 @@ const inProcessCallKey = "ai-tools-in-process-call"
 func serveInProcess(register func(*grpc.Server)) *grpc.ClientConn {
 	lis := bufconn.Listen(1 << 20)
 	srv := grpc.NewServer(
-		grpc.UnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		grpc.UnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+			defer recoverInProcess(&err)
 			return handler(callerContext(ctx), req)
 		}),
-		grpc.StreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		grpc.StreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
+			defer recoverInProcess(&err)
 			return handler(srv, callerStream{ss})
 		}),
 	)
@@ -945,6 +947,14 @@ func serveInProcess(register func(*grpc.Server)) *grpc.ClientConn {
 		panic("in-process connection: " + err.Error())
 	}
 	return conn
+}
+
+// recoverInProcess turns a panic of the implementation into an INTERNAL
+// status: it would otherwise end the process that serves the tools.
+func recoverInProcess(err *error) {
+	if r := recover(); r != nil {
+		*err = status.Errorf(codes.Internal, "panic: %v", r)
+	}
 }
 
 // withCallerContext keeps ctx for the server side of an in-process call.
