@@ -55,7 +55,10 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	//aitools:end
 	out, err := t.call(ctx, e, args)
 	//aitools:if aliases
-	if serr := s.opts.store.Save(ctx, conv.handle, conv.aliases); serr != nil && err == nil {
+	if err != nil && conv.minted {
+		// The model never sees this handle: the conversation ends here.
+		_ = s.opts.store.Delete(ctx, conv.handle)
+	} else if serr := s.opts.store.Save(ctx, conv.handle, conv.aliases); serr != nil && err == nil {
 		err = fmt.Errorf("conversation store: %w", serr)
 	}
 	//aitools:end
@@ -135,6 +138,7 @@ type mcpConversation struct {
 	handle  string
 	aliases *AliasManager
 	shown   bool
+	minted  bool // made for this call, which had no handle
 }
 
 // conversation finds the conversation of a call: the connection's (stdio,
@@ -146,7 +150,8 @@ func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, 
 	if !stateless {
 		return s.sessionConversation(ctx, req.Session)
 	}
-	if handle == "" {
+	minted := handle == ""
+	if minted {
 		h, err := store.Create(ctx)
 		if err != nil {
 			return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
@@ -160,7 +165,7 @@ func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, 
 	if err != nil {
 		return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
 	}
-	return mcpConversation{handle: handle, aliases: aliases, shown: true}, nil
+	return mcpConversation{handle: handle, aliases: aliases, shown: true, minted: minted}, nil
 }
 
 // sessionConversation returns the conversation of a connection, made on its

@@ -280,8 +280,14 @@ func TestMCPPanicIsAnErrorResult(t *testing.T) {
 // _meta or as the argument "conversation".
 func TestMCPHTTP(t *testing.T) {
 	conn, _ := startServer(t)
-	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), WithHandleArgument())
+	store := NewMemoryConversationStore(0)
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), WithHandleArgument(), WithConversationStore(store))
 	httpServer := httptest.NewServer(NewMCPHTTPHandler(server))
+	conversations := func() int {
+		store.mu.Lock()
+		defer store.mu.Unlock()
+		return len(store.entries)
+	}
 	t.Cleanup(httpServer.Close)
 	list := map[string]any{"count": 1, "contacts_per_account": 0}
 
@@ -320,8 +326,13 @@ func TestMCPHTTP(t *testing.T) {
 		// passed back as the argument
 		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "conversation": handle}, nil)
 		wantSuccess(t, res)
-		// none: a new conversation, which knows no alias
+		// none: a new conversation, which knows no alias (and, as the call
+		// failed, is not kept)
+		before := conversations()
 		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
+		if conversations() != before {
+			t.Errorf("a failed first call kept its conversation: %d, was %d", conversations(), before)
+		}
 		if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-1"`) || len(res.Content) != 1 || res.Meta[conversationMetaKey] != nil {
 			t.Fatalf("no handle: %s %v", textOf(res, 0), res.Meta)
 		}
