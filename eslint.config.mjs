@@ -2,23 +2,44 @@
 // recommended rules over each package's sources and tests, and ESLint's
 // recommended rules over the Node scripts (.mjs). `pnpm run lint` at the
 // root runs every package's `lint` script (`eslint .`, this config).
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import js from "@eslint/js";
 import { defineConfig } from "eslint/config";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+const root = import.meta.dirname;
+
 /**
- * The TypeScript packages and, for each, the project covering its sources
- * and tests: the type information of the rules comes from it.
+ * The workspace's package directories, from the `packages` globs of
+ * pnpm-workspace.yaml (`generator`, `runtimes/*`, …).
  */
-const packages = {
-  generator: "tsconfig.test.json",
-  "runtimes/ts": "tsconfig.test.json",
-  "e2e/server": "tsconfig.test.json",
-  "e2e/testkit": "tsconfig.test.json",
-  "e2e/ts": "tsconfig.json",
-  "examples/ts": "tsconfig.json",
-};
+function workspaceDirs() {
+  const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8");
+  const list = /^packages:\n((?:\s+-\s+\S+\n)+)/m.exec(yaml)?.[1] ?? "";
+  return [...list.matchAll(/-\s+(\S+)/g)].flatMap(([, glob]) =>
+    glob.endsWith("/*")
+      ? readdirSync(join(root, glob.slice(0, -2)), { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => `${glob.slice(0, -2)}/${e.name}`)
+      : [glob],
+  );
+}
+
+/**
+ * The TypeScript packages (those with a tsconfig.json) and, for each, the
+ * project covering its sources and tests, `tsconfig.test.json` when it has
+ * one: the type information of the rules comes from it.
+ */
+const packages = workspaceDirs()
+  .filter((dir) => existsSync(join(root, dir, "tsconfig.json")))
+  .map((dir) => [
+    dir,
+    existsSync(join(root, dir, "tsconfig.test.json"))
+      ? "tsconfig.test.json"
+      : "tsconfig.json",
+  ]);
 
 export default defineConfig(
   {
@@ -47,12 +68,12 @@ export default defineConfig(
       ],
     },
   },
-  Object.entries(packages).map(([dir, project]) => ({
+  packages.map(([dir, project]) => ({
     files: [`${dir}/**/*.ts`],
     languageOptions: {
       parserOptions: {
         project: `${dir}/${project}`,
-        tsconfigRootDir: import.meta.dirname,
+        tsconfigRootDir: root,
       },
     },
   })),
