@@ -5,7 +5,7 @@
  *     node dist/mcp-server.js --grpc 127.0.0.1:PORT            # stdio
  *     node dist/mcp-server.js --grpc 127.0.0.1:PORT --http 0   # HTTP
  *
- * Over HTTP it prints one line, `ready http://127.0.0.1:<port>/mcp`, and
+ * Over HTTP it prints one line, `listening http://127.0.0.1:<port>/mcp`, and
  * exits on SIGTERM, SIGINT or when its stdin (a pipe) ends; over stdio it
  * exits when its stdin ends. `--handle-argument` lists the `conversation`
  * argument in every tool's input schema.
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     process.stdin.on("end", stop);
     process.stdin.resume();
   }
-  process.stdout.write(`ready ${http.url}\n`);
+  process.stdout.write(`listening ${http.url}\n`);
 }
 
 /** Whether stdin is a pipe or socket, whose end means the parent is gone. */

@@ -102,17 +102,20 @@ for (const revision of ["2026-07-28", "2025-11-25"] as Revision[]) {
       expect(missing.isError).toBe(true);
       const text = missing.content[0]!.text!;
       expect(text).not.toMatch(anyUuid);
-      expect(JSON.parse(text)).toEqual({
-        code: "NOT_FOUND",
-        message: 'link "link-1" not found',
-        details: [
-          {
-            "@type": "type.googleapis.com/linkhub.v1.ResourceInfo",
-            resourceType: "link",
-            resourceId: "link-1",
-          },
-        ],
-      });
+      // The text the Go and Python servers write, byte for byte.
+      expect(text).toBe(
+        JSON.stringify({
+          code: "NOT_FOUND",
+          message: 'link "link-1" not found',
+          details: [
+            {
+              "@type": "type.googleapis.com/linkhub.v1.ResourceInfo",
+              resourceType: "link",
+              resourceId: "link-1",
+            },
+          ],
+        }),
+      );
     });
 
     it("answers an unknown tool with JSON-RPC -32602", async () => {

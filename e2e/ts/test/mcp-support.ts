@@ -94,7 +94,7 @@ export async function startHttp(
       reject(new Error(`mcp-server exited with ${String(code)}`)),
     );
   });
-  const m = /^ready (http:\/\/\S+)$/.exec(line);
+  const m = /^listening (http:\/\/\S+)$/.exec(line);
   if (m === null) {
     throw new Error(`mcp-server printed ${JSON.stringify(line)}`);
   }

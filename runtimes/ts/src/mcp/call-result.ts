@@ -101,9 +101,11 @@ function detailJson(
   const types = registry === undefined ? [] : [registry];
   if ("desc" in d) {
     // A detail made in this process, not read from the wire.
-    return toJson(AnySchema, anyPack(d.desc, create(d.desc, d.value)), {
-      registry: createRegistry(...types, d.desc),
-    });
+    return typeFirst(
+      toJson(AnySchema, anyPack(d.desc, create(d.desc, d.value)), {
+        registry: createRegistry(...types, d.desc),
+      }),
+    );
   }
   const desc = registry?.getMessage(d.type);
   if (desc === undefined) {
@@ -112,7 +114,23 @@ function detailJson(
       value: Buffer.from(d.value).toString("base64"),
     };
   }
-  return toJson(AnySchema, anyPack(desc, fromBinary(desc, d.value)), {
-    registry: createRegistry(...types, desc),
-  });
+  return typeFirst(
+    toJson(AnySchema, anyPack(desc, fromBinary(desc, d.value)), {
+      registry: createRegistry(...types, desc),
+    }),
+  );
+}
+
+/** An Any's JSON with `@type` first, as Go's and Python's encoders write it. */
+function typeFirst(json: JsonValue): JsonValue {
+  if (
+    typeof json !== "object" ||
+    json === null ||
+    Array.isArray(json) ||
+    !("@type" in json)
+  ) {
+    return json;
+  }
+  const { "@type": type, ...rest } = json;
+  return { "@type": type!, ...rest };
 }

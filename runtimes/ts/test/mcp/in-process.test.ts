@@ -80,6 +80,10 @@ describe("createInProcessTransport", () => {
       arguments: { source_id: "acct-1", target_id: "acct-1" },
     })) as { isError?: boolean; content: { text: string }[] };
     expect(failed.isError).toBe(true);
+    // "@type" first, as Go's and Python's encoders write an Any.
+    expect(failed.content[0]!.text).toContain(
+      '"details":[{"@type":"type.googleapis.com/aitest.v1.Note",',
+    );
     expect(JSON.parse(failed.content[0]!.text)).toEqual({
       code: "NOT_FOUND",
       message: "account acct-1 not found",
