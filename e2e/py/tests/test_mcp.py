@@ -212,3 +212,85 @@ async def test_http_stateless_handle_as_argument(http_url: str) -> None:
         # another client, without the handle: its own conversation
         text = await other.error("links_get", {"id": "link-1", "conversation": None})
         assert text.startswith('unknown alias "link-1"')
+
+
+SAMPLE: dict[str, Any] = {
+    "at": "2024-01-02T03:04:05.500Z",
+    "ttl": "1.500s",
+    "mask": "a,bC",
+    "meta": {"k": [1, "x", None], "b": True, "a": {"z": 2}},
+    "value": {"b": 1.0, "a": 0.5},
+    "list": [1, "a", 100.0, 1e21, 1e-7, 123456789012345680000.0, 0.00001],
+    "maybe_text": "t",
+    "maybe_count": "5",
+    "maybe_flag": False,
+    "maybe_blob": "AAE=",
+    "maybe_ratio": 0.25,
+    "maybe_port": 80,
+    "blob": "AQID",
+    "big": "-9007199254740993",
+    "ubig": "18446744073709551615",
+    "sbig": "-5",
+    "fbig": "7",
+    "color": "COLOR_RED",
+    "note": "",
+    "by_name": {"b": {"name": "x", "rank": 1}, "a": {"name": "y", "rank": 0}},
+    "by_num": {"10": "ten", "-2": "m", "3": "three"},
+    "by_flag": {"true": 1, "false": 0},
+    "attrs": {"z": 1e21, "y": 1e-7, "x": 100.0, "w": 1e16, "v": -0.0},
+    "items": [{"name": "i", "rank": 2}],
+    "times": ["2024-01-01T00:00:00Z"],
+    "inner": {"name": "n", "rank": 0},
+    "score": 0.1,
+    "maybe_level": -3,
+    "maybe_total": "12",
+    "nothing_at_all": None,
+    "extension": {"@type": "type.googleapis.com/linkhub.v1.Inner", "name": "q", "rank": 3},
+}
+
+# What the Go server of the test API (e2e/go, protojson) answers for SAMPLE,
+# byte for byte: fields in declaration order, map and Struct keys sorted,
+# numbers as ECMAScript prints them, -0 kept, Any's @type first.
+SAMPLE_TEXT = (
+    '{"at":"2024-01-02T03:04:05.500Z",'
+    '"ttl":"1.500s",'
+    '"mask":"a,bC",'
+    '"meta":{"a":{"z":2},"b":true,"k":[1,"x",null]},'
+    '"value":{"a":0.5,"b":1},'
+    '"list":[1,"a",100,1e+21,1e-7,123456789012345680000,0.00001],'
+    '"maybe_text":"t",'
+    '"maybe_count":"5",'
+    '"maybe_flag":false,'
+    '"maybe_blob":"AAE=",'
+    '"maybe_ratio":0.25,'
+    '"maybe_port":80,'
+    '"blob":"AQID",'
+    '"big":"-9007199254740993",'
+    '"ubig":"18446744073709551615",'
+    '"sbig":"-5",'
+    '"fbig":"7",'
+    '"color":"COLOR_RED",'
+    '"note":"",'
+    '"by_name":{"a":{"name":"y","rank":0},"b":{"name":"x","rank":1}},'
+    '"by_num":{"-2":"m","3":"three","10":"ten"},'
+    '"by_flag":{"false":0,"true":1},'
+    '"attrs":{"v":-0,"w":10000000000000000,"x":100,"y":1e-7,"z":1e+21},'
+    '"items":[{"name":"i","rank":2}],'
+    '"times":["2024-01-01T00:00:00Z"],'
+    '"inner":{"name":"n","rank":0},'
+    '"score":0.1,'
+    '"maybe_level":-3,'
+    '"maybe_total":"12",'
+    '"nothing_at_all":null,'
+    '"extension":{"@type":"type.googleapis.com/linkhub.v1.Inner","name":"q","rank":3}}'
+)
+
+
+async def test_result_text_is_what_go_writes(server_addr: str) -> None:
+    async with stdio(server_addr) as s:
+        for tool in ("samples_echo_loose", "samples_echo_strict"):
+            assert await s.call(tool, SAMPLE) == json.loads(SAMPLE_TEXT)
+            result = await s.client.call_tool(tool, SAMPLE)
+            block = result.content[0]
+            assert isinstance(block, mcp_types.TextContent)
+            assert block.text == SAMPLE_TEXT

@@ -21,11 +21,13 @@ import mcp_types
 import pytest
 from aitest.v1 import vectors_pb2_grpc
 from conftest import AccountServer, Servers, StatusInjector
+from google.protobuf import any_pb2, descriptor_pb2, struct_pb2
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from toolset import ALIASES, METHODS
 
 from ai_tools_runtime import ResponseAliases, ResponseAliasTool, ToolMethod
+from ai_tools_runtime._proto_json import es_number, message_json
 from ai_tools_runtime.mcp import (
     CONVERSATION_ARGUMENT_DESCRIPTION,
     CONVERSATION_META_KEY,
@@ -226,15 +228,22 @@ async def test_errors_are_results(tool_server: McpToolServer, servers: Servers) 
 async def test_server_error_details_as_protojson(
     tool_server: McpToolServer, servers: Servers
 ) -> None:
-    from google.protobuf import any_pb2, duration_pb2
+    from google.protobuf import duration_pb2
 
     from ai_tools_runtime._tool_error import _STATUS
 
-    packed = any_pb2.Any()
-    packed.Pack(duration_pb2.Duration(seconds=3))
+    # The text is what Go's protojson writes for these details: Any's @type
+    # first, fields in declaration order (number before extendee), Struct
+    # keys sorted, numbers as ECMAScript prints them.
     status: Any = _STATUS(code=5, message="gone")
-    detail = status.details.add()
-    detail.type_url, detail.value = packed.type_url, packed.value
+    struct = struct_pb2.Struct()
+    struct.update({"b": 1.0, "a": 0.5})
+    for message in (
+        duration_pb2.Duration(seconds=3),
+        descriptor_pb2.FieldDescriptorProto(name="a", number=3, extendee=".x.Y"),
+        struct,
+    ):
+        status.details.add().Pack(message)
     servers.inject.fail_next(
         grpc.StatusCode.NOT_FOUND,
         "gone",
@@ -242,11 +251,13 @@ async def test_server_error_details_as_protojson(
     )
     async with Client(tool_server.sdk_server) as client:
         text = await error_text(client, "accounts_create", {"name": "A"})
-    assert json.loads(text) == {
-        "code": "NOT_FOUND",
-        "message": "gone",
-        "details": [{"@type": "type.googleapis.com/google.protobuf.Duration", "value": "3s"}],
-    }
+    assert text == (
+        '{"code":"NOT_FOUND","message":"gone","details":['
+        '{"@type":"type.googleapis.com/google.protobuf.Duration","value":"3s"},'
+        '{"@type":"type.googleapis.com/google.protobuf.FieldDescriptorProto",'
+        '"name":"a","number":3,"extendee":".x.Y"},'
+        '{"@type":"type.googleapis.com/google.protobuf.Struct","value":{"a":0.5,"b":1}}]}'
+    )
 
 
 async def test_server_streaming_is_wrapped(tool_server: McpToolServer) -> None:
@@ -488,3 +499,69 @@ def test_the_runtime_does_not_import_mcp() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- the result's JSON, as Go's protojson writes it ------------------------------
+
+# (x, what ECMAScript's JSON.stringify and Go's protojson print; Go keeps -0)
+NUMBERS = [
+    (0.0, "0"),
+    (-0.0, "-0"),
+    (1.0, "1"),
+    (100.0, "100"),
+    (0.1, "0.1"),
+    (-2.5, "-2.5"),
+    (1 / 3, "0.3333333333333333"),
+    (1e20, "100000000000000000000"),
+    (123456789012345680000.0, "123456789012345680000"),
+    (1e21, "1e+21"),
+    (1.7976931348623157e308, "1.7976931348623157e+308"),
+    (0.00001, "0.00001"),
+    (1e-6, "0.000001"),
+    (1e-7, "1e-7"),
+    (1.5e-7, "1.5e-7"),
+    (5e-324, "5e-324"),
+    (float(2**53 + 2), "9007199254740994"),
+]
+
+
+@pytest.mark.parametrize(("x", "text"), NUMBERS)
+def test_numbers_as_ecmascript_prints_them(x: float, text: str) -> None:
+    assert es_number(x) == text
+
+
+def test_message_json_is_what_go_protojson_writes() -> None:
+    # The expected texts are Go's protojson (google.golang.org/protobuf
+    # v1.36.12, white space removed) for the same messages: fields in
+    # declaration order (FieldDescriptorProto declares number before
+    # extendee), Any's @type first, Struct keys sorted by their bytes.
+    field = descriptor_pb2.FieldDescriptorProto(
+        name="a",
+        number=3,
+        extendee=".x.Y",
+        json_name="a",
+        options=descriptor_pb2.FieldOptions(deprecated=True),
+    )
+    packed = any_pb2.Any()
+    packed.Pack(field)
+    struct = struct_pb2.Struct()
+    struct.update({"z": 1.0, "a": [1e21, 1e-7, 0.5, 0.0], "é": "x", "B": True})
+    option = descriptor_pb2.UninterpretedOption(
+        double_value=1e16, positive_int_value=18446744073709551615
+    )
+    options = (
+        '"options":{"deprecated":true,"targets":[],"edition_defaults":[],"uninterpreted_option":[]}'
+    )
+    fields = '"name":"a","number":3,"extendee":".x.Y"'
+    any_type = '"@type":"type.googleapis.com/google.protobuf.FieldDescriptorProto"'
+    assert message_json(field) == "{" + fields + ',"json_name":"a",' + options + "}"
+    assert (
+        message_json(packed) == "{" + any_type + "," + fields + ',"json_name":"a",' + options + "}"
+    )
+    assert message_json(packed, proto_names=False, defaults=False) == (
+        "{" + any_type + "," + fields + ',"jsonName":"a","options":{"deprecated":true}}'
+    )
+    assert message_json(struct) == '{"B":true,"a":[1e+21,1e-7,0.5,0],"z":1,"é":"x"}'
+    assert message_json(option) == (
+        '{"name":[],"positive_int_value":"18446744073709551615","double_value":10000000000000000}'
+    )

@@ -23,6 +23,7 @@ from ._agent_tool import AgentTool
 from ._aliases import AliasManager
 from ._fixup import FixupError, fix_value_tree, parse_args
 from ._json import encode_json
+from ._proto_json import message_json
 from ._tables import AliasConfig
 from ._tool_error import ToolError, ToolErrorReason, status_details, status_text
 
@@ -41,7 +42,9 @@ ResponseJson = Literal["compact", "full"]
 - ``"compact"`` (the default, what the model sees in every target): proto3
   JSON with lowerCamelCase names, fields at their default left out;
 - ``"full"`` (what the MCP servers return, their ``outputSchema``): proto
-  field names, every field without presence written, defaults included.
+  field names, every field without presence written, defaults included,
+  written byte for byte as Go's protojson writes it (field order, sorted
+  map keys, number format).
 
 Either way 64-bit integers are strings and ids are aliases."""
 
@@ -187,14 +190,9 @@ class _Base:
         tables name) and as the text of :data:`ResponseJson`."""
         try:
             value = json_format.MessageToDict(message)
-            shown = value
             if self._full:
-                shown = json_format.MessageToDict(
-                    message,
-                    preserving_proto_field_name=True,
-                    always_print_fields_with_no_presence=True,
-                )
-            return value, json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+                return value, message_json(message)
+            return value, json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         except Exception as err:
             raise self._error(
                 "invalid-response", grpc.StatusCode.INTERNAL, f"failed to marshal response: {err}"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
 
 import mcp_types
 from google.protobuf import any_pb2, json_format
 
 from .._aliases import AliasManager
+from .._proto_json import message_json
 from .._tool_error import ToolError
 from ._conversation_handle import CONVERSATION_META_KEY
 
@@ -49,19 +49,20 @@ def error_text(err: BaseException, aliases: AliasManager | None) -> str:
         return aliases.aliasify_json(text) if aliases is not None else text
     if err.reason not in ("server-error", "unavailable"):
         return err.message
-    status = {
-        "code": err.code.name,
-        "message": err.raw_message,
-        "details": [_detail(d) for d in err.details],
-    }
-    text = json.dumps(status, ensure_ascii=False, separators=(",", ":"))
+    text = (
+        f'{{"code":{json.dumps(err.code.name)},'
+        f'"message":{json.dumps(err.raw_message, ensure_ascii=False)},'
+        f'"details":[{",".join(_detail(d) for d in err.details)}]}}'
+    )
     return aliases.aliasify_json(text) if aliases is not None else text
 
 
-def _detail(detail: any_pb2.Any) -> Any:
-    """One error detail as the protobuf JSON of a ``google.protobuf.Any``; a
-    type not known here as ``{"@type": …, "value": <base64>}``."""
+def _detail(detail: any_pb2.Any) -> str:
+    """One error detail as the protobuf JSON of a ``google.protobuf.Any``
+    (JSON names, as Go's protojson writes it); a type not known here as
+    ``{"@type": …, "value": <base64>}``."""
     try:
-        return json_format.MessageToDict(detail)
+        return message_json(detail, proto_names=False, defaults=False)
     except (json_format.Error, TypeError, KeyError):
-        return {"@type": detail.type_url, "value": base64.b64encode(detail.value).decode()}
+        unknown = {"@type": detail.type_url, "value": base64.b64encode(detail.value).decode()}
+        return json.dumps(unknown, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,188 @@
+"""A message's protobuf JSON written byte for byte as Go's protojson writes
+it (docs/mcp.md: the three languages write the same JSON for a response):
+``json_format`` decides the values; fields follow their declaration order,
+map and ``Struct`` keys are sorted, ``Any`` puts ``@type`` first, and numbers
+are printed as ECMAScript prints them (``1``, not ``1.0``; ``1e-7``, not
+``1e-07``; ``100000000000000000000``, not ``1e+20``)."""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+from typing import Any, Final, cast
+
+from google.protobuf import descriptor_pool, json_format, struct_pb2
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+__all__ = ["message_json"]
+
+_STRUCT: Final = "google.protobuf.Struct"
+_VALUE: Final = "google.protobuf.Value"
+_LIST_VALUE: Final = "google.protobuf.ListValue"
+_ANY: Final = "google.protobuf.Any"
+# Well-known types whose JSON is not an object of their fields: inside an
+# Any they sit under "value".
+_SCALAR_JSON: Final = frozenset(
+    {
+        "google.protobuf.Duration",
+        "google.protobuf.FieldMask",
+        "google.protobuf.Timestamp",
+        _STRUCT,
+        _VALUE,
+        _LIST_VALUE,
+        *(
+            f"google.protobuf.{w}Value"
+            for w in ("Bool", "Bytes", "Double", "Float", "Int32", "Int64", "String")
+        ),
+        "google.protobuf.UInt32Value",
+        "google.protobuf.UInt64Value",
+    }
+)
+_BOOL_KEYS: Final = {"false": 0, "true": 1}
+_VALUE_DESC: Final = struct_pb2.Value.DESCRIPTOR
+
+
+def message_json(message: Message, *, proto_names: bool = True, defaults: bool = True) -> str:
+    """The JSON of ``message``: proto field names (``proto_names``) and every
+    field without presence written (``defaults``), as Go's ``UseProtoNames``
+    and ``EmitDefaultValues`` do; no white space."""
+    value = json_format.MessageToDict(
+        message,
+        preserving_proto_field_name=proto_names,
+        always_print_fields_with_no_presence=defaults,
+    )
+    parts: list[str] = []
+    _write(_ordered(cast(Descriptor, message.DESCRIPTOR), value, proto_names), parts)
+    return "".join(parts)
+
+
+def _ordered(desc: Descriptor, value: Any, proto_names: bool) -> Any:
+    """``value`` (the JSON of a ``desc`` message) with its object keys in
+    protojson's order."""
+    name = desc.full_name
+    if name == _STRUCT or (name == _VALUE and isinstance(value, dict)):
+        return _sorted_object(value, proto_names)
+    if name == _LIST_VALUE or (name == _VALUE and isinstance(value, list)):
+        return [_ordered(_VALUE_DESC, v, proto_names) for v in value]
+    if name == _ANY:
+        return _ordered_any(value, proto_names)
+    if name in _SCALAR_JSON or not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for field in desc.fields:
+        key = field.name if proto_names else field.json_name
+        if key in value:
+            out[key] = _ordered_field(field, value[key], proto_names)
+    for key, v in value.items():  # extensions ("[pkg.ext]"), in json_format's order
+        out.setdefault(key, v)
+    return out
+
+
+def _ordered_field(field: FieldDescriptor, value: Any, proto_names: bool) -> Any:
+    message = field.message_type
+    if message is not None and message.GetOptions().map_entry:
+        key_type = message.fields_by_name["key"].type
+        value_field = message.fields_by_name["value"]
+        keys = sorted(value, key=lambda k: _map_key_order(key_type, k))
+        return {k: _ordered_field(value_field, value[k], proto_names) for k in keys}
+    if field.is_repeated and isinstance(value, list):
+        return [_ordered_item(field, v, proto_names) for v in value]
+    return _ordered_item(field, value, proto_names)
+
+
+def _ordered_item(field: FieldDescriptor, value: Any, proto_names: bool) -> Any:
+    if field.message_type is None or value is None:
+        return value
+    return _ordered(field.message_type, value, proto_names)
+
+
+def _ordered_any(value: Any, proto_names: bool) -> Any:
+    if not isinstance(value, dict) or "@type" not in value:
+        return value
+    type_url = value["@type"]
+    try:
+        packed = descriptor_pool.Default().FindMessageTypeByName(type_url.rsplit("/", 1)[-1])
+    except KeyError:
+        return {"@type": type_url, **value}
+    if packed.full_name in _SCALAR_JSON:
+        return {"@type": type_url, "value": _ordered(packed, value.get("value"), proto_names)}
+    fields = {k: v for k, v in value.items() if k != "@type"}
+    return {"@type": type_url, **_ordered(packed, fields, proto_names)}
+
+
+def _map_key_order(key_type: int, key: str) -> Any:
+    """Go's order of map keys: false before true, integers by value, strings
+    by their UTF-8 bytes."""
+    if key_type == FieldDescriptor.TYPE_BOOL:
+        return _BOOL_KEYS.get(key, 2)
+    if key_type == FieldDescriptor.TYPE_STRING:
+        return key.encode()
+    return int(key)
+
+
+def _sorted_object(value: Any, proto_names: bool) -> Any:
+    """A Struct's JSON: keys sorted, each a ``google.protobuf.Value``."""
+    if not isinstance(value, dict):
+        return value
+    return {k: _ordered(_VALUE_DESC, value[k], proto_names) for k in sorted(value, key=str.encode)}
+
+
+def _write(value: Any, parts: list[str]) -> None:
+    if isinstance(value, str):
+        parts.append(json.dumps(value, ensure_ascii=False))
+    elif value is None:
+        parts.append("null")
+    elif value is True:
+        parts.append("true")
+    elif value is False:
+        parts.append("false")
+    elif isinstance(value, int):
+        parts.append(str(value))
+    elif isinstance(value, float):
+        parts.append(es_number(value))
+    elif isinstance(value, dict):
+        parts.append("{")
+        for i, (key, item) in enumerate(value.items()):
+            if i:
+                parts.append(",")
+            parts.append(json.dumps(key, ensure_ascii=False))
+            parts.append(":")
+            _write(item, parts)
+        parts.append("}")
+    elif isinstance(value, list):
+        parts.append("[")
+        for i, item in enumerate(value):
+            if i:
+                parts.append(",")
+            _write(item, parts)
+        parts.append("]")
+    else:
+        raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def es_number(x: float) -> str:
+    """A finite float as ECMAScript's Number::toString and Go's protojson
+    print it: the shortest digits that round-trip, in fixed notation from
+    1e-6 up to 1e21, else as ``1e+21``, ``1.5e-7``; ``-0`` for negative zero."""
+    if not math.isfinite(x):
+        raise ValueError(f"{x!r} is not a JSON number")
+    if x == 0:
+        return "-0" if math.copysign(1.0, x) < 0 else "0"
+    _, digit_tuple, exponent = Decimal(repr(abs(x))).normalize().as_tuple()
+    assert isinstance(exponent, int)
+    digits = "".join(map(str, digit_tuple))
+    k = len(digits)
+    n = k + exponent  # x = 0.<digits> * 10**n
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * -n + digits
+    else:
+        e = n - 1
+        mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
+        out = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return ("-" if x < 0 else "") + out
