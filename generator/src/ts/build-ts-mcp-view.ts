@@ -1,7 +1,5 @@
 import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel, ToolModel } from "../model/model.js";
-import { entityId, responseAliasTypes } from "../model/response-aliases.js";
-import { compareUtf8 } from "../schema/canonical-json.js";
+import type { GeneratorModel } from "../model/model.js";
 import type { JsonValue } from "../schema/json-schema.js";
 import {
   tsFileName,
@@ -104,10 +102,7 @@ export function buildTsMcpView(
     };
   });
 
-  const extraAliases = mcpOnlyAliases(
-    model,
-    model.mcpServices.flatMap((s) => s.tools),
-  );
+  const extraAliases = mcpOnlyAliases(model);
   return {
     fileName: tsMcpFileName,
     mcpRuntimeModule: tsString(`${tsRuntimeModule}/mcp`),
@@ -123,38 +118,27 @@ export function buildTsMcpView(
 
 /**
  * The registration entries of the tools the main file does not execute:
- * the response types its table lacks, those tools' entity id rules and the
- * prefixes only those types declare; undefined when nothing is missing.
+ * what the model's `mcpAliasTables` (every tool executed) hold beyond the
+ * main file's tables; undefined when they hold nothing more.
  */
 function mcpOnlyAliases(
   model: GeneratorModel,
-  tools: readonly ToolModel[],
 ): TsMcpExtraAliasesView | undefined {
-  const listed = new Set(model.responseAliasTypes.map(([name]) => name));
-  const types = responseAliasTypes(tools.map((t) => t.output));
-  const tabled = new Set(types.map(([name]) => name));
-  const extraTypes = types.filter(([name]) => !listed.has(name));
-  const extraTools = tools
-    .filter((t) => !t.autoExecute)
-    .sort((a, b) => compareUtf8(a.name, b.name))
-    .map(
-      (t) =>
-        [
-          t.name,
-          { message: t.output.typeName, ...entityId(t.output, t.outputPrefix) },
-        ] as const,
-    )
-    .filter(([, r]) => r.idPrefix !== "" || tabled.has(r.message));
-  if (extraTypes.length + extraTools.length === 0) {
+  const all = model.mcpAliasTables;
+  const types = new Set(model.responseAliasTypes.map(([name]) => name));
+  const tools = new Set(model.toolResponseAliases.map(([name]) => name));
+  const known = new Set(model.knownAliasPrefixes);
+  const view = {
+    prefixes: all.knownAliasPrefixes.filter((p) => !known.has(p)),
+    types: all.responseAliasTypes.filter(([name]) => !types.has(name)),
+    tools: all.toolResponseAliases.filter(([name]) => !tools.has(name)),
+  };
+  if (view.prefixes.length + view.types.length + view.tools.length === 0) {
     return undefined;
   }
-  const known = new Set(model.knownAliasPrefixes);
-  const prefixes = extraTypes
-    .flatMap(([, fields]) => fields.map((f) => f.prefix))
-    .filter((p) => p !== "" && !known.has(p));
   return {
-    prefixes: [...new Set(prefixes)].sort(compareUtf8).map(tsString),
-    types: tsResponseAliasTypes(extraTypes),
-    tools: tsToolResponseAliases(extraTools),
+    prefixes: view.prefixes.map(tsString),
+    types: tsResponseAliasTypes(view.types),
+    tools: tsToolResponseAliases(view.tools),
   };
 }
