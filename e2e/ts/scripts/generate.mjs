@@ -76,10 +76,34 @@ execFileSync(
   ],
   { cwd: repoRoot, stdio: "inherit" },
 );
+// The generator's mcp golden case (tools MCP executes without
+// auto_execute, a stream, a Timestamp response), mcp=true, into
+// src/gen/mcpdemo/ (test/mcp-in-process.test.ts).
+const mcpdemoOut = path.join(out, "mcpdemo");
+mkdirSync(mcpdemoOut, { recursive: true });
+execFileSync(
+  "protoc",
+  [
+    `--plugin=protoc-gen-es=${bin("protoc-gen-es")}`,
+    `--es_out=${mcpdemoOut}`,
+    "--es_opt=target=ts,import_extension=js",
+    `--plugin=protoc-gen-ai-tools=${bin("protoc-gen-ai-tools")}`,
+    `--ai-tools_out=${mcpdemoOut}`,
+    "--ai-tools_opt=target=ts,mcp=true",
+    "-I",
+    path.join(repoRoot, "generator", "testdata", "protos", "mcp"),
+    "-I",
+    path.join(repoRoot, "proto"),
+    "mcpdemo/v1/notes.proto",
+    "ai/tools/v1/annotations.proto",
+  ],
+  { cwd: repoRoot, stdio: "inherit" },
+);
 for (const f of [
   "ai_tools.gen.ts",
   "ai_tools_mcp.gen.ts",
   "vectors/ai_tools.gen.ts",
+  "mcpdemo/ai_tools_mcp.gen.ts",
 ]) {
   if (!existsSync(path.join(out, f))) {
     console.error(`e2e-ts: the plugin wrote no src/gen/${f}`);
@@ -87,5 +111,5 @@ for (const f of [
   }
 }
 console.log(
-  "e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts, src/gen/ai_tools_mcp.gen.ts, src/gen/vectors/",
+  "e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts, src/gen/ai_tools_mcp.gen.ts, src/gen/vectors/, src/gen/mcpdemo/",
 );
