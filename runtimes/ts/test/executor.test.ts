@@ -505,3 +505,34 @@ describe("executor, __proto__", () => {
     expect(Object.prototype).not.toHaveProperty("polluted");
   });
 });
+
+describe("executor, resultJson", () => {
+  it("writes the result with the options; ids still register from JSON names", async () => {
+    const e = createExecutor(server.transport, {
+      methods: aitestMethods,
+      aliases: aitestAliases,
+      resultJson: { useProtoFieldName: true, alwaysEmitImplicit: true },
+    });
+    const owner = randomUUID();
+    const out = await e.execute(
+      "accounts_create",
+      JSON.stringify({ name: "n", owner_id: owner, note_count: 1 }),
+    );
+    const account = (JSON.parse(out) as { account: Record<string, unknown> })
+      .account;
+    // Proto names, defaults written; ids registered (acct, note, user).
+    expect(account).toMatchObject({
+      id: "acct-1",
+      owner_id: "user-1",
+      notes: [{ id: "note-1", text: "note 0" }],
+      contacts: [],
+      member_ids: {},
+    });
+    expect(e.aliases.resolveAlias("user-1")).toBe(owner);
+    const items = JSON.parse(
+      await e.execute("accounts_watch", `{"count":2}`),
+    ) as { id: string; owner_id: string }[];
+    expect(items.map((a) => a.id)).toEqual(["acct-2", "acct-3"]);
+    expect(items[0]).toHaveProperty("contacts_by_role", {});
+  });
+});
