@@ -51,7 +51,8 @@ class MemoryConversationStore:
     process, each dropped once unused for ``idle_ttl_seconds`` (every load
     and save renews it). No timer runs: idle ones are dropped, oldest first,
     whenever the store is used. ``config`` is what each new alias manager
-    is made with (the generated module's ``ALIAS_CONFIG``); ``clock`` is in
+    is made with (``MCP_ALIAS_CONFIG`` of ``ai_tools_mcp_gen.py``, which
+    registers the responses of every tool); ``clock`` is in
     seconds (``time.monotonic`` unless a test passes its own)."""
 
     def __init__(

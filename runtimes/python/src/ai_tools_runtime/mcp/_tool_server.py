@@ -161,7 +161,8 @@ class McpToolServer:
         """Add tools whose calls go over ``channel``: a ``grpc.aio.Channel``
         (made in the event loop the server runs in) or a ``grpc.Channel``
         (its calls run on a worker thread). ``aliases`` is the generated
-        file's ``ALIAS_CONFIG``; ``name_prefix`` prefixes the tool names (one
+        MCP file's ``MCP_ALIAS_CONFIG`` (every tool executed, whatever its
+        ``auto_execute``); ``name_prefix`` prefixes the tool names (one
         service registered twice). A ``ValueError`` for a name taken, a name
         too long, or an extra property that is already a property of a
         tool."""
