@@ -147,3 +147,33 @@ describe("streamable HTTP, 2025-11-25 sessions", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("streamable HTTP, idle TTL", () => {
+  it("closes a 2025-11-25 session idle past the TTL", async () => {
+    const server = createMcpToolServer({ idleTtlMs: 200 });
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+    });
+    const short = await serveHttp(server);
+    try {
+      const client = new Client(
+        { name: "test", version: "1.0.0" },
+        { versionNegotiation: { mode: "legacy" } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(short.url)),
+      );
+      const r = await callTool(client, "accounts_list", { count: 1 });
+      expect(r.isError).toBeFalsy();
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await expect(
+        callTool(client, "accounts_list", { count: 1 }),
+      ).rejects.toThrow(/Session not found/);
+      await client.close();
+    } finally {
+      await short.close();
+    }
+  });
+});
