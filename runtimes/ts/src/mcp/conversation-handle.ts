@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { quote } from "../json.js";
 
 /**
  * The `_meta` key under which a result carries its conversation handle,
@@ -29,5 +30,5 @@ export function mintConversationHandle(): string {
 
 /** The model-facing message of an unknown or expired handle. */
 export function unknownConversationMessage(handle: string): string {
-  return `unknown or expired conversation ${JSON.stringify(handle)}; call again without "${conversationArgument}" to start a new one`;
+  return `unknown or expired conversation ${quote(handle)}; call again without "${conversationArgument}" to start a new one`;
 }

@@ -16,6 +16,7 @@ import {
   type AliasManager,
 } from "../alias-manager.js";
 import { createExecutor, type Executor } from "../executor.js";
+import { quote } from "../json.js";
 import {
   errorResult,
   errorText,
@@ -234,7 +235,7 @@ export function createMcpToolServer(
         if (entry === undefined) {
           throw new ProtocolError(
             ProtocolErrorCode.InvalidParams,
-            `unknown tool ${JSON.stringify(request.params.name)}`,
+            `unknown tool ${quote(request.params.name)}`,
           );
         }
         const result = await callTool(
@@ -283,7 +284,7 @@ async function callTool(
     for (const e of extraProperties ?? []) {
       if (e.required === true && !Object.hasOwn(extras, e.name)) {
         return errorResult(
-          `missing required argument ${JSON.stringify(e.name)}: ${e.description}`,
+          `failed to parse arguments: missing required argument ${quote(e.name)}`,
         );
       }
     }

@@ -263,7 +263,7 @@ describe("tools/call over one connection", () => {
     const missing = await callTool(client, "fixup_loose", {});
     expect(missing.isError).toBe(true);
     expect(firstText(missing)).toBe(
-      'missing required argument "tenant": The tenant.',
+      'failed to parse arguments: missing required argument "tenant"',
     );
     await client.close();
   });
