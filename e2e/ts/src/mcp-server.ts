@@ -56,8 +56,8 @@ async function main(): Promise<void> {
   }
 
   const server = createMcpToolServer({
-    name: "linkhub-mcp-ts",
-    version: "0.0.0",
+    name: "linkhub",
+    version: "1.0.0",
     handleArgument: values["handle-argument"] === true,
     // The test server's error details (ResourceInfo, FieldViolation).
     registry: createRegistry(file_linkhub_v1_control),
