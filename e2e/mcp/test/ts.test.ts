@@ -1,0 +1,4 @@
+// The generated TypeScript MCP server of the test API with every client.
+import { describeLanguage } from "./language-suite.js";
+
+describeLanguage("ts");
