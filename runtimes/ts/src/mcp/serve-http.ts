@@ -124,6 +124,9 @@ export async function createMcpHttpHandler(
       let body: unknown;
       if (req.method === "POST") {
         const text = await readBody(req);
+        if (text === undefined) {
+          return reply(res, 413, -32600, "Request body too large");
+        }
         try {
           body = JSON.parse(text) as unknown;
         } catch {
@@ -214,9 +217,18 @@ async function loadNodeAdapter(): Promise<NodeAdapter> {
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** The most bytes a request body may have (the SDK's default bound). */
+const maxBodyBytes = 4 * 1024 * 1024;
+
+/** The request body as text; undefined past {@link maxBodyBytes}. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
+  let size = 0;
   for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBodyBytes) {
+      return undefined;
+    }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");

@@ -177,3 +177,19 @@ describe("streamable HTTP, idle TTL", () => {
     }
   });
 });
+
+describe("streamable HTTP, bad requests", () => {
+  it("answers invalid JSON with 400 and a body past 4 MiB with 413", async () => {
+    const post = (body: string) =>
+      fetch(http.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body,
+      });
+    expect((await post("{not json")).status).toBe(400);
+    expect((await post(" ".repeat(5 * 1024 * 1024))).status).toBe(413);
+  });
+});
