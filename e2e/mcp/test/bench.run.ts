@@ -17,19 +17,12 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, expect, inject, it } from "vitest";
 import { connectTs } from "./clients.js";
-import {
-  languages,
-  repoRoot,
-  tsServerExists,
-  type LanguageName,
-} from "./languages.js";
+import { languages, repoRoot, type LanguageName } from "./languages.js";
 import { newLinkArgs } from "./steps.js";
 
 const warmup = 50;
 const runs = 200;
-const names: LanguageName[] = tsServerExists
-  ? ["go", "py", "ts"]
-  : ["go", "py"];
+const names: LanguageName[] = ["go", "py", "ts"];
 const clients: Client[] = [];
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { comparable, outputSchemas, validatorOf } from "./checks.js";
 import { connectTs, listTs, runTs } from "./clients.js";
 import { differences, normalize } from "./compare.js";
-import { languages, tsServerExists, type LanguageName } from "./languages.js";
+import { languages, type LanguageName } from "./languages.js";
 import {
   call,
   newLinkArgs,
@@ -19,9 +19,7 @@ import {
   type Step,
 } from "./steps.js";
 
-const names: LanguageName[] = tsServerExists
-  ? ["go", "py", "ts"]
-  : ["go", "py"];
+const names: LanguageName[] = ["go", "py", "ts"];
 const grpc = inject("grpc");
 const clients = new Map<LanguageName, Client>();
 const listings = new Map<LanguageName, ListedTool[]>();

@@ -7,13 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { TestProject } from "vitest/node";
-import {
-  goBinary,
-  pyGenDir,
-  repoRoot,
-  tsServerExists,
-  tsServerScript,
-} from "./languages.js";
+import { goBinary, pyGenDir, repoRoot, tsServerScript } from "./languages.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -47,7 +41,7 @@ export default async function setup(
       path.join(repoRoot, "e2e", "py"),
     );
   }
-  if (tsServerExists && !existsSync(tsServerScript)) {
+  if (!existsSync(tsServerScript)) {
     throw new Error(
       `${tsServerScript} not found: build e2e/ts first (npx -y pnpm@12.4.2 --filter @ai-tools/e2e-ts build)`,
     );

@@ -3,7 +3,6 @@
 // over streamable HTTP. Global setup (global-setup.ts) builds what they
 // need; the paths here are where it leaves them.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -97,11 +96,6 @@ export const languages: Record<LanguageName, Language> = {
     }),
   },
 };
-
-/** Whether the TypeScript server has landed (e2e/ts/src/mcp-server.ts). */
-export const tsServerExists = existsSync(
-  path.join(repoRoot, "e2e", "ts", "src", "mcp-server.ts"),
-);
 
 /** A running HTTP server child. */
 export interface HttpServer {
