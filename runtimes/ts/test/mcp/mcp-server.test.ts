@@ -268,6 +268,29 @@ describe("tools/call over one connection", () => {
     await client.close();
   });
 
+  it("calls a tool registered under a name prefix as the tool itself", async () => {
+    const server = newServer();
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+      namePrefix: "b_",
+    });
+    const client = await connect(server);
+    const r = await callTool(client, "b_accounts_create", {
+      name: "a",
+      owner_id: randomUUID(),
+    });
+    expect(r.structuredContent).toMatchObject({ account: { id: "acct-1" } });
+    // One conversation across both registrations.
+    const merged = await callTool(client, "accounts_merge", {
+      source_id: "acct-1",
+      target_id: "acct-1",
+    });
+    expect(merged.isError).toBeFalsy();
+    await client.close();
+  });
+
   it("gives two connections separate aliases", async () => {
     const server = newServer();
     const a = await connect(server);
