@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { comparable, outputSchemas, validatorOf } from "./checks.js";
 import { connectTs, listTs, runTs } from "./clients.js";
 import { differences, normalize } from "./compare.js";
-import { languages, type LanguageName } from "./languages.js";
+import { languages, startHttp, type LanguageName } from "./languages.js";
 import {
   call,
   newLinkArgs,
@@ -23,18 +23,20 @@ const names: LanguageName[] = ["go", "py", "ts"];
 const grpc = inject("grpc");
 const clients = new Map<LanguageName, Client>();
 const listings = new Map<LanguageName, ListedTool[]>();
+const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   await Promise.all(
     names.map(async (name) => {
       const client = await connectTs(languages[name].stdio(grpc), "2025-11-25");
+      closers.push(() => client.close());
       clients.set(name, client);
       listings.set(name, await listTs(client));
     }),
   );
 });
 afterAll(async () => {
-  await Promise.allSettled([...clients.values()].map((c) => c.close()));
+  await Promise.allSettled(closers.map((close) => close()));
 });
 
 /** The differences of each language's value from the first language's. */
@@ -101,6 +103,23 @@ describe("tools/list", () => {
         expect(await listTs(again), name).toEqual(listings.get(name));
       }),
     );
+  });
+
+  it("lists the same tools over HTTP with the handle argument (2026-07-28)", async () => {
+    const byTool = new Map<LanguageName, unknown>();
+    await Promise.all(
+      names.map(async (name) => {
+        const http = await startHttp(languages[name], grpc, [
+          "--handle-argument",
+        ]);
+        closers.push(() => http.close());
+        const client = await connectTs(http.url, "2026-07-28");
+        closers.push(() => client.close());
+        const tools = comparable(await listTs(client));
+        byTool.set(name, Object.fromEntries(tools.map((t) => [t.name, t])));
+      }),
+    );
+    expect(acrossLanguages(byTool)).toEqual([]);
   });
 
   it("has output schemas that compile as JSON Schema 2020-12 (ajv, strict)", () => {

@@ -3,6 +3,7 @@
 // over streamable HTTP. Global setup (global-setup.ts) builds what they
 // need; the paths here are where it leaves them.
 import { spawn } from "node:child_process";
+import { connect } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -141,8 +142,10 @@ export async function startHttp(
       `${language.name} MCP server printed ${JSON.stringify(line)}, not its address`,
     );
   }
+  const url = new URL(m[1]!);
+  await acceptsConnections(url, language.name);
   return {
-    url: new URL(m[1]!),
+    url,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null)
@@ -151,4 +154,28 @@ export async function startHttp(
         child.kill("SIGTERM");
       }),
   };
+}
+
+/**
+ * Wait until url's port accepts a TCP connection (at most 15 s). The Python
+ * script prints its line once the socket is bound, before uvicorn listens
+ * on it: a client that connects at once is refused.
+ */
+async function acceptsConnections(url: URL, name: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      socket.once("connect", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) {
+      throw new Error(`${name} MCP server: nothing listens on ${url.href}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
