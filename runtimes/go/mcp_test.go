@@ -10,8 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -449,6 +451,141 @@ func BenchmarkExecutorCall(b *testing.B) {
 	for range b.N {
 		if _, err := e.Execute(context.Background(), "accounts_list", `{"count":1,"contacts_per_account":1}`); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// mcpArgumentsVector is e2e/vectors/mcp/call-arguments.json (format in
+// e2e/vectors/README.md).
+type mcpArgumentsVector struct {
+	Tool  string `json:"tool"`
+	Cases []struct {
+		Name   string `json:"name"`
+		Server struct {
+			ExtraProperties []struct {
+				Name     string `json:"name"`
+				Required bool   `json:"required"`
+			} `json:"extraProperties"`
+			HandleArgument bool `json:"handleArgument"`
+		} `json:"server"`
+		Arguments   map[string]any `json:"arguments"`
+		Meta        map[string]any `json:"meta"`
+		ExpectError *string        `json:"expectError"`
+		Expect      *struct {
+			Extras       map[string]string `json:"extras"`
+			Conversation string            `json:"conversation"`
+		} `json:"expect"`
+	} `json:"cases"`
+}
+
+// TestMCPCallArgumentVectors runs the shared vectors of the extra
+// properties and the conversation handle of a call, each case on a server
+// of its own over stateless HTTP (2026-07-28).
+func TestMCPCallArgumentVectors(t *testing.T) {
+	conn, _ := startServer(t)
+	client := aitestv1.NewAccountServiceClient(conn)
+	vectors := loadVectors[mcpArgumentsVector](t, "mcp")
+	if len(vectors) == 0 {
+		t.Fatal("no e2e/vectors/mcp vectors")
+	}
+	for _, file := range sortedKeys(vectors) {
+		vec := vectors[file]
+		if vec.Tool != accountsWatch.Name {
+			t.Fatalf("%s: tool %q", file, vec.Tool)
+		}
+		for _, c := range vec.Cases {
+			t.Run(file+"/"+c.Name, func(t *testing.T) {
+				ctx := context.Background()
+				store := NewMemoryConversationStore(0)
+				handles := map[string]string{}
+				for _, name := range []string{"h1", "h2"} {
+					h, err := store.Create(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					handles[name] = h
+				}
+				opts := []MCPOption{WithConversationStore(store)}
+				var declared []string
+				for _, p := range c.Server.ExtraProperties {
+					opts = append(opts, WithExtraProperties(MCPExtraProperty{Name: p.Name, Required: p.Required}))
+					declared = append(declared, p.Name)
+				}
+				if c.Server.HandleArgument {
+					opts = append(opts, WithHandleArgument())
+				}
+				var mu sync.Mutex
+				var seen map[string]string
+				server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+				addMCPTools(server, opts, []mcpTool{{
+					tool: accountsWatch,
+					wrap: "messages",
+					call: func(ctx context.Context, e *Executor, args string) (string, error) {
+						mu.Lock()
+						seen = map[string]string{}
+						for _, name := range declared {
+							if v, ok := MCPExtraValue(ctx, name); ok {
+								seen[name] = v
+							}
+						}
+						mu.Unlock()
+						return mcpStream(ctx, e, accountsWatch, args, &aitestv1.WatchAccountsRequest{}, client.WatchAccounts)
+					},
+				}})
+				httpServer := httptest.NewServer(NewMCPHTTPHandler(server))
+				t.Cleanup(httpServer.Close)
+				cs := connectHTTP(t, httpServer.URL, "2026-07-28")
+
+				placeholders := func(m map[string]any) map[string]any {
+					if m == nil {
+						return nil
+					}
+					out := map[string]any{}
+					for k, v := range m {
+						if s, ok := v.(string); ok && strings.HasPrefix(s, "$") && handles[s[1:]] != "" {
+							v = handles[s[1:]]
+						}
+						out[k] = v
+					}
+					return out
+				}
+				args := placeholders(c.Arguments)
+				if args == nil {
+					args = map[string]any{}
+				}
+				res := callTool(t, cs, vec.Tool, args, placeholders(c.Meta))
+				mu.Lock()
+				defer mu.Unlock()
+				if c.ExpectError != nil {
+					if !res.IsError || len(res.Content) != 1 || textOf(res, 0) != *c.ExpectError {
+						t.Fatalf("isError %v, %d blocks, text\n got %s\nwant %s", res.IsError, len(res.Content), textOf(res, 0), *c.ExpectError)
+					}
+					if seen != nil {
+						t.Fatalf("the call ran, with extras %v", seen)
+					}
+					return
+				}
+				if c.Expect == nil {
+					t.Fatal("a case without expect or expectError")
+				}
+				if got := wantSuccess(t, res); len(got["messages"].([]any)) != 0 {
+					t.Fatalf("result %s", textOf(res, 0))
+				}
+				if !reflect.DeepEqual(seen, c.Expect.Extras) {
+					t.Errorf("extras seen %v, want %v", seen, c.Expect.Extras)
+				}
+				handle, _ := res.Meta[conversationMetaKey].(string)
+				switch want := c.Expect.Conversation; want {
+				case "new":
+					if !regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`).MatchString(handle) || handle == handles["h1"] || handle == handles["h2"] {
+						t.Errorf("conversation %q, want a new one", handle)
+					}
+				default:
+					if handles[want] == "" || handle != handles[want] {
+						t.Errorf("conversation %q, want %s (%q)", handle, want, handles[want])
+					}
+				}
+			})
 		}
 	}
 }

@@ -139,9 +139,14 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	if err != nil {
 		return mcpErrorResult(err.Error())
 	}
-	handle, _ := req.Params.Meta[conversationMetaKey].(string)
+	handle, err := metaHandle(req.Params.Meta)
+	if err != nil {
+		return mcpErrorResult(err.Error())
+	}
 	if h, ok := values[conversationArgument]; ok && s.opts.handleArgument {
-		handle = h
+		if handle == "" { // _meta wins: the application knows its conversation
+			handle = h
+		}
 		delete(values, conversationArgument)
 	}
 	if len(values) > 0 {
@@ -227,6 +232,21 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 		return "", nil, fmt.Errorf("failed to parse arguments: %w", err)
 	}
 	return string(b), values, nil
+}
+
+// metaHandle is the conversation handle a request passes in
+// _meta["ai-tools/conversation"], "" when there is none (null is none); any
+// other value than a string is an error.
+func metaHandle(meta mcp.Meta) (string, error) {
+	v := meta[conversationMetaKey]
+	if v == nil {
+		return "", nil
+	}
+	handle, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("failed to parse arguments: %s must be a string", quote(conversationMetaKey))
+	}
+	return handle, nil
 }
 
 // mcpConversation is the conversation of one call; shown is true when a
