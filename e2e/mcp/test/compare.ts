@@ -86,3 +86,15 @@ export function normalize(v: unknown, ws: string, records: boolean): unknown {
   }
   return v;
 }
+
+/**
+ * A result's text with what differs between runs replaced, as normalize
+ * does for records: the workspace id, `…_time` values and the slug.
+ */
+export function normalizeText(text: string, ws: string): string {
+  return text
+    .split(ws)
+    .join("<ws>")
+    .replace(/"(\w+_time)":"[^"]*"/g, '"$1":"<time>"')
+    .replace(/"slug":"[^"]*"/g, '"slug":"<slug>"');
+}
