@@ -44,6 +44,10 @@ async def main(args: argparse.Namespace) -> None:
         sock = socket.socket()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", args.http))
+        # Listening before "listening" is printed: a client that connects at
+        # once waits in the backlog until uvicorn accepts, instead of being
+        # refused.
+        sock.listen(128)
         print(f"listening http://127.0.0.1:{sock.getsockname()[1]}/mcp", flush=True)
         await serve_http(server, sock=sock)
 
