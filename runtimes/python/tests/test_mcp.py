@@ -20,7 +20,7 @@ import grpc.aio
 import mcp_types
 import pytest
 from aitest.v1 import vectors_pb2_grpc
-from conftest import AccountServer, Servers, StatusInjector
+from conftest import AccountServer, Servers, StatusInjector, load_vectors
 from google.protobuf import any_pb2, descriptor_pb2, struct_pb2
 from mcp import Client
 from mcp.shared.exceptions import MCPError
@@ -297,13 +297,11 @@ async def test_extras_go_to_the_call_not_the_request(
     server.add_tools(mcp_tools(), ALIASES, aio_channel)
     async with Client(server.sdk_server) as client:
         await call(client, "accounts_create", {"name": "A", "tenant": "t-1"})
-        await call(client, "accounts_create", {"name": "A", "tenant": 5})
-        await call(client, "accounts_create", {"name": "A", "tenant": None})
-    assert seen == [
-        McpCall("accounts_create", {"tenant": "t-1"}, None),
-        McpCall("accounts_create", {"tenant": "5"}, None),
-        McpCall("accounts_create", {}, None),
-    ]
+        text = await error_text(client, "accounts_create", {"name": "A", "tenant": 5})
+        assert text == 'failed to parse arguments: "tenant" must be a string'
+        text = await error_text(client, "accounts_create", {"name": "A", "tenant": None})
+        assert text == 'failed to parse arguments: missing required argument "tenant"'
+    assert seen == [McpCall("accounts_create", {"tenant": "t-1"}, None)]
     assert ("x-tenant", "t-1") in servers.accounts.metadata[0]
     assert current_call() is None
 
@@ -398,7 +396,14 @@ async def test_in_memory_store_expires_idle_conversations() -> None:
 async def serving_http(target: str, **options: Any) -> AsyncIterator[str]:
     """An McpToolServer of the vectors' tools on streamable HTTP (uvicorn on a
     free port); yields its URL."""
-    server = McpToolServer(name="vectors", **options)
+    async with serving(McpToolServer(name="vectors", **options), target) as url:
+        yield url
+
+
+@asynccontextmanager
+async def serving(server: McpToolServer, target: str) -> AsyncIterator[str]:
+    """``server`` with the vectors' tools added, on streamable HTTP (uvicorn
+    on a free port); yields its URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -487,6 +492,88 @@ async def test_http_handles_as_an_argument(servers: Servers) -> None:
         assert value["received_source_id"] == "acct-1"
         text = await error_text(client, "accounts_create", {"name": "A", "conversation": "x"})
         assert text.startswith('unknown or expired conversation "x"')
+
+
+# -- the shared vectors of e2e/vectors/mcp (format in e2e/vectors/README.md) ------------
+
+CALL_VECTORS = load_vectors("mcp")
+
+
+def _setups() -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    """The cases of the vectors grouped by server setup: (id, setup, cases);
+    the id names the extra properties ("!" when required)."""
+    groups: dict[str, tuple[str, dict[str, Any], list[dict[str, Any]]]] = {}
+    for vector in CALL_VECTORS:
+        assert vector["tool"] == "accounts_watch"
+        for case in vector["cases"]:
+            key = json.dumps(case["server"], sort_keys=True)
+            if key not in groups:
+                server = case["server"]
+                names = [
+                    e["name"] + ("!" if e.get("required") else "")
+                    for e in server.get("extraProperties", [])
+                ]
+                if server.get("handleArgument"):
+                    names.append("handle argument")
+                groups[key] = (f"{vector['name']}: {', '.join(names) or 'none'}", server, [])
+            groups[key][2].append(case)
+    return list(groups.values())
+
+
+def _fill(values: dict[str, Any], handles: dict[str, str]) -> dict[str, Any]:
+    """``values`` with the strings "$h1" and "$h2" replaced by their handles."""
+    return {k: handles.get(v, v) if isinstance(v, str) else v for k, v in values.items()}
+
+
+@pytest.mark.parametrize(
+    ("setup", "cases"), [(s, c) for _, s, c in _setups()], ids=[i for i, _, _ in _setups()]
+)
+async def test_call_argument_vectors(
+    servers: Servers, setup: dict[str, Any], cases: list[dict[str, Any]]
+) -> None:
+    seen: list[McpCall] = []
+
+    def metadata(c: McpCall) -> list[tuple[str, str | bytes]]:
+        seen.append(c)
+        return []
+
+    extras = [
+        ExtraProperty(e["name"], "", required=e.get("required", False))
+        for e in setup.get("extraProperties", [])
+    ]
+    server = McpToolServer(
+        name="vectors",
+        extra_properties=extras,
+        handle_argument=setup.get("handleArgument", False),
+        metadata=metadata,
+    )
+    async with serving(server, servers.target) as url, Client(url, mode=MODERN) as client:
+        store = server.conversation_store
+        for case in cases:
+            seen.clear()
+            handles = {"$h1": await store.create(), "$h2": await store.create()}
+            meta = _fill(case["meta"], handles) if "meta" in case else None
+            arguments = _fill(case["arguments"], handles)
+            result = await client.call_tool("accounts_watch", arguments, meta=meta)
+            name = case["name"]
+            if "expectError" in case:
+                assert result.is_error, name
+                assert len(result.content) == 1, name
+                assert text_of(result) == case["expectError"], name
+                assert seen == [], name
+                continue
+            expect = case["expect"]
+            assert not result.is_error, f"{name}: {text_of(result)}"
+            assert json.loads(text_of(result)) == {"messages": []}, name
+            assert [dict(c.extras) for c in seen] == [expect["extras"]], name
+            assert result.meta is not None, name
+            handle = result.meta[CONVERSATION_META_KEY]
+            assert seen[0].conversation == handle, name
+            if expect["conversation"] == "new":
+                assert re.fullmatch(r"[A-Za-z0-9_-]{22}", handle), name
+                assert handle not in handles.values(), name
+            else:
+                assert handle == handles["$" + expect["conversation"]], name
 
 
 def test_the_runtime_does_not_import_mcp() -> None:

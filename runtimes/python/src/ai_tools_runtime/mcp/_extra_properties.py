@@ -4,7 +4,6 @@ arguments and handed to the call's context."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -16,7 +15,6 @@ __all__ = [
     "McpCall",
     "current_call",
     "nullable_string",
-    "take_extra_properties",
 ]
 
 
@@ -70,18 +68,3 @@ def nullable_string(description: str) -> dict[str, Any]:
     if description != "":
         schema["description"] = description
     return schema
-
-
-def take_extra_properties(args: dict[str, Any], extras: Sequence[ExtraProperty]) -> dict[str, str]:
-    """Take the extra properties out of the arguments (in place) and return
-    their values; a value that is not a string is written as JSON."""
-    values: dict[str, str] = {}
-    for extra in extras:
-        if extra.name not in args:
-            continue
-        value = args.pop(extra.name)
-        if value is not None:
-            values[extra.name] = (
-                value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-            )
-    return values

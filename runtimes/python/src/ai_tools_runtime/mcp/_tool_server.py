@@ -27,12 +27,9 @@ from .._aliases import AliasManager
 from .._executor import AsyncExecutor, Executor
 from .._tables import AliasConfig
 from .._tool_error import ToolError
+from ._call_arguments import CallArgumentError, take_call_arguments
 from ._call_result import error_result, error_text, success_result
-from ._conversation_handle import (
-    CONVERSATION_ARGUMENT,
-    CONVERSATION_META_KEY,
-    unknown_conversation_message,
-)
+from ._conversation_handle import CONVERSATION_ARGUMENT, unknown_conversation_message
 from ._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
     ConversationStore,
@@ -43,7 +40,6 @@ from ._extra_properties import (
     CallMetadata,
     ExtraProperty,
     McpCall,
-    take_extra_properties,
 )
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
@@ -92,12 +88,13 @@ class McpToolServer:
     to it).
 
     - ``extra_properties``: added to every tool's input schema (nullable
-      strings), taken out of the arguments and handed to the call
+      strings: any other value, or a required one missing, is an
+      ``isError`` result), taken out of the arguments and handed to the call
       (:class:`McpCall`; ``metadata`` turns it into the request's gRPC
       metadata).
     - ``handle_argument``: take the conversation handle as the tool argument
       ``conversation`` (listed in every input schema) as well as in the
-      request's ``_meta``.
+      request's ``_meta`` (which wins when both are given).
     - ``conversation_store``: where conversations live; in memory by
       default, idle for ``idle_ttl_seconds`` at most (also the idle time of
       an HTTP session).
@@ -258,15 +255,22 @@ class McpToolServer:
         aliases: AliasManager | None = None
         try:
             args = dict(params.arguments or {})
-            extras = take_extra_properties(args, self.extra_properties)
-            found = await self._conversation(ctx, args)
+            taken = take_call_arguments(
+                args,
+                self.extra_properties,
+                handle_argument=self.handle_argument,
+                meta=ctx.meta,
+            )
+            found = await self._conversation(ctx, taken.handle)
             if isinstance(found, str):
                 return error_result(found)
             handle, shown, aliases = found
-            call = McpCall(params.name, extras, shown)
+            call = McpCall(params.name, taken.extras, shown)
             text = await self._execute(entry, ctx.lifespan_context, call, aliases, args)
             await self.conversation_store.save(handle, aliases)
             return success_result(text, entry.method.output_wrap_key, shown)
+        except CallArgumentError as err:
+            return error_result(str(err))
         except Exception as err:
             # Nothing but an unknown tool is a protocol error.
             if not isinstance(err, ToolError):
@@ -303,11 +307,12 @@ class McpToolServer:
             _CURRENT.reset(token)
 
     async def _conversation(
-        self, ctx: ServerRequestContext[_Running], args: dict[str, Any]
+        self, ctx: ServerRequestContext[_Running], given: str | None
     ) -> tuple[str, str | None, AliasManager] | str:
         """The call's conversation: (its handle, the handle to show the
-        client or None, its aliases); or the message of an unknown handle."""
-        given: Any = args.pop(CONVERSATION_ARGUMENT, None) if self.handle_argument else None
+        client or None, its aliases); or the message of an unknown handle.
+        ``given`` is the handle the request passes back, which only
+        stateless HTTP (2026-07-28) looks at."""
         headers = getattr(ctx.request, "headers", None)
         if headers is None:
             # stdio or in memory: the connection is the conversation.
@@ -315,15 +320,10 @@ class McpToolServer:
         session = headers.get(_SESSION_HEADER)
         if session is not None and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
             return await self._scoped(self._session_scope(session))
-        in_meta = (ctx.meta or {}).get(CONVERSATION_META_KEY)
-        if in_meta not in (None, ""):
-            given = in_meta
         store = self.conversation_store
-        if given in (None, ""):
+        if given is None:
             handle = await store.create()
             return handle, handle, await self._load_new(handle)
-        if not isinstance(given, str):
-            given = json.dumps(given)
         aliases = await store.load(given)
         if aliases is None:
             return unknown_conversation_message(given)
