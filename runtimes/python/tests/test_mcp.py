@@ -474,6 +474,28 @@ async def test_http_handles_in_meta(servers: Servers) -> None:
         )
 
 
+async def test_a_conversation_minted_for_a_failed_call_is_deleted(servers: Servers) -> None:
+    server = McpToolServer(name="vectors")
+    async with serving(server, servers.target) as url, Client(url, mode=MODERN) as client:
+        store = server.conversation_store
+        assert isinstance(store, MemoryConversationStore)
+        first = await client.call_tool("accounts_create", {"name": "A"})
+        assert first.meta is not None and len(store) == 1
+        # no handle: a new conversation, which knows no acct-1, and is dropped
+        text = await error_text(
+            client, "accounts_merge", {"source_id": "acct-1", "target_id": "", "note": ""}
+        )
+        assert text.startswith('unknown alias "acct-1"')
+        assert len(store) == 1
+        # a failed call in a known conversation keeps it
+        meta = {CONVERSATION_META_KEY: first.meta[CONVERSATION_META_KEY]}
+        text = await error_text(
+            client, "accounts_merge", {"source_id": "acct-9", "target_id": ""}, meta=meta
+        )
+        assert text.startswith('unknown alias "acct-9"')
+        assert len(store) == 1
+
+
 async def test_http_handles_as_an_argument(servers: Servers) -> None:
     async with (
         serving_http(servers.target, handle_argument=True) as url,

@@ -9,7 +9,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
@@ -266,7 +266,14 @@ class McpToolServer:
                 return error_result(found)
             handle, shown, aliases = found
             call = McpCall(params.name, taken.extras, shown)
-            text = await self._execute(entry, ctx.lifespan_context, call, aliases, args)
+            try:
+                text = await self._execute(entry, ctx.lifespan_context, call, aliases, args)
+            except Exception:
+                if shown is not None and taken.handle is None:
+                    # Minted for this call: the model never sees its handle.
+                    with suppress(Exception):
+                        await self.conversation_store.delete(handle)
+                raise
             await self.conversation_store.save(handle, aliases)
             return success_result(text, entry.method.output_wrap_key, shown)
         except CallArgumentError as err:
