@@ -565,7 +565,8 @@ func newConversationHandle() (string, error) {
 // MCPExtraProperty is an argument added to the input schema of every tool
 // of a server (docs/mcp.md, "Tools as listed"): a nullable string, taken out
 // of the arguments before they are decoded and handed to the call's context
-// (MCPExtraValue).
+// (MCPExtraValue). A call whose value is not a string or null, or that
+// leaves out a required one, is an isError result.
 type MCPExtraProperty struct {
 	Name        string
 	Description string
@@ -601,8 +602,8 @@ func WithConversationStore(store ConversationStore) MCPOption {
 
 // WithHandleArgument adds the property "conversation" to every input schema,
 // so that a model can pass the conversation handle back as an argument (a
-// generic host); without it, a client passes the handle in the request's
-// _meta["ai-tools/conversation"].
+// generic host); a client may always pass it in the request's
+// _meta["ai-tools/conversation"], which wins when both are given.
 func WithHandleArgument() MCPOption {
 	return func(o *mcpOptions) { o.handleArgument = true }
 }

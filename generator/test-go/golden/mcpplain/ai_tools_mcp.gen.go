@@ -745,7 +745,8 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 // MCPExtraProperty is an argument added to the input schema of every tool
 // of a server (docs/mcp.md, "Tools as listed"): a nullable string, taken out
 // of the arguments before they are decoded and handed to the call's context
-// (MCPExtraValue).
+// (MCPExtraValue). A call whose value is not a string or null, or that
+// leaves out a required one, is an isError result.
 type MCPExtraProperty struct {
 	Name        string
 	Description string
