@@ -3,7 +3,6 @@
 // over streamable HTTP. Global setup (global-setup.ts) builds what they
 // need; the paths here are where it leaves them.
 import { spawn } from "node:child_process";
-import { connect } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -108,8 +107,7 @@ export interface HttpServer {
 
 /**
  * Start a language's server over streamable HTTP on a free port. The three
- * servers print one line once they accept connections: `listening <url>`
- * (Go, Python) or `ready <url>` (TypeScript).
+ * servers print one line once they accept connections: `listening <url>`.
  */
 export async function startHttp(
   language: Language,
@@ -135,7 +133,7 @@ export async function startHttp(
       ),
     );
   });
-  const m = /^(?:listening|ready) (http:\/\/\S+)$/.exec(line);
+  const m = /^listening (http:\/\/\S+)$/.exec(line);
   if (m === null) {
     child.kill("SIGTERM");
     throw new Error(
@@ -143,7 +141,6 @@ export async function startHttp(
     );
   }
   const url = new URL(m[1]!);
-  await acceptsConnections(url, language.name);
   return {
     url,
     close: () =>
@@ -154,28 +151,4 @@ export async function startHttp(
         child.kill("SIGTERM");
       }),
   };
-}
-
-/**
- * Wait until url's port accepts a TCP connection (at most 15 s). The Python
- * script prints its line once the socket is bound, before uvicorn listens
- * on it: a client that connects at once is refused.
- */
-async function acceptsConnections(url: URL, name: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(Number(url.port), url.hostname);
-      socket.once("connect", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) {
-      throw new Error(`${name} MCP server: nothing listens on ${url.href}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
