@@ -34,7 +34,7 @@ FORWARDS = (
 
 
 async def main(args: argparse.Namespace) -> None:
-    server = McpToolServer(name="linkhub", handle_argument=args.handle_argument)
+    server = McpToolServer(name="linkhub", version="1.0.0", handle_argument=args.handle_argument)
     async with grpc.aio.insecure_channel(args.grpc) as channel:
         for forward in FORWARDS:
             forward(server, channel)

@@ -7,6 +7,7 @@ handles)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import socket
 from collections.abc import AsyncIterator
@@ -21,13 +22,13 @@ import mcp_types
 import pytest
 from aitest.v1 import vectors_pb2_grpc
 from conftest import AccountServer, Servers, StatusInjector, load_vectors
-from google.protobuf import any_pb2, descriptor_pb2, struct_pb2
+from google.protobuf import any_pb2, descriptor_pb2, struct_pb2, wrappers_pb2
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from toolset import ALIASES, METHODS
 
 from ai_tools_runtime import ResponseAliases, ResponseAliasTool, ToolMethod
-from ai_tools_runtime._proto_json import es_number, message_json
+from ai_tools_runtime._proto_json import es_number, message_json, shortest_float32
 from ai_tools_runtime.mcp import (
     CONVERSATION_ARGUMENT_DESCRIPTION,
     CONVERSATION_META_KEY,
@@ -40,6 +41,7 @@ from ai_tools_runtime.mcp import (
     mint_conversation_handle,
     serve_http,
 )
+from ai_tools_runtime.mcp._call_result import success_result
 
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 MODERN = "2026-07-28"
@@ -674,3 +676,37 @@ def test_message_json_is_what_go_protojson_writes() -> None:
     assert message_json(option) == (
         '{"name":[],"positive_int_value":"18446744073709551615","double_value":10000000000000000}'
     )
+
+
+# float (32-bit) values as Go's protojson prints them: the shortest decimal
+# that reads back as the same float32 (json_format keeps six digits).
+FLOAT32S = [
+    (2.802596928649634e-45, 3e-45),  # two steps above zero, a subnormal
+    (1.401298464324817e-45, 1e-45),
+    (3.4028234663852886e38, 3.4028235e38),
+    (0.10000000149011612, 0.1),
+    (-2.5, -2.5),
+    (16777216.0, 16777216.0),
+]
+
+
+@pytest.mark.parametrize(("x", "shortest"), FLOAT32S)
+def test_float32_shortest(x: float, shortest: float) -> None:
+    assert shortest_float32(x) == shortest
+
+
+def test_float_fields_as_go_writes_them() -> None:
+    assert message_json(wrappers_pb2.FloatValue(value=2.8026e-45)) == "3e-45"
+    assert message_json(wrappers_pb2.FloatValue(value=3.4e38)) == "3.4e+38"
+    assert message_json(wrappers_pb2.FloatValue(value=-0.0)) == "-0"
+    # A double keeps its own shortest digits.
+    assert message_json(wrappers_pb2.DoubleValue(value=2.8026e-45)) == "2.8026e-45"
+
+
+def test_negative_zero_stays_negative_in_structured_content() -> None:
+    result = success_result('{"x":-0,"y":0,"z":[-0]}', "", None)
+    content = result.structured_content
+    assert content is not None
+    assert content["y"] == 0 and isinstance(content["y"], int)
+    for value in (content["x"], content["z"][0]):
+        assert value == 0 and math.copysign(1.0, value) < 0

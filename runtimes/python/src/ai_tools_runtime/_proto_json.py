@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 from decimal import Decimal
 from typing import Any, Final, cast
 
@@ -42,6 +43,7 @@ _SCALAR_JSON: Final = frozenset(
 )
 _BOOL_KEYS: Final = {"false": 0, "true": 1}
 _VALUE_DESC: Final = struct_pb2.Value.DESCRIPTOR
+_FLOAT_VALUE: Final = "google.protobuf.FloatValue"
 
 
 def message_json(message: Message, *, proto_names: bool = True, defaults: bool = True) -> str:
@@ -68,6 +70,8 @@ def _ordered(desc: Descriptor, value: Any, proto_names: bool) -> Any:
         return [_ordered(_VALUE_DESC, v, proto_names) for v in value]
     if name == _ANY:
         return _ordered_any(value, proto_names)
+    if name == _FLOAT_VALUE and isinstance(value, float):
+        return shortest_float32(value)
     if name in _SCALAR_JSON or not isinstance(value, dict):
         return value
     out: dict[str, Any] = {}
@@ -93,9 +97,28 @@ def _ordered_field(field: FieldDescriptor, value: Any, proto_names: bool) -> Any
 
 
 def _ordered_item(field: FieldDescriptor, value: Any, proto_names: bool) -> Any:
+    if field.type == FieldDescriptor.TYPE_FLOAT and isinstance(value, float):
+        return shortest_float32(value)
     if field.message_type is None or value is None:
         return value
     return _ordered(field.message_type, value, proto_names)
+
+
+def shortest_float32(x: float) -> float:
+    """The double of the shortest decimal that reads back as the same
+    ``float`` (32-bit) as ``x``, as Go's protojson prints a float field
+    (``3e-45``, where json_format writes six digits: ``2.8026e-45``)."""
+    if not math.isfinite(x) or x == 0:
+        return x
+    (target,) = struct.unpack("<f", struct.pack("<f", x))
+    for precision in range(1, 10):
+        shorter = float(f"{x:.{precision}g}")
+        try:
+            if struct.unpack("<f", struct.pack("<f", shorter))[0] == target:
+                return shorter
+        except OverflowError:  # rounded up past the largest float
+            continue
+    return x
 
 
 def _ordered_any(value: Any, proto_names: bool) -> Any:

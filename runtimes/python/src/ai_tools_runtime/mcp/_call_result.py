@@ -30,8 +30,15 @@ def success_result(text: str, wrap_key: str, handle: str | None) -> mcp_types.Ca
         content.append(mcp_types.TextContent(text=f"conversation: {handle}"))
         meta = {CONVERSATION_META_KEY: handle}
     return mcp_types.CallToolResult(
-        content=content, structured_content=json.loads(text), _meta=meta
+        content=content, structured_content=json.loads(text, parse_int=_json_int), _meta=meta
     )
+
+
+def _json_int(literal: str) -> int | float:
+    """An integer of the text as ``json.loads`` reads it, but ``-0`` (a
+    float field's negative zero) stays a float, so that the structured
+    content says ``-0.0`` as the text says ``-0``, not ``0``."""
+    return -0.0 if literal == "-0" else int(literal)
 
 
 def error_result(text: str) -> mcp_types.CallToolResult:
