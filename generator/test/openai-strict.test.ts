@@ -465,27 +465,74 @@ describe("checkOpenAiStrict: violations", () => {
 });
 
 describe("checkOpenAiStrict: limits", () => {
-  it("allows at most 10 levels of object nesting", () => {
-    let s: Schema = obj({});
-    for (let i = 0; i < 10; i++) s = obj({ next: s });
-    const v = checkOpenAiStrict(s);
-    expect(messages(v)).toEqual([
-      `#${"/properties/next".repeat(10)}: objects are nested more than 10 levels deep`,
+  // OpenAI's SDK count (openai-java, JsonSchemaValidator.kt): the root is
+  // depth 0; every property value, `items`, `anyOf` branch and `$defs` entry
+  // is one level deeper; a `$ref` is not followed. At most 10.
+  const deepMessage =
+    '(every property, "items", "anyOf" branch and "$defs" entry is one level, as OpenAI\'s SDK counts)';
+
+  it("allows sub-schemas 10 levels deep, not 11", () => {
+    // Nine nested objects and a string: the string is at depth 10.
+    let s: Schema = obj({ leaf: { type: "string" } });
+    for (let i = 0; i < 9; i++) s = obj({ next: s });
+    expect(checkOpenAiStrict(s)).toEqual([]);
+    const deeper = obj({ next: s });
+    expect(messages(checkOpenAiStrict(deeper))).toEqual([
+      `#${"/properties/next".repeat(10)}/properties/leaf: nested 11 levels deep; the limit is 10 ${deepMessage}`,
     ]);
   });
 
-  it("counts nesting through arrays, anyOf and definitions", () => {
-    let inner: Schema = obj({});
-    for (let i = 0; i < 4; i++) inner = obj({ next: inner });
-    // 5 levels in the definition, 6 above it: 11 in all.
+  it("counts an optional message as two levels (anyOf branch)", () => {
+    // Five optional messages: each costs a property and an anyOf branch.
+    let s: Schema = obj({ leaf: { type: "string" } });
+    for (let i = 0; i < 4; i++) s = obj({ next: nullable(s) });
+    expect(checkOpenAiStrict(s)).toEqual([]); // string at depth 9
+    s = obj({ next: nullable(s) }); // string at depth 11
+    const v = checkOpenAiStrict(s);
+    expect(messages(v)).toEqual([
+      `#${"/properties/next/anyOf/0".repeat(5)}/properties/leaf: nested 11 levels deep; the limit is 10 ${deepMessage}`,
+    ]);
+  });
+
+  it("counts items as a level", () => {
+    let s: Schema = { type: "string" };
+    for (let i = 0; i < 5; i++) s = obj({ a: { type: "array", items: s } });
+    // five properties and five items: the string is at depth 10.
+    expect(checkOpenAiStrict(s)).toEqual([]);
+    expect(
+      messages(checkOpenAiStrict(obj({ a: { type: "array", items: s } })))[0],
+    ).toMatch(
+      /^#(\/properties\/a\/items){5}\/properties\/a: nested 11 levels deep/,
+    );
+  });
+
+  it("counts a definition from the root, wherever it is referred to", () => {
+    // The reference sits 9 levels deep; the definition's own depth counts
+    // from 1 ($defs entry), not from the reference.
+    let inner: Schema = obj({ leaf: { type: "string" } });
+    for (let i = 0; i < 8; i++) inner = obj({ next: inner });
     let outer: Schema = { $ref: "#/$defs/Deep" };
-    for (let i = 0; i < 5; i++)
-      outer = obj({ next: { type: "array", items: nullable(outer) } });
-    const schema = obj({ top: outer }, { $defs: { Deep: inner } });
-    const v = checkOpenAiStrict(schema);
-    expect(v).toHaveLength(1);
-    expect(v[0]?.message).toBe("objects are nested more than 10 levels deep");
-    expect(v[0]?.path.startsWith("#/$defs/Deep")).toBe(true);
+    for (let i = 0; i < 9; i++) outer = obj({ next: outer });
+    // Deep: string at 1 + 8 + 1 = 10; the reference at depth 9.
+    expect(checkOpenAiStrict({ ...outer, $defs: { Deep: inner } })).toEqual([]);
+    const deeper = obj({ next: inner });
+    expect(
+      messages(checkOpenAiStrict({ ...outer, $defs: { Deep: deeper } })),
+    ).toEqual([
+      `#/$defs/Deep${"/properties/next".repeat(9)}/properties/leaf: nested 11 levels deep; the limit is 10 ${deepMessage}`,
+    ]);
+  });
+
+  it("does not follow recursive references", () => {
+    const node = obj({
+      children: { type: "array", items: { $ref: "#/$defs/Node" } },
+      parent: nullable({ $ref: "#" }),
+    });
+    expect(
+      checkOpenAiStrict(
+        obj({ root: { $ref: "#/$defs/Node" } }, { $defs: { Node: node } }),
+      ),
+    ).toEqual([]);
   });
 
   it("allows at most 5000 object properties", () => {

@@ -20,9 +20,12 @@
  * - Type-specific keywords (`pattern`, `minimum`, `items`, `properties`, …)
  *   need a matching `type` on the same node.
  * - An array needs `items`.
- * - Nesting counts object nodes on a path (the root object is level 1);
- *   arrays and `anyOf` add no level. A definition counts from the deepest
- *   place that refers to it; recursive references are not followed.
+ * - Nesting is counted as OpenAI's SDK counts it (openai-java,
+ *   `JsonSchemaValidator.kt`; see ../schema/schema-depth.ts): the root is
+ *   depth 0, each property value, `items`, `anyOf` branch and `$defs` entry
+ *   is one level deeper than its parent, and a `$ref` is not followed. No
+ *   sub-schema may be deeper than 10 (OpenAI's documented limit), so an
+ *   optional nested message (`anyOf [object, null]`) costs two levels.
  * - Characters are counted in Unicode code points; a non-string enum or const
  *   value counts as its JSON text.
  */
@@ -156,8 +159,12 @@ export const openAiStrictUnsupportedKeywords: readonly string[] = [
 export const openAiStrictLimits = {
   /** Object properties in the whole schema, definitions included. */
   maxProperties: 5_000,
-  /** Object nodes on one path from the root. */
-  maxObjectDepth: 10,
+  /**
+   * Sub-schema steps from the root to any sub-schema (property, `items`,
+   * `anyOf` branch, `$defs` entry; `$ref` adds nothing), as OpenAI's SDK
+   * counts them.
+   */
+  maxDepth: 10,
   /** Enum values in the whole schema. */
   maxEnumValues: 1_000,
   /** A string enum with more values than this is subject to `maxLargeEnumChars`. */
@@ -227,7 +234,7 @@ interface NodeContext {
   readonly path: string;
   readonly isRoot: boolean;
   readonly inAnyOf: boolean;
-  /** Object nodes above this node. */
+  /** Sub-schema steps from the root (schema-depth.ts). */
   readonly depth: number;
 }
 
@@ -245,10 +252,9 @@ function createStrictChecker(root: unknown): StrictChecker {
     isPlainObject(root) && isPlainObject(root["$defs"])
       ? root["$defs"]
       : undefined;
-  /** Deepest object depth seen at a `$ref` to each definition. */
-  const refDepth = new Map<string, number>();
   /** Definitions in the order they are first referred to. */
   const defQueue: string[] = [];
+  const queued = new Set<string>();
 
   function report(path: string, message: string): void {
     violations.push({ path, message });
@@ -256,6 +262,14 @@ function createStrictChecker(root: unknown): StrictChecker {
 
   function walk(node: unknown, ctx: NodeContext): void {
     const { path } = ctx;
+    if (ctx.depth > openAiStrictLimits.maxDepth && !depthReported) {
+      depthReported = true;
+      report(
+        path,
+        `nested ${ctx.depth} levels deep; the limit is ${openAiStrictLimits.maxDepth} ` +
+          `(every property, "items", "anyOf" branch and "$defs" entry is one level, as OpenAI's SDK counts)`,
+      );
+    }
     if (!isPlainObject(node)) {
       report(path, `schema must be an object, got ${show(node)}`);
       return;
@@ -309,11 +323,10 @@ function createStrictChecker(root: unknown): StrictChecker {
       report(path, `$ref ${quote(ref)} names no definition in "$defs"`);
       return;
     }
-    const seen = refDepth.get(name);
-    if (seen === undefined) {
+    if (!queued.has(name)) {
+      queued.add(name);
       defQueue.push(name);
     }
-    refDepth.set(name, Math.max(seen ?? 0, ctx.depth));
   }
 
   function checkAnyOf(node: JsonObject, ctx: NodeContext): void {
@@ -338,7 +351,7 @@ function createStrictChecker(root: unknown): StrictChecker {
         path: `${path}/anyOf/${i}`,
         isRoot: false,
         inAnyOf: true,
-        depth: ctx.depth,
+        depth: ctx.depth + 1,
       });
     });
   }
@@ -391,7 +404,7 @@ function createStrictChecker(root: unknown): StrictChecker {
     checkValues(node, path, types);
     const isObject = types?.includes("object") ?? false;
     const isArray = types?.includes("array") ?? false;
-    const depth = isObject ? ctx.depth + 1 : ctx.depth;
+    const depth = ctx.depth;
     if (isObject) {
       checkObject(node, ctx, depth);
     } else if (isPlainObject(node["properties"])) {
@@ -406,7 +419,7 @@ function createStrictChecker(root: unknown): StrictChecker {
         path: `${path}/items`,
         isRoot: false,
         inAnyOf: false,
-        depth,
+        depth: depth + 1,
       });
     }
   }
@@ -575,13 +588,6 @@ function createStrictChecker(root: unknown): StrictChecker {
     depth: number,
   ): void {
     const { path } = ctx;
-    if (depth === openAiStrictLimits.maxObjectDepth + 1 && !depthReported) {
-      depthReported = true;
-      report(
-        path,
-        `objects are nested more than ${openAiStrictLimits.maxObjectDepth} levels deep`,
-      );
-    }
     const additional = node["additionalProperties"];
     if (!("additionalProperties" in node)) {
       report(path, `an object needs "additionalProperties": false`);
@@ -651,7 +657,7 @@ function createStrictChecker(root: unknown): StrictChecker {
         path: `${path}/properties/${escapePointer(name)}`,
         isRoot: false,
         inAnyOf: false,
-        depth,
+        depth: depth + 1,
       });
     }
   }
@@ -670,17 +676,15 @@ function createStrictChecker(root: unknown): StrictChecker {
       for (const name of names) {
         charCount += codePoints(name);
       }
-      // Definitions in first-reference order, so that a definition's depth
-      // includes the depth of the definitions that refer to it.
-      const walked = new Set<string>();
+      // Definitions in first-reference order (references found while
+      // walking a definition come after it); each is one level below the
+      // root, wherever it is referred to from.
       for (let i = 0; i < defQueue.length; i++) {
-        const name = defQueue[i] as string;
-        walked.add(name);
-        walkDef(name, refDepth.get(name) ?? 0);
+        walkDef(defQueue[i] as string);
       }
       for (const name of names) {
-        if (!walked.has(name)) {
-          walkDef(name, 0);
+        if (!queued.has(name)) {
+          walkDef(name);
         }
       }
     }
@@ -688,12 +692,12 @@ function createStrictChecker(root: unknown): StrictChecker {
     return violations;
   }
 
-  function walkDef(name: string, depth: number): void {
+  function walkDef(name: string): void {
     walk(defs?.[name], {
       path: `#/$defs/${escapePointer(name)}`,
       isRoot: false,
       inAnyOf: false,
-      depth,
+      depth: 1,
     });
   }
 
