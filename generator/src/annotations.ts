@@ -15,9 +15,12 @@ export const extensionNumbers = {
   fieldContext: 52103,
   /** FieldOptions: (google.api.field_behavior), repeated enum. */
   fieldBehavior: 1052,
+  /** MethodOptions: (google.api.http), a google.api.HttpRule. */
+  http: 72295728,
 } as const;
 
-const outputOnly = 3;
+/** google.api.FieldBehavior values the plugin reads. */
+const fieldBehaviors = { outputOnly: 3, identifier: 8 } as const;
 
 /** The `rpc_tool` method option. */
 export interface ToolDefinition {
@@ -196,23 +199,76 @@ export function readFieldContextDescription(field: DescField): string {
 
 /** True when `(google.api.field_behavior)` includes OUTPUT_ONLY, packed or not. */
 export function isOutputOnly(field: DescField): boolean {
+  return hasFieldBehavior(field, fieldBehaviors.outputOnly);
+}
+
+/** True when `(google.api.field_behavior)` includes IDENTIFIER, packed or not. */
+export function isIdentifier(field: DescField): boolean {
+  return hasFieldBehavior(field, fieldBehaviors.identifier);
+}
+
+function hasFieldBehavior(field: DescField, behavior: number): boolean {
   for (const f of unknownOf(
     field.proto.options,
     extensionNumbers.fieldBehavior,
   )) {
     const reader = new BinaryReader(f.data);
     if (f.wireType === WireType.Varint) {
-      if (reader.int32() === outputOnly) {
+      if (reader.int32() === behavior) {
         return true;
       }
     } else if (f.wireType === WireType.LengthDelimited) {
       const packed = new BinaryReader(reader.bytes());
       while (packed.pos < packed.len) {
-        if (packed.int32() === outputOnly) {
+        if (packed.int32() === behavior) {
           return true;
         }
       }
     }
   }
   return false;
+}
+
+/**
+ * The URL path templates of the method's `(google.api.http)` rule: its
+ * get, put, post, delete, patch or custom path, then those of its
+ * additional_bindings (google/api/http.proto: HttpRule fields 2-6, 8
+ * CustomHttpPattern.path = 2, 11 additional_bindings). Empty without the
+ * option.
+ */
+export function readHttpPaths(method: DescMethod): string[] {
+  const payload = messagePayload(
+    unknownOf(method.proto.options, extensionNumbers.http),
+  );
+  const paths: string[] = [];
+  if (payload !== undefined) {
+    collectHttpPaths(payload, paths, 0);
+  }
+  return paths;
+}
+
+/** Bindings nest only one level in practice; this bounds hostile input. */
+const maxHttpRuleDepth = 8;
+
+function collectHttpPaths(
+  rule: Uint8Array,
+  paths: string[],
+  depth: number,
+): void {
+  const reader = new BinaryReader(rule);
+  while (reader.pos < reader.len) {
+    const [no, wireType] = reader.tag();
+    if (wireType !== WireType.LengthDelimited) {
+      reader.skip(wireType, no);
+    } else if (no >= 2 && no <= 6) {
+      paths.push(reader.string());
+    } else if (no === 8) {
+      const custom = decodeFlat(reader.bytes(), { 2: "string" });
+      paths.push(str(custom, 2));
+    } else if (no === 11 && depth < maxHttpRuleDepth) {
+      collectHttpPaths(reader.bytes(), paths, depth + 1);
+    } else {
+      reader.skip(wireType, no);
+    }
+  }
 }

@@ -162,7 +162,7 @@ export function buildModel(
         }
         let schema;
         try {
-          schema = buildToolSchema(method.input, def.strict);
+          schema = buildToolSchema(method.input, def.strict, method);
         } catch (e) {
           if (e instanceof RootSchemaError) {
             problems.add({ ...at, message: e.message });

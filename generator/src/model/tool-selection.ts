@@ -114,12 +114,17 @@ export interface ToolCandidate {
 
 /**
  * True when a tool of the request message can be strict: its strict schema
- * can be built and passes the OpenAI strict-mode checker.
+ * (with the fields `method`'s HTTP paths bind) can be built and passes the
+ * OpenAI strict-mode checker.
  */
-export function strictAllowed(request: DescMessage): boolean {
+export function strictAllowed(
+  request: DescMessage,
+  method?: DescMethod,
+): boolean {
   try {
     return (
-      checkOpenAiStrict(buildToolSchema(request, true).schema).length === 0
+      checkOpenAiStrict(buildToolSchema(request, true, method).schema)
+        .length === 0
     );
   } catch (e) {
     if (e instanceof RootSchemaError) {
@@ -241,7 +246,7 @@ export function selectTools(
               method,
               annotation?.description ?? "",
             ),
-            strict: annotation?.strict ?? strictAllowed(method.input),
+            strict: annotation?.strict ?? strictAllowed(method.input, method),
             autoExecute: annotation?.autoExecute ?? true,
           },
         };

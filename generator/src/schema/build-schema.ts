@@ -3,12 +3,15 @@ import {
   type DescEnum,
   type DescField,
   type DescMessage,
+  type DescMethod,
   type DescOneof,
 } from "@bufbuild/protobuf";
 import { Edition, FieldDescriptorProto_Label } from "@bufbuild/protobuf/wkt";
-import { isOutputOnly, readToolField } from "../annotations.js";
+import { isIdentifier, isOutputOnly, readToolField } from "../annotations.js";
 import { fieldDescription } from "./field-description.js";
+import { httpBoundFields } from "./http-bound-fields.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
+import { applyValidateRules, isRequiredByRules } from "./validate-keywords.js";
 import { bytesSchema, wellKnownSchema } from "./well-known.js";
 
 /**
@@ -54,6 +57,8 @@ interface Context {
   /** Messages being expanded on the current path (ancestors only). */
   readonly expanding: Set<string>;
   readonly oneofGroups: OneofGroup[];
+  /** Field paths (`permission.name`) the method's HTTP paths bind. */
+  readonly bound: ReadonlySet<string>;
 }
 
 /** Thrown when the request message cannot be the root of a tool schema. */
@@ -62,13 +67,20 @@ export class RootSchemaError extends Error {}
 /**
  * Build the parameter schema of a tool whose request message is `message`,
  * following the base rules of the README (Schemas) and the fixes of
- * docs/compat.md.
+ * docs/compat.md. With `method`, the OUTPUT_ONLY fields its
+ * `(google.api.http)` paths bind are kept.
  */
 export function buildToolSchema(
   message: DescMessage,
   strict: boolean,
+  method?: DescMethod,
 ): ToolSchema {
-  const ctx: Context = { strict, expanding: new Set(), oneofGroups: [] };
+  const ctx: Context = {
+    strict,
+    expanding: new Set(),
+    oneofGroups: [],
+    bound: method === undefined ? new Set() : httpBoundFields(method),
+  };
   const wkt = wellKnownSchema(message.typeName, strict);
   if (wkt !== undefined) {
     if (wkt === null || wkt["type"] !== "object") {
@@ -92,7 +104,7 @@ function flattenRoot(schema: JsonSchema): JsonSchema {
   ) {
     return schema;
   }
-  const properties: JsonSchema = {};
+  const properties = propertyMap();
   const requiredCount = new Map<string, number>();
   let additional: JsonValue | undefined;
   for (const branch of branches as JsonSchema[]) {
@@ -119,6 +131,14 @@ function flattenRoot(schema: JsonSchema): JsonSchema {
     flat["additionalProperties"] = additional;
   }
   return flat;
+}
+
+/**
+ * An empty `properties` object without a prototype, so that a field named
+ * `__proto__` is an ordinary key (canonicalJson writes it like any other).
+ */
+function propertyMap(): JsonSchema {
+  return Object.create(null) as JsonSchema;
 }
 
 /** `anyOf [s, null]` of the README's Schemas: never an anyOf inside an anyOf. */
@@ -156,8 +176,19 @@ function isOptional(field: DescField): boolean {
   );
 }
 
-function isSkipped(field: DescField): boolean {
-  return isOutputOnly(field) || readToolField(field).skip;
+/**
+ * True for `skip` fields and OUTPUT_ONLY ones, except those that identify
+ * the resource: IDENTIFIER, or bound by the method's HTTP path at `path`.
+ */
+function isSkipped(field: DescField, ctx: Context, path: SchemaPath): boolean {
+  if (readToolField(field).skip) {
+    return true;
+  }
+  return (
+    isOutputOnly(field) &&
+    !isIdentifier(field) &&
+    !(ctx.bound.size > 0 && ctx.bound.has(pathArray(path).join(".")))
+  );
 }
 
 function closedEmptyObject(): JsonSchema {
@@ -199,21 +230,30 @@ function expandMessage(
   path: SchemaPath,
   atRoot: boolean,
 ): JsonSchema {
-  const properties: JsonSchema = {};
+  const properties = propertyMap();
   const required: string[] = [];
   const members: Member[] = [];
   const oneofs: DescOneof[] = [];
   for (const field of message.fields) {
-    if (isSkipped(field)) {
+    if (isSkipped(field, ctx, child(path, field.name))) {
       continue;
     }
     const schema = fieldSchema(field, ctx, child(path, field.name));
     if (schema === null) {
       continue; // google.protobuf.Any: no usable JSON shape
     }
-    const description = fieldDescription(field);
+    const description = applyValidateRules(
+      field,
+      schema,
+      ctx.strict,
+      fieldDescription(field),
+    );
     if (description !== "") {
-      schema["description"] = description;
+      // A type's own description (a strict Value's "JSON-encoded value")
+      // says how to write it: it follows the field's, after a blank line.
+      const hint = schema["description"];
+      schema["description"] =
+        typeof hint === "string" ? `${description}\n\n${hint}` : description;
     }
     if (field.oneof !== undefined) {
       members.push({ name: field.name, schema, oneof: field.oneof });
@@ -222,7 +262,7 @@ function expandMessage(
       }
       continue;
     }
-    const optional = isOptional(field);
+    const optional = isOptional(field) && !isRequiredByRules(field);
     properties[field.name] =
       ctx.strict && optional ? nullableWithDescription(schema) : schema;
     if (ctx.strict || !optional) {

@@ -27,6 +27,7 @@ import (
 	mapsv1 "example.com/aitools/testgo/pb/maps/v1"
 	nestedv1 "example.com/aitools/testgo/pb/nested/v1"
 	oneofsv1 "example.com/aitools/testgo/pb/oneofs/v1"
+	resourcesv1 "example.com/aitools/testgo/pb/resources/v1"
 	scalarsv1 "example.com/aitools/testgo/pb/scalars/v1"
 	wktv1 "example.com/aitools/testgo/pb/wkt/v1"
 )
@@ -86,6 +87,14 @@ var EnumsStrict = AgentTool{
 	Description: "Enums (strict).",
 	Strict:      true,
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"color\":{\"description\":\"A color; RED is 0.\",\"enum\":[\"RED\",\"GREEN\",\"BLUE\"],\"type\":\"string\"},\"color_by_name\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"enum\":[\"RED\",\"GREEN\",\"BLUE\"],\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"colors\":{\"description\":\"Several colors.\",\"items\":{\"enum\":[\"RED\",\"GREEN\",\"BLUE\"],\"type\":\"string\"},\"type\":\"array\"},\"kind\":{\"enum\":[\"KIND_A\",\"KIND_B\"],\"type\":\"string\"},\"level\":{\"enum\":[\"LEVEL_NONE\",\"LEVEL_LOW\",\"LEVEL_HIGH\",\"LEVEL_MAX\"],\"type\":\"string\"},\"maybe_color\":{\"anyOf\":[{\"enum\":[\"RED\",\"GREEN\",\"BLUE\"],\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"Optional enum: nullable in strict mode.\"},\"maybe_placeholder\":{\"anyOf\":[{\"enum\":[\"PLACEHOLDER_UNSPECIFIED\"],\"type\":\"string\"},{\"type\":\"null\"}]},\"placeholder\":{\"enum\":[\"PLACEHOLDER_UNSPECIFIED\"],\"type\":\"string\"},\"singleton\":{\"enum\":[\"SINGLETON_ONLY\"],\"type\":\"string\"},\"status\":{\"description\":\"The status.\",\"enum\":[\"STATUS_ACTIVE\",\"STATUS_ARCHIVED\"],\"type\":\"string\"},\"status_by_name\":{\"description\":\"Enum map values.\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"enum\":[\"STATUS_ACTIVE\",\"STATUS_ARCHIVED\"],\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"statuses\":{\"items\":{\"enum\":[\"STATUS_ACTIVE\",\"STATUS_ARCHIVED\"],\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"status\",\"color\",\"placeholder\",\"singleton\",\"level\",\"kind\",\"colors\",\"statuses\",\"status_by_name\",\"color_by_name\",\"maybe_color\",\"maybe_placeholder\"],\"type\":\"object\"}"),
+}
+
+// GetTopic is the tool "get_topic".
+var GetTopic = AgentTool{
+	Name:        "get_topic",
+	Description: "Fields bound by additional bindings.",
+	Strict:      true,
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"description\":\"Bound by an additional binding.\",\"type\":\"string\"},\"parent\":{\"description\":\"Bound by the custom binding.\",\"type\":\"string\"}},\"required\":[\"name\",\"parent\"],\"type\":\"object\"}"),
 }
 
 // MapsLoose is the tool "maps_loose".
@@ -216,6 +225,22 @@ var Proto2Strict = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"by_index\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"by_name\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"count\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"dims\":{\"additionalProperties\":false,\"description\":\"A required message.\",\"properties\":{\"height\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"width\":{\"type\":\"integer\"}},\"required\":[\"width\",\"height\"],\"type\":\"object\"},\"extra\":{\"anyOf\":[{\"additionalProperties\":false,\"properties\":{\"height\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]},\"width\":{\"type\":\"integer\"}},\"required\":[\"width\",\"height\"],\"type\":\"object\"},{\"type\":\"null\"}]},\"label\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"Optional with the keyword.\"},\"name\":{\"description\":\"Required: never optional.\",\"type\":\"string\"},\"packed_numbers\":{\"items\":{\"type\":\"integer\"},\"type\":\"array\"},\"size\":{\"anyOf\":[{\"enum\":[\"SIZE_SMALL\",\"SIZE_LARGE\"],\"type\":\"string\"},{\"type\":\"null\"}]},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"label\",\"count\",\"size\",\"dims\",\"extra\",\"tags\",\"packed_numbers\",\"by_name\",\"by_index\"],\"type\":\"object\"}"),
 }
 
+// ProtoKeyLoose is the tool "proto_key_loose".
+var ProtoKeyLoose = AgentTool{
+	Name:        "proto_key_loose",
+	Description: "A field named __proto__ (non-strict).",
+	Strict:      false,
+	Parameters:  json.RawMessage("{\"properties\":{\"__proto__\":{\"description\":\"A field whose name is an object's prototype key in JavaScript.\",\"type\":\"string\"},\"count\":{\"type\":\"integer\"}},\"required\":[\"__proto__\",\"count\"],\"type\":\"object\"}"),
+}
+
+// ProtoKeyStrict is the tool "proto_key_strict".
+var ProtoKeyStrict = AgentTool{
+	Name:        "proto_key_strict",
+	Description: "A field named __proto__ (strict).",
+	Strict:      true,
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"__proto__\":{\"description\":\"A field whose name is an object's prototype key in JavaScript.\",\"type\":\"string\"},\"count\":{\"type\":\"integer\"}},\"required\":[\"__proto__\",\"count\"],\"type\":\"object\"}"),
+}
+
 // RecursionLoose is the tool "recursion_loose".
 var RecursionLoose = AgentTool{
 	Name:        "recursion_loose",
@@ -264,12 +289,44 @@ var TreeStrict = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"by_name\":{\"description\":\"Map values are walked too.\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"children\":{\"description\":\"Children: rendered as a recursion stop.\",\"items\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"type\":\"array\"},\"name\":{\"description\":\"Node name.\",\"type\":\"string\"},\"parent\":{\"additionalProperties\":false,\"description\":\"The parent, also a recursion stop.\",\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"name\",\"children\",\"parent\",\"by_name\"],\"type\":\"object\"}"),
 }
 
+// UpdatePermissionLoose is the tool "update_permission_loose".
+var UpdatePermissionLoose = AgentTool{
+	Name:        "update_permission_loose",
+	Description: "IDENTIFIER, Value and Struct (non-strict).",
+	Strict:      false,
+	Parameters:  json.RawMessage("{\"properties\":{\"permission\":{\"properties\":{\"labels\":{\"description\":\"Labels of the permission.\",\"type\":\"object\"},\"name\":{\"description\":\"The resource name: kept (IDENTIFIER) although OUTPUT_ONLY.\",\"type\":\"string\"},\"raw\":{},\"role\":{\"description\":\"The role granted.\",\"type\":\"string\"},\"settings\":{\"description\":\"Arbitrary settings, as JSON.\"}},\"required\":[\"name\",\"role\",\"settings\",\"labels\",\"raw\"],\"type\":\"object\"}},\"required\":[\"permission\"],\"type\":\"object\"}"),
+}
+
+// UpdatePermissionStrict is the tool "update_permission_strict".
+var UpdatePermissionStrict = AgentTool{
+	Name:        "update_permission_strict",
+	Description: "IDENTIFIER, Value and Struct (strict).",
+	Strict:      true,
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"permission\":{\"additionalProperties\":false,\"properties\":{\"labels\":{\"description\":\"Labels of the permission.\\n\\nJSON object as key/value entries\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"name\":{\"description\":\"The resource name: kept (IDENTIFIER) although OUTPUT_ONLY.\",\"type\":\"string\"},\"raw\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"},\"role\":{\"description\":\"The role granted.\",\"type\":\"string\"},\"settings\":{\"description\":\"Arbitrary settings, as JSON.\\n\\nJSON-encoded value\",\"type\":\"string\"}},\"required\":[\"name\",\"role\",\"settings\",\"labels\",\"raw\"],\"type\":\"object\"}},\"required\":[\"permission\"],\"type\":\"object\"}"),
+}
+
+// UpdateTopicLoose is the tool "update_topic_loose".
+var UpdateTopicLoose = AgentTool{
+	Name:        "update_topic_loose",
+	Description: "A nested field bound by the HTTP path (non-strict).",
+	Strict:      false,
+	Parameters:  json.RawMessage("{\"properties\":{\"related\":{\"description\":\"Another topic, whose name no path binds.\",\"properties\":{\"title\":{\"type\":\"string\"}},\"required\":[\"title\"],\"type\":\"object\"},\"topic\":{\"description\":\"The topic to update; its name is bound by the HTTP path.\",\"properties\":{\"name\":{\"description\":\"The resource name: OUTPUT_ONLY without IDENTIFIER, kept only where the\\n method's HTTP path binds it.\",\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"name\",\"title\"],\"type\":\"object\"}},\"required\":[\"topic\",\"related\"],\"type\":\"object\"}"),
+}
+
+// UpdateTopicStrict is the tool "update_topic_strict".
+var UpdateTopicStrict = AgentTool{
+	Name:        "update_topic_strict",
+	Description: "A nested field bound by the HTTP path (strict).",
+	Strict:      true,
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"related\":{\"additionalProperties\":false,\"description\":\"Another topic, whose name no path binds.\",\"properties\":{\"title\":{\"type\":\"string\"}},\"required\":[\"title\"],\"type\":\"object\"},\"topic\":{\"additionalProperties\":false,\"description\":\"The topic to update; its name is bound by the HTTP path.\",\"properties\":{\"name\":{\"description\":\"The resource name: OUTPUT_ONLY without IDENTIFIER, kept only where the\\n method's HTTP path binds it.\",\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"name\",\"title\"],\"type\":\"object\"}},\"required\":[\"topic\",\"related\"],\"type\":\"object\"}"),
+}
+
 // WktLoose is the tool "wkt_loose".
 var WktLoose = AgentTool{
 	Name:        "wkt_loose",
 	Description: "Every well-known type (non-strict).",
 	Strict:      false,
-	Parameters:  json.RawMessage("{\"properties\":{\"bool_value\":{\"type\":\"boolean\"},\"bytes_value\":{\"format\":\"byte\",\"type\":\"string\"},\"double_value\":{\"type\":\"number\"},\"duration\":{\"description\":\"How long it took.\",\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"duration_map\":{\"additionalProperties\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"type\":\"object\"},\"durations\":{\"items\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"type\":\"array\"},\"empty\":{\"description\":\"Nothing at all.\",\"properties\":{},\"type\":\"object\"},\"field_mask\":{\"description\":\"Which fields to update.\",\"pattern\":\"^([a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*)*)?$\",\"type\":\"string\"},\"float_value\":{\"type\":\"number\"},\"int32_value\":{\"type\":\"integer\"},\"int64_value\":{\"type\":\"integer\"},\"list_value\":{\"description\":\"A JSON array.\",\"items\":{},\"type\":\"array\"},\"maybe_duration\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"maybe_struct\":{\"type\":\"object\"},\"maybe_timestamp\":{\"description\":\"Optional well-known types: nullable in strict mode.\",\"format\":\"date-time\",\"type\":\"string\"},\"maybe_value\":{},\"null_value\":{\"enum\":[\"NULL_VALUE\"],\"type\":\"string\"},\"string_value\":{\"type\":\"string\"},\"string_values\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"struct\":{\"description\":\"Free-form object; this comment replaces the strict \\\"JSON-encoded object\\\".\",\"type\":\"object\"},\"struct_map\":{\"additionalProperties\":{\"type\":\"object\"},\"type\":\"object\"},\"struct_no_comment\":{\"type\":\"object\"},\"structs\":{\"items\":{\"type\":\"object\"},\"type\":\"array\"},\"timestamp\":{\"description\":\"When it happened.\",\"format\":\"date-time\",\"type\":\"string\"},\"timestamps\":{\"description\":\"Repeated and mapped well-known types.\",\"items\":{\"format\":\"date-time\",\"type\":\"string\"},\"type\":\"array\"},\"uint32_value\":{\"type\":\"integer\"},\"uint64_value\":{\"type\":\"integer\"},\"value\":{\"description\":\"Any JSON value.\"},\"value_map\":{\"additionalProperties\":{},\"type\":\"object\"},\"values\":{\"items\":{},\"type\":\"array\"}},\"required\":[\"timestamp\",\"duration\",\"field_mask\",\"struct\",\"value\",\"list_value\",\"empty\",\"double_value\",\"float_value\",\"int64_value\",\"uint64_value\",\"int32_value\",\"uint32_value\",\"bool_value\",\"string_value\",\"bytes_value\",\"struct_no_comment\",\"null_value\",\"timestamps\",\"durations\",\"values\",\"structs\",\"value_map\",\"struct_map\",\"duration_map\",\"string_values\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"properties\":{\"bool_value\":{\"type\":\"boolean\"},\"bytes_value\":{\"format\":\"byte\",\"type\":\"string\"},\"double_value\":{\"type\":\"number\"},\"duration\":{\"description\":\"How long it took.\",\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"duration_map\":{\"additionalProperties\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"type\":\"object\"},\"durations\":{\"items\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"type\":\"array\"},\"empty\":{\"description\":\"Nothing at all.\",\"properties\":{},\"type\":\"object\"},\"field_mask\":{\"description\":\"Which fields to update.\",\"pattern\":\"^([a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*)*)?$\",\"type\":\"string\"},\"float_value\":{\"type\":\"number\"},\"int32_value\":{\"type\":\"integer\"},\"int64_value\":{\"type\":\"integer\"},\"list_value\":{\"description\":\"A JSON array.\",\"items\":{},\"type\":\"array\"},\"maybe_duration\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"maybe_struct\":{\"type\":\"object\"},\"maybe_timestamp\":{\"description\":\"Optional well-known types: nullable in strict mode.\",\"format\":\"date-time\",\"type\":\"string\"},\"maybe_value\":{},\"null_value\":{\"enum\":[\"NULL_VALUE\"],\"type\":\"string\"},\"string_value\":{\"type\":\"string\"},\"string_values\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"struct\":{\"description\":\"Free-form object; in strict tools the hint of its entries follows.\",\"type\":\"object\"},\"struct_map\":{\"additionalProperties\":{\"type\":\"object\"},\"type\":\"object\"},\"struct_no_comment\":{\"type\":\"object\"},\"structs\":{\"items\":{\"type\":\"object\"},\"type\":\"array\"},\"timestamp\":{\"description\":\"When it happened.\",\"format\":\"date-time\",\"type\":\"string\"},\"timestamps\":{\"description\":\"Repeated and mapped well-known types.\",\"items\":{\"format\":\"date-time\",\"type\":\"string\"},\"type\":\"array\"},\"uint32_value\":{\"type\":\"integer\"},\"uint64_value\":{\"type\":\"integer\"},\"value\":{\"description\":\"Any JSON value.\"},\"value_map\":{\"additionalProperties\":{},\"type\":\"object\"},\"values\":{\"items\":{},\"type\":\"array\"}},\"required\":[\"timestamp\",\"duration\",\"field_mask\",\"struct\",\"value\",\"list_value\",\"empty\",\"double_value\",\"float_value\",\"int64_value\",\"uint64_value\",\"int32_value\",\"uint32_value\",\"bool_value\",\"string_value\",\"bytes_value\",\"struct_no_comment\",\"null_value\",\"timestamps\",\"durations\",\"values\",\"structs\",\"value_map\",\"struct_map\",\"duration_map\",\"string_values\"],\"type\":\"object\"}"),
 }
 
 // WktStrict is the tool "wkt_strict".
@@ -277,7 +334,7 @@ var WktStrict = AgentTool{
 	Name:        "wkt_strict",
 	Description: "Every well-known type (strict).",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"bool_value\":{\"type\":\"boolean\"},\"bytes_value\":{\"pattern\":\"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$\",\"type\":\"string\"},\"double_value\":{\"type\":\"number\"},\"duration\":{\"description\":\"How long it took.\",\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"duration_map\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"durations\":{\"items\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"type\":\"array\"},\"empty\":{\"additionalProperties\":false,\"description\":\"Nothing at all.\",\"properties\":{},\"required\":[],\"type\":\"object\"},\"field_mask\":{\"description\":\"Which fields to update.\",\"pattern\":\"^([a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*)*)?$\",\"type\":\"string\"},\"float_value\":{\"type\":\"number\"},\"int32_value\":{\"type\":\"integer\"},\"int64_value\":{\"type\":\"integer\"},\"list_value\":{\"description\":\"A JSON array.\",\"items\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"},\"type\":\"array\"},\"maybe_duration\":{\"anyOf\":[{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},{\"type\":\"null\"}]},\"maybe_struct\":{\"anyOf\":[{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},{\"type\":\"null\"}],\"description\":\"JSON object as key/value entries\"},\"maybe_timestamp\":{\"anyOf\":[{\"format\":\"date-time\",\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"Optional well-known types: nullable in strict mode.\"},\"maybe_value\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"JSON-encoded value\"},\"null_value\":{\"enum\":[\"NULL_VALUE\"],\"type\":\"string\"},\"string_value\":{\"type\":\"string\"},\"string_values\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"struct\":{\"description\":\"Free-form object; this comment replaces the strict \\\"JSON-encoded object\\\".\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"struct_map\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON object as key/value entries\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"struct_no_comment\":{\"description\":\"JSON object as key/value entries\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"structs\":{\"items\":{\"description\":\"JSON object as key/value entries\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"type\":\"array\"},\"timestamp\":{\"description\":\"When it happened.\",\"format\":\"date-time\",\"type\":\"string\"},\"timestamps\":{\"description\":\"Repeated and mapped well-known types.\",\"items\":{\"format\":\"date-time\",\"type\":\"string\"},\"type\":\"array\"},\"uint32_value\":{\"type\":\"integer\"},\"uint64_value\":{\"type\":\"integer\"},\"value\":{\"description\":\"Any JSON value.\",\"type\":\"string\"},\"value_map\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"values\":{\"items\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"timestamp\",\"duration\",\"field_mask\",\"struct\",\"value\",\"list_value\",\"empty\",\"double_value\",\"float_value\",\"int64_value\",\"uint64_value\",\"int32_value\",\"uint32_value\",\"bool_value\",\"string_value\",\"bytes_value\",\"struct_no_comment\",\"null_value\",\"timestamps\",\"durations\",\"values\",\"structs\",\"value_map\",\"struct_map\",\"duration_map\",\"string_values\",\"maybe_timestamp\",\"maybe_struct\",\"maybe_value\",\"maybe_duration\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"bool_value\":{\"type\":\"boolean\"},\"bytes_value\":{\"pattern\":\"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$\",\"type\":\"string\"},\"double_value\":{\"type\":\"number\"},\"duration\":{\"description\":\"How long it took.\",\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"duration_map\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"durations\":{\"items\":{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},\"type\":\"array\"},\"empty\":{\"additionalProperties\":false,\"description\":\"Nothing at all.\",\"properties\":{},\"required\":[],\"type\":\"object\"},\"field_mask\":{\"description\":\"Which fields to update.\",\"pattern\":\"^([a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*)*)?$\",\"type\":\"string\"},\"float_value\":{\"type\":\"number\"},\"int32_value\":{\"type\":\"integer\"},\"int64_value\":{\"type\":\"integer\"},\"list_value\":{\"description\":\"A JSON array.\",\"items\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"},\"type\":\"array\"},\"maybe_duration\":{\"anyOf\":[{\"pattern\":\"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$\",\"type\":\"string\"},{\"type\":\"null\"}]},\"maybe_struct\":{\"anyOf\":[{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},{\"type\":\"null\"}],\"description\":\"JSON object as key/value entries\"},\"maybe_timestamp\":{\"anyOf\":[{\"format\":\"date-time\",\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"Optional well-known types: nullable in strict mode.\"},\"maybe_value\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"JSON-encoded value\"},\"null_value\":{\"enum\":[\"NULL_VALUE\"],\"type\":\"string\"},\"string_value\":{\"type\":\"string\"},\"string_values\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"struct\":{\"description\":\"Free-form object; in strict tools the hint of its entries follows.\\n\\nJSON object as key/value entries\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"struct_map\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON object as key/value entries\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"struct_no_comment\":{\"description\":\"JSON object as key/value entries\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"structs\":{\"items\":{\"description\":\"JSON object as key/value entries\",\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"type\":\"array\"},\"timestamp\":{\"description\":\"When it happened.\",\"format\":\"date-time\",\"type\":\"string\"},\"timestamps\":{\"description\":\"Repeated and mapped well-known types.\",\"items\":{\"format\":\"date-time\",\"type\":\"string\"},\"type\":\"array\"},\"uint32_value\":{\"type\":\"integer\"},\"uint64_value\":{\"type\":\"integer\"},\"value\":{\"description\":\"Any JSON value.\\n\\nJSON-encoded value\",\"type\":\"string\"},\"value_map\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"values\":{\"items\":{\"description\":\"JSON-encoded value\",\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"timestamp\",\"duration\",\"field_mask\",\"struct\",\"value\",\"list_value\",\"empty\",\"double_value\",\"float_value\",\"int64_value\",\"uint64_value\",\"int32_value\",\"uint32_value\",\"bool_value\",\"string_value\",\"bytes_value\",\"struct_no_comment\",\"null_value\",\"timestamps\",\"durations\",\"values\",\"structs\",\"value_map\",\"struct_map\",\"duration_map\",\"string_values\",\"maybe_timestamp\",\"maybe_struct\",\"maybe_value\",\"maybe_duration\"],\"type\":\"object\"}"),
 }
 
 // AllTools returns every tool, in name order.
@@ -289,6 +346,7 @@ func AllTools() []AgentTool {
 		DocsStrict,
 		EnumsLoose,
 		EnumsStrict,
+		GetTopic,
 		MapsLoose,
 		MapsStrict,
 		NestedLoose,
@@ -305,12 +363,18 @@ func AllTools() []AgentTool {
 		OptionalStrict,
 		Proto2Loose,
 		Proto2Strict,
+		ProtoKeyLoose,
+		ProtoKeyStrict,
 		RecursionLoose,
 		RecursionStrict,
 		ScalarsLoose,
 		ScalarsStrict,
 		TreeLoose,
 		TreeStrict,
+		UpdatePermissionLoose,
+		UpdatePermissionStrict,
+		UpdateTopicLoose,
+		UpdateTopicStrict,
 		WktLoose,
 		WktStrict,
 	}
@@ -366,6 +430,19 @@ func (e *Executor) ExecuteEnumsStrict(ctx context.Context, argsJSON string) (str
 		return "", e.serverError("enums_strict", err)
 	}
 	return e.finish("enums_strict", resp)
+}
+
+// ExecuteGetTopic runs the "get_topic" tool by calling ResourceService.GetTopic.
+func (e *Executor) ExecuteGetTopic(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.GetTopicRequest
+	if err := e.decode("get_topic", argsJSON, &req, true); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).GetTopic(ctx, &req)
+	if err != nil {
+		return "", e.serverError("get_topic", err)
+	}
+	return e.finish("get_topic", resp)
 }
 
 // ExecuteMapsLoose runs the "maps_loose" tool by calling MapService.EchoLoose.
@@ -550,6 +627,32 @@ func (e *Executor) ExecuteProto2Strict(ctx context.Context, argsJSON string) (st
 	return e.finish("proto2_strict", resp)
 }
 
+// ExecuteProtoKeyLoose runs the "proto_key_loose" tool by calling ResourceService.ProtoKeyLoose.
+func (e *Executor) ExecuteProtoKeyLoose(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.ProtoKeyRequest
+	if err := e.decode("proto_key_loose", argsJSON, &req, false); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).ProtoKeyLoose(ctx, &req)
+	if err != nil {
+		return "", e.serverError("proto_key_loose", err)
+	}
+	return e.finish("proto_key_loose", resp)
+}
+
+// ExecuteProtoKeyStrict runs the "proto_key_strict" tool by calling ResourceService.ProtoKeyStrict.
+func (e *Executor) ExecuteProtoKeyStrict(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.ProtoKeyRequest
+	if err := e.decode("proto_key_strict", argsJSON, &req, true); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).ProtoKeyStrict(ctx, &req)
+	if err != nil {
+		return "", e.serverError("proto_key_strict", err)
+	}
+	return e.finish("proto_key_strict", resp)
+}
+
 // ExecuteRecursionLoose runs the "recursion_loose" tool by calling NestedService.RecursionLoose.
 func (e *Executor) ExecuteRecursionLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req nestedv1.RecursionRequest
@@ -615,6 +718,58 @@ func (e *Executor) ExecuteTreeStrict(ctx context.Context, argsJSON string) (stri
 	return e.finish("tree_strict", resp)
 }
 
+// ExecuteUpdatePermissionLoose runs the "update_permission_loose" tool by calling ResourceService.UpdatePermissionLoose.
+func (e *Executor) ExecuteUpdatePermissionLoose(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.UpdatePermissionRequest
+	if err := e.decode("update_permission_loose", argsJSON, &req, false); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdatePermissionLoose(ctx, &req)
+	if err != nil {
+		return "", e.serverError("update_permission_loose", err)
+	}
+	return e.finish("update_permission_loose", resp)
+}
+
+// ExecuteUpdatePermissionStrict runs the "update_permission_strict" tool by calling ResourceService.UpdatePermissionStrict.
+func (e *Executor) ExecuteUpdatePermissionStrict(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.UpdatePermissionRequest
+	if err := e.decode("update_permission_strict", argsJSON, &req, true); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdatePermissionStrict(ctx, &req)
+	if err != nil {
+		return "", e.serverError("update_permission_strict", err)
+	}
+	return e.finish("update_permission_strict", resp)
+}
+
+// ExecuteUpdateTopicLoose runs the "update_topic_loose" tool by calling ResourceService.UpdateTopicLoose.
+func (e *Executor) ExecuteUpdateTopicLoose(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.UpdateTopicRequest
+	if err := e.decode("update_topic_loose", argsJSON, &req, false); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdateTopicLoose(ctx, &req)
+	if err != nil {
+		return "", e.serverError("update_topic_loose", err)
+	}
+	return e.finish("update_topic_loose", resp)
+}
+
+// ExecuteUpdateTopicStrict runs the "update_topic_strict" tool by calling ResourceService.UpdateTopicStrict.
+func (e *Executor) ExecuteUpdateTopicStrict(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.UpdateTopicRequest
+	if err := e.decode("update_topic_strict", argsJSON, &req, true); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdateTopicStrict(ctx, &req)
+	if err != nil {
+		return "", e.serverError("update_topic_strict", err)
+	}
+	return e.finish("update_topic_strict", resp)
+}
+
 // ExecuteWktLoose runs the "wkt_loose" tool by calling WktService.EchoLoose.
 func (e *Executor) ExecuteWktLoose(ctx context.Context, argsJSON string) (string, error) {
 	var req wktv1.WktRequest
@@ -652,6 +807,8 @@ func (e *Executor) CanExecute(toolName string) bool {
 		return true
 	case "enums_strict":
 		return true
+	case "get_topic":
+		return true
 	case "maps_loose":
 		return true
 	case "maps_strict":
@@ -680,6 +837,10 @@ func (e *Executor) CanExecute(toolName string) bool {
 		return true
 	case "proto2_strict":
 		return true
+	case "proto_key_loose":
+		return true
+	case "proto_key_strict":
+		return true
 	case "recursion_loose":
 		return true
 	case "recursion_strict":
@@ -689,6 +850,14 @@ func (e *Executor) CanExecute(toolName string) bool {
 	case "scalars_strict":
 		return true
 	case "tree_strict":
+		return true
+	case "update_permission_loose":
+		return true
+	case "update_permission_strict":
+		return true
+	case "update_topic_loose":
+		return true
+	case "update_topic_strict":
 		return true
 	case "wkt_loose":
 		return true
@@ -710,6 +879,8 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		return e.ExecuteEnumsLoose(ctx, argsJSON)
 	case "enums_strict":
 		return e.ExecuteEnumsStrict(ctx, argsJSON)
+	case "get_topic":
+		return e.ExecuteGetTopic(ctx, argsJSON)
 	case "maps_loose":
 		return e.ExecuteMapsLoose(ctx, argsJSON)
 	case "maps_strict":
@@ -738,6 +909,10 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		return e.ExecuteProto2Loose(ctx, argsJSON)
 	case "proto2_strict":
 		return e.ExecuteProto2Strict(ctx, argsJSON)
+	case "proto_key_loose":
+		return e.ExecuteProtoKeyLoose(ctx, argsJSON)
+	case "proto_key_strict":
+		return e.ExecuteProtoKeyStrict(ctx, argsJSON)
 	case "recursion_loose":
 		return e.ExecuteRecursionLoose(ctx, argsJSON)
 	case "recursion_strict":
@@ -748,6 +923,14 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		return e.ExecuteScalarsStrict(ctx, argsJSON)
 	case "tree_strict":
 		return e.ExecuteTreeStrict(ctx, argsJSON)
+	case "update_permission_loose":
+		return e.ExecuteUpdatePermissionLoose(ctx, argsJSON)
+	case "update_permission_strict":
+		return e.ExecuteUpdatePermissionStrict(ctx, argsJSON)
+	case "update_topic_loose":
+		return e.ExecuteUpdateTopicLoose(ctx, argsJSON)
+	case "update_topic_strict":
+		return e.ExecuteUpdateTopicStrict(ctx, argsJSON)
 	case "wkt_loose":
 		return e.ExecuteWktLoose(ctx, argsJSON)
 	case "wkt_strict":

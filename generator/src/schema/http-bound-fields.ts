@@ -1,0 +1,26 @@
+import type { DescMethod } from "@bufbuild/protobuf";
+import { readHttpPaths } from "../annotations.js";
+
+// A path variable: `{name}` or `{permission.name=projects/*/permissions/*}`
+// (google/api/http.proto, "Path template syntax": Variable = "{" FieldPath
+// [ "=" Segments ] "}", FieldPath = IDENT { "." IDENT }).
+const variable = /\{([^}=]*)(?:=[^}]*)?\}/g;
+
+/**
+ * The request fields the method's `(google.api.http)` paths bind, as field
+ * paths from the request message joined with dots (`permission.name`).
+ * A field a path binds identifies the resource the method acts on, so the
+ * request schema keeps it even when it is OUTPUT_ONLY (README, Schemas).
+ */
+export function httpBoundFields(method: DescMethod): ReadonlySet<string> {
+  const bound = new Set<string>();
+  for (const path of readHttpPaths(method)) {
+    for (const match of path.matchAll(variable)) {
+      const fieldPath = match[1]!.trim();
+      if (fieldPath !== "") {
+        bound.add(fieldPath);
+      }
+    }
+  }
+  return bound;
+}

@@ -1,0 +1,196 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { GeneratorModel } from "../src/model/model.js";
+import { compileRequest } from "./support/compile.js";
+import { modelOf, toolOf } from "./support/model.js";
+
+// What Google-style APIs need (issue 11, point 6): resource names that are
+// OUTPUT_ONLY but identify the resource, hints of commented Value and Struct
+// fields, and a field named __proto__. Expected schemas written by hand.
+
+const source = `syntax = "proto3";
+package t.v1;
+import "ai/tools/v1/annotations.proto";
+import "google/api/annotations.proto";
+import "google/api/field_behavior.proto";
+import "google/protobuf/empty.proto";
+import "google/protobuf/struct.proto";
+option go_package = "example.com/t/v1;tv1";
+
+message Permission {
+  string name = 1 [(google.api.field_behavior) = OUTPUT_ONLY];
+  string etag = 2 [(google.api.field_behavior) = OUTPUT_ONLY];
+  string role = 3;
+}
+message Identified {
+  string name = 1 [(google.api.field_behavior) = IDENTIFIER, (google.api.field_behavior) = OUTPUT_ONLY];
+  string etag = 2 [(google.api.field_behavior) = OUTPUT_ONLY];
+}
+message UpdatePermissionRequest {
+  Permission permission = 1;
+  Permission other = 2;
+  repeated Permission many = 3;
+}
+message Flat {
+  string name = 1 [(google.api.field_behavior) = OUTPUT_ONLY];
+  string parent = 2 [(google.api.field_behavior) = OUTPUT_ONLY];
+  string view = 3 [(google.api.field_behavior) = OUTPUT_ONLY];
+  string skipped = 4 [(google.api.field_behavior) = OUTPUT_ONLY, (ai.tools.v1.tool_field) = {skip: true}];
+}
+message Holder { Identified item = 1; }
+message Json {
+  // Settings.
+  google.protobuf.Value value = 1;
+  // Labels.
+  google.protobuf.Struct labels = 2;
+  // Items.
+  google.protobuf.ListValue list = 3;
+  // Maybe.
+  optional google.protobuf.Value maybe = 4 [(ai.tools.v1.tool_field) = {usage_notes: "Notes."}];
+}
+message ProtoKey {
+  string __proto__ = 1;
+  optional string constructor = 2;
+}
+message ProtoKeyOneof {
+  oneof k {
+    string __proto__ = 1;
+    string other = 2;
+  }
+}
+
+service S {
+  rpc Patch(UpdatePermissionRequest) returns (Permission) {
+    option (google.api.http) = {patch: "/v1/{permission.name=projects/*/permissions/*}" body: "permission"};
+    option (ai.tools.v1.rpc_tool) = {name: "patch", description: "d"};
+  }
+  rpc NoHttp(UpdatePermissionRequest) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "no_http", description: "d"};
+  }
+  rpc Bindings(Flat) returns (google.protobuf.Empty) {
+    option (google.api.http) = {
+      post: "/v1/things:search"
+      additional_bindings {get: "/v1/{ name }"}
+      additional_bindings {custom: {kind: "HEAD" path: "/v1/{parent=projects/*}/things/{skipped}"}}
+    };
+    option (ai.tools.v1.rpc_tool) = {name: "bindings", description: "d", strict: true};
+  }
+  rpc Identify(Holder) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "identify", description: "d"};
+  }
+  rpc JsonStrict(Json) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "json_strict", description: "d", strict: true};
+  }
+  rpc JsonLoose(Json) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "json_loose", description: "d"};
+  }
+  rpc ProtoKeyStrict(ProtoKey) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "proto_key_strict", description: "d", strict: true};
+  }
+  rpc ProtoKeyLoose(ProtoKey) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "proto_key_loose", description: "d"};
+  }
+  rpc ProtoKeyOneofLoose(ProtoKeyOneof) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "proto_key_oneof", description: "d"};
+  }
+}
+`;
+
+let model: GeneratorModel;
+
+beforeAll(() => {
+  model = modelOf(compileRequest({ "t/v1/t.proto": source }));
+});
+
+function schemaOf(name: string): string {
+  return toolOf(model, name).schemaJson;
+}
+
+const role = '"role":{"type":"string"}';
+
+describe("resource names", () => {
+  it("keeps an OUTPUT_ONLY field the HTTP path binds, at that path only", () => {
+    expect(schemaOf("patch")).toBe(
+      '{"properties":{' +
+        `"many":{"items":{"properties":{${role}},"required":["role"],"type":"object"},"type":"array"},` +
+        `"other":{"properties":{${role}},"required":["role"],"type":"object"},` +
+        `"permission":{"properties":{"name":{"type":"string"},${role}},"required":["name","role"],"type":"object"}},` +
+        '"required":["permission","other","many"],"type":"object"}',
+    );
+  });
+
+  it("leaves OUTPUT_ONLY fields out without an HTTP rule", () => {
+    expect(schemaOf("no_http")).not.toContain('"name"');
+  });
+
+  it("reads additional and custom bindings; skip still wins", () => {
+    expect(schemaOf("bindings")).toBe(
+      '{"additionalProperties":false,"properties":{"name":{"type":"string"},"parent":{"type":"string"}},' +
+        '"required":["name","parent"],"type":"object"}',
+    );
+  });
+
+  it("keeps IDENTIFIER fields at any depth", () => {
+    expect(schemaOf("identify")).toBe(
+      '{"properties":{"item":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},' +
+        '"required":["item"],"type":"object"}',
+    );
+  });
+
+  it("leaves output schemas as they were: every field", () => {
+    const output = toolOf(model, "patch").outputSchemaJson;
+    expect(output).toContain('"etag"');
+    expect(output).toContain('"name"');
+  });
+});
+
+describe("hints of JSON-encoded fields", () => {
+  it("follow the comment in strict tools", () => {
+    const strict = JSON.parse(schemaOf("json_strict")) as {
+      properties: Record<string, { description?: string }>;
+    };
+    expect(strict.properties["value"]!.description).toBe(
+      "Settings.\n\nJSON-encoded value",
+    );
+    expect(strict.properties["labels"]!.description).toBe(
+      "Labels.\n\nJSON object as key/value entries",
+    );
+    expect(strict.properties["list"]!.description).toBe("Items.");
+    expect(strict.properties["maybe"]!.description).toBe(
+      "Maybe.\n\nNotes.\n\nJSON-encoded value",
+    );
+    expect(schemaOf("json_strict")).toContain(
+      '"list":{"description":"Items.","items":{"description":"JSON-encoded value","type":"string"},"type":"array"}',
+    );
+  });
+
+  it("are not added to non-strict tools, which have none", () => {
+    expect(schemaOf("json_loose")).toBe(
+      '{"properties":{"labels":{"description":"Labels.","type":"object"},' +
+        '"list":{"description":"Items.","items":{},"type":"array"},' +
+        '"maybe":{"description":"Maybe.\\n\\nNotes."},' +
+        '"value":{"description":"Settings."}},' +
+        '"required":["value","labels","list"],"type":"object"}',
+    );
+  });
+});
+
+describe("a field named __proto__", () => {
+  it("is a property like any other", () => {
+    expect(schemaOf("proto_key_loose")).toBe(
+      '{"properties":{"__proto__":{"type":"string"},"constructor":{"type":"string"}},' +
+        '"required":["__proto__"],"type":"object"}',
+    );
+    expect(schemaOf("proto_key_strict")).toBe(
+      '{"additionalProperties":false,"properties":{"__proto__":{"type":"string"},' +
+        '"constructor":{"anyOf":[{"type":"string"},{"type":"null"}]}},' +
+        '"required":["__proto__","constructor"],"type":"object"}',
+    );
+  });
+
+  it("survives the merge of a root oneof's branches", () => {
+    expect(schemaOf("proto_key_oneof")).toBe(
+      '{"properties":{"__proto__":{"type":"string"},"other":{"type":"string"}},' +
+        '"required":[],"type":"object"}',
+    );
+  });
+});
