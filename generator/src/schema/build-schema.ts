@@ -11,7 +11,6 @@ import { isIdentifier, isOutputOnly, readToolField } from "../annotations.js";
 import { fieldDescription } from "./field-description.js";
 import { httpBoundFields } from "./http-bound-fields.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
-import { applyValidateRules, isRequiredByRules } from "./validate-keywords.js";
 import { bytesSchema, wellKnownSchema } from "./well-known.js";
 
 /**
@@ -242,12 +241,7 @@ function expandMessage(
     if (schema === null) {
       continue; // google.protobuf.Any: no usable JSON shape
     }
-    const description = applyValidateRules(
-      field,
-      schema,
-      ctx.strict,
-      fieldDescription(field),
-    );
+    const description = fieldDescription(field);
     if (description !== "") {
       // A type's own description (a strict Value's "JSON-encoded value")
       // says how to write it: it follows the field's, after a blank line.
@@ -262,7 +256,7 @@ function expandMessage(
       }
       continue;
     }
-    const optional = isOptional(field) && !isRequiredByRules(field);
+    const optional = isOptional(field);
     properties[field.name] =
       ctx.strict && optional ? nullableWithDescription(schema) : schema;
     if (ctx.strict || !optional) {
