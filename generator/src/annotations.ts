@@ -38,19 +38,25 @@ export interface ToolFieldOptions {
   readonly description: string;
 }
 
-interface UnknownField {
+/** An unknown field of an options message, as protobuf-es keeps it. */
+export interface UnknownField {
   no: number;
   wireType: WireType;
   data: Uint8Array;
 }
 
-interface WithUnknown {
+/** An options message, with the unknown fields its extensions are in. */
+export interface WithUnknown {
   $unknown?: UnknownField[] | undefined;
 }
 
 const none: UnknownField[] = [];
 
-function unknownOf(
+/**
+ * The unknown fields numbered `no` of an options message: the extensions
+ * the plugin reads by number.
+ */
+export function unknownOf(
   options: WithUnknown | undefined,
   no: number,
 ): UnknownField[] {
@@ -66,7 +72,7 @@ function unknownOf(
  * option merge, as the protobuf wire format says, so their payloads are
  * concatenated.
  */
-function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
+export function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
   const parts: Uint8Array[] = [];
   for (const f of fields) {
     if (f.wireType !== WireType.LengthDelimited) {

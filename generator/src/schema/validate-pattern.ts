@@ -1,0 +1,354 @@
+/**
+ * RE2 patterns (protovalidate's `string.pattern`) as ECMA-262 patterns (JSON
+ * Schema's `pattern`), for the subset both read the same way, with or
+ * without the `u` flag. Anything else is refused, with the reason, and the
+ * caller describes the rule instead of emitting a keyword a provider would
+ * parse differently.
+ *
+ * Sources: RE2 syntax (github.com/google/re2/wiki/Syntax: `.` excludes only
+ * `\n`; `\s` is `[\t\n\f\r ]`; `$` without `m` matches only at the end of
+ * the text; `\pN`, `(?P<name>`, `(?i)`, `\C`, `\Q…\E`, `[[:alpha:]]`, octal
+ * escapes; no lookaround, backreferences or possessive quantifiers) and
+ * ECMA-262 (`.` also excludes `\r`, U+2028 and U+2029; `\s` also matches
+ * `\v` and Unicode spaces; a lone `]`, `{` or `}`, or an identity escape of
+ * a letter, is a syntax error with `u`).
+ */
+
+/** The translation of a pattern, or why it has none. */
+export type PatternTranslation =
+  | { readonly ok: true; readonly pattern: string }
+  | { readonly ok: false; readonly reason: string };
+
+/** Characters ECMA-262 lets a `\` escape outside a class with `u`. */
+const syntaxChars = new Set("^$\\.*+?()[]{}|/");
+
+/** RE2 escapes that read the same in ECMA-262. */
+const sameEscapes = new Set("dDwWbBtnrfv");
+
+const reSpace = "\\t\\n\\f\\r ";
+
+function refuse(reason: string): PatternTranslation {
+  return { ok: false, reason };
+}
+
+/**
+ * Translate the RE2 pattern `re2` to an ECMA-262 pattern that matches the
+ * same strings, or say why it cannot.
+ */
+export function translateRe2Pattern(re2: string): PatternTranslation {
+  let out = "";
+  let i = 0;
+  // Whether the previous item can take a quantifier.
+  let quantifiable = false;
+  let depth = 0;
+  const n = re2.length;
+  while (i < n) {
+    const c = re2[i]!;
+    const code = re2.codePointAt(i)!;
+    if (code > 0xffff) {
+      return refuse(
+        `${JSON.stringify(String.fromCodePoint(code))} is outside the BMP (one character in RE2, two without the u flag)`,
+      );
+    }
+    switch (c) {
+      case "\\": {
+        const escaped = escapeOutside(re2, i);
+        if (!escaped.ok) {
+          return escaped;
+        }
+        out += escaped.text;
+        i = escaped.next;
+        quantifiable = escaped.quantifiable;
+        continue;
+      }
+      case "[": {
+        const cls = characterClass(re2, i);
+        if (!cls.ok) {
+          return cls;
+        }
+        out += cls.text;
+        i = cls.next;
+        quantifiable = true;
+        continue;
+      }
+      case "(": {
+        if (re2[i + 1] === "?") {
+          if (re2[i + 2] !== ":") {
+            return refuse(
+              `group ${JSON.stringify(re2.slice(i, i + 4))} (flags, named groups and lookaround differ or are RE2-only)`,
+            );
+          }
+          out += "(?:";
+          i += 3;
+        } else {
+          out += "(";
+          i += 1;
+        }
+        depth++;
+        quantifiable = false;
+        continue;
+      }
+      case ")":
+        if (depth === 0) {
+          return refuse("unbalanced )");
+        }
+        depth--;
+        out += ")";
+        i += 1;
+        quantifiable = true;
+        continue;
+      case "*":
+      case "+":
+      case "?":
+      case "{": {
+        const q = quantifier(re2, i);
+        if (q === undefined) {
+          if (c === "{") {
+            // RE2 reads a `{` that starts no repetition as a literal.
+            out += "\\{";
+            i += 1;
+            quantifiable = true;
+            continue;
+          }
+          return refuse(`${JSON.stringify(c)} repeats nothing`);
+        }
+        if (!quantifiable) {
+          return refuse(`${JSON.stringify(q)} repeats nothing`);
+        }
+        let next = i + q.length;
+        let text = q;
+        if (re2[next] === "?") {
+          text += "?";
+          next++;
+        } else if (re2[next] === "+") {
+          return refuse("possessive quantifier");
+        }
+        if (re2[next] === "*" || re2[next] === "+" || re2[next] === "?") {
+          return refuse("repeated quantifier");
+        }
+        out += text;
+        i = next;
+        quantifiable = false;
+        continue;
+      }
+      case ".":
+        out += "[^\\n]";
+        i += 1;
+        quantifiable = true;
+        continue;
+      case "^":
+      case "$":
+        out += c;
+        i += 1;
+        quantifiable = false;
+        continue;
+      case "|":
+        out += c;
+        i += 1;
+        quantifiable = false;
+        continue;
+      case "]":
+      case "}":
+        out += `\\${c}`;
+        i += 1;
+        quantifiable = true;
+        continue;
+      default:
+        out += c;
+        i += 1;
+        quantifiable = true;
+    }
+  }
+  if (depth !== 0) {
+    return refuse("unbalanced (");
+  }
+  for (const flags of ["", "u"]) {
+    try {
+      new RegExp(out, flags);
+    } catch {
+      return refuse(`the translation ${JSON.stringify(out)} is not valid`);
+    }
+  }
+  return { ok: true, pattern: out };
+}
+
+/** A repetition `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}` at `i`, as written. */
+function quantifier(re2: string, i: number): string | undefined {
+  const c = re2[i];
+  if (c !== "{") {
+    return c;
+  }
+  const m = /^\{(\d{1,4})(,(\d{1,4})?)?\}/.exec(re2.slice(i));
+  if (m === null) {
+    return undefined;
+  }
+  const lo = Number(m[1]);
+  const hi = m[3] === undefined ? lo : Number(m[3]);
+  // RE2 refuses counts above 1000 and ranges that go down.
+  if (
+    lo > 1000 ||
+    hi > 1000 ||
+    (m[2] !== undefined && m[3] !== undefined && hi < lo)
+  ) {
+    return undefined;
+  }
+  return m[0];
+}
+
+interface Piece {
+  readonly ok: true;
+  readonly text: string;
+  readonly next: number;
+  readonly quantifiable: boolean;
+}
+
+/** An escape outside a character class. */
+function escapeOutside(
+  re2: string,
+  i: number,
+): Piece | { ok: false; reason: string } {
+  const e = re2[i + 1];
+  if (e === undefined) {
+    return { ok: false, reason: "trailing \\" };
+  }
+  if (e === "s") {
+    return { ok: true, text: `[${reSpace}]`, next: i + 2, quantifiable: true };
+  }
+  if (e === "S") {
+    return { ok: true, text: `[^${reSpace}]`, next: i + 2, quantifiable: true };
+  }
+  if (e === "b" || e === "B") {
+    return { ok: true, text: `\\${e}`, next: i + 2, quantifiable: false };
+  }
+  const inner = escapeCommon(re2, i);
+  if (!inner.ok) {
+    return inner;
+  }
+  return { ...inner, quantifiable: true };
+}
+
+/** An escape inside a character class. */
+function escapeInClass(
+  re2: string,
+  i: number,
+): Piece | { ok: false; reason: string } {
+  const e = re2[i + 1];
+  if (e === "s") {
+    return { ok: true, text: reSpace, next: i + 2, quantifiable: true };
+  }
+  if (e === "S" || e === "b" || e === "B") {
+    return {
+      ok: false,
+      reason: `\\${e} inside a character class`,
+    };
+  }
+  if (e === "-") {
+    return { ok: true, text: "\\-", next: i + 2, quantifiable: true };
+  }
+  const inner = escapeCommon(re2, i);
+  if (!inner.ok) {
+    return inner;
+  }
+  return { ...inner, quantifiable: true };
+}
+
+/** Escapes that read the same inside and outside a class. */
+function escapeCommon(
+  re2: string,
+  i: number,
+): { ok: true; text: string; next: number } | { ok: false; reason: string } {
+  const e = re2[i + 1]!;
+  if (sameEscapes.has(e)) {
+    return { ok: true, text: `\\${e}`, next: i + 2 };
+  }
+  if (e === "x") {
+    const hex2 = /^[0-9a-fA-F]{2}/.exec(re2.slice(i + 2));
+    if (hex2 !== null) {
+      return { ok: true, text: `\\x${hex2[0]}`, next: i + 4 };
+    }
+    const braced = /^\{([0-9a-fA-F]{1,6})\}/.exec(re2.slice(i + 2));
+    if (braced !== null) {
+      const cp = parseInt(braced[1]!, 16);
+      if (cp > 0xffff) {
+        return { ok: false, reason: `\\x{${braced[1]}} is outside the BMP` };
+      }
+      return {
+        ok: true,
+        text: `\\u${cp.toString(16).padStart(4, "0")}`,
+        next: i + 2 + braced[0].length,
+      };
+    }
+    return { ok: false, reason: "malformed \\x escape" };
+  }
+  if (/[a-zA-Z0-9]/.test(e)) {
+    // \A \z \C \pN \PN \Q \E, octal and the like: RE2-only or read
+    // differently (a backreference in ECMA-262).
+    return {
+      ok: false,
+      reason: `escape \\${e} is RE2-only or reads differently in ECMA-262`,
+    };
+  }
+  if (e.codePointAt(0)! > 0x7f) {
+    return { ok: false, reason: `escape of ${JSON.stringify(e)}` };
+  }
+  // Escaped punctuation: a literal. ECMA-262 with `u` escapes only its
+  // syntax characters; the others are written as they are.
+  return {
+    ok: true,
+    text: syntaxChars.has(e) || e === "-" ? `\\${e}` : e,
+    next: i + 2,
+  };
+}
+
+/** A character class `[…]` starting at `i`. */
+function characterClass(
+  re2: string,
+  i: number,
+): { ok: true; text: string; next: number } | { ok: false; reason: string } {
+  let j = i + 1;
+  let text = "[";
+  if (re2[j] === "^") {
+    text += "^";
+    j++;
+  }
+  if (re2[j] === "]") {
+    // RE2: a literal `]`; ECMA-262: an empty class.
+    text += "\\]";
+    j++;
+  }
+  while (j < re2.length) {
+    const c = re2[j]!;
+    if (re2.codePointAt(j)! > 0xffff) {
+      return { ok: false, reason: "a character outside the BMP in a class" };
+    }
+    if (c === "]") {
+      return { ok: true, text: text + "]", next: j + 1 };
+    }
+    if (c === "[") {
+      if (re2[j + 1] === ":") {
+        return { ok: false, reason: "POSIX class [[:name:]]" };
+      }
+      text += "\\[";
+      j++;
+      continue;
+    }
+    if (c === "\\") {
+      const e = escapeInClass(re2, j);
+      if (!e.ok) {
+        return e;
+      }
+      text += e.text;
+      j = e.next;
+      continue;
+    }
+    if (c === "-" && re2[j + 1] !== "]" && text !== "[" && text !== "[^") {
+      // A range: both ends must be single characters (checked by RegExp).
+      text += "-";
+      j++;
+      continue;
+    }
+    text += c === "-" ? "\\-" : c;
+    j++;
+  }
+  return { ok: false, reason: "unterminated character class" };
+}
