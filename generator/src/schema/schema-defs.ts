@@ -1,0 +1,302 @@
+import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import { isOutputOnly, readToolField } from "../annotations.js";
+import type { JsonSchema } from "./json-schema.js";
+import { wellKnownSchema } from "./well-known.js";
+
+/**
+ * How a tool's schema writes its messages:
+ *
+ * - `inline`: every message expanded where it is used (the default; the Go
+ *   drop-in's bytes), recursion cut to an empty object;
+ * - `shared`: a message used more than once in the tool, or recursive, is
+ *   written once under `$defs` and referred to with `$ref` (`schema=compact`);
+ * - `every`: every message but the root is a definition, so that each sits
+ *   one level below the root, whatever the depth of its uses (the form of
+ *   last resort for a tool nested too deep; see schema-depth.ts).
+ */
+export type DefsPolicy = "inline" | "shared" | "every";
+
+/** A `$ref` written into a schema: where (value path segments) and to what. */
+export interface RefSite {
+  /** Value path segments, as {@link OneofGroup} paths have them. */
+  readonly path: readonly string[];
+  /** The definition's key. */
+  readonly key: string;
+}
+
+/** Facts recorded with a value path (build-schema.ts OneofGroup). */
+export interface PathFact {
+  readonly path: readonly string[];
+}
+
+/**
+ * What the expansion of one definition records: its facts and `$ref`s,
+ * with paths relative to the definition.
+ */
+export interface DefScope<F extends PathFact> {
+  readonly facts: F[];
+  readonly refSites: RefSite[];
+}
+
+/**
+ * How many times one value path may pass through the same recursive
+ * definition when facts are listed per path ({@link SchemaDefs.unroll}):
+ * past it, schema-generated values hold no more of that object (the
+ * testkit follows a `$ref` at most 3 times by default).
+ */
+export const recursionUnroll = 4;
+
+/**
+ * The `$defs` of one tool schema being built: which messages become
+ * definitions, and the definitions written so far. Definitions are keyed
+ * by the message's full name (`acme.crm.v1.Account`), so a key is stable
+ * across runs and targets; other shared sub-schemas by the key their
+ * caller gives ({@link SchemaDefs.share}).
+ */
+export interface SchemaDefs<F extends PathFact = PathFact> {
+  /** The policy these definitions follow. */
+  readonly policy: DefsPolicy;
+  /**
+   * A fresh `{"$ref": "#/$defs/<full name>"}` for `message` when the
+   * policy makes it a definition, after building the definition with
+   * `expand` the first time; undefined when `message` is to be expanded in
+   * place.
+   */
+  messageRef(
+    message: DescMessage,
+    expand: (scope: DefScope<F>) => JsonSchema,
+  ): JsonSchema | undefined;
+  /**
+   * A fresh reference to the sub-schema `key`, built with `build` the first
+   * time: for a sub-schema written many times in a tool (a long pattern,
+   * say) that should be written once. The key must not be a message's full
+   * name.
+   */
+  share(key: string, build: () => JsonSchema): JsonSchema;
+  /**
+   * True when `field` (of a message field kind) leads back to its own
+   * message: a cycle of message types passes through it. Gemini accepts a
+   * cycle only through a property that is not required.
+   */
+  isCyclic(field: DescField): boolean;
+  /** The definitions written, by key; undefined when there is none. */
+  definitions(): JsonSchema | undefined;
+  /**
+   * The facts of the root (`facts`, with the `$ref`s written outside any
+   * definition) and of every definition it reaches, at the value paths
+   * where they hold: a definition's facts are repeated at each of its
+   * uses; through recursion, {@link recursionUnroll} times.
+   */
+  unroll(facts: readonly F[], refSites: readonly RefSite[]): F[];
+}
+
+/**
+ * The `$defs` of a tool whose request message is `root`, under `policy`;
+ * `strict` selects the well-known-type forms (messages that have their own
+ * JSON form are never definitions).
+ */
+export function createSchemaDefs<F extends PathFact>(
+  root: DescMessage,
+  policy: DefsPolicy,
+  strict: boolean,
+): SchemaDefs<F> {
+  const graph =
+    policy === "inline" ? undefined : createMessageGraph(root, strict);
+  const defs = new Map<string, JsonSchema>();
+  const scopes = new Map<string, DefScope<F>>();
+  const building = new Set<string>();
+
+  function ref(key: string): JsonSchema {
+    return { $ref: `#/$defs/${escapePointer(key)}` };
+  }
+
+  function define(key: string, build: () => JsonSchema): JsonSchema {
+    if (!defs.has(key) && !building.has(key)) {
+      // Mark first: a recursive definition refers to itself while built.
+      building.add(key);
+      defs.set(key, build());
+      building.delete(key);
+    }
+    return ref(key);
+  }
+
+  return {
+    policy,
+    messageRef(message, expand) {
+      const name = message.typeName;
+      const isDef =
+        graph !== undefined &&
+        (policy === "every" ||
+          (graph.uses.get(name) ?? 0) > 1 ||
+          graph.recursive.has(name));
+      if (!isDef) {
+        return undefined;
+      }
+      return define(name, () => {
+        const scope: DefScope<F> = { facts: [], refSites: [] };
+        scopes.set(name, scope);
+        return expand(scope);
+      });
+    },
+    share(key, build) {
+      return define(key, build);
+    },
+    isCyclic(field) {
+      const target = messageOf(field);
+      if (
+        graph === undefined ||
+        target === undefined ||
+        !graph.recursive.has(target.typeName)
+      ) {
+        return false;
+      }
+      const from = graph.component.get(field.parent.typeName);
+      return (
+        from !== undefined && from === graph.component.get(target.typeName)
+      );
+    },
+    definitions() {
+      if (defs.size === 0) {
+        return undefined;
+      }
+      const out: JsonSchema = Object.create(null) as JsonSchema;
+      for (const [key, schema] of defs) {
+        out[key] = schema;
+      }
+      return out;
+    },
+    unroll(facts, refSites) {
+      const out: F[] = [...facts];
+      const passes = new Map<string, number>();
+      const visit = (prefix: readonly string[], sites: readonly RefSite[]) => {
+        for (const site of sites) {
+          const scope = scopes.get(site.key);
+          const n = passes.get(site.key) ?? 0;
+          if (scope === undefined || n >= recursionUnroll) {
+            continue;
+          }
+          const at = [...prefix, ...site.path];
+          for (const fact of scope.facts) {
+            out.push({ ...fact, path: [...at, ...fact.path] });
+          }
+          passes.set(site.key, n + 1);
+          visit(at, scope.refSites);
+          passes.set(site.key, n);
+        }
+      };
+      visit([], refSites);
+      return out;
+    },
+  };
+}
+
+/** What the definitions need to know of the messages a tool reaches. */
+interface MessageGraph {
+  /** Fields (of reached messages) of each message type, by full name. */
+  readonly uses: ReadonlyMap<string, number>;
+  /** Full names of the messages on a cycle of message types. */
+  readonly recursive: ReadonlySet<string>;
+  /** The strongly connected component of each reached message. */
+  readonly component: ReadonlyMap<string, number>;
+}
+
+/** The message a field holds (singular, repeated or map value), if any. */
+function messageOf(field: DescField): DescMessage | undefined {
+  switch (field.fieldKind) {
+    case "message":
+      return field.message;
+    case "list":
+      return field.listKind === "message" ? field.message : undefined;
+    case "map":
+      return field.mapKind === "message" ? field.message : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The message types a field leads to in the schema: none for a field the
+ * schema leaves out (`skip`, OUTPUT_ONLY) or a well-known type with its own
+ * JSON form.
+ */
+function schemaEdge(
+  field: DescField,
+  strict: boolean,
+): DescMessage | undefined {
+  if (readToolField(field).skip || isOutputOnly(field)) {
+    return undefined;
+  }
+  const target = messageOf(field);
+  if (
+    target === undefined ||
+    wellKnownSchema(target.typeName, strict) !== undefined
+  ) {
+    return undefined;
+  }
+  return target;
+}
+
+/**
+ * Uses and cycles of the message types reached from `root`: Tarjan's
+ * strongly connected components over the fields' message types.
+ */
+function createMessageGraph(root: DescMessage, strict: boolean): MessageGraph {
+  const uses = new Map<string, number>();
+  const recursive = new Set<string>();
+  const component = new Map<string, number>();
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  let counter = 0;
+  let components = 0;
+
+  function visit(message: DescMessage): void {
+    const name = message.typeName;
+    index.set(name, counter);
+    low.set(name, counter);
+    counter += 1;
+    stack.push(name);
+    onStack.add(name);
+    for (const field of message.fields) {
+      const target = schemaEdge(field, strict);
+      if (target === undefined) {
+        continue;
+      }
+      const t = target.typeName;
+      uses.set(t, (uses.get(t) ?? 0) + 1);
+      if (t === name) {
+        recursive.add(name);
+      }
+      if (!index.has(t)) {
+        visit(target);
+        low.set(name, Math.min(low.get(name)!, low.get(t)!));
+      } else if (onStack.has(t)) {
+        low.set(name, Math.min(low.get(name)!, index.get(t)!));
+      }
+    }
+    if (low.get(name) === index.get(name)) {
+      const members: string[] = [];
+      let top: string;
+      do {
+        top = stack.pop()!;
+        onStack.delete(top);
+        component.set(top, components);
+        members.push(top);
+      } while (top !== name);
+      if (members.length > 1) {
+        for (const m of members) {
+          recursive.add(m);
+        }
+      }
+      components += 1;
+    }
+  }
+
+  visit(root);
+  return { uses, recursive, component };
+}
+
+function escapePointer(name: string): string {
+  return name.replaceAll("~", "~0").replaceAll("/", "~1");
+}
