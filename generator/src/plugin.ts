@@ -11,6 +11,7 @@ import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { checkMcpServiceNames } from "./model/mcp-services.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
 import { parseOptions } from "./options.js";
+import { checkModelTools, providersOf } from "./providers/provider-checks.js";
 import { createRenderer } from "./render.js";
 import { targets, type TargetEntry, type TargetView } from "./targets.js";
 import { version } from "./version.js";
@@ -22,11 +23,23 @@ export interface GeneratedFile {
 }
 
 /**
+ * Writes a warning to stderr, the one channel a protoc plugin has besides
+ * its response (protoc and buf pass it through).
+ */
+export function writeWarning(message: string): void {
+  process.stderr.write(`protoc-gen-ai-tools: warning: ${message}\n`);
+}
+
+/**
  * Run the generator on a request. Throws GeneratorError for bad input.
  * Returns no file when no method becomes a tool (none annotated, or none
- * selected by `tools`, `include` and `exclude`).
+ * selected by `tools`, `include` and `exclude`). Warnings (limits that hold
+ * per model request, see providers=) go to `warn`, by default stderr.
  */
-export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
+export function generate(
+  request: CodeGeneratorRequest,
+  warn: (message: string) => void = writeWarning,
+): GeneratedFile[] {
   const options = parseOptions(request.parameter);
   const { files } = resolveRequestFiles(request);
   const problems = createProblemCollector();
@@ -38,6 +51,12 @@ export function generate(request: CodeGeneratorRequest): GeneratedFile[] {
   if (model.tools.length === 0) {
     return [];
   }
+  checkModelTools(
+    model.tools,
+    providersOf(options.lists["providers"] ?? []),
+    problems,
+    warn,
+  );
   const entry: TargetEntry = targets[options.target];
   const mcp = options.common["mcp"] === "true";
   if (mcp && entry.buildMcpView === undefined) {

@@ -1,0 +1,239 @@
+/**
+ * An offline checker for Anthropic strict tool use (`strict: true` on a
+ * client tool: grammar-constrained sampling). A strict tool is first an
+ * ordinary tool, so the rules of anthropic-tools.ts apply too; then the
+ * JSON Schema subset of structured outputs.
+ *
+ * Sources of the rules: Anthropic, "Structured outputs", section "JSON
+ * Schema limitations"
+ * (https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations),
+ * and "Strict tool use"
+ * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use);
+ * the official SDK's strict transform (`@anthropic-ai/sdk`,
+ * `lib/transform-json-schema`) keeps the same keywords and moves every
+ * other constraint into the description. Summed up in docs/compat.md,
+ * "What providers accept". The rules:
+ *
+ * - `unsupported-keyword`: only {@link anthropicStrictKeywords}; numeric
+ *   bounds (`minimum`, `maximum`, `multipleOf`, …), string lengths, and
+ *   array constraints other than `minItems` are not supported.
+ * - `additional-properties-false`: every object has
+ *   `additionalProperties: false`.
+ * - `format`: one of {@link anthropicStrictFormats}.
+ * - `min-items`: `minItems` is 0 or 1.
+ * - `pattern`: a regular expression without backreferences or lookaround.
+ * - `enum-primitive`: `enum` and `const` values are strings, numbers,
+ *   booleans or null.
+ * - `no-recursion`: `$ref`/`$defs` are local and never recursive.
+ *
+ * Per request (not per tool): {@link anthropicStrictRequestLimits}.
+ */
+
+import { checkAnthropicTool } from "./anthropic-tools.js";
+import {
+  findRefCycles,
+  forEachSchema,
+  isPlainObject,
+  quote,
+  show,
+  typesOf,
+  type JsonObject,
+  type ProviderViolation,
+  type Report,
+} from "./schema-walk.js";
+
+/** Every keyword a strict schema may use. */
+export const anthropicStrictKeywords: readonly string[] = [
+  "type",
+  "title",
+  "description",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "allOf",
+  "format",
+  "pattern",
+  "minItems",
+  "$ref",
+  "$defs",
+];
+
+/** Values of `format` strict tool use accepts. */
+export const anthropicStrictFormats: readonly string[] = [
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "uri",
+  "ipv4",
+  "ipv6",
+  "uuid",
+];
+
+/** The limits of one request with strict tools (same sources). */
+export const anthropicStrictRequestLimits = {
+  /** Strict tools in one request. */
+  maxStrictTools: 20,
+  /** Optional parameters (properties not in `required`) across the strict tools. */
+  maxOptionalParameters: 24,
+  /** Parameters whose schema is a union (`anyOf`, a type array) across the strict tools. */
+  maxUnionParameters: 16,
+} as const;
+
+/**
+ * Checks a strict tool's `input_schema` against Anthropic strict tool use
+ * and returns every violation found: those of {@link checkAnthropicTool}
+ * first, then the strict ones in document order, then recursion.
+ */
+export function checkAnthropicStrict(schema: unknown): ProviderViolation[] {
+  const violations = checkAnthropicTool(schema);
+  if (!isPlainObject(schema)) {
+    return violations;
+  }
+  const report: Report = (path, rule, message) => {
+    violations.push({ path, rule, message });
+  };
+  const keywords = new Set(anthropicStrictKeywords);
+  forEachSchema(schema, ({ node, path }) => {
+    if (!isPlainObject(node)) {
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      if (!keywords.has(key)) {
+        report(
+          path,
+          "unsupported-keyword",
+          `keyword ${quote(key)} is not supported in strict tool use`,
+        );
+      }
+    }
+    checkNode(node, path, report);
+  });
+  for (const cycle of findRefCycles(schema, false)) {
+    report(
+      cycle.path,
+      "no-recursion",
+      `recursive $ref (through ${cycle.targets.map(quote).join(", ")}) is not supported in strict tool use`,
+    );
+  }
+  return violations;
+}
+
+function checkNode(node: JsonObject, path: string, report: Report): void {
+  if (typesOf(node).includes("object") || "properties" in node) {
+    if (node["additionalProperties"] !== false) {
+      report(
+        path,
+        "additional-properties-false",
+        `an object needs "additionalProperties": false, got ${show(node["additionalProperties"])}`,
+      );
+    }
+  }
+  if ("format" in node) {
+    const format = node["format"];
+    if (
+      typeof format !== "string" ||
+      !anthropicStrictFormats.includes(format)
+    ) {
+      report(
+        path,
+        "format",
+        `format ${show(format)} is not supported; use one of ${anthropicStrictFormats.join(", ")}`,
+      );
+    }
+  }
+  if ("minItems" in node && node["minItems"] !== 0 && node["minItems"] !== 1) {
+    report(
+      path,
+      "min-items",
+      `"minItems" must be 0 or 1, got ${show(node["minItems"])}`,
+    );
+  }
+  if ("pattern" in node) {
+    const problem = patternProblem(node["pattern"]);
+    if (problem !== undefined) {
+      report(path, "pattern", problem);
+    }
+  }
+  const values: unknown = "enum" in node ? node["enum"] : undefined;
+  const listed: unknown[] = Array.isArray(values) ? values : [];
+  for (const v of "const" in node ? [...listed, node["const"]] : listed) {
+    if (typeof v === "object" && v !== null) {
+      report(
+        path,
+        "enum-primitive",
+        `enum or const value ${show(v)} must be a string, number, boolean or null`,
+      );
+    }
+  }
+  if ("enum" in node && !Array.isArray(values)) {
+    report(
+      path,
+      "enum-primitive",
+      `"enum" must be an array, got ${show(values)}`,
+    );
+  }
+}
+
+/** Why a pattern is refused in strict tool use, or undefined. */
+function patternProblem(pattern: unknown): string | undefined {
+  if (typeof pattern !== "string") {
+    return `"pattern" must be a string, got ${show(pattern)}`;
+  }
+  try {
+    new RegExp(pattern, "u");
+  } catch {
+    return `pattern ${quote(pattern)} is not a valid regular expression`;
+  }
+  // Outside a character class: (?= (?! (?<= (?<! are lookaround, \1-\9
+  // and \k<name> backreferences.
+  const outside = pattern.replace(/\\.|\[(?:\\.|[^\]\\])*\]/g, (m) =>
+    /^\\[1-9k]/.test(m) ? m : "_",
+  );
+  if (/\(\?<?[=!]/.test(outside)) {
+    return `pattern ${quote(pattern)} uses lookaround, which strict tool use does not support`;
+  }
+  if (/\\[1-9]|\\k</.test(outside)) {
+    return `pattern ${quote(pattern)} uses a backreference, which strict tool use does not support`;
+  }
+  return undefined;
+}
+
+/** What one strict tool adds to a request's totals. */
+export interface AnthropicStrictCounts {
+  /** Properties, at any depth, that their object does not require. */
+  readonly optionalParameters: number;
+  /** Properties, at any depth, whose schema is an `anyOf` or a type array. */
+  readonly unionParameters: number;
+}
+
+/**
+ * Counts a strict schema's optional and union parameters, for the
+ * per-request limits ({@link anthropicStrictRequestLimits}). Every property
+ * at every depth counts: Anthropic does not say whether nested ones do, and
+ * counting them is the safe reading.
+ */
+export function countAnthropicStrictParameters(
+  schema: unknown,
+): AnthropicStrictCounts {
+  let optionalParameters = 0;
+  let unionParameters = 0;
+  forEachSchema(schema, ({ node, keyword, required }) => {
+    if (keyword !== "properties" || !isPlainObject(node)) {
+      return;
+    }
+    if (!required) {
+      optionalParameters++;
+    }
+    if ("anyOf" in node || Array.isArray(node["type"])) {
+      unionParameters++;
+    }
+  });
+  return { optionalParameters, unionParameters };
+}

@@ -1,0 +1,195 @@
+/**
+ * An offline checker for a Gemini function declaration's
+ * `parametersJsonSchema` (plain JSON Schema, the form the adapters send;
+ * exclusive with the OpenAPI-subset `parameters` of gemini-openapi.ts).
+ *
+ * Sources of the rules: the `FunctionDeclaration.parametersJsonSchema`
+ * field of the Gemini API ("Describes the parameters to the function in
+ * JSON Schema format. The schema must describe an object …",
+ * https://ai.google.dev/api/caching#FunctionDeclaration, and the same
+ * field of `@google/genai`), and the JSON Schema subset `@google/genai`
+ * documents for its JSON Schema fields: `$id`, `$defs`, `$ref`, `$anchor`,
+ * `type`, `format`, `title`, `description`, `enum` (strings and numbers),
+ * `items`, `prefixItems`, `minItems`/`maxItems`, `minimum`/`maximum`,
+ * `anyOf`/`oneOf`, `properties`, `additionalProperties`, `required`,
+ * `propertyOrdering`, with cycles only through properties that are not
+ * required. Summed up in docs/compat.md, "What providers accept". The
+ * rules:
+ *
+ * - `root-type-object`: the root is `type: "object"`.
+ * - `schema-shape`, `ref-resolves`: as in anthropic-tools.ts; besides,
+ *   sub-schemas are objects (`true`/`false` are not in the subset).
+ * - `type`: `type` values are JSON Schema's seven.
+ * - `unsupported-keyword`: keywords that change which values a schema
+ *   admits and that are not in the subset (`allOf`, `not`, conditionals,
+ *   `patternProperties`, …) are refused: Gemini would drop them and the
+ *   model would send values the schema refuses. Narrowing keywords outside
+ *   the subset ({@link geminiIgnoredKeywords}: `pattern`, string lengths,
+ *   `propertyNames`, …) are accepted: the API ignores them, and the
+ *   executors check what they say.
+ * - `enum-values`: `enum` values are strings or numbers.
+ * - `required-cycle`: a `$ref` cycle must pass through a property that is
+ *   not required.
+ *
+ * Per request: {@link geminiRequestLimits}.
+ */
+
+import {
+  createViolations,
+  checkShape,
+  findRefCycles,
+  forEachSchema,
+  isPlainObject,
+  quote,
+  show,
+  type ProviderViolation,
+} from "./schema-walk.js";
+
+/** The keywords of `@google/genai`'s documented JSON Schema subset. */
+export const geminiJsonSchemaKeywords: readonly string[] = [
+  "$id",
+  "$defs",
+  "$ref",
+  "$anchor",
+  "type",
+  "format",
+  "title",
+  "description",
+  "enum",
+  "items",
+  "prefixItems",
+  "minItems",
+  "maxItems",
+  "minimum",
+  "maximum",
+  "anyOf",
+  "oneOf",
+  "properties",
+  "additionalProperties",
+  "required",
+  "propertyOrdering",
+];
+
+/**
+ * Keywords outside the subset that only narrow or annotate a schema: Gemini
+ * ignores them, so a schema holding them is still accepted.
+ */
+export const geminiIgnoredKeywords: readonly string[] = [
+  "pattern",
+  "minLength",
+  "maxLength",
+  "propertyNames",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "const",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "contentEncoding",
+  "contentMediaType",
+  "$schema",
+  "$comment",
+];
+
+/** The limits of one Gemini request. */
+export const geminiRequestLimits = {
+  /**
+   * Function declarations in one request: the API answers "At most 512
+   * function declarations can be specified"
+   * (https://github.com/google-gemini/gemini-cli/issues/19083).
+   */
+  maxFunctionDeclarations: 512,
+} as const;
+
+const jsonTypes = [
+  "string",
+  "number",
+  "integer",
+  "boolean",
+  "object",
+  "array",
+  "null",
+];
+
+/**
+ * Checks a `parametersJsonSchema` against Gemini's rules and returns every
+ * violation found, in document order, then the `$ref` cycles. An empty
+ * array means the schema passes.
+ */
+export function checkGeminiJsonSchema(schema: unknown): ProviderViolation[] {
+  const { violations, report } = createViolations();
+  if (!isPlainObject(schema) || schema["type"] !== "object") {
+    report(
+      "#",
+      "root-type-object",
+      `the schema must describe an object ("type": "object"), got ${show(isPlainObject(schema) ? schema["type"] : schema)}`,
+    );
+  }
+  const known = new Set([
+    ...geminiJsonSchemaKeywords,
+    ...geminiIgnoredKeywords,
+  ]);
+  forEachSchema(schema, ({ node, path }) => {
+    if (typeof node === "boolean") {
+      report(
+        path,
+        "schema-shape",
+        `boolean schema ${show(node)} is not supported; write an object schema`,
+      );
+      return;
+    }
+    checkShape(schema, node, path, report);
+    if (!isPlainObject(node)) {
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      if (!known.has(key)) {
+        report(
+          path,
+          "unsupported-keyword",
+          `keyword ${quote(key)} is not supported by Gemini`,
+        );
+      }
+    }
+    if ("type" in node) {
+      const t = node["type"];
+      const list = Array.isArray(t) ? t : [t];
+      for (const one of list) {
+        if (typeof one !== "string" || !jsonTypes.includes(one)) {
+          report(
+            path,
+            "type",
+            `type ${show(one)} is not supported; use one of ${jsonTypes.join(", ")}`,
+          );
+        }
+      }
+    }
+    if ("enum" in node) {
+      const values = node["enum"];
+      if (
+        !Array.isArray(values) ||
+        !values.every((v) => typeof v === "string" || typeof v === "number")
+      ) {
+        report(
+          path,
+          "enum-values",
+          `"enum" must be an array of strings or numbers, got ${show(values)}`,
+        );
+      }
+    }
+  });
+  for (const cycle of findRefCycles(schema, true)) {
+    report(
+      cycle.path,
+      "required-cycle",
+      `$ref cycle (through ${cycle.targets.map(quote).join(", ")}) passes only through required properties; make one of them optional`,
+    );
+  }
+  return violations;
+}
