@@ -4,6 +4,8 @@ import {
   namePrefixProblem,
   trimPrefixProblem,
 } from "./model/tool-selection.js";
+import { providerProblem } from "./providers/provider-checks.js";
+import { schemaForms } from "./schema/schema-form.js";
 import {
   targets,
   type Target,
@@ -62,6 +64,20 @@ export const commonOptions: Readonly<Record<string, CommonOption>> = {
     default: "",
     check: namePrefixProblem,
     example: "name_prefix=crm_",
+  },
+  schema: {
+    default: "inline",
+    check: (v) =>
+      (schemaForms as readonly string[]).includes(v)
+        ? undefined
+        : `valid values: ${schemaForms.join(", ")}`,
+    example: "schema=compact",
+  },
+  providers: {
+    default: "",
+    repeatable: true,
+    check: providerProblem,
+    example: "providers=openai",
   },
 };
 

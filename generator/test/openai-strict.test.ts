@@ -99,7 +99,7 @@ describe("checkOpenAiStrict: valid schemas", () => {
       obj(
         {
           self: nullable({ $ref: "#" }),
-          node: { $ref: "#/$defs/Node", description: "a node" },
+          node: { anyOf: [{ $ref: "#/$defs/Node" }], description: "a node" },
         },
         {
           title: "Root",
@@ -285,6 +285,14 @@ describe("checkOpenAiStrict: violations", () => {
     ).toEqual(['#/properties/p: "anyOf" cannot be combined with "type"']);
     expect(messages(checkProp({ $ref: "#", type: "object" }))).toEqual([
       '#/properties/p: "$ref" cannot be combined with "type"',
+    ]);
+  });
+
+  it("rejects a description beside $ref (the API refuses it)", () => {
+    expect(
+      messages(checkProp({ $ref: "#", description: "the parent" })),
+    ).toEqual([
+      '#/properties/p: "$ref" cannot be combined with "description": wrap the reference, {"anyOf": [{"$ref": …}], "description": …}',
     ]);
   });
 

@@ -107,7 +107,7 @@ describe("tools=all", () => {
     expect(all.executors.map((t) => t.name)).not.toContain("accounts_delete");
   });
 
-  it("makes a request too deep for OpenAI strict mode non-strict", () => {
+  it("makes a request too deep inline strict, with $defs to fit OpenAI's 10 levels", () => {
     const levels = Array.from(
       { length: 12 },
       (_, i) =>
@@ -120,10 +120,8 @@ service DeepService { rpc Dig(L0) returns (L0); }
 `;
     const tool = model("target=go,tools=all", { "deep/v1/deep.proto": deep })
       .tools[0]!;
-    expect([tool.name, tool.strict]).toEqual([
-      "deep_v1_DeepService_Dig",
-      false,
-    ]);
+    expect([tool.name, tool.strict]).toEqual(["deep_v1_DeepService_Dig", true]);
+    expect(tool.schemaJson).toContain('"$defs":{"deep.v1.L1":');
   });
 
   it("takes only the files to generate, not their imports", () => {

@@ -162,7 +162,12 @@ export function buildModel(
         }
         let schema;
         try {
-          schema = buildToolSchema(method.input, def.strict, method);
+          schema = buildToolSchema(
+            method.input,
+            def.strict,
+            method,
+            selection.schemaForm,
+          );
         } catch (e) {
           if (e instanceof RootSchemaError) {
             problems.add({ ...at, message: e.message });

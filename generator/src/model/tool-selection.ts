@@ -16,6 +16,7 @@ import {
 } from "./derived-names.js";
 import { methodDescription } from "./method-description.js";
 import { toolNameProblem } from "./tool-names.js";
+import type { SchemaForm } from "../schema/schema-form.js";
 
 /** Which methods of the files to generate become tools, and how named. */
 export interface ToolSelection {
@@ -36,6 +37,8 @@ export interface ToolSelection {
   readonly trimPrefix: string;
   /** Put in front of every tool name, derived or from an `rpc_tool` option. */
   readonly namePrefix: string;
+  /** How the tools' schemas are written (option `schema`); default `inline`. */
+  readonly schemaForm?: SchemaForm;
 }
 
 /** The default selection: every annotated method, named as annotated. */
@@ -91,6 +94,7 @@ export function toolSelectionOf(
     exclude: lists["exclude"] ?? [],
     trimPrefix: common["trim_prefix"] ?? "",
     namePrefix: common["name_prefix"] ?? "",
+    schemaForm: common["schema"] === "compact" ? "compact" : "inline",
   };
 }
 

@@ -13,8 +13,12 @@
  *   documents as unsupported (and other standard JSON Schema keywords not on
  *   its supported list) are reported as "not supported"; anything else as
  *   "unknown".
- * - `title` and `description` are accepted anywhere, including beside `$ref`
- *   and `anyOf`; no other keyword may sit beside `$ref` or `anyOf`.
+ * - `title` and `description` are accepted anywhere but beside `$ref`, and
+ *   no other keyword may sit beside `$ref` or `anyOf`. OpenAI's SDK lets a
+ *   description sit beside `$ref`, but the API refuses it ("$ref cannot
+ *   have keywords {'description'}", seen in public issue reports, e.g.
+ *   vectorize-io/hindsight#3944): a described reference is written
+ *   `{"anyOf": [{"$ref": …}], "description": …}` instead.
  * - `$defs` is accepted at the root only; `$ref` must be `#` or
  *   `#/$defs/<name>` naming an existing definition.
  * - Type-specific keywords (`pattern`, `minimum`, `items`, `properties`, …)
@@ -306,6 +310,14 @@ function createStrictChecker(root: unknown): StrictChecker {
       report(path, `the root must have type "object", not a "$ref"`);
     }
     reportSiblings(node, "$ref", path);
+    for (const key of annotationKeywords) {
+      if (key in node) {
+        report(
+          path,
+          `"$ref" cannot be combined with ${quote(key)}: wrap the reference, {"anyOf": [{"$ref": …}], ${quote(key)}: …}`,
+        );
+      }
+    }
     if (typeof ref !== "string") {
       report(path, `"$ref" must be a string, got ${show(ref)}`);
       return;

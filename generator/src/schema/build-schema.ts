@@ -10,7 +10,21 @@ import { Edition, FieldDescriptorProto_Label } from "@bufbuild/protobuf/wkt";
 import { isIdentifier, isOutputOnly, readToolField } from "../annotations.js";
 import { fieldDescription } from "./field-description.js";
 import { httpBoundFields } from "./http-bound-fields.js";
+import { shareBase64 } from "./shared-base64.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
+import {
+  createSchemaDefs,
+  type DefsPolicy,
+  type RefSite,
+  type SchemaDefs,
+  wrapDescribedRefs,
+} from "./schema-defs.js";
+import { buildInForm, type SchemaForm } from "./schema-form.js";
+import {
+  applyValidateRules,
+  isRequiredByRules,
+  schemaDialect,
+} from "./validate-keywords.js";
 import { bytesSchema, wellKnownSchema } from "./well-known.js";
 
 /**
@@ -58,6 +72,10 @@ interface Context {
   readonly oneofGroups: OneofGroup[];
   /** Field paths (`permission.name`) the method's HTTP paths bind. */
   readonly bound: ReadonlySet<string>;
+  /** The tool's `$defs` (schema-defs.ts). */
+  readonly defs: SchemaDefs<OneofGroup>;
+  /** The `$ref`s written, paths relative to the definition being built. */
+  readonly refSites: RefSite[];
 }
 
 /** Thrown when the request message cannot be the root of a tool schema. */
@@ -67,18 +85,37 @@ export class RootSchemaError extends Error {}
  * Build the parameter schema of a tool whose request message is `message`,
  * following the base rules of the README (Schemas) and the fixes of
  * docs/compat.md. With `method`, the OUTPUT_ONLY fields its
- * `(google.api.http)` paths bind are kept.
+ * `(google.api.http)` paths bind are kept. In `form` (schema-form.ts):
+ * `compact` writes shared and recursive messages once under `$defs`;
+ * either form gets `$defs` where a strict tool needs them to fit OpenAI's
+ * nesting limit.
  */
 export function buildToolSchema(
   message: DescMessage,
   strict: boolean,
   method?: DescMethod,
+  form: SchemaForm = "inline",
+): ToolSchema {
+  return buildInForm(
+    (policy) => buildWithDefs(message, strict, method, policy),
+    strict,
+    form,
+  );
+}
+
+function buildWithDefs(
+  message: DescMessage,
+  strict: boolean,
+  method: DescMethod | undefined,
+  policy: DefsPolicy,
 ): ToolSchema {
   const ctx: Context = {
     strict,
     expanding: new Set(),
     oneofGroups: [],
     bound: method === undefined ? new Set() : httpBoundFields(method),
+    defs: createSchemaDefs(message, policy, strict),
+    refSites: [],
   };
   const wkt = wellKnownSchema(message.typeName, strict);
   if (wkt !== undefined) {
@@ -89,8 +126,18 @@ export function buildToolSchema(
     }
     return { schema: wkt, oneofGroups: [] };
   }
-  const schema = messageSchema(message, ctx, undefined, true);
-  return { schema: flattenRoot(schema), oneofGroups: ctx.oneofGroups };
+  const schema = flattenRoot(messageSchema(message, ctx, undefined, true));
+  const defs = ctx.defs.definitions();
+  if (defs !== undefined) {
+    schema["$defs"] = defs;
+    if (strict) {
+      wrapDescribedRefs(schema);
+    }
+  }
+  return {
+    schema: shareBase64(schema),
+    oneofGroups: ctx.defs.unroll(ctx.oneofGroups, ctx.refSites),
+  };
 }
 
 /** Merge the branches of a root-level anyOf into one object (README, Schemas). */
@@ -199,12 +246,47 @@ function closedEmptyObject(): JsonSchema {
   };
 }
 
+/**
+ * True when the method's HTTP paths bind a field below `path`: the message
+ * there keeps OUTPUT_ONLY fields it keeps nowhere else, so it is expanded
+ * in place, never shared.
+ */
+function bindsBelow(ctx: Context, path: SchemaPath): boolean {
+  const prefix = `${pathArray(path).join(".")}.`;
+  for (const bound of ctx.bound) {
+    if (bound.startsWith(prefix)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 function messageSchema(
   message: DescMessage,
   ctx: Context,
   path: SchemaPath,
   atRoot: boolean,
 ): JsonSchema {
+  if (!atRoot && !bindsBelow(ctx, path)) {
+    // A definition is built once, apart from where it is used.
+    const ref = ctx.defs.messageRef(message, (scope) =>
+      expandMessage(
+        message,
+        {
+          ...ctx,
+          expanding: new Set([message.typeName]),
+          oneofGroups: scope.facts,
+          refSites: scope.refSites,
+        },
+        undefined,
+        false,
+      ),
+    );
+    if (ref !== undefined) {
+      ctx.refSites.push({ path: pathArray(path), key: message.typeName });
+      return ref;
+    }
+  }
   if (ctx.expanding.has(message.typeName)) {
     // A message already being expanded on this path: stop the recursion.
     return ctx.strict ? closedEmptyObject() : { type: "object" };
@@ -241,7 +323,12 @@ function expandMessage(
     if (schema === null) {
       continue; // google.protobuf.Any: no usable JSON shape
     }
-    const description = fieldDescription(field);
+    const description = applyValidateRules(
+      field,
+      schema,
+      schemaDialect(ctx.strict),
+      fieldDescription(field),
+    );
     if (description !== "") {
       // A type's own description (a strict Value's "JSON-encoded value")
       // says how to write it: it follows the field's, after a blank line.
@@ -256,10 +343,16 @@ function expandMessage(
       }
       continue;
     }
-    const optional = isOptional(field);
+    const optional = isOptional(field) && !isRequiredByRules(field);
+    // A message field that closes a cycle is nullable (strict) or not
+    // required, so that the schema has finite values; Gemini takes a cycle
+    // only through a property that is not required.
+    const cyclic = ctx.defs.isCyclic(field);
     properties[field.name] =
-      ctx.strict && optional ? nullableWithDescription(schema) : schema;
-    if (ctx.strict || !optional) {
+      ctx.strict && (optional || (cyclic && field.fieldKind === "message"))
+        ? nullableWithDescription(schema)
+        : schema;
+    if (ctx.strict || (!optional && !cyclic)) {
       required.push(field.name);
     }
   }

@@ -190,6 +190,43 @@ export function createSchemaDefs<F extends PathFact>(
   };
 }
 
+/**
+ * Rewrites, in place, every `{"$ref": r, "description": d}` of `schema`
+ * (its `$defs` included) as `{"anyOf": [{"$ref": r}], "description": d}`:
+ * OpenAI strict mode refuses any keyword beside `$ref` ("$ref cannot have
+ * keywords {'description'}", seen in public issue reports, e.g.
+ * vectorize-io/hindsight#3944), and takes a description beside `anyOf`.
+ * Returns `schema`.
+ */
+export function wrapDescribedRefs(schema: JsonSchema): JsonSchema {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    if (typeof node !== "object" || node === null) {
+      return;
+    }
+    const obj = node as JsonSchema;
+    if (typeof obj["$ref"] === "string" && "description" in obj) {
+      const ref = obj["$ref"];
+      delete obj["$ref"];
+      obj["anyOf"] = [{ $ref: ref }];
+      return;
+    }
+    for (const key of ["properties", "$defs"]) {
+      const map = obj[key];
+      if (typeof map === "object" && map !== null && !Array.isArray(map)) {
+        Object.values(map).forEach(visit);
+      }
+    }
+    visit(obj["items"]);
+    visit(obj["anyOf"]);
+  };
+  visit(schema);
+  return schema;
+}
+
 /** What the definitions need to know of the messages a tool reaches. */
 interface MessageGraph {
   /** Fields (of reached messages) of each message type, by full name. */

@@ -1,0 +1,256 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  create,
+  createFileRegistry,
+  type DescMessage,
+  type FileRegistry,
+} from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
+import { validateAgainst, valuesFor } from "@ai-tools/testkit";
+import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
+import { buildToolSchema } from "../src/schema/build-schema.js";
+import { schemaDepth } from "../src/schema/schema-depth.js";
+import { compileRequest } from "./support/compile.js";
+import { buildRequest, goldenCases } from "./support/request.js";
+import { modelOf } from "./support/model.js";
+
+// Compact schemas (schema=compact) and the $defs a deep strict tool gets in
+// the default form: schema-defs.ts, schema-form.ts.
+
+/** A chain of `n` messages D0 → D1 → … each used once, D{n-1} a string. */
+function chain(n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(
+      i === n - 1
+        ? `message D${i} { string leaf = 1; }`
+        : `message D${i} { D${i + 1} next = 1; }`,
+    );
+  }
+  return out.join("\n");
+}
+
+const proto = `syntax = "proto3";
+package t.v1;
+import "ai/tools/v1/annotations.proto";
+
+// Used twice.
+message Money {
+  string currency = 1;
+  int64 units = 2;
+}
+
+message Line {
+  Money price = 1;
+  optional Money discount = 2;
+  oneof target {
+    string sku = 3;
+    string url = 4;
+  }
+  oneof note {
+    string text = 5;
+    string html = 6;
+  }
+}
+
+message OrderRequest {
+  repeated Line lines = 1;
+  Money total = 2;
+  Once once = 3;
+  Line featured = 4;
+}
+
+message Once { string note = 1; }
+
+message Node {
+  string name = 1;
+  repeated Node children = 2;
+  optional Node parent = 3;
+}
+
+message TreeRequest { Node root = 1; }
+
+${chain(12)}
+message DeepRequest { D0 d = 1; }
+
+message Ack {}
+
+service S {
+  rpc Order(OrderRequest) returns (Ack) {
+    option (ai.tools.v1.rpc_tool) = {name: "order", description: "d", strict: true};
+  }
+}
+`;
+
+let registry: FileRegistry;
+
+function message(name: string): DescMessage {
+  const m = registry.getMessage(`t.v1.${name}`);
+  if (m === undefined) throw new Error(`no message ${name}`);
+  return m;
+}
+
+beforeAll(() => {
+  const request = compileRequest({ "t/v1/t.proto": proto });
+  registry = createFileRegistry(
+    create(FileDescriptorSetSchema, { file: request.protoFile }),
+  );
+}, 60_000);
+
+describe("schema=compact", () => {
+  it("writes a message used twice once under $defs, keyed by full name", () => {
+    const { schema } = buildToolSchema(
+      message("OrderRequest"),
+      false,
+      undefined,
+      "compact",
+    );
+    const defs = schema["$defs"] as Record<string, unknown>;
+    expect(Object.keys(defs).sort()).toEqual(["t.v1.Line", "t.v1.Money"]);
+    expect(defs["t.v1.Money"]).toEqual({
+      type: "object",
+      properties: { currency: { type: "string" }, units: { type: "integer" } },
+      required: ["currency", "units"],
+    });
+    const props = schema["properties"] as Record<string, unknown>;
+    expect(props["total"]).toEqual({ $ref: "#/$defs/t.v1.Money" });
+    // A message used once stays in place.
+    expect(props["once"]).toEqual({
+      type: "object",
+      properties: { note: { type: "string" } },
+      required: ["note"],
+    });
+  });
+
+  it("keeps strict references nullable and accepted by OpenAI strict", () => {
+    const { schema } = buildToolSchema(
+      message("OrderRequest"),
+      true,
+      undefined,
+      "compact",
+    );
+    expect(checkOpenAiStrict(schema)).toEqual([]);
+    const line = (schema["$defs"] as Record<string, Record<string, unknown>>)[
+      "t.v1.Line"
+    ]!["properties"] as Record<string, unknown>;
+    expect(line["discount"]).toEqual({
+      anyOf: [{ $ref: "#/$defs/t.v1.Money" }, { type: "null" }],
+    });
+  });
+
+  it("leaves the default form without $defs", () => {
+    const { schema } = buildToolSchema(message("OrderRequest"), true);
+    expect(JSON.stringify(schema)).not.toContain("$ref");
+    expect(schema["$defs"]).toBeUndefined();
+  });
+
+  it("makes recursion real, through $ref, instead of an empty object", () => {
+    const strict = buildToolSchema(
+      message("TreeRequest"),
+      true,
+      undefined,
+      "compact",
+    ).schema;
+    expect(checkOpenAiStrict(strict)).toEqual([]);
+    const node = (strict["$defs"] as Record<string, Record<string, unknown>>)[
+      "t.v1.Node"
+    ]!;
+    expect((node["properties"] as Record<string, unknown>)["children"]).toEqual(
+      { type: "array", items: { $ref: "#/$defs/t.v1.Node" } },
+    );
+    // Values nest deeper than the old recursion stop.
+    const values = valuesFor(strict, { count: 50, seed: 7 });
+    expect(
+      values.some((v) => JSON.stringify(v).includes('"children":[{"name"')),
+    ).toBe(true);
+    for (const v of values) expect(validateAgainst(strict, v)).toEqual([]);
+  });
+
+  it("does not require a non-strict property that closes a cycle (Gemini)", () => {
+    const loose = buildToolSchema(
+      message("TreeRequest"),
+      false,
+      undefined,
+      "compact",
+    ).schema;
+    const node = (loose["$defs"] as Record<string, Record<string, unknown>>)[
+      "t.v1.Node"
+    ]!;
+    expect(node["required"]).toEqual(["name"]);
+    // Entering the cycle from outside it stays required.
+    expect(loose["required"]).toEqual(["root"]);
+  });
+
+  it("lists a definition's oneofs at every value path that uses it", () => {
+    const tool = buildToolSchema(
+      message("OrderRequest"),
+      true,
+      undefined,
+      "compact",
+    );
+    expect(tool.oneofGroups).toEqual([
+      { path: ["lines", "[]"], oneof: "target", members: ["sku", "url"] },
+      { path: ["lines", "[]"], oneof: "note", members: ["text", "html"] },
+      { path: ["featured"], oneof: "target", members: ["sku", "url"] },
+      { path: ["featured"], oneof: "note", members: ["text", "html"] },
+    ]);
+    expect(Object.keys(tool.schema["$defs"] as object).sort()).toEqual([
+      "t.v1.Line",
+      "t.v1.Money",
+    ]);
+  });
+});
+
+describe("depth: $defs where a strict tool needs them", () => {
+  it("counts the inline chain over 10 levels", () => {
+    // Forced inline, the chain is 12 properties deep.
+    const loose = buildToolSchema(message("DeepRequest"), false).schema;
+    expect(schemaDepth(loose).depth).toBe(13);
+  });
+
+  it("gives a deep strict tool $defs in the default form, within 10 levels", () => {
+    const { schema } = buildToolSchema(message("DeepRequest"), true);
+    expect(schema["$defs"]).toBeDefined();
+    expect(schemaDepth(schema).depth).toBeLessThanOrEqual(10);
+    expect(checkOpenAiStrict(schema)).toEqual([]);
+    const values = valuesFor(schema, { count: 20, seed: 3 });
+    for (const v of values) expect(validateAgainst(schema, v)).toEqual([]);
+  });
+
+  it("leaves a deep non-strict tool inline (OpenAI's limit is strict mode's)", () => {
+    const { schema } = buildToolSchema(message("DeepRequest"), false);
+    expect(schema["$defs"]).toBeUndefined();
+  });
+});
+
+describe.each(goldenCases())("compact form of case %s", (caseName) => {
+  it("passes the strict checker and admits the values it generates", async () => {
+    const model = modelOf(await buildRequest(caseName));
+    for (const [i, tool] of model.tools.entries()) {
+      const { schema, oneofGroups } = buildToolSchema(
+        tool.input,
+        tool.strict,
+        tool.method,
+        "compact",
+      );
+      if (tool.strict) {
+        expect(checkOpenAiStrict(schema), tool.name).toEqual([]);
+      }
+      const groups = oneofGroups.map((g) => ({
+        path: g.path,
+        members: g.members,
+        name: g.oneof,
+      }));
+      const values = valuesFor(schema, {
+        count: 50,
+        seed: 2000 + i,
+        oneofGroups: groups,
+        integerRange: () => ({ min: 0, max: 2 ** 31 - 1 }),
+        numberLimit: 3.4e38,
+      });
+      for (const value of values) {
+        expect(validateAgainst(schema, value, groups), tool.name).toEqual([]);
+      }
+    }
+  }, 60_000);
+});
