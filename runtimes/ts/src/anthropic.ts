@@ -1,4 +1,5 @@
 import { parametersOf, type AgentTool } from "./agent-tool.js";
+import { checkAnthropicStrictRequest } from "./provider-limits.js";
 
 /** An Anthropic Messages API tool (`Anthropic.Tool`). */
 export interface AnthropicTool {
@@ -46,4 +47,22 @@ export function objectSchema(tool: AgentTool): {
     );
   }
   return schema as { type: "object"; [key: string]: unknown };
+}
+
+/**
+ * The tools of one Anthropic request, each as {@link toAnthropicTool}
+ * makes it. With `strict: true`, the strict tools carry the flag, and a
+ * request over the limits of strict tool use (20 strict tools, 24 optional
+ * and 16 union parameters across them: {@link anthropicStrictLimits}) is
+ * refused here, as Anthropic would refuse it.
+ */
+export function toAnthropicTools(
+  tools: readonly AgentTool[],
+  options: AnthropicToolOptions = {},
+): AnthropicTool[] {
+  const out = tools.map((t) => toAnthropicTool(t, options));
+  checkAnthropicStrictRequest(
+    out.filter((t) => t.strict === true).map((t) => t.input_schema),
+  );
+  return out;
 }

@@ -1,23 +1,76 @@
 import { parametersOf, type AgentTool } from "./agent-tool.js";
+import { toGeminiParameters } from "./gemini-parameters.js";
+import { geminiLimits } from "./provider-limits.js";
 
 /** A Gemini function declaration (`FunctionDeclaration` of `@google/genai`). */
 export interface GeminiFunctionDeclaration {
   name: string;
   description: string;
-  parametersJsonSchema: { [key: string]: unknown };
+  /** The generated schema, as plain JSON Schema (the default form). */
+  parametersJsonSchema?: { [key: string]: unknown };
+  /** The OpenAPI-subset form, with `form: "parameters"`. */
+  parameters?: { [key: string]: unknown };
+}
+
+/** Options of {@link toGeminiFunctionDeclaration}. */
+export interface GeminiOptions {
+  /**
+   * Which field carries the schema: `parametersJsonSchema` (default, the
+   * generated schema as it is) or `parameters` (the OpenAPI subset, derived
+   * by {@link toGeminiParameters}; a tool left without parameters has
+   * none).
+   */
+  readonly form?: "parametersJsonSchema" | "parameters" | undefined;
+}
+
+/** A Gemini tool holding function declarations (`Tool` of `@google/genai`). */
+export interface GeminiTool {
+  functionDeclarations: GeminiFunctionDeclaration[];
 }
 
 /**
- * The tool as a Gemini function declaration (a copy). The schema goes in
- * `parametersJsonSchema` (plain JSON Schema), not `parameters` (an OpenAPI
- * subset that refuses `additionalProperties`).
+ * The tool as a Gemini function declaration (a copy). By default the
+ * schema goes in `parametersJsonSchema` (plain JSON Schema), not
+ * `parameters` (an OpenAPI subset that refuses `additionalProperties`);
+ * `form: "parameters"` derives that subset instead.
  */
 export function toGeminiFunctionDeclaration(
   tool: AgentTool,
+  options: GeminiOptions = {},
 ): GeminiFunctionDeclaration {
-  return {
+  const declaration: GeminiFunctionDeclaration = {
     name: tool.name,
     description: tool.description,
-    parametersJsonSchema: parametersOf(tool),
+  };
+  if (options.form === "parameters") {
+    const parameters = toGeminiParameters(parametersOf(tool));
+    if (parameters !== undefined) {
+      declaration.parameters = parameters;
+    }
+  } else {
+    declaration.parametersJsonSchema = parametersOf(tool);
+  }
+  return declaration;
+}
+
+/**
+ * One Gemini tool declaring `tools`, as {@link toGeminiFunctionDeclaration}
+ * makes each. More than 512 declarations
+ * ({@link geminiLimits}) are refused here, as Gemini would refuse them.
+ */
+export function toGeminiTool(
+  tools: readonly AgentTool[],
+  options: GeminiOptions = {},
+): GeminiTool {
+  const limit = geminiLimits.maxFunctionDeclarations;
+  if (tools.length > limit) {
+    throw new Error(
+      `${tools.length} function declarations in one request: Gemini takes at most ${limit}; send a subset of the tools`,
+    );
+  }
+  return {
+    functionDeclarations: tools.map((t) =>
+      toGeminiFunctionDeclaration(t, options),
+    ),
   };
 }

@@ -36,10 +36,22 @@ export {
 } from "./openai.js";
 export {
   toAnthropicTool,
+  toAnthropicTools,
   type AnthropicTool,
   type AnthropicToolOptions,
 } from "./anthropic.js";
 export {
   toGeminiFunctionDeclaration,
+  toGeminiTool,
   type GeminiFunctionDeclaration,
+  type GeminiOptions,
+  type GeminiTool,
 } from "./gemini.js";
+export { toGeminiParameters } from "./gemini-parameters.js";
+export {
+  anthropicStrictLimits,
+  checkAnthropicStrictRequest,
+  countAnthropicStrictParameters,
+  geminiLimits,
+  type AnthropicStrictCounts,
+} from "./provider-limits.js";

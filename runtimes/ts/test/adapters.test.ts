@@ -285,7 +285,7 @@ describe("adapters return copies", () => {
       toOpenAiResponsesTool(tool).parameters,
       toOpenAiChatTool(tool).function.parameters,
       toAnthropicTool(tool).input_schema,
-      toGeminiFunctionDeclaration(tool).parametersJsonSchema,
+      toGeminiFunctionDeclaration(tool).parametersJsonSchema!,
     ];
     for (const schema of outputs) {
       expect(schema).toEqual(before.parameters);
