@@ -124,8 +124,13 @@ export function createSchemaDefs<F extends PathFact>(
     policy,
     messageRef(message, expand) {
       const name = message.typeName;
+      // A strict tool keeps its recursion stops (a closed empty object):
+      // every property of a strict object is required, and Gemini's
+      // parametersJsonSchema takes a cycle only through a property that is
+      // not required, Anthropic strict tool use no cycle at all.
       const isDef =
         graph !== undefined &&
+        !(strict && graph.recursive.has(name)) &&
         (policy === "every" ||
           (graph.uses.get(name) ?? 0) > 1 ||
           graph.recursive.has(name));
@@ -145,6 +150,7 @@ export function createSchemaDefs<F extends PathFact>(
       const target = messageOf(field);
       if (
         graph === undefined ||
+        strict ||
         target === undefined ||
         !graph.recursive.has(target.typeName)
       ) {
