@@ -209,6 +209,22 @@ var OptionalStrict = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"blob\":{\"anyOf\":[{\"pattern\":\"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$\",\"type\":\"string\"},{\"type\":\"null\"}]},\"count\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}],\"description\":\"Optional integer.\"},\"due\":{\"anyOf\":[{\"format\":\"date-time\",\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"Optional well-known type.\"},\"enabled\":{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},\"name\":{\"description\":\"Always present.\",\"type\":\"string\"},\"nickname\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"description\":\"Optional string.\"},\"ratio\":{\"anyOf\":[{\"type\":\"number\"},{\"type\":\"null\"}]},\"required_target\":{\"additionalProperties\":false,\"description\":\"A singular message without `optional`: not optional.\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},\"target\":{\"anyOf\":[{\"additionalProperties\":false,\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},{\"type\":\"null\"}],\"description\":\"Optional message.\"}},\"required\":[\"name\",\"nickname\",\"count\",\"enabled\",\"ratio\",\"blob\",\"target\",\"due\",\"required_target\"],\"type\":\"object\"}"),
 }
 
+// PayloadsLoose is the tool "payloads_loose".
+var PayloadsLoose = AgentTool{
+	Name:        "payloads_loose",
+	Description: "bytes as format: byte (non-strict).",
+	Strict:      false,
+	Parameters:  json.RawMessage("{\"properties\":{\"checksum\":{\"description\":\"A described bytes field keeps the pattern inline.\",\"format\":\"byte\",\"type\":\"string\"},\"payloads\":{\"items\":{\"properties\":{\"data\":{\"format\":\"byte\",\"type\":\"string\"},\"metadata\":{\"additionalProperties\":{\"format\":\"byte\",\"type\":\"string\"},\"type\":\"object\"}},\"required\":[\"metadata\",\"data\"],\"type\":\"object\"},\"type\":\"array\"},\"token\":{\"format\":\"byte\",\"type\":\"string\"}},\"required\":[\"payloads\",\"checksum\"],\"type\":\"object\"}"),
+}
+
+// PayloadsStrict is the tool "payloads_strict".
+var PayloadsStrict = AgentTool{
+	Name:        "payloads_strict",
+	Description: "The base64 pattern written once (strict).",
+	Strict:      true,
+	Parameters:  json.RawMessage("{\"$defs\":{\"base64-bytes\":{\"pattern\":\"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$\",\"type\":\"string\"}},\"additionalProperties\":false,\"properties\":{\"checksum\":{\"description\":\"A described bytes field keeps the pattern inline.\",\"pattern\":\"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$\",\"type\":\"string\"},\"payloads\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"data\":{\"$ref\":\"#/$defs/base64-bytes\"},\"metadata\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"$ref\":\"#/$defs/base64-bytes\"}},\"required\":[\"key\",\"value\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"metadata\",\"data\"],\"type\":\"object\"},\"type\":\"array\"},\"token\":{\"anyOf\":[{\"$ref\":\"#/$defs/base64-bytes\"},{\"type\":\"null\"}]}},\"required\":[\"payloads\",\"token\",\"checksum\"],\"type\":\"object\"}"),
+}
+
 // Proto2Loose is the tool "proto2_loose".
 var Proto2Loose = AgentTool{
 	Name:        "proto2_loose",
@@ -361,6 +377,8 @@ func AllTools() []AgentTool {
 		OneofsSeveralStrict,
 		OptionalLoose,
 		OptionalStrict,
+		PayloadsLoose,
+		PayloadsStrict,
 		Proto2Loose,
 		Proto2Strict,
 		ProtoKeyLoose,
@@ -601,6 +619,32 @@ func (e *Executor) ExecuteOptionalStrict(ctx context.Context, argsJSON string) (
 	return e.finish("optional_strict", resp)
 }
 
+// ExecutePayloadsLoose runs the "payloads_loose" tool by calling ResourceService.PayloadsLoose.
+func (e *Executor) ExecutePayloadsLoose(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.PayloadsRequest
+	if err := e.decode("payloads_loose", argsJSON, &req, false); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).PayloadsLoose(ctx, &req)
+	if err != nil {
+		return "", e.serverError("payloads_loose", err)
+	}
+	return e.finish("payloads_loose", resp)
+}
+
+// ExecutePayloadsStrict runs the "payloads_strict" tool by calling ResourceService.PayloadsStrict.
+func (e *Executor) ExecutePayloadsStrict(ctx context.Context, argsJSON string) (string, error) {
+	var req resourcesv1.PayloadsRequest
+	if err := e.decode("payloads_strict", argsJSON, &req, true); err != nil {
+		return "", err
+	}
+	resp, err := resourcesv1.NewResourceServiceClient(e.conn).PayloadsStrict(ctx, &req)
+	if err != nil {
+		return "", e.serverError("payloads_strict", err)
+	}
+	return e.finish("payloads_strict", resp)
+}
+
 // ExecuteProto2Loose runs the "proto2_loose" tool by calling LegacyService.LegacyLoose.
 func (e *Executor) ExecuteProto2Loose(ctx context.Context, argsJSON string) (string, error) {
 	var req legacyv1.LegacyRequest
@@ -833,6 +877,10 @@ func (e *Executor) CanExecute(toolName string) bool {
 		return true
 	case "optional_strict":
 		return true
+	case "payloads_loose":
+		return true
+	case "payloads_strict":
+		return true
 	case "proto2_loose":
 		return true
 	case "proto2_strict":
@@ -905,6 +953,10 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		return e.ExecuteOptionalLoose(ctx, argsJSON)
 	case "optional_strict":
 		return e.ExecuteOptionalStrict(ctx, argsJSON)
+	case "payloads_loose":
+		return e.ExecutePayloadsLoose(ctx, argsJSON)
+	case "payloads_strict":
+		return e.ExecutePayloadsStrict(ctx, argsJSON)
 	case "proto2_loose":
 		return e.ExecuteProto2Loose(ctx, argsJSON)
 	case "proto2_strict":
