@@ -13,7 +13,10 @@ from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseA
 from ._tool_error import ToolError, ToolErrorReason
 from .providers import (
     anthropic_tool,
+    anthropic_tools,
+    count_anthropic_strict_parameters,
     gemini_function_declaration,
+    gemini_parameters,
     gemini_tool,
     openai_chat_tool,
     openai_responses_tool,
@@ -35,7 +38,10 @@ __all__ = [
     "ToolErrorReason",
     "ToolMethod",
     "anthropic_tool",
+    "anthropic_tools",
+    "count_anthropic_strict_parameters",
     "gemini_function_declaration",
+    "gemini_parameters",
     "gemini_tool",
     "openai_chat_tool",
     "openai_responses_tool",

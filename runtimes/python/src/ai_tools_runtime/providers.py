@@ -9,9 +9,16 @@ type. Every call returns a new dict holding a deep copy of the schema."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal, Required, TypedDict
 
 from ._agent_tool import AgentTool
+from ._gemini_parameters import gemini_parameters
+from ._provider_limits import (
+    GEMINI_MAX_FUNCTION_DECLARATIONS,
+    check_anthropic_strict_request,
+    count_anthropic_strict_parameters,
+)
 
 __all__ = [
     "AnthropicTool",
@@ -20,7 +27,10 @@ __all__ = [
     "OpenAIChatTool",
     "OpenAIResponsesTool",
     "anthropic_tool",
+    "anthropic_tools",
+    "count_anthropic_strict_parameters",
     "gemini_function_declaration",
+    "gemini_parameters",
     "gemini_tool",
     "openai_chat_tool",
     "openai_responses_tool",
@@ -63,11 +73,13 @@ class AnthropicTool(TypedDict, total=False):
 
 
 class GeminiFunctionDeclaration(TypedDict, total=False):
-    """``google.genai.types.FunctionDeclarationDict`` with ``parameters_json_schema``."""
+    """``google.genai.types.FunctionDeclarationDict`` with
+    ``parameters_json_schema`` (default) or ``parameters``."""
 
     name: str | None
     description: str | None
     parameters_json_schema: Any | None
+    parameters: Any | None
 
 
 class GeminiTool(TypedDict, total=False):
@@ -119,16 +131,45 @@ def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
     return out
 
 
-def gemini_function_declaration(tool: AgentTool) -> GeminiFunctionDeclaration:
+def anthropic_tools(tools: Sequence[AgentTool], *, strict: bool = False) -> list[AnthropicTool]:
+    """The tools of one Anthropic request, each as :func:`anthropic_tool`
+    makes it. With ``strict=True``, a request over the limits of strict tool
+    use (20 strict tools, 24 optional and 16 union parameters across them)
+    raises ValueError, as Anthropic would refuse it."""
+    out = [anthropic_tool(t, strict=strict) for t in tools]
+    check_anthropic_strict_request(t["input_schema"] for t in out if t.get("strict") is True)
+    return out
+
+
+def gemini_function_declaration(
+    tool: AgentTool,
+    *,
+    form: Literal["parameters_json_schema", "parameters"] = "parameters_json_schema",
+) -> GeminiFunctionDeclaration:
     """A Gemini function declaration carrying the schema as plain JSON Schema
-    (``parameters_json_schema``; ``parameters`` refuses ``additionalProperties``)."""
-    return {
-        "name": tool.name,
-        "description": tool.description,
-        "parameters_json_schema": _schema(tool),
-    }
+    (``parameters_json_schema``; ``parameters`` refuses ``additionalProperties``),
+    or with ``form="parameters"`` the OpenAPI subset :func:`gemini_parameters`
+    derives (a tool left without parameters has none)."""
+    out: GeminiFunctionDeclaration = {"name": tool.name, "description": tool.description}
+    if form == "parameters":
+        parameters = gemini_parameters(_schema(tool))
+        if parameters is not None:
+            out["parameters"] = parameters
+    else:
+        out["parameters_json_schema"] = _schema(tool)
+    return out
 
 
-def gemini_tool(tools: list[AgentTool]) -> GeminiTool:
-    """One Gemini tool holding the function declarations of ``tools``."""
-    return {"function_declarations": [gemini_function_declaration(t) for t in tools]}
+def gemini_tool(
+    tools: Sequence[AgentTool],
+    *,
+    form: Literal["parameters_json_schema", "parameters"] = "parameters_json_schema",
+) -> GeminiTool:
+    """One Gemini tool holding the function declarations of ``tools``. More
+    than 512 declarations raise ValueError, as Gemini would refuse them."""
+    if len(tools) > GEMINI_MAX_FUNCTION_DECLARATIONS:
+        raise ValueError(
+            f"{len(tools)} function declarations in one request: Gemini takes at most "
+            f"{GEMINI_MAX_FUNCTION_DECLARATIONS}; send a subset of the tools"
+        )
+    return {"function_declarations": [gemini_function_declaration(t, form=form) for t in tools]}
