@@ -86,7 +86,7 @@ service S {
   rpc ProtoKeyStrict(ProtoKey) returns (google.protobuf.Empty) {
     option (ai.tools.v1.rpc_tool) = {name: "proto_key_strict", description: "d", strict: true};
   }
-  rpc ProtoKeyLoose(ProtoKey) returns (google.protobuf.Empty) {
+  rpc ProtoKeyLoose(ProtoKey) returns (ProtoKey) {
     option (ai.tools.v1.rpc_tool) = {name: "proto_key_loose", description: "d"};
   }
   rpc ProtoKeyOneofLoose(ProtoKeyOneof) returns (google.protobuf.Empty) {
@@ -185,6 +185,17 @@ describe("a field named __proto__", () => {
         '"constructor":{"anyOf":[{"type":"string"},{"type":"null"}]}},' +
         '"required":["__proto__","constructor"],"type":"object"}',
     );
+  });
+
+  it("is listed in the output schema too", () => {
+    const output = JSON.parse(
+      toolOf(model, "proto_key_loose").outputSchemaJson,
+    ) as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(output.properties)).toEqual([
+      "__proto__",
+      "constructor",
+    ]);
+    expect(output.required).toContain("__proto__");
   });
 
   it("survives the merge of a root oneof's branches", () => {

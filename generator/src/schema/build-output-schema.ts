@@ -196,7 +196,8 @@ function createBuilder(
   };
 
   function expand(message: DescMessage): JsonSchema {
-    const properties: JsonSchema = {};
+    // No prototype: a field named `__proto__` is an ordinary key.
+    const properties = Object.create(null) as JsonSchema;
     const required: string[] = [];
     for (const field of message.fields) {
       const name = encoding.protoNames ? field.name : field.jsonName;
