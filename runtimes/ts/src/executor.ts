@@ -26,6 +26,7 @@ import {
 } from "./alias-manager.js";
 import { fixTree, invalidArguments, toDecoderJson } from "./fixup.js";
 import { isJsonMap, jsonKind, tryParseJson } from "./json.js";
+import { toProtoJsonString } from "./proto-json.js";
 import { ToolError, callError } from "./tool-error.js";
 
 /** What {@link createExecutor} needs: the generated file's tools and aliases. */
@@ -42,8 +43,10 @@ export interface ExecutorConfig {
   /**
    * How the returned JSON is written, when not as the runtime contract
    * says (JSON names, unset fields left out): the MCP results use proto
-   * names and write defaults. The ids are registered from the contract's
-   * JSON either way.
+   * names and write defaults. With this option the JSON is the bytes Go's
+   * protojson writes (docs/mcp.md, "Calls" step 4: fields in declaration
+   * order, map keys sorted, `@type` first, `-0`). The ids are registered
+   * from the contract's JSON either way.
    */
   readonly resultJson?: ResultJsonOptions | undefined;
 }
@@ -280,7 +283,10 @@ function decode(
   }
 }
 
-/** The proto3 JSON of a response (lowerCamel names, unpopulated omitted). */
+/**
+ * The proto3 JSON of a response: lowerCamel names, unpopulated omitted; with
+ * options, as Go's protojson writes it with those options.
+ */
 function encode(
   schema: DescMessage,
   message: Message,
@@ -288,7 +294,9 @@ function encode(
   options?: ResultJsonOptions,
 ): string {
   try {
-    return toJsonString(schema, message, { ...options, registry });
+    return options === undefined
+      ? toJsonString(schema, message, { registry })
+      : toProtoJsonString(schema, message, { ...options, registry });
   } catch (e) {
     throw new ToolError(
       `failed to marshal response: ${e instanceof Error ? e.message : String(e)}`,

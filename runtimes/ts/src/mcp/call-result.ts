@@ -2,13 +2,14 @@ import {
   create,
   createRegistry,
   fromBinary,
-  toJson,
-  type JsonValue,
   type Registry,
 } from "@bufbuild/protobuf";
+import { base64Encode } from "@bufbuild/protobuf/wire";
 import { anyPack, AnySchema } from "@bufbuild/protobuf/wkt";
 import { Code, type ConnectError } from "@connectrpc/connect";
 import type { AliasManager } from "../alias-manager.js";
+import { quote } from "../json.js";
+import { toProtoJsonString } from "../proto-json.js";
 import { ToolError } from "../tool-error.js";
 import { conversationMetaKey } from "./conversation-handle.js";
 
@@ -69,11 +70,8 @@ export function errorText(
   if (e.reason !== "server-error" && e.reason !== "unavailable") {
     return e.message;
   }
-  const text = JSON.stringify({
-    code: codeName(e.code),
-    message: e.rawMessage,
-    details: e.details.map((d) => detailJson(d, registry)),
-  });
+  const details = e.details.map((d) => detailJson(d, registry));
+  const text = `{"code":${quote(codeName(e.code))},"message":${quote(e.rawMessage)},"details":[${details.join(",")}]}`;
   return aliases === undefined ? text : aliases.aliasifyJson(text);
 }
 
@@ -91,46 +89,32 @@ export function codeName(code: Code): string {
 const typeUrlPrefix = "type.googleapis.com/";
 
 /**
- * One error detail as the protobuf JSON of a `google.protobuf.Any`; a type
- * the registry lacks as `{"@type": …, "value": <base64>}`.
+ * One error detail as the protobuf JSON of a `google.protobuf.Any`, as Go's
+ * protojson writes it; a type the registry lacks as
+ * `{"@type": …, "value": <base64>}`.
  */
 function detailJson(
   d: ConnectError["details"][number],
   registry: Registry | undefined,
-): JsonValue {
+): string {
   const types = registry === undefined ? [] : [registry];
   if ("desc" in d) {
     // A detail made in this process, not read from the wire.
-    return typeFirst(
-      toJson(AnySchema, anyPack(d.desc, create(d.desc, d.value)), {
-        registry: createRegistry(...types, d.desc),
-      }),
+    return toProtoJsonString(
+      AnySchema,
+      anyPack(d.desc, create(d.desc, d.value)),
+      { registry: createRegistry(...types, d.desc) },
     );
   }
   const desc = registry?.getMessage(d.type);
   if (desc === undefined) {
-    return {
-      "@type": typeUrlPrefix + d.type,
-      value: Buffer.from(d.value).toString("base64"),
-    };
+    return `{"@type":${quote(typeUrlPrefix + d.type)},"value":${quote(base64Encode(d.value))}}`;
   }
-  return typeFirst(
-    toJson(AnySchema, anyPack(desc, fromBinary(desc, d.value)), {
+  return toProtoJsonString(
+    AnySchema,
+    anyPack(desc, fromBinary(desc, d.value)),
+    {
       registry: createRegistry(...types, desc),
-    }),
+    },
   );
-}
-
-/** An Any's JSON with `@type` first, as Go's and Python's encoders write it. */
-function typeFirst(json: JsonValue): JsonValue {
-  if (
-    typeof json !== "object" ||
-    json === null ||
-    Array.isArray(json) ||
-    !("@type" in json)
-  ) {
-    return json;
-  }
-  const { "@type": type, ...rest } = json;
-  return { "@type": type!, ...rest };
 }

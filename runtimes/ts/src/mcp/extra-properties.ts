@@ -33,25 +33,3 @@ export function nullableString(description: string): {
     ...(description === "" ? {} : { description }),
   };
 }
-
-/**
- * Take the extra properties out of the arguments (in place) and return
- * their values; a value that is not a string is written as JSON.
- */
-export function takeExtraProperties(
-  args: Record<string, unknown>,
-  extras: readonly ExtraProperty[],
-): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const { name } of extras) {
-    if (!Object.hasOwn(args, name)) {
-      continue;
-    }
-    const v = args[name];
-    delete args[name];
-    if (v !== null && v !== undefined) {
-      values[name] = typeof v === "string" ? v : JSON.stringify(v);
-    }
-  }
-  return values;
-}

@@ -23,20 +23,16 @@ import {
   successResult,
   type ToolResult,
 } from "./call-result.js";
+import { takeCallArguments } from "./call-arguments.js";
 import {
   conversationArgument,
-  conversationMetaKey,
   unknownConversationMessage,
 } from "./conversation-handle.js";
 import {
   createMemoryConversationStore,
   type ConversationStore,
 } from "./conversation-store.js";
-import {
-  extraPropertiesKey,
-  takeExtraProperties,
-  type ExtraProperty,
-} from "./extra-properties.js";
+import { extraPropertiesKey, type ExtraProperty } from "./extra-properties.js";
 import type { McpToolMethod } from "./mcp-tool.js";
 import { mergeAliasConfigs } from "./merge-alias-configs.js";
 import { listTool, type ListedTool } from "./tool-listing.js";
@@ -278,40 +274,24 @@ async function callTool(
 ): Promise<ToolResult> {
   let aliases: AliasManager | undefined;
   try {
-    const { extraProperties, handleArgument } = server.options;
-    const args = { ...argsIn };
-    const extras = takeExtraProperties(args, extraProperties ?? []);
-    for (const e of extraProperties ?? []) {
-      if (e.required === true && !Object.hasOwn(extras, e.name)) {
-        return errorResult(
-          `failed to parse arguments: missing required argument ${quote(e.name)}`,
-        );
-      }
+    const taken = takeCallArguments(argsIn, ctx.mcpReq._meta, server.options);
+    if (typeof taken === "string") {
+      return errorResult(taken);
     }
-    let requested: unknown;
-    if (handleArgument === true && Object.hasOwn(args, conversationArgument)) {
-      requested = args[conversationArgument];
-      delete args[conversationArgument];
-    }
+    const { args, extras } = taken;
     let handle: string | undefined;
     let fresh = false;
     if (scope.kind === "connection") {
       aliases = scope.aliases;
+    } else if (taken.handle !== undefined) {
+      handle = taken.handle;
+      aliases = await server.conversationStore().load(handle);
+      if (aliases === undefined) {
+        return errorResult(unknownConversationMessage(handle));
+      }
     } else {
-      const meta = ctx.mcpReq._meta?.[conversationMetaKey];
-      if (typeof meta === "string" && meta !== "") {
-        requested = meta;
-      }
-      if (typeof requested === "string" && requested !== "") {
-        handle = requested;
-        aliases = await server.conversationStore().load(handle);
-        if (aliases === undefined) {
-          return errorResult(unknownConversationMessage(handle));
-        }
-      } else {
-        aliases = server.createAliasManager();
-        fresh = true;
-      }
+      aliases = server.createAliasManager();
+      fresh = true;
     }
     const executor = executorOf(entry, aliases);
     const contextValues = createContextValues().set(extraPropertiesKey, extras);

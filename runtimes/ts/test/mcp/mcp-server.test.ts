@@ -206,6 +206,23 @@ describe("tools/call over one connection", () => {
     await client.close();
   });
 
+  it("writes the result text as Go's protojson does", async () => {
+    const client = await connect(newServer());
+    const r = await callTool(client, "fixup_loose", {
+      note: "n",
+      other_text: "o",
+      items_by_num: { "10": { name: "x", counts: { b: 1, a: 2 } }, "-2": {} },
+      flags: { true: "t", false: "f" },
+      attrs: { z: 1, "😀": 2, "！": 3, a: { y: 1, b: 2 } },
+    });
+    // Declaration order (other_text, field 20, before note), map keys by
+    // value, false before true, Struct keys by their UTF-8 bytes.
+    expect(firstText(r)).toBe(
+      '{"labels":{},"items_by_num":{"-2":{"name":"","counts":{},"children":[],"owner_id":""},"10":{"name":"x","counts":{"a":2,"b":1},"children":[],"owner_id":""}},"flags":{"false":"f","true":"t"},"attrs":{"a":{"b":2,"y":1},"z":1,"！":3,"😀":2},"items":[],"other_text":"o","note":"n","values":[],"value_map":{},"display_name":"","count":0,"enabled":false,"data":""}',
+    );
+    await client.close();
+  });
+
   it("answers bad arguments, unknown aliases and server errors with isError", async () => {
     const client = await connect(newServer());
     const bad = await callTool(client, "accounts_create", {

@@ -1,0 +1,284 @@
+// A message's protobuf JSON written byte for byte as Go's protojson writes
+// it, compacted (docs/mcp.md, "Calls" step 4: every language writes the same
+// text): protobuf-es decides the values; fields follow their declaration
+// order (protobuf-es: field numbers), map keys are sorted as Go sorts them,
+// Struct keys by their UTF-8 bytes, an Any has `@type` first, and -0 is
+// written `-0`.
+import {
+  ScalarType,
+  toJson,
+  type DescField,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+  type JsonWriteOptions,
+  type Message,
+  type Registry,
+} from "@bufbuild/protobuf";
+import { compareBytes, quote } from "./json.js";
+
+/** Options of {@link toProtoJsonString}. */
+export type ProtoJsonOptions = Partial<
+  Pick<JsonWriteOptions, "useProtoFieldName" | "alwaysEmitImplicit">
+> & {
+  /** The message types an `Any` may hold. */
+  readonly registry?: Registry | undefined;
+};
+
+/**
+ * The JSON of message as Go's protojson writes it, without white space:
+ * the same bytes but for the digits of `float` fields (protobuf-es writes a
+ * float's double value). Throws what protobuf-es's `toJson` throws.
+ */
+export function toProtoJsonString(
+  schema: DescMessage,
+  message: Message,
+  options: ProtoJsonOptions = {},
+): string {
+  const json = toJson(schema, message, options);
+  const out: string[] = [];
+  const ctx: Context = {
+    registry: options.registry,
+    protoNames: options.useProtoFieldName === true,
+    out,
+  };
+  writeMessage(schema, json, ctx);
+  return out.join("");
+}
+
+/** What the writers share: the registry, the naming, the output. */
+interface Context {
+  readonly registry: Registry | undefined;
+  readonly protoNames: boolean;
+  readonly out: string[];
+}
+
+const structName = "google.protobuf.Struct";
+const valueName = "google.protobuf.Value";
+const listValueName = "google.protobuf.ListValue";
+const anyName = "google.protobuf.Any";
+
+/**
+ * Well-known types whose JSON is not an object of their fields; inside an
+ * Any they sit under `"value"`.
+ */
+const customJson = new Set([
+  anyName,
+  structName,
+  valueName,
+  listValueName,
+  "google.protobuf.Duration",
+  "google.protobuf.FieldMask",
+  "google.protobuf.Timestamp",
+  "google.protobuf.BoolValue",
+  "google.protobuf.BytesValue",
+  "google.protobuf.DoubleValue",
+  "google.protobuf.FloatValue",
+  "google.protobuf.Int32Value",
+  "google.protobuf.Int64Value",
+  "google.protobuf.StringValue",
+  "google.protobuf.UInt32Value",
+  "google.protobuf.UInt64Value",
+]);
+
+function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Write the JSON of a desc message. */
+function writeMessage(desc: DescMessage, v: JsonValue, ctx: Context): void {
+  const { out } = ctx;
+  switch (desc.typeName) {
+    case structName:
+      return writeStruct(v, out);
+    case valueName:
+    case listValueName:
+      return writeStructValue(v, out);
+    case anyName:
+      return writeAny(v, ctx);
+  }
+  if (customJson.has(desc.typeName) || !isObject(v)) {
+    return writePlain(v, out);
+  }
+  out.push("{");
+  writeFields(desc, v, ctx, false);
+  out.push("}");
+}
+
+/**
+ * Write the members of a message's JSON object but `@type`: its fields in
+ * declaration order, then anything else (extensions; every member of an
+ * unknown type) as protobuf-es wrote it; after a member already written
+ * when `more`.
+ */
+function writeFields(
+  desc: DescMessage | undefined,
+  v: JsonObject,
+  ctx: Context,
+  more: boolean,
+): void {
+  const { out } = ctx;
+  const done = new Set<string>(["@type"]);
+  const member = (key: string) => {
+    out.push(more ? "," : "", quote(key), ":");
+    more = true;
+    done.add(key);
+  };
+  for (const field of desc?.fields ?? []) {
+    const key = ctx.protoNames ? field.name : field.jsonName;
+    const value = v[key];
+    if (value !== undefined) {
+      member(key);
+      writeField(field, value, ctx);
+    }
+  }
+  for (const [key, value] of Object.entries(v)) {
+    if (value !== undefined && !done.has(key)) {
+      member(key);
+      writePlain(value, out);
+    }
+  }
+}
+
+/** Write the JSON of one field's value. */
+function writeField(field: DescField, v: JsonValue, ctx: Context): void {
+  const { out } = ctx;
+  switch (field.fieldKind) {
+    case "message":
+      return writeMessage(field.message, v, ctx);
+    case "list":
+      if (field.listKind !== "message" || !Array.isArray(v)) {
+        return writePlain(v, out);
+      }
+      out.push("[");
+      v.forEach((item, i) => {
+        out.push(i === 0 ? "" : ",");
+        writeMessage(field.message, item, ctx);
+      });
+      out.push("]");
+      return;
+    case "map": {
+      if (!isObject(v)) {
+        return writePlain(v, out);
+      }
+      out.push("{");
+      sortMapKeys(Object.keys(v), field.mapKey).forEach((key, i) => {
+        out.push(i === 0 ? "" : ",", quote(key), ":");
+        const value = v[key] as JsonValue;
+        if (field.mapKind === "message") {
+          writeMessage(field.message, value, ctx);
+        } else {
+          writePlain(value, out);
+        }
+      });
+      out.push("}");
+      return;
+    }
+    default:
+      return writePlain(v, out);
+  }
+}
+
+/**
+ * Map keys in Go's order: `false` before `true`, integers by value,
+ * strings by their UTF-8 bytes.
+ */
+function sortMapKeys(keys: string[], type: ScalarType): string[] {
+  switch (type) {
+    case ScalarType.STRING:
+      return keys.sort(compareBytes);
+    case ScalarType.BOOL:
+      return keys.sort((a, b) => (a === b ? 0 : a === "false" ? -1 : 1));
+    default:
+      return keys.sort((a, b) => {
+        const x = BigInt(a);
+        const y = BigInt(b);
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
+  }
+}
+
+/** A Struct's JSON: keys in byte order, each value a `Value`. */
+function writeStruct(v: JsonValue, out: string[]): void {
+  if (!isObject(v)) {
+    return writePlain(v, out);
+  }
+  out.push("{");
+  Object.keys(v)
+    .sort(compareBytes)
+    .forEach((key, i) => {
+      out.push(i === 0 ? "" : ",", quote(key), ":");
+      writeStructValue(v[key] as JsonValue, out);
+    });
+  out.push("}");
+}
+
+/** A `Value`'s JSON (or a `ListValue`'s): objects are Structs. */
+function writeStructValue(v: JsonValue, out: string[]): void {
+  if (Array.isArray(v)) {
+    out.push("[");
+    v.forEach((item, i) => {
+      out.push(i === 0 ? "" : ",");
+      writeStructValue(item, out);
+    });
+    out.push("]");
+    return;
+  }
+  if (isObject(v)) {
+    return writeStruct(v, out);
+  }
+  writePlain(v, out);
+}
+
+/**
+ * An Any's JSON, `@type` first: then the packed message's fields, or its
+ * JSON under `"value"` for a well-known type written otherwise than as an
+ * object of fields.
+ */
+function writeAny(v: JsonValue, ctx: Context): void {
+  const { out } = ctx;
+  const type = isObject(v) ? v["@type"] : undefined;
+  if (!isObject(v) || typeof type !== "string") {
+    return writePlain(v, out);
+  }
+  out.push('{"@type":', quote(type));
+  const desc = ctx.registry?.getMessage(type.slice(type.lastIndexOf("/") + 1));
+  if (desc !== undefined && customJson.has(desc.typeName)) {
+    out.push(',"value":');
+    writeMessage(desc, v["value"] ?? null, ctx);
+  } else {
+    writeFields(desc, v, ctx, true);
+  }
+  out.push("}");
+}
+
+/** Write v as it is: numbers in their shortest form, `-0` for negative zero. */
+function writePlain(v: JsonValue, out: string[]): void {
+  if (v === null) {
+    out.push("null");
+  } else if (typeof v === "number") {
+    out.push(Object.is(v, -0) ? "-0" : String(v));
+  } else if (typeof v === "string") {
+    out.push(quote(v));
+  } else if (typeof v === "boolean") {
+    out.push(v ? "true" : "false");
+  } else if (Array.isArray(v)) {
+    out.push("[");
+    v.forEach((item, i) => {
+      out.push(i === 0 ? "" : ",");
+      writePlain(item, out);
+    });
+    out.push("]");
+  } else {
+    out.push("{");
+    let first = true;
+    for (const [key, value] of Object.entries(v)) {
+      if (value !== undefined) {
+        out.push(first ? "" : ",", quote(key), ":");
+        first = false;
+        writePlain(value, out);
+      }
+    }
+    out.push("}");
+  }
+}
