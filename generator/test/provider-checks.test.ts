@@ -1,0 +1,231 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createProblemCollector, GeneratorError } from "../src/errors.js";
+import { parseOptions } from "../src/options.js";
+import { generate } from "../src/plugin.js";
+import {
+  checkModelTools,
+  providersOf,
+  requestLimitWarnings,
+} from "../src/providers/provider-checks.js";
+import { compileRequest } from "./support/compile.js";
+
+/** A proto of `count` strict tools, each with one optional field. */
+function strictToolsProto(count: number): string {
+  const rpcs = Array.from(
+    { length: count },
+    (_, i) => `  rpc Do${i}(Req) returns (Res) {
+    option (ai.tools.v1.rpc_tool) = { name: "do_${i}" description: "Do ${i}." strict: true };
+  }`,
+  ).join("\n");
+  return `syntax = "proto3";
+package limits.v1;
+import "ai/tools/v1/annotations.proto";
+message Req { optional string note = 1; }
+message Res {}
+service Limits {
+${rpcs}
+}
+`;
+}
+
+const refusedEverywhere = {
+  name: "bad_tool",
+  strict: false,
+  schemaJson: JSON.stringify({
+    type: "object",
+    anyOf: [{ type: "object" }],
+    properties: { a: { allOf: [{ type: "string" }] } },
+  }),
+  file: "bad/v1/bad.proto",
+  element: "BadService.Bad",
+};
+
+function thrown(f: () => void): string {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(GeneratorError);
+    return (e as Error).message;
+  }
+  throw new Error("nothing thrown");
+}
+
+describe("providers= option", () => {
+  it("defaults to every provider; repeated, names the ones to enforce", () => {
+    expect(providersOf(parseOptions("target=go").lists["providers"]!)).toEqual([
+      "openai",
+      "anthropic",
+      "gemini",
+    ]);
+    const options = parseOptions(
+      "target=go,providers=gemini,providers=anthropic",
+    );
+    expect(providersOf(options.lists["providers"]!)).toEqual([
+      "anthropic",
+      "gemini",
+    ]);
+  });
+
+  it("refuses an unknown provider, listing the valid ones", () => {
+    expect(thrown(() => parseOptions("target=go,providers=mistral"))).toBe(
+      'invalid value "mistral" for option "providers"; valid values: openai, anthropic, gemini (repeat the option for several: providers=openai,providers=gemini)',
+    );
+  });
+});
+
+describe("checkModelTools", () => {
+  it("refuses a tool an enforced provider refuses, naming file, element, tool, path and rule, all together", () => {
+    const problems = createProblemCollector();
+    checkModelTools(
+      [
+        refusedEverywhere,
+        { ...refusedEverywhere, name: "bad_two", element: "BadService.Two" },
+      ],
+      ["anthropic", "gemini"],
+      problems,
+      () => {},
+    );
+    expect(thrown(() => problems.throwIfAny()).split("\n")).toEqual([
+      'bad/v1/bad.proto: BadService.Bad: tool "bad_tool" would be refused by Anthropic (input_schema): #: input_schema does not support "anyOf" at the top level [top-level-composition]',
+      'bad/v1/bad.proto: BadService.Bad: tool "bad_tool" would be refused by Gemini (parametersJsonSchema): #/properties/a: keyword "allOf" is not supported by Gemini [unsupported-keyword]',
+      'bad/v1/bad.proto: BadService.Two: tool "bad_two" would be refused by Anthropic (input_schema): #: input_schema does not support "anyOf" at the top level [top-level-composition]',
+      'bad/v1/bad.proto: BadService.Two: tool "bad_two" would be refused by Gemini (parametersJsonSchema): #/properties/a: keyword "allOf" is not supported by Gemini [unsupported-keyword]',
+    ]);
+  });
+
+  it("checks only the enforced providers", () => {
+    const problems = createProblemCollector();
+    checkModelTools([refusedEverywhere], ["openai"], problems, () => {});
+    expect(() => problems.throwIfAny()).not.toThrow();
+  });
+
+  it("warns about a strict tool Anthropic strict tool use would refuse", () => {
+    const warnings: string[] = [];
+    checkModelTools(
+      [
+        {
+          ...refusedEverywhere,
+          strict: true,
+          schemaJson: JSON.stringify({
+            type: "object",
+            properties: { s: { type: "string", pattern: "^(?=a)" } },
+            required: ["s"],
+            additionalProperties: false,
+          }),
+        },
+      ],
+      ["anthropic"],
+      createProblemCollector(),
+      (m) => warnings.push(m),
+    );
+    expect(warnings).toEqual([
+      'tool "bad_tool" is strict, and Anthropic strict tool use would refuse it: #/properties/s: pattern "^(?=a)" uses lookaround, which strict tool use does not support [pattern]; send it to Anthropic without strict',
+    ]);
+  });
+});
+
+describe("per-request limits", () => {
+  const tool = (i: number, strict: boolean) => ({
+    name: `t${i}`,
+    strict,
+    schema: { type: "object", properties: {}, required: [] },
+  });
+
+  it("warns once per limit: Anthropic's 20 strict tools", () => {
+    const tools = Array.from({ length: 21 }, (_, i) => tool(i, true));
+    expect(requestLimitWarnings(tools, ["anthropic"])).toEqual([
+      "21 strict tools: an Anthropic request with strict tool use takes at most 20; the Anthropic adapters refuse a request over it (send fewer tools with strict)",
+    ]);
+    expect(requestLimitWarnings(tools.slice(1), ["anthropic"])).toEqual([]);
+    expect(
+      requestLimitWarnings(
+        Array.from({ length: 21 }, (_, i) => tool(i, false)),
+        ["anthropic"],
+      ),
+    ).toEqual([]);
+  });
+
+  it("warns about Anthropic's 24 optional and 16 union parameters", () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 25 }, (_, i) => [
+        `p${i}`,
+        { type: ["string", "null"] },
+      ]),
+    );
+    const warnings = requestLimitWarnings(
+      [
+        {
+          name: "t",
+          strict: true,
+          schema: { type: "object", properties, required: [] },
+        },
+      ],
+      ["anthropic"],
+    );
+    expect(warnings).toEqual([
+      "the strict tools have 25 optional parameters: an Anthropic request with strict tool use takes at most 24; the Anthropic adapters refuse a request over it (send fewer tools with strict)",
+      "the strict tools have 25 parameters with a union type (anyOf, nullable): an Anthropic request with strict tool use takes at most 16; the Anthropic adapters refuse a request over it (send fewer tools with strict)",
+    ]);
+  });
+
+  it("warns about Gemini's 512 function declarations and OpenAI's 128 tools", () => {
+    const tools = Array.from({ length: 513 }, (_, i) => tool(i, false));
+    expect(requestLimitWarnings(tools, ["gemini"])).toEqual([
+      "513 tools: a Gemini request takes at most 512 function declarations; the Gemini adapters refuse more",
+    ]);
+    expect(requestLimitWarnings(tools.slice(0, 129), ["openai"])).toEqual([
+      "129 tools: an OpenAI request takes at most 128; send a subset per request",
+    ]);
+    expect(
+      requestLimitWarnings(tools.slice(0, 128), ["openai", "gemini"]),
+    ).toEqual([]);
+  });
+
+  it("generation warns through its warn channel, once, and still writes the file", () => {
+    const sources = { "limits/v1/limits.proto": strictToolsProto(21) };
+    const warnings: string[] = [];
+    const files = generate(compileRequest(sources), (m) => warnings.push(m));
+    expect(files.map((f) => f.name)).toEqual(["ai_tools.gen.go"]);
+    expect(warnings).toEqual([
+      "21 strict tools: an Anthropic request with strict tool use takes at most 20; the Anthropic adapters refuse a request over it (send fewer tools with strict)",
+      "the strict tools have 21 parameters with a union type (anyOf, nullable): an Anthropic request with strict tool use takes at most 16; the Anthropic adapters refuse a request over it (send fewer tools with strict)",
+    ]);
+    const quiet: string[] = [];
+    generate(compileRequest(sources, "target=go,providers=gemini"), (m) =>
+      quiet.push(m),
+    );
+    expect(quiet).toEqual([]);
+  });
+
+  it("the plugin process writes the warnings to stderr (run `pnpm run build` first)", () => {
+    const root = resolve(import.meta.dirname, "..", "..");
+    const dir = mkdtempSync(join(tmpdir(), "ai-tools-warn-"));
+    try {
+      writeFileSync(join(dir, "limits.proto"), strictToolsProto(21));
+      const r = spawnSync(
+        "protoc",
+        [
+          `-I${join(root, "proto")}`,
+          `-I${dir}`,
+          `--plugin=protoc-gen-ai-tools=${join(root, "node_modules", ".bin", "protoc-gen-ai-tools")}`,
+          `--ai-tools_out=${dir}`,
+          "--ai-tools_opt=target=go",
+          join(dir, "limits.proto"),
+        ],
+        { encoding: "utf8" },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toBe(
+        "protoc-gen-ai-tools: warning: 21 strict tools: an Anthropic request with strict tool use takes at most 20; the Anthropic adapters refuse a request over it (send fewer tools with strict)",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
