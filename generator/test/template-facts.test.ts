@@ -5,6 +5,7 @@ import { goFileIdentifiers, goLocalNames } from "../src/go/go-imports.js";
 import { goMcpLocalNames } from "../src/go/build-go-mcp-view.js";
 import { goPascalCase } from "../src/go/go-names.js";
 import { pyFileIdentifiers } from "../src/py/py-names.js";
+import { tsMcpFileIdentifiers } from "../src/ts/build-ts-mcp-view.js";
 import { tsFileIdentifiers } from "../src/ts/build-ts-view.js";
 import { buildRequest } from "./support/request.js";
 import { modelOf } from "./support/model.js";
@@ -143,6 +144,44 @@ describe("lists of template facts", () => {
     ];
     expect(sorted(tsFileIdentifiers)).toEqual(
       sorted(declared.filter((n) => !toolConsts.has(n))),
+    );
+  });
+
+  it("tsMcpFileIdentifiers: the TypeScript MCP file's own names", async () => {
+    // The mcp case has tools only MCP executes: mcpAliasConfig is declared.
+    const request = await buildRequest("mcp", { parameter: "target=ts" });
+    const mcp = generate(request).find(
+      (f) => f.name === "ai_tools_mcp.gen.ts",
+    )!.content;
+    // Per service: its tools, register…Handler, forwardTo…Client and the
+    // service descriptor imported from its _pb file.
+    const perService = new Set([
+      ...matches(mcp, /^export const (\w+): readonly McpToolMethod\[\]/gm),
+      ...matches(
+        mcp,
+        /^export function ((?:register\w+Handler|forwardTo\w+Client))\(/gm,
+      ),
+    ]);
+    const declared = [
+      ...matches(
+        mcp,
+        /^(?:export )?(?:const|function|class|type|interface) (\w+)/gm,
+      ),
+      ...matches(mcp, /^import \* as (\w+) from /gm),
+      ...matches(
+        mcp,
+        /^import (?:type )?\{([^}]*)\} from "(?:@ai-tools\/runtime(?:\/mcp)?|@connectrpc\/connect)";/gm,
+      ).flatMap((list) =>
+        list
+          .split(",")
+          .map((s) => s.trim().replace(/^type /, ""))
+          .filter((s) => s !== "")
+          .map((s) => s.split(/\s+as\s+/).pop()!),
+      ),
+    ];
+    expect(perService.size).toBeGreaterThan(0);
+    expect(sorted(tsMcpFileIdentifiers)).toEqual(
+      sorted(declared.filter((n) => !perService.has(n))),
     );
   });
 
