@@ -47,6 +47,13 @@ export interface DefScope<F extends PathFact> {
 export const recursionUnroll = 4;
 
 /**
+ * How many `$ref`s {@link SchemaDefs.unroll} follows in all: definitions
+ * shared along many paths multiply the paths, and the facts serve
+ * schema-generated test values, not the schema.
+ */
+export const unrollBudget = 100_000;
+
+/**
  * The `$defs` of one tool schema being built: which messages become
  * definitions, and the definitions written so far. Definitions are keyed
  * by the message's full name (`acme.crm.v1.Account`), so a key is stable
@@ -174,13 +181,15 @@ export function createSchemaDefs<F extends PathFact>(
     unroll(facts, refSites) {
       const out: F[] = [...facts];
       const passes = new Map<string, number>();
+      let budget = unrollBudget;
       const visit = (prefix: readonly string[], sites: readonly RefSite[]) => {
         for (const site of sites) {
           const scope = scopes.get(site.key);
           const n = passes.get(site.key) ?? 0;
-          if (scope === undefined || n >= recursionUnroll) {
+          if (scope === undefined || n >= recursionUnroll || budget <= 0) {
             continue;
           }
+          budget -= 1;
           const at = [...prefix, ...site.path];
           for (const fact of scope.facts) {
             out.push({ ...fact, path: [...at, ...fact.path] });
