@@ -9,7 +9,7 @@
 // or no ai_tools.gen.go in it).
 //
 //   node scripts/bench.mjs [--quick] [--runs N] [--warmup N] [--sizes 25,50,100]
-//                          [--seed S] [--plugin PATH] [--keep]
+//                          [--seed S] [--corpus 1|2] [--plugin PATH] [--keep]
 import { createHash } from "node:crypto";
 import {
   existsSync,
@@ -28,7 +28,11 @@ import {
   CodeGeneratorRequestSchema,
   CodeGeneratorResponseSchema,
 } from "@bufbuild/protobuf/wkt";
-import { generateCorpus, RPCS_PER_FILE } from "./bench/corpus.mjs";
+import {
+  CORPUS_VERSIONS,
+  generateCorpus,
+  RPCS_PER_FILE,
+} from "./bench/corpus.mjs";
 import { compileCorpus } from "./bench/compile.mjs";
 import { runPlugin } from "./bench/measure.mjs";
 
@@ -37,7 +41,7 @@ const generatorDir = join(here, "..");
 const repoRoot = join(generatorDir, "..");
 
 const GO_BASELINE =
-  "Go plugin it replaces: ~1.7 s median at 2,000 tools (figure measured earlier on this machine type)";
+  "Go plugin it replaces: ~1.7 s median at 2,000 tools of corpus version 1 (figure measured earlier on this machine type)";
 
 const { values: opt } = parseArgs({
   options: {
@@ -46,6 +50,7 @@ const { values: opt } = parseArgs({
     warmup: { type: "string" },
     sizes: { type: "string", default: "25,50,100" },
     seed: { type: "string", default: "ai-tools-bench-1" },
+    corpus: { type: "string", default: "2" },
     plugin: { type: "string" },
     keep: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -58,6 +63,8 @@ if (opt.help) {
   --warmup N       warm-up runs per size, not counted (default 1)
   --sizes A,B,C    corpus sizes in files of ${RPCS_PER_FILE} RPCs (default 25,50,100)
   --seed S         corpus seed (default ai-tools-bench-1)
+  --corpus V       corpus version: 2 (default) or 1, the corpus before the shared
+                   value messages (the Go plugin's figure is on version 1)
   --plugin PATH    plugin executable (default node_modules/.bin/protoc-gen-ai-tools);
                    a .js/.mjs path is run with this node
   --keep           keep the temp dir (corpus, buf image, request.binpb)`);
@@ -68,6 +75,12 @@ function fail(message) {
   console.error(`bench: ${message}`);
   process.exit(1);
 }
+
+const corpusVersion = Number(opt.corpus);
+if (!CORPUS_VERSIONS.includes(corpusVersion))
+  fail(
+    `--corpus wants one of ${CORPUS_VERSIONS.join(", ")}, got ${JSON.stringify(opt.corpus)}`,
+  );
 
 const positiveInt = (name, text) => {
   const n = Number(text);
@@ -167,7 +180,7 @@ console.log(
     `load average ${loadavg()[0].toFixed(2)}`,
 );
 console.log(
-  `  corpus   seed ${JSON.stringify(opt.seed)}, ${RPCS_PER_FILE} annotated RPCs per file, compiled by buf`,
+  `  corpus   version ${corpusVersion}, seed ${JSON.stringify(opt.seed)}, ${RPCS_PER_FILE} annotated RPCs per file, compiled by buf`,
 );
 console.log(
   `  runs     ${runs} measured + ${warmup} warm-up per size${opt.quick ? " (--quick)" : ""}`,
@@ -179,7 +192,7 @@ const corpora = [];
 for (const files of sizes) {
   const dir = join(work, `files-${files}`);
   mkdirSync(dir);
-  const corpus = generateCorpus(opt.seed, files);
+  const corpus = generateCorpus(opt.seed, files, corpusVersion);
   let compiled;
   try {
     compiled = compileCorpus({
@@ -429,7 +442,9 @@ console.log();
 console.log(GO_BASELINE);
 const at2000 = results.find((r) => r.tools === 2000);
 if (at2000)
-  console.log(`This plugin: ${ms(at2000.median)} median at 2,000 tools.`);
+  console.log(
+    `This plugin: ${ms(at2000.median)} median at 2,000 tools of corpus version ${corpusVersion}.`,
+  );
 
 if (distStamp() !== distAtStart) {
   oddities.push(

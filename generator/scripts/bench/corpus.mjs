@@ -6,13 +6,21 @@
 // APIs look like: entity messages with nested messages and enums, oneofs,
 // maps, repeated fields, well-known types, alias_prefix on entity ids and
 // cross references, list responses with repeated entities, and comments on
-// everything.
+// everything. Like google.type, Temporal's common.v1 or Stripe's objects,
+// each package has small value messages used at several places of one
+// entity (Money, PostalAddress, Actor, Payload with bytes), and entities
+// carry line items and audit entries built from them. Those value messages
+// came with corpus version 2 (the default); version 1 is the corpus before
+// them, kept byte for byte for comparisons with earlier figures.
 //
 // File i depends only on (seed, i), so the corpus of N files is a prefix of
 // the corpus of M > N files: the sizes grow by adding files, not by
 // reshuffling the ones already there.
 
 export const RPCS_PER_FILE = 20;
+
+/** Corpus versions: 2 (the default) adds the shared value messages. */
+export const CORPUS_VERSIONS = [1, 2];
 
 const DOMAINS = [
   "billing",
@@ -113,6 +121,20 @@ const EXTRA_FIELDS = [
   ["string", "locale", 'BCP-47 locale, e.g. "en-GB".'],
   ["string", "time_zone", 'IANA time zone, e.g. "Europe/Paris".'],
   ["bytes", "thumbnail", "Small PNG preview."],
+];
+
+const MONEY_FIELDS = [
+  ["amount", "Amount charged, in the account's currency."],
+  ["tax_total", "Sum of the taxes of every line."],
+  ["discount", "Discount granted; zero when none."],
+  ["balance", "Amount still due."],
+  ["budget", "Spending limit; unset means no limit."],
+];
+
+const ADDRESS_FIELDS = [
+  ["billing_address", "Address invoices are sent to."],
+  ["shipping_address", "Address goods are delivered to."],
+  ["origin_address", "Where it starts from."],
 ];
 
 const VERB_TEXT = {
@@ -223,7 +245,28 @@ function fieldWriter(b) {
 // ---------------------------------------------------------------------------
 // One file.
 
-function entityMessage(b, rng, e, others, domain) {
+// The value-message fields of an entity (corpus version 2).
+function valueFields(f, rng, e) {
+  f("Actor", "creator", `Who created the ${e}.`, "", "output only");
+  f("Actor", "last_modifier", `Who last changed the ${e}.`);
+  if (rng.bool(0.6)) f("Actor", "owner", `Who is responsible for the ${e}.`);
+  for (const [name, comment] of rng.sample(MONEY_FIELDS, rng.int(1, 3)))
+    f("Money", name, comment);
+  for (const [name, comment] of rng.sample(ADDRESS_FIELDS, rng.int(0, 2)))
+    f("PostalAddress", name, comment);
+  f("Payload", "content", `Content of the ${e}, as the client encoded it.`);
+  if (rng.bool(0.5))
+    f("Payload", "details", "Integration-specific details, passed through.");
+  f(
+    "repeated LineItem",
+    "line_items",
+    `Billable lines of the ${e}, in display order.`,
+  );
+  if (rng.bool(0.5))
+    f("repeated AuditEntry", "history", "Recent changes, newest first.");
+}
+
+function entityMessage(b, rng, e, others, domain, v2) {
   const E = pascal(e);
   const ref = others[0];
   const ref2 = others[1];
@@ -284,6 +327,7 @@ function entityMessage(b, rng, e, others, domain) {
       "archived",
       "Archived flag; unset means inherit from the parent.",
     );
+  if (v2) valueFields(f, rng, e);
   f("map<string, string>", "labels", "Key/value labels used for filtering.");
   f("repeated string", "tags", "Tags, lower case, without the leading '#'.");
   f("repeated Attachment", "attachments", `Files attached to the ${e}.`);
@@ -341,9 +385,39 @@ function entityMessage(b, rng, e, others, domain) {
   b.line("ALGORITHM_CRC32C = 2;");
   b.close();
   b.close();
+  if (v2) {
+    a("Actor", "uploader", "Who uploaded it.");
+    a("Payload", "preview", "Preview rendered by the server; unset when none.");
+  }
   b.close();
+  if (v2) lineItemAndAuditEntry(b, e);
   b.close();
   b.line();
+}
+
+// Nested messages of an entity built from the value messages (version 2).
+function lineItemAndAuditEntry(b, e) {
+  b.line();
+  b.comment(`A billable line of a ${e}.`);
+  b.open("message LineItem");
+  const l = fieldWriter(b);
+  l("string", "sku", "Stock keeping unit of the product.");
+  l("string", "description", "What the line is for, shown on documents.");
+  l("int32", "quantity", "Number of units; at least 1.");
+  l("Money", "unit_price", "Price of one unit, before tax.");
+  l("Money", "tax", "Tax for the whole line.");
+  l("Money", "total", "Line total, tax included.");
+  l("Reference", "product", "The product or service sold.");
+  b.close();
+  b.line();
+  b.comment(`One change to a ${e}.`);
+  b.open("message AuditEntry");
+  const h = fieldWriter(b);
+  h("Actor", "actor", "Who made the change.");
+  h("google.protobuf.Timestamp", "time", "When the change was made.");
+  h("google.protobuf.FieldMask", "changed", "Fields the change touched.");
+  h("Payload", "before", "The changed fields before the change.");
+  b.close();
 }
 
 function rpcMessages(b, rng, e, others, domain) {
@@ -533,11 +607,80 @@ function describe(rng, verb, e, domain) {
   return base + extra;
 }
 
+// The value messages every version-2 file declares, shaped like
+// google.type.Money and PostalAddress, an audit actor and Temporal's Payload.
+function valueMessages(b) {
+  let f;
+  b.comment(
+    "An amount of money in one currency (shaped like google.type.Money).",
+  );
+  b.open("message Money");
+  f = fieldWriter(b);
+  f("string", "currency_code", 'ISO 4217 currency code, e.g. "EUR".');
+  f("int64", "units", "Whole units of the amount.");
+  f(
+    "int32",
+    "nanos",
+    "Nano units of the amount, between -999,999,999 and +999,999,999, with the sign of units.",
+  );
+  b.close();
+  b.line();
+  b.comment("A postal address (shaped like google.type.PostalAddress).");
+  b.open("message PostalAddress");
+  f = fieldWriter(b);
+  f("string", "region_code", 'CLDR region code of the country, e.g. "CH".');
+  f("string", "postal_code", "Postal code; not every country uses one.");
+  f("string", "administrative_area", "State, province or prefecture.");
+  f("string", "locality", "City or town.");
+  f(
+    "repeated string",
+    "address_lines",
+    "Unstructured lines below the locality, most specific first.",
+  );
+  f("repeated string", "recipients", "People or companies at the address.");
+  b.close();
+  b.line();
+  b.comment("Who did something: a user, a service account or the system.");
+  b.open("message Actor");
+  f = fieldWriter(b);
+  f("string", "user_id", "User id; empty for the system.", aliasOpt("user"));
+  f("string", "display_name", "Name shown in the audit log.");
+  f("string", "email", "Contact e-mail address, when it has one.");
+  f("Kind", "kind", "What sort of actor it is.");
+  b.line();
+  b.open("enum Kind");
+  b.line("KIND_UNSPECIFIED = 0;");
+  b.line("KIND_USER = 1;");
+  b.line("KIND_SERVICE_ACCOUNT = 2;");
+  b.line("KIND_SYSTEM = 3;");
+  b.close();
+  b.close();
+  b.line();
+  b.comment(
+    "Opaque data with its encoding (shaped like Temporal's common.v1.Payload).",
+  );
+  b.open("message Payload");
+  f = fieldWriter(b);
+  f(
+    "map<string, bytes>",
+    "metadata",
+    'Encoding metadata, e.g. "encoding": "json/plain".',
+  );
+  f("bytes", "data", "The encoded data.");
+  b.close();
+  b.line();
+}
+
 /**
  * Generates file number `index` (0-based) of the corpus.
  * @returns {{path: string, content: string, tools: number, services: number}}
  */
-export function generateFile(seed, index) {
+export function generateFile(seed, index, version = 2) {
+  if (!CORPUS_VERSIONS.includes(version))
+    throw new Error(
+      `unknown corpus version ${JSON.stringify(version)}; valid: ${CORPUS_VERSIONS.join(", ")}`,
+    );
+  const v2 = version === 2;
   const rng = makeRng(seed, index);
   const domain = `${DOMAINS[index % DOMAINS.length]}${index}`;
   const Domain = pascal(domain);
@@ -597,6 +740,7 @@ export function generateFile(seed, index) {
   f("google.protobuf.UInt64Value", "version", "Version; latest when unset.");
   b.close();
   b.line();
+  if (v2) valueMessages(b);
   b.comment("Sort order for list calls.");
   b.open("enum SortOrder");
   b.line("SORT_ORDER_UNSPECIFIED = 0;");
@@ -609,7 +753,7 @@ export function generateFile(seed, index) {
   const rpcs = [];
   entities.forEach((e, i) => {
     const others = [entities[(i + 1) % 4], entities[(i + 2) % 4]];
-    entityMessage(b, rng, e, others, domain);
+    entityMessage(b, rng, e, others, domain, v2);
     const msgs = rpcMessages(b, rng, e, others, domain);
     for (const verb of ["create", "get", "update", "delete", "list"]) {
       const method =
@@ -666,6 +810,8 @@ export function generateFile(seed, index) {
 }
 
 /** The first `files` files of the corpus for `seed`. */
-export function generateCorpus(seed, files) {
-  return Array.from({ length: files }, (_, i) => generateFile(seed, i));
+export function generateCorpus(seed, files, version = 2) {
+  return Array.from({ length: files }, (_, i) =>
+    generateFile(seed, i, version),
+  );
 }
