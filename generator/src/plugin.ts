@@ -43,20 +43,17 @@ export function generate(
   const options = parseOptions(request.parameter);
   const { files } = resolveRequestFiles(request);
   const problems = createProblemCollector();
+  const providers = providersOf(options.lists["providers"] ?? []);
   const model = buildModel(
     files,
     problems,
     toolSelectionOf(options.common, options.lists),
+    providers.includes("openai"),
   );
   if (model.tools.length === 0) {
     return [];
   }
-  checkModelTools(
-    model.tools,
-    providersOf(options.lists["providers"] ?? []),
-    problems,
-    warn,
-  );
+  checkModelTools(model.tools, providers, problems, warn);
   const entry: TargetEntry = targets[options.target];
   const mcp = options.common["mcp"] === "true";
   if (mcp && entry.buildMcpView === undefined) {

@@ -59,8 +59,20 @@ export interface TargetEntry {
 /** Every target, by the name `target=` takes; the first is the default. */
 export const targets = {
   go: {
-    options: {},
-    buildView: (model, _options, problems) => buildGoView(model, problems),
+    options: {
+      provider_forms: {
+        default: "false",
+        check: (v) =>
+          v === "true" || v === "false"
+            ? undefined
+            : "valid values: true, false",
+        example: "provider_forms=true",
+      },
+    },
+    buildView: (model, options, problems) =>
+      buildGoView(model, problems, {
+        providerForms: options["provider_forms"] === "true",
+      }),
     buildMcpView: (model, _options, problems) =>
       buildGoMcpView(model, problems),
   },

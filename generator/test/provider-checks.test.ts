@@ -77,6 +77,42 @@ describe("providers= option", () => {
   });
 });
 
+describe("providers= at generation", () => {
+  // 1,001 enum values: over OpenAI strict mode's 1,000, fine elsewhere.
+  const values = Array.from({ length: 1001 }, (_, i) => `  V${i} = ${i + 1};`);
+  const sources = {
+    "wide/v1/wide.proto": `syntax = "proto3";
+package wide.v1;
+import "ai/tools/v1/annotations.proto";
+enum Color {
+  COLOR_UNSPECIFIED = 0;
+${values.join("\n")}
+}
+message PaintRequest { Color color = 1; }
+message PaintResponse {}
+service Paint {
+  rpc Paint(PaintRequest) returns (PaintResponse) {
+    option (ai.tools.v1.rpc_tool) = { name: "paint" description: "Paint." strict: true };
+  }
+}
+`,
+  };
+
+  it("refuses a strict tool OpenAI strict mode refuses while openai is enforced", () => {
+    expect(() => generate(compileRequest(sources), () => {})).toThrow(
+      'wide/v1/wide.proto: Paint.Paint: strict tool "paint" would be refused by OpenAI strict mode: #: schema has 1001 enum values; the limit is 1000',
+    );
+  });
+
+  it("generates it when the enforced providers take it", () => {
+    const files = generate(
+      compileRequest(sources, "target=go,providers=anthropic,providers=gemini"),
+      () => {},
+    );
+    expect(files.map((f) => f.name)).toEqual(["ai_tools.gen.go"]);
+  });
+});
+
 describe("checkModelTools", () => {
   it("refuses a tool an enforced provider refuses, naming file, element, tool, path and rule, all together", () => {
     const problems = createProblemCollector();

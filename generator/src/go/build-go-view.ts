@@ -46,6 +46,7 @@ const primaryPrefixComment = " // use the tool's primary prefix";
 export function buildGoView(
   model: GeneratorModel,
   problems: ProblemCollector,
+  options: { readonly providerForms?: boolean } = {},
 ): GoFileView {
   const varNames = assignToolIdentifiers(
     model.tools,
@@ -70,6 +71,7 @@ export function buildGoView(
     executors: model.hasExecutors,
     streaming: model.executors.some((t) => t.serverStreaming),
     mcp: false,
+    providers: options.providerForms === true,
   };
   const runtime = goRuntime(features);
   const imports = new Map<string, GoImport>();

@@ -18,6 +18,8 @@ export interface GoFeatures {
   readonly streaming: boolean;
   /** The MCP file (ai_tools_mcp.gen.go); never the main file. */
   readonly mcp: boolean;
+  /** Each provider's form of the tools (option provider_forms=true). */
+  readonly providers?: boolean;
 }
 
 /** One import of Go code: the name it is used under and its path. */
@@ -34,7 +36,13 @@ interface RuntimeFile {
   readonly body: readonly string[];
 }
 
-const features = ["aliases", "executors", "streaming", "mcp"] as const;
+const features = [
+  "aliases",
+  "executors",
+  "streaming",
+  "mcp",
+  "providers",
+] as const;
 
 function parseFile(name: string, text: string): RuntimeFile {
   const lines = text.split("\n");
@@ -87,7 +95,7 @@ function resolveRegions(file: RuntimeFile, f: GoFeatures): string[] {
       if (!(features as readonly string[]).includes(feature)) {
         throw new Error(`runtimes/go/${file.name}: unknown feature ${feature}`);
       }
-      open.push(f[feature as keyof GoFeatures]);
+      open.push(f[feature as keyof GoFeatures] === true);
     } else if (marker === "//aitools:end") {
       if (open.pop() === undefined) {
         throw new Error(
@@ -139,7 +147,7 @@ export function goRuntimeBeside(
 }
 
 function needs(file: RuntimeFile, f: GoFeatures): boolean {
-  return file.features.some((name) => f[name as keyof GoFeatures]);
+  return file.features.some((name) => f[name as keyof GoFeatures] === true);
 }
 
 function render(

@@ -117,12 +117,14 @@ function topologicalOrder(
  * Build the model: every RPC of the files to generate that `selection`
  * makes a tool (by default the annotated ones), with its schema and alias
  * facts. Problems in the protos are collected and thrown together as one
- * GeneratorError.
+ * GeneratorError. A strict tool OpenAI strict mode refuses is one of them
+ * unless `enforceOpenAiStrict` is false (`providers=` without openai).
  */
 export function buildModel(
   files: readonly DescFile[],
   problems: ProblemCollector = createProblemCollector(),
   selection: ToolSelection = annotatedTools,
+  enforceOpenAiStrict = true,
 ): GeneratorModel {
   const outputSchemas = createOutputSchemaCache();
   const selected = selectTools(files, selection, problems);
@@ -175,7 +177,7 @@ export function buildModel(
           }
           throw e;
         }
-        if (def.strict) {
+        if (def.strict && enforceOpenAiStrict) {
           const violations = checkOpenAiStrict(schema.schema);
           if (violations.length > 0) {
             problems.add({
