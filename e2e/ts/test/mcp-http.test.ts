@@ -85,6 +85,38 @@ describe("HTTP, 2026-07-28 (stateless, handles)", () => {
     ]);
   });
 
+  it("takes _meta's handle over the argument; a handle not a string is isError", async () => {
+    const client = await connectHttp(http, "2026-07-28");
+    const ws = newUUID();
+    const a = await callOk(client, "links_create", newLinkArgs(ws, "a"));
+    const b = await callOk(client, "links_create", newLinkArgs(ws, "b"));
+    const [ha, hb] = [a._meta?.[handleKey], b._meta?.[handleKey]];
+    expect(ha).not.toBe(hb);
+    const both = await callOk(
+      client,
+      "links_get",
+      { id: "link-1", conversation: hb },
+      { [handleKey]: ha },
+    );
+    expect(both._meta?.[handleKey]).toBe(ha);
+    expect(both.structuredContent).toMatchObject({ link: { title: "a" } });
+    const badArgument = await callTool(client, "ping", { conversation: 5 });
+    expect(badArgument.isError).toBe(true);
+    expect(badArgument.content).toEqual([
+      {
+        type: "text",
+        text: 'failed to parse arguments: "conversation" must be a string',
+      },
+    ]);
+    const badMeta = await callTool(client, "ping", {}, { [handleKey]: 5 });
+    expect(badMeta.content).toEqual([
+      {
+        type: "text",
+        text: 'failed to parse arguments: "ai-tools/conversation" must be a string',
+      },
+    ]);
+  });
+
   it("answers an unknown tool with JSON-RPC -32602", async () => {
     const client = await connectHttp(http, "2026-07-28");
     await expect(callTool(client, "links_nope", {})).rejects.toMatchObject({

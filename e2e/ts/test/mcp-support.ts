@@ -150,7 +150,11 @@ export async function expectValidResult(
   expect(validate(r.structuredContent), JSON.stringify(validate.errors)).toBe(
     true,
   );
-  expect(JSON.parse(r.content[0]!.text!)).toEqual(r.structuredContent);
+  // The same JSON: the text's -0 reaches the client as 0 in
+  // structuredContent (JSON.stringify writes -0 as 0).
+  expect(JSON.parse(JSON.stringify(JSON.parse(r.content[0]!.text!)))).toEqual(
+    r.structuredContent,
+  );
 }
 
 /** Call a tool, with `_meta` when given. */
