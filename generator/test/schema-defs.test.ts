@@ -1,8 +1,11 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   create,
   createFileRegistry,
   fromJsonString,
+  toBinary,
   type DescMessage,
   type FileRegistry,
 } from "@bufbuild/protobuf";
@@ -13,7 +16,7 @@ import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import { buildToolSchema } from "../src/schema/build-schema.js";
 import { schemaDepth } from "../src/schema/schema-depth.js";
 import { compileRequest } from "./support/compile.js";
-import { buildRequest, goldenCases } from "./support/request.js";
+import { buildRequest, goldenCases, paths } from "./support/request.js";
 import { modelOf } from "./support/model.js";
 
 // Compact schemas (schema=compact) and the $defs a deep strict tool gets in
@@ -238,12 +241,12 @@ describe("depth: $defs where a strict tool needs them", () => {
 });
 
 describe.each(goldenCases())("compact form of case %s", (caseName) => {
-  it("passes the strict checker and admits values that decode after the TypeScript fix-up", async () => {
+  it("passes the strict checker and admits values that decode after the TypeScript and Python fix-ups", async () => {
     const request = await buildRequest(caseName);
     const model = modelOf(request);
-    const types = createFileRegistry(
-      create(FileDescriptorSetSchema, { file: request.protoFile }),
-    );
+    const set = create(FileDescriptorSetSchema, { file: request.protoFile });
+    const types = createFileRegistry(set);
+    const forPython: unknown[] = [];
     for (const [i, tool] of model.tools.entries()) {
       const { schema, oneofGroups } = buildToolSchema(
         tool.input,
@@ -285,6 +288,29 @@ describe.each(goldenCases())("compact form of case %s", (caseName) => {
       if (!tool.input.fields.some((f) => f.name === "__proto__")) {
         expect(decoded, tool.name).toBeGreaterThan(values.length / 2);
       }
+      forPython.push({
+        tool: tool.name,
+        requestType: tool.input.typeName,
+        strict: tool.strict,
+        values,
+      });
     }
-  }, 60_000);
+    const python = spawnSync(
+      process.env["AI_TOOLS_PYTHON"] ||
+        join(paths.generator, "..", ".venv", "bin", "python"),
+      [join(import.meta.dirname, "support", "decode_values.py")],
+      {
+        input: JSON.stringify({
+          descriptorSet: Buffer.from(
+            toBinary(FileDescriptorSetSchema, set),
+          ).toString("base64"),
+          tools: forPython,
+        }),
+        encoding: "utf8",
+        maxBuffer: 1 << 26,
+      },
+    );
+    expect(python.status, python.stderr).toBe(0);
+    expect(JSON.parse(python.stdout)).toEqual([]);
+  }, 120_000);
 });
