@@ -187,6 +187,29 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
+// One row for all of testdata/protos, when every case has both figures.
+const golden = rows.filter((r) => r.case.startsWith("testdata/protos/"));
+if (
+  golden.every(
+    (r) => typeof r.inline !== "string" && typeof r.compact !== "string",
+  )
+) {
+  const sum = (pick) => golden.reduce((n, r) => n + pick(r), 0);
+  rows.splice(rows.indexOf(golden[golden.length - 1]) + 1, 0, {
+    case: `testdata/protos (all ${golden.length} cases)`,
+    tools: sum((r) => r.tools),
+    inline: {
+      openai: sum((r) => r.inline.openai),
+      anthropic: sum((r) => r.inline.anthropic),
+    },
+    compact: {
+      openai: sum((r) => r.compact.openai),
+      anthropic: sum((r) => r.compact.anthropic),
+    },
+    defs: [0, 1].map((i) => sum((r) => r.defs[i])),
+  });
+}
+
 if (opt.json) {
   console.log(JSON.stringify(rows, null, 2));
   process.exit(0);
