@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { schemaDepth, walkSchemaDepth } from "../src/schema/schema-depth.js";
+
+// Nesting as OpenAI's SDK counts it (openai-java, JsonSchemaValidator.kt):
+// the root is 0; every property value, `items`, `anyOf` branch and `$defs`
+// entry is one level deeper; a `$ref` is not followed.
+
+describe("schemaDepth", () => {
+  it("is 0 for the root alone", () => {
+    expect(schemaDepth({ type: "object", properties: {} })).toEqual({
+      depth: 0,
+      path: "#",
+    });
+  });
+
+  it("counts properties, items and anyOf branches", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        a: {
+          type: "array",
+          items: { anyOf: [{ type: "string" }, { type: "null" }] },
+        },
+      },
+    };
+    expect(schemaDepth(schema)).toEqual({
+      depth: 3,
+      path: "#/properties/a/items/anyOf/0",
+    });
+  });
+
+  it("counts a $defs entry from level 1 and does not follow $ref", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        a: { type: "object", properties: { b: { $ref: "#/$defs/X" } } },
+      },
+      $defs: {
+        "x/y": { type: "object", properties: { c: { type: "string" } } },
+        X: { $ref: "#" },
+      },
+    };
+    expect(schemaDepth(schema)).toEqual({
+      depth: 2,
+      path: "#/properties/a/properties/b",
+    });
+    const levels: string[] = [];
+    walkSchemaDepth(schema, (depth, path) => levels.push(`${depth} ${path}`));
+    expect(levels).toEqual([
+      "0 #",
+      "1 #/properties/a",
+      "2 #/properties/a/properties/b",
+      "1 #/$defs/x~1y",
+      "2 #/$defs/x~1y/properties/c",
+      "1 #/$defs/X",
+    ]);
+  });
+
+  it("ignores $defs below the root", () => {
+    const schema = {
+      type: "object",
+      properties: { a: { $defs: { X: { type: "string" } } } },
+    };
+    expect(schemaDepth(schema).depth).toBe(1);
+  });
+});
