@@ -139,6 +139,28 @@ describe("checkModelTools", () => {
     expect(() => problems.throwIfAny()).not.toThrow();
   });
 
+  it("no warning for what the adapters' strict form moves into the description", () => {
+    const warnings: string[] = [];
+    checkModelTools(
+      [
+        {
+          ...refusedEverywhere,
+          strict: true,
+          schemaJson: JSON.stringify({
+            type: "object",
+            properties: { n: { type: "integer", minimum: 1, maximum: 9 } },
+            required: ["n"],
+            additionalProperties: false,
+          }),
+        },
+      ],
+      ["anthropic"],
+      createProblemCollector(),
+      (m) => warnings.push(m),
+    );
+    expect(warnings).toEqual([]);
+  });
+
   it("warns about a strict tool Anthropic strict tool use would refuse", () => {
     const warnings: string[] = [];
     checkModelTools(

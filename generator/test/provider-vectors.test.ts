@@ -1,14 +1,18 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { countAnthropicStrictParameters } from "../src/providers/anthropic-strict.js";
+import {
+  checkAnthropicStrict,
+  countAnthropicStrictParameters,
+} from "../src/providers/anthropic-strict.js";
 import { checkGeminiOpenApi } from "../src/providers/gemini-openapi.js";
 import { paths } from "./support/request.js";
 
 // The shared vectors of e2e/vectors/providers, which the runtimes' adapters
 // run, held to the generator's checkers: every derived Gemini `parameters`
-// form passes gemini-openapi.ts, and the Anthropic counts are the ones the
-// generator warns with.
+// form passes gemini-openapi.ts, every derived Anthropic strict form
+// anthropic-strict.ts, and the Anthropic counts are the ones the generator
+// warns with.
 
 const dir = resolve(paths.generator, "..", "e2e", "vectors", "providers");
 
@@ -26,6 +30,11 @@ describe("e2e/vectors/providers", () => {
       if (c.expect !== null) {
         expect(checkGeminiOpenApi(c.expect)).toEqual([]);
       }
+    });
+  }
+  for (const c of load<unknown>("anthropic-strict.json").cases) {
+    it(`anthropic-strict ${c.name}: the expected form passes the Anthropic strict checker`, () => {
+      expect(checkAnthropicStrict(c.expect)).toEqual([]);
     });
   }
   for (const c of load<{ optional: number; unions: number }>(

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -39,7 +40,8 @@ type AnthropicTool struct {
 }
 
 // AnthropicTools returns the tools of one Anthropic request. With strict,
-// the strict tools carry "strict": true, and a request over the limits of
+// the strict tools carry "strict": true and the schema AnthropicStrictSchema
+// derives, and a request over the limits of
 // strict tool use (AnthropicMaxStrictTools, AnthropicMaxOptionalParameters,
 // AnthropicMaxUnionParameters) is an error, as Anthropic would refuse it.
 func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
@@ -49,6 +51,9 @@ func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
 		a := AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters, Strict: strict && t.Strict}
 		if a.Strict {
 			o, u, err := CountAnthropicStrictParameters(t.Parameters)
+			if err == nil {
+				a.InputSchema, err = AnthropicStrictSchema(t.Parameters)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 			}
@@ -69,6 +74,89 @@ func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
 		}
 	}
 	return out, nil
+}
+
+// AnthropicStrictSchema derives the form of a strict schema that Anthropic
+// strict tool use takes, as Anthropic's SDK does: every object closed
+// ("additionalProperties": false), and what strict tool use does not take
+// (numeric bounds, string lengths, maxItems, a minItems over 1, a format
+// outside its list, …) moved into the description as "(key: value, …)",
+// keys sorted, values as compact JSON.
+func AnthropicStrictSchema(schema json.RawMessage) (json.RawMessage, error) {
+	root, err := providerSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	return providerJSON(anthropicStrictNode(root))
+}
+
+var anthropicStrictFormats = map[string]bool{"date-time": true, "time": true, "date": true, "duration": true, "email": true, "hostname": true, "uri": true, "ipv4": true, "ipv6": true, "uuid": true}
+
+var anthropicStrictKept = map[string]bool{"type": true, "title": true, "description": true, "properties": true, "required": true, "items": true, "enum": true, "const": true, "anyOf": true, "allOf": true, "pattern": true, "$ref": true, "$defs": true}
+
+func anthropicStrictNode(node any) any {
+	obj, ok := node.(map[string]any)
+	if !ok {
+		return node
+	}
+	out := map[string]any{}
+	moved := map[string]any{}
+	for key, value := range obj {
+		switch {
+		case key == "properties" || key == "$defs":
+			if m, ok := value.(map[string]any); ok {
+				derived := make(map[string]any, len(m))
+				for k, v := range m {
+					derived[k] = anthropicStrictNode(v)
+				}
+				value = derived
+			}
+			out[key] = value
+		case key == "items":
+			out[key] = anthropicStrictNode(value)
+		case key == "anyOf" || key == "allOf":
+			if list, ok := value.([]any); ok {
+				derived := make([]any, len(list))
+				for i, v := range list {
+					derived[i] = anthropicStrictNode(v)
+				}
+				value = derived
+			}
+			out[key] = value
+		case anthropicStrictKept[key]:
+			out[key] = value
+		case key == "format" && anthropicStrictFormats[fmt.Sprint(value)]:
+			out[key] = value
+		case key == "minItems" && (value == json.Number("0") || value == json.Number("1")):
+			out[key] = value
+		case key == "additionalProperties" && value == false:
+		default:
+			moved[key] = value
+		}
+	}
+	types, _ := obj["type"].([]any)
+	_, hasProperties := obj["properties"]
+	if obj["type"] == "object" || containsValue(types, "object") || hasProperties {
+		out["additionalProperties"] = false
+	}
+	if len(moved) > 0 {
+		keys := make([]string, 0, len(moved))
+		for k := range moved {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			text, _ := providerJSON(moved[k])
+			parts[i] = k + ": " + string(text)
+		}
+		text := "(" + strings.Join(parts, ", ") + ")"
+		if d, ok := out["description"].(string); ok && d != "" {
+			text = d + " " + text
+		}
+		out["description"] = text
+	}
+	return out
 }
 
 // CountAnthropicStrictParameters counts a schema's properties, at every
@@ -169,10 +257,15 @@ func GeminiParameters(schema json.RawMessage) (json.RawMessage, error) {
 	if out == nil {
 		return nil, nil
 	}
+	return providerJSON(out)
+}
+
+// providerJSON encodes v compactly, object keys sorted, HTML left alone.
+func providerJSON(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil

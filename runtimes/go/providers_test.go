@@ -51,6 +51,27 @@ func TestGeminiParametersVectors(t *testing.T) {
 	}
 }
 
+func TestAnthropicStrictVectors(t *testing.T) {
+	v := loadVectors[providerVector](t, "providers")["anthropic-strict.json"]
+	if len(v.Cases) == 0 {
+		t.Fatal("no cases in anthropic-strict.json")
+	}
+	for _, c := range v.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			got, err := AnthropicStrictSchema(c.Input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameJSON(t, got, c.Expect)
+			tools, err := AnthropicTools([]AgentTool{{Name: "t", Strict: true, Parameters: c.Input}}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameJSON(t, tools[0].InputSchema, c.Expect)
+		})
+	}
+}
+
 func TestAnthropicStrictCountsVectors(t *testing.T) {
 	v := loadVectors[providerVector](t, "providers")["anthropic-strict-counts.json"]
 	if len(v.Cases) == 0 {

@@ -10,8 +10,8 @@
  *   it, as before this option existed);
  * - `anthropic`: every tool passes anthropic-tools.ts (`input_schema`); a
  *   strict tool that Anthropic strict tool use would refuse
- *   (anthropic-strict.ts) is a warning, since the adapters send `strict`
- *   to Anthropic only when asked;
+ *   (anthropic-strict.ts) even in the form the adapters derive for it is a
+ *   warning, since the adapters send `strict` to Anthropic only when asked;
  * - `gemini`: every tool passes gemini-json-schema.ts
  *   (`parametersJsonSchema`, the form the adapters send).
  *
@@ -32,6 +32,20 @@ import {
 } from "./gemini-json-schema.js";
 import type { ProblemCollector } from "../errors.js";
 import type { ProviderViolation } from "./schema-walk.js";
+
+/**
+ * Rules of Anthropic strict tool use that the adapters meet by deriving
+ * the strict form (keywords moved into the description, objects closed:
+ * TypeScript `toAnthropicStrictSchema`, Python `anthropic_strict_schema`,
+ * Go `AnthropicStrictSchema`), so a strict tool breaking only these needs
+ * no warning.
+ */
+export const anthropicStrictDerived: readonly string[] = [
+  "unsupported-keyword",
+  "format",
+  "min-items",
+  "additional-properties-false",
+];
 
 /** A provider whose rules the generator can enforce. */
 export type Provider = "openai" | "anthropic" | "gemini";
@@ -103,7 +117,9 @@ export function checkToolForProviders(
         `tool ${name} would be refused by Anthropic (input_schema): ${describe(plain)}`,
       );
     } else if (tool.strict) {
-      const strict = checkAnthropicStrict(tool.schema);
+      const strict = checkAnthropicStrict(tool.schema).filter(
+        (v) => !anthropicStrictDerived.includes(v.rule),
+      );
       if (strict.length > 0) {
         warnings.push(
           `tool ${name} is strict, and Anthropic strict tool use would refuse it: ${describe(strict)}; send it to Anthropic without strict`,

@@ -14,6 +14,8 @@ from toolset import ACCOUNTS_CREATE
 
 from ai_tools_runtime import (
     AgentTool,
+    anthropic_strict_schema,
+    anthropic_tool,
     anthropic_tools,
     count_anthropic_strict_parameters,
     gemini_function_declaration,
@@ -32,6 +34,14 @@ def _cases(name: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("case", _cases("gemini-parameters.json"), ids=lambda c: str(c["name"]))
 def test_gemini_parameters_vectors(case: dict[str, Any]) -> None:
     assert gemini_parameters(case["input"]) == case["expect"]
+
+
+@pytest.mark.parametrize("case", _cases("anthropic-strict.json"), ids=lambda c: str(c["name"]))
+def test_anthropic_strict_vectors(case: dict[str, Any]) -> None:
+    assert anthropic_strict_schema(case["input"]) == case["expect"]
+    tool = AgentTool("t", "d", True, case["input"])
+    assert anthropic_tool(tool, strict=True)["input_schema"] == case["expect"]
+    assert anthropic_tool(tool)["input_schema"] == case["input"]
 
 
 @pytest.mark.parametrize(

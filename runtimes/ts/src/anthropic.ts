@@ -1,4 +1,5 @@
 import { parametersOf, type AgentTool } from "./agent-tool.js";
+import { toAnthropicStrictSchema } from "./anthropic-strict-schema.js";
 import { checkAnthropicStrictRequest } from "./provider-limits.js";
 
 /** An Anthropic Messages API tool (`Anthropic.Tool`). */
@@ -21,17 +22,29 @@ export interface AnthropicToolOptions {
 
 /**
  * The tool as an Anthropic tool: `name`, `description`, `input_schema` (a
- * copy), and `strict: true` when asked for and the tool is strict.
+ * copy), and `strict: true` when asked for and the tool is strict; the
+ * schema is then the form strict tool use takes
+ * ({@link toAnthropicStrictSchema}).
  */
 export function toAnthropicTool(
   tool: AgentTool,
   options: AnthropicToolOptions = {},
 ): AnthropicTool {
+  const schema = objectSchema(tool);
+  if (options.strict === true && tool.strict) {
+    return {
+      name: tool.name,
+      description: tool.description,
+      input_schema: toAnthropicStrictSchema(
+        schema,
+      ) as AnthropicTool["input_schema"],
+      strict: true,
+    };
+  }
   return {
     name: tool.name,
     description: tool.description,
-    input_schema: objectSchema(tool),
-    ...(options.strict === true && tool.strict ? { strict: true } : {}),
+    input_schema: schema,
   };
 }
 

@@ -48,6 +48,7 @@ export {
   type GeminiTool,
 } from "./gemini.js";
 export { toGeminiParameters } from "./gemini-parameters.js";
+export { toAnthropicStrictSchema } from "./anthropic-strict-schema.js";
 export {
   anthropicStrictLimits,
   checkAnthropicStrictRequest,

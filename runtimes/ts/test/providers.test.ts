@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   countAnthropicStrictParameters,
+  toAnthropicStrictSchema,
+  toAnthropicTool,
   toAnthropicTools,
   toGeminiParameters,
   toGeminiTool,
@@ -56,6 +58,19 @@ describe("shared vectors: e2e/vectors/providers", () => {
   for (const c of gemini.cases) {
     it(`gemini-parameters: ${c.name}`, () => {
       expect(toGeminiParameters(c.input) ?? null).toEqual(c.expect);
+    });
+  }
+  const strict = load<Record<string, unknown>, Record<string, unknown>>(
+    "anthropic-strict.json",
+  );
+  for (const c of strict.cases) {
+    it(`anthropic-strict: ${c.name}`, () => {
+      expect(toAnthropicStrictSchema(c.input)).toEqual(c.expect);
+      const tool = { ...sampleTool, parameters: c.input } as AgentTool;
+      expect(toAnthropicTool(tool, { strict: true }).input_schema).toEqual(
+        c.expect,
+      );
+      expect(toAnthropicTool(tool).input_schema).toEqual(c.input);
     });
   }
   const counts = load<unknown, { optional: number; unions: number }>(

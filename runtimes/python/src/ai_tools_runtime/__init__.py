@@ -12,6 +12,7 @@ from ._session_registry import SessionRegistry
 from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
 from ._tool_error import ToolError, ToolErrorReason
 from .providers import (
+    anthropic_strict_schema,
     anthropic_tool,
     anthropic_tools,
     count_anthropic_strict_parameters,
@@ -37,6 +38,7 @@ __all__ = [
     "ToolError",
     "ToolErrorReason",
     "ToolMethod",
+    "anthropic_strict_schema",
     "anthropic_tool",
     "anthropic_tools",
     "count_anthropic_strict_parameters",

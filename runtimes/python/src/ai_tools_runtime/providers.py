@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, Required, TypedDict
 
 from ._agent_tool import AgentTool
+from ._anthropic_strict_schema import anthropic_strict_schema
 from ._gemini_parameters import gemini_parameters
 from ._provider_limits import (
     GEMINI_MAX_FUNCTION_DECLARATIONS,
@@ -26,6 +27,7 @@ __all__ = [
     "OpenAIChatFunction",
     "OpenAIChatTool",
     "OpenAIResponsesTool",
+    "anthropic_strict_schema",
     "anthropic_tool",
     "anthropic_tools",
     "count_anthropic_strict_parameters",
@@ -119,14 +121,16 @@ def openai_chat_tool(tool: AgentTool) -> OpenAIChatTool:
 def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
     """A client tool of the Anthropic Messages API. ``strict=True`` adds
     ``"strict": true`` to a strict tool (Anthropic's strict tool use, at most
-    20 strict tools per request); a non-strict tool never carries the flag,
-    as in the TypeScript runtime. Off by default."""
+    20 strict tools per request), with the schema in the form strict tool use
+    takes (:func:`anthropic_strict_schema`); a non-strict tool never carries
+    the flag, as in the TypeScript runtime. Off by default."""
     out: AnthropicTool = {
         "name": tool.name,
         "description": tool.description,
         "input_schema": _schema(tool),
     }
     if strict and tool.strict:
+        out["input_schema"] = anthropic_strict_schema(out["input_schema"])
         out["strict"] = True
     return out
 
