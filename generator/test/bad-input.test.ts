@@ -172,21 +172,31 @@ describe("bad input", () => {
   });
 });
 
-describe("strict tools past OpenAI's limits", () => {
-  it("refuses a strict tool nested deeper than 10 objects", () => {
-    const levels = Array.from(
-      { length: 11 },
-      (_, i) =>
-        `message L${i} { ${i < 10 ? `L${i + 1} next = 1;` : "string leaf = 1;"} }`,
-    );
-    const { error } = run({
-      "a/v1/a.proto":
-        header("a.v1") +
-        levels.join("\n") +
-        `\nservice S {\n  rpc Deep(L0) returns (Res) {\n    option (ai.tools.v1.rpc_tool) = {name: "deep", description: "d", strict: true};\n  }\n}\n`,
-    });
-    expect(error).toMatch(
-      /^a\/v1\/a\.proto: S\.Deep: strict tool "deep" would be refused by OpenAI strict mode: .*nest.*; simplify the request message a\.v1\.L0 or set strict: false$/,
+describe("strict tools past OpenAI's nesting limit", () => {
+  const levels = Array.from(
+    { length: 11 },
+    (_, i) =>
+      `message L${i} { ${i < 10 ? `L${i + 1} next = 1;` : "string leaf = 1;"} }`,
+  );
+  const deep = {
+    "a/v1/a.proto":
+      header("a.v1") +
+      levels.join("\n") +
+      `\nservice S {\n  rpc Deep(L0) returns (Res) {\n    option (ai.tools.v1.rpc_tool) = {name: "deep", description: "d", strict: true};\n  }\n}\n`,
+  };
+
+  it("gives a strict tool nested deeper than 10 levels $defs, never refusing or cutting it", () => {
+    // Inline, the leaf sits 11 levels deep (OpenAI's SDK count).
+    const res = protocGenAiTools.run(compileRequest(deep, "target=go"));
+    expect(res.error ?? "").toBe("");
+    const go = res.file.find((f) => f.name.endsWith("ai_tools.gen.go"));
+    expect(go?.content).toContain('\\"$defs\\":{\\"a.v1.L1\\"');
+    expect(go?.content).toContain('\\"leaf\\"');
+  });
+
+  it("refuses an unknown schema form, listing the valid ones", () => {
+    expect(run(deep, "target=go,schema=tiny").error).toBe(
+      'invalid value "tiny" for option "schema"; valid values: inline, compact',
     );
   });
 });
