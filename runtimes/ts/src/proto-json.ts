@@ -2,8 +2,9 @@
 // it, compacted (docs/mcp.md, "Calls" step 4: every language writes the same
 // text): protobuf-es decides the values; fields follow their declaration
 // order (protobuf-es: field numbers), map keys are sorted as Go sorts them,
-// Struct keys by their UTF-8 bytes, an Any has `@type` first, and -0 is
-// written `-0`.
+// Struct keys by their UTF-8 bytes, an Any has `@type` first, -0 is
+// written `-0`, and a float field has the shortest digits of its 32-bit
+// value.
 import {
   ScalarType,
   toJson,
@@ -26,9 +27,8 @@ export type ProtoJsonOptions = Partial<
 };
 
 /**
- * The JSON of message as Go's protojson writes it, without white space:
- * the same bytes but for the digits of `float` fields (protobuf-es writes a
- * float's double value). Throws what protobuf-es's `toJson` throws.
+ * The JSON of message as Go's protojson writes it, without white space,
+ * byte for byte. Throws what protobuf-es's `toJson` throws.
  */
 export function toProtoJsonString(
   schema: DescMessage,
@@ -97,6 +97,9 @@ function writeMessage(desc: DescMessage, v: JsonValue, ctx: Context): void {
     case anyName:
       return writeAny(v, ctx);
   }
+  if (desc.typeName === "google.protobuf.FloatValue") {
+    return writePlain(float32Json(v), out);
+  }
   if (customJson.has(desc.typeName) || !isObject(v)) {
     return writePlain(v, out);
   }
@@ -148,7 +151,12 @@ function writeField(field: DescField, v: JsonValue, ctx: Context): void {
       return writeMessage(field.message, v, ctx);
     case "list":
       if (field.listKind !== "message" || !Array.isArray(v)) {
-        return writePlain(v, out);
+        return writePlain(
+          field.listKind === "scalar" && field.scalar === ScalarType.FLOAT
+            ? float32Json(v)
+            : v,
+          out,
+        );
       }
       out.push("[");
       v.forEach((item, i) => {
@@ -168,15 +176,54 @@ function writeField(field: DescField, v: JsonValue, ctx: Context): void {
         if (field.mapKind === "message") {
           writeMessage(field.message, value, ctx);
         } else {
-          writePlain(value, out);
+          writePlain(
+            field.scalar === ScalarType.FLOAT ? float32Json(value) : value,
+            out,
+          );
         }
       });
       out.push("}");
       return;
     }
     default:
-      return writePlain(v, out);
+      return writePlain(
+        field.scalar === ScalarType.FLOAT ? float32Json(v) : v,
+        out,
+      );
   }
+}
+
+/**
+ * A float field's value as Go writes it: the shortest decimal that reads
+ * back as the same 32-bit float (`0.1`, where protobuf-es writes the
+ * float's double value, `0.10000000149011612`); anything else as it is.
+ */
+function float32Json(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) {
+    return v.map(float32Json);
+  }
+  if (typeof v !== "number") {
+    return v;
+  }
+  return shortestFloat32(v);
+}
+
+/**
+ * The double of the shortest decimal that reads back as the same 32-bit
+ * float as `x` (`3e-45` for the float nearest 2.8e-45).
+ */
+export function shortestFloat32(x: number): number {
+  if (!Number.isFinite(x) || x === 0) {
+    return x;
+  }
+  const target = Math.fround(x);
+  for (let precision = 1; precision < 10; precision++) {
+    const shorter = Number(x.toPrecision(precision));
+    if (Math.fround(shorter) === target) {
+      return shorter;
+    }
+  }
+  return x;
 }
 
 /**

@@ -6,13 +6,15 @@ import { create, createRegistry, fromJson } from "@bufbuild/protobuf";
 import {
   anyPack,
   AnySchema,
+  DoubleValueSchema,
   DurationSchema,
+  FloatValueSchema,
   ListValueSchema,
   StructSchema,
   ValueSchema,
 } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { toProtoJsonString } from "../src/proto-json.js";
+import { shortestFloat32, toProtoJsonString } from "../src/proto-json.js";
 import {
   file_aitest_v1_vectors,
   FixupRequestSchema,
@@ -126,5 +128,36 @@ describe("toProtoJsonString", () => {
     ).toBe(
       '{"@type":"type.googleapis.com/google.protobuf.Any","value":{"@type":"type.googleapis.com/aitest.v1.Item","name":"x","counts":{"a":2,"b":1},"children":[{"name":"c"}],"ownerId":"u"}}',
     );
+  });
+});
+
+describe("float fields", () => {
+  // Go writes a float (32-bit) field with the shortest digits that read
+  // back as the same float32 (strconv.AppendFloat(…, 32)); protobuf-es
+  // writes its double value.
+  it.each([
+    [2.802596928649634e-45, 3e-45],
+    [1.401298464324817e-45, 1e-45],
+    [3.4028234663852886e38, 3.4028235e38],
+    [0.10000000149011612, 0.1],
+    [-2.5, -2.5],
+    [16777216, 16777216],
+  ])("shortestFloat32(%s) is %s", (x, shortest) => {
+    expect(shortestFloat32(x)).toBe(shortest);
+  });
+
+  it("writes a float as Go does, a double as it is", () => {
+    const float = (value: number) =>
+      toProtoJsonString(FloatValueSchema, create(FloatValueSchema, { value }));
+    expect(float(2.8026e-45)).toBe("3e-45");
+    expect(float(0.1)).toBe("0.1");
+    expect(float(3.4e38)).toBe("3.4e+38");
+    expect(float(-0)).toBe("-0");
+    expect(
+      toProtoJsonString(
+        DoubleValueSchema,
+        create(DoubleValueSchema, { value: 2.8026e-45 }),
+      ),
+    ).toBe("2.8026e-45");
   });
 });
