@@ -14,7 +14,14 @@
 //
 //   node scripts/tokens.mjs [--files N] [--seed S] [--dist DIR] [--anthropic]
 //                           [--json]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -79,6 +86,20 @@ async function loadGenerator(distDir) {
 }
 
 const gen = await loadGenerator(opt.dist);
+
+/** Newest modification time of the files under dir, in ms. */
+function newest(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce(
+      (t, e) => Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs),
+      0,
+    );
+}
+
+const staleDist =
+  newest(join(generatorDir, "src")) >
+  statSync(resolve(opt.dist, "index.js")).mtimeMs;
 
 /**
  * The tools of a request built with the given extra plugin parameter, or a
@@ -154,7 +175,7 @@ try {
       async () => writeProtos(join(work, "large"), await largeApiProtos(work)),
     ],
     ...[2, 1].map((version) => [
-      `bench corpus v${version} (${corpusFiles} files)`,
+      `bench corpus v${version} (${corpusFiles} ${corpusFiles === 1 ? "file" : "files"})`,
       () =>
         writeProtos(
           join(work, `corpus-v${version}`),
@@ -258,5 +279,11 @@ if (opt.anthropic) {
         '[{"name","description","input_schema"}, …] (o200k is OpenAI\'s encoding; Claude tokenizes differently)',
       "anthropic",
     ),
+  );
+}
+if (staleDist) {
+  console.log();
+  console.log(
+    `note: ${opt.dist} is older than src/: these are the figures of the built generator; run \`pnpm build\` to measure the sources`,
   );
 }
