@@ -1,10 +1,12 @@
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import type { ToolModel } from "../src/model/model.js";
 import { checkAnthropicStrict } from "../src/providers/anthropic-strict.js";
 import { checkAnthropicTool } from "../src/providers/anthropic-tools.js";
 import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
+import { checkGeminiOpenApi } from "../src/providers/gemini-openapi.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import { requestLimitWarnings } from "../src/providers/provider-checks.js";
 import { compileRequest } from "./support/compile.js";
@@ -14,9 +16,10 @@ import { buildRequest, goldenCases, paths } from "./support/request.js";
 
 // Every checker on every tool of every test API: the golden cases
 // (testdata/protos), the e2e API (e2e/proto), the large-API test's API and
-// a slice of the benchmark corpus. The table is printed (the issue's
-// closing note quotes it); the assertions hold what the default
-// providers= enforces.
+// a slice of the benchmark corpus, and on the forms the TypeScript
+// adapters derive (Anthropic strict, Gemini parameters). The table is
+// printed (the issue's closing note quotes it); the assertions hold what the
+// default providers= enforces, and that the derived forms pass.
 
 interface Row {
   readonly api: string;
@@ -26,6 +29,33 @@ interface Row {
   readonly refused: Record<string, string[]>;
   readonly warnings: readonly string[];
 }
+
+/** The TypeScript runtime's derivations (runtimes/ts/src, outside this package). */
+interface Derivations {
+  readonly toGeminiParameters: (
+    schema: Record<string, unknown>,
+  ) => Record<string, unknown> | undefined;
+  readonly toAnthropicStrictSchema: (
+    schema: Record<string, unknown>,
+  ) => Record<string, unknown>;
+}
+
+/** A module of the TypeScript runtime's sources, by file name. */
+function runtimeModule(name: string): Promise<unknown> {
+  const file = resolve(paths.generator, "..", "runtimes", "ts", "src", name);
+  return import(pathToFileURL(file).href);
+}
+
+const derivations: Derivations = {
+  ...((await runtimeModule("gemini-parameters.ts")) as Pick<
+    Derivations,
+    "toGeminiParameters"
+  >),
+  ...((await runtimeModule("anthropic-strict-schema.ts")) as Pick<
+    Derivations,
+    "toAnthropicStrictSchema"
+  >),
+};
 
 const checkers: Record<
   string,
@@ -37,6 +67,20 @@ const checkers: Record<
   "gemini parametersJsonSchema": {
     strictOnly: false,
     check: checkGeminiJsonSchema,
+  },
+  "anthropic strict (adapters' form)": {
+    strictOnly: true,
+    check: (s) =>
+      checkAnthropicStrict(
+        derivations.toAnthropicStrictSchema(s as Record<string, unknown>),
+      ),
+  },
+  "gemini parameters (adapters' form)": {
+    strictOnly: false,
+    check: (s) => {
+      const form = derivations.toGeminiParameters(s as Record<string, unknown>);
+      return form === undefined ? [] : checkGeminiOpenApi(form);
+    },
   },
 };
 
@@ -141,6 +185,10 @@ describe("provider checkers on every test API", () => {
       expect(r.refused["openai strict"], r.api).toEqual([]);
       expect(r.refused["anthropic input_schema"], r.api).toEqual([]);
       expect(r.refused["gemini parametersJsonSchema"], r.api).toEqual([]);
+      expect(r.refused["anthropic strict (adapters' form)"], r.api).toEqual([]);
+      expect(r.refused["gemini parameters (adapters' form)"], r.api).toEqual(
+        [],
+      );
     }
   }, 240_000);
 });
