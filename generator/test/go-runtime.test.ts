@@ -106,6 +106,7 @@ describe("reserved names", () => {
       "AnthropicMaxOptionalParameters",
       "AnthropicMaxStrictTools",
       "AnthropicMaxUnionParameters",
+      "AnthropicStrictSchema",
       "AnthropicTool",
       "AnthropicTools",
       "ConversationStore",
