@@ -15,8 +15,9 @@ import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 
 // Every checker on every tool of every test API: the golden cases
-// (testdata/protos), the e2e API (e2e/proto), the large-API test's API and
-// a slice of the benchmark corpus, and on the forms the TypeScript
+// (testdata/protos) and the e2e API (e2e/proto), inlined and with
+// schema=compact, the large-API test's API and a slice of the benchmark
+// corpus, and on the forms the TypeScript
 // adapters derive (Anthropic strict, Gemini parameters). The table is
 // printed (the issue's closing note quotes it); the assertions hold what the
 // default providers= enforces, and that the derived forms pass.
@@ -133,6 +134,20 @@ async function apis(): Promise<
     [
       "e2e/proto",
       () => buildRequest(resolve(paths.generator, "..", "e2e", "proto")),
+    ],
+    // (the compact case sets schema=compact itself)
+    ...goldenCases()
+      .filter((c) => c !== "compact")
+      .map((c): [string, () => Promise<CodeGeneratorRequest>] => [
+        `testdata/protos/${c} (schema=compact)`,
+        () => buildRequest(c, { parameter: "target=go,schema=compact" }),
+      ]),
+    [
+      "e2e/proto (schema=compact)",
+      () =>
+        buildRequest(resolve(paths.generator, "..", "e2e", "proto"), {
+          parameter: "target=go,schema=compact",
+        }),
     ],
     [
       "large-api (tools=all)",
