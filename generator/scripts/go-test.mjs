@@ -101,6 +101,9 @@ async function generateCase(c) {
     if (f.name === "ai/tools/v1/annotations.proto") {
       // Its real go_package is outside the test module.
       opts.push(`M${f.name}=${goModulePath}/pb/ai/tools/v1;toolsv1`);
+    } else if (f.name === "buf/validate/validate.proto") {
+      // The test copy keeps protovalidate's own go_package.
+      opts.push(`M${f.name}=${goModulePath}/pb/buf/validate;validate`);
     } else if (own === "") {
       const dir = path.posix.dirname(f.name);
       const parts = dir.split("/").filter((p) => p !== "." && p !== "");

@@ -14,12 +14,11 @@
  * Choices made here:
  *
  * - Integers stay within the int32 range unless the schema gives bounds or
- *   `integerRange` says otherwise. Our
- *   schemas carry no bounds (Anthropic strict mode refuses `minimum` and
- *   `maximum`), so a schema `integer` admits any integer, but values beyond
- *   ±2^53 are not exact in JavaScript and the Go/Python decoders reject
- *   values out of a field's range; int32 is what every integer field
- *   accepts. Numbers are finite doubles (never -0).
+ *   `integerRange` says otherwise. Our schemas carry bounds only from
+ *   `buf.validate` rules, so a schema `integer` mostly admits any integer,
+ *   but values beyond ±2^53 are not exact in JavaScript and the Go/Python
+ *   decoders reject values out of a field's range; int32 is what every
+ *   integer field accepts. Numbers are finite doubles (never -0).
  * - Strings mix printable Unicode (graphemes, astral code points) with the
  *   characters that are escaped in JSON: `"`, `\`, control characters,
  *   `<`, `>`, `&`, U+2028, U+2029. Never a lone surrogate.
@@ -33,8 +32,11 @@
  *   `format: "byte"` is standard base64 with padding. `date`, `time`,
  *   `duration` (ISO 8601), `email`, `hostname`, `ipv4`, `ipv6` and `uuid`
  *   are generated too; any other format is ignored.
- * - `pattern` is generated with fast-check `stringMatching` and takes
- *   precedence over `format`.
+ * - `pattern` is generated with fast-check `stringMatching`; beside a
+ *   `format`, the format's values that match it are used. `minLength` and
+ *   `maxLength` filter pattern and format values too.
+ * - Integer bounds outside `integerRange` (a negative `maximum`) win over
+ *   it: they are the field's own.
  * - A `$ref` is followed `maxRefDepth` times on one path (default 3); beyond
  *   that the smallest value of the target is used (null when nullable, no
  *   optional properties, `minItems` items), and a schema with no finite
@@ -466,6 +468,11 @@ function createValueBuilder(
     const exMax = node["exclusiveMaximum"];
     if (typeof exMin === "number") min = Math.max(min, Math.floor(exMin) + 1);
     if (typeof exMax === "number") max = Math.min(max, Math.ceil(exMax) - 1);
+    if (min > max) {
+      // The schema's own bounds lie outside `range` (a `buf.validate`
+      // maximum of -4 on a sint64): they are the field's, so they win.
+      ({ min, max } = ownIntegerBounds(node));
+    }
     const step = node["multipleOf"];
     if (typeof step === "number" && step > 0) {
       return fc
@@ -473,6 +480,23 @@ function createValueBuilder(
         .map((k) => k * step);
     }
     return fc.integer({ min, max });
+  }
+
+  /** The integers the schema's own bounds admit, within ±2^53. */
+  function ownIntegerBounds(node: Schema): { min: number; max: number } {
+    const num = (k: string): number | undefined =>
+      typeof node[k] === "number" ? node[k] : undefined;
+    const exMin = num("exclusiveMinimum");
+    const exMax = num("exclusiveMaximum");
+    const min = Math.max(
+      Math.ceil(num("minimum") ?? -Number.MAX_SAFE_INTEGER),
+      exMin === undefined ? -Number.MAX_SAFE_INTEGER : Math.floor(exMin) + 1,
+    );
+    const max = Math.min(
+      Math.floor(num("maximum") ?? Number.MAX_SAFE_INTEGER),
+      exMax === undefined ? Number.MAX_SAFE_INTEGER : Math.ceil(exMax) - 1,
+    );
+    return { min, max };
   }
 
   function buildNumber(node: Schema): fc.Arbitrary<unknown> {
@@ -507,25 +531,39 @@ function createValueBuilder(
   }
 
   function buildString(node: Schema): fc.Arbitrary<unknown> {
-    const pattern = node["pattern"];
-    if (typeof pattern === "string") {
-      return fc.stringMatching(new RegExp(pattern), { maxLength: 200 });
-    }
-    const format = node["format"];
-    if (typeof format === "string") {
-      const arb = formatArbs[format];
-      if (arb !== undefined) return arb;
-    }
     const minLength =
       typeof node["minLength"] === "number" ? node["minLength"] : 0;
     const maxLength =
       typeof node["maxLength"] === "number"
         ? node["maxLength"]
         : Math.max(minLength, 12) + 8;
-    return fc.string({ unit: stringUnit, minLength, maxLength }).filter((s) => {
+    const fits = (s: string): boolean => {
       const n = [...s].length;
       return n >= minLength && n <= maxLength;
-    });
+    };
+    // A pattern or format gives the shape; the lengths (and, beside a
+    // format, the pattern) filter it.
+    const bounded =
+      typeof node["minLength"] === "number" ||
+      typeof node["maxLength"] === "number";
+    const pattern = node["pattern"];
+    const format = node["format"];
+    const formatArb =
+      typeof format === "string" ? formatArbs[format] : undefined;
+    if (typeof pattern === "string") {
+      const re = new RegExp(pattern, "u");
+      if (formatArb !== undefined) {
+        return formatArb.filter((s) => re.test(s) && (!bounded || fits(s)));
+      }
+      const arb = fc.stringMatching(re, {
+        maxLength: bounded ? Math.max(maxLength, 1) : 200,
+      });
+      return bounded ? arb.filter(fits) : arb;
+    }
+    if (formatArb !== undefined) {
+      return bounded ? formatArb.filter(fits) : formatArb;
+    }
+    return fc.string({ unit: stringUnit, minLength, maxLength }).filter(fits);
   }
 
   function buildArray(

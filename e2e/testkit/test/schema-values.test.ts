@@ -465,6 +465,35 @@ describe("valuesFor", () => {
     expect(values.some((v) => v.s < 0)).toBe(true);
   });
 
+  it("lets the schema's own integer bounds win over the range", () => {
+    const values = valuesFor(
+      strictObj({
+        neg: { type: "integer", maximum: -4 },
+        low: { type: "integer", exclusiveMaximum: -10, minimum: -20 },
+      }),
+      { count: 100, seed: 21, integerRange: () => ({ min: 0, max: 100 }) },
+    ) as Array<{ neg: number; low: number }>;
+    for (const v of values) {
+      expect(v.neg).toBeLessThanOrEqual(-4);
+      expect(v.neg).toBeGreaterThanOrEqual(-Number.MAX_SAFE_INTEGER);
+      expect(v.low >= -20 && v.low <= -11).toBe(true);
+    }
+  });
+
+  it("keeps patterned and formatted strings within their lengths", () => {
+    const schema = strictObj({
+      tag: { type: "string", pattern: "^[a-z]+$", maxLength: 3 },
+      code: { type: "string", pattern: "^[0-9]+$", minLength: 4 },
+      id: { type: "string", format: "uuid", pattern: "^[0-9a-f-]+$" },
+      mail: { type: "string", format: "email", maxLength: 40 },
+      name: { type: "string", minLength: 3, maxLength: 5 },
+    });
+    const values = valuesFor(schema, { count: 200, seed: 22 });
+    for (const v of values) {
+      expect(validateAgainst(schema, v)).toEqual([]);
+    }
+  });
+
   it("makes strings with characters JSON must escape and non-ASCII ones", () => {
     const text = (
       valuesFor({ type: "string" }, { count: 500, seed: 14 }) as string[]

@@ -504,8 +504,21 @@ function numberRules(
     const high = rules.lt !== undefined ? "less than" : "at most";
     out.push(`Must be ${low} ${show(lower)} or ${high} ${show(upper)}.`);
   } else {
-    bound(rules, "lower", schema, d, out);
-    bound(rules, "upper", schema, d, out);
+    const bounds: JsonSchema = {};
+    const sentences: string[] = [];
+    bound(rules, "lower", schema, bounds, d, sentences);
+    bound(rules, "upper", schema, bounds, d, sentences);
+    const low = bounds["minimum"] ?? bounds["exclusiveMinimum"];
+    const high = bounds["maximum"] ?? bounds["exclusiveMaximum"];
+    if (typeof low === "number" && typeof high === "number" && low > high) {
+      // Bounds no value meets (gt 5, lt 5): said as written, so that the
+      // schema still admits values.
+      bound(rules, "lower", schema, {}, describeOnly, out);
+      bound(rules, "upper", schema, {}, describeOnly, out);
+    } else {
+      Object.assign(schema, bounds);
+      out.push(...sentences);
+    }
   }
   if (rules.in.length > 0) {
     const values = rules.in.map((v) => jsonNumber(v, rules.kind));
@@ -521,10 +534,12 @@ function numberRules(
   }
 }
 
+/** One side's bound, a keyword written to `to`, or a sentence. */
 function bound(
   rules: NumberRules,
   side: "lower" | "upper",
   schema: JsonSchema,
+  to: JsonSchema,
   dialect: KeywordDialect,
   out: string[],
 ): void {
@@ -551,7 +566,7 @@ function bound(
     ? dialect.exclusiveBounds
     : dialect.bounds;
   if (allowed && json !== undefined) {
-    schema[keyword] = json;
+    to[keyword] = json;
     return;
   }
   const words =

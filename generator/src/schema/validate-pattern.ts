@@ -112,6 +112,9 @@ export function translateRe2Pattern(re2: string): PatternTranslation {
           }
           return refuse(`${JSON.stringify(c)} repeats nothing`);
         }
+        if (q === "invalid") {
+          return refuse("repeat count above 1000 or going down");
+        }
         if (!quantifiable) {
           return refuse(`${JSON.stringify(q)} repeats nothing`);
         }
@@ -172,7 +175,10 @@ export function translateRe2Pattern(re2: string): PatternTranslation {
   return { ok: true, pattern: out };
 }
 
-/** A repetition `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}` at `i`, as written. */
+/**
+ * A repetition `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}` at `i`, as written;
+ * undefined for a `{` that starts none, "invalid" for counts RE2 refuses.
+ */
 function quantifier(re2: string, i: number): string | undefined {
   const c = re2[i];
   if (c !== "{") {
@@ -185,12 +191,8 @@ function quantifier(re2: string, i: number): string | undefined {
   const lo = Number(m[1]);
   const hi = m[3] === undefined ? lo : Number(m[3]);
   // RE2 refuses counts above 1000 and ranges that go down.
-  if (
-    lo > 1000 ||
-    hi > 1000 ||
-    (m[2] !== undefined && m[3] !== undefined && hi < lo)
-  ) {
-    return undefined;
+  if (lo > 1000 || hi > 1000 || hi < lo) {
+    return "invalid";
   }
   return m[0];
 }
@@ -295,7 +297,7 @@ function escapeCommon(
   // syntax characters; the others are written as they are.
   return {
     ok: true,
-    text: syntaxChars.has(e) || e === "-" ? `\\${e}` : e,
+    text: syntaxChars.has(e) ? `\\${e}` : e,
     next: i + 2,
   };
 }
