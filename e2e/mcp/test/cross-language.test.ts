@@ -1,8 +1,8 @@
 // The three languages side by side, each over stdio with the TypeScript
 // client: the same tools listed (as the plugin's model says, and the same
 // on every connection), and the same answers to the same calls against the
-// shared gRPC server (the workspace id and record times aside; float fields
-// within float32 precision: protobuf-es writes a float's double value).
+// shared gRPC server (the workspace id and record times aside), texts byte
+// for byte.
 import { randomUUID } from "node:crypto";
 import { modelOfTestApi, sampleValues } from "@ai-tools/e2e-samples";
 import type { Client } from "@modelcontextprotocol/client";
@@ -195,8 +195,11 @@ function comparableOutcome(o: Outcome, ws: string, tool: string): unknown {
   }
   return {
     structuredContent: normalize(r.structuredContent, ws, times),
-    // Records (no map, no float) are written byte for byte alike.
-    ...(times ? { text: normalizeText(r.content[0]?.text ?? "", ws) } : {}),
+    // Every text is written byte for byte alike (docs/mcp.md, "Calls"
+    // step 4): key and map-key order, Any's @type first, -0, float digits.
+    text: times
+      ? normalizeText(r.content[0]?.text ?? "", ws)
+      : (r.content[0]?.text ?? ""),
   };
 }
 
