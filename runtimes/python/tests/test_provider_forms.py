@@ -21,6 +21,9 @@ from ai_tools_runtime import (
     gemini_function_declaration,
     gemini_parameters,
     gemini_tool,
+    openai_chat_tool,
+    openai_chat_tools,
+    openai_responses_tools,
 )
 
 
@@ -101,6 +104,18 @@ def test_anthropic_tools_refuses_more_than_24_optional_parameters() -> None:
         ValueError, match=r"^25 optional parameters across the strict tools in one request: "
     ):
         anthropic_tools(_tools(1, strict=True, schema=schema), strict=True)
+
+
+def test_openai_tool_lists_take_128_tools_and_refuse_129() -> None:
+    few = _tools(128, strict=True)
+    assert openai_chat_tools(few) == [openai_chat_tool(t) for t in few]
+    assert len(openai_responses_tools(few)) == 128
+    for build in (openai_chat_tools, openai_responses_tools):
+        with pytest.raises(ValueError) as e:
+            build(_tools(129, strict=True))
+        assert str(e.value) == (
+            "129 tools in one request: OpenAI takes at most 128; send a subset of the tools"
+        )
 
 
 def test_gemini_tool_takes_512_declarations_and_refuses_513() -> None:

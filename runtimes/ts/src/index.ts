@@ -30,7 +30,9 @@ export {
 } from "./tool-error.js";
 export {
   toOpenAiChatTool,
+  toOpenAiChatTools,
   toOpenAiResponsesTool,
+  toOpenAiResponsesTools,
   type OpenAiChatTool,
   type OpenAiResponsesTool,
 } from "./openai.js";
@@ -54,5 +56,6 @@ export {
   checkAnthropicStrictRequest,
   countAnthropicStrictParameters,
   geminiLimits,
+  openAiLimits,
   type AnthropicStrictCounts,
 } from "./provider-limits.js";

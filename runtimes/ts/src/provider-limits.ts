@@ -21,6 +21,12 @@ export const anthropicStrictLimits = {
  */
 export const geminiLimits = { maxFunctionDeclarations: 512 } as const;
 
+/**
+ * OpenAI, per request: tools (`maxItems: 128` on `tools` in OpenAI's API
+ * description; docs/compat.md, "What providers accept").
+ */
+export const openAiLimits = { maxTools: 128 } as const;
+
 /** What one strict schema adds to a request's Anthropic counts. */
 export interface AnthropicStrictCounts {
   /** Properties, at every depth, that their object does not require. */

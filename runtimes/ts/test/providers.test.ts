@@ -13,6 +13,9 @@ import {
   toAnthropicTools,
   toGeminiParameters,
   toGeminiTool,
+  toOpenAiChatTool,
+  toOpenAiChatTools,
+  toOpenAiResponsesTools,
   type AgentTool,
 } from "../src/index.js";
 import {
@@ -126,6 +129,19 @@ describe("toAnthropicTools: Anthropic's per-request limits", () => {
     expect(() => toAnthropicTools([tool], { strict: true })).toThrow(
       "25 optional parameters across the strict tools in one request: Anthropic strict tool use takes at most 24; send fewer tools with strict",
     );
+  });
+});
+
+describe("toOpenAiChatTools, toOpenAiResponsesTools", () => {
+  it("take 128 tools, refuse 129", () => {
+    const few = tools(128, true);
+    expect(toOpenAiChatTools(few)).toEqual(few.map((t) => toOpenAiChatTool(t)));
+    expect(toOpenAiResponsesTools(few)).toHaveLength(128);
+    for (const build of [toOpenAiChatTools, toOpenAiResponsesTools]) {
+      expect(() => build(tools(129, true))).toThrow(
+        "129 tools in one request: OpenAI takes at most 128; send a subset of the tools",
+      );
+    }
   });
 });
 

@@ -20,7 +20,9 @@ from .providers import (
     gemini_parameters,
     gemini_tool,
     openai_chat_tool,
+    openai_chat_tools,
     openai_responses_tool,
+    openai_responses_tools,
 )
 
 __all__ = [
@@ -46,5 +48,7 @@ __all__ = [
     "gemini_parameters",
     "gemini_tool",
     "openai_chat_tool",
+    "openai_chat_tools",
     "openai_responses_tool",
+    "openai_responses_tools",
 ]

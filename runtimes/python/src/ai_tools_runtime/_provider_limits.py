@@ -12,6 +12,7 @@ __all__ = [
     "ANTHROPIC_MAX_STRICT_TOOLS",
     "ANTHROPIC_MAX_UNION_PARAMETERS",
     "GEMINI_MAX_FUNCTION_DECLARATIONS",
+    "OPENAI_MAX_TOOLS",
     "AnthropicStrictCounts",
     "check_anthropic_strict_request",
     "count_anthropic_strict_parameters",
@@ -24,6 +25,9 @@ ANTHROPIC_MAX_OPTIONAL_PARAMETERS: Final = 24
 ANTHROPIC_MAX_UNION_PARAMETERS: Final = 16
 # Gemini, per request: "At most 512 function declarations can be specified".
 GEMINI_MAX_FUNCTION_DECLARATIONS: Final = 512
+# OpenAI, per request: `maxItems: 128` on `tools` in OpenAI's API
+# description (docs/compat.md, "What providers accept").
+OPENAI_MAX_TOOLS: Final = 128
 
 
 class AnthropicStrictCounts(NamedTuple):

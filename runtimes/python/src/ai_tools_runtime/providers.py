@@ -17,6 +17,7 @@ from ._anthropic_strict_schema import anthropic_strict_schema
 from ._gemini_parameters import gemini_parameters
 from ._provider_limits import (
     GEMINI_MAX_FUNCTION_DECLARATIONS,
+    OPENAI_MAX_TOOLS,
     check_anthropic_strict_request,
     count_anthropic_strict_parameters,
 )
@@ -35,7 +36,9 @@ __all__ = [
     "gemini_parameters",
     "gemini_tool",
     "openai_chat_tool",
+    "openai_chat_tools",
     "openai_responses_tool",
+    "openai_responses_tools",
 ]
 
 
@@ -116,6 +119,30 @@ def openai_chat_tool(tool: AgentTool) -> OpenAIChatTool:
             "strict": tool.strict,
         },
     }
+
+
+def _check_openai_request(count: int) -> None:
+    if count > OPENAI_MAX_TOOLS:
+        raise ValueError(
+            f"{count} tools in one request: OpenAI takes at most {OPENAI_MAX_TOOLS}; "
+            "send a subset of the tools"
+        )
+
+
+def openai_responses_tools(tools: Sequence[AgentTool]) -> list[OpenAIResponsesTool]:
+    """The tools of one OpenAI Responses API request, as
+    :func:`openai_responses_tool` makes each. More than 128 tools raise
+    ValueError, as OpenAI would refuse them."""
+    _check_openai_request(len(tools))
+    return [openai_responses_tool(t) for t in tools]
+
+
+def openai_chat_tools(tools: Sequence[AgentTool]) -> list[OpenAIChatTool]:
+    """The tools of one OpenAI Chat Completions request, as
+    :func:`openai_chat_tool` makes each. More than 128 tools raise
+    ValueError, as OpenAI would refuse them."""
+    _check_openai_request(len(tools))
+    return [openai_chat_tool(t) for t in tools]
 
 
 def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
