@@ -34,6 +34,14 @@
  *   value counts as its JSON text.
  */
 
+import {
+  escapePointer,
+  isPlainObject,
+  quote,
+  show,
+  type JsonObject,
+} from "./schema-walk.js";
+
 // Schemas repeat the same few patterns (durations, field masks, base64):
 // compile each once.
 const patternValidity = new Map<string, boolean>();
@@ -231,8 +239,6 @@ const typedKeywords: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["required", ["object"]],
   ["additionalProperties", ["object"]],
 ];
-
-type JsonObject = Record<string, unknown>;
 
 interface NodeContext {
   readonly path: string;
@@ -739,10 +745,6 @@ function createStrictChecker(root: unknown): StrictChecker {
   return { run };
 }
 
-function isPlainObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function isFiniteNumber(v: unknown): v is number {
   return typeof v === "number" && Number.isFinite(v);
 }
@@ -773,25 +775,6 @@ function valueChars(v: unknown): number {
 
 function codePoints(s: string): number {
   return Array.from(s).length;
-}
-
-function quote(s: string): string {
-  return JSON.stringify(s);
-}
-
-/** A short JSON rendering of an offending value for a message. */
-function show(v: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(v) ?? String(v);
-  } catch {
-    text = String(v);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function escapePointer(name: string): string {
-  return name.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 function unescapePointer(token: string): string {

@@ -1,6 +1,7 @@
 import type { DescEnum, DescField } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { readToolField } from "../annotations.js";
+import { anthropicStrictFormats } from "../providers/anthropic-strict.js";
 import { openAiStrictFormats } from "../providers/openai-strict.js";
 import type { JsonSchema } from "./json-schema.js";
 import { translateRe2Pattern } from "./validate-pattern.js";
@@ -68,18 +69,7 @@ export const openAiStrictDialect: KeywordDialect = {
 export const anthropicStrictDialect: KeywordDialect = {
   stringLength: false,
   pattern: true,
-  formats: new Set([
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-  ]),
+  formats: new Set(anthropicStrictFormats),
   bounds: false,
   exclusiveBounds: false,
   minItemsUpTo: 1,
