@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
+import { ruffCheckArgs } from "./support/ruff.js";
 
 // The Python MCP file (mcp=true): for the MCP golden cases and the
 // executors case, ai_tools_mcp_gen.py is checked as generated (ruff format,
@@ -217,23 +218,7 @@ describe.runIf(existsSync(python))("python target: the MCP file", () => {
             env,
           },
         );
-        must(
-          [
-            "-m",
-            "ruff",
-            "check",
-            "--isolated",
-            "--no-cache",
-            "--select",
-            "E,F,W,I,B,UP,RUF,N,D,SIM",
-            "--ignore",
-            "E501,D203,D213",
-            "--target-version",
-            "py311",
-            ...only,
-          ],
-          { cwd: dir, env },
-        );
+        must([...ruffCheckArgs, ...only], { cwd: dir, env });
         // The grpcio-tools output on PYTHONPATH is checked as installed code
         // (mypy-protobuf's _pb2_grpc stubs carry ignores for types-grpcio);
         // the MCP file itself strictly.

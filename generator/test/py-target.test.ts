@@ -18,6 +18,7 @@ import type {
 import { compareUtf8 } from "../src/schema/canonical-json.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
+import { ruffCheckArgs } from "./support/ruff.js";
 
 // The Python target against the Go target and the Python toolchain: for
 // every golden case, the generated ai_tools_gen.py is imported by a real
@@ -436,26 +437,7 @@ describe.runIf(python !== undefined)("python target: golden cases", () => {
           cwd: dir,
           env,
         });
-        must(
-          py,
-          [
-            "-m",
-            "ruff",
-            "check",
-            "--isolated",
-            "--no-cache",
-            "--select",
-            "E,F,W,I,B,UP,RUF,N,D,SIM",
-            // A string literal is never split, by ruff format either: lines
-            // holding a long description or schema exceed any line length.
-            "--ignore",
-            "E501,D203,D213",
-            "--target-version",
-            "py311",
-            ...only,
-          ],
-          { cwd: dir, env },
-        );
+        must(py, [...ruffCheckArgs, ...only], { cwd: dir, env });
 
         // 3. mypy --strict with typed stubs of the protos (mypy-protobuf) and
         //    the runtime.
