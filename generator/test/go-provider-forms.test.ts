@@ -41,6 +41,14 @@ func TestProviderForms(t *testing.T) {
 	if len(anthropic) != 2 || !anthropic[0].Strict || anthropic[1].Strict {
 		t.Fatalf("anthropic: %+v", anthropic)
 	}
+	chat, err := OpenAIChatTools(AllTools())
+	if err != nil || len(chat) != 2 || !chat[0].Function.Strict || chat[1].Function.Strict {
+		t.Fatalf("openai chat: %+v, %v", chat, err)
+	}
+	responses, err := OpenAIResponsesTools(AllTools())
+	if err != nil || len(responses) != 2 || responses[0].Name != "canvas_draw" {
+		t.Fatalf("openai responses: %+v, %v", responses, err)
+	}
 	gemini, err := GeminiFunctionDeclarations(AllTools(), true)
 	if err != nil {
 		t.Fatal(err)

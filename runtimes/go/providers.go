@@ -29,7 +29,68 @@ const (
 	// GeminiMaxFunctionDeclarations is the number of function declarations
 	// Gemini takes in one request.
 	GeminiMaxFunctionDeclarations = 512
+	// OpenAIMaxTools is the number of tools OpenAI takes in one request
+	// ("maxItems": 128 on "tools" in OpenAI's API description).
+	OpenAIMaxTools = 128
 )
+
+// OpenAIResponsesTool is a function tool of the OpenAI Responses API.
+type OpenAIResponsesTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// OpenAIChatTool is a function tool of the OpenAI Chat Completions API.
+type OpenAIChatTool struct {
+	Type     string             `json:"type"`
+	Function OpenAIChatFunction `json:"function"`
+}
+
+// OpenAIChatFunction is the function of an OpenAIChatTool.
+type OpenAIChatFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// OpenAIResponsesTools returns the tools of one OpenAI Responses API
+// request, each with its schema and strict flag. More than OpenAIMaxTools
+// is an error, as OpenAI would refuse them.
+func OpenAIResponsesTools(tools []AgentTool) ([]OpenAIResponsesTool, error) {
+	if err := checkOpenAIRequest(len(tools)); err != nil {
+		return nil, err
+	}
+	out := make([]OpenAIResponsesTool, len(tools))
+	for i, t := range tools {
+		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict}
+	}
+	return out, nil
+}
+
+// OpenAIChatTools returns the tools of one OpenAI Chat Completions request,
+// each with its schema and strict flag. More than OpenAIMaxTools is an
+// error, as OpenAI would refuse them.
+func OpenAIChatTools(tools []AgentTool) ([]OpenAIChatTool, error) {
+	if err := checkOpenAIRequest(len(tools)); err != nil {
+		return nil, err
+	}
+	out := make([]OpenAIChatTool, len(tools))
+	for i, t := range tools {
+		out[i] = OpenAIChatTool{Type: "function", Function: OpenAIChatFunction{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict}}
+	}
+	return out, nil
+}
+
+func checkOpenAIRequest(count int) error {
+	if count > OpenAIMaxTools {
+		return fmt.Errorf("%d tools in one request: OpenAI takes at most %d; send a subset of the tools", count, OpenAIMaxTools)
+	}
+	return nil
+}
 
 // AnthropicTool is a client tool of the Anthropic Messages API.
 type AnthropicTool struct {

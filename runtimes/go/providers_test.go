@@ -165,3 +165,25 @@ func TestGeminiFunctionDeclarations(t *testing.T) {
 		t.Errorf("no parameters: %s", b)
 	}
 }
+
+func TestOpenAITools(t *testing.T) {
+	responses, err := OpenAIResponsesTools(providerTools(128, true, closedSchema))
+	if err != nil || len(responses) != 128 {
+		t.Fatalf("128 tools: %v", err)
+	}
+	b, _ := json.Marshal(responses[0])
+	sameJSON(t, b, json.RawMessage(`{"type":"function","name":"tool_0","description":"d","parameters":`+closedSchema+`,"strict":true}`))
+	chat, err := OpenAIChatTools(providerTools(128, false, closedSchema))
+	if err != nil || len(chat) != 128 {
+		t.Fatalf("128 tools: %v", err)
+	}
+	b, _ = json.Marshal(chat[0])
+	sameJSON(t, b, json.RawMessage(`{"type":"function","function":{"name":"tool_0","description":"d","parameters":`+closedSchema+`,"strict":false}}`))
+	want := "129 tools in one request: OpenAI takes at most 128; send a subset of the tools"
+	if _, err := OpenAIResponsesTools(providerTools(129, true, closedSchema)); err == nil || err.Error() != want {
+		t.Fatalf("129 Responses tools: %v, want %q", err, want)
+	}
+	if _, err := OpenAIChatTools(providerTools(129, true, closedSchema)); err == nil || err.Error() != want {
+		t.Fatalf("129 Chat Completions tools: %v, want %q", err, want)
+	}
+}
