@@ -38,7 +38,6 @@ from ai_tools_runtime.mcp import (
     McpToolServer,
     MemoryConversationStore,
     current_call,
-    mint_conversation_handle,
     serve_http,
 )
 from ai_tools_runtime.mcp._call_result import success_result
@@ -364,31 +363,6 @@ def test_a_sync_channel_is_accepted(channel: grpc.Channel) -> None:
             assert value["account"]["id"] == "acct-1"
 
     anyio.run(main)
-
-
-# -- the conversation store ---------------------------------------------------------
-
-
-async def test_in_memory_store_expires_idle_conversations() -> None:
-    now = [0.0]
-    store = MemoryConversationStore(ALIASES, idle_ttl_seconds=10, clock=lambda: now[0])
-    a = await store.create()
-    b = await store.create()
-    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", a) and a != b
-    aliases = await store.load(a)
-    assert aliases is not None
-    aliases.register("acct", "0a1b2c3d-0000-4000-8000-000000000000")
-    now[0] = 9
-    assert await store.load(a) is aliases  # renewed at 9
-    now[0] = 15
-    assert await store.load(b) is None  # idle since 0
-    assert await store.load(a) is aliases
-    assert len(store) == 1
-    await store.delete(a)
-    assert await store.load(a) is None
-    with pytest.raises(ValueError):
-        MemoryConversationStore(idle_ttl_seconds=0)
-    assert len({mint_conversation_handle() for _ in range(100)}) == 100
 
 
 # -- streamable HTTP on a real socket ---------------------------------------------------

@@ -1,12 +1,22 @@
 """Runtime of the Python target of protoc-gen-ai-tools (docs/py-runtime-api.md).
 
 The generated ``ai_tools_gen.py`` holds data (tools, methods, alias facts);
-this package holds the behaviour of docs/runtime.md. The MCP servers
+this package holds the behaviour of docs/runtime.md, and the conversation
+stores of docs/store.md (in memory here; Redis in
+:mod:`ai_tools_runtime.redis`, which needs the ``redis`` extra). The MCP servers
 (docs/mcp.md) are in :mod:`ai_tools_runtime.mcp`, which needs the ``mcp``
 extra; this module never imports it."""
 
 from ._agent_tool import AgentTool
 from ._aliases import AliasManager
+from ._conversation_executor import ConversationExecutor
+from ._conversation_store import (
+    DEFAULT_IDLE_TTL_SECONDS,
+    ConversationExpiredError,
+    ConversationStore,
+    MemoryConversationStore,
+    mint_conversation_handle,
+)
 from ._executor import MAX_STREAM_MESSAGES, AsyncExecutor, Executor, ResponseJson, ToolMethod
 from ._session_registry import SessionRegistry
 from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
@@ -26,12 +36,17 @@ from .providers import (
 )
 
 __all__ = [
+    "DEFAULT_IDLE_TTL_SECONDS",
     "MAX_STREAM_MESSAGES",
     "AgentTool",
     "AliasConfig",
     "AliasManager",
     "AsyncExecutor",
+    "ConversationExecutor",
+    "ConversationExpiredError",
+    "ConversationStore",
     "Executor",
+    "MemoryConversationStore",
     "ResponseAliasField",
     "ResponseAliasTool",
     "ResponseAliases",
@@ -47,6 +62,7 @@ __all__ = [
     "gemini_function_declaration",
     "gemini_parameters",
     "gemini_tool",
+    "mint_conversation_handle",
     "openai_chat_tool",
     "openai_chat_tools",
     "openai_responses_tool",

@@ -193,25 +193,45 @@ class AliasManager:
     def register_response_value(self, tool_name: str, value: Any) -> None:
         """:meth:`register_response` on an already decoded response (the
         executors' path: the response is walked once, never re-parsed)."""
+        with self._lock:
+            for prefix, uuid in self._collect(tool_name, (value,)):
+                self._register(prefix, uuid)
+
+    def collect_registrations(self, tool_name: str, values: Iterable[Any]) -> list[tuple[str, str]]:
+        """The ``(prefix, uuid)`` pairs that :meth:`register_response_value`
+        of each decoded response in ``values`` (a server-streaming tool's
+        messages, in order) would register, in that order, without
+        registering them: what a conversation store registers
+        (docs/store.md, "A call through a store")."""
+        with self._lock:
+            return self._collect(tool_name, values)
+
+    def _collect(self, tool_name: str, values: Iterable[Any]) -> list[tuple[str, str]]:
         tables = self._config.response_aliases
         tool = tables.tools.get(tool_name)
         if tool is None:
-            return
-        with self._lock:
+            return []
+        # UUID -> prefix, in the order found; a UUID known or already found
+        # keeps the alias it has.
+        found: dict[str, str] = {}
+        known = self._uuids
+        for value in values:
             if tool.id_prefix != "" and isinstance(value, dict):
                 entities = value if tool.id_field == "" else value.get(tool.id_field)
                 for entity in entities if isinstance(entities, list) else (entities,):
                     if isinstance(entity, dict):
                         uuid = entity.get("id")
-                        if isinstance(uuid, str) and is_uuid(uuid):
-                            self._register(tool.id_prefix, uuid)
-            self._walk(value, tables.types.get(tool.message), tables.types)
+                        if isinstance(uuid, str) and uuid not in known and is_uuid(uuid):
+                            found.setdefault(uuid, tool.id_prefix)
+            self._walk(value, tables.types.get(tool.message), tables.types, found)
+        return [(prefix, uuid) for uuid, prefix in found.items()]
 
     def _walk(
         self,
         v: Any,
         fields: tuple[ResponseAliasField, ...] | None,
         types: Mapping[str, tuple[ResponseAliasField, ...]],
+        found: dict[str, str],
     ) -> None:
         if fields is None or not isinstance(v, dict):
             return
@@ -229,11 +249,12 @@ class AliasManager:
             prefix = f.prefix
             nested = types.get(f.message) if f.message else None
             for item in values:
-                # A UUID seen before keeps its alias: skip the shape check.
-                if prefix and isinstance(item, str) and item not in known and is_uuid(item):
-                    self._register(prefix, item)
+                if prefix and isinstance(item, str):
+                    # A UUID seen before keeps its alias: skip the shape check.
+                    if item not in known and item not in found and is_uuid(item):
+                        found[item] = prefix
                 elif nested is not None and isinstance(item, dict):
-                    self._walk(item, nested, types)
+                    self._walk(item, nested, types, found)
 
     # -- export / restore ----------------------------------------------------
 

@@ -8,11 +8,13 @@ Every message a :class:`ToolError` carries is aliasified too."""
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from functools import partial
+from typing import Any, Final, Literal, Self
 
 import grpc
 import grpc.aio
@@ -198,15 +200,21 @@ class _Base:
                 "invalid-response", grpc.StatusCode.INTERNAL, f"failed to marshal response: {err}"
             ) from err
 
-    def _finish(self, tool_name: str, response: Message) -> str:
-        value, out = self._to_json(response)
-        self._aliases.register_response_value(tool_name, value)
-        return self._aliases.aliasify_json(out)
+    def _message(self, message: Message, seen: Callable[[Any], object]) -> str:
+        """One response message as JSON text, not aliasified; ``seen`` gets
+        its value (to register its ids, or to collect them)."""
+        value, out = self._to_json(message)
+        seen(value)
+        return out
 
     def _collect(
-        self, tool_name: str, items: list[str], message: Message, cancel: Callable[[], object]
+        self,
+        items: list[str],
+        message: Message,
+        cancel: Callable[[], object],
+        seen: Callable[[Any], object],
     ) -> None:
-        """Add one streamed message, its ids registered as it arrives; past
+        """Add one streamed message, seen as it arrives; past
         MAX_STREAM_MESSAGES, cancel and fail."""
         if len(items) == MAX_STREAM_MESSAGES:
             cancel()
@@ -215,12 +223,18 @@ class _Base:
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"stream returned more than {MAX_STREAM_MESSAGES} messages: narrow the request",
             )
-        value, out = self._to_json(message)
-        self._aliases.register_response_value(tool_name, value)
-        items.append(out)
+        items.append(self._message(message, seen))
 
-    def _finish_stream(self, items: list[str]) -> str:
-        return self._aliases.aliasify_json("[" + ",".join(items) + "]")
+    def _registering(self, tool_name: str) -> Callable[[Any], object]:
+        """The ``seen`` of an in-memory call: register the ids as they come."""
+        return partial(self._aliases.register_response_value, tool_name)
+
+    def _with_aliases(self, aliases: AliasManager) -> Self:
+        """This executor with another alias manager (one call of a
+        conversation kept in a store): the methods and channel are shared."""
+        other = copy.copy(self)
+        other._aliases = aliases
+        return other
 
 
 class Executor(_Base):
@@ -256,19 +270,32 @@ class Executor(_Base):
     ) -> str:
         """Run ``tool_name`` with the model's arguments; the result (JSON text,
         ids as aliases) is for the model. Raises :class:`ToolError` only."""
+        out = self._run(tool_name, args_json, timeout, metadata, self._registering(tool_name))
+        return self._aliases.aliasify_json(out)
+
+    def _run(
+        self,
+        tool_name: str,
+        args_json: str,
+        timeout: float | None,
+        metadata: Metadata | None,
+        seen: Callable[[Any], object],
+    ) -> str:
+        """The call up to its JSON text, not aliasified (a stream's messages
+        as one array); ``seen`` gets each response value as it arrives."""
         method = self._method(tool_name)
         request = self._decode(method, args_json)
         call = self._calls[tool_name]
         if not method.server_streaming:
             with self._call_errors():
                 response = call(request, timeout=timeout, metadata=metadata)
-            return self._finish(tool_name, response)
+            return self._message(response, seen)
         items: list[str] = []
         with self._call_errors():
             stream = call(request, timeout=timeout, metadata=metadata)
             for message in stream:
-                self._collect(tool_name, items, message, stream.cancel)
-        return self._finish_stream(items)
+                self._collect(items, message, stream.cancel, seen)
+        return "[" + ",".join(items) + "]"
 
 
 class AsyncExecutor(_Base):
@@ -304,6 +331,20 @@ class AsyncExecutor(_Base):
     ) -> str:
         """Run ``tool_name`` with the model's arguments; the result (JSON text,
         ids as aliases) is for the model. Raises :class:`ToolError` only."""
+        seen = self._registering(tool_name)
+        out = await self._run(tool_name, args_json, timeout, metadata, seen)
+        return self._aliases.aliasify_json(out)
+
+    async def _run(
+        self,
+        tool_name: str,
+        args_json: str,
+        timeout: float | None,
+        metadata: Metadata | None,
+        seen: Callable[[Any], object],
+    ) -> str:
+        """The call up to its JSON text, not aliasified (a stream's messages
+        as one array); ``seen`` gets each response value as it arrives."""
         method = self._method(tool_name)
         request = self._decode(method, args_json)
         call_metadata = grpc.aio.Metadata(*metadata) if metadata else None
@@ -311,10 +352,10 @@ class AsyncExecutor(_Base):
         if not method.server_streaming:
             with self._call_errors():
                 response = await call(request, timeout=timeout, metadata=call_metadata)
-            return self._finish(tool_name, response)
+            return self._message(response, seen)
         items: list[str] = []
         with self._call_errors():
             stream = call(request, timeout=timeout, metadata=call_metadata)
             async for message in stream:
-                self._collect(tool_name, items, message, stream.cancel)
-        return self._finish_stream(items)
+                self._collect(items, message, stream.cancel, seen)
+        return "[" + ",".join(items) + "]"

@@ -29,6 +29,9 @@ ToolErrorReason = Literal[
     "server-error",
     "unavailable",
     "invalid-response",
+    "conversation-expired",
+    "conversation-corrupt",
+    "store-unavailable",
 ]
 """Why a tool call failed (docs/runtime.md, "Errors"):
 
@@ -40,7 +43,13 @@ ToolErrorReason = Literal[
 - ``server-error``: the server answered with an error status (its code);
 - ``unavailable``: the server could not be reached, or answered UNAVAILABLE;
 - ``invalid-response``: a stream over 1,000 messages (RESOURCE_EXHAUSTED), or
-  a response that cannot be written as JSON (INTERNAL)."""
+  a response that cannot be written as JSON (INTERNAL);
+- ``conversation-expired``: the conversation store holds no conversation
+  under the handle, or one of another epoch (NOT_FOUND; docs/store.md);
+- ``conversation-corrupt``: the stored state is refused by
+  ``restore_state`` (DATA_LOSS);
+- ``store-unavailable``: the conversation store cannot be reached, timed
+  out, or failed (UNAVAILABLE)."""
 
 Metadata = tuple[tuple[str, str | bytes], ...]
 

@@ -7,17 +7,17 @@ properties, output schema, annotations) and calls them through the
 executors, one alias table per conversation; :func:`serve_stdio` and
 :func:`serve_http` serve it."""
 
+from .._conversation_store import (
+    DEFAULT_IDLE_TTL_SECONDS,
+    ConversationStore,
+    MemoryConversationStore,
+)
 from ._call_result import error_text
 from ._conversation_handle import (
     CONVERSATION_ARGUMENT,
     CONVERSATION_ARGUMENT_DESCRIPTION,
     CONVERSATION_META_KEY,
     mint_conversation_handle,
-)
-from ._conversation_store import (
-    DEFAULT_IDLE_TTL_SECONDS,
-    ConversationStore,
-    MemoryConversationStore,
 )
 from ._extra_properties import CallMetadata, ExtraProperty, McpCall, current_call
 from ._in_process_transport import AddServicer, create_in_process_channel

@@ -4,8 +4,9 @@ and where a request passes one back."""
 from __future__ import annotations
 
 import json
-import secrets
 from typing import Final
+
+from .._conversation_store import mint_conversation_handle
 
 __all__ = [
     "CONVERSATION_ARGUMENT",
@@ -29,12 +30,6 @@ CONVERSATION_ARGUMENT_DESCRIPTION: Final = (
 )
 """The description of the :data:`CONVERSATION_ARGUMENT` property, the same
 in every target."""
-
-
-def mint_conversation_handle() -> str:
-    """A new conversation handle: 128 random bits, base64url without padding
-    (22 characters)."""
-    return secrets.token_urlsafe(16)
 
 
 def unknown_conversation_message(handle: str) -> str:

@@ -24,17 +24,18 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._aliases import AliasManager
+from .._conversation_executor import StoredConversation
+from .._conversation_store import (
+    DEFAULT_IDLE_TTL_SECONDS,
+    ConversationStore,
+    MemoryConversationStore,
+)
 from .._executor import AsyncExecutor, Executor
 from .._tables import AliasConfig
 from .._tool_error import ToolError
 from ._call_arguments import CallArgumentError, take_call_arguments
 from ._call_result import error_result, error_text, success_result
 from ._conversation_handle import CONVERSATION_ARGUMENT, unknown_conversation_message
-from ._conversation_store import (
-    DEFAULT_IDLE_TTL_SECONDS,
-    ConversationStore,
-    MemoryConversationStore,
-)
 from ._extra_properties import (
     _CURRENT,
     CallMetadata,
@@ -219,12 +220,10 @@ class McpToolServer:
 
     @property
     def conversation_store(self) -> ConversationStore:
-        """Where conversations live (the default one is made on first use,
-        knowing the tools added by then)."""
+        """Where conversations live (in memory unless given, made on first
+        use)."""
         if self._store is None:
-            self._store = MemoryConversationStore(
-                self._merged, idle_ttl_seconds=self.idle_ttl_seconds
-            )
+            self._store = MemoryConversationStore(idle_ttl_seconds=self.idle_ttl_seconds)
         return self._store
 
     # -- the SDK server's handlers ----------------------------------------------
@@ -264,17 +263,17 @@ class McpToolServer:
             found = await self._conversation(ctx, taken.handle)
             if isinstance(found, str):
                 return error_result(found)
-            handle, shown, aliases = found
+            conversation, shown = found
+            aliases = conversation.aliases
             call = McpCall(params.name, taken.extras, shown)
             try:
-                text = await self._execute(entry, ctx.lifespan_context, call, aliases, args)
+                text = await self._execute(entry, ctx.lifespan_context, call, conversation, args)
             except Exception:
                 if shown is not None and taken.handle is None:
                     # Minted for this call: the model never sees its handle.
                     with suppress(Exception):
-                        await self.conversation_store.delete(handle)
+                        await conversation.store.delete(conversation.handle)
                 raise
-            await self.conversation_store.save(handle, aliases)
             return success_result(text, entry.method.output_wrap_key, shown)
         except CallArgumentError as err:
             return error_result(str(err))
@@ -289,52 +288,61 @@ class McpToolServer:
         entry: _Entry,
         running: _Running,
         call: McpCall,
-        aliases: AliasManager,
+        conversation: StoredConversation,
         args: dict[str, Any],
     ) -> str:
+        """The call through the conversation's store (docs/store.md, "A
+        call through a store"): the response's ids are stored before it is
+        returned."""
         method = entry.method
         args_json = json.dumps(args, ensure_ascii=False)
         channel = entry.channel if entry.channel is not None else running.in_process
+        aliases = conversation.aliases
         # The executor runs the tool under its own name, whatever the prefix.
         name = method.tool.name
+        values: list[Any] = []
         token = _CURRENT.set(call)
         try:
             metadata = self._metadata(call) if self._metadata is not None else None
             if isinstance(channel, grpc.aio.Channel):
                 executor = AsyncExecutor(channel, [method], aliases, response_json="full")
-                return await executor.execute(
-                    name, args_json, timeout=self._timeout, metadata=metadata
-                )
-            if channel is None:
+                out = await executor._run(name, args_json, self._timeout, metadata, values.append)
+            elif channel is None:
                 raise RuntimeError("the in-process services are not running")
-            sync = Executor(channel, [method], aliases, response_json="full")
-            run = partial(sync.execute, name, args_json, timeout=self._timeout, metadata=metadata)
-            return await anyio.to_thread.run_sync(run)
+            else:
+                sync = Executor(channel, [method], aliases, response_json="full")
+                run = partial(sync._run, name, args_json, self._timeout, metadata, values.append)
+                out = await anyio.to_thread.run_sync(run)
         finally:
             _CURRENT.reset(token)
+        await conversation.confirm(name, values)
+        return aliases.aliasify_json(out)
 
     async def _conversation(
         self, ctx: ServerRequestContext[_Running], given: str | None
-    ) -> tuple[str, str | None, AliasManager] | str:
-        """The call's conversation: (its handle, the handle to show the
-        client or None, its aliases); or the message of an unknown handle.
-        ``given`` is the handle the request passes back, which only
-        stateless HTTP (2026-07-28) looks at."""
+    ) -> tuple[StoredConversation, str | None] | str:
+        """The call's conversation, loaded, and the handle to show the
+        client (or None); or the message of an unknown handle. ``given`` is
+        the handle the request passes back, which only stateless HTTP
+        (2026-07-28) looks at."""
         headers = getattr(ctx.request, "headers", None)
         if headers is None:
             # stdio or in memory: the connection is the conversation.
-            return await self._scoped(ctx.lifespan_context.connection)
+            return await self._scoped(ctx.lifespan_context.connection), None
         session = headers.get(_SESSION_HEADER)
         if session is not None and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            return await self._scoped(self._session_scope(session))
+            return await self._scoped(self._session_scope(session)), None
         store = self.conversation_store
         if given is None:
-            handle = await store.create()
-            return handle, handle, await self._load_new(handle)
-        aliases = await store.load(given)
-        if aliases is None:
-            return unknown_conversation_message(given)
-        return given, given, aliases
+            conversation = await StoredConversation.create(store, self._merged)
+            return conversation, conversation.handle
+        try:
+            conversation = await StoredConversation.load(store, given, self._merged)
+        except ToolError as err:
+            if err.reason == "conversation-expired":
+                return unknown_conversation_message(given)
+            raise
+        return conversation, given
 
     def _session_scope(self, session: str) -> _Scope:
         scope = self._sessions.pop(session, None) or _Scope()
@@ -343,17 +351,17 @@ class McpToolServer:
             self._sessions.popitem(last=False)
         return scope
 
-    async def _scoped(self, scope: _Scope) -> tuple[str, None, AliasManager]:
+    async def _scoped(self, scope: _Scope) -> StoredConversation:
+        """The conversation of a connection or session: made on its first
+        call, and again when it expired."""
+        store = self.conversation_store
         async with scope.lock:
             if scope.handle is not None:
-                aliases = await self.conversation_store.load(scope.handle)
-                if aliases is not None:
-                    return scope.handle, None, aliases
-            scope.handle = await self.conversation_store.create()
-            return scope.handle, None, await self._load_new(scope.handle)
-
-    async def _load_new(self, handle: str) -> AliasManager:
-        aliases = await self.conversation_store.load(handle)
-        if aliases is None:
-            raise RuntimeError("the conversation store lost a conversation it just created")
-        return aliases
+                try:
+                    return await StoredConversation.load(store, scope.handle, self._merged)
+                except ToolError as err:
+                    if err.reason != "conversation-expired":
+                        raise
+            conversation = await StoredConversation.create(store, self._merged)
+            scope.handle = conversation.handle
+            return conversation

@@ -1,0 +1,175 @@
+"""Tool calls through a conversation store (docs/store.md, "A call through
+a store"): the executor of an agent backend whose replicas share
+conversations."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+import grpc
+
+from ._aliases import AliasManager
+from ._conversation_store import ConversationExpiredError, ConversationStore
+from ._executor import AsyncExecutor
+from ._json import quote
+from ._tables import AliasConfig
+from ._tool_error import ToolError
+
+__all__ = ["ConversationExecutor", "StoredConversation"]
+
+Metadata = Sequence[tuple[str, str | bytes]]
+T = TypeVar("T")
+
+_EXPIRED: Final = "conversation {} expired or unknown: start a new conversation"
+
+
+def expired_error(handle: str, cause: BaseException | None = None) -> ToolError:
+    """The ``conversation-expired`` error of a handle."""
+    err = ToolError(
+        _EXPIRED.format(quote(handle)),
+        reason="conversation-expired",
+        code=grpc.StatusCode.NOT_FOUND,
+    )
+    err.__cause__ = cause
+    return err
+
+
+def store_error(cause: Exception) -> ToolError:
+    """The ``store-unavailable`` error of a store's failure: the error's
+    message on one line."""
+    text = " ".join(str(cause).split()) or type(cause).__name__
+    err = ToolError(
+        f"conversation store unavailable: {text}",
+        reason="store-unavailable",
+        code=grpc.StatusCode.UNAVAILABLE,
+    )
+    err.__cause__ = cause
+    return err
+
+
+@dataclass
+class StoredConversation:
+    """One call's view of a conversation kept in a store: its handle, the
+    epoch ``load`` read and an alias manager holding the state read."""
+
+    store: ConversationStore
+    handle: str
+    epoch: str
+    aliases: AliasManager
+
+    @classmethod
+    async def create(
+        cls, store: ConversationStore, config: AliasConfig | None
+    ) -> StoredConversation:
+        """A new conversation (``create``), loaded. Raises :class:`ToolError`
+        only."""
+        try:
+            handle = await store.create()
+        except Exception as err:
+            raise store_error(err) from err
+        return await cls.load(store, handle, config)
+
+    @classmethod
+    async def load(
+        cls, store: ConversationStore, handle: str, config: AliasConfig | None
+    ) -> StoredConversation:
+        """Step 1: ``load`` the conversation into a fresh alias manager.
+        Raises :class:`ToolError` (``conversation-expired``,
+        ``conversation-corrupt``, ``store-unavailable``) only."""
+        try:
+            epoch, state = await store.load(handle)
+        except ConversationExpiredError as err:
+            raise expired_error(handle, err) from err
+        except Exception as err:
+            raise store_error(err) from err
+        aliases = AliasManager(config)
+        _restore(aliases, handle, state)
+        return cls(store, handle, epoch, aliases)
+
+    async def confirm(self, tool_name: str, values: Sequence[Any]) -> None:
+        """Step 4: register the ids of the call's response ``values`` (a
+        stream's messages, in order) in the store, and take the state it
+        returns. Nothing to register, nothing is asked."""
+        pairs = self.aliases.collect_registrations(tool_name, values)
+        if not pairs:
+            return
+        try:
+            state = await self.store.register(self.handle, self.epoch, pairs)
+        except ConversationExpiredError as err:
+            raise expired_error(self.handle, err) from err
+        except Exception as err:
+            raise store_error(err) from err
+        _restore(self.aliases, self.handle, state)
+
+
+def _restore(aliases: AliasManager, handle: str, state: str) -> None:
+    try:
+        aliases.restore_state(state)
+    except ValueError as err:
+        raise ToolError(
+            f"conversation {quote(handle)} cannot be read: {err}",
+            reason="conversation-corrupt",
+            code=grpc.StatusCode.DATA_LOSS,
+        ) from err
+
+
+class ConversationExecutor:
+    """Runs the tools of an :class:`AsyncExecutor` in conversations kept in
+    a :class:`ConversationStore` (docs/store.md), so that any process
+    sharing the store continues any conversation. Every call loads the
+    conversation, resolves the arguments with it, calls the RPC, stores the
+    aliases of the response (before returning it) and shows it with them.
+    Safe to use from several tasks and processes at once."""
+
+    def __init__(self, executor: AsyncExecutor, store: ConversationStore) -> None:
+        self._executor = executor
+        self._store = store
+        self._config = executor.aliases.config
+
+    @property
+    def store(self) -> ConversationStore:
+        """Where the conversations live."""
+        return self._store
+
+    @property
+    def tool_names(self) -> list[str]:
+        """The names of the tools it runs, in name order."""
+        return self._executor.tool_names
+
+    async def start(self) -> str:
+        """Start a conversation; its handle (for the next calls, in any
+        process). Raises :class:`ToolError` (``store-unavailable``) only."""
+        return await _guard(self._store.create())
+
+    async def execute(
+        self,
+        handle: str,
+        tool_name: str,
+        args_json: str,
+        *,
+        timeout: float | None = None,
+        metadata: Metadata | None = None,
+    ) -> str:
+        """Run ``tool_name`` in the conversation ``handle`` with the model's
+        arguments; the result (JSON text, ids as aliases) is for the model.
+        Raises :class:`ToolError` only."""
+        conversation = await StoredConversation.load(self._store, handle, self._config)
+        call = self._executor._with_aliases(conversation.aliases)
+        values: list[Any] = []
+        out = await call._run(tool_name, args_json, timeout, metadata, values.append)
+        await conversation.confirm(tool_name, values)
+        return conversation.aliases.aliasify_json(out)
+
+    async def end(self, handle: str) -> None:
+        """End a conversation (an unknown handle is not an error). Raises
+        :class:`ToolError` (``store-unavailable``) only."""
+        await _guard(self._store.delete(handle))
+
+
+async def _guard(step: Awaitable[T]) -> T:
+    try:
+        return await step
+    except Exception as err:
+        raise store_error(err) from err

@@ -1,0 +1,70 @@
+"""The fields of a stored conversation (docs/store.md, "Key layout"), and
+the state the runtime reads from them. The in-memory store keeps the same
+fields as the Redis one, so the two behave alike."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, MutableMapping, Sequence
+from typing import Any, Final
+
+from ._json import JsonNumber, encode_json
+
+__all__ = [
+    "DEFAULT_KEY_PREFIX",
+    "LAYOUT_VERSION",
+    "conversation_key",
+    "register_fields",
+    "state_from_fields",
+]
+
+DEFAULT_KEY_PREFIX: Final = "ai-tools:"
+"""The prefix of a conversation's key unless set."""
+
+LAYOUT_VERSION: Final = "1"
+"""The value of the field ``v``."""
+
+_INTEGER: Final = re.compile("-?[0-9]+")
+
+
+def conversation_key(key_prefix: str, handle: str) -> str:
+    """The key of a conversation's hash: ``<prefix>conv:{<handle>}`` (the
+    braces make the handle the Redis Cluster hash tag)."""
+    return f"{key_prefix}conv:{{{handle}}}"
+
+
+def state_from_fields(fields: Mapping[str, str]) -> str:
+    """The state (``AliasManager.export_state``'s form) of a conversation's
+    fields: ``aliases`` from ``a:*``, ``counters`` from ``n:*``, ``version``
+    from ``v``. Nothing is checked here: a value that is not an integer is
+    written as a string, and ``restore_state`` refuses it."""
+    aliases: dict[str, str] = {}
+    counters: dict[str, Any] = {}
+    state: dict[str, Any] = {"aliases": aliases, "counters": counters}
+    for name, value in fields.items():
+        if name.startswith("a:"):
+            aliases[name[2:]] = value
+        elif name.startswith("n:"):
+            counters[name[2:]] = _number(value)
+        elif name == "v":
+            state["version"] = _number(value)
+    return encode_json(state, escape_html=True)
+
+
+def _number(text: str) -> JsonNumber | str:
+    return JsonNumber(text) if _INTEGER.fullmatch(text) else text
+
+
+def register_fields(fields: MutableMapping[str, str], pairs: Sequence[tuple[str, str]]) -> None:
+    """What the register script does to a conversation of the right epoch:
+    with ``v`` = 1, each UUID not yet known gets its prefix's next number, in
+    order; another version is left unchanged (the runtime refuses it)."""
+    if fields.get("v") != LAYOUT_VERSION:
+        return
+    for prefix, uuid in pairs:
+        if f"u:{uuid}" in fields:
+            continue
+        n = int(fields.get(f"n:{prefix}", "0")) + 1
+        fields[f"n:{prefix}"] = str(n)
+        fields[f"a:{prefix}-{n}"] = uuid
+        fields[f"u:{uuid}"] = f"{prefix}-{n}"
