@@ -4,12 +4,16 @@
 // 2,000 tools) it generates a synthetic, seeded proto corpus in a temp dir,
 // compiles it once with buf into a CodeGeneratorRequest, then runs the plugin
 // executable as a whole process (request on stdin) a few times and prints
-// wall time and peak memory. A benchmark, not a test: no timing assertions.
-// It fails only when the plugin fails (exit status, `error` in the response,
-// or no ai_tools.gen.go in it).
+// wall time, CPU time and peak memory, for each target asked for (`--targets`,
+// the same request with another `target=`) and, with `--baseline`, for a
+// second plugin executable too: the runs of every target and plugin
+// alternate, so a change in the machine's load hits them alike. A benchmark,
+// not a test: no timing assertions. It fails only when the plugin fails
+// (exit status, `error` in the response, or not the target's file in it).
 //
 //   node scripts/bench.mjs [--quick] [--runs N] [--warmup N] [--sizes 25,50,100]
-//                          [--seed S] [--corpus 1|2] [--plugin PATH] [--keep]
+//                          [--seed S] [--corpus 1|2] [--targets go,ts,py]
+//                          [--plugin PATH] [--baseline PATH] [--keep]
 import { createHash } from "node:crypto";
 import {
   existsSync,
@@ -51,7 +55,9 @@ const { values: opt } = parseArgs({
     sizes: { type: "string", default: "25,50,100" },
     seed: { type: "string", default: "ai-tools-bench-1" },
     corpus: { type: "string", default: "2" },
+    targets: { type: "string", default: "go" },
     plugin: { type: "string" },
+    baseline: { type: "string" },
     keep: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -65,8 +71,12 @@ if (opt.help) {
   --seed S         corpus seed (default ai-tools-bench-1)
   --corpus V       corpus version: 2 (default) or 1, the corpus before the shared
                    value messages (the Go plugin's figure is on version 1)
+  --targets T,U    targets to run on each request (default go; go,ts,py for all):
+                   the same request, parameter target=T
   --plugin PATH    plugin executable (default node_modules/.bin/protoc-gen-ai-tools);
                    a .js/.mjs path is run with this node
+  --baseline PATH  a second plugin executable (an older build) run alternately
+                   with the first, for a before/after comparison on one machine
   --keep           keep the temp dir (corpus, buf image, request.binpb)`);
   process.exit(0);
 }
@@ -98,29 +108,54 @@ if (sizes.some((s) => s < 1)) fail("--sizes must all be at least 1");
 // ---------------------------------------------------------------------------
 // Plugin and tools.
 
-let command;
-let commandArgs = [];
-let pluginLabel;
+/** The command of a plugin executable given as a path. */
+function pluginCommand(flag, path) {
+  const p = resolve(path);
+  if (!existsSync(p)) fail(`--${flag} ${p} does not exist`);
+  return /\.[cm]?js$/.test(p)
+    ? { command: process.execPath, args: [p], label: p }
+    : { command: p, args: [], label: p };
+}
+
+let plugin;
 if (opt.plugin) {
-  const p = resolve(opt.plugin);
-  if (!existsSync(p)) fail(`--plugin ${p} does not exist`);
-  if (/\.[cm]?js$/.test(p)) {
-    command = process.execPath;
-    commandArgs = [p];
-  } else {
-    command = p;
-  }
-  pluginLabel = p;
+  plugin = pluginCommand("plugin", opt.plugin);
 } else {
-  command = join(repoRoot, "node_modules", ".bin", "protoc-gen-ai-tools");
-  pluginLabel = command;
+  const command = join(repoRoot, "node_modules", ".bin", "protoc-gen-ai-tools");
   if (!existsSync(command)) fail(`${command} not found: run pnpm install`);
   if (!existsSync(join(generatorDir, "dist", "plugin.js"))) {
     fail(
       "generator/dist/plugin.js not found: build first (pnpm build), or run pnpm bench, which builds",
     );
   }
+  plugin = { command, args: [], label: command };
 }
+// The plugins compared: "new" (--plugin or the built one) and "base".
+const plugins = [{ ...plugin, name: "new" }];
+if (opt.baseline) {
+  plugins.push({ ...pluginCommand("baseline", opt.baseline), name: "base" });
+}
+
+/** The file each target writes: the response must hold it. */
+const targetFiles = {
+  go: "ai_tools.gen.go",
+  ts: "ai_tools.gen.ts",
+  py: "ai_tools_gen.py",
+};
+const targets = opt.targets.split(",").map((t) => t.trim());
+for (const t of targets) {
+  if (!(t in targetFiles))
+    fail(
+      `--targets takes ${Object.keys(targetFiles).join(", ")}, got ${JSON.stringify(t)}`,
+    );
+}
+/** Every plugin and target, in the order their runs alternate. */
+const combos = plugins.flatMap((p) =>
+  targets.map((target) => ({ plugin: p, target })),
+);
+const comboLabel = (c) =>
+  plugins.length > 1 ? `${c.target} (${c.plugin.name})` : c.target;
+
 const buf = [
   join(repoRoot, "node_modules", ".bin", "buf"),
   join(generatorDir, "node_modules", ".bin", "buf"),
@@ -174,7 +209,12 @@ const cleanup = () => {
 process.on("exit", cleanup);
 
 console.log(`protoc-gen-ai-tools benchmark`);
-console.log(`  plugin   ${pluginLabel}`);
+for (const p of plugins) {
+  console.log(
+    `  plugin   ${p.label}${plugins.length > 1 ? ` (${p.name})` : ""}`,
+  );
+}
+console.log(`  targets  ${targets.join(", ")}`);
 console.log(
   `  machine  ${cpus()[0]?.model ?? "?"} x ${cpus().length}, node ${process.version}, ` +
     `load average ${loadavg()[0].toFixed(2)}`,
@@ -215,14 +255,21 @@ for (const files of sizes) {
     `corpus ${files} files: ${int(tools)} tools, ${services} services, ${bytes(protoBytes)} of .proto, ` +
       `request ${bytes(compiled.request.length)} (${compiled.protoFiles} descriptors), buf build ${ms(compiled.bufMs)}`,
   );
-  corpora.push({ files, tools, dir, ...compiled });
+  // The same request for each target: only the parameter differs.
+  const decoded = fromBinary(CodeGeneratorRequestSchema, compiled.request);
+  const requests = {};
+  for (const t of targets) {
+    decoded.parameter = `target=${t}`;
+    requests[t] = toBinary(CodeGeneratorRequestSchema, decoded);
+  }
+  corpora.push({ files, tools, dir, ...compiled, requests });
 }
 console.log();
 
 // ---------------------------------------------------------------------------
 // Runs.
 
-function checkResponse(run, label) {
+function checkResponse(run, label, target) {
   if (run.signal || run.code !== 0) {
     fail(
       `${label}: plugin exited with ${run.signal ? `signal ${run.signal}` : `status ${run.code}`}` +
@@ -243,13 +290,10 @@ function checkResponse(run, label) {
     );
   }
   const names = res.file.map((f) => f.name);
-  if (
-    !names.some(
-      (n) => n === "ai_tools.gen.go" || n.endsWith("/ai_tools.gen.go"),
-    )
-  ) {
+  const want = targetFiles[target];
+  if (!names.some((n) => n === want || n.endsWith(`/${want}`))) {
     fail(
-      `${label}: response has no ai_tools.gen.go; files: ${names.slice(0, 10).join(", ") || "(none)"}`,
+      `${label}: response has no ${want}; files: ${names.slice(0, 10).join(", ") || "(none)"}`,
     );
   }
   return {
@@ -286,82 +330,98 @@ const oddities = [];
 let maxLoad = loadavg()[0];
 for (const c of corpora) {
   const rusageFile = join(c.dir, "rusage.json");
-  const measured = [];
-  let shape;
-  let digest;
+  const state = combos.map(() => ({
+    measured: [],
+    shape: undefined,
+    digest: undefined,
+  }));
   for (let i = 0; i < warmup + runs; i++) {
     const isWarmup = i < warmup;
-    const label = `${c.files} files, ${isWarmup ? `warm-up ${i + 1}` : `run ${i - warmup + 1}`}`;
-    maxLoad = Math.max(maxLoad, loadavg()[0]);
-    const run = await runPlugin({
-      command,
-      args: commandArgs,
-      request: c.request,
-      rusageFile,
-    });
-    const d = createHash("sha256").update(run.stdout).digest("hex");
-    if (digest === undefined) {
-      shape = checkResponse(run, label);
-      digest = d;
-    } else if (d !== digest) {
-      checkResponse(run, label);
-      oddities.push(
-        distStamp() !== distAtStart
-          ? `${c.files} files: output differs between runs (${label}), but generator/dist was ` +
-              "rebuilt during the benchmark: the runs mix two builds"
-          : `${c.files} files: output differs between runs (${label}): not deterministic`,
+    const round = isWarmup ? `warm-up ${i + 1}` : `run ${i - warmup + 1}`;
+    const line = [];
+    for (const [k, combo] of combos.entries()) {
+      const st = state[k];
+      const label = `${c.files} files, ${comboLabel(combo)}, ${round}`;
+      maxLoad = Math.max(maxLoad, loadavg()[0]);
+      const run = await runPlugin({
+        command: combo.plugin.command,
+        args: combo.plugin.args,
+        request: c.requests[combo.target],
+        rusageFile,
+      });
+      const d = createHash("sha256").update(run.stdout).digest("hex");
+      if (st.digest === undefined) {
+        st.shape = checkResponse(run, label, combo.target);
+        st.digest = d;
+      } else if (d !== st.digest) {
+        checkResponse(run, label, combo.target);
+        oddities.push(
+          distStamp() !== distAtStart
+            ? `${c.files} files: output differs between runs (${label}), but generator/dist was ` +
+                "rebuilt during the benchmark: the runs mix two builds"
+            : `${c.files} files: output differs between runs (${label}): not deterministic`,
+        );
+        st.digest = d;
+      }
+      if (run.stderr.trim() && i === 0 && k === 0)
+        oddities.push(
+          `${c.files} files: plugin wrote to stderr: ${run.stderr.trim().slice(0, 300)}`,
+        );
+      line.push(
+        `${combos.length > 1 ? `${comboLabel(combo)} ` : ""}${ms(run.wallMs)}` +
+          (run.cpuMs === undefined ? "" : ` (cpu ${ms(run.cpuMs)})`) +
+          `, ${kb(run.peakRssKb)}`,
       );
-      digest = d;
+      if (!isWarmup) st.measured.push(run);
     }
-    if (run.stderr.trim() && i === 0)
-      oddities.push(
-        `${c.files} files: plugin wrote to stderr: ${run.stderr.trim().slice(0, 300)}`,
-      );
-    process.stdout.write(
-      `  ${label}: ${ms(run.wallMs)}, ${kb(run.peakRssKb)}\n`,
-    );
-    if (!isWarmup) measured.push(run);
+    process.stdout.write(`  ${c.files} files, ${round}: ${line.join("; ")}\n`);
   }
-  const walls = measured.map((r) => r.wallMs);
-  const cpu = measured.every((r) => r.cpuMs !== undefined)
-    ? median(measured.map((r) => r.cpuMs))
-    : undefined;
-  results.push({
-    ...c,
-    ...shape,
-    median: median(walls),
-    min: Math.min(...walls),
-    max: Math.max(...walls),
-    cpu,
-    peakKb: median(measured.map((r) => r.peakRssKb)),
-    worstKb: Math.max(...measured.map((r) => r.peakRssKb)),
-    rssExact: measured.every((r) => r.rssExact),
-  });
+  for (const [k, combo] of combos.entries()) {
+    const { measured, shape } = state[k];
+    const walls = measured.map((r) => r.wallMs);
+    const cpu = measured.every((r) => r.cpuMs !== undefined)
+      ? median(measured.map((r) => r.cpuMs))
+      : undefined;
+    results.push({
+      ...c,
+      ...shape,
+      combo,
+      median: median(walls),
+      min: Math.min(...walls),
+      max: Math.max(...walls),
+      cpu,
+      peakKb: median(measured.map((r) => r.peakRssKb)),
+      worstKb: Math.max(...measured.map((r) => r.peakRssKb)),
+      rssExact: measured.every((r) => r.rssExact),
+    });
+  }
 }
 
-// Fixed cost: the same process with nothing to generate (an empty request
-// with the same parameter). Only timed; its response is not checked.
+// Fixed cost: the same process with nothing to generate (an empty request,
+// target=go), for each plugin. Only timed; its response is not checked.
 const emptyRequest = toBinary(
   CodeGeneratorRequestSchema,
   create(CodeGeneratorRequestSchema, { parameter: "target=go" }),
 );
-const startup = [];
+const startups = plugins.map(() => []);
 for (let i = 0; i < warmup + runs; i++) {
-  const run = await runPlugin({
-    command,
-    args: commandArgs,
-    request: emptyRequest,
-    rusageFile: join(work, "rusage-empty.json"),
-  });
-  if (i >= warmup) startup.push(run);
+  for (const [k, p] of plugins.entries()) {
+    const run = await runPlugin({
+      command: p.command,
+      args: p.args,
+      request: emptyRequest,
+      rusageFile: join(work, "rusage-empty.json"),
+    });
+    if (i >= warmup) startups[k].push(run);
+  }
 }
-const startupMs = median(startup.map((r) => r.wallMs));
-const startupKb = median(startup.map((r) => r.peakRssKb));
-if (startup.some((r) => r.code !== 0)) {
-  oddities.push(
-    `empty request: plugin exited with status ${startup.find((r) => r.code !== 0).code}` +
-      " (start-up figure still shown)",
-  );
+for (const startup of startups) {
+  const failed = startup.find((r) => r.code !== 0);
+  if (failed) {
+    oddities.push(
+      `empty request: plugin exited with status ${failed.code} (start-up figure still shown)`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -372,6 +432,7 @@ const header = [
   "tools",
   "files",
   "request",
+  ...(combos.length > 1 ? ["target"] : []),
   "median",
   "min",
   "max",
@@ -385,6 +446,7 @@ const rows = results.map((r) => [
   int(r.tools),
   String(r.files),
   bytes(r.request.length),
+  ...(combos.length > 1 ? [comboLabel(r.combo)] : []),
   ms(r.median),
   ms(r.min),
   ms(r.max),
@@ -394,57 +456,89 @@ const rows = results.map((r) => [
   `${bytes(r.outBytes)} / ${r.outFiles} files`,
   `${((r.median / r.tools) * 1000).toFixed(0)} µs`,
 ]);
-console.log(table(header, rows, new Set()));
+console.log(table(header, rows, new Set(combos.length > 1 ? [3] : [])));
 console.log();
 console.log(
   `wall time: spawn to exit, request on stdin; median of ${runs} run${runs === 1 ? "" : "s"}` +
-    ` after ${warmup} warm-up. cpu: user+sys of the plugin process.`,
+    ` after ${warmup} warm-up${combos.length > 1 ? ", the runs of every row of a size alternating" : ""}.` +
+    " cpu: user+sys of the plugin process.",
 );
 console.log(
   results.every((r) => r.rssExact)
     ? "peak RSS: the plugin process's getrusage ru_maxrss, median over runs (max: highest run)."
     : "peak RSS: ~ = VmHWM polled from /proc (not a Node process, or it did not report); median over runs (max: highest run).",
 );
-console.log(
-  `start-up (empty request, nothing to generate): ${ms(startupMs)} median, ${kb(startupKb)} peak RSS.`,
-);
+for (const [k, startup] of startups.entries()) {
+  const cpuTimes = startup.map((r) => r.cpuMs);
+  console.log(
+    `start-up${plugins.length > 1 ? ` (${plugins[k].name})` : ""} (empty request, nothing to generate): ` +
+      `${ms(median(startup.map((r) => r.wallMs)))} median` +
+      (cpuTimes.every((x) => x !== undefined)
+        ? `, cpu ${ms(median(cpuTimes))}`
+        : "") +
+      `, ${kb(median(startup.map((r) => r.peakRssKb)))} peak RSS.`,
+  );
+}
 
-const first = results[0];
-const last = results[results.length - 1];
-if (results.length > 1 && last.tools !== first.tools) {
+for (const combo of combos) {
+  const series = results.filter((r) => r.combo === combo);
+  const first = series[0];
+  const last = series[series.length - 1];
+  if (series.length < 2 || last.tools === first.tools) continue;
   const ratio = last.median / last.tools / (first.median / first.tools);
+  const of = combos.length > 1 ? ` (${comboLabel(combo)})` : "";
   console.log();
   console.log(
-    `growth: time per tool at ${int(last.tools)} vs ${int(first.tools)} tools = ${ratio.toFixed(2)}` +
+    `growth${of}: time per tool at ${int(last.tools)} vs ${int(first.tools)} tools = ${ratio.toFixed(2)}` +
       ` (1.00 = linear; below 1 as fixed start-up cost is spread over more tools, above 1 = superlinear)`,
   );
   // Marginal cost per tool between consecutive sizes: free of the fixed
   // start-up cost, so equal steps mean linear growth.
   const steps = [];
-  for (let i = 1; i < results.length; i++) {
-    const a = results[i - 1];
-    const b = results[i];
+  for (let i = 1; i < series.length; i++) {
+    const a = series[i - 1];
+    const b = series[i];
     if (b.tools === a.tools) continue;
     steps.push(
       `${int(a.tools)}→${int(b.tools)}: ${(((b.median - a.median) / (b.tools - a.tools)) * 1000).toFixed(0)} µs/tool`,
     );
   }
-  console.log(`marginal cost: ${steps.join(", ")}`);
-  if (sizes.length > 1) {
-    const perMiB = (r) => r.peakKb / 1024;
-    console.log(
-      `memory: ${kb(first.peakKb)} at ${int(first.tools)} tools → ${kb(last.peakKb)} at ${int(last.tools)} ` +
-        `(+${(((perMiB(last) - perMiB(first)) / (last.tools - first.tools)) * 1024).toFixed(0)} KiB per tool)`,
-    );
-  }
+  console.log(`marginal cost${of}: ${steps.join(", ")}`);
+  const perMiB = (r) => r.peakKb / 1024;
+  console.log(
+    `memory${of}: ${kb(first.peakKb)} at ${int(first.tools)} tools → ${kb(last.peakKb)} at ${int(last.tools)} ` +
+      `(+${(((perMiB(last) - perMiB(first)) / (last.tools - first.tools)) * 1024).toFixed(0)} KiB per tool)`,
+  );
 }
 console.log();
 console.log(GO_BASELINE);
-const at2000 = results.find((r) => r.tools === 2000);
-if (at2000)
+for (const r of results.filter((r) => r.tools === 2000)) {
+  const of = combos.length > 1 ? `, ${comboLabel(r.combo)}` : "";
   console.log(
-    `This plugin: ${ms(at2000.median)} median at 2,000 tools of corpus version ${corpusVersion}.`,
+    `This plugin${of}: ${ms(r.median)} median (cpu ${r.cpu === undefined ? "n/a" : ms(r.cpu)}) at 2,000 tools of corpus version ${corpusVersion}.`,
   );
+}
+// The TypeScript target against the Go one on the same request (issue 13:
+// at most 1.2 times).
+if (targets.includes("go") && targets.includes("ts")) {
+  for (const p of plugins) {
+    for (const r of results.filter(
+      (r) => r.combo.plugin === p && r.combo.target === "ts",
+    )) {
+      const go = results.find(
+        (g) =>
+          g.combo.plugin === p &&
+          g.combo.target === "go" &&
+          g.files === r.files,
+      );
+      if (go?.cpu === undefined || r.cpu === undefined) continue;
+      console.log(
+        `ts / go${plugins.length > 1 ? ` (${p.name})` : ""} at ${int(r.tools)} tools: ` +
+          `cpu ${(r.cpu / go.cpu).toFixed(2)}, wall ${(r.median / go.median).toFixed(2)}`,
+      );
+    }
+  }
+}
 
 if (distStamp() !== distAtStart) {
   oddities.push(
@@ -461,7 +555,7 @@ if (maxLoad > cpus().length * 0.75) {
 for (const r of results) {
   if ((r.max - r.min) / r.median > 0.25) {
     oddities.push(
-      `${int(r.tools)} tools: runs spread ${ms(r.min)}–${ms(r.max)} (over 25% of the median)`,
+      `${int(r.tools)} tools${combos.length > 1 ? `, ${comboLabel(r.combo)}` : ""}: runs spread ${ms(r.min)}–${ms(r.max)} (over 25% of the median)`,
     );
   }
 }
