@@ -144,33 +144,32 @@ class FieldsStore:
 REFUSALS: list[dict[str, Any]] = LAYOUT["refusals"]
 
 
-@pytest.mark.parametrize("refusal", REFUSALS, ids=[r.get("name", "v2") for r in REFUSALS])
-async def test_layout_refusal(refusal: dict[str, Any]) -> None:
-    store = FieldsStore(dict(refusal["setup"]) if refusal["setup"] is not None else None)
-    handle = "AAAAAAAAAAAAAAAAAAAAAA"
+async def refused(store: ConversationStore, handle: str, refusal: dict[str, Any]) -> ToolError:
+    """The error of a refusal vector's load, or register, in a call."""
     with pytest.raises(ToolError) as caught:
         if refusal.get("load"):
-            await StoredConversation.load(store, handle, None)
+            await StoredConversation.load(store, handle, ALIASES)
         else:
             conversation = StoredConversation(
                 store, handle, refusal["registerEpoch"], AliasManager(ALIASES)
             )
             created = {"account": {"id": "0b6f0001-0000-4000-8000-000000000001"}}
             await conversation.confirm("accounts_create", [created])
-    assert caught.value.reason == refusal["error"]
-    code = {
-        "conversation-expired": grpc.StatusCode.NOT_FOUND,
-        "conversation-corrupt": grpc.StatusCode.DATA_LOSS,
-    }[refusal["error"]]
-    assert caught.value.code == code
+    err = caught.value
+    assert err.reason == refusal["error"]
     if refusal["error"] == "conversation-expired":
-        assert str(caught.value) == (
-            f'conversation "{handle}" expired or unknown: start a new conversation'
-        )
+        assert err.code == grpc.StatusCode.NOT_FOUND
+        assert str(err) == f'conversation "{handle}" expired or unknown: start a new conversation'
     else:
-        assert str(caught.value).startswith(
-            f'conversation "{handle}" cannot be read: restore alias state: '
-        )
+        assert err.code == grpc.StatusCode.DATA_LOSS
+        assert str(err).startswith(f'conversation "{handle}" cannot be read: restore alias state: ')
+    return err
+
+
+@pytest.mark.parametrize("refusal", REFUSALS, ids=[r.get("name", "v2") for r in REFUSALS])
+async def test_layout_refusal(refusal: dict[str, Any]) -> None:
+    store = FieldsStore(dict(refusal["setup"]) if refusal["setup"] is not None else None)
+    await refused(store, "AAAAAAAAAAAAAAAAAAAAAA", refusal)
 
 
 def test_store_scripts_and_vectors_present() -> None:

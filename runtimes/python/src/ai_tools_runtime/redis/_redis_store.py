@@ -1,0 +1,110 @@
+"""The Redis conversation store (docs/store.md, "Redis")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import redis.asyncio
+from redis.exceptions import NoScriptError, ResponseError
+
+from .._conversation_store import (
+    DEFAULT_IDLE_TTL_SECONDS,
+    ConversationExpiredError,
+    mint_conversation_handle,
+    mint_epoch,
+)
+from .._store_layout import DEFAULT_KEY_PREFIX, conversation_key, state_from_fields
+from ._scripts import CREATE, LOAD, REGISTER, Script
+
+__all__ = ["RedisConversationStore"]
+
+_EXPIRED: Final = "EXPIRED"
+# A handle has 128 random bits: a second collision in a row means a broken
+# random source, not bad luck.
+_CREATE_TRIES: Final = 3
+
+
+class RedisConversationStore:
+    """A ``ConversationStore`` in Redis: one hash per conversation under
+    ``<key_prefix>conv:{<handle>}``, changed only by the three Lua scripts
+    (``EVALSHA``, ``EVAL`` when the server does not have them yet), so that
+    processes sharing the server never give two UUIDs one alias, nor one
+    UUID two aliases, and number without gaps. A conversation the server
+    lost (a restart without persistence, an eviction, the idle TTL) is
+    expired, never made again: its epoch marks it.
+
+    ``client`` is the application's ``redis.asyncio.Redis`` (either
+    ``decode_responses``); its errors (unreachable, timed out, restarted
+    mid-call) are raised as they are, and the executor reports them as
+    ``store-unavailable``. ``idle_ttl_seconds`` is renewed by every ``load``
+    and ``register``."""
+
+    def __init__(
+        self,
+        client: redis.asyncio.Redis,
+        *,
+        key_prefix: str = DEFAULT_KEY_PREFIX,
+        idle_ttl_seconds: float = DEFAULT_IDLE_TTL_SECONDS,
+    ) -> None:
+        ttl_ms = round(idle_ttl_seconds * 1000)
+        if not ttl_ms > 0:
+            raise ValueError(f"idle_ttl_seconds must be positive, got {idle_ttl_seconds!r}")
+        self._client = client
+        self._prefix = key_prefix
+        self._ttl_ms = ttl_ms
+
+    @property
+    def client(self) -> redis.asyncio.Redis:
+        """The Redis client the store uses."""
+        return self._client
+
+    def key(self, handle: str) -> str:
+        """The key of a conversation's hash."""
+        return conversation_key(self._prefix, handle)
+
+    async def create(self) -> str:
+        for _ in range(_CREATE_TRIES):
+            handle = mint_conversation_handle()
+            if await self._run(CREATE, self.key(handle), self._ttl_ms, mint_epoch()) == 1:
+                return handle
+        raise RuntimeError(
+            f"no free conversation handle in {_CREATE_TRIES} tries: is the random source broken?"
+        )
+
+    async def load(self, handle: str) -> tuple[str, str]:
+        reply = await self._run(LOAD, self.key(handle), self._ttl_ms)
+        if reply is None:
+            raise ConversationExpiredError(handle)
+        fields = _fields(reply)
+        return fields.get("epoch", ""), state_from_fields(fields)
+
+    async def register(self, handle: str, epoch: str, pairs: Sequence[tuple[str, str]]) -> str:
+        args: list[str | int] = [self._ttl_ms, epoch]
+        for prefix, uuid in pairs:
+            args += (prefix, uuid)
+        try:
+            reply = await self._run(REGISTER, self.key(handle), *args)
+        except ResponseError as err:
+            if str(err).startswith(_EXPIRED):
+                raise ConversationExpiredError(handle) from err
+            raise
+        return state_from_fields(_fields(reply))
+
+    async def delete(self, handle: str) -> None:
+        await self._client.delete(self.key(handle))
+
+    async def _run(self, script: Script, key: str, *args: str | int) -> Any:
+        try:
+            return await self._client.evalsha(script.sha1, 1, key, *args)
+        except NoScriptError:
+            # A server that never saw the script, or restarted: send it once.
+            return await self._client.eval(script.text, 1, key, *args)
+
+
+def _fields(reply: Any) -> Mapping[str, str]:
+    """HGETALL's flat reply as a mapping of text."""
+    if not isinstance(reply, list) or len(reply) % 2:
+        raise ResponseError(f"unexpected reply from a conversation script: {reply!r:.80}")
+    text = [v.decode("utf-8") if isinstance(v, bytes) else str(v) for v in reply]
+    return dict(zip(text[::2], text[1::2], strict=True))

@@ -1,0 +1,32 @@
+"""The Lua scripts of the Redis store (docs/store.md, "Scripts"): byte for
+byte the canonical ones of e2e/vectors/store, shipped beside this module."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Final
+
+__all__ = ["CREATE", "LOAD", "REGISTER", "SCRIPTS", "Script"]
+
+
+@dataclass(frozen=True)
+class Script:
+    """One script: its file name, text and SHA-1 (what ``EVALSHA`` takes)."""
+
+    name: str
+    text: str
+    sha1: str
+
+
+def _script(name: str) -> Script:
+    data = resources.files(__package__).joinpath(name).read_bytes()
+    return Script(name, data.decode("utf-8"), hashlib.sha1(data).hexdigest())
+
+
+CREATE: Final = _script("create.lua")
+LOAD: Final = _script("load.lua")
+REGISTER: Final = _script("register.lua")
+SCRIPTS: Final = (CREATE, LOAD, REGISTER)
+"""The three scripts, by file name order."""
