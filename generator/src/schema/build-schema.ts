@@ -6,7 +6,11 @@ import {
   type DescMethod,
   type DescOneof,
 } from "@bufbuild/protobuf";
-import { Edition, FieldDescriptorProto_Label } from "@bufbuild/protobuf/wkt";
+import {
+  Edition,
+  FeatureSet_FieldPresence,
+  FieldDescriptorProto_Label,
+} from "@bufbuild/protobuf/wkt";
 import { isIdentifier, isOutputOnly, readToolField } from "../annotations.js";
 import { fieldDescription } from "./field-description.js";
 import { httpBoundFields } from "./http-bound-fields.js";
@@ -207,18 +211,23 @@ function nullableWithDescription(schema: JsonSchema): JsonSchema {
   return { ...nullable(inner), description };
 }
 
-/** True when the field has the `optional` keyword or belongs to a oneof. */
+/**
+ * True when the field has the `optional` keyword, belongs to a oneof, or is
+ * a scalar or enum field with explicit presence (Editions, docs/editions.md).
+ * Message fields always have presence: they are optional only with proto2's
+ * `optional` keyword, as in proto3 and Editions they are not.
+ */
 function isOptional(field: DescField): boolean {
   if (field.oneof !== undefined || field.proto.proto3Optional === true) {
     return true;
   }
-  // proto2 `optional` outside a oneof; proto3 reports presence only through
-  // proto3Optional.
+  if (field.fieldKind === "scalar" || field.fieldKind === "enum") {
+    return field.presence === FeatureSet_FieldPresence.EXPLICIT;
+  }
   return (
+    field.fieldKind === "message" &&
     field.parent.file.edition === Edition.EDITION_PROTO2 &&
-    field.proto.label === FieldDescriptorProto_Label.OPTIONAL &&
-    field.fieldKind !== "list" &&
-    field.fieldKind !== "map"
+    field.proto.label === FieldDescriptorProto_Label.OPTIONAL
   );
 }
 
