@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import {
   CodeGeneratorResponse_Feature,
   CodeGeneratorResponseSchema,
+  Edition,
   type CodeGeneratorRequest,
   type CodeGeneratorResponse,
 } from "@bufbuild/protobuf/wkt";
@@ -83,6 +84,23 @@ export function generate(
 }
 
 /**
+ * The editions the plugin accepts (docs/editions.md): from proto2 up to the
+ * highest edition every companion generator of the generated code accepts
+ * (protoc-gen-es 2.13, protoc-gen-go 1.36, protoc-gen-go-grpc 1.6,
+ * grpcio-tools 1.85 and buf 1.75 all stop at 2024).
+ */
+export const supportedEditions = {
+  minimum: Edition.EDITION_PROTO2,
+  maximum: Edition.EDITION_2024,
+} as const;
+
+/** proto3 `optional` and Editions, as protoc and buf read the response. */
+const supportedFeatures = BigInt(
+  CodeGeneratorResponse_Feature.PROTO3_OPTIONAL |
+    CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS,
+);
+
+/**
  * The protoc plugin. Bad input is reported in the response's `error` field
  * (protoc and buf print it and fail), with no file written; an unexpected
  * failure is reported the same way, marked as a bug, without a stack trace.
@@ -91,13 +109,15 @@ export const protocGenAiTools: Plugin = {
   name: "protoc-gen-ai-tools",
   version: `v${version}`,
   run(request: CodeGeneratorRequest): CodeGeneratorResponse {
-    const supportedFeatures = BigInt(
-      CodeGeneratorResponse_Feature.PROTO3_OPTIONAL,
-    );
+    const features = {
+      supportedFeatures,
+      minimumEdition: supportedEditions.minimum,
+      maximumEdition: supportedEditions.maximum,
+    };
     try {
       const files = generate(request);
       return create(CodeGeneratorResponseSchema, {
-        supportedFeatures,
+        ...features,
         file: files.map((f) => ({ name: f.name, content: f.content })),
       });
     } catch (e) {
@@ -106,7 +126,7 @@ export const protocGenAiTools: Plugin = {
           ? e.message
           : `internal error (please report it with the proto that caused it): ${e instanceof Error ? e.message : String(e)}`;
       return create(CodeGeneratorResponseSchema, {
-        supportedFeatures,
+        ...features,
         error: message,
       });
     }

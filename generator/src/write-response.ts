@@ -5,7 +5,8 @@ import {
   type CodeGeneratorResponse,
 } from "@bufbuild/protobuf/wkt";
 
-// CodeGeneratorResponse: error = 1, supported_features = 2, file = 15;
+// CodeGeneratorResponse: error = 1, supported_features = 2,
+// minimum_edition = 3, maximum_edition = 4, file = 15;
 // File: name = 1, content = 15.
 const tag = (no: number, wireType: number): number => (no << 3) | wireType;
 
@@ -27,10 +28,23 @@ function writeVarint(buf: Buffer, pos: number, n: number): number {
   return pos;
 }
 
-/** Only the fields written below are set, so the fast path is exact. */
+/**
+ * Only the fields written below are set (editions as non-negative varints),
+ * so the fast path is exact.
+ */
 function isSimple(response: CodeGeneratorResponse): boolean {
+  if (response.minimumEdition < 0 || response.maximumEdition < 0) {
+    return false;
+  }
   const other = CodeGeneratorResponseSchema.fields.filter(
-    (f) => !["error", "supportedFeatures", "file"].includes(f.localName),
+    (f) =>
+      ![
+        "error",
+        "supportedFeatures",
+        "minimumEdition",
+        "maximumEdition",
+        "file",
+      ].includes(f.localName),
   );
   if (other.some((f) => isFieldSet(response, f))) {
     return false;
@@ -59,6 +73,13 @@ export function writeResponse(response: CodeGeneratorResponse): Uint8Array {
       ? Buffer.from(response.error, "utf8")
       : undefined;
   const features = response.supportedFeatures;
+  const editions: [number, number][] = [];
+  if (isFieldSet(response, CodeGeneratorResponseSchema.field.minimumEdition)) {
+    editions.push([3, response.minimumEdition]);
+  }
+  if (isFieldSet(response, CodeGeneratorResponseSchema.field.maximumEdition)) {
+    editions.push([4, response.maximumEdition]);
+  }
   const files = response.file.map((f) => {
     const name = Buffer.from(f.name ?? "", "utf8");
     const content = Buffer.from(f.content ?? "", "utf8");
@@ -78,6 +99,9 @@ export function writeResponse(response: CodeGeneratorResponse): Uint8Array {
   if (features !== 0n) {
     size += 1 + varintLength(Number(features));
   }
+  for (const [, value] of editions) {
+    size += 1 + varintLength(value);
+  }
   for (const f of files) {
     size += 1 + varintLength(f.body) + f.body;
   }
@@ -91,6 +115,10 @@ export function writeResponse(response: CodeGeneratorResponse): Uint8Array {
   if (features !== 0n) {
     pos = writeVarint(buf, pos, tag(2, 0));
     pos = writeVarint(buf, pos, Number(features));
+  }
+  for (const [no, value] of editions) {
+    pos = writeVarint(buf, pos, tag(no, 0));
+    pos = writeVarint(buf, pos, value);
   }
   for (const f of files) {
     pos = writeVarint(buf, pos, tag(15, 2));

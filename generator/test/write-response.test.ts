@@ -28,6 +28,19 @@ describe("writeResponse", () => {
     ],
     ["a file without content", { file: [{ name: "a" }] }],
     [
+      "the editions fields (supported features 3, 2024 at most)",
+      {
+        supportedFeatures: 3n,
+        minimumEdition: 998,
+        maximumEdition: 1001,
+        file: [{ name: "a", content: "c" }],
+      },
+    ],
+    [
+      "a negative edition (falls back to toBinary)",
+      { minimumEdition: -1, maximumEdition: 1001 },
+    ],
+    [
       "an insertion point (falls back to toBinary)",
       { file: [{ name: "a", insertionPoint: "p", content: "c" }] },
     ],

@@ -1,11 +1,15 @@
 // Package testkit holds what the golden packages' tests share: the shared
-// vectors of e2e/vectors (loaded by the Go runtime's vectortest package) and
-// recognisable test ids.
+// vectors of e2e/vectors (loaded by the Go runtime's vectortest package),
+// recognisable test ids and a gRPC server on a real socket.
 package testkit
 
 import (
 	"fmt"
+	"net"
 	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/ai-tools/runtime-go/vectortest"
 )
@@ -19,3 +23,22 @@ func LoadVectors[T any](t *testing.T, sub string) map[string]T {
 
 // UUID is a valid, recognisable UUID for test entity n.
 func UUID(n int) string { return fmt.Sprintf("0a1b2c3d-0000-4000-8000-%012d", n) }
+
+// Serve starts a gRPC server on 127.0.0.1 with the services `register`
+// adds, and returns a connection to it; both close when the test ends.
+func Serve(t testing.TB, register func(*grpc.Server)) *grpc.ClientConn {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	register(srv)
+	go func() { _ = srv.Serve(lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(); srv.Stop() })
+	return conn
+}
