@@ -10,7 +10,9 @@ import {
   checkModelTools,
   providersOf,
   requestLimitWarnings,
+  strictRecursionAllowed,
 } from "../src/providers/provider-checks.js";
+import { toolSelectionOf } from "../src/model/tool-selection.js";
 import { compileRequest } from "./support/compile.js";
 
 /** A proto of `count` strict tools, each with one optional field. */
@@ -68,6 +70,22 @@ describe("providers= option", () => {
       "anthropic",
       "gemini",
     ]);
+  });
+
+  it("makes strict recursion real only with OpenAI alone", () => {
+    const cycles = (parameter: string): boolean | undefined => {
+      const options = parseOptions(parameter);
+      return toolSelectionOf(options.common, options.lists).strictCycles;
+    };
+    expect(cycles("target=go")).toBe(false);
+    expect(cycles("target=go,providers=openai")).toBe(true);
+    expect(cycles("target=go,providers=openai,providers=gemini")).toBe(false);
+    expect(cycles("target=go,providers=openai,providers=anthropic")).toBe(
+      false,
+    );
+    expect(strictRecursionAllowed(["openai"])).toBe(true);
+    expect(strictRecursionAllowed([])).toBe(true);
+    expect(strictRecursionAllowed(["gemini"])).toBe(false);
   });
 
   it("refuses an unknown provider, listing the valid ones", () => {

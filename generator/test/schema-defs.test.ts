@@ -12,7 +12,11 @@ import {
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { fixArguments } from "@ai-tools/runtime";
 import { validateAgainst, valuesFor } from "@ai-tools/testkit";
+import { checkAnthropicStrict } from "../src/providers/anthropic-strict.js";
+import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
+import { toolSelectionOf } from "../src/model/tool-selection.js";
+import { parseOptions } from "../src/options.js";
 import { buildToolSchema } from "../src/schema/build-schema.js";
 import { schemaDepth } from "../src/schema/schema-depth.js";
 import { compileRequest } from "./support/compile.js";
@@ -74,6 +78,31 @@ message Node {
 }
 
 message TreeRequest { Node root = 1; }
+
+// Recursion through a singular field without optional, and through a map.
+message Reply {
+  string text = 1;
+  Reply next = 2;
+  map<string, Reply> by_author = 3;
+}
+
+// A oneof member that closes a cycle.
+message Expr {
+  oneof kind {
+    double number = 1;
+    Expr negated = 2;
+  }
+}
+
+message CalcRequest { Expr e = 1; }
+
+message ThreadRequest {
+  Reply first = 1;
+  oneof pick {
+    Reply quoted = 2;
+    string plain = 3;
+  }
+}
 
 ${chain(12)}
 message DeepRequest { D0 d = 1; }
@@ -198,6 +227,28 @@ describe("schema=compact", () => {
     expect(loose["required"]).toEqual(["root"]);
   });
 
+  it("writes a oneof whose member closes a cycle as optional properties (Gemini)", () => {
+    const { schema, oneofGroups } = buildToolSchema(
+      message("CalcRequest"),
+      false,
+      undefined,
+      "compact",
+    );
+    expect((schema["$defs"] as Record<string, unknown>)["t.v1.Expr"]).toEqual({
+      type: "object",
+      properties: {
+        number: { type: "number" },
+        negated: { $ref: "#/$defs/t.v1.Expr" },
+      },
+    });
+    expect(checkGeminiJsonSchema(schema)).toEqual([]);
+    expect(oneofGroups).toContainEqual({
+      path: ["e"],
+      oneof: "kind",
+      members: ["number", "negated"],
+    });
+  });
+
   it("lists a definition's oneofs at every value path that uses it", () => {
     const tool = buildToolSchema(
       message("OrderRequest"),
@@ -215,6 +266,131 @@ describe("schema=compact", () => {
       "t.v1.Line",
       "t.v1.Money",
     ]);
+  });
+});
+
+describe("strict recursion (providers=openai: strictCycles)", () => {
+  const strictTree = (): Record<string, unknown> =>
+    buildToolSchema(message("TreeRequest"), true, undefined, "compact", true)
+      .schema;
+
+  it("writes the cycle through $ref, every property required, the back edge nullable", () => {
+    const schema = strictTree();
+    expect(checkOpenAiStrict(schema)).toEqual([]);
+    const node = (schema["$defs"] as Record<string, Record<string, unknown>>)[
+      "t.v1.Node"
+    ]!;
+    expect(node).toEqual({
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        children: { type: "array", items: { $ref: "#/$defs/t.v1.Node" } },
+        parent: { anyOf: [{ $ref: "#/$defs/t.v1.Node" }, { type: "null" }] },
+      },
+      required: ["name", "children", "parent"],
+      additionalProperties: false,
+    });
+    expect((schema["properties"] as Record<string, unknown>)["root"]).toEqual({
+      $ref: "#/$defs/t.v1.Node",
+    });
+  });
+
+  it("is what the other providers refuse: Gemini (required cycle), Anthropic strict (recursion)", () => {
+    const schema = strictTree();
+    expect(checkGeminiJsonSchema(schema).map((v) => v.rule)).toContain(
+      "required-cycle",
+    );
+    expect(checkAnthropicStrict(schema).map((v) => v.rule)).toContain(
+      "no-recursion",
+    );
+  });
+
+  it("admits values deeper than the old stop, which decode after the fix-up", () => {
+    const schema = strictTree();
+    const values = valuesFor(schema, { count: 60, seed: 11 });
+    expect(
+      values.some((v) =>
+        /"children":\[\{[^\]]*"children":\[\{/.test(JSON.stringify(v)),
+      ),
+    ).toBe(true);
+    const input = message("TreeRequest");
+    for (const v of values) {
+      expect(validateAgainst(schema, v)).toEqual([]);
+      const fixed = fixArguments(JSON.stringify(v), input, true);
+      expect(() =>
+        fromJsonString(input, fixed, { registry: registry }),
+      ).not.toThrow();
+    }
+  });
+
+  it("makes a singular self reference nullable, and recursion through maps and oneofs real", () => {
+    const { schema, oneofGroups } = buildToolSchema(
+      message("ThreadRequest"),
+      true,
+      undefined,
+      "compact",
+      true,
+    );
+    expect(checkOpenAiStrict(schema)).toEqual([]);
+    const reply = (schema["$defs"] as Record<string, Record<string, unknown>>)[
+      "t.v1.Reply"
+    ]!;
+    const props = reply["properties"] as Record<string, unknown>;
+    expect(props["next"]).toEqual({
+      anyOf: [{ $ref: "#/$defs/t.v1.Reply" }, { type: "null" }],
+    });
+    expect(props["by_author"]).toEqual({
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          key: { type: "string" },
+          value: { $ref: "#/$defs/t.v1.Reply" },
+        },
+        required: ["key", "value"],
+        additionalProperties: false,
+      },
+    });
+    expect(oneofGroups).toEqual([
+      { path: [], oneof: "pick", members: ["quoted", "plain"] },
+    ]);
+    const input = message("ThreadRequest");
+    const groups = oneofGroups.map((g) => ({ ...g, name: g.oneof }));
+    for (const v of valuesFor(schema, {
+      count: 60,
+      seed: 5,
+      oneofGroups: groups,
+    })) {
+      expect(validateAgainst(schema, v, groups)).toEqual([]);
+      const fixed = fixArguments(JSON.stringify(v), input, true);
+      expect(() =>
+        fromJsonString(input, fixed, { registry: registry }),
+      ).not.toThrow();
+    }
+  });
+
+  it("leaves the default inline form as it was (recursion cut)", () => {
+    const inline = buildToolSchema(
+      message("TreeRequest"),
+      true,
+      undefined,
+      "inline",
+      true,
+    );
+    expect(inline).toEqual(buildToolSchema(message("TreeRequest"), true));
+    expect(inline.schema["$defs"]).toBeUndefined();
+  });
+
+  it("changes nothing for a tool without recursion", () => {
+    const build = (cycles: boolean) =>
+      buildToolSchema(
+        message("OrderRequest"),
+        true,
+        undefined,
+        "compact",
+        cycles,
+      );
+    expect(build(true)).toEqual(build(false));
   });
 });
 
@@ -244,6 +420,9 @@ describe.each(goldenCases())("compact form of case %s", (caseName) => {
   it("passes the strict checker and admits values that decode after the TypeScript and Python fix-ups", async () => {
     const request = await buildRequest(caseName);
     const model = modelOf(request);
+    // providers=openai (the recursion case) makes strict recursion real.
+    const options = parseOptions(request.parameter);
+    const { strictCycles } = toolSelectionOf(options.common, options.lists);
     const set = create(FileDescriptorSetSchema, { file: request.protoFile });
     const types = createFileRegistry(set);
     const forPython: unknown[] = [];
@@ -253,6 +432,7 @@ describe.each(goldenCases())("compact form of case %s", (caseName) => {
         tool.strict,
         tool.method,
         "compact",
+        strictCycles,
       );
       if (tool.strict) {
         expect(checkOpenAiStrict(schema), tool.name).toEqual([]);

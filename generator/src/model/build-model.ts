@@ -169,6 +169,7 @@ export function buildModel(
             def.strict,
             method,
             selection.schemaForm,
+            selection.strictCycles,
           );
         } catch (e) {
           if (e instanceof RootSchemaError) {

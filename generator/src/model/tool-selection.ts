@@ -7,6 +7,10 @@ import type {
 import { readToolDefinition, type ToolDefinition } from "../annotations.js";
 import { GeneratorError, type ProblemCollector } from "../errors.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
+import {
+  providersOf,
+  strictRecursionAllowed,
+} from "../providers/provider-checks.js";
 import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
 import {
   deriveToolName,
@@ -39,6 +43,11 @@ export interface ToolSelection {
   readonly namePrefix: string;
   /** How the tools' schemas are written (option `schema`); default `inline`. */
   readonly schemaForm?: SchemaForm;
+  /**
+   * True when compact strict tools get real recursion: the enforced
+   * providers (option `providers`) all take it (strictRecursionAllowed).
+   */
+  readonly strictCycles?: boolean;
 }
 
 /** The default selection: every annotated method, named as annotated. */
@@ -95,6 +104,7 @@ export function toolSelectionOf(
     trimPrefix: common["trim_prefix"] ?? "",
     namePrefix: common["name_prefix"] ?? "",
     schemaForm: common["schema"] === "compact" ? "compact" : "inline",
+    strictCycles: strictRecursionAllowed(providersOf(lists["providers"] ?? [])),
   };
 }
 

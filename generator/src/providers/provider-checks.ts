@@ -58,6 +58,30 @@ export const allProviders: readonly Provider[] = [
 ];
 
 /**
+ * True when a strict tool may hold real recursion (a `$ref` cycle) for the
+ * enforced `providers`: a strict object requires every property, so its
+ * cycles pass through required properties, and
+ *
+ * - OpenAI strict mode takes them: "Recursive schemas are supported" (with
+ *   `$ref` to `#` or `#/$defs/…`), in OpenAI's Structured Outputs guide;
+ * - Gemini does not: its JSON Schema fields take cyclic references "only
+ *   within non-required properties. (Nullable properties are not
+ *   sufficient.)" (`@google/genai`, the `responseJsonSchema` and
+ *   `parametersJsonSchema` subset, genai.d.ts);
+ * - Anthropic strict tool use takes `$ref`/`$defs` but no recursion
+ *   (Anthropic, "Structured outputs", JSON Schema limitations), and a
+ *   strict tool is held to it when `anthropic` is enforced.
+ *
+ * So only OpenAI alone (`providers=openai`); otherwise strict recursion
+ * stops at a closed empty object (docs/compat.md, "$defs and $ref").
+ */
+export function strictRecursionAllowed(
+  providers: readonly Provider[],
+): boolean {
+  return !providers.includes("gemini") && !providers.includes("anthropic");
+}
+
+/**
  * OpenAI's limit of tools in one request: seen in its errors and in its
  * API description (`maxItems: 128` on `tools`,
  * https://github.com/openai/openai-openapi/pull/76), not in its guides.

@@ -92,16 +92,20 @@ export class RootSchemaError extends Error {}
  * `(google.api.http)` paths bind are kept. In `form` (schema-form.ts):
  * `compact` writes shared and recursive messages once under `$defs`;
  * either form gets `$defs` where a strict tool needs them to fit OpenAI's
- * nesting limit.
+ * nesting limit. With `strictCycles` (every enforced provider takes it:
+ * provider-checks.ts, strictRecursionAllowed), a compact strict tool's
+ * recursion is real, through `$ref`, instead of a closed empty object.
  */
 export function buildToolSchema(
   message: DescMessage,
   strict: boolean,
   method?: DescMethod,
   form: SchemaForm = "inline",
+  strictCycles = false,
 ): ToolSchema {
+  const cycles = strictCycles && form === "compact";
   return buildInForm(
-    (policy) => buildWithDefs(message, strict, method, policy),
+    (policy) => buildWithDefs(message, strict, method, policy, cycles),
     strict,
     form,
   );
@@ -112,13 +116,14 @@ function buildWithDefs(
   strict: boolean,
   method: DescMethod | undefined,
   policy: DefsPolicy,
+  strictCycles: boolean,
 ): ToolSchema {
   const ctx: Context = {
     strict,
     expanding: new Set(),
     oneofGroups: [],
     bound: method === undefined ? new Set() : httpBoundFields(method),
-    defs: createSchemaDefs(message, policy, strict),
+    defs: createSchemaDefs(message, policy, strict, strictCycles),
     refSites: [],
   };
   const wkt = wellKnownSchema(message.typeName, strict);
@@ -312,6 +317,8 @@ interface Member {
   readonly name: string;
   readonly schema: JsonSchema;
   readonly oneof: DescOneof;
+  /** True when the member closes a cycle of message types (isCyclic). */
+  readonly cyclic: boolean;
 }
 
 function expandMessage(
@@ -346,7 +353,12 @@ function expandMessage(
         typeof hint === "string" ? `${description}\n\n${hint}` : description;
     }
     if (field.oneof !== undefined) {
-      members.push({ name: field.name, schema, oneof: field.oneof });
+      members.push({
+        name: field.name,
+        schema,
+        oneof: field.oneof,
+        cyclic: ctx.defs.isCyclic(field),
+      });
       if (!oneofs.includes(field.oneof)) {
         oneofs.push(field.oneof);
       }
@@ -368,8 +380,11 @@ function expandMessage(
 
   // One real oneof becomes one branch per member, except at the root of a
   // strict tool, where providers need a plain object with every property
-  // required: there it is treated like several oneofs.
-  if (oneofs.length === 1 && !(ctx.strict && atRoot)) {
+  // required, and in a non-strict tool when a member closes a cycle, which
+  // Gemini takes only through a property that is not required: there it is
+  // treated like several oneofs.
+  const cycleInBranch = !ctx.strict && members.some((m) => m.cyclic);
+  if (oneofs.length === 1 && !(ctx.strict && atRoot) && !cycleInBranch) {
     if (atRoot) {
       ctx.oneofGroups.push({
         path: pathArray(path),

@@ -83,7 +83,10 @@ export interface SchemaDefs<F extends PathFact = PathFact> {
   /**
    * True when `field` (of a message field kind) leads back to its own
    * message: a cycle of message types passes through it. Gemini accepts a
-   * cycle only through a property that is not required.
+   * cycle only through a property that is not required; a strict tool
+   * requires every property and makes such a field nullable instead (with
+   * `strictCycles` only: otherwise strict recursion is cut and this is
+   * false).
    */
   isCyclic(field: DescField): boolean;
   /** The definitions written, by key; undefined when there is none. */
@@ -100,15 +103,21 @@ export interface SchemaDefs<F extends PathFact = PathFact> {
 /**
  * The `$defs` of a tool whose request message is `root`, under `policy`;
  * `strict` selects the well-known-type forms (messages that have their own
- * JSON form are never definitions).
+ * JSON form are never definitions). `strictCycles` makes a strict tool's
+ * recursion real (`$ref` cycles) instead of a closed empty object: only
+ * when every enforced provider takes a cycle through required properties
+ * (provider-checks.ts, strictRecursionAllowed).
  */
 export function createSchemaDefs<F extends PathFact>(
   root: DescMessage,
   policy: DefsPolicy,
   strict: boolean,
+  strictCycles = false,
 ): SchemaDefs<F> {
   const graph =
     policy === "inline" ? undefined : createMessageGraph(root, strict);
+  // Cut recursion where a strict tool may not have a cycle.
+  const cut = strict && !strictCycles;
   const defs = new Map<string, JsonSchema>();
   const scopes = new Map<string, DefScope<F>>();
   const building = new Set<string>();
@@ -131,13 +140,14 @@ export function createSchemaDefs<F extends PathFact>(
     policy,
     messageRef(message, expand) {
       const name = message.typeName;
-      // A strict tool keeps its recursion stops (a closed empty object):
-      // every property of a strict object is required, and Gemini's
-      // parametersJsonSchema takes a cycle only through a property that is
-      // not required, Anthropic strict tool use no cycle at all.
+      // Unless `strictCycles`, a strict tool keeps its recursion stops (a
+      // closed empty object): every property of a strict object is
+      // required, and Gemini's parametersJsonSchema takes a cycle only
+      // through a property that is not required, Anthropic strict tool use
+      // no cycle at all.
       const isDef =
         graph !== undefined &&
-        !(strict && graph.recursive.has(name)) &&
+        !(cut && graph.recursive.has(name)) &&
         (policy === "every" ||
           (graph.uses.get(name) ?? 0) > 1 ||
           graph.recursive.has(name));
@@ -157,7 +167,7 @@ export function createSchemaDefs<F extends PathFact>(
       const target = messageOf(field);
       if (
         graph === undefined ||
-        strict ||
+        cut ||
         target === undefined ||
         !graph.recursive.has(target.typeName)
       ) {

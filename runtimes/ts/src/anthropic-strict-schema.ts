@@ -1,3 +1,5 @@
+import { findRefCycle } from "./schema-cycles.js";
+
 /**
  * The form of a strict tool's schema sent to Anthropic with `strict: true`
  * (strict tool use), derived from the generated schema as Anthropic's own
@@ -7,11 +9,19 @@
  * into the description, as `(key: value, …)` with the keys sorted and the
  * values as compact JSON. The shared vectors
  * e2e/vectors/providers/anthropic-strict.json pin it (docs/compat.md, "What
- * providers accept").
+ * providers accept"). A recursive schema (a `$ref` cycle: a compact strict
+ * tool generated with `providers=openai`) is refused with an error, since
+ * strict tool use takes no recursion.
  */
 export function toAnthropicStrictSchema(
   schema: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
+  const cycle = findRefCycle(schema, false);
+  if (cycle !== undefined) {
+    throw new Error(
+      `the schema is recursive (a $ref cycle through ${JSON.stringify(cycle)}), which Anthropic strict tool use refuses; send the tool without strict, or generate it with providers=anthropic (recursion then stops at an empty object)`,
+    );
+  }
   return derive(schema) as Record<string, unknown>;
 }
 

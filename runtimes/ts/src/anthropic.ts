@@ -35,9 +35,7 @@ export function toAnthropicTool(
     return {
       name: tool.name,
       description: tool.description,
-      input_schema: toAnthropicStrictSchema(
-        schema,
-      ) as AnthropicTool["input_schema"],
+      input_schema: strictSchemaOf(tool.name, schema),
       strict: true,
     };
   }
@@ -46,6 +44,20 @@ export function toAnthropicTool(
     description: tool.description,
     input_schema: schema,
   };
+}
+
+/** The strict tool use form of a tool's schema; errors name the tool. */
+function strictSchemaOf(
+  name: string,
+  schema: Record<string, unknown>,
+): AnthropicTool["input_schema"] {
+  try {
+    return toAnthropicStrictSchema(schema) as AnthropicTool["input_schema"];
+  } catch (e) {
+    throw new Error(
+      `tool ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
 }
 
 /** A copy of the tool's parameters, checked to be an object schema. */

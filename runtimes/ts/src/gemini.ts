@@ -1,6 +1,7 @@
 import { parametersOf, type AgentTool } from "./agent-tool.js";
 import { toGeminiParameters } from "./gemini-parameters.js";
 import { geminiLimits } from "./provider-limits.js";
+import { findRefCycle } from "./schema-cycles.js";
 
 /** A Gemini function declaration (`FunctionDeclaration` of `@google/genai`). */
 export interface GeminiFunctionDeclaration {
@@ -32,7 +33,10 @@ export interface GeminiTool {
  * The tool as a Gemini function declaration (a copy). By default the
  * schema goes in `parametersJsonSchema` (plain JSON Schema), not
  * `parameters` (an OpenAPI subset that refuses `additionalProperties`);
- * `form: "parameters"` derives that subset instead.
+ * `form: "parameters"` derives that subset instead. A schema with a `$ref`
+ * cycle through required properties (a compact strict tool generated with
+ * `providers=openai`), which Gemini refuses, is an error in the default
+ * form; the `parameters` form leaves the recursion out.
  */
 export function toGeminiFunctionDeclaration(
   tool: AgentTool,
@@ -48,7 +52,14 @@ export function toGeminiFunctionDeclaration(
       declaration.parameters = parameters;
     }
   } else {
-    declaration.parametersJsonSchema = parametersOf(tool);
+    const schema = parametersOf(tool);
+    const cycle = findRefCycle(schema, true);
+    if (cycle !== undefined) {
+      throw new Error(
+        `tool ${JSON.stringify(tool.name)}: the schema has a $ref cycle through required properties (${JSON.stringify(cycle)}), which Gemini refuses (a cycle only through properties that are not required; nullable is not enough); use form "parameters", which leaves the recursion out, or generate the tool with providers=gemini`,
+      );
+    }
+    declaration.parametersJsonSchema = schema;
   }
   return declaration;
 }

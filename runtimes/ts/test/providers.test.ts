@@ -214,3 +214,86 @@ describe("toGeminiTool", () => {
     ]);
   });
 });
+
+describe("recursive schemas (schema=compact, providers=openai)", () => {
+  // The strict form a compact strict tool with a recursive message gets
+  // when OpenAI alone is enforced: the cycle passes through required
+  // properties (docs/compat.md, "$defs and $ref").
+  const recursive: AgentTool = {
+    ...sampleTool,
+    name: "save_folder",
+    strict: true,
+    parameters: {
+      $defs: {
+        "t.v1.Folder": {
+          type: "object",
+          properties: {
+            name: { type: "string" },
+            parent: {
+              anyOf: [{ $ref: "#/$defs/t.v1.Folder" }, { type: "null" }],
+            },
+          },
+          required: ["name", "parent"],
+          additionalProperties: false,
+        },
+      },
+      type: "object",
+      properties: { root: { $ref: "#/$defs/t.v1.Folder" } },
+      required: ["root"],
+      additionalProperties: false,
+    },
+  };
+
+  it("sends it to OpenAI strict as it is", () => {
+    expect(toOpenAiChatTool(recursive).function.parameters).toEqual(
+      recursive.parameters,
+    );
+  });
+
+  it("refuses the Anthropic strict form, naming the tool and the cycle", () => {
+    expect(() => toAnthropicTools([recursive], { strict: true })).toThrow(
+      'tool "save_folder": the schema is recursive (a $ref cycle through "#/$defs/t.v1.Folder"), which Anthropic strict tool use refuses; send the tool without strict, or generate it with providers=anthropic (recursion then stops at an empty object)',
+    );
+    // Without strict, Anthropic takes recursion through $ref.
+    expect(toAnthropicTool(recursive).input_schema).toEqual(
+      recursive.parameters,
+    );
+  });
+
+  it("refuses Gemini's parametersJsonSchema form; the parameters form leaves the recursion out", () => {
+    expect(() => toGeminiTool([recursive])).toThrow(
+      'tool "save_folder": the schema has a $ref cycle through required properties ("#/$defs/t.v1.Folder"), which Gemini refuses',
+    );
+    const declaration = toGeminiTool([recursive], { form: "parameters" })
+      .functionDeclarations[0]!;
+    expect(JSON.stringify(declaration.parameters)).not.toContain("$ref");
+  });
+
+  it("takes a cycle through a property that is not required (Gemini's rule)", () => {
+    const loose: AgentTool = {
+      ...recursive,
+      strict: false,
+      parameters: {
+        $defs: {
+          "t.v1.Folder": {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              parent: { $ref: "#/$defs/t.v1.Folder" },
+            },
+            required: ["name"],
+          },
+        },
+        type: "object",
+        properties: { root: { $ref: "#/$defs/t.v1.Folder" } },
+        required: ["root"],
+      },
+    };
+    expect(
+      toGeminiTool([loose]).functionDeclarations[0]!.parametersJsonSchema,
+    ).toEqual(loose.parameters);
+    expect(() => toAnthropicStrictSchema(loose.parameters)).toThrow(
+      "the schema is recursive",
+    );
+  });
+});
