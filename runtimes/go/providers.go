@@ -142,11 +142,16 @@ func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
 // ("additionalProperties": false), and what strict tool use does not take
 // (numeric bounds, string lengths, maxItems, a minItems over 1, a format
 // outside its list, …) moved into the description as "(key: value, …)",
-// keys sorted, values as compact JSON.
+// keys sorted, values as compact JSON. A recursive schema (a $ref cycle: a
+// compact strict tool generated with providers=openai) is an error, since
+// strict tool use takes no recursion.
 func AnthropicStrictSchema(schema json.RawMessage) (json.RawMessage, error) {
 	root, err := providerSchema(schema)
 	if err != nil {
 		return nil, err
+	}
+	if cycle := providerRefCycle(root, false); cycle != "" {
+		return nil, fmt.Errorf("the schema is recursive (a $ref cycle through %q), which Anthropic strict tool use refuses; send the tool without strict, or generate it with providers=anthropic (recursion then stops at an empty object)", cycle)
 	}
 	return providerJSON(anthropicStrictNode(root))
 }
@@ -277,7 +282,9 @@ type GeminiFunctionDeclaration struct {
 // request: the generated schemas as parametersJsonSchema, or with openAPI
 // the form GeminiParameters derives (a tool left without parameters has
 // none). More than GeminiMaxFunctionDeclarations is an error, as Gemini
-// would refuse them.
+// would refuse them, and so is, without openAPI, a schema with a $ref cycle
+// through required properties (a compact strict tool generated with
+// providers=openai); the openAPI form leaves the recursion out.
 func GeminiFunctionDeclarations(tools []AgentTool, openAPI bool) ([]GeminiFunctionDeclaration, error) {
 	if len(tools) > GeminiMaxFunctionDeclarations {
 		return nil, fmt.Errorf("%d function declarations in one request: Gemini takes at most %d; send a subset of the tools", len(tools), GeminiMaxFunctionDeclarations)
@@ -292,6 +299,13 @@ func GeminiFunctionDeclarations(tools []AgentTool, openAPI bool) ([]GeminiFuncti
 			}
 			d.Parameters = p
 		} else {
+			root, err := providerSchema(t.Parameters)
+			if err != nil {
+				return nil, fmt.Errorf("tool %q: %w", t.Name, err)
+			}
+			if cycle := providerRefCycle(root, true); cycle != "" {
+				return nil, fmt.Errorf("tool %q: the schema has a $ref cycle through required properties (%q), which Gemini refuses (a cycle only through properties that are not required; nullable is not enough); use openAPI, which leaves the recursion out, or generate the tool with providers=gemini", t.Name, cycle)
+			}
 			d.ParametersJSONSchema = t.Parameters
 		}
 		out = append(out, d)

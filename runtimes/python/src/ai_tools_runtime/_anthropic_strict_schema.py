@@ -14,6 +14,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ._schema_cycles import find_ref_cycle
+
 __all__ = ["anthropic_strict_schema"]
 
 _FORMATS = frozenset(
@@ -39,7 +41,17 @@ _KEPT = frozenset(
 
 
 def anthropic_strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """The strict tool use form of ``schema`` (a new dict)."""
+    """The strict tool use form of ``schema`` (a new dict). A recursive
+    schema (a ``$ref`` cycle: a compact strict tool generated with
+    ``providers=openai``) raises ValueError, since strict tool use takes no
+    recursion."""
+    cycle = find_ref_cycle(schema, False)
+    if cycle is not None:
+        raise ValueError(
+            f"the schema is recursive (a $ref cycle through {json.dumps(cycle)}), which "
+            "Anthropic strict tool use refuses; send the tool without strict, or generate "
+            "it with providers=anthropic (recursion then stops at an empty object)"
+        )
     out = _derive(dict(schema))
     assert isinstance(out, dict)
     return out

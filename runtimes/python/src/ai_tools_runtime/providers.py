@@ -9,6 +9,7 @@ type. Every call returns a new dict holding a deep copy of the schema."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, Literal, Required, TypedDict
 
@@ -21,6 +22,7 @@ from ._provider_limits import (
     check_anthropic_strict_request,
     count_anthropic_strict_parameters,
 )
+from ._schema_cycles import find_ref_cycle
 
 __all__ = [
     "AnthropicTool",
@@ -157,7 +159,10 @@ def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
         "input_schema": _schema(tool),
     }
     if strict and tool.strict:
-        out["input_schema"] = anthropic_strict_schema(out["input_schema"])
+        try:
+            out["input_schema"] = anthropic_strict_schema(out["input_schema"])
+        except ValueError as e:
+            raise ValueError(f"tool {json.dumps(tool.name)}: {e}") from None
         out["strict"] = True
     return out
 
@@ -180,14 +185,28 @@ def gemini_function_declaration(
     """A Gemini function declaration carrying the schema as plain JSON Schema
     (``parameters_json_schema``; ``parameters`` refuses ``additionalProperties``),
     or with ``form="parameters"`` the OpenAPI subset :func:`gemini_parameters`
-    derives (a tool left without parameters has none)."""
+    derives (a tool left without parameters has none). A schema with a
+    ``$ref`` cycle through required properties (a compact strict tool
+    generated with ``providers=openai``), which Gemini refuses, raises
+    ValueError in the default form; the ``parameters`` form leaves the
+    recursion out."""
     out: GeminiFunctionDeclaration = {"name": tool.name, "description": tool.description}
     if form == "parameters":
         parameters = gemini_parameters(_schema(tool))
         if parameters is not None:
             out["parameters"] = parameters
     else:
-        out["parameters_json_schema"] = _schema(tool)
+        schema = _schema(tool)
+        cycle = find_ref_cycle(schema, True)
+        if cycle is not None:
+            raise ValueError(
+                f"tool {json.dumps(tool.name)}: the schema has a $ref cycle through required "
+                f"properties ({json.dumps(cycle)}), which Gemini refuses (a cycle only through "
+                "properties that are not required; nullable is not enough); use "
+                'form="parameters", which leaves the recursion out, or generate the tool with '
+                "providers=gemini"
+            )
+        out["parameters_json_schema"] = schema
     return out
 
 
