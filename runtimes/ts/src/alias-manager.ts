@@ -50,6 +50,12 @@ export interface ResponseAliases {
   readonly tools: Readonly<Record<string, ResponseAliasTool>>;
 }
 
+/**
+ * One registration `registerResponse` would make: a UUID and the prefix it
+ * would be numbered under (docs/store.md, "A call through a store").
+ */
+export type AliasRegistration = readonly [prefix: string, uuid: string];
+
 /** Alias facts of one generated file (docs/runtime.md, "Alias manager"). */
 export interface AliasConfig {
   /** Every prefix the protos declare. */
@@ -97,6 +103,13 @@ export interface AliasManager {
    * byte order. Invalid JSON, or a tool without an entry, registers nothing.
    */
   registerResponse(tool: string, json: string): void;
+  /**
+   * The registrations {@link AliasManager.registerResponse} would make for
+   * this response, in order, without making them: each UUID not yet known,
+   * once, with its prefix. A store-backed executor hands them to its
+   * conversation store.
+   */
+  collectRegistrations(tool: string, json: string): AliasRegistration[];
   /**
    * The state as canonical JSON:
    * `{"aliases":{"acct-1":"<uuid>"},"counters":{"acct":1},"version":1}`.
@@ -298,30 +311,49 @@ class Manager implements AliasManager {
   }
 
   registerResponse(tool: string, json: string): void {
+    for (const [prefix, uuid] of this.collectRegistrations(tool, json)) {
+      this.register(prefix, uuid);
+    }
+  }
+
+  collectRegistrations(tool: string, json: string): AliasRegistration[] {
+    const out: AliasRegistration[] = [];
     const entry = this.tools.get(tool);
     if (entry === undefined) {
-      return;
+      return out;
     }
     let v: unknown;
     try {
       v = JSON.parse(json);
     } catch {
-      return;
+      return out;
     }
+    const seen = new Set<string>();
+    const add = (prefix: string, uuid: string) => {
+      if (!this.uuids.has(uuid) && !seen.has(uuid)) {
+        seen.add(uuid);
+        out.push([prefix, uuid]);
+      }
+    };
     if (entry.idPrefix !== "") {
       const entities = entry.idField === "" ? v : field(v, entry.idField);
       for (const entity of Array.isArray(entities) ? entities : [entities]) {
         const id = field(entity, "id");
         if (typeof id === "string" && isUuid(id)) {
-          this.register(entry.idPrefix, id);
+          add(entry.idPrefix, id);
         }
       }
     }
-    this.walk(v, entry.message);
+    this.walk(v, entry.message, add);
+    return out;
   }
 
-  /** Register the prefixed strings of v, a JSON value of message type. */
-  private walk(v: unknown, message: string): void {
+  /** Hand the prefixed strings of v, a JSON value of message type, to add. */
+  private walk(
+    v: unknown,
+    message: string,
+    add: (prefix: string, uuid: string) => void,
+  ): void {
     const fields = this.types.get(message);
     if (fields === undefined || !isObject(v)) {
       return;
@@ -340,10 +372,10 @@ class Manager implements AliasManager {
           : [x];
       for (const item of values) {
         if (f.prefix && typeof item === "string" && isUuid(item)) {
-          this.register(f.prefix, item);
+          add(f.prefix, item);
         }
         if (f.message) {
-          this.walk(item, f.message);
+          this.walk(item, f.message, add);
         }
       }
     }

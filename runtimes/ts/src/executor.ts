@@ -128,22 +128,75 @@ export function createExecutor(
     tools.set(m.tool.name, { ...m, registry: registryOf(m.method) });
   }
   const aliases = config.aliasManager ?? createAliasManager(config.aliases);
-  const resultJson = config.resultJson;
+  const core: ExecutorCore = {
+    config,
+    run: (toolName, argsJson, manager, options, onResponse) =>
+      run(
+        transport,
+        tools,
+        config.resultJson,
+        toolName,
+        argsJson,
+        manager,
+        options,
+        onResponse,
+      ),
+  };
   return {
     aliases,
     canExecute: (toolName) =>
       typeof toolName === "string" && tools.has(toolName),
-    execute: (toolName, argsJson, options = {}) =>
-      execute(
-        transport,
-        tools,
-        aliases,
-        resultJson,
-        toolName,
-        argsJson,
-        options,
-      ),
-  };
+    async execute(toolName, argsJson, options = {}) {
+      try {
+        const out = await core.run(
+          toolName,
+          argsJson,
+          aliases,
+          options,
+          (t, json) => aliases.registerResponse(t, json),
+        );
+        return aliases.aliasifyJson(out);
+      } catch (e) {
+        throw toolError(aliases, e);
+      }
+    },
+    [executorCore]: core,
+  } as Executor;
+}
+
+/**
+ * What a store-backed executor needs of an executor made by
+ * {@link createExecutor}, under the {@link executorCore} key.
+ * @internal
+ */
+export interface ExecutorCore {
+  /** The executor's configuration. */
+  readonly config: ExecutorConfig;
+  /**
+   * Resolve the arguments with aliases, call the RPC and return the
+   * response's JSON as shown (not yet aliasified); each response (each
+   * message of a stream, in order) goes to onResponse in the runtime
+   * contract's JSON. Throws what failed, not yet a ToolError.
+   */
+  run(
+    toolName: string,
+    argsJson: string,
+    aliases: AliasManager,
+    options: ExecuteOptions,
+    onResponse: (toolName: string, json: string) => void,
+  ): Promise<string>;
+}
+
+/**
+ * The key under which an executor of {@link createExecutor} carries its
+ * {@link ExecutorCore}.
+ * @internal
+ */
+export const executorCore = Symbol("ai-tools executor core");
+
+/** The core of an executor made by {@link createExecutor}; else undefined. */
+export function coreOf(executor: Executor): ExecutorCore | undefined {
+  return (executor as { [executorCore]?: ExecutorCore })[executorCore];
 }
 
 interface Entry extends ToolMethod {
@@ -163,67 +216,56 @@ function registryOf(method: DescMethod): Registry {
   return createRegistry(...files);
 }
 
-async function execute(
+async function run(
   transport: Transport,
   tools: ReadonlyMap<string, Entry>,
-  aliases: AliasManager,
   resultJson: ResultJsonOptions | undefined,
   toolName: string,
   argsJson: string,
+  aliases: AliasManager,
   options: ExecuteOptions,
+  onResponse: (toolName: string, json: string) => void,
 ): Promise<string> {
-  try {
-    const entry =
-      typeof toolName === "string" ? tools.get(toolName) : undefined;
-    if (entry === undefined) {
-      // Worded as in every target (docs/runtime.md, "Errors"): no quotes around the name.
-      throw new ToolError(`no auto-executor for tool: ${String(toolName)}`, {
-        reason: "unknown-tool",
-        code: Code.NotFound,
-      });
-    }
-    let request: Message;
-    try {
-      request = decode(entry, aliases, argsJson);
-    } catch (e) {
-      // Anything else is a bug, but reaches the caller as the one error type.
-      throw e instanceof ToolError
-        ? e
-        : invalidArguments(e instanceof Error ? e.message : String(e), e);
-    }
-    if (entry.method.methodKind === "unary") {
-      const res = await transport.unary(
-        entry.method as DescMethodUnary,
-        options.signal,
-        options.timeoutMs,
-        options.headers,
-        request,
-        options.contextValues,
-      );
-      const out = encode(entry.method.output, res.message, entry.registry);
-      aliases.registerResponse(entry.tool.name, out);
-      return aliases.aliasifyJson(
-        resultJson === undefined
-          ? out
-          : encode(
-              entry.method.output,
-              res.message,
-              entry.registry,
-              resultJson,
-            ),
-      );
-    }
-    return await collect(
-      transport,
-      entry,
-      aliases,
-      resultJson,
-      request,
-      options,
-    );
-  } catch (e) {
-    throw toolError(aliases, e);
+  const entry = typeof toolName === "string" ? tools.get(toolName) : undefined;
+  if (entry === undefined) {
+    // Worded as in every target (docs/runtime.md, "Errors"): no quotes around the name.
+    throw new ToolError(`no auto-executor for tool: ${String(toolName)}`, {
+      reason: "unknown-tool",
+      code: Code.NotFound,
+    });
   }
+  let request: Message;
+  try {
+    request = decode(entry, aliases, argsJson);
+  } catch (e) {
+    // Anything else is a bug, but reaches the caller as the one error type.
+    throw e instanceof ToolError
+      ? e
+      : invalidArguments(e instanceof Error ? e.message : String(e), e);
+  }
+  if (entry.method.methodKind === "unary") {
+    const res = await transport.unary(
+      entry.method as DescMethodUnary,
+      options.signal,
+      options.timeoutMs,
+      options.headers,
+      request,
+      options.contextValues,
+    );
+    const out = encode(entry.method.output, res.message, entry.registry);
+    onResponse(entry.tool.name, out);
+    return resultJson === undefined
+      ? out
+      : encode(entry.method.output, res.message, entry.registry, resultJson);
+  }
+  return await collect(
+    transport,
+    entry,
+    resultJson,
+    request,
+    options,
+    onResponse,
+  );
 }
 
 /**
@@ -232,7 +274,7 @@ async function execute(
  * may hold a resolved UUID); a failed call with the server's code and
  * details (`ConnectError.from`: an AbortError is `Canceled`).
  */
-function toolError(aliases: AliasManager, e: unknown): ToolError {
+export function toolError(aliases: AliasManager, e: unknown): ToolError {
   if (e instanceof ToolError) {
     const message = aliases.aliasifyJson(e.message);
     const rawMessage = aliases.aliasifyJson(e.rawMessage);
@@ -313,10 +355,10 @@ function encode(
 async function collect(
   transport: Transport,
   entry: Entry,
-  aliases: AliasManager,
   resultJson: ResultJsonOptions | undefined,
   request: Message,
   options: ExecuteOptions,
+  onResponse: (toolName: string, json: string) => void,
 ): Promise<string> {
   const { method } = entry;
   if (method.methodKind !== "server_streaming") {
@@ -350,14 +392,14 @@ async function collect(
         );
       }
       const item = encode(method.output, message, entry.registry);
-      aliases.registerResponse(entry.tool.name, item);
+      onResponse(entry.tool.name, item);
       items.push(
         resultJson === undefined
           ? item
           : encode(method.output, message, entry.registry, resultJson),
       );
     }
-    return aliases.aliasifyJson(`[${items.join(",")}]`);
+    return `[${items.join(",")}]`;
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }

@@ -462,7 +462,15 @@ export function toDecoderJson(
     return v;
   }
   if (v instanceof JsonNumber) {
-    return Number(v.text);
+    // Past the double range (1e400): Go's protojson refuses it; protobuf-es
+    // would read Infinity into a Value and send what no response can encode.
+    const n = Number(v.text);
+    if (!Number.isFinite(n)) {
+      throw invalidArguments(
+        `field ${quote(path)}: number ${v.text} is out of range`,
+      );
+    }
+    return n;
   }
   if (Array.isArray(v)) {
     return v.map((item, i) => toDecoderJson(item, schema, `${path}[${i}]`));

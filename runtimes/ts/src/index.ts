@@ -4,10 +4,29 @@ export {
   isUuid,
   type AliasConfig,
   type AliasManager,
+  type AliasRegistration,
   type ResponseAliasField,
   type ResponseAliasTool,
   type ResponseAliases,
 } from "./alias-manager.js";
+export {
+  conversationCorrupt,
+  conversationExpired,
+  storeUnavailable,
+} from "./conversation-errors.js";
+export {
+  createConversationExecutor,
+  type ConversationExecutor,
+} from "./conversation-executor.js";
+export {
+  createMemoryConversationStore,
+  defaultIdleTtlMs,
+  mintConversationEpoch,
+  mintConversationHandle,
+  type ConversationStore,
+  type MemoryConversationStoreOptions,
+  type StoredConversation,
+} from "./conversation-store.js";
 export {
   createExecutor,
   maxStreamMessages,

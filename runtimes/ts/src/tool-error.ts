@@ -15,7 +15,12 @@ import { Code, ConnectError } from "@connectrpc/connect";
  *   `Unavailable`;
  * - `invalid-response`: a stream of more than 1000 messages
  *   (`ResourceExhausted`), or a response that cannot be written as JSON
- *   (`Internal`).
+ *   (`Internal`);
+ * - `conversation-expired`: the conversation store holds no conversation
+ *   under the handle, or one of another epoch (`NotFound`);
+ * - `conversation-corrupt`: the stored state cannot be read (`DataLoss`);
+ * - `store-unavailable`: the conversation store cannot be reached, timed
+ *   out or failed (`Unavailable`).
  */
 export type ToolErrorReason =
   | "unknown-tool"
@@ -23,7 +28,10 @@ export type ToolErrorReason =
   | "invalid-arguments"
   | "server-error"
   | "unavailable"
-  | "invalid-response";
+  | "invalid-response"
+  | "conversation-expired"
+  | "conversation-corrupt"
+  | "store-unavailable";
 
 /** Options of the {@link ToolError} constructor. */
 export interface ToolErrorOptions {
@@ -58,7 +66,9 @@ export class ToolError extends Error {
    * The gRPC code (Connect `Code`): the server's for `server-error`;
    * `Unavailable` for `unavailable`; `InvalidArgument` for `unknown-alias`
    * and `invalid-arguments`; `NotFound` for `unknown-tool`;
-   * `ResourceExhausted` or `Internal` for `invalid-response`.
+   * `ResourceExhausted` or `Internal` for `invalid-response`; `NotFound`,
+   * `DataLoss` and `Unavailable` for `conversation-expired`,
+   * `conversation-corrupt` and `store-unavailable`.
    */
   readonly code: Code;
 

@@ -1,5 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { quote } from "../json.js";
+
+export { mintConversationHandle } from "../conversation-store.js";
 
 /**
  * The `_meta` key under which a result carries its conversation handle,
@@ -19,14 +20,6 @@ export const conversationArgument = "conversation";
  */
 export const conversationArgumentDescription =
   'The conversation handle of the previous result ("conversation: …"); leave it out on the first call.';
-
-/**
- * A new conversation handle: 128 random bits, base64url without padding
- * (22 characters).
- */
-export function mintConversationHandle(): string {
-  return randomBytes(16).toString("base64url");
-}
 
 /** The model-facing message of an unknown or expired handle. */
 export function unknownConversationMessage(handle: string): string {

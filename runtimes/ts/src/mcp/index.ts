@@ -10,7 +10,7 @@ export {
   defaultIdleTtlMs,
   type ConversationStore,
   type MemoryConversationStoreOptions,
-} from "./conversation-store.js";
+} from "../conversation-store.js";
 export { extraPropertiesKey, type ExtraProperty } from "./extra-properties.js";
 export {
   createInProcessTransport,

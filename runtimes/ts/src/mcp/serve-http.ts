@@ -9,7 +9,7 @@ import {
   isInitializeRequest,
   isLegacyRequest,
 } from "@modelcontextprotocol/server";
-import { defaultIdleTtlMs } from "./conversation-store.js";
+import { defaultIdleTtlMs } from "../conversation-store.js";
 import { mintConversationHandle } from "./conversation-handle.js";
 import type { McpToolServer } from "./tool-server.js";
 

@@ -15,7 +15,17 @@ import {
   type AliasConfig,
   type AliasManager,
 } from "../alias-manager.js";
-import { createExecutor, type Executor } from "../executor.js";
+import { executeInConversation } from "../conversation-executor.js";
+import {
+  createMemoryConversationStore,
+  type ConversationStore,
+} from "../conversation-store.js";
+import {
+  coreOf,
+  createExecutor,
+  type Executor,
+  type ExecutorCore,
+} from "../executor.js";
 import { quote } from "../json.js";
 import {
   errorResult,
@@ -28,10 +38,6 @@ import {
   conversationArgument,
   unknownConversationMessage,
 } from "./conversation-handle.js";
-import {
-  createMemoryConversationStore,
-  type ConversationStore,
-} from "./conversation-store.js";
 import { extraPropertiesKey, type ExtraProperty } from "./extra-properties.js";
 import type { McpToolMethod } from "./mcp-tool.js";
 import { mergeAliasConfigs } from "./merge-alias-configs.js";
@@ -56,8 +62,9 @@ export interface McpToolServerOptions {
    */
   readonly handleArgument?: boolean | undefined;
   /**
-   * Where conversations with handles (HTTP, protocol 2026-07-28) live;
-   * in memory by default.
+   * Where conversations with handles (HTTP, protocol 2026-07-28) live:
+   * in memory by default; a shared store (`@ai-tools/runtime/redis`) lets
+   * several instances serve one handle (docs/store.md).
    */
   readonly conversationStore?: ConversationStore | undefined;
   /**
@@ -126,6 +133,8 @@ interface Entry {
   readonly set: McpToolSet;
   /** The set's executors, one per conversation. */
   readonly executors: WeakMap<AliasManager, Executor>;
+  /** The set's executor core, for calls through the conversation store. */
+  readonly core: ExecutorCore;
   readonly registry: Registry;
   /** The key the result's JSON is wrapped under, or "". */
   readonly wrapKey: string;
@@ -164,6 +173,13 @@ export function createMcpToolServer(
     addTools(set) {
       const added: Entry[] = [];
       const executors = new WeakMap<AliasManager, Executor>();
+      const core = coreOf(
+        createExecutor(set.transport, {
+          methods: set.methods,
+          aliases: set.aliases,
+          resultJson: mcpResultJson,
+        }),
+      ) as ExecutorCore;
       for (const m of set.methods) {
         const name = (set.namePrefix ?? "") + m.tool.name;
         if (!toolNamePattern.test(name)) {
@@ -181,6 +197,7 @@ export function createMcpToolServer(
           method: m,
           set,
           executors,
+          core,
           registry: registryOf(m, options.registry),
           wrapKey:
             m.outputWrapKey ??
@@ -205,7 +222,6 @@ export function createMcpToolServer(
     },
     conversationStore() {
       store ??= createMemoryConversationStore({
-        aliases: aliasConfig(),
         idleTtlMs: options.idleTtlMs,
       });
       return store;
@@ -279,42 +295,37 @@ async function callTool(
       return errorResult(taken);
     }
     const { args, extras } = taken;
-    let handle: string | undefined;
-    let fresh = false;
-    if (scope.kind === "connection") {
-      aliases = scope.aliases;
-    } else if (taken.handle !== undefined) {
-      handle = taken.handle;
-      aliases = await server.conversationStore().load(handle);
-      if (aliases === undefined) {
-        return errorResult(unknownConversationMessage(handle));
-      }
-    } else {
-      aliases = server.createAliasManager();
-      fresh = true;
-    }
-    const executor = executorOf(entry, aliases);
     const contextValues = createContextValues().set(extraPropertiesKey, extras);
-    let out: string;
-    try {
-      out = await executor.execute(
+    const callOptions = { signal: ctx.mcpReq.signal, contextValues };
+    if (scope.kind === "handle") {
+      const call = await executeInConversation(
+        entry.core,
+        server.conversationStore(),
+        () => server.createAliasManager(),
+        taken.handle,
         entry.method.tool.name,
         JSON.stringify(args),
-        {
-          signal: ctx.mcpReq.signal,
-          contextValues,
-        },
+        callOptions,
       );
-    } catch (e) {
-      return errorResult(errorText(e, aliases, entry.registry));
+      aliases = call.aliases;
+      if (call.error === undefined) {
+        return successResult(call.out, entry.wrapKey, call.handle);
+      }
+      if (
+        call.error.reason === "conversation-expired" &&
+        taken.handle !== undefined
+      ) {
+        return errorResult(unknownConversationMessage(taken.handle));
+      }
+      return errorResult(errorText(call.error, aliases, entry.registry));
     }
-    if (fresh) {
-      handle = await server.conversationStore().create();
-    }
-    if (handle !== undefined) {
-      await server.conversationStore().save(handle, aliases);
-    }
-    return successResult(out, entry.wrapKey, handle);
+    aliases = scope.aliases;
+    const out = await executorOf(entry, aliases).execute(
+      entry.method.tool.name,
+      JSON.stringify(args),
+      callOptions,
+    );
+    return successResult(out, entry.wrapKey, undefined);
   } catch (e) {
     return errorResult(errorText(e, aliases, entry.registry));
   }

@@ -1,0 +1,163 @@
+import { randomBytes } from "node:crypto";
+import {
+  createAliasManager,
+  type AliasManager,
+  type AliasRegistration,
+} from "./alias-manager.js";
+import { conversationExpired } from "./conversation-errors.js";
+
+/** A conversation as {@link ConversationStore.load} returns it. */
+export interface StoredConversation {
+  /** The life of the conversation the state belongs to (32 hex digits). */
+  readonly epoch: string;
+  /** The alias state, in the export form of `AliasManager.exportState`. */
+  readonly state: string;
+}
+
+/**
+ * Where conversations (one alias table each) live between tool calls,
+ * keyed by their handle: in memory ({@link createMemoryConversationStore})
+ * or shared by several processes (`@ai-tools/runtime/redis`). The contract
+ * is docs/store.md. `load` and `register` throw a `ToolError`
+ * (`conversationExpired`) for a handle they do not hold; anything else
+ * they throw is reported as `store-unavailable`.
+ */
+export interface ConversationStore {
+  /** Start an empty conversation under a new handle and a new epoch. */
+  create(): Promise<string>;
+  /** The conversation's epoch and state; renews its idle TTL. */
+  load(handle: string): Promise<StoredConversation>;
+  /**
+   * Give each UUID not yet known the next alias of its prefix, in order,
+   * atomically, and return the new state; renews the idle TTL. A
+   * conversation whose epoch is not `epoch` is expired.
+   */
+  register(
+    handle: string,
+    epoch: string,
+    pairs: readonly AliasRegistration[],
+  ): Promise<string>;
+  /** End the conversation; an unknown handle is not an error. */
+  delete(handle: string): Promise<void>;
+}
+
+/** Options of {@link createMemoryConversationStore}. */
+export interface MemoryConversationStoreOptions {
+  /**
+   * How long an unused conversation lives, in milliseconds; each load and
+   * register renews it. 30 minutes by default.
+   */
+  readonly idleTtlMs?: number | undefined;
+  /** The clock, in milliseconds (for tests); `Date.now` by default. */
+  readonly now?: (() => number) | undefined;
+}
+
+/** The default idle TTL of a conversation: 30 minutes. */
+export const defaultIdleTtlMs = 30 * 60 * 1000;
+
+/**
+ * A new conversation handle: 128 random bits, base64url without padding
+ * (22 characters).
+ */
+export function mintConversationHandle(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/** A new epoch: 128 random bits as 32 lower-case hex digits. */
+export function mintConversationEpoch(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** Check an idle TTL option; the default when absent. */
+export function checkIdleTtl(ttl: number | undefined): number {
+  const t = ttl ?? defaultIdleTtlMs;
+  if (!(t > 0) || !Number.isSafeInteger(t)) {
+    throw new Error(
+      `idleTtlMs must be a positive whole number of milliseconds, got ${String(ttl)}`,
+    );
+  }
+  return t;
+}
+
+/** An empty alias table: the store only numbers, it never resolves. */
+const bareAliases = {
+  knownAliasPrefixes: [],
+  responseAliases: { types: {}, tools: {} },
+} as const;
+
+/**
+ * A conversation store in this process's memory, with an idle TTL: a
+ * conversation neither loaded nor registered to for `idleTtlMs` is gone.
+ */
+export function createMemoryConversationStore(
+  options: MemoryConversationStoreOptions = {},
+): ConversationStore {
+  const ttl = checkIdleTtl(options.idleTtlMs);
+  const now = options.now ?? Date.now;
+  const entries = new Map<
+    string,
+    { epoch: string; aliases: AliasManager; expires: number }
+  >();
+  let nextSweep = now() + ttl;
+  const live = (handle: string) => {
+    const t = now();
+    if (t >= nextSweep) {
+      for (const [h, e] of entries) {
+        if (e.expires <= t) {
+          entries.delete(h);
+        }
+      }
+      nextSweep = t + ttl;
+    }
+    const e = entries.get(handle);
+    if (e === undefined || e.expires <= t) {
+      entries.delete(handle);
+      throw conversationExpired(handle);
+    }
+    e.expires = t + ttl;
+    return e;
+  };
+  return {
+    create() {
+      let handle = mintConversationHandle();
+      while (entries.has(handle)) {
+        handle = mintConversationHandle();
+      }
+      entries.set(handle, {
+        epoch: mintConversationEpoch(),
+        aliases: createAliasManager(bareAliases),
+        expires: now() + ttl,
+      });
+      return Promise.resolve(handle);
+    },
+    load: (handle) =>
+      settle(() => {
+        const e = live(handle);
+        return { epoch: e.epoch, state: e.aliases.exportState() };
+      }),
+    register: (handle, epoch, pairs) =>
+      settle(() => {
+        const e = live(handle);
+        if (e.epoch !== epoch) {
+          throw conversationExpired(handle);
+        }
+        for (const [prefix, uuid] of pairs) {
+          e.aliases.register(prefix, uuid);
+        }
+        return e.aliases.exportState();
+      }),
+    delete(handle) {
+      entries.delete(handle);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The value of f as a promise; what it throws as the rejection. */
+function settle<T>(f: () => T): Promise<T> {
+  try {
+    return Promise.resolve(f());
+  } catch (e) {
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+  }
+}

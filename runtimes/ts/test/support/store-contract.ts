@@ -1,0 +1,212 @@
+// What every ConversationStore must do (docs/store.md, "The interface"), and
+// what the store-backed executor does with it, as test suites run against
+// the memory store and the Redis store alike.
+import { Code } from "@connectrpc/connect";
+import { expect, it } from "vitest";
+import {
+  ToolError,
+  createConversationExecutor,
+  createExecutor,
+  type ConversationExecutor,
+  type ConversationStore,
+} from "../../src/index.js";
+import type { AitestServer } from "./aitest-server.js";
+import { aitestAliases, aitestMethods } from "./aitest-tools.js";
+import { layout } from "./store-vectors.js";
+
+/** The ToolError p fails with (fails the test when it succeeds). */
+export async function toolErrorOf(p: Promise<unknown>): Promise<ToolError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ToolError);
+    return e as ToolError;
+  }
+  throw new Error("the call did not fail");
+}
+
+const empty = `{"aliases":{},"counters":{},"version":1}`;
+
+/** The interface's behaviour; store() is called in each test. */
+export function storeContract(store: () => ConversationStore): void {
+  it("creates a conversation: a 22-character handle, a 32-hex epoch, no aliases", async () => {
+    const s = store();
+    const h = await s.create();
+    expect(h).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const { epoch, state } = await s.load(h);
+    expect(epoch).toMatch(/^[0-9a-f]{32}$/);
+    expect(state).toBe(empty);
+    expect(await s.create()).not.toBe(h);
+  });
+
+  for (const c of layout.cases) {
+    it(`layout vector: ${c.name}`, async () => {
+      const s = store();
+      const h = await s.create();
+      const { epoch } = await s.load(h);
+      for (const step of c.steps) {
+        expect(await s.register(h, epoch, step.register)).toBe(step.state);
+      }
+      expect((await s.load(h)).state).toBe(c.steps.at(-1)!.state);
+    });
+  }
+
+  it("refuses a register with another epoch, a missing conversation, a deleted one", async () => {
+    const s = store();
+    const h = await s.create();
+    const { epoch } = await s.load(h);
+    const other = epoch === "0".repeat(32) ? "1".repeat(32) : "0".repeat(32);
+    const pair: [string, string] = [
+      "acct",
+      "0b6f0001-0000-4000-8000-000000000001",
+    ];
+    for (const p of [
+      s.register(h, other, [pair]),
+      s.register("AAAAAAAAAAAAAAAAAAAAAA", epoch, [pair]),
+      s.load("AAAAAAAAAAAAAAAAAAAAAA"),
+    ]) {
+      const err = await toolErrorOf(p);
+      expect(err.reason).toBe("conversation-expired");
+      expect(err.code).toBe(Code.NotFound);
+    }
+    expect((await s.load(h)).state).toBe(empty);
+    await s.delete(h);
+    await s.delete(h); // an unknown handle is no error
+    const err = await toolErrorOf(s.load(h));
+    expect(err.message).toBe(
+      `conversation "${h}" expired or unknown: start a new conversation`,
+    );
+    expect((await toolErrorOf(s.register(h, epoch, []))).reason).toBe(
+      "conversation-expired",
+    );
+  });
+}
+
+/** The store-backed executor over the aitest server. */
+export function executorContract(
+  server: () => AitestServer,
+  store: () => ConversationStore,
+): void {
+  const newExecutor = (s: ConversationStore): ConversationExecutor =>
+    createConversationExecutor(
+      createExecutor(server().transport, {
+        methods: aitestMethods,
+        aliases: aitestAliases,
+      }),
+      s,
+    );
+
+  it("continues a conversation in another executor sharing the store", async () => {
+    const s = store();
+    const [a, b] = [newExecutor(s), newExecutor(s)];
+    const h = await a.start();
+    const first = JSON.parse(
+      await a.execute(h, "accounts_create", `{"name":"one","contactCount":1}`),
+    ) as { account: { id: string; contacts: { id: string }[] } };
+    expect(first.account.id).toBe("acct-1");
+    expect(first.account.contacts[0]!.id).toBe("contact-1");
+    const second = JSON.parse(
+      await b.execute(h, "accounts_create", `{"name":"two"}`),
+    ) as { account: { id: string } };
+    expect(second.account.id).toBe("acct-2");
+    const n = server().calls.length;
+    const merged = await a.execute(
+      h,
+      "accounts_merge",
+      `{"sourceId":"acct-2","targetId":"acct-1"}`,
+    );
+    const req = server().calls[n]!.request as {
+      sourceId: string;
+      targetId: string;
+    };
+    const byName = (name: string) =>
+      [...server().accounts.values()].find((x) => x.name === name)!.id;
+    expect(req.sourceId).toBe(byName("two"));
+    expect(req.targetId).toBe(byName("one"));
+    expect(JSON.parse(merged)).toMatchObject({
+      account: { id: "acct-1" },
+      receivedSourceId: "acct-2",
+    });
+    const { state } = await s.load(h);
+    expect(JSON.parse(state)).toMatchObject({
+      aliases: { "acct-1": byName("one"), "acct-2": byName("two") },
+    });
+  });
+
+  it("refuses an unknown alias as the in-memory executor does, sending nothing", async () => {
+    const s = store();
+    const e = newExecutor(s);
+    const h = await e.start();
+    await e.execute(h, "accounts_create", `{"name":"x"}`);
+    const n = server().calls.length;
+    const err = await toolErrorOf(
+      e.execute(
+        h,
+        "accounts_merge",
+        `{"sourceId":"acct-2","targetId":"acct-1"}`,
+      ),
+    );
+    expect(err.reason).toBe("unknown-alias");
+    expect(err.message).toBe(
+      `unknown alias "acct-2" in field "sourceId"; valid acct aliases: acct-1`,
+    );
+    expect(server().calls.length).toBe(n);
+  });
+
+  it("registers every message of a stream, in order", async () => {
+    const s = store();
+    const e = newExecutor(s);
+    const h = await e.start();
+    const out = JSON.parse(
+      await e.execute(h, "accounts_watch", `{"count":3}`),
+    ) as { id: string }[];
+    expect(out.map((x) => x.id)).toEqual(["acct-1", "acct-2", "acct-3"]);
+    expect(JSON.parse((await s.load(h)).state)).toMatchObject({
+      counters: { acct: 3, user: 3 },
+    });
+  });
+
+  it("numbers without gaps or duplicates when calls of one conversation overlap", async () => {
+    const s = store();
+    const e = newExecutor(s);
+    const h = await e.start();
+    const outs = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        e.execute(h, "accounts_create", `{"name":"p${i}"}`),
+      ),
+    );
+    const ids = outs.map(
+      (o) => (JSON.parse(o) as { account: { id: string } }).account.id,
+    );
+    expect(new Set(ids).size).toBe(40);
+    expect([...ids].sort()).toEqual(
+      Array.from({ length: 40 }, (_, i) => `acct-${i + 1}`).sort(),
+    );
+    const state = JSON.parse((await s.load(h)).state) as {
+      aliases: Record<string, string>;
+    };
+    for (const [alias, uuid] of Object.entries(state.aliases)) {
+      if (alias.startsWith("acct-")) {
+        const name = server().accounts.get(uuid)!.name;
+        expect(ids[Number(name.slice(1))]).toBe(alias);
+      }
+    }
+  });
+
+  it("an ended or unknown conversation: conversation-expired, nothing sent", async () => {
+    const s = store();
+    const e = newExecutor(s);
+    const h = await e.start();
+    await e.end(h);
+    const n = server().calls.length;
+    const err = await toolErrorOf(
+      e.execute(h, "accounts_create", `{"name":"x"}`),
+    );
+    expect(err.reason).toBe("conversation-expired");
+    expect(err.code).toBe(Code.NotFound);
+    expect(err.message).toBe(
+      `conversation "${h}" expired or unknown: start a new conversation`,
+    );
+    expect(server().calls.length).toBe(n);
+  });
+}

@@ -1,0 +1,43 @@
+// The conversation store vectors (e2e/vectors/store/layout.json) and the
+// canonical Lua scripts next to them.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const storeVectorsDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../../e2e/vectors/store",
+);
+
+export interface LayoutCase {
+  name: string;
+  handle: string;
+  keyPrefix: string;
+  key: string;
+  epoch: string;
+  steps: { register: [string, string][]; state: string }[];
+  hash: Record<string, string>;
+}
+
+export interface LayoutRefusal {
+  name: string;
+  setup: Record<string, string> | null;
+  registerEpoch?: string;
+  load?: boolean;
+  error: string;
+}
+
+export interface LayoutVectors {
+  scripts: Record<string, string>;
+  cases: LayoutCase[];
+  refusals: LayoutRefusal[];
+}
+
+export const layout = JSON.parse(
+  readFileSync(path.join(storeVectorsDir, "layout.json"), "utf8"),
+) as LayoutVectors;
+
+/** The text of a canonical script (`create.lua`, …). */
+export function canonicalScript(name: string): string {
+  return readFileSync(path.join(storeVectorsDir, name), "utf8");
+}
