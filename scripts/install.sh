@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up a fresh Debian/Ubuntu machine (as root) to build and test the repo:
 #   - protoc and the protobuf includes (apt), only if protoc is missing;
+#   - redis-server (apt), only if it is missing;
 #   - the node dependencies (pnpm 12.4.2 through npx, no corepack);
 #   - the pinned Go code generators, into <repo>/.tools/bin (if Go is there).
 # Idempotent: run it again at any time. Quiet; a failing step prints its output.
@@ -32,6 +33,19 @@ if ! command -v protoc >/dev/null 2>&1; then
   quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
   quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
     protobuf-compiler libprotobuf-dev
+fi
+
+# The conversation store tests start their own redis-server (docs/store.md).
+if ! command -v redis-server >/dev/null 2>&1; then
+  command -v apt-get >/dev/null 2>&1 || fail "redis-server is missing and apt-get is not available; install Redis 7 yourself"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || fail "redis-server is missing: run as root, or install the redis-server package"
+    SUDO="sudo"
+  fi
+  echo "install: redis-server (apt: redis-server)"
+  quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends redis-server
 fi
 
 command -v node >/dev/null 2>&1 || fail "node (>= 20.19) is required"
