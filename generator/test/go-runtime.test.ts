@@ -54,6 +54,7 @@ describe("goRuntime", () => {
       expect(code.split(helper).length - 1, helper).toBe(1);
     }
     expect(code).toContain("func collect[");
+    expect(code).toContain("type ConversationExecutor struct");
     expect(code).not.toMatch(/^package |^import |aitools:/m);
     for (const imp of imports) {
       expect(code, imp.path).toMatch(new RegExp(`\\b${imp.name}\\.`));
@@ -67,12 +68,15 @@ describe("goRuntimeBeside", () => {
     const main = { ...none, aliases: true, executors: true };
     const { code, imports } = goRuntimeBeside(main, { ...main, mcp: true });
     expect(code).toContain("func addMCPTools(");
-    expect(code).toContain("type ConversationStore interface");
-    expect(code).not.toMatch(/type Executor struct|type AliasManager struct/);
+    expect(code).not.toMatch(
+      /type Executor struct|type AliasManager struct|type ConversationStore interface/,
+    );
     expect(imports.map((i) => i.path)).toContain(
       "github.com/modelcontextprotocol/go-sdk/mcp",
     );
     expect(goRuntime(main).code).not.toContain("go-sdk");
+    expect(goRuntime(main).code).toContain("type ConversationStore interface");
+    expect(goRuntime(main).code).toContain("type ConversationExecutor struct");
   });
 
   it("brings the executor helpers when the main file has none", () => {
@@ -85,6 +89,9 @@ describe("goRuntimeBeside", () => {
     expect(code).toContain("type Executor struct");
     expect(code).toContain("type ToolError struct");
     expect(code).not.toContain("type AliasManager struct");
+    // The store, not the executor of conversations: no generated Execute.
+    expect(code).toContain("type ConversationStore interface");
+    expect(code).not.toMatch(/ConversationExecutor|aitools:/);
   });
 
   it("leaves the conversations out of a file without aliases", () => {
@@ -109,10 +116,11 @@ describe("reserved names", () => {
       "AnthropicStrictSchema",
       "AnthropicTool",
       "AnthropicTools",
+      "ConversationExecutor",
       "ConversationStore",
       "CountAnthropicStrictParameters",
       "DefaultConversationTTL",
-      "ErrConversationNotFound",
+      "ErrConversationExpired",
       "Executor",
       "GeminiFunctionDeclaration",
       "GeminiFunctionDeclarations",
@@ -123,6 +131,7 @@ describe("reserved names", () => {
       "MCPOption",
       "MemoryConversationStore",
       "NewAliasManager",
+      "NewConversationExecutor",
       "NewExecutor",
       "NewMCPHTTPHandler",
       "NewMemoryConversationStore",

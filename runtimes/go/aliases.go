@@ -373,16 +373,50 @@ type responseAliasTool struct {
 // declaration order, array items in order, map values by key. Invalid JSON,
 // or a tool the generated tables do not list, registers nothing.
 func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
-	tool, ok := toolResponseAliases[toolName]
-	if !ok || nextUUID(jsonStr, 0) < 0 {
-		return
-	}
-	var v any
-	if err := json.Unmarshal([]byte(jsonStr), &v); err != nil {
+	v, ok := responseValue(toolName, jsonStr)
+	if !ok {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	for _, pair := range m.collect(toolName, v) {
+		m.register(pair[0], pair[1])
+	}
+}
+
+// CollectRegistrations returns the (prefix, UUID) pairs RegisterResponseJSON
+// would register for this response, in its order, without registering them:
+// what a conversation store registers atomically (docs/store.md). A UUID the
+// manager knows, or one met earlier in the response, is left out; nil when
+// nothing would register.
+func (m *AliasManager) CollectRegistrations(toolName, jsonStr string) [][2]string {
+	v, ok := responseValue(toolName, jsonStr)
+	if !ok {
+		return nil
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.collect(toolName, v)
+}
+
+// responseValue decodes a response of toolName when it may register
+// something: the tool is listed and the text holds a UUID.
+func responseValue(toolName, jsonStr string) (any, bool) {
+	if _, ok := toolResponseAliases[toolName]; !ok || nextUUID(jsonStr, 0) < 0 {
+		return nil, false
+	}
+	var v any
+	if err := json.Unmarshal([]byte(jsonStr), &v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// collect walks a decoded response of toolName (docs/runtime.md, "Response
+// registration") and returns the pairs of the UUIDs it does not know yet.
+func (m *AliasManager) collect(toolName string, v any) [][2]string {
+	c := registrations{known: m.uuids, seen: map[string]bool{}}
+	tool := toolResponseAliases[toolName]
 	if tool.idPrefix != "" {
 		entities := v
 		if obj, ok := v.(map[string]any); ok && tool.idField != "" {
@@ -394,17 +428,33 @@ func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
 		}
 		for _, item := range items {
 			if obj, ok := item.(map[string]any); ok {
-				if id, ok := obj["id"].(string); ok && isUUID(id) {
-					m.register(tool.idPrefix, id)
+				if id, ok := obj["id"].(string); ok {
+					c.add(tool.idPrefix, id)
 				}
 			}
 		}
 	}
-	m.registerMessage(v, tool.message)
+	c.message(v, tool.message)
+	return c.pairs
 }
 
-// registerMessage registers the ids of v, a value of message type typeName.
-func (m *AliasManager) registerMessage(v any, typeName string) {
+// registrations gathers the pairs of one response.
+type registrations struct {
+	known map[string]string // the manager's UUIDs
+	seen  map[string]bool
+	pairs [][2]string
+}
+
+func (c *registrations) add(prefix, uuid string) {
+	if _, ok := c.known[uuid]; ok || c.seen[uuid] || !isUUID(uuid) {
+		return
+	}
+	c.seen[uuid] = true
+	c.pairs = append(c.pairs, [2]string{prefix, uuid})
+}
+
+// message gathers the ids of v, a value of message type typeName.
+func (c *registrations) message(v any, typeName string) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return
@@ -416,24 +466,24 @@ func (m *AliasManager) registerMessage(v any, typeName string) {
 		}
 		if items, ok := x.([]any); ok {
 			for _, item := range items {
-				m.registerValue(item, f)
+				c.value(item, f)
 			}
 		} else if entries, ok := x.(map[string]any); ok && f.isMap {
 			for _, key := range sortedKeys(entries) {
-				m.registerValue(entries[key], f)
+				c.value(entries[key], f)
 			}
 		} else {
-			m.registerValue(x, f)
+			c.value(x, f)
 		}
 	}
 }
 
-func (m *AliasManager) registerValue(v any, f responseAliasField) {
-	if s, ok := v.(string); ok && f.prefix != "" && isUUID(s) {
-		m.register(f.prefix, s)
+func (c *registrations) value(v any, f responseAliasField) {
+	if s, ok := v.(string); ok && f.prefix != "" {
+		c.add(f.prefix, s)
 	}
 	if f.message != "" {
-		m.registerMessage(v, f.message)
+		c.message(v, f.message)
 	}
 }
 

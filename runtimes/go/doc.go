@@ -6,11 +6,15 @@
 // the files of this package that carry an "//aitools:inline <feature>" line
 // into each ai_tools.gen.go, so that file still needs only grpc and
 // protobuf. Lines between "//aitools:if <feature>" and "//aitools:end" are
-// left out of files without that feature: "aliases" (some tool involves
-// aliases), "executors" (some tool has auto_execute), "streaming" (some
-// auto-executed tool is server-streaming), "mcp" (the MCP file,
+// left out of files without that feature ("//aitools:if !<feature>": with
+// it): "aliases" (some tool involves aliases), "executors" (some tool has
+// auto_execute), "streaming" (some auto-executed tool is server-streaming),
+// "mcp" (the MCP file,
 // ai_tools_mcp.gen.go, beside it: the files marked mcp, and those of the
-// other features the main file lacks). This package's own
+// other features the main file lacks). ConversationStore,
+// MemoryConversationStore and ConversationExecutor keep conversations in a
+// store (docs/store.md); the Redis store is the module redisstore beside
+// this one, which generated code does not import. This package's own
 // tables (tables.go) and AgentTool (agent_tool.go) are stand-ins for what
 // the generated file declares; the tests fill the tables in.
 //
@@ -18,8 +22,8 @@
 // official Go SDK (github.com/modelcontextprotocol/go-sdk): addMCPTools
 // registers the generated per-service tool lists with the options
 // (WithExtraProperties, WithConversationStore, WithHandleArgument), each
-// call runs through the executor helpers with its conversation's
-// AliasManager, ConversationStore and MemoryConversationStore keep the
-// conversations, NewMCPHTTPHandler serves both protocol revisions over
-// HTTP, and serveInProcess serves an implementation on bufconn.
+// call runs through the executor helpers with its conversation's aliases,
+// loaded from the ConversationStore, NewMCPHTTPHandler serves both protocol
+// revisions over HTTP, and serveInProcess serves an implementation on
+// bufconn.
 package aitools

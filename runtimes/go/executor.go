@@ -20,6 +20,9 @@ type Executor struct {
 	//aitools:if aliases
 
 	aliases *AliasManager
+	// store, when set, stores the pairs a response registers before the
+	// response is shown (a conversation in a ConversationStore).
+	store func(pairs [][2]string) error
 	//aitools:end
 }
 
@@ -128,19 +131,48 @@ func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
 	}
 	out := string(b)
 	//aitools:if aliases
-	e.aliases.RegisterResponseJSON(toolName, out)
+	if err := e.registerResponses(toolName, []string{out}); err != nil {
+		return "", err
+	}
 	out = e.aliases.AliasifyJSON(toolName, out)
 	//aitools:end
 	return out, nil
 }
 
+//aitools:if aliases
+
+// registerResponses registers the ids of a tool's responses (a stream's
+// messages, in order). In a stored conversation the store registers them,
+// and its state becomes the manager's, before anything is shown.
+func (e *Executor) registerResponses(toolName string, items []string) error {
+	if e.store == nil {
+		for _, item := range items {
+			e.aliases.RegisterResponseJSON(toolName, item)
+		}
+		return nil
+	}
+	var pairs [][2]string
+	for _, item := range items {
+		pairs = append(pairs, e.aliases.CollectRegistrations(toolName, item)...)
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	return e.store(pairs)
+}
+
+//aitools:end
+
 //aitools:if streaming
 
 // collect reads a server stream to its end into a JSON array of at most 1000
-// messages; in a file with aliases it registers the ids of each message as
-// it arrives and shows the array's UUIDs as aliases.
+// messages; in a file with aliases it registers the ids of the messages, in
+// order, and shows the array's UUIDs as aliases.
 func collect[T proto.Message](e *Executor, toolName string, recv func() (T, error)) (string, error) {
 	var b strings.Builder
+	//aitools:if aliases
+	var items []string // the messages, for registration
+	//aitools:end
 	b.WriteByte('[')
 	for n := 0; ; n++ {
 		msg, err := recv()
@@ -162,12 +194,15 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 		}
 		b.Write(item)
 		//aitools:if aliases
-		e.aliases.RegisterResponseJSON(toolName, string(item))
+		items = append(items, string(item))
 		//aitools:end
 	}
 	b.WriteByte(']')
 	out := b.String()
 	//aitools:if aliases
+	if err := e.registerResponses(toolName, items); err != nil {
+		return "", err
+	}
 	out = e.aliases.AliasifyJSON(toolName, out)
 	//aitools:end
 	return out, nil

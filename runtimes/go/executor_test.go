@@ -3,8 +3,8 @@ package aitools
 // The executor helpers against a gRPC server of vectors.proto on a real
 // socket: the shared error vectors (e2e/vectors/errors/*.json), the fix-up
 // vectors through a call, registration by message type, and no registered
-// UUID in any text for the model. The per-tool methods below stand in for
-// what the generated file declares (templates/go/executor.hbs).
+// UUID in any text for the model. Executor.Execute (execute.go) stands in
+// for what the generated file declares (templates/go/executor.hbs).
 
 import (
 	"context"
@@ -25,54 +25,6 @@ import (
 	aitestv1 "github.com/ai-tools/runtime-go/internal/testpb/aitest/v1"
 	"github.com/ai-tools/runtime-go/vectortest"
 )
-
-func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string) (string, error) {
-	switch toolName {
-	case "accounts_list":
-		var req aitestv1.ListAccountsRequest
-		if err := e.decode(toolName, argsJSON, &req, true); err != nil {
-			return "", err
-		}
-		resp, err := aitestv1.NewAccountServiceClient(e.conn).ListAccounts(ctx, &req)
-		if err != nil {
-			return "", e.serverError(toolName, err)
-		}
-		return e.finish(toolName, resp)
-	case "accounts_merge":
-		var req aitestv1.MergeAccountsRequest
-		if err := e.decode(toolName, argsJSON, &req, true); err != nil {
-			return "", err
-		}
-		resp, err := aitestv1.NewAccountServiceClient(e.conn).MergeAccounts(ctx, &req)
-		if err != nil {
-			return "", e.serverError(toolName, err)
-		}
-		return e.finish(toolName, resp)
-	case "accounts_watch":
-		var req aitestv1.WatchAccountsRequest
-		if err := e.decode(toolName, argsJSON, &req, false); err != nil {
-			return "", err
-		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		stream, err := aitestv1.NewAccountServiceClient(e.conn).WatchAccounts(ctx, &req)
-		if err != nil {
-			return "", e.serverError(toolName, err)
-		}
-		return collect(e, toolName, stream.Recv)
-	case "fixup_strict", "fixup_loose":
-		var req aitestv1.FixupRequest
-		if err := e.decode(toolName, argsJSON, &req, toolName == "fixup_strict"); err != nil {
-			return "", err
-		}
-		resp, err := aitestv1.NewFixupServiceClient(e.conn).EchoLoose(ctx, &req)
-		if err != nil {
-			return "", e.serverError(toolName, err)
-		}
-		return e.finish(toolName, resp)
-	}
-	return "", e.unknownTool(toolName)
-}
 
 // testServer counts calls and answers the next one with the status set by
 // failNext, if any.

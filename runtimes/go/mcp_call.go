@@ -56,15 +56,13 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	if err != nil {
 		return mcpErrorResult(err.Error())
 	}
-	e.aliases = conv.aliases
+	e = conv.executor
 	//aitools:end
 	out, err := t.call(ctx, e, args)
 	//aitools:if aliases
 	if err != nil && conv.minted {
 		// The model never sees this handle: the conversation ends here.
 		_ = s.opts.store.Delete(ctx, conv.handle)
-	} else if serr := s.opts.store.Save(ctx, conv.handle, conv.aliases); serr != nil && err == nil {
-		err = fmt.Errorf("conversation store: %w", serr)
 	}
 	//aitools:end
 	if err != nil {
@@ -152,13 +150,14 @@ func metaHandle(meta mcp.Meta) (string, error) {
 	return handle, nil
 }
 
-// mcpConversation is the conversation of one call; shown is true when a
-// successful result carries its handle.
+// mcpConversation is the conversation of one call: an executor of it,
+// whose aliases come from the store (docs/store.md, "A call through a
+// store"); shown is true when a successful result carries its handle.
 type mcpConversation struct {
-	handle  string
-	aliases *AliasManager
-	shown   bool
-	minted  bool // made for this call, which had no handle
+	handle   string
+	executor *Executor
+	shown    bool
+	minted   bool // made for this call, which had no handle
 }
 
 // conversation finds the conversation of a call: the connection's (stdio,
@@ -174,18 +173,24 @@ func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, 
 	if minted {
 		h, err := store.Create(ctx)
 		if err != nil {
-			return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+			return mcpConversation{}, storeError("", err)
 		}
 		handle = h
 	}
-	aliases, err := store.Load(ctx, handle)
-	if errors.Is(err, ErrConversationNotFound) {
+	e, err := openConversation(ctx, store, handle)
+	if isExpired(err) {
 		return mcpConversation{}, fmt.Errorf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
 	}
 	if err != nil {
-		return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+		return mcpConversation{}, err
 	}
-	return mcpConversation{handle: handle, aliases: aliases, shown: true, minted: minted}, nil
+	return mcpConversation{handle: handle, executor: e, shown: true, minted: minted}, nil
+}
+
+// isExpired reports whether err is the error "conversation-expired".
+func isExpired(err error) bool {
+	var te *ToolError
+	return errors.As(err, &te) && te.Reason == "conversation-expired"
 }
 
 // sessionConversation returns the conversation of a connection, made on its
@@ -195,26 +200,24 @@ func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSessi
 	defer s.mu.Unlock()
 	handle, known := s.sessions[ss]
 	if known {
-		aliases, err := s.opts.store.Load(ctx, handle)
-		if err == nil {
-			return mcpConversation{handle: handle, aliases: aliases}, nil
-		}
-		if !errors.Is(err, ErrConversationNotFound) {
-			return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+		e, err := openConversation(ctx, s.opts.store, handle)
+		if !isExpired(err) {
+			return mcpConversation{handle: handle, executor: e}, err
 		}
 	}
 	handle, err := s.opts.store.Create(ctx)
-	if err == nil {
-		var aliases *AliasManager
-		if aliases, err = s.opts.store.Load(ctx, handle); err == nil {
-			s.sessions[ss] = handle
-			if !known {
-				go s.endWith(ss)
-			}
-			return mcpConversation{handle: handle, aliases: aliases}, nil
-		}
+	if err != nil {
+		return mcpConversation{}, storeError("", err)
 	}
-	return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+	e, err := openConversation(ctx, s.opts.store, handle)
+	if err != nil {
+		return mcpConversation{}, err
+	}
+	s.sessions[ss] = handle
+	if !known {
+		go s.endWith(ss)
+	}
+	return mcpConversation{handle: handle, executor: e}, nil
 }
 
 // endWith deletes the conversation of ss when ss ends.
@@ -284,20 +287,25 @@ func compactJSON(b []byte) []byte {
 	return out.Bytes()
 }
 
-// mcpEncode registers the ids of one response (with the executor's JSON
-// names) and returns it as MCP results carry it.
-func mcpEncode(e *Executor, toolName string, resp proto.Message) ([]byte, error) {
-	//aitools:if aliases
-	if b, err := protojson.Marshal(resp); err == nil {
-		e.aliases.RegisterResponseJSON(toolName, string(b))
-	}
-	//aitools:end
+// mcpEncode returns one response as MCP results carry it.
+func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
 	b, err := mcpJSON.Marshal(resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}
 	return compactJSON(b), nil
 }
+
+//aitools:if aliases
+
+// registrationJSON writes a response with the executor's JSON names, which
+// the registration tables use; "" when it cannot be written.
+func registrationJSON(resp proto.Message) string {
+	b, _ := protojson.Marshal(resp)
+	return string(b)
+}
+
+//aitools:end
 
 // mcpUnary runs a unary tool: the arguments decoded into req, the RPC
 // called, its response encoded for MCP with UUIDs shown as aliases.
@@ -309,12 +317,15 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
-	b, err := mcpEncode(e, tool.Name, resp)
+	b, err := mcpEncode(e, resp)
 	if err != nil {
 		return "", err
 	}
 	out := string(b)
 	//aitools:if aliases
+	if err := e.registerResponses(tool.Name, []string{registrationJSON(resp)}); err != nil {
+		return "", err
+	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
 	//aitools:end
 	return out, nil
@@ -336,6 +347,9 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 		return "", e.serverError(tool.Name, err)
 	}
 	var b strings.Builder
+	//aitools:if aliases
+	var items []string // the messages, for registration
+	//aitools:end
 	b.WriteByte('[')
 	for n := 0; ; n++ {
 		msg, err := stream.Recv()
@@ -348,7 +362,7 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 		if n == 1000 {
 			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
 		}
-		item, err := mcpEncode(e, tool.Name, PResp(msg))
+		item, err := mcpEncode(e, PResp(msg))
 		if err != nil {
 			return "", err
 		}
@@ -356,10 +370,16 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 			b.WriteByte(',')
 		}
 		b.Write(item)
+		//aitools:if aliases
+		items = append(items, registrationJSON(PResp(msg)))
+		//aitools:end
 	}
 	b.WriteByte(']')
 	out := b.String()
 	//aitools:if aliases
+	if err := e.registerResponses(tool.Name, items); err != nil {
+		return "", err
+	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
 	//aitools:end
 	return out, nil

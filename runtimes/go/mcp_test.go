@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -392,40 +391,6 @@ func TestMCPInProcessExtras(t *testing.T) {
 	res = callTool(t, cs, "accounts_watch", map[string]any{"tenant": 7}, nil)
 	if !res.IsError || textOf(res, 0) != `failed to parse arguments: "tenant" must be a string` {
 		t.Fatalf("extra not a string: %s", textOf(res, 0))
-	}
-}
-
-func TestMemoryConversationStore(t *testing.T) {
-	ctx := context.Background()
-	s := NewMemoryConversationStore(time.Minute)
-	now := time.Unix(1000, 0)
-	s.now = func() time.Time { return now }
-	a, err := s.Create(ctx)
-	if err != nil || len(a) != 22 {
-		t.Fatalf("handle %q, %v", a, err)
-	}
-	b, _ := s.Create(ctx)
-	if a == b {
-		t.Fatal("two handles alike")
-	}
-	aliases, _ := s.Load(ctx, a)
-	aliases.Register("acct", testUUID(1))
-	now = now.Add(50 * time.Second)
-	if got, err := s.Load(ctx, a); err != nil || got.ResolveAlias("acct-1") != testUUID(1) {
-		t.Fatalf("load: %v", err)
-	}
-	now = now.Add(50 * time.Second) // a renewed 50 s ago, b idle 100 s
-	if _, err := s.Load(ctx, b); !errors.Is(err, ErrConversationNotFound) {
-		t.Fatalf("expired: %v", err)
-	}
-	if _, err := s.Load(ctx, a); err != nil {
-		t.Fatalf("renewed: %v", err)
-	}
-	if err := s.Delete(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Load(ctx, a); !errors.Is(err, ErrConversationNotFound) {
-		t.Fatalf("deleted: %v", err)
 	}
 }
 

@@ -107,6 +107,7 @@ func TestAliasVectors(t *testing.T) {
 				case "resolveAlias":
 					got = m.ResolveAlias(s.Alias)
 				case "registerResponse":
+					checkCollectRegistrations(t, m, s.Tool, s.JSON)
 					m.RegisterResponseJSON(s.Tool, s.JSON)
 					continue
 				case "registerFields":
@@ -212,5 +213,30 @@ func TestSortedKeys(t *testing.T) {
 	got := sortedKeys(map[string]int{"b": 1, "a": 2, "B": 3})
 	if !sort.StringsAreSorted(got) || len(got) != 3 || got[0] != "B" {
 		t.Fatalf("sortedKeys = %v", got)
+	}
+}
+
+// checkCollectRegistrations: the pairs CollectRegistrations gives, each
+// registered in order on a copy of m, leave it as RegisterResponseJSON
+// leaves m; none of them is known already, none repeats.
+func checkCollectRegistrations(t *testing.T, m *AliasManager, tool, jsonStr string) {
+	t.Helper()
+	state, _ := m.ExportState()
+	registered, collected := NewAliasManager(), NewAliasManager()
+	_ = registered.RestoreState(state)
+	_ = collected.RestoreState(state)
+	registered.RegisterResponseJSON(tool, jsonStr)
+	seen := map[string]bool{}
+	for _, pair := range m.CollectRegistrations(tool, jsonStr) {
+		if _, known := m.uuids[pair[1]]; known || seen[pair[1]] {
+			t.Fatalf("pair %v repeats or is known", pair)
+		}
+		seen[pair[1]] = true
+		collected.Register(pair[0], pair[1])
+	}
+	a, _ := registered.ExportState()
+	b, _ := collected.ExportState()
+	if string(a) != string(b) {
+		t.Fatalf("collected then registered: %s\nregistered: %s", b, a)
 	}
 }

@@ -6,7 +6,8 @@ import { compareUtf8 } from "../schema/canonical-json.js";
  * file says when it is needed with a line `//aitools:inline <feature>...`
  * (any of `aliases`, `executors`, `streaming`, `mcp`); lines between
  * `//aitools:if <feature>` and `//aitools:end` (nested or not) are kept
- * only when the file has that feature. The package clause goes; the imports
+ * only when the file has that feature, those after `//aitools:if !<feature>`
+ * only when it has not. The package clause goes; the imports
  * are returned apart, for the file's one import block, keeping only those
  * the kept code uses.
  */
@@ -91,11 +92,13 @@ function resolveRegions(file: RuntimeFile, f: GoFeatures): string[] {
   for (const line of file.body) {
     const marker = line.trim();
     if (marker.startsWith("//aitools:if ")) {
-      const feature = marker.slice("//aitools:if ".length);
+      const condition = marker.slice("//aitools:if ".length);
+      const feature = condition.replace(/^!/, "");
       if (!(features as readonly string[]).includes(feature)) {
         throw new Error(`runtimes/go/${file.name}: unknown feature ${feature}`);
       }
-      open.push(f[feature as keyof GoFeatures] === true);
+      const on = f[feature as keyof GoFeatures] === true;
+      open.push(condition.startsWith("!") ? !on : on);
     } else if (marker === "//aitools:end") {
       if (open.pop() === undefined) {
         throw new Error(

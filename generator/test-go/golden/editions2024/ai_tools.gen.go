@@ -1443,7 +1443,7 @@ func quote(s string) string {
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
 	// "server-error", "unavailable" and "invalid-response", and for a
-	// conversation in a ConversationStore "conversation-expired",
+	// conversation kept in a store "conversation-expired",
 	// "conversation-corrupt" and "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and

@@ -5,8 +5,6 @@ package gentools
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -162,13 +160,11 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	if err != nil {
 		return mcpErrorResult(err.Error())
 	}
-	e.aliases = conv.aliases
+	e = conv.executor
 	out, err := t.call(ctx, e, args)
 	if err != nil && conv.minted {
 		// The model never sees this handle: the conversation ends here.
 		_ = s.opts.store.Delete(ctx, conv.handle)
-	} else if serr := s.opts.store.Save(ctx, conv.handle, conv.aliases); serr != nil && err == nil {
-		err = fmt.Errorf("conversation store: %w", serr)
 	}
 	if err != nil {
 		return mcpErrorResult(mcpErrorText(e, err))
@@ -249,13 +245,14 @@ func metaHandle(meta mcp.Meta) (string, error) {
 	return handle, nil
 }
 
-// mcpConversation is the conversation of one call; shown is true when a
-// successful result carries its handle.
+// mcpConversation is the conversation of one call: an executor of it,
+// whose aliases come from the store (docs/store.md, "A call through a
+// store"); shown is true when a successful result carries its handle.
 type mcpConversation struct {
-	handle  string
-	aliases *AliasManager
-	shown   bool
-	minted  bool // made for this call, which had no handle
+	handle   string
+	executor *Executor
+	shown    bool
+	minted   bool // made for this call, which had no handle
 }
 
 // conversation finds the conversation of a call: the connection's (stdio,
@@ -271,18 +268,24 @@ func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, 
 	if minted {
 		h, err := store.Create(ctx)
 		if err != nil {
-			return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+			return mcpConversation{}, storeError("", err)
 		}
 		handle = h
 	}
-	aliases, err := store.Load(ctx, handle)
-	if errors.Is(err, ErrConversationNotFound) {
+	e, err := openConversation(ctx, store, handle)
+	if isExpired(err) {
 		return mcpConversation{}, fmt.Errorf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
 	}
 	if err != nil {
-		return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+		return mcpConversation{}, err
 	}
-	return mcpConversation{handle: handle, aliases: aliases, shown: true, minted: minted}, nil
+	return mcpConversation{handle: handle, executor: e, shown: true, minted: minted}, nil
+}
+
+// isExpired reports whether err is the error "conversation-expired".
+func isExpired(err error) bool {
+	var te *ToolError
+	return errors.As(err, &te) && te.Reason == "conversation-expired"
 }
 
 // sessionConversation returns the conversation of a connection, made on its
@@ -292,26 +295,24 @@ func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSessi
 	defer s.mu.Unlock()
 	handle, known := s.sessions[ss]
 	if known {
-		aliases, err := s.opts.store.Load(ctx, handle)
-		if err == nil {
-			return mcpConversation{handle: handle, aliases: aliases}, nil
-		}
-		if !errors.Is(err, ErrConversationNotFound) {
-			return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+		e, err := openConversation(ctx, s.opts.store, handle)
+		if !isExpired(err) {
+			return mcpConversation{handle: handle, executor: e}, err
 		}
 	}
 	handle, err := s.opts.store.Create(ctx)
-	if err == nil {
-		var aliases *AliasManager
-		if aliases, err = s.opts.store.Load(ctx, handle); err == nil {
-			s.sessions[ss] = handle
-			if !known {
-				go s.endWith(ss)
-			}
-			return mcpConversation{handle: handle, aliases: aliases}, nil
-		}
+	if err != nil {
+		return mcpConversation{}, storeError("", err)
 	}
-	return mcpConversation{}, fmt.Errorf("conversation store: %w", err)
+	e, err := openConversation(ctx, s.opts.store, handle)
+	if err != nil {
+		return mcpConversation{}, err
+	}
+	s.sessions[ss] = handle
+	if !known {
+		go s.endWith(ss)
+	}
+	return mcpConversation{handle: handle, executor: e}, nil
 }
 
 // endWith deletes the conversation of ss when ss ends.
@@ -377,17 +378,20 @@ func compactJSON(b []byte) []byte {
 	return out.Bytes()
 }
 
-// mcpEncode registers the ids of one response (with the executor's JSON
-// names) and returns it as MCP results carry it.
-func mcpEncode(e *Executor, toolName string, resp proto.Message) ([]byte, error) {
-	if b, err := protojson.Marshal(resp); err == nil {
-		e.aliases.RegisterResponseJSON(toolName, string(b))
-	}
+// mcpEncode returns one response as MCP results carry it.
+func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
 	b, err := mcpJSON.Marshal(resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}
 	return compactJSON(b), nil
+}
+
+// registrationJSON writes a response with the executor's JSON names, which
+// the registration tables use; "" when it cannot be written.
+func registrationJSON(resp proto.Message) string {
+	b, _ := protojson.Marshal(resp)
+	return string(b)
 }
 
 // mcpUnary runs a unary tool: the arguments decoded into req, the RPC
@@ -400,11 +404,14 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
-	b, err := mcpEncode(e, tool.Name, resp)
+	b, err := mcpEncode(e, resp)
 	if err != nil {
 		return "", err
 	}
 	out := string(b)
+	if err := e.registerResponses(tool.Name, []string{registrationJSON(resp)}); err != nil {
+		return "", err
+	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
 	return out, nil
 }
@@ -425,6 +432,7 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 		return "", e.serverError(tool.Name, err)
 	}
 	var b strings.Builder
+	var items []string // the messages, for registration
 	b.WriteByte('[')
 	for n := 0; ; n++ {
 		msg, err := stream.Recv()
@@ -437,7 +445,7 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 		if n == 1000 {
 			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
 		}
-		item, err := mcpEncode(e, tool.Name, PResp(msg))
+		item, err := mcpEncode(e, PResp(msg))
 		if err != nil {
 			return "", err
 		}
@@ -445,121 +453,15 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 			b.WriteByte(',')
 		}
 		b.Write(item)
+		items = append(items, registrationJSON(PResp(msg)))
 	}
 	b.WriteByte(']')
 	out := b.String()
+	if err := e.registerResponses(tool.Name, items); err != nil {
+		return "", err
+	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
 	return out, nil
-}
-
-// ErrConversationNotFound is the error of ConversationStore.Load for a
-// handle it does not know or whose conversation expired.
-var ErrConversationNotFound = errors.New("conversation not found")
-
-// ConversationStore keeps the alias tables of MCP conversations, one per
-// handle (docs/mcp.md, "Conversations"). Every method may fail, so that a
-// shared store (Redis) fits the same interface; the MCP server shows a
-// failure to the model as an isError result.
-type ConversationStore interface {
-	// Create starts an empty conversation and returns its new handle.
-	Create(ctx context.Context) (string, error)
-	// Load returns the aliases of a conversation, ErrConversationNotFound
-	// when the handle is unknown or expired.
-	Load(ctx context.Context, handle string) (*AliasManager, error)
-	// Save stores the aliases of a conversation after a call.
-	Save(ctx context.Context, handle string, aliases *AliasManager) error
-	// Delete ends a conversation; an unknown handle is not an error.
-	Delete(ctx context.Context, handle string) error
-}
-
-// DefaultConversationTTL is how long an idle conversation of a
-// MemoryConversationStore lives.
-const DefaultConversationTTL = 30 * time.Minute
-
-// MemoryConversationStore is a ConversationStore in memory: a conversation
-// expires after it was idle for the store's TTL; each Load and Save renews
-// it.
-type MemoryConversationStore struct {
-	mu        sync.Mutex
-	ttl       time.Duration
-	now       func() time.Time
-	entries   map[string]*memoryConversation
-	lastSweep time.Time
-}
-
-type memoryConversation struct {
-	aliases *AliasManager
-	expires time.Time
-}
-
-// NewMemoryConversationStore returns an empty store whose conversations
-// expire after ttl idle (DefaultConversationTTL when ttl <= 0).
-func NewMemoryConversationStore(ttl time.Duration) *MemoryConversationStore {
-	if ttl <= 0 {
-		ttl = DefaultConversationTTL
-	}
-	return &MemoryConversationStore{ttl: ttl, now: time.Now, entries: map[string]*memoryConversation{}}
-}
-
-// Create starts a conversation under a new handle of 128 random bits.
-func (s *MemoryConversationStore) Create(ctx context.Context) (string, error) {
-	handle, err := newConversationHandle()
-	if err != nil {
-		return "", err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	if now.Sub(s.lastSweep) >= s.ttl/4 {
-		for h, c := range s.entries {
-			if !now.Before(c.expires) {
-				delete(s.entries, h)
-			}
-		}
-		s.lastSweep = now
-	}
-	s.entries[handle] = &memoryConversation{aliases: NewAliasManager(), expires: now.Add(s.ttl)}
-	return handle, nil
-}
-
-// Load returns the conversation's aliases and renews it.
-func (s *MemoryConversationStore) Load(ctx context.Context, handle string) (*AliasManager, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, ok := s.entries[handle]
-	now := s.now()
-	if !ok || !now.Before(c.expires) {
-		delete(s.entries, handle)
-		return nil, ErrConversationNotFound
-	}
-	c.expires = now.Add(s.ttl)
-	return c.aliases, nil
-}
-
-// Save keeps aliases as the conversation's and renews it.
-func (s *MemoryConversationStore) Save(ctx context.Context, handle string, aliases *AliasManager) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.entries[handle] = &memoryConversation{aliases: aliases, expires: s.now().Add(s.ttl)}
-	return nil
-}
-
-// Delete forgets the conversation.
-func (s *MemoryConversationStore) Delete(ctx context.Context, handle string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.entries, handle)
-	return nil
-}
-
-// newConversationHandle returns 128 random bits, base64url without padding
-// (22 characters).
-func newConversationHandle() (string, error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
 
 // MCPExtraProperty is an argument added to the input schema of every tool

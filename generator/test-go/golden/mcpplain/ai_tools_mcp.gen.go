@@ -672,9 +672,8 @@ func compactJSON(b []byte) []byte {
 	return out.Bytes()
 }
 
-// mcpEncode registers the ids of one response (with the executor's JSON
-// names) and returns it as MCP results carry it.
-func mcpEncode(e *Executor, toolName string, resp proto.Message) ([]byte, error) {
+// mcpEncode returns one response as MCP results carry it.
+func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
 	b, err := mcpJSON.Marshal(resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
@@ -692,7 +691,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
-	b, err := mcpEncode(e, tool.Name, resp)
+	b, err := mcpEncode(e, resp)
 	if err != nil {
 		return "", err
 	}
@@ -728,7 +727,7 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 		if n == 1000 {
 			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
 		}
-		item, err := mcpEncode(e, tool.Name, PResp(msg))
+		item, err := mcpEncode(e, PResp(msg))
 		if err != nil {
 			return "", err
 		}
@@ -1000,12 +999,15 @@ func (s callerStream) Context() context.Context { return callerContext(s.ServerS
 // RawMessage and details.
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
-	// "server-error", "unavailable" and "invalid-response".
+	// "server-error", "unavailable" and "invalid-response", and for a
+	// conversation kept in a store "conversation-expired",
+	// "conversation-corrupt" and "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and
 	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
 	// for an unknown tool, ResourceExhausted or Internal for a response that
-	// cannot be returned.
+	// cannot be returned; NotFound, DataLoss and Unavailable for the store's
+	// reasons.
 	Code codes.Code
 	// Message is the text for the model, with UUIDs shown as aliases; for
 	// server errors "rpc error: code = NotFound desc = …".

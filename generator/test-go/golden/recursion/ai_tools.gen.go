@@ -620,12 +620,15 @@ func quote(s string) string {
 // RawMessage and details.
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
-	// "server-error", "unavailable" and "invalid-response".
+	// "server-error", "unavailable" and "invalid-response", and for a
+	// conversation kept in a store "conversation-expired",
+	// "conversation-corrupt" and "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and
 	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
 	// for an unknown tool, ResourceExhausted or Internal for a response that
-	// cannot be returned.
+	// cannot be returned; NotFound, DataLoss and Unavailable for the store's
+	// reasons.
 	Code codes.Code
 	// Message is the text for the model, with UUIDs shown as aliases; for
 	// server errors "rpc error: code = NotFound desc = …".

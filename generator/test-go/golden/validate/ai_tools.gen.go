@@ -4,7 +4,9 @@ package gentools
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -508,16 +511,50 @@ type responseAliasTool struct {
 // declaration order, array items in order, map values by key. Invalid JSON,
 // or a tool the generated tables do not list, registers nothing.
 func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
-	tool, ok := toolResponseAliases[toolName]
-	if !ok || nextUUID(jsonStr, 0) < 0 {
-		return
-	}
-	var v any
-	if err := json.Unmarshal([]byte(jsonStr), &v); err != nil {
+	v, ok := responseValue(toolName, jsonStr)
+	if !ok {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	for _, pair := range m.collect(toolName, v) {
+		m.register(pair[0], pair[1])
+	}
+}
+
+// CollectRegistrations returns the (prefix, UUID) pairs RegisterResponseJSON
+// would register for this response, in its order, without registering them:
+// what a conversation store registers atomically (docs/store.md). A UUID the
+// manager knows, or one met earlier in the response, is left out; nil when
+// nothing would register.
+func (m *AliasManager) CollectRegistrations(toolName, jsonStr string) [][2]string {
+	v, ok := responseValue(toolName, jsonStr)
+	if !ok {
+		return nil
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.collect(toolName, v)
+}
+
+// responseValue decodes a response of toolName when it may register
+// something: the tool is listed and the text holds a UUID.
+func responseValue(toolName, jsonStr string) (any, bool) {
+	if _, ok := toolResponseAliases[toolName]; !ok || nextUUID(jsonStr, 0) < 0 {
+		return nil, false
+	}
+	var v any
+	if err := json.Unmarshal([]byte(jsonStr), &v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// collect walks a decoded response of toolName (docs/runtime.md, "Response
+// registration") and returns the pairs of the UUIDs it does not know yet.
+func (m *AliasManager) collect(toolName string, v any) [][2]string {
+	c := registrations{known: m.uuids, seen: map[string]bool{}}
+	tool := toolResponseAliases[toolName]
 	if tool.idPrefix != "" {
 		entities := v
 		if obj, ok := v.(map[string]any); ok && tool.idField != "" {
@@ -529,17 +566,33 @@ func (m *AliasManager) RegisterResponseJSON(toolName, jsonStr string) {
 		}
 		for _, item := range items {
 			if obj, ok := item.(map[string]any); ok {
-				if id, ok := obj["id"].(string); ok && isUUID(id) {
-					m.register(tool.idPrefix, id)
+				if id, ok := obj["id"].(string); ok {
+					c.add(tool.idPrefix, id)
 				}
 			}
 		}
 	}
-	m.registerMessage(v, tool.message)
+	c.message(v, tool.message)
+	return c.pairs
 }
 
-// registerMessage registers the ids of v, a value of message type typeName.
-func (m *AliasManager) registerMessage(v any, typeName string) {
+// registrations gathers the pairs of one response.
+type registrations struct {
+	known map[string]string // the manager's UUIDs
+	seen  map[string]bool
+	pairs [][2]string
+}
+
+func (c *registrations) add(prefix, uuid string) {
+	if _, ok := c.known[uuid]; ok || c.seen[uuid] || !isUUID(uuid) {
+		return
+	}
+	c.seen[uuid] = true
+	c.pairs = append(c.pairs, [2]string{prefix, uuid})
+}
+
+// message gathers the ids of v, a value of message type typeName.
+func (c *registrations) message(v any, typeName string) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return
@@ -551,24 +604,24 @@ func (m *AliasManager) registerMessage(v any, typeName string) {
 		}
 		if items, ok := x.([]any); ok {
 			for _, item := range items {
-				m.registerValue(item, f)
+				c.value(item, f)
 			}
 		} else if entries, ok := x.(map[string]any); ok && f.isMap {
 			for _, key := range sortedKeys(entries) {
-				m.registerValue(entries[key], f)
+				c.value(entries[key], f)
 			}
 		} else {
-			m.registerValue(x, f)
+			c.value(x, f)
 		}
 	}
 }
 
-func (m *AliasManager) registerValue(v any, f responseAliasField) {
-	if s, ok := v.(string); ok && f.prefix != "" && isUUID(s) {
-		m.register(f.prefix, s)
+func (c *registrations) value(v any, f responseAliasField) {
+	if s, ok := v.(string); ok && f.prefix != "" {
+		c.add(f.prefix, s)
 	}
 	if f.message != "" {
-		m.registerMessage(v, f.message)
+		c.message(v, f.message)
 	}
 }
 
@@ -620,11 +673,265 @@ func nextUUID(s string, from int) int {
 	return -1
 }
 
+// ConversationExecutor runs the auto-executed tools in conversations kept
+// in a ConversationStore (docs/store.md, "A call through a store"): with a
+// shared store, any process continues any conversation. It is safe for
+// concurrent use.
+type ConversationExecutor struct {
+	conn  grpc.ClientConnInterface
+	store ConversationStore
+}
+
+// NewConversationExecutor returns an executor calling conn whose
+// conversations live in store.
+func NewConversationExecutor(conn grpc.ClientConnInterface, store ConversationStore) *ConversationExecutor {
+	return &ConversationExecutor{conn: conn, store: store}
+}
+
+// Start begins a conversation and returns its handle.
+func (c *ConversationExecutor) Start(ctx context.Context) (string, error) {
+	handle, err := c.store.Create(ctx)
+	if err != nil {
+		return "", storeError("", err)
+	}
+	return handle, nil
+}
+
+// Execute runs the auto-executor of toolName with the model's arguments in
+// the conversation handle: its aliases are loaded from the store, and the
+// ids of the response are stored before the response is returned. A
+// failure is a *ToolError; the store's reasons are "conversation-expired",
+// "conversation-corrupt" and "store-unavailable".
+func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, argsJSON string) (string, error) {
+	e, err := openConversation(ctx, c.store, handle)
+	if err != nil {
+		return "", err
+	}
+	e.conn = c.conn
+	return e.Execute(ctx, toolName, argsJSON)
+}
+
+// End ends the conversation handle; an unknown handle is not an error.
+func (c *ConversationExecutor) End(ctx context.Context, handle string) error {
+	if err := c.store.Delete(ctx, handle); err != nil {
+		return storeError(handle, err)
+	}
+	return nil
+}
+
+// openConversation returns an executor (without a connection) of the
+// conversation handle: its state loaded into a fresh alias manager, and
+// the pairs its responses register stored, and the state the store returns
+// taken, before a response is shown.
+func openConversation(ctx context.Context, store ConversationStore, handle string) (*Executor, error) {
+	epoch, state, err := store.Load(ctx, handle)
+	if err != nil {
+		return nil, storeError(handle, err)
+	}
+	e := &Executor{aliases: NewAliasManager()}
+	if err := restoreConversation(e.aliases, handle, state); err != nil {
+		return nil, err
+	}
+	e.store = func(pairs [][2]string) error {
+		state, err := store.Register(ctx, handle, epoch, pairs)
+		if err != nil {
+			return storeError(handle, err)
+		}
+		return restoreConversation(e.aliases, handle, state)
+	}
+	return e, nil
+}
+
+// restoreConversation restores a stored state; a state RestoreState refuses
+// is the error "conversation-corrupt".
+func restoreConversation(m *AliasManager, handle, state string) error {
+	if err := m.RestoreState([]byte(state)); err != nil {
+		msg := "conversation " + quote(handle) + " cannot be read: " + err.Error()
+		return &ToolError{Reason: "conversation-corrupt", Code: codes.DataLoss, Message: msg, RawMessage: msg, Cause: err}
+	}
+	return nil
+}
+
+// storeError is the error of a store operation on handle that failed:
+// "conversation-expired" when the store says so (an error with the method
+// ConversationExpired() bool returning true), else "store-unavailable".
+func storeError(handle string, err error) *ToolError {
+	var expired interface{ ConversationExpired() bool }
+	if errors.As(err, &expired) && expired.ConversationExpired() {
+		msg := "conversation " + quote(handle) + " expired or unknown: start a new conversation"
+		return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg, Cause: err}
+	}
+	msg := "conversation store unavailable: " + strings.Join(strings.Fields(err.Error()), " ")
+	return &ToolError{Reason: "store-unavailable", Code: codes.Unavailable, Message: msg, RawMessage: msg, Cause: err}
+}
+
+// ConversationStore keeps conversations, one alias table each, under
+// handles (docs/store.md): in memory (MemoryConversationStore), or shared by
+// every process of an application (the runtime's package redisstore). Only
+// built-in types appear in it, so that a store of another package
+// implements it for every generated package.
+type ConversationStore interface {
+	// Create starts an empty conversation under a new handle (128 random
+	// bits, base64url) and a new epoch.
+	Create(ctx context.Context) (handle string, err error)
+	// Load returns the conversation's epoch and its state, in the form
+	// AliasManager.ExportState writes, and renews its idle TTL.
+	Load(ctx context.Context, handle string) (epoch, state string, err error)
+	// Register gives each (prefix, UUID) pair its alias, in order and
+	// atomically (a UUID already known keeps its alias), returns the new
+	// state and renews the idle TTL. It fails when the conversation is not
+	// the one of epoch: missing, or made again since Load.
+	Register(ctx context.Context, handle, epoch string, pairs [][2]string) (state string, err error)
+	// Delete ends the conversation; an unknown handle is not an error.
+	Delete(ctx context.Context, handle string) error
+}
+
+// ErrConversationExpired is the error of a MemoryConversationStore's Load
+// and Register when the conversation is missing (unknown, expired, ended)
+// or of another epoch. The runtime recognizes such an error from any store
+// by its method ConversationExpired() bool, which returns true.
+var ErrConversationExpired error = conversationExpiredError{}
+
+type conversationExpiredError struct{}
+
+func (conversationExpiredError) Error() string { return "conversation expired or unknown" }
+
+// ConversationExpired reports that the conversation expired: true.
+func (conversationExpiredError) ConversationExpired() bool { return true }
+
+// DefaultConversationTTL is how long an idle conversation of a
+// MemoryConversationStore lives.
+const DefaultConversationTTL = 30 * time.Minute
+
+// MemoryConversationStore is a ConversationStore in memory, the default: a
+// conversation expires after it was idle for the store's TTL; each Load and
+// Register renews it.
+type MemoryConversationStore struct {
+	mu        sync.Mutex
+	ttl       time.Duration
+	now       func() time.Time
+	entries   map[string]*memoryConversation
+	lastSweep time.Time
+}
+
+type memoryConversation struct {
+	epoch   string
+	aliases *AliasManager
+	expires time.Time
+}
+
+// NewMemoryConversationStore returns an empty store whose conversations
+// expire after ttl idle (DefaultConversationTTL when ttl <= 0).
+func NewMemoryConversationStore(ttl time.Duration) *MemoryConversationStore {
+	if ttl <= 0 {
+		ttl = DefaultConversationTTL
+	}
+	return &MemoryConversationStore{ttl: ttl, now: time.Now, entries: map[string]*memoryConversation{}}
+}
+
+// Create starts a conversation under a new handle of 128 random bits.
+func (s *MemoryConversationStore) Create(ctx context.Context) (string, error) {
+	handle, err := newConversationHandle()
+	if err != nil {
+		return "", err
+	}
+	epoch, err := newConversationEpoch()
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	if now.Sub(s.lastSweep) >= s.ttl/4 {
+		for h, c := range s.entries {
+			if !now.Before(c.expires) {
+				delete(s.entries, h)
+			}
+		}
+		s.lastSweep = now
+	}
+	s.entries[handle] = &memoryConversation{epoch: epoch, aliases: NewAliasManager(), expires: now.Add(s.ttl)}
+	return handle, nil
+}
+
+// Load returns the conversation's epoch and state, and renews it.
+func (s *MemoryConversationStore) Load(ctx context.Context, handle string) (string, string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.live(handle)
+	if err != nil {
+		return "", "", err
+	}
+	state, err := c.aliases.ExportState()
+	return c.epoch, string(state), err
+}
+
+// Register gives the pairs their aliases, returns the state and renews it.
+func (s *MemoryConversationStore) Register(ctx context.Context, handle, epoch string, pairs [][2]string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.live(handle)
+	if err != nil {
+		return "", err
+	}
+	if c.epoch != epoch {
+		return "", ErrConversationExpired
+	}
+	for _, pair := range pairs {
+		c.aliases.Register(pair[0], pair[1])
+	}
+	state, err := c.aliases.ExportState()
+	return string(state), err
+}
+
+// live returns the conversation of handle, renewed, or
+// ErrConversationExpired; s.mu is held.
+func (s *MemoryConversationStore) live(handle string) (*memoryConversation, error) {
+	c, ok := s.entries[handle]
+	now := s.now()
+	if !ok || !now.Before(c.expires) {
+		delete(s.entries, handle)
+		return nil, ErrConversationExpired
+	}
+	c.expires = now.Add(s.ttl)
+	return c, nil
+}
+
+// Delete forgets the conversation.
+func (s *MemoryConversationStore) Delete(ctx context.Context, handle string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.entries, handle)
+	return nil
+}
+
+// newConversationHandle returns 128 random bits, base64url without padding
+// (22 characters).
+func newConversationHandle() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// newConversationEpoch returns 128 random bits as 32 lower-case hex digits.
+func newConversationEpoch() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
 // Executor runs the auto-executed tools over a gRPC connection.
 type Executor struct {
 	conn grpc.ClientConnInterface
 
 	aliases *AliasManager
+	// store, when set, stores the pairs a response registers before the
+	// response is shown (a conversation in a ConversationStore).
+	store func(pairs [][2]string) error
 }
 
 // NewExecutor returns an executor calling conn.
@@ -719,9 +1026,31 @@ func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
 		return "", err
 	}
 	out := string(b)
-	e.aliases.RegisterResponseJSON(toolName, out)
+	if err := e.registerResponses(toolName, []string{out}); err != nil {
+		return "", err
+	}
 	out = e.aliases.AliasifyJSON(toolName, out)
 	return out, nil
+}
+
+// registerResponses registers the ids of a tool's responses (a stream's
+// messages, in order). In a stored conversation the store registers them,
+// and its state becomes the manager's, before anything is shown.
+func (e *Executor) registerResponses(toolName string, items []string) error {
+	if e.store == nil {
+		for _, item := range items {
+			e.aliases.RegisterResponseJSON(toolName, item)
+		}
+		return nil
+	}
+	var pairs [][2]string
+	for _, item := range items {
+		pairs = append(pairs, e.aliases.CollectRegistrations(toolName, item)...)
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	return e.store(pairs)
 }
 
 // The text forms the kind checks accept (docs/runtime.md, "Argument fix-up").
@@ -1122,12 +1451,15 @@ func quote(s string) string {
 // RawMessage and details.
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
-	// "server-error", "unavailable" and "invalid-response".
+	// "server-error", "unavailable" and "invalid-response", and for a
+	// conversation kept in a store "conversation-expired",
+	// "conversation-corrupt" and "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and
 	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
 	// for an unknown tool, ResourceExhausted or Internal for a response that
-	// cannot be returned.
+	// cannot be returned; NotFound, DataLoss and Unavailable for the store's
+	// reasons.
 	Code codes.Code
 	// Message is the text for the model, with UUIDs shown as aliases; for
 	// server errors "rpc error: code = NotFound desc = …".

@@ -1,0 +1,111 @@
+//aitools:inline executors
+
+package aitools
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+)
+
+//aitools:if aliases
+//aitools:if !mcp
+
+// ConversationExecutor runs the auto-executed tools in conversations kept
+// in a ConversationStore (docs/store.md, "A call through a store"): with a
+// shared store, any process continues any conversation. It is safe for
+// concurrent use.
+type ConversationExecutor struct {
+	conn  grpc.ClientConnInterface
+	store ConversationStore
+}
+
+// NewConversationExecutor returns an executor calling conn whose
+// conversations live in store.
+func NewConversationExecutor(conn grpc.ClientConnInterface, store ConversationStore) *ConversationExecutor {
+	return &ConversationExecutor{conn: conn, store: store}
+}
+
+// Start begins a conversation and returns its handle.
+func (c *ConversationExecutor) Start(ctx context.Context) (string, error) {
+	handle, err := c.store.Create(ctx)
+	if err != nil {
+		return "", storeError("", err)
+	}
+	return handle, nil
+}
+
+// Execute runs the auto-executor of toolName with the model's arguments in
+// the conversation handle: its aliases are loaded from the store, and the
+// ids of the response are stored before the response is returned. A
+// failure is a *ToolError; the store's reasons are "conversation-expired",
+// "conversation-corrupt" and "store-unavailable".
+func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, argsJSON string) (string, error) {
+	e, err := openConversation(ctx, c.store, handle)
+	if err != nil {
+		return "", err
+	}
+	e.conn = c.conn
+	return e.Execute(ctx, toolName, argsJSON)
+}
+
+// End ends the conversation handle; an unknown handle is not an error.
+func (c *ConversationExecutor) End(ctx context.Context, handle string) error {
+	if err := c.store.Delete(ctx, handle); err != nil {
+		return storeError(handle, err)
+	}
+	return nil
+}
+
+//aitools:end
+
+// openConversation returns an executor (without a connection) of the
+// conversation handle: its state loaded into a fresh alias manager, and
+// the pairs its responses register stored, and the state the store returns
+// taken, before a response is shown.
+func openConversation(ctx context.Context, store ConversationStore, handle string) (*Executor, error) {
+	epoch, state, err := store.Load(ctx, handle)
+	if err != nil {
+		return nil, storeError(handle, err)
+	}
+	e := &Executor{aliases: NewAliasManager()}
+	if err := restoreConversation(e.aliases, handle, state); err != nil {
+		return nil, err
+	}
+	e.store = func(pairs [][2]string) error {
+		state, err := store.Register(ctx, handle, epoch, pairs)
+		if err != nil {
+			return storeError(handle, err)
+		}
+		return restoreConversation(e.aliases, handle, state)
+	}
+	return e, nil
+}
+
+// restoreConversation restores a stored state; a state RestoreState refuses
+// is the error "conversation-corrupt".
+func restoreConversation(m *AliasManager, handle, state string) error {
+	if err := m.RestoreState([]byte(state)); err != nil {
+		msg := "conversation " + quote(handle) + " cannot be read: " + err.Error()
+		return &ToolError{Reason: "conversation-corrupt", Code: codes.DataLoss, Message: msg, RawMessage: msg, Cause: err}
+	}
+	return nil
+}
+
+// storeError is the error of a store operation on handle that failed:
+// "conversation-expired" when the store says so (an error with the method
+// ConversationExpired() bool returning true), else "store-unavailable".
+func storeError(handle string, err error) *ToolError {
+	var expired interface{ ConversationExpired() bool }
+	if errors.As(err, &expired) && expired.ConversationExpired() {
+		msg := "conversation " + quote(handle) + " expired or unknown: start a new conversation"
+		return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg, Cause: err}
+	}
+	msg := "conversation store unavailable: " + strings.Join(strings.Fields(err.Error()), " ")
+	return &ToolError{Reason: "store-unavailable", Code: codes.Unavailable, Message: msg, RawMessage: msg, Cause: err}
+}
+
+//aitools:end

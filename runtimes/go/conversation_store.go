@@ -1,0 +1,175 @@
+//aitools:inline executors
+
+package aitools
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"sync"
+	"time"
+)
+
+//aitools:if aliases
+
+// ConversationStore keeps conversations, one alias table each, under
+// handles (docs/store.md): in memory (MemoryConversationStore), or shared by
+// every process of an application (the runtime's package redisstore). Only
+// built-in types appear in it, so that a store of another package
+// implements it for every generated package.
+type ConversationStore interface {
+	// Create starts an empty conversation under a new handle (128 random
+	// bits, base64url) and a new epoch.
+	Create(ctx context.Context) (handle string, err error)
+	// Load returns the conversation's epoch and its state, in the form
+	// AliasManager.ExportState writes, and renews its idle TTL.
+	Load(ctx context.Context, handle string) (epoch, state string, err error)
+	// Register gives each (prefix, UUID) pair its alias, in order and
+	// atomically (a UUID already known keeps its alias), returns the new
+	// state and renews the idle TTL. It fails when the conversation is not
+	// the one of epoch: missing, or made again since Load.
+	Register(ctx context.Context, handle, epoch string, pairs [][2]string) (state string, err error)
+	// Delete ends the conversation; an unknown handle is not an error.
+	Delete(ctx context.Context, handle string) error
+}
+
+// ErrConversationExpired is the error of a MemoryConversationStore's Load
+// and Register when the conversation is missing (unknown, expired, ended)
+// or of another epoch. The runtime recognizes such an error from any store
+// by its method ConversationExpired() bool, which returns true.
+var ErrConversationExpired error = conversationExpiredError{}
+
+type conversationExpiredError struct{}
+
+func (conversationExpiredError) Error() string { return "conversation expired or unknown" }
+
+// ConversationExpired reports that the conversation expired: true.
+func (conversationExpiredError) ConversationExpired() bool { return true }
+
+// DefaultConversationTTL is how long an idle conversation of a
+// MemoryConversationStore lives.
+const DefaultConversationTTL = 30 * time.Minute
+
+// MemoryConversationStore is a ConversationStore in memory, the default: a
+// conversation expires after it was idle for the store's TTL; each Load and
+// Register renews it.
+type MemoryConversationStore struct {
+	mu        sync.Mutex
+	ttl       time.Duration
+	now       func() time.Time
+	entries   map[string]*memoryConversation
+	lastSweep time.Time
+}
+
+type memoryConversation struct {
+	epoch   string
+	aliases *AliasManager
+	expires time.Time
+}
+
+// NewMemoryConversationStore returns an empty store whose conversations
+// expire after ttl idle (DefaultConversationTTL when ttl <= 0).
+func NewMemoryConversationStore(ttl time.Duration) *MemoryConversationStore {
+	if ttl <= 0 {
+		ttl = DefaultConversationTTL
+	}
+	return &MemoryConversationStore{ttl: ttl, now: time.Now, entries: map[string]*memoryConversation{}}
+}
+
+// Create starts a conversation under a new handle of 128 random bits.
+func (s *MemoryConversationStore) Create(ctx context.Context) (string, error) {
+	handle, err := newConversationHandle()
+	if err != nil {
+		return "", err
+	}
+	epoch, err := newConversationEpoch()
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	if now.Sub(s.lastSweep) >= s.ttl/4 {
+		for h, c := range s.entries {
+			if !now.Before(c.expires) {
+				delete(s.entries, h)
+			}
+		}
+		s.lastSweep = now
+	}
+	s.entries[handle] = &memoryConversation{epoch: epoch, aliases: NewAliasManager(), expires: now.Add(s.ttl)}
+	return handle, nil
+}
+
+// Load returns the conversation's epoch and state, and renews it.
+func (s *MemoryConversationStore) Load(ctx context.Context, handle string) (string, string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.live(handle)
+	if err != nil {
+		return "", "", err
+	}
+	state, err := c.aliases.ExportState()
+	return c.epoch, string(state), err
+}
+
+// Register gives the pairs their aliases, returns the state and renews it.
+func (s *MemoryConversationStore) Register(ctx context.Context, handle, epoch string, pairs [][2]string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.live(handle)
+	if err != nil {
+		return "", err
+	}
+	if c.epoch != epoch {
+		return "", ErrConversationExpired
+	}
+	for _, pair := range pairs {
+		c.aliases.Register(pair[0], pair[1])
+	}
+	state, err := c.aliases.ExportState()
+	return string(state), err
+}
+
+// live returns the conversation of handle, renewed, or
+// ErrConversationExpired; s.mu is held.
+func (s *MemoryConversationStore) live(handle string) (*memoryConversation, error) {
+	c, ok := s.entries[handle]
+	now := s.now()
+	if !ok || !now.Before(c.expires) {
+		delete(s.entries, handle)
+		return nil, ErrConversationExpired
+	}
+	c.expires = now.Add(s.ttl)
+	return c, nil
+}
+
+// Delete forgets the conversation.
+func (s *MemoryConversationStore) Delete(ctx context.Context, handle string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.entries, handle)
+	return nil
+}
+
+// newConversationHandle returns 128 random bits, base64url without padding
+// (22 characters).
+func newConversationHandle() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// newConversationEpoch returns 128 random bits as 32 lower-case hex digits.
+func newConversationEpoch() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+//aitools:end
