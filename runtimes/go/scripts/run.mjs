@@ -6,7 +6,9 @@
 //                                    (test-only, gitignored), with the Go
 //                                    code generators of <repo>/.tools/bin
 //   node scripts/run.mjs --build     --generate, then gofmt -l . and go vet
-//   node scripts/run.mjs --test      --build, then go test -race ./...
+//                                    (here and in the module redisstore/)
+//   node scripts/run.mjs --test      --build, then go test -race ./... (the
+//                                    redisstore tests start redis-server)
 //   node scripts/run.mjs --bench     --generate, then the benchmarks
 //
 // Without Go it fails, it never skips.
@@ -98,8 +100,13 @@ step("gofmt -l .");
 }
 step("go vet ./...");
 await must("go", ["vet", "./..."]);
+const redisstore = path.join(pkgDir, "redisstore");
+step("redisstore: go vet ./...");
+await must("go", ["vet", "./..."], { cwd: redisstore });
 if (mode === "--build") finish(mode);
 
 step("go test -race -count=1 ./...");
 await must("go", ["test", "-race", "-count=1", "./..."]);
+step("redisstore: go test -race -count=1 ./...   (a real redis-server)");
+await must("go", ["test", "-race", "-count=1", "./..."], { cwd: redisstore });
 finish(mode);

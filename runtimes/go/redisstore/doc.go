@@ -1,0 +1,22 @@
+// Package redisstore keeps the conversations of protoc-gen-ai-tools'
+// generated Go code in Redis (docs/store.md), so that every process of an
+// application, in any of the three languages, continues any conversation.
+//
+// A *Store is a ConversationStore of every generated package: give it to
+// NewConversationExecutor, or to the MCP server with WithConversationStore.
+//
+//	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+//	store := redisstore.New(client, redisstore.Options{})
+//	executor := gentools.NewConversationExecutor(conn, store)
+//
+// One hash per conversation, "<prefix>conv:{<handle>}", changed only by the
+// three Lua scripts of docs/store.md (create.lua, load.lua, register.lua,
+// byte-identical in every language), run with EVALSHA and, after a NOSCRIPT
+// reply, EVAL: two processes registering in one conversation at once are
+// serialized by Redis, and numbering has no gaps. A conversation Redis lost
+// is never made again: Load and Register return an error for which
+// errors.Is(err, ErrConversationExpired) holds.
+//
+// Tested against Redis 7.0; Valkey runs the same commands and is expected
+// to work, but is not tested.
+package redisstore
