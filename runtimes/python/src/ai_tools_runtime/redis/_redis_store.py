@@ -106,5 +106,6 @@ def _fields(reply: Any) -> Mapping[str, str]:
     """HGETALL's flat reply as a mapping of text."""
     if not isinstance(reply, list) or len(reply) % 2:
         raise ResponseError(f"unexpected reply from a conversation script: {reply!r:.80}")
-    text = [v.decode("utf-8") if isinstance(v, bytes) else str(v) for v in reply]
+    # Bytes that are not UTF-8 become U+FFFD: restore_state refuses the state.
+    text = [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in reply]
     return dict(zip(text[::2], text[1::2], strict=True))
