@@ -1,3 +1,4 @@
+import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratorModel, ToolModel } from "protoc-gen-ai-tools";
 
 /** The plugin's model of e2e/proto for a target. */
@@ -17,3 +18,42 @@ export function writeSampleValues(options: {
   out: string;
   count?: number;
 }): void;
+
+/** The plugin's model of a generator golden case (with its options.txt). */
+export function modelOfCase(
+  caseName: string,
+  target: "go" | "ts" | "py",
+): Promise<GeneratorModel>;
+
+/**
+ * The range of the integer field at a value path of `input`, from its
+ * protobuf type; undefined where the testkit's int32 applies.
+ */
+export function integerRangeIn(
+  input: DescMessage,
+): (path: readonly string[]) => { min: number; max: number } | undefined;
+
+/** `count` admitted values for each tool of a generator golden case. */
+export function caseValues(options: {
+  caseName: string;
+  target: "go" | "ts" | "py";
+  seed: number;
+  count?: number;
+}): Promise<{ tool: ToolModel; values: unknown[]; replaced: number }[]>;
+
+/** Write `<out>/<case>.json` with the values of every tool of a case. */
+export function writeCaseValues(options: {
+  caseName: string;
+  target: "go" | "ts" | "py";
+  seed: number;
+  out: string;
+  count?: number;
+}): Promise<void>;
+
+/** Write the samples' and the golden cases' values of a suite into `out`. */
+export function writeSuiteValues(options: {
+  target: "go" | "ts" | "py";
+  seed: number;
+  out: string;
+  count?: number;
+}): Promise<void>;

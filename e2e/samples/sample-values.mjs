@@ -9,6 +9,11 @@
 //
 // writes DIR/<tool>.json: {tool, strict, requestType, schemaJson, values},
 // each value the argument text a model would send.
+//
+// Also the same for every tool of a generator golden case (caseValues,
+// writeCaseValues): `compact` (schema=compact: $defs, recursion) and
+// `validate` (buf.validate keywords), which each suite generates code for
+// beside e2e/proto.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +25,14 @@ import {
   FileDescriptorSetSchema,
 } from "@bufbuild/protobuf/wkt";
 import { validateAgainst, valuesFor } from "@ai-tools/testkit";
-import { buildModel, resolveRequestFiles } from "protoc-gen-ai-tools";
+import { ScalarType } from "@bufbuild/protobuf";
+import {
+  buildModel,
+  parseOptions,
+  resolveRequestFiles,
+  toolSelectionOf,
+} from "protoc-gen-ai-tools";
+import { buildRequest } from "../../generator/scripts/lib/request.mjs";
 
 const repoRoot = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -46,7 +58,188 @@ export function modelOfTestApi(target) {
   return buildModel(resolveRequestFiles(request).files);
 }
 
+/** The plugin's model of a generator golden case (with its options.txt). */
+export async function modelOfCase(caseName, target) {
+  const request = await buildRequest(caseName, {
+    parameter: `target=${target}`,
+  });
+  // The case's options (schema=compact) as the plugin reads them.
+  const options = parseOptions(request.parameter);
+  return buildModel(
+    resolveRequestFiles(request).files,
+    undefined,
+    toolSelectionOf(options.common, options.lists),
+  );
+}
+
 const hasProtoKey = (v) => JSON.stringify(v).includes('"__proto__"');
+
+const int32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+const uint32 = { min: 0, max: 2 ** 32 - 1 };
+// 64-bit kinds: what a JSON number holds exactly.
+const int64 = { min: -(2 ** 53 - 1), max: 2 ** 53 - 1 };
+const uint64 = { min: 0, max: 2 ** 53 - 1 };
+const rangeOf = {
+  [ScalarType.INT32]: int32,
+  [ScalarType.SINT32]: int32,
+  [ScalarType.SFIXED32]: int32,
+  [ScalarType.UINT32]: uint32,
+  [ScalarType.FIXED32]: uint32,
+  [ScalarType.INT64]: int64,
+  [ScalarType.SINT64]: int64,
+  [ScalarType.SFIXED64]: int64,
+  [ScalarType.UINT64]: uint64,
+  [ScalarType.FIXED64]: uint64,
+};
+
+/**
+ * The range of the integer field at a value path of `input` (segments as in
+ * @ai-tools/testkit's OneofGroup: field names, "[]", "{}", "key"/"value" of
+ * map entries), from its protobuf type: a signed field gets negative values
+ * too, an unsigned one none. Undefined where the path ends elsewhere (an
+ * enum, a well-known type): the testkit's int32.
+ */
+export function integerRangeIn(input) {
+  return (path) => {
+    let message = input;
+    let field;
+    let entry; // "key" or "value" of a map reached by "[]" or "{}"
+    for (const segment of path) {
+      if (field === undefined) {
+        field = message?.fields.find(
+          (f) => f.name === segment || f.jsonName === segment,
+        );
+        if (field === undefined) return undefined;
+        continue;
+      }
+      if (field.fieldKind === "list" && segment === "[]") {
+        if (field.listKind !== "message") return undefined;
+        message = field.message;
+        field = undefined;
+      } else if (field.fieldKind === "map" && segment === "{}") {
+        entry = "value";
+      } else if (field.fieldKind === "map" && segment === "[]") {
+        entry = "entry";
+      } else if (field.fieldKind === "map" && entry === "entry") {
+        entry = segment;
+      } else if (field.fieldKind === "message") {
+        message = field.message;
+        field = message.fields.find(
+          (f) => f.name === segment || f.jsonName === segment,
+        );
+        if (field === undefined) return undefined;
+      } else if (
+        field.fieldKind === "map" &&
+        entry === "value" &&
+        field.mapKind === "message"
+      ) {
+        message = field.message;
+        entry = undefined;
+        field = message.fields.find(
+          (f) => f.name === segment || f.jsonName === segment,
+        );
+        if (field === undefined) return undefined;
+      } else {
+        return undefined;
+      }
+    }
+    if (field === undefined) return undefined;
+    if (field.fieldKind === "scalar" || field.fieldKind === "list") {
+      return rangeOf[field.scalar];
+    }
+    if (field.fieldKind === "map") {
+      if (entry === "key") return rangeOf[field.mapKey];
+      if (entry === "value") return rangeOf[field.scalar];
+    }
+    return undefined;
+  };
+}
+
+/**
+ * `count` values for one tool, each admitted by its schema (checked here);
+ * values with a "__proto__" key are dropped (see sampleValues).
+ */
+function toolValues(tool, { seed, count, integerRange }) {
+  const schema = JSON.parse(tool.schemaJson);
+  const generated = valuesFor(schema, {
+    count: count * 2,
+    seed,
+    oneofGroups: tool.oneofGroups.map((g) => ({
+      path: g.path,
+      members: g.members,
+      name: g.oneof,
+    })),
+    integerRange,
+    numberLimit: 3.4e38,
+  });
+  const values = generated.filter((v) => !hasProtoKey(v)).slice(0, count);
+  if (values.length < count) {
+    throw new Error(`${tool.name}: only ${values.length} usable values`);
+  }
+  for (const v of values) {
+    const problems = validateAgainst(schema, v, tool.oneofGroups);
+    if (problems.length > 0) {
+      throw new Error(
+        `${tool.name}: generated value not admitted: ${problems.join("; ")}`,
+      );
+    }
+  }
+  return {
+    tool,
+    values,
+    replaced: generated.slice(0, count).filter(hasProtoKey).length,
+  };
+}
+
+/**
+ * `count` admitted values for each tool of a generator golden case
+ * (`compact`, `validate`), integers in their field's range.
+ */
+export async function caseValues({ caseName, target, seed, count = 200 }) {
+  const { tools } = await modelOfCase(caseName, target);
+  if (tools.length === 0) throw new Error(`case ${caseName} has no tool`);
+  return tools.map((tool, i) =>
+    toolValues(tool, {
+      seed: seed + i,
+      count,
+      integerRange: integerRangeIn(tool.input),
+    }),
+  );
+}
+
+/**
+ * Write `<out>/<case>.json`: {case, tools: [{tool, strict, method (its
+ * gRPC path), requestType, schemaJson, values}]}, each value the argument
+ * text a model would send.
+ */
+export async function writeCaseValues({
+  caseName,
+  target,
+  seed,
+  out,
+  count = 200,
+}) {
+  mkdirSync(out, { recursive: true });
+  const tools = await caseValues({ caseName, target, seed, count });
+  const file = path.join(out, `${caseName}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      case: caseName,
+      tools: tools.map(({ tool, values }) => ({
+        tool: tool.name,
+        strict: tool.strict,
+        method: `/${tool.service.typeName}/${tool.method.name}`,
+        requestType: tool.input.typeName,
+        schemaJson: tool.schemaJson,
+        values: values.map((v) => JSON.stringify(v)),
+      })),
+    }),
+  );
+  console.log(
+    `  case ${caseName}: ${tools.length} tools × ${count} values → ${path.relative(repoRoot, file)}`,
+  );
+}
 
 /**
  * `count` admitted values for each samples_echo_* tool. A map key
@@ -61,38 +254,11 @@ export function sampleValues({ target, seed, count = 200 }) {
   if (tools.length === 0) {
     throw new Error("no samples_echo_* tool in e2e/proto");
   }
-  return tools.map((tool, i) => {
-    const schema = JSON.parse(tool.schemaJson);
-    const generated = valuesFor(schema, {
-      count: count * 2,
-      seed: seed + i,
-      oneofGroups: tool.oneofGroups.map((g) => ({
-        path: g.path,
-        members: g.members,
-        name: g.oneof,
-      })),
-      // What every integer and float field accepts (docs/compat.md).
-      integerRange: () => ({ min: 0, max: 2 ** 31 - 1 }),
-      numberLimit: 3.4e38,
-    });
-    const values = generated.filter((v) => !hasProtoKey(v)).slice(0, count);
-    if (values.length < count) {
-      throw new Error(`${tool.name}: only ${values.length} usable values`);
-    }
-    for (const v of values) {
-      const problems = validateAgainst(schema, v, tool.oneofGroups);
-      if (problems.length > 0) {
-        throw new Error(
-          `${tool.name}: generated value not admitted: ${problems.join("; ")}`,
-        );
-      }
-    }
-    return {
-      tool,
-      values,
-      replaced: generated.slice(0, count).filter(hasProtoKey).length,
-    };
-  });
+  // What every integer and float field accepts (docs/compat.md).
+  const integerRange = () => ({ min: 0, max: 2 ** 31 - 1 });
+  return tools.map((tool, i) =>
+    toolValues(tool, { seed: seed + i, count, integerRange }),
+  );
 }
 
 /** Write `<out>/<tool>.json` for each samples_echo_* tool. */
@@ -118,6 +284,24 @@ export function writeSampleValues({ target, seed, out, count = 200 }) {
     console.log(
       `  ${tool.name}: ${values.length} values → ${path.relative(repoRoot, file)} (${replaced} with a "__proto__" key replaced)`,
     );
+  }
+}
+
+/**
+ * Write what a suite's value tests read into `out`: `<tool>.json` for each
+ * samples_echo_* tool (seed `seed`), and `<case>.json` for the golden cases
+ * compact and validate (seeds `seed + 100`, `seed + 200`).
+ */
+export async function writeSuiteValues({ target, seed, out, count = 200 }) {
+  writeSampleValues({ target, seed, out, count });
+  for (const [i, caseName] of ["compact", "validate"].entries()) {
+    await writeCaseValues({
+      caseName,
+      target,
+      seed: seed + 100 * (i + 1),
+      out,
+      count,
+    });
   }
 }
 

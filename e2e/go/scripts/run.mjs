@@ -6,6 +6,9 @@
 //   2. buf generate over e2e/proto: protoc-gen-go and protoc-gen-go-grpc into
 //      gen/, our plugin (target=go,mcp=true, strategy all) into
 //      gentools/ai_tools.gen.go and gentools/ai_tools_mcp.gen.go;
+//      the generator's golden cases compact and validate the same way
+//      (buf managed mode: go_package under gen/cases/<case>) into
+//      gen/cases/ and gencases/<case>/ai_tools.gen.go;
 //   3. node scripts/values.mjs: schema-generated arguments into gen/values/;
 //   4. gofmt -l, go vet ./..., go test -race -count=1 ./... against the real
 //      test server (e2e/server/dist/main.js, started by the tests' TestMain);
@@ -28,6 +31,11 @@ import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSuiteRunner } from "../../../scripts/lib/suite-runner.mjs";
+import {
+  caseOptions,
+  listProtoFiles,
+  makeWorkspace,
+} from "../../../generator/scripts/lib/request.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, "..");
@@ -127,6 +135,59 @@ step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
     "  gen/linkhub/v1/*.pb.go, gen/ai/tools/v1/annotations.pb.go, gentools/ai_tools.gen.go, gentools/ai_tools_mcp.gen.go",
   );
 }
+step(
+  "buf generate the generator's cases compact and validate → e2e/go/gen/cases, e2e/go/gencases",
+);
+// Each case (with its options.txt) into a package of its own,
+// gencases/<case> (package gentools, tested by the case_values_test.go
+// beside it); buf's managed mode moves every go_package under
+// gen/cases/<case>/, which both the Go code and our plugin's imports follow.
+for (const name of ["compact", "validate"]) {
+  const ws = await makeWorkspace(name);
+  try {
+    const template = {
+      version: "v2",
+      managed: {
+        enabled: true,
+        override: [
+          {
+            file_option: "go_package_prefix",
+            value: `example.com/aitools/e2e/gen/cases/${name}`,
+          },
+        ],
+      },
+      plugins: [
+        ...["protoc-gen-go", "protoc-gen-go-grpc"].map((p) => ({
+          local: path.join(toolsBin, p),
+          out: pkgDir,
+          opt: ["module=example.com/aitools/e2e"],
+          include_imports: true,
+        })),
+        {
+          local: path.join(repoRoot, "node_modules/.bin/protoc-gen-ai-tools"),
+          out: path.join(pkgDir, "gencases", name),
+          opt: ["target=go", caseOptions(name)].filter((o) => o !== ""),
+          strategy: "all",
+        },
+      ],
+    };
+    rmSync(path.join(pkgDir, "gencases", name, "ai_tools.gen.go"), {
+      force: true,
+    });
+    const args = ["generate", ws.root, "--config", ws.config];
+    for (const f of listProtoFiles(ws.caseDir))
+      args.push("--path", ws.casePath(f));
+    args.push("--template", JSON.stringify(template));
+    await must(path.join(repoRoot, "node_modules", ".bin", "buf"), args, {
+      cwd: ws.root,
+    });
+  } finally {
+    await ws.dispose();
+  }
+  if (!existsSync(path.join(pkgDir, "gencases", name, "ai_tools.gen.go")))
+    die(`the plugin wrote no gencases/${name}/ai_tools.gen.go`);
+}
+console.log("  gen/cases/*/…/*.pb.go, gencases/compact, gencases/validate");
 if (mode === "--generate") finish(mode);
 
 if (mode === "--e2e") {

@@ -6,7 +6,8 @@
 //      ai_tools_runtime);
 //   2. gen/: grpcio-tools output of e2e/proto (--python_out, --mypy_out,
 //      --mypy_grpc_out, --grpc_python_out) and our plugin (target=py, one
-//      request for all files) → gen/ai_tools_gen.py;
+//      request for all files) → gen/ai_tools_gen.py; the same for the
+//      generator's golden cases compact and validate → gen/cases/<case>/;
 //   3. node scripts/values.mjs: schema-generated arguments → gen/values/;
 //   4. ruff format --check, ruff check and mypy --strict over the generated
 //      module and the tests; then pytest against the real test server
@@ -25,6 +26,10 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSuiteRunner } from "../../../scripts/lib/suite-runner.mjs";
+import {
+  caseOptions,
+  listProtoFiles,
+} from "../../../generator/scripts/lib/request.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, "..");
@@ -123,6 +128,42 @@ step(
   );
   for (const f of ["ai_tools_gen.py", "ai_tools_mcp_gen.py"])
     if (!existsSync(path.join(genDir, f))) die(`the plugin wrote no gen/${f}`);
+  // The generator's golden cases compact (schema=compact: $defs, recursion)
+  // and validate (buf.validate keywords), each with its options.txt, into
+  // gen/cases/<case>/ (tests/test_case_values.py).
+  for (const name of ["compact", "validate"]) {
+    const caseOut = path.join(genDir, "cases", name);
+    const caseDir = path.join(
+      repoRoot,
+      "generator",
+      "testdata",
+      "protos",
+      name,
+    );
+    mkdirSync(caseOut, { recursive: true });
+    const opts = ["target=py", caseOptions(name)].filter((o) => o !== "");
+    await must(
+      python,
+      [
+        "-m",
+        "grpc_tools.protoc",
+        `-I${caseDir}`,
+        `-I${path.join(repoRoot, "generator", "testdata", "include")}`,
+        `-I${path.join(repoRoot, "proto")}`,
+        `--plugin=protoc-gen-ai-tools=${plugin}`,
+        `--python_out=${caseOut}`,
+        `--grpc_python_out=${caseOut}`,
+        `--ai-tools_out=${caseOut}`,
+        `--ai-tools_opt=${opts.join(",")}`,
+        ...listProtoFiles(caseDir),
+        "ai/tools/v1/annotations.proto",
+        ...(name === "validate" ? ["buf/validate/validate.proto"] : []),
+      ],
+      { cwd: repoRoot },
+    );
+    if (!existsSync(path.join(caseOut, "ai_tools_gen.py")))
+      die(`the plugin wrote no gen/cases/${name}/ai_tools_gen.py`);
+  }
   console.log(
     "  gen/linkhub/v1/*_pb2.py(i), *_pb2_grpc.py(i), gen/ai_tools_gen.py, gen/ai_tools_mcp_gen.py",
   );

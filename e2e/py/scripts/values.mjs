@@ -1,4 +1,6 @@
-// Write gen/values/<tool>.json: schema-generated arguments for the schema
+// Write gen/values/<tool>.json (and gen/values/<case>.json for the
+// generator's golden cases compact and validate, tests/test_case_values.py):
+// schema-generated arguments for the schema
 // round trip of tests/test_samples.py, by the shared @ai-tools/e2e-samples.
 // The test checks that each tool's schema is the one gen/ai_tools_gen.py
 // carries.
@@ -6,12 +8,12 @@
 //   node scripts/values.mjs [--count N]
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeSampleValues } from "@ai-tools/e2e-samples";
+import { writeSuiteValues } from "@ai-tools/e2e-samples";
 
 const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
 const count = argv[0] === "--count" ? Number(argv[1]) : 200;
-writeSampleValues({
+await writeSuiteValues({
   target: "py",
   seed: 9100,
   count,

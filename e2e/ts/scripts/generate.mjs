@@ -9,6 +9,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  caseOptions,
+  listProtoFiles,
+} from "../../../generator/scripts/lib/request.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, "..");
@@ -99,11 +103,43 @@ execFileSync(
   ],
   { cwd: repoRoot, stdio: "inherit" },
 );
+// The generator's golden cases compact (schema=compact: $defs, recursion)
+// and validate (buf.validate keywords), with each case's options.txt, into
+// src/gen/cases/<case>/ (test/case-values.test.ts).
+for (const name of ["compact", "validate"]) {
+  const caseOut = path.join(out, "cases", name);
+  const caseDir = path.join(repoRoot, "generator", "testdata", "protos", name);
+  mkdirSync(caseOut, { recursive: true });
+  const opts = ["target=ts", caseOptions(name)].filter((o) => o !== "");
+  execFileSync(
+    "protoc",
+    [
+      `--plugin=protoc-gen-es=${bin("protoc-gen-es")}`,
+      `--es_out=${caseOut}`,
+      "--es_opt=target=ts,import_extension=js",
+      `--plugin=protoc-gen-ai-tools=${bin("protoc-gen-ai-tools")}`,
+      `--ai-tools_out=${caseOut}`,
+      `--ai-tools_opt=${opts.join(",")}`,
+      "-I",
+      caseDir,
+      "-I",
+      path.join(repoRoot, "generator", "testdata", "include"),
+      "-I",
+      path.join(repoRoot, "proto"),
+      ...listProtoFiles(caseDir),
+      "ai/tools/v1/annotations.proto",
+      ...(name === "validate" ? ["buf/validate/validate.proto"] : []),
+    ],
+    { cwd: repoRoot, stdio: "inherit" },
+  );
+}
 for (const f of [
   "ai_tools.gen.ts",
   "ai_tools_mcp.gen.ts",
   "vectors/ai_tools.gen.ts",
   "mcpdemo/ai_tools_mcp.gen.ts",
+  "cases/compact/ai_tools.gen.ts",
+  "cases/validate/ai_tools.gen.ts",
 ]) {
   if (!existsSync(path.join(out, f))) {
     console.error(`e2e-ts: the plugin wrote no src/gen/${f}`);
@@ -111,5 +147,5 @@ for (const f of [
   }
 }
 console.log(
-  "e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts, src/gen/ai_tools_mcp.gen.ts, src/gen/vectors/, src/gen/mcpdemo/",
+  "e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts, src/gen/ai_tools_mcp.gen.ts, src/gen/vectors/, src/gen/mcpdemo/, src/gen/cases/",
 );
