@@ -6,7 +6,9 @@ service forwarded to a linkhub.v1 gRPC server.
 
 With --http, it serves streamable HTTP on 127.0.0.1 (port 0: a free one)
 at /mcp, and prints ``listening http://127.0.0.1:<port>/mcp`` when ready.
---handle-argument also takes the conversation handle as a tool argument.
+--handle-argument also takes the conversation handle as a tool argument;
+--redis keeps the conversations in Redis (docs/store.md), so that several
+instances serve one handle.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import socket
 
 import anyio
 import grpc
-from ai_tools_runtime.mcp import McpToolServer, serve_http, serve_stdio
+import redis.asyncio
+from ai_tools_runtime.mcp import ConversationStore, McpToolServer, serve_http, serve_stdio
+from ai_tools_runtime.redis import RedisConversationStore
 
 import ai_tools_mcp_gen
 from linkhub.v1 import control_pb2
@@ -34,7 +38,15 @@ FORWARDS = (
 
 
 async def main(args: argparse.Namespace) -> None:
-    server = McpToolServer(name="linkhub", version="1.0.0", handle_argument=args.handle_argument)
+    store: ConversationStore | None = None
+    if args.redis is not None:
+        store = RedisConversationStore(redis.asyncio.Redis.from_url(args.redis))
+    server = McpToolServer(
+        name="linkhub",
+        version="1.0.0",
+        handle_argument=args.handle_argument,
+        conversation_store=store,
+    )
     async with grpc.aio.insecure_channel(args.grpc) as channel:
         for forward in FORWARDS:
             forward(server, channel)
@@ -57,4 +69,5 @@ if __name__ == "__main__":
     parser.add_argument("--grpc", required=True, help="the gRPC server, host:port")
     parser.add_argument("--http", type=int, help="serve HTTP on this port (0: a free one)")
     parser.add_argument("--handle-argument", action="store_true")
+    parser.add_argument("--redis", help="keep the conversations in Redis: redis://host:port/db")
     anyio.run(main, parser.parse_args())

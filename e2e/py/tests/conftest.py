@@ -11,6 +11,7 @@ by an event loop of its own thread.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import subprocess
 import sys
@@ -115,3 +116,21 @@ def driver(request: pytest.FixtureRequest, channel: grpc.Channel) -> Driver:
         return Driver.sync(channel)
     lt: LoopThread = request.getfixturevalue("aio")
     return Driver.asynchronous(lt.loop, lt.channel, lt.run)
+
+
+def _redis_helper() -> Any:
+    """runtimes/python/tests/redis_server.py, which starts a redis-server
+    on a free port (loaded by path: that folder is not on sys.path)."""
+    path = os.path.join(repo_root(), "runtimes", "python", "tests", "redis_server.py")
+    spec = importlib.util.spec_from_file_location("redis_server", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A real redis-server (Debian's), without persistence, for the session."""
+    with _redis_helper().running_redis() as server:
+        yield str(server.url)

@@ -7,7 +7,6 @@ it has shown."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import random
@@ -15,37 +14,19 @@ import resource
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
-import pytest
 import redis.asyncio
 from ai_tools_runtime.redis import RedisConversationStore
-from helpers import UUID_RE, new_uuid, repo_root
+from helpers import UUID_RE, new_uuid
 
 from linkhub.v1 import links_pb2, links_pb2_grpc, themes_pb2, themes_pb2_grpc
 
 WORKER = Path(__file__).resolve().parent.parent / "scripts" / "store_worker.py"
 CONVERSATIONS = 50
 CALLS = 100  # per conversation and worker
-
-
-def _redis_helper() -> Any:
-    """runtimes/python/tests/redis_server.py: a redis-server on a free port."""
-    path = Path(repo_root()) / "runtimes" / "python" / "tests" / "redis_server.py"
-    spec = importlib.util.spec_from_file_location("redis_server", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    with _redis_helper().running_redis() as server:
-        yield str(server.url)
 
 
 class Worker:
