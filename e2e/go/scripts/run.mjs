@@ -135,6 +135,13 @@ step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
     "  gen/linkhub/v1/*.pb.go, gen/ai/tools/v1/annotations.pb.go, gentools/ai_tools.gen.go, gentools/ai_tools_mcp.gen.go",
   );
 }
+
+step("Edition 2023 samples: e2e/editions/proto → gen/edsamples, edtools");
+await must(
+  "node",
+  [path.join(repoRoot, "e2e", "editions", "generate.mjs"), "go"],
+  { cwd: repoRoot },
+);
 step(
   "buf generate the generator's cases compact and validate → e2e/go/gen/cases, e2e/go/gencases",
 );

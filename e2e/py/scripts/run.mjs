@@ -168,6 +168,14 @@ step(
     "  gen/linkhub/v1/*_pb2.py(i), *_pb2_grpc.py(i), gen/ai_tools_gen.py, gen/ai_tools_mcp_gen.py",
   );
 }
+step(
+  "Edition 2023 samples: e2e/editions/proto → gen/edsamples, gen/edtools (grpcio-tools' protoc)",
+);
+await must(
+  "node",
+  [path.join(repoRoot, "e2e", "editions", "generate.mjs"), "py"],
+  { cwd: repoRoot },
+);
 if (mode === "--generate") finish(mode);
 
 if (mode === "--e2e") {

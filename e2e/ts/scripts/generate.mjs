@@ -149,3 +149,10 @@ for (const f of [
 console.log(
   "e2e-ts: src/gen/linkhub/v1/*_pb.ts, src/gen/ai_tools.gen.ts, src/gen/ai_tools_mcp.gen.ts, src/gen/vectors/, src/gen/mcpdemo/, src/gen/cases/",
 );
+// The Edition 2023 samples (e2e/editions/proto) into src/gen/editions/, with
+// buf (test/editions.test.ts).
+execFileSync(
+  "node",
+  [path.join(repoRoot, "e2e", "editions", "generate.mjs"), "ts"],
+  { cwd: repoRoot, stdio: "inherit" },
+);
