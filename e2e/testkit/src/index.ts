@@ -5,3 +5,4 @@ export {
   type OneofGroup,
   type SchemaValueOptions,
 } from "./schema-values.js";
+export { freePort, startRedis, type RedisServer } from "./redis-server.js";

@@ -1,0 +1,210 @@
+import { createHash } from "node:crypto";
+import {
+  conversationCorrupt,
+  conversationExpired,
+  storeUnavailable,
+} from "./conversation-errors.js";
+import {
+  checkIdleTtl,
+  mintConversationEpoch,
+  mintConversationHandle,
+  type ConversationStore,
+  type StoredConversation,
+} from "./conversation-store.js";
+import { compareBytes, quoteJson } from "./json.js";
+import { createScript, loadScript, registerScript } from "./redis-scripts.js";
+import { ToolError } from "./tool-error.js";
+
+/**
+ * What the Redis store needs of a client: node-redis's `sendCommand` (a
+ * `createClient()` of the `redis` package, connected). Its replies are
+ * read as arrays of strings (RESP2 or RESP3).
+ */
+export interface RedisCommandClient {
+  /** Send one command; rejects with the server's error reply. */
+  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+}
+
+/** Options of {@link createRedisConversationStore}. */
+export interface RedisConversationStoreOptions {
+  /**
+   * A connected node-redis client. Create it with `disableOfflineQueue:
+   * true` so that calls fail at once while Redis is unreachable, instead of
+   * waiting for `timeoutMs`.
+   */
+  readonly client: RedisCommandClient;
+  /** The prefix of the store's keys; `"ai-tools:"` by default. */
+  readonly keyPrefix?: string | undefined;
+  /**
+   * How long an unused conversation lives, in milliseconds; each load and
+   * register renews it. 30 minutes by default.
+   */
+  readonly idleTtlMs?: number | undefined;
+  /** How long one command may take, in milliseconds; 5 s by default. */
+  readonly timeoutMs?: number | undefined;
+}
+
+interface Script {
+  readonly text: string;
+  readonly sha: string;
+}
+
+const script = (text: string): Script => ({
+  text,
+  sha: createHash("sha1").update(text).digest("hex"),
+});
+
+const scripts = {
+  create: script(createScript),
+  load: script(loadScript),
+  register: script(registerScript),
+};
+
+/**
+ * A conversation store on Redis, shared by every process using the same
+ * Redis and key prefix (docs/store.md, "Redis"): one hash per conversation,
+ * `<prefix>conv:{<handle>}`, changed only by Lua scripts, so that
+ * registrations of several processes are atomic and numbered without gaps.
+ * A conversation Redis lost is refused as expired, never renumbered.
+ */
+export function createRedisConversationStore(
+  options: RedisConversationStoreOptions,
+): ConversationStore {
+  const { client } = options;
+  const prefix = options.keyPrefix ?? "ai-tools:";
+  const ttl = String(checkIdleTtl(options.idleTtlMs));
+  const timeout = options.timeoutMs ?? 5000;
+  if (!(timeout > 0)) {
+    throw new Error(
+      `timeoutMs must be positive, got ${String(options.timeoutMs)}`,
+    );
+  }
+  const key = (handle: string) => `${prefix}conv:{${handle}}`;
+  const send = (args: string[]) => client.sendCommand(args, { timeout });
+  /** EVALSHA, then EVAL when Redis does not have the script (NOSCRIPT). */
+  const run = async (
+    s: Script,
+    handle: string,
+    args: string[],
+  ): Promise<unknown> => {
+    try {
+      try {
+        return await send(["EVALSHA", s.sha, "1", key(handle), ...args]);
+      } catch (e) {
+        if (!replyStarts(e, "NOSCRIPT")) {
+          throw e;
+        }
+        return await send(["EVAL", s.text, "1", key(handle), ...args]);
+      }
+    } catch (e) {
+      throw storeError(e, handle);
+    }
+  };
+  return {
+    async create() {
+      for (;;) {
+        const handle = mintConversationHandle();
+        const made = await run(scripts.create, handle, [
+          ttl,
+          mintConversationEpoch(),
+        ]);
+        if (Number(made) === 1) {
+          return handle;
+        }
+      }
+    },
+    async load(handle) {
+      const fields = await run(scripts.load, handle, [ttl]);
+      if (fields === null || fields === undefined) {
+        throw conversationExpired(handle);
+      }
+      return conversationOf(fields, handle);
+    },
+    async register(handle, epoch, pairs) {
+      const fields = await run(scripts.register, handle, [
+        ttl,
+        epoch,
+        ...pairs.flat(),
+      ]);
+      return conversationOf(fields, handle).state;
+    },
+    async delete(handle) {
+      try {
+        await send(["DEL", key(handle)]);
+      } catch (e) {
+        throw storeError(e, handle);
+      }
+    },
+  };
+}
+
+/** Whether e is an error reply of Redis starting with word. */
+function replyStarts(e: unknown, word: string): boolean {
+  return e instanceof Error && e.message.startsWith(word);
+}
+
+/**
+ * A failed command as the ToolError of docs/store.md: EXPIRED (the register
+ * script) is an expired conversation, WRONGTYPE (the key is not a hash) a
+ * corrupt one; anything else, the store unavailable.
+ */
+function storeError(e: unknown, handle: string): ToolError {
+  if (e instanceof ToolError) {
+    return e;
+  }
+  if (replyStarts(e, "EXPIRED")) {
+    return conversationExpired(handle);
+  }
+  if (replyStarts(e, "WRONGTYPE")) {
+    return conversationCorrupt(handle, e);
+  }
+  return storeUnavailable(e);
+}
+
+/**
+ * The epoch and state of a conversation from its hash's fields and values
+ * (a flat array): `aliases` from `a:*`, `counters` from `n:*`, `version`
+ * from `v`, written as exportState writes them. A value of the wrong shape
+ * is written as a JSON string, for restoreState to refuse.
+ */
+function conversationOf(reply: unknown, handle: string): StoredConversation {
+  if (!Array.isArray(reply) || reply.length % 2 !== 0) {
+    throw conversationCorrupt(
+      handle,
+      new Error("the store's reply is not a list of fields and values"),
+    );
+  }
+  const aliases: [string, string][] = [];
+  const counters: [string, string][] = [];
+  let version = "null";
+  let epoch = "";
+  for (let i = 0; i < reply.length; i += 2) {
+    const field = String(reply[i]);
+    const value = String(reply[i + 1]);
+    if (field.startsWith("a:")) {
+      aliases.push([field.slice(2), quoteJson(value, true)]);
+    } else if (field.startsWith("n:")) {
+      counters.push([field.slice(2), integer(value)]);
+    } else if (field === "v") {
+      version = integer(value);
+    } else if (field === "epoch") {
+      epoch = value;
+    }
+  }
+  const object = (entries: [string, string][]) =>
+    `{${entries
+      .sort((a, b) => compareBytes(a[0], b[0]))
+      .map(([k, v]) => `${quoteJson(k, true)}:${v}`)
+      .join(",")}}`;
+  return {
+    epoch,
+    state: `{"aliases":${object(aliases)},"counters":${object(counters)},"version":${version}}`,
+  };
+}
+
+/** An integer as a JSON number; anything else as a JSON string. */
+function integer(value: string): string {
+  return /^-?(0|[1-9][0-9]{0,15})$/.test(value)
+    ? value
+    : quoteJson(value, true);
+}
