@@ -1,21 +1,29 @@
 """Median time of one executor call (links_get through the generated Executor:
 alias resolved, fix-up, gRPC call, response aliased) on the local test server,
-next to the same GetLink made directly with the grpcio stub; and of one MCP
+next to the same GetLink made directly with the grpcio stub; of one MCP
 tools/call of links_get over stdio (the official client and
-scripts/mcp_server.py)."""
+scripts/mcp_server.py); and of one links_get through AsyncExecutor, next to
+the same call through a ConversationExecutor on the in-memory store and on
+the Redis store (a redis-server started here; docs/store.md)."""
 
+import asyncio
+import importlib.util
 import os
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import anyio
 import grpc
+import redis.asyncio
+from ai_tools_runtime import ConversationExecutor, MemoryConversationStore
+from ai_tools_runtime.redis import RedisConversationStore
 from mcp import Client, StdioServerParameters
 
-from ai_tools_gen import Executor
+from ai_tools_gen import AsyncExecutor, Executor
 from linkhub.v1 import control_pb2, control_pb2_grpc, links_pb2, links_pb2_grpc
 
 WARMUP = 200
@@ -63,6 +71,58 @@ async def mcp_median_us(ready: str) -> float:
     return statistics.median(times) / 1000
 
 
+STORE_RUNS = 1000
+CREATE = (
+    '{"workspace_id":"ws","target_url":"https://example.com/b","slug":null,'
+    '"page_theme_id":"","labels":[],"title":"b","expire_after":null}'
+)
+
+
+async def store_medians_us(grpc_addr: str, redis_url: str) -> list[float]:
+    """Median µs of one links_get through AsyncExecutor, through a
+    ConversationExecutor on the in-memory store, and on the Redis store;
+    the three alternate after a shared warm-up."""
+    client = redis.asyncio.Redis.from_url(redis_url)
+    async with grpc.aio.insecure_channel(grpc_addr) as channel:
+        plain = AsyncExecutor(channel)
+        await plain.execute("links_create", CREATE)
+        runs = []
+        for store in (MemoryConversationStore(), RedisConversationStore(client)):
+            executor = ConversationExecutor(AsyncExecutor(channel), store)
+            handle = await executor.start()
+            await executor.execute(handle, "links_create", CREATE)
+            runs.append((executor, handle))
+
+        async def direct() -> object:
+            return await plain.execute("links_get", '{"id":"link-1"}')
+
+        def stored(executor: ConversationExecutor, handle: str) -> Callable[[], Awaitable[str]]:
+            return lambda: executor.execute(handle, "links_get", '{"id":"link-1"}')
+
+        calls = [direct, *(stored(e, h) for e, h in runs)]
+        times: list[list[int]] = [[] for _ in calls]
+        for i in range(WARMUP + STORE_RUNS):
+            for call, out in zip(calls, times, strict=True):
+                t0 = time.perf_counter_ns()
+                await call()
+                if i >= WARMUP:
+                    out.append(time.perf_counter_ns() - t0)
+    await client.aclose()
+    return [statistics.median(t) / 1000 for t in times]
+
+
+def running_redis() -> Any:
+    """runtimes/python/tests/redis_server.py's running_redis (by path)."""
+    path = os.path.join(
+        os.environ["E2E_REPO_ROOT"], "runtimes", "python", "tests", "redis_server.py"
+    )
+    spec = importlib.util.spec_from_file_location("redis_server", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.running_redis()
+
+
 def main() -> None:
     main_js = os.environ["E2E_SERVER_MAIN"]
     proc = subprocess.Popen(["node", main_js], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -89,6 +149,17 @@ def main() -> None:
         print(f"GetLink direct (grpcio stub): median {direct:.1f} µs per call ({RUNS} calls)")
         print(f"executor overhead: {via_executor - direct:.1f} µs")
         print(f"links_get over MCP stdio: median {anyio.run(mcp_median_us, line):.1f} µs per call")
+        with running_redis() as server:
+            grpc_addr = line.removeprefix("ready ")
+            plain, memory, on_redis = asyncio.run(store_medians_us(grpc_addr, server.url))
+        print(
+            f"links_get through AsyncExecutor: median {plain:.1f} µs per call ({STORE_RUNS} calls)"
+        )
+        for store, median in (("in-memory", memory), ("Redis", on_redis)):
+            print(
+                f"links_get through ConversationExecutor, {store} store: "
+                f"median {median:.1f} µs per call"
+            )
     finally:
         channel.close()
         proc.stdin.close()
