@@ -25,11 +25,13 @@ from test_conversation_store import refused
 from toolset import ALIASES, METHODS
 
 from ai_tools_runtime import (
+    AliasManager,
     AsyncExecutor,
     ConversationExecutor,
     ConversationExpiredError,
     ToolError,
 )
+from ai_tools_runtime._conversation_executor import StoredConversation
 from ai_tools_runtime.redis import SCRIPTS, RedisConversationStore
 
 LAYOUT: dict[str, Any] = load_vectors("store")[0]
@@ -86,6 +88,23 @@ async def test_layout_refusal(client: redis.asyncio.Redis, refusal: dict[str, An
     before = await client.hgetall(store.key(handle))
     await refused(store, handle, refusal)
     assert await client.hgetall(store.key(handle)) == before  # nothing written
+
+
+async def test_a_key_of_another_type_is_corrupt(client: redis.asyncio.Redis) -> None:
+    store = RedisConversationStore(client)
+    handle = "BBBBBBBBBBBBBBBBBBBBBB"
+    await client.set(store.key(handle), "not a hash")
+    with pytest.raises(ToolError) as caught:
+        await StoredConversation.load(store, handle, ALIASES)
+    assert caught.value.reason == "conversation-corrupt"
+    assert caught.value.code == grpc.StatusCode.DATA_LOSS
+    assert str(caught.value).startswith(f'conversation "{handle}" cannot be read: WRONGTYPE ')
+    conversation = StoredConversation(store, handle, "0" * 32, AliasManager(ALIASES))
+    with pytest.raises(ToolError) as caught:
+        created = {"account": {"id": "0b6f0001-0000-4000-8000-000000000001"}}
+        await conversation.confirm("accounts_create", [created])
+    assert caught.value.reason == "conversation-corrupt"
+    assert await client.get(store.key(handle)) == b"not a hash"
 
 
 @pytest.mark.parametrize("decode", [False, True])

@@ -12,6 +12,7 @@ from ._aliases import AliasManager
 from ._conversation_executor import ConversationExecutor
 from ._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
+    ConversationCorruptError,
     ConversationExpiredError,
     ConversationStore,
     MemoryConversationStore,
@@ -42,6 +43,7 @@ __all__ = [
     "AliasConfig",
     "AliasManager",
     "AsyncExecutor",
+    "ConversationCorruptError",
     "ConversationExecutor",
     "ConversationExpiredError",
     "ConversationStore",

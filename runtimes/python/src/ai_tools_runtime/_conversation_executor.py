@@ -11,7 +11,11 @@ from typing import Any, Final, TypeVar
 import grpc
 
 from ._aliases import AliasManager
-from ._conversation_store import ConversationExpiredError, ConversationStore
+from ._conversation_store import (
+    ConversationCorruptError,
+    ConversationExpiredError,
+    ConversationStore,
+)
 from ._executor import AsyncExecutor
 from ._json import quote
 from ._tables import AliasConfig
@@ -82,6 +86,8 @@ class StoredConversation:
             epoch, state = await store.load(handle)
         except ConversationExpiredError as err:
             raise expired_error(handle, err) from err
+        except ConversationCorruptError as err:
+            raise corrupt_error(handle, err) from err
         except Exception as err:
             raise store_error(err) from err
         aliases = AliasManager(config)
@@ -99,20 +105,31 @@ class StoredConversation:
             state = await self.store.register(self.handle, self.epoch, pairs)
         except ConversationExpiredError as err:
             raise expired_error(self.handle, err) from err
+        except ConversationCorruptError as err:
+            raise corrupt_error(self.handle, err) from err
         except Exception as err:
             raise store_error(err) from err
         _restore(self.aliases, self.handle, state)
+
+
+def corrupt_error(handle: str, cause: Exception) -> ToolError:
+    """The ``conversation-corrupt`` error of a handle: the cause's message
+    (``restore_state``'s, or the store's) on one line."""
+    text = " ".join(str(cause).split())
+    err = ToolError(
+        f"conversation {quote(handle)} cannot be read: {text}",
+        reason="conversation-corrupt",
+        code=grpc.StatusCode.DATA_LOSS,
+    )
+    err.__cause__ = cause
+    return err
 
 
 def _restore(aliases: AliasManager, handle: str, state: str) -> None:
     try:
         aliases.restore_state(state)
     except ValueError as err:
-        raise ToolError(
-            f"conversation {quote(handle)} cannot be read: {err}",
-            reason="conversation-corrupt",
-            code=grpc.StatusCode.DATA_LOSS,
-        ) from err
+        raise corrupt_error(handle, err) from err
 
 
 class ConversationExecutor:

@@ -13,6 +13,7 @@ from ._store_layout import register_fields, state_from_fields
 
 __all__ = [
     "DEFAULT_IDLE_TTL_SECONDS",
+    "ConversationCorruptError",
     "ConversationExpiredError",
     "ConversationStore",
     "MemoryConversationStore",
@@ -52,13 +53,29 @@ class ConversationExpiredError(LookupError):
         self.handle = handle
 
 
+class ConversationCorruptError(ValueError):
+    """What a store may raise from ``load`` or ``register`` when what it
+    holds under the handle is not a conversation it can read (a Redis key of
+    another type). The executor makes it a ``ToolError`` with reason
+    ``conversation-corrupt``, as it does a state ``restore_state``
+    refuses."""
+
+    handle: str
+    """The handle asked for."""
+
+    def __init__(self, handle: str, detail: str) -> None:
+        super().__init__(detail)
+        self.handle = handle
+
+
 @runtime_checkable
 class ConversationStore(Protocol):
     """Where conversations live, by handle (docs/store.md, "The
     interface"). The store never interprets a state: the runtime reads it
     with ``AliasManager.restore_state``. ``load`` and ``register`` raise
-    :class:`ConversationExpiredError` for a conversation that is gone; any
-    other exception means the store failed (``store-unavailable``)."""
+    :class:`ConversationExpiredError` for a conversation that is gone, and
+    may raise :class:`ConversationCorruptError` for one they cannot read;
+    any other exception means the store failed (``store-unavailable``)."""
 
     async def create(self) -> str:
         """Start an empty conversation under a new handle (see

@@ -10,6 +10,7 @@ from redis.exceptions import NoScriptError, ResponseError
 
 from .._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
+    ConversationCorruptError,
     ConversationExpiredError,
     mint_conversation_handle,
     mint_epoch,
@@ -20,6 +21,7 @@ from ._scripts import CREATE, LOAD, REGISTER, Script
 __all__ = ["RedisConversationStore"]
 
 _EXPIRED: Final = "EXPIRED"
+_WRONGTYPE: Final = "WRONGTYPE"
 # A handle has 128 random bits: a second collision in a row means a broken
 # random source, not bad luck.
 _CREATE_TRIES: Final = 3
@@ -66,46 +68,54 @@ class RedisConversationStore:
     async def create(self) -> str:
         for _ in range(_CREATE_TRIES):
             handle = mint_conversation_handle()
-            if await self._run(CREATE, self.key(handle), self._ttl_ms, mint_epoch()) == 1:
+            if await self._run(CREATE, handle, self._ttl_ms, mint_epoch()) == 1:
                 return handle
         raise RuntimeError(
             f"no free conversation handle in {_CREATE_TRIES} tries: is the random source broken?"
         )
 
     async def load(self, handle: str) -> tuple[str, str]:
-        reply = await self._run(LOAD, self.key(handle), self._ttl_ms)
+        reply = await self._run(LOAD, handle, self._ttl_ms)
         if reply is None:
             raise ConversationExpiredError(handle)
-        fields = _fields(reply)
+        fields = _fields(handle, reply)
         return fields.get("epoch", ""), state_from_fields(fields)
 
     async def register(self, handle: str, epoch: str, pairs: Sequence[tuple[str, str]]) -> str:
         args: list[str | int] = [self._ttl_ms, epoch]
         for prefix, uuid in pairs:
             args += (prefix, uuid)
-        try:
-            reply = await self._run(REGISTER, self.key(handle), *args)
-        except ResponseError as err:
-            if str(err).startswith(_EXPIRED):
-                raise ConversationExpiredError(handle) from err
-            raise
-        return state_from_fields(_fields(reply))
+        reply = await self._run(REGISTER, handle, *args)
+        return state_from_fields(_fields(handle, reply))
 
     async def delete(self, handle: str) -> None:
         await self._client.delete(self.key(handle))
 
-    async def _run(self, script: Script, key: str, *args: str | int) -> Any:
+    async def _run(self, script: Script, handle: str, *args: str | int) -> Any:
+        """Run a script on the conversation's key: an ``EXPIRED`` reply is
+        :class:`ConversationExpiredError`, ``WRONGTYPE`` (the key is not a
+        hash) :class:`ConversationCorruptError`."""
+        key = self.key(handle)
         try:
-            return await self._client.evalsha(script.sha1, 1, key, *args)
-        except NoScriptError:
-            # A server that never saw the script, or restarted: send it once.
-            return await self._client.eval(script.text, 1, key, *args)
+            try:
+                return await self._client.evalsha(script.sha1, 1, key, *args)
+            except NoScriptError:
+                # A server that never saw the script, or restarted: send it once.
+                return await self._client.eval(script.text, 1, key, *args)
+        except ResponseError as err:
+            if str(err).startswith(_EXPIRED):
+                raise ConversationExpiredError(handle) from err
+            if str(err).startswith(_WRONGTYPE):
+                raise ConversationCorruptError(handle, str(err)) from err
+            raise
 
 
-def _fields(reply: Any) -> Mapping[str, str]:
+def _fields(handle: str, reply: Any) -> Mapping[str, str]:
     """HGETALL's flat reply as a mapping of text."""
     if not isinstance(reply, list) or len(reply) % 2:
-        raise ResponseError(f"unexpected reply from a conversation script: {reply!r:.80}")
+        raise ConversationCorruptError(
+            handle, "the store's reply is not a list of fields and values"
+        )
     # Bytes that are not UTF-8 become U+FFFD: restore_state refuses the state.
     text = [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in reply]
     return dict(zip(text[::2], text[1::2], strict=True))
