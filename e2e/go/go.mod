@@ -1,23 +1,29 @@
 module example.com/aitools/e2e
 
-go 1.25.0
+go 1.26.0
 
 require (
+	github.com/ai-tools/runtime-go/redisstore v0.0.0
+	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/redis/go-redis/v9 v9.23.0
 	google.golang.org/grpc v1.80.0
 	google.golang.org/protobuf v1.36.12
 )
 
 require (
-	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/net v0.49.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.33.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260120221211-b8f7ae30c516 // indirect
 )
+
+replace github.com/ai-tools/runtime-go/redisstore => ../../runtimes/go/redisstore

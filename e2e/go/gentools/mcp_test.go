@@ -31,29 +31,44 @@ import (
 	"example.com/aitools/e2e/gentools"
 )
 
-var (
-	mcpBuild    sync.Once
-	mcpBin      string
-	mcpBuildErr error
-)
-
 // mcpBinary builds cmd/linkhub-mcp into e2e/go/bin once per run.
-func mcpBinary(t testing.TB) string {
+func mcpBinary(t testing.TB) string { return commandBinary(t, "linkhub-mcp") }
+
+// builds holds one build per command of cmd/.
+var builds sync.Map // name → func() (string, error)
+
+// commandBinary builds cmd/<name> into e2e/go/bin once per run.
+func commandBinary(t testing.TB, name string) string {
 	t.Helper()
-	mcpBuild.Do(func() {
+	build, _ := builds.LoadOrStore(name, sync.OnceValues(func() (string, error) {
 		root, _ := filepath.Abs("..")
-		mcpBin = filepath.Join(root, "bin", "linkhub-mcp")
-		cmd := exec.Command("go", "build", "-o", mcpBin, "./cmd/linkhub-mcp")
+		bin := filepath.Join(root, "bin", name)
+		cmd := exec.Command("go", "build", "-o", bin, "./cmd/"+name)
 		cmd.Dir = root
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			mcpBuildErr = fmt.Errorf("go build ./cmd/linkhub-mcp: %v\n%s", err, out)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build ./cmd/%s: %v\n%s", name, err, out)
 		}
-	})
-	if mcpBuildErr != nil {
-		t.Fatal(mcpBuildErr)
+		return bin, nil
+	}))
+	bin, err := build.(func() (string, error))()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return mcpBin
+	return bin
+}
+
+// waitOrKill waits for cmd to exit, and kills it, failing the test with
+// complaint, when it has not within 10 s.
+func waitOrKill(t testing.TB, cmd *exec.Cmd, complaint string) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Error(complaint)
+	}
 }
 
 // mcpClient is one MCP client session and the output schemas of its tools.
@@ -117,15 +132,7 @@ func httpServer(t testing.TB) string {
 	}
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-			t.Error("the MCP HTTP server did not stop within 10 s of SIGINT")
-		}
+		waitOrKill(t, cmd, "the MCP HTTP server did not stop within 10 s of SIGINT")
 	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	url, ok := strings.CutPrefix(strings.TrimSpace(line), "listening ")

@@ -1,0 +1,186 @@
+// Command linkhub-worker runs the tools of the test API (e2e/proto/linkhub)
+// in conversations kept in Redis (docs/store.md), with the generated
+// gentools.ConversationExecutor and the runtime's redisstore: a worker of
+// the load and fault tests, and of the mixed-language run, where a
+// conversation started by one language's worker goes on in another's.
+//
+//	linkhub-worker --grpc 127.0.0.1:8080 --redis 127.0.0.1:6379 [--key-prefix ai-tools:] [--ttl 30m] [--parallel 1]
+//
+// It reads one JSON request per line from stdin and writes one JSON line
+// per request to stdout, each with the request's "id" (any JSON value):
+//
+//	{"id":1,"op":"start"}                                             → {"id":1,"handle":"<handle>"}
+//	{"id":2,"op":"call","handle":"<handle>","tool":"links_get","args":{"id":"link-1"}}
+//	                                                                  → {"id":2,"result":{…}}
+//	                                                                  or {"id":2,"error":{"reason":"conversation-expired","code":"NOT_FOUND","message":"…"}}
+//	{"id":3,"op":"end","handle":"<handle>"}                           → {"id":3,"ok":true}
+//
+// "args" is the tool's arguments, an object (or a string holding them);
+// "result" is the tool's result (UUIDs shown as aliases), written as soon
+// as the aliases it shows are stored. A request it cannot read gets
+// {"id":…,"error":{"reason":"bad-request","message":…}}. With --parallel N
+// it runs up to N requests at once and answers each as it finishes; it
+// exits when stdin ends and every answer is written.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ai-tools/runtime-go/redisstore"
+	"github.com/redis/go-redis/v9"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"example.com/aitools/e2e/gentools"
+)
+
+// request is one line of stdin.
+type request struct {
+	ID     json.RawMessage `json:"id"`
+	Op     string          `json:"op"`
+	Handle string          `json:"handle"`
+	Tool   string          `json:"tool"`
+	Args   json.RawMessage `json:"args"`
+}
+
+// answer is one line of stdout.
+type answer struct {
+	ID     json.RawMessage `json:"id"`
+	Handle string          `json:"handle,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	OK     bool            `json:"ok,omitempty"`
+	Error  *answerError    `json:"error,omitempty"`
+}
+
+type answerError struct {
+	Reason  string `json:"reason"`
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message"`
+}
+
+func main() {
+	grpcAddr := flag.String("grpc", "", "the linkhub.v1 gRPC server, host:port (required)")
+	redisAddr := flag.String("redis", "", "the Redis server, host:port (required)")
+	keyPrefix := flag.String("key-prefix", redisstore.DefaultKeyPrefix, "the prefix of every Redis key")
+	ttl := flag.Duration("ttl", redisstore.DefaultTTL, "how long an idle conversation lives")
+	parallel := flag.Int("parallel", 1, "how many requests run at once")
+	flag.Parse()
+	if *grpcAddr == "" || *redisAddr == "" || *parallel < 1 || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: linkhub-worker --grpc host:port --redis host:port [--key-prefix p] [--ttl 30m] [--parallel n] < requests.jsonl")
+		os.Exit(2)
+	}
+	if err := run(*grpcAddr, *redisAddr, *keyPrefix, *ttl, *parallel); err != nil {
+		fmt.Fprintln(os.Stderr, "linkhub-worker:", err)
+		os.Exit(1)
+	}
+}
+
+func run(grpcAddr, redisAddr, keyPrefix string, ttl time.Duration, parallel int) error {
+	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	client := redis.NewClient(&redis.Options{Addr: redisAddr, DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second, MaxRetries: -1})
+	defer client.Close()
+	executor := gentools.NewConversationExecutor(conn, redisstore.New(client, redisstore.Options{KeyPrefix: keyPrefix, TTL: ttl}))
+
+	out := json.NewEncoder(os.Stdout)
+	var mu sync.Mutex // one answer per line
+	write := func(a answer) {
+		mu.Lock()
+		defer mu.Unlock()
+		_ = out.Encode(a)
+	}
+	slots := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 16<<20)
+	for in.Scan() {
+		line := strings.TrimSpace(in.Text())
+		if line == "" {
+			continue
+		}
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			write(serve(executor, line))
+		}()
+	}
+	wg.Wait()
+	return in.Err()
+}
+
+// serve answers one request line.
+func serve(executor *gentools.ConversationExecutor, line string) answer {
+	var req request
+	if err := json.Unmarshal([]byte(line), &req); err != nil {
+		return answer{ID: json.RawMessage("null"), Error: &answerError{Reason: "bad-request", Message: "not a JSON request: " + err.Error()}}
+	}
+	if req.ID == nil {
+		req.ID = json.RawMessage("null")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	switch req.Op {
+	case "start":
+		handle, err := executor.Start(ctx)
+		if err != nil {
+			return failed(req.ID, err)
+		}
+		return answer{ID: req.ID, Handle: handle}
+	case "call":
+		args := string(req.Args)
+		var text string
+		if json.Unmarshal(req.Args, &text) == nil {
+			args = text
+		}
+		if len(req.Args) == 0 {
+			args = "{}"
+		}
+		result, err := executor.Execute(ctx, req.Handle, req.Tool, args)
+		if err != nil {
+			return failed(req.ID, err)
+		}
+		return answer{ID: req.ID, Result: json.RawMessage(result)}
+	case "end":
+		if err := executor.End(ctx, req.Handle); err != nil {
+			return failed(req.ID, err)
+		}
+		return answer{ID: req.ID, OK: true}
+	}
+	return answer{ID: req.ID, Error: &answerError{Reason: "bad-request", Message: fmt.Sprintf("unknown op %q: use start, call or end", req.Op)}}
+}
+
+// failed is the answer of a failed request: a ToolError's reason, code
+// (upper-case gRPC name) and message.
+func failed(id json.RawMessage, err error) answer {
+	var te *gentools.ToolError
+	if !errors.As(err, &te) {
+		return answer{ID: id, Error: &answerError{Reason: "internal", Message: err.Error()}}
+	}
+	return answer{ID: id, Error: &answerError{Reason: te.Reason, Code: codeName(te.Code), Message: te.Message}}
+}
+
+// codeName is the upper-case name of a gRPC code: "NOT_FOUND".
+func codeName(c codes.Code) string {
+	var b strings.Builder
+	for i, r := range c.String() {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
+}
