@@ -118,10 +118,11 @@ func stdioClient(t testing.TB) *mcpClient {
 }
 
 // httpServer starts cmd/linkhub-mcp over HTTP on a free port, with the
-// handle argument, and returns its endpoint; it stops with the test.
-func httpServer(t testing.TB) string {
+// handle argument and the flags given, and returns its endpoint; it stops
+// with the test.
+func httpServer(t testing.TB, flags ...string) string {
 	t.Helper()
-	cmd := exec.Command(mcpBinary(t), "--grpc", needServer(t).Target(), "--http", "0", "--handle-argument")
+	cmd := exec.Command(mcpBinary(t), append([]string{"--grpc", needServer(t).Target(), "--http", "0", "--handle-argument"}, flags...)...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -4,6 +4,8 @@
 //
 //	linkhub-mcp --grpc 127.0.0.1:8080                 # stdio
 //	linkhub-mcp --grpc 127.0.0.1:8080 --http 3000     # streamable HTTP on 127.0.0.1:3000/mcp
+//	linkhub-mcp --grpc 127.0.0.1:8080 --http 0 --redis 127.0.0.1:6379
+//	                                                  # conversations in Redis, shared by instances
 //
 // Over HTTP it serves both protocol revisions (2025-11-25 sessions,
 // 2026-07-28 stateless with conversation handles), prints
@@ -24,7 +26,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ai-tools/runtime-go/redisstore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
@@ -36,18 +40,19 @@ func main() {
 	grpcAddr := flag.String("grpc", "", "the linkhub.v1 gRPC server, host:port (required)")
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this port or host:port instead of stdio (0: a free port)")
 	handleArgument := flag.Bool("handle-argument", false, `add the argument "conversation" to every tool, for stateless clients that cannot set _meta`)
+	redisAddr := flag.String("redis", "", "keep the conversations in this Redis server, host:port (default: in memory)")
 	flag.Parse()
 	if *grpcAddr == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: linkhub-mcp --grpc host:port [--http port] [--handle-argument]")
+		fmt.Fprintln(os.Stderr, "usage: linkhub-mcp --grpc host:port [--http port] [--handle-argument] [--redis host:port]")
 		os.Exit(2)
 	}
-	if err := run(*grpcAddr, *httpAddr, *handleArgument); err != nil {
+	if err := run(*grpcAddr, *httpAddr, *redisAddr, *handleArgument); err != nil {
 		fmt.Fprintln(os.Stderr, "linkhub-mcp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(grpcAddr, httpAddr string, handleArgument bool) error {
+func run(grpcAddr, httpAddr, redisAddr string, handleArgument bool) error {
 	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		return err
@@ -58,6 +63,11 @@ func run(grpcAddr, httpAddr string, handleArgument bool) error {
 	var opts []gentools.MCPOption
 	if handleArgument {
 		opts = append(opts, gentools.WithHandleArgument())
+	}
+	if redisAddr != "" {
+		client := redis.NewClient(&redis.Options{Addr: redisAddr})
+		defer client.Close()
+		opts = append(opts, gentools.WithConversationStore(redisstore.New(client, redisstore.Options{})))
 	}
 	gentools.ForwardToLinkServiceClient(server, linkhubv1.NewLinkServiceClient(conn), opts...)
 	gentools.ForwardToPageThemeServiceClient(server, linkhubv1.NewPageThemeServiceClient(conn), opts...)
