@@ -2,9 +2,13 @@ package gentools_test
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/ai-tools/runtime-go/redisstore"
+	"github.com/ai-tools/runtime-go/redisstore/redistest"
 
 	linkhubv1 "example.com/aitools/e2e/gen/linkhub/v1"
 	"example.com/aitools/e2e/gentools"
@@ -62,5 +66,70 @@ func BenchmarkExecutorVsDirect(b *testing.B) {
 	b.ReportMetric(ex, "executor-µs")
 	b.ReportMetric(di, "direct-µs")
 	b.ReportMetric(100*(ex-di)/di, "overhead-%")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkConversationStores (issue 12, point 7): the same links_get
+// through the executor with its alias manager in memory, through
+// ConversationExecutor on the in-memory store, and on Redis (a
+// redis-server of its own, on this machine), alternating; the median of
+// one call of each is reported. A store adds a load per call (nothing new
+// registers here): a copy of the state in memory, a round trip to Redis.
+func BenchmarkConversationStores(b *testing.B) {
+	if conn == nil {
+		b.Skip("no test server")
+	}
+	ctx := context.Background()
+	if _, err := control(conn).Reset(ctx, &linkhubv1.ResetRequest{}); err != nil {
+		b.Fatal(err)
+	}
+	redis := redistest.Start(b)
+	create := `{"workspace_id":"ws","target_url":"https://example.com/b","slug":null,"page_theme_id":"","labels":[],"title":"b","expire_after":null}`
+	plain := gentools.NewExecutor(conn)
+	if _, err := plain.Execute(ctx, "links_create", create); err != nil {
+		b.Fatal(err)
+	}
+	stored := func(store gentools.ConversationStore) func() error {
+		e := gentools.NewConversationExecutor(conn, store)
+		handle, err := e.Start(ctx)
+		if err == nil {
+			_, err = e.Execute(ctx, handle, "links_create", create)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		return func() error { _, err := e.Execute(ctx, handle, "links_get", `{"id":"link-1"}`); return err }
+	}
+	calls := []func() error{
+		func() error { _, err := plain.Execute(ctx, "links_get", `{"id":"link-1"}`); return err },
+		stored(gentools.NewMemoryConversationStore(0)),
+		stored(redisstore.New(redis.Client(nil), redisstore.Options{})),
+	}
+	for range 300 {
+		for _, call := range calls {
+			if err := call(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	times := make([][]time.Duration, len(calls))
+	b.ResetTimer()
+	for range b.N {
+		for j, call := range calls {
+			t0 := time.Now()
+			if err := call(); err != nil {
+				b.Fatal(err)
+			}
+			times[j] = append(times[j], time.Since(t0))
+		}
+	}
+	b.StopTimer()
+	median := func(xs []time.Duration) float64 {
+		slices.Sort(xs)
+		return float64(xs[len(xs)/2].Nanoseconds()) / 1000
+	}
+	b.ReportMetric(median(times[0]), "executor-µs")
+	b.ReportMetric(median(times[1]), "memory-store-µs")
+	b.ReportMetric(median(times[2]), "redis-store-µs")
 	b.ReportMetric(0, "ns/op")
 }
