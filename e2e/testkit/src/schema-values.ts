@@ -30,8 +30,9 @@
  *   push a value out of protobuf's Timestamp range), valid calendar
  *   dates, optional fraction of 1–9 digits, `Z` or a `±HH:MM` offset.
  *   `format: "byte"` is standard base64 with padding. `date`, `time`,
- *   `duration` (ISO 8601), `email`, `hostname`, `ipv4`, `ipv6` and `uuid`
- *   are generated too; any other format is ignored.
+ *   `duration` (ISO 8601), `email`, `hostname`, `ipv4`, `ipv6`, `uuid` and
+ *   `uri` (http and https URLs) are generated too; any other format is
+ *   ignored.
  * - `pattern` is generated with fast-check `stringMatching`; beside a
  *   `format`, the format's values that match it are used. `minLength` and
  *   `maxLength` filter pattern and format values too.
@@ -343,6 +344,9 @@ const formatArbs: Readonly<Record<string, fc.Arbitrary<string>>> = {
   ipv4: fc.ipV4(),
   ipv6: fc.ipV6(),
   uuid: fc.uuid(),
+  // http(s) URLs: absolute URIs as RFC 3986 (and protovalidate's `uri`)
+  // has them.
+  uri: fc.webUrl({ withQueryParameters: true, withFragments: true }),
 };
 
 const int32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
@@ -835,6 +839,10 @@ const ipv4Re =
 const isoDurationRe =
   /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
 const emailRe = /^[^\s@]+@[^\s@]+$/;
+// RFC 3986 absolute URI: a scheme, then unreserved, reserved and
+// percent-encoded characters only.
+const uriRe =
+  /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 const hostnameRe =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
@@ -907,6 +915,8 @@ function checkFormat(format: string, s: string): boolean {
       return emailRe.test(s);
     case "hostname":
       return hostnameRe.test(s);
+    case "uri":
+      return uriRe.test(s);
     default:
       return true;
   }

@@ -176,6 +176,7 @@ const cases: Array<{ name: string; schema: Schema; groups?: OneofGroup[] }> = [
       i4: { type: "string", format: "ipv4" },
       i6: { type: "string", format: "ipv6" },
       p: { type: "string", format: "duration" },
+      w: { type: "string", format: "uri" },
     }),
   },
   {
@@ -652,6 +653,16 @@ describe("validateAgainst", () => {
       `$.timeout: "1.5" does not match pattern ${JSON.stringify(durationPattern)}`,
     ]);
     expect(validateAgainst(s, { ...good, mask: "a..b" })).toHaveLength(1);
+  });
+
+  it("checks an absolute URI", () => {
+    const uri = { type: "string", format: "uri" };
+    for (const ok of ["https://a.example/p?q=1#f", "urn:isbn:0451450523"]) {
+      expect(validateAgainst(uri, ok), ok).toEqual([]);
+    }
+    for (const bad of ["", "/relative", "a b:c", "https://a/%zz", "x:é"]) {
+      expect(validateAgainst(uri, bad), bad).toHaveLength(1);
+    }
   });
 
   it("checks enums, bounds, and map values", () => {
