@@ -3,7 +3,7 @@
 #   - protoc and the protobuf includes (apt), only if protoc is missing;
 #   - redis-server (apt), only if it is missing;
 #   - the node dependencies (pnpm 12.4.2 through npx, no corepack);
-#   - the pinned Go code generators, into <repo>/.tools/bin (if Go is there).
+#   - the pinned Go tools (code generators, actionlint), into <repo>/.tools/bin.
 # Idempotent: run it again at any time. Quiet; a failing step prints its output.
 set -euo pipefail
 
@@ -63,7 +63,7 @@ echo "install: Python environment (.venv, pinned in runtimes/python/requirements
 quiet bash scripts/python-env.sh
 
 if command -v go >/dev/null 2>&1; then
-  echo "install: Go code generators (.tools/bin)"
+  echo "install: Go code generators and actionlint (.tools/bin)"
   quiet node generator/scripts/go-test.mjs --install-tools
 else
   fail "go (1.24 or newer) is required: the Go target's tests compile and run the generated code"

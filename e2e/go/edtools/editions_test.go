@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -221,8 +222,9 @@ func TestEditionsFeaturesOnTheWire(t *testing.T) {
 	// A Box without its LEGACY_REQUIRED width is refused before the call.
 	s.shape = nil
 	if _, err := e.Execute(ctx, edtools.EdShapesEcho.Name, `{"name":"n","label":null,"count":null,"size":null,
-		"box":{"width":null,"height":1},"boxes":[],"expanded":[],"raw":null,"sizes":[],"by_name":null,"by_box":null}`); err == nil {
-		t.Error("a Box without width was accepted")
+		"box":{"width":null,"height":1},"boxes":[],"expanded":[],"raw":null,"sizes":[],"by_name":null,"by_box":null}`); err == nil ||
+		!strings.Contains(err.Error(), "required field edsamples.v1.Box.width not set") {
+		t.Errorf("a Box without width: %v", err)
 	}
 	if s.shape != nil {
 		t.Errorf("the server received %v", s.shape)

@@ -217,7 +217,7 @@ describe("Edition 2023 features through protobuf-es", () => {
           by_box: null,
         }),
       ),
-    ).rejects.toThrow();
+    ).rejects.toThrow(/required field not set/);
     expect(last.size).toBe(0);
   });
 });

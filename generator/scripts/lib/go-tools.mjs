@@ -25,6 +25,14 @@ export const goTools = [
     // `protoc-gen-go-grpc --version` prints "protoc-gen-go-grpc 1.6.0".
     versionLine: "protoc-gen-go-grpc 1.6.0",
   },
+  {
+    // Checks .github/workflows (generator/test/ci-workflow.test.ts).
+    name: "actionlint",
+    pkg: "github.com/rhysd/actionlint/cmd/actionlint",
+    version: "v1.7.12",
+    // `actionlint --version` prints "v1.7.12", then how it was built.
+    versionLine: "v1.7.12",
+  },
 ];
 
 /** Resolve with { code, stdout, stderr }; never rejects (code -1 when the command is missing). */
@@ -66,7 +74,8 @@ export async function ensureGoTools({ quiet = false } = {}) {
     paths[t.name] = bin;
     if (existsSync(bin)) {
       const v = await exec(bin, ["--version"]);
-      if (v.code === 0 && v.stdout.trim() === t.versionLine) continue;
+      if (v.code === 0 && v.stdout.trim().split("\n")[0] === t.versionLine)
+        continue;
     }
     if (!quiet)
       console.log(`installing ${t.pkg}@${t.version} into ${toolsBin}`);
