@@ -148,7 +148,10 @@ step(
 // Each case (with its options.txt) into a package of its own,
 // gencases/<case> (package gentools, tested by the case_values_test.go
 // beside it); buf's managed mode moves every go_package under
-// gen/cases/<case>/, which both the Go code and our plugin's imports follow.
+// gen/cases/<case>/, which both the Go code and our plugin's imports follow,
+// except buf/validate/validate.proto's: its Go package is protovalidate's
+// own module (buf.build/gen/go/bufbuild/protovalidate), which
+// buf.build/go/protovalidate checks the requests with.
 for (const name of ["compact", "validate"]) {
   const ws = await makeWorkspace(name);
   try {
@@ -162,13 +165,15 @@ for (const name of ["compact", "validate"]) {
             value: `example.com/aitools/e2e/gen/cases/${name}`,
           },
         ],
+        disable: [
+          { file_option: "go_package", path: "buf/validate/validate.proto" },
+        ],
       },
       plugins: [
         ...["protoc-gen-go", "protoc-gen-go-grpc"].map((p) => ({
           local: path.join(toolsBin, p),
           out: pkgDir,
           opt: ["module=example.com/aitools/e2e"],
-          include_imports: true,
         })),
         {
           local: path.join(repoRoot, "node_modules/.bin/protoc-gen-ai-tools"),
@@ -184,6 +189,8 @@ for (const name of ["compact", "validate"]) {
     const args = ["generate", ws.root, "--config", ws.config];
     for (const f of listProtoFiles(ws.caseDir))
       args.push("--path", ws.casePath(f));
+    // The imports that have no Go package elsewhere.
+    args.push("--path", "proto/ai/tools/v1/annotations.proto");
     args.push("--template", JSON.stringify(template));
     await must(path.join(repoRoot, "node_modules", ".bin", "buf"), args, {
       cwd: ws.root,

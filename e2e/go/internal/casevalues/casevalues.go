@@ -3,20 +3,24 @@
 // executor of the case's generated package (gencases/<case>), against a
 // gRPC server of the case started on a real socket (Serve): issue 11,
 // point 7, "admitted means decodable" for compact schemas and buf.validate
-// keywords.
+// keywords, and, for the latter, "a rule stated as a keyword holds for every
+// value the schema admits" (protovalidate).
 package casevalues
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"buf.build/go/protovalidate"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -51,6 +55,11 @@ type Case struct {
 	// Alias names AccountUUID for the executor; "" when the case has no
 	// aliases.
 	Alias string
+	// Described lists, per tool, the fields whose buf.validate rules the
+	// schema states in a sentence rather than a keyword. When set, every
+	// decoded request is checked with protovalidate, as a server would
+	// check it: only these fields may break their rules.
+	Described map[string][]string
 }
 
 // Server is a gRPC server answering every method with an empty response
@@ -170,6 +179,7 @@ func Run(t *testing.T, s *Server, c Case) {
 				t.Fatal(err)
 			}
 			sent, aliased := 0, 0
+			broken := map[string]int{}
 			for i, args := range vt.Values {
 				useAlias := false
 				if c.Alias != "" && i%2 == 1 {
@@ -184,6 +194,14 @@ func Run(t *testing.T, s *Server, c Case) {
 						t.Fatalf("value %d: account_id %q, want %q", i, got, AccountUUID)
 					}
 					aliased++
+				}
+				if c.Described != nil {
+					for _, field := range violatedFields(t, want) {
+						if !slices.Contains(c.Described[vt.Tool], field) {
+							t.Errorf("value %d breaks the rules of %q, which the schema states as keywords\n%s", i, field, args)
+						}
+						broken[field]++
+					}
 				}
 				if !c.CanExecute(vt.Tool) {
 					continue
@@ -205,9 +223,31 @@ func Run(t *testing.T, s *Server, c Case) {
 				}
 				sent++
 			}
-			t.Logf("%s: %d values decoded (%d with an alias), %d sent through the executor", vt.Tool, len(vt.Values), aliased, sent)
+			t.Logf("%s: %d values decoded (%d with an alias), %d sent through the executor; described rules broken: %v", vt.Tool, len(vt.Values), aliased, sent, broken)
 		})
 	}
+}
+
+// violatedFields checks msg with protovalidate and returns the top-level
+// field of each violation ("" for a message rule).
+func violatedFields(t *testing.T, msg proto.Message) []string {
+	err := protovalidate.Validate(msg)
+	if err == nil {
+		return nil
+	}
+	var verr *protovalidate.ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("protovalidate: %v", err)
+	}
+	var fields []string
+	for _, v := range verr.Violations {
+		field := ""
+		if elements := v.Proto.GetField().GetElements(); len(elements) > 0 {
+			field = elements[0].GetFieldName()
+		}
+		fields = append(fields, field)
+	}
+	return fields
 }
 
 // withAlias returns args with a string account_id replaced by alias.
