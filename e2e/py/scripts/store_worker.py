@@ -1,25 +1,27 @@
 """A worker of an agent backend: the generated executor of the test API
 (gen/ai_tools_gen.py) running calls in conversations kept in Redis
 (docs/store.md), so that any worker, of any language, sharing the Redis
-server continues any conversation.
+server continues any conversation. It speaks the protocol of the Go
+worker (e2e/go/cmd/linkhub-worker), so the two mix:
 
-    python scripts/store_worker.py --grpc 127.0.0.1:8080 --redis redis://127.0.0.1:6379/0
+    python scripts/store_worker.py --grpc 127.0.0.1:8080 --redis 127.0.0.1:6379 \\
+        [--key-prefix ai-tools:] [--ttl 30m] [--parallel 1]
 
-Reads commands from stdin, one JSON object a line, runs them at once (a
-line does not wait for the ones before it: send a conversation's next call
-after the answer to its last), and prints one JSON line per command, in
-the order they finish, with the command's ``id``:
+It reads one JSON request per line from stdin and writes one JSON line per
+request to stdout, each with the request's ``id`` (any JSON value):
 
-    {"id": 1, "op": "start"}                        -> {"id": 1, "handle": "…"}
-    {"id": 2, "op": "execute", "handle": "…", "tool": "links_create", "args": {…}}
-                                                    -> {"id": 2, "result": {…}}
-    {"id": 3, "op": "end", "handle": "…"}           -> {"id": 3, "ended": true}
+    {"id": 1, "op": "start"}                       -> {"id": 1, "handle": "…"}
+    {"id": 2, "op": "call", "handle": "…", "tool": "links_get", "args": {"id": "link-1"}}
+                                                   -> {"id": 2, "result": {…}}
+                                                   or {"id": 2, "error": {"reason": "…",
+                                                       "code": "NOT_FOUND", "message": "…"}}
+    {"id": 3, "op": "end", "handle": "…"}          -> {"id": 3, "ok": true}
 
-A failed command answers ``{"id": …, "error": {"reason": "…", "code":
-"NOT_FOUND", "message": "…"}}``; a line that is not such a command,
-``{"id": null, "error": {"reason": "bad-command", …}}``. An answer is
-printed only once its aliases are stored. Exits 0 at the end of stdin, once
-every command has answered.
+``args`` is the tool's arguments, an object (or a string holding them);
+``result`` is written once the aliases it shows are stored. A request it
+cannot read gets ``{"id": …, "error": {"reason": "bad-request", …}}``.
+With --parallel N it runs up to N requests at once and answers each as it
+finishes. It exits when stdin ends and every answer is written.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,52 +43,80 @@ from ai_tools_runtime.redis import RedisConversationStore
 
 from ai_tools_gen import AsyncExecutor
 
+_DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)")
+_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
 
-async def answer(executor: ConversationExecutor, command: Any) -> dict[str, Any]:
-    """The answer to one command (without its id)."""
-    if not isinstance(command, dict) or command.get("op") not in ("start", "execute", "end"):
-        raise ValueError('a command is an object with "op": "start", "execute" or "end"')
+
+def duration(text: str) -> float:
+    """Seconds of a Go-style duration: ``30m``, ``1h30m``, ``90s``, ``500ms``."""
+    parts = _DURATION.findall(text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        raise argparse.ArgumentTypeError(f"invalid duration {text!r}: write 30m, 90s or 500ms")
+    return sum(float(n) * _UNITS[u] for n, u in parts)
+
+
+def bad_request(ident: Any, message: str) -> dict[str, Any]:
+    return {"id": ident, "error": {"reason": "bad-request", "message": message}}
+
+
+async def serve(executor: ConversationExecutor, line: bytes) -> dict[str, Any]:
+    """The answer to one request line."""
     try:
-        if command["op"] == "start":
-            return {"handle": await executor.start()}
-        handle = command.get("handle")
-        if not isinstance(handle, str):
-            raise ValueError(f'{command["op"]}: "handle" must be a string')
-        if command["op"] == "end":
+        request = json.loads(line)
+    except ValueError as err:
+        return bad_request(None, f"not a JSON request: {err}")
+    if not isinstance(request, dict):
+        return bad_request(None, "not a JSON request: not an object")
+    ident, op, handle = request.get("id"), request.get("op"), request.get("handle", "")
+    if op not in ("start", "call", "end"):
+        return bad_request(ident, f"unknown op {json.dumps(op)}: use start, call or end")
+    if not isinstance(handle, str):
+        return bad_request(ident, '"handle" must be a string')
+    try:
+        if op == "start":
+            return {"id": ident, "handle": await executor.start()}
+        if op == "end":
             await executor.end(handle)
-            return {"ended": True}
-        tool, args = command.get("tool"), command.get("args", {})
+            return {"id": ident, "ok": True}
+        tool, args = request.get("tool", ""), request.get("args", {})
         if not isinstance(tool, str):
-            raise ValueError('execute: "tool" must be a string')
-        out = await executor.execute(handle, tool, json.dumps(args, ensure_ascii=False))
-        return {"result": json.loads(out)}
+            return bad_request(ident, '"tool" must be a string')
+        text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+        return {"id": ident, "result": json.loads(await executor.execute(handle, tool, text))}
     except ToolError as err:
-        return {"error": {"reason": err.reason, "code": err.code.name, "message": str(err)}}
+        error = {"reason": err.reason, "code": err.code.name, "message": str(err)}
+        return {"id": ident, "error": error}
+
+
+def redis_url(address: str) -> str:
+    """``host:port`` (the Go worker's form) or a ``redis://`` URL."""
+    return address if "://" in address else f"redis://{address}/0"
 
 
 async def main(args: argparse.Namespace) -> None:
-    client = redis.asyncio.Redis.from_url(args.redis)
-    store = RedisConversationStore(client, key_prefix=args.key_prefix)
+    client = redis.asyncio.Redis.from_url(
+        redis_url(args.redis), socket_connect_timeout=1, socket_timeout=2
+    )
+    store = RedisConversationStore(client, key_prefix=args.key_prefix, idle_ttl_seconds=args.ttl)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 24)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    slots = asyncio.Semaphore(args.parallel)
     tasks: set[asyncio.Task[None]] = set()
     async with grpc.aio.insecure_channel(args.grpc) as channel:
         executor = ConversationExecutor(AsyncExecutor(channel), store)
 
         async def run(line: bytes) -> None:
-            command: Any = None
             try:
-                command = json.loads(line)
-                reply = {"id": command.get("id")} | await answer(executor, command)
-            except (ValueError, AttributeError) as err:
-                ident = command.get("id") if isinstance(command, dict) else None
-                reply = {"id": ident, "error": {"reason": "bad-command", "message": str(err)}}
-            sys.stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
+                answer = await serve(executor, line)
+            finally:
+                slots.release()
+            sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
             sys.stdout.flush()
 
         while line := await reader.readline():
             if line.strip():
+                await slots.acquire()
                 task = asyncio.create_task(run(line))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
@@ -97,6 +128,13 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--grpc", required=True, help="the linkhub.v1 gRPC server, host:port")
-    parser.add_argument("--redis", required=True, help="the Redis URL, redis://host:port/db")
-    parser.add_argument("--key-prefix", default="ai-tools:", help='the key prefix ("ai-tools:")')
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--redis", required=True, help="the Redis server, host:port or a URL")
+    parser.add_argument("--key-prefix", default="ai-tools:", help="the prefix of every Redis key")
+    parser.add_argument(
+        "--ttl", type=duration, default=30 * 60.0, help="how long an idle conversation lives (30m)"
+    )
+    parser.add_argument("--parallel", type=int, default=1, help="how many requests run at once")
+    options = parser.parse_args()
+    if options.parallel < 1:
+        parser.error("--parallel must be at least 1")
+    asyncio.run(main(options))

@@ -48,6 +48,8 @@ class Worker:
             grpc_addr,
             "--redis",
             redis_url,
+            "--parallel",
+            "1000",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             limit=1 << 24,
@@ -80,7 +82,7 @@ class Worker:
         return str((await self.send({"op": "start"}))["handle"])
 
     async def execute(self, handle: str, tool: str, args: dict[str, Any]) -> Any:
-        reply = await self.send({"op": "execute", "handle": handle, "tool": tool, "args": args})
+        reply = await self.send({"op": "call", "handle": handle, "tool": tool, "args": args})
         assert "result" in reply, reply
         return reply["result"]
 
@@ -208,7 +210,7 @@ async def test_two_workers_fifty_conversations(redis_url: str, server_addr: str)
             await check_against_the_server(channel, store, handles[c], seen[c])
     assert sum(len(w.answered) for w in workers) == CONVERSATIONS * (2 * CALLS + 1)
     for handle in handles:
-        assert (await workers[1].send({"op": "end", "handle": handle}))["ended"] is True
+        assert (await workers[1].send({"op": "end", "handle": handle}))["ok"] is True
     assert await client.dbsize() == 0
     await client.aclose()
     for w in workers:
