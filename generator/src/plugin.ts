@@ -78,7 +78,8 @@ export function generate(
     const text = renderer.render(view, template);
     return {
       name: view.fileName,
-      content: entry.postProcess === undefined ? text : entry.postProcess(text),
+      content:
+        entry.postProcess === undefined ? text : entry.postProcess(text, view),
     };
   });
 }

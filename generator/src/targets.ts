@@ -52,8 +52,11 @@ export interface TargetEntry {
     options: Readonly<Record<string, string>>,
     problems: ProblemCollector,
   ): TargetView;
-  /** Finish the rendered text (a formatter); the text as it is when absent. */
-  readonly postProcess?: (text: string) => string;
+  /**
+   * Finish the rendered text of `view` (a formatter); the text as it is
+   * when absent.
+   */
+  readonly postProcess?: (text: string, view: TargetView) => string;
 }
 
 /** Every target, by the name `target=` takes; the first is the default. */
@@ -99,7 +102,10 @@ export const targets = {
         { tsImportPath: options["ts_import_path"]! },
         problems,
       ),
-    postProcess: formatTs,
+    // ai_tools.gen.ts is printed as prettier formats it (ts-doc.ts) unless
+    // its printer was unsure; the MCP file is formatted.
+    postProcess: (text, view) =>
+      "formatted" in view && view.formatted === true ? text : formatTs(text),
   },
   py: {
     options: {

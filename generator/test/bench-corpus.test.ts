@@ -1,24 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { generateCorpus } from "./support/bench-corpus.js";
 
 // The benchmark corpus (scripts/bench/corpus.mjs) is seeded and
 // deterministic; version 1 is kept byte for byte (the Go plugin's timing
 // figure and earlier token figures were taken on it), version 2 adds the
 // value messages used at several places of an entity.
-
-/** scripts/bench/corpus.mjs (untyped). */
-interface CorpusModule {
-  readonly generateCorpus: (
-    seed: string,
-    files: number,
-    version?: number,
-  ) => { path: string; content: string }[];
-}
-
-const corpusModule = "../scripts/bench/corpus.mjs";
-const { generateCorpus } = (await import(
-  corpusModule
-)) as unknown as CorpusModule;
 
 function digest(files: { path: string; content: string }[]): string {
   return createHash("sha256")

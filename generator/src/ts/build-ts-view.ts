@@ -9,7 +9,27 @@ import type {
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import type { JsonValue } from "../schema/json-schema.js";
+import {
+  printTs,
+  printTsUnformatted,
+  tsArray,
+  tsCall,
+  tsConst,
+  tsImport,
+  tsJson,
+  tsMemberChain,
+  tsObject,
+  tsObjectKey,
+  tsPlainExpr,
+  tsProperty,
+  tsReturn,
+  tsStringExpr,
+  tsStringKey,
+  type Doc,
+  type TsUnsure,
+} from "./ts-doc.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
+import { layToolDeclaration } from "./ts-tool-layout.js";
 import {
   esModulePath,
   esServiceExportName,
@@ -19,11 +39,9 @@ import {
 } from "./ts-names.js";
 import type {
   TsEntryView,
-  TsExecutorView,
   TsFileView,
   TsImportView,
   TsResponseTypeView,
-  TsToolView,
 } from "./ts-view.js";
 
 /** The name of the TypeScript file, at the root of the output directory. */
@@ -58,13 +76,20 @@ export const tsFileIdentifiers: readonly string[] = [
 
 /**
  * Shape the model for the TypeScript templates: constant names, imports of
- * the protoc-gen-es output, quoted literals. Problems only TypeScript has
- * (identifier collisions) are added to `problems`.
+ * the protoc-gen-es output, and the statements whose layout depends on the
+ * data, printed as prettier prints them (ts-doc.ts), so that the file needs
+ * no formatter. Where that printer is unsure (a key outside ASCII), the
+ * statements are printed unformatted and `formatted` is false: the target
+ * then formats the file with prettier. Problems only TypeScript has
+ * (identifier collisions) are added to `problems`. `layout: "unformatted"`
+ * prints them unformatted whatever the data (the tests format that with
+ * prettier and compare).
  */
 export function buildTsView(
   model: GeneratorModel,
   options: { readonly tsImportPath: string },
   problems: ProblemCollector,
+  layout: "formatted" | "unformatted" = "formatted",
 ): TsFileView {
   const constNames = tsToolConstNames(model, problems);
   problems.throwIfAny();
@@ -75,31 +100,156 @@ export function buildTsView(
     options.tsImportPath,
   );
 
-  const tools: TsToolView[] = model.tools.map((tool) => ({
-    constName: constNames.get(tool)!,
-    rawName: tool.name,
-    name: tsString(tool.name),
-    description: tsString(tool.description),
-    strict: String(tool.strict),
-    parameters: tsLiteral(JSON.parse(tool.schemaJson) as JsonValue),
-    element: tool.element,
-  }));
-
-  const executors: TsExecutorView[] = model.executors.map((tool) => ({
-    constName: constNames.get(tool)!,
-    method: tsMethodExpr(serviceNames.get(tool.service)!, tool.method),
-  }));
+  let formatted = layout === "formatted";
+  const unsure: TsUnsure = () => {
+    formatted = false;
+  };
+  const statements = {
+    serviceImports: serviceImports.map((i) => tsImport(i.specifiers, i.module)),
+    // Laid out directly (ts-tool-layout.ts) when it can; as a document
+    // otherwise.
+    tools: model.tools.map((tool) => {
+      const constName = constNames.get(tool)!;
+      const laid =
+        layout === "formatted"
+          ? layToolDeclaration(tool, constName, unsure)
+          : undefined;
+      return laid ?? toolDeclaration(tool, constName, unsure);
+    }),
+    allTools: tsReturn(
+      tsArray(model.tools.map((t) => tsPlainExpr(constNames.get(t)!))),
+    ),
+    responseAliases: tsConst(
+      true,
+      "responseAliases",
+      "ResponseAliases",
+      tsObject(
+        [
+          tsProperty(
+            "types",
+            tsObject(
+              model.responseAliasTypes.map(([typeName, fields]) =>
+                tsProperty(
+                  tsStringKey(typeName, unsure),
+                  tsArray(
+                    fields.map((f) => tsJson(responseAliasField(f), unsure)),
+                  ),
+                ),
+              ),
+              true,
+            ),
+          ),
+          tsProperty(
+            "tools",
+            tsObject(
+              model.toolResponseAliases.map(([toolName, a]) =>
+                tsProperty(
+                  tsObjectKey(toolName, unsure),
+                  tsJson(
+                    {
+                      message: a.message,
+                      idPrefix: a.idPrefix,
+                      idField: a.idField,
+                    },
+                    unsure,
+                  ),
+                ),
+              ),
+              true,
+            ),
+          ),
+        ],
+        true,
+      ),
+    ),
+    knownAliasPrefixes: tsConst(
+      true,
+      "knownAliasPrefixes",
+      "readonly string[]",
+      tsArray(model.knownAliasPrefixes.map(tsStringExpr)),
+    ),
+    toolMethods: tsConst(
+      false,
+      "toolMethods",
+      "readonly ToolMethod[]",
+      tsArray(
+        model.executors.map((tool) =>
+          tsObject(
+            [
+              tsProperty("tool", tsPlainExpr(constNames.get(tool)!)),
+              tsProperty(
+                "method",
+                tsMemberChain(
+                  serviceNames.get(tool.service)!,
+                  "method",
+                  tool.method.localName,
+                ),
+              ),
+            ],
+            true,
+          ),
+        ),
+      ),
+    ),
+  };
+  const print = formatted ? printTs : printTsUnformatted;
 
   return {
     fileName: tsFileName,
+    formatted,
     runtimeModule: tsString(tsRuntimeModule),
     hasExecutors: model.hasExecutors,
-    serviceImports,
-    tools,
-    responseAliasTypes: tsResponseAliasTypes(model.responseAliasTypes),
-    toolResponseAliases: tsToolResponseAliases(model.toolResponseAliases),
-    knownAliasPrefixes: model.knownAliasPrefixes.map(tsString),
-    executors,
+    serviceImports: statements.serviceImports.map((d) => print(d)),
+    tools: model.tools.map((tool, i) => {
+      const declaration = statements.tools[i]!;
+      return {
+        rawName: tool.name,
+        element: tool.element,
+        declaration:
+          typeof declaration === "string" ? declaration : print(declaration),
+      };
+    }),
+    allTools: print(statements.allTools, 1),
+    responseAliases: print(statements.responseAliases),
+    knownAliasPrefixes: print(statements.knownAliasPrefixes),
+    toolMethods: print(statements.toolMethods),
+  };
+}
+
+/** `export const x: AgentTool = defineTool({…});` as a document. */
+function toolDeclaration(
+  tool: ToolModel,
+  constName: string,
+  unsure: TsUnsure,
+): Doc {
+  return tsConst(
+    true,
+    constName,
+    "AgentTool",
+    tsCall("defineTool", [
+      tsObject(
+        [
+          tsProperty("name", tsStringExpr(tool.name)),
+          tsProperty("description", tsStringExpr(tool.description)),
+          tsProperty("strict", { doc: String(tool.strict), kind: "boolean" }),
+          tsProperty(
+            "parameters",
+            tsJson(JSON.parse(tool.schemaJson) as JsonValue, unsure),
+          ),
+        ],
+        true,
+      ),
+    ]),
+  );
+}
+
+/** A field of `responseAliases.types`, as the vectors write it: "" and false left out. */
+function responseAliasField(f: ResponseAliasField): JsonValue {
+  return {
+    field: f.field,
+    ...(f.prefix !== "" ? { prefix: f.prefix } : {}),
+    ...(f.message !== "" ? { message: f.message } : {}),
+    ...(f.map ? { map: true } : {}),
   };
 }
 
@@ -137,7 +287,13 @@ export function tsServiceImports(
   services: readonly DescService[],
   taken: Set<string>,
   tsImportPath: string,
-): { names: Map<DescService, string>; imports: TsImportView[] } {
+): {
+  names: Map<DescService, string>;
+  imports: (TsImportView & {
+    readonly specifiers: readonly string[];
+    readonly module: string;
+  })[];
+} {
   const names = assignServiceImports(services, taken);
   const byModule = new Map<string, string[]>();
   for (const [service, local] of names) {
@@ -147,10 +303,15 @@ export function tsServiceImports(
     list.push(exported === local ? local : `${exported} as ${local}`);
     byModule.set(from, list);
   }
-  const imports = [...byModule.keys()].sort(compareUtf8).map((from) => ({
-    names: byModule.get(from)!.sort(compareUtf8).join(", "),
-    from: tsString(from),
-  }));
+  const imports = [...byModule.keys()].sort(compareUtf8).map((from) => {
+    const specifiers = byModule.get(from)!.sort(compareUtf8);
+    return {
+      names: specifiers.join(", "),
+      from: tsString(from),
+      specifiers,
+      module: from,
+    };
+  });
   return { names, imports };
 }
 
@@ -170,14 +331,7 @@ export function tsResponseAliasTypes(
 ): TsResponseTypeView[] {
   return types.map(([typeName, fields]) => ({
     key: tsString(typeName),
-    fields: fields.map((f) =>
-      tsLiteral({
-        field: f.field,
-        ...(f.prefix !== "" ? { prefix: f.prefix } : {}),
-        ...(f.message !== "" ? { message: f.message } : {}),
-        ...(f.map ? { map: true } : {}),
-      }),
-    ),
+    fields: fields.map((f) => tsLiteral(responseAliasField(f))),
   }));
 }
 

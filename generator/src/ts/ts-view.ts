@@ -1,28 +1,35 @@
 /**
  * What the TypeScript templates (templates/ts/*.hbs) print. Every string is
  * final TypeScript source text: identifiers chosen, literals quoted, lists
- * sorted. Templates only iterate and print; the plugin then formats the file
- * with prettier.
+ * sorted, and the statements whose layout depends on the data printed as
+ * prettier prints them (ts-doc.ts): the file needs no formatter unless
+ * `formatted` is false.
  */
 export interface TsFileView {
   /** Always "ai_tools.gen.ts". */
   readonly fileName: string;
+  /**
+   * True when the printed statements are laid out as prettier would; false
+   * when the printer was unsure of something and printed them unformatted,
+   * for prettier to format the file.
+   */
+  readonly formatted: boolean;
   /** Quoted module specifier of the runtime, `"@ai-tools/runtime"`. */
   readonly runtimeModule: string;
   /** True when any tool has auto_execute: the file exports createExecutor. */
   readonly hasExecutors: boolean;
-  /** Imports of protoc-gen-es service descriptors, one per `_pb.js` module, by path. */
-  readonly serviceImports: readonly TsImportView[];
+  /** Import statements of protoc-gen-es service descriptors, one per `_pb.js` module, by path. */
+  readonly serviceImports: readonly string[];
   /** Every tool, in tool-name byte order. */
   readonly tools: readonly TsToolView[];
-  /** `responseAliases.types`: message types sorted by full name. */
-  readonly responseAliasTypes: readonly TsResponseTypeView[];
-  /** `responseAliases.tools`: entries sorted by tool name. */
-  readonly toolResponseAliases: readonly TsEntryView[];
-  /** Quoted literals of `knownAliasPrefixes`, sorted. */
-  readonly knownAliasPrefixes: readonly string[];
-  /** The auto-executed tools, in tool-name order. */
-  readonly executors: readonly TsExecutorView[];
+  /** `return [...];` of allTools(), indented one level. */
+  readonly allTools: string;
+  /** The `export const responseAliases` statement. */
+  readonly responseAliases: string;
+  /** The `export const knownAliasPrefixes` statement. */
+  readonly knownAliasPrefixes: string;
+  /** The `const toolMethods` statement (auto-executed tools, in tool-name order). */
+  readonly toolMethods: string;
 }
 
 /** `import { {{names}} } from {{from}};` */
@@ -33,22 +40,14 @@ export interface TsImportView {
   readonly from: string;
 }
 
-/** One `export const x: AgentTool = {…}`. */
+/** One `export const x: AgentTool = defineTool({…});`. */
 export interface TsToolView {
-  /** camelCase identifier, e.g. `pageThemesUpdate`. */
-  readonly constName: string;
   /** The tool name, unquoted (for comments; only `[A-Za-z0-9_-]`). */
   readonly rawName: string;
-  /** Quoted literal of the tool name. */
-  readonly name: string;
-  /** Quoted literal of the description. */
-  readonly description: string;
-  /** `true` or `false`. */
-  readonly strict: string;
-  /** The parameter schema as an object literal. */
-  readonly parameters: string;
   /** `Service.Method` (identifiers only), for the doc comment. */
   readonly element: string;
+  /** The whole `export const` statement. */
+  readonly declaration: string;
 }
 
 /** One property of an object literal: print `{{key}}: {{value}},`. */
@@ -65,12 +64,4 @@ export interface TsResponseTypeView {
   readonly key: string;
   /** Object literals of its fields, in declaration order. */
   readonly fields: readonly string[];
-}
-
-/** One `ToolMethod` of `toolMethods`. */
-export interface TsExecutorView {
-  /** The tool's constant, e.g. `linksCreate`. */
-  readonly constName: string;
-  /** The method descriptor expression, e.g. `LinkService.method.createLink`. */
-  readonly method: string;
 }
