@@ -23,7 +23,9 @@ type ConversationStore interface {
 	// bits, base64url) and a new epoch.
 	Create(ctx context.Context) (handle string, err error)
 	// Load returns the conversation's epoch and its state, in the form
-	// AliasManager.ExportState writes, and renews its idle TTL.
+	// AliasManager.ExportState writes, and renews its idle TTL. A store that
+	// finds a conversation it cannot read returns an error with the method
+	// ConversationCorrupt() bool returning true.
 	Load(ctx context.Context, handle string) (epoch, state string, err error)
 	// Register gives each (prefix, UUID) pair its alias, in order and
 	// atomically (a UUID already known keeps its alias), returns the new

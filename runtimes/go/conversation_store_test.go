@@ -195,6 +195,15 @@ func (s *stubStore) Register(_ context.Context, _, _ string, pairs [][2]string) 
 	return s.state, s.registerErr
 }
 
+// corruptError is a store's error for a conversation it cannot read.
+type corruptError struct{}
+
+func (corruptError) Error() string {
+	return "WRONGTYPE Operation against a key holding the wrong kind of value"
+}
+
+func (corruptError) ConversationCorrupt() bool { return true }
+
 func wantToolError(t *testing.T, err error, reason string, code codes.Code, msg string) {
 	t.Helper()
 	var te *ToolError
@@ -224,6 +233,8 @@ func TestConversationRefusals(t *testing.T) {
 		{"one UUID under two aliases", &stubStore{state: `{"aliases":{"acct-1":"` + testUUID(1) + `","acct-2":"` + testUUID(1) + `"},"counters":{"acct":2},"version":1}`},
 			"conversation-corrupt", codes.DataLoss, `conversation "h" cannot be read: restore alias state: UUID "` + testUUID(1) + `" has two aliases: "acct-1" and "acct-2"`, false},
 		{"not JSON", &stubStore{state: `{`}, "conversation-corrupt", codes.DataLoss, `conversation "h" cannot be read: restore alias state: invalid JSON: unexpected end of JSON input`, false},
+		{"the store cannot read it", &stubStore{loadErr: corruptError{}}, "conversation-corrupt", codes.DataLoss,
+			`conversation "h" cannot be read: WRONGTYPE Operation against a key holding the wrong kind of value`, false},
 		{"load fails", &stubStore{loadErr: refused}, "store-unavailable", codes.Unavailable,
 			"conversation store unavailable: dial tcp 127.0.0.1:1: connect: connection refused", false},
 		{"load expired", &stubStore{loadErr: fmt.Errorf("gone: %w", ErrConversationExpired)}, "conversation-expired", codes.NotFound,

@@ -195,15 +195,24 @@ func isExpired(err error) bool {
 
 // sessionConversation returns the conversation of a connection, made on its
 // first call (again if it expired) and deleted when the connection ends.
+// Only making one holds the lock: calls of a known conversation load it
+// from the store side by side.
 func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSession) (mcpConversation, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	handle, known := s.sessions[ss]
+	s.mu.Unlock()
 	if known {
 		e, err := openConversation(ctx, s.opts.store, handle)
 		if !isExpired(err) {
 			return mcpConversation{handle: handle, executor: e}, err
 		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if current, ok := s.sessions[ss]; ok && current != handle {
+		// Another call of the connection made one meanwhile.
+		e, err := openConversation(ctx, s.opts.store, current)
+		return mcpConversation{handle: current, executor: e}, err
 	}
 	handle, err := s.opts.store.Create(ctx)
 	if err != nil {

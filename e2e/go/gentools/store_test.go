@@ -263,6 +263,17 @@ func TestStoreRefusalVectors(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a key of another type", func(t *testing.T) {
+		if err := client.Set(ctx, store.Key("str"), "x", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := gentools.NewConversationExecutor(needServer(t), store).Execute(ctx, "str", "links_get", `{"id":"link-1"}`)
+		var te *gentools.ToolError
+		if !errors.As(err, &te) || te.Reason != "conversation-corrupt" || status.Code(err) != codes.DataLoss ||
+			!strings.HasPrefix(err.Error(), `conversation "str" cannot be read: WRONGTYPE Operation against a key holding the wrong kind of value`) {
+			t.Fatalf("%v", err)
+		}
+	})
 }
 
 // TestStoreRedisKilledAndRestarted (issue 12, point 4): while Redis is down

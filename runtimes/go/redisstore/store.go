@@ -49,6 +49,41 @@ func (expiredError) Error() string { return "conversation expired or unknown" }
 // ConversationExpired reports that the conversation expired: true.
 func (expiredError) ConversationExpired() bool { return true }
 
+// ErrConversationCorrupt is the error of Load and Register for a
+// conversation that cannot be read: its key holds another type than a hash
+// (WRONGTYPE), or the reply is not fields and values. The generated code
+// recognizes it by its method ConversationCorrupt, and reports it as a
+// state the runtime refuses.
+var ErrConversationCorrupt = errors.New("conversation cannot be read")
+
+// corruptError is ErrConversationCorrupt with its cause.
+type corruptError struct{ err error }
+
+func (e corruptError) Error() string { return e.err.Error() }
+
+func (e corruptError) Unwrap() error { return e.err }
+
+func (e corruptError) Is(target error) bool { return target == ErrConversationCorrupt }
+
+// ConversationCorrupt reports that the conversation cannot be read: true.
+func (corruptError) ConversationCorrupt() bool { return true }
+
+// failure is the error of a script that failed: an EXPIRED reply is
+// ErrConversationExpired, a WRONGTYPE reply a corrupt conversation, any
+// other the client's error.
+func failure(err error) error {
+	var reply redis.Error
+	switch {
+	case !errors.As(err, &reply):
+		return err
+	case strings.HasPrefix(reply.Error(), "EXPIRED"):
+		return ErrConversationExpired
+	case strings.HasPrefix(reply.Error(), "WRONGTYPE"):
+		return corruptError{err}
+	}
+	return err
+}
+
 // Options configures a Store.
 type Options struct {
 	// KeyPrefix starts every key: "<KeyPrefix>conv:{<handle>}".
@@ -96,8 +131,12 @@ func (s *Store) Create(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if created, err := s.create(ctx, handle, epoch); err != nil || created {
-			return handle, err
+		created, err := s.create(ctx, handle, epoch)
+		if err != nil {
+			return "", err
+		}
+		if created {
+			return handle, nil
 		}
 	}
 	return "", errors.New("redisstore: every new handle was taken")
@@ -106,20 +145,20 @@ func (s *Store) Create(ctx context.Context) (string, error) {
 // create runs create.lua: false when the key exists.
 func (s *Store) create(ctx context.Context, handle, epoch string) (bool, error) {
 	n, err := createScript.Run(ctx, s.client, []string{s.Key(handle)}, s.ttl, epoch).Int()
-	return n == 1, err
+	return n == 1, failure(err)
 }
 
 // Load returns the conversation's epoch and its state (docs/runtime.md,
 // "Export and restore"), and renews its idle TTL.
 func (s *Store) Load(ctx context.Context, handle string) (epoch, state string, err error) {
-	fields, err := loadScript.Run(ctx, s.client, []string{s.Key(handle)}, s.ttl).StringSlice()
+	reply, err := loadScript.Run(ctx, s.client, []string{s.Key(handle)}, s.ttl).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", "", ErrConversationExpired
 	}
 	if err != nil {
-		return "", "", err
+		return "", "", failure(err)
 	}
-	return stateOf(fields)
+	return stateOf(reply)
 }
 
 // Register gives each (prefix, UUID) pair its alias, in order, in one
@@ -131,14 +170,11 @@ func (s *Store) Register(ctx context.Context, handle, epoch string, pairs [][2]s
 	for _, p := range pairs {
 		args = append(args, p[0], p[1])
 	}
-	fields, err := registerScript.Run(ctx, s.client, []string{s.Key(handle)}, args...).StringSlice()
+	reply, err := registerScript.Run(ctx, s.client, []string{s.Key(handle)}, args...).Result()
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "EXPIRED") {
-			return "", ErrConversationExpired
-		}
-		return "", err
+		return "", failure(err)
 	}
-	_, state, err := stateOf(fields)
+	_, state, err := stateOf(reply)
 	return state, err
 }
 
@@ -151,11 +187,19 @@ func (s *Store) Delete(ctx context.Context, handle string) error {
 // other value is written as a JSON string, which the runtime refuses.
 var integer = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,17})$`)
 
-// stateOf builds the state from a hash's fields and values: aliases from
-// the "a:" fields, counters from the "n:" fields, version from "v".
-func stateOf(fields []string) (epoch, state string, err error) {
-	if len(fields)%2 != 0 {
-		return "", "", errors.New("redisstore: a hash reply of odd length")
+// stateOf builds the state from a script's reply, a hash's fields and
+// values: aliases from the "a:" fields, counters from the "n:" fields,
+// version from "v". Another reply is a corrupt conversation.
+func stateOf(reply any) (epoch, state string, err error) {
+	items, _ := reply.([]any)
+	fields := make([]string, 0, len(items))
+	for _, item := range items {
+		if f, ok := item.(string); ok {
+			fields = append(fields, f)
+		}
+	}
+	if items == nil || len(fields) != len(items) || len(fields)%2 != 0 {
+		return "", "", corruptError{errors.New("the store's reply is not a list of fields and values")}
 	}
 	number := func(v string) json.RawMessage {
 		if integer.MatchString(v) {

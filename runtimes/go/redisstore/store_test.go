@@ -173,12 +173,36 @@ func TestRefusals(t *testing.T) {
 // TestStateOfOddValues: a version or counter that is not an integer reaches
 // the runtime as a JSON string, which it refuses.
 func TestStateOfOddValues(t *testing.T) {
-	epoch, state, err := stateOf([]string{"v", "1x", "epoch", "e", "n:acct", "01", "u:x", "acct-1", "other", "y"})
+	epoch, state, err := stateOf([]any{"v", "1x", "epoch", "e", "n:acct", "01", "u:x", "acct-1", "other", "y"})
 	if err != nil || epoch != "e" || state != `{"aliases":{},"counters":{"acct":"01"},"version":"1x"}` {
 		t.Fatalf("%s %s %v", epoch, state, err)
 	}
-	if _, _, err := stateOf([]string{"v"}); err == nil {
-		t.Fatal("odd reply accepted")
+	for _, reply := range []any{[]any{"v"}, []any{"v", int64(1)}, int64(1), "x", nil} {
+		var corrupt interface{ ConversationCorrupt() bool }
+		if _, _, err := stateOf(reply); !errors.Is(err, ErrConversationCorrupt) || !errors.As(err, &corrupt) || !corrupt.ConversationCorrupt() {
+			t.Fatalf("reply %v: %v", reply, err)
+		}
+	}
+}
+
+// TestKeyOfAnotherType: a conversation key that is not a hash (WRONGTYPE)
+// is a corrupt conversation, and is left alone.
+func TestKeyOfAnotherType(t *testing.T) {
+	server := redistest.Start(t)
+	client := server.Client(nil)
+	ctx := context.Background()
+	s := New(client, Options{})
+	if err := client.Set(ctx, s.Key("str"), "x", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Load(ctx, "str"); !errors.Is(err, ErrConversationCorrupt) || !strings.HasPrefix(err.Error(), "WRONGTYPE") {
+		t.Fatalf("load: %v", err)
+	}
+	if _, err := s.Register(ctx, "str", "e", nil); !errors.Is(err, ErrConversationCorrupt) {
+		t.Fatalf("register: %v", err)
+	}
+	if v := client.Get(ctx, s.Key("str")).Val(); v != "x" {
+		t.Fatalf("the key became %q", v)
 	}
 }
 

@@ -800,23 +800,39 @@ func openConversation(ctx context.Context, store ConversationStore, handle strin
 // is the error "conversation-corrupt".
 func restoreConversation(m *AliasManager, handle, state string) error {
 	if err := m.RestoreState([]byte(state)); err != nil {
-		msg := "conversation " + quote(handle) + " cannot be read: " + err.Error()
-		return &ToolError{Reason: "conversation-corrupt", Code: codes.DataLoss, Message: msg, RawMessage: msg, Cause: err}
+		return conversationCorrupt(handle, err)
 	}
 	return nil
 }
 
+// conversationCorrupt is the error "conversation-corrupt" of a conversation
+// that cannot be read.
+func conversationCorrupt(handle string, err error) *ToolError {
+	msg := "conversation " + quote(handle) + " cannot be read: " + oneLine(err)
+	return &ToolError{Reason: "conversation-corrupt", Code: codes.DataLoss, Message: msg, RawMessage: msg, Cause: err}
+}
+
 // storeError is the error of a store operation on handle that failed:
-// "conversation-expired" when the store says so (an error with the method
-// ConversationExpired() bool returning true), else "store-unavailable".
+// "conversation-expired" or "conversation-corrupt" when the store says so
+// (an error with the method ConversationExpired() bool, or
+// ConversationCorrupt() bool, returning true), else "store-unavailable".
 func storeError(handle string, err error) *ToolError {
 	var expired interface{ ConversationExpired() bool }
 	if errors.As(err, &expired) && expired.ConversationExpired() {
 		msg := "conversation " + quote(handle) + " expired or unknown: start a new conversation"
 		return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg, Cause: err}
 	}
-	msg := "conversation store unavailable: " + strings.Join(strings.Fields(err.Error()), " ")
+	var corrupt interface{ ConversationCorrupt() bool }
+	if errors.As(err, &corrupt) && corrupt.ConversationCorrupt() {
+		return conversationCorrupt(handle, err)
+	}
+	msg := "conversation store unavailable: " + oneLine(err)
 	return &ToolError{Reason: "store-unavailable", Code: codes.Unavailable, Message: msg, RawMessage: msg, Cause: err}
+}
+
+// oneLine is an error's message with its white space runs made one space.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
 // ConversationStore keeps conversations, one alias table each, under
@@ -829,7 +845,9 @@ type ConversationStore interface {
 	// bits, base64url) and a new epoch.
 	Create(ctx context.Context) (handle string, err error)
 	// Load returns the conversation's epoch and its state, in the form
-	// AliasManager.ExportState writes, and renews its idle TTL.
+	// AliasManager.ExportState writes, and renews its idle TTL. A store that
+	// finds a conversation it cannot read returns an error with the method
+	// ConversationCorrupt() bool returning true.
 	Load(ctx context.Context, handle string) (epoch, state string, err error)
 	// Register gives each (prefix, UUID) pair its alias, in order and
 	// atomically (a UUID already known keeps its alias), returns the new
