@@ -37,6 +37,7 @@ import {
   connectNodeAdapter,
   createGrpcTransport,
 } from "@connectrpc/connect-node";
+import { createValidator } from "@bufbuild/protovalidate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as compact from "../src/gen/cases/compact/ai_tools.gen.js";
 import { CompactService } from "../src/gen/cases/compact/compact/v1/compact_pb.js";
@@ -97,6 +98,40 @@ function useCaseServer(services: readonly DescService[]): {
   return env;
 }
 
+/**
+ * The fields of the validate case whose rules its schemas state in a
+ * sentence rather than a keyword (README, "buf.validate"), which values the
+ * schema admits may break: an RE2-only pattern, a reversed range, a rule
+ * skipped on the zero value, "must be true", the id behind an alias; in
+ * strict tools also lengths, item lengths, uri and a required string; the
+ * oneof rules ("" is the message rule over first and second).
+ */
+const describedCreate = ["code", "delta", "motto", "accepted", "account_id"];
+const describedRules: Readonly<Record<string, readonly string[]>> = {
+  rules_create_loose: describedCreate,
+  rules_create_strict: [
+    ...describedCreate,
+    ...["name", "tags", "homepage", "title"],
+  ],
+  rules_pick_loose: ["", "target"],
+  rules_pick_strict: ["", "target"],
+};
+
+const validator = createValidator();
+
+/**
+ * The top-level field of each rule protovalidate finds broken in message,
+ * as a server checking buf.validate would ("" for a message rule).
+ */
+function brokenRules(schema: DescMessage, message: Message): string[] {
+  const result = validator.validate(schema, message);
+  if (result.kind === "error") throw result.error;
+  return (result.violations ?? []).map((v) => {
+    const first = v.field[0];
+    return first !== undefined && "name" in first ? first.name : "";
+  });
+}
+
 const cases = [
   {
     name: "compact",
@@ -115,6 +150,7 @@ const cases = [
     // buf.validate rules as keywords.
     check: (schemas: string[]) =>
       expect(schemas.join()).toMatch(/"(minLength|pattern|exclusiveMinimum)"/),
+    described: describedRules,
   },
 ] as const;
 
@@ -174,6 +210,7 @@ for (const c of cases) {
         const executor = runs === "generated" ? generatedExecutor : others;
         let sent = 0;
         let aliased = 0;
+        const broken: Record<string, number> = {};
         for (const [i, value] of values.entries()) {
           const v = value as Record<string, unknown>;
           const useAlias = i % 2 === 1 && typeof v["account_id"] === "string";
@@ -181,6 +218,17 @@ for (const c of cases) {
             useAlias ? { ...v, account_id: account } : v,
           );
           const want = decodeLocally(aliases, args, input, tool.strict);
+          if ("described" in c) {
+            // A rule stated as a keyword holds for every admitted value, as
+            // the server decodes it (a float field is float32 there, and its
+            // bounds are float32 in the rules).
+            for (const field of brokenRules(input, wireCopy(input, want))) {
+              expect(c.described[tool.name], `${field}: ${args}`).toContain(
+                field,
+              );
+              broken[field] = (broken[field] ?? 0) + 1;
+            }
+          }
           if (useAlias) {
             expect((want as unknown as { accountId: string }).accountId).toBe(
               accountUuid,
@@ -208,7 +256,7 @@ for (const c of cases) {
           sent++;
         }
         lines.push(
-          `${tool.name}: ${values.length} values decoded (${aliased} with an alias), ${sent} sent through the ${runs} executor`,
+          `${tool.name}: ${values.length} values decoded (${aliased} with an alias), ${sent} sent through the ${runs} executor; described rules broken: ${JSON.stringify(broken)}`,
         );
       }
       console.log(`case ${c.name}:\n  ${lines.join("\n  ")}`);
