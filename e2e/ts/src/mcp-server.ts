@@ -8,7 +8,9 @@
  * Over HTTP it prints one line, `listening http://127.0.0.1:<port>/mcp`, and
  * exits on SIGTERM, SIGINT or when its stdin (a pipe) ends; over stdio it
  * exits when its stdin ends. `--handle-argument` lists the `conversation`
- * argument in every tool's input schema.
+ * argument in every tool's input schema. `--redis redis://HOST:PORT` keeps
+ * the handles' conversations on Redis (docs/store.md), so that several
+ * instances serve one handle.
  */
 import { fstatSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -18,7 +20,10 @@ import {
   createMcpToolServer,
   serveHttp,
   serveStdio,
+  type ConversationStore,
 } from "@ai-tools/runtime/mcp";
+import { createRedisConversationStore } from "@ai-tools/runtime/redis";
+import { createClient } from "redis";
 import {
   forwardToLinkServiceClient,
   forwardToPageThemeServiceClient,
@@ -28,7 +33,7 @@ import {
 import { file_linkhub_v1_control } from "./gen/linkhub/v1/control_pb.js";
 
 const usage =
-  "usage: node dist/mcp-server.js --grpc HOST:PORT [--http PORT] [--handle-argument]";
+  "usage: node dist/mcp-server.js --grpc HOST:PORT [--http PORT] [--handle-argument] [--redis redis://HOST:PORT]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -36,13 +41,19 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  let values: { grpc?: string; http?: string; "handle-argument"?: boolean };
+  let values: {
+    grpc?: string;
+    http?: string;
+    "handle-argument"?: boolean;
+    redis?: string;
+  };
   try {
     ({ values } = parseArgs({
       options: {
         grpc: { type: "string" },
         http: { type: "string" },
         "handle-argument": { type: "boolean" },
+        redis: { type: "string" },
       },
     }));
   } catch (e) {
@@ -55,10 +66,23 @@ async function main(): Promise<void> {
     fail(`--http: ${JSON.stringify(values.http)} is not a port`);
   }
 
+  let conversationStore: ConversationStore | undefined;
+  if (values.redis !== undefined) {
+    const client = createClient({
+      url: values.redis,
+      disableOfflineQueue: true,
+    });
+    client.on("error", (e: Error) =>
+      process.stderr.write(`mcp-server: redis: ${e.message}\n`),
+    );
+    await client.connect();
+    conversationStore = createRedisConversationStore({ client });
+  }
   const server = createMcpToolServer({
     name: "linkhub",
     version: "1.0.0",
     handleArgument: values["handle-argument"] === true,
+    conversationStore,
     // The test server's error details (ResourceInfo, FieldViolation).
     registry: createRegistry(file_linkhub_v1_control),
   });
