@@ -74,8 +74,7 @@ export async function ensureGoTools({ quiet = false } = {}) {
     paths[t.name] = bin;
     if (existsSync(bin)) {
       const v = await exec(bin, ["--version"]);
-      if (v.code === 0 && v.stdout.trim().split("\n")[0] === t.versionLine)
-        continue;
+      if (v.code === 0 && firstLine(v.stdout) === t.versionLine) continue;
     }
     if (!quiet)
       console.log(`installing ${t.pkg}@${t.version} into ${toolsBin}`);
@@ -88,11 +87,16 @@ export async function ensureGoTools({ quiet = false } = {}) {
       );
     }
     const v = await exec(bin, ["--version"]);
-    if (v.stdout.trim() !== t.versionLine) {
+    if (firstLine(v.stdout) !== t.versionLine) {
       throw new Error(
         `${bin} --version printed ${JSON.stringify(v.stdout.trim())}, expected ${JSON.stringify(t.versionLine)}`,
       );
     }
   }
   return paths;
+}
+
+/** The first line of a tool's `--version` output, trimmed. */
+function firstLine(text) {
+  return text.trim().split("\n")[0].trim();
 }
