@@ -2,7 +2,14 @@
 // Median wall time of links_get through the generated executor (alias
 // resolved, argument fix-up, protobuf-es decode, gRPC call, response
 // encoded, ids registered and aliased), next to the same GetLink made
-// directly with a Connect client, on one shared HTTP/2 connection.
+// directly with a Connect client, on one shared HTTP/2 connection. Then the
+// executor with its conversation in memory next to the store-backed one on
+// a real redis-server (docs/store.md: a load, and a register when the
+// response shows a new UUID).
+import { createConversationExecutor } from "@ai-tools/runtime";
+import { createRedisConversationStore } from "@ai-tools/runtime/redis";
+import { startRedis } from "@ai-tools/testkit";
+import { createClient } from "redis";
 import { expect, it } from "vitest";
 import { Model, linkIds, newUUID, resetServer, useServer } from "./support.js";
 
@@ -38,19 +45,22 @@ async function medians(
   return [median(times[0]), median(times[1])];
 }
 
+/** The arguments of links_create for the benchmark's link in ws. */
+const linkArgs = (ws: string) => ({
+  workspace_id: ws,
+  target_url: "https://example.com/b",
+  slug: null,
+  page_theme_id: "",
+  labels: [],
+  title: "b",
+  expire_after: null,
+});
+
 it("links_get: executor vs direct call, median of one call", async () => {
   await resetServer(env);
   const ws = newUUID();
   const m = new Model(env, ws);
-  await m.call("links_create", {
-    workspace_id: ws,
-    target_url: "https://example.com/b",
-    slug: null,
-    page_theme_id: "",
-    labels: [],
-    title: "b",
-    expire_after: null,
-  });
+  await m.call("links_create", linkArgs(ws));
   const [id] = await linkIds(env, ws);
   const [executor, direct] = await medians(
     () => m.executor.execute("links_get", `{"id":"link-1"}`),
@@ -64,4 +74,38 @@ it("links_get: executor vs direct call, median of one call", async () => {
       `  executor overhead:                    ${us(executor - direct)}\n`,
   );
   expect(executor).toBeGreaterThan(0);
+});
+
+it("links_get: executor in memory vs on Redis, median of one call", async () => {
+  await resetServer(env);
+  const redis = await startRedis();
+  const client = createClient({ url: redis.url, disableOfflineQueue: true });
+  await client.connect();
+  try {
+    const ws = newUUID();
+    const m = new Model(env, ws);
+    const conversations = createConversationExecutor(
+      m.executor,
+      createRedisConversationStore({ client }),
+    );
+    const handle = await conversations.start();
+    const args = JSON.stringify(linkArgs(ws));
+    await m.executor.execute("links_create", args);
+    await conversations.execute(handle, "links_create", args);
+    const [memory, stored] = await medians(
+      () => m.executor.execute("links_get", `{"id":"link-1"}`),
+      () => conversations.execute(handle, "links_get", `{"id":"link-1"}`),
+    );
+    const us = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
+    console.log(
+      `\nbench (${runs} calls after ${warmup} warm-up, redis-server ${redis.url}):\n` +
+        `  links_get, conversation in memory:   median ${us(memory)}\n` +
+        `  links_get, conversation on Redis:    median ${us(stored)}\n` +
+        `  the store's share (a load; no new UUID to register): ${us(stored - memory)}\n`,
+    );
+    expect(stored).toBeGreaterThan(0);
+  } finally {
+    client.destroy();
+    await redis.stop();
+  }
 });
