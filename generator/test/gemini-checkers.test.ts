@@ -106,6 +106,17 @@ describe("checkGeminiJsonSchema (parametersJsonSchema)", () => {
     ).toEqual(["#/properties/a enum-values", "#/properties/b enum-values"]);
   });
 
+  it("ref-siblings: nothing but $-keywords beside $ref", () => {
+    const schema = open({
+      a: { $ref: "#/$defs/A", description: "d" },
+      b: { anyOf: [{ $ref: "#/$defs/A" }], description: "d" },
+    });
+    schema["$defs"] = { A: { type: "string" } };
+    expect(rules(checkGeminiJsonSchema(schema))).toEqual([
+      "#/properties/a ref-siblings",
+    ]);
+  });
+
   it("required-cycle: recursion only through a property that is not required", () => {
     const through = (required: string[]) => {
       const schema = open({ root: { $ref: "#/$defs/Node" } });

@@ -23,6 +23,8 @@ import { compileRequest } from "./support/compile.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 import { modelOf } from "./support/model.js";
 
+type JsonObject = Record<string, unknown>;
+
 // Compact schemas (schema=compact) and the $defs a deep strict tool gets in
 // the default form: schema-defs.ts, schema-form.ts.
 
@@ -227,6 +229,23 @@ describe("schema=compact", () => {
     expect(loose["required"]).toEqual(["root"]);
   });
 
+  it("writes a oneof as its members side by side, with a sentence, once", () => {
+    const { schema } = buildToolSchema(
+      message("OrderRequest"),
+      true,
+      undefined,
+      "compact",
+    );
+    const line = (schema["$defs"] as Record<string, JsonObject>)["t.v1.Line"]!;
+    expect(line["description"]).toBe(
+      "Set at most one of sku, url; at most one of text, html.",
+    );
+    expect((line["properties"] as JsonObject)["sku"]).toEqual({
+      anyOf: [{ type: "string" }, { type: "null" }],
+    });
+    expect(line["anyOf"]).toBeUndefined();
+  });
+
   it("writes a oneof whose member closes a cycle as optional properties (Gemini)", () => {
     const { schema, oneofGroups } = buildToolSchema(
       message("CalcRequest"),
@@ -240,6 +259,7 @@ describe("schema=compact", () => {
         number: { type: "number" },
         negated: { $ref: "#/$defs/t.v1.Expr" },
       },
+      description: "Set at most one of number, negated.",
     });
     expect(checkGeminiJsonSchema(schema)).toEqual([]);
     expect(oneofGroups).toContainEqual({
@@ -247,6 +267,12 @@ describe("schema=compact", () => {
       oneof: "kind",
       members: ["number", "negated"],
     });
+  });
+
+  it("keeps the default form's oneof branches", () => {
+    const { schema } = buildToolSchema(message("CalcRequest"), false);
+    const e = (schema["properties"] as Record<string, JsonObject>)["e"]!;
+    expect((e["anyOf"] as unknown[]).length).toBe(2);
   });
 
   it("lists a definition's oneofs at every value path that uses it", () => {

@@ -28,8 +28,15 @@
  *   `propertyNames`, …) are accepted: the API ignores them, and the
  *   executors check what they say.
  * - `enum-values`: `enum` values are strings or numbers.
+ * - `ref-siblings`: a sub-schema with `$ref` holds no other keyword but
+ *   those starting with `$` ("If `$ref` is set on a sub-schema, no other
+ *   properties, except for than those starting as a `$`, may be set", the
+ *   same documentation): a described reference is written
+ *   `{"anyOf": [{"$ref": …}], "description": …}` (schema-defs.ts,
+ *   wrapDescribedRefs).
  * - `required-cycle`: a `$ref` cycle must pass through a property that is
- *   not required.
+ *   not required ("Cyclic references … may only be used within
+ *   non-required properties. (Nullable properties are not sufficient.)").
  *
  * Per request: {@link geminiRequestLimits}.
  */
@@ -168,6 +175,16 @@ export function checkGeminiJsonSchema(schema: unknown): ProviderViolation[] {
             `type ${show(one)} is not supported; use one of ${jsonTypes.join(", ")}`,
           );
         }
+      }
+    }
+    if (typeof node["$ref"] === "string") {
+      const others = Object.keys(node).filter((k) => !k.startsWith("$"));
+      if (others.length > 0) {
+        report(
+          path,
+          "ref-siblings",
+          `keywords beside "$ref" (${others.map(quote).join(", ")}) are not allowed by Gemini; wrap the reference: {"anyOf": [{"$ref": …}], …}`,
+        );
       }
     }
     if ("enum" in node) {

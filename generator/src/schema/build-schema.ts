@@ -14,6 +14,7 @@ import {
 import { isIdentifier, isOutputOnly, readToolField } from "../annotations.js";
 import { fieldDescription } from "./field-description.js";
 import { httpBoundFields } from "./http-bound-fields.js";
+import { oneofNote } from "./oneof-note.js";
 import { shareBase64 } from "./shared-base64.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
 import {
@@ -80,6 +81,11 @@ interface Context {
   readonly defs: SchemaDefs<OneofGroup>;
   /** The `$ref`s written, paths relative to the definition being built. */
   readonly refSites: RefSite[];
+  /**
+   * `schema=compact`: a oneof is written as its members side by side with
+   * a sentence (oneof-note.ts), never as one whole object per member.
+   */
+  readonly compact: boolean;
 }
 
 /** Thrown when the request message cannot be the root of a tool schema. */
@@ -105,7 +111,15 @@ export function buildToolSchema(
 ): ToolSchema {
   const cycles = strictCycles && form === "compact";
   return buildInForm(
-    (policy) => buildWithDefs(message, strict, method, policy, cycles),
+    (policy) =>
+      buildWithDefs(
+        message,
+        strict,
+        method,
+        policy,
+        cycles,
+        form === "compact",
+      ),
     strict,
     form,
   );
@@ -117,6 +131,7 @@ function buildWithDefs(
   method: DescMethod | undefined,
   policy: DefsPolicy,
   strictCycles: boolean,
+  compact: boolean,
 ): ToolSchema {
   const ctx: Context = {
     strict,
@@ -125,6 +140,7 @@ function buildWithDefs(
     bound: method === undefined ? new Set() : httpBoundFields(method),
     defs: createSchemaDefs(message, policy, strict, strictCycles),
     refSites: [],
+    compact,
   };
   const wkt = wellKnownSchema(message.typeName, strict);
   if (wkt !== undefined) {
@@ -139,9 +155,7 @@ function buildWithDefs(
   const defs = ctx.defs.definitions();
   if (defs !== undefined) {
     schema["$defs"] = defs;
-    if (strict) {
-      wrapDescribedRefs(schema);
-    }
+    wrapDescribedRefs(schema);
   }
   return {
     schema: shareBase64(schema),
@@ -317,8 +331,6 @@ interface Member {
   readonly name: string;
   readonly schema: JsonSchema;
   readonly oneof: DescOneof;
-  /** True when the member closes a cycle of message types (isCyclic). */
-  readonly cyclic: boolean;
 }
 
 function expandMessage(
@@ -353,12 +365,7 @@ function expandMessage(
         typeof hint === "string" ? `${description}\n\n${hint}` : description;
     }
     if (field.oneof !== undefined) {
-      members.push({
-        name: field.name,
-        schema,
-        oneof: field.oneof,
-        cyclic: ctx.defs.isCyclic(field),
-      });
+      members.push({ name: field.name, schema, oneof: field.oneof });
       if (!oneofs.includes(field.oneof)) {
         oneofs.push(field.oneof);
       }
@@ -380,11 +387,11 @@ function expandMessage(
 
   // One real oneof becomes one branch per member, except at the root of a
   // strict tool, where providers need a plain object with every property
-  // required, and in a non-strict tool when a member closes a cycle, which
-  // Gemini takes only through a property that is not required: there it is
-  // treated like several oneofs.
-  const cycleInBranch = !ctx.strict && members.some((m) => m.cyclic);
-  if (oneofs.length === 1 && !(ctx.strict && atRoot) && !cycleInBranch) {
+  // required, and in a compact schema, which writes the message's other
+  // fields once, not once per member (and where a member that closes a
+  // cycle must not be required in a non-strict tool, as Gemini needs):
+  // there it is treated like several oneofs.
+  if (oneofs.length === 1 && !(ctx.strict && atRoot) && !ctx.compact) {
     if (atRoot) {
       ctx.oneofGroups.push({
         path: pathArray(path),
@@ -426,6 +433,16 @@ function expandMessage(
   const result: JsonSchema = { type: "object", properties };
   if (required.length > 0 || ctx.strict) {
     result["required"] = required;
+  }
+  const note = ctx.compact
+    ? oneofNote(
+        oneofs.map((o) =>
+          members.filter((m) => m.oneof === o).map((m) => m.name),
+        ),
+      )
+    : undefined;
+  if (note !== undefined) {
+    result["description"] = note;
   }
   if (ctx.strict) {
     result["additionalProperties"] = false;

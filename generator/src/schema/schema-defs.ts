@@ -220,8 +220,9 @@ export function createSchemaDefs<F extends PathFact>(
  * (its `$defs` included) as `{"anyOf": [{"$ref": r}], "description": d}`:
  * OpenAI strict mode refuses any keyword beside `$ref` ("$ref cannot have
  * keywords {'description'}", seen in public issue reports, e.g.
- * vectorize-io/hindsight#3944), and takes a description beside `anyOf`.
- * Returns `schema`.
+ * vectorize-io/hindsight#3944), Gemini any but `$`-keywords
+ * (gemini-json-schema.ts, `ref-siblings`), and both take a description
+ * beside `anyOf`. Returns `schema`.
  */
 export function wrapDescribedRefs(schema: JsonSchema): JsonSchema {
   const visit = (node: unknown): void => {
@@ -246,6 +247,7 @@ export function wrapDescribedRefs(schema: JsonSchema): JsonSchema {
       }
     }
     visit(obj["items"]);
+    visit(obj["additionalProperties"]);
     visit(obj["anyOf"]);
   };
   visit(schema);
