@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import handlebarsRuntime from "handlebars/runtime.js";
 import { templates } from "./gen/templates.js";
 
 /** Renders one language's templates; built once per process. */
@@ -19,10 +19,9 @@ interface HandlebarsRuntime {
 }
 
 // Only the Handlebars runtime: the templates were precompiled at build time
-// (scripts/embed-templates.mjs).
-const runtime = createRequire(import.meta.url)(
-  "handlebars/runtime",
-) as HandlebarsRuntime;
+// (scripts/embed-templates.mjs). Imported statically, so that the bundle
+// (scripts/bundle.mjs) holds it.
+const runtime = handlebarsRuntime as unknown as HandlebarsRuntime;
 
 const cache = new Map<string, Renderer>();
 
