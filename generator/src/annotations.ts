@@ -1,5 +1,6 @@
 import type { DescField, DescMethod } from "@bufbuild/protobuf";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { GeneratorError } from "./errors.js";
 
 /**
  * Extension numbers the plugin reads. Options are read by number from the
@@ -96,6 +97,44 @@ export function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
   return out;
 }
 
+/**
+ * Run an option's decoder; bytes it cannot read (a truncated or malformed
+ * option, which protoc and buf never write) are a GeneratorError naming
+ * the file, the element (`Service.Method`, `Message.field`) and the option,
+ * not an internal error.
+ */
+export function decodeOption<T>(
+  file: string,
+  element: string,
+  option: string,
+  decode: () => T,
+): T {
+  try {
+    return decode();
+  } catch (e) {
+    if (e instanceof GeneratorError) {
+      throw e;
+    }
+    throw new GeneratorError(
+      `${file}: ${element}: option ${option} cannot be read (${e instanceof Error ? e.message : String(e)}): compile the proto with protoc or buf`,
+    );
+  }
+}
+
+/** {@link decodeOption} of a method's or a field's option. */
+function decodeElementOption<T>(
+  element: DescMethod | DescField,
+  option: string,
+  decode: () => T,
+): T {
+  return decodeOption(
+    element.parent.file.proto.name,
+    `${element.parent.name}.${element.name}`,
+    option,
+    decode,
+  );
+}
+
 type FieldValue = string | boolean;
 
 /** Decode a flat message of string and bool fields; later values win. */
@@ -132,6 +171,12 @@ function bool(values: Map<number, FieldValue>, no: number): boolean {
 export function readToolDefinition(
   method: DescMethod,
 ): ToolDefinition | undefined {
+  return decodeElementOption(method, "(ai.tools.v1.rpc_tool)", () =>
+    decodeToolDefinition(method),
+  );
+}
+
+function decodeToolDefinition(method: DescMethod): ToolDefinition | undefined {
   const payload = messagePayload(
     unknownOf(method.proto.options, extensionNumbers.rpcTool),
   );
@@ -165,7 +210,9 @@ const toolFieldCache = new WeakMap<DescField, ToolFieldOptions>();
 export function readToolField(field: DescField): ToolFieldOptions {
   let options = toolFieldCache.get(field);
   if (options === undefined) {
-    options = decodeToolField(field);
+    options = decodeElementOption(field, "(ai.tools.v1.tool_field)", () =>
+      decodeToolField(field),
+    );
     toolFieldCache.set(field, options);
   }
   return options;
@@ -194,6 +241,12 @@ function decodeToolField(field: DescField): ToolFieldOptions {
 
 /** The description of the field's `(ai.context.v1.field_context)`, or "". */
 export function readFieldContextDescription(field: DescField): string {
+  return decodeElementOption(field, "(ai.context.v1.field_context)", () =>
+    decodeFieldContext(field),
+  );
+}
+
+function decodeFieldContext(field: DescField): string {
   const payload = messagePayload(
     unknownOf(field.proto.options, extensionNumbers.fieldContext),
   );
@@ -214,6 +267,12 @@ export function isIdentifier(field: DescField): boolean {
 }
 
 function hasFieldBehavior(field: DescField, behavior: number): boolean {
+  return decodeElementOption(field, "(google.api.field_behavior)", () =>
+    decodeFieldBehavior(field, behavior),
+  );
+}
+
+function decodeFieldBehavior(field: DescField, behavior: number): boolean {
   for (const f of unknownOf(
     field.proto.options,
     extensionNumbers.fieldBehavior,
@@ -243,6 +302,12 @@ function hasFieldBehavior(field: DescField, behavior: number): boolean {
  * option.
  */
 export function readHttpPaths(method: DescMethod): string[] {
+  return decodeElementOption(method, "(google.api.http)", () =>
+    decodeHttpPaths(method),
+  );
+}
+
+function decodeHttpPaths(method: DescMethod): string[] {
   const payload = messagePayload(
     unknownOf(method.proto.options, extensionNumbers.http),
   );

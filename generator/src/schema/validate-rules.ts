@@ -1,6 +1,11 @@
 import type { DescField, DescMessage, DescOneof } from "@bufbuild/protobuf";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
-import { messagePayload, unknownOf, type WithUnknown } from "../annotations.js";
+import {
+  decodeOption,
+  messagePayload,
+  unknownOf,
+  type WithUnknown,
+} from "../annotations.js";
 
 /**
  * The `buf.validate` rules the schemas use, read by number from the options'
@@ -364,7 +369,15 @@ export function readFieldRules(field: DescField): FieldRules | undefined {
   let rules = fieldRulesCache.get(field);
   if (rules === undefined) {
     const payload = extensionPayload(field.proto.options);
-    rules = payload === undefined ? null : decodeFieldRules(payload);
+    rules =
+      payload === undefined
+        ? null
+        : decodeOption(
+            field.parent.file.proto.name,
+            `${field.parent.name}.${field.name}`,
+            "(buf.validate.field)",
+            () => decodeFieldRules(payload),
+          );
     fieldRulesCache.set(field, rules);
   }
   return rules ?? undefined;
@@ -372,6 +385,15 @@ export function readFieldRules(field: DescField): FieldRules | undefined {
 
 /** True when the oneof's `(buf.validate.oneof).required` is set. */
 export function readOneofRequired(oneof: DescOneof): boolean {
+  return decodeOption(
+    oneof.parent.file.proto.name,
+    `${oneof.parent.name}.${oneof.name}`,
+    "(buf.validate.oneof)",
+    () => decodeOneofRequired(oneof),
+  );
+}
+
+function decodeOneofRequired(oneof: DescOneof): boolean {
   const payload = extensionPayload(oneof.proto.options);
   let required = false;
   if (payload !== undefined) {
@@ -395,7 +417,12 @@ const messageOneofsCache = new WeakMap<DescMessage, readonly OneofRule[]>();
 export function readOneofRules(message: DescMessage): readonly OneofRule[] {
   let rules = messageOneofsCache.get(message);
   if (rules === undefined) {
-    rules = decodeOneofRules(message);
+    rules = decodeOption(
+      message.file.proto.name,
+      message.name,
+      "(buf.validate.message)",
+      () => decodeOneofRules(message),
+    );
     messageOneofsCache.set(message, rules);
   }
   return rules;
