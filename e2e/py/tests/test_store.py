@@ -14,10 +14,12 @@ import resource
 import signal
 import sys
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 import redis.asyncio
 from ai_tools_runtime.redis import RedisConversationStore
 from helpers import UUID_RE, new_uuid
@@ -91,6 +93,24 @@ class Worker:
         self.proc.stdin.close()
         assert await asyncio.wait_for(self.proc.wait(), 30) == 0
         await self._reader
+
+
+@pytest.fixture
+async def start_worker(
+    server_addr: str, redis_url: str
+) -> AsyncIterator[Callable[[], Awaitable[Worker]]]:
+    """Starts workers; those still running at the end are killed."""
+    started: list[Worker] = []
+
+    async def start() -> Worker:
+        started.append(await Worker.start(server_addr, redis_url))
+        return started[-1]
+
+    yield start
+    for w in started:
+        if w.proc.returncode is None:
+            w.proc.kill()
+            await w.proc.wait()
 
 
 def link_args(ws: str, title: str, theme: str) -> dict[str, Any]:
@@ -189,9 +209,11 @@ async def check_against_the_server(
         assert theme_of[aliases[link]] == aliases[theme], link
 
 
-async def test_two_workers_fifty_conversations(redis_url: str, server_addr: str) -> None:
+async def test_two_workers_fifty_conversations(
+    start_worker: Callable[[], Awaitable[Worker]], redis_url: str, server_addr: str
+) -> None:
     before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
-    workers = [await Worker.start(server_addr, redis_url) for _ in range(2)]
+    workers = [await start_worker() for _ in range(2)]
     rng = random.Random(12)
     client = redis.asyncio.Redis.from_url(redis_url)
     store = RedisConversationStore(client)
@@ -224,18 +246,21 @@ async def test_two_workers_fifty_conversations(redis_url: str, server_addr: str)
     )
 
 
-async def test_a_killed_worker_loses_nothing_it_showed(redis_url: str, server_addr: str) -> None:
+async def test_a_killed_worker_loses_nothing_it_showed(
+    start_worker: Callable[[], Awaitable[Worker]], redis_url: str, server_addr: str
+) -> None:
     client = redis.asyncio.Redis.from_url(redis_url)
     store = RedisConversationStore(client)
-    worker = await Worker.start(server_addr, redis_url)
+    worker = await start_worker()
     handles = [await worker.start_conversation() for _ in range(5)]
     seen = [Seen(new_uuid()) for _ in handles]
     calls = [
         asyncio.create_task(play(worker, 0, c, handles[c], seen[c], random.Random(c)))
         for c in range(len(handles))
     ]
-    while len(worker.answered) < 65:
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(120):
+        while len(worker.answered) < 65 and not any(c.done() for c in calls):
+            await asyncio.sleep(0.01)
     os.kill(worker.proc.pid, signal.SIGKILL)
     results = await asyncio.gather(*calls, return_exceptions=True)
     assert all(isinstance(r, EOFError | ConnectionError) for r in results), results
