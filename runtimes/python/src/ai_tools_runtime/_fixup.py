@@ -5,6 +5,7 @@ descriptor. Paths in messages use the keys as the model wrote them."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Final
 
@@ -257,7 +258,7 @@ def _fix_single(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
         return v
     name = md.full_name
     if name == _VALUE:
-        return _parse_value(v) if strict and isinstance(v, str) else v
+        return _finite(_parse_value(v) if strict and isinstance(v, str) else v, path)
     if name == _STRUCT:
         if isinstance(v, list):
             v = _entries(v, path, _string_key)
@@ -266,11 +267,13 @@ def _fix_single(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
                     v[key] = _parse_value(item)
         if not isinstance(v, dict):
             raise _kind_error(path, _OBJECT, v)
-        return v
+        return _finite(v, path)
     if name == _LIST_VALUE and strict and isinstance(v, list):
         for i, item in enumerate(v):
             if isinstance(item, str):
                 v[i] = _parse_value(item)
+    if name == _LIST_VALUE:
+        _finite(v, path)
     kind = _WKT_KINDS.get(name)
     if kind is not None:
         _check_scalar(v, kind, path)
@@ -312,6 +315,22 @@ def _check_scalar(v: Any, kind: str, path: str) -> None:
         ok = isinstance(v, list)
     if not ok:
         raise _kind_error(path, kind, v)
+
+
+def _finite(v: Any, path: str) -> Any:
+    """v (a Value, Struct or ListValue tree), refused when a number in it is
+    past the double range (``1e400``): Go's protojson refuses it, where
+    json_format would read inf and send it."""
+    if isinstance(v, JsonNumber):
+        if math.isinf(float(v.text)):
+            raise FixupError(f"field {quote(path)}: number {v.text} is out of range")
+    elif isinstance(v, dict):
+        for key, item in v.items():
+            _finite(item, _join(path, key))
+    elif isinstance(v, list):
+        for i, item in enumerate(v):
+            _finite(item, f"{path}[{i}]")
+    return v
 
 
 def _parse_value(text: str) -> Any:
