@@ -6,6 +6,7 @@
 //
 //	linkhub-worker --grpc 127.0.0.1:8080 --redis 127.0.0.1:6379 [--key-prefix ai-tools:] [--ttl 30m] [--parallel 1]
 //
+// (--redis also takes a URL, redis://127.0.0.1:6379/0.)
 // It reads one JSON request per line from stdin and writes one JSON line
 // per request to stdout, each with the request's "id" (any JSON value):
 //
@@ -70,7 +71,7 @@ type answerError struct {
 
 func main() {
 	grpcAddr := flag.String("grpc", "", "the linkhub.v1 gRPC server, host:port (required)")
-	redisAddr := flag.String("redis", "", "the Redis server, host:port (required)")
+	redisAddr := flag.String("redis", "", "the Redis server, host:port or a redis:// URL (required)")
 	keyPrefix := flag.String("key-prefix", redisstore.DefaultKeyPrefix, "the prefix of every Redis key")
 	ttl := flag.Duration("ttl", redisstore.DefaultTTL, "how long an idle conversation lives")
 	parallel := flag.Int("parallel", 1, "how many requests run at once")
@@ -91,7 +92,14 @@ func run(grpcAddr, redisAddr, keyPrefix string, ttl time.Duration, parallel int)
 		return err
 	}
 	defer conn.Close()
-	client := redis.NewClient(&redis.Options{Addr: redisAddr, DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second, MaxRetries: -1})
+	opts := &redis.Options{Addr: redisAddr}
+	if strings.Contains(redisAddr, "://") {
+		if opts, err = redis.ParseURL(redisAddr); err != nil {
+			return err
+		}
+	}
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.MaxRetries = time.Second, 2*time.Second, 2*time.Second, -1
+	client := redis.NewClient(opts)
 	defer client.Close()
 	executor := gentools.NewConversationExecutor(conn, redisstore.New(client, redisstore.Options{KeyPrefix: keyPrefix, TTL: ttl}))
 
