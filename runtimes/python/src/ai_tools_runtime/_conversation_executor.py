@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
@@ -15,6 +15,7 @@ from ._conversation_store import (
     ConversationCorruptError,
     ConversationExpiredError,
     ConversationStore,
+    expired_message,
 )
 from ._executor import AsyncExecutor
 from ._json import quote
@@ -26,13 +27,11 @@ __all__ = ["ConversationExecutor", "StoredConversation"]
 Metadata = Sequence[tuple[str, str | bytes]]
 T = TypeVar("T")
 
-_EXPIRED: Final = "conversation {} expired or unknown: start a new conversation"
-
 
 def expired_error(handle: str, cause: BaseException | None = None) -> ToolError:
     """The ``conversation-expired`` error of a handle."""
     err = ToolError(
-        _EXPIRED.format(quote(handle)),
+        expired_message(handle),
         reason="conversation-expired",
         code=grpc.StatusCode.NOT_FOUND,
     )

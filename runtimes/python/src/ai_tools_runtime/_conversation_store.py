@@ -17,6 +17,7 @@ __all__ = [
     "ConversationExpiredError",
     "ConversationStore",
     "MemoryConversationStore",
+    "expired_message",
     "mint_conversation_handle",
     "mint_epoch",
 ]
@@ -37,6 +38,11 @@ def mint_epoch() -> str:
     return secrets.token_hex(16)
 
 
+def expired_message(handle: str) -> str:
+    """The message of an expired or unknown conversation (docs/store.md)."""
+    return f"conversation {quote(handle)} expired or unknown: start a new conversation"
+
+
 class ConversationExpiredError(LookupError):
     """What a store raises from ``load`` or ``register`` when it holds no
     conversation under the handle, or one with another epoch (expired,
@@ -47,9 +53,7 @@ class ConversationExpiredError(LookupError):
     """The handle asked for."""
 
     def __init__(self, handle: str) -> None:
-        super().__init__(
-            f"conversation {quote(handle)} expired or unknown: start a new conversation"
-        )
+        super().__init__(expired_message(handle))
         self.handle = handle
 
 
