@@ -13,7 +13,11 @@
 // are part of the npm package, so nothing is downloaded when this runs.
 //
 //   node scripts/tokens.mjs [--files N] [--seed S] [--dist DIR] [--anthropic]
-//                           [--json]
+//                           [--breakdown] [--json]
+//
+// --breakdown also prints where the tokens go (bench/token-breakdown.mjs:
+// descriptions, property names, keywords, $defs, patterns, …) for the
+// Temporal-shaped API and corpus version 2, in both forms.
 import {
   mkdtempSync,
   readdirSync,
@@ -36,6 +40,7 @@ import {
   repoRoot,
 } from "./lib/request.mjs";
 import { toolListTokens } from "./bench/tool-tokens.mjs";
+import { categories, tokenBreakdown } from "./bench/token-breakdown.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const generatorDir = join(here, "..");
@@ -46,6 +51,7 @@ const { values: opt } = parseArgs({
     seed: { type: "string", default: "ai-tools-bench-1" },
     dist: { type: "string", default: join(generatorDir, "dist") },
     anthropic: { type: "boolean", default: false },
+    breakdown: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -56,6 +62,7 @@ if (opt.help) {
   --seed S      corpus seed (default ai-tools-bench-1, as scripts/bench.mjs)
   --dist DIR    built generator to use (default dist/; run \`pnpm build\` first)
   --anthropic   also count the Anthropic form ({name, description, input_schema})
+  --breakdown   also print where the tokens go, by category (large API, corpus v2)
   --json        print the rows as JSON instead of tables`);
   process.exit(0);
 }
@@ -197,6 +204,16 @@ try {
       tools: typeof inline === "string" ? inline : inline.length,
       inline: typeof inline === "string" ? inline : toolListTokens(inline),
       compact: typeof compact === "string" ? compact : toolListTokens(compact),
+      breakdown:
+        opt.breakdown &&
+        /^(large API|bench corpus v2)/.test(name) &&
+        typeof inline !== "string" &&
+        typeof compact !== "string"
+          ? {
+              inline: tokenBreakdown(inline).byCategory,
+              compact: tokenBreakdown(compact).byCategory,
+            }
+          : undefined,
       defs: [inline, compact].map((tools) =>
         typeof tools === "string"
           ? "n/a"
@@ -279,6 +296,29 @@ if (opt.anthropic) {
         '[{"name","description","input_schema"}, …] (o200k is OpenAI\'s encoding; Claude tokenizes differently)',
       "anthropic",
     ),
+  );
+}
+for (const r of rows.filter((r) => r.breakdown !== undefined)) {
+  const { inline, compact } = r.breakdown;
+  const total = (m) => [...m.values()].reduce((a, b) => a + b, 0);
+  const [ti, tc] = [total(inline), total(compact)];
+  const share = (n, t) => `${((100 * n) / t).toFixed(1)}%`;
+  console.log();
+  console.log(`Where the tokens go: ${r.case}, OpenAI form`);
+  console.log();
+  console.log(
+    "| category | inlined | share | compact | share | compact / inlined |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  for (const c of categories) {
+    const [i, k] = [inline.get(c) ?? 0, compact.get(c) ?? 0];
+    if (i === 0 && k === 0) continue;
+    console.log(
+      `| ${c} | ${cell(i)} | ${share(i, ti)} | ${cell(k)} | ${share(k, tc)} | ${pct(k, i)} |`,
+    );
+  }
+  console.log(
+    `| all | ${cell(ti)} | 100% | ${cell(tc)} | 100% | ${pct(tc, ti)} |`,
   );
 }
 if (staleDist) {

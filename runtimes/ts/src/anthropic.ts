@@ -56,6 +56,7 @@ function strictSchemaOf(
   } catch (e) {
     throw new Error(
       `tool ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
     );
   }
 }
