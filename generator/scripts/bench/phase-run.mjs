@@ -1,0 +1,79 @@
+// Child of phases.mjs: runs the built generator (dist/) in this process on
+// the request in file argv[2], phase by phase as plugin.ts's generate() and
+// run-node.ts do, and prints the CPU time (user+sys) and wall time of each
+// phase as JSON. Module loading is timed too (the dynamic imports).
+import { readFileSync } from "node:fs";
+
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const phases = [];
+let lastCpu = cpu();
+let lastWall = performance.now();
+const mark = (name) => {
+  const c = cpu();
+  const w = performance.now();
+  phases.push({ name, cpuMs: c - lastCpu, wallMs: w - lastWall });
+  lastCpu = c;
+  lastWall = w;
+};
+
+const dist = new URL("../../dist/", import.meta.url);
+const load = (path) => import(new URL(path, dist).href);
+const [
+  { readRequest },
+  { writeResponse },
+  { parseOptions },
+  { buildModel, resolveRequestFiles },
+  { toolSelectionOf },
+  { createProblemCollector },
+  { checkModelTools, providersOf },
+  { targets },
+  { createRenderer },
+] = await Promise.all([
+  load("read-request.js"),
+  load("write-response.js"),
+  load("options.js"),
+  load("model/build-model.js"),
+  load("model/tool-selection.js"),
+  load("errors.js"),
+  load("providers/provider-checks.js"),
+  load("targets.js"),
+  load("render.js"),
+]);
+const { create } = await import("@bufbuild/protobuf");
+const { CodeGeneratorResponseSchema } = await import("@bufbuild/protobuf/wkt");
+const bytes = readFileSync(process.argv[2]);
+mark("module load (unbundled)");
+
+const request = readRequest(bytes);
+mark("request decode");
+const options = parseOptions(request.parameter);
+const { files } = resolveRequestFiles(request);
+mark("descriptors (registry)");
+const problems = createProblemCollector();
+const providers = providersOf(options.lists["providers"] ?? []);
+const model = buildModel(
+  files,
+  problems,
+  toolSelectionOf(options.common, options.lists),
+  providers.includes("openai"),
+);
+mark("model build (schemas included)");
+checkModelTools(model.tools, providers, problems, () => {});
+mark("provider checks");
+const entry = targets[options.target];
+const view = entry.buildView(model, options.values, problems);
+mark("view build");
+const text = createRenderer(options.target).render(view, "file");
+mark("render (templates)");
+const content =
+  entry.postProcess === undefined ? text : entry.postProcess(text, view);
+mark("format");
+const response = create(CodeGeneratorResponseSchema, {
+  file: [{ name: view.fileName, content }],
+});
+const out = writeResponse(response);
+mark("response encode");
+process.stdout.write(JSON.stringify({ phases, outputBytes: out.length }));

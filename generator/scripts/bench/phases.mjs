@@ -1,0 +1,254 @@
+// Where the plugin's time goes, per target, on one benchmark request
+// (default: corpus version 1, 100 files, 2,000 tools):
+//
+// - start-up: the executable (the bundle) on an empty request, CPU time
+//   (user+sys) of the whole process, median of 3;
+// - each phase of a run, in process (bench/phase-run.mjs: the built
+//   generator's modules called as generate() calls them), CPU time and wall
+//   time, so the figures hold on a loaded machine;
+// - inside the model build, the shares of schema build, schema
+//   serialization and the OpenAI strict check, from a CPU profile of the
+//   executable (`node --cpu-prof`; each sample goes to the innermost phase
+//   function on its stack; sampled time is wall time, so only the shares
+//   are used) applied to the model build's CPU time.
+//
+// Not a test.
+//
+//   node scripts/bench/phases.mjs [--files 100] [--corpus 1|2] [--targets go,ts,py]
+//                                 [--seed S] [--plugin PATH] [--keep]
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
+import { compileCorpus } from "./compile.mjs";
+import { runPlugin } from "./measure.mjs";
+import { generateCorpus } from "./corpus.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const generatorDir = join(here, "..", "..");
+const repoRoot = join(generatorDir, "..");
+
+const { values: opt } = parseArgs({
+  options: {
+    files: { type: "string", default: "100" },
+    corpus: { type: "string", default: "1" },
+    targets: { type: "string", default: "go,ts,py" },
+    seed: { type: "string", default: "ai-tools-bench-1" },
+    plugin: { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
+});
+
+/**
+ * The phases, in the order printed: a name and the functions whose samples
+ * (with their callees, unless another phase function is deeper on the
+ * stack) it counts.
+ */
+const phases = [
+  ["request decode", ["readRequest"]],
+  ["descriptors (registry)", ["resolveRequestFiles"]],
+  ["model build (selection, aliases)", ["buildModel"]],
+  ["schema build", ["buildToolSchema"]],
+  ["schema serialization (canonical JSON)", ["canonicalJson"]],
+  ["OpenAI strict check", ["checkOpenAiStrict"]],
+  ["provider checks", ["checkModelTools"]],
+  [
+    "view build (incl. TS layout)",
+    [
+      "buildGoView",
+      "buildTsView",
+      "buildPyView",
+      "buildGoMcpView",
+      "buildTsMcpView",
+      "buildPyMcpView",
+    ],
+  ],
+  ["render (templates)", ["render"]],
+  ["format (prettier)", ["formatTs"]],
+  ["response encode", ["writeResponse"]],
+];
+const phaseOf = new Map(
+  phases.flatMap(([name, fns]) => fns.map((fn) => [fn, name])),
+);
+
+/** Phase name of a function name (a bundle may add `$1` to a name). */
+function phaseOfFunction(name) {
+  return phaseOf.get(name.replace(/\$\d+$/, ""));
+}
+
+/** Sampled milliseconds by phase, from a .cpuprofile. */
+function split(profile) {
+  const parent = new Map();
+  for (const n of profile.nodes) {
+    for (const c of n.children ?? []) parent.set(c, n.id);
+  }
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  profile.samples.forEach((id, i) =>
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)),
+  );
+  const out = new Map();
+  for (const [id, us] of self) {
+    const fn = byId.get(id).callFrame.functionName;
+    let phase =
+      fn === "(garbage collector)"
+        ? "garbage collection"
+        : fn === "(idle)"
+          ? "idle (waiting for stdin, exit)"
+          : undefined;
+    if (phase === undefined) {
+      // The innermost phase function on the stack.
+      for (let at = id; at !== undefined && phase === undefined;) {
+        phase = phaseOfFunction(byId.get(at).callFrame.functionName);
+        at = parent.get(at);
+      }
+    }
+    phase ??= "start-up, module load, other";
+    out.set(phase, (out.get(phase) ?? 0) + us / 1000);
+  }
+  return out;
+}
+
+const plugin = resolve(
+  opt.plugin ?? join(generatorDir, "bin", "protoc-gen-ai-tools"),
+);
+if (!existsSync(plugin)) {
+  console.error(`phases: ${plugin} not found (build first)`);
+  process.exit(1);
+}
+const buf = join(repoRoot, "node_modules", ".bin", "buf");
+const work = mkdtempSync(join(tmpdir(), "ai-tools-phases-"));
+process.on("exit", () => {
+  if (!opt.keep) rmSync(work, { recursive: true, force: true });
+});
+const files = Number(opt.files);
+const corpus = generateCorpus(opt.seed, files, Number(opt.corpus));
+const dir = join(work, "corpus");
+mkdirSync(dir);
+const { request } = compileCorpus({
+  dir,
+  files: corpus,
+  buf,
+  includeDir: join(repoRoot, "proto"),
+  parameter: "target=go",
+});
+const tools = corpus.reduce((n, f) => n + f.tools, 0);
+console.log(
+  `plugin ${plugin}\ncorpus version ${opt.corpus}, ${files} files, ${tools} tools; load average ${loadavg()[0].toFixed(2)}\n`,
+);
+
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2
+    ? v[v.length >> 1]
+    : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const startup = [];
+for (let i = 0; i < 3; i++) {
+  const run = await runPlugin({
+    command: process.execPath,
+    args: [plugin],
+    // parameter (field 2) "target=go", nothing else
+    request: new Uint8Array([0x12, 0x09, ...Buffer.from("target=go")]),
+    rusageFile: join(work, "rusage.json"),
+  });
+  startup.push(run.cpuMs);
+}
+
+/** The model build's parts, as shares of it, from a profile's phases. */
+const modelParts = [
+  "model build (selection, aliases)",
+  "schema build",
+  "schema serialization (canonical JSON)",
+  "OpenAI strict check",
+];
+const decoded = fromBinary(CodeGeneratorRequestSchema, request);
+const columns = [];
+for (const target of opt.targets.split(",")) {
+  decoded.parameter = `target=${target}`;
+  const requestFile = join(work, `request-${target}.binpb`);
+  writeFileSync(requestFile, toBinary(CodeGeneratorRequestSchema, decoded));
+  const inProcess = spawnSync(
+    process.execPath,
+    [join(here, "phase-run.mjs"), requestFile],
+    { maxBuffer: 1 << 20, encoding: "utf8" },
+  );
+  if (inProcess.status !== 0) {
+    console.error(
+      `phases: phase-run.mjs, target=${target}:\n${inProcess.stderr}`,
+    );
+    process.exit(1);
+  }
+  const { phases: timed } = JSON.parse(inProcess.stdout);
+  const profDir = join(work, `prof-${target}`);
+  const r = spawnSync(
+    process.execPath,
+    ["--cpu-prof", "--cpu-prof-dir", profDir, plugin],
+    { input: readFileSync(requestFile), maxBuffer: 1 << 30 },
+  );
+  if (r.status !== 0) {
+    console.error(`phases: target=${target} failed:\n${r.stderr}`);
+    process.exit(1);
+  }
+  const main = readdirSync(profDir).find((f) =>
+    /^CPU\.\d+\.\d+\.\d+\.0\./.test(f),
+  );
+  const sampled = split(JSON.parse(readFileSync(join(profDir, main), "utf8")));
+  const modelSampled = modelParts.reduce(
+    (n, k) => n + (sampled.get(k) ?? 0),
+    0,
+  );
+  const rows = new Map([
+    ["start-up (empty request, bundle)", { cpuMs: median(startup) }],
+  ]);
+  for (const t of timed) {
+    if (t.name === "model build (schemas included)") {
+      for (const k of modelParts) {
+        rows.set(k, {
+          cpuMs: (t.cpuMs * (sampled.get(k) ?? 0)) / modelSampled,
+          wallMs: (t.wallMs * (sampled.get(k) ?? 0)) / modelSampled,
+        });
+      }
+    } else {
+      rows.set(t.name, t);
+    }
+  }
+  columns.push({ target, rows });
+}
+
+const names = [...columns[0].rows.keys()];
+const w = Math.max(...names.map((n) => n.length));
+console.log(
+  `${"CPU (wall) per phase, ms".padEnd(w)}  ${columns.map((c) => c.target.padStart(15)).join("  ")}`,
+);
+const cell = (r) =>
+  r === undefined
+    ? "".padStart(15)
+    : `${r.cpuMs.toFixed(0).padStart(6)}${r.wallMs === undefined ? "".padEnd(9) : ` (${r.wallMs.toFixed(0).padStart(5)})`.padEnd(9)}`;
+for (const name of names) {
+  console.log(
+    `${name.padEnd(w)}  ${columns.map((c) => cell(c.rows.get(name))).join("  ")}`,
+  );
+}
+const total = (c) =>
+  [...c.rows]
+    .filter(([k]) => k !== "module load (unbundled)")
+    .reduce((n, [, r]) => n + r.cpuMs, 0);
+console.log(
+  `${"sum (start-up + phases, CPU)".padEnd(w)}  ${columns.map((c) => `${total(c).toFixed(0).padStart(6)}         `).join("  ")}`,
+);
+console.log(
+  "\nmodule load (unbundled): the dist/ modules imported one by one, as the in-process run does; the executable loads the bundle, counted in start-up.",
+);
