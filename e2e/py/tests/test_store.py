@@ -233,7 +233,7 @@ async def test_two_workers_fifty_conversations(
     assert sum(len(w.answered) for w in workers) == CONVERSATIONS * (2 * CALLS + 1)
     for handle in handles:
         assert (await workers[1].send({"op": "end", "handle": handle}))["ok"] is True
-    assert await client.dbsize() == 0
+    assert await client.exists(*(store.key(h) for h in handles)) == 0  # all ended
     await client.aclose()
     for w in workers:
         await w.close()
