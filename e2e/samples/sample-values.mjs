@@ -11,9 +11,9 @@
 // each value the argument text a model would send.
 //
 // Also the same for every tool of a generator golden case (caseValues,
-// writeCaseValues): `compact` (schema=compact: $defs, recursion) and
-// `validate` (buf.validate keywords), which each suite generates code for
-// beside e2e/proto.
+// writeCaseValues): `compact` (schema=compact: $defs, recursion),
+// `validate` (buf.validate keywords) and `recursion` (strict cycles), which
+// each suite generates code for beside e2e/proto.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -193,7 +193,7 @@ function toolValues(tool, { seed, count, integerRange }) {
 
 /**
  * `count` admitted values for each tool of a generator golden case
- * (`compact`, `validate`), integers in their field's range.
+ * (`compact`, `validate`, `recursion`), integers in their field's range.
  */
 export async function caseValues({ caseName, target, seed, count = 200 }) {
   const { tools } = await modelOfCase(caseName, target);
@@ -290,11 +290,11 @@ export function writeSampleValues({ target, seed, out, count = 200 }) {
 /**
  * Write what a suite's value tests read into `out`: `<tool>.json` for each
  * samples_echo_* tool (seed `seed`), and `<case>.json` for the golden cases
- * compact and validate (seeds `seed + 100`, `seed + 200`).
+ * compact, validate and recursion (seeds `seed + 100`, `+ 200`, `+ 300`).
  */
 export async function writeSuiteValues({ target, seed, out, count = 200 }) {
   writeSampleValues({ target, seed, out, count });
-  for (const [i, caseName] of ["compact", "validate"].entries()) {
+  for (const [i, caseName] of ["compact", "validate", "recursion"].entries()) {
     await writeCaseValues({
       caseName,
       target,

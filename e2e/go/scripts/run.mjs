@@ -6,7 +6,7 @@
 //   2. buf generate over e2e/proto: protoc-gen-go and protoc-gen-go-grpc into
 //      gen/, our plugin (target=go,mcp=true, strategy all) into
 //      gentools/ai_tools.gen.go and gentools/ai_tools_mcp.gen.go;
-//      the generator's golden cases compact and validate the same way
+//      the generator's golden cases compact, validate and recursion the same way
 //      (buf managed mode: go_package under gen/cases/<case>) into
 //      gen/cases/ and gencases/<case>/ai_tools.gen.go;
 //   3. node scripts/values.mjs: schema-generated arguments into gen/values/;
@@ -143,7 +143,7 @@ await must(
   { cwd: repoRoot },
 );
 step(
-  "buf generate the generator's cases compact and validate → e2e/go/gen/cases, e2e/go/gencases",
+  "buf generate the generator's cases compact, validate and recursion → e2e/go/gen/cases, e2e/go/gencases",
 );
 // Each case (with its options.txt) into a package of its own,
 // gencases/<case> (package gentools, tested by the case_values_test.go
@@ -152,7 +152,7 @@ step(
 // except buf/validate/validate.proto's: its Go package is protovalidate's
 // own module (buf.build/gen/go/bufbuild/protovalidate), which
 // buf.build/go/protovalidate checks the requests with.
-for (const name of ["compact", "validate"]) {
+for (const name of ["compact", "validate", "recursion"]) {
   const ws = await makeWorkspace(name);
   try {
     const template = {
@@ -201,7 +201,7 @@ for (const name of ["compact", "validate"]) {
   if (!existsSync(path.join(pkgDir, "gencases", name, "ai_tools.gen.go")))
     die(`the plugin wrote no gencases/${name}/ai_tools.gen.go`);
 }
-console.log("  gen/cases/*/…/*.pb.go, gencases/compact, gencases/validate");
+console.log("  gen/cases/*/…/*.pb.go, gencases/{compact,validate,recursion}");
 if (mode === "--generate") finish(mode);
 
 if (mode === "--e2e") {

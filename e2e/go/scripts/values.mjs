@@ -1,6 +1,6 @@
 // Write gen/values/<tool>.json (and gen/values/<case>.json for the
-// generator's golden cases compact and validate, gencases/case_values_test.go):
-// schema-generated arguments for the Go
+// generator's golden cases compact, validate and recursion,
+// gencases/*/case_values_test.go): schema-generated arguments for the Go
 // suite's schema round trip (gentools/samples_test.go), by the shared
 // @ai-tools/e2e-samples. The Go test checks that each tool's schema is the
 // one the generated Go file carries.

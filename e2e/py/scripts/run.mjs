@@ -7,7 +7,8 @@
 //   2. gen/: grpcio-tools output of e2e/proto (--python_out, --mypy_out,
 //      --mypy_grpc_out, --grpc_python_out) and our plugin (target=py, one
 //      request for all files) → gen/ai_tools_gen.py; the same for the
-//      generator's golden cases compact and validate → gen/cases/<case>/;
+//      generator's golden cases compact, validate and recursion →
+//      gen/cases/<case>/;
 //   3. node scripts/values.mjs: schema-generated arguments → gen/values/;
 //   4. ruff format --check, ruff check and mypy --strict over the generated
 //      module and the tests; then pytest against the real test server
@@ -128,10 +129,11 @@ step(
   );
   for (const f of ["ai_tools_gen.py", "ai_tools_mcp_gen.py"])
     if (!existsSync(path.join(genDir, f))) die(`the plugin wrote no gen/${f}`);
-  // The generator's golden cases compact (schema=compact: $defs, recursion)
-  // and validate (buf.validate keywords), each with its options.txt, into
+  // The generator's golden cases compact (schema=compact: $defs, recursion),
+  // validate (buf.validate keywords) and recursion (strict cycles,
+  // providers=openai), each with its options.txt, into
   // gen/cases/<case>/ (tests/test_case_values.py).
-  for (const name of ["compact", "validate"]) {
+  for (const name of ["compact", "validate", "recursion"]) {
     const caseOut = path.join(genDir, "cases", name);
     const caseDir = path.join(
       repoRoot,

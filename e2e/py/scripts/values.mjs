@@ -1,6 +1,6 @@
 // Write gen/values/<tool>.json (and gen/values/<case>.json for the
-// generator's golden cases compact and validate, tests/test_case_values.py):
-// schema-generated arguments for the schema
+// generator's golden cases compact, validate and recursion,
+// tests/test_case_values.py): schema-generated arguments for the schema
 // round trip of tests/test_samples.py, by the shared @ai-tools/e2e-samples.
 // The test checks that each tool's schema is the one gen/ai_tools_gen.py
 // carries.

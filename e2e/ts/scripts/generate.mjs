@@ -103,10 +103,11 @@ execFileSync(
   ],
   { cwd: repoRoot, stdio: "inherit" },
 );
-// The generator's golden cases compact (schema=compact: $defs, recursion)
-// and validate (buf.validate keywords), with each case's options.txt, into
+// The generator's golden cases compact (schema=compact: $defs, recursion),
+// validate (buf.validate keywords) and recursion (schema=compact with
+// providers=openai: strict cycles), with each case's options.txt, into
 // src/gen/cases/<case>/ (test/case-values.test.ts).
-for (const name of ["compact", "validate"]) {
+for (const name of ["compact", "validate", "recursion"]) {
   const caseOut = path.join(out, "cases", name);
   const caseDir = path.join(repoRoot, "generator", "testdata", "protos", name);
   mkdirSync(caseOut, { recursive: true });
@@ -140,6 +141,7 @@ for (const f of [
   "mcpdemo/ai_tools_mcp.gen.ts",
   "cases/compact/ai_tools.gen.ts",
   "cases/validate/ai_tools.gen.ts",
+  "cases/recursion/ai_tools.gen.ts",
 ]) {
   if (!existsSync(path.join(out, f))) {
     console.error(`e2e-ts: the plugin wrote no src/gen/${f}`);

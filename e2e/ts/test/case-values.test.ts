@@ -1,6 +1,7 @@
 // Issue 11, point 7: the invariant "admitted means decodable" for compact
 // schemas ($defs, recursion through $ref) and for buf.validate keywords, on
-// the generator's golden cases `compact` (schema=compact) and `validate`,
+// the generator's golden cases `compact` (schema=compact), `validate` and
+// `recursion` (schema=compact with providers=openai: strict cycles),
 // generated into src/gen/cases/ by scripts/generate.mjs. 200 values per
 // tool, generated from the plugin's schema (@ai-tools/e2e-samples
 // caseValues, $refs followed three times on a path), go through the
@@ -41,6 +42,8 @@ import { createValidator } from "@bufbuild/protovalidate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as compact from "../src/gen/cases/compact/ai_tools.gen.js";
 import { CompactService } from "../src/gen/cases/compact/compact/v1/compact_pb.js";
+import * as recursion from "../src/gen/cases/recursion/ai_tools.gen.js";
+import { RecursionService } from "../src/gen/cases/recursion/recursion/v1/recursion_pb.js";
 import * as validate from "../src/gen/cases/validate/ai_tools.gen.js";
 import { RulesService } from "../src/gen/cases/validate/rules/v1/rules_pb.js";
 
@@ -152,6 +155,15 @@ const cases = [
       expect(schemas.join()).toMatch(/"(minLength|pattern|exclusiveMinimum)"/),
     described: describedRules,
   },
+  {
+    name: "recursion",
+    gen: recursion,
+    services: [RecursionService],
+    seed: 8400,
+    // Recursion through $ref (strict tools too: providers=openai).
+    check: (schemas: string[]) =>
+      expect(schemas.every((s) => s.includes('"$ref"'))).toBe(true),
+  },
 ] as const;
 
 for (const c of cases) {
@@ -256,7 +268,10 @@ for (const c of cases) {
           sent++;
         }
         lines.push(
-          `${tool.name}: ${values.length} values decoded (${aliased} with an alias), ${sent} sent through the ${runs} executor; described rules broken: ${JSON.stringify(broken)}`,
+          `${tool.name}: ${values.length} values decoded (${aliased} with an alias), ${sent} sent through the ${runs} executor` +
+            ("described" in c
+              ? `; described rules broken (protovalidate), by field: ${JSON.stringify(broken)}`
+              : ""),
         );
       }
       console.log(`case ${c.name}:\n  ${lines.join("\n  ")}`);
