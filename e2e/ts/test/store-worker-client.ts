@@ -4,14 +4,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-/** One answer of the worker. */
+/** One answer of the worker (the protocol of e2e/go/cmd/linkhub-worker). */
 export interface WorkerAnswer {
-  readonly ok: boolean;
   readonly handle?: string;
-  readonly result?: string;
-  readonly reason?: string;
-  readonly code?: string;
-  readonly message?: string;
+  /** The tool's result, parsed. */
+  readonly result?: unknown;
+  readonly ok?: boolean;
+  readonly error?: {
+    readonly reason: string;
+    readonly code?: string;
+    readonly message: string;
+  };
 }
 
 /** A running worker process. */
@@ -31,11 +34,23 @@ const workerJs = fileURLToPath(
   new URL("../dist/store-worker.js", import.meta.url),
 );
 
-/** Spawn a worker on the test server and Redis. */
-export function spawnStoreWorker(grpc: string, redisUrl: string): StoreWorker {
+/** Spawn a worker on the test server and Redis, running up to parallel requests at once. */
+export function spawnStoreWorker(
+  grpc: string,
+  redisUrl: string,
+  parallel: number,
+): StoreWorker {
   const child = spawn(
     process.execPath,
-    [workerJs, "--grpc", grpc, "--redis", redisUrl],
+    [
+      workerJs,
+      "--grpc",
+      grpc,
+      "--redis",
+      redisUrl,
+      "--parallel",
+      String(parallel),
+    ],
     { stdio: ["pipe", "pipe", "inherit"] },
   );
   const waiting = new Map<number, (a: WorkerAnswer) => void>();
@@ -64,7 +79,7 @@ export function spawnStoreWorker(grpc: string, redisUrl: string): StoreWorker {
     child,
     async start() {
       const a = await send({ op: "start" });
-      if (!a.ok || a.handle === undefined) {
+      if (a.handle === undefined) {
         throw new Error(`start failed: ${JSON.stringify(a)}`);
       }
       return a.handle;
