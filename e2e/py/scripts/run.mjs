@@ -12,7 +12,9 @@
 //   3. node scripts/values.mjs: schema-generated arguments → gen/values/;
 //   4. ruff format --check, ruff check and mypy --strict over the generated
 //      module and the tests; then pytest against the real test server
-//      (e2e/server/dist/main.js, started by tests/conftest.py).
+//      (e2e/server/dist/main.js, started by tests/conftest.py) and, for the
+//      conversation store tests, a real redis-server (Debian's, started on a
+//      free port by tests/conftest.py).
 //
 //   node scripts/run.mjs            everything (the `e2e` script)
 //   node scripts/run.mjs --generate steps 1–2
