@@ -76,9 +76,21 @@ class RedisServer:
             self._proc.wait(10)
         self._proc = None
 
+    def pause(self) -> None:
+        """SIGSTOP it: it keeps its connections and data but answers nothing
+        (a server that times out)."""
+        assert self._proc is not None
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT it after :meth:`pause`."""
+        assert self._proc is not None
+        self._proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         """Stop it (SIGTERM, then SIGKILL after 10 s) and drop its folder."""
         if self._proc is not None and self._proc.poll() is None:
+            self._proc.send_signal(signal.SIGCONT)  # in case it was paused
             self._proc.terminate()
             try:
                 self._proc.wait(10)

@@ -11,6 +11,7 @@ import hashlib
 import json
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -289,6 +290,26 @@ async def test_redis_killed_then_restarted(faulty: Faulty) -> None:
     fresh = await executor.start()
     out = await executor.execute(fresh, "accounts_create", '{"name":"C"}')
     assert json.loads(out)["account"]["id"] == "acct-1"
+
+
+async def test_redis_timing_out_then_answering_again(faulty: Faulty) -> None:
+    executor, server = faulty.executor, faulty.server
+    handle = await executor.start()
+    await executor.execute(handle, "accounts_create", '{"name":"A"}')
+    server.pause()
+    try:
+        started = time.monotonic()
+        with pytest.raises(ToolError) as caught:
+            await executor.execute(handle, "accounts_merge", '{"sourceId":"acct-1"}')
+        assert caught.value.reason == "store-unavailable"
+        assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+        assert "Timeout" in str(caught.value), str(caught.value)
+        assert time.monotonic() - started < 30  # the client's timeout, with its retries
+    finally:
+        server.resume()
+    # the same conversation, its data intact
+    out = await executor.execute(handle, "accounts_create", '{"name":"B"}')
+    assert json.loads(out)["account"]["id"] == "acct-2"
 
 
 async def test_redis_restarted_mid_call_shows_nothing(faulty: Faulty, servers: Servers) -> None:
