@@ -98,6 +98,19 @@ message Expr {
 
 message CalcRequest { Expr e = 1; }
 
+// Two messages named Info, each used twice.
+message Left {
+  message Info { string x = 1; }
+  Info info = 1;
+  Info other = 2;
+}
+message Right {
+  message Info { int32 y = 1; }
+  Info info = 1;
+  Info other = 2;
+}
+message PairRequest { Left left = 1; Right right = 2; }
+
 message ThreadRequest {
   Reply first = 1;
   oneof pick {
@@ -134,7 +147,7 @@ beforeAll(() => {
 }, 60_000);
 
 describe("schema=compact", () => {
-  it("writes a message used twice once under $defs, keyed by full name", () => {
+  it("writes a message used twice once under $defs, keyed by its own name", () => {
     const { schema } = buildToolSchema(
       message("OrderRequest"),
       false,
@@ -142,20 +155,33 @@ describe("schema=compact", () => {
       "compact",
     );
     const defs = schema["$defs"] as Record<string, unknown>;
-    expect(Object.keys(defs).sort()).toEqual(["t.v1.Line", "t.v1.Money"]);
-    expect(defs["t.v1.Money"]).toEqual({
+    expect(Object.keys(defs).sort()).toEqual(["Line", "Money"]);
+    expect(defs["Money"]).toEqual({
       type: "object",
       properties: { currency: { type: "string" }, units: { type: "integer" } },
       required: ["currency", "units"],
     });
     const props = schema["properties"] as Record<string, unknown>;
-    expect(props["total"]).toEqual({ $ref: "#/$defs/t.v1.Money" });
+    expect(props["total"]).toEqual({ $ref: "#/$defs/Money" });
     // A message used once stays in place.
     expect(props["once"]).toEqual({
       type: "object",
       properties: { note: { type: "string" } },
       required: ["note"],
     });
+  });
+
+  it("keys by full name the messages whose own names clash", () => {
+    const { schema } = buildToolSchema(
+      message("PairRequest"),
+      false,
+      undefined,
+      "compact",
+    );
+    expect(Object.keys(schema["$defs"] as object).sort()).toEqual([
+      "t.v1.Left.Info",
+      "t.v1.Right.Info",
+    ]);
   });
 
   it("keeps strict references nullable and accepted by OpenAI strict", () => {
@@ -167,10 +193,10 @@ describe("schema=compact", () => {
     );
     expect(checkOpenAiStrict(schema)).toEqual([]);
     const line = (schema["$defs"] as Record<string, Record<string, unknown>>)[
-      "t.v1.Line"
+      "Line"
     ]!["properties"] as Record<string, unknown>;
     expect(line["discount"]).toEqual({
-      anyOf: [{ $ref: "#/$defs/t.v1.Money" }, { type: "null" }],
+      anyOf: [{ $ref: "#/$defs/Money" }, { type: "null" }],
     });
   });
 
@@ -199,10 +225,10 @@ describe("schema=compact", () => {
       "compact",
     ).schema;
     const node = (loose["$defs"] as Record<string, Record<string, unknown>>)[
-      "t.v1.Node"
+      "Node"
     ]!;
     expect((node["properties"] as Record<string, unknown>)["children"]).toEqual(
-      { type: "array", items: { $ref: "#/$defs/t.v1.Node" } },
+      { type: "array", items: { $ref: "#/$defs/Node" } },
     );
     // Values nest deeper than the old recursion stop.
     const values = valuesFor(loose, { count: 50, seed: 7, unknownKeys: false });
@@ -222,7 +248,7 @@ describe("schema=compact", () => {
       "compact",
     ).schema;
     const node = (loose["$defs"] as Record<string, Record<string, unknown>>)[
-      "t.v1.Node"
+      "Node"
     ]!;
     expect(node["required"]).toEqual(["name"]);
     // Entering the cycle from outside it stays required.
@@ -236,7 +262,7 @@ describe("schema=compact", () => {
       undefined,
       "compact",
     );
-    const line = (schema["$defs"] as Record<string, JsonObject>)["t.v1.Line"]!;
+    const line = (schema["$defs"] as Record<string, JsonObject>)["Line"]!;
     expect(line["description"]).toBe(
       "Set at most one of sku, url; at most one of text, html.",
     );
@@ -253,11 +279,11 @@ describe("schema=compact", () => {
       undefined,
       "compact",
     );
-    expect((schema["$defs"] as Record<string, unknown>)["t.v1.Expr"]).toEqual({
+    expect((schema["$defs"] as Record<string, unknown>)["Expr"]).toEqual({
       type: "object",
       properties: {
         number: { type: "number" },
-        negated: { $ref: "#/$defs/t.v1.Expr" },
+        negated: { $ref: "#/$defs/Expr" },
       },
       description: "Set at most one of number, negated.",
     });
@@ -289,8 +315,8 @@ describe("schema=compact", () => {
       { path: ["featured"], oneof: "note", members: ["text", "html"] },
     ]);
     expect(Object.keys(tool.schema["$defs"] as object).sort()).toEqual([
-      "t.v1.Line",
-      "t.v1.Money",
+      "Line",
+      "Money",
     ]);
   });
 });
@@ -304,20 +330,20 @@ describe("strict recursion (providers=openai: strictCycles)", () => {
     const schema = strictTree();
     expect(checkOpenAiStrict(schema)).toEqual([]);
     const node = (schema["$defs"] as Record<string, Record<string, unknown>>)[
-      "t.v1.Node"
+      "Node"
     ]!;
     expect(node).toEqual({
       type: "object",
       properties: {
         name: { type: "string" },
-        children: { type: "array", items: { $ref: "#/$defs/t.v1.Node" } },
-        parent: { anyOf: [{ $ref: "#/$defs/t.v1.Node" }, { type: "null" }] },
+        children: { type: "array", items: { $ref: "#/$defs/Node" } },
+        parent: { anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }] },
       },
       required: ["name", "children", "parent"],
       additionalProperties: false,
     });
     expect((schema["properties"] as Record<string, unknown>)["root"]).toEqual({
-      $ref: "#/$defs/t.v1.Node",
+      $ref: "#/$defs/Node",
     });
   });
 
@@ -359,11 +385,11 @@ describe("strict recursion (providers=openai: strictCycles)", () => {
     );
     expect(checkOpenAiStrict(schema)).toEqual([]);
     const reply = (schema["$defs"] as Record<string, Record<string, unknown>>)[
-      "t.v1.Reply"
+      "Reply"
     ]!;
     const props = reply["properties"] as Record<string, unknown>;
     expect(props["next"]).toEqual({
-      anyOf: [{ $ref: "#/$defs/t.v1.Reply" }, { type: "null" }],
+      anyOf: [{ $ref: "#/$defs/Reply" }, { type: "null" }],
     });
     expect(props["by_author"]).toEqual({
       type: "array",
@@ -371,7 +397,7 @@ describe("strict recursion (providers=openai: strictCycles)", () => {
         type: "object",
         properties: {
           key: { type: "string" },
-          value: { $ref: "#/$defs/t.v1.Reply" },
+          value: { $ref: "#/$defs/Reply" },
         },
         required: ["key", "value"],
         additionalProperties: false,

@@ -138,7 +138,7 @@ function buildWithDefs(
     expanding: new Set(),
     oneofGroups: [],
     bound: method === undefined ? new Set() : httpBoundFields(method),
-    defs: createSchemaDefs(message, policy, strict, strictCycles),
+    defs: createSchemaDefs(message, policy, strict, strictCycles, compact),
     refSites: [],
     compact,
   };

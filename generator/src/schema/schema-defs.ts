@@ -106,16 +106,21 @@ export interface SchemaDefs<F extends PathFact = PathFact> {
  * JSON form are never definitions). `strictCycles` makes a strict tool's
  * recursion real (`$ref` cycles) instead of a closed empty object: only
  * when every enforced provider takes a cycle through required properties
- * (provider-checks.ts, strictRecursionAllowed).
+ * (provider-checks.ts, strictRecursionAllowed). `shortKeys` (compact
+ * schemas) keys a message's definition by its own name (`Money`), by its
+ * full name only when another message the tool reaches has that name.
  */
 export function createSchemaDefs<F extends PathFact>(
   root: DescMessage,
   policy: DefsPolicy,
   strict: boolean,
   strictCycles = false,
+  shortKeys = false,
 ): SchemaDefs<F> {
   const graph =
     policy === "inline" ? undefined : createMessageGraph(root, strict);
+  const keys =
+    graph !== undefined && shortKeys ? definitionKeys(graph) : undefined;
   // Cut recursion where a strict tool may not have a cycle.
   const cut = strict && !strictCycles;
   const defs = new Map<string, JsonSchema>();
@@ -154,7 +159,7 @@ export function createSchemaDefs<F extends PathFact>(
       if (!isDef) {
         return undefined;
       }
-      return define(name, () => {
+      return define(keys?.get(name) ?? name, () => {
         const scope: DefScope<F> = { facts: [], refSites: [] };
         scopes.set(name, scope);
         return expand(scope);
@@ -254,8 +259,28 @@ export function wrapDescribedRefs(schema: JsonSchema): JsonSchema {
   return schema;
 }
 
+/**
+ * Each reached message's definition key: its own name, or its full name
+ * when two reached messages share their own name. A key without a `.` is
+ * never another message's full-name key, which holds one unless the
+ * message has no package (and then its own name is its full name).
+ */
+function definitionKeys(graph: MessageGraph): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const name of graph.names.values()) {
+    count.set(name, (count.get(name) ?? 0) + 1);
+  }
+  const keys = new Map<string, string>();
+  for (const [typeName, name] of graph.names) {
+    keys.set(typeName, count.get(name) === 1 ? name : typeName);
+  }
+  return keys;
+}
+
 /** What the definitions need to know of the messages a tool reaches. */
 interface MessageGraph {
+  /** The own name (`Money`) of each reached message, by full name. */
+  readonly names: ReadonlyMap<string, string>;
   /** Fields (of reached messages) of each message type, by full name. */
   readonly uses: ReadonlyMap<string, number>;
   /** Full names of the messages on a cycle of message types. */
@@ -306,6 +331,7 @@ function schemaEdge(
  */
 function createMessageGraph(root: DescMessage, strict: boolean): MessageGraph {
   const uses = new Map<string, number>();
+  const names = new Map<string, string>();
   const recursive = new Set<string>();
   const component = new Map<string, number>();
   const index = new Map<string, number>();
@@ -317,6 +343,7 @@ function createMessageGraph(root: DescMessage, strict: boolean): MessageGraph {
 
   function visit(message: DescMessage): void {
     const name = message.typeName;
+    names.set(name, message.name);
     index.set(name, counter);
     low.set(name, counter);
     counter += 1;
@@ -358,7 +385,7 @@ function createMessageGraph(root: DescMessage, strict: boolean): MessageGraph {
   }
 
   visit(root);
-  return { uses, recursive, component };
+  return { names, uses, recursive, component };
 }
 
 function escapePointer(name: string): string {
