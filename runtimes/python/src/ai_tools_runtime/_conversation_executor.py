@@ -20,7 +20,7 @@ from ._conversation_store import (
 from ._executor import AsyncExecutor
 from ._json import quote
 from ._tables import AliasConfig
-from ._tool_error import ToolError
+from ._tool_error import ToolError, ToolErrorReason
 
 __all__ = ["ConversationExecutor", "StoredConversation"]
 
@@ -28,28 +28,47 @@ Metadata = Sequence[tuple[str, str | bytes]]
 T = TypeVar("T")
 
 
-def expired_error(handle: str, cause: BaseException | None = None) -> ToolError:
-    """The ``conversation-expired`` error of a handle."""
-    err = ToolError(
-        expired_message(handle),
-        reason="conversation-expired",
-        code=grpc.StatusCode.NOT_FOUND,
-    )
-    err.__cause__ = cause
-    return err
-
-
-def store_error(cause: Exception) -> ToolError:
-    """The ``store-unavailable`` error of a store's failure: the error's
-    message on one line."""
-    text = " ".join(str(cause).split()) or type(cause).__name__
-    err = ToolError(
+def store_failure(handle: str, cause: Exception) -> ToolError:
+    """The ``ToolError`` of a store operation on ``handle`` that raised
+    ``cause`` (docs/store.md): ``conversation-expired``,
+    ``conversation-corrupt``, or else ``store-unavailable`` with the
+    error's message on one line."""
+    if isinstance(cause, ConversationExpiredError):
+        return _error(
+            expired_message(handle), "conversation-expired", grpc.StatusCode.NOT_FOUND, cause
+        )
+    if isinstance(cause, ConversationCorruptError):
+        return corrupt_error(handle, cause)
+    text = _one_line(cause) or type(cause).__name__
+    return _error(
         f"conversation store unavailable: {text}",
-        reason="store-unavailable",
-        code=grpc.StatusCode.UNAVAILABLE,
+        "store-unavailable",
+        grpc.StatusCode.UNAVAILABLE,
+        cause,
     )
+
+
+def corrupt_error(handle: str, cause: Exception) -> ToolError:
+    """The ``conversation-corrupt`` error of a handle: the cause's message
+    (``restore_state``'s, or the store's) on one line."""
+    return _error(
+        f"conversation {quote(handle)} cannot be read: {_one_line(cause)}",
+        "conversation-corrupt",
+        grpc.StatusCode.DATA_LOSS,
+        cause,
+    )
+
+
+def _error(
+    message: str, reason: ToolErrorReason, code: grpc.StatusCode, cause: Exception
+) -> ToolError:
+    err = ToolError(message, reason=reason, code=code)
     err.__cause__ = cause
     return err
+
+
+def _one_line(err: Exception) -> str:
+    return " ".join(str(err).split())
 
 
 @dataclass
@@ -71,7 +90,7 @@ class StoredConversation:
         try:
             handle = await store.create()
         except Exception as err:
-            raise store_error(err) from err
+            raise store_failure("", err) from err
         return await cls.load(store, handle, config)
 
     @classmethod
@@ -83,12 +102,8 @@ class StoredConversation:
         ``conversation-corrupt``, ``store-unavailable``) only."""
         try:
             epoch, state = await store.load(handle)
-        except ConversationExpiredError as err:
-            raise expired_error(handle, err) from err
-        except ConversationCorruptError as err:
-            raise corrupt_error(handle, err) from err
         except Exception as err:
-            raise store_error(err) from err
+            raise store_failure(handle, err) from err
         aliases = AliasManager(config)
         _restore(aliases, handle, state)
         return cls(store, handle, epoch, aliases)
@@ -102,26 +117,9 @@ class StoredConversation:
             return
         try:
             state = await self.store.register(self.handle, self.epoch, pairs)
-        except ConversationExpiredError as err:
-            raise expired_error(self.handle, err) from err
-        except ConversationCorruptError as err:
-            raise corrupt_error(self.handle, err) from err
         except Exception as err:
-            raise store_error(err) from err
+            raise store_failure(self.handle, err) from err
         _restore(self.aliases, self.handle, state)
-
-
-def corrupt_error(handle: str, cause: Exception) -> ToolError:
-    """The ``conversation-corrupt`` error of a handle: the cause's message
-    (``restore_state``'s, or the store's) on one line."""
-    text = " ".join(str(cause).split())
-    err = ToolError(
-        f"conversation {quote(handle)} cannot be read: {text}",
-        reason="conversation-corrupt",
-        code=grpc.StatusCode.DATA_LOSS,
-    )
-    err.__cause__ = cause
-    return err
 
 
 def _restore(aliases: AliasManager, handle: str, state: str) -> None:
@@ -157,7 +155,7 @@ class ConversationExecutor:
     async def start(self) -> str:
         """Start a conversation; its handle (for the next calls, in any
         process). Raises :class:`ToolError` (``store-unavailable``) only."""
-        return await _guard(self._store.create())
+        return await _guard("", self._store.create())
 
     async def execute(
         self,
@@ -181,11 +179,11 @@ class ConversationExecutor:
     async def end(self, handle: str) -> None:
         """End a conversation (an unknown handle is not an error). Raises
         :class:`ToolError` (``store-unavailable``) only."""
-        await _guard(self._store.delete(handle))
+        await _guard(handle, self._store.delete(handle))
 
 
-async def _guard(step: Awaitable[T]) -> T:
+async def _guard(handle: str, step: Awaitable[T]) -> T:
     try:
         return await step
     except Exception as err:
-        raise store_error(err) from err
+        raise store_failure(handle, err) from err
