@@ -10,6 +10,9 @@
 //   node scripts/run.mjs --test      --build, then go test -race ./... (the
 //                                    redisstore tests start redis-server)
 //   node scripts/run.mjs --bench     --generate, then the benchmarks
+//   node scripts/run.mjs --fuzz      --generate, then each FuzzXxx with
+//                                    go test -fuzz for its share of
+//                                    $FUZZ_SECONDS (default 30)
 //
 // Without Go it fails, it never skips.
 
@@ -26,7 +29,7 @@ const { run, must, step, finish, die } = createSuiteRunner({
   cwd: pkgDir,
 });
 
-const modes = ["--generate", "--build", "--test", "--bench"];
+const modes = ["--generate", "--build", "--test", "--bench", "--fuzz"];
 const args = process.argv.slice(2);
 if (args.length !== 1 || !modes.includes(args[0]))
   die(`give one of ${modes.join(", ")}`);
@@ -89,6 +92,30 @@ if (mode === "--bench") {
     "-benchmem",
     ".",
   ]);
+  finish(mode);
+}
+
+if (mode === "--fuzz") {
+  const seconds = Number(process.env.FUZZ_SECONDS || "30");
+  const list = await must("go", ["test", "-list", "^Fuzz", "."], {
+    quiet: true,
+  });
+  const targets = list.stdout.split("\n").filter((l) => l.startsWith("Fuzz"));
+  if (targets.length === 0) die("no Fuzz targets found");
+  const share = Math.max(1, Math.floor(seconds / targets.length));
+  for (const t of targets) {
+    step(`go test -fuzz ^${t}$ -fuzztime ${share}s`);
+    await must("go", [
+      "test",
+      "-run",
+      "^$",
+      "-fuzz",
+      `^${t}$`,
+      "-fuzztime",
+      `${share}s`,
+      ".",
+    ]);
+  }
   finish(mode);
 }
 

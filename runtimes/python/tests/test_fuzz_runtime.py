@@ -29,7 +29,7 @@ FUZZING = SECONDS > 0
 PROPERTIES = 4
 
 FUZZ = settings(
-    max_examples=200 if FUZZING else 60,
+    max_examples=50 if FUZZING else 60,
     derandomize=not FUZZING,
     deadline=None,  # the machine is shared: time is not a property here
     database=None,  # found cases are kept as @example, not in .hypothesis/
