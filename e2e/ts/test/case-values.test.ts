@@ -11,7 +11,9 @@
 // manager, fixArguments, protobuf-es) decode. A tool without an
 // auto-executor (the validate case's pick tools) runs on the runtime's
 // executor, given its method. Every other value names its account (the
-// validate case's account_id, prefix acct) by an alias.
+// validate case's account_id, prefix acct) by an alias. The validate case's
+// requests are checked with protovalidate, as the server decodes them: no
+// rule the schema states as a keyword is broken by a value it admits.
 import { once } from "node:events";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
@@ -33,12 +35,12 @@ import {
   type DescService,
   type Message,
 } from "@bufbuild/protobuf";
+import { createValidator } from "@bufbuild/protovalidate";
 import type { ConnectRouter, Transport } from "@connectrpc/connect";
 import {
   connectNodeAdapter,
   createGrpcTransport,
 } from "@connectrpc/connect-node";
-import { createValidator } from "@bufbuild/protovalidate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as compact from "../src/gen/cases/compact/ai_tools.gen.js";
 import { CompactService } from "../src/gen/cases/compact/compact/v1/compact_pb.js";
