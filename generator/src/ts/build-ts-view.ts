@@ -29,7 +29,7 @@ import {
   type TsUnsure,
 } from "./ts-doc.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
-import { layToolDeclaration } from "./ts-tool-layout.js";
+import { laid, layStatement, layToolDeclaration } from "./ts-tool-layout.js";
 import {
   esModulePath,
   esServiceExportName,
@@ -119,80 +119,151 @@ export function buildTsView(
     allTools: tsReturn(
       tsArray(model.tools.map((t) => tsPlainExpr(constNames.get(t)!))),
     ),
-    responseAliases: tsConst(
-      true,
-      "responseAliases",
-      "ResponseAliases",
-      tsObject(
-        [
-          tsProperty(
-            "types",
-            tsObject(
-              model.responseAliasTypes.map(([typeName, fields]) =>
-                tsProperty(
-                  tsStringKey(typeName, unsure),
-                  tsArray(
-                    fields.map((f) => tsJson(responseAliasField(f), unsure)),
-                  ),
-                ),
-              ),
-              true,
-            ),
-          ),
-          tsProperty(
-            "tools",
-            tsObject(
-              model.toolResponseAliases.map(([toolName, a]) =>
-                tsProperty(
-                  tsObjectKey(toolName, unsure),
-                  tsJson(
-                    {
-                      message: a.message,
-                      idPrefix: a.idPrefix,
-                      idField: a.idField,
-                    },
-                    unsure,
-                  ),
-                ),
-              ),
-              true,
-            ),
-          ),
-        ],
+    responseAliases: (): Doc =>
+      tsConst(
         true,
+        "responseAliases",
+        "ResponseAliases",
+        tsObject(
+          [
+            tsProperty(
+              "types",
+              tsObject(
+                model.responseAliasTypes.map(([typeName, fields]) =>
+                  tsProperty(
+                    tsStringKey(typeName, unsure),
+                    tsArray(
+                      fields.map((f) => tsJson(responseAliasField(f), unsure)),
+                    ),
+                  ),
+                ),
+                true,
+              ),
+            ),
+            tsProperty(
+              "tools",
+              tsObject(
+                model.toolResponseAliases.map(([toolName, a]) =>
+                  tsProperty(
+                    tsObjectKey(toolName, unsure),
+                    tsJson(
+                      {
+                        message: a.message,
+                        idPrefix: a.idPrefix,
+                        idField: a.idField,
+                      },
+                      unsure,
+                    ),
+                  ),
+                ),
+                true,
+              ),
+            ),
+          ],
+          true,
+        ),
       ),
-    ),
     knownAliasPrefixes: tsConst(
       true,
       "knownAliasPrefixes",
       "readonly string[]",
       tsArray(model.knownAliasPrefixes.map(tsStringExpr)),
     ),
-    toolMethods: tsConst(
-      false,
-      "toolMethods",
-      "readonly ToolMethod[]",
-      tsArray(
-        model.executors.map((tool) =>
-          tsObject(
-            [
-              tsProperty("tool", tsPlainExpr(constNames.get(tool)!)),
-              tsProperty(
-                "method",
-                tsMemberChain(
-                  serviceNames.get(tool.service)!,
+    toolMethods: (): Doc =>
+      tsConst(
+        false,
+        "toolMethods",
+        "readonly ToolMethod[]",
+        tsArray(
+          model.executors.map((tool) =>
+            tsObject(
+              [
+                tsProperty("tool", tsPlainExpr(constNames.get(tool)!)),
+                tsProperty(
                   "method",
-                  tool.method.localName,
+                  tsMemberChain(
+                    serviceNames.get(tool.service)!,
+                    "method",
+                    tool.method.localName,
+                  ),
                 ),
-              ),
-            ],
-            true,
+              ],
+              true,
+            ),
           ),
         ),
       ),
-    ),
   };
   const print = formatted ? printTs : printTsUnformatted;
+  // The two statements that grow with the API, laid out directly when they
+  // can (ts-tool-layout.ts); as documents otherwise.
+  const direct =
+    layout === "formatted"
+      ? {
+          responseAliases: layStatement(
+            "export const responseAliases: ResponseAliases =",
+            laid.object(
+              [
+                {
+                  key: "types",
+                  value: laid.object(
+                    model.responseAliasTypes.map(([typeName, fields]) => ({
+                      key: tsStringKey(typeName, unsure),
+                      value: laid.array(
+                        fields.map((f) =>
+                          laid.json(responseAliasField(f), unsure),
+                        ),
+                      ),
+                    })),
+                    true,
+                  ),
+                },
+                {
+                  key: "tools",
+                  value: laid.object(
+                    model.toolResponseAliases.map(([toolName, a]) => ({
+                      key: tsObjectKey(toolName, unsure),
+                      value: laid.json(
+                        {
+                          message: a.message,
+                          idPrefix: a.idPrefix,
+                          idField: a.idField,
+                        },
+                        unsure,
+                      ),
+                    })),
+                    true,
+                  ),
+                },
+              ],
+              true,
+            ),
+          ),
+          toolMethods: layStatement(
+            "const toolMethods: readonly ToolMethod[] =",
+            laid.array(
+              model.executors.map((tool) =>
+                laid.object(
+                  [
+                    { key: "tool", value: laid.text(constNames.get(tool)!) },
+                    {
+                      key: "method",
+                      value: laid.text(
+                        tsMethodExpr(
+                          serviceNames.get(tool.service)!,
+                          tool.method,
+                        ),
+                        "chain",
+                      ),
+                    },
+                  ],
+                  true,
+                ),
+              ),
+            ),
+          ),
+        }
+      : {};
 
   return {
     fileName: tsFileName,
@@ -210,9 +281,10 @@ export function buildTsView(
       };
     }),
     allTools: print(statements.allTools, 1),
-    responseAliases: print(statements.responseAliases),
+    responseAliases:
+      direct.responseAliases ?? print(statements.responseAliases()),
     knownAliasPrefixes: print(statements.knownAliasPrefixes),
-    toolMethods: print(statements.toolMethods),
+    toolMethods: direct.toolMethods ?? print(statements.toolMethods()),
   };
 }
 

@@ -64,6 +64,9 @@ export function tsStringExpr(value: string): TsExpr {
 }
 
 function preferredQuotes(literal: string): string {
+  if (literal.indexOf('"', 1) === literal.length - 1) {
+    return literal; // no double quote inside
+  }
   const content = literal.slice(1, -1);
   let doubles = 0;
   let singles = 0;

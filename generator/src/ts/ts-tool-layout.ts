@@ -10,113 +10,149 @@ import { tsObjectKey, tsStringExpr, type TsUnsure } from "./ts-doc.js";
 // those); test/ts-format.test.ts holds both to prettier's output.
 
 const width = 80;
+// A character outside ASCII, or one that canonical JSON escapes into ASCII
+// (U+2028, U+2029): the tool is left to ts-doc.ts.
+// eslint-disable-next-line no-control-regex -- any character outside ASCII
+const nonAsciiJson = /[^\u0000-\u007f]|\\u202[89]/;
 // eslint-disable-next-line no-control-regex -- any character outside ASCII
 const nonAscii = /[^\u0000-\u007f]/;
 
-/** A JSON value with its flat text and whether it must break. */
+/**
+ * A JSON value ready to print: its width on one line, whether it must
+ * break, and its parts.
+ */
 interface Laid {
-  readonly value: JsonValue;
-  /** The value on one line. */
-  readonly flat: string;
+  /** Width of the value printed on one line. */
+  readonly width: number;
   /** Holds an array prettier always breaks (two or more objects of two or more keys). */
   readonly forced: boolean;
-  readonly entries?: readonly (readonly [string, Laid])[];
+  /**
+   * `string`, `chain` (a member expression) and `atom` (null, negative
+   * numbers, identifiers, `{}`, `[]`) may move after `key:`; `short`
+   * (booleans, other numbers) never does; `object`, `array` and `numbers`
+   * (an array of numbers only) are containers.
+   */
+  readonly kind:
+    "string" | "chain" | "atom" | "short" | "object" | "array" | "numbers";
+  /** The text of a string or atom. */
+  readonly text?: string;
+  /** An object's printed keys and values. */
+  readonly entries?: readonly Entry[];
+  /** An array's elements. */
   readonly elements?: readonly Laid[];
-  readonly kind: "string" | "atom" | "short" | "container";
+}
+
+interface Entry {
+  readonly key: string;
+  readonly value: Laid;
 }
 
 class Bail extends Error {}
 
+function atom(text: string, kind: "string" | "chain" | "atom" | "short"): Laid {
+  return { width: text.length, forced: false, kind, text };
+}
+
+const objectTypes = new Set(["object", "array", "numbers"]);
+
 function lay(value: JsonValue, unsure: TsUnsure): Laid {
   if (value === null) {
-    return { value, flat: "null", forced: false, kind: "atom" };
+    return atom("null", "atom");
   }
   switch (typeof value) {
     case "string":
-      if (nonAscii.test(value)) {
-        throw new Bail();
-      }
-      return {
-        value,
-        flat: tsStringExpr(value).doc as string,
-        forced: false,
-        kind: "string",
-      };
-    case "number": {
-      const flat = JSON.stringify(value).replace("e+", "e");
+      return atom(tsStringExpr(value).doc as string, "string");
+    case "number":
       // A non-negative literal never breaks after `key:`; `-1` (a unary
       // expression) may, like null.
-      return { value, flat, forced: false, kind: value < 0 ? "atom" : "short" };
-    }
+      return atom(
+        JSON.stringify(value).replace("e+", "e"),
+        value < 0 ? "atom" : "short",
+      );
     case "boolean":
-      return { value, flat: String(value), forced: false, kind: "short" };
+      return atom(String(value), "short");
   }
   if (Array.isArray(value)) {
     if (value.length === 0) {
-      return { value, flat: "[]", forced: false, kind: "atom" };
+      return atom("[]", "atom");
     }
     const elements = value.map((v) => lay(v, unsure));
-    if (elements.every((e) => typeof e.value === "number")) {
-      // Prettier fills such an array when it breaks: left to ts-doc.ts.
-      return {
-        value,
-        flat: `[${elements.map((e) => e.flat).join(", ")}]`,
-        forced: false,
-        kind: "container",
-      };
+    // `[` + elements joined by ", " + `]`
+    let w = 2 * elements.length;
+    let forced = false;
+    let numbers = true;
+    let sameKind = true;
+    const kind0 = elements[0]!.kind;
+    for (const e of elements) {
+      w += e.width;
+      forced ||= e.forced;
+      numbers &&= typeof e.text === "string" && /^-?\d/.test(e.text);
+      sameKind &&=
+        objectTypes.has(e.kind) &&
+        (e.kind === "array" || e.kind === "numbers"
+          ? kind0 === "array" || kind0 === "numbers"
+          : e.kind === kind0) &&
+        (e.entries ?? e.elements ?? [0]).length > 1;
     }
-    const first = elements[0]!.value;
-    const firstIsArray = Array.isArray(first);
-    const forced =
-      elements.length > 1 &&
-      elements.every(
-        (e) =>
-          e.value !== null &&
-          typeof e.value === "object" &&
-          Array.isArray(e.value) === firstIsArray &&
-          (Array.isArray(e.value)
-            ? e.value.length
-            : Object.keys(e.value).length) > 1,
-      );
+    if (numbers) {
+      // Prettier fills such an array when it breaks: printValue bails.
+      return { width: w, forced: false, kind: "numbers", elements };
+    }
     return {
-      value,
-      flat: `[${elements.map((e) => e.flat).join(", ")}]`,
-      forced: forced || elements.some((e) => e.forced),
-      kind: "container",
+      width: w,
+      forced: forced || (elements.length > 1 && sameKind),
+      kind: "array",
       elements,
     };
   }
-  const keys = Object.keys(value);
-  if (keys.length === 0) {
-    return { value, flat: "{}", forced: false, kind: "atom" };
+  const entries: Entry[] = [];
+  // `{ ` + entries joined by ", " + ` }`
+  let w = 2;
+  let forced = false;
+  for (const k in value) {
+    const key = tsObjectKey(k, unsure);
+    const v = lay(value[k]!, unsure);
+    entries.push({ key, value: v });
+    w += key.length + 2 + v.width + 2;
+    forced ||= v.forced;
   }
-  const entries = keys.map((k) => {
-    if (nonAscii.test(k)) {
-      throw new Bail();
-    }
-    return [tsObjectKey(k, unsure), lay(value[k]!, unsure)] as const;
-  });
-  return {
-    value,
-    flat: `{ ${entries.map(([k, v]) => `${k}: ${v.flat}`).join(", ")} }`,
-    forced: entries.some(([, v]) => v.forced),
-    kind: "container",
-    entries,
-  };
+  if (entries.length === 0) {
+    return atom("{}", "atom");
+  }
+  return { width: w, forced, kind: "object", entries };
 }
 
-const spaces = (n: number): string => " ".repeat(n);
+/** The value on one line. */
+function flat(v: Laid): string {
+  if (v.text !== undefined) {
+    return v.text;
+  }
+  if (v.entries !== undefined) {
+    let out = "{ ";
+    v.entries.forEach((e, i) => {
+      out += `${i === 0 ? "" : ", "}${e.key}: ${flat(e.value)}`;
+    });
+    return `${out} }`;
+  }
+  return `[${v.elements!.map(flat).join(", ")}]`;
+}
+
+const indents: string[] = [];
+const spaces = (n: number): string => (indents[n] ??= " ".repeat(n));
 
 /** `v` starting at column `col`, its lines after the first at `indent`, followed by a comma. */
 function printValue(v: Laid, indent: number, col: number): string {
-  if (!v.forced && col + v.flat.length + 1 <= width) {
-    return v.flat;
+  if (!v.forced && col + v.width + 1 <= width) {
+    return flat(v);
+  }
+  if (v.kind === "numbers") {
+    throw new Bail();
   }
   if (v.entries !== undefined) {
     const inner = indent + 2;
     let out = "{\n";
-    for (const [key, value] of v.entries) {
-      out += `${spaces(inner)}${printProperty(key, value, inner)},\n`;
+    for (const e of v.entries) {
+      out += `${spaces(inner)}${printProperty(e.key, e.value, inner)},\n`;
     }
     return `${out}${spaces(indent)}}`;
   }
@@ -128,34 +164,107 @@ function printValue(v: Laid, indent: number, col: number): string {
     }
     return `${out}${spaces(indent)}]`;
   }
-  if (v.kind === "container") {
-    throw new Bail();
-  }
-  return v.flat;
+  return v.text!;
 }
 
 /** `key: value` at column `indent`, followed by a comma. */
 function printProperty(key: string, v: Laid, indent: number): string {
-  if (!v.forced && indent + key.length + 2 + v.flat.length + 1 <= width) {
-    return `${key}: ${v.flat}`;
+  if (!v.forced && indent + key.length + 2 + v.width + 1 <= width) {
+    return `${key}: ${flat(v)}`;
   }
   // A key shorter than the indentation plus 3 never breaks after `:`.
   const shortKey = key.length < 5;
   switch (v.kind) {
     case "short":
-      return `${key}: ${v.flat}`;
+      return `${key}: ${v.text!}`;
+    case "chain":
+      // Its own parts would break if it does not fit after `key:`.
+      if (shortKey || indent + 2 + v.width + 1 > width) {
+        throw new Bail();
+      }
+      return `${key}:\n${spaces(indent + 2)}${v.text!}`;
     case "string":
     case "atom":
       return shortKey
-        ? `${key}: ${v.flat}`
-        : `${key}:\n${spaces(indent + 2)}${v.flat}`;
-    case "container": {
+        ? `${key}: ${v.text!}`
+        : `${key}:\n${spaces(indent + 2)}${v.text!}`;
+    default: {
       const col = indent + key.length + 2;
       if (shortKey || col + 1 <= width) {
         return `${key}: ${printValue(v, indent, col)}`;
       }
       return `${key}:\n${spaces(indent + 2)}${printValue(v, indent + 2, indent + 2)}`;
     }
+  }
+}
+
+/** Parts of a statement for {@link layStatement}. */
+export const laid = {
+  /** Text printed as it is: an identifier, a member expression (`chain`). */
+  text: (text: string, kind: "chain" | "atom" = "atom"): Laid =>
+    atom(text, kind),
+  /** A JSON value. */
+  json: (value: JsonValue, unsure: TsUnsure): Laid => lay(value, unsure),
+  /**
+   * An object literal of printed keys; `expanded`: a line break after `{`
+   * in the source, which prettier keeps.
+   */
+  object: (entries: readonly Entry[], expanded: boolean): Laid => {
+    if (entries.length === 0) {
+      return atom("{}", "atom");
+    }
+    let w = 2;
+    let forced = expanded;
+    for (const e of entries) {
+      w += e.key.length + 2 + e.value.width + 2;
+      forced ||= e.value.forced;
+    }
+    return { width: w, forced, kind: "object", entries };
+  },
+  /** An array literal (not of numbers only). */
+  array: (elements: readonly Laid[]): Laid => {
+    if (elements.length === 0) {
+      return atom("[]", "atom");
+    }
+    const w = elements.reduce((n, e) => n + e.width + 2, 0);
+    const forced =
+      elements.some((e) => e.forced) ||
+      (elements.length > 1 &&
+        elements.every(
+          (e) =>
+            e.kind === elements[0]!.kind &&
+            (e.kind === "object" || e.kind === "array") &&
+            (e.entries ?? e.elements)!.length > 1,
+        ));
+    return { width: w, forced, kind: "array", elements };
+  },
+};
+
+/** A laid value: see {@link laid}. */
+export type LaidValue = Laid;
+
+/**
+ * `head value;` where `head` ends with `=` (a `const` with a type, which
+ * never breaks): the value on the same line from its first line on, as
+ * prettier keeps it when that first line fits (an object or array opening
+ * there). Undefined when the text leaves ASCII or something needs more of
+ * prettier's rules than this file has.
+ */
+export function layStatement(head: string, value: Laid): string | undefined {
+  if (
+    (value.kind !== "object" && value.kind !== "array") ||
+    head.length + 2 > width
+  ) {
+    return undefined;
+  }
+  try {
+    const text = `${head} ${printValue(value, 0, head.length + 1)};`;
+    return nonAscii.test(text) ? undefined : text;
+  } catch (e) {
+    if (e instanceof Bail) {
+      return undefined;
+    }
+    throw e;
   }
 }
 
@@ -175,7 +284,11 @@ export function layToolDeclaration(
   constName: string,
   unsure: TsUnsure,
 ): string | undefined {
-  if (nonAscii.test(constName)) {
+  if (
+    nonAscii.test(constName) ||
+    nonAscii.test(tool.description) ||
+    nonAsciiJson.test(tool.schemaJson)
+  ) {
     return undefined;
   }
   const head = `export const ${constName}: AgentTool =`;
