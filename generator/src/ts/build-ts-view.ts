@@ -104,6 +104,16 @@ export function buildTsView(
   const unsure: TsUnsure = () => {
     formatted = false;
   };
+  // responseAliases as data, for either layout: per message type its
+  // fields, per tool its response message.
+  const aliasTypes = model.responseAliasTypes.map(([typeName, fields]) => ({
+    key: tsStringKey(typeName, unsure),
+    fields: fields.map(responseAliasField),
+  }));
+  const aliasTools = model.toolResponseAliases.map(([toolName, a]) => ({
+    key: tsObjectKey(toolName, unsure),
+    value: { message: a.message, idPrefix: a.idPrefix, idField: a.idField },
+  }));
   const statements = {
     serviceImports: serviceImports.map((i) => tsImport(i.specifiers, i.module)),
     // Laid out directly (ts-tool-layout.ts) when it can; as a document
@@ -129,12 +139,10 @@ export function buildTsView(
             tsProperty(
               "types",
               tsObject(
-                model.responseAliasTypes.map(([typeName, fields]) =>
+                aliasTypes.map((t) =>
                   tsProperty(
-                    tsStringKey(typeName, unsure),
-                    tsArray(
-                      fields.map((f) => tsJson(responseAliasField(f), unsure)),
-                    ),
+                    t.key,
+                    tsArray(t.fields.map((f) => tsJson(f, unsure))),
                   ),
                 ),
                 true,
@@ -143,18 +151,8 @@ export function buildTsView(
             tsProperty(
               "tools",
               tsObject(
-                model.toolResponseAliases.map(([toolName, a]) =>
-                  tsProperty(
-                    tsObjectKey(toolName, unsure),
-                    tsJson(
-                      {
-                        message: a.message,
-                        idPrefix: a.idPrefix,
-                        idField: a.idField,
-                      },
-                      unsure,
-                    ),
-                  ),
+                aliasTools.map((t) =>
+                  tsProperty(t.key, tsJson(t.value, unsure)),
                 ),
                 true,
               ),
@@ -207,12 +205,10 @@ export function buildTsView(
                 {
                   key: "types",
                   value: laid.object(
-                    model.responseAliasTypes.map(([typeName, fields]) => ({
-                      key: tsStringKey(typeName, unsure),
+                    aliasTypes.map((t) => ({
+                      key: t.key,
                       value: laid.array(
-                        fields.map((f) =>
-                          laid.json(responseAliasField(f), unsure),
-                        ),
+                        t.fields.map((f) => laid.json(f, unsure)),
                       ),
                     })),
                     true,
@@ -221,16 +217,9 @@ export function buildTsView(
                 {
                   key: "tools",
                   value: laid.object(
-                    model.toolResponseAliases.map(([toolName, a]) => ({
-                      key: tsObjectKey(toolName, unsure),
-                      value: laid.json(
-                        {
-                          message: a.message,
-                          idPrefix: a.idPrefix,
-                          idField: a.idField,
-                        },
-                        unsure,
-                      ),
+                    aliasTools.map((t) => ({
+                      key: t.key,
+                      value: laid.json(t.value, unsure),
                     })),
                     true,
                   ),
