@@ -6,27 +6,20 @@
 // worker and fetched by alias by the other comes back with its own title;
 // at the end, the server's links and the conversation's aliases agree, and
 // each conversation numbers link-1 … link-100 without gap or duplicate.
-import { startRedis, type RedisServer } from "@ai-tools/testkit";
 import { createRedisConversationStore } from "@ai-tools/runtime/redis";
 import { createClient } from "redis";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { newUUID, resetServer, useServer } from "./support.js";
 import {
+  linkArgs,
   spawnStoreWorker,
+  useRedis,
   type StoreWorker,
   type WorkerAnswer,
 } from "./store-worker-client.js";
 
 const env = useServer({ process: true });
-let redis: RedisServer;
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-
-afterAll(async () => {
-  await redis?.stop();
-});
+const redisEnv = useRedis();
 
 const conversations = Number(process.env["LOAD_CONVERSATIONS"] ?? 50);
 const callsPerWorker = Number(process.env["LOAD_CALLS"] ?? 100);
@@ -52,7 +45,11 @@ it(
   async () => {
     await resetServer(env);
     const workers: StoreWorker[] = [0, 1].map(() =>
-      spawnStoreWorker(env.server.address, redis.url, 2 * conversations),
+      spawnStoreWorker(
+        env.server.address,
+        redisEnv.server.url,
+        2 * conversations,
+      ),
     );
     const t0 = Date.now();
     let calls = 0;
@@ -80,15 +77,11 @@ it(
           } else {
             const title = `c${c}-w${w}-${i}`;
             const { link } = resultOf(
-              await workers[w]!.call(handle, "links_create", {
-                workspace_id: ws,
-                target_url: `https://example.com/${title}`,
-                slug: null,
-                page_theme_id: "",
-                labels: [],
-                title,
-                expire_after: null,
-              }),
+              await workers[w]!.call(
+                handle,
+                "links_create",
+                linkArgs(ws, title),
+              ),
               `conversation ${c} worker ${w} links_create`,
             );
             expect(link.title).toBe(title);
@@ -109,7 +102,7 @@ it(
     expect(await Promise.all(workers.map((w) => w.close()))).toEqual([0, 0]);
 
     // Against the server's data and the store.
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: redisEnv.server.url });
     await client.connect();
     const store = createRedisConversationStore({ client });
     try {

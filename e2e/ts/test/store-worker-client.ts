@@ -1,8 +1,35 @@
 // Drives a store worker process (src/store-worker.ts, built to
 // dist/store-worker.js): one JSON command per line in, one answer per line
-// out, matched by id.
+// out, matched by id. And the redis-server of a test file.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { startRedis, type RedisServer } from "@ai-tools/testkit";
+import { afterAll, beforeAll } from "vitest";
+
+/** Start a redis-server for this file; ready in the tests, stopped after. */
+export function useRedis(): { readonly server: RedisServer } {
+  const env = {} as { server: RedisServer };
+  beforeAll(async () => {
+    env.server = await startRedis();
+  });
+  afterAll(async () => {
+    await env.server?.stop();
+  });
+  return env;
+}
+
+/** The arguments of links_create for a link titled title in ws. */
+export function linkArgs(ws: string, title: string): Record<string, unknown> {
+  return {
+    workspace_id: ws,
+    target_url: `https://example.com/${title}`,
+    slug: null,
+    page_theme_id: "",
+    labels: [],
+    title,
+    expire_after: null,
+  };
+}
 
 /** One answer of the worker (the protocol of e2e/go/cmd/linkhub-worker). */
 export interface WorkerAnswer {
@@ -53,6 +80,7 @@ export function spawnStoreWorker(
     ],
     { stdio: ["pipe", "pipe", "inherit"] },
   );
+  child.stdin.on("error", () => {}); // a worker killed on purpose: EPIPE
   const waiting = new Map<number, (a: WorkerAnswer) => void>();
   let next = 0;
   let buf = "";
