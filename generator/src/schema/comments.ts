@@ -1,4 +1,5 @@
 import type { DescField, DescFile, DescMethod } from "@bufbuild/protobuf";
+import { GeneratorError } from "../errors.js";
 import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
 
 // Field numbers in descriptor.proto that make up a field's source path.
@@ -16,7 +17,14 @@ function leadingComments(file: DescFile): Map<string, string> {
   if (index === undefined) {
     const raw = rawSourceInfo.get(file.proto);
     if (raw !== undefined) {
-      index = scanLeadingComments(raw);
+      try {
+        index = scanLeadingComments(raw);
+      } catch (e) {
+        // Bytes protoc and buf never write: a clear error, not an internal one.
+        throw new GeneratorError(
+          `${file.proto.name}: source_code_info: cannot be read (${e instanceof Error ? e.message : String(e)}): compile the proto with protoc or buf`,
+        );
+      }
       leadingByFile.set(file, index);
       return index;
     }
