@@ -350,11 +350,15 @@ describe("numeric rules", () => {
   });
 
   it("float bounds: exclusive keywords, float32 in its shortest digits", () => {
+    // float gt 0.1: the next float32 above 0.1f, inclusive, since a double
+    // just above 0.1 is 0.1f on the server.
     expect(apply("Numbers", "f", openAiStrictDialect, num).node).toEqual({
       type: "number",
-      exclusiveMinimum: 0.1,
+      minimum: 0.10000001,
       maximum: 3.3,
     });
+    expect(Math.fround(0.10000000000000002)).toBe(Math.fround(0.1));
+    expect(Math.fround(0.10000001)).toBeGreaterThan(Math.fround(0.1));
     expect(apply("Numbers", "d", plainDialect, num).node).toEqual({
       type: "number",
       minimum: -1.5,

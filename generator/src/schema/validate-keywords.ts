@@ -456,6 +456,17 @@ function jsonNumber(
   return kind === "float" ? shortestFloat32(v) : v;
 }
 
+/** The float32 next to the float32 `v`, toward +∞ (`up`) or −∞. */
+function nextFloat32(v: number, up: boolean): number {
+  if (v === 0) {
+    return up ? 2 ** -149 : -(2 ** -149);
+  }
+  const view = new DataView(new ArrayBuffer(4));
+  view.setFloat32(0, v);
+  view.setInt32(0, view.getInt32(0) + (v > 0 === up ? 1 : -1));
+  return view.getFloat32(0);
+}
+
 /** The shortest decimal that reads back as the float32 `v`. */
 function shortestFloat32(v: number): number {
   for (let p = 1; p <= 9; p++) {
@@ -545,6 +556,16 @@ function bound(
   if (typeof exclusive === "bigint" && integer) {
     // An exclusive integer bound is the next integer, inclusive.
     n = side === "lower" ? exclusive + 1n : exclusive - 1n;
+    keyword = side === "lower" ? "minimum" : "maximum";
+  } else if (
+    rules.kind === "float" &&
+    typeof exclusive === "number" &&
+    Number.isFinite(exclusive)
+  ) {
+    // An exclusive float32 bound is the next float32, inclusive: a double
+    // just past the bound (0.10000000000000002 > 0.1) is the bound itself
+    // once the field holds it as a float32, which the rule refuses.
+    n = nextFloat32(exclusive, side === "lower");
     keyword = side === "lower" ? "minimum" : "maximum";
   } else if (exclusive !== undefined) {
     keyword = side === "lower" ? "exclusiveMinimum" : "exclusiveMaximum";
