@@ -16,21 +16,28 @@
 export function pyQuote(value: string): string {
   let doubles = 0;
   let singles = 0;
-  for (const c of value) {
-    if (c === '"') doubles++;
-    else if (c === "'") singles++;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x22) doubles++;
+    else if (c === 0x27) singles++;
   }
   const quote = doubles > singles ? "'" : '"';
-  let out = quote;
-  for (const c of value) {
-    out += escapeChar(c, quote);
-  }
-  return out + quote;
+  // One pass of a regular expression over what may need an escape (the
+  // rest is written as itself), not a test per character: a schema's JSON
+  // is long (issue 13, point 3).
+  const mayEscape = quote === '"' ? mayEscapeInDouble : mayEscapeInSingle;
+  return quote + value.replace(mayEscape, (c) => escapeChar(c, quote)) + quote;
 }
 
 // Characters str.isprintable() rejects: categories Cc, Cf, Cs, Co, Cn, Zl,
 // Zp and Zs (U+0020 excepted, below).
 const nonPrintable = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+// Every character escapeChar changes between double (single) quotes: the
+// backslash, the quote and the non-printable ones, U+0020 aside.
+const mayEscapeInDouble =
+  /(?! )[\\"\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/gu;
+const mayEscapeInSingle =
+  /(?! )[\\'\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/gu;
 
 function escapeChar(c: string, quote: string): string {
   switch (c) {
