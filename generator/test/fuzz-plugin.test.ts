@@ -150,7 +150,7 @@ function keep(label: string, bytes: Uint8Array, why: string): never {
 
 const runner = createRunner();
 const seeds = new Map<string, CodeGeneratorRequest>();
-const stats = { inputs: 0, errors: 0, outputs: 0, unreadable: 0 };
+const stats = { inputs: 0, errors: 0, outputs: 0, unreadable: 0, slowestMs: 0 };
 
 beforeAll(async () => {
   for (const c of seedCases) {
@@ -168,7 +168,7 @@ afterAll(async () => {
   await runner.close();
   if (fuzzing) {
     console.log(
-      `fuzz plugin: ${stats.inputs} inputs (${stats.outputs} with output, ${stats.errors} errors, ${stats.unreadable} unreadable)`,
+      `fuzz plugin: ${stats.inputs} inputs (${stats.outputs} with output, ${stats.errors} errors, ${stats.unreadable} unreadable; slowest ${Math.round(stats.slowestMs)} ms)`,
     );
   }
 });
@@ -176,6 +176,7 @@ afterAll(async () => {
 async function check(label: string, bytes: Uint8Array): Promise<Outcome> {
   const o = await runner.run(bytes);
   stats.inputs++;
+  stats.slowestMs = Math.max(stats.slowestMs, o.ms);
   if (o.readError !== undefined) stats.unreadable++;
   else if ((o.error ?? "") !== "") stats.errors++;
   else stats.outputs++;
