@@ -21,7 +21,7 @@ interface HandlebarsRuntime {
 // Only the Handlebars runtime: the templates were precompiled at build time
 // (scripts/embed-templates.mjs). Imported statically, so that the bundle
 // (scripts/bundle.mjs) holds it.
-const runtime = handlebarsRuntime as unknown as HandlebarsRuntime;
+const runtime = handlebarsRuntime as HandlebarsRuntime;
 
 const cache = new Map<string, Renderer>();
 
