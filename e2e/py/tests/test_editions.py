@@ -218,6 +218,15 @@ def test_features_on_the_wire(echo: tuple[grpc.Channel, _Received]) -> None:
     }
 
 
+def test_an_undeclared_closed_enum_number_is_an_unknown_field() -> None:
+    # name = "n" (field 1), size = 9 (field 4): 9 is no Size value.
+    data = bytes([0x0A, 0x01, 0x6E, 0x20, 0x09])
+    shape = shapes_pb2.Shape.FromString(data)
+    assert not shape.HasField("size")
+    assert shape.size == shapes_pb2.SIZE_SMALL  # a closed enum's default: its first value
+    assert shape.SerializeToString() == data
+
+
 def test_legacy_required_is_checked_before_the_call(echo: tuple[grpc.Channel, _Received]) -> None:
     channel, received = echo
     received.shape = None

@@ -197,6 +197,15 @@ describe("Edition 2023 features through protobuf-es", () => {
     });
   });
 
+  it("a number the closed enum does not declare is an unknown field, kept on the way back", () => {
+    // name = "n" (field 1), size = 9 (field 4): 9 is no Size value.
+    const bytes = new Uint8Array([0x0a, 0x01, 0x6e, 0x20, 0x09]);
+    const shape = fromBinary(ShapeSchema, bytes);
+    expect(isFieldSet(shape, ShapeSchema.field.size)).toBe(false);
+    expect(shape.size).toBe(Size.SMALL); // a closed enum's default: its first value
+    expect(toBinary(ShapeSchema, shape)).toEqual(bytes);
+  });
+
   it("a Box without its LEGACY_REQUIRED width is not sent", async () => {
     const ed = editions.createExecutor(transport);
     last.clear();
