@@ -158,6 +158,79 @@ describe("bad input", () => {
     expect(files).toEqual([]);
   });
 
+  it("refuses an alias_prefix that cannot form aliases, naming file, field and shape", () => {
+    const tf = (prefix: string) =>
+      `[(ai.tools.v1.tool_field) = {alias_prefix: ${JSON.stringify(prefix)}}]`;
+    const shape =
+      'use 1 to 64 letters, digits, "_" or "-", starting with a letter and not ending with "-" (^[a-zA-Z](?:[a-zA-Z0-9_-]{0,62}[a-zA-Z0-9_])?$)';
+    const { error, files } = run({
+      "a/v1/a.proto": `syntax = "proto3";
+package a.v1;
+import "ai/tools/v1/annotations.proto";
+option go_package = "example.com/a/v1;av1";
+message Req {
+  string id = 1 ${tf("a b")};
+  string owner_id = 2 ${tf("team-x")};
+}
+message Res {
+  message Inner { string id = 1 ${tf("acct-")}; }
+  repeated Inner items = 1;
+  string note_id = 2 ${tf("1note")};
+}
+message Unused { string tab_id = 1 ${tf("tab\there")}; }
+service S {
+${rpc("Create", "create")}}
+`,
+      "b/v1/b.proto": `syntax = "proto3";
+package b.v1;
+import "ai/tools/v1/annotations.proto";
+import "a/v1/a.proto";
+option go_package = "example.com/b/v1;bv1";
+service T {
+  rpc Get(a.v1.Req) returns (a.v1.Res) {
+    option (ai.tools.v1.rpc_tool) = {name: "get", description: "d"};
+  }
+}
+`,
+    });
+    expect(files).toEqual([]);
+    expect(error).toBe(
+      [
+        `a/v1/a.proto: Req.id: alias_prefix "a b" cannot form aliases (<prefix>-<n>); ${shape}`,
+        `a/v1/a.proto: Res.Inner.id: alias_prefix "acct-" cannot form aliases (<prefix>-<n>); ${shape}`,
+        `a/v1/a.proto: Res.note_id: alias_prefix "1note" cannot form aliases (<prefix>-<n>); ${shape}`,
+        `a/v1/a.proto: Unused.tab_id: alias_prefix "tab\\there" cannot form aliases (<prefix>-<n>); ${shape}`,
+      ].join("\n"),
+    );
+  });
+
+  it('accepts alias prefixes of letters, digits, "_" and "-" up to 64 characters', () => {
+    const fields = ["a", "team-x", "Acct_2", "v-2", "x".repeat(64)]
+      .map(
+        (p, i) =>
+          `  string f${i} = ${i + 1} [(ai.tools.v1.tool_field) = {alias_prefix: "${p}"}];`,
+      )
+      .join("\n");
+    const { error, files } = run({
+      "a/v1/a.proto":
+        header("a.v1") +
+        `message Ids {\n${fields}\n}\nservice S {\n  rpc Get(Ids) returns (Ids) {\n    option (ai.tools.v1.rpc_tool) = {name: "get", description: "d"};\n  }\n}\n`,
+    });
+    expect(error ?? "").toBe("");
+    expect(files).toEqual(["ai_tools.gen.go"]);
+    expect(
+      run({
+        "a/v1/a.proto":
+          header("a.v1").replace(
+            "string id = 1;",
+            `string id = 1 [(ai.tools.v1.tool_field) = {alias_prefix: "${"x".repeat(65)}"}];`,
+          ) + `service S {\n${rpc("Get", "get")}}\n`,
+      }).error,
+    ).toContain(
+      `a/v1/a.proto: Req.id: alias_prefix "${"x".repeat(65)}" cannot form aliases`,
+    );
+  });
+
   it("reports a request it cannot resolve without a stack trace", () => {
     const res = protocGenAiTools.run(
       create(CodeGeneratorRequestSchema, {

@@ -1,9 +1,58 @@
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import type { DescField, DescFile, DescMessage } from "@bufbuild/protobuf";
 import { readToolField } from "../annotations.js";
+import type { ProblemCollector } from "../errors.js";
 import type { AliasField } from "./model.js";
 
 function prefixOf(field: DescField): string {
   return readToolField(field).aliasPrefix;
+}
+
+/**
+ * The shape of an alias prefix: an alias is `<prefix>-<digits>`, split at
+ * its last `-`, and travels as a JSON string and in generated code.
+ */
+const prefixPattern = /^[a-zA-Z](?:[a-zA-Z0-9_-]{0,62}[a-zA-Z0-9_])?$/;
+
+/**
+ * Add a problem for each field with an alias_prefix that cannot form aliases
+ * (see prefixPattern): the fields of every message of `files`, nested ones
+ * included, and of the messages they reach in other files.
+ */
+export function checkAliasPrefixes(
+  files: readonly DescFile[],
+  problems: ProblemCollector,
+): void {
+  const visited = new Set<string>();
+  const walk = (message: DescMessage): void => {
+    if (visited.has(message.typeName)) {
+      return;
+    }
+    visited.add(message.typeName);
+    for (const field of message.fields) {
+      const prefix = prefixOf(field);
+      if (prefix !== "" && !prefixPattern.test(prefix)) {
+        const pkg = message.file.proto.package;
+        problems.add({
+          file: message.file.proto.name,
+          element: `${pkg === "" ? message.typeName : message.typeName.slice(pkg.length + 1)}.${field.name}`,
+          message: `alias_prefix ${JSON.stringify(prefix)} cannot form aliases (<prefix>-<n>); use 1 to 64 letters, digits, "_" or "-", starting with a letter and not ending with "-" (${prefixPattern.source})`,
+        });
+      }
+      const inner =
+        field.fieldKind === "message" ||
+        (field.fieldKind === "list" && field.listKind === "message") ||
+        (field.fieldKind === "map" && field.mapKind === "message")
+          ? field.message
+          : undefined;
+      if (inner !== undefined) {
+        walk(inner);
+      }
+    }
+    message.nestedMessages.forEach(walk);
+  };
+  for (const file of files) {
+    file.messages.forEach(walk);
+  }
 }
 
 function isWellKnown(message: DescMessage): boolean {

@@ -19,6 +19,7 @@ import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
 import { wellFormed } from "../schema/well-formed.js";
 import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
 import {
+  checkAliasPrefixes,
   outputPrefix,
   requestAliasFields,
   responseFieldPrefixes,
@@ -126,6 +127,7 @@ export function buildModel(
   selection: ToolSelection = annotatedTools,
   enforceOpenAiStrict = true,
 ): GeneratorModel {
+  checkAliasPrefixes(files, problems);
   const outputSchemas = createOutputSchemaCache();
   const selected = selectTools(files, selection, problems);
   const tools: ToolModel[] = [];
