@@ -10,3 +10,7 @@ export {
 export { createRoutes, recordedServices } from "./routes.js";
 export { createStore, type Store } from "./store.js";
 export { createRecorder, type Recorder } from "./recorder.js";
+export { startServerProcess, type ServerProcess } from "./server-process.js";
+export { LinkService } from "./gen/linkhub/v1/links_pb.js";
+export { PageThemeService } from "./gen/linkhub/v1/themes_pb.js";
+export { TestControlService } from "./gen/linkhub/v1/control_pb.js";
