@@ -181,8 +181,12 @@ func failed(id json.RawMessage, err error) answer {
 	return answer{ID: id, Error: &answerError{Reason: te.Reason, Code: codeName(te.Code), Message: te.Message}}
 }
 
-// codeName is the upper-case name of a gRPC code: "NOT_FOUND".
+// codeName is the upper-case name of a gRPC code: "NOT_FOUND" (and
+// "CANCELLED", as the TypeScript and Python workers write it).
 func codeName(c codes.Code) string {
+	if c == codes.Canceled {
+		return "CANCELLED"
+	}
 	var b strings.Builder
 	for i, r := range c.String() {
 		if i > 0 && r >= 'A' && r <= 'Z' {
