@@ -6,8 +6,8 @@
 // an internal error; an error names the problem (file: element: message, or
 // a request-level message), with no stack trace; output is files with
 // content. In a timed run (FUZZ_SECONDS) a few outputs of random protos are
-// compiled: Go (go vet), Python (import) and TypeScript (prettier parses
-// it and leaves it as it is).
+// compiled: Go (go vet), Python (import) and TypeScript (tsc; and prettier
+// leaves it as it is).
 //
 // Without FUZZ_SECONDS (`pnpm test`) the kept cases (test/fuzz/corpus: seed
 // protos, and in found/ the requests that once failed, with the error they
@@ -32,6 +32,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileTs } from "./fuzz/compile-ts.js";
 import { mutateBytes, mutateRequest } from "./fuzz/mutate.js";
 import { randomProto } from "./fuzz/random-proto.js";
 import { formatTs } from "../src/ts/build-ts-view.js";
@@ -262,7 +263,7 @@ describe("fuzz: plugin", () => {
         "target=py,mcp=true",
         "target=go,tools=all",
         "target=ts,schema=compact",
-        "target=py,providers=openai,anthropic,gemini",
+        "target=py,providers=openai,providers=anthropic,providers=gemini",
       ];
       const compiled = new Set<string>();
       const kept = readdirSync(corpusDir)
@@ -292,6 +293,11 @@ describe("fuzz: plugin", () => {
           });
           const bytes = toBinary(CodeGeneratorRequestSchema, one);
           const o = await check(`proto-${file.name}-${parameter}`, bytes);
+          for (const prefix of refusedAliasPrefixes(file.text)) {
+            expect(o.error ?? "", `${file.name} (${parameter})`).toContain(
+              `alias_prefix ${JSON.stringify(prefix)} cannot form aliases`,
+            );
+          }
           const target = /target=(\w+)/.exec(parameter)![1]!;
           if (
             fuzzing &&
@@ -302,7 +308,9 @@ describe("fuzz: plugin", () => {
             !(target === "go" && file.text.includes('import "google/api/'))
           ) {
             compiled.add(target);
-            const why = compileOutput(target, file, o.files);
+            const why =
+              compileOutput(target, file, o.files) ??
+              (target === "ts" ? compileTs(file, o.files) : undefined);
             if (why !== undefined) {
               mkdirSync(foundDir, { recursive: true });
               writeFileSync(
@@ -316,12 +324,32 @@ describe("fuzz: plugin", () => {
           }
         }
       });
-      if (fuzzing)
-        console.log(`fuzz plugin: compiled ${[...compiled].join(", ")}`);
+      if (fuzzing) {
+        const none = ["go", "py", "ts"].filter((t) => !compiled.has(t));
+        console.log(
+          `fuzz plugin: compiled a sample of ${[...compiled].join(", ") || "no target"}` +
+            (none.length > 0
+              ? `; NOT compiled (no ${none.join(", ")} output in this run)`
+              : ""),
+        );
+      }
     },
     timeout(0.5),
   );
 });
+
+/** The shape of an alias prefix the plugin accepts (README, Annotations). */
+const aliasPrefixShape = /^[a-zA-Z](?:[a-zA-Z0-9_-]{0,62}[a-zA-Z0-9_])?$/;
+
+/**
+ * The alias_prefix values of a proto file's text that the plugin must refuse
+ * (the file's strings hold only escapes JSON shares: \", \\, \t, \n).
+ */
+function refusedAliasPrefixes(text: string): string[] {
+  return [...text.matchAll(/alias_prefix: "((?:[^"\\]|\\.)*)"/g)]
+    .map((m) => JSON.parse(`"${m[1]!}"`) as string)
+    .filter((p) => p !== "" && !aliasPrefixShape.test(p));
+}
 
 /** Compile random files with buf into one request (all files generated). */
 async function compileBatch(
@@ -387,7 +415,8 @@ function failing(
  * protoc-gen-go-grpc code, the module of generator/test-go's versions),
  * TypeScript, which the plugin writes as prettier would without running it
  * (src/ts/ts-doc.ts), is formatted by the pinned prettier, which must
- * parse it and leave it as it is. The compiler's complaint, or undefined.
+ * parse it and leave it as it is (compileTs then runs tsc). The compiler's
+ * complaint, or undefined.
  */
 function compileOutput(
   target: string,

@@ -32,6 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases } from "./support/request.js";
+import { strictCompilerOptions } from "./support/strict-tsconfig.js";
 
 const generatorDir = resolve(import.meta.dirname, "..");
 const repoRoot = resolve(generatorDir, "..");
@@ -304,23 +305,7 @@ ${out.mcpServices.map((s) => `  mcp.forwardTo${s}Client(server, t);\n  mcp.regis
     writeFileSync(
       join(root, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM"],
-          types: [],
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          noUnusedLocals: true,
-          noImplicitReturns: true,
-          noPropertyAccessFromIndexSignature: true,
-          verbatimModuleSyntax: true,
-          isolatedModules: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
+        compilerOptions: strictCompilerOptions,
         files,
       }),
     );

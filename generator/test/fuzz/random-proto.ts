@@ -2,7 +2,8 @@
 // messages nested and recursive, maps, oneofs, enums, well-known types,
 // services with unary and streaming methods, and the annotations of
 // proto/ai/tools/v1/annotations.proto with random values (tool names valid
-// or not, alias prefixes of any text). One seed gives one file.
+// or not, alias prefixes mostly valid, sometimes not: the plugin must refuse
+// those). One seed gives one file.
 
 /** A small seeded generator (mulberry32): the same seed, the same file. */
 export interface Random {
@@ -108,6 +109,29 @@ const texts = [
   "0",
   "x".repeat(70),
 ];
+/** Alias prefixes the generator accepts. */
+const goodPrefixes = [
+  "acct",
+  "link",
+  "user",
+  "team-x",
+  "Acct_2",
+  "v-2",
+  "x".repeat(64),
+];
+/** Alias prefixes it refuses (proto string text: `\t` is a tab). */
+const badPrefixes = [
+  "a b",
+  'a"b',
+  "-",
+  "0",
+  "acct-",
+  "9lives",
+  "dot.name",
+  "ünï",
+  "tab\\there",
+  "x".repeat(65),
+];
 const toolNames = [
   "links_create",
   "a",
@@ -171,7 +195,12 @@ export function randomProto(seed: number): { name: string; text: string } {
     if (r.chance(0.3)) {
       const parts: string[] = [];
       if (r.chance(0.2)) parts.push(`skip: ${r.chance(0.5)}`);
-      if (r.chance(0.7)) parts.push(`alias_prefix: ${str(r.pick(texts))}`);
+      if (r.chance(0.7)) {
+        const bad = hostile && r.chance(0.25);
+        parts.push(
+          `alias_prefix: ${str(r.pick(bad ? badPrefixes : goodPrefixes))}`,
+        );
+      }
       if (r.chance(0.3)) parts.push(`usage_notes: ${str(r.pick(texts))}`);
       if (r.chance(0.3)) parts.push(`description: ${str(r.pick(texts))}`);
       opts.push(`(ai.tools.v1.tool_field) = {${parts.join(" ")}}`);
