@@ -204,11 +204,17 @@ describe("output schema", () => {
     expect(toolOf(model, "nothing").outputWrapKey).toBe("");
   });
 
-  it("gives a closed enum's names only; proto2 optional fields may be null", () => {
+  it("gives a closed enum's names or an integer (Go holds undeclared numbers); proto2 optional fields may be null", () => {
     expect(outputOf("closed")).toEqual({
       type: "object",
       properties: {
-        shade: nullable({ type: "string", enum: ["DARK", "LIGHT"] }),
+        shade: {
+          anyOf: [
+            { type: "string", enum: ["DARK", "LIGHT"] },
+            { type: "integer" },
+            { type: "null" },
+          ],
+        },
         n: nullable({ type: "integer" }),
         r: { type: "array", items: { type: "integer" } },
       },

@@ -346,9 +346,12 @@ function scalarOutput(scalar: ScalarType): JsonSchema {
 }
 
 /**
- * Every value name, in declaration order. An open enum's field can hold a
- * number the enum does not declare (a newer server); encoders write it as
- * a number. NullValue is written as null.
+ * Every value name, in declaration order, or an integer: an open enum's
+ * field can hold a number the enum does not declare (a newer server), and
+ * encoders write it as a number. A closed enum's field too, in a Go
+ * server or executor: protobuf-go reads every enum as open (its known
+ * non-conformance), and the output schema is the same for every target.
+ * NullValue is written as null.
  */
 function enumOutput(desc: DescEnum): JsonSchema {
   if (desc.typeName === "google.protobuf.NullValue") {
@@ -358,7 +361,7 @@ function enumOutput(desc: DescEnum): JsonSchema {
     type: "string",
     enum: desc.values.map((v) => v.name),
   };
-  return desc.open ? { anyOf: [names, { type: "integer" }] } : names;
+  return { anyOf: [names, { type: "integer" }] };
 }
 
 /** The object keys encoders write for a map's key type. */
