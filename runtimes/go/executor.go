@@ -171,7 +171,7 @@ func (e *Executor) registerResponses(toolName string, items []string) error {
 func collect[T proto.Message](e *Executor, toolName string, recv func() (T, error)) (string, error) {
 	var b strings.Builder
 	//aitools:if aliases
-	var items []string // the messages, for registration
+	var items []string // a stored conversation's messages, registered at the end
 	//aitools:end
 	b.WriteByte('[')
 	for n := 0; ; n++ {
@@ -194,7 +194,13 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 		}
 		b.Write(item)
 		//aitools:if aliases
-		items = append(items, string(item))
+		if e.store == nil {
+			// Each message registers as it arrives, as in every runtime:
+			// a stream that fails later keeps the numbers already given.
+			e.aliases.RegisterResponseJSON(toolName, string(item))
+		} else {
+			items = append(items, string(item))
+		}
 		//aitools:end
 	}
 	b.WriteByte(']')

@@ -194,22 +194,30 @@ func isExpired(err error) bool {
 }
 
 // sessionConversation returns the conversation of a connection, made on its
-// first call (again if it expired) and deleted when the connection ends.
+// first call and deleted when the connection ends. A conversation that
+// expired (idle, or lost by the store) fails the call once with
+// conversation-expired: the model still holds its aliases, which a new
+// conversation would number anew; the connection's next call starts one.
 // Only making one holds the lock: calls of a known conversation load it
 // from the store side by side.
 func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSession) (mcpConversation, error) {
 	s.mu.Lock()
 	handle, known := s.sessions[ss]
 	s.mu.Unlock()
-	if known {
+	if handle != "" {
 		e, err := openConversation(ctx, s.opts.store, handle)
-		if !isExpired(err) {
-			return mcpConversation{handle: handle, executor: e}, err
+		if isExpired(err) {
+			s.mu.Lock()
+			if s.sessions[ss] == handle {
+				s.sessions[ss] = ""
+			}
+			s.mu.Unlock()
 		}
+		return mcpConversation{handle: handle, executor: e}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if current, ok := s.sessions[ss]; ok && current != handle {
+	if current := s.sessions[ss]; current != "" {
 		// Another call of the connection made one meanwhile.
 		e, err := openConversation(ctx, s.opts.store, current)
 		return mcpConversation{handle: current, executor: e}, err
@@ -236,7 +244,9 @@ func (s *mcpServer) endWith(ss *mcp.ServerSession) {
 	handle := s.sessions[ss]
 	delete(s.sessions, ss)
 	s.mu.Unlock()
-	_ = s.opts.store.Delete(context.Background(), handle)
+	if handle != "" {
+		_ = s.opts.store.Delete(context.Background(), handle)
+	}
 }
 
 //aitools:end

@@ -14,7 +14,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -233,6 +235,30 @@ func TestMCPConnection(t *testing.T) {
 	res = callTool(t, other, "accounts_merge", map[string]any{"source_id": "acct-2"}, nil)
 	if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-2"`) {
 		t.Fatalf("second connection: %s", textOf(res, 0))
+	}
+}
+
+// A connection whose conversation expired is told so once, rather than
+// numbering anew under the aliases the model still holds; its next call
+// starts a new conversation.
+func TestMCPConnectionConversationExpires(t *testing.T) {
+	conn, _ := startServer(t)
+	store := NewMemoryConversationStore(time.Minute)
+	var skew atomic.Int64
+	store.now = func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), WithConversationStore(store))
+	cs := connectInMemory(t, server)
+	list := map[string]any{"count": 1, "contacts_per_account": 0}
+	wantSuccess(t, callTool(t, cs, "accounts_list", list, nil))
+	skew.Store(int64(2 * time.Minute))
+	res := callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
+	if !res.IsError || !strings.Contains(textOf(res, 0), "expired or unknown: start a new conversation") {
+		t.Fatalf("call after expiry: %s", textOf(res, 0))
+	}
+	res = callTool(t, cs, "accounts_list", list, nil)
+	got := wantSuccess(t, res)
+	if accounts, _ := got["accounts"].([]any); len(accounts) != 1 || accounts[0].(map[string]any)["id"] != "acct-1" {
+		t.Fatalf("the next call, in a new conversation: %s", textOf(res, 0))
 	}
 }
 

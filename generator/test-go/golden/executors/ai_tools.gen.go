@@ -1418,7 +1418,7 @@ func (e *Executor) registerResponses(toolName string, items []string) error {
 // order, and shows the array's UUIDs as aliases.
 func collect[T proto.Message](e *Executor, toolName string, recv func() (T, error)) (string, error) {
 	var b strings.Builder
-	var items []string // the messages, for registration
+	var items []string // a stored conversation's messages, registered at the end
 	b.WriteByte('[')
 	for n := 0; ; n++ {
 		msg, err := recv()
@@ -1439,7 +1439,13 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 			b.WriteByte(',')
 		}
 		b.Write(item)
-		items = append(items, string(item))
+		if e.store == nil {
+			// Each message registers as it arrives, as in every runtime:
+			// a stream that fails later keeps the numbers already given.
+			e.aliases.RegisterResponseJSON(toolName, string(item))
+		} else {
+			items = append(items, string(item))
+		}
 	}
 	b.WriteByte(']')
 	out := b.String()
