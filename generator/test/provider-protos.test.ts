@@ -9,6 +9,7 @@ import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
 import { checkGeminiOpenApi } from "../src/providers/gemini-openapi.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import { requestLimitWarnings } from "../src/providers/provider-checks.js";
+import { schemaDepth } from "../src/schema/schema-depth.js";
 import { compileRequest } from "./support/compile.js";
 import { largeApiProtos } from "./support/large-api.js";
 import { modelOf } from "./support/model.js";
@@ -26,6 +27,8 @@ interface Row {
   readonly api: string;
   readonly tools: number;
   readonly strict: number;
+  /** The nesting of the deepest strict tool, counted as OpenAI's SDK counts. */
+  readonly depth: number;
   /** Tools each checker refuses, by checker. */
   readonly refused: Record<string, string[]>;
   readonly warnings: readonly string[];
@@ -111,6 +114,12 @@ function rowOf(api: string, tools: readonly ToolModel[]): Row {
     api,
     tools: tools.length,
     strict: tools.filter((t) => t.strict).length,
+    depth: Math.max(
+      0,
+      ...schemas
+        .filter((t) => t.strict)
+        .map((t) => schemaDepth(t.schema).depth),
+    ),
     refused,
     warnings: requestLimitWarnings(schemas, ["openai", "anthropic", "gemini"]),
   };
@@ -187,11 +196,11 @@ describe("provider checkers on every test API", () => {
     }
     const names = Object.keys(checkers);
     const lines = [
-      `| API | tools | strict | ${names.map((n) => `refused by ${n}`).join(" | ")} | per-request warnings |`,
-      `| --- | --- | --- | ${names.map(() => "---").join(" | ")} | --- |`,
+      `| API | tools | strict | deepest strict | ${names.map((n) => `refused by ${n}`).join(" | ")} | per-request warnings |`,
+      `| --- | --- | --- | --- | ${names.map(() => "---").join(" | ")} | --- |`,
       ...rows.map(
         (r) =>
-          `| ${r.api} | ${r.tools} | ${r.strict} | ${names
+          `| ${r.api} | ${r.tools} | ${r.strict} | ${r.depth} | ${names
             .map((n) => {
               const list = r.refused[n]!;
               return list.length === 0
@@ -222,6 +231,7 @@ describe("provider checkers on every test API", () => {
         );
         continue;
       }
+      expect(r.depth, r.api).toBeLessThanOrEqual(10);
       expect(r.refused["openai strict"], r.api).toEqual([]);
       expect(r.refused["anthropic input_schema"], r.api).toEqual([]);
       expect(r.refused["gemini parametersJsonSchema"], r.api).toEqual([]);
