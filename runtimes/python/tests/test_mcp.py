@@ -40,6 +40,7 @@ from ai_tools_runtime.mcp import (
     current_call,
     serve_http,
 )
+from ai_tools_runtime.mcp import _tool_server as tool_server_module
 from ai_tools_runtime.mcp._call_result import success_result
 
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -192,6 +193,74 @@ async def test_each_connection_has_its_own_aliases(tool_server: McpToolServer) -
         assert text.startswith(
             'unknown alias "acct-2" in field "source_id"; valid acct aliases: acct-1'
         )
+
+
+class Clock:
+    """A store clock that a test moves on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+EXPIRED = "expired or unknown: start a new conversation"
+MERGE_ACCT_1 = {"source_id": "acct-1", "target_id": "", "note": ""}
+
+
+async def expires_once(client: Client, clock: Clock) -> None:
+    """A conversation that expired fails the next call once, rather than
+    renumbering under the aliases the model holds (issue 12 point 4); the
+    call after starts a new conversation, numbering from 1."""
+    await call(client, "accounts_create", {"name": "A"})
+    await call(client, "accounts_create", {"name": "B"})
+    clock.now += 120
+    assert EXPIRED in await error_text(client, "accounts_merge", MERGE_ACCT_1)
+    created = await call(client, "accounts_create", {"name": "C"})
+    assert created["account"]["id"] == "acct-1"
+    merged = await call(client, "accounts_merge", MERGE_ACCT_1)
+    assert merged["received_source_id"] == "acct-1"
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_a_connection_whose_conversation_expired_is_told_once(
+    aio_channel: grpc.aio.Channel, mode: str
+) -> None:
+    clock = Clock()
+    store = MemoryConversationStore(idle_ttl_seconds=60, clock=clock)
+    server = McpToolServer(name="vectors", conversation_store=store)
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    async with Client(server.sdk_server, mode=mode) as client:
+        await expires_once(client, clock)
+        assert len(store) == 1
+    # the connection's conversation ends with it
+    assert len(store) == 0
+
+
+async def test_a_session_whose_conversation_expired_is_told_once(servers: Servers) -> None:
+    clock = Clock()
+    store = MemoryConversationStore(idle_ttl_seconds=60, clock=clock)
+    async with (
+        serving_http(servers.target, conversation_store=store) as url,
+        Client(url, mode="legacy") as client,
+    ):
+        await expires_once(client, clock)
+
+
+async def test_a_session_dropped_from_the_list_keeps_its_conversation(
+    servers: Servers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tool_server_module, "_MAX_SESSIONS", 1)
+    async with (
+        serving_http(servers.target) as url,
+        Client(url, mode="legacy") as one,
+        Client(url, mode="legacy") as two,
+    ):
+        await call(one, "accounts_create", {"name": "A"})
+        await call(two, "accounts_create", {"name": "B"})
+        merged = await call(one, "accounts_merge", MERGE_ACCT_1)
+        assert merged["received_source_id"] == "acct-1"
 
 
 async def test_errors_are_results(tool_server: McpToolServer, servers: Servers) -> None:

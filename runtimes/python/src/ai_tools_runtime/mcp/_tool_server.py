@@ -137,6 +137,11 @@ class McpToolServer:
         self._listing: list[mcp_types.Tool] = []
         self._servicers: list[AddServicer] = []
         self._sessions: OrderedDict[str, _Scope] = OrderedDict()
+        self._dropped: OrderedDict[str, str] = OrderedDict()
+        """The conversation handles of sessions dropped from ``_sessions``
+        (oldest first, as many at most; a session idle that long is past the
+        SDK's idle timeout, which ends it, unless over 20,000 sessions are
+        live at once)."""
         self.sdk_server: Server[_Running] = Server(
             name,
             version=version,
@@ -236,7 +241,17 @@ class McpToolServer:
                 channel = await stack.enter_async_context(
                     create_in_process_channel(self._servicers)
                 )
-            yield _Running(channel)
+            running = _Running(channel)
+            try:
+                yield running
+            finally:
+                # One run is one connection (stdio, in memory): its
+                # conversation ends with it. Over HTTP the run is the app's,
+                # and a session's conversation is left to the store's TTL.
+                handle = running.connection.handle
+                if handle is not None:
+                    with anyio.CancelScope(shield=True), suppress(Exception):
+                        await self.conversation_store.delete(handle)
 
     async def _on_list_tools(
         self,
@@ -345,23 +360,36 @@ class McpToolServer:
         return conversation, given
 
     def _session_scope(self, session: str) -> _Scope:
-        scope = self._sessions.pop(session, None) or _Scope()
+        scope = self._sessions.pop(session, None)
+        if scope is None:
+            # A session dropped from the bounded list that comes back gets
+            # its conversation again (or conversation-expired if the store
+            # lost it), not a silent new numbering.
+            scope = _Scope(self._dropped.pop(session, None))
         self._sessions[session] = scope
         while len(self._sessions) > _MAX_SESSIONS:
-            self._sessions.popitem(last=False)
+            dropped, old = self._sessions.popitem(last=False)
+            if old.handle is not None:
+                self._dropped[dropped] = old.handle
+        while len(self._dropped) > _MAX_SESSIONS:
+            self._dropped.popitem(last=False)
         return scope
 
     async def _scoped(self, scope: _Scope) -> StoredConversation:
-        """The conversation of a connection or session: made on its first
-        call, and again when it expired."""
+        """The conversation of a connection or session, made on its first
+        call. One that expired (idle, or lost by the store) fails the call
+        once with ``conversation-expired``: the model still holds its
+        aliases, which a new conversation would number anew (docs/store.md);
+        the next call starts a new conversation."""
         store = self.conversation_store
         async with scope.lock:
             if scope.handle is not None:
                 try:
                     return await StoredConversation.load(store, scope.handle, self._merged)
                 except ToolError as err:
-                    if err.reason != "conversation-expired":
-                        raise
+                    if err.reason == "conversation-expired":
+                        scope.handle = None
+                    raise
             conversation = await StoredConversation.create(store, self._merged)
             scope.handle = conversation.handle
             return conversation
