@@ -42,5 +42,5 @@ export function storeUnavailable(cause: unknown): ToolError {
 /** The message of an error on one line. */
 function oneLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  return text.replace(/\s*[\r\n]+\s*/g, " ").trim() || "unknown error";
+  return text.replace(/\s+/g, " ").trim() || "unknown error";
 }

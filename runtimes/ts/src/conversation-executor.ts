@@ -108,10 +108,11 @@ export type ConversationCall =
     };
 
 /**
- * One call through a store. With no handle, the call runs with empty
- * aliases and, when it succeeds, starts a conversation (the MCP servers'
- * first call): a failed first call leaves nothing in the store. Never
- * throws.
+ * One call through a store. With no handle (the MCP servers' first call),
+ * a conversation is created before anything is sent, so a store that fails
+ * is `store-unavailable` with the RPC not called; the call runs with empty
+ * aliases, and when it fails the new conversation is deleted (best effort):
+ * a failed first call leaves nothing in the store. Never throws.
  * @internal
  */
 export async function executeInConversation(
@@ -124,13 +125,18 @@ export async function executeInConversation(
   options: ExecuteOptions,
 ): Promise<ConversationCall> {
   let aliases = fresh();
+  let created: string | undefined;
   try {
     let loaded: StoredConversation | undefined;
     if (handle !== undefined) {
       const h = handle;
       loaded = await storeCall(() => store.load(h));
       aliases = restored(fresh, h, loaded.state);
+    } else {
+      created = await storeCall(() => store.create());
+      handle = created;
     }
+    const h = handle;
     const pairs: AliasRegistration[] = [];
     const seen = new Set<string>();
     const out = await core.run(
@@ -147,8 +153,6 @@ export async function executeInConversation(
         }
       },
     );
-    const h = handle ?? (await storeCall(() => store.create()));
-    handle = h;
     if (pairs.length > 0) {
       const { epoch } = loaded ?? (await storeCall(() => store.load(h)));
       const state = await storeCall(() => store.register(h, epoch, pairs));
@@ -156,7 +160,17 @@ export async function executeInConversation(
     }
     return { handle: h, aliases, out: aliases.aliasifyJson(out) };
   } catch (e) {
-    return { handle, aliases, error: toolError(aliases, e) };
+    const error = toolError(aliases, e);
+    if (created === undefined) {
+      return { handle, aliases, error };
+    }
+    // The model never sees this handle: the conversation ends here.
+    try {
+      await store.delete(created);
+    } catch {
+      // Best effort: the call's own error is the one reported.
+    }
+    return { handle: undefined, aliases, error };
   }
 }
 

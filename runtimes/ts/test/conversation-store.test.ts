@@ -8,6 +8,9 @@ import {
   type ConversationStore,
   type Executor,
 } from "../src/index.js";
+import { createAliasManager } from "../src/alias-manager.js";
+import { executeInConversation } from "../src/conversation-executor.js";
+import { coreOf } from "../src/executor.js";
 import {
   startAitestServer,
   type AitestServer,
@@ -84,17 +87,25 @@ describe("createConversationExecutor", () => {
 
   /** A store over a memory store whose operations can be made to fail. */
   function faultyStore(): ConversationStore & {
-    fail: Partial<Record<"load" | "register" | "create", Error>>;
+    fail: Partial<Record<"load" | "register" | "create" | "delete", Error>>;
     state: string | undefined;
+    created: string[];
+    deleted: string[];
   } {
     const inner = createMemoryConversationStore();
     const s = {
-      fail: {} as Partial<Record<"load" | "register" | "create", Error>>,
+      fail: {} as Partial<
+        Record<"load" | "register" | "create" | "delete", Error>
+      >,
       state: undefined as string | undefined,
-      create: () =>
-        s.fail.create === undefined
-          ? inner.create()
-          : Promise.reject(s.fail.create),
+      created: [] as string[],
+      deleted: [] as string[],
+      create: async () => {
+        if (s.fail.create !== undefined) throw s.fail.create;
+        const h = await inner.create();
+        s.created.push(h);
+        return h;
+      },
       load: async (h: string) => {
         if (s.fail.load !== undefined) throw s.fail.load;
         const loaded = await inner.load(h);
@@ -108,10 +119,76 @@ describe("createConversationExecutor", () => {
         s.fail.register === undefined
           ? inner.register(h, epoch, pairs)
           : Promise.reject(s.fail.register),
-      delete: (h: string) => inner.delete(h),
+      delete: async (h: string) => {
+        s.deleted.push(h);
+        if (s.fail.delete !== undefined) throw s.fail.delete;
+        await inner.delete(h);
+      },
     };
     return s;
   }
+
+  /** The first call of an MCP conversation: no handle yet. */
+  const firstCall = (store: ConversationStore, argsJson: string) => {
+    const core = coreOf(executor());
+    if (core === undefined) throw new Error("no executor core");
+    return executeInConversation(
+      core,
+      store,
+      () => createAliasManager(aitestAliases),
+      undefined,
+      "accounts_create",
+      argsJson,
+      {},
+    );
+  };
+
+  it("a first call with the store down: store-unavailable, nothing sent", async () => {
+    const store = faultyStore();
+    store.fail.create = new Error("connect\tECONNREFUSED  \n 127.0.0.1:1");
+    const n = server.calls.length;
+    const call = await firstCall(store, `{"name":"x"}`);
+    expect(call.error?.reason).toBe("store-unavailable");
+    expect(call.error?.message).toBe(
+      "conversation store unavailable: connect ECONNREFUSED 127.0.0.1:1",
+    );
+    expect(call.handle).toBeUndefined();
+    expect(server.calls.length).toBe(n);
+  });
+
+  it("a first call that fails deletes the conversation made for it", async () => {
+    const store = faultyStore();
+    // Refused before sending.
+    let call = await firstCall(store, "{");
+    expect(call.error).toBeDefined();
+    expect(call.handle).toBeUndefined();
+    expect(store.created).toHaveLength(1);
+    expect(store.deleted).toEqual(store.created);
+    // Sent, then the store fails; a failing delete keeps the call's error.
+    store.fail.register = new Error("socket closed");
+    store.fail.delete = new Error("socket closed too");
+    const n = server.calls.length;
+    call = await firstCall(store, `{"name":"x"}`);
+    expect(server.calls.length).toBe(n + 1);
+    expect(call.error?.reason).toBe("store-unavailable");
+    expect(call.error?.message).toBe(
+      "conversation store unavailable: socket closed",
+    );
+    expect(call.handle).toBeUndefined();
+    expect(store.created).toHaveLength(2);
+    expect(store.deleted).toEqual(store.created);
+    // A first call that succeeds keeps its conversation.
+    delete store.fail.register;
+    delete store.fail.delete;
+    call = await firstCall(store, `{"name":"y"}`);
+    expect(call.error).toBeUndefined();
+    expect(call.handle).toBe(store.created[2]);
+    expect(store.deleted).toHaveLength(2);
+    expect((await store.load(store.created[2] ?? "")).epoch).toBeTruthy();
+    expect((await toolErrorOf(store.load(store.created[0] ?? ""))).reason).toBe(
+      "conversation-expired",
+    );
+  });
 
   it("a store that fails: store-unavailable (Unavailable), one line, nothing shown", async () => {
     const store = faultyStore();
