@@ -356,6 +356,10 @@ def test_fuzz_execute(servers: Servers) -> None:
         @example([], "fixup_loose", '{"extra":"{\\"a\\":1}","list":["1","x"]}')
         # Found by fuzzing: 1e400 in a Value reached the server as inf.
         @example([], "fixup_strict", '{"value_map":{"labels":1e400}}')
+        # Found by fuzzing: a key with a lone surrogate raised SystemError in
+        # upb's field lookup.
+        @example([], "fixup_strict", '{"\\ud800x":[]}')
+        @example([], "fixup_strict", '{"title":"\\ud800"}')
         def prop(regs: list[tuple[str, str]], tool: str, args: str) -> None:
             count[0] += 1
             executor = Executor(channel, METHODS, ALIASES)

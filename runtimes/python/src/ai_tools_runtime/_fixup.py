@@ -151,6 +151,10 @@ def _join(path: str, key: str) -> str:
 
 
 def _field_by_key(descriptor: Descriptor, key: str) -> FieldDescriptor | None:
+    if not _is_utf8(key):
+        # A lone surrogate (JSON "\ud800") names no field; upb's maps fail on
+        # text that has no UTF-8 form.
+        return None
     fd = descriptor.fields_by_name.get(key)
     if fd is not None:
         return fd
@@ -158,6 +162,17 @@ def _field_by_key(descriptor: Descriptor, key: str) -> FieldDescriptor | None:
         if fd.json_name == key:
             return fd
     return None
+
+
+def _is_utf8(s: str) -> bool:
+    """Whether s has a UTF-8 form (no lone surrogate)."""
+    if s.isascii():
+        return True
+    try:
+        s.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _is_map(fd: FieldDescriptor) -> bool:
