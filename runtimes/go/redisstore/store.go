@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -120,9 +121,10 @@ func (s *Store) Key(handle string) string {
 }
 
 // Create starts an empty conversation under a new handle (128 random bits,
-// base64url) and a new epoch.
+// base64url) and a new epoch, minting another handle when one is taken, at
+// most createTries times (docs/store.md).
 func (s *Store) Create(ctx context.Context) (string, error) {
-	for range 8 {
+	for range createTries {
 		handle, err := randomText(base64.RawURLEncoding.EncodeToString)
 		if err != nil {
 			return "", err
@@ -139,8 +141,12 @@ func (s *Store) Create(ctx context.Context) (string, error) {
 			return handle, nil
 		}
 	}
-	return "", errors.New("redisstore: every new handle was taken")
+	return "", fmt.Errorf("redisstore: no free conversation handle in %d tries: is the random source broken?", createTries)
 }
+
+// createTries is how many fresh handles Create tries: 128 random bits
+// collide only when the random source is broken.
+const createTries = 8
 
 // create runs create.lua: false when the key exists.
 func (s *Store) create(ctx context.Context, handle, epoch string) (bool, error) {

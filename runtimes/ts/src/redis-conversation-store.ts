@@ -25,6 +25,13 @@ export interface RedisCommandClient {
   sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
 }
 
+/**
+ * How many fresh handles `create` tries: a handle has 128 random bits, so
+ * repeated collisions mean a broken random source (the same bound in every
+ * language, docs/store.md).
+ */
+const createTries = 8;
+
 /** Options of {@link createRedisConversationStore}. */
 export interface RedisConversationStoreOptions {
   /**
@@ -102,7 +109,7 @@ export function createRedisConversationStore(
   };
   return {
     async create() {
-      for (;;) {
+      for (let i = 0; i < createTries; i++) {
         const handle = mintConversationHandle();
         const made = await run(scripts.create, handle, [
           ttl,
@@ -112,6 +119,9 @@ export function createRedisConversationStore(
           return handle;
         }
       }
+      throw new Error(
+        `no free conversation handle in ${createTries} tries: is the random source broken?`,
+      );
     },
     async load(handle) {
       const fields = await run(scripts.load, handle, [ttl]);

@@ -22,9 +22,9 @@ __all__ = ["RedisConversationStore"]
 
 _EXPIRED: Final = "EXPIRED"
 _WRONGTYPE: Final = "WRONGTYPE"
-# A handle has 128 random bits: a second collision in a row means a broken
-# random source, not bad luck.
-_CREATE_TRIES: Final = 3
+# A handle has 128 random bits: repeated collisions mean a broken random
+# source, not bad luck (the same bound in every language, docs/store.md).
+_CREATE_TRIES: Final = 8
 
 
 class RedisConversationStore:
