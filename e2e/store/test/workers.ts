@@ -1,12 +1,15 @@
 // The store workers of the three languages, one protocol (e2e/go/cmd/
-// linkhub-worker): JSON requests on stdin, one JSON answer per line on
-// stdout, matched by id. Each runs the generated executor of the test API
+// linkhub-worker; its client in @ai-tools/testkit). Each runs the generated executor of the test API
 // with its conversations on Redis (docs/store.md).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import {
+  spawnStoreWorker,
+  type StoreWorker,
+  type WorkerAnswer,
+} from "@ai-tools/testkit";
 
 /** The repository root. */
 export const repoRoot = path.resolve(
@@ -23,34 +26,13 @@ export type Language = "go" | "py" | "ts";
 export const languages: readonly Language[] = ["py", "go", "ts"];
 
 /** One answer of a worker, without its id. */
-export interface Answer {
-  readonly handle?: string;
-  /** The tool's result, parsed. */
-  readonly result?: unknown;
-  readonly ok?: boolean;
-  readonly error?: {
-    readonly reason: string;
-    readonly code?: string;
-    readonly message: string;
-  };
-}
+export type Answer = WorkerAnswer;
 
-/** A running worker process. */
-export interface Worker {
+/** A running worker process of a language. */
+export interface Worker extends StoreWorker {
   readonly language: Language;
-  readonly pid: number;
-  /** Send a request (its id is added) and resolve with the answer. */
-  send(request: object): Promise<Answer>;
-  /** Start a conversation: its handle (throws when the worker refuses). */
-  start(): Promise<string>;
-  /** Call a tool in a conversation. */
-  call(handle: string, tool: string, args: unknown): Promise<Answer>;
-  /** End a conversation. */
-  end(handle: string): Promise<Answer>;
   /** CPU seconds (user + system) the process has used so far. */
   cpuSeconds(): number;
-  /** Close its stdin: resolves with its exit code once it has answered all. */
-  close(): Promise<number | null>;
 }
 
 /** Where the Go worker is built (see {@link buildWorkers}). */
@@ -132,71 +114,18 @@ export function spawnWorker(
   parallel: number,
 ): Worker {
   const [command, args] = commandOf(language);
-  const child: ChildProcess = spawn(
+  const worker = spawnStoreWorker({
     command,
-    [
-      ...args,
-      "--grpc",
-      grpc,
-      "--redis",
-      redisUrl,
-      "--parallel",
-      String(parallel),
-    ],
-    {
-      stdio: ["pipe", "pipe", "inherit"],
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-    },
-  );
-  const waiting = new Map<number, (a: Answer) => void>();
-  let next = 0;
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => {
-      exitCode = code;
-      for (const [id, answer] of waiting) {
-        answer({
-          error: {
-            reason: "worker-exited",
-            message: `${language} worker exited (${String(code)}) before answering request ${id}`,
-          },
-        });
-      }
-      waiting.clear();
-      resolve(code);
-    }),
-  );
-  createInterface({ input: child.stdout! }).on("line", (line) => {
-    const { id, ...answer } = JSON.parse(line) as Answer & { id: number };
-    waiting.get(id)?.(answer);
-    waiting.delete(id);
+    args,
+    grpc,
+    redisUrl,
+    parallel,
+    label: `${language} worker`,
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
   });
-  const send = (request: object) =>
-    new Promise<Answer>((resolve) => {
-      if (exitCode !== undefined) {
-        throw new Error(`${language} worker has exited (${String(exitCode)})`);
-      }
-      const id = next++;
-      waiting.set(id, resolve);
-      child.stdin!.write(`${JSON.stringify({ id, ...request })}\n`);
-    });
   return {
+    ...worker,
     language,
-    pid: child.pid ?? -1,
-    send,
-    async start() {
-      const a = await send({ op: "start" });
-      if (a.handle === undefined) {
-        throw new Error(`${language} worker: start: ${JSON.stringify(a)}`);
-      }
-      return a.handle;
-    },
-    call: (handle, tool, args) => send({ op: "call", handle, tool, args }),
-    end: (handle) => send({ op: "end", handle }),
-    cpuSeconds: () => cpuSecondsOf(child.pid ?? -1),
-    close() {
-      child.stdin!.end();
-      return exited;
-    },
+    cpuSeconds: () => cpuSecondsOf(worker.pid),
   };
 }

@@ -6,3 +6,9 @@ export {
   type SchemaValueOptions,
 } from "./schema-values.js";
 export { freePort, startRedis, type RedisServer } from "./redis-server.js";
+export {
+  spawnStoreWorker,
+  type StoreWorker,
+  type StoreWorkerOptions,
+  type WorkerAnswer,
+} from "./store-worker.js";
