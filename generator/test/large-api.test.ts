@@ -36,6 +36,7 @@ import {
   workflowRpcs,
 } from "./support/large-api.js";
 import { buildRequest, paths } from "./support/request.js";
+import { strictCompilerOptions } from "./support/strict-tsconfig.js";
 
 const repoRoot = resolve(paths.generator, "..");
 const python = join(repoRoot, ".venv", "bin", "python");
@@ -538,20 +539,7 @@ describe("a large API in Temporal's shape: Go and TypeScript", () => {
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM"],
-          types: [],
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          noUnusedLocals: true,
-          verbatimModuleSyntax: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
+        compilerOptions: strictCompilerOptions,
         files: generated,
       }),
     );
