@@ -5,6 +5,10 @@ import {
   type CodeGeneratorRequest,
 } from "@bufbuild/protobuf/wkt";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import {
+  decodeFileDescriptor,
+  type DecodedFile,
+} from "./decode-file-descriptor.js";
 import { rawSourceInfo } from "./source-info.js";
 
 // CodeGeneratorRequest.proto_file = 15; FileDescriptorProto.source_code_info = 9.
@@ -45,17 +49,15 @@ function splitFields(
  * Decode a CodeGeneratorRequest like `fromBinary`, except that each file's
  * source code info is kept as bytes (see source-info.ts) rather than decoded
  * into hundreds of thousands of Location messages: on a large request that
- * is most of the decoding time.
+ * is most of the decoding time. The files are decoded by
+ * decodeFileDescriptor, several times faster than `fromBinary`.
  */
 export function readRequest(bytes: Uint8Array): CodeGeneratorRequest {
   const { kept, picked } = splitFields(bytes, (no) => no !== protoFileField);
   const request = fromBinary(CodeGeneratorRequestSchema, kept);
   request.protoFile = picked.map((fileBytes) => {
-    const { kept: rest, picked: sourceInfo } = splitFields(
-      fileBytes,
-      (no) => no !== sourceCodeInfoField,
-    );
-    const file = fromBinary(FileDescriptorProtoSchema, rest);
+    const { file, sourceInfo } =
+      decodeFileDescriptor(fileBytes) ?? decodeReflectively(fileBytes);
     if (sourceInfo.length > 0) {
       rawSourceInfo.set(
         file,
@@ -65,6 +67,21 @@ export function readRequest(bytes: Uint8Array): CodeGeneratorRequest {
     return file;
   });
   return request;
+}
+
+/**
+ * A file decoded by fromBinary, for what decodeFileDescriptor leaves to it:
+ * fromBinary decides what unusual bytes mean, or which error they give.
+ */
+function decodeReflectively(fileBytes: Uint8Array): DecodedFile {
+  const { kept, picked } = splitFields(
+    fileBytes,
+    (no) => no !== sourceCodeInfoField,
+  );
+  return {
+    file: fromBinary(FileDescriptorProtoSchema, kept),
+    sourceInfo: picked,
+  };
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
