@@ -112,35 +112,33 @@ export interface SchemaVisit {
 }
 
 /**
- * A visit whose JSON Pointer is written only when asked for: checkers read
- * it only to report a violation, and most sub-schemas have none.
+ * Where a sub-schema sits, as a JSON Pointer written only when asked for:
+ * checkers read it only to report a violation, and most sub-schemas have
+ * none.
  */
-class LazyVisit implements SchemaVisit {
-  readonly node: unknown;
+export class SchemaPointer {
+  /** The keyword of the parent it sits under; undefined at the root. */
   readonly keyword: string | undefined;
-  readonly required: boolean;
-  readonly viaOptional: boolean;
-  private readonly parent: LazyVisit | undefined;
+  private readonly parent: SchemaPointer | undefined;
   /** The index or the name under `keyword`, for a list or a map keyword. */
   private readonly entry: number | string | undefined;
   private pointer: string | undefined;
 
+  /**
+   * The root (`#`) without a parent; else the sub-schema of `parent` under
+   * `keyword`, and under the index or name `entry` for a list or a map.
+   */
   constructor(
-    node: unknown,
-    parent: LazyVisit | undefined,
+    parent: SchemaPointer | undefined,
     keyword: string | undefined,
     entry: number | string | undefined,
-    required: boolean,
-    viaOptional: boolean,
   ) {
-    this.node = node;
     this.parent = parent;
     this.keyword = keyword;
     this.entry = entry;
-    this.required = required;
-    this.viaOptional = viaOptional;
   }
 
+  /** The JSON Pointer, `#` for the root (names escaped). */
   get path(): string {
     if (this.pointer === undefined) {
       const parent = this.parent;
@@ -157,6 +155,26 @@ class LazyVisit implements SchemaVisit {
       }
     }
     return this.pointer;
+  }
+}
+
+class LazyVisit extends SchemaPointer implements SchemaVisit {
+  readonly node: unknown;
+  readonly required: boolean;
+  readonly viaOptional: boolean;
+
+  constructor(
+    node: unknown,
+    parent: LazyVisit | undefined,
+    keyword: string | undefined,
+    entry: number | string | undefined,
+    required: boolean,
+    viaOptional: boolean,
+  ) {
+    super(parent, keyword, entry);
+    this.node = node;
+    this.required = required;
+    this.viaOptional = viaOptional;
   }
 }
 
@@ -182,7 +200,10 @@ function walkSchema(v: LazyVisit, visit: (v: SchemaVisit) => void): void {
   if (!isPlainObject(node)) {
     return;
   }
-  for (const key of Object.keys(node)) {
+  // A schema is a JSON value, with no inherited keys: `for…in` meets the
+  // keys of `Object.keys`, in its order, and is the engine's fastest way
+  // to read them with their values on objects seen for the first time.
+  for (const key in node) {
     const shape = keywordShapes.get(key);
     if (shape === undefined) {
       continue;
@@ -209,7 +230,7 @@ function walkSchema(v: LazyVisit, visit: (v: SchemaVisit) => void): void {
         key === "properties" && Array.isArray(node["required"])
           ? (node["required"] as unknown[])
           : undefined;
-      for (const name of Object.keys(value)) {
+      for (const name in value) {
         const isRequired = required !== undefined && required.includes(name);
         walkSchema(
           new LazyVisit(
