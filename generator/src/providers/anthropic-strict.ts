@@ -31,15 +31,16 @@
 
 import { checkAnthropicTool } from "./anthropic-tools.js";
 import {
-  findRefCycles,
   forEachSchema,
   isPlainObject,
+  isRef,
   quote,
+  refCyclesOf,
   show,
-  typesOf,
   type JsonObject,
   type ProviderViolation,
   type Report,
+  type SchemaVisit,
 } from "./schema-walk.js";
 
 /** Every keyword a strict schema may use. */
@@ -99,37 +100,72 @@ export function checkAnthropicStrict(schema: unknown): ProviderViolation[] {
   const report: Report = (path, rule, message) => {
     violations.push({ path, rule, message });
   };
-  const keywords = new Set(anthropicStrictKeywords);
-  forEachSchema(schema, ({ node, path }) => {
-    if (!isPlainObject(node)) {
-      return;
+  const refs: SchemaVisit[] = [];
+  forEachSchema(schema, (v) => {
+    checkAnthropicStrictNode(v, report);
+    if (isRef(v.node)) {
+      refs.push(v);
     }
-    for (const key of Object.keys(node)) {
-      if (!keywords.has(key)) {
-        report(
-          path,
-          "unsupported-keyword",
-          `keyword ${quote(key)} is not supported in strict tool use`,
-        );
-      }
-    }
-    checkNode(node, path, report);
   });
-  for (const cycle of findRefCycles(schema, false)) {
+  reportAnthropicStrictRecursion(schema, refs, report);
+  return violations;
+}
+
+const strictKeywords = new Set(anthropicStrictKeywords);
+
+/**
+ * The strict rules of {@link checkAnthropicStrict} for one sub-schema met
+ * by a walk (`forEachSchema`), in the order it reports them.
+ */
+export function checkAnthropicStrictNode(
+  at: SchemaVisit,
+  report: Report,
+): void {
+  const node = at.node;
+  if (!isPlainObject(node)) {
+    return;
+  }
+  for (const key of Object.keys(node)) {
+    if (!strictKeywords.has(key)) {
+      report(
+        at.path,
+        "unsupported-keyword",
+        `keyword ${quote(key)} is not supported in strict tool use`,
+      );
+    }
+  }
+  checkNode(node, at, report);
+}
+
+/**
+ * The `no-recursion` rule of {@link checkAnthropicStrict}, reported after
+ * the others, for the `$ref` nodes a walk of `schema` met (`isRef`).
+ */
+export function reportAnthropicStrictRecursion(
+  schema: unknown,
+  refs: readonly SchemaVisit[],
+  report: Report,
+): void {
+  for (const cycle of refCyclesOf(schema, refs, false)) {
     report(
       cycle.path,
       "no-recursion",
       `recursive $ref (through ${cycle.targets.map(quote).join(", ")}) is not supported in strict tool use`,
     );
   }
-  return violations;
 }
 
-function checkNode(node: JsonObject, path: string, report: Report): void {
-  if (typesOf(node).includes("object") || "properties" in node) {
+/** True when `type` is `"object"` or a list holding it. */
+function typedObject(node: JsonObject): boolean {
+  const t = node["type"];
+  return t === "object" || (Array.isArray(t) && t.includes("object"));
+}
+
+function checkNode(node: JsonObject, at: SchemaVisit, report: Report): void {
+  if (typedObject(node) || "properties" in node) {
     if (node["additionalProperties"] !== false) {
       report(
-        path,
+        at.path,
         "additional-properties-false",
         `an object needs "additionalProperties": false, got ${show(node["additionalProperties"])}`,
       );
@@ -142,7 +178,7 @@ function checkNode(node: JsonObject, path: string, report: Report): void {
       !anthropicStrictFormats.includes(format)
     ) {
       report(
-        path,
+        at.path,
         "format",
         `format ${show(format)} is not supported; use one of ${anthropicStrictFormats.join(", ")}`,
       );
@@ -150,7 +186,7 @@ function checkNode(node: JsonObject, path: string, report: Report): void {
   }
   if ("minItems" in node && node["minItems"] !== 0 && node["minItems"] !== 1) {
     report(
-      path,
+      at.path,
       "min-items",
       `"minItems" must be 0 or 1, got ${show(node["minItems"])}`,
     );
@@ -158,34 +194,57 @@ function checkNode(node: JsonObject, path: string, report: Report): void {
   if ("pattern" in node) {
     const problem = patternProblem(node["pattern"]);
     if (problem !== undefined) {
-      report(path, "pattern", problem);
+      report(at.path, "pattern", problem);
     }
   }
-  const values: unknown = "enum" in node ? node["enum"] : undefined;
-  const listed: unknown[] = Array.isArray(values) ? values : [];
-  for (const v of "const" in node ? [...listed, node["const"]] : listed) {
-    if (typeof v === "object" && v !== null) {
-      report(
-        path,
-        "enum-primitive",
-        `enum or const value ${show(v)} must be a string, number, boolean or null`,
-      );
+  if ("enum" in node) {
+    const values = node["enum"];
+    if (Array.isArray(values)) {
+      for (const v of values) {
+        reportNonPrimitive(v, at, report);
+      }
     }
   }
-  if ("enum" in node && !Array.isArray(values)) {
+  if ("const" in node) {
+    reportNonPrimitive(node["const"], at, report);
+  }
+  if ("enum" in node && !Array.isArray(node["enum"])) {
     report(
-      path,
+      at.path,
       "enum-primitive",
-      `"enum" must be an array, got ${show(values)}`,
+      `"enum" must be an array, got ${show(node["enum"])}`,
     );
   }
 }
+
+function reportNonPrimitive(v: unknown, at: SchemaVisit, report: Report): void {
+  if (typeof v === "object" && v !== null) {
+    report(
+      at.path,
+      "enum-primitive",
+      `enum or const value ${show(v)} must be a string, number, boolean or null`,
+    );
+  }
+}
+
+// Schemas repeat the same few patterns (durations, field masks, base64):
+// judge each once.
+const patternProblems = new Map<string, string | undefined>();
 
 /** Why a pattern is refused in strict tool use, or undefined. */
 function patternProblem(pattern: unknown): string | undefined {
   if (typeof pattern !== "string") {
     return `"pattern" must be a string, got ${show(pattern)}`;
   }
+  if (patternProblems.has(pattern)) {
+    return patternProblems.get(pattern);
+  }
+  const problem = stringPatternProblem(pattern);
+  patternProblems.set(pattern, problem);
+  return problem;
+}
+
+function stringPatternProblem(pattern: string): string | undefined {
   try {
     new RegExp(pattern, "u");
   } catch {
@@ -222,18 +281,29 @@ export interface AnthropicStrictCounts {
 export function countAnthropicStrictParameters(
   schema: unknown,
 ): AnthropicStrictCounts {
-  let optionalParameters = 0;
-  let unionParameters = 0;
-  forEachSchema(schema, ({ node, keyword, required }) => {
-    if (keyword !== "properties" || !isPlainObject(node)) {
-      return;
-    }
-    if (!required) {
-      optionalParameters++;
-    }
-    if ("anyOf" in node || Array.isArray(node["type"])) {
-      unionParameters++;
-    }
+  const counts = { optionalParameters: 0, unionParameters: 0 };
+  forEachSchema(schema, (v) => {
+    countAnthropicStrictParameter(v, counts);
   });
-  return { optionalParameters, unionParameters };
+  return counts;
+}
+
+/**
+ * Adds one sub-schema met by a walk (`forEachSchema`) to the counts of
+ * {@link countAnthropicStrictParameters}.
+ */
+export function countAnthropicStrictParameter(
+  at: SchemaVisit,
+  counts: { optionalParameters: number; unionParameters: number },
+): void {
+  const node = at.node;
+  if (at.keyword !== "properties" || !isPlainObject(node)) {
+    return;
+  }
+  if (!at.required) {
+    counts.optionalParameters++;
+  }
+  if ("anyOf" in node || Array.isArray(node["type"])) {
+    counts.unionParameters++;
+  }
 }

@@ -29,7 +29,9 @@ import {
   isPlainObject,
   quote,
   show,
+  type JsonObject,
   type ProviderViolation,
+  type Report,
 } from "./schema-walk.js";
 
 /** Keywords refused at the top level of `input_schema`. */
@@ -46,13 +48,31 @@ export const anthropicTopLevelRefused: readonly string[] = [
  */
 export function checkAnthropicTool(schema: unknown): ProviderViolation[] {
   const { violations, report } = createViolations();
+  if (checkAnthropicToolRoot(schema, report)) {
+    forEachSchema(schema, (v) => {
+      checkShape(schema, v, report);
+    });
+  }
+  return violations;
+}
+
+/**
+ * The rules of {@link checkAnthropicTool} for the root alone, reported
+ * first; then each sub-schema goes through `checkShape` (schema-walk.ts),
+ * only when this returns true: a root that is no object has no
+ * sub-schemas to check.
+ */
+export function checkAnthropicToolRoot(
+  schema: unknown,
+  report: Report,
+): schema is JsonObject {
   if (!isPlainObject(schema)) {
     report(
       "#",
       "root-type-object",
       `input_schema must be a JSON object, got ${show(schema)}`,
     );
-    return violations;
+    return false;
   }
   if (schema["type"] !== "object") {
     report(
@@ -70,8 +90,5 @@ export function checkAnthropicTool(schema: unknown): ProviderViolation[] {
       );
     }
   }
-  forEachSchema(schema, ({ node, path }) => {
-    checkShape(schema, node, path, report);
-  });
-  return violations;
+  return true;
 }

@@ -44,12 +44,15 @@
 import {
   createViolations,
   checkShape,
-  findRefCycles,
   forEachSchema,
   isPlainObject,
+  isRef,
   quote,
+  refCyclesOf,
   show,
   type ProviderViolation,
+  type Report,
+  type SchemaVisit,
 } from "./schema-walk.js";
 
 /** The keywords of `@google/genai`'s documented JSON Schema subset. */
@@ -131,6 +134,20 @@ const jsonTypes = [
  */
 export function checkGeminiJsonSchema(schema: unknown): ProviderViolation[] {
   const { violations, report } = createViolations();
+  checkGeminiRoot(schema, report);
+  const refs: SchemaVisit[] = [];
+  forEachSchema(schema, (v) => {
+    checkGeminiNode(schema, v, report);
+    if (isRef(v.node)) {
+      refs.push(v);
+    }
+  });
+  reportGeminiCycles(schema, refs, report);
+  return violations;
+}
+
+/** The root rule of {@link checkGeminiJsonSchema}, reported first. */
+export function checkGeminiRoot(schema: unknown, report: Report): void {
   if (!isPlainObject(schema) || schema["type"] !== "object") {
     report(
       "#",
@@ -138,75 +155,100 @@ export function checkGeminiJsonSchema(schema: unknown): ProviderViolation[] {
       `the schema must describe an object ("type": "object"), got ${show(isPlainObject(schema) ? schema["type"] : schema)}`,
     );
   }
-  const known = new Set([
-    ...geminiJsonSchemaKeywords,
-    ...geminiIgnoredKeywords,
-  ]);
-  forEachSchema(schema, ({ node, path }) => {
-    if (typeof node === "boolean") {
+}
+
+const known = new Set([...geminiJsonSchemaKeywords, ...geminiIgnoredKeywords]);
+
+/**
+ * The rules of {@link checkGeminiJsonSchema} for one sub-schema of `root`
+ * met by a walk (`forEachSchema`), in the order it reports them.
+ */
+export function checkGeminiNode(
+  root: unknown,
+  at: SchemaVisit,
+  report: Report,
+): void {
+  const node = at.node;
+  if (typeof node === "boolean") {
+    report(
+      at.path,
+      "schema-shape",
+      `boolean schema ${show(node)} is not supported; write an object schema`,
+    );
+    return;
+  }
+  checkShape(root, at, report);
+  if (!isPlainObject(node)) {
+    return;
+  }
+  for (const key of Object.keys(node)) {
+    if (!known.has(key)) {
       report(
-        path,
-        "schema-shape",
-        `boolean schema ${show(node)} is not supported; write an object schema`,
+        at.path,
+        "unsupported-keyword",
+        `keyword ${quote(key)} is not supported by Gemini`,
       );
-      return;
     }
-    checkShape(schema, node, path, report);
-    if (!isPlainObject(node)) {
-      return;
-    }
-    for (const key of Object.keys(node)) {
-      if (!known.has(key)) {
-        report(
-          path,
-          "unsupported-keyword",
-          `keyword ${quote(key)} is not supported by Gemini`,
-        );
+  }
+  if ("type" in node) {
+    const t = node["type"];
+    if (Array.isArray(t)) {
+      for (const one of t) {
+        reportUnknownType(one, at, report);
       }
+    } else {
+      reportUnknownType(t, at, report);
     }
-    if ("type" in node) {
-      const t = node["type"];
-      const list = Array.isArray(t) ? t : [t];
-      for (const one of list) {
-        if (typeof one !== "string" || !jsonTypes.includes(one)) {
-          report(
-            path,
-            "type",
-            `type ${show(one)} is not supported; use one of ${jsonTypes.join(", ")}`,
-          );
-        }
-      }
+  }
+  if (typeof node["$ref"] === "string") {
+    const others = Object.keys(node).filter((k) => !k.startsWith("$"));
+    if (others.length > 0) {
+      report(
+        at.path,
+        "ref-siblings",
+        `keywords beside "$ref" (${others.map(quote).join(", ")}) are not allowed by Gemini; wrap the reference: {"anyOf": [{"$ref": …}], …}`,
+      );
     }
-    if (typeof node["$ref"] === "string") {
-      const others = Object.keys(node).filter((k) => !k.startsWith("$"));
-      if (others.length > 0) {
-        report(
-          path,
-          "ref-siblings",
-          `keywords beside "$ref" (${others.map(quote).join(", ")}) are not allowed by Gemini; wrap the reference: {"anyOf": [{"$ref": …}], …}`,
-        );
-      }
+  }
+  if ("enum" in node) {
+    const values = node["enum"];
+    if (
+      !Array.isArray(values) ||
+      !values.every((v) => typeof v === "string" || typeof v === "number")
+    ) {
+      report(
+        at.path,
+        "enum-values",
+        `"enum" must be an array of strings or numbers, got ${show(values)}`,
+      );
     }
-    if ("enum" in node) {
-      const values = node["enum"];
-      if (
-        !Array.isArray(values) ||
-        !values.every((v) => typeof v === "string" || typeof v === "number")
-      ) {
-        report(
-          path,
-          "enum-values",
-          `"enum" must be an array of strings or numbers, got ${show(values)}`,
-        );
-      }
-    }
-  });
-  for (const cycle of findRefCycles(schema, true)) {
+  }
+}
+
+function reportUnknownType(t: unknown, at: SchemaVisit, report: Report): void {
+  if (typeof t !== "string" || !jsonTypes.includes(t)) {
+    report(
+      at.path,
+      "type",
+      `type ${show(t)} is not supported; use one of ${jsonTypes.join(", ")}`,
+    );
+  }
+}
+
+/**
+ * The `required-cycle` rule of {@link checkGeminiJsonSchema}, reported
+ * after the others, for the `$ref` nodes a walk of `schema` met (`isRef`).
+ */
+export function reportGeminiCycles(
+  schema: unknown,
+  refs: readonly SchemaVisit[],
+  report: Report,
+): void {
+  for (const cycle of refCyclesOf(schema, refs, true)) {
     report(
       cycle.path,
       "required-cycle",
       `$ref cycle (through ${cycle.targets.map(quote).join(", ")}) passes only through required properties; make one of them optional`,
     );
   }
-  return violations;
 }

@@ -35,9 +35,9 @@
  */
 
 import {
-  escapePointer,
   isPlainObject,
   quote,
+  SchemaPointer,
   show,
   type JsonObject,
 } from "./schema-walk.js";
@@ -96,8 +96,7 @@ export const openAiStrictTypes: readonly string[] = [
   "null",
 ];
 
-/** Every keyword the checker accepts on a schema node. */
-export const openAiStrictKeywords: readonly string[] = [
+const strictKeywords = [
   "type",
   "title",
   "description",
@@ -119,7 +118,10 @@ export const openAiStrictKeywords: readonly string[] = [
   "maxItems",
   "$ref",
   "$defs",
-];
+] as const;
+
+/** Every keyword the checker accepts on a schema node. */
+export const openAiStrictKeywords: readonly string[] = strictKeywords;
 
 /**
  * Standard JSON Schema keywords that OpenAI strict mode does not support;
@@ -217,14 +219,26 @@ export function formatViolations(
   ].join("\n");
 }
 
-const keywordSet = new Set(openAiStrictKeywords);
 const unsupportedSet = new Set(openAiStrictUnsupportedKeywords);
 const typeSet = new Set(openAiStrictTypes);
 const formatSet = new Set(openAiStrictFormats);
-const annotationKeywords = new Set(["title", "description"]);
+
+type StrictKeyword = (typeof strictKeywords)[number];
+
+/**
+ * One bit per keyword of {@link openAiStrictKeywords}: the walk notes the
+ * keywords a node holds as one number (its first pass over the node's
+ * keys), and the rules test bits instead of looking properties up.
+ */
+const keywordBits = new Map<string, number>(
+  strictKeywords.map((k, i) => [k, 1 << i]),
+);
+const bit = Object.fromEntries(keywordBits) as Record<StrictKeyword, number>;
 
 /** Keywords that only apply to a node of the given types. */
-const typedKeywords: ReadonlyArray<readonly [string, readonly string[]]> = [
+const typedKeywords: ReadonlyArray<
+  readonly [StrictKeyword, readonly string[]]
+> = [
   ["pattern", ["string"]],
   ["format", ["string"]],
   ["minimum", ["number", "integer"]],
@@ -240,12 +254,87 @@ const typedKeywords: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["additionalProperties", ["object"]],
 ];
 
-interface NodeContext {
-  readonly path: string;
+/** The bits of {@link typedKeywords}. */
+const typedBits = typedKeywords.reduce((m, [k]) => m | bit[k], 0);
+
+/** Per type, the bits of the {@link typedKeywords} it allows. */
+const typedBitsAllowed = new Map<string, number>(
+  openAiStrictTypes.map((t) => [
+    t,
+    typedKeywords.reduce(
+      (m, [k, needs]) => (needs.includes(t) ? m | bit[k] : m),
+      0,
+    ),
+  ]),
+);
+
+const annotationKeywords = ["title", "description"] as const;
+const numberKeywords = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+] as const;
+const arrayCountKeywords = ["minItems", "maxItems"] as const;
+const stringBits = bit.format | bit.pattern;
+const numberBits =
+  bit.minimum |
+  bit.maximum |
+  bit.exclusiveMinimum |
+  bit.exclusiveMaximum |
+  bit.multipleOf;
+const valueBits = bit.enum | bit.const;
+const arrayCountBits = bit.minItems | bit.maxItems;
+
+/** The list {@link readTypes} returns for a valid `type` string, shared. */
+const singleTypes = new Map<string, readonly string[]>(
+  openAiStrictTypes.map((t) => [t, [t]]),
+);
+
+/** A node's place: its JSON Pointer (written when a violation needs it) and depth. */
+class NodeContext extends SchemaPointer {
   readonly isRoot: boolean;
   readonly inAnyOf: boolean;
   /** Sub-schema steps from the root (schema-depth.ts). */
   readonly depth: number;
+
+  constructor(
+    parent: NodeContext | undefined,
+    keyword: string | undefined,
+    entry: number | string | undefined,
+    inAnyOf: boolean,
+    depth: number,
+  ) {
+    super(parent, keyword, entry);
+    this.isRoot = parent === undefined;
+    this.inAnyOf = inAnyOf;
+    this.depth = depth;
+  }
+}
+
+/**
+ * A sub-schema below the root, without `$ref`, in which no rule is broken
+ * when it sits in (or not in) an `anyOf` and its deepest node is within
+ * the depth limit; and what it adds to the size totals.
+ */
+interface CleanSubSchema {
+  readonly inAnyOf: boolean;
+  /** Sub-schema steps from it to its deepest node. */
+  readonly height: number;
+  readonly properties: number;
+  readonly enumValues: number;
+  readonly chars: number;
+}
+
+/** A schema node with the bits of the strict keywords it holds. */
+interface Held {
+  readonly node: JsonObject;
+  /** One bit per keyword held ({@link keywordBits}). */
+  readonly keywords: number;
+}
+
+function holds(held: Held, keyword: StrictKeyword): boolean {
+  return (held.keywords & bit[keyword]) !== 0;
 }
 
 interface StrictChecker {
@@ -258,6 +347,14 @@ function createStrictChecker(root: unknown): StrictChecker {
   let enumValueCount = 0;
   let charCount = 0;
   let depthReported = false;
+  /** The deepest node walked so far, and the `$ref`s met. */
+  let deepest = 0;
+  let refCount = 0;
+  /**
+   * A schema holds the same sub-schema object in several places (a message
+   * type used by several fields): each is walked once.
+   */
+  const clean = new Map<object, CleanSubSchema>();
   const defs: JsonObject | undefined =
     isPlainObject(root) && isPlainObject(root["$defs"])
       ? root["$defs"]
@@ -265,67 +362,125 @@ function createStrictChecker(root: unknown): StrictChecker {
   /** Definitions in the order they are first referred to. */
   const defQueue: string[] = [];
   const queued = new Set<string>();
+  const rootContext = new NodeContext(
+    undefined,
+    undefined,
+    undefined,
+    false,
+    0,
+  );
 
   function report(path: string, message: string): void {
     violations.push({ path, message });
   }
 
-  function walk(node: unknown, ctx: NodeContext): void {
-    const { path } = ctx;
+  function walk(value: unknown, ctx: NodeContext): void {
+    if (ctx.isRoot || !isPlainObject(value)) {
+      walkNode(value, ctx);
+      return;
+    }
+    const known = clean.get(value);
+    if (
+      known !== undefined &&
+      known.inAnyOf === ctx.inAnyOf &&
+      ctx.depth + known.height <= openAiStrictLimits.maxDepth
+    ) {
+      propertyCount += known.properties;
+      enumValueCount += known.enumValues;
+      charCount += known.chars;
+      deepest = Math.max(deepest, ctx.depth + known.height);
+      return;
+    }
+    const violationsBefore = violations.length;
+    const refsBefore = refCount;
+    const deepestBefore = deepest;
+    const propertiesBefore = propertyCount;
+    const enumValuesBefore = enumValueCount;
+    const charsBefore = charCount;
+    deepest = ctx.depth;
+    walkNode(value, ctx);
+    if (
+      violations.length === violationsBefore &&
+      refCount === refsBefore &&
+      deepest <= openAiStrictLimits.maxDepth
+    ) {
+      clean.set(value, {
+        inAnyOf: ctx.inAnyOf,
+        height: deepest - ctx.depth,
+        properties: propertyCount - propertiesBefore,
+        enumValues: enumValueCount - enumValuesBefore,
+        chars: charCount - charsBefore,
+      });
+    }
+    deepest = Math.max(deepest, deepestBefore);
+  }
+
+  function walkNode(value: unknown, ctx: NodeContext): void {
+    deepest = Math.max(deepest, ctx.depth);
     if (ctx.depth > openAiStrictLimits.maxDepth && !depthReported) {
       depthReported = true;
       report(
-        path,
+        ctx.path,
         `nested ${ctx.depth} levels deep; the limit is ${openAiStrictLimits.maxDepth} ` +
           `(every property, "items", "anyOf" branch and "$defs" entry is one level, as OpenAI's SDK counts)`,
       );
     }
-    if (!isPlainObject(node)) {
-      report(path, `schema must be an object, got ${show(node)}`);
+    if (!isPlainObject(value)) {
+      report(ctx.path, `schema must be an object, got ${show(value)}`);
       return;
     }
-    for (const key of Object.keys(node)) {
-      if (unsupportedSet.has(key)) {
-        report(path, `keyword ${quote(key)} is not supported in strict mode`);
-      } else if (!keywordSet.has(key)) {
-        report(path, `unknown keyword ${quote(key)}`);
-      } else if (key === "$defs" && !ctx.isRoot) {
-        report(path, `keyword "$defs" is only allowed at the root`);
+    let keywords = 0;
+    for (const key of Object.keys(value)) {
+      const b = keywordBits.get(key);
+      if (b !== undefined) {
+        keywords |= b;
+        if (b === bit.$defs && !ctx.isRoot) {
+          report(ctx.path, `keyword "$defs" is only allowed at the root`);
+        }
+      } else if (unsupportedSet.has(key)) {
+        report(
+          ctx.path,
+          `keyword ${quote(key)} is not supported in strict mode`,
+        );
+      } else {
+        report(ctx.path, `unknown keyword ${quote(key)}`);
       }
     }
+    const node: Held = { node: value, keywords };
     for (const key of annotationKeywords) {
-      if (key in node && typeof node[key] !== "string") {
-        report(path, `${quote(key)} must be a string, got ${show(node[key])}`);
+      if (holds(node, key) && typeof value[key] !== "string") {
+        report(
+          ctx.path,
+          `${quote(key)} must be a string, got ${show(value[key])}`,
+        );
       }
     }
-    if ("$ref" in node) {
+    if (holds(node, "$ref")) {
       checkRef(node, ctx);
-      return;
-    }
-    if ("anyOf" in node) {
+    } else if (holds(node, "anyOf")) {
       checkAnyOf(node, ctx);
-      return;
+    } else {
+      checkTyped(node, ctx);
     }
-    checkTyped(node, ctx);
   }
 
-  function checkRef(node: JsonObject, ctx: NodeContext): void {
-    const { path } = ctx;
-    const ref = node["$ref"];
+  function checkRef(held: Held, ctx: NodeContext): void {
+    refCount++;
+    const ref = held.node["$ref"];
     if (ctx.isRoot) {
-      report(path, `the root must have type "object", not a "$ref"`);
+      report(ctx.path, `the root must have type "object", not a "$ref"`);
     }
-    reportSiblings(node, "$ref", path);
+    reportSiblings(held, "$ref", ctx);
     for (const key of annotationKeywords) {
-      if (key in node) {
+      if (holds(held, key)) {
         report(
-          path,
+          ctx.path,
           `"$ref" cannot be combined with ${quote(key)}: wrap the reference, {"anyOf": [{"$ref": …}], ${quote(key)}: …}`,
         );
       }
     }
     if (typeof ref !== "string") {
-      report(path, `"$ref" must be a string, got ${show(ref)}`);
+      report(ctx.path, `"$ref" must be a string, got ${show(ref)}`);
       return;
     }
     if (ref === "#") {
@@ -333,12 +488,12 @@ function createStrictChecker(root: unknown): StrictChecker {
     }
     const prefix = "#/$defs/";
     if (!ref.startsWith(prefix) || ref.slice(prefix.length).includes("/")) {
-      report(path, `$ref ${quote(ref)} must be "#" or "#/$defs/<name>"`);
+      report(ctx.path, `$ref ${quote(ref)} must be "#" or "#/$defs/<name>"`);
       return;
     }
     const name = unescapePointer(ref.slice(prefix.length));
     if (defs === undefined || !Object.hasOwn(defs, name)) {
-      report(path, `$ref ${quote(ref)} names no definition in "$defs"`);
+      report(ctx.path, `$ref ${quote(ref)} names no definition in "$defs"`);
       return;
     }
     if (!queued.has(name)) {
@@ -347,112 +502,135 @@ function createStrictChecker(root: unknown): StrictChecker {
     }
   }
 
-  function checkAnyOf(node: JsonObject, ctx: NodeContext): void {
-    const { path } = ctx;
-    const branches = node["anyOf"];
+  function checkAnyOf(held: Held, ctx: NodeContext): void {
+    const branches = held.node["anyOf"];
     if (ctx.isRoot) {
-      report(path, `the root must have type "object", not an "anyOf"`);
+      report(ctx.path, `the root must have type "object", not an "anyOf"`);
     }
     if (ctx.inAnyOf) {
       report(
-        path,
+        ctx.path,
         `nested "anyOf" is not supported: merge its branches into the enclosing "anyOf"`,
       );
     }
-    reportSiblings(node, "anyOf", path);
+    reportSiblings(held, "anyOf", ctx);
     if (!Array.isArray(branches) || branches.length === 0) {
-      report(path, `"anyOf" must be a non-empty array, got ${show(branches)}`);
+      report(
+        ctx.path,
+        `"anyOf" must be a non-empty array, got ${show(branches)}`,
+      );
       return;
     }
     branches.forEach((branch, i) => {
-      walk(branch, {
-        path: `${path}/anyOf/${i}`,
-        isRoot: false,
-        inAnyOf: true,
-        depth: ctx.depth + 1,
-      });
+      walk(branch, new NodeContext(ctx, "anyOf", i, true, ctx.depth + 1));
     });
   }
 
+  /** Reports the keywords beside `keyword` but the annotations (and the root's `$defs`). */
   function reportSiblings(
-    node: JsonObject,
-    keyword: string,
-    path: string,
+    held: Held,
+    keyword: "$ref" | "anyOf",
+    ctx: NodeContext,
   ): void {
-    const extra = Object.keys(node).filter(
+    const alone =
+      bit[keyword] | bit.title | bit.description | (ctx.isRoot ? bit.$defs : 0);
+    if ((held.keywords & ~alone) === 0) {
+      return;
+    }
+    const extra = Object.keys(held.node).filter(
       (k) =>
         k !== keyword &&
-        !annotationKeywords.has(k) &&
-        keywordSet.has(k) &&
-        !(k === "$defs" && path === "#"),
+        k !== "title" &&
+        k !== "description" &&
+        keywordBits.has(k) &&
+        !(k === "$defs" && ctx.isRoot),
     );
-    if (extra.length > 0) {
-      report(
-        path,
-        `${quote(keyword)} cannot be combined with ${extra.map(quote).join(", ")}`,
-      );
-    }
+    report(
+      ctx.path,
+      `${quote(keyword)} cannot be combined with ${extra.map(quote).join(", ")}`,
+    );
   }
 
-  function checkTyped(node: JsonObject, ctx: NodeContext): void {
-    const { path } = ctx;
-    const types = readTypes(node, ctx);
+  function checkTyped(held: Held, ctx: NodeContext): void {
+    const node = held.node;
+    const types = readTypes(held, ctx);
     if (
       ctx.isRoot &&
       types !== undefined &&
       !(types.length === 1 && types[0] === "object")
     ) {
       report(
-        path,
+        ctx.path,
         `the root must have type "object", got ${show(node["type"])}`,
       );
     }
     if (types !== undefined && types.length > 0) {
-      for (const [keyword, needs] of typedKeywords) {
-        if (keyword in node && !needs.some((t) => types.includes(t))) {
-          report(
-            path,
-            `keyword ${quote(keyword)} needs type ${needs.map(quote).join(" or ")}, got ${show(node["type"])}`,
-          );
+      let allowed = 0;
+      for (const t of types) {
+        allowed |= typedBitsAllowed.get(t) ?? 0;
+      }
+      if ((held.keywords & typedBits & ~allowed) !== 0) {
+        for (const [keyword, needs] of typedKeywords) {
+          if (holds(held, keyword) && !needs.some((t) => types.includes(t))) {
+            report(
+              ctx.path,
+              `keyword ${quote(keyword)} needs type ${needs.map(quote).join(" or ")}, got ${show(node["type"])}`,
+            );
+          }
         }
       }
     }
-    checkStringKeywords(node, path);
-    checkNumberKeywords(node, path);
-    checkValues(node, path, types);
+    // Most nodes hold none of these keywords: skip their rules at once.
+    if ((held.keywords & stringBits) !== 0) {
+      checkStringKeywords(held, ctx);
+    }
+    if ((held.keywords & numberBits) !== 0) {
+      checkNumberKeywords(held, ctx);
+    }
+    if ((held.keywords & valueBits) !== 0) {
+      checkValues(held, ctx, types);
+    }
     const isObject = types?.includes("object") ?? false;
     const isArray = types?.includes("array") ?? false;
-    const depth = ctx.depth;
     if (isObject) {
-      checkObject(node, ctx, depth);
-    } else if (isPlainObject(node["properties"])) {
-      walkProperties(node["properties"], path, depth);
+      checkObject(held, ctx);
+    } else if (holds(held, "properties") && isPlainObject(node["properties"])) {
+      walkProperties(node["properties"], ctx);
     }
-    if (isArray && !("items" in node)) {
-      report(path, `an array needs "items"`);
+    if (isArray && !holds(held, "items")) {
+      report(ctx.path, `an array needs "items"`);
     }
-    checkArrayKeywords(node, path);
-    if ("items" in node) {
-      walk(node["items"], {
-        path: `${path}/items`,
-        isRoot: false,
-        inAnyOf: false,
-        depth: depth + 1,
-      });
+    checkArrayKeywords(held, ctx);
+    if (holds(held, "items")) {
+      walk(
+        node["items"],
+        new NodeContext(ctx, "items", undefined, false, ctx.depth + 1),
+      );
     }
   }
 
-  function readTypes(node: JsonObject, ctx: NodeContext): string[] | undefined {
-    const { path } = ctx;
-    if (!("type" in node)) {
-      report(path, `missing "type": every schema needs a "type" or an "anyOf"`);
+  function readTypes(
+    held: Held,
+    ctx: NodeContext,
+  ): readonly string[] | undefined {
+    if (!holds(held, "type")) {
+      report(
+        ctx.path,
+        `missing "type": every schema needs a "type" or an "anyOf"`,
+      );
       return undefined;
     }
-    const type = node["type"];
+    const type = held.node["type"];
+    if (typeof type === "string") {
+      const single = singleTypes.get(type);
+      if (single !== undefined) {
+        return single;
+      }
+    }
     const list = typeof type === "string" ? [type] : type;
     if (!Array.isArray(list) || list.length === 0) {
       report(
-        path,
+        ctx.path,
         `"type" must be a string or a non-empty array of strings, got ${show(type)}`,
       );
       return undefined;
@@ -461,11 +639,11 @@ function createStrictChecker(root: unknown): StrictChecker {
     for (const t of list) {
       if (typeof t !== "string" || !typeSet.has(t)) {
         report(
-          path,
+          ctx.path,
           `type ${show(t)} is not supported; use one of ${openAiStrictTypes.join(", ")}`,
         );
       } else if (types.includes(t)) {
-        report(path, `type ${quote(t)} is listed twice`);
+        report(ctx.path, `type ${quote(t)} is listed twice`);
       } else {
         types.push(t);
       }
@@ -473,57 +651,61 @@ function createStrictChecker(root: unknown): StrictChecker {
     return types;
   }
 
-  function checkStringKeywords(node: JsonObject, path: string): void {
-    if ("format" in node) {
+  function checkStringKeywords(held: Held, ctx: NodeContext): void {
+    const node = held.node;
+    if (holds(held, "format")) {
       const format = node["format"];
       if (typeof format !== "string" || !formatSet.has(format)) {
         report(
-          path,
+          ctx.path,
           `format ${show(format)} is not supported; use one of ${openAiStrictFormats.join(", ")}`,
         );
       }
     }
-    if ("pattern" in node) {
+    if (holds(held, "pattern")) {
       const pattern = node["pattern"];
       if (typeof pattern !== "string") {
-        report(path, `"pattern" must be a string, got ${show(pattern)}`);
+        report(ctx.path, `"pattern" must be a string, got ${show(pattern)}`);
       } else if (!isValidPattern(pattern)) {
         report(
-          path,
+          ctx.path,
           `pattern ${quote(pattern)} is not a valid regular expression`,
         );
       }
     }
   }
 
-  function checkNumberKeywords(node: JsonObject, path: string): void {
-    for (const key of [
-      "minimum",
-      "maximum",
-      "exclusiveMinimum",
-      "exclusiveMaximum",
-    ]) {
-      if (key in node && !isFiniteNumber(node[key])) {
-        report(path, `${quote(key)} must be a number, got ${show(node[key])}`);
+  function checkNumberKeywords(held: Held, ctx: NodeContext): void {
+    const node = held.node;
+    for (const key of numberKeywords) {
+      if (holds(held, key) && !isFiniteNumber(node[key])) {
+        report(
+          ctx.path,
+          `${quote(key)} must be a number, got ${show(node[key])}`,
+        );
       }
     }
-    if ("multipleOf" in node) {
+    if (holds(held, "multipleOf")) {
       const m = node["multipleOf"];
       if (!isFiniteNumber(m) || m <= 0) {
         report(
-          path,
+          ctx.path,
           `"multipleOf" must be a number greater than 0, got ${show(m)}`,
         );
       }
     }
   }
 
-  function checkArrayKeywords(node: JsonObject, path: string): void {
-    for (const key of ["minItems", "maxItems"]) {
+  function checkArrayKeywords(held: Held, ctx: NodeContext): void {
+    if ((held.keywords & arrayCountBits) === 0) {
+      return;
+    }
+    const node = held.node;
+    for (const key of arrayCountKeywords) {
       const v = node[key];
-      if (key in node && !(Number.isInteger(v) && (v as number) >= 0)) {
+      if (holds(held, key) && !(Number.isInteger(v) && (v as number) >= 0)) {
         report(
-          path,
+          ctx.path,
           `${quote(key)} must be a non-negative integer, got ${show(v)}`,
         );
       }
@@ -531,24 +713,28 @@ function createStrictChecker(root: unknown): StrictChecker {
     const min = node["minItems"];
     const max = node["maxItems"];
     if (typeof min === "number" && typeof max === "number" && min > max) {
-      report(path, `"minItems" ${min} is greater than "maxItems" ${max}`);
+      report(ctx.path, `"minItems" ${min} is greater than "maxItems" ${max}`);
     }
   }
 
   function checkValues(
-    node: JsonObject,
-    path: string,
-    types: string[] | undefined,
+    held: Held,
+    ctx: NodeContext,
+    types: readonly string[] | undefined,
   ): void {
-    if ("enum" in node) {
+    const node = held.node;
+    if (holds(held, "enum")) {
       const values = node["enum"];
       if (!Array.isArray(values) || values.length === 0) {
-        report(path, `"enum" must be a non-empty array, got ${show(values)}`);
+        report(
+          ctx.path,
+          `"enum" must be a non-empty array, got ${show(values)}`,
+        );
       } else {
         enumValueCount += values.length;
         let enumChars = 0;
         for (const v of values) {
-          checkValue(v, "enum value", path, types);
+          checkValue(v, "enum value", ctx, types);
           const n = valueChars(v);
           enumChars += n;
           charCount += n;
@@ -559,7 +745,7 @@ function createStrictChecker(root: unknown): StrictChecker {
           enumChars > openAiStrictLimits.maxLargeEnumChars
         ) {
           report(
-            path,
+            ctx.path,
             `string enum of ${values.length} values has ${enumChars} characters; ` +
               `an enum of more than ${openAiStrictLimits.largeStringEnumValues} values ` +
               `may have at most ${openAiStrictLimits.maxLargeEnumChars}`,
@@ -567,8 +753,8 @@ function createStrictChecker(root: unknown): StrictChecker {
         }
       }
     }
-    if ("const" in node) {
-      checkValue(node["const"], "const value", path, types);
+    if (holds(held, "const")) {
+      checkValue(node["const"], "const value", ctx, types);
       charCount += valueChars(node["const"]);
     }
   }
@@ -576,13 +762,13 @@ function createStrictChecker(root: unknown): StrictChecker {
   function checkValue(
     value: unknown,
     what: string,
-    path: string,
-    types: string[] | undefined,
+    ctx: NodeContext,
+    types: readonly string[] | undefined,
   ): void {
     const t = primitiveType(value);
     if (t === undefined) {
       report(
-        path,
+        ctx.path,
         `${what} ${show(value)} must be a string, number, boolean or null`,
       );
       return;
@@ -594,94 +780,97 @@ function createStrictChecker(root: unknown): StrictChecker {
       types.includes(t) || (t === "integer" && types.includes("number"));
     if (!ok) {
       report(
-        path,
+        ctx.path,
         `${what} ${show(value)} does not match type ${show(types.length === 1 ? types[0] : types)}`,
       );
     }
   }
 
-  function checkObject(
-    node: JsonObject,
-    ctx: NodeContext,
-    depth: number,
-  ): void {
-    const { path } = ctx;
+  function checkObject(held: Held, ctx: NodeContext): void {
+    const node = held.node;
     const additional = node["additionalProperties"];
-    if (!("additionalProperties" in node)) {
-      report(path, `an object needs "additionalProperties": false`);
+    if (!holds(held, "additionalProperties")) {
+      report(ctx.path, `an object needs "additionalProperties": false`);
     } else if (additional !== false) {
       report(
-        path,
+        ctx.path,
         `"additionalProperties" must be false, got ${show(additional)}`,
       );
     }
     const properties = node["properties"];
     let names: string[] = [];
-    if (!("properties" in node)) {
-      report(path, `an object needs "properties"`);
+    if (!holds(held, "properties")) {
+      report(ctx.path, `an object needs "properties"`);
     } else if (!isPlainObject(properties)) {
-      report(path, `"properties" must be an object, got ${show(properties)}`);
+      report(
+        ctx.path,
+        `"properties" must be an object, got ${show(properties)}`,
+      );
     } else {
       names = Object.keys(properties);
     }
     const required = node["required"];
-    if (!("required" in node)) {
-      report(path, `an object needs "required" listing every property`);
+    if (!holds(held, "required")) {
+      report(ctx.path, `an object needs "required" listing every property`);
     } else if (!Array.isArray(required)) {
       report(
-        path,
+        ctx.path,
         `"required" must be an array of property names, got ${show(required)}`,
       );
-    } else {
-      const listed = new Set<string>();
-      for (const name of required) {
-        if (typeof name !== "string") {
-          report(
-            path,
-            `"required" holds ${show(name)}, which is not a property name`,
-          );
-        } else if (listed.has(name)) {
-          report(path, `"required" lists ${quote(name)} twice`);
-        } else {
-          listed.add(name);
-          if (isPlainObject(properties) && !Object.hasOwn(properties, name)) {
-            report(
-              path,
-              `"required" lists ${quote(name)}, which is not a property`,
-            );
-          }
-        }
-      }
-      for (const name of names) {
-        if (!listed.has(name)) {
-          report(path, `property ${quote(name)} is missing from "required"`);
-        }
-      }
+    } else if (!sameNames(required, names)) {
+      checkRequired(required, names, properties, ctx);
     }
     if (isPlainObject(properties)) {
-      walkProperties(properties, path, depth);
+      walkProperties(properties, ctx);
     }
   }
 
-  function walkProperties(
-    properties: JsonObject,
-    path: string,
-    depth: number,
+  /** The rules on `required` when it does not list `names` in their order. */
+  function checkRequired(
+    required: readonly unknown[],
+    names: readonly string[],
+    properties: unknown,
+    ctx: NodeContext,
   ): void {
-    for (const [name, schema] of Object.entries(properties)) {
+    const listed = new Set<string>();
+    for (const name of required) {
+      if (typeof name !== "string") {
+        report(
+          ctx.path,
+          `"required" holds ${show(name)}, which is not a property name`,
+        );
+      } else if (listed.has(name)) {
+        report(ctx.path, `"required" lists ${quote(name)} twice`);
+      } else {
+        listed.add(name);
+        if (isPlainObject(properties) && !Object.hasOwn(properties, name)) {
+          report(
+            ctx.path,
+            `"required" lists ${quote(name)}, which is not a property`,
+          );
+        }
+      }
+    }
+    for (const name of names) {
+      if (!listed.has(name)) {
+        report(ctx.path, `property ${quote(name)} is missing from "required"`);
+      }
+    }
+  }
+
+  function walkProperties(properties: JsonObject, ctx: NodeContext): void {
+    for (const name of Object.keys(properties)) {
       propertyCount += 1;
       charCount += codePoints(name);
-      walk(schema, {
-        path: `${path}/properties/${escapePointer(name)}`,
-        isRoot: false,
-        inAnyOf: false,
-        depth: depth + 1,
-      });
+      walk(
+        properties[name],
+        new NodeContext(ctx, "properties", name, false, ctx.depth + 1),
+      );
     }
   }
 
   function run(): StrictViolation[] {
-    walk(root, { path: "#", isRoot: true, inAnyOf: false, depth: 0 });
+    walk(root, rootContext);
     if (
       isPlainObject(root) &&
       "$defs" in root &&
@@ -711,12 +900,7 @@ function createStrictChecker(root: unknown): StrictChecker {
   }
 
   function walkDef(name: string): void {
-    walk(defs?.[name], {
-      path: `#/$defs/${escapePointer(name)}`,
-      isRoot: false,
-      inAnyOf: false,
-      depth: 1,
-    });
+    walk(defs?.[name], new NodeContext(rootContext, "$defs", name, false, 1));
   }
 
   function reportLimits(): void {
@@ -743,6 +927,25 @@ function createStrictChecker(root: unknown): StrictChecker {
   }
 
   return { run };
+}
+
+/**
+ * True when `required` lists exactly `names` (an object's own property
+ * names), in the same order: the usual case, which breaks no rule.
+ */
+function sameNames(
+  required: readonly unknown[],
+  names: readonly string[],
+): boolean {
+  if (required.length !== names.length) {
+    return false;
+  }
+  for (let i = 0; i < names.length; i++) {
+    if (required[i] !== names[i]) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function isFiniteNumber(v: unknown): v is number {
@@ -773,8 +976,12 @@ function valueChars(v: unknown): number {
   return codePoints(JSON.stringify(v) ?? "");
 }
 
+const highSurrogate = /[\uD800-\uDBFF]/;
+
+/** The code points of `s` (a lone surrogate counts as one). */
 function codePoints(s: string): number {
-  return Array.from(s).length;
+  // Without a high surrogate every code unit is a code point.
+  return highSurrogate.test(s) ? Array.from(s).length : s.length;
 }
 
 function unescapePointer(token: string): string {

@@ -22,16 +22,28 @@
 
 import {
   anthropicStrictRequestLimits,
-  checkAnthropicStrict,
+  checkAnthropicStrictNode,
+  countAnthropicStrictParameter,
   countAnthropicStrictParameters,
+  reportAnthropicStrictRecursion,
+  type AnthropicStrictCounts,
 } from "./anthropic-strict.js";
-import { checkAnthropicTool } from "./anthropic-tools.js";
+import { checkAnthropicToolRoot } from "./anthropic-tools.js";
 import {
-  checkGeminiJsonSchema,
+  checkGeminiNode,
+  checkGeminiRoot,
   geminiRequestLimits,
+  reportGeminiCycles,
 } from "./gemini-json-schema.js";
 import type { ProblemCollector } from "../errors.js";
-import type { ProviderViolation } from "./schema-walk.js";
+import {
+  checkShape,
+  createViolations,
+  forEachSchema,
+  isRef,
+  type ProviderViolation,
+  type SchemaVisit,
+} from "./schema-walk.js";
 
 /**
  * Rules of Anthropic strict tool use that the adapters meet by deriving
@@ -131,33 +143,109 @@ export function checkToolForProviders(
   tool: CheckedTool,
   providers: readonly Provider[],
 ): ToolCheck {
+  return toolCheckOf(
+    tool.name,
+    checkSchemaForProviders(tool.schema, tool.strict, providers),
+  );
+}
+
+/** What the checks of the enforced providers found in one schema. */
+interface SchemaCheck {
+  /** Anthropic's refusal of `input_schema`. */
+  readonly anthropic: readonly ProviderViolation[];
+  /**
+   * Anthropic strict tool use's refusal, the rules the adapters meet
+   * aside; empty when `anthropic` is not.
+   */
+  readonly anthropicStrict: readonly ProviderViolation[];
+  /** Gemini's refusal of `parametersJsonSchema`. */
+  readonly gemini: readonly ProviderViolation[];
+  /** What a strict tool adds to an Anthropic request's totals. */
+  readonly counts: AnthropicStrictCounts;
+}
+
+/**
+ * The checks of anthropic-tools.ts, anthropic-strict.ts (for a strict
+ * tool) and gemini-json-schema.ts that the enforced `providers` call for,
+ * with the strict parameter counts, in one walk of `schema`: each
+ * checker's violations in the order it reports them alone.
+ */
+function checkSchemaForProviders(
+  schema: unknown,
+  strict: boolean,
+  providers: readonly Provider[],
+): SchemaCheck {
+  const anthropic = createViolations();
+  const anthropicStrict = createViolations();
+  const gemini = createViolations();
+  const counts = { optionalParameters: 0, unionParameters: 0 };
+  const refs: SchemaVisit[] = [];
+  const enforceAnthropic = providers.includes("anthropic");
+  const enforceGemini = providers.includes("gemini");
+  const anthropicWalk =
+    enforceAnthropic && checkAnthropicToolRoot(schema, anthropic.report);
+  const strictWalk = anthropicWalk && strict;
+  const countWalk = enforceAnthropic && strict;
+  if (enforceGemini) {
+    checkGeminiRoot(schema, gemini.report);
+  }
+  if (anthropicWalk || countWalk || enforceGemini) {
+    forEachSchema(schema, (v) => {
+      if (anthropicWalk) {
+        checkShape(schema, v, anthropic.report);
+      }
+      if (strictWalk) {
+        checkAnthropicStrictNode(v, anthropicStrict.report);
+      }
+      if (countWalk) {
+        countAnthropicStrictParameter(v, counts);
+      }
+      if (enforceGemini) {
+        checkGeminiNode(schema, v, gemini.report);
+      }
+      if ((strictWalk || enforceGemini) && isRef(v.node)) {
+        refs.push(v);
+      }
+    });
+  }
+  // Anthropic strict tool use is judged only for a schema Anthropic
+  // accepts without strict.
+  const judgeStrict = strictWalk && anthropic.violations.length === 0;
+  if (judgeStrict) {
+    reportAnthropicStrictRecursion(schema, refs, anthropicStrict.report);
+  }
+  if (enforceGemini) {
+    reportGeminiCycles(schema, refs, gemini.report);
+  }
+  return {
+    anthropic: anthropic.violations,
+    anthropicStrict: judgeStrict
+      ? anthropicStrict.violations.filter(
+          (v) => !anthropicStrictDerived.includes(v.rule),
+        )
+      : [],
+    gemini: gemini.violations,
+    counts,
+  };
+}
+
+function toolCheckOf(toolName: string, check: SchemaCheck): ToolCheck {
   const problems: string[] = [];
   const warnings: string[] = [];
-  const name = JSON.stringify(tool.name);
-  if (providers.includes("anthropic")) {
-    const plain = checkAnthropicTool(tool.schema);
-    if (plain.length > 0) {
-      problems.push(
-        `tool ${name} would be refused by Anthropic (input_schema): ${describe(plain)}`,
-      );
-    } else if (tool.strict) {
-      const strict = checkAnthropicStrict(tool.schema).filter(
-        (v) => !anthropicStrictDerived.includes(v.rule),
-      );
-      if (strict.length > 0) {
-        warnings.push(
-          `tool ${name} is strict, and Anthropic strict tool use would refuse it: ${describe(strict)}; send it to Anthropic without strict`,
-        );
-      }
-    }
+  const name = JSON.stringify(toolName);
+  if (check.anthropic.length > 0) {
+    problems.push(
+      `tool ${name} would be refused by Anthropic (input_schema): ${describe(check.anthropic)}`,
+    );
+  } else if (check.anthropicStrict.length > 0) {
+    warnings.push(
+      `tool ${name} is strict, and Anthropic strict tool use would refuse it: ${describe(check.anthropicStrict)}; send it to Anthropic without strict`,
+    );
   }
-  if (providers.includes("gemini")) {
-    const gemini = checkGeminiJsonSchema(tool.schema);
-    if (gemini.length > 0) {
-      problems.push(
-        `tool ${name} would be refused by Gemini (parametersJsonSchema): ${describe(gemini)}`,
-      );
-    }
+  if (check.gemini.length > 0) {
+    problems.push(
+      `tool ${name} would be refused by Gemini (parametersJsonSchema): ${describe(check.gemini)}`,
+    );
   }
   return { problems, warnings };
 }
@@ -171,22 +259,41 @@ export function requestLimitWarnings(
   tools: readonly CheckedTool[],
   providers: readonly Provider[],
 ): string[] {
+  return limitWarnings(
+    tools.length,
+    providers.includes("anthropic")
+      ? tools
+          .filter((t) => t.strict)
+          .map((t) => countAnthropicStrictParameters(t.schema))
+      : [],
+    providers,
+  );
+}
+
+/**
+ * {@link requestLimitWarnings} for `toolCount` tools whose strict ones
+ * have the parameter counts `strictCounts` (none when `anthropic` is not
+ * enforced).
+ */
+function limitWarnings(
+  toolCount: number,
+  strictCounts: readonly AnthropicStrictCounts[],
+  providers: readonly Provider[],
+): string[] {
   const warnings: string[] = [];
   if (
     providers.includes("openai") &&
-    tools.length > openAiRequestLimits.maxTools
+    toolCount > openAiRequestLimits.maxTools
   ) {
     warnings.push(
-      `${tools.length} tools: an OpenAI request takes at most ${openAiRequestLimits.maxTools}; send a subset per request`,
+      `${toolCount} tools: an OpenAI request takes at most ${openAiRequestLimits.maxTools}; send a subset per request`,
     );
   }
   if (providers.includes("anthropic")) {
-    const strict = tools.filter((t) => t.strict);
     const limits = anthropicStrictRequestLimits;
     let optional = 0;
     let unions = 0;
-    for (const t of strict) {
-      const counts = countAnthropicStrictParameters(t.schema);
+    for (const counts of strictCounts) {
       optional += counts.optionalParameters;
       unions += counts.unionParameters;
     }
@@ -197,7 +304,11 @@ export function requestLimitWarnings(
         );
       }
     };
-    over(`${strict.length} strict tools`, strict.length, limits.maxStrictTools);
+    over(
+      `${strictCounts.length} strict tools`,
+      strictCounts.length,
+      limits.maxStrictTools,
+    );
     over(
       `the strict tools have ${optional} optional parameters`,
       optional,
@@ -211,10 +322,10 @@ export function requestLimitWarnings(
   }
   if (
     providers.includes("gemini") &&
-    tools.length > geminiRequestLimits.maxFunctionDeclarations
+    toolCount > geminiRequestLimits.maxFunctionDeclarations
   ) {
     warnings.push(
-      `${tools.length} tools: a Gemini request takes at most ${geminiRequestLimits.maxFunctionDeclarations} function declarations; the Gemini adapters refuse more`,
+      `${toolCount} tools: a Gemini request takes at most ${geminiRequestLimits.maxFunctionDeclarations} function declarations; the Gemini adapters refuse more`,
     );
   }
   return warnings;
@@ -241,17 +352,32 @@ export function checkModelTools(
   problems: ProblemCollector,
   warn: (message: string) => void,
 ): void {
-  const checked = tools.map((t) => ({
-    name: t.name,
-    strict: t.strict,
-    schema: JSON.parse(t.schemaJson) as unknown,
-  }));
-  tools.forEach((t, i) => {
-    const result = checkToolForProviders(checked[i]!, providers);
+  // Tools of the same request message share their schema text: check each
+  // text once (strict or not).
+  const checked = [
+    new Map<string, SchemaCheck>(),
+    new Map<string, SchemaCheck>(),
+  ];
+  const strictCounts: AnthropicStrictCounts[] = [];
+  for (const t of tools) {
+    const cache = checked[t.strict ? 1 : 0]!;
+    let check = cache.get(t.schemaJson);
+    if (check === undefined) {
+      check = checkSchemaForProviders(
+        JSON.parse(t.schemaJson) as unknown,
+        t.strict,
+        providers,
+      );
+      cache.set(t.schemaJson, check);
+    }
+    const result = toolCheckOf(t.name, check);
     for (const message of result.problems) {
       problems.add({ file: t.file, element: t.element, message });
     }
     result.warnings.forEach(warn);
-  });
-  requestLimitWarnings(checked, providers).forEach(warn);
+    if (t.strict && providers.includes("anthropic")) {
+      strictCounts.push(check.counts);
+    }
+  }
+  limitWarnings(tools.length, strictCounts, providers).forEach(warn);
 }

@@ -63,32 +63,36 @@ export function escapePointer(name: string): string {
   return name.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
-/** Keywords whose value is one sub-schema. */
-const schemaKeywords = [
-  "items",
-  "additionalProperties",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "additionalItems",
-];
+/** How a keyword holds sub-schemas. */
+type KeywordShape = "one" | "list" | "map";
 
-/** Keywords whose value is an array of sub-schemas. */
-const schemaListKeywords = ["anyOf", "oneOf", "allOf", "prefixItems"];
-
-/** Keywords whose value maps names to sub-schemas. */
-const schemaMapKeywords = [
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-];
+/**
+ * The keywords that hold sub-schemas: one (`items`, `not`, …), an array
+ * of them (`anyOf`, …) or a map of names to them (`properties`, `$defs`,
+ * …). One lookup per key: the walk meets every key of every node.
+ */
+const keywordShapes = new Map<string, KeywordShape>([
+  ["items", "one"],
+  ["additionalProperties", "one"],
+  ["propertyNames", "one"],
+  ["not", "one"],
+  ["if", "one"],
+  ["then", "one"],
+  ["else", "one"],
+  ["contains", "one"],
+  ["unevaluatedProperties", "one"],
+  ["unevaluatedItems", "one"],
+  ["additionalItems", "one"],
+  ["anyOf", "list"],
+  ["oneOf", "list"],
+  ["allOf", "list"],
+  ["prefixItems", "list"],
+  ["properties", "map"],
+  ["patternProperties", "map"],
+  ["$defs", "map"],
+  ["definitions", "map"],
+  ["dependentSchemas", "map"],
+]);
 
 /** One sub-schema met by {@link forEachSchema}. */
 export interface SchemaVisit {
@@ -108,6 +112,73 @@ export interface SchemaVisit {
 }
 
 /**
+ * Where a sub-schema sits, as a JSON Pointer written only when asked for:
+ * checkers read it only to report a violation, and most sub-schemas have
+ * none.
+ */
+export class SchemaPointer {
+  /** The keyword of the parent it sits under; undefined at the root. */
+  readonly keyword: string | undefined;
+  private readonly parent: SchemaPointer | undefined;
+  /** The index or the name under `keyword`, for a list or a map keyword. */
+  private readonly entry: number | string | undefined;
+  private pointer: string | undefined;
+
+  /**
+   * The root (`#`) without a parent; else the sub-schema of `parent` under
+   * `keyword`, and under the index or name `entry` for a list or a map.
+   */
+  constructor(
+    parent: SchemaPointer | undefined,
+    keyword: string | undefined,
+    entry: number | string | undefined,
+  ) {
+    this.parent = parent;
+    this.keyword = keyword;
+    this.entry = entry;
+  }
+
+  /** The JSON Pointer, `#` for the root (names escaped). */
+  get path(): string {
+    if (this.pointer === undefined) {
+      const parent = this.parent;
+      if (parent === undefined) {
+        this.pointer = "#";
+      } else {
+        const entry = this.entry;
+        this.pointer =
+          entry === undefined
+            ? `${parent.path}/${this.keyword}`
+            : typeof entry === "number"
+              ? `${parent.path}/${this.keyword}/${entry}`
+              : `${parent.path}/${this.keyword}/${escapePointer(entry)}`;
+      }
+    }
+    return this.pointer;
+  }
+}
+
+class LazyVisit extends SchemaPointer implements SchemaVisit {
+  readonly node: unknown;
+  readonly required: boolean;
+  readonly viaOptional: boolean;
+
+  constructor(
+    node: unknown,
+    parent: LazyVisit | undefined,
+    keyword: string | undefined,
+    entry: number | string | undefined,
+    required: boolean,
+    viaOptional: boolean,
+  ) {
+    super(parent, keyword, entry);
+    this.node = node;
+    this.required = required;
+    this.viaOptional = viaOptional;
+  }
+}
+
+/**
  * Calls `visit` for the root and every sub-schema below it, in document
  * order, through every keyword that holds sub-schemas (`properties`,
  * `items`, `anyOf`, `$defs`, …). `$ref`s are not followed. A keyword whose
@@ -117,59 +188,64 @@ export function forEachSchema(
   root: unknown,
   visit: (v: SchemaVisit) => void,
 ): void {
-  const walk = (v: SchemaVisit): void => {
-    visit(v);
-    const node = v.node;
-    if (!isPlainObject(node)) {
-      return;
+  walkSchema(
+    new LazyVisit(root, undefined, undefined, undefined, false, false),
+    visit,
+  );
+}
+
+function walkSchema(v: LazyVisit, visit: (v: SchemaVisit) => void): void {
+  visit(v);
+  const node = v.node;
+  if (!isPlainObject(node)) {
+    return;
+  }
+  // A schema is a JSON value, with no inherited keys: `for…in` meets the
+  // keys of `Object.keys`, in its order, and is the engine's fastest way
+  // to read them with their values on objects seen for the first time.
+  for (const key in node) {
+    const shape = keywordShapes.get(key);
+    if (shape === undefined) {
+      continue;
     }
-    const required = Array.isArray(node["required"]) ? node["required"] : [];
-    for (const key of Object.keys(node)) {
-      const value = node[key];
-      if (schemaKeywords.includes(key) && typeof value !== "boolean") {
-        if (key === "items" && Array.isArray(value)) {
-          continue;
-        }
-        if (isPlainObject(value)) {
-          walk({
-            node: value,
-            path: `${v.path}/${key}`,
-            keyword: key,
-            required: false,
-            viaOptional: v.viaOptional,
-          });
-        }
-      } else if (schemaListKeywords.includes(key) && Array.isArray(value)) {
-        value.forEach((branch, i) => {
-          walk({
-            node: branch,
-            path: `${v.path}/${key}/${i}`,
-            keyword: key,
-            required: false,
-            viaOptional: v.viaOptional,
-          });
-        });
-      } else if (schemaMapKeywords.includes(key) && isPlainObject(value)) {
-        for (const [name, sub] of Object.entries(value)) {
-          const isRequired = key === "properties" && required.includes(name);
-          walk({
-            node: sub,
-            path: `${v.path}/${key}/${escapePointer(name)}`,
-            keyword: key,
-            required: isRequired,
-            viaOptional: v.viaOptional || (key === "properties" && !isRequired),
-          });
+    const value = node[key];
+    if (shape === "one") {
+      if (isPlainObject(value)) {
+        walkSchema(
+          new LazyVisit(value, v, key, undefined, false, v.viaOptional),
+          visit,
+        );
+      }
+    } else if (shape === "list") {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          walkSchema(
+            new LazyVisit(value[i], v, key, i, false, v.viaOptional),
+            visit,
+          );
         }
       }
+    } else if (isPlainObject(value)) {
+      const required =
+        key === "properties" && Array.isArray(node["required"])
+          ? (node["required"] as unknown[])
+          : undefined;
+      for (const name in value) {
+        const isRequired = required !== undefined && required.includes(name);
+        walkSchema(
+          new LazyVisit(
+            value[name],
+            v,
+            key,
+            name,
+            isRequired,
+            v.viaOptional || (key === "properties" && !isRequired),
+          ),
+          visit,
+        );
+      }
     }
-  };
-  walk({
-    node: root,
-    path: "#",
-    keyword: undefined,
-    required: false,
-    viaOptional: false,
-  });
+  }
 }
 
 /**
@@ -215,33 +291,65 @@ export function findRefCycles(
   root: unknown,
   onlyRequired: boolean,
 ): RefCycle[] {
-  /** Edges: from a definition path to the `$ref`s inside it. */
+  const refs: SchemaVisit[] = [];
+  forEachSchema(root, (v) => {
+    if (isRef(v.node)) {
+      refs.push(v);
+    }
+  });
+  return refCyclesOf(root, refs, onlyRequired);
+}
+
+/** True for a schema node with a `$ref` string, a step of a cycle. */
+export function isRef(node: unknown): boolean {
+  return isPlainObject(node) && typeof node["$ref"] === "string";
+}
+
+/** A top-level definition's pointer at the start of a path, and the rest. */
+const definitionPrefix = /^#\/(\$defs|definitions)\/[^/]*/;
+
+/**
+ * {@link findRefCycles} for the `$ref` nodes of `root` (those
+ * {@link isRef} accepts) that a walk of it ({@link forEachSchema}) met, in
+ * the order met: a checker walking the schema anyway collects them.
+ */
+export function refCyclesOf(
+  root: unknown,
+  refs: readonly SchemaVisit[],
+  onlyRequired: boolean,
+): RefCycle[] {
+  if (refs.length === 0) {
+    return [];
+  }
+  /**
+   * Edges: from a definition path (`#` for the root) to the `$ref`s inside
+   * it, those of a definition of the definition aside.
+   */
   const edges = new Map<string, { path: string; target: string }[]>();
-  const collect = (from: string, node: unknown): void => {
-    const list: { path: string; target: string }[] = [];
-    forEachSchema(node, (v) => {
-      if (
-        isPlainObject(v.node) &&
-        typeof v.node["$ref"] === "string" &&
-        !(onlyRequired && v.viaOptional) &&
-        !/^#\/(\$defs|definitions)\//.test(v.path)
-      ) {
-        const target = resolveLocalRef(root, v.node["$ref"]);
-        if (target !== undefined) {
-          const at = from === "#" ? v.path : from + v.path.slice(1);
-          list.push({ path: at, target: target.path });
-        }
-      }
-    });
-    edges.set(from, list);
-  };
-  collect("#", root);
+  edges.set("#", []);
   for (const key of ["$defs", "definitions"]) {
     const defs = isPlainObject(root) ? root[key] : undefined;
     if (isPlainObject(defs)) {
-      for (const [name, node] of Object.entries(defs)) {
-        collect(`#/${key}/${escapePointer(name)}`, node);
+      for (const name of Object.keys(defs)) {
+        edges.set(`#/${key}/${escapePointer(name)}`, []);
       }
+    }
+  }
+  for (const ref of refs) {
+    if (onlyRequired && ref.viaOptional) {
+      continue;
+    }
+    const path = ref.path;
+    const from = definitionPrefix.exec(path)?.[0] ?? "#";
+    if (from !== "#" && definitionPrefix.test(`#${path.slice(from.length)}`)) {
+      continue;
+    }
+    const target = resolveLocalRef(
+      root,
+      (ref.node as JsonObject)["$ref"] as string,
+    );
+    if (target !== undefined) {
+      edges.get(from)?.push({ path, target: target.path });
     }
   }
   const cycles: RefCycle[] = [];
@@ -305,16 +413,16 @@ export function formatProviderViolations(
  */
 export function checkShape(
   root: unknown,
-  node: unknown,
-  path: string,
+  at: SchemaVisit,
   report: Report,
 ): void {
+  const node = at.node;
   if (typeof node === "boolean") {
     return;
   }
   if (!isPlainObject(node)) {
     report(
-      path,
+      at.path,
       "schema-shape",
       `a schema must be an object or a boolean, got ${show(node)}`,
     );
@@ -322,7 +430,7 @@ export function checkShape(
   }
   if ("properties" in node && !isPlainObject(node["properties"])) {
     report(
-      path,
+      at.path,
       "schema-shape",
       `"properties" must be an object, got ${show(node["properties"])}`,
     );
@@ -333,7 +441,7 @@ export function checkShape(
     !(Array.isArray(required) && required.every((n) => typeof n === "string"))
   ) {
     report(
-      path,
+      at.path,
       "schema-shape",
       `"required" must be an array of property names, got ${show(required)}`,
     );
@@ -342,7 +450,7 @@ export function checkShape(
     const ref = node["$ref"];
     if (typeof ref !== "string" || resolveLocalRef(root, ref) === undefined) {
       report(
-        path,
+        at.path,
         "ref-resolves",
         `$ref ${show(ref)} must name a definition of this schema ("#", "#/$defs/<name>")`,
       );
