@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { schemaDepth, walkSchemaDepth } from "../src/schema/schema-depth.js";
+import {
+  exceedsDepth,
+  schemaDepth,
+  walkSchemaDepth,
+} from "../src/schema/schema-depth.js";
 
 // Nesting as OpenAI's SDK counts it (openai-java, JsonSchemaValidator.kt):
 // the root is 0; every property value, `items`, `anyOf` branch and `$defs`
@@ -62,5 +66,34 @@ describe("schemaDepth", () => {
       properties: { a: { $defs: { X: { type: "string" } } } },
     };
     expect(schemaDepth(schema).depth).toBe(1);
+  });
+});
+
+describe("exceedsDepth", () => {
+  it("says whether schemaDepth is over the limit, for every limit", () => {
+    const leaf = { type: "string" };
+    const schemas: unknown[] = [
+      leaf,
+      { type: "object", properties: { a: leaf, b: { items: leaf } } },
+      {
+        anyOf: [
+          { type: "object", properties: { x: { anyOf: [leaf, null] } } },
+          { type: "null" },
+        ],
+      },
+      {
+        type: "object",
+        properties: { r: { $ref: "#/$defs/D" } },
+        $defs: { D: { type: "object", properties: { d: { items: leaf } } } },
+      },
+      // `$defs` below the root is not walked; `items` as an array is not.
+      { properties: { p: { $defs: { D: { items: leaf } }, items: [leaf] } } },
+    ];
+    for (const schema of schemas) {
+      const { depth } = schemaDepth(schema);
+      for (let limit = 0; limit <= 5; limit++) {
+        expect(exceedsDepth(schema, limit)).toBe(depth > limit);
+      }
+    }
   });
 });

@@ -11,10 +11,13 @@ import {
   FeatureSet_FieldPresence,
   FieldDescriptorProto_Label,
 } from "@bufbuild/protobuf/wkt";
-import { isIdentifier, isOutputOnly, readToolField } from "../annotations.js";
+import { readToolField } from "../annotations.js";
+
+import { identifier, outputOnly } from "./field-behavior.js";
 import { fieldDescription } from "./field-description.js";
 import { httpBoundFields } from "./http-bound-fields.js";
 import { oneofNote } from "./oneof-note.js";
+import { reachesCycle } from "./reaches-cycle.js";
 import { shareBase64 } from "./shared-base64.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
 import {
@@ -30,7 +33,12 @@ import {
   isRequiredByRules,
   schemaDialect,
 } from "./validate-keywords.js";
-import { bytesSchema, wellKnownSchema } from "./well-known.js";
+import {
+  base64PatternsWritten,
+  bytesSchema,
+  noteBase64Pattern,
+  wellKnownSchema,
+} from "./well-known.js";
 
 /**
  * Members of one oneof that the schema shows as sibling properties, so that
@@ -133,6 +141,7 @@ function buildWithDefs(
   strictCycles: boolean,
   compact: boolean,
 ): ToolSchema {
+  const base64Before = base64PatternsWritten();
   const ctx: Context = {
     strict,
     expanding: new Set(),
@@ -158,7 +167,8 @@ function buildWithDefs(
     wrapDescribedRefs(schema);
   }
   return {
-    schema: shareBase64(schema),
+    schema:
+      base64PatternsWritten() === base64Before ? schema : shareBase64(schema),
     oneofGroups: ctx.defs.unroll(ctx.oneofGroups, ctx.refSites),
   };
 }
@@ -210,6 +220,17 @@ function propertyMap(): JsonSchema {
   return Object.create(null) as JsonSchema;
 }
 
+/**
+ * A oneof branch's properties: the message's other properties, then the
+ * member. A map without a prototype, as {@link propertyMap} makes, so that
+ * copying is quick.
+ */
+function withMember(properties: JsonSchema, member: Member): JsonSchema {
+  const out = Object.assign(propertyMap(), properties);
+  out[member.name] = member.schema;
+  return out;
+}
+
 /** `anyOf [s, null]` of the README's Schemas: never an anyOf inside an anyOf. */
 function nullable(schema: JsonSchema): JsonSchema {
   const anyOf = schema["anyOf"];
@@ -259,8 +280,8 @@ function isSkipped(field: DescField, ctx: Context, path: SchemaPath): boolean {
     return true;
   }
   return (
-    isOutputOnly(field) &&
-    !isIdentifier(field) &&
+    outputOnly(field) &&
+    !identifier(field) &&
     !(ctx.bound.size > 0 && ctx.bound.has(pathArray(path).join(".")))
   );
 }
@@ -280,6 +301,9 @@ function closedEmptyObject(): JsonSchema {
  * in place, never shared.
  */
 function bindsBelow(ctx: Context, path: SchemaPath): boolean {
+  if (ctx.bound.size === 0) {
+    return false;
+  }
   const prefix = `${pathArray(path).join(".")}.`;
   for (const bound of ctx.bound) {
     if (bound.startsWith(prefix)) {
@@ -289,6 +313,75 @@ function bindsBelow(ctx: Context, path: SchemaPath): boolean {
   return false;
 }
 
+/**
+ * A message's schema below the root of an inline schema, where it does not
+ * depend on the tool: its nodes frozen (shared by every tool that uses the
+ * message), its oneof groups with paths from the message.
+ */
+interface Expansion {
+  readonly schema: JsonSchema;
+  readonly oneofGroups: readonly OneofGroup[];
+  /** True when the schema holds the strict bytes pattern (well-known.ts). */
+  readonly base64: boolean;
+}
+
+/** Expansions of messages, strict ones first. */
+const expansions = [
+  new WeakMap<DescMessage, Expansion>(),
+  new WeakMap<DescMessage, Expansion>(),
+] as const;
+
+const noBound: ReadonlySet<string> = new Set();
+
+/**
+ * The schema of `message` below the root of an inline schema (`$defs`
+ * policy inline), built once per message and mode. Only for a message
+ * whose expansion is the same wherever it is: no HTTP-bound field below
+ * it, no recursion stop (no cycle reachable from it). Returns a copy of
+ * its top node, which the caller may change (a field's description), and
+ * records its oneof groups at `path`.
+ */
+function sharedExpansion(
+  message: DescMessage,
+  ctx: Context,
+  path: SchemaPath,
+): JsonSchema {
+  const cache = expansions[ctx.strict ? 0 : 1];
+  let expansion = cache.get(message);
+  if (expansion === undefined) {
+    const oneofGroups: OneofGroup[] = [];
+    const base64Before = base64PatternsWritten();
+    const schema = expandMessage(
+      message,
+      {
+        ...ctx,
+        expanding: new Set([message.typeName]),
+        oneofGroups,
+        bound: noBound,
+        refSites: [],
+      },
+      undefined,
+      false,
+    );
+    expansion = {
+      schema,
+      oneofGroups,
+      base64: base64PatternsWritten() !== base64Before,
+    };
+    cache.set(message, expansion);
+  }
+  if (expansion.oneofGroups.length > 0) {
+    const at = pathArray(path);
+    for (const group of expansion.oneofGroups) {
+      ctx.oneofGroups.push({ ...group, path: [...at, ...group.path] });
+    }
+  }
+  if (expansion.base64) {
+    noteBase64Pattern();
+  }
+  return { ...expansion.schema };
+}
+
 function messageSchema(
   message: DescMessage,
   ctx: Context,
@@ -296,6 +389,13 @@ function messageSchema(
   atRoot: boolean,
 ): JsonSchema {
   if (!atRoot && !bindsBelow(ctx, path)) {
+    if (
+      ctx.defs.policy === "inline" &&
+      !ctx.compact &&
+      !reachesCycle(message)
+    ) {
+      return sharedExpansion(message, ctx, path);
+    }
     // A definition is built once, apart from where it is used.
     const ref = ctx.defs.messageRef(message, (scope) =>
       expandMessage(
@@ -403,7 +503,7 @@ function expandMessage(
       anyOf: members.map((m) => {
         const branch: JsonSchema = {
           type: "object",
-          properties: { ...properties, [m.name]: m.schema },
+          properties: withMember(properties, m),
           required: [...required, m.name],
         };
         if (ctx.strict) {

@@ -69,6 +69,15 @@ function isAscii(s: string): boolean {
  * byte order, strings escaped as Go's encoding/json escapes them.
  */
 export function canonicalJson(value: JsonValue): string {
+  return write(value, new Map());
+}
+
+/**
+ * `value` serialized; `written` holds the text of the objects written so
+ * far in this call: a schema holds the same node at several places (a
+ * oneof's branches share the other properties), written once.
+ */
+function write(value: JsonValue, written: Map<object, string>): string {
   if (value === null) {
     return "null";
   }
@@ -81,27 +90,64 @@ export function canonicalJson(value: JsonValue): string {
       }
       return JSON.stringify(value);
     case "string":
-      return quoteJsonString(value);
+      return quoteValue(value);
   }
   if (Array.isArray(value)) {
-    return "[" + value.map(canonicalJson).join(",") + "]";
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) {
+        out += ",";
+      }
+      // A hole is written as nothing, as Array.prototype.join writes it.
+      if (i in value) {
+        out += write(value[i]!, written);
+      }
+    }
+    return out + "]";
+  }
+  let text = written.get(value);
+  if (text !== undefined) {
+    return text;
   }
   const keys = Object.keys(value);
   // For ASCII keys (all of a schema's keywords and proto field names) the
   // engine's default order is byte order, and much faster.
   let ascii = true;
   for (const key of keys) {
-    ascii &&= quotedKey(key).ascii;
+    if (!quotedKey(key).ascii) {
+      ascii = false;
+      break;
+    }
   }
   keys.sort(ascii ? undefined : compareUtf8);
-  const parts: string[] = [];
+  text = "{";
+  let first = true;
   for (const key of keys) {
     const v = value[key];
     if (v !== undefined) {
-      parts.push(quotedKey(key).text + canonicalJson(v));
+      if (!first) {
+        text += ",";
+      }
+      first = false;
+      text += quotedKey(key).text + write(v, written);
     }
   }
-  return "{" + parts.join(",") + "}";
+  text += "}";
+  written.set(value, text);
+  return text;
+}
+
+// Schemas repeat the same strings (descriptions, types, enum names) across
+// tools: each is quoted once.
+const quotedValues = new Map<string, string>();
+
+function quoteValue(s: string): string {
+  let quoted = quotedValues.get(s);
+  if (quoted === undefined) {
+    quoted = quoteJsonString(s);
+    quotedValues.set(s, quoted);
+  }
+  return quoted;
 }
 
 interface QuotedKey {

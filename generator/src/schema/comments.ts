@@ -1,4 +1,9 @@
-import type { DescField, DescFile, DescMethod } from "@bufbuild/protobuf";
+import type {
+  DescField,
+  DescFile,
+  DescMessage,
+  DescMethod,
+} from "@bufbuild/protobuf";
 import { GeneratorError } from "../errors.js";
 import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
 
@@ -45,33 +50,47 @@ function leadingComments(file: DescFile): Map<string, string> {
   return index;
 }
 
+/** Each message's source path (`4,0,3,1`), by message. */
+const messagePaths = new WeakMap<DescMessage, string>();
+
+/** The source path of a message, its parents' built once. */
+function messagePath(message: DescMessage): string {
+  let path = messagePaths.get(message);
+  if (path === undefined) {
+    const parent = message.parent;
+    path =
+      parent === undefined
+        ? `${fileMessageType},${message.file.proto.messageType.indexOf(message.proto)}`
+        : `${messagePath(parent)},${messageNestedType},${parent.proto.nestedType.indexOf(message.proto)}`;
+    messagePaths.set(message, path);
+  }
+  return path;
+}
+
+/** Each field's index in its message's descriptor, by message. */
+const fieldIndexes = new WeakMap<DescMessage, Map<DescField, number>>();
+
+function fieldIndex(field: DescField): number {
+  const message = field.parent;
+  let indexes = fieldIndexes.get(message);
+  if (indexes === undefined) {
+    const byProto = new Map(message.proto.field.map((proto, i) => [proto, i]));
+    indexes = new Map(
+      message.fields.map((f) => [f, byProto.get(f.proto) ?? -1]),
+    );
+    fieldIndexes.set(message, indexes);
+  }
+  return indexes.get(field) ?? -1;
+}
+
 /**
  * The leading comment of a field, as protoc records it (one leading space
  * per line kept), or "". One map lookup per field: the file's source info
  * is indexed the first time it is asked for.
  */
 export function fieldLeadingComment(field: DescField): string {
-  const path: number[] = [
-    messageField,
-    field.parent.proto.field.indexOf(field.proto),
-  ];
-  let message = field.parent;
-  for (;;) {
-    const parent = message.parent;
-    if (parent === undefined) {
-      path.unshift(
-        fileMessageType,
-        message.file.proto.messageType.indexOf(message.proto),
-      );
-      break;
-    }
-    path.unshift(
-      messageNestedType,
-      parent.proto.nestedType.indexOf(message.proto),
-    );
-    message = parent;
-  }
-  return leadingComments(field.parent.file).get(path.join(",")) ?? "";
+  const path = `${messagePath(field.parent)},${messageField},${fieldIndex(field)}`;
+  return leadingComments(field.parent.file).get(path) ?? "";
 }
 
 /**

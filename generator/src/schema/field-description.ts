@@ -3,12 +3,24 @@ import { readFieldContextDescription, readToolField } from "../annotations.js";
 import { fieldLeadingComment } from "./comments.js";
 import { wellFormed } from "./well-formed.js";
 
+const descriptions = new WeakMap<DescField, string>();
+
 /**
  * The description a field carries in the schema: `tool_field.description`,
  * else `field_context.description`, else the leading comment, trimmed; then
  * `usage_notes` appended after a blank line. Empty when there is nothing.
+ * Read once per field: a field of a shared message is in many tools.
  */
 export function fieldDescription(field: DescField): string {
+  let description = descriptions.get(field);
+  if (description === undefined) {
+    description = readDescription(field);
+    descriptions.set(field, description);
+  }
+  return description;
+}
+
+function readDescription(field: DescField): string {
   const options = readToolField(field);
   let description = options.description;
   if (description === "") {

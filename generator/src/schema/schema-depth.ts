@@ -37,6 +37,53 @@ export function schemaDepth(schema: unknown): SchemaDepth {
 }
 
 /**
+ * True when a sub-schema of `schema` is deeper than `maxDepth`, counted as
+ * {@link schemaDepth} counts: the same walk, without the paths, stopped at
+ * the first node too deep.
+ */
+export function exceedsDepth(schema: unknown, maxDepth: number): boolean {
+  return deeper(schema, 0, maxDepth);
+}
+
+function deeper(node: unknown, depth: number, maxDepth: number): boolean {
+  if (depth > maxDepth) {
+    return true;
+  }
+  if (!isObject(node)) {
+    return false;
+  }
+  const properties = node["properties"];
+  if (isObject(properties)) {
+    for (const key in properties) {
+      if (deeper(properties[key], depth + 1, maxDepth)) {
+        return true;
+      }
+    }
+  }
+  const items = node["items"];
+  if (isObject(items) && deeper(items, depth + 1, maxDepth)) {
+    return true;
+  }
+  const anyOf = node["anyOf"];
+  if (Array.isArray(anyOf)) {
+    for (const branch of anyOf) {
+      if (deeper(branch, depth + 1, maxDepth)) {
+        return true;
+      }
+    }
+  }
+  const defs = node["$defs"];
+  if (depth === 0 && isObject(defs)) {
+    for (const key in defs) {
+      if (deeper(defs[key], depth + 1, maxDepth)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
  * Calls `visit` with the depth and path of every sub-schema of `schema`
  * (the root included), in document order: properties, then `items`, then
  * `anyOf` branches, then (at the root) `$defs` entries.

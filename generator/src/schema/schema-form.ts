@@ -1,7 +1,7 @@
 import { openAiStrictLimits } from "../providers/openai-strict.js";
 import type { DefsPolicy } from "./schema-defs.js";
 import type { JsonSchema } from "./json-schema.js";
-import { schemaDepth } from "./schema-depth.js";
+import { exceedsDepth } from "./schema-depth.js";
 
 /**
  * How the tools' schemas are written (option `schema`): `inline` (the
@@ -41,5 +41,5 @@ export function buildInForm<T extends { readonly schema: JsonSchema }>(
 }
 
 function fits(tool: { readonly schema: JsonSchema }): boolean {
-  return schemaDepth(tool.schema).depth <= openAiStrictLimits.maxDepth;
+  return !exceedsDepth(tool.schema, openAiStrictLimits.maxDepth);
 }

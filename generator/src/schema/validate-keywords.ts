@@ -18,6 +18,7 @@ import {
   type StringRules,
 } from "./validate-rules.js";
 import { wellFormed } from "./well-formed.js";
+import { noteBase64Pattern, patterns } from "./well-known.js";
 
 /**
  * The validation keywords a schema dialect accepts. A `buf.validate` rule
@@ -367,6 +368,9 @@ function stringRules(
     const translated = translateRe2Pattern(rules.pattern);
     if (d.pattern && translated.ok && schema["pattern"] === undefined) {
       schema["pattern"] = translated.pattern;
+      if (translated.pattern === patterns.base64) {
+        noteBase64Pattern();
+      }
     } else {
       sentences.push(
         `Must match the RE2 regular expression ${JSON.stringify(rules.pattern)}.`,

@@ -19,11 +19,60 @@ export function strictValueSchema(): JsonSchema {
   return { type: "string", description: "JSON-encoded value" };
 }
 
+let base64Made = 0;
+
+/**
+ * How many times a schema builder has written the strict bytes pattern
+ * ({@link bytesSchema}, a validate pattern equal to it, a shared
+ * expansion holding it) since the process started. When unchanged over a
+ * tool's build, its schema holds no strict bytes schema, and
+ * shareBase64 need not look for one.
+ */
+export function base64PatternsWritten(): number {
+  return base64Made;
+}
+
+/** Count one writing of the strict bytes pattern (see base64PatternsWritten). */
+export function noteBase64Pattern(): void {
+  base64Made += 1;
+}
+
 /** bytes (and BytesValue) in the given mode. */
 export function bytesSchema(strict: boolean): JsonSchema {
-  return strict
-    ? { type: "string", pattern: patterns.base64 }
-    : { type: "string", format: "byte" };
+  if (strict) {
+    base64Made += 1;
+    return { type: "string", pattern: patterns.base64 };
+  }
+  return { type: "string", format: "byte" };
+}
+
+/** The full names of the well-known types with a JSON form of their own. */
+const wellKnownNames: ReadonlySet<string> = new Set([
+  "google.protobuf.Timestamp",
+  "google.protobuf.Duration",
+  "google.protobuf.FieldMask",
+  "google.protobuf.Empty",
+  "google.protobuf.Struct",
+  "google.protobuf.Value",
+  "google.protobuf.ListValue",
+  "google.protobuf.Any",
+  "google.protobuf.StringValue",
+  "google.protobuf.Int32Value",
+  "google.protobuf.Int64Value",
+  "google.protobuf.UInt32Value",
+  "google.protobuf.UInt64Value",
+  "google.protobuf.FloatValue",
+  "google.protobuf.DoubleValue",
+  "google.protobuf.BoolValue",
+  "google.protobuf.BytesValue",
+]);
+
+/**
+ * True when {@link wellKnownSchema} has a schema (or `null`) for the type:
+ * a message the schema builder never expands.
+ */
+export function isWellKnown(typeName: string): boolean {
+  return wellKnownNames.has(typeName);
 }
 
 /**
@@ -36,6 +85,9 @@ export function wellKnownSchema(
   typeName: string,
   strict: boolean,
 ): JsonSchema | null | undefined {
+  if (!wellKnownNames.has(typeName)) {
+    return undefined;
+  }
   switch (typeName) {
     case "google.protobuf.Timestamp":
       return { type: "string", format: "date-time" };
