@@ -54,6 +54,15 @@ export interface WithUnknown {
 const none: UnknownField[] = [];
 
 /**
+ * True when the options carry no unknown field, so no extension the plugin
+ * reads: most fields, which need neither a decode nor a cache entry.
+ */
+function noExtensions(options: WithUnknown | undefined): boolean {
+  const unknown = options?.$unknown;
+  return unknown === undefined || unknown.length === 0;
+}
+
+/**
  * The unknown fields numbered `no` of an options message: the extensions
  * the plugin reads by number.
  */
@@ -121,18 +130,28 @@ export function decodeOption<T>(
   }
 }
 
-/** {@link decodeOption} of a method's or a field's option. */
+/**
+ * {@link decodeOption} of a method's or a field's option. The element's
+ * name is put together only for an error: options are read per field, and
+ * nearly always read well.
+ */
 function decodeElementOption<T>(
   element: DescMethod | DescField,
   option: string,
   decode: () => T,
 ): T {
-  return decodeOption(
-    element.parent.file.proto.name,
-    `${element.parent.name}.${element.name}`,
-    option,
-    decode,
-  );
+  try {
+    return decode();
+  } catch (e) {
+    return decodeOption(
+      element.parent.file.proto.name,
+      `${element.parent.name}.${element.name}`,
+      option,
+      () => {
+        throw e;
+      },
+    );
+  }
 }
 
 type FieldValue = string | boolean;
@@ -171,6 +190,9 @@ function bool(values: Map<number, FieldValue>, no: number): boolean {
 export function readToolDefinition(
   method: DescMethod,
 ): ToolDefinition | undefined {
+  if (noExtensions(method.proto.options)) {
+    return undefined;
+  }
   return decodeElementOption(method, "(ai.tools.v1.rpc_tool)", () =>
     decodeToolDefinition(method),
   );
@@ -208,6 +230,9 @@ const toolFieldCache = new WeakMap<DescField, ToolFieldOptions>();
 
 /** The field's `tool_field` option; all fields empty when absent. */
 export function readToolField(field: DescField): ToolFieldOptions {
+  if (noExtensions(field.proto.options)) {
+    return noToolField;
+  }
   let options = toolFieldCache.get(field);
   if (options === undefined) {
     options = decodeElementOption(field, "(ai.tools.v1.tool_field)", () =>
@@ -225,22 +250,34 @@ function decodeToolField(field: DescField): ToolFieldOptions {
   if (payload === undefined) {
     return noToolField;
   }
-  const v = decodeFlat(payload, {
-    1: "bool",
-    2: "string",
-    3: "string",
-    4: "string",
-  });
-  return {
-    skip: bool(v, 1),
-    aliasPrefix: str(v, 2),
-    usageNotes: str(v, 3),
-    description: str(v, 4),
-  };
+  // Read like decodeFlat, without its map: this runs for every annotated field.
+  let skip = false;
+  let aliasPrefix = "";
+  let usageNotes = "";
+  let description = "";
+  const reader = new BinaryReader(payload);
+  while (reader.pos < reader.len) {
+    const [no, wireType] = reader.tag();
+    if (no === 1 && wireType === WireType.Varint) {
+      skip = reader.bool();
+    } else if (no === 2 && wireType === WireType.LengthDelimited) {
+      aliasPrefix = reader.string();
+    } else if (no === 3 && wireType === WireType.LengthDelimited) {
+      usageNotes = reader.string();
+    } else if (no === 4 && wireType === WireType.LengthDelimited) {
+      description = reader.string();
+    } else {
+      reader.skip(wireType, no);
+    }
+  }
+  return { skip, aliasPrefix, usageNotes, description };
 }
 
 /** The description of the field's `(ai.context.v1.field_context)`, or "". */
 export function readFieldContextDescription(field: DescField): string {
+  if (noExtensions(field.proto.options)) {
+    return "";
+  }
   return decodeElementOption(field, "(ai.context.v1.field_context)", () =>
     decodeFieldContext(field),
   );
@@ -267,6 +304,9 @@ export function isIdentifier(field: DescField): boolean {
 }
 
 function hasFieldBehavior(field: DescField, behavior: number): boolean {
+  if (noExtensions(field.proto.options)) {
+    return false;
+  }
   return decodeElementOption(field, "(google.api.field_behavior)", () =>
     decodeFieldBehavior(field, behavior),
   );
@@ -302,6 +342,9 @@ function decodeFieldBehavior(field: DescField, behavior: number): boolean {
  * option.
  */
 export function readHttpPaths(method: DescMethod): string[] {
+  if (noExtensions(method.proto.options)) {
+    return [];
+  }
   return decodeElementOption(method, "(google.api.http)", () =>
     decodeHttpPaths(method),
   );
