@@ -1,4 +1,9 @@
-import type { DescField, DescFile, DescMethod } from "@bufbuild/protobuf";
+import type {
+  DescField,
+  DescFile,
+  DescMessage,
+  DescMethod,
+} from "@bufbuild/protobuf";
 import { GeneratorError } from "../errors.js";
 import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
 
@@ -45,33 +50,34 @@ function leadingComments(file: DescFile): Map<string, string> {
   return index;
 }
 
+const pathByMessage = new WeakMap<DescMessage, string>();
+
+/**
+ * A message's source path (`"4,0,3,1"`), built once per message: the
+ * fields of a message ask for it one after the other.
+ */
+function messagePath(message: DescMessage): string {
+  let path = pathByMessage.get(message);
+  if (path === undefined) {
+    const parent = message.parent;
+    path =
+      parent === undefined
+        ? `${fileMessageType},${message.file.proto.messageType.indexOf(message.proto)}`
+        : `${messagePath(parent)},${messageNestedType},${parent.proto.nestedType.indexOf(message.proto)}`;
+    pathByMessage.set(message, path);
+  }
+  return path;
+}
+
 /**
  * The leading comment of a field, as protoc records it (one leading space
  * per line kept), or "". One map lookup per field: the file's source info
  * is indexed the first time it is asked for.
  */
 export function fieldLeadingComment(field: DescField): string {
-  const path: number[] = [
-    messageField,
-    field.parent.proto.field.indexOf(field.proto),
-  ];
-  let message = field.parent;
-  for (;;) {
-    const parent = message.parent;
-    if (parent === undefined) {
-      path.unshift(
-        fileMessageType,
-        message.file.proto.messageType.indexOf(message.proto),
-      );
-      break;
-    }
-    path.unshift(
-      messageNestedType,
-      parent.proto.nestedType.indexOf(message.proto),
-    );
-    message = parent;
-  }
-  return leadingComments(field.parent.file).get(path.join(",")) ?? "";
+  const message = field.parent;
+  const path = `${messagePath(message)},${messageField},${message.proto.field.indexOf(field.proto)}`;
+  return leadingComments(message.file).get(path) ?? "";
 }
 
 /**
