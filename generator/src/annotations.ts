@@ -54,6 +54,15 @@ export interface WithUnknown {
 const none: UnknownField[] = [];
 
 /**
+ * True when the options carry no unknown field, so no extension the plugin
+ * reads: most fields, which need neither a decode nor a cache entry.
+ */
+function noExtensions(options: WithUnknown | undefined): boolean {
+  const unknown = options?.$unknown;
+  return unknown === undefined || unknown.length === 0;
+}
+
+/**
  * The unknown fields numbered `no` of an options message: the extensions
  * the plugin reads by number.
  */
@@ -65,7 +74,13 @@ export function unknownOf(
   if (unknown === undefined || unknown.length === 0) {
     return none; // most options carry no extension: allocate nothing
   }
-  return unknown.filter((f) => f.no === no);
+  let found: UnknownField[] | undefined;
+  for (const f of unknown) {
+    if (f.no === no) {
+      (found ??= []).push(f);
+    }
+  }
+  return found ?? none;
 }
 
 /**
@@ -79,7 +94,7 @@ export function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
     if (f.wireType !== WireType.LengthDelimited) {
       continue;
     }
-    parts.push(new BinaryReader(f.data).bytes());
+    parts.push(lengthDelimited(f.data) ?? new BinaryReader(f.data).bytes());
   }
   if (parts.length === 0) {
     return undefined;
@@ -95,6 +110,25 @@ export function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
     offset += p.length;
   }
   return out;
+}
+
+/**
+ * The value of a length-delimited field's data (a varint length, then the
+ * bytes), read without a BinaryReader (whose DataView costs more than the
+ * read) when the length is a varint of at most four bytes within the data;
+ * else undefined, for BinaryReader to read or to report.
+ */
+function lengthDelimited(data: Uint8Array): Uint8Array | undefined {
+  let length = 0;
+  for (let i = 0; i < 4 && i < data.length; i++) {
+    const b = data[i]!;
+    length |= (b & 0x7f) << (7 * i);
+    if (b < 0x80) {
+      const end = i + 1 + length;
+      return end <= data.length ? data.subarray(i + 1, end) : undefined;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -121,26 +155,108 @@ export function decodeOption<T>(
   }
 }
 
-/** {@link decodeOption} of a method's or a field's option. */
+/**
+ * {@link decodeOption} of a method's or a field's option. The element's
+ * name is put together only for an error: options are read per field, and
+ * nearly always read well.
+ */
 function decodeElementOption<T>(
   element: DescMethod | DescField,
   option: string,
   decode: () => T,
 ): T {
-  return decodeOption(
-    element.parent.file.proto.name,
-    `${element.parent.name}.${element.name}`,
-    option,
-    decode,
-  );
+  try {
+    return decode();
+  } catch (e) {
+    return decodeOption(
+      element.parent.file.proto.name,
+      `${element.parent.name}.${element.name}`,
+      option,
+      () => {
+        throw e;
+      },
+    );
+  }
 }
 
 type FieldValue = string | boolean;
 
-/** Decode a flat message of string and bool fields; later values win. */
-function decodeFlat(
+/**
+ * Decode a flat message of string and bool fields; later values win.
+ * Options are decoded per annotated field, so the usual shape (one-byte
+ * tags of the fields in `kinds`, bools of one byte, lengths of at most four
+ * bytes) is read by hand; anything else is left to BinaryReader, which
+ * reads it the same way or throws its error.
+ */
+export function decodeFlat(
   payload: Uint8Array,
-  kinds: Record<number, "string" | "bool">,
+  kinds: Readonly<Record<number, "string" | "bool">>,
+): Map<number, FieldValue> {
+  return scanFlat(payload, kinds) ?? readFlat(payload, kinds);
+}
+
+const utf8 = new TextDecoder();
+
+/** {@link decodeFlat} of the usual shape, or undefined. */
+function scanFlat(
+  payload: Uint8Array,
+  kinds: Readonly<Record<number, "string" | "bool">>,
+): Map<number, FieldValue> | undefined {
+  const values = new Map<number, FieldValue>();
+  const end = payload.length;
+  let pos = 0;
+  while (pos < end) {
+    const tag = payload[pos++]!;
+    const kind = tag < 0x80 ? kinds[tag >>> 3] : undefined;
+    const wireType: WireType = tag & 7;
+    if (kind === "bool" && wireType === WireType.Varint) {
+      const b = payload[pos++];
+      if (b === undefined || b >= 0x80) {
+        return undefined;
+      }
+      values.set(tag >>> 3, b !== 0);
+    } else if (kind === "string" && wireType === WireType.LengthDelimited) {
+      let length = 0;
+      let i = 0;
+      for (; i < 4; i++) {
+        const b = payload[pos++];
+        if (b === undefined) {
+          return undefined;
+        }
+        length |= (b & 0x7f) << (7 * i);
+        if (b < 0x80) {
+          break;
+        }
+      }
+      if (i === 4 || pos + length > end) {
+        return undefined;
+      }
+      values.set(tag >>> 3, text(payload, pos, pos + length));
+      pos += length;
+    } else {
+      return undefined;
+    }
+  }
+  return values;
+}
+
+/** UTF-8 text as BinaryReader.string() decodes it; ASCII without a TextDecoder call. */
+function text(bytes: Uint8Array, start: number, end: number): string {
+  let out = "";
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) {
+      return utf8.decode(bytes.subarray(start, end));
+    }
+    out += String.fromCharCode(b);
+  }
+  return out;
+}
+
+/** {@link decodeFlat} with BinaryReader: any shape, and its errors. */
+function readFlat(
+  payload: Uint8Array,
+  kinds: Readonly<Record<number, "string" | "bool">>,
 ): Map<number, FieldValue> {
   const values = new Map<number, FieldValue>();
   const reader = new BinaryReader(payload);
@@ -171,6 +287,9 @@ function bool(values: Map<number, FieldValue>, no: number): boolean {
 export function readToolDefinition(
   method: DescMethod,
 ): ToolDefinition | undefined {
+  if (noExtensions(method.proto.options)) {
+    return undefined;
+  }
   return decodeElementOption(method, "(ai.tools.v1.rpc_tool)", () =>
     decodeToolDefinition(method),
   );
@@ -206,8 +325,18 @@ const noToolField: ToolFieldOptions = {
 
 const toolFieldCache = new WeakMap<DescField, ToolFieldOptions>();
 
+const toolFieldKinds = {
+  1: "bool",
+  2: "string",
+  3: "string",
+  4: "string",
+} as const;
+
 /** The field's `tool_field` option; all fields empty when absent. */
 export function readToolField(field: DescField): ToolFieldOptions {
+  if (noExtensions(field.proto.options)) {
+    return noToolField;
+  }
   let options = toolFieldCache.get(field);
   if (options === undefined) {
     options = decodeElementOption(field, "(ai.tools.v1.tool_field)", () =>
@@ -225,12 +354,7 @@ function decodeToolField(field: DescField): ToolFieldOptions {
   if (payload === undefined) {
     return noToolField;
   }
-  const v = decodeFlat(payload, {
-    1: "bool",
-    2: "string",
-    3: "string",
-    4: "string",
-  });
+  const v = decodeFlat(payload, toolFieldKinds);
   return {
     skip: bool(v, 1),
     aliasPrefix: str(v, 2),
@@ -241,6 +365,9 @@ function decodeToolField(field: DescField): ToolFieldOptions {
 
 /** The description of the field's `(ai.context.v1.field_context)`, or "". */
 export function readFieldContextDescription(field: DescField): string {
+  if (noExtensions(field.proto.options)) {
+    return "";
+  }
   return decodeElementOption(field, "(ai.context.v1.field_context)", () =>
     decodeFieldContext(field),
   );
@@ -267,6 +394,9 @@ export function isIdentifier(field: DescField): boolean {
 }
 
 function hasFieldBehavior(field: DescField, behavior: number): boolean {
+  if (noExtensions(field.proto.options)) {
+    return false;
+  }
   return decodeElementOption(field, "(google.api.field_behavior)", () =>
     decodeFieldBehavior(field, behavior),
   );
@@ -302,6 +432,9 @@ function decodeFieldBehavior(field: DescField, behavior: number): boolean {
  * option.
  */
 export function readHttpPaths(method: DescMethod): string[] {
+  if (noExtensions(method.proto.options)) {
+    return [];
+  }
   return decodeElementOption(method, "(google.api.http)", () =>
     decodeHttpPaths(method),
   );

@@ -20,91 +20,155 @@ const utf8 = new TextDecoder();
  * Leading comments by source path (`"4,0,2,1"`) from raw SourceCodeInfo
  * bytes. A hand-rolled scan without allocation per value: it decodes only
  * the path and leading comment of each location, and the path only when
- * there is a comment.
+ * there is a comment. A large request has hundreds of thousands of
+ * locations, so the loop keeps its position in a local and reads one-byte
+ * varints (nearly all of them) inline.
  */
 export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
   const out = new Map<string, string>();
+  const len = buf.length;
   let pos = 0;
-  const varint = (): number => {
-    let result = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = buf[pos++];
-      if (b === undefined) {
-        throw new Error("truncated source code info");
-      }
-      result += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) {
-        return result;
-      }
+  while (pos < len) {
+    let tag = buf[pos]!;
+    if (tag < 0x80) {
+      pos++;
+    } else {
+      tag = longVarint(buf, pos);
+      pos = varintEnd;
     }
-  };
-  const skip = (wireType: WireType): void => {
-    switch (wireType) {
-      case WireType.Varint:
-        varint();
-        return;
-      case WireType.Bit64:
-        pos += 8;
-        return;
-      case WireType.Bit32:
-        pos += 4;
-        return;
-      case WireType.LengthDelimited: {
-        const length = varint(); // before reading pos: `pos += varint()` would not
-        pos += length;
-        return;
-      }
-    }
-    throw new Error(`unexpected wire type ${wireType} in source code info`);
-  };
-  while (pos < buf.length) {
-    const tag = varint();
     const tagWireType: WireType = tag & 7;
     if (
       tag >>> 3 !== locationField ||
       tagWireType !== WireType.LengthDelimited
     ) {
-      skip(tagWireType);
+      pos = skip(buf, pos, tagWireType);
       continue;
     }
-    const length = varint();
+    let length = buf[pos];
+    if (length !== undefined && length < 0x80) {
+      pos++;
+    } else {
+      length = longVarint(buf, pos);
+      pos = varintEnd;
+    }
     const end = pos + length;
     let pathStart = -1;
     let pathEnd = -1;
-    let leading = "";
+    let leadingStart = -1;
+    let leadingEnd = -1;
     while (pos < end) {
-      const fieldTag = varint();
+      let fieldTag = buf[pos];
+      if (fieldTag !== undefined && fieldTag < 0x80) {
+        pos++;
+      } else {
+        fieldTag = longVarint(buf, pos);
+        pos = varintEnd;
+      }
       const no = fieldTag >>> 3;
       const wireType: WireType = fieldTag & 7;
-      if (no === pathField && wireType === WireType.LengthDelimited) {
-        const length = varint();
-        pathStart = pos;
-        pathEnd = pos + length;
-        pos = pathEnd;
-      } else if (
-        no === leadingCommentsField &&
+      if (
+        (no === pathField || no === leadingCommentsField) &&
         wireType === WireType.LengthDelimited
       ) {
-        const n = varint();
-        leading = utf8.decode(buf.subarray(pos, pos + n));
+        let n = buf[pos];
+        if (n !== undefined && n < 0x80) {
+          pos++;
+        } else {
+          n = longVarint(buf, pos);
+          pos = varintEnd;
+        }
+        if (no === pathField) {
+          pathStart = pos;
+          pathEnd = pos + n;
+        } else {
+          leadingStart = pos;
+          leadingEnd = Math.min(pos + n, len);
+        }
         pos += n;
       } else {
-        skip(wireType);
+        pos = skip(buf, pos, wireType);
       }
     }
     pos = end;
-    if (leading !== "" && pathStart >= 0) {
-      const after = pos;
-      pos = pathStart;
-      let key = String(varint());
-      while (pos < pathEnd) {
-        key += "," + String(varint());
-      }
-      pos = after;
-      if (!out.has(key)) {
-        out.set(key, leading);
+    if (leadingEnd > leadingStart && pathStart >= 0) {
+      const leading = decodeText(buf, leadingStart, leadingEnd);
+      if (leading !== "") {
+        const key = pathKey(buf, pathStart, pathEnd);
+        if (!out.has(key)) {
+          out.set(key, leading);
+        }
       }
     }
   }
   return out;
+}
+
+/** Where the last {@link longVarint} ended: a second result, not an allocation. */
+let varintEnd = 0;
+
+/**
+ * The varint at `pos` in any length (as a float sum, so an overlong one
+ * gives the same odd number each time); sets {@link varintEnd}.
+ */
+function longVarint(buf: Uint8Array, pos: number): number {
+  let result = 0;
+  for (let shift = 0; ; shift += 7) {
+    const b = buf[pos++];
+    if (b === undefined) {
+      throw new Error("truncated source code info");
+    }
+    result += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) {
+      varintEnd = pos;
+      return result;
+    }
+  }
+}
+
+/** The position after the value of `wireType` at `pos`. */
+function skip(buf: Uint8Array, pos: number, wireType: WireType): number {
+  switch (wireType) {
+    case WireType.Varint:
+      longVarint(buf, pos);
+      return varintEnd;
+    case WireType.Bit64:
+      return pos + 8;
+    case WireType.Bit32:
+      return pos + 4;
+    case WireType.LengthDelimited: {
+      const length = longVarint(buf, pos);
+      return varintEnd + length;
+    }
+  }
+  throw new Error(`unexpected wire type ${wireType} in source code info`);
+}
+
+/**
+ * A packed path as its key, `"4,0,2,1"`. Reads past `end` as long as a
+ * varint runs on (a path whose length is wrong), as a reader would.
+ */
+function pathKey(buf: Uint8Array, pos: number, end: number): string {
+  let key = String(longVarint(buf, pos));
+  pos = varintEnd;
+  while (pos < end) {
+    key += "," + String(longVarint(buf, pos));
+    pos = varintEnd;
+  }
+  return key;
+}
+
+/**
+ * UTF-8 text; ASCII (nearly every comment) without TextDecoder, whose call
+ * costs more than the conversion for a short string.
+ */
+function decodeText(buf: Uint8Array, start: number, end: number): string {
+  let text = "";
+  for (let i = start; i < end; i++) {
+    const b = buf[i]!;
+    if (b >= 0x80) {
+      return utf8.decode(buf.subarray(start, end));
+    }
+    text += String.fromCharCode(b);
+  }
+  return text;
 }

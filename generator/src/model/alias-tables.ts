@@ -1,4 +1,3 @@
-import { compareUtf8 } from "../schema/canonical-json.js";
 import type { ToolModel } from "./model.js";
 import {
   entityId,
@@ -6,6 +5,7 @@ import {
   type ResponseAliasField,
   type ResponseAliasTool,
 } from "./response-aliases.js";
+import { sortUtf8 } from "./utf8-order.js";
 
 /**
  * The response registration tables of a generated file (docs/runtime.md,
@@ -65,6 +65,6 @@ export function aliasTables(
   return {
     responseAliasTypes: types,
     toolResponseAliases,
-    knownAliasPrefixes: [...known].sort(compareUtf8),
+    knownAliasPrefixes: sortUtf8([...known]),
   };
 }

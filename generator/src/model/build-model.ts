@@ -2,6 +2,7 @@ import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import {
   createFileRegistry,
   type DescFile,
+  type DescMessage,
   type FileRegistry,
 } from "@bufbuild/protobuf";
 import {
@@ -38,6 +39,7 @@ import {
   selectTools,
   type ToolSelection,
 } from "./tool-selection.js";
+import { sortByUtf8 } from "./utf8-order.js";
 
 /** The files to generate, resolved against every file of the request. */
 export interface RequestFiles {
@@ -132,6 +134,8 @@ export function buildModel(
   const selected = selectTools(files, selection, problems);
   const tools: ToolModel[] = [];
   const byName = new Map<string, ToolModel>();
+  // Tools share response types; each one's walk is done once.
+  const prefixesByResponse = new Map<DescMessage, Map<string, string>>();
   for (const file of files) {
     for (const service of file.services) {
       for (const method of service.methods) {
@@ -195,7 +199,11 @@ export function buildModel(
         }
         const aliasFields = requestAliasFields(method.input);
         const prefix = outputPrefix(method.output, aliasFields);
-        const responsePrefixes = responseFieldPrefixes(method.output);
+        let responsePrefixes = prefixesByResponse.get(method.output);
+        if (responsePrefixes === undefined) {
+          responsePrefixes = responseFieldPrefixes(method.output);
+          prefixesByResponse.set(method.output, responsePrefixes);
+        }
         const tool: ToolModel = {
           name: def.name,
           description: wellFormed(def.description),
@@ -236,7 +244,7 @@ export function buildModel(
   }
   problems.throwIfAny();
 
-  tools.sort((a, b) => compareUtf8(a.name, b.name));
+  sortByUtf8(tools, (t) => t.name);
   const executors = tools.filter((t) => t.autoExecute);
 
   const merged = new Map<string, string>();
@@ -256,7 +264,7 @@ export function buildModel(
     executors,
     hasAliases: tools.some((t) => t.involvesAliases),
     hasExecutors: executors.length > 0,
-    responseFieldPrefixes: [...merged].sort((a, b) => compareUtf8(a[0], b[0])),
+    responseFieldPrefixes: sortByUtf8([...merged], ([field]) => field),
     toolOutputPrefix: executors
       .filter((t) => t.outputPrefix !== "")
       .map((t) => [t.name, t.outputPrefix] as const),

@@ -6,8 +6,9 @@ import {
   mcpOutputEncoding,
 } from "../schema/build-output-schema.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
+import { canonicalJson } from "../schema/canonical-json.js";
 import type { McpServiceModel, ToolModel } from "./model.js";
+import { sortByUtf8 } from "./utf8-order.js";
 
 /** The MCP tool annotations of a method (docs/mcp.md, "Tools as listed"). */
 export function mcpHints(method: DescMethod): {
@@ -66,18 +67,19 @@ export function mcpServices(tools: readonly ToolModel[]): McpServiceModel[] {
       list.push(tool);
     }
   }
-  return [...byFullName.values()]
-    .map((own): McpServiceModel => {
+  return sortByUtf8(
+    [...byFullName.values()].map((own): McpServiceModel => {
       const service = own[0]!.service;
       return {
         fullName: service.typeName,
         name: service.name,
         file: service.file.proto.name,
         service,
-        tools: [...own].sort((a, b) => compareUtf8(a.name, b.name)),
+        tools: sortByUtf8([...own], (t) => t.name),
       };
-    })
-    .sort((a, b) => compareUtf8(a.fullName, b.fullName));
+    }),
+    (s) => s.fullName,
+  );
 }
 
 /**

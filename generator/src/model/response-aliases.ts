@@ -4,7 +4,7 @@ import {
   type DescMessage,
 } from "@bufbuild/protobuf";
 import { readToolField } from "../annotations.js";
-import { compareUtf8 } from "../schema/canonical-json.js";
+import { sortUtf8 } from "./utf8-order.js";
 
 /**
  * One field of a message type in the response registration table
@@ -83,46 +83,56 @@ export function responseAliasTypes(
   roots: readonly DescMessage[],
 ): [string, ResponseAliasField[]][] {
   const reachable = new Map<string, DescMessage>();
+  // The reachable types holding each type, to find the fixpoint below
+  // without sweeping every type again per round: messages may be recursive.
+  const holders = new Map<string, DescMessage[]>();
+  const aliased: DescMessage[] = [];
   const collect = (message: DescMessage): void => {
     if (isWellKnown(message) || reachable.has(message.typeName)) {
       return;
     }
     reachable.set(message.typeName, message);
+    let hasAliasedField = false;
     for (const field of message.fields) {
+      if (!hasAliasedField && prefixOf(field) !== "") {
+        hasAliasedField = true;
+      }
       const held = heldMessage(field);
       if (held !== undefined) {
+        const list = holders.get(held.typeName);
+        if (list === undefined) {
+          holders.set(held.typeName, [message]);
+        } else {
+          list.push(message);
+        }
         collect(held);
       }
+    }
+    if (hasAliasedField) {
+      aliased.push(message);
     }
   };
   roots.forEach(collect);
   // A type is in the table when it has an aliased field or holds a type in
-  // the table: a fixpoint, since messages may be recursive.
+  // the table: the types with an aliased field and every type that reaches
+  // one through the messages its fields hold.
   const inTable = new Set<string>();
-  for (const [name, message] of reachable) {
-    if (message.fields.some((f) => prefixOf(f) !== "")) {
-      inTable.add(name);
-    }
+  const pending: DescMessage[] = [];
+  for (const message of aliased) {
+    inTable.add(message.typeName);
+    pending.push(message);
   }
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const [name, message] of reachable) {
-      if (inTable.has(name)) {
-        continue;
-      }
-      if (
-        message.fields.some((f) => {
-          const held = heldMessage(f);
-          return held !== undefined && inTable.has(held.typeName);
-        })
-      ) {
-        inTable.add(name);
-        changed = true;
+  while (pending.length > 0) {
+    const message = pending.pop()!;
+    for (const holder of holders.get(message.typeName) ?? []) {
+      if (!inTable.has(holder.typeName)) {
+        inTable.add(holder.typeName);
+        pending.push(holder);
       }
     }
   }
   const out: [string, ResponseAliasField[]][] = [];
-  for (const name of [...inTable].sort(compareUtf8)) {
+  for (const name of sortUtf8([...inTable])) {
     const fields: ResponseAliasField[] = [];
     for (const field of reachable.get(name)!.fields) {
       const held = heldMessage(field);

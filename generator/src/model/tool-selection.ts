@@ -163,6 +163,19 @@ interface PatternUse {
   excluded: number;
 }
 
+const noUses: readonly [string, PatternUse][] = [];
+
+/** The patterns of `uses` that match `fullName`, with their uses. */
+function matching(
+  uses: ReadonlyMap<string, PatternUse>,
+  fullName: string,
+): readonly [string, PatternUse][] {
+  if (uses.size === 0) {
+    return noUses; // no include= or exclude=, the usual case: allocate nothing
+  }
+  return [...uses].filter(([p]) => matches(p, fullName));
+}
+
 function isStreamingIn(method: DescMethod): boolean {
   return (
     method.methodKind === "client_streaming" ||
@@ -209,8 +222,8 @@ export function selectTools(
       services.add(service.typeName);
       for (const method of service.methods) {
         const fullName = methodFullName(method);
-        const included = [...includes].filter(([p]) => matches(p, fullName));
-        const excluded = [...excludes].filter(([p]) => matches(p, fullName));
+        const included = matching(includes, fullName);
+        const excluded = matching(excludes, fullName);
         included.forEach(([, use]) => use.matched++);
         excluded.forEach(([, use]) => use.matched++);
         const annotation = readToolDefinition(method);
