@@ -29,7 +29,8 @@ import {
   type TsUnsure,
 } from "./ts-doc.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
-import { laid, layStatement, layToolDeclaration } from "./ts-tool-layout.js";
+import { TsToolDeclarations } from "./ts-tool-declaration.js";
+import { laid, layImport, layStatement } from "./ts-tool-layout.js";
 import {
   esModulePath,
   esServiceExportName,
@@ -114,17 +115,16 @@ export function buildTsView(
     key: tsObjectKey(toolName, unsure),
     value: { message: a.message, idPrefix: a.idPrefix, idField: a.idField },
   }));
+  const declarations = new TsToolDeclarations();
   const statements = {
     serviceImports: serviceImports.map((i) => tsImport(i.specifiers, i.module)),
-    // Laid out directly (ts-tool-layout.ts) when it can; as a document
-    // otherwise.
+    // Laid out directly (ts-tool-declaration.ts) when it can; as a
+    // document otherwise.
     tools: model.tools.map((tool) => {
       const constName = constNames.get(tool)!;
       const laid =
-        layout === "formatted"
-          ? layToolDeclaration(tool, constName, unsure)
-          : undefined;
-      return laid ?? toolDeclaration(tool, constName, unsure);
+        layout === "formatted" ? declarations.lay(tool, constName) : undefined;
+      return laid ?? tsToolDeclarationDoc(tool, constName, unsure);
     }),
     allTools: tsReturn(
       tsArray(model.tools.map((t) => tsPlainExpr(constNames.get(t)!))),
@@ -193,11 +193,22 @@ export function buildTsView(
       ),
   };
   const print = formatted ? printTs : printTsUnformatted;
-  // The two statements that grow with the API, laid out directly when they
-  // can (ts-tool-layout.ts); as documents otherwise.
+  // The statements that grow with the API, laid out directly when they can
+  // (ts-tool-layout.ts); as documents otherwise.
   const direct =
     layout === "formatted"
       ? {
+          allTools: layStatement(
+            "return",
+            laid.array(model.tools.map((t) => laid.text(constNames.get(t)!))),
+            2,
+          ),
+          knownAliasPrefixes: layStatement(
+            "export const knownAliasPrefixes: readonly string[] =",
+            laid.array(
+              model.knownAliasPrefixes.map((p) => laid.json(p, unsure)),
+            ),
+          ),
           responseAliases: layStatement(
             "export const responseAliases: ResponseAliases =",
             laid.object(
@@ -259,7 +270,12 @@ export function buildTsView(
     formatted,
     runtimeModule: tsString(tsRuntimeModule),
     hasExecutors: model.hasExecutors,
-    serviceImports: statements.serviceImports.map((d) => print(d)),
+    serviceImports: serviceImports.map(
+      (i, n) =>
+        (layout === "formatted"
+          ? layImport(i.specifiers, i.module)
+          : undefined) ?? print(statements.serviceImports[n]!),
+    ),
     tools: model.tools.map((tool, i) => {
       const declaration = statements.tools[i]!;
       return {
@@ -269,17 +285,21 @@ export function buildTsView(
           typeof declaration === "string" ? declaration : print(declaration),
       };
     }),
-    allTools: print(statements.allTools, 1),
+    allTools: direct.allTools ?? print(statements.allTools, 1),
     responseAliases:
       direct.responseAliases ?? print(statements.responseAliases()),
-    knownAliasPrefixes: print(statements.knownAliasPrefixes),
+    knownAliasPrefixes:
+      direct.knownAliasPrefixes ?? print(statements.knownAliasPrefixes),
     toolMethods: direct.toolMethods ?? print(statements.toolMethods()),
   };
 }
 
-/** `export const x: AgentTool = defineTool({…});` as a document. */
-function toolDeclaration(
-  tool: ToolModel,
+/**
+ * `export const x: AgentTool = defineTool({…});` as a document, for the
+ * tools ts-tool-declaration.ts does not lay out.
+ */
+export function tsToolDeclarationDoc(
+  tool: Pick<ToolModel, "name" | "description" | "strict" | "schemaJson">,
   constName: string,
   unsure: TsUnsure,
 ): Doc {
