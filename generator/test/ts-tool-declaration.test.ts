@@ -3,8 +3,18 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../src/schema/canonical-json.js";
 import type { JsonValue } from "../src/schema/json-schema.js";
 import { tsToolDeclarationDoc } from "../src/ts/build-ts-view.js";
-import { printTs } from "../src/ts/ts-doc.js";
-import { TsToolDeclarations } from "../src/ts/ts-tool-declaration.js";
+import {
+  printTs,
+  tsConst,
+  tsJson,
+  tsObject,
+  tsObjectKey,
+  tsProperty,
+} from "../src/ts/ts-doc.js";
+import {
+  layJsonStatement,
+  TsToolDeclarations,
+} from "../src/ts/ts-tool-declaration.js";
 
 // ts-tool-declaration.ts lays a tool out from the bytes of its JSON schema;
 // the document ts-doc.ts builds, printed by prettier's document printer, is
@@ -167,3 +177,83 @@ describe("TsToolDeclarations", () => {
     }
   });
 });
+
+describe("layJsonStatement", () => {
+  const head = "export const responseAliases: ResponseAliases =";
+  const names = fc.oneof(
+    fc.constantFrom(
+      "a",
+      "pkg.v1.Message",
+      "kebab-name",
+      "10",
+      "é",
+      "__proto__",
+    ),
+    fc
+      .integer({ min: 1, max: 90 })
+      .map((n) => "pkg.v1.Message_name".repeat(5).slice(0, n)),
+  );
+  const fields = fc.record(
+    {
+      field: names,
+      prefix: names,
+      message: names,
+      map: fc.constant(true),
+    },
+    { requiredKeys: ["field"] },
+  );
+  const data = fc.record({
+    types: fc.uniqueArray(fc.tuple(names, fc.array(fields, { maxLength: 4 })), {
+      maxLength: 5,
+      selector: (e) => e[0],
+    }),
+    tools: fc.uniqueArray(
+      fc.tuple(
+        names,
+        fc.record({ message: names, idPrefix: names, idField: names }),
+      ),
+      { maxLength: 4, selector: (e) => e[0] },
+    ),
+  });
+
+  it("lays out an object of expanded objects as the document printer prints it", () => {
+    let laid = 0;
+    const samples = fc.sample(data, { numRuns: 1000, seed: 17 });
+    for (const d of samples) {
+      const json = `{"types":${canonicalOrdered(d.types)},"tools":${canonicalOrdered(d.tools)}}`;
+      const text = layJsonStatement(head, json);
+      if (text === undefined) {
+        continue;
+      }
+      laid++;
+      const unsure = () => {};
+      const doc = tsConst(
+        true,
+        "responseAliases",
+        "ResponseAliases",
+        tsObject(
+          (["types", "tools"] as const).map((s) =>
+            tsProperty(
+              s,
+              tsObject(
+                (d[s] as [string, JsonValue][]).map(([k, v]) =>
+                  tsProperty(tsObjectKey(k, unsure), tsJson(v, unsure)),
+                ),
+                true,
+              ),
+            ),
+          ),
+          true,
+        ),
+      );
+      expect(text).toBe(printTs(doc));
+    }
+    // The rest: keys outside ASCII or array indexes.
+    expect(laid).toBeGreaterThan(samples.length / 10);
+  });
+});
+
+/** A JSON object of `entries`, in their order. */
+function canonicalOrdered(entries: [string, unknown][]): string {
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}}`;
+}

@@ -29,7 +29,7 @@ import {
   type TsUnsure,
 } from "./ts-doc.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
-import { TsToolDeclarations } from "./ts-tool-declaration.js";
+import { layJsonStatement, TsToolDeclarations } from "./ts-tool-declaration.js";
 import { laid, layImport, layStatement } from "./ts-tool-layout.js";
 import {
   esModulePath,
@@ -209,36 +209,16 @@ export function buildTsView(
               model.knownAliasPrefixes.map((p) => laid.json(p, unsure)),
             ),
           ),
-          responseAliases: layStatement(
-            "export const responseAliases: ResponseAliases =",
-            laid.object(
-              [
-                {
-                  key: "types",
-                  value: laid.object(
-                    aliasTypes.map((t) => ({
-                      key: t.key,
-                      value: laid.array(
-                        t.fields.map((f) => laid.json(f, unsure)),
-                      ),
-                    })),
-                    true,
-                  ),
-                },
-                {
-                  key: "tools",
-                  value: laid.object(
-                    aliasTools.map((t) => ({
-                      key: t.key,
-                      value: laid.json(t.value, unsure),
-                    })),
-                    true,
-                  ),
-                },
-              ],
-              true,
-            ),
-          ),
+          // As JSON text, laid out from its bytes; a type named
+          // `__proto__` is no computed key there.
+          responseAliases: model.responseAliasTypes.some(
+            ([typeName]) => typeName === "__proto__",
+          )
+            ? undefined
+            : layJsonStatement(
+                "export const responseAliases: ResponseAliases =",
+                responseAliasesJson(model),
+              ),
           toolMethods: layStatement(
             "const toolMethods: readonly ToolMethod[] =",
             laid.array(
@@ -322,6 +302,19 @@ export function tsToolDeclarationDoc(
       ),
     ]),
   );
+}
+
+/** `responseAliases` as JSON text, its keys in the order of the model. */
+function responseAliasesJson(model: GeneratorModel): string {
+  const types = model.responseAliasTypes.map(
+    ([typeName, fields]) =>
+      `${JSON.stringify(typeName)}:[${fields.map((f) => JSON.stringify(responseAliasField(f))).join(",")}]`,
+  );
+  const tools = model.toolResponseAliases.map(
+    ([toolName, a]) =>
+      `${JSON.stringify(toolName)}:${JSON.stringify({ message: a.message, idPrefix: a.idPrefix, idField: a.idField })}`,
+  );
+  return `{"types":{${types.join(",")}},"tools":{${tools.join(",")}}}`;
 }
 
 /** A field of `responseAliases.types`, as the vectors write it: "" and false left out. */

@@ -551,14 +551,10 @@ function printProperty(n: number, indent: number): void {
 }
 
 /**
- * `parameters: {…}` at column `indent` of the canonical JSON text `json`
- * (no comma).
+ * Scan the JSON text `json` into the table: the index of its value (0).
+ * Its text at `literals` by JSON text of strings with escapes.
  */
-function printParameters(
-  json: string,
-  indent: number,
-  strings: Map<string, string>,
-): string {
+function scan(json: string, strings: Map<string, string>): number {
   if (json.length + 2 > input.length) {
     input = Buffer.alloc(2 * json.length + 2);
   }
@@ -581,28 +577,95 @@ function printParameters(
   depth = 0;
   maxDepth = 0;
   special.length = 0;
-  try {
-    const n = scanValue();
-    if (at !== length) {
-      throw new Bail();
-    }
-    const o = n * stride;
-    table[o + oKeyStart] = special.length;
-    table[o + oKeyWidth] = "parameters".length;
-    table[o + oFlags] = table[o + oFlags]! | fKeyText;
-    special.push("parameters");
-    // Every text at most four times its JSON (escapes); per value at most
-    // three indented line starts, 4 columns deeper per level at most.
-    const room = 4 * length + 3 * used * (indent + 4 * maxDepth + 8) + 64;
-    if (room > output.length) {
-      output = Buffer.alloc(2 * room);
-    }
-    pos = 0;
-    printProperty(n, indent);
-    return output.toString("latin1", 0, pos);
-  } finally {
-    src = "";
+  const n = scanValue();
+  if (at !== length) {
+    throw new Bail();
   }
+  return n;
+}
+
+/** Make room to print the scanned text at column `indent`; start printing. */
+function startPrinting(indent: number): void {
+  // Every text at most four times its JSON (escapes); per value at most
+  // three indented line starts, 4 columns deeper per level at most.
+  const room = 4 * length + 3 * used * (indent + 4 * maxDepth + 8) + 256;
+  if (room > output.length) {
+    output = Buffer.alloc(2 * room);
+  }
+  pos = 0;
+}
+
+/** What was printed, the scanner's text let go. */
+function printed(): string {
+  src = "";
+  literals = noLiterals;
+  return output.toString("latin1", 0, pos);
+}
+
+const noLiterals = new Map<string, string>();
+
+/**
+ * `parameters: {…}` at column `indent` of the canonical JSON text `json`
+ * (no comma).
+ */
+function printParameters(
+  json: string,
+  indent: number,
+  strings: Map<string, string>,
+): string {
+  const n = scan(json, strings);
+  const o = n * stride;
+  table[o + oKeyStart] = special.length;
+  table[o + oKeyWidth] = "parameters".length;
+  table[o + oFlags] = table[o + oFlags]! | fKeyText;
+  special.push("parameters");
+  startPrinting(indent);
+  printProperty(n, indent);
+  return printed();
+}
+
+/**
+ * `head value;` (head a `const` with a type, ending with `=`) of the JSON
+ * text `json`, an object, as prettier writes it: the object and the objects
+ * of its values expanded (written with a line break after `{`), the rest as
+ * the data leads. Undefined when this layout cannot promise prettier's
+ * (see the top of this file; a key `__proto__` is written computed).
+ */
+export function layJsonStatement(
+  head: string,
+  json: string,
+): string | undefined {
+  if (head.length + 2 > width) {
+    return undefined;
+  }
+  try {
+    const n = scan(json, new Map());
+    if ((table[n * stride + oFlags]! & kindMask) !== kObject) {
+      return undefined;
+    }
+    expand(n);
+    for (let i = table[n * stride + oCount]!, c = n + 1; i > 0; i--) {
+      if ((table[c * stride + oFlags]! & kindMask) === kObject) {
+        expand(c);
+      }
+      c = table[c * stride + oNext]!;
+    }
+    startPrinting(0);
+    write(head);
+    output[pos++] = 0x20;
+    printValue(n, 0, head.length + 1);
+    output[pos++] = 0x3b; // ;
+    return printed();
+  } catch (e) {
+    if (e instanceof Bail) {
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+function expand(n: number): void {
+  table[n * stride + oFlags] = table[n * stride + oFlags]! | fForced;
 }
 
 /**
