@@ -29,7 +29,8 @@ import {
   type TsUnsure,
 } from "./ts-doc.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
-import { laid, layStatement, layToolDeclaration } from "./ts-tool-layout.js";
+import { layJsonStatement, TsToolDeclarations } from "./ts-tool-declaration.js";
+import { laid, layImport, layStatement } from "./ts-tool-layout.js";
 import {
   esModulePath,
   esServiceExportName,
@@ -114,17 +115,16 @@ export function buildTsView(
     key: tsObjectKey(toolName, unsure),
     value: { message: a.message, idPrefix: a.idPrefix, idField: a.idField },
   }));
+  const declarations = new TsToolDeclarations();
   const statements = {
     serviceImports: serviceImports.map((i) => tsImport(i.specifiers, i.module)),
-    // Laid out directly (ts-tool-layout.ts) when it can; as a document
-    // otherwise.
+    // Laid out directly (ts-tool-declaration.ts) when it can; as a
+    // document otherwise.
     tools: model.tools.map((tool) => {
       const constName = constNames.get(tool)!;
       const laid =
-        layout === "formatted"
-          ? layToolDeclaration(tool, constName, unsure)
-          : undefined;
-      return laid ?? toolDeclaration(tool, constName, unsure);
+        layout === "formatted" ? declarations.lay(tool, constName) : undefined;
+      return laid ?? tsToolDeclarationDoc(tool, constName, unsure);
     }),
     allTools: tsReturn(
       tsArray(model.tools.map((t) => tsPlainExpr(constNames.get(t)!))),
@@ -193,41 +193,32 @@ export function buildTsView(
       ),
   };
   const print = formatted ? printTs : printTsUnformatted;
-  // The two statements that grow with the API, laid out directly when they
-  // can (ts-tool-layout.ts); as documents otherwise.
+  // The statements that grow with the API, laid out directly when they can
+  // (ts-tool-layout.ts); as documents otherwise.
   const direct =
     layout === "formatted"
       ? {
-          responseAliases: layStatement(
-            "export const responseAliases: ResponseAliases =",
-            laid.object(
-              [
-                {
-                  key: "types",
-                  value: laid.object(
-                    aliasTypes.map((t) => ({
-                      key: t.key,
-                      value: laid.array(
-                        t.fields.map((f) => laid.json(f, unsure)),
-                      ),
-                    })),
-                    true,
-                  ),
-                },
-                {
-                  key: "tools",
-                  value: laid.object(
-                    aliasTools.map((t) => ({
-                      key: t.key,
-                      value: laid.json(t.value, unsure),
-                    })),
-                    true,
-                  ),
-                },
-              ],
-              true,
+          allTools: layStatement(
+            "return",
+            laid.array(model.tools.map((t) => laid.text(constNames.get(t)!))),
+            2,
+          ),
+          knownAliasPrefixes: layStatement(
+            "export const knownAliasPrefixes: readonly string[] =",
+            laid.array(
+              model.knownAliasPrefixes.map((p) => laid.json(p, unsure)),
             ),
           ),
+          // As JSON text, laid out from its bytes; a type named
+          // `__proto__` is no computed key there.
+          responseAliases: model.responseAliasTypes.some(
+            ([typeName]) => typeName === "__proto__",
+          )
+            ? undefined
+            : layJsonStatement(
+                "export const responseAliases: ResponseAliases =",
+                responseAliasesJson(model),
+              ),
           toolMethods: layStatement(
             "const toolMethods: readonly ToolMethod[] =",
             laid.array(
@@ -259,7 +250,12 @@ export function buildTsView(
     formatted,
     runtimeModule: tsString(tsRuntimeModule),
     hasExecutors: model.hasExecutors,
-    serviceImports: statements.serviceImports.map((d) => print(d)),
+    serviceImports: serviceImports.map(
+      (i, n) =>
+        (layout === "formatted"
+          ? layImport(i.specifiers, i.module)
+          : undefined) ?? print(statements.serviceImports[n]!),
+    ),
     tools: model.tools.map((tool, i) => {
       const declaration = statements.tools[i]!;
       return {
@@ -269,17 +265,21 @@ export function buildTsView(
           typeof declaration === "string" ? declaration : print(declaration),
       };
     }),
-    allTools: print(statements.allTools, 1),
+    allTools: direct.allTools ?? print(statements.allTools, 1),
     responseAliases:
       direct.responseAliases ?? print(statements.responseAliases()),
-    knownAliasPrefixes: print(statements.knownAliasPrefixes),
+    knownAliasPrefixes:
+      direct.knownAliasPrefixes ?? print(statements.knownAliasPrefixes),
     toolMethods: direct.toolMethods ?? print(statements.toolMethods()),
   };
 }
 
-/** `export const x: AgentTool = defineTool({…});` as a document. */
-function toolDeclaration(
-  tool: ToolModel,
+/**
+ * `export const x: AgentTool = defineTool({…});` as a document, for the
+ * tools ts-tool-declaration.ts does not lay out.
+ */
+export function tsToolDeclarationDoc(
+  tool: Pick<ToolModel, "name" | "description" | "strict" | "schemaJson">,
   constName: string,
   unsure: TsUnsure,
 ): Doc {
@@ -302,6 +302,19 @@ function toolDeclaration(
       ),
     ]),
   );
+}
+
+/** `responseAliases` as JSON text, its keys in the order of the model. */
+function responseAliasesJson(model: GeneratorModel): string {
+  const types = model.responseAliasTypes.map(
+    ([typeName, fields]) =>
+      `${JSON.stringify(typeName)}:[${fields.map((f) => JSON.stringify(responseAliasField(f))).join(",")}]`,
+  );
+  const tools = model.toolResponseAliases.map(
+    ([toolName, a]) =>
+      `${JSON.stringify(toolName)}:${JSON.stringify({ message: a.message, idPrefix: a.idPrefix, idField: a.idField })}`,
+  );
+  return `{"types":{${types.join(",")}},"tools":{${tools.join(",")}}}`;
 }
 
 /** A field of `responseAliases.types`, as the vectors write it: "" and false left out. */

@@ -1,19 +1,17 @@
 import type { JsonValue } from "../schema/json-schema.js";
 import { tsObjectKey, tsStringExpr, type TsUnsure } from "./ts-doc.js";
 
-// The statement of one tool, `export const x: AgentTool = defineTool({…});`,
-// laid out directly, without building a document: the same decisions
-// prettier's printer makes for the document ts-doc.ts builds (which
-// build-ts-view.ts uses when this returns undefined), taken from the
-// widths of each part printed flat. It covers what nearly every tool is:
+// The statements of ai_tools.gen.ts that grow with the API besides the
+// tools (responseAliases, toolMethods), laid out directly, without
+// building a document: the same decisions prettier's printer makes for the
+// document ts-doc.ts builds (which build-ts-view.ts uses when this returns
+// undefined), taken from the widths of each part printed flat. It covers
 // ASCII text, no array of numbers too long for its line (prettier fills
-// those); test/ts-format.test.ts holds both to prettier's output.
+// those); test/ts-format.test.ts holds both to prettier's output. The
+// tools themselves are laid out from their JSON text
+// (ts-tool-declaration.ts).
 
 const width = 80;
-// A character outside ASCII, or one that canonical JSON escapes into ASCII
-// (U+2028, U+2029): the tool is left to ts-doc.ts.
-// eslint-disable-next-line no-control-regex -- any character outside ASCII
-const nonAsciiJson = /[^\u0000-\u007f]|\\u202[89]/;
 // eslint-disable-next-line no-control-regex -- any character outside ASCII
 const nonAscii = /[^\u0000-\u007f]/;
 
@@ -245,20 +243,25 @@ export type LaidValue = Laid;
 
 /**
  * `head value;` where `head` ends with `=` (a `const` with a type, which
- * never breaks): the value on the same line from its first line on, as
- * prettier keeps it when that first line fits (an object or array opening
- * there). Undefined when the text leaves ASCII or something needs more of
- * prettier's rules than this file has.
+ * never breaks) or is `return`: the value on the same line from its first
+ * line on, as prettier keeps it when that first line fits (an object or
+ * array opening there), the statement at `indent` columns. Undefined when
+ * the text leaves ASCII or something needs more of prettier's rules than
+ * this file has.
  */
-export function layStatement(head: string, value: Laid): string | undefined {
+export function layStatement(
+  head: string,
+  value: Laid,
+  indent = 0,
+): string | undefined {
   if (
     (value.kind !== "object" && value.kind !== "array") ||
-    head.length + 2 > width
+    indent + head.length + 2 > width
   ) {
     return undefined;
   }
   try {
-    const text = `${head} ${printValue(value, 0, head.length + 1)};`;
+    const text = `${spaces(indent)}${head} ${printValue(value, indent, indent + head.length + 1)};`;
     return nonAscii.test(text) ? undefined : text;
   } catch (e) {
     if (e instanceof Bail) {
@@ -269,64 +272,20 @@ export function layStatement(head: string, value: Laid): string | undefined {
 }
 
 /**
- * The printed `export const constName: AgentTool = defineTool({…});` of a
- * tool, as prettier writes it; undefined when it holds text outside ASCII
- * (whose width prettier measures its own way) or an array of numbers too
- * long for its line.
+ * `import { a, b as c } from "module";`, on one line when it fits, else one
+ * name per line; undefined when the text leaves ASCII.
  */
-export function layToolDeclaration(
-  tool: {
-    readonly name: string;
-    readonly description: string;
-    readonly strict: boolean;
-    readonly schemaJson: string;
-  },
-  constName: string,
-  unsure: TsUnsure,
+export function layImport(
+  names: readonly string[],
+  from: string,
 ): string | undefined {
-  if (
-    nonAscii.test(constName) ||
-    nonAscii.test(tool.description) ||
-    nonAsciiJson.test(tool.schemaJson)
-  ) {
+  const source = tsStringExpr(from).doc as string;
+  const line = `import { ${names.join(", ")} } from ${source};`;
+  if (nonAscii.test(line)) {
     return undefined;
   }
-  const head = `export const ${constName}: AgentTool =`;
-  // prettier: `= defineTool({` on the first line when it fits; else the
-  // object alone on the next lines (`defineTool(\n  {`); when not even
-  // `= defineTool(` fits, `defineTool({` on the next line.
-  let open: string;
-  let indent: number;
-  let close: string;
-  if (head.length + " defineTool({".length <= width) {
-    open = `${head} defineTool({\n`;
-    indent = 2;
-    close = "});";
-  } else if (head.length + " defineTool(".length <= width) {
-    open = `${head} defineTool(\n  {\n`;
-    indent = 4;
-    close = "  },\n);";
-  } else {
-    open = `${head}\n  defineTool({\n`;
-    indent = 4;
-    close = "  });";
+  if (names.length === 1 || line.length <= width) {
+    return line;
   }
-  try {
-    const props: [string, Laid][] = [
-      ["name", lay(tool.name, unsure)],
-      ["description", lay(tool.description, unsure)],
-      ["strict", lay(tool.strict, unsure)],
-      ["parameters", lay(JSON.parse(tool.schemaJson) as JsonValue, unsure)],
-    ];
-    let out = open;
-    for (const [key, value] of props) {
-      out += `${spaces(indent)}${printProperty(key, value, indent)},\n`;
-    }
-    return `${out}${close}`;
-  } catch (e) {
-    if (e instanceof Bail) {
-      return undefined;
-    }
-    throw e;
-  }
+  return `import {\n${names.map((n) => `  ${n},\n`).join("")}} from ${source};`;
 }
