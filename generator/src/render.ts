@@ -1,5 +1,8 @@
-import handlebarsRuntime from "handlebars/runtime.js";
 import { templates } from "./gen/templates.js";
+import {
+  createTemplateRuntime,
+  type CompiledTemplate,
+} from "./template-runtime.js";
 
 /** Renders one language's templates; built once per process. */
 export interface Renderer {
@@ -10,42 +13,27 @@ export interface Renderer {
   render(view: object, entry?: string): string;
 }
 
-type TemplateFn = (context: object) => string;
-
-interface HandlebarsRuntime {
-  create(): HandlebarsRuntime;
-  template(spec: object): TemplateFn;
-  registerPartial(name: string, partial: TemplateFn): void;
-}
-
-// Only the Handlebars runtime: the templates were precompiled at build time
-// (scripts/embed-templates.mjs). Imported statically, so that the bundle
-// (scripts/bundle.mjs) holds it.
-const runtime = handlebarsRuntime as HandlebarsRuntime;
-
 const cache = new Map<string, Renderer>();
 
 /**
  * Create the renderer of a language. Every `templates/<language>/*.hbs` is
- * registered as partial `<language>/<name>`; any of them can be an entry
- * point (`file` is the main one).
- * Templates print finished text, so nothing is HTML-escaped.
+ * a partial `<language>/<name>`; any of them can be an entry point (`file`
+ * is the main one). The templates were compiled at build time
+ * (scripts/compile-templates.mjs) with Handlebars' semantics: templates
+ * print finished text, so nothing is HTML-escaped.
  */
 export function createRenderer(language: string): Renderer {
   const cached = cache.get(language);
   if (cached !== undefined) {
     return cached;
   }
-  const hbs = runtime.create();
-  const entries = new Map<string, TemplateFn>();
-  for (const [name, spec] of Object.entries(templates)) {
-    if (!name.startsWith(`${language}/`)) {
-      continue;
+  const entries = new Map<string, CompiledTemplate>();
+  for (const [name, template] of Object.entries(templates)) {
+    if (name.startsWith(`${language}/`)) {
+      entries.set(name, template);
     }
-    const template = hbs.template(spec);
-    hbs.registerPartial(name, template);
-    entries.set(name, template);
   }
+  const rt = createTemplateRuntime(entries);
   const renderer: Renderer = {
     render: (view, entry = "file") => {
       const template = entries.get(`${language}/${entry}`);
@@ -54,7 +42,8 @@ export function createRenderer(language: string): Renderer {
           `no template ${JSON.stringify(`${language}/${entry}`)}`,
         );
       }
-      return template(view);
+      // Handlebars' @root: the entry template's context.
+      return template(view, { root: view }, rt);
     },
   };
   cache.set(language, renderer);

@@ -59,9 +59,10 @@ function isSimple(response: CodeGeneratorResponse): boolean {
 
 /**
  * Encode a CodeGeneratorResponse to the same bytes as `toBinary`, with
- * Buffer's native UTF-8 encoder for the file contents: for a 12 MB Go file
- * that is ~10 ms instead of ~160 ms. Responses using other fields go through
- * `toBinary`.
+ * Buffer's native UTF-8 encoder writing each string straight into the one
+ * buffer of the response: for a 12 MB Go file that is ~10 ms instead of
+ * ~160 ms, with no copy of the file in between. Responses using other
+ * fields go through `toBinary`.
  */
 export function writeResponse(response: CodeGeneratorResponse): Uint8Array {
   if (!isSimple(response)) {
@@ -70,8 +71,9 @@ export function writeResponse(response: CodeGeneratorResponse): Uint8Array {
   const error =
     response.error !== undefined &&
     isFieldSet(response, CodeGeneratorResponseSchema.field.error)
-      ? Buffer.from(response.error, "utf8")
+      ? response.error
       : undefined;
+  const errorLength = error === undefined ? 0 : Buffer.byteLength(error);
   const features = response.supportedFeatures;
   const editions: [number, number][] = [];
   if (isFieldSet(response, CodeGeneratorResponseSchema.field.minimumEdition)) {
@@ -81,20 +83,28 @@ export function writeResponse(response: CodeGeneratorResponse): Uint8Array {
     editions.push([4, response.maximumEdition]);
   }
   const files = response.file.map((f) => {
-    const name = Buffer.from(f.name ?? "", "utf8");
-    const content = Buffer.from(f.content ?? "", "utf8");
+    const name = isFieldSet(f, CodeGeneratorResponse_FileSchema.field.name)
+      ? f.name
+      : undefined;
+    const content = isFieldSet(
+      f,
+      CodeGeneratorResponse_FileSchema.field.content,
+    )
+      ? f.content
+      : undefined;
+    const nameLength = name === undefined ? 0 : Buffer.byteLength(name);
+    const contentLength =
+      content === undefined ? 0 : Buffer.byteLength(content);
     const body =
-      (isFieldSet(f, CodeGeneratorResponse_FileSchema.field.name)
-        ? 1 + varintLength(name.length) + name.length
-        : 0) +
-      (isFieldSet(f, CodeGeneratorResponse_FileSchema.field.content)
-        ? 1 + varintLength(content.length) + content.length
-        : 0);
-    return { file: f, name, content, body };
+      (name === undefined ? 0 : 1 + varintLength(nameLength) + nameLength) +
+      (content === undefined
+        ? 0
+        : 1 + varintLength(contentLength) + contentLength);
+    return { name, nameLength, content, contentLength, body };
   });
   let size = 0;
   if (error !== undefined) {
-    size += 1 + varintLength(error.length) + error.length;
+    size += 1 + varintLength(errorLength) + errorLength;
   }
   if (features !== 0n) {
     size += 1 + varintLength(Number(features));
@@ -109,8 +119,8 @@ export function writeResponse(response: CodeGeneratorResponse): Uint8Array {
   let pos = 0;
   if (error !== undefined) {
     pos = writeVarint(buf, pos, tag(1, 2));
-    pos = writeVarint(buf, pos, error.length);
-    pos += error.copy(buf, pos);
+    pos = writeVarint(buf, pos, errorLength);
+    pos += buf.write(error, pos, "utf8");
   }
   if (features !== 0n) {
     pos = writeVarint(buf, pos, tag(2, 0));
@@ -123,15 +133,15 @@ export function writeResponse(response: CodeGeneratorResponse): Uint8Array {
   for (const f of files) {
     pos = writeVarint(buf, pos, tag(15, 2));
     pos = writeVarint(buf, pos, f.body);
-    if (isFieldSet(f.file, CodeGeneratorResponse_FileSchema.field.name)) {
+    if (f.name !== undefined) {
       pos = writeVarint(buf, pos, tag(1, 2));
-      pos = writeVarint(buf, pos, f.name.length);
-      pos += f.name.copy(buf, pos);
+      pos = writeVarint(buf, pos, f.nameLength);
+      pos += buf.write(f.name, pos, "utf8");
     }
-    if (isFieldSet(f.file, CodeGeneratorResponse_FileSchema.field.content)) {
+    if (f.content !== undefined) {
       pos = writeVarint(buf, pos, tag(15, 2));
-      pos = writeVarint(buf, pos, f.content.length);
-      pos += f.content.copy(buf, pos);
+      pos = writeVarint(buf, pos, f.contentLength);
+      pos += buf.write(f.content, pos, "utf8");
     }
   }
   return buf;

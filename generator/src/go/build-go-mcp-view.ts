@@ -3,7 +3,7 @@ import type { GeneratorModel, ToolModel } from "../model/model.js";
 import { alignKeys } from "./go-align.js";
 import {
   assignGoPackages,
-  buildGoView,
+  goFileNames,
   goImportGroups,
   goStructLiteral,
 } from "./build-go-view.js";
@@ -56,10 +56,8 @@ export function buildGoMcpView(
   model: GeneratorModel,
   problems: ProblemCollector,
 ): GoMcpFileView {
-  const main = buildGoView(model, problems);
-  const varNames = new Map(
-    model.tools.map((t, i) => [t, main.tools[i]!.varName]),
-  );
+  // The main file's names (and problems), without building its view.
+  const { varNames } = goFileNames(model, problems);
   const tools = model.mcpServices.flatMap((s) => s.tools);
   const packages = assignGoPackages(tools, problems, goMcpLocalNames);
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));

@@ -48,23 +48,7 @@ export function buildGoView(
   problems: ProblemCollector,
   options: { readonly providerForms?: boolean } = {},
 ): GoFileView {
-  const varNames = assignToolIdentifiers(
-    model.tools,
-    {
-      kind: "Go identifier",
-      shape: goPascalCase,
-      invalid: (id) =>
-        isGoIdentifier(id)
-          ? undefined
-          : `the Go identifier ${JSON.stringify(id)}, which is not valid Go; start each "_"-separated part with a letter`,
-      reservedWords: new Set(),
-      taken: new Set([...goFileIdentifiers, ...goRuntimeDeclarations]),
-      takenBy: "the generated file already declares",
-    },
-    problems,
-  );
-  const packages = assignGoPackages(model.executors, problems);
-  problems.throwIfAny();
+  const { varNames, packages } = goFileNames(model, problems);
 
   const features: GoFeatures = {
     aliases: model.hasAliases,
@@ -161,6 +145,37 @@ export function buildGoView(
     runtime: runtime.code,
     executors,
   };
+}
+
+/**
+ * The names ai_tools.gen.go gives: each tool's variable and the packages its
+ * executors import. Throws the problems (collisions, missing go_package).
+ */
+export function goFileNames(
+  model: GeneratorModel,
+  problems: ProblemCollector,
+): {
+  varNames: Map<ToolModel, string>;
+  packages: Map<string, GoPackage>;
+} {
+  const varNames = assignToolIdentifiers(
+    model.tools,
+    {
+      kind: "Go identifier",
+      shape: goPascalCase,
+      invalid: (id) =>
+        isGoIdentifier(id)
+          ? undefined
+          : `the Go identifier ${JSON.stringify(id)}, which is not valid Go; start each "_"-separated part with a letter`,
+      reservedWords: new Set(),
+      taken: new Set([...goFileIdentifiers, ...goRuntimeDeclarations]),
+      takenBy: "the generated file already declares",
+    },
+    problems,
+  );
+  const packages = assignGoPackages(model.executors, problems);
+  problems.throwIfAny();
+  return { varNames, packages };
 }
 
 /**

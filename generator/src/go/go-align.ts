@@ -21,9 +21,20 @@ function byteLength(s: string): number {
   return Buffer.byteLength(s, "utf8");
 }
 
-/** Runes, as text/tabwriter counts cell width. */
+/** Runes, as text/tabwriter counts cell width (a surrogate pair is one). */
 function runeCount(s: string): number {
-  return Array.from(s).length;
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }
 
 /**

@@ -52,12 +52,14 @@ function quoteRune(c: string): string {
     : "\\U" + cp.toString(16).padStart(8, "0");
 }
 
-// Everything that is not plain printable ASCII, or is a quote or backslash.
-const special = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/;
+// Everything that is not plain printable ASCII.
+const nonPrintableAscii = /[^\x20-\x7e]/;
+// A control character: below U+0020.
+const control = /[^\x20-\uffff]/;
+// What JSON.stringify leaves as is and strconv.Quote may escape: DEL and
+// every non-ASCII rune.
+const delOrNonAscii = /[\x7f-\u{10ffff}]/gu;
 const specialAll = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/gu;
-const quoteOrBackslash = /["\\]/g;
-// Anything but printable ASCII.
-const nonAscii = /[^\x20-\x7e]/;
 
 /**
  * A double-quoted Go string literal, exactly as Go's strconv.Quote writes
@@ -65,13 +67,16 @@ const nonAscii = /[^\x20-\x7e]/;
  * goes through wellFormed).
  */
 export function goQuote(s: string): string {
-  if (!special.test(s)) {
-    return `"${s}"`;
+  // A schema's JSON is long and full of quotes (issue 13, point 3): quote
+  // with the native JSON.stringify where strconv.Quote agrees with it, not
+  // with a callback per character. Both escape `"` and `\` as `\"` and
+  // `\\`; JSON.stringify writes every other rune but the controls (and
+  // lone surrogates, which `s` has none of) as itself.
+  if (!nonPrintableAscii.test(s)) {
+    return JSON.stringify(s);
   }
-  if (!nonAscii.test(s)) {
-    // Printable ASCII with quotes or backslashes: the common case of a
-    // schema, two native replacements instead of a callback per character.
-    return `"${s.replace(quoteOrBackslash, "\\$&")}"`;
+  if (!control.test(s)) {
+    return JSON.stringify(s).replace(delOrNonAscii, quoteRune);
   }
   return `"${s.replace(specialAll, quoteRune)}"`;
 }

@@ -14,6 +14,9 @@
  * (model text goes through wellFormed).
  */
 export function pyQuote(value: string): string {
+  if (!nonPrintableAscii.test(value)) {
+    return quotePrintableAscii(value);
+  }
   let doubles = 0;
   let singles = 0;
   for (let i = 0; i < value.length; i++) {
@@ -27,6 +30,35 @@ export function pyQuote(value: string): string {
   // is long (issue 13, point 3).
   const mayEscape = quote === '"' ? mayEscapeInDouble : mayEscapeInSingle;
   return quote + value.replace(mayEscape, (c) => escapeChar(c, quote)) + quote;
+}
+
+const nonPrintableAscii = /[^\x20-\x7e]/;
+const backslashOrSingle = /[\\']/g;
+
+/**
+ * pyQuote of printable ASCII, where only the backslash and the quote are
+ * escaped: native searches and at most one replacement, no callback per
+ * character (a schema's JSON is long and full of `"`; issue 13, point 3).
+ */
+function quotePrintableAscii(value: string): string {
+  // Only whether `"` outnumber `'` matters: count the (rarer) `'`, then
+  // the `"` only up to one more.
+  const singles = countUpTo(value, "'", Infinity);
+  if (countUpTo(value, '"', singles + 1) > singles) {
+    return "'" + value.replace(backslashOrSingle, "\\$&") + "'";
+  }
+  // Between double quotes, JSON.stringify escapes exactly `\` and `"` of
+  // printable ASCII, as `\\` and `\"`.
+  return JSON.stringify(value);
+}
+
+/** How many times `c` occurs in `s`, counting no further than `limit`. */
+function countUpTo(s: string, c: string, limit: number): number {
+  let n = 0;
+  for (let i = s.indexOf(c); i >= 0 && n < limit; i = s.indexOf(c, i + 1)) {
+    n++;
+  }
+  return n;
 }
 
 // Characters str.isprintable() rejects: categories Cc, Cf, Cs, Co, Cn, Zl,
