@@ -1,3 +1,4 @@
+import { readSync, writeSync } from "node:fs";
 import type { Plugin } from "@bufbuild/protoplugin";
 import { readRequest } from "./read-request.js";
 import { writeResponse } from "./write-response.js";
@@ -22,21 +23,69 @@ export function runNodeJs(plugin: Plugin): void {
     process.exitCode = 1;
     return;
   }
-  const chunks: Buffer[] = [];
-  process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk));
-  process.stdin.on("error", (err) => fail(plugin, err));
-  process.stdin.on("end", () => {
+  const respond = (chunks: Uint8Array[]) => {
     try {
       const response = plugin.run(readRequest(Buffer.concat(chunks)));
-      process.stdout.write(writeResponse(response), (err) => {
-        if (err) {
-          fail(plugin, err);
-        }
-      });
+      writeStdout(writeResponse(response), (err) => fail(plugin, err));
     } catch (e) {
       fail(plugin, e);
     }
-  });
+  };
+  const { chunks, complete } = readStdinSync();
+  if (complete) {
+    respond(chunks);
+    return;
+  }
+  process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk));
+  process.stdin.on("error", (err) => fail(plugin, err));
+  process.stdin.on("end", () => respond(chunks));
+}
+
+// A read or write of a pipe moves at most 64 KiB (Linux's pipe buffer).
+const chunkSize = 64 * 1024;
+
+/**
+ * Read stdin with blocking reads, which cost less than starting
+ * process.stdin: a file, a pipe or nothing. What a blocking read cannot do
+ * (a non-blocking pipe: EAGAIN; any other error) is left to process.stdin,
+ * which reads the rest as before: `complete` is false then.
+ */
+function readStdinSync(): { chunks: Uint8Array[]; complete: boolean } {
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const chunk = Buffer.allocUnsafeSlow(chunkSize);
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch {
+      return { chunks, complete: false };
+    }
+    if (n === 0) {
+      return { chunks, complete: true };
+    }
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+  }
+}
+
+/**
+ * Write bytes to stdout with blocking writes; what they cannot write (a
+ * non-blocking pipe: EAGAIN; any other error, such as EPIPE) goes through
+ * process.stdout, which reports an error as before.
+ */
+function writeStdout(bytes: Uint8Array, failed: (err: Error) => void): void {
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(1, bytes, offset, bytes.length - offset);
+    } catch {
+      process.stdout.write(bytes.subarray(offset), (err) => {
+        if (err) {
+          failed(err);
+        }
+      });
+      return;
+    }
+  }
 }
 
 function fail(plugin: Plugin, reason: unknown): void {
