@@ -50,8 +50,15 @@ await build({
     },
   },
 });
-if (readFileSync(out).some((byte) => byte > 0x7f)) {
+const bundled = readFileSync(out);
+if (bundled.some((byte) => byte > 0x7f)) {
   throw new Error(`${out} is not ASCII-only`);
+}
+// The bin runs the bundle as a vm.Script, which has no dynamic import.
+if (/\bimport\(/.test(bundled.toString("latin1"))) {
+  throw new Error(
+    `${out} holds a dynamic import(), which the bin cannot run: use require()`,
+  );
 }
 
 // NODE_OPTIONS could hold V8 flags, which V8 checks a cache against: the
