@@ -42,6 +42,7 @@ import {
   type Report,
   type SchemaVisit,
 } from "./schema-walk.js";
+import { createStringMemo } from "../string-memo.js";
 
 /** Every keyword a strict schema may use. */
 export const anthropicStrictKeywords: readonly string[] = [
@@ -229,19 +230,14 @@ function reportNonPrimitive(v: unknown, at: SchemaVisit, report: Report): void {
 
 // Schemas repeat the same few patterns (durations, field masks, base64):
 // judge each once.
-const patternProblems = new Map<string, string | undefined>();
+const patternProblems = createStringMemo(stringPatternProblem);
 
 /** Why a pattern is refused in strict tool use, or undefined. */
 function patternProblem(pattern: unknown): string | undefined {
   if (typeof pattern !== "string") {
     return `"pattern" must be a string, got ${show(pattern)}`;
   }
-  if (patternProblems.has(pattern)) {
-    return patternProblems.get(pattern);
-  }
-  const problem = stringPatternProblem(pattern);
-  patternProblems.set(pattern, problem);
-  return problem;
+  return patternProblems(pattern);
 }
 
 function stringPatternProblem(pattern: string): string | undefined {

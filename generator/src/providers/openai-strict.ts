@@ -41,24 +41,18 @@ import {
   show,
   type JsonObject,
 } from "./schema-walk.js";
+import { createStringMemo } from "../string-memo.js";
 
 // Schemas repeat the same few patterns (durations, field masks, base64):
 // compile each once.
-const patternValidity = new Map<string, boolean>();
-
-function isValidPattern(pattern: string): boolean {
-  let valid = patternValidity.get(pattern);
-  if (valid === undefined) {
-    try {
-      new RegExp(pattern, "u");
-      valid = true;
-    } catch {
-      valid = false;
-    }
-    patternValidity.set(pattern, valid);
+const isValidPattern = createStringMemo((pattern) => {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
   }
-  return valid;
-}
+});
 
 /** One rule of OpenAI strict mode that a schema breaks. */
 export interface StrictViolation {

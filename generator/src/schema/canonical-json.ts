@@ -1,4 +1,5 @@
 import type { JsonValue } from "./json-schema.js";
+import { createStringMemo } from "../string-memo.js";
 
 /**
  * Compare two strings by their UTF-8 bytes, the order Go's encoding/json
@@ -139,16 +140,7 @@ function write(value: JsonValue, written: Map<object, string>): string {
 
 // Schemas repeat the same strings (descriptions, types, enum names) across
 // tools: each is quoted once.
-const quotedValues = new Map<string, string>();
-
-function quoteValue(s: string): string {
-  let quoted = quotedValues.get(s);
-  if (quoted === undefined) {
-    quoted = quoteJsonString(s);
-    quotedValues.set(s, quoted);
-  }
-  return quoted;
-}
+const quoteValue = createStringMemo(quoteJsonString);
 
 interface QuotedKey {
   /** `"key":` */
@@ -157,14 +149,8 @@ interface QuotedKey {
 }
 
 // Schemas repeat a few keys ("type", "properties", field names) endlessly.
-const quotedKeys = new Map<string, QuotedKey>();
-
 /** A key quoted once per distinct key. */
-function quotedKey(key: string): QuotedKey {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    quoted = { text: quoteJsonString(key) + ":", ascii: isAscii(key) };
-    quotedKeys.set(key, quoted);
-  }
-  return quoted;
-}
+const quotedKey = createStringMemo((key): QuotedKey => ({
+  text: quoteJsonString(key) + ":",
+  ascii: isAscii(key),
+}));

@@ -595,11 +595,26 @@ function startPrinting(indent: number): void {
   pos = 0;
 }
 
-/** What was printed, the scanner's text let go. */
+// Buffers grown past these sizes by a large tool are let go once it is
+// printed: a long-running process keeps no more than this.
+const keptBytes = 1 << 20;
+const keptValues = 1 << 16;
+
+/** What was printed, the scanner's text and oversized buffers let go. */
 function printed(): string {
   src = "";
   literals = noLiterals;
-  return output.toString("latin1", 0, pos);
+  const text = output.toString("latin1", 0, pos);
+  if (output.length > keptBytes) {
+    output = Buffer.alloc(1 << 16);
+  }
+  if (input.length > keptBytes) {
+    input = Buffer.alloc(1 << 16);
+  }
+  if (table.length > stride * keptValues) {
+    table = new Int32Array(stride * 4096);
+  }
+  return text;
 }
 
 const noLiterals = new Map<string, string>();
