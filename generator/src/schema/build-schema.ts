@@ -364,7 +364,7 @@ function sharedExpansion(
       false,
     );
     expansion = {
-      schema,
+      schema: deepFreeze(schema),
       oneofGroups,
       base64: base64PatternsWritten() !== base64Before,
     };
@@ -380,6 +380,21 @@ function sharedExpansion(
     noteBase64Pattern();
   }
   return { ...expansion.schema };
+}
+
+/**
+ * Freeze a shared expansion's nodes: a pass that changed a node in place
+ * would change the schema of every tool sharing it, so it throws instead
+ * (modules are strict code).
+ */
+function deepFreeze<T extends JsonValue>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) {
+      deepFreeze(v);
+    }
+  }
+  return value;
 }
 
 function messageSchema(
