@@ -133,7 +133,9 @@ export function compileTemplate(name, source, partials) {
             fail(node, "a partial with a hash");
           const partial = node.name.original;
           if (!partials.has(partial)) {
-            throw new Error(`${name}: no partial ${partial}`);
+            throw new Error(
+              `${JSON.stringify(name)}: no partial ${JSON.stringify(partial)}`,
+            );
           }
           // preventIndent: a standalone partial's indent is content before it.
           if (node.indent) lines.push(`out += ${JSON.stringify(node.indent)};`);

@@ -78,6 +78,9 @@ function writeStdout(bytes: Uint8Array, failed: (err: Error) => void): void {
     try {
       offset += writeSync(1, bytes, offset, bytes.length - offset);
     } catch {
+      // The write's callback reports an error; the stream's 'error' event
+      // needs a listener too, or Node prints a stack trace for it.
+      process.stdout.once("error", () => {});
       process.stdout.write(bytes.subarray(offset), (err) => {
         if (err) {
           failed(err);

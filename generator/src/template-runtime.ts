@@ -141,7 +141,7 @@ export function createTemplateRuntime(
     partial: (name, context, data) => {
       const template = templates.get(name);
       if (template === undefined) {
-        throw new Error(`The partial ${name} could not be found`);
+        throw new Error(`no partial ${JSON.stringify(name)}`);
       }
       return template(context, data, rt);
     },
