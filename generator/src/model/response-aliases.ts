@@ -5,6 +5,7 @@ import {
 } from "@bufbuild/protobuf";
 import { readToolField } from "../annotations.js";
 import { sortUtf8 } from "./utf8-order.js";
+import { heldMessage } from "../schema/held-message.js";
 
 /**
  * One field of a message type in the response registration table
@@ -33,20 +34,6 @@ export interface ResponseAliasTool {
 
 function isWellKnown(message: DescMessage): boolean {
   return message.typeName.startsWith("google.protobuf.");
-}
-
-/** The message a field holds: singular, repeated or map value. */
-function heldMessage(field: DescField): DescMessage | undefined {
-  switch (field.fieldKind) {
-    case "message":
-      return field.message;
-    case "list":
-      return field.listKind === "message" ? field.message : undefined;
-    case "map":
-      return field.mapKind === "message" ? field.message : undefined;
-    default:
-      return undefined;
-  }
 }
 
 /** True when the field holds strings: a string, repeated string or map to string. */

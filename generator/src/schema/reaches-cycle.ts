@@ -1,5 +1,6 @@
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
 import { isWellKnown } from "./well-known.js";
+import { heldMessage } from "./held-message.js";
 
 /** Per message: whether a cycle of message types can be reached from it. */
 const reachesCycleCache = new WeakMap<DescMessage, boolean>();
@@ -24,7 +25,7 @@ export function reachesCycle(message: DescMessage): boolean {
   let found = false;
   try {
     for (const field of message.fields) {
-      const target = messageOf(field);
+      const target = heldMessage(field);
       if (target === undefined || isWellKnown(target.typeName)) {
         continue;
       }
@@ -39,17 +40,4 @@ export function reachesCycle(message: DescMessage): boolean {
   }
   reachesCycleCache.set(message, found);
   return found;
-}
-
-function messageOf(field: DescField): DescMessage | undefined {
-  switch (field.fieldKind) {
-    case "message":
-      return field.message;
-    case "list":
-      return field.listKind === "message" ? field.message : undefined;
-    case "map":
-      return field.mapKind === "message" ? field.message : undefined;
-    default:
-      return undefined;
-  }
 }

@@ -2,6 +2,7 @@ import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import { isOutputOnly, readToolField } from "../annotations.js";
 import type { JsonSchema } from "./json-schema.js";
 import { wellKnownSchema } from "./well-known.js";
+import { heldMessage } from "./held-message.js";
 
 /**
  * How a tool's schema writes its messages:
@@ -169,7 +170,7 @@ export function createSchemaDefs<F extends PathFact>(
       return define(key, build);
     },
     isCyclic(field) {
-      const target = messageOf(field);
+      const target = heldMessage(field);
       if (
         graph === undefined ||
         cut ||
@@ -289,20 +290,6 @@ interface MessageGraph {
   readonly component: ReadonlyMap<string, number>;
 }
 
-/** The message a field holds (singular, repeated or map value), if any. */
-function messageOf(field: DescField): DescMessage | undefined {
-  switch (field.fieldKind) {
-    case "message":
-      return field.message;
-    case "list":
-      return field.listKind === "message" ? field.message : undefined;
-    case "map":
-      return field.mapKind === "message" ? field.message : undefined;
-    default:
-      return undefined;
-  }
-}
-
 /**
  * The message types a field leads to in the schema: none for a field the
  * schema leaves out (`skip`, OUTPUT_ONLY) or a well-known type with its own
@@ -315,7 +302,7 @@ function schemaEdge(
   if (readToolField(field).skip || isOutputOnly(field)) {
     return undefined;
   }
-  const target = messageOf(field);
+  const target = heldMessage(field);
   if (
     target === undefined ||
     wellKnownSchema(target.typeName, strict) !== undefined
