@@ -1,6 +1,7 @@
 import type { DescField, DescMethod } from "@bufbuild/protobuf";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import { GeneratorError } from "./errors.js";
+import { decodeUtf8 } from "./decode-utf8.js";
 
 /**
  * Extension numbers the plugin reads. Options are read by number from the
@@ -195,8 +196,6 @@ export function decodeFlat(
   return scanFlat(payload, kinds) ?? readFlat(payload, kinds);
 }
 
-const utf8 = new TextDecoder();
-
 /** {@link decodeFlat} of the usual shape, or undefined. */
 function scanFlat(
   payload: Uint8Array,
@@ -231,26 +230,13 @@ function scanFlat(
       if (i === 4 || pos + length > end) {
         return undefined;
       }
-      values.set(tag >>> 3, text(payload, pos, pos + length));
+      values.set(tag >>> 3, decodeUtf8(payload, pos, pos + length));
       pos += length;
     } else {
       return undefined;
     }
   }
   return values;
-}
-
-/** UTF-8 text as BinaryReader.string() decodes it; ASCII without a TextDecoder call. */
-function text(bytes: Uint8Array, start: number, end: number): string {
-  let out = "";
-  for (let i = start; i < end; i++) {
-    const b = bytes[i]!;
-    if (b >= 0x80) {
-      return utf8.decode(bytes.subarray(start, end));
-    }
-    out += String.fromCharCode(b);
-  }
-  return out;
 }
 
 /** {@link decodeFlat} with BinaryReader: any shape, and its errors. */

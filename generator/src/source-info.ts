@@ -1,5 +1,6 @@
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { WireType } from "@bufbuild/protobuf/wire";
+import { decodeUtf8 } from "./decode-utf8.js";
 
 /**
  * Source code info kept as bytes by the request reader (read-request.ts),
@@ -13,8 +14,6 @@ export const rawSourceInfo = new WeakMap<FileDescriptorProto, Uint8Array>();
 const locationField = 1;
 const pathField = 1;
 const leadingCommentsField = 3;
-
-const utf8 = new TextDecoder();
 
 /**
  * Leading comments by source path (`"4,0,2,1"`) from raw SourceCodeInfo
@@ -91,7 +90,7 @@ export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
     }
     pos = end;
     if (leadingEnd > leadingStart && pathStart >= 0) {
-      const leading = decodeText(buf, leadingStart, leadingEnd);
+      const leading = decodeUtf8(buf, leadingStart, leadingEnd);
       if (leading !== "") {
         const key = pathKey(buf, pathStart, pathEnd);
         if (!out.has(key)) {
@@ -155,20 +154,4 @@ function pathKey(buf: Uint8Array, pos: number, end: number): string {
     pos = varintEnd;
   }
   return key;
-}
-
-/**
- * UTF-8 text; ASCII (nearly every comment) without TextDecoder, whose call
- * costs more than the conversion for a short string.
- */
-function decodeText(buf: Uint8Array, start: number, end: number): string {
-  let text = "";
-  for (let i = start; i < end; i++) {
-    const b = buf[i]!;
-    if (b >= 0x80) {
-      return utf8.decode(buf.subarray(start, end));
-    }
-    text += String.fromCharCode(b);
-  }
-  return text;
 }
