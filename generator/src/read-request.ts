@@ -3,6 +3,7 @@ import {
   CodeGeneratorRequestSchema,
   FileDescriptorProtoSchema,
   type CodeGeneratorRequest,
+  type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import {
@@ -11,24 +12,30 @@ import {
 } from "./decode-file-descriptor.js";
 import { rawSourceInfo } from "./source-info.js";
 
-// CodeGeneratorRequest.proto_file = 15; FileDescriptorProto.source_code_info = 9.
+// CodeGeneratorRequest.proto_file = 15, source_file_descriptors = 17;
+// FileDescriptorProto.source_code_info = 9.
 const protoFileField = 15;
+const sourceFileDescriptorsField = 17;
 const sourceCodeInfoField = 9;
 
-/** The raw bytes of each top-level field, split by field number. */
+/**
+ * The message's bytes without the length-delimited fields numbered `pick`
+ * (`kept`), and the payloads of those fields, in wire order, by number.
+ */
 function splitFields(
   bytes: Uint8Array,
-  keep: (no: number) => boolean,
-): { kept: Uint8Array; picked: Uint8Array[] } {
+  pick: readonly number[],
+): { kept: Uint8Array; picked: Map<number, Uint8Array[]> } {
   const reader = new BinaryReader(bytes);
   const keptParts: Uint8Array[] = [];
-  const picked: Uint8Array[] = [];
+  const picked = new Map<number, Uint8Array[]>(pick.map((no) => [no, []]));
   let keptLength = 0;
   while (reader.pos < reader.len) {
     const start = reader.pos;
     const [no, wireType] = reader.tag();
-    if (!keep(no) && wireType === WireType.LengthDelimited) {
-      picked.push(reader.bytes());
+    const payloads = picked.get(no);
+    if (payloads !== undefined && wireType === WireType.LengthDelimited) {
+      payloads.push(reader.bytes());
       continue;
     }
     reader.skip(wireType, no);
@@ -51,11 +58,35 @@ function splitFields(
  * into hundreds of thousands of Location messages: on a large request that
  * is most of the decoding time. The files are decoded by
  * decodeFileDescriptor, several times faster than `fromBinary`.
+ *
+ * `source_file_descriptors` (the files to generate once more, with their
+ * source-retention options, which protoc 26+ and buf send) is decoded by
+ * `fromBinary` when it is first read: the generator never reads it (it
+ * reads no source-retention option), and on a large API decoding it costs
+ * as much as the rest of the request.
  */
 export function readRequest(bytes: Uint8Array): CodeGeneratorRequest {
-  const { kept, picked } = splitFields(bytes, (no) => no !== protoFileField);
+  const { kept, picked } = splitFields(bytes, [
+    protoFileField,
+    sourceFileDescriptorsField,
+  ]);
   const request = fromBinary(CodeGeneratorRequestSchema, kept);
-  request.protoFile = picked.map((fileBytes) => {
+  const sourceFiles = picked.get(sourceFileDescriptorsField)!;
+  if (sourceFiles.length > 0) {
+    let decoded: FileDescriptorProto[] | undefined;
+    Object.defineProperty(request, "sourceFileDescriptors", {
+      configurable: true,
+      enumerable: true,
+      get: () =>
+        (decoded ??= sourceFiles.map((fileBytes) =>
+          fromBinary(FileDescriptorProtoSchema, fileBytes),
+        )),
+      set: (value: FileDescriptorProto[]) => {
+        decoded = value;
+      },
+    });
+  }
+  request.protoFile = picked.get(protoFileField)!.map((fileBytes) => {
     const { file, sourceInfo } =
       decodeFileDescriptor(fileBytes) ?? decodeReflectively(fileBytes);
     if (sourceInfo.length > 0) {
@@ -74,13 +105,10 @@ export function readRequest(bytes: Uint8Array): CodeGeneratorRequest {
  * fromBinary decides what unusual bytes mean, or which error they give.
  */
 function decodeReflectively(fileBytes: Uint8Array): DecodedFile {
-  const { kept, picked } = splitFields(
-    fileBytes,
-    (no) => no !== sourceCodeInfoField,
-  );
+  const { kept, picked } = splitFields(fileBytes, [sourceCodeInfoField]);
   return {
     file: fromBinary(FileDescriptorProtoSchema, kept),
-    sourceInfo: picked,
+    sourceInfo: picked.get(sourceCodeInfoField)!,
   };
 }
 

@@ -1,4 +1,4 @@
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
   CodeGeneratorRequestSchema,
   SourceCodeInfoSchema,
@@ -23,6 +23,55 @@ describe.each(goldenCases())("case %s", (caseName) => {
     expect(viaBytes.file.map((f) => [f.name, f.content])).toEqual(
       viaMessages.file.map((f) => [f.name, f.content]),
     );
+  });
+});
+
+describe("source_file_descriptors", () => {
+  it("is decoded when read, as fromBinary decodes it, and costs nothing until then", async () => {
+    const request = await buildRequest("schemas");
+    const generated = request.protoFile.filter((f) =>
+      request.fileToGenerate.includes(f.name),
+    );
+    expect(generated.length).toBeGreaterThan(0);
+    request.sourceFileDescriptors = generated;
+    const bytes = toBinary(CodeGeneratorRequestSchema, request);
+    const expected = fromBinary(CodeGeneratorRequestSchema, bytes);
+
+    const read = readRequest(bytes);
+    // The same output as with the request fromBinary decodes.
+    expect(protocGenAiTools.run(read).file).toEqual(
+      protocGenAiTools.run(expected).file,
+    );
+    // Read afterwards: the same messages, source code info included.
+    expect(read.sourceFileDescriptors).toEqual(expected.sourceFileDescriptors);
+    expect(read.sourceFileDescriptors[0]!.sourceCodeInfo).toBeDefined();
+    // Replaced like any field.
+    read.sourceFileDescriptors = [];
+    expect(read.sourceFileDescriptors).toEqual([]);
+  });
+
+  it("is not decoded unless read: damaged bytes there fail only the read", async () => {
+    const request = await buildRequest("schemas");
+    const bytes = toBinary(CodeGeneratorRequestSchema, request);
+    // source_file_descriptors (field 17): a message cut short.
+    const damaged = Uint8Array.from([...bytes, 0x8a, 0x01, 0x02, 0x0a, 0x05]);
+    expect(() => fromBinary(CodeGeneratorRequestSchema, damaged)).toThrow();
+
+    const read = readRequest(damaged);
+    expect(protocGenAiTools.run(read).file).toEqual(
+      protocGenAiTools.run(request).file,
+    );
+    expect(() => read.sourceFileDescriptors).toThrow();
+  });
+
+  it("is an empty list when the request has none", () => {
+    const read = readRequest(
+      toBinary(
+        CodeGeneratorRequestSchema,
+        create(CodeGeneratorRequestSchema, { parameter: "target=go" }),
+      ),
+    );
+    expect(read.sourceFileDescriptors).toEqual([]);
   });
 });
 
