@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { GeneratorModel } from "../src/model/model.js";
 import { protocGenAiTools } from "../src/plugin.js";
+import { buildToolSchema } from "../src/schema/build-schema.js";
+import { canonicalJson } from "../src/schema/canonical-json.js";
 import { compileRequest, type ProtoSources } from "./support/compile.js";
 import { modelOf, toolOf } from "./support/model.js";
 
@@ -107,21 +109,38 @@ describe("tools=all", () => {
     expect(all.executors.map((t) => t.name)).not.toContain("accounts_delete");
   });
 
-  it("makes a request too deep inline strict, with $defs to fit OpenAI's 10 levels", () => {
-    const levels = Array.from(
-      { length: 12 },
-      (_, i) =>
-        `message L${i} { ${i < 11 ? `L${i + 1} next = 1;` : "string leaf = 1;"} }`,
-    ).join("\n");
-    const deep = `syntax = "proto3";
+  const levels = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `message L${i} { ${i < 11 ? `L${i + 1} next = 1;` : "string leaf = 1;"} }`,
+  ).join("\n");
+  const deep = `syntax = "proto3";
 package deep.v1;
 ${levels}
 service DeepService { rpc Dig(L0) returns (L0); }
 `;
+
+  it("makes a request too deep inline strict, with $defs to fit OpenAI's 10 levels", () => {
     const tool = model("target=go,tools=all", { "deep/v1/deep.proto": deep })
       .tools[0]!;
     expect([tool.name, tool.strict]).toEqual(["deep_v1_DeepService_Dig", true]);
     expect(tool.schemaJson).toContain('"$defs":{"deep.v1.L1":');
+  });
+
+  it("writes a derived strict tool's schema in the form asked for", () => {
+    // The inline strict schema that made the tool strict is reused only
+    // for schema=inline.
+    const texts = (["inline", "compact"] as const).map((form) => {
+      const tool = model(`target=go,tools=all,schema=${form}`, {
+        "deep/v1/deep.proto": deep,
+      }).tools[0]!;
+      expect(tool.strict).toBe(true);
+      const built = buildToolSchema(tool.input, true, tool.method, form);
+      expect(tool.schemaJson).toBe(canonicalJson(built.schema));
+      expect(tool.oneofGroups).toEqual(built.oneofGroups);
+      return tool.schemaJson;
+    });
+    expect(texts[0]).not.toBe(texts[1]);
   });
 
   it("takes only the files to generate, not their imports", () => {

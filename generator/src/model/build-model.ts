@@ -37,6 +37,8 @@ import { outputWrapKey } from "../schema/build-output-schema.js";
 import {
   annotatedTools,
   selectTools,
+  type SerializedSchema,
+  type ToolCandidate,
   type ToolSelection,
 } from "./tool-selection.js";
 import { sortByUtf8 } from "./utf8-order.js";
@@ -117,6 +119,58 @@ function topologicalOrder(
 }
 
 /**
+ * The tool's schema in its canonical serialization, or why it cannot be
+ * built, or why OpenAI strict mode refuses a strict one (unless
+ * `enforceOpenAiStrict` is false). A derived strict tool's schema was
+ * built by the selection already (tool-selection.ts) when the form is
+ * the inline one.
+ */
+function toolSchemaText(
+  candidate: ToolCandidate,
+  selection: ToolSelection,
+  enforceOpenAiStrict: boolean,
+): SerializedSchema | { readonly problem: string } {
+  const { definition: def, method } = candidate;
+  if (
+    def.strict &&
+    candidate.strictInlineSchema !== undefined &&
+    (selection.schemaForm ?? "inline") === "inline"
+  ) {
+    return candidate.strictInlineSchema;
+  }
+  let schema;
+  try {
+    schema = buildToolSchema(
+      method.input,
+      def.strict,
+      method,
+      selection.schemaForm,
+      selection.strictCycles,
+    );
+  } catch (e) {
+    if (e instanceof RootSchemaError) {
+      return { problem: e.message };
+    }
+    throw e;
+  }
+  if (def.strict && enforceOpenAiStrict) {
+    const violations = checkOpenAiStrict(schema.schema);
+    if (violations.length > 0) {
+      return {
+        problem:
+          `strict tool ${JSON.stringify(def.name)} would be refused by OpenAI strict mode: ` +
+          violations.map((v) => `${v.path}: ${v.message}`).join("; ") +
+          `; simplify the request message ${method.input.typeName} or set strict: false`,
+      };
+    }
+  }
+  return {
+    schemaJson: canonicalJson(schema.schema),
+    oneofGroups: schema.oneofGroups,
+  };
+}
+
+/**
  * Build the model: every RPC of the files to generate that `selection`
  * makes a tool (by default the annotated ones), with its schema and alias
  * facts. Problems in the protos are collected and thrown together as one
@@ -139,10 +193,11 @@ export function buildModel(
   for (const file of files) {
     for (const service of file.services) {
       for (const method of service.methods) {
-        const def = selected.get(method)?.definition;
-        if (def === undefined) {
+        const candidate = selected.get(method);
+        if (candidate === undefined) {
           continue;
         }
+        const def = candidate.definition;
         const element = `${service.name}.${method.name}`;
         const at = { file: file.proto.name, element };
         const nameProblem = toolNameProblem(def.name);
@@ -168,34 +223,10 @@ export function buildModel(
           });
           continue;
         }
-        let schema;
-        try {
-          schema = buildToolSchema(
-            method.input,
-            def.strict,
-            method,
-            selection.schemaForm,
-            selection.strictCycles,
-          );
-        } catch (e) {
-          if (e instanceof RootSchemaError) {
-            problems.add({ ...at, message: e.message });
-            continue;
-          }
-          throw e;
-        }
-        if (def.strict && enforceOpenAiStrict) {
-          const violations = checkOpenAiStrict(schema.schema);
-          if (violations.length > 0) {
-            problems.add({
-              ...at,
-              message:
-                `strict tool ${JSON.stringify(def.name)} would be refused by OpenAI strict mode: ` +
-                violations.map((v) => `${v.path}: ${v.message}`).join("; ") +
-                `; simplify the request message ${method.input.typeName} or set strict: false`,
-            });
-            continue;
-          }
+        const built = toolSchemaText(candidate, selection, enforceOpenAiStrict);
+        if ("problem" in built) {
+          problems.add({ ...at, message: built.problem });
+          continue;
         }
         const aliasFields = requestAliasFields(method.input);
         const prefix = outputPrefix(method.output, aliasFields);
@@ -209,8 +240,8 @@ export function buildModel(
           description: wellFormed(def.description),
           strict: def.strict,
           autoExecute: def.autoExecute,
-          schemaJson: canonicalJson(schema.schema),
-          oneofGroups: schema.oneofGroups,
+          schemaJson: built.schemaJson,
+          oneofGroups: built.oneofGroups,
           file: file.proto.name,
           element,
           service,

@@ -11,7 +11,12 @@ import {
   providersOf,
   strictRecursionAllowed,
 } from "../providers/provider-checks.js";
-import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
+import {
+  buildToolSchema,
+  RootSchemaError,
+  type OneofGroup,
+} from "../schema/build-schema.js";
+import { canonicalJson } from "../schema/canonical-json.js";
 import {
   deriveToolName,
   maxToolNameBytes,
@@ -124,6 +129,18 @@ export interface ToolCandidate {
   readonly definition: ToolDefinition;
   /** True when the method has no `rpc_tool` option. */
   readonly derived: boolean;
+  /**
+   * For a derived tool made strict: its strict schema in the inline form,
+   * built and checked to choose that default, so that the model builder
+   * does not build it again.
+   */
+  readonly strictInlineSchema?: SerializedSchema;
+}
+
+/** A tool schema in its canonical serialization, with its oneof groups. */
+export interface SerializedSchema {
+  readonly schemaJson: string;
+  readonly oneofGroups: readonly OneofGroup[];
 }
 
 /**
@@ -135,14 +152,28 @@ export function strictAllowed(
   request: DescMessage,
   method?: DescMethod,
 ): boolean {
+  return allowedStrictSchema(request, method) !== undefined;
+}
+
+/**
+ * The strict schema (inline form) of a tool of the request message, when
+ * it can be strict ({@link strictAllowed}); else undefined.
+ */
+function allowedStrictSchema(
+  request: DescMessage,
+  method?: DescMethod,
+): SerializedSchema | undefined {
   try {
-    return (
-      checkOpenAiStrict(buildToolSchema(request, true, method).schema)
-        .length === 0
-    );
+    const built = buildToolSchema(request, true, method);
+    return checkOpenAiStrict(built.schema).length === 0
+      ? {
+          schemaJson: canonicalJson(built.schema),
+          oneofGroups: built.oneofGroups,
+        }
+      : undefined;
   } catch (e) {
     if (e instanceof RootSchemaError) {
-      return false;
+      return undefined;
     }
     throw e;
   }
@@ -261,6 +292,10 @@ export function selectTools(
           problems.add({ ...at, message: named.problem });
           continue;
         }
+        const strictSchema =
+          annotation === undefined
+            ? allowedStrictSchema(method.input, method)
+            : undefined;
         const candidate: ToolCandidate = {
           file,
           service,
@@ -273,9 +308,12 @@ export function selectTools(
               method,
               annotation?.description ?? "",
             ),
-            strict: annotation?.strict ?? strictAllowed(method.input, method),
+            strict: annotation?.strict ?? strictSchema !== undefined,
             autoExecute: annotation?.autoExecute ?? true,
           },
+          ...(strictSchema === undefined
+            ? {}
+            : { strictInlineSchema: strictSchema }),
         };
         selected.set(method, candidate);
         if (isStreamingIn(method)) {
