@@ -60,10 +60,10 @@ function splitFields(
  * decodeFileDescriptor, several times faster than `fromBinary`.
  *
  * `source_file_descriptors` (the files to generate once more, with their
- * source-retention options, which protoc 26+ and buf send) is decoded by
- * `fromBinary` when it is first read: the generator never reads it (it
- * reads no source-retention option), and on a large API decoding it costs
- * as much as the rest of the request.
+ * source-retention options, which buf and recent protoc releases send, not
+ * Debian's protoc 3.21) is decoded by `fromBinary` when it is first read:
+ * the generator never reads it (it reads no source-retention option), and
+ * on a large API decoding it costs as much as the rest of the request.
  */
 export function readRequest(bytes: Uint8Array): CodeGeneratorRequest {
   const { kept, picked } = splitFields(bytes, [
