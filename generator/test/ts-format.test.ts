@@ -86,6 +86,50 @@ describe("ai_tools.gen.ts without prettier", () => {
     ).toBe(true);
   });
 
+  it("text outside ASCII, narrow or not: byte for byte what prettier writes", () => {
+    const proto = `syntax = "proto3";
+package intl.v1;
+
+// A price — in €, £ or ¥ — with “curly” quotes and ≤ ≥ × ± ° signs.
+message Price {
+  // Amount in minor units, 0 ≤ amount < 10⁹ (“cents”), e.g. 1 999 for 19,99 €: a line long enough to be broken.
+  int64 amount = 1;
+  // Währung: ISO-4217 code — “EUR”, “GBP”… see https://example.com/währung.
+  string currency = 2;
+  // Libellé affiché : « Prix TTC » → shown to the customer.
+  string label = 3;
+  // Stand-ins present too: ~ ^ | and é.
+  string tilde = 4;
+}
+
+// Text prettier measures otherwise: left to the document printer.
+message Named {
+  // 名前 (a name in Japanese), wide characters prettier counts twice.
+  string name = 1;
+  // An emoji 😀 and a combining accent e\u0301.
+  string note = 2;
+}
+
+message Quote { Price price = 1; string customer_ref = 2; }
+
+service PriceService {
+  // Quotes a price — “fast” ≥ 1 call/s.
+  rpc QuotePrice(Quote) returns (Price);
+  // Gets a price.
+  rpc GetPrice(Price) returns (Price);
+  // Renames: 名前 in the description.
+  rpc Rename(Named) returns (Named);
+  // Renames again, the description in ASCII.
+  rpc RenameAgain(Named) returns (Named);
+}
+`;
+    expect(
+      expectSame(
+        compileRequest({ "intl/v1/intl.proto": proto }, "target=ts,tools=all"),
+      ),
+    ).toBe(true);
+  });
+
   for (const version of [1, 2]) {
     it(`bench corpus version ${version} (2 files): byte for byte what prettier writes, without prettier`, () => {
       const sources = Object.fromEntries(

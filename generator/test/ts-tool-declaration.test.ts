@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { util } from "prettier";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../src/schema/canonical-json.js";
 import type { JsonValue } from "../src/schema/json-schema.js";
@@ -10,9 +11,11 @@ import {
   tsObject,
   tsObjectKey,
   tsProperty,
+  tsStringExpr,
 } from "../src/ts/ts-doc.js";
 import {
   layJsonStatement,
+  narrowCharacters,
   TsToolDeclarations,
 } from "../src/ts/ts-tool-declaration.js";
 
@@ -61,6 +64,15 @@ const strings = fc.oneof(
     "\u2028 and \u2029",
     "unicode é",
     "^([a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*)?$",
+    // One column each as prettier measures them (narrowCharacters)…
+    "en – dash, em — dash, “curly” ‘quotes’ and ≤ ≥ × ± ° § € £ ¥ …",
+    "café naïve Ωμέγα Привет → ← ░▒▓█ ⌘ ⁰¹²",
+    "a long one to be laid out at the width: “données” — mesure ≥ 10⁶ • fin",
+    "with the stand-ins ~ ^ | too: é",
+    "and all four ~^|` with é",
+    // … and others, left to the document printer.
+    "wide 漢字 and emoji 😀",
+    "combining e\u0301 and soft\u00adhyphen",
   ),
 );
 
@@ -113,10 +125,33 @@ const tools = fc.record({
   schema: value,
 });
 
+describe("narrowCharacters", () => {
+  it("are each one column wide as prettier measures text", () => {
+    const narrow = new RegExp(`^[${narrowCharacters}]$`);
+    let count = 0;
+    for (let code = 0x80; code <= 0xffff; code++) {
+      const c = String.fromCharCode(code);
+      if (!narrow.test(c)) {
+        continue;
+      }
+      count++;
+      expect(code < 0xd800 || code > 0xdfff).toBe(true);
+      expect([
+        util.getStringWidth(c),
+        util.getStringWidth(`a${c}${c}b`),
+      ]).toEqual([1, 4]);
+      // Written raw in a TypeScript literal.
+      expect(tsStringExpr(c).doc).toBe(`"${c}"`);
+    }
+    expect(count).toBeGreaterThan(1500);
+  });
+});
+
 describe("TsToolDeclarations", () => {
   it("lays a tool out as the document printer prints it", () => {
     const declarations = new TsToolDeclarations();
     let laid = 0;
+    let laidNarrow = 0;
     const samples = fc.sample(tools, { numRuns: 1500, seed: 13 });
     for (const t of samples) {
       const tool = {
@@ -130,6 +165,9 @@ describe("TsToolDeclarations", () => {
         continue;
       }
       laid++;
+      if (/[\u0080-\uffff]/.test(tool.schemaJson + tool.description)) {
+        laidNarrow++;
+      }
       const expected = printTs(
         tsToolDeclarationDoc(tool, t.constName, () => {}),
       );
@@ -140,6 +178,8 @@ describe("TsToolDeclarations", () => {
     // Most samples are laid out directly (the rest: text outside ASCII,
     // array-index keys, long arrays of numbers).
     expect(laid).toBeGreaterThan(samples.length / 3);
+    // Text outside ASCII among them (narrow characters, see above).
+    expect(laidNarrow).toBeGreaterThan(50);
   });
 
   it("leaves text outside ASCII, array-index keys and long number arrays to the document", () => {
@@ -155,8 +195,16 @@ describe("TsToolDeclarations", () => {
         "n",
       );
     expect(lay({ type: "object" })).toBeDefined();
-    expect(lay({ type: "object" }, "é")).toBeUndefined();
-    expect(lay({ description: "é" })).toBeUndefined();
+    // Narrow characters are laid out, in values and descriptions.
+    expect(lay({ type: "object" }, "é — “x”")).toBeDefined();
+    expect(lay({ description: "é — “x” ≤ 3" })).toBeDefined();
+    expect(lay({ enum: ["A–B", "C→D"] })).toBeDefined();
+    // Others are not, nor any in a key.
+    expect(lay({ type: "object" }, "漢")).toBeUndefined();
+    expect(lay({ description: "😀" })).toBeUndefined();
+    expect(lay({ description: "e\u0301" })).toBeUndefined();
+    expect(lay({ properties: { é: {} } })).toBeUndefined();
+    expect(lay({ description: "é ~^|`" })).toBeUndefined();
     expect(lay({ description: "\u2028" })).toBeUndefined();
     expect(lay({ "10": true })).toBeUndefined();
     expect(

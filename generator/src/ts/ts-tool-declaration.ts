@@ -7,10 +7,11 @@ import { tsObjectKey, tsStringExpr } from "./ts-doc.js";
 // width, kind, whether prettier must break it), then printed into a byte
 // buffer with the decisions prettier's printer makes for the document
 // ts-doc.ts builds. build-ts-view.ts uses that document when this returns
-// undefined: for text outside ASCII (whose width prettier measures its own
-// way), an array of numbers too long for its line (prettier fills those),
-// an object with a key that is an array index (JavaScript orders those
-// first), or text that is not canonical JSON. test/ts-format.test.ts holds
+// undefined: for text outside ASCII other than the narrow characters (one
+// column each; see narrowCharacters) in values and descriptions (prettier
+// measures the others its own way), an array of numbers too long for its
+// line (prettier fills those), an object with a key that is an array index
+// (JavaScript orders those first), or text that is not canonical JSON. test/ts-format.test.ts holds
 // the result to prettier's output, test/ts-tool-declaration.test.ts to the
 // document's.
 //
@@ -56,6 +57,37 @@ class Bail extends Error {}
 
 // eslint-disable-next-line no-control-regex -- any character outside ASCII
 const nonAscii = /[^\u0000-\u007f]/;
+// eslint-disable-next-line no-control-regex -- any character outside ASCII
+const nonAsciiAll = /[^\u0000-\u007f]/g;
+
+/**
+ * The characters outside ASCII that this layout takes: one UTF-16 unit
+ * each, one column wide as prettier measures text (its getStringWidth), and
+ * written raw in a TypeScript literal. Latin, Greek and Cyrillic letters,
+ * dashes, curly quotes, the ellipsis, currency and letterlike symbols,
+ * arrows, mathematical and technical symbols, box drawing and geometric
+ * shapes, less what prettier measures otherwise (marks, format characters,
+ * emoji, wide characters). test/ts-tool-declaration.test.ts measures each
+ * with prettier.
+ */
+export const narrowCharacters =
+  "\u00a0-\u00a8\u00aa-\u00ac\u00af-\u02ff\u0370-\u0377\u037a-\u037f" +
+  "\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f" +
+  "\u2010-\u2027\u2030-\u203b\u203d-\u2048\u204a-\u205e\u2070-\u2071" +
+  "\u2074-\u208e\u2090-\u209c\u20a0-\u20c0\u2100-\u2121\u2123-\u2138" +
+  "\u213a-\u218b\u2190-\u2193\u219a-\u21a8\u21ab-\u2319\u231c-\u2327" +
+  "\u232b-\u23ce\u23d0-\u23e8\u23f4-\u23f7\u23fb-\u23ff\u2500-\u25a9" +
+  "\u25ac-\u25b5\u25b7-\u25bf\u25c1-\u25fa\u25ff";
+/** A character outside ASCII that is not one of {@link narrowCharacters}. */
+const notNarrow = new RegExp(`[^\\u0000-\\u007f${narrowCharacters}]`);
+/**
+ * ASCII characters that stand in for the narrow characters of a text while
+ * it is laid out, the first one the text does not hold: each takes one
+ * column and is written raw, as the characters it stands for.
+ */
+const standIns = ["~", "^", "|", "`"];
+/** A JSON string, for finding keys. */
+const jsonString = /"(?:[^"\\]|\\.)*"/g;
 // A character outside ASCII, or one that canonical JSON escapes into ASCII
 // (U+2028, U+2029).
 // eslint-disable-next-line no-control-regex -- any character outside ASCII
@@ -620,6 +652,55 @@ function printed(): string {
 const noLiterals = new Map<string, string>();
 
 /**
+ * {@link printParameters} of a text that may hold characters outside ASCII
+ * in its string values (not in keys, which prettier may write unquoted
+ * by rules of its own): when all are narrow (see narrowCharacters), the
+ * text is laid out with an ASCII stand-in for each, which the printed text
+ * then gives back in order (the layout prints values in the text's order).
+ */
+function printNarrowParameters(
+  json: string,
+  indent: number,
+  strings: Map<string, string>,
+): string {
+  if (!nonAscii.test(json)) {
+    return printParameters(json, indent, strings);
+  }
+  const standIn = standIns.find((c) => !json.includes(c));
+  if (standIn === undefined || notNarrow.test(json) || nonAsciiKey(json)) {
+    throw new Bail();
+  }
+  const characters: string[] = [];
+  const ascii = json.replace(nonAsciiAll, (c) => {
+    characters.push(c);
+    return standIn;
+  });
+  const printed = printParameters(ascii, indent, strings);
+  let next = 0;
+  const restored = printed.replaceAll(
+    standIn,
+    () => characters[next++] ?? standIn,
+  );
+  if (next !== characters.length) {
+    throw new Bail();
+  }
+  return restored;
+}
+
+/** True when a key of the JSON text `json` holds a character outside ASCII. */
+function nonAsciiKey(json: string): boolean {
+  for (const m of json.matchAll(jsonString)) {
+    if (
+      json.charCodeAt(m.index + m[0].length) === 0x3a &&
+      nonAscii.test(m[0])
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
  * `parameters: {…}` at column `indent` of the canonical JSON text `json`
  * (no comma).
  */
@@ -708,7 +789,7 @@ export class TsToolDeclarations {
     },
     constName: string,
   ): string | undefined {
-    if (nonAscii.test(constName) || nonAscii.test(tool.description)) {
+    if (nonAscii.test(constName) || notNarrow.test(tool.description)) {
       return undefined;
     }
     const head = `export const ${constName}: AgentTool =`;
@@ -735,7 +816,11 @@ export class TsToolDeclarations {
     let parameters = cache.get(tool.schemaJson);
     if (parameters === undefined) {
       try {
-        parameters = printParameters(tool.schemaJson, indent, this.literals);
+        parameters = printNarrowParameters(
+          tool.schemaJson,
+          indent,
+          this.literals,
+        );
       } catch (e) {
         if (e instanceof Bail) {
           return undefined;
