@@ -11,6 +11,7 @@ import { buildTsView, formatTs } from "../src/ts/build-ts-view.js";
 import { compileRequest } from "./support/compile.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 import { generateCorpus } from "./support/bench-corpus.js";
+import { realApiRequest, realApis } from "./support/real-apis.js";
 
 // ai_tools.gen.ts is printed as prettier formats it, without prettier
 // (src/ts/ts-doc.ts, src/ts/ts-tool-layout.ts). For every golden case, the
@@ -129,6 +130,14 @@ service PriceService {
       ),
     ).toBe(true);
   });
+
+  for (const api of realApis) {
+    it(`${api} (Google's protos, tools=all, mcp=true): byte for byte what prettier writes`, () => {
+      expect(
+        expectSame(realApiRequest(api, "target=ts,tools=all,mcp=true")),
+      ).toBe(true);
+    });
+  }
 
   for (const version of [1, 2]) {
     it(`bench corpus version ${version} (2 files): byte for byte what prettier writes, without prettier`, () => {

@@ -1,0 +1,95 @@
+// The plugin on real APIs, Google's own protos (test/support/real-apis.ts),
+// as a user would run it on them: `tools=all` (they carry no rpc_tool
+// options) and `mcp=true`. Every unary and server-streaming method becomes
+// a tool, and the files each target writes pass its language's formatter
+// and linter: gofmt, ruff format and ruff check. (TypeScript:
+// ts-format.test.ts holds the same requests to prettier's output.)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generate } from "../src/plugin.js";
+import { paths } from "./support/request.js";
+import { realApiRequest, realApis } from "./support/real-apis.js";
+
+const python = join(resolve(paths.generator, ".."), ".venv", "bin", "python");
+const work = mkdtempSync(join(tmpdir(), "ai-tools-real-apis-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Run a command in `work`; its output, or a failure with it. */
+function sh(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, {
+    cwd: work,
+    encoding: "utf8",
+    env: { ...process.env, RUFF_NO_CACHE: "true" },
+  });
+  const out = `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`;
+  if (r.status !== 0) {
+    expect.fail(`${cmd} ${args.join(" ")} (exit ${r.status}):\n${out}`);
+  }
+  return out;
+}
+
+/** The files the plugin writes for `api` and `target`, in `work`. */
+function written(api: string, target: string): string[] {
+  const request = realApiRequest(api, `target=${target},tools=all,mcp=true`);
+  const files = generate(request, () => {});
+  const names: string[] = [];
+  for (const f of files) {
+    const name = `${api.replaceAll("/", "_")}_${f.name}`;
+    writeFileSync(join(work, name), f.content);
+    names.push(name);
+  }
+  return names;
+}
+
+describe.each(realApis)("%s (Google's protos)", (api) => {
+  it("makes every unary and server-streaming method a tool", () => {
+    const request = realApiRequest(api, "target=go,tools=all");
+    const methods = request.protoFile
+      .filter((f) => request.fileToGenerate.includes(f.name))
+      .flatMap((f) => f.service.flatMap((s) => s.method))
+      .filter((m) => m.clientStreaming !== true);
+    const go = generate(request, () => {})[0]!.content;
+    const tools = go.match(/^\tName: +"/gm) ?? [];
+    expect(methods.length).toBeGreaterThan(10);
+    expect(tools.length).toBe(methods.length);
+  });
+
+  it("Go: gofmt finds nothing to change", () => {
+    const files = written(api, "go");
+    expect(files).toHaveLength(2);
+    expect(sh("gofmt", ["-l", ...files])).toBe("");
+  });
+
+  it("Python: ruff format and ruff check (default rules) pass", () => {
+    const files = written(api, "py");
+    expect(files).toHaveLength(2);
+    sh(python, ["-m", "ruff", "format", "--isolated", "--check", ...files]);
+    // The imports of message modules (and the MCP file's of ai_tools_gen)
+    // are a block of their own, the user's generated code: first-party to
+    // isort, as in a project that generates them (as e2e/py's
+    // pyproject.toml says).
+    const generated = new Set<string>(["ai_tools_gen"]);
+    for (const f of files) {
+      const text = readFileSync(join(work, f), "utf8");
+      for (const m of text.matchAll(/^from ([\w.]+) import \w+_pb2\b/gm)) {
+        if (!m[1]!.startsWith("google.protobuf")) {
+          generated.add(m[1]!);
+        }
+      }
+    }
+    expect(generated.size).toBeGreaterThan(1);
+    sh(python, [
+      "-m",
+      "ruff",
+      "check",
+      "--isolated",
+      "--no-cache",
+      "--config",
+      `lint.isort.known-first-party=${JSON.stringify([...generated])}`,
+      ...files,
+    ]);
+  });
+});
