@@ -124,7 +124,7 @@ export interface ToolCandidate {
    * The tool as the model builder takes it: the final name (name prefix
    * included), the description (see methodDescription), and for a method
    * without an `rpc_tool` option the defaults: strict when the request
-   * allows it ({@link strictAllowed}), executed.
+   * allows it ({@link allowedStrictSchema}), executed.
    */
   readonly definition: ToolDefinition;
   /** True when the method has no `rpc_tool` option. */
@@ -144,20 +144,10 @@ export interface SerializedSchema {
 }
 
 /**
- * True when a tool of the request message can be strict: its strict schema
- * (with the fields `method`'s HTTP paths bind) can be built and passes the
- * OpenAI strict-mode checker.
- */
-export function strictAllowed(
-  request: DescMessage,
-  method?: DescMethod,
-): boolean {
-  return allowedStrictSchema(request, method) !== undefined;
-}
-
-/**
- * The strict schema (inline form) of a tool of the request message, when
- * it can be strict ({@link strictAllowed}); else undefined.
+ * The strict schema (inline form) of a tool of the request message when
+ * the tool can be strict: the schema (with the fields `method`'s HTTP
+ * paths bind) can be built and passes the OpenAI strict-mode checker;
+ * else undefined.
  */
 function allowedStrictSchema(
   request: DescMessage,
