@@ -11,9 +11,9 @@ import { tsObjectKey, tsStringExpr } from "./ts-doc.js";
 // column each; see narrowCharacters) in values and descriptions (prettier
 // measures the others its own way), an array of numbers too long for its
 // line (prettier fills those), an object with a key that is an array index
-// (JavaScript orders those first), or text that is not canonical JSON. test/ts-format.test.ts holds
-// the result to prettier's output, test/ts-tool-declaration.test.ts to the
-// document's.
+// (JavaScript orders those first), or text that is not canonical JSON.
+// test/ts-format.test.ts holds the result to prettier's output,
+// test/ts-tool-declaration.test.ts to the document's.
 //
 // Bytes rather than strings: the output (about twice the JSON) built from
 // a string per token made long chains of string pieces, which cost the
@@ -675,9 +675,9 @@ function printNarrowParameters(
     characters.push(c);
     return standIn;
   });
-  const printed = printParameters(ascii, indent, strings);
+  const laid = printParameters(ascii, indent, strings);
   let next = 0;
-  const restored = printed.replaceAll(
+  const restored = laid.replaceAll(
     standIn,
     () => characters[next++] ?? standIn,
   );
