@@ -2,10 +2,20 @@
 // as a user would run it on them: `tools=all` (they carry no rpc_tool
 // options) and `mcp=true`. Every unary and server-streaming method becomes
 // a tool, and the files each target writes pass its language's formatter
-// and linter: gofmt, ruff format and ruff check. (TypeScript:
-// ts-format.test.ts holds the same requests to prettier's output.)
+// and linter: gofmt, ruff format and ruff check. The Go files build and
+// pass go vet against the message and gRPC code Google publishes for these
+// APIs (cloud.google.com/go/..., the versions of testdata/real-go/go.mod,
+// from the Go module proxy). (TypeScript: ts-format.test.ts holds the same
+// requests to prettier's output.)
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -17,12 +27,17 @@ const python = join(resolve(paths.generator, ".."), ".venv", "bin", "python");
 const work = mkdtempSync(join(tmpdir(), "ai-tools-real-apis-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Run a command in `work`; its output, or a failure with it. */
-function sh(cmd: string, args: string[]): string {
+/** Run a command in `cwd`; its output, or a failure with it. */
+function sh(
+  cmd: string,
+  args: string[],
+  cwd = work,
+  env: NodeJS.ProcessEnv = {},
+): string {
   const r = spawnSync(cmd, args, {
-    cwd: work,
+    cwd,
     encoding: "utf8",
-    env: { ...process.env, RUFF_NO_CACHE: "true" },
+    env: { ...process.env, RUFF_NO_CACHE: "true", ...env },
   });
   const out = `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`;
   if (r.status !== 0) {
@@ -91,5 +106,27 @@ describe.each(realApis)("%s (Google's protos)", (api) => {
       `lint.isort.known-first-party=${JSON.stringify([...generated])}`,
       ...files,
     ]);
+  });
+});
+
+describe("Go, with the packages Google publishes for these APIs", () => {
+  it("builds and passes go vet", { timeout: 600_000 }, () => {
+    const module = join(work, "real-go");
+    mkdirSync(module);
+    for (const f of ["go.mod", "go.sum"]) {
+      cpSync(join(paths.generator, "testdata", "real-go", f), join(module, f));
+    }
+    for (const api of realApis) {
+      const dir = join(module, api.replaceAll("/", "_"));
+      mkdirSync(dir);
+      const request = realApiRequest(api, "target=go,tools=all,mcp=true");
+      for (const f of generate(request, () => {})) {
+        writeFileSync(join(dir, f.name), f.content);
+      }
+    }
+    // go.sum must already hold every module the build needs.
+    const env = { GOFLAGS: "-mod=readonly" };
+    sh("go", ["build", "./..."], module, env);
+    sh("go", ["vet", "./..."], module, env);
   });
 });
