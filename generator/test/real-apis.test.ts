@@ -5,8 +5,9 @@
 // and linter: gofmt, ruff format and ruff check. The Go files build and
 // pass go vet against the message and gRPC code Google publishes for these
 // APIs (cloud.google.com/go/..., the versions of testdata/real-go/go.mod,
-// from the Go module proxy). (TypeScript: ts-format.test.ts holds the same
-// requests to prettier's output.)
+// from the Go module proxy); the TypeScript files type-check under the
+// strict options with protoc-gen-es output (ts-format.test.ts holds them
+// to prettier's output).
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -14,16 +15,24 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import {
+  CodeGeneratorRequestSchema,
+  CodeGeneratorResponseSchema,
+} from "@bufbuild/protobuf/wkt";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
+import { strictCompilerOptions } from "./support/strict-tsconfig.js";
 import { paths } from "./support/request.js";
 import { realApiRequest, realApis } from "./support/real-apis.js";
 
-const python = join(resolve(paths.generator, ".."), ".venv", "bin", "python");
+const repoRoot = resolve(paths.generator, "..");
+const python = join(repoRoot, ".venv", "bin", "python");
 const work = mkdtempSync(join(tmpdir(), "ai-tools-real-apis-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -128,5 +137,76 @@ describe("Go, with the packages Google publishes for these APIs", () => {
     const env = { GOFLAGS: "-mod=readonly" };
     sh("go", ["build", "./..."], module, env);
     sh("go", ["vet", "./..."], module, env);
+  });
+});
+
+describe("TypeScript, with protoc-gen-es output", () => {
+  it("type-checks under the strict options", { timeout: 600_000 }, () => {
+    const dir = join(work, "real-ts");
+    const nm = join(dir, "node_modules");
+    for (const [name, target] of [
+      ["@bufbuild/protobuf", join(paths.generator, "node_modules")],
+      ["@connectrpc/connect", join(paths.generator, "node_modules")],
+      ["@ai-tools/runtime", undefined],
+    ] as const) {
+      mkdirSync(join(nm, name, ".."), { recursive: true });
+      symlinkSync(
+        target === undefined
+          ? join(repoRoot, "runtimes", "ts")
+          : join(target, name),
+        join(nm, name),
+      );
+    }
+    writeFileSync(join(dir, "package.json"), '{"type":"module"}');
+    const written: string[] = [];
+    for (const api of realApis) {
+      const request = realApiRequest(
+        api,
+        "target=ts,tools=all,ts_import_path=..",
+      );
+      // protoc-gen-es output of the API and everything it imports but the
+      // well-known types, which @bufbuild/protobuf has.
+      const es = spawnSync(
+        join(paths.generator, "node_modules", ".bin", "protoc-gen-es"),
+        [],
+        {
+          input: toBinary(
+            CodeGeneratorRequestSchema,
+            create(CodeGeneratorRequestSchema, {
+              fileToGenerate: request.protoFile
+                .map((f) => f.name)
+                .filter((name) => !name.startsWith("google/protobuf/")),
+              parameter: "target=ts,import_extension=js",
+              protoFile: request.protoFile,
+            }),
+          ),
+          maxBuffer: 1 << 28,
+        },
+      );
+      expect(es.status, es.stderr?.toString()).toBe(0);
+      const response = fromBinary(CodeGeneratorResponseSchema, es.stdout);
+      expect(response.error ?? "").toBe("");
+      for (const f of response.file) {
+        mkdirSync(dirname(join(dir, f.name)), { recursive: true });
+        writeFileSync(join(dir, f.name), f.content);
+      }
+      const name = `${api.replaceAll("/", "_")}/ai_tools.gen.ts`;
+      const [tools] = generate(request, () => {});
+      mkdirSync(join(dir, dirname(name)), { recursive: true });
+      writeFileSync(join(dir, name), tools!.content);
+      written.push(name);
+    }
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: strictCompilerOptions,
+        files: written,
+      }),
+    );
+    sh(
+      join(repoRoot, "node_modules", ".bin", "tsc"),
+      ["-p", "tsconfig.json"],
+      dir,
+    );
   });
 });
