@@ -7,7 +7,8 @@
 // APIs (cloud.google.com/go/..., the versions of testdata/real-go/go.mod,
 // from the Go module proxy); the TypeScript files type-check under the
 // strict options with protoc-gen-es output (ts-format.test.ts holds them
-// to prettier's output).
+// to prettier's output); the Python files import, next to grpcio-tools
+// output.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -29,7 +30,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
 import { strictCompilerOptions } from "./support/strict-tsconfig.js";
 import { paths } from "./support/request.js";
-import { realApiRequest, realApis } from "./support/real-apis.js";
+import {
+  realApiProtos,
+  realApiRequest,
+  realApis,
+} from "./support/real-apis.js";
 
 const repoRoot = resolve(paths.generator, "..");
 const python = join(repoRoot, ".venv", "bin", "python");
@@ -208,5 +213,65 @@ describe("TypeScript, with protoc-gen-es output", () => {
       ["-p", "tsconfig.json"],
       dir,
     );
+  });
+});
+
+describe("Python, with grpcio-tools output", () => {
+  it("imports, the MCP file too", { timeout: 600_000 }, () => {
+    const dir = join(work, "real-py");
+    const messages = join(dir, "messages");
+    mkdirSync(messages, { recursive: true });
+    const wkt = sh(python, [
+      "-c",
+      "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'), end='')",
+    ]);
+    const protos = new Set<string>();
+    for (const api of realApis) {
+      const request = realApiRequest(api, "target=py,tools=all,mcp=true");
+      for (const f of request.protoFile) {
+        if (!f.name.startsWith("google/protobuf/")) {
+          protos.add(f.name);
+        }
+      }
+      const own = join(dir, api.replaceAll("/", "_"));
+      mkdirSync(own);
+      const files = generate(request, () => {});
+      expect(files.map((f) => f.name)).toEqual([
+        "ai_tools_gen.py",
+        "ai_tools_mcp_gen.py",
+      ]);
+      for (const f of files) {
+        writeFileSync(join(own, f.name), f.content);
+      }
+    }
+    sh(python, [
+      "-m",
+      "grpc_tools.protoc",
+      `-I${realApiProtos}`,
+      `-I${wkt}`,
+      `--python_out=${messages}`,
+      `--grpc_python_out=${messages}`,
+      ...[...protos].sort(),
+    ]);
+    for (const api of realApis) {
+      const own = join(dir, api.replaceAll("/", "_"));
+      const out = sh(
+        python,
+        [
+          "-c",
+          "import ai_tools_gen, ai_tools_mcp_gen; print(len(ai_tools_gen.ALL_TOOLS), end='')",
+        ],
+        own,
+        {
+          PYTHONPATH: [
+            own,
+            messages,
+            join(repoRoot, "runtimes", "python", "src"),
+          ].join(":"),
+          PYTHONDONTWRITEBYTECODE: "1",
+        },
+      );
+      expect(Number(out)).toBeGreaterThan(10);
+    }
   });
 });

@@ -14,7 +14,8 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import * as lib from "../../scripts/lib/request.mjs";
 
-const protos = dirname(
+/** The directory of google-proto-files: the root of its proto paths. */
+export const realApiProtos = dirname(
   createRequire(import.meta.url).resolve("google-proto-files/package.json"),
 );
 
@@ -39,9 +40,9 @@ export function realApiRequest(
     lib.bufBin(),
     [
       "build",
-      protos,
+      realApiProtos,
       "--path",
-      join(protos, api),
+      join(realApiProtos, api),
       "--as-file-descriptor-set",
       "-o",
       "-",
