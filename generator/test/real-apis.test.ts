@@ -7,8 +7,9 @@
 // APIs (cloud.google.com/go/..., the versions of testdata/real-go/go.mod,
 // from the Go module proxy); the TypeScript files type-check under the
 // strict options with protoc-gen-es output (ts-format.test.ts holds them
-// to prettier's output); the Python files import, next to grpcio-tools
-// output.
+// to prettier's output); the Python files import next to grpcio-tools
+// output, and the tools file passes mypy --strict with mypy-protobuf's
+// stubs.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -217,61 +218,91 @@ describe("TypeScript, with protoc-gen-es output", () => {
 });
 
 describe("Python, with grpcio-tools output", () => {
-  it("imports, the MCP file too", { timeout: 600_000 }, () => {
-    const dir = join(work, "real-py");
-    const messages = join(dir, "messages");
-    mkdirSync(messages, { recursive: true });
-    const wkt = sh(python, [
-      "-c",
-      "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'), end='')",
-    ]);
-    const protos = new Set<string>();
-    for (const api of realApis) {
-      const request = realApiRequest(api, "target=py,tools=all,mcp=true");
-      for (const f of request.protoFile) {
-        if (!f.name.startsWith("google/protobuf/")) {
-          protos.add(f.name);
+  it(
+    "imports, the MCP file too; mypy --strict passes",
+    { timeout: 600_000 },
+    () => {
+      const dir = join(work, "real-py");
+      const messages = join(dir, "messages");
+      mkdirSync(messages, { recursive: true });
+      const wkt = sh(python, [
+        "-c",
+        "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'), end='')",
+      ]);
+      const protos = new Set<string>();
+      for (const api of realApis) {
+        const request = realApiRequest(api, "target=py,tools=all,mcp=true");
+        for (const f of request.protoFile) {
+          if (!f.name.startsWith("google/protobuf/")) {
+            protos.add(f.name);
+          }
+        }
+        const own = join(dir, api.replaceAll("/", "_"));
+        mkdirSync(own);
+        const files = generate(request, () => {});
+        expect(files.map((f) => f.name)).toEqual([
+          "ai_tools_gen.py",
+          "ai_tools_mcp_gen.py",
+        ]);
+        for (const f of files) {
+          writeFileSync(join(own, f.name), f.content);
         }
       }
-      const own = join(dir, api.replaceAll("/", "_"));
-      mkdirSync(own);
-      const files = generate(request, () => {});
-      expect(files.map((f) => f.name)).toEqual([
-        "ai_tools_gen.py",
-        "ai_tools_mcp_gen.py",
+      sh(python, [
+        "-m",
+        "grpc_tools.protoc",
+        `-I${realApiProtos}`,
+        `-I${wkt}`,
+        `--plugin=protoc-gen-mypy=${join(dirname(python), "protoc-gen-mypy")}`,
+        `--mypy_out=${messages}`,
+        `--python_out=${messages}`,
+        `--grpc_python_out=${messages}`,
+        ...[...protos].sort(),
       ]);
-      for (const f of files) {
-        writeFileSync(join(own, f.name), f.content);
+      for (const api of realApis) {
+        const own = join(dir, api.replaceAll("/", "_"));
+        const out = sh(
+          python,
+          [
+            "-c",
+            "import ai_tools_gen, ai_tools_mcp_gen; print(len(ai_tools_gen.ALL_TOOLS), end='')",
+          ],
+          own,
+          {
+            PYTHONPATH: [
+              own,
+              messages,
+              join(repoRoot, "runtimes", "python", "src"),
+            ].join(":"),
+            PYTHONDONTWRITEBYTECODE: "1",
+          },
+        );
+        expect(Number(out)).toBeGreaterThan(10);
+        // grpc ships no stubs (as in runtimes/python/pyproject.toml).
+        writeFileSync(
+          join(own, "mypy.ini"),
+          "[mypy]\nstrict = True\npython_version = 3.11\n\n[mypy-grpc,grpc.*]\nignore_missing_imports = True\n",
+        );
+        sh(
+          python,
+          [
+            "-m",
+            "mypy",
+            "--config-file",
+            "mypy.ini",
+            "--cache-dir",
+            join(dir, "mypy-cache"),
+            "ai_tools_gen.py",
+          ],
+          own,
+          {
+            MYPYPATH: [
+              messages,
+              join(repoRoot, "runtimes", "python", "src"),
+            ].join(":"),
+          },
+        );
       }
-    }
-    sh(python, [
-      "-m",
-      "grpc_tools.protoc",
-      `-I${realApiProtos}`,
-      `-I${wkt}`,
-      `--python_out=${messages}`,
-      `--grpc_python_out=${messages}`,
-      ...[...protos].sort(),
-    ]);
-    for (const api of realApis) {
-      const own = join(dir, api.replaceAll("/", "_"));
-      const out = sh(
-        python,
-        [
-          "-c",
-          "import ai_tools_gen, ai_tools_mcp_gen; print(len(ai_tools_gen.ALL_TOOLS), end='')",
-        ],
-        own,
-        {
-          PYTHONPATH: [
-            own,
-            messages,
-            join(repoRoot, "runtimes", "python", "src"),
-          ].join(":"),
-          PYTHONDONTWRITEBYTECODE: "1",
-        },
-      );
-      expect(Number(out)).toBeGreaterThan(10);
-    }
-  });
+    },
+  );
 });
