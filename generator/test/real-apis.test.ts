@@ -42,7 +42,7 @@ const python = join(repoRoot, ".venv", "bin", "python");
 const work = mkdtempSync(join(tmpdir(), "ai-tools-real-apis-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Run a command in `cwd`; its output, or a failure with it. */
+/** Run a command in `cwd`; its stdout, or a failure with all its output. */
 function sh(
   cmd: string,
   args: string[],
@@ -58,7 +58,7 @@ function sh(
   if (r.status !== 0) {
     expect.fail(`${cmd} ${args.join(" ")} (exit ${r.status}):\n${out}`);
   }
-  return out;
+  return r.stdout ?? "";
 }
 
 /** The files the plugin writes for `api` and `target`, in `work`. */
