@@ -14,9 +14,9 @@ import {
   tsStringExpr,
 } from "../src/ts/ts-doc.js";
 import {
+  createTsToolDeclarations,
   layJsonStatement,
   narrowCharacters,
-  TsToolDeclarations,
 } from "../src/ts/ts-tool-declaration.js";
 
 // ts-tool-declaration.ts lays a tool out from the bytes of its JSON schema;
@@ -147,9 +147,9 @@ describe("narrowCharacters", () => {
   });
 });
 
-describe("TsToolDeclarations", () => {
+describe("createTsToolDeclarations", () => {
   it("lays a tool out as the document printer prints it", () => {
-    const declarations = new TsToolDeclarations();
+    const declarations = createTsToolDeclarations();
     let laid = 0;
     let laidNarrow = 0;
     const samples = fc.sample(tools, { numRuns: 1500, seed: 13 });
@@ -183,7 +183,7 @@ describe("TsToolDeclarations", () => {
   });
 
   it("leaves text outside ASCII, array-index keys and long number arrays to the document", () => {
-    const declarations = new TsToolDeclarations();
+    const declarations = createTsToolDeclarations();
     const lay = (schema: JsonValue, description = "d") =>
       declarations.lay(
         {
@@ -214,7 +214,7 @@ describe("TsToolDeclarations", () => {
   });
 
   it("refuses text that is not canonical JSON", () => {
-    const declarations = new TsToolDeclarations();
+    const declarations = createTsToolDeclarations();
     for (const schemaJson of ['{ "a": 1 }', '{"a":1', '{"a":1}x', '{"a":"\\']) {
       expect(
         declarations.lay(

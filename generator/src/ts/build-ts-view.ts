@@ -29,7 +29,10 @@ import {
   type TsUnsure,
 } from "./ts-doc.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
-import { layJsonStatement, TsToolDeclarations } from "./ts-tool-declaration.js";
+import {
+  createTsToolDeclarations,
+  layJsonStatement,
+} from "./ts-tool-declaration.js";
 import { laid, layImport, layStatement } from "./ts-tool-layout.js";
 import {
   esModulePath,
@@ -115,7 +118,7 @@ export function buildTsView(
     key: tsObjectKey(toolName, unsure),
     value: { message: a.message, idPrefix: a.idPrefix, idField: a.idField },
   }));
-  const declarations = new TsToolDeclarations();
+  const declarations = createTsToolDeclarations();
   const statements = {
     serviceImports: serviceImports.map((i) => tsImport(i.specifiers, i.module)),
     // Laid out directly (ts-tool-declaration.ts) when it can; as a

@@ -764,80 +764,80 @@ function expand(n: number): void {
   table[n * stride + oFlags] = table[n * stride + oFlags]! | fForced;
 }
 
-/**
- * Lays out tool declarations, remembering the `parameters` property of each
- * schema text: tools often share one (the same request message).
- */
-export class TsToolDeclarations {
-  private readonly parameters = [
-    new Map<string, string>(),
-    new Map<string, string>(),
-  ];
-  private readonly literals = new Map<string, string>();
+/** A tool as {@link TsToolDeclarations.lay} reads it. */
+export interface TsDeclaredTool {
+  readonly name: string;
+  readonly description: string;
+  readonly strict: boolean;
+  readonly schemaJson: string;
+}
 
+/** Lays out tool declarations (see {@link createTsToolDeclarations}). */
+export interface TsToolDeclarations {
   /**
    * The printed `export const constName: AgentTool = defineTool({…});` of a
    * tool, as prettier writes it; undefined when this layout cannot promise
    * prettier's (see the top of this file).
    */
-  lay(
-    tool: {
-      readonly name: string;
-      readonly description: string;
-      readonly strict: boolean;
-      readonly schemaJson: string;
-    },
-    constName: string,
-  ): string | undefined {
-    if (nonAscii.test(constName) || notNarrow.test(tool.description)) {
-      return undefined;
-    }
-    const head = `export const ${constName}: AgentTool =`;
-    // prettier: `= defineTool({` on the first line when it fits; else the
-    // object alone on the next lines (`defineTool(\n  {`); when not even
-    // `= defineTool(` fits, `defineTool({` on the next line.
-    let open: string;
-    let indent: number;
-    let close: string;
-    if (head.length + " defineTool({".length <= width) {
-      open = `${head} defineTool({\n`;
-      indent = 2;
-      close = "});";
-    } else if (head.length + " defineTool(".length <= width) {
-      open = `${head} defineTool(\n  {\n`;
-      indent = 4;
-      close = "  },\n);";
-    } else {
-      open = `${head}\n  defineTool({\n`;
-      indent = 4;
-      close = "  });";
-    }
-    const cache = this.parameters[indent === 2 ? 0 : 1]!;
-    let parameters = cache.get(tool.schemaJson);
-    if (parameters === undefined) {
-      try {
-        parameters = printNarrowParameters(
-          tool.schemaJson,
-          indent,
-          this.literals,
-        );
-      } catch (e) {
-        if (e instanceof Bail) {
-          return undefined;
-        }
-        throw e;
+  lay(tool: TsDeclaredTool, constName: string): string | undefined;
+}
+
+/**
+ * A layout of tool declarations that remembers the `parameters` property of
+ * each schema text: tools often share one (the same request message).
+ */
+export function createTsToolDeclarations(): TsToolDeclarations {
+  // By indentation: 2, or 4 when `defineTool(` breaks.
+  const parameters = [new Map<string, string>(), new Map<string, string>()];
+  const literals = new Map<string, string>();
+  return {
+    lay(tool, constName) {
+      if (nonAscii.test(constName) || notNarrow.test(tool.description)) {
+        return undefined;
       }
-      cache.set(tool.schemaJson, parameters);
-    }
-    const pad = " ".repeat(indent);
-    return (
-      open +
-      stringProperty(pad, "name", tool.name, indent) +
-      stringProperty(pad, "description", tool.description, indent) +
-      `${pad}strict: ${String(tool.strict)},\n` +
-      `${pad}${parameters},\n${close}`
-    );
-  }
+      const head = `export const ${constName}: AgentTool =`;
+      // prettier: `= defineTool({` on the first line when it fits; else the
+      // object alone on the next lines (`defineTool(\n  {`); when not even
+      // `= defineTool(` fits, `defineTool({` on the next line.
+      let open: string;
+      let indent: number;
+      let close: string;
+      if (head.length + " defineTool({".length <= width) {
+        open = `${head} defineTool({\n`;
+        indent = 2;
+        close = "});";
+      } else if (head.length + " defineTool(".length <= width) {
+        open = `${head} defineTool(\n  {\n`;
+        indent = 4;
+        close = "  },\n);";
+      } else {
+        open = `${head}\n  defineTool({\n`;
+        indent = 4;
+        close = "  });";
+      }
+      const cache = parameters[indent === 2 ? 0 : 1]!;
+      let laid = cache.get(tool.schemaJson);
+      if (laid === undefined) {
+        try {
+          laid = printNarrowParameters(tool.schemaJson, indent, literals);
+        } catch (e) {
+          if (e instanceof Bail) {
+            return undefined;
+          }
+          throw e;
+        }
+        cache.set(tool.schemaJson, laid);
+      }
+      const pad = " ".repeat(indent);
+      return (
+        open +
+        stringProperty(pad, "name", tool.name, indent) +
+        stringProperty(pad, "description", tool.description, indent) +
+        `${pad}strict: ${String(tool.strict)},\n` +
+        `${pad}${laid},\n${close}`
+      );
+    },
+  };
 }
 
 /** `key: "value",` of a string at column `indent`. */
