@@ -37,6 +37,7 @@ import {
 } from "./support/large-api.js";
 import { buildRequest, paths } from "./support/request.js";
 import { strictCompilerOptions } from "./support/strict-tsconfig.js";
+import { mypyArgs, mypyConfig } from "./support/mypy.js";
 
 const repoRoot = resolve(paths.generator, "..");
 const python = join(repoRoot, ".venv", "bin", "python");
@@ -199,24 +200,11 @@ function ruff(
 
 /** mypy --strict on dir/ai_tools_gen.py, the runtime's sources on MYPYPATH. */
 function mypy(dir: string): void {
-  // grpc ships no stubs (as in runtimes/python/pyproject.toml).
-  writeFileSync(
-    join(dir, "mypy.ini"),
-    "[mypy]\nstrict = True\npython_version = 3.11\n\n[mypy-grpc,grpc.*]\nignore_missing_imports = True\n",
-  );
-  sh(
-    python,
-    [
-      "-m",
-      "mypy",
-      "--config-file",
-      "mypy.ini",
-      "--cache-dir",
-      join(work, "mypy-cache"),
-      "ai_tools_gen.py",
-    ],
-    { cwd: dir, env: { ...pyEnv, MYPYPATH: runtimePySrc } },
-  );
+  writeFileSync(join(dir, "mypy.ini"), mypyConfig);
+  sh(python, mypyArgs(join(work, "mypy-cache"), ["ai_tools_gen.py"]), {
+    cwd: dir,
+    env: { ...pyEnv, MYPYPATH: runtimePySrc },
+  });
 }
 
 /** grpcio-tools output of the set's files (and their imports) into dir. */

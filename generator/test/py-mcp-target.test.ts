@@ -13,6 +13,7 @@ import { generate } from "../src/plugin.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 import { ruffCheckArgs } from "./support/ruff.js";
+import { mypyArgs, mypyConfig } from "./support/mypy.js";
 
 // The Python MCP file (mcp=true): for the MCP golden cases and the
 // executors case, ai_tools_mcp_gen.py is checked as generated (ruff format,
@@ -146,14 +147,6 @@ async def main():
 anyio.run(main)
 `;
 
-const mypyConfig = `[mypy]
-strict = True
-python_version = 3.11
-
-[mypy-grpc,grpc.*]
-ignore_missing_imports = True
-`;
-
 // [case, parameter]: the MCP golden cases set mcp=true in their options.txt.
 const cases: [string, string][] = [
   ...goldenCases()
@@ -222,18 +215,7 @@ describe.runIf(existsSync(python))("python target: the MCP file", () => {
         // The grpcio-tools output on PYTHONPATH is checked as installed code
         // (mypy-protobuf's _pb2_grpc stubs carry ignores for types-grpcio);
         // the MCP file itself strictly.
-        must(
-          [
-            "-m",
-            "mypy",
-            "--config-file",
-            "mypy.ini",
-            "--cache-dir",
-            join(work, "mypy-cache"),
-            ...only,
-          ],
-          { cwd: dir, env },
-        );
+        must(mypyArgs(join(work, "mypy-cache"), only), { cwd: dir, env });
 
         if (caseName === "mcp") {
           writeFileSync(join(dir, "behaviour.py"), behaviourScript);

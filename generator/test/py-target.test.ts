@@ -19,6 +19,7 @@ import { compareUtf8 } from "../src/schema/canonical-json.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 import { ruffCheckArgs } from "./support/ruff.js";
+import { mypyArgs, mypyConfig } from "./support/mypy.js";
 
 // The Python target against the Go target and the Python toolchain: for
 // every golden case, the generated ai_tools_gen.py is imported by a real
@@ -299,15 +300,6 @@ print(
 )
 `;
 
-/** mypy --strict; grpc ships no stubs (as in runtimes/python/pyproject.toml). */
-const mypyConfig = `[mypy]
-strict = True
-python_version = 3.11
-
-[mypy-grpc,grpc.*]
-ignore_missing_imports = True
-`;
-
 /** The `*_pb2` inputs of a case: every file but the WKTs, which protobuf ships. */
 function protoFiles(protoFile: readonly { name: string }[]): string[] {
   return protoFile
@@ -453,19 +445,10 @@ describe.runIf(python !== undefined)("python target: golden cases", () => {
         ]);
         writeFileSync(join(typed, "ai_tools_gen.py"), source);
         writeFileSync(join(typed, "mypy.ini"), mypyConfig);
-        must(
-          py,
-          [
-            "-m",
-            "mypy",
-            "--config-file",
-            "mypy.ini",
-            "--cache-dir",
-            mypyCache,
-            "ai_tools_gen.py",
-          ],
-          { cwd: typed, env: { ...env, MYPYPATH: runtimeSrc } },
-        );
+        must(py, mypyArgs(mypyCache, ["ai_tools_gen.py"]), {
+          cwd: typed,
+          env: { ...env, MYPYPATH: runtimeSrc },
+        });
       },
       180_000,
     );

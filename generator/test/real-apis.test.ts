@@ -36,6 +36,7 @@ import {
   realApiRequest,
   realApis,
 } from "./support/real-apis.js";
+import { mypyArgs, mypyConfig } from "./support/mypy.js";
 
 const repoRoot = resolve(paths.generator, "..");
 const python = join(repoRoot, ".venv", "bin", "python");
@@ -278,22 +279,10 @@ describe("Python, with grpcio-tools output", () => {
           },
         );
         expect(Number(out)).toBeGreaterThan(10);
-        // grpc ships no stubs (as in runtimes/python/pyproject.toml).
-        writeFileSync(
-          join(own, "mypy.ini"),
-          "[mypy]\nstrict = True\npython_version = 3.11\n\n[mypy-grpc,grpc.*]\nignore_missing_imports = True\n",
-        );
+        writeFileSync(join(own, "mypy.ini"), mypyConfig);
         sh(
           python,
-          [
-            "-m",
-            "mypy",
-            "--config-file",
-            "mypy.ini",
-            "--cache-dir",
-            join(dir, "mypy-cache"),
-            "ai_tools_gen.py",
-          ],
+          mypyArgs(join(dir, "mypy-cache"), ["ai_tools_gen.py"]),
           own,
           {
             MYPYPATH: [
