@@ -55,6 +55,10 @@ const tricky = [
   "\\N{BULLET} is not an escape here, nor \\x41 or \\u0041",
   "{'not': \"a dict\"}",
   "x" + "y".repeat(300),
+  // Characters ruff reports as ambiguous (RUF001), alone and in words.
+  "en – dash, “curly” quotes, ‘single’, minus −, × times",
+  "Привет мир, а, vаlue, Ωmega, 𝐀bc",
+  "line\nПривет, tab\tΑλφα",
 ];
 
 function samples(): string[] {
@@ -70,6 +74,27 @@ function samples(): string[] {
         maxLength: 12,
       }),
       { numRuns: 200, seed: 9 },
+    ),
+    ...fc.sample(
+      fc.string({
+        unit: fc.constantFrom(
+          "a",
+          "1",
+          " ",
+          "\n",
+          "–",
+          "“",
+          "а",
+          "р",
+          "П",
+          "é",
+          "Ω",
+          "𝐀",
+          "\u00a0",
+        ),
+        maxLength: 12,
+      }),
+      { numRuns: 300, seed: 11 },
     ),
   ].map(wellFormed); // model text is well-formed
 }
@@ -101,6 +126,32 @@ describe("pyQuote", () => {
     expect(pyQuote("\u{e0001}")).toBe('"\\U000e0001"');
   });
 
+  it("escapes the characters ruff reports as ambiguous, and only those", () => {
+    // Not a letter or digit: escaped wherever it stands.
+    expect(pyQuote("a – b ‘c’ “d” — ×")).toBe(
+      '"a \\u2013 b \\u2018c\\u2019 “d” — \\xd7"',
+    );
+    // A Cyrillic "а" alone, or in a word with ASCII letters, is reported;
+    // a Russian word with an unambiguous letter is not…
+    expect(pyQuote("а vаlue Привет")).toBe('"\\u0430 v\\u0430lue Привет"');
+    // …unless an escape's last hex digit (ASCII) joins it.
+    expect(pyQuote("\nПривет")).toBe('"\\nП\\u0440ив\\u0435т"');
+    expect(pyQuote("𝐀bc é 漢")).toBe('"\\U0001d400bc é 漢"');
+  });
+
+  it.runIf(hasVenv)("knows the ambiguous characters of the pinned ruff", () => {
+    const r = spawnSync(
+      process.execPath,
+      [join(paths.generator, "scripts", "py-confusables.mjs"), "--check"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, AI_TOOLS_PYTHON: venvPython },
+      },
+    );
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+
   it.runIf(hasVenv)(
     "evaluates to the value in Python, and is what ruff format writes",
     () => {
@@ -123,6 +174,16 @@ describe("pyQuote", () => {
           "--isolated",
           "--check",
           "--diff",
+          join(dir, "m.py"),
+        ]);
+        // Nor does ruff check find an ambiguous character (RUF001).
+        python([
+          "-m",
+          "ruff",
+          "check",
+          "--isolated",
+          "--select",
+          "RUF001",
           join(dir, "m.py"),
         ]);
         // Compare code point by code point: JSON cannot carry lone
