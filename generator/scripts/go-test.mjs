@@ -7,7 +7,8 @@
 //    (idempotent; pinned in scripts/lib/go-tools.mjs).
 // 2. `buf generate` every case of testdata/protos (and its imports) into
 //    test-go/pb/... (module example.com/aitools/testgo); files without a
-//    go_package get one through an M option.
+//    go_package get one through an M option. The mcp case's gRPC code is
+//    written without generic streams (use_generic_streams_experimental=false).
 // 3. In test-go: `gofmt -l golden` must print nothing, then `go vet ./...`
 //    and `go test -race -count=1 ./...`.
 //
@@ -119,11 +120,16 @@ async function generateCase(c) {
       );
     }
   }
+  // The mcp case's gRPC code has a stream interface per method, as
+  // protoc-gen-go-grpc wrote it before 1.5 (and many published modules
+  // still ship): the MCP file must build against both forms.
+  const grpcOpts =
+    c === "mcp" ? [...opts, "use_generic_streams_experimental=false"] : opts;
   const template = JSON.stringify({
     version: "v2",
     plugins: [
       { local: tools["protoc-gen-go"], out: testGoDir, opt: opts },
-      { local: tools["protoc-gen-go-grpc"], out: testGoDir, opt: opts },
+      { local: tools["protoc-gen-go-grpc"], out: testGoDir, opt: grpcOpts },
     ],
   });
   const ws = await makeWorkspace(c);

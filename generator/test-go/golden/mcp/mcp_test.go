@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -47,7 +46,10 @@ func (noteServer) PutNote(_ context.Context, req *mcpdemov1.Note) (*mcpdemov1.No
 	return req, nil
 }
 
-func (noteServer) WatchNotes(req *mcpdemov1.WatchNotesRequest, stream grpc.ServerStreamingServer[mcpdemov1.Note]) error {
+// WatchNotes takes the stream interface protoc-gen-go-grpc writes per
+// method: this case's gRPC code is generated without generic streams
+// (scripts/go-test.mjs), as releases before 1.5 wrote it.
+func (noteServer) WatchNotes(req *mcpdemov1.WatchNotesRequest, stream mcpdemov1.NoteService_WatchNotesServer) error {
 	for i := range int(req.Count) {
 		if err := stream.Send(&mcpdemov1.Note{Id: uuid(100 + i)}); err != nil {
 			return err

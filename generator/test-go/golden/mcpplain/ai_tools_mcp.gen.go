@@ -701,10 +701,10 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 
 // mcpStream runs a server-streaming tool: its messages, at most 1000, are
 // collected into a JSON array (which the result wraps as {"messages":[…]}).
-func mcpStream[Req proto.Message, Resp any, PResp interface {
-	*Resp
-	proto.Message
-}](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (grpc.ServerStreamingClient[Resp], error)) (string, error) {
+// The stream is any client stream with Recv: grpc.ServerStreamingClient of
+// protoc-gen-go-grpc 1.4 and later as well as the per-method stream
+// interfaces of earlier releases (or of use_generic_streams_experimental=false).
+func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Stream, error)) (string, error) {
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
@@ -727,7 +727,7 @@ func mcpStream[Req proto.Message, Resp any, PResp interface {
 		if n == 1000 {
 			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
 		}
-		item, err := mcpEncode(e, PResp(msg))
+		item, err := mcpEncode(e, msg)
 		if err != nil {
 			return "", err
 		}
