@@ -35,7 +35,8 @@ export function writeWarning(message: string): void {
  * Run the generator on a request. Throws GeneratorError for bad input.
  * Returns no file when no method becomes a tool (none annotated, or none
  * selected by `tools`, `include` and `exclude`). Warnings (limits that hold
- * per model request, see providers=) go to `warn`, by default stderr.
+ * per model request, see providers=; methods `tools=all` leaves out) go to
+ * `warn`, by default stderr.
  */
 export function generate(
   request: CodeGeneratorRequest,
@@ -50,6 +51,7 @@ export function generate(
     problems,
     toolSelectionOf(options.common, options.lists),
     providers.includes("openai"),
+    warn,
   );
   if (model.tools.length === 0) {
     return [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GeneratorModel } from "../src/model/model.js";
-import { protocGenAiTools } from "../src/plugin.js";
+import { generate, protocGenAiTools } from "../src/plugin.js";
 import { buildToolSchema } from "../src/schema/build-schema.js";
 import { canonicalJson } from "../src/schema/canonical-json.js";
 import { compileRequest, type ProtoSources } from "./support/compile.js";
@@ -159,6 +159,107 @@ service AppService { rpc Touch(acme.crm.v1.Req) returns (acme.crm.v1.Res); }
     expect(modelOf(request).tools.map((t) => t.name)).toEqual([
       "acme_app_v1_AppService_Touch",
     ]);
+  });
+
+  const wrappers = `syntax = "proto3";
+package acme.wkt.v1;
+option go_package = "example.com/acme/wkt/v1;wktv1";
+import "google/protobuf/any.proto";
+import "google/protobuf/duration.proto";
+import "google/protobuf/empty.proto";
+import "google/protobuf/struct.proto";
+import "google/protobuf/wrappers.proto";
+message Res { string id = 1; }
+service WktService {
+  rpc SetFlag(google.protobuf.BoolValue) returns (Res);
+  rpc Ping(google.protobuf.Empty) returns (Res);
+  rpc Wait(google.protobuf.Duration) returns (Res);
+  rpc Put(google.protobuf.Struct) returns (Res);
+  rpc Raw(google.protobuf.Any) returns (Res);
+  rpc Values(google.protobuf.ListValue) returns (Res);
+}
+`;
+
+  it("leaves out the methods whose request is no JSON object, with one warning", () => {
+    const warnings: string[] = [];
+    const files = generate(
+      compileRequest(
+        { "acme/wkt/v1/wkt.proto": wrappers },
+        "target=go,tools=all",
+      ),
+      (w) => warnings.push(w),
+    );
+    expect(files.map((f) => f.name)).toEqual(["ai_tools.gen.go"]);
+    const tools = files[0]!.content.match(/^\tName: +"([^"]+)"/gm);
+    expect(tools?.map((t) => t.replace(/^\tName: +/, ""))).toEqual([
+      '"acme_wkt_v1_WktService_Ping"',
+      '"acme_wkt_v1_WktService_Put"',
+    ]);
+    expect(warnings).toEqual([
+      "tools=all leaves out 4 methods whose request type has no JSON object form, which a tool's arguments must have: " +
+        "acme.wkt.v1.WktService.SetFlag (google.protobuf.BoolValue), acme.wkt.v1.WktService.Wait (google.protobuf.Duration), " +
+        "acme.wkt.v1.WktService.Raw (google.protobuf.Any), acme.wkt.v1.WktService.Values (google.protobuf.ListValue)",
+    ]);
+    // Named by include=, such a method is no tool either, and says why.
+    expect(
+      errorOf("target=go,tools=all,include=acme.wkt.v1.WktService.SetFlag", {
+        "acme/wkt/v1/wkt.proto": wrappers,
+      }),
+    ).toBe(
+      'option "include=acme.wkt.v1.WktService.SetFlag" selects no tool: the methods it matches are of a request type with no JSON object form, which a tool\'s arguments must have',
+    );
+  });
+
+  it("names ten left-out methods in its warning, then counts the rest", () => {
+    const rpcs = Array.from(
+      { length: 12 },
+      (_, i) => `  rpc Set${i}(google.protobuf.StringValue) returns (Res);`,
+    ).join("\n");
+    const warnings: string[] = [];
+    generate(
+      compileRequest(
+        {
+          "acme/many/v1/many.proto": `syntax = "proto3";
+package acme.many.v1;
+option go_package = "example.com/acme/many/v1;manyv1";
+import "google/protobuf/wrappers.proto";
+message Res { string id = 1; }
+service ManyService {
+  rpc Get(Res) returns (Res);
+${rpcs}
+}
+`,
+        },
+        "target=go,tools=all",
+      ),
+      (w) => warnings.push(w),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^tools=all leaves out 12 methods /);
+    expect(warnings[0]).toContain(
+      "acme.many.v1.ManyService.Set9 (google.protobuf.StringValue), and 2 more",
+    );
+    expect(warnings[0]).not.toContain("Set10");
+  });
+
+  it("keeps refusing an annotated method whose request is no JSON object", () => {
+    expect(
+      errorOf("target=go", {
+        "acme/wkt/v1/wkt.proto": `syntax = "proto3";
+package acme.wkt.v1;
+import "ai/tools/v1/annotations.proto";
+import "google/protobuf/wrappers.proto";
+message Res { string id = 1; }
+service WktService {
+  rpc SetFlag(google.protobuf.BoolValue) returns (Res) {
+    option (ai.tools.v1.rpc_tool) = {name: "set_flag", description: "Set the flag."};
+  }
+}
+`,
+      }),
+    ).toContain(
+      "request type google.protobuf.BoolValue has no JSON object form; use a request message with fields",
+    );
   });
 
   it("writes the tools in every target", () => {

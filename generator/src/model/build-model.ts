@@ -176,16 +176,18 @@ function toolSchemaText(
  * facts. Problems in the protos are collected and thrown together as one
  * GeneratorError. A strict tool OpenAI strict mode refuses is one of them
  * unless `enforceOpenAiStrict` is false (`providers=` without openai).
+ * Warnings (methods `tools=all` leaves out) go to `warn`.
  */
 export function buildModel(
   files: readonly DescFile[],
   problems: ProblemCollector = createProblemCollector(),
   selection: ToolSelection = annotatedTools,
   enforceOpenAiStrict = true,
+  warn: (message: string) => void = () => {},
 ): GeneratorModel {
   checkAliasPrefixes(files, problems);
   const outputSchemas = createOutputSchemaCache();
-  const selected = selectTools(files, selection, problems);
+  const selected = selectTools(files, selection, problems, warn);
   const tools: ToolModel[] = [];
   const byName = new Map<string, ToolModel>();
   // Tools share response types; each one's walk is done once.

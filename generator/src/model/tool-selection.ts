@@ -26,6 +26,7 @@ import {
 import { methodDescription } from "./method-description.js";
 import { toolNameProblem } from "./tool-names.js";
 import type { SchemaForm } from "../schema/schema-form.js";
+import { wellKnownSchema } from "../schema/well-known.js";
 
 /** Which methods of the files to generate become tools, and how named. */
 export interface ToolSelection {
@@ -181,6 +182,7 @@ interface PatternUse {
   selected: number;
   unannotated: number;
   streaming: number;
+  notObject: number;
   excluded: number;
 }
 
@@ -196,6 +198,20 @@ function matching(
   }
   return [...uses].filter(([p]) => matches(p, fullName));
 }
+
+/**
+ * True when a request of type `message` is a JSON object, as a tool's
+ * arguments are: false for the well-known types written as a string, a
+ * number, a list or any value (wrappers, Duration, Timestamp, FieldMask,
+ * Value, ListValue), and for Any, which has no shape a model could fill.
+ */
+function hasJsonObjectForm(message: DescMessage): boolean {
+  const wkt = wellKnownSchema(message.typeName, false);
+  return wkt === undefined || (wkt !== null && wkt["type"] === "object");
+}
+
+/** How many left-out methods a warning names before "and N more". */
+const leftOutListed = 10;
 
 function isStreamingIn(method: DescMethod): boolean {
   return (
@@ -218,20 +234,32 @@ function isStreamingIn(method: DescMethod): boolean {
  * errors, thrown together.
  *
  * Annotated client- and bidi-streaming methods are returned: the model
- * builder reports them.
+ * builder reports them. Without an annotation (`tools=all`), those are
+ * left out, and so are the methods whose request type has no JSON object
+ * form (a `google.protobuf.BoolValue`, say): one warning to `warn` names
+ * the latter.
  */
 export function selectTools(
   files: readonly DescFile[],
   selection: ToolSelection,
   problems: ProblemCollector,
+  warn: (message: string) => void = () => {},
 ): Map<DescMethod, ToolCandidate> {
   const uses = (patterns: readonly string[]) =>
     new Map<string, PatternUse>(
       patterns.map((p) => [
         p,
-        { matched: 0, selected: 0, unannotated: 0, streaming: 0, excluded: 0 },
+        {
+          matched: 0,
+          selected: 0,
+          unannotated: 0,
+          streaming: 0,
+          notObject: 0,
+          excluded: 0,
+        },
       ]),
     );
+  const notObject: string[] = [];
   const includes = uses(selection.include);
   const excludes = uses(selection.exclude);
   const services = new Set<string>();
@@ -263,6 +291,11 @@ export function selectTools(
         }
         if (annotation === undefined && isStreamingIn(method)) {
           count("streaming");
+          continue;
+        }
+        if (annotation === undefined && !hasJsonObjectForm(method.input)) {
+          count("notObject");
+          notObject.push(`${fullName} (${method.input.typeName})`);
           continue;
         }
         count("selected");
@@ -323,6 +356,14 @@ export function selectTools(
     }
   }
   throwOptionErrors(selection, includes, excludes, services, trimmed);
+  if (notObject.length > 0) {
+    const more = notObject.length - leftOutListed;
+    warn(
+      `tools=all leaves out ${notObject.length} method${notObject.length === 1 ? "" : "s"} whose request type has no JSON object form, which a tool's arguments must have: ` +
+        notObject.slice(0, leftOutListed).join(", ") +
+        (more > 0 ? `, and ${more} more` : ""),
+    );
+  }
   return selected;
 }
 
@@ -417,6 +458,9 @@ function throwOptionErrors(
           : "",
         use.streaming > 0
           ? "client- or bidi-streaming, which a tool call cannot drive"
+          : "",
+        use.notObject > 0
+          ? "of a request type with no JSON object form, which a tool's arguments must have"
           : "",
         use.excluded > 0 ? "excluded" : "",
       ].filter((r) => r !== "");
