@@ -9,7 +9,6 @@ import {
 import type { Plugin } from "@bufbuild/protoplugin";
 import { createProblemCollector, GeneratorError } from "./errors.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
-import { checkMcpServiceNames } from "./model/mcp-services.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
 import { parseOptions } from "./options.js";
 import { checkModelTools, providersOf } from "./providers/provider-checks.js";
@@ -68,7 +67,6 @@ export function generate(
     [entry.buildView(model, options.values, problems), "file"],
   ];
   if (mcp) {
-    checkMcpServiceNames(model.mcpServices, problems);
     views.push([
       entry.buildMcpView!(model, options.values, problems),
       "mcp-file",

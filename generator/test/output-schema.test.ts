@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createProblemCollector } from "../src/errors.js";
 import { checkMcpServiceNames } from "../src/model/mcp-services.js";
 import type { GeneratorModel } from "../src/model/model.js";
+import { protocGenAiTools } from "../src/plugin.js";
 import { buildOutputSchema } from "../src/schema/build-output-schema.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { compileRequest } from "./support/compile.js";
@@ -306,12 +307,64 @@ message Thing { string id = 1 [(ai.tools.v1.tool_field) = {alias_prefix: "thing"
 
   it("reports two services with one short name, naming both and the fix", () => {
     const problems = createProblemCollector();
-    checkMcpServiceNames(model.mcpServices, problems);
+    const goNames = (s: { name: string }) => [
+      `Register${s.name}Handler`,
+      `ForwardTo${s.name}Client`,
+    ];
+    checkMcpServiceNames(model.mcpServices, problems, goNames);
     expect(() => problems.throwIfAny()).toThrow(
-      "t/v2/t.proto: S: service t.v2.S has the short name of service t.v1.S (t/v1/t.proto), and MCP functions are named after it (RegisterSHandler, ForwardToSClient); rename one of the services, or generate the two packages in separate runs into separate output directories",
+      "t/v2/t.proto: S: the MCP file would declare RegisterSHandler, ForwardToSClient for service t.v2.S and for service t.v1.S (t/v1/t.proto): the names come from the service's short name; rename one of the services, leave one out (exclude=t.v2.S.*), or generate the two packages in separate runs into separate output directories",
     );
     const single = createProblemCollector();
-    checkMcpServiceNames(model.mcpServices.slice(0, 1), single);
+    checkMcpServiceNames(model.mcpServices.slice(0, 1), single, goNames);
     expect(() => single.throwIfAny()).not.toThrow();
+  });
+
+  it("reports a clash of MCP names once, in the target's own names", () => {
+    const proto = (pkg: string, service: string) => `syntax = "proto3";
+package ${pkg};
+option go_package = "example.com/${pkg.replace(".", "/")};${pkg.replace(".", "")}";
+message Req { string id = 1; }
+service ${service} { rpc Get(Req) returns (Req); }
+`;
+    const clash = (target: string, second = "Task") =>
+      protocGenAiTools.run(
+        compileRequest(
+          {
+            "a/v1/t.proto": proto("a.v1", "Task"),
+            "b/v1/t.proto": proto("b.v1", second),
+          },
+          `target=${target},tools=all,mcp=true`,
+        ),
+      ).error ?? "";
+    const message = (names: string) =>
+      `b/v1/t.proto: Task: the MCP file would declare ${names} for service b.v1.Task and for service a.v1.Task (a/v1/t.proto): the names come from the service's short name; rename one of the services, leave one out (exclude=b.v1.Task.*), or generate the two packages in separate runs into separate output directories`;
+    expect(clash("go")).toBe(
+      message("RegisterTaskHandler, ForwardToTaskClient"),
+    );
+    expect(clash("ts")).toBe(
+      message("taskTools, registerTaskHandler, forwardToTaskClient"),
+    );
+    expect(clash("py")).toBe(
+      message("TASK_TOOLS, register_task_handler, forward_to_task_client"),
+    );
+    // Two names Python writes alike clash there only.
+    expect(clash("py", "TASK")).toContain(
+      "the MCP file would declare TASK_TOOLS, register_task_handler, forward_to_task_client for service b.v1.TASK",
+    );
+    expect(clash("go", "TASK")).toBe("");
+    expect(clash("ts", "TASK")).toBe("");
+    // Left out, the other service is served.
+    expect(
+      protocGenAiTools.run(
+        compileRequest(
+          {
+            "a/v1/t.proto": proto("a.v1", "Task"),
+            "b/v1/t.proto": proto("b.v1", "Task"),
+          },
+          "target=py,tools=all,mcp=true,exclude=b.v1.Task.*",
+        ),
+      ).error ?? "",
+    ).toBe("");
   });
 });

@@ -1,5 +1,10 @@
 import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel, ToolModel } from "../model/model.js";
+import { checkMcpServiceNames } from "../model/mcp-services.js";
+import type {
+  GeneratorModel,
+  McpServiceModel,
+  ToolModel,
+} from "../model/model.js";
 import { alignKeys } from "./go-align.js";
 import {
   assignGoPackages,
@@ -62,9 +67,9 @@ export function buildGoMcpView(
   const packages = assignGoPackages(tools, problems, goMcpLocalNames);
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
   const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
+  checkMcpServiceNames(model.mcpServices, problems, goServiceFunctions);
   for (const service of model.mcpServices) {
-    const name = goCamelCase(service.name);
-    for (const fn of [`Register${name}Handler`, `ForwardTo${name}Client`]) {
+    for (const fn of goServiceFunctions(service)) {
       const tool = toolByVar.get(fn) ?? service.tools[0]!;
       if (toolByVar.has(fn) || declared.has(fn)) {
         problems.add({
@@ -73,7 +78,6 @@ export function buildGoMcpView(
           message: `the Go MCP file declares ${fn} for service ${service.fullName}, which is also the Go identifier of tool ${JSON.stringify(tool.name)}; rename the tool`,
         });
       }
-      declared.add(fn);
     }
   }
   problems.throwIfAny();
@@ -97,10 +101,11 @@ export function buildGoMcpView(
   const services: GoMcpServiceView[] = model.mcpServices.map((service) => {
     const pkg = packages.get(service.file)!.name;
     const name = goCamelCase(service.name);
+    const [registerName, forwardName] = goServiceFunctions(service);
     return {
       fullName: service.fullName,
-      registerName: `Register${name}Handler`,
-      forwardName: `ForwardTo${name}Client`,
+      registerName: registerName!,
+      forwardName: forwardName!,
       serverType: `${pkg}.${name}Server`,
       registerServer: `${pkg}.Register${name}Server`,
       clientType: `${pkg}.${name}Client`,
@@ -185,4 +190,10 @@ function aliasTableLines(model: GeneratorModel): string[] {
     );
   }
   return lines;
+}
+
+/** The MCP functions of `service`: `Register<Service>Handler`, `ForwardTo<Service>Client`. */
+function goServiceFunctions(service: McpServiceModel): readonly string[] {
+  const name = goCamelCase(service.name);
+  return [`Register${name}Handler`, `ForwardTo${name}Client`];
 }

@@ -83,28 +83,36 @@ export function mcpServices(tools: readonly ToolModel[]): McpServiceModel[] {
 }
 
 /**
- * Report services that share a short name: the MCP functions are named
- * after it (`Register<Service>Handler`), so they would clash. Checked only
- * when MCP files are generated.
+ * Report services whose MCP declarations would have the same names: they
+ * are named after the service's short name (`RegisterTaskHandler` in Go,
+ * `register_task_handler` in Python), so two services of one short name,
+ * or of two that one language writes alike (`FooBar` and `Foo_bar` in
+ * Python), would clash. `declaredNames` gives the names the MCP file
+ * declares for a service, in the target's language. Once per service
+ * whose names another service declares already. Checked only when MCP
+ * files are generated.
  */
 export function checkMcpServiceNames(
   services: readonly McpServiceModel[],
   problems: ProblemCollector,
+  declaredNames: (service: McpServiceModel) => readonly string[],
 ): void {
-  const byName = new Map<string, McpServiceModel>();
+  const owners = new Map<string, McpServiceModel>();
   for (const service of services) {
-    const first = byName.get(service.name);
-    if (first === undefined) {
-      byName.set(service.name, service);
+    const names = declaredNames(service);
+    const taken = names.filter((n) => owners.has(n));
+    if (taken.length === 0) {
+      names.forEach((n) => owners.set(n, service));
       continue;
     }
+    const first = owners.get(taken[0]!)!;
     problems.add({
       file: service.file,
       element: service.name,
       message:
-        `service ${service.fullName} has the short name of service ${first.fullName} (${first.file}), ` +
-        `and MCP functions are named after it (Register${service.name}Handler, ForwardTo${service.name}Client); ` +
-        `rename one of the services, or generate the two packages in separate runs into separate output directories`,
+        `the MCP file would declare ${taken.join(", ")} for service ${service.fullName} and for service ${first.fullName} (${first.file}): ` +
+        `the names come from the service's short name; rename one of the services, leave one out (exclude=${service.fullName}.*), ` +
+        `or generate the two packages in separate runs into separate output directories`,
     });
   }
 }

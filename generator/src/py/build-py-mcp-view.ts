@@ -1,5 +1,6 @@
 import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel } from "../model/model.js";
+import { checkMcpServiceNames } from "../model/mcp-services.js";
+import type { GeneratorModel, McpServiceModel } from "../model/model.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import {
   assignImports,
@@ -101,35 +102,27 @@ export function buildPyMcpView(
     options.pyPackage,
     problems,
   );
-  const names = new Map<string, string>();
   for (const s of model.mcpServices) {
-    const snake = pyUpperSnake(s.name).toLowerCase();
-    const at = { file: s.file, element: s.fullName };
+    const snake = pySnakeName(s);
     if (!isPyIdentifier(snake) || pyKeywords.has(snake)) {
       problems.add({
-        ...at,
+        file: s.file,
+        element: s.fullName,
         message: `the Python MCP functions of service ${s.fullName} would be named from ${JSON.stringify(snake)}, which is not a valid Python name; rename the service`,
       });
     }
-    const other = names.get(snake);
-    if (other !== undefined) {
-      problems.add({
-        ...at,
-        message: `services ${other} and ${s.fullName} would both have the Python MCP function register_${snake}_handler; rename one of them`,
-      });
-    }
-    names.set(snake, s.fullName);
   }
+  checkMcpServiceNames(model.mcpServices, problems, (s) => {
+    const view = pyServiceNames(s);
+    return [view.toolsName, view.registerName, view.forwardName];
+  });
   problems.throwIfAny();
 
   const services: PyMcpServiceView[] = model.mcpServices.map((s) => {
-    const snake = pyUpperSnake(s.name).toLowerCase();
     const grpcModule = imports.grpcModule(s.file);
     return {
       fullName: s.fullName,
-      toolsName: `${snake.toUpperCase()}_TOOLS`,
-      registerName: `register_${snake}_handler`,
-      forwardName: `forward_to_${snake}_client`,
+      ...pyServiceNames(s),
       servicerType: `${grpcModule}.${s.service.name}Servicer`,
       addServicer: `${grpcModule}.add_${s.service.name}Servicer_to_server`,
       tools: s.tools.map((t) => ({
@@ -188,4 +181,26 @@ export function buildPyMcpView(
 
 function pyBool(b: boolean): string {
   return b ? "True" : "False";
+}
+
+/** The snake-case name the MCP declarations of `service` are made from. */
+function pySnakeName(service: McpServiceModel): string {
+  return pyUpperSnake(service.name).toLowerCase();
+}
+
+/**
+ * The names the MCP file declares for `service`: `<SERVICE>_TOOLS`,
+ * `register_<service>_handler` and `forward_to_<service>_client`.
+ */
+function pyServiceNames(service: McpServiceModel): {
+  readonly toolsName: string;
+  readonly registerName: string;
+  readonly forwardName: string;
+} {
+  const snake = pySnakeName(service);
+  return {
+    toolsName: `${snake.toUpperCase()}_TOOLS`,
+    registerName: `register_${snake}_handler`,
+    forwardName: `forward_to_${snake}_client`,
+  };
 }

@@ -1,5 +1,6 @@
 import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel } from "../model/model.js";
+import { checkMcpServiceNames } from "../model/mcp-services.js";
+import type { GeneratorModel, McpServiceModel } from "../model/model.js";
 import type { JsonValue } from "../schema/json-schema.js";
 import {
   tsFileName,
@@ -56,23 +57,18 @@ export function buildTsMcpView(
   const constNames = tsToolConstNames(model, problems);
   problems.throwIfAny();
 
-  const declared = new Map<string, string>();
+  checkMcpServiceNames(model.mcpServices, problems, tsServiceNames);
+  const declared = new Set<string>();
   for (const s of model.mcpServices) {
-    const lower = s.name[0]!.toLowerCase() + s.name.slice(1);
-    for (const name of [
-      `${lower}Tools`,
-      `register${s.name}Handler`,
-      `forwardTo${s.name}Client`,
-    ]) {
-      const other = declared.get(name);
-      if (other !== undefined || tsMcpFileIdentifiers.includes(name)) {
+    for (const name of tsServiceNames(s)) {
+      declared.add(name);
+      if (tsMcpFileIdentifiers.includes(name)) {
         problems.add({
           file: s.file,
           element: s.fullName,
-          message: `the TypeScript MCP file would declare ${name} for ${other ?? "itself"} and for ${s.fullName}; rename the service`,
+          message: `the TypeScript MCP file declares ${name} itself, and would declare it for ${s.fullName} too; rename the service`,
         });
       }
-      declared.set(name, s.fullName);
     }
   }
   problems.throwIfAny();
@@ -88,9 +84,7 @@ export function buildTsMcpView(
     return {
       fullName: s.fullName,
       serviceLocal,
-      toolsName: `${s.name[0]!.toLowerCase()}${s.name.slice(1)}Tools`,
-      registerName: `register${s.name}Handler`,
-      forwardName: `forwardTo${s.name}Client`,
+      ...tsServiceView(s),
       tools: s.tools.map((t) => ({
         constName: constNames.get(t)!,
         method: tsMethodExpr(serviceLocal, t.method),
@@ -140,5 +134,27 @@ function mcpOnlyAliases(
     prefixes: view.prefixes.map(tsString),
     types: tsResponseAliasTypes(view.types),
     tools: tsToolResponseAliases(view.tools),
+  };
+}
+
+/**
+ * The names the MCP file declares for `service`: its tools,
+ * `register<Service>Handler` and `forwardTo<Service>Client`.
+ */
+function tsServiceNames(service: McpServiceModel): readonly string[] {
+  const view = tsServiceView(service);
+  return [view.toolsName, view.registerName, view.forwardName];
+}
+
+function tsServiceView(service: McpServiceModel): {
+  readonly toolsName: string;
+  readonly registerName: string;
+  readonly forwardName: string;
+} {
+  const name = service.name;
+  return {
+    toolsName: `${name[0]!.toLowerCase()}${name.slice(1)}Tools`,
+    registerName: `register${name}Handler`,
+    forwardName: `forwardTo${name}Client`,
   };
 }
