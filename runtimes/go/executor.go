@@ -115,7 +115,7 @@ func (e *Executor) serverError(toolName string, err error) *ToolError {
 
 // encode writes one response message as JSON.
 func (e *Executor) encode(resp proto.Message) ([]byte, error) {
-	b, err := protojson.Marshal(resp)
+	b, err := marshalResponse(protojson.MarshalOptions{}, resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}

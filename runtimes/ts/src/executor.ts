@@ -327,7 +327,8 @@ function decode(
 
 /**
  * The proto3 JSON of a response: lowerCamel names, unpopulated omitted; with
- * options, as Go's protojson writes it with those options.
+ * options, as Go's protojson writes it with those options. An Any of a type
+ * the registry lacks is written as its type URL and its bytes.
  */
 function encode(
   schema: DescMessage,
@@ -336,9 +337,16 @@ function encode(
   options?: ResultJsonOptions,
 ): string {
   try {
-    return options === undefined
-      ? toJsonString(schema, message, { registry })
-      : toProtoJsonString(schema, message, { ...options, registry });
+    if (options !== undefined) {
+      return toProtoJsonString(schema, message, { ...options, registry });
+    }
+    try {
+      return toJsonString(schema, message, { registry });
+    } catch {
+      // An Any of a type the registry lacks is written opaque there
+      // (docs/runtime.md, "Responses"); anything else throws again.
+      return toProtoJsonString(schema, message, { registry });
+    }
   } catch (e) {
     throw new ToolError(
       `failed to marshal response: ${e instanceof Error ? e.message : String(e)}`,

@@ -6,7 +6,12 @@
 // written `-0`, and a float field has the shortest digits of its 32-bit
 // value.
 import {
+  clone,
+  create,
+  createRegistry,
+  fromBinary,
   ScalarType,
+  toBinary,
   toJson,
   type DescField,
   type DescMessage,
@@ -16,6 +21,8 @@ import {
   type Message,
   type Registry,
 } from "@bufbuild/protobuf";
+import { reflect, type ReflectMessage } from "@bufbuild/protobuf/reflect";
+import { BytesValueSchema, type Any } from "@bufbuild/protobuf/wkt";
 import { compareBytes, quote } from "./json.js";
 
 /** Options of {@link toProtoJsonString}. */
@@ -28,18 +35,35 @@ export type ProtoJsonOptions = Partial<
 
 /**
  * The JSON of message as Go's protojson writes it, without white space,
- * byte for byte. Throws what protobuf-es's `toJson` throws.
+ * byte for byte. An `Any` of a type the registry does not hold is written
+ * as its type URL and its bytes, base64 (`{"@type": url, "value":
+ * base64}`; docs/runtime.md, "Responses"), where protobuf-es's `toJson`
+ * throws. Throws what `toJson` throws otherwise.
  */
 export function toProtoJsonString(
   schema: DescMessage,
   message: Message,
   options: ProtoJsonOptions = {},
 ): string {
-  const json = toJson(schema, message, options);
+  let registry = options.registry;
+  let opaqueUrls: readonly string[] = [];
+  let json: JsonValue;
+  try {
+    json = toJson(schema, message, options);
+  } catch (e) {
+    const opaque = opaqueAnys(schema, message, registry);
+    if (opaque === undefined) {
+      throw e;
+    }
+    registry = opaque.registry;
+    opaqueUrls = opaque.urls;
+    json = toJson(schema, opaque.message, { ...options, registry });
+  }
   const out: string[] = [];
   const ctx: Context = {
-    registry: options.registry,
+    registry,
     protoNames: options.useProtoFieldName === true,
+    opaqueUrls,
     out,
   };
   writeMessage(schema, json, ctx);
@@ -50,6 +74,8 @@ export function toProtoJsonString(
 interface Context {
   readonly registry: Registry | undefined;
   readonly protoNames: boolean;
+  /** The own type URLs of the Anys opaqueAnys rewrote, by marker index. */
+  readonly opaqueUrls: readonly string[];
   readonly out: string[];
 }
 
@@ -288,7 +314,10 @@ function writeAny(v: JsonValue, ctx: Context): void {
   if (!isObject(v) || typeof type !== "string") {
     return writePlain(v, out);
   }
-  out.push('{"@type":', quote(type));
+  const opaque = type.startsWith(opaqueMarker)
+    ? ctx.opaqueUrls[parseInt(type.slice(opaqueMarker.length), 10)]
+    : undefined;
+  out.push('{"@type":', quote(opaque ?? type));
   const desc = ctx.registry?.getMessage(type.slice(type.lastIndexOf("/") + 1));
   if (desc !== undefined && customJson.has(desc.typeName)) {
     out.push(',"value":');
@@ -328,4 +357,108 @@ function writePlain(v: JsonValue, out: string[]): void {
     }
     out.push("}");
   }
+}
+
+/** How deep opaqueAnys looks into Anys inside Anys. */
+const maxAnyDepth = 32;
+
+/**
+ * The start of the type URL opaqueAnys gives an Any it rewrote: then the
+ * index of its own URL in the list it returns, and the name of the type
+ * the Any now holds, `\0ai-tools-opaque/3/google.protobuf.BytesValue`
+ * (no real type URL holds a NUL).
+ */
+const opaqueMarker = "\0ai-tools-opaque/";
+
+/**
+ * A copy of message in which every Any whose type `registry` does not hold
+ * holds its bytes as a google.protobuf.BytesValue under a marked type URL
+ * (protojson writes a BytesValue in an Any as `"value": base64`; writeAny
+ * writes the Any's own URL back), with their own URLs by marker index and
+ * a registry that holds BytesValue. Looks into the Anys it can resolve
+ * too. Undefined when there is no such Any.
+ */
+function opaqueAnys(
+  schema: DescMessage,
+  message: Message,
+  registry: Registry | undefined,
+):
+  | { message: Message; registry: Registry; urls: readonly string[] }
+  | undefined {
+  const copy = clone(schema, message);
+  const urls: string[] = [];
+  rewriteAnys(reflect(schema, copy), registry, urls, 0);
+  return urls.length === 0
+    ? undefined
+    : { message: copy, registry: withBytesValue(registry), urls };
+}
+
+/** True when `m` holds an Any whose type `registry` lacks (see opaqueAnys). */
+function rewriteAnys(
+  m: ReflectMessage,
+  registry: Registry | undefined,
+  urls: string[],
+  depth: number,
+): boolean {
+  if (m.desc.typeName === anyName) {
+    return rewriteAny(m.message as Any, registry, urls, depth);
+  }
+  let changed = false;
+  for (const field of m.fields) {
+    if (field.message === undefined || !m.isSet(field)) {
+      continue;
+    }
+    const value = m.get(field);
+    const items =
+      field.fieldKind === "message"
+        ? [value as ReflectMessage]
+        : field.fieldKind === "list"
+          ? (value as Iterable<ReflectMessage>)
+          : (value as ReadonlyMap<unknown, ReflectMessage>).values();
+    for (const item of items) {
+      changed = rewriteAnys(item, registry, urls, depth) || changed;
+    }
+  }
+  return changed;
+}
+
+function rewriteAny(
+  any: Any,
+  registry: Registry | undefined,
+  urls: string[],
+  depth: number,
+): boolean {
+  if (any.typeUrl === "" || depth >= maxAnyDepth) {
+    return false;
+  }
+  const desc = registry?.getMessage(
+    any.typeUrl.slice(any.typeUrl.lastIndexOf("/") + 1),
+  );
+  if (desc === undefined) {
+    any.value = toBinary(
+      BytesValueSchema,
+      create(BytesValueSchema, { value: any.value }),
+    );
+    urls.push(any.typeUrl);
+    any.typeUrl = `${opaqueMarker}${urls.length - 1}/${BytesValueSchema.typeName}`;
+    return true;
+  }
+  let inner: Message;
+  try {
+    inner = fromBinary(desc, any.value);
+  } catch {
+    return false; // toJson reports it
+  }
+  if (!rewriteAnys(reflect(desc, inner), registry, urls, depth + 1)) {
+    return false;
+  }
+  any.value = toBinary(desc, inner);
+  return true;
+}
+
+/** `registry` with google.protobuf.BytesValue, which it may lack. */
+function withBytesValue(registry: Registry | undefined): Registry {
+  return registry === undefined
+    ? createRegistry(BytesValueSchema)
+    : createRegistry(registry, BytesValueSchema);
 }

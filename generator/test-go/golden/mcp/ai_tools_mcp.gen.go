@@ -399,7 +399,7 @@ func compactJSON(b []byte) []byte {
 
 // mcpEncode returns one response as MCP results carry it.
 func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
-	b, err := mcpJSON.Marshal(resp)
+	b, err := marshalResponse(mcpJSON, resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}
@@ -409,7 +409,7 @@ func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
 // registrationJSON writes a response with the executor's JSON names, which
 // the registration tables use; "" when it cannot be written.
 func registrationJSON(resp proto.Message) string {
-	b, _ := protojson.Marshal(resp)
+	b, _ := marshalResponse(protojson.MarshalOptions{}, resp)
 	return string(b)
 }
 

@@ -23,7 +23,9 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	rulesv1 "example.com/aitools/testgo/pb/validate/rules/v1"
 )
@@ -1029,7 +1031,7 @@ func (e *Executor) serverError(toolName string, err error) *ToolError {
 
 // encode writes one response message as JSON.
 func (e *Executor) encode(resp proto.Message) ([]byte, error) {
-	b, err := protojson.Marshal(resp)
+	b, err := marshalResponse(protojson.MarshalOptions{}, resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}
@@ -1461,6 +1463,119 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// marshalResponse writes a response as protojson does with opts, except
+// that an Any whose type is not linked into the program (protojson fails on
+// it) is written as its type URL and its bytes, base64:
+// {"@type":"<type URL>","value":"<base64>"} (docs/runtime.md, "Responses").
+// The model then sees the rest of the response instead of an error.
+func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte, error) {
+	b, err := opts.Marshal(resp)
+	if err == nil {
+		return b, nil
+	}
+	c := proto.Clone(resp)
+	if !opaqueAnys(c.ProtoReflect(), 0) {
+		return nil, err
+	}
+	opts.Resolver = opaqueResolver{}
+	return opts.Marshal(c)
+}
+
+// maxAnyDepth bounds the Anys inside Anys opaqueAnys looks into.
+const maxAnyDepth = 32
+
+var anyFullName protoreflect.FullName = "google.protobuf.Any"
+
+// opaqueAnys rewrites, in m, the value of every Any whose type cannot be
+// resolved as a BytesValue holding the original bytes, which opaqueResolver
+// gives for that type URL (protojson writes a BytesValue in an Any as
+// "value":"<base64>"). It looks into the Anys it can resolve too. It
+// reports whether it rewrote any.
+func opaqueAnys(m protoreflect.Message, depth int) bool {
+	if m.Descriptor().FullName() == anyFullName {
+		return opaqueAny(m, depth)
+	}
+	changed := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+			if fd.MapValue().Message() != nil {
+				v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
+					changed = opaqueAnys(mv.Message(), depth) || changed
+					return true
+				})
+			}
+		case fd.IsList():
+			if fd.Message() != nil {
+				list := v.List()
+				for i := 0; i < list.Len(); i++ {
+					changed = opaqueAnys(list.Get(i).Message(), depth) || changed
+				}
+			}
+		case fd.Message() != nil:
+			changed = opaqueAnys(v.Message(), depth) || changed
+		}
+		return true
+	})
+	return changed
+}
+
+// opaqueAny rewrites one Any (see opaqueAnys).
+func opaqueAny(m protoreflect.Message, depth int) bool {
+	fields := m.Descriptor().Fields()
+	typeURL, value := fields.ByNumber(1), fields.ByNumber(2)
+	url := m.Get(typeURL).String()
+	if url == "" || depth >= maxAnyDepth {
+		return false
+	}
+	raw := m.Get(value).Bytes()
+	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url)
+	if err != nil {
+		b, err := proto.Marshal(wrapperspb.Bytes(raw))
+		if err != nil {
+			return false
+		}
+		m.Set(value, protoreflect.ValueOfBytes(b))
+		return true
+	}
+	inner := mt.New()
+	if (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(raw, inner.Interface()) != nil {
+		return false // protojson reports it
+	}
+	if !opaqueAnys(inner, depth+1) {
+		return false
+	}
+	b, err := proto.MarshalOptions{AllowPartial: true, Deterministic: true}.Marshal(inner.Interface())
+	if err != nil {
+		return false
+	}
+	m.Set(value, protoreflect.ValueOfBytes(b))
+	return true
+}
+
+// opaqueResolver resolves what protoregistry.GlobalTypes does, and any
+// other type URL as google.protobuf.BytesValue (see opaqueAnys).
+type opaqueResolver struct{}
+
+func (opaqueResolver) FindMessageByName(name protoreflect.FullName) (protoreflect.MessageType, error) {
+	return protoregistry.GlobalTypes.FindMessageByName(name)
+}
+
+func (opaqueResolver) FindMessageByURL(url string) (protoreflect.MessageType, error) {
+	if mt, err := protoregistry.GlobalTypes.FindMessageByURL(url); err == nil {
+		return mt, nil
+	}
+	return (&wrapperspb.BytesValue{}).ProtoReflect().Type(), nil
+}
+
+func (opaqueResolver) FindExtensionByName(name protoreflect.FullName) (protoreflect.ExtensionType, error) {
+	return protoregistry.GlobalTypes.FindExtensionByName(name)
+}
+
+func (opaqueResolver) FindExtensionByNumber(message protoreflect.FullName, field protoreflect.FieldNumber) (protoreflect.ExtensionType, error) {
+	return protoregistry.GlobalTypes.FindExtensionByNumber(message, field)
 }
 
 // ToolError is the error of every failed tool call (docs/runtime.md,

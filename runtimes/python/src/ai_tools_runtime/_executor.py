@@ -25,7 +25,7 @@ from ._agent_tool import AgentTool
 from ._aliases import AliasManager
 from ._fixup import FixupError, fix_value_tree, parse_args
 from ._json import encode_json
-from ._proto_json import message_json
+from ._proto_json import message_dict, message_json
 from ._tables import AliasConfig
 from ._tool_error import ToolError, ToolErrorReason, status_details, status_text
 
@@ -191,7 +191,7 @@ class _Base:
         fields left out, as Go's protojson writes it; what the registration
         tables name) and as the text of :data:`ResponseJson`."""
         try:
-            value = json_format.MessageToDict(message)
+            value = message_dict(message)
             if self._full:
                 return value, message_json(message)
             return value, json.dumps(value, ensure_ascii=False, separators=(",", ":"))

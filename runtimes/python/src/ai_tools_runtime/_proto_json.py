@@ -3,7 +3,9 @@ it (docs/mcp.md: the three languages write the same JSON for a response):
 ``json_format`` decides the values; fields follow their declaration order,
 map and ``Struct`` keys are sorted, ``Any`` puts ``@type`` first, and numbers
 are printed as ECMAScript prints them (``1``, not ``1.0``; ``1e-7``, not
-``1e-07``; ``100000000000000000000``, not ``1e+20``)."""
+``1e-07``; ``100000000000000000000``, not ``1e+20``). An ``Any`` of a type
+the program does not know is written as its type URL and its bytes, base64
+(docs/runtime.md, "Responses"), where ``json_format`` raises."""
 
 from __future__ import annotations
 
@@ -13,11 +15,11 @@ import struct
 from decimal import Decimal
 from typing import Any, Final, cast
 
-from google.protobuf import descriptor_pool, json_format, struct_pb2
+from google.protobuf import descriptor_pool, json_format, message_factory, struct_pb2, wrappers_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 
-__all__ = ["message_json"]
+__all__ = ["message_dict", "message_json"]
 
 _STRUCT: Final = "google.protobuf.Struct"
 _VALUE: Final = "google.protobuf.Value"
@@ -50,14 +52,106 @@ def message_json(message: Message, *, proto_names: bool = True, defaults: bool =
     """The JSON of ``message``: proto field names (``proto_names``) and every
     field without presence written (``defaults``), as Go's ``UseProtoNames``
     and ``EmitDefaultValues`` do; no white space."""
-    value = json_format.MessageToDict(
-        message,
-        preserving_proto_field_name=proto_names,
-        always_print_fields_with_no_presence=defaults,
-    )
+    value = message_dict(message, proto_names=proto_names, defaults=defaults)
     parts: list[str] = []
     _write(_ordered(cast(Descriptor, message.DESCRIPTOR), value, proto_names), parts)
     return "".join(parts)
+
+
+def message_dict(message: Message, *, proto_names: bool = False, defaults: bool = False) -> Any:
+    """``json_format.MessageToDict`` of ``message`` (``proto_names``:
+    ``preserving_proto_field_name``, ``defaults``:
+    ``always_print_fields_with_no_presence``), except that an ``Any`` of a
+    type the default descriptor pool lacks is ``{"@type": url, "value":
+    base64}`` instead of an error."""
+
+    def to_dict(m: Message) -> Any:
+        return json_format.MessageToDict(
+            m,
+            preserving_proto_field_name=proto_names,
+            always_print_fields_with_no_presence=defaults,
+        )
+
+    try:
+        return to_dict(message)
+    except TypeError:
+        copy = type(message)()
+        copy.CopyFrom(message)
+        urls: list[str] = []
+        _opaque_anys(copy, urls, 0)
+        if not urls:
+            raise
+        return _restore_urls(to_dict(copy), urls)
+
+
+# How deep _opaque_anys looks into Anys inside Anys.
+_MAX_ANY_DEPTH: Final = 32
+# The start of the type URL _opaque_anys gives an Any it rewrote: then the
+# index of its own URL and the name of the type it now holds (no real type
+# URL holds a NUL).
+_OPAQUE_MARKER: Final = "\0ai-tools-opaque/"
+_BYTES_VALUE: Final = wrappers_pb2.BytesValue.DESCRIPTOR.full_name
+
+
+def _opaque_anys(message: Message, urls: list[str], depth: int) -> bool:
+    """Rewrite every ``Any`` in ``message`` whose type the default pool lacks:
+    its bytes become a ``BytesValue`` (which ``json_format`` writes in an
+    ``Any`` as ``"value": base64``) under a marked type URL, its own URL goes
+    to ``urls``. Looks into the ``Any`` values it can resolve too. True when
+    it rewrote one."""
+    desc = cast(Descriptor, message.DESCRIPTOR)
+    if desc.full_name == _ANY:
+        return _opaque_any(message, urls, depth)
+    changed = False
+    for field, value in message.ListFields():
+        entry = field.message_type
+        if entry is None:
+            continue
+        if entry.GetOptions().map_entry:
+            if entry.fields_by_name["value"].message_type is not None:
+                for item in value.values():
+                    changed = _opaque_anys(item, urls, depth) or changed
+        elif field.is_repeated:
+            for item in value:
+                changed = _opaque_anys(item, urls, depth) or changed
+        else:
+            changed = _opaque_anys(value, urls, depth) or changed
+    return changed
+
+
+def _opaque_any(any_message: Any, urls: list[str], depth: int) -> bool:
+    type_url: str = any_message.type_url
+    if type_url == "" or depth >= _MAX_ANY_DEPTH:
+        return False
+    try:
+        packed = descriptor_pool.Default().FindMessageTypeByName(type_url.rsplit("/", 1)[-1])
+    except KeyError:
+        any_message.value = wrappers_pb2.BytesValue(value=any_message.value).SerializeToString()
+        any_message.type_url = f"{_OPAQUE_MARKER}{len(urls)}/{_BYTES_VALUE}"
+        urls.append(type_url)
+        return True
+    inner = message_factory.GetMessageClass(packed)()
+    try:
+        inner.ParseFromString(any_message.value)
+    except DecodeError:
+        return False  # json_format reports it
+    if not _opaque_anys(inner, urls, depth + 1):
+        return False
+    any_message.value = inner.SerializeToString(deterministic=True)
+    return True
+
+
+def _restore_urls(value: Any, urls: list[str]) -> Any:
+    """``value`` with the marked type URLs of :func:`_opaque_anys` written back."""
+    if isinstance(value, list):
+        return [_restore_urls(v, urls) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: _restore_urls(v, urls) for k, v in value.items()}
+    type_url = out.get("@type")
+    if isinstance(type_url, str) and type_url.startswith(_OPAQUE_MARKER):
+        out["@type"] = urls[int(type_url[len(_OPAQUE_MARKER) :].split("/", 1)[0])]
+    return out
 
 
 def _ordered(desc: Descriptor, value: Any, proto_names: bool) -> Any:
