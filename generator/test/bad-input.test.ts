@@ -76,7 +76,7 @@ describe("bad input", () => {
     });
     expect(error).toBe(
       // Tools are taken in name order, so "a__b" keeps the identifier.
-      'a/v1/a.proto: S.One: tool name "a_b" becomes the Go identifier AB, as does tool "a__b" (S.Two in a/v1/a.proto); rename one of them',
+      'a/v1/a.proto: S.One: tool name "a_b" becomes the Go identifier AB, as does tool "a__b" (S.Two in a/v1/a.proto); rename one of them, or leave one out with exclude=a.v1.S.One',
     );
   });
 
@@ -90,7 +90,7 @@ describe("bad input", () => {
       "a/v1/a.proto": header("a.v1") + `service S {\n${rpc("M", name)}}\n`,
     });
     expect(error).toBe(
-      `a/v1/a.proto: S.M: tool name "${name}" becomes the Go identifier ${id}, which the generated file already declares; rename the tool`,
+      `a/v1/a.proto: S.M: tool name "${name}" becomes the Go identifier ${id}, which the generated file already declares; rename the tool, or leave it out with exclude=a.v1.S.M`,
     );
   });
 

@@ -461,8 +461,8 @@ describe("python target: refused at generation", () => {
     expect(files).toEqual([]);
     expect(error).toBe(
       [
-        'a/v1/a.proto: S.All: tool name "all_tools" becomes the Python constant ALL_TOOLS, which ai_tools_gen.py already defines; rename the tool',
-        'a/v1/a.proto: S.Cfg: tool name "alias-config" becomes the Python constant ALIAS_CONFIG, which ai_tools_gen.py already defines; rename the tool',
+        'a/v1/a.proto: S.All: tool name "all_tools" becomes the Python constant ALL_TOOLS, which ai_tools_gen.py already defines; rename the tool, or leave it out with exclude=a.v1.S.All',
+        'a/v1/a.proto: S.Cfg: tool name "alias-config" becomes the Python constant ALIAS_CONFIG, which ai_tools_gen.py already defines; rename the tool, or leave it out with exclude=a.v1.S.Cfg',
       ].join("\n"),
     );
   });
@@ -476,8 +476,8 @@ describe("python target: refused at generation", () => {
     expect(error).toBe(
       [
         // Tools are visited in name order: "links-get" comes first.
-        'a/v1/a.proto: S.A: tool name "links_get" becomes the Python constant LINKS_GET, as does tool "links-get" (S.C in a/v1/a.proto); rename one of them',
-        'a/v1/a.proto: S.B: tool name "linksGet" becomes the Python constant LINKS_GET, as does tool "links-get" (S.C in a/v1/a.proto); rename one of them',
+        'a/v1/a.proto: S.A: tool name "links_get" becomes the Python constant LINKS_GET, as does tool "links-get" (S.C in a/v1/a.proto); rename one of them, or leave one out with exclude=a.v1.S.A',
+        'a/v1/a.proto: S.B: tool name "linksGet" becomes the Python constant LINKS_GET, as does tool "links-get" (S.C in a/v1/a.proto); rename one of them, or leave one out with exclude=a.v1.S.B',
       ].join("\n"),
     );
   });

@@ -242,6 +242,38 @@ ${rpcs}
     expect(warnings[0]).not.toContain("Set10");
   });
 
+  it("says so when it leaves out streaming methods and makes no tool", () => {
+    const reflection = `syntax = "proto3";
+package acme.reflect.v1;
+message Req { string id = 1; }
+service ReflectionService {
+  rpc Info(stream Req) returns (stream Req);
+}
+`;
+    const warnings: string[] = [];
+    const files = generate(
+      compileRequest(
+        { "acme/reflect/v1/r.proto": reflection },
+        "target=go,tools=all",
+      ),
+      (w) => warnings.push(w),
+    );
+    expect(files).toEqual([]);
+    expect(warnings).toEqual([
+      "tools=all makes no tool; it leaves out 1 client- or bidi-streaming method, which a tool call cannot drive",
+    ]);
+    // With a tool made, or with tools=annotated, nothing is said.
+    warnings.length = 0;
+    generate(compileRequest(sources, "target=go,tools=all"), (w) =>
+      warnings.push(w),
+    );
+    generate(
+      compileRequest({ "acme/reflect/v1/r.proto": reflection }, "target=go"),
+      (w) => warnings.push(w),
+    );
+    expect(warnings).toEqual([]);
+  });
+
   it("keeps refusing an annotated method whose request is no JSON object", () => {
     expect(
       errorOf("target=go", {

@@ -41,16 +41,17 @@ export function assignToolIdentifiers(
     const id = rules.shape(tool.name);
     const invalid = rules.invalid(id);
     const becomes = `tool name ${name} becomes the ${rules.kind} ${id}`;
+    const leaveOut = `exclude=${tool.method.parent.typeName}.${tool.method.name}`;
     const other = owners.get(id);
     const message =
       invalid !== undefined
         ? `tool name ${name} gives ${invalid}`
         : rules.reservedWords.has(id)
-          ? `${becomes}, which is a reserved word; rename the tool`
+          ? `${becomes}, which is a reserved word; rename the tool, or leave it out with ${leaveOut}`
           : rules.taken.has(id)
-            ? `${becomes}, which ${rules.takenBy}; rename the tool`
+            ? `${becomes}, which ${rules.takenBy}; rename the tool, or leave it out with ${leaveOut}`
             : other !== undefined
-              ? `${becomes}, as does tool ${JSON.stringify(other.name)} (${other.element} in ${other.file}); rename one of them`
+              ? `${becomes}, as does tool ${JSON.stringify(other.name)} (${other.element} in ${other.file}); rename one of them, or leave one out with ${leaveOut}`
               : undefined;
     if (message !== undefined) {
       problems.add({ ...at, message });

@@ -237,7 +237,7 @@ function isStreamingIn(method: DescMethod): boolean {
  * builder reports them. Without an annotation (`tools=all`), those are
  * left out, and so are the methods whose request type has no JSON object
  * form (a `google.protobuf.BoolValue`, say): one warning to `warn` names
- * the latter.
+ * the latter, another says when streaming methods were all there was.
  */
 export function selectTools(
   files: readonly DescFile[],
@@ -260,6 +260,7 @@ export function selectTools(
       ]),
     );
   const notObject: string[] = [];
+  let streamingLeftOut = 0;
   const includes = uses(selection.include);
   const excludes = uses(selection.exclude);
   const services = new Set<string>();
@@ -291,6 +292,7 @@ export function selectTools(
         }
         if (annotation === undefined && isStreamingIn(method)) {
           count("streaming");
+          streamingLeftOut++;
           continue;
         }
         if (annotation === undefined && !hasJsonObjectForm(method.input)) {
@@ -362,6 +364,13 @@ export function selectTools(
       `tools=all leaves out ${notObject.length} method${notObject.length === 1 ? "" : "s"} whose request type has no JSON object form, which a tool's arguments must have: ` +
         notObject.slice(0, leftOutListed).join(", ") +
         (more > 0 ? `, and ${more} more` : ""),
+    );
+  }
+  if (selected.size === 0 && streamingLeftOut > 0) {
+    // Else nothing is written and nothing said (a file without tools is
+    // usual, but not under tools=all).
+    warn(
+      `tools=all makes no tool; it leaves out ${streamingLeftOut} client- or bidi-streaming method${streamingLeftOut === 1 ? "" : "s"}, which a tool call cannot drive`,
     );
   }
   return selected;
