@@ -454,6 +454,53 @@ describe("name_prefix=", () => {
   });
 });
 
+describe("shortened names", () => {
+  const long = `syntax = "proto3";
+package acme.examples.internal.proto.examplepb;
+option go_package = "example.com/acme/examplepb;examplepb";
+message Req { string id = 1; }
+service CamelCaseServiceName {
+  rpc GetStatus(Req) returns (Req);
+  rpc Ok(Req) returns (Req);
+}
+`;
+  const warnings = (parameter: string): string[] => {
+    const out: string[] = [];
+    generate(
+      compileRequest({ "acme/examplepb/e.proto": long }, parameter),
+      (w) => out.push(w),
+    );
+    return out;
+  };
+
+  it("suggest the trim_prefix that would keep them whole", () => {
+    const all = names("target=go,tools=all", {
+      "acme/examplepb/e.proto": long,
+    });
+    // GetStatus's name is too long; Ok's fits.
+    const shortened = all.find((n) => n.endsWith("_GetStatus"));
+    expect(shortened).toHaveLength(64);
+    expect(all).toContain(
+      "acme_examples_internal_proto_examplepb_CamelCaseServiceName_Ok",
+    );
+    expect(warnings("target=go,tools=all")).toEqual([
+      `tools=all shortened 1 tool name over 64 bytes to a hash and the name's end (${JSON.stringify(shortened)}); option trim_prefix=acme.examples.internal.proto.examplepb would keep it whole`,
+    ]);
+    // Nothing to suggest once trim_prefix is set.
+    expect(
+      warnings(
+        "target=go,tools=all,trim_prefix=acme.examples.internal.proto.examplepb",
+      ),
+    ).toEqual([]);
+  });
+
+  it("say nothing when no package would keep one whole", () => {
+    expect(
+      warnings(`target=go,tools=all,name_prefix=${"p".repeat(45)}_`),
+    ).toEqual([]);
+  });
+});
+
 describe("collisions of derived names", () => {
   const dotted = (pkg: string) => `syntax = "proto3";
 package ${pkg};

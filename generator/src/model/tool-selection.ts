@@ -16,7 +16,7 @@ import {
   RootSchemaError,
   type OneofGroup,
 } from "../schema/build-schema.js";
-import { canonicalJson } from "../schema/canonical-json.js";
+import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
 import {
   deriveToolName,
   maxToolNameBytes,
@@ -261,6 +261,7 @@ export function selectTools(
     );
   const notObject: string[] = [];
   let streamingLeftOut = 0;
+  const shortened: ShortenedName[] = [];
   const includes = uses(selection.include);
   const excludes = uses(selection.exclude);
   const services = new Set<string>();
@@ -317,6 +318,13 @@ export function selectTools(
           problems.add({ ...at, message: named.problem });
           continue;
         }
+        if (named.shortened) {
+          shortened.push({
+            fullName,
+            pkg: file.proto.package,
+            name: named.name,
+          });
+        }
         const strictSchema =
           annotation === undefined
             ? allowedStrictSchema(method.input, method)
@@ -366,6 +374,13 @@ export function selectTools(
         (more > 0 ? `, and ${more} more` : ""),
     );
   }
+  const trim = trimSuggestion(shortened, selection);
+  if (trim !== undefined) {
+    warn(
+      `tools=all shortened ${shortened.length} tool name${shortened.length === 1 ? "" : "s"} over ${maxToolNameBytes} bytes to a hash and the name's end (${JSON.stringify(shortened[0]!.name)}); ` +
+        `option trim_prefix=${trim.prefix} would keep ${trim.whole === shortened.length ? (shortened.length === 1 ? "it" : "them all") : `${trim.whole} of them`} whole`,
+    );
+  }
   if (selected.size === 0 && streamingLeftOut > 0) {
     // Else nothing is written and nothing said (a file without tools is
     // usual, but not under tools=all).
@@ -376,7 +391,51 @@ export function selectTools(
   return selected;
 }
 
-type Named = { name: string; how: string } | { problem: string };
+/** A derived tool name shortened to fit (deriveToolName). */
+interface ShortenedName {
+  readonly fullName: string;
+  /** The proto package of its method. */
+  readonly pkg: string;
+  readonly name: string;
+}
+
+/**
+ * The `trim_prefix` (a proto package) that would keep the most of the
+ * `shortened` names whole, and how many; undefined when trim_prefix is set
+ * already or no package would keep one whole.
+ */
+function trimSuggestion(
+  shortened: readonly ShortenedName[],
+  selection: ToolSelection,
+): { prefix: string; whole: number } | undefined {
+  if (selection.trimPrefix !== "" || shortened.length === 0) {
+    return undefined;
+  }
+  let best: { prefix: string; whole: number } | undefined;
+  const packages = [...new Set(shortened.map((s) => s.pkg))]
+    .filter((p) => p !== "")
+    .sort(compareUtf8);
+  for (const pkg of packages) {
+    let whole = 0;
+    for (const s of shortened) {
+      const derived = deriveToolName(
+        s.fullName,
+        pkg,
+        maxToolNameBytes - selection.namePrefix.length,
+      );
+      if (!("problem" in derived) && derived.trimmed && !derived.shortened) {
+        whole++;
+      }
+    }
+    if (whole > (best?.whole ?? 0)) {
+      best = { prefix: pkg, whole };
+    }
+  }
+  return best;
+}
+
+type Named =
+  { name: string; how: string; shortened: boolean } | { problem: string };
 
 function toolName(
   fullName: string,
@@ -400,6 +459,7 @@ function toolName(
     return {
       name,
       how: prefix === "" ? "" : `its rpc_tool name${withPrefix}`,
+      shortened: false,
     };
   }
   const derived = deriveToolName(
@@ -421,7 +481,7 @@ function toolName(
   const how = `derived from ${fullName}${steps.length > 0 ? `, ${steps.join(", ")}` : ""}`;
   const problem = toolNameProblem(name);
   return problem === undefined
-    ? { name, how }
+    ? { name, how, shortened: derived.shortened }
     : {
         problem: `${problem}; it is ${how}: name the tool with an rpc_tool option`,
       };
