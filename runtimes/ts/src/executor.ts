@@ -1,10 +1,7 @@
 import {
-  createRegistry,
   fromJson,
   toJsonString,
-  type DescFile,
   type DescMessage,
-  type DescMethod,
   type DescMethodServerStreaming,
   type DescMethodUnary,
   type JsonWriteOptions,
@@ -26,6 +23,7 @@ import {
 } from "./alias-manager.js";
 import { fixTree, invalidArguments, toDecoderJson } from "./fixup.js";
 import { isJsonMap, jsonKind, tryParseJson } from "./json.js";
+import { createMethodRegistry } from "./method-registry.js";
 import { toProtoJsonString } from "./proto-json.js";
 import { ToolError, callError } from "./tool-error.js";
 
@@ -125,7 +123,7 @@ export function createExecutor(
     if (tools.has(m.tool.name)) {
       throw new Error(`tool ${JSON.stringify(m.tool.name)} is declared twice`);
     }
-    tools.set(m.tool.name, { ...m, registry: registryOf(m.method) });
+    tools.set(m.tool.name, { ...m, registry: createMethodRegistry(m.method) });
   }
   const aliases = config.aliasManager ?? createAliasManager(config.aliases);
   const core: ExecutorCore = {
@@ -201,19 +199,6 @@ export function coreOf(executor: Executor): ExecutorCore | undefined {
 
 interface Entry extends ToolMethod {
   readonly registry: Registry;
-}
-
-/** A registry of the method's file and its imports, for Any in JSON. */
-function registryOf(method: DescMethod): Registry {
-  const files = new Set<DescFile>();
-  const add = (file: DescFile) => {
-    if (!files.has(file)) {
-      files.add(file);
-      file.dependencies.forEach(add);
-    }
-  };
-  add(method.parent.file);
-  return createRegistry(...files);
 }
 
 async function run(

@@ -1,8 +1,4 @@
-import {
-  createRegistry,
-  type DescFile,
-  type Registry,
-} from "@bufbuild/protobuf";
+import type { Registry } from "@bufbuild/protobuf";
 import { createContextValues, type Transport } from "@connectrpc/connect";
 import {
   ProtocolError,
@@ -27,6 +23,7 @@ import {
   type ExecutorCore,
 } from "../executor.js";
 import { quote } from "../json.js";
+import { createMethodRegistry } from "../method-registry.js";
 import {
   errorResult,
   errorText,
@@ -198,7 +195,7 @@ export function createMcpToolServer(
           set,
           executors,
           core,
-          registry: registryOf(m, options.registry),
+          registry: createMethodRegistry(m.method, options.registry),
           wrapKey:
             m.outputWrapKey ??
             (m.method.methodKind === "server_streaming" ? "messages" : ""),
@@ -263,21 +260,6 @@ export function createMcpToolServer(
     },
   };
   return server;
-}
-
-/** The types of the method's file and its imports, and the given ones. */
-function registryOf(m: McpToolMethod, extra: Registry | undefined): Registry {
-  const files = new Set<DescFile>();
-  const add = (file: DescFile) => {
-    if (!files.has(file)) {
-      files.add(file);
-      file.dependencies.forEach(add);
-    }
-  };
-  add(m.method.parent.file);
-  return extra === undefined
-    ? createRegistry(...files)
-    : createRegistry(extra, ...files);
 }
 
 /** One `tools/call`: never throws; every failure is an `isError` result. */

@@ -1,0 +1,56 @@
+// The message types a tool's response may hold in an Any, for writing it as
+// JSON: those of the method's file and its imports, and the well-known
+// types, which Go's protojson and Python's json_format know in any
+// program (docs/runtime.md, "Responses").
+import {
+  createRegistry,
+  type DescFile,
+  type DescMethod,
+  type Registry,
+} from "@bufbuild/protobuf";
+import {
+  file_google_protobuf_any,
+  file_google_protobuf_api,
+  file_google_protobuf_duration,
+  file_google_protobuf_empty,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_source_context,
+  file_google_protobuf_struct,
+  file_google_protobuf_timestamp,
+  file_google_protobuf_type,
+  file_google_protobuf_wrappers,
+} from "@bufbuild/protobuf/wkt";
+
+const wellKnownFiles: readonly DescFile[] = [
+  file_google_protobuf_any,
+  file_google_protobuf_api,
+  file_google_protobuf_duration,
+  file_google_protobuf_empty,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_source_context,
+  file_google_protobuf_struct,
+  file_google_protobuf_timestamp,
+  file_google_protobuf_type,
+  file_google_protobuf_wrappers,
+];
+
+/**
+ * A registry of the types of `extra`, the well-known types, and the types
+ * of the method's file and its imports.
+ */
+export function createMethodRegistry(
+  method: DescMethod,
+  extra?: Registry,
+): Registry {
+  const files = new Set<DescFile>(wellKnownFiles);
+  const add = (file: DescFile) => {
+    if (!files.has(file)) {
+      files.add(file);
+      file.dependencies.forEach(add);
+    }
+  };
+  add(method.parent.file);
+  return extra === undefined
+    ? createRegistry(...files)
+    : createRegistry(extra, ...files);
+}
