@@ -242,7 +242,7 @@ ${rpcs}
     expect(warnings[0]).not.toContain("Set10");
   });
 
-  it("says so when it leaves out streaming methods and makes no tool", () => {
+  it("names the streaming methods it leaves out, with one warning", () => {
     const reflection = `syntax = "proto3";
 package acme.reflect.v1;
 message Req { string id = 1; }
@@ -250,28 +250,30 @@ service ReflectionService {
   rpc Info(stream Req) returns (stream Req);
 }
 `;
-    const warnings: string[] = [];
-    const files = generate(
-      compileRequest(
-        { "acme/reflect/v1/r.proto": reflection },
+    const warned = (protos: ProtoSources, parameter: string): string[] => {
+      const warnings: string[] = [];
+      generate(compileRequest(protos, parameter), (w) => warnings.push(w));
+      return warnings;
+    };
+    // Alone, nothing is written: the warning says why.
+    expect(
+      warned({ "acme/reflect/v1/r.proto": reflection }, "target=go,tools=all"),
+    ).toEqual([
+      "tools=all leaves out 1 client- or bidi-streaming method, which a tool call cannot drive: acme.reflect.v1.ReflectionService.Info",
+    ]);
+    // Beside other tools, the same.
+    expect(
+      warned(
+        { ...sources, "acme/reflect/v1/r.proto": reflection },
         "target=go,tools=all",
       ),
-      (w) => warnings.push(w),
-    );
-    expect(files).toEqual([]);
-    expect(warnings).toEqual([
-      "tools=all makes no tool; it leaves out 1 client- or bidi-streaming method, which a tool call cannot drive",
+    ).toEqual([
+      "tools=all leaves out 3 client- or bidi-streaming methods, which a tool call cannot drive: acme.crm.v1.CrmService.ImportAccounts, acme.crm.v1.CrmService.SyncAccounts, acme.reflect.v1.ReflectionService.Info",
     ]);
-    // With a tool made, or with tools=annotated, nothing is said.
-    warnings.length = 0;
-    generate(compileRequest(sources, "target=go,tools=all"), (w) =>
-      warnings.push(w),
-    );
-    generate(
-      compileRequest({ "acme/reflect/v1/r.proto": reflection }, "target=go"),
-      (w) => warnings.push(w),
-    );
-    expect(warnings).toEqual([]);
+    // tools=annotated takes no unannotated method: nothing is left out.
+    expect(
+      warned({ "acme/reflect/v1/r.proto": reflection }, "target=go"),
+    ).toEqual([]);
   });
 
   it("keeps refusing an annotated method whose request is no JSON object", () => {

@@ -236,8 +236,8 @@ function isStreamingIn(method: DescMethod): boolean {
  * Annotated client- and bidi-streaming methods are returned: the model
  * builder reports them. Without an annotation (`tools=all`), those are
  * left out, and so are the methods whose request type has no JSON object
- * form (a `google.protobuf.BoolValue`, say): one warning to `warn` names
- * the latter, another says when streaming methods were all there was.
+ * form (a `google.protobuf.BoolValue`, say): a warning to `warn` names
+ * each kind (the first ten of them).
  */
 export function selectTools(
   files: readonly DescFile[],
@@ -260,7 +260,7 @@ export function selectTools(
       ]),
     );
   const notObject: string[] = [];
-  let streamingLeftOut = 0;
+  const streamingIn: string[] = [];
   const shortened: ShortenedName[] = [];
   const includes = uses(selection.include);
   const excludes = uses(selection.exclude);
@@ -293,7 +293,7 @@ export function selectTools(
         }
         if (annotation === undefined && isStreamingIn(method)) {
           count("streaming");
-          streamingLeftOut++;
+          streamingIn.push(fullName);
           continue;
         }
         if (annotation === undefined && !hasJsonObjectForm(method.input)) {
@@ -366,26 +366,31 @@ export function selectTools(
     }
   }
   throwOptionErrors(selection, includes, excludes, services, trimmed);
-  if (notObject.length > 0) {
-    const more = notObject.length - leftOutListed;
-    warn(
-      `tools=all leaves out ${notObject.length} method${notObject.length === 1 ? "" : "s"} whose request type has no JSON object form, which a tool's arguments must have: ` +
-        notObject.slice(0, leftOutListed).join(", ") +
-        (more > 0 ? `, and ${more} more` : ""),
-    );
-  }
+  // The methods tools=all leaves out, named (and not only when no tool is
+  // left: a run with other files' tools would drop them without a word).
+  const leftOut = (methods: readonly string[], what: string) => {
+    if (methods.length > 0) {
+      const more = methods.length - leftOutListed;
+      warn(
+        `tools=all leaves out ${methods.length} ${what}: ` +
+          methods.slice(0, leftOutListed).join(", ") +
+          (more > 0 ? `, and ${more} more` : ""),
+      );
+    }
+  };
+  leftOut(
+    streamingIn,
+    `client- or bidi-streaming method${streamingIn.length === 1 ? "" : "s"}, which a tool call cannot drive`,
+  );
+  leftOut(
+    notObject,
+    `method${notObject.length === 1 ? "" : "s"} whose request type has no JSON object form, which a tool's arguments must have`,
+  );
   const trim = trimSuggestion(shortened, selection);
   if (trim !== undefined) {
     warn(
       `tools=all shortened ${shortened.length} tool name${shortened.length === 1 ? "" : "s"} over ${maxToolNameBytes} bytes to a hash and the name's end (${JSON.stringify(shortened[0]!.name)}); ` +
         `option trim_prefix=${trim.prefix} would keep ${trim.whole === shortened.length ? (shortened.length === 1 ? "it" : "them all") : `${trim.whole} of them`} whole`,
-    );
-  }
-  if (selected.size === 0 && streamingLeftOut > 0) {
-    // Else nothing is written and nothing said (a file without tools is
-    // usual, but not under tools=all).
-    warn(
-      `tools=all makes no tool; it leaves out ${streamingLeftOut} client- or bidi-streaming method${streamingLeftOut === 1 ? "" : "s"}, which a tool call cannot drive`,
     );
   }
   return selected;
