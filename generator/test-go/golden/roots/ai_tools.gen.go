@@ -594,10 +594,11 @@ func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte,
 		return b, nil
 	}
 	c := proto.Clone(resp)
-	if !opaqueAnys(c.ProtoReflect(), 0) {
+	opaque := map[string]bool{}
+	if !opaqueAnys(c.ProtoReflect(), opaque, 0) {
 		return nil, err
 	}
-	opts.Resolver = opaqueResolver{}
+	opts.Resolver = opaqueResolver(opaque)
 	return opts.Marshal(c)
 }
 
@@ -607,13 +608,13 @@ const maxAnyDepth = 32
 var anyFullName protoreflect.FullName = "google.protobuf.Any"
 
 // opaqueAnys rewrites, in m, the value of every Any whose type cannot be
-// resolved as a BytesValue holding the original bytes, which opaqueResolver
-// gives for that type URL (protojson writes a BytesValue in an Any as
-// "value":"<base64>"). It looks into the Anys it can resolve too. It
-// reports whether it rewrote any.
-func opaqueAnys(m protoreflect.Message, depth int) bool {
+// resolved as a BytesValue holding the original bytes, and adds its type
+// URL to opaque, for which opaqueResolver gives BytesValue (protojson
+// writes a BytesValue in an Any as "value":"<base64>"). It looks into the
+// Anys it can resolve too. It reports whether it rewrote any.
+func opaqueAnys(m protoreflect.Message, opaque map[string]bool, depth int) bool {
 	if m.Descriptor().FullName() == anyFullName {
-		return opaqueAny(m, depth)
+		return opaqueAny(m, opaque, depth)
 	}
 	changed := false
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
@@ -621,7 +622,7 @@ func opaqueAnys(m protoreflect.Message, depth int) bool {
 		case fd.IsMap():
 			if fd.MapValue().Message() != nil {
 				v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-					changed = opaqueAnys(mv.Message(), depth) || changed
+					changed = opaqueAnys(mv.Message(), opaque, depth) || changed
 					return true
 				})
 			}
@@ -629,11 +630,11 @@ func opaqueAnys(m protoreflect.Message, depth int) bool {
 			if fd.Message() != nil {
 				list := v.List()
 				for i := 0; i < list.Len(); i++ {
-					changed = opaqueAnys(list.Get(i).Message(), depth) || changed
+					changed = opaqueAnys(list.Get(i).Message(), opaque, depth) || changed
 				}
 			}
 		case fd.Message() != nil:
-			changed = opaqueAnys(v.Message(), depth) || changed
+			changed = opaqueAnys(v.Message(), opaque, depth) || changed
 		}
 		return true
 	})
@@ -641,7 +642,7 @@ func opaqueAnys(m protoreflect.Message, depth int) bool {
 }
 
 // opaqueAny rewrites one Any (see opaqueAnys).
-func opaqueAny(m protoreflect.Message, depth int) bool {
+func opaqueAny(m protoreflect.Message, opaque map[string]bool, depth int) bool {
 	fields := m.Descriptor().Fields()
 	typeURL, value := fields.ByNumber(1), fields.ByNumber(2)
 	url := m.Get(typeURL).String()
@@ -656,13 +657,14 @@ func opaqueAny(m protoreflect.Message, depth int) bool {
 			return false
 		}
 		m.Set(value, protoreflect.ValueOfBytes(b))
+		opaque[url] = true
 		return true
 	}
 	inner := mt.New()
 	if (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(raw, inner.Interface()) != nil {
 		return false // protojson reports it
 	}
-	if !opaqueAnys(inner, depth+1) {
+	if !opaqueAnys(inner, opaque, depth+1) {
 		return false
 	}
 	b, err := proto.MarshalOptions{AllowPartial: true, Deterministic: true}.Marshal(inner.Interface())
@@ -673,19 +675,19 @@ func opaqueAny(m protoreflect.Message, depth int) bool {
 	return true
 }
 
-// opaqueResolver resolves what protoregistry.GlobalTypes does, and any
-// other type URL as google.protobuf.BytesValue (see opaqueAnys).
-type opaqueResolver struct{}
+// opaqueResolver resolves what protoregistry.GlobalTypes does, and the
+// type URLs opaqueAnys rewrote as google.protobuf.BytesValue.
+type opaqueResolver map[string]bool
 
 func (opaqueResolver) FindMessageByName(name protoreflect.FullName) (protoreflect.MessageType, error) {
 	return protoregistry.GlobalTypes.FindMessageByName(name)
 }
 
-func (opaqueResolver) FindMessageByURL(url string) (protoreflect.MessageType, error) {
-	if mt, err := protoregistry.GlobalTypes.FindMessageByURL(url); err == nil {
-		return mt, nil
+func (r opaqueResolver) FindMessageByURL(url string) (protoreflect.MessageType, error) {
+	if r[url] {
+		return (&wrapperspb.BytesValue{}).ProtoReflect().Type(), nil
 	}
-	return (&wrapperspb.BytesValue{}).ProtoReflect().Type(), nil
+	return protoregistry.GlobalTypes.FindMessageByURL(url)
 }
 
 func (opaqueResolver) FindExtensionByName(name protoreflect.FullName) (protoreflect.ExtensionType, error) {
