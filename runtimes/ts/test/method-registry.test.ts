@@ -4,6 +4,7 @@
 import { create, createRegistry } from "@bufbuild/protobuf";
 import {
   anyPack,
+  type Any,
   DurationSchema,
   FieldMaskSchema,
   OptionSchema,
@@ -36,7 +37,7 @@ describe("createMethodRegistry", () => {
 
   it("writes a well-known type in an Any as Go does, imported or not", () => {
     const registry = createMethodRegistry(method);
-    const option = (value: ReturnType<typeof anyPack>) =>
+    const option = (value: Any) =>
       toProtoJsonString(
         OptionSchema,
         create(OptionSchema, { name: "o", value }),
