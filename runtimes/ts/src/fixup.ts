@@ -1,5 +1,6 @@
 import {
   ScalarType,
+  type DescEnum,
   type DescField,
   type DescMessage,
   type JsonValue,
@@ -100,27 +101,36 @@ export function messageOf(field: DescField): DescMessage | undefined {
 /** What one value of a field (an item of a list, a value of a map) is. */
 type Element =
   | { readonly kind: "scalar"; readonly scalar: ScalarType }
-  | { readonly kind: "enum" }
+  | { readonly kind: "enum"; readonly enum: DescEnum }
   | { readonly kind: "message"; readonly message: DescMessage };
 
 function elementOf(field: DescField): Element {
-  const message = messageOf(field);
-  if (message !== undefined) {
-    return { kind: "message", message };
-  }
   switch (field.fieldKind) {
     case "scalar":
       return { kind: "scalar", scalar: field.scalar };
+    case "enum":
+      return { kind: "enum", enum: field.enum };
+    case "message":
+      return { kind: "message", message: field.message };
     case "list":
-      return field.listKind === "scalar"
-        ? { kind: "scalar", scalar: field.scalar }
-        : { kind: "enum" };
+      switch (field.listKind) {
+        case "scalar":
+          return { kind: "scalar", scalar: field.scalar };
+        case "enum":
+          return { kind: "enum", enum: field.enum };
+        case "message":
+          return { kind: "message", message: field.message };
+      }
+      break;
     case "map":
-      return field.mapKind === "scalar"
-        ? { kind: "scalar", scalar: field.scalar }
-        : { kind: "enum" };
-    default:
-      return { kind: "enum" };
+      switch (field.mapKind) {
+        case "scalar":
+          return { kind: "scalar", scalar: field.scalar };
+        case "enum":
+          return { kind: "enum", enum: field.enum };
+        case "message":
+          return { kind: "message", message: field.message };
+      }
   }
 }
 
@@ -257,6 +267,12 @@ function fixElement(
     case "enum":
       if (typeof v !== "string" && !(v instanceof JsonNumber)) {
         throw kindError(path, "an enum value", v);
+      }
+      if (
+        typeof v === "string" &&
+        !element.enum.values.some((e) => e.name === v)
+      ) {
+        throw enumNameError(path, element.enum, v);
       }
       return v;
     case "scalar":
@@ -409,6 +425,21 @@ export function isBase64(s: string): boolean {
 }
 
 /** `field "<path>": expected <kind>, got <value>`. */
+/** How many names of an enum an error lists before "and N more". */
+const enumNamesListed = 10;
+
+/**
+ * A name that is not one of the enum's: the decoders, which skip what they
+ * do not know, would leave the field unset instead (docs/runtime.md).
+ */
+function enumNameError(path: string, e: DescEnum, name: string): FixupError {
+  const names = e.values.slice(0, enumNamesListed).map((v) => v.name);
+  const more = e.values.length - enumNamesListed;
+  return new FixupError(
+    `field ${quote(path)}: expected a name of enum ${e.typeName} (${names.join(", ")}${more > 0 ? `, and ${more} more` : ""}), got ${quote(name)}`,
+  );
+}
+
 function kindError(path: string, kind: string, v: JsonTree): FixupError {
   return new FixupError(
     `field ${quote(path)}: expected ${kind}, got ${shown(v)}`,

@@ -73,7 +73,7 @@ const item = create(ItemSchema, {
 describe("toProtoJsonString", () => {
   it("writes a message as Go does with proto names and defaults (MCP results)", () => {
     expect(toProtoJsonString(FixupRequestSchema, request, mcp)).toBe(
-      '{"labels":{"10":"3","Z":"5","a":"2","b":"1","ä":"4"},"items_by_num":{"-2":{"name":"","counts":{},"children":[],"owner_id":""},"3":{"name":"","counts":{},"payload":-0,"children":[],"owner_id":""},"10":{"name":"x","counts":{"10":3,"a":2,"b":1},"children":[],"owner_id":""}},"flags":{"false":"f","true":"t"},"attrs":{"10":5,"a":{"B":"x","c":null,"d":true},"z":1,"é":2,"！":3,"😀":4},"extra":-0,"list":[1,1e-7,1e+21,123456789.125,-1.5e-10,"s"],"items":[],"other_text":"o","note":"n","values":[],"value_map":{},"display_name":"","count":-1,"enabled":false,"timeout":"1.500s","data":"+/8="}',
+      '{"labels":{"10":"3","Z":"5","a":"2","b":"1","ä":"4"},"items_by_num":{"-2":{"name":"","counts":{},"children":[],"owner_id":""},"3":{"name":"","counts":{},"payload":-0,"children":[],"owner_id":""},"10":{"name":"x","counts":{"10":3,"a":2,"b":1},"children":[],"owner_id":""}},"flags":{"false":"f","true":"t"},"attrs":{"10":5,"a":{"B":"x","c":null,"d":true},"z":1,"é":2,"！":3,"😀":4},"extra":-0,"list":[1,1e-7,1e+21,123456789.125,-1.5e-10,"s"],"items":[],"other_text":"o","note":"n","values":[],"value_map":{},"display_name":"","count":-1,"enabled":false,"timeout":"1.500s","data":"+/8=","level":"LEVEL_UNSPECIFIED","levels":{}}',
     );
   });
 
@@ -87,7 +87,7 @@ describe("toProtoJsonString", () => {
     expect(
       toProtoJsonString(FixupRequestSchema, create(FixupRequestSchema), mcp),
     ).toBe(
-      '{"labels":{},"items_by_num":{},"flags":{},"items":[],"values":[],"value_map":{},"display_name":"","count":0,"enabled":false,"data":""}',
+      '{"labels":{},"items_by_num":{},"flags":{},"items":[],"values":[],"value_map":{},"display_name":"","count":0,"enabled":false,"data":"","level":"LEVEL_UNSPECIFIED","levels":{}}',
     );
   });
 

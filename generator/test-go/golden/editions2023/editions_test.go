@@ -141,14 +141,17 @@ func TestEditionsLegacyRequiredAndClosedEnum(t *testing.T) {
 	if s.last.Size != nil || s.last.Label != nil || s.last.GetBox().Height != nil {
 		t.Errorf("unset fields came through set: %v", s.last)
 	}
-	// A name the closed enum does not declare is dropped, as for every enum
-	// (the executors decode with DiscardUnknown): the field stays unset,
-	// never an undeclared number.
-	if _, err := e.Execute(ctx, "shapes_loose", `{"name":"shape-1","box":{"width":1},"size":"SIZE_HUGE"}`); err != nil {
-		t.Fatal(err)
+	// A name the closed enum does not declare is refused before the call,
+	// as for every enum (the decoder, with DiscardUnknown, would drop it and
+	// leave the field unset).
+	s.last = nil
+	_, err := e.Execute(ctx, "shapes_loose", `{"name":"shape-1","box":{"width":1},"size":"SIZE_HUGE"}`)
+	const want = `failed to parse arguments: field "size": expected a name of enum aitools.test.ed2023.v1.Size (SIZE_SMALL, SIZE_LARGE), got "SIZE_HUGE"`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v; want %s", err, want)
 	}
-	if s.last.Size != nil {
-		t.Errorf("size %v", s.last.GetSize())
+	if s.last != nil {
+		t.Errorf("the call was sent: %v", s.last)
 	}
 	// A missing LEGACY_REQUIRED field inside a message is refused by the
 	// message code before the call.

@@ -394,8 +394,13 @@ func fixValue(v any, fd protoreflect.FieldDescriptor, strict bool, path string) 
 	case protoreflect.BytesKind:
 		return checkBytes(v, path)
 	case protoreflect.EnumKind:
-		switch v.(type) {
-		case string, json.Number:
+		switch x := v.(type) {
+		case string:
+			if fd.Enum().Values().ByName(protoreflect.Name(x)) == nil {
+				return nil, enumNameError(path, fd.Enum(), x)
+			}
+			return v, nil
+		case json.Number:
 			return v, nil
 		}
 		return nil, kindError(path, "an enum value", v)
@@ -500,6 +505,26 @@ func checkBytes(v any, path string) (any, error) {
 }
 
 // kindError is the error of a value of the wrong JSON kind.
+// enumNamesListed is how many names of an enum an error lists before "and
+// N more".
+const enumNamesListed = 10
+
+// enumNameError reports a name that is not one of the enum's: protojson,
+// which discards what it does not know, would leave the field unset
+// instead (docs/runtime.md).
+func enumNameError(path string, ed protoreflect.EnumDescriptor, name string) error {
+	values := ed.Values()
+	names := make([]string, 0, enumNamesListed)
+	for i := 0; i < values.Len() && i < enumNamesListed; i++ {
+		names = append(names, string(values.Get(i).Name()))
+	}
+	list := strings.Join(names, ", ")
+	if more := values.Len() - enumNamesListed; more > 0 {
+		list += fmt.Sprintf(", and %d more", more)
+	}
+	return fmt.Errorf("field %s: expected a name of enum %s (%s), got %s", quote(path), ed.FullName(), list, quote(name))
+}
+
 func kindError(path, kind string, v any) error {
 	return fmt.Errorf("field %s: expected %s, got %s", quote(path), kind, describe(v))
 }

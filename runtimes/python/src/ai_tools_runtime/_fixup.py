@@ -9,7 +9,7 @@ import math
 import re
 from typing import Any, Final
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
 from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
 
@@ -129,6 +129,21 @@ def _shown(v: Any) -> str:
     if v is False:
         return "false"
     return json_kind(v)
+
+
+# How many names of an enum an error lists before "and N more".
+_ENUM_NAMES_LISTED: Final = 10
+
+
+def _enum_name_error(path: str, enum: EnumDescriptor, name: str) -> FixupError:
+    """A name that is not one of the enum's: the decoder, which skips what it
+    does not know, would leave the field unset instead (docs/runtime.md)."""
+    names = [v.name for v in enum.values[:_ENUM_NAMES_LISTED]]
+    more = len(enum.values) - _ENUM_NAMES_LISTED
+    listed = ", ".join(names) + (f", and {more} more" if more > 0 else "")
+    return FixupError(
+        f"field {quote(path)}: expected a name of enum {enum.full_name} ({listed}), got {quote(name)}"
+    )
 
 
 def _kind_error(path: str, kind: str, v: Any) -> FixupError:
@@ -270,6 +285,8 @@ def _fix_single(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
     md = fd.message_type
     if md is None:
         _check_scalar(v, _SCALAR_KINDS[fd.type], path)
+        if fd.enum_type is not None and isinstance(v, str) and v not in fd.enum_type.values_by_name:
+            raise _enum_name_error(path, fd.enum_type, v)
         return v
     name = md.full_name
     if name == _VALUE:

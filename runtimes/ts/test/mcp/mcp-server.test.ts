@@ -218,7 +218,7 @@ describe("tools/call over one connection", () => {
     // Declaration order (other_text, field 20, before note), map keys by
     // value, false before true, Struct keys by their UTF-8 bytes.
     expect(firstText(r)).toBe(
-      '{"labels":{},"items_by_num":{"-2":{"name":"","counts":{},"children":[],"owner_id":""},"10":{"name":"x","counts":{"a":2,"b":1},"children":[],"owner_id":""}},"flags":{"false":"f","true":"t"},"attrs":{"a":{"b":2,"y":1},"z":1,"！":3,"😀":2},"items":[],"other_text":"o","note":"n","values":[],"value_map":{},"display_name":"","count":0,"enabled":false,"data":""}',
+      '{"labels":{},"items_by_num":{"-2":{"name":"","counts":{},"children":[],"owner_id":""},"10":{"name":"x","counts":{"a":2,"b":1},"children":[],"owner_id":""}},"flags":{"false":"f","true":"t"},"attrs":{"a":{"b":2,"y":1},"z":1,"！":3,"😀":2},"items":[],"other_text":"o","note":"n","values":[],"value_map":{},"display_name":"","count":0,"enabled":false,"data":"","level":"LEVEL_UNSPECIFIED","levels":{}}',
     );
     await client.close();
   });
