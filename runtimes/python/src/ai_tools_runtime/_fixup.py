@@ -142,7 +142,8 @@ def _enum_name_error(path: str, enum: EnumDescriptor, name: str) -> FixupError:
     more = len(enum.values) - _ENUM_NAMES_LISTED
     listed = ", ".join(names) + (f", and {more} more" if more > 0 else "")
     return FixupError(
-        f"field {quote(path)}: expected a name of enum {enum.full_name} ({listed}), got {quote(name)}"
+        f"field {quote(path)}: expected a name of enum {enum.full_name} ({listed}),"
+        f" got {quote(name)}"
     )
 
 
