@@ -27,7 +27,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from toolset import ALIASES, METHODS
 
-from ai_tools_runtime import ResponseAliases, ResponseAliasTool, ToolMethod
+from ai_tools_runtime import AliasConfig, ResponseAliases, ResponseAliasTool, ToolMethod
 from ai_tools_runtime._proto_json import es_number, message_json, shortest_float32
 from ai_tools_runtime.mcp import (
     CONVERSATION_ARGUMENT_DESCRIPTION,
@@ -446,14 +446,16 @@ async def serving_http(target: str, **options: Any) -> AsyncIterator[str]:
 
 
 @asynccontextmanager
-async def serving(server: McpToolServer, target: str) -> AsyncIterator[str]:
-    """``server`` with the vectors' tools added, on streamable HTTP (uvicorn
-    on a free port); yields its URL."""
+async def serving(
+    server: McpToolServer, target: str, aliases: AliasConfig = ALIASES
+) -> AsyncIterator[str]:
+    """``server`` with the vectors' tools added (with ``aliases``), on
+    streamable HTTP (uvicorn on a free port); yields its URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     async with grpc.aio.insecure_channel(target) as channel:
-        server.add_tools(mcp_tools(), ALIASES, channel)
+        server.add_tools(mcp_tools(), aliases, channel)
         async with anyio.create_task_group() as tg:
             tg.start_soon(lambda: serve_http(server, port=port, sock=sock))
             for _ in range(100):
@@ -539,6 +541,29 @@ async def test_a_conversation_minted_for_a_failed_call_is_deleted(servers: Serve
         )
         assert text.startswith('unknown alias "acct-9"')
         assert len(store) == 1
+
+
+async def test_no_conversation_without_alias_prefixes(servers: Servers) -> None:
+    # Tools whose file declares no alias prefix remember nothing between
+    # calls: no handle is minted, shown, listed or read (as the Go file
+    # without aliases has no conversations), and nothing is stored.
+    server = McpToolServer(name="vectors", handle_argument=True)
+    async with (
+        serving(server, servers.target, AliasConfig()) as url,
+        Client(url, mode=MODERN) as client,
+    ):
+        tools = (await client.list_tools()).tools
+        assert all("conversation" not in t.input_schema["properties"] for t in tools)
+        first = await client.call_tool(
+            "accounts_create", {"name": "A"}, meta={CONVERSATION_META_KEY: "nope"}
+        )
+        assert not first.is_error, text_of(first)
+        assert len(first.content) == 1
+        assert CONVERSATION_META_KEY not in (first.meta or {})
+        account = json.loads(text_of(first))["account"]
+        assert UUID.fullmatch(account["id"])
+        store = server.conversation_store
+        assert isinstance(store, MemoryConversationStore) and len(store) == 0
 
 
 async def test_http_handles_as_an_argument(servers: Servers) -> None:

@@ -135,6 +135,13 @@ interface Entry {
   readonly registry: Registry;
   /** The key the result's JSON is wrapped under, or "". */
   readonly wrapKey: string;
+  /**
+   * Whether its calls belong to a conversation: only when its set declares
+   * alias prefixes. Without any, nothing is remembered between calls, and
+   * no handle is taken or shown (as the Go file without aliases has no
+   * conversations; docs/mcp.md).
+   */
+  readonly conversations: boolean;
 }
 
 /** MCP results: proto field names, defaults written (docs/mcp.md). */
@@ -177,6 +184,7 @@ export function createMcpToolServer(
           resultJson: mcpResultJson,
         }),
       ) as ExecutorCore;
+      const conversations = set.aliases.knownAliasPrefixes.length > 0;
       for (const m of set.methods) {
         const name = (set.namePrefix ?? "") + m.tool.name;
         if (!toolNamePattern.test(name)) {
@@ -190,7 +198,7 @@ export function createMcpToolServer(
           );
         }
         added.push({
-          listed: listTool(name, m, extras, handleArgument),
+          listed: listTool(name, m, extras, handleArgument && conversations),
           method: m,
           set,
           executors,
@@ -199,6 +207,7 @@ export function createMcpToolServer(
           wrapKey:
             m.outputWrapKey ??
             (m.method.methodKind === "server_streaming" ? "messages" : ""),
+          conversations,
         });
       }
       for (const a of added) {
@@ -272,14 +281,19 @@ async function callTool(
 ): Promise<ToolResult> {
   let aliases: AliasManager | undefined;
   try {
-    const taken = takeCallArguments(argsIn, ctx.mcpReq._meta, server.options);
+    const taken = entry.conversations
+      ? takeCallArguments(argsIn, ctx.mcpReq._meta, server.options)
+      : takeCallArguments(argsIn, undefined, {
+          ...server.options,
+          handleArgument: false,
+        });
     if (typeof taken === "string") {
       return errorResult(taken);
     }
     const { args, extras } = taken;
     const contextValues = createContextValues().set(extraPropertiesKey, extras);
     const callOptions = { signal: ctx.mcpReq.signal, contextValues };
-    if (scope.kind === "handle") {
+    if (scope.kind === "handle" && entry.conversations) {
       const call = await executeInConversation(
         entry.core,
         server.conversationStore(),
@@ -301,7 +315,10 @@ async function callTool(
       }
       return errorResult(errorText(call.error, aliases, entry.registry));
     }
-    aliases = scope.aliases;
+    aliases =
+      scope.kind === "connection" && entry.conversations
+        ? scope.aliases
+        : createAliasManager(entry.set.aliases);
     const out = await executorOf(entry, aliases).execute(
       entry.method.tool.name,
       JSON.stringify(args),

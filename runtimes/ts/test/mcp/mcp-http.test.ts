@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createMcpToolServer,
+  createMemoryConversationStore,
   serveHttp,
   type RunningHttpServer,
 } from "../../src/mcp/index.js";
@@ -90,6 +91,65 @@ describe("streamable HTTP, 2026-07-28", () => {
       account: { id: "acct-1" },
     });
     await client.close();
+  });
+
+  it("has no conversation for tools whose file declares no alias prefix", async () => {
+    // Nothing to remember between calls: no handle is minted, shown,
+    // listed or read (as the Go file without aliases has no
+    // conversations), and nothing is stored.
+    const memory = createMemoryConversationStore();
+    let created = 0;
+    const server = createMcpToolServer({
+      handleArgument: true,
+      conversationStore: {
+        ...memory,
+        create: () => {
+          created++;
+          return memory.create();
+        },
+      },
+    });
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: {
+        knownAliasPrefixes: [],
+        responseAliases: { types: {}, tools: {} },
+      },
+      transport: grpc.transport,
+    });
+    const plain = await serveHttp(server);
+    try {
+      const client = new Client(
+        { name: "test", version: "1.0.0" },
+        { versionNegotiation: { mode: "auto" } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(plain.url)),
+      );
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const { tools } = await client.listTools();
+      for (const t of tools) {
+        expect(Object.keys(t.inputSchema.properties ?? {})).not.toContain(
+          "conversation",
+        );
+      }
+      const result = await callTool(
+        client,
+        "accounts_create",
+        { name: "a", owner_id: randomUUID() },
+        { [key]: "nope" },
+      );
+      expect(result.isError).toBeFalsy();
+      expect(result.content).toHaveLength(1);
+      expect(result._meta?.[key]).toBeUndefined();
+      expect(result.structuredContent).toMatchObject({
+        account: { id: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown },
+      });
+      expect(created).toBe(0);
+      await client.close();
+    } finally {
+      await plain.close();
+    }
   });
 
   it("answers an unknown handle with isError telling what to do", async () => {

@@ -79,6 +79,16 @@ class _Entry:
     method: McpToolMethod
     channel: grpc.Channel | grpc.aio.Channel | None
     """None: the in-process services."""
+    aliases: AliasConfig
+    """The alias tables of its set (its generated file)."""
+
+    @property
+    def conversations(self) -> bool:
+        """Whether its calls belong to a conversation: only when its set
+        declares alias prefixes. Without any, nothing is remembered between
+        calls, and no handle is taken or shown (as the Go file without
+        aliases has no conversations; docs/mcp.md)."""
+        return bool(self.aliases.known_alias_prefixes)
 
 
 class McpToolServer:
@@ -207,10 +217,17 @@ class McpToolServer:
                 )
             if name in self._entries or any(t.name == name for t in listed):
                 raise ValueError(f"tool {json.dumps(name)} is added twice")
-            listed.append(list_tool(name, m, self.extra_properties, self.handle_argument))
+            listed.append(
+                list_tool(
+                    name,
+                    m,
+                    self.extra_properties,
+                    self.handle_argument and bool(aliases.known_alias_prefixes),
+                )
+            )
         merged = merge_alias_configs([*self._configs, aliases])
         for m, tool in zip(methods, listed, strict=True):
-            self._entries[tool.name] = _Entry(m, channel)
+            self._entries[tool.name] = _Entry(m, channel, aliases)
         self._configs.append(aliases)
         self._merged = merged
         self._listing = sorted([*self._listing, *listed], key=lambda t: t.name.encode())
@@ -272,9 +289,16 @@ class McpToolServer:
             taken = take_call_arguments(
                 args,
                 self.extra_properties,
-                handle_argument=self.handle_argument,
-                meta=ctx.meta,
+                handle_argument=self.handle_argument and entry.conversations,
+                meta=ctx.meta if entry.conversations else None,
             )
+            if not entry.conversations:
+                aliases = AliasManager(entry.aliases)
+                call = McpCall(params.name, taken.extras, None)
+                text = await self._run(entry, ctx.lifespan_context, call, aliases, args, [])
+                return success_result(
+                    aliases.aliasify_json(text), entry.method.output_wrap_key, None
+                )
             found = await self._conversation(ctx, taken.handle)
             if isinstance(found, str):
                 return error_result(found)
@@ -309,13 +333,27 @@ class McpToolServer:
         """The call through the conversation's store (docs/store.md, "A
         call through a store"): the response's ids are stored before it is
         returned."""
+        values: list[Any] = []
+        out = await self._run(entry, running, call, conversation.aliases, args, values)
+        await conversation.confirm(entry.method.tool.name, values)
+        return conversation.aliases.aliasify_json(out)
+
+    async def _run(
+        self,
+        entry: _Entry,
+        running: _Running,
+        call: McpCall,
+        aliases: AliasManager,
+        args: dict[str, Any],
+        values: list[Any],
+    ) -> str:
+        """The call's result with ``aliases``, not aliasified; the values of
+        the responses go to ``values``."""
         method = entry.method
         args_json = json.dumps(args, ensure_ascii=False)
         channel = entry.channel if entry.channel is not None else running.in_process
-        aliases = conversation.aliases
         # The executor runs the tool under its own name, whatever the prefix.
         name = method.tool.name
-        values: list[Any] = []
         token = _CURRENT.set(call)
         try:
             metadata = self._metadata(call) if self._metadata is not None else None
@@ -330,8 +368,7 @@ class McpToolServer:
                 out = await anyio.to_thread.run_sync(run)
         finally:
             _CURRENT.reset(token)
-        await conversation.confirm(name, values)
-        return aliases.aliasify_json(out)
+        return out
 
     async def _conversation(
         self, ctx: ServerRequestContext[_Running], given: str | None
