@@ -201,3 +201,21 @@ func TestFixupVectorsThroughExecutor(t *testing.T) {
 		}
 	}
 }
+
+// A decoder error reads with ordinary spaces: protojson writes "proto:" and
+// a space it picks per build between an ordinary and a no-break one.
+func TestDecoderErrorHasOrdinarySpaces(t *testing.T) {
+	conn, _ := startServer(t)
+	e := NewExecutor(conn)
+	_, err := e.Execute(context.Background(), "fixup_loose", `{"count":"99999999999"}`)
+	var te *ToolError
+	if !errors.As(err, &te) || te.Reason != "invalid-arguments" {
+		t.Fatalf("error %v; want invalid-arguments", err)
+	}
+	if strings.ContainsRune(err.Error(), '\u00a0') || !strings.HasPrefix(err.Error(), "failed to parse arguments: proto: ") {
+		t.Errorf("error %q", err.Error())
+	}
+	if errors.Unwrap(errors.Unwrap(err)) == nil {
+		t.Errorf("the decoder's own error is not kept: %#v", te.Cause)
+	}
+}

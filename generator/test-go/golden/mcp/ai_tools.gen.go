@@ -1033,10 +1033,20 @@ func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, s
 		return e.invalidArguments(err)
 	}
 	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
-		return e.invalidArguments(err)
+		return e.invalidArguments(decoderError{err})
 	}
 	return nil
 }
+
+// decoderError is an error of protojson with ordinary spaces: protojson
+// writes "proto:" and a space it picks per build, at random, between an
+// ordinary and a no-break one (so that no program relies on its text),
+// which the model would read as it is.
+type decoderError struct{ err error }
+
+func (d decoderError) Error() string { return strings.ReplaceAll(d.err.Error(), "\u00a0", " ") }
+
+func (d decoderError) Unwrap() error { return d.err }
 
 // toolError is a ToolError whose message is shown to the model as it is,
 // registered UUIDs aside.
