@@ -344,6 +344,12 @@ function encode(
   }
 }
 
+/**
+ * How long a stream over the message limit is read on (and its messages
+ * dropped) before it is cancelled.
+ */
+const overflowGraceMs = 100;
+
 /** Read a server stream into a JSON array of at most 1000 messages. */
 async function collect(
   transport: Transport,
@@ -373,23 +379,45 @@ async function collect(
       options.contextValues,
     );
     const items: string[] = [];
-    for await (const message of res.message) {
-      if (items.length === maxStreamMessages) {
-        abort.abort();
-        throw new ToolError(
-          `stream returned more than ${maxStreamMessages} messages: narrow the request`,
-          {
-            reason: "invalid-response",
-            code: Code.ResourceExhausted,
-          },
+    let over = false;
+    let cancel: ReturnType<typeof setTimeout> | undefined;
+    try {
+      for await (const message of res.message) {
+        if (over) {
+          continue;
+        }
+        if (items.length === maxStreamMessages) {
+          // Read on, for a moment, before cancelling: a stream the server
+          // has ended delivers the rest at once and ends, while one whose
+          // end had arrived but was cancelled unread keeps its HTTP/2
+          // session, and so the process, alive. One that goes on is
+          // cancelled.
+          over = true;
+          cancel = setTimeout(() => abort.abort(), overflowGraceMs);
+          continue;
+        }
+        const item = encode(method.output, message, entry.registry);
+        onResponse(entry.tool.name, item);
+        items.push(
+          resultJson === undefined
+            ? item
+            : encode(method.output, message, entry.registry, resultJson),
         );
       }
-      const item = encode(method.output, message, entry.registry);
-      onResponse(entry.tool.name, item);
-      items.push(
-        resultJson === undefined
-          ? item
-          : encode(method.output, message, entry.registry, resultJson),
+    } catch (e) {
+      if (!over) {
+        throw e;
+      }
+    } finally {
+      clearTimeout(cancel);
+    }
+    if (over) {
+      throw new ToolError(
+        `stream returned more than ${maxStreamMessages} messages: narrow the request`,
+        {
+          reason: "invalid-response",
+          code: Code.ResourceExhausted,
+        },
       );
     }
     return `[${items.join(",")}]`;
