@@ -297,22 +297,13 @@ func mcpCodeName(c codes.Code) string {
 // hold their default.
 var mcpJSON = protojson.MarshalOptions{UseProtoNames: true, EmitDefaultValues: true}
 
-// compactJSON removes the white space protojson may add.
-func compactJSON(b []byte) []byte {
-	var out bytes.Buffer
-	if json.Compact(&out, b) != nil {
-		return b
-	}
-	return out.Bytes()
-}
-
 // mcpEncode returns one response as MCP results carry it.
 func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
 	b, err := marshalResponse(mcpJSON, resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}
-	return compactJSON(b), nil
+	return b, nil
 }
 
 //aitools:if aliases

@@ -1,6 +1,5 @@
 import {
   fromJson,
-  toJsonString,
   type DescMessage,
   type DescMethodServerStreaming,
   type DescMethodUnary,
@@ -311,9 +310,10 @@ function decode(
 }
 
 /**
- * The proto3 JSON of a response: lowerCamel names, unpopulated omitted; with
- * options, as Go's protojson writes it with those options. An Any of a type
- * the registry lacks is written as its type URL and its bytes.
+ * The proto3 JSON of a response as Go's protojson writes it, byte for byte:
+ * lowerCamel names, unpopulated omitted, map keys sorted; with options,
+ * with those options. An Any of a type the registry lacks is written as its
+ * type URL and its bytes.
  */
 function encode(
   schema: DescMessage,
@@ -322,16 +322,7 @@ function encode(
   options?: ResultJsonOptions,
 ): string {
   try {
-    if (options !== undefined) {
-      return toProtoJsonString(schema, message, { ...options, registry });
-    }
-    try {
-      return toJsonString(schema, message, { registry });
-    } catch {
-      // An Any of a type the registry lacks is written opaque there
-      // (docs/runtime.md, "Responses"); anything else throws again.
-      return toProtoJsonString(schema, message, { registry });
-    }
+    return toProtoJsonString(schema, message, { ...options, registry });
   } catch (e) {
     throw new ToolError(
       `failed to marshal response: ${e instanceof Error ? e.message : String(e)}`,

@@ -155,7 +155,11 @@ function writeFields(
   };
   for (const field of desc?.fields ?? []) {
     const key = ctx.protoNames ? field.name : field.jsonName;
-    const value = v[key];
+    // Own members only: a field named "constructor" or "toString" that is
+    // not set must not read the object's prototype.
+    const value = Object.prototype.hasOwnProperty.call(v, key)
+      ? v[key]
+      : undefined;
     if (value !== undefined) {
       member(key);
       writeField(field, value, ctx);

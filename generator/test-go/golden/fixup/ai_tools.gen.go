@@ -3,6 +3,7 @@
 package gentools
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -1684,15 +1685,16 @@ func quote(s string) string {
 	return b.String()
 }
 
-// marshalResponse writes a response as protojson does with opts, except
-// that an Any whose type is not linked into the program (protojson fails on
-// it) is written as its type URL and its bytes, base64:
+// marshalResponse writes a response as protojson does with opts, without
+// white space (protojson adds some at random, so that no program relies on
+// its text), except that an Any whose type is not linked into the program
+// (protojson fails on it) is written as its type URL and its bytes, base64:
 // {"@type":"<type URL>","value":"<base64>"} (docs/runtime.md, "Responses").
 // The model then sees the rest of the response instead of an error.
 func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte, error) {
 	b, err := opts.Marshal(resp)
 	if err == nil {
-		return b, nil
+		return compactJSON(b), nil
 	}
 	c := proto.Clone(resp)
 	opaque := map[string]bool{}
@@ -1700,7 +1702,20 @@ func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte,
 		return nil, err
 	}
 	opts.Resolver = opaqueResolver(opaque)
-	return opts.Marshal(c)
+	b, err = opts.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	return compactJSON(b), nil
+}
+
+// compactJSON removes the white space protojson may add.
+func compactJSON(b []byte) []byte {
+	var out bytes.Buffer
+	if json.Compact(&out, b) != nil {
+		return b
+	}
+	return out.Bytes()
 }
 
 // maxAnyDepth bounds the Anys inside Anys opaqueAnys looks into.

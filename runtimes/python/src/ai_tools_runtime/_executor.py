@@ -9,7 +9,6 @@ Every message a :class:`ToolError` carries is aliasified too."""
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from ._agent_tool import AgentTool
 from ._aliases import AliasManager
 from ._fixup import FixupError, fix_value_tree, parse_args
 from ._json import encode_json
-from ._proto_json import message_dict, message_json
+from ._proto_json import dict_json, message_dict, message_json
 from ._tables import AliasConfig
 from ._tool_error import ToolError, ToolErrorReason, status_details, status_text
 
@@ -194,7 +193,7 @@ class _Base:
             value = message_dict(message)
             if self._full:
                 return value, message_json(message)
-            return value, json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            return value, dict_json(message, value, proto_names=False)
         except Exception as err:
             raise self._error(
                 "invalid-response", grpc.StatusCode.INTERNAL, f"failed to marshal response: {err}"

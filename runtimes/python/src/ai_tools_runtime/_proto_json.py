@@ -19,7 +19,7 @@ from google.protobuf import descriptor_pool, json_format, message_factory, struc
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
-__all__ = ["message_dict", "message_json"]
+__all__ = ["dict_json", "message_dict", "message_json"]
 
 _STRUCT: Final = "google.protobuf.Struct"
 _VALUE: Final = "google.protobuf.Value"
@@ -53,6 +53,12 @@ def message_json(message: Message, *, proto_names: bool = True, defaults: bool =
     field without presence written (``defaults``), as Go's ``UseProtoNames``
     and ``EmitDefaultValues`` do; no white space."""
     value = message_dict(message, proto_names=proto_names, defaults=defaults)
+    return dict_json(message, value, proto_names=proto_names)
+
+
+def dict_json(message: Message, value: Any, *, proto_names: bool) -> str:
+    """``value``, the :func:`message_dict` of ``message`` (with
+    ``proto_names``), written as Go's protojson writes ``message``."""
     parts: list[str] = []
     _write(_ordered(cast(Descriptor, message.DESCRIPTOR), value, proto_names), parts)
     return "".join(parts)
