@@ -424,7 +424,6 @@ export function isBase64(s: string): boolean {
   return base64Std.test(s) || base64Url.test(s);
 }
 
-/** `field "<path>": expected <kind>, got <value>`. */
 /** How many names of an enum an error lists before "and N more". */
 const enumNamesListed = 10;
 
@@ -440,6 +439,7 @@ function enumNameError(path: string, e: DescEnum, name: string): FixupError {
   );
 }
 
+/** `field "<path>": expected <kind>, got <value>`. */
 function kindError(path: string, kind: string, v: JsonTree): FixupError {
   return new FixupError(
     `field ${quote(path)}: expected ${kind}, got ${shown(v)}`,

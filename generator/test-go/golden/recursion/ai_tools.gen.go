@@ -515,7 +515,6 @@ func checkBytes(v any, path string) (any, error) {
 	return v, nil
 }
 
-// kindError is the error of a value of the wrong JSON kind.
 // enumNamesListed is how many names of an enum an error lists before "and
 // N more".
 const enumNamesListed = 10
@@ -536,6 +535,7 @@ func enumNameError(path string, ed protoreflect.EnumDescriptor, name string) err
 	return fmt.Errorf("field %s: expected a name of enum %s (%s), got %s", quote(path), ed.FullName(), list, quote(name))
 }
 
+// kindError is the error of a value of the wrong JSON kind.
 func kindError(path, kind string, v any) error {
 	return fmt.Errorf("field %s: expected %s, got %s", quote(path), kind, describe(v))
 }
