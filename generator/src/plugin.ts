@@ -11,7 +11,7 @@ import { createProblemCollector, GeneratorError } from "./errors.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
 import { parseOptions } from "./options.js";
-import { checkModelTools, providersOf } from "./providers/provider-checks.js";
+import { createToolChecker, providersOf } from "./providers/provider-checks.js";
 import { createRenderer } from "./render.js";
 import { targets, type TargetEntry, type TargetView } from "./targets.js";
 import { version } from "./version.js";
@@ -45,17 +45,19 @@ export function generate(
   const { files } = resolveRequestFiles(request);
   const problems = createProblemCollector();
   const providers = providersOf(options.lists["providers"] ?? []);
+  const checker = createToolChecker(providers, problems, warn);
   const model = buildModel(
     files,
     problems,
     toolSelectionOf(options.common, options.lists),
     providers.includes("openai"),
     warn,
+    (tool, schema) => checker.check(tool, schema),
   );
   if (model.tools.length === 0) {
     return [];
   }
-  checkModelTools(model.tools, providers, problems, warn);
+  checker.finish(model.tools);
   const entry: TargetEntry = targets[options.target];
   const mcp = options.common["mcp"] === "true";
   if (mcp && entry.buildMcpView === undefined) {

@@ -28,7 +28,7 @@ const [
   { buildModel, resolveRequestFiles },
   { toolSelectionOf },
   { createProblemCollector },
-  { checkModelTools, providersOf },
+  { createToolChecker, providersOf },
   { targets },
   { createRenderer },
 ] = await Promise.all([
@@ -54,15 +54,17 @@ const { files } = resolveRequestFiles(request);
 mark("descriptors (registry)");
 const problems = createProblemCollector();
 const providers = providersOf(options.lists["providers"] ?? []);
+const checker = createToolChecker(providers, problems, () => {});
 const model = buildModel(
   files,
   problems,
   toolSelectionOf(options.common, options.lists),
   providers.includes("openai"),
+  () => {},
+  (tool, schema) => checker.check(tool, schema),
 );
-mark("model build (schemas included)");
-checkModelTools(model.tools, providers, problems, () => {});
-mark("provider checks");
+checker.finish(model.tools);
+mark("model build (schemas, provider checks included)");
 const entry = targets[options.target];
 const view = entry.buildView(model, options.values, problems);
 mark("view build");

@@ -63,7 +63,7 @@ const phases = [
   ["schema build", ["buildToolSchema"]],
   ["schema serialization (canonical JSON)", ["canonicalJson"]],
   ["OpenAI strict check", ["checkOpenAiStrict"]],
-  ["provider checks", ["checkModelTools"]],
+  ["provider checks", ["checkTool", "finishChecks"]],
   [
     "view build (incl. TS layout)",
     [
@@ -173,6 +173,7 @@ const modelParts = [
   "schema build",
   "schema serialization (canonical JSON)",
   "OpenAI strict check",
+  "provider checks",
 ];
 const decoded = fromBinary(CodeGeneratorRequestSchema, request);
 const columns = [];
@@ -214,7 +215,7 @@ for (const target of opt.targets.split(",")) {
     ["start-up (empty request, bundle)", { cpuMs: median(startup) }],
   ]);
   for (const t of timed) {
-    if (t.name === "model build (schemas included)") {
+    if (t.name === "model build (schemas, provider checks included)") {
       for (const k of modelParts) {
         rows.set(k, {
           cpuMs: (t.cpuMs * (sampled.get(k) ?? 0)) / modelSampled,

@@ -166,6 +166,7 @@ function toolSchemaText(
   }
   return {
     schemaJson: canonicalJson(schema.schema),
+    schema: schema.schema,
     oneofGroups: schema.oneofGroups,
   };
 }
@@ -176,7 +177,9 @@ function toolSchemaText(
  * facts. Problems in the protos are collected and thrown together as one
  * GeneratorError. A strict tool OpenAI strict mode refuses is one of them
  * unless `enforceOpenAiStrict` is false (`providers=` without openai).
- * Warnings (methods `tools=all` leaves out) go to `warn`.
+ * Warnings (methods `tools=all` leaves out) go to `warn`. Each tool, once
+ * built, goes to `checkTool` with the schema tree its text was written
+ * from (the provider checks, provider-checks.ts).
  */
 export function buildModel(
   files: readonly DescFile[],
@@ -184,6 +187,7 @@ export function buildModel(
   selection: ToolSelection = annotatedTools,
   enforceOpenAiStrict = true,
   warn: (message: string) => void = () => {},
+  checkTool: (tool: ToolModel, schema: unknown) => void = () => {},
 ): GeneratorModel {
   checkAliasPrefixes(files, problems);
   const outputSchemas = createOutputSchemaCache();
@@ -272,6 +276,7 @@ export function buildModel(
         };
         byName.set(def.name, tool);
         tools.push(tool);
+        checkTool(tool, built.schema);
       }
     }
   }

@@ -141,6 +141,8 @@ export interface ToolCandidate {
 /** A tool schema in its canonical serialization, with its oneof groups. */
 export interface SerializedSchema {
   readonly schemaJson: string;
+  /** The tree `schemaJson` was written from (shared nodes frozen). */
+  readonly schema: unknown;
   readonly oneofGroups: readonly OneofGroup[];
 }
 
@@ -159,6 +161,7 @@ function allowedStrictSchema(
     return checkOpenAiStrict(built.schema).length === 0
       ? {
           schemaJson: canonicalJson(built.schema),
+          schema: built.schema,
           oneofGroups: built.oneofGroups,
         }
       : undefined;

@@ -126,7 +126,9 @@ export function checkAnthropicStrictNode(
   if (!isPlainObject(node)) {
     return;
   }
-  for (const key of Object.keys(node)) {
+  // A schema inherits no enumerable key: `for…in` meets Object.keys's
+  // keys, in its order, without its array.
+  for (const key in node) {
     if (!strictKeywords.has(key)) {
       report(
         at.path,

@@ -35,13 +35,15 @@ import {
   geminiRequestLimits,
   reportGeminiCycles,
 } from "./gemini-json-schema.js";
-import type { ProblemCollector } from "../errors.js";
+import type { Problem, ProblemCollector } from "../errors.js";
 import {
   checkShape,
   createViolations,
   forEachSchema,
   isRef,
+  type BelowHooks,
   type ProviderViolation,
+  type Report,
   type SchemaVisit,
 } from "./schema-walk.js";
 
@@ -190,23 +192,46 @@ function checkSchemaForProviders(
     checkGeminiRoot(schema, gemini.report);
   }
   if (anthropicWalk || countWalk || enforceGemini) {
-    forEachSchema(schema, (v) => {
-      if (anthropicWalk) {
-        checkShape(schema, v, anthropic.report);
+    // What the adapters' strict form meets never comes out (below): not
+    // recorded, it leaves a frozen sub-schema "clean".
+    const reportStrict: Report = (path, rule, message) => {
+      if (!anthropicStrictDerived.includes(rule)) {
+        anthropicStrict.report(path, rule, message);
       }
-      if (strictWalk) {
-        checkAnthropicStrictNode(v, anthropicStrict.report);
-      }
-      if (countWalk) {
-        countAnthropicStrictParameter(v, counts);
-      }
-      if (enforceGemini) {
-        checkGeminiNode(schema, v, gemini.report);
-      }
-      if ((strictWalk || enforceGemini) && isRef(v.node)) {
-        refs.push(v);
-      }
-    });
+    };
+    const found = (): number =>
+      anthropic.violations.length +
+      anthropicStrict.violations.length +
+      gemini.violations.length +
+      refs.length;
+    forEachSchema(
+      schema,
+      (v) => {
+        if (anthropicWalk) {
+          checkShape(schema, v, anthropic.report);
+        }
+        if (strictWalk) {
+          checkAnthropicStrictNode(v, reportStrict);
+        }
+        if (countWalk) {
+          countAnthropicStrictParameter(v, counts);
+        }
+        if (enforceGemini) {
+          checkGeminiNode(schema, v, gemini.report);
+        }
+        if ((strictWalk || enforceGemini) && isRef(v.node)) {
+          refs.push(v);
+        }
+      },
+      cleanBelow(
+        (anthropicWalk ? 1 : 0) |
+          (strictWalk ? 2 : 0) |
+          (countWalk ? 4 : 0) |
+          (enforceGemini ? 8 : 0),
+        counts,
+        found,
+      ),
+    );
   }
   // Anthropic strict tool use is judged only for a schema Anthropic
   // accepts without strict.
@@ -219,13 +244,78 @@ function checkSchemaForProviders(
   }
   return {
     anthropic: anthropic.violations,
-    anthropicStrict: judgeStrict
-      ? anthropicStrict.violations.filter(
-          (v) => !anthropicStrictDerived.includes(v.rule),
-        )
-      : [],
+    anthropicStrict: judgeStrict ? anthropicStrict.violations : [],
     gemini: gemini.violations,
     counts,
+  };
+}
+
+/**
+ * What the checks found below a frozen sub-schema: nothing (no violation,
+ * no `$ref`), and what it adds to the strict parameter counts. By frozen
+ * node, then by the checks that ran (a bit set).
+ */
+const cleanBelowFrozen = new WeakMap<
+  object,
+  Map<number, AnthropicStrictCounts>
+>();
+
+/**
+ * Walk hooks that skip what lies below a frozen sub-schema (a message
+ * shared by many tools, build-schema.ts) when the same `checks` found
+ * nothing there before, adding what it added to `counts`. Only a `$ref`
+ * or a violation depends on where a sub-schema sits (its path, the
+ * definitions of the schema), and with neither the outcome below a node
+ * depends on the node alone.
+ */
+function cleanBelow(
+  checks: number,
+  counts: { optionalParameters: number; unionParameters: number },
+  found: () => number,
+): BelowHooks {
+  const started: {
+    readonly found: number;
+    readonly optional: number;
+    readonly unions: number;
+  }[] = [];
+  return {
+    enter(v) {
+      const node = v.node as object;
+      if (!Object.isFrozen(node)) {
+        return false;
+      }
+      const known = cleanBelowFrozen.get(node)?.get(checks);
+      if (known !== undefined) {
+        counts.optionalParameters += known.optionalParameters;
+        counts.unionParameters += known.unionParameters;
+        return true;
+      }
+      started.push({
+        found: found(),
+        optional: counts.optionalParameters,
+        unions: counts.unionParameters,
+      });
+      return false;
+    },
+    leave(v) {
+      const node = v.node as object;
+      if (!Object.isFrozen(node)) {
+        return;
+      }
+      const start = started.pop()!;
+      if (found() !== start.found) {
+        return;
+      }
+      let byChecks = cleanBelowFrozen.get(node);
+      if (byChecks === undefined) {
+        byChecks = new Map();
+        cleanBelowFrozen.set(node, byChecks);
+      }
+      byChecks.set(checks, {
+        optionalParameters: counts.optionalParameters - start.optional,
+        unionParameters: counts.unionParameters - start.unions,
+      });
+    },
   };
 }
 
@@ -342,6 +432,94 @@ export interface LocatedTool {
 }
 
 /**
+ * Runs the checks of the enforced `providers` on tools one at a time, as
+ * the model builds them, on the schema tree the text was written from (no
+ * parse of the text). What it finds is held back until {@link
+ * ToolChecker.finish}, so it comes out as if every tool had been checked
+ * after the model was built.
+ */
+export interface ToolChecker {
+  /**
+   * Checks one tool: `schema` is the tree `tool.schemaJson` was written
+   * from (canonicalJson), or undefined to read the text.
+   */
+  check(tool: LocatedTool, schema?: unknown): void;
+  /**
+   * Adds what the checks refused to the problems and passes every warning
+   * on, in the order of `tools` (the model's), the request's limits last.
+   */
+  finish(tools: readonly { readonly name: string }[]): void;
+}
+
+/**
+ * A {@link ToolChecker} for the enforced `providers`: a refusal becomes a
+ * problem of the tool's method, a warning goes to `warn`, once each.
+ */
+export function createToolChecker(
+  providers: readonly Provider[],
+  problems: ProblemCollector,
+  warn: (message: string) => void,
+): ToolChecker {
+  // Tools of the same request message share their schema text: check each
+  // text once (strict or not).
+  const checked = [
+    new Map<string, SchemaCheck>(),
+    new Map<string, SchemaCheck>(),
+  ];
+  const strictCounts: AnthropicStrictCounts[] = [];
+  const found: Problem[] = [];
+  const warnings = new Map<string, readonly string[]>();
+  // Named, so that a profile (scripts/bench/phases.mjs) finds them.
+  function checkTool(t: LocatedTool, schema?: unknown): void {
+    const cache = checked[t.strict ? 1 : 0]!;
+    let check = cache.get(t.schemaJson);
+    if (check === undefined) {
+      check =
+        schema === undefined
+          ? undefined
+          : checkSchemaForProviders(schema, t.strict, providers);
+      // A refusal names paths in the order of the text's keys (sorted),
+      // and a tree may hold what the text leaves out (an undefined
+      // value): what the tree fails is judged again on the text.
+      if (check === undefined || refuses(check)) {
+        check = checkSchemaForProviders(
+          JSON.parse(t.schemaJson) as unknown,
+          t.strict,
+          providers,
+        );
+      }
+      cache.set(t.schemaJson, check);
+    }
+    const result = toolCheckOf(t.name, check);
+    for (const message of result.problems) {
+      found.push({ file: t.file, element: t.element, message });
+    }
+    if (result.warnings.length > 0) {
+      warnings.set(t.name, result.warnings);
+    }
+    if (t.strict && providers.includes("anthropic")) {
+      strictCounts.push(check.counts);
+    }
+  }
+  function finishChecks(tools: readonly { readonly name: string }[]): void {
+    found.forEach((p) => problems.add(p));
+    for (const t of tools) {
+      warnings.get(t.name)?.forEach(warn);
+    }
+    limitWarnings(tools.length, strictCounts, providers).forEach(warn);
+  }
+  return { check: checkTool, finish: finishChecks };
+}
+
+function refuses(check: SchemaCheck): boolean {
+  return (
+    check.anthropic.length > 0 ||
+    check.anthropicStrict.length > 0 ||
+    check.gemini.length > 0
+  );
+}
+
+/**
  * Runs every check of the enforced `providers` on the model's tools: a
  * refusal is a problem of the tool's method (thrown with the others), a
  * warning goes to `warn`, once each.
@@ -352,32 +530,7 @@ export function checkModelTools(
   problems: ProblemCollector,
   warn: (message: string) => void,
 ): void {
-  // Tools of the same request message share their schema text: check each
-  // text once (strict or not).
-  const checked = [
-    new Map<string, SchemaCheck>(),
-    new Map<string, SchemaCheck>(),
-  ];
-  const strictCounts: AnthropicStrictCounts[] = [];
-  for (const t of tools) {
-    const cache = checked[t.strict ? 1 : 0]!;
-    let check = cache.get(t.schemaJson);
-    if (check === undefined) {
-      check = checkSchemaForProviders(
-        JSON.parse(t.schemaJson) as unknown,
-        t.strict,
-        providers,
-      );
-      cache.set(t.schemaJson, check);
-    }
-    const result = toolCheckOf(t.name, check);
-    for (const message of result.problems) {
-      problems.add({ file: t.file, element: t.element, message });
-    }
-    result.warnings.forEach(warn);
-    if (t.strict && providers.includes("anthropic")) {
-      strictCounts.push(check.counts);
-    }
-  }
-  limitWarnings(tools.length, strictCounts, providers).forEach(warn);
+  const checker = createToolChecker(providers, problems, warn);
+  tools.forEach((t) => checker.check(t));
+  checker.finish(tools);
 }

@@ -187,19 +187,53 @@ class LazyVisit extends SchemaPointer implements SchemaVisit {
 export function forEachSchema(
   root: unknown,
   visit: (v: SchemaVisit) => void,
+  below?: BelowHooks,
 ): void {
   walkSchema(
     new LazyVisit(root, undefined, undefined, undefined, false, false),
     visit,
+    below,
   );
 }
 
-function walkSchema(v: LazyVisit, visit: (v: SchemaVisit) => void): void {
+/**
+ * Lets a walk skip what lies below a sub-schema (everything but the
+ * sub-schema itself) when its caller knows the outcome already, such as
+ * for a frozen sub-schema shared by many tools (build-schema.ts).
+ */
+export interface BelowHooks {
+  /**
+   * Called after `v` is visited, before what lies below it (an object):
+   * true to skip that.
+   */
+  enter(v: SchemaVisit): boolean;
+  /** Called when what lies below `v` has been walked (not after a skip). */
+  leave(v: SchemaVisit): void;
+}
+
+function walkSchema(
+  v: LazyVisit,
+  visit: (v: SchemaVisit) => void,
+  below: BelowHooks | undefined,
+): void {
   visit(v);
   const node = v.node;
   if (!isPlainObject(node)) {
     return;
   }
+  if (below !== undefined && below.enter(v)) {
+    return;
+  }
+  walkBelow(v, node, visit, below);
+  below?.leave(v);
+}
+
+function walkBelow(
+  v: LazyVisit,
+  node: JsonObject,
+  visit: (v: SchemaVisit) => void,
+  below: BelowHooks | undefined,
+): void {
   // A schema is a JSON value, with no inherited keys: `for…in` meets the
   // keys of `Object.keys`, in its order, and is the engine's fastest way
   // to read them with their values on objects seen for the first time.
@@ -214,6 +248,7 @@ function walkSchema(v: LazyVisit, visit: (v: SchemaVisit) => void): void {
         walkSchema(
           new LazyVisit(value, v, key, undefined, false, v.viaOptional),
           visit,
+          below,
         );
       }
     } else if (shape === "list") {
@@ -222,6 +257,7 @@ function walkSchema(v: LazyVisit, visit: (v: SchemaVisit) => void): void {
           walkSchema(
             new LazyVisit(value[i], v, key, i, false, v.viaOptional),
             visit,
+            below,
           );
         }
       }
@@ -242,6 +278,7 @@ function walkSchema(v: LazyVisit, visit: (v: SchemaVisit) => void): void {
             v.viaOptional || (key === "properties" && !isRequired),
           ),
           visit,
+          below,
         );
       }
     }

@@ -388,13 +388,24 @@ function sharedExpansion(
  * (modules are strict code).
  */
 function deepFreeze<T extends JsonValue>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) {
-      deepFreeze(v);
-    }
-  }
+  freezeAll(value);
   return value;
+}
+
+function freezeAll(value: JsonValue): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) {
+    return;
+  }
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    value.forEach(freezeAll);
+    return;
+  }
+  // `for…in` meets the keys of Object.values without its array (JSON
+  // values inherit no enumerable key).
+  for (const key in value) {
+    freezeAll(value[key]!);
+  }
 }
 
 function messageSchema(

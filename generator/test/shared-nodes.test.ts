@@ -1,0 +1,230 @@
+// What the generator does once for a node shared by many tools (a frozen
+// nested message, build-schema.ts): canonicalJson writes its text once,
+// and the provider checks skip what lies below it once they found nothing
+// there. Both must give what writing and checking each schema whole gives.
+import { describe, expect, it } from "vitest";
+import { createProblemCollector, GeneratorError } from "../src/errors.js";
+import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
+import { toolSelectionOf } from "../src/model/tool-selection.js";
+import { parseOptions } from "../src/options.js";
+import {
+  checkModelTools,
+  createToolChecker,
+  providersOf,
+  type LocatedTool,
+  type Provider,
+} from "../src/providers/provider-checks.js";
+import { canonicalJson } from "../src/schema/canonical-json.js";
+import type { JsonSchema, JsonValue } from "../src/schema/json-schema.js";
+import { compileRequest } from "./support/compile.js";
+import { largeApiProtos } from "./support/large-api.js";
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    Object.freeze(value);
+    Object.values(value).forEach(deepFreeze);
+  }
+  return value;
+}
+
+/** JSON with sorted keys, written the slow and obvious way. */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map(sortedJson).join(",")}]`;
+  }
+  if (typeof value === "object" && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys
+      .map(
+        (k) =>
+          `${JSON.stringify(k)}:${sortedJson((value as Record<string, unknown>)[k])}`,
+      )
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+interface Outcome {
+  readonly problems: string;
+  readonly warnings: readonly string[];
+}
+
+/** What the checks report for `tools`, each checked on `schemaOf(tool)`. */
+function outcome(
+  tools: readonly LocatedTool[],
+  providers: readonly Provider[],
+  schemaOf?: (tool: LocatedTool) => unknown,
+): Outcome {
+  const problems = createProblemCollector();
+  const warnings: string[] = [];
+  if (schemaOf === undefined) {
+    checkModelTools(tools, providers, problems, (w) => warnings.push(w));
+  } else {
+    const checker = createToolChecker(providers, problems, (w) =>
+      warnings.push(w),
+    );
+    tools.forEach((t) => checker.check(t, schemaOf(t)));
+    checker.finish(tools);
+  }
+  try {
+    problems.throwIfAny();
+  } catch (e) {
+    expect(e).toBeInstanceOf(GeneratorError);
+    return { problems: (e as Error).message, warnings };
+  }
+  return { problems: "", warnings };
+}
+
+describe("canonicalJson of shared nodes", () => {
+  it("writes a frozen node the same in every schema holding it, keys in byte order", () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`k${(i * 7) % 40}`, i]),
+    );
+    const shared = deepFreeze({
+      type: "object",
+      properties: { zeta: { type: "string" }, alpha: { type: "integer" } },
+      required: ["zeta"],
+      many,
+    });
+    const one = { properties: { a: shared }, type: "object" };
+    const two = { type: "object", properties: { b: shared, c: shared } };
+    const text = sortedJson(shared);
+    expect(canonicalJson(one as JsonValue)).toBe(sortedJson(one));
+    expect(canonicalJson(two as JsonValue)).toBe(sortedJson(two));
+    expect(canonicalJson(two as JsonValue)).toContain(
+      `"b":${text},"c":${text}`,
+    );
+  });
+
+  it("writes a node that is not frozen again each time (it may have changed)", () => {
+    const node: Record<string, JsonValue> = { type: "string" };
+    const schema = { properties: { a: node } };
+    expect(canonicalJson(schema)).toBe(
+      '{"properties":{"a":{"type":"string"}}}',
+    );
+    node["description"] = "Now described.";
+    expect(canonicalJson(schema)).toBe(
+      '{"properties":{"a":{"description":"Now described.","type":"string"}}}',
+    );
+  });
+});
+
+describe("provider checks below shared nodes", () => {
+  const union = deepFreeze({
+    type: "object",
+    properties: {
+      pick: { anyOf: [{ type: "string" }, { type: "null" }] },
+      note: { type: "string" },
+    },
+    required: ["pick"],
+    additionalProperties: false,
+  });
+  // Gemini refuses "allOf": below a frozen node, in every tool holding it.
+  const refused = deepFreeze({
+    type: "object",
+    properties: { bad: { allOf: [{ type: "string" }] } },
+  });
+
+  function tool(
+    i: number,
+    strict: boolean,
+    below: unknown,
+  ): {
+    readonly located: LocatedTool;
+    readonly schema: JsonSchema;
+  } {
+    const schema = {
+      type: "object",
+      properties: { [`own${i}`]: { type: "string" }, shared: below },
+      required: [`own${i}`, "shared"],
+      ...(strict ? { additionalProperties: false } : {}),
+    } as JsonSchema;
+    return {
+      located: {
+        name: `tool_${i}`,
+        strict,
+        schemaJson: canonicalJson(schema),
+        file: "s/v1/s.proto",
+        element: `S.Tool${i}`,
+      },
+      schema,
+    };
+  }
+
+  it("counts a shared node's strict parameters in every tool, as a whole walk does", () => {
+    // 20 strict tools, one union parameter each below the shared node:
+    // over Anthropic's 16, which only the counts show.
+    const tools = Array.from({ length: 20 }, (_, i) => tool(i, true, union));
+    const schemas = new Map(tools.map((t) => [t.located, t.schema]));
+    const located = tools.map((t) => t.located);
+    const whole = outcome(located, ["anthropic"]);
+    expect(whole.warnings).toContain(
+      "the strict tools have 20 parameters with a union type (anyOf, nullable): an Anthropic request with strict tool use takes at most 16; the Anthropic adapters refuse a request over it (send fewer tools with strict)",
+    );
+    expect(outcome(located, ["anthropic"], (t) => schemas.get(t))).toEqual(
+      whole,
+    );
+  });
+
+  it("refuses every tool holding a shared node the checks refuse", () => {
+    const tools = [tool(1, false, refused), tool(2, false, refused)];
+    const schemas = new Map(tools.map((t) => [t.located, t.schema]));
+    const located = tools.map((t) => t.located);
+    const whole = outcome(located, ["gemini"]);
+    expect(whole.problems.split("\n")).toEqual([
+      's/v1/s.proto: S.Tool1: tool "tool_1" would be refused by Gemini (parametersJsonSchema): #/properties/shared/properties/bad: keyword "allOf" is not supported by Gemini [unsupported-keyword]',
+      's/v1/s.proto: S.Tool2: tool "tool_2" would be refused by Gemini (parametersJsonSchema): #/properties/shared/properties/bad: keyword "allOf" is not supported by Gemini [unsupported-keyword]',
+    ]);
+    expect(outcome(located, ["gemini"], (t) => schemas.get(t))).toEqual(whole);
+  });
+
+  it("names refusals in the order of the text's keys, whatever the tree's order", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        zed: { allOf: [{ type: "string" }] },
+        abe: { allOf: [{ type: "string" }] },
+      },
+    };
+    const located: LocatedTool = {
+      name: "t",
+      strict: false,
+      schemaJson: canonicalJson(schema),
+      file: "s/v1/s.proto",
+      element: "S.T",
+    };
+    const fromTree = outcome([located], ["gemini"], () => schema);
+    expect(fromTree).toEqual(outcome([located], ["gemini"]));
+    expect(fromTree.problems.indexOf("/abe")).toBeLessThan(
+      fromTree.problems.indexOf("/zed"),
+    );
+  });
+
+  it("finds on a large API's trees what it finds on their texts, for every provider set", () => {
+    const request = compileRequest(
+      largeApiProtos("example.com/temporal"),
+      "target=go,tools=all",
+    );
+    const options = parseOptions(request.parameter);
+    const built = new Map<LocatedTool, unknown>();
+    const model = buildModel(
+      resolveRequestFiles(request).files,
+      createProblemCollector(),
+      toolSelectionOf(options.common, options.lists),
+      false,
+      () => {},
+      (t, schema) => built.set(t, schema),
+    );
+    expect(model.tools.length).toBeGreaterThan(100);
+    expect(model.tools.some((t) => t.strict)).toBe(true);
+    for (const providers of [
+      providersOf([]),
+      providersOf(["anthropic"]),
+      providersOf(["gemini"]),
+    ]) {
+      expect(outcome(model.tools, providers, (t) => built.get(t))).toEqual(
+        outcome(model.tools, providers),
+      );
+    }
+  });
+});
