@@ -192,7 +192,7 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 	var list strings.Builder
 	for i, n := range numbers {
 		if i == 20 {
-			fmt.Fprintf(&list, ", … (%d more)", len(numbers)-20)
+			fmt.Fprintf(&list, ", \u2026 (%d more)", len(numbers)-20)
 			break
 		}
 		if i > 0 {

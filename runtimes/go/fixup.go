@@ -141,7 +141,7 @@ func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
 		kv, _ := entry.(map[string]any)
 		key, ok := mapKey(kv["key"], structKeys)
 		if !ok {
-			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": …, \"value\": …} object", quote(path), i)
+			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", quote(path), i)
 		}
 		obj[key] = kv["value"]
 		if text, ok := obj[key].(string); ok && structKeys {

@@ -252,7 +252,7 @@ func (s *mcpServer) endWith(ss *mcp.ServerSession) {
 //aitools:end
 
 // mcpErrorText is the text of a failed call for the model: a server error
-// as its status in JSON, {"code":"NOT_FOUND","message":…,"details":[…]},
+// as its status in JSON, {"code":"NOT_FOUND","message":...,"details":[...]},
 // any other error its message; UUIDs shown as aliases.
 func mcpErrorText(e *Executor, err error) string {
 	var te *ToolError
@@ -342,7 +342,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 }
 
 // mcpStream runs a server-streaming tool: its messages, at most 1000, are
-// collected into a JSON array (which the result wraps as {"messages":[…]}).
+// collected into a JSON array (which the result wraps as {"messages":[...]}).
 // The stream is any client stream with Recv: grpc.ServerStreamingClient of
 // protoc-gen-go-grpc 1.4 and later as well as the per-method stream
 // interfaces of earlier releases (or of use_generic_streams_experimental=false).

@@ -27,7 +27,7 @@ type MCPExtraProperty struct {
 }
 
 // MCPOption configures the tools of an MCP server: pass the same options to
-// each Register…Handler and ForwardTo…Client of one server, or pass them to
+// each Register...Handler and ForwardTo...Client of one server, or pass them to
 // the first one only.
 type MCPOption func(*mcpOptions)
 
@@ -67,7 +67,7 @@ func WithHandleArgument() MCPOption {
 const (
 	conversationMetaKey  = "ai-tools/conversation"
 	conversationArgument = "conversation"
-	conversationHelp     = `The conversation handle of the previous result ("conversation: …"); leave it out on the first call.`
+	conversationHelp     = "The conversation handle of the previous result (\"conversation: \u2026\"); leave it out on the first call."
 )
 
 //aitools:end

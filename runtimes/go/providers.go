@@ -141,7 +141,7 @@ func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
 // strict tool use takes, as Anthropic's SDK does: every object closed
 // ("additionalProperties": false), and what strict tool use does not take
 // (numeric bounds, string lengths, maxItems, a minItems over 1, a format
-// outside its list, …) moved into the description as "(key: value, …)",
+// outside its list, ...) moved into the description as "(key: value, ...)",
 // keys sorted, values as compact JSON. A recursive schema (a $ref cycle: a
 // compact strict tool generated with providers=openai) is an error, since
 // strict tool use takes no recursion.
@@ -320,7 +320,7 @@ func GeminiFunctionDeclarations(tools []AgentTool, openAPI bool) ([]GeminiFuncti
 // required, strings format, pattern, lengths and enum (a string const as a
 // one-value enum), numbers format, minimum and maximum, arrays items,
 // minItems and maxItems, every node title and description; types are the
-// API's Type names (STRING, OBJECT, …). What the subset cannot express (a
+// API's Type names (STRING, OBJECT, ...). What the subset cannot express (a
 // free-form value, an object without properties such as a map, an array of
 // such, a lone null, several types) is left out of properties and required.
 func GeminiParameters(schema json.RawMessage) (json.RawMessage, error) {

@@ -25,10 +25,10 @@ type ToolError struct {
 	// reasons.
 	Code codes.Code
 	// Message is the text for the model, with UUIDs shown as aliases; for
-	// server errors "rpc error: code = NotFound desc = …".
+	// server errors "rpc error: code = NotFound desc = ...".
 	Message string
 	// RawMessage is the server's own message (aliasified, without the
-	// "rpc error: …" prefix) for "server-error" and "unavailable", else
+	// "rpc error: ..." prefix) for "server-error" and "unavailable", else
 	// Message.
 	RawMessage string
 	// Details are the status details as the server sent them, raw ids kept

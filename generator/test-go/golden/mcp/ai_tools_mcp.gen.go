@@ -345,7 +345,7 @@ func (s *mcpServer) endWith(ss *mcp.ServerSession) {
 }
 
 // mcpErrorText is the text of a failed call for the model: a server error
-// as its status in JSON, {"code":"NOT_FOUND","message":…,"details":[…]},
+// as its status in JSON, {"code":"NOT_FOUND","message":...,"details":[...]},
 // any other error its message; UUIDs shown as aliases.
 func mcpErrorText(e *Executor, err error) string {
 	var te *ToolError
@@ -427,7 +427,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 }
 
 // mcpStream runs a server-streaming tool: its messages, at most 1000, are
-// collected into a JSON array (which the result wraps as {"messages":[…]}).
+// collected into a JSON array (which the result wraps as {"messages":[...]}).
 // The stream is any client stream with Recv: grpc.ServerStreamingClient of
 // protoc-gen-go-grpc 1.4 and later as well as the per-method stream
 // interfaces of earlier releases (or of use_generic_streams_experimental=false).
@@ -489,7 +489,7 @@ type MCPExtraProperty struct {
 }
 
 // MCPOption configures the tools of an MCP server: pass the same options to
-// each Register…Handler and ForwardTo…Client of one server, or pass them to
+// each Register...Handler and ForwardTo...Client of one server, or pass them to
 // the first one only.
 type MCPOption func(*mcpOptions)
 
@@ -525,7 +525,7 @@ func WithHandleArgument() MCPOption {
 const (
 	conversationMetaKey  = "ai-tools/conversation"
 	conversationArgument = "conversation"
-	conversationHelp     = `The conversation handle of the previous result ("conversation: …"); leave it out on the first call.`
+	conversationHelp     = "The conversation handle of the previous result (\"conversation: \u2026\"); leave it out on the first call."
 )
 
 type mcpExtrasKey struct{}

@@ -288,7 +288,7 @@ func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
 		kv, _ := entry.(map[string]any)
 		key, ok := mapKey(kv["key"], structKeys)
 		if !ok {
-			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": …, \"value\": …} object", quote(path), i)
+			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", quote(path), i)
 		}
 		obj[key] = kv["value"]
 		if text, ok := obj[key].(string); ok && structKeys {
@@ -658,7 +658,7 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 }
 
 // mcpErrorText is the text of a failed call for the model: a server error
-// as its status in JSON, {"code":"NOT_FOUND","message":…,"details":[…]},
+// as its status in JSON, {"code":"NOT_FOUND","message":...,"details":[...]},
 // any other error its message; UUIDs shown as aliases.
 func mcpErrorText(e *Executor, err error) string {
 	var te *ToolError
@@ -728,7 +728,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 }
 
 // mcpStream runs a server-streaming tool: its messages, at most 1000, are
-// collected into a JSON array (which the result wraps as {"messages":[…]}).
+// collected into a JSON array (which the result wraps as {"messages":[...]}).
 // The stream is any client stream with Recv: grpc.ServerStreamingClient of
 // protoc-gen-go-grpc 1.4 and later as well as the per-method stream
 // interfaces of earlier releases (or of use_generic_streams_experimental=false).
@@ -784,7 +784,7 @@ type MCPExtraProperty struct {
 }
 
 // MCPOption configures the tools of an MCP server: pass the same options to
-// each Register…Handler and ForwardTo…Client of one server, or pass them to
+// each Register...Handler and ForwardTo...Client of one server, or pass them to
 // the first one only.
 type MCPOption func(*mcpOptions)
 
@@ -1167,10 +1167,10 @@ type ToolError struct {
 	// reasons.
 	Code codes.Code
 	// Message is the text for the model, with UUIDs shown as aliases; for
-	// server errors "rpc error: code = NotFound desc = …".
+	// server errors "rpc error: code = NotFound desc = ...".
 	Message string
 	// RawMessage is the server's own message (aliasified, without the
-	// "rpc error: …" prefix) for "server-error" and "unavailable", else
+	// "rpc error: ..." prefix) for "server-error" and "unavailable", else
 	// Message.
 	RawMessage string
 	// Details are the status details as the server sent them, raw ids kept

@@ -362,7 +362,7 @@ func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
 		kv, _ := entry.(map[string]any)
 		key, ok := mapKey(kv["key"], structKeys)
 		if !ok {
-			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": …, \"value\": …} object", quote(path), i)
+			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", quote(path), i)
 		}
 		obj[key] = kv["value"]
 		if text, ok := obj[key].(string); ok && structKeys {
@@ -798,10 +798,10 @@ type ToolError struct {
 	// reasons.
 	Code codes.Code
 	// Message is the text for the model, with UUIDs shown as aliases; for
-	// server errors "rpc error: code = NotFound desc = …".
+	// server errors "rpc error: code = NotFound desc = ...".
 	Message string
 	// RawMessage is the server's own message (aliasified, without the
-	// "rpc error: …" prefix) for "server-error" and "unavailable", else
+	// "rpc error: ..." prefix) for "server-error" and "unavailable", else
 	// Message.
 	RawMessage string
 	// Details are the status details as the server sent them, raw ids kept

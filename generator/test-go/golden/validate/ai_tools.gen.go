@@ -333,7 +333,7 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 	var list strings.Builder
 	for i, n := range numbers {
 		if i == 20 {
-			fmt.Fprintf(&list, ", … (%d more)", len(numbers)-20)
+			fmt.Fprintf(&list, ", \u2026 (%d more)", len(numbers)-20)
 			break
 		}
 		if i > 0 {
@@ -1211,7 +1211,7 @@ func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
 		kv, _ := entry.(map[string]any)
 		key, ok := mapKey(kv["key"], structKeys)
 		if !ok {
-			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": …, \"value\": …} object", quote(path), i)
+			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", quote(path), i)
 		}
 		obj[key] = kv["value"]
 		if text, ok := obj[key].(string); ok && structKeys {
@@ -1647,10 +1647,10 @@ type ToolError struct {
 	// reasons.
 	Code codes.Code
 	// Message is the text for the model, with UUIDs shown as aliases; for
-	// server errors "rpc error: code = NotFound desc = …".
+	// server errors "rpc error: code = NotFound desc = ...".
 	Message string
 	// RawMessage is the server's own message (aliasified, without the
-	// "rpc error: …" prefix) for "server-error" and "unavailable", else
+	// "rpc error: ..." prefix) for "server-error" and "unavailable", else
 	// Message.
 	RawMessage string
 	// Details are the status details as the server sent them, raw ids kept
