@@ -78,7 +78,18 @@ const frozenText = new WeakMap<object, string>();
  * byte order, strings escaped as Go's encoding/json escapes them.
  */
 export function canonicalJson(value: JsonValue): string {
-  return write(value, new Map());
+  return flat(write(value, new Map()));
+}
+
+/**
+ * `text` as one flat string: text built by concatenation is a tree of
+ * pieces (a rope) in V8, whose pieces each survive as long as it does.
+ * Converting a string to a number flattens it first (the result is not
+ * used).
+ */
+function flat(text: string): string {
+  void Number(text);
+  return text;
 }
 
 /**
@@ -121,6 +132,7 @@ function write(value: JsonValue, written: Map<object, string>): string {
     }
     out += "]";
     if (frozen) {
+      out = flat(out);
       frozenText.set(value, out);
     }
     return out;
@@ -157,7 +169,12 @@ function write(value: JsonValue, written: Map<object, string>): string {
     }
   }
   text += "}";
-  (frozen ? frozenText : written).set(value, text);
+  if (frozen) {
+    text = flat(text);
+    frozenText.set(value, text);
+  } else {
+    written.set(value, text);
+  }
   return text;
 }
 
