@@ -1,4 +1,5 @@
 import type { JsonValue } from "./json-schema.js";
+import { flatString } from "../flat-string.js";
 import { createStringMemo } from "../string-memo.js";
 
 /**
@@ -78,18 +79,7 @@ const frozenText = new WeakMap<object, string>();
  * byte order, strings escaped as Go's encoding/json escapes them.
  */
 export function canonicalJson(value: JsonValue): string {
-  return flat(write(value, new Map()));
-}
-
-/**
- * `text` as one flat string: text built by concatenation is a tree of
- * pieces (a rope) in V8, whose pieces each survive as long as it does.
- * Converting a string to a number flattens it first (the result is not
- * used).
- */
-function flat(text: string): string {
-  void Number(text);
-  return text;
+  return flatString(write(value, new Map()));
 }
 
 /**
@@ -132,7 +122,7 @@ function write(value: JsonValue, written: Map<object, string>): string {
     }
     out += "]";
     if (frozen) {
-      out = flat(out);
+      out = flatString(out);
       frozenText.set(value, out);
     }
     return out;
@@ -170,7 +160,7 @@ function write(value: JsonValue, written: Map<object, string>): string {
   }
   text += "}";
   if (frozen) {
-    text = flat(text);
+    text = flatString(text);
     frozenText.set(value, text);
   } else {
     written.set(value, text);
