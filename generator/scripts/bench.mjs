@@ -465,7 +465,7 @@ console.log(
 );
 console.log(
   results.every((r) => r.rssExact)
-    ? "peak RSS: the plugin process's getrusage ru_maxrss, median over runs (max: highest run)."
+    ? "peak RSS: the plugin process's own high-water mark (VmHWM, read at its exit), median over runs (max: highest run)."
     : "peak RSS: ~ = VmHWM polled from /proc (not a Node process, or it did not report); median over runs (max: highest run).",
 );
 for (const [k, startup] of startups.entries()) {

@@ -4,7 +4,7 @@
 //
 // Peak RSS, two ways:
 //  - exact, for a Node plugin: rusage-preload.cjs is added to NODE_OPTIONS
-//    and writes process.resourceUsage().maxRSS (getrusage ru_maxrss) on exit;
+//    and writes the process's own VmHWM (/proc/self/status) on exit;
 //  - approximate, for anything else: VmHWM from /proc/<pid>/status, polled.
 //    VmHWM is a high-water mark, so polling only misses growth in the last
 //    poll interval before exit.
