@@ -178,6 +178,69 @@ describe("provider checks below shared nodes", () => {
     expect(outcome(located, ["gemini"], (t) => schemas.get(t))).toEqual(whole);
   });
 
+  it("judges a $ref below a shared node against each tool's own definitions, whatever checks run", () => {
+    // Anthropic alone, not strict: no check collects $refs, but a $ref
+    // must still resolve in each schema holding it.
+    const shared = deepFreeze({
+      type: "object",
+      properties: { x: { $ref: "#/$defs/X" } },
+    });
+    const defined = {
+      type: "object",
+      properties: { s: shared },
+      $defs: { X: { type: "string" } },
+    };
+    const undefinedRef = { type: "object", properties: { s: shared } };
+    const located = [defined, undefinedRef].map((schema, i): LocatedTool => ({
+      name: `t${i}`,
+      strict: false,
+      schemaJson: canonicalJson(schema as JsonValue),
+      file: "s/v1/s.proto",
+      element: `S.T${i}`,
+    }));
+    const schemas = [defined, undefinedRef];
+    const whole = outcome(located, ["anthropic"]);
+    expect(whole.problems).toContain(
+      'S.T1: tool "t1" would be refused by Anthropic (input_schema): #/properties/s/properties/x: $ref',
+    );
+    expect(
+      outcome(located, ["anthropic"], (t) => schemas[located.indexOf(t)]),
+    ).toEqual(whole);
+  });
+
+  it("counts what the text holds, not a key of the tree whose value is undefined", () => {
+    const tools = Array.from({ length: 5 }, (_, i) => {
+      const schema = {
+        type: "object",
+        additionalProperties: false,
+        required: [],
+        properties: Object.fromEntries(
+          Array.from({ length: 4 }, (_, j) => [
+            `p${j}`,
+            { type: "string", anyOf: undefined },
+          ]),
+        ),
+      };
+      return {
+        located: {
+          name: `t${i}`,
+          strict: true,
+          schemaJson: canonicalJson(schema as unknown as JsonValue),
+          file: "s/v1/s.proto",
+          element: `S.T${i}`,
+        },
+        schema,
+      };
+    });
+    const schemas = new Map(tools.map((t) => [t.located, t.schema]));
+    const located = tools.map((t) => t.located);
+    const whole = outcome(located, ["anthropic"]);
+    expect(whole.warnings).toEqual([]);
+    expect(outcome(located, ["anthropic"], (t) => schemas.get(t))).toEqual(
+      whole,
+    );
+  });
+
   it("names refusals in the order of the text's keys, whatever the tree's order", () => {
     const schema = {
       type: "object",

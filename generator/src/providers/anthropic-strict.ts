@@ -301,7 +301,10 @@ export function countAnthropicStrictParameter(
   if (!at.required) {
     counts.optionalParameters++;
   }
-  if ("anyOf" in node || Array.isArray(node["type"])) {
+  // `!== undefined` rather than `in`: the same answer for JSON, and for a
+  // schema tree (provider-checks.ts) that holds an undefined value the
+  // text leaves out.
+  if (node["anyOf"] !== undefined || Array.isArray(node["type"])) {
     counts.unionParameters++;
   }
 }

@@ -40,6 +40,7 @@ import {
   checkShape,
   createViolations,
   forEachSchema,
+  isPlainObject,
   isRef,
   type BelowHooks,
   type ProviderViolation,
@@ -199,11 +200,14 @@ function checkSchemaForProviders(
         anthropicStrict.report(path, rule, message);
       }
     };
+    // A `$ref` is judged against the root whichever checks run: one below
+    // a frozen node keeps it from being memoised.
+    let refKeys = 0;
     const found = (): number =>
       anthropic.violations.length +
       anthropicStrict.violations.length +
       gemini.violations.length +
-      refs.length;
+      refKeys;
     forEachSchema(
       schema,
       (v) => {
@@ -219,8 +223,11 @@ function checkSchemaForProviders(
         if (enforceGemini) {
           checkGeminiNode(schema, v, gemini.report);
         }
-        if ((strictWalk || enforceGemini) && isRef(v.node)) {
-          refs.push(v);
+        if (isPlainObject(v.node) && "$ref" in v.node) {
+          refKeys++;
+          if ((strictWalk || enforceGemini) && isRef(v.node)) {
+            refs.push(v);
+          }
         }
       },
       cleanBelow(
@@ -266,7 +273,8 @@ const cleanBelowFrozen = new WeakMap<
  * nothing there before, adding what it added to `counts`. Only a `$ref`
  * or a violation depends on where a sub-schema sits (its path, the
  * definitions of the schema), and with neither the outcome below a node
- * depends on the node alone.
+ * depends on the node alone. Frozen is taken to mean frozen all the way
+ * down, as the schema builder freezes (the only one that does).
  */
 function cleanBelow(
   checks: number,

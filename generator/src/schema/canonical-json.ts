@@ -67,10 +67,12 @@ function isAscii(s: string): boolean {
 }
 
 /**
- * The text of each frozen object or array written so far, in any schema: a
- * frozen value cannot change, and the schema builder freezes the nested
- * messages it shares between tools (build-schema.ts), so each is written
- * once per run.
+ * The text of each frozen object or array written so far, in any schema:
+ * the schema builder freezes the nested messages it shares between tools
+ * all the way down (build-schema.ts, the only place that freezes), so
+ * their text cannot change, and each is written once per run. A value
+ * frozen on its top only, with a child changed later, would keep its old
+ * text.
  */
 const frozenText = new WeakMap<object, string>();
 
