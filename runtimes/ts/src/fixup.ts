@@ -121,6 +121,8 @@ function elementOf(field: DescField): Element {
         case "message":
           return { kind: "message", message: field.message };
       }
+      // Not reached (every list kind returns above); for ESLint's
+      // no-fallthrough, which does not see that.
       break;
     case "map":
       switch (field.mapKind) {

@@ -208,6 +208,7 @@ class McpToolServer:
         name_prefix: str,
     ) -> None:
         listed: list[mcp_types.Tool] = []
+        entries: list[_Entry] = []
         for m in methods:
             name = name_prefix + m.tool.name
             if _TOOL_NAME.fullmatch(name) is None:
@@ -217,17 +218,19 @@ class McpToolServer:
                 )
             if name in self._entries or any(t.name == name for t in listed):
                 raise ValueError(f"tool {json.dumps(name)} is added twice")
+            entry = _Entry(m, channel, aliases)
             listed.append(
                 list_tool(
                     name,
                     m,
                     self.extra_properties,
-                    self.handle_argument and bool(aliases.known_alias_prefixes),
+                    self.handle_argument and entry.conversations,
                 )
             )
+            entries.append(entry)
         merged = merge_alias_configs([*self._configs, aliases])
-        for m, tool in zip(methods, listed, strict=True):
-            self._entries[tool.name] = _Entry(m, channel, aliases)
+        for tool, entry in zip(listed, entries, strict=True):
+            self._entries[tool.name] = entry
         self._configs.append(aliases)
         self._merged = merged
         self._listing = sorted([*self._listing, *listed], key=lambda t: t.name.encode())
