@@ -105,35 +105,15 @@ type Element =
   | { readonly kind: "message"; readonly message: DescMessage };
 
 function elementOf(field: DescField): Element {
-  switch (field.fieldKind) {
-    case "scalar":
-      return { kind: "scalar", scalar: field.scalar };
-    case "enum":
-      return { kind: "enum", enum: field.enum };
-    case "message":
-      return { kind: "message", message: field.message };
-    case "list":
-      switch (field.listKind) {
-        case "scalar":
-          return { kind: "scalar", scalar: field.scalar };
-        case "enum":
-          return { kind: "enum", enum: field.enum };
-        case "message":
-          return { kind: "message", message: field.message };
-      }
-      // Not reached (every list kind returns above); for ESLint's
-      // no-fallthrough, which does not see that.
-      break;
-    case "map":
-      switch (field.mapKind) {
-        case "scalar":
-          return { kind: "scalar", scalar: field.scalar };
-        case "enum":
-          return { kind: "enum", enum: field.enum };
-        case "message":
-          return { kind: "message", message: field.message };
-      }
+  // Every kind of field (single, list, map) sets exactly one of message,
+  // enum and scalar, for its values.
+  if (field.message !== undefined) {
+    return { kind: "message", message: field.message };
   }
+  if (field.enum !== undefined) {
+    return { kind: "enum", enum: field.enum };
+  }
+  return { kind: "scalar", scalar: field.scalar };
 }
 
 function isValue(field: DescField): boolean {
