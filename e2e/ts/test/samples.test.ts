@@ -18,7 +18,7 @@ import {
   samplesEchoLoose,
   samplesEchoStrict,
 } from "../src/gen/ai_tools.gen.js";
-import { SampleSchema } from "../src/gen/linkhub/v1/samples_pb.js";
+import { SampleSchema, type Sample } from "../src/gen/linkhub/v1/samples_pb.js";
 import {
   Model,
   recorded,
@@ -92,6 +92,18 @@ function hasProtoKey(v: unknown, mapField = false): boolean {
   );
 }
 
+/**
+ * `sample` with its score as the float32 the wire carries, and a -0 score as
+ * 0 (unset): what the recording and the echo can tell apart.
+ */
+function asFloat32Score(sample: Sample): Sample {
+  sample.score = Math.fround(sample.score);
+  if (Object.is(sample.score, -0)) {
+    sample.score = 0;
+  }
+  return sample;
+}
+
 describe("schema-generated values reach the server intact", () => {
   for (const [i, tool] of [samplesEchoStrict, samplesEchoLoose].entries()) {
     it(tool.name, async () => {
@@ -146,11 +158,10 @@ describe("schema-generated values reach the server intact", () => {
         // score is a float: protobuf-es holds the decoded double, the wire
         // carries float32. And protobuf-es writes no JSON for a float -0: the
         // recording cannot tell it from unset.
-        want.score = Math.fround(want.score);
         if (Object.is(want.score, -0)) {
-          want.score = 0;
           negZero++;
         }
+        asFloat32Score(want);
         const got = fromJsonString(SampleSchema, recs[0]!.requestJson);
         expect(
           equals(SampleSchema, got, want),
@@ -159,11 +170,7 @@ describe("schema-generated values reach the server intact", () => {
         // The echo is written as Go writes it: a float in its shortest
         // float32 digits (3.4e+38), which protobuf-es reads as that double,
         // and -0 as "-0".
-        const echoed = fromJsonString(SampleSchema, out);
-        echoed.score = Math.fround(echoed.score);
-        if (Object.is(echoed.score, -0)) {
-          echoed.score = 0;
-        }
+        const echoed = asFloat32Score(fromJsonString(SampleSchema, out));
         expect(equals(SampleSchema, echoed, want), `echo ${out}`).toBe(true);
         sent++;
       }
