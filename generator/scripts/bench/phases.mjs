@@ -14,8 +14,12 @@
 //
 // Not a test.
 //
+// - with `--warm N`, a second column per target: the in-process run
+//   repeated N more times, the last one's phases (phase-run.mjs): what the
+//   run costs once the engine has warmed up, against the first run.
+//
 //   node scripts/bench/phases.mjs [--files 100] [--corpus 1|2] [--targets go,ts,py]
-//                                 [--seed S] [--plugin PATH] [--keep]
+//                                 [--seed S] [--plugin PATH] [--warm N] [--keep]
 import { spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -47,6 +51,7 @@ const { values: opt } = parseArgs({
     targets: { type: "string", default: "go,ts,py" },
     seed: { type: "string", default: "ai-tools-bench-1" },
     plugin: { type: "string" },
+    warm: { type: "string", default: "0" },
     keep: { type: "boolean", default: false },
   },
 });
@@ -175,6 +180,8 @@ const modelParts = [
   "OpenAI strict check",
   "provider checks",
 ];
+/** phase-run.mjs's name of the whole model build. */
+const modelBuild = "model build (schemas, provider checks included)";
 const decoded = fromBinary(CodeGeneratorRequestSchema, request);
 const columns = [];
 for (const target of opt.targets.split(",")) {
@@ -183,7 +190,7 @@ for (const target of opt.targets.split(",")) {
   writeFileSync(requestFile, toBinary(CodeGeneratorRequestSchema, decoded));
   const inProcess = spawnSync(
     process.execPath,
-    [join(here, "phase-run.mjs"), requestFile],
+    [join(here, "phase-run.mjs"), requestFile, opt.warm],
     { maxBuffer: 1 << 20, encoding: "utf8" },
   );
   if (inProcess.status !== 0) {
@@ -192,7 +199,7 @@ for (const target of opt.targets.split(",")) {
     );
     process.exit(1);
   }
-  const { phases: timed } = JSON.parse(inProcess.stdout);
+  const { phases: timed, warm } = JSON.parse(inProcess.stdout);
   const profDir = join(work, `prof-${target}`);
   const r = spawnSync(
     process.execPath,
@@ -215,7 +222,7 @@ for (const target of opt.targets.split(",")) {
     ["start-up (empty request, bundle)", { cpuMs: median(startup) }],
   ]);
   for (const t of timed) {
-    if (t.name === "model build (schemas, provider checks included)") {
+    if (t.name === modelBuild) {
       for (const k of modelParts) {
         rows.set(k, {
           cpuMs: (t.cpuMs * (sampled.get(k) ?? 0)) / modelSampled,
@@ -227,9 +234,18 @@ for (const target of opt.targets.split(",")) {
     }
   }
   columns.push({ target, rows });
+  if (warm !== undefined) {
+    // No profile of the warm run: its model build is one row.
+    const warmRows = new Map(warm.map((t) => [t.name, t]));
+    columns.push({ target: `${target} warm`, rows: warmRows });
+  }
 }
 
 const names = [...columns[0].rows.keys()];
+if (opt.warm !== "0") {
+  // The warm runs' model build, after its parts.
+  names.splice(names.indexOf(modelParts.at(-1)) + 1, 0, modelBuild);
+}
 const w = Math.max(...names.map((n) => n.length));
 console.log(
   `${"CPU (wall) per phase, ms".padEnd(w)}  ${columns.map((c) => c.target.padStart(15)).join("  ")}`,
@@ -253,3 +269,8 @@ console.log(
 console.log(
   "\nmodule load (unbundled): the dist/ modules imported one by one, as the in-process run does; the executable loads the bundle, counted in start-up.",
 );
+if (opt.warm !== "0") {
+  console.log(
+    `warm: the last of ${opt.warm} more runs in the same process; its sum has no start-up, and the string memos of earlier runs are still filled (a floor).`,
+  );
+}
