@@ -10,13 +10,12 @@
 //   serialization and the OpenAI strict check, from a CPU profile of the
 //   executable (`node --cpu-prof`; each sample goes to the innermost phase
 //   function on its stack; sampled time is wall time, so only the shares
-//   are used) applied to the model build's CPU time.
-//
-// Not a test.
-//
+//   are used) applied to the model build's CPU time;
 // - with `--warm N`, a second column per target: the in-process run
 //   repeated N more times, the last one's phases (phase-run.mjs): what the
 //   run costs once the engine has warmed up, against the first run.
+//
+// Not a test.
 //
 //   node scripts/bench/phases.mjs [--files 100] [--corpus 1|2] [--targets go,ts,py]
 //                                 [--seed S] [--plugin PATH] [--warm N] [--keep]
@@ -126,6 +125,14 @@ function split(profile) {
   return out;
 }
 
+if (!/^\d+$/.test(opt.warm)) {
+  console.error(
+    `phases: --warm takes a number of runs (0 or more), not ${JSON.stringify(opt.warm)}`,
+  );
+  process.exit(2);
+}
+const warmRuns = Number(opt.warm);
+
 const plugin = resolve(
   opt.plugin ?? join(generatorDir, "bin", "protoc-gen-ai-tools"),
 );
@@ -190,7 +197,7 @@ for (const target of opt.targets.split(",")) {
   writeFileSync(requestFile, toBinary(CodeGeneratorRequestSchema, decoded));
   const inProcess = spawnSync(
     process.execPath,
-    [join(here, "phase-run.mjs"), requestFile, opt.warm],
+    [join(here, "phase-run.mjs"), requestFile, String(warmRuns)],
     { maxBuffer: 1 << 20, encoding: "utf8" },
   );
   if (inProcess.status !== 0) {
@@ -242,7 +249,7 @@ for (const target of opt.targets.split(",")) {
 }
 
 const names = [...columns[0].rows.keys()];
-if (opt.warm !== "0") {
+if (warmRuns > 0) {
   // The warm runs' model build, after its parts.
   names.splice(names.indexOf(modelParts.at(-1)) + 1, 0, modelBuild);
 }
@@ -269,8 +276,8 @@ console.log(
 console.log(
   "\nmodule load (unbundled): the dist/ modules imported one by one, as the in-process run does; the executable loads the bundle, counted in start-up.",
 );
-if (opt.warm !== "0") {
+if (warmRuns > 0) {
   console.log(
-    `warm: the last of ${opt.warm} more runs in the same process; its sum has no start-up, and the string memos of earlier runs are still filled (a floor).`,
+    `warm: the last of ${warmRuns} more runs in the same process; its sum has no start-up, and the string memos of earlier runs are still filled (a floor).`,
   );
 }
