@@ -8,9 +8,9 @@
 // engine has then compiled and optimized the hot code, and the heap has
 // its full size, so the difference from the first run is what warming up
 // costs a plugin process. The warm figure is a floor, if anything too low:
-// the string memos of the first run (quoted JSON strings and keys,
-// descriptions) are still filled; the descriptors, schemas and texts are
-// built again.
+// the memos keyed by strings (quoted JSON strings and keys, checked
+// patterns) are still filled; the descriptors, schemas, descriptions and
+// texts are built again (their memos are keyed by descriptor or node).
 import { readFileSync } from "node:fs";
 
 const cpu = () => {
