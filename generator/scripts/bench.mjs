@@ -37,7 +37,7 @@ import {
   generateCorpus,
   RPCS_PER_FILE,
 } from "./bench/corpus.mjs";
-import { compileCorpus } from "./bench/compile.mjs";
+import { compileCorpus, requestPerTarget } from "./bench/compile.mjs";
 import { runPlugin } from "./bench/measure.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -255,13 +255,7 @@ for (const files of sizes) {
     `corpus ${files} files: ${int(tools)} tools, ${services} services, ${bytes(protoBytes)} of .proto, ` +
       `request ${bytes(compiled.request.length)} (${compiled.protoFiles} descriptors), buf build ${ms(compiled.bufMs)}`,
   );
-  // The same request for each target: only the parameter differs.
-  const decoded = fromBinary(CodeGeneratorRequestSchema, compiled.request);
-  const requests = {};
-  for (const t of targets) {
-    decoded.parameter = `target=${t}`;
-    requests[t] = toBinary(CodeGeneratorRequestSchema, decoded);
-  }
+  const requests = requestPerTarget(compiled.request, targets);
   corpora.push({ files, tools, dir, ...compiled, requests });
 }
 console.log();
@@ -346,7 +340,7 @@ for (const c of corpora) {
       const run = await runPlugin({
         command: combo.plugin.command,
         args: combo.plugin.args,
-        request: c.requests[combo.target],
+        request: c.requests.get(combo.target),
         rusageFile,
       });
       const d = createHash("sha256").update(run.stdout).digest("hex");

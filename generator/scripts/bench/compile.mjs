@@ -88,3 +88,20 @@ export function compileCorpus({ dir, files, buf, includeDir, parameter }) {
     bufMs,
   };
 }
+
+/**
+ * The request once per target: the same files, only the parameter
+ * (`target=<t>`) differs.
+ * @param {Uint8Array} request
+ * @param {readonly string[]} targets
+ * @returns {Map<string, Uint8Array>}
+ */
+export function requestPerTarget(request, targets) {
+  const decoded = fromBinary(CodeGeneratorRequestSchema, request);
+  return new Map(
+    targets.map((target) => {
+      decoded.parameter = `target=${target}`;
+      return [target, toBinary(CodeGeneratorRequestSchema, decoded)];
+    }),
+  );
+}

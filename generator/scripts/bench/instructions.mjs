@@ -23,9 +23,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
-import { compileCorpus } from "./compile.mjs";
+import { compileCorpus, requestPerTarget } from "./compile.mjs";
 import { generateCorpus } from "./corpus.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -80,13 +78,11 @@ const { request } = compileCorpus({
   includeDir: join(repoRoot, "proto"),
   parameter: "target=go",
 });
-const decoded = fromBinary(CodeGeneratorRequestSchema, request);
 const targets = opt.targets.split(",");
 const requests = new Map(
-  targets.map((target) => {
-    decoded.parameter = `target=${target}`;
+  [...requestPerTarget(request, targets)].map(([target, bytes]) => {
     const file = join(work, `request-${target}.binpb`);
-    writeFileSync(file, toBinary(CodeGeneratorRequestSchema, decoded));
+    writeFileSync(file, bytes);
     return [target, file];
   }),
 );

@@ -33,9 +33,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
-import { compileCorpus } from "./compile.mjs";
+import { compileCorpus, requestPerTarget } from "./compile.mjs";
 import { runPlugin } from "./measure.mjs";
 import { generateCorpus } from "./corpus.mjs";
 
@@ -189,12 +187,13 @@ const modelParts = [
 ];
 /** phase-run.mjs's name of the whole model build. */
 const modelBuild = "model build (schemas, provider checks included)";
-const decoded = fromBinary(CodeGeneratorRequestSchema, request);
 const columns = [];
-for (const target of opt.targets.split(",")) {
-  decoded.parameter = `target=${target}`;
+for (const [target, bytes] of requestPerTarget(
+  request,
+  opt.targets.split(","),
+)) {
   const requestFile = join(work, `request-${target}.binpb`);
-  writeFileSync(requestFile, toBinary(CodeGeneratorRequestSchema, decoded));
+  writeFileSync(requestFile, bytes);
   const inProcess = spawnSync(
     process.execPath,
     [join(here, "phase-run.mjs"), requestFile, String(warmRuns)],
