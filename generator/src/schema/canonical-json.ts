@@ -123,11 +123,7 @@ function write(value: JsonValue, written: Map<object, string>): string {
       }
     }
     out += "]";
-    if (frozen) {
-      out = flatString(out);
-      frozenText.set(value, out);
-    }
-    return out;
+    return frozen ? keepFrozenText(value, out) : out;
   }
   let text = frozen ? undefined : written.get(value);
   if (text !== undefined) {
@@ -162,12 +158,17 @@ function write(value: JsonValue, written: Map<object, string>): string {
   }
   text += "}";
   if (frozen) {
-    text = flatString(text);
-    frozenText.set(value, text);
-  } else {
-    written.set(value, text);
+    return keepFrozenText(value, text);
   }
+  written.set(value, text);
   return text;
+}
+
+/** `text`, flattened, as the text of the frozen `value` from now on. */
+function keepFrozenText(value: object, text: string): string {
+  const flat = flatString(text);
+  frozenText.set(value, flat);
+  return flat;
 }
 
 /**
