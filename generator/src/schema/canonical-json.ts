@@ -67,12 +67,15 @@ function isAscii(s: string): boolean {
 }
 
 /**
- * The text of each frozen object or array written so far, in any schema:
+ * The text of frozen objects and arrays written so far, in any schema:
  * the schema builder freezes the nested messages it shares between tools
  * all the way down (build-schema.ts, the only place that freezes), so
- * their text cannot change, and each is written once per run. A value
- * frozen on its top only, with a child changed later, would keep its old
- * text.
+ * their text cannot change, and each is written once per run. Only a
+ * frozen node met outside another frozen one keeps its text: one met
+ * inside is written into that one's text, and kept only if it is met on
+ * its own later (a text per level would hold every level's characters
+ * again). A value frozen on its top only, with a child changed later,
+ * would keep its old text.
  */
 const frozenText = new WeakMap<object, string>();
 
@@ -81,15 +84,20 @@ const frozenText = new WeakMap<object, string>();
  * byte order, strings escaped as Go's encoding/json escapes them.
  */
 export function canonicalJson(value: JsonValue): string {
-  return flatString(write(value, new Map()));
+  return flatString(write(value, new Map(), false));
 }
 
 /**
  * `value` serialized; `written` holds the text of the objects written so
  * far in this call: a schema holds the same node at several places (a
  * oneof's branches share the other properties), written once.
+ * `inFrozen`: `value` is being written into the text of a frozen node.
  */
-function write(value: JsonValue, written: Map<object, string>): string {
+function write(
+  value: JsonValue,
+  written: Map<object, string>,
+  inFrozen: boolean,
+): string {
   if (value === null) {
     return "null";
   }
@@ -119,13 +127,13 @@ function write(value: JsonValue, written: Map<object, string>): string {
       }
       // A hole is written as nothing, as Array.prototype.join writes it.
       if (i in value) {
-        out += write(value[i]!, written);
+        out += write(value[i]!, written, inFrozen || frozen);
       }
     }
     out += "]";
-    return frozen ? keepFrozenText(value, out) : out;
+    return frozen && !inFrozen ? keepFrozenText(value, out) : out;
   }
-  let text = frozen ? undefined : written.get(value);
+  let text = frozen && !inFrozen ? undefined : written.get(value);
   if (text !== undefined) {
     return text;
   }
@@ -153,11 +161,11 @@ function write(value: JsonValue, written: Map<object, string>): string {
         text += ",";
       }
       first = false;
-      text += quotedKey(key).text + write(v, written);
+      text += quotedKey(key).text + write(v, written, inFrozen || frozen);
     }
   }
   text += "}";
-  if (frozen) {
+  if (frozen && !inFrozen) {
     return keepFrozenText(value, text);
   }
   written.set(value, text);
