@@ -8,6 +8,7 @@ import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
 import { toolSelectionOf } from "../src/model/tool-selection.js";
 import { parseOptions } from "../src/options.js";
 import {
+  allProviders,
   checkModelTools,
   createToolChecker,
   providersOf,
@@ -96,6 +97,29 @@ describe("canonicalJson of shared nodes", () => {
     );
   });
 
+  it("writes a frozen node met inside another frozen one the same when it is met on its own", () => {
+    const inner = deepFreeze({
+      type: "object",
+      properties: { b: { type: "string" }, a: { type: "integer" } },
+    });
+    // The inner node twice in the outer one, as a oneof's branches hold it.
+    const outer = deepFreeze({
+      anyOf: [
+        { properties: { x: inner }, type: "object" },
+        { type: "object", properties: { y: inner, x: inner } },
+      ],
+    });
+    const schemas = [
+      { type: "object", properties: { o: outer } },
+      { type: "object", properties: { i: inner, o: outer } },
+      { properties: { i: inner } },
+      { properties: { o: outer, i: inner } },
+    ];
+    for (const schema of schemas) {
+      expect(canonicalJson(schema as JsonValue)).toBe(sortedJson(schema));
+    }
+  });
+
   it("writes a node that is not frozen again each time (it may have changed)", () => {
     const node: Record<string, JsonValue> = { type: "string" };
     const schema = { properties: { a: node } };
@@ -164,6 +188,68 @@ describe("provider checks below shared nodes", () => {
     expect(outcome(located, ["anthropic"], (t) => schemas.get(t))).toEqual(
       whole,
     );
+  });
+
+  it("counts and refuses a shared node met inside another one as when it is met on its own", () => {
+    // The checks skip below a shared node met outside any other; one met
+    // inside is walked with it: each tool must come out as walked whole.
+    const outer = deepFreeze({
+      type: "object",
+      properties: { u: union, r: refused },
+      required: ["u", "r"],
+      additionalProperties: false,
+    });
+    // 40 strict tools, 20 union parameters below the shared nodes.
+    const tools = Array.from({ length: 40 }, (_, i) =>
+      tool(i, true, i % 4 === 0 ? outer : i % 4 === 1 ? union : refused),
+    );
+    const schemas = new Map(tools.map((t) => [t.located, t.schema]));
+    const located = tools.map((t) => t.located);
+    const providerSets: (readonly Provider[])[] = [
+      ["anthropic"],
+      ["gemini"],
+      allProviders,
+    ];
+    for (const providers of providerSets) {
+      const whole = outcome(located, providers);
+      if (providers.includes("gemini")) {
+        expect(whole.problems.split("\n")).toHaveLength(30);
+      }
+      if (providers.includes("anthropic")) {
+        expect(whole.warnings).toContain(
+          "the strict tools have 20 parameters with a union type (anyOf, nullable): an Anthropic request with strict tool use takes at most 16; the Anthropic adapters refuse a request over it (send fewer tools with strict)",
+        );
+      }
+      expect(outcome(located, providers, (t) => schemas.get(t))).toEqual(whole);
+    }
+  });
+
+  it("checks each text of tools built from the same request message", () => {
+    // Tools of one request message may differ (HTTP-bound fields): the
+    // second text is checked, not given the first one's outcome.
+    const input = {};
+    const texts = [
+      { type: "object", properties: { a: { type: "string" } } },
+      { type: "object", properties: { a: { allOf: [{ type: "string" }] } } },
+      { type: "object", properties: { a: { allOf: [{ type: "string" }] } } },
+    ];
+    const located = texts.map((schema, i): LocatedTool => ({
+      name: `t${i}`,
+      strict: false,
+      schemaJson: canonicalJson(schema as JsonValue),
+      file: "s/v1/s.proto",
+      element: `S.T${i}`,
+      input,
+    }));
+    const fromTree = outcome(located, ["gemini"], (t) =>
+      JSON.parse(t.schemaJson),
+    );
+    expect(fromTree).toEqual(outcome(located, ["gemini"]));
+    expect(
+      fromTree.problems
+        .split("\n")
+        .map((line) => line.slice(0, line.indexOf(":", 14))),
+    ).toEqual(["s/v1/s.proto: S.T1", "s/v1/s.proto: S.T2"]);
   });
 
   it("refuses every tool holding a shared node the checks refuse", () => {

@@ -259,13 +259,25 @@ function checkSchemaForProviders(
 
 /**
  * What the checks found below a frozen sub-schema: nothing (no violation,
- * no `$ref`), and what it adds to the strict parameter counts. By frozen
- * node, then by the checks that ran (a bit set).
+ * no `$ref`), and what it adds to the strict parameter counts. By the
+ * checks that ran (a bit set), then by frozen node. Only a frozen node met
+ * outside another frozen one is recorded: one met inside is walked as
+ * part of that one, and recorded if it is met on its own later.
  */
-const cleanBelowFrozen = new WeakMap<
-  object,
-  Map<number, AnthropicStrictCounts>
+const cleanBelowFrozen = new Map<
+  number,
+  WeakMap<object, AnthropicStrictCounts>
 >();
+
+/** The record of {@link cleanBelowFrozen} for `checks`. */
+function cleanBelowFor(checks: number): WeakMap<object, AnthropicStrictCounts> {
+  let clean = cleanBelowFrozen.get(checks);
+  if (clean === undefined) {
+    clean = new WeakMap();
+    cleanBelowFrozen.set(checks, clean);
+  }
+  return clean;
+}
 
 /**
  * Walk hooks that skip what lies below a frozen sub-schema (a message
@@ -281,6 +293,8 @@ function cleanBelow(
   counts: { optionalParameters: number; unionParameters: number },
   found: () => number,
 ): BelowHooks {
+  const clean = cleanBelowFor(checks);
+  // The frozen nodes being walked, outermost first.
   const started: {
     readonly found: number;
     readonly optional: number;
@@ -292,10 +306,10 @@ function cleanBelow(
       if (!Object.isFrozen(node)) {
         return false;
       }
-      const known = cleanBelowFrozen.get(node)?.get(checks);
-      if (known !== undefined) {
-        counts.optionalParameters += known.optionalParameters;
-        counts.unionParameters += known.unionParameters;
+      const below = clean.get(node);
+      if (below !== undefined) {
+        counts.optionalParameters += below.optionalParameters;
+        counts.unionParameters += below.unionParameters;
         return true;
       }
       started.push({
@@ -311,15 +325,10 @@ function cleanBelow(
         return;
       }
       const start = started.pop()!;
-      if (found() !== start.found) {
+      if (started.length > 0 || found() !== start.found) {
         return;
       }
-      let byChecks = cleanBelowFrozen.get(node);
-      if (byChecks === undefined) {
-        byChecks = new Map();
-        cleanBelowFrozen.set(node, byChecks);
-      }
-      byChecks.set(checks, {
+      clean.set(node, {
         optionalParameters: counts.optionalParameters - start.optional,
         unionParameters: counts.unionParameters - start.unions,
       });
@@ -437,6 +446,18 @@ export interface LocatedTool {
   readonly schemaJson: string;
   readonly file: string;
   readonly element: string;
+  /**
+   * The request message the schema was built from, when known: a text is
+   * then compared only with those of tools of the same message, instead
+   * of hashed (a few megabytes of schema text at 2,000 tools).
+   */
+  readonly input?: object;
+}
+
+/** A schema text checked, and what the checks found. */
+interface CheckedText {
+  readonly text: string;
+  readonly check: SchemaCheck;
 }
 
 /**
@@ -469,10 +490,11 @@ export function createToolChecker(
   warn: (message: string) => void,
 ): ToolChecker {
   // Tools of the same request message share their schema text: check each
-  // text once (strict or not).
+  // text once (strict or not). By request message (or by text, when the
+  // tool does not say), then by text.
   const checked = [
-    new Map<string, SchemaCheck>(),
-    new Map<string, SchemaCheck>(),
+    new Map<object | string, CheckedText[]>(),
+    new Map<object | string, CheckedText[]>(),
   ];
   const strictCounts: AnthropicStrictCounts[] = [];
   const found: Problem[] = [];
@@ -480,7 +502,9 @@ export function createToolChecker(
   // Named, so that a profile (scripts/bench/phases.mjs) finds them.
   function checkTool(t: LocatedTool, schema?: unknown): void {
     const cache = checked[t.strict ? 1 : 0]!;
-    let check = cache.get(t.schemaJson);
+    const key = t.input ?? t.schemaJson;
+    let texts = cache.get(key);
+    let check = texts?.find((c) => c.text === t.schemaJson)?.check;
     if (check === undefined) {
       check =
         schema === undefined
@@ -496,7 +520,11 @@ export function createToolChecker(
           providers,
         );
       }
-      cache.set(t.schemaJson, check);
+      if (texts === undefined) {
+        texts = [];
+        cache.set(key, texts);
+      }
+      texts.push({ text: t.schemaJson, check });
     }
     const result = toolCheckOf(t.name, check);
     for (const message of result.problems) {
