@@ -56,9 +56,10 @@ const none: UnknownField[] = [];
 
 /**
  * True when the options carry no unknown field, so no extension the plugin
- * reads: most fields, which need neither a decode nor a cache entry.
+ * reads: most fields, which need neither a decode nor a cache entry (nor
+ * a lookup in one).
  */
-function noExtensions(options: WithUnknown | undefined): boolean {
+export function noExtensions(options: WithUnknown | undefined): boolean {
   const unknown = options?.$unknown;
   return unknown === undefined || unknown.length === 0;
 }

@@ -3,6 +3,7 @@ import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import {
   decodeOption,
   messagePayload,
+  noExtensions,
   unknownOf,
   type WithUnknown,
 } from "../annotations.js";
@@ -366,6 +367,9 @@ const fieldRulesCache = new WeakMap<DescField, FieldRules | null>();
 
 /** The field's `(buf.validate.field)` rules, or undefined when it has none. */
 export function readFieldRules(field: DescField): FieldRules | undefined {
+  if (noExtensions(field.proto.options)) {
+    return undefined;
+  }
   let rules = fieldRulesCache.get(field);
   if (rules === undefined) {
     const payload = extensionPayload(field.proto.options);
