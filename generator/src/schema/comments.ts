@@ -67,20 +67,13 @@ function messagePath(message: DescMessage): string {
   return path;
 }
 
-/** Each field's index in its message's descriptor, by message. */
-const fieldIndexes = new WeakMap<DescMessage, Map<DescField, number>>();
-
+/**
+ * The field's index in its message's descriptor: a look along the
+ * message's fields (a few dozen at most in practice) costs less than an
+ * index built per message.
+ */
 function fieldIndex(field: DescField): number {
-  const message = field.parent;
-  let indexes = fieldIndexes.get(message);
-  if (indexes === undefined) {
-    const byProto = new Map(message.proto.field.map((proto, i) => [proto, i]));
-    indexes = new Map(
-      message.fields.map((f) => [f, byProto.get(f.proto) ?? -1]),
-    );
-    fieldIndexes.set(message, indexes);
-  }
-  return indexes.get(field) ?? -1;
+  return field.parent.proto.field.indexOf(field.proto);
 }
 
 /**
