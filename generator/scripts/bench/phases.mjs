@@ -13,12 +13,19 @@
 //   are used) applied to the model build's CPU time;
 // - with `--warm N`, a second column per target: the in-process run
 //   repeated N more times, the last one's phases (phase-run.mjs): what the
-//   run costs once the engine has warmed up, against the first run.
+//   run costs once the engine has warmed up, against the first run;
+// - with `--runs N`, each in-process figure is the median of N processes
+//   (one process varies by 5-10% on a busy machine);
+// - with `--baseline DIR`, a second column per target for another build:
+//   DIR is a generator directory of an older checkout, built (its dist/,
+//   bin/ and scripts/bench/phase-run.mjs are run), its runs alternating
+//   with this build's.
 //
 // Not a test.
 //
 //   node scripts/bench/phases.mjs [--files 100] [--corpus 1|2] [--targets go,ts,py]
-//                                 [--seed S] [--plugin PATH] [--warm N] [--keep]
+//                                 [--seed S] [--plugin PATH] [--warm N] [--runs N]
+//                                 [--baseline DIR] [--keep]
 import { spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -49,6 +56,8 @@ const { values: opt } = parseArgs({
     seed: { type: "string", default: "ai-tools-bench-1" },
     plugin: { type: "string" },
     warm: { type: "string", default: "0" },
+    runs: { type: "string", default: "1" },
+    baseline: { type: "string" },
     keep: { type: "boolean", default: false },
   },
 });
@@ -130,6 +139,13 @@ if (!/^\d+$/.test(opt.warm)) {
   process.exit(2);
 }
 const warmRuns = Number(opt.warm);
+if (!/^[1-9]\d*$/.test(opt.runs)) {
+  console.error(
+    `phases: --runs takes a number of runs (1 or more), not ${JSON.stringify(opt.runs)}`,
+  );
+  process.exit(2);
+}
+const runs = Number(opt.runs);
 
 const plugin = resolve(
   opt.plugin ?? join(generatorDir, "bin", "protoc-gen-ai-tools"),
@@ -137,6 +153,25 @@ const plugin = resolve(
 if (!existsSync(plugin)) {
   console.error(`phases: ${plugin} not found (build first)`);
   process.exit(1);
+}
+/** The builds measured: this one, and the baseline's. */
+const builds = [{ label: "", plugin, phaseRun: join(here, "phase-run.mjs") }];
+if (opt.baseline !== undefined) {
+  const base = resolve(opt.baseline);
+  const baseBuild = {
+    label: " (base)",
+    plugin: join(base, "bin", "protoc-gen-ai-tools"),
+    phaseRun: join(base, "scripts", "bench", "phase-run.mjs"),
+  };
+  for (const path of [baseBuild.plugin, baseBuild.phaseRun]) {
+    if (!existsSync(path)) {
+      console.error(
+        `phases: --baseline ${JSON.stringify(opt.baseline)}: ${path} not found (a generator directory of a built checkout)`,
+      );
+      process.exit(2);
+    }
+  }
+  builds.push(baseBuild);
 }
 const buf = join(repoRoot, "node_modules", ".bin", "buf");
 const work = mkdtempSync(join(tmpdir(), "ai-tools-phases-"));
@@ -156,7 +191,7 @@ const { request } = compileCorpus({
 });
 const tools = corpus.reduce((n, f) => n + f.tools, 0);
 console.log(
-  `plugin ${plugin}\ncorpus version ${opt.corpus}, ${files} files, ${tools} tools; load average ${loadavg()[0].toFixed(2)}\n`,
+  `${builds.map((b) => `plugin${b.label} ${b.plugin}`).join("\n")}\ncorpus version ${opt.corpus}, ${files} files, ${tools} tools; ${runs} run${runs === 1 ? "" : "s"}; load average ${loadavg()[0].toFixed(2)}\n`,
 );
 
 const median = (xs) => {
@@ -165,16 +200,29 @@ const median = (xs) => {
     ? v[v.length >> 1]
     : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 };
-const startup = [];
+for (const build of builds) {
+  build.startup = [];
+}
 for (let i = 0; i < 3; i++) {
-  const run = await runPlugin({
-    command: process.execPath,
-    args: [plugin],
-    // parameter (field 2) "target=go", nothing else
-    request: new Uint8Array([0x12, 0x09, ...Buffer.from("target=go")]),
-    rusageFile: join(work, "rusage.json"),
-  });
-  startup.push(run.cpuMs);
+  for (const build of builds) {
+    const run = await runPlugin({
+      command: process.execPath,
+      args: [build.plugin],
+      // parameter (field 2) "target=go", nothing else
+      request: new Uint8Array([0x12, 0x09, ...Buffer.from("target=go")]),
+      rusageFile: join(work, "rusage.json"),
+    });
+    build.startup.push(run.cpuMs);
+  }
+}
+
+/** Each phase's median CPU and wall time over `runs`' lists of phases. */
+function medianPhases(runsPhases) {
+  return runsPhases[0].map(({ name }, i) => ({
+    name,
+    cpuMs: median(runsPhases.map((r) => r[i].cpuMs)),
+    wallMs: median(runsPhases.map((r) => r[i].wallMs)),
+  }));
 }
 
 /** The model build's parts, as shares of it, from a profile's phases. */
@@ -187,63 +235,92 @@ const modelParts = [
 ];
 /** phase-run.mjs's name of the whole model build. */
 const modelBuild = "model build (schemas, provider checks included)";
-const columns = [];
+const requests = [];
 for (const [target, bytes] of requestPerTarget(
   request,
   opt.targets.split(","),
 )) {
   const requestFile = join(work, `request-${target}.binpb`);
   writeFileSync(requestFile, bytes);
-  const inProcess = spawnSync(
-    process.execPath,
-    [join(here, "phase-run.mjs"), requestFile, String(warmRuns)],
-    { maxBuffer: 1 << 20, encoding: "utf8" },
-  );
-  if (inProcess.status !== 0) {
-    console.error(
-      `phases: phase-run.mjs, target=${target}:\n${inProcess.stderr}`,
-    );
-    process.exit(1);
-  }
-  const { phases: timed, warm } = JSON.parse(inProcess.stdout);
-  const profDir = join(work, `prof-${target}`);
-  const r = spawnSync(
-    process.execPath,
-    ["--cpu-prof", "--cpu-prof-dir", profDir, plugin],
-    { input: readFileSync(requestFile), maxBuffer: 1 << 30 },
-  );
-  if (r.status !== 0) {
-    console.error(`phases: target=${target} failed:\n${r.stderr}`);
-    process.exit(1);
-  }
-  const main = readdirSync(profDir).find((f) =>
-    /^CPU\.\d+\.\d+\.\d+\.0\./.test(f),
-  );
-  const sampled = split(JSON.parse(readFileSync(join(profDir, main), "utf8")));
-  const modelSampled = modelParts.reduce(
-    (n, k) => n + (sampled.get(k) ?? 0),
-    0,
-  );
-  const rows = new Map([
-    ["start-up (empty request, bundle)", { cpuMs: median(startup) }],
-  ]);
-  for (const t of timed) {
-    if (t.name === modelBuild) {
-      for (const k of modelParts) {
-        rows.set(k, {
-          cpuMs: (t.cpuMs * (sampled.get(k) ?? 0)) / modelSampled,
-          wallMs: (t.wallMs * (sampled.get(k) ?? 0)) / modelSampled,
-        });
+  requests.push({ target, requestFile });
+}
+// The in-process runs, each target and build in turn, `runs` rounds.
+const timedRuns = new Map();
+for (let round = 0; round < runs; round++) {
+  for (const { target, requestFile } of requests) {
+    for (const build of builds) {
+      const inProcess = spawnSync(
+        process.execPath,
+        [build.phaseRun, requestFile, String(warmRuns)],
+        { maxBuffer: 1 << 20, encoding: "utf8" },
+      );
+      if (inProcess.status !== 0) {
+        console.error(
+          `phases: phase-run.mjs${build.label}, target=${target}:\n${inProcess.stderr}`,
+        );
+        process.exit(1);
       }
-    } else {
-      rows.set(t.name, t);
+      const key = `${target}${build.label}`;
+      if (!timedRuns.has(key)) timedRuns.set(key, []);
+      timedRuns.get(key).push(JSON.parse(inProcess.stdout));
     }
   }
-  columns.push({ target, rows });
-  if (warm !== undefined) {
-    // No profile of the warm run: its model build is one row.
-    const warmRows = new Map(warm.map((t) => [t.name, t]));
-    columns.push({ target: `${target} warm`, rows: warmRows });
+}
+
+const columns = [];
+for (const { target, requestFile } of requests) {
+  for (const build of builds) {
+    const key = `${target}${build.label}`;
+    const results = timedRuns.get(key);
+    const timed = medianPhases(results.map((r) => r.phases));
+    const warm =
+      warmRuns > 0 ? medianPhases(results.map((r) => r.warm)) : undefined;
+    const profDir = join(
+      work,
+      `prof-${target}${build.label === "" ? "" : "-base"}`,
+    );
+    const r = spawnSync(
+      process.execPath,
+      ["--cpu-prof", "--cpu-prof-dir", profDir, build.plugin],
+      { input: readFileSync(requestFile), maxBuffer: 1 << 30 },
+    );
+    if (r.status !== 0) {
+      console.error(
+        `phases: target=${target}${build.label} failed:\n${r.stderr}`,
+      );
+      process.exit(1);
+    }
+    const main = readdirSync(profDir).find((f) =>
+      /^CPU\.\d+\.\d+\.\d+\.0\./.test(f),
+    );
+    const sampled = split(
+      JSON.parse(readFileSync(join(profDir, main), "utf8")),
+    );
+    const modelSampled = modelParts.reduce(
+      (n, k) => n + (sampled.get(k) ?? 0),
+      0,
+    );
+    const rows = new Map([
+      ["start-up (empty request, bundle)", { cpuMs: median(build.startup) }],
+    ]);
+    for (const t of timed) {
+      if (t.name === modelBuild) {
+        for (const k of modelParts) {
+          rows.set(k, {
+            cpuMs: (t.cpuMs * (sampled.get(k) ?? 0)) / modelSampled,
+            wallMs: (t.wallMs * (sampled.get(k) ?? 0)) / modelSampled,
+          });
+        }
+      } else {
+        rows.set(t.name, t);
+      }
+    }
+    columns.push({ target: key, rows });
+    if (warm !== undefined) {
+      // No profile of the warm run: its model build is one row.
+      const warmRows = new Map(warm.map((t) => [t.name, t]));
+      columns.push({ target: `${key} warm`, rows: warmRows });
+    }
   }
 }
 
@@ -275,6 +352,11 @@ console.log(
 console.log(
   "\nmodule load (unbundled): the dist/ modules imported one by one, as the in-process run does; the executable loads the bundle, counted in start-up.",
 );
+if (runs > 1) {
+  console.log(
+    `each in-process figure: the median of ${runs} processes, ${builds.length > 1 ? "the builds' and targets'" : "the targets'"} runs alternating; the model build's parts split it by the shares of one CPU profile.`,
+  );
+}
 if (warmRuns > 0) {
   console.log(
     `warm: the last of ${warmRuns} more runs in the same process; its sum has no start-up, and the string memos of earlier runs are still filled (a floor).`,
