@@ -68,9 +68,10 @@ function messagePath(message: DescMessage): string {
 }
 
 /**
- * The field's index in its message's descriptor: a look along the
- * message's fields (a few dozen at most in practice) costs less than an
- * index built per message.
+ * The field's index in its message's descriptor, by a look along the
+ * message's fields: quadratic in a message's size, but without the two
+ * maps per message an index needed (a message of a thousand fields costs
+ * a million comparisons, under a millisecond, once per run).
  */
 function fieldIndex(field: DescField): number {
   return field.parent.proto.field.indexOf(field.proto);
