@@ -109,11 +109,13 @@ describe("canonicalJson of shared nodes", () => {
         { type: "object", properties: { y: inner, x: inner } },
       ],
     });
+    // Keys are written in byte order: `a` (outer) before `z` (inner) has
+    // the inner node written inside the outer one first, then on its own.
     const schemas = [
       { type: "object", properties: { o: outer } },
-      { type: "object", properties: { i: inner, o: outer } },
+      { type: "object", properties: { a: outer, z: inner } },
       { properties: { i: inner } },
-      { properties: { o: outer, i: inner } },
+      { properties: { z: inner, a: outer } },
     ];
     for (const schema of schemas) {
       expect(canonicalJson(schema as JsonValue)).toBe(sortedJson(schema));
@@ -224,23 +226,33 @@ describe("provider checks below shared nodes", () => {
     }
   });
 
-  it("checks each text of tools built from the same request message", () => {
-    // Tools of one request message may differ (HTTP-bound fields): the
-    // second text is checked, not given the first one's outcome.
-    const input = {};
-    const texts = [
-      { type: "object", properties: { a: { type: "string" } } },
-      { type: "object", properties: { a: { allOf: [{ type: "string" }] } } },
-      { type: "object", properties: { a: { allOf: [{ type: "string" }] } } },
-    ];
-    const located = texts.map((schema, i): LocatedTool => ({
-      name: `t${i}`,
-      strict: false,
-      schemaJson: canonicalJson(schema as JsonValue),
-      file: "s/v1/s.proto",
-      element: `S.T${i}`,
-      input,
-    }));
+  it("checks each text once, and a different text of the same length on its own", () => {
+    // Texts are told apart by length, then compared: a refused text as
+    // long as a clean one must get its own outcome, and a repeated text
+    // the outcome of its first.
+    const refused = canonicalJson({
+      type: "object",
+      properties: { a: { allOf: [{ type: "string" }] } },
+    });
+    const shortClean = canonicalJson({
+      type: "object",
+      properties: { a: { type: "string" } },
+    });
+    const name = "a".repeat(1 + refused.length - shortClean.length);
+    const clean = canonicalJson({
+      type: "object",
+      properties: { [name]: { type: "string" } },
+    });
+    expect(clean.length).toBe(refused.length);
+    const located = [clean, refused, clean, refused].map(
+      (schemaJson, i): LocatedTool => ({
+        name: `t${i}`,
+        strict: false,
+        schemaJson,
+        file: "s/v1/s.proto",
+        element: `S.T${i}`,
+      }),
+    );
     const fromTree = outcome(located, ["gemini"], (t) =>
       JSON.parse(t.schemaJson),
     );
@@ -249,7 +261,7 @@ describe("provider checks below shared nodes", () => {
       fromTree.problems
         .split("\n")
         .map((line) => line.slice(0, line.indexOf(":", 14))),
-    ).toEqual(["s/v1/s.proto: S.T1", "s/v1/s.proto: S.T2"]);
+    ).toEqual(["s/v1/s.proto: S.T1", "s/v1/s.proto: S.T3"]);
   });
 
   it("refuses every tool holding a shared node the checks refuse", () => {

@@ -446,12 +446,6 @@ export interface LocatedTool {
   readonly schemaJson: string;
   readonly file: string;
   readonly element: string;
-  /**
-   * The request message the schema was built from, when known: a text is
-   * then compared only with those of tools of the same message, instead
-   * of hashed (a few megabytes of schema text at 2,000 tools).
-   */
-  readonly input?: object;
 }
 
 /** A schema text checked, and what the checks found. */
@@ -489,12 +483,13 @@ export function createToolChecker(
   problems: ProblemCollector,
   warn: (message: string) => void,
 ): ToolChecker {
-  // Tools of the same request message share their schema text: check each
-  // text once (strict or not). By request message (or by text, when the
-  // tool does not say), then by text.
+  // Tools of the same shape share their schema text: check each text once
+  // (strict or not). By the text's length, then by text: hashing each
+  // text as a key would read all of it (megabytes at 2,000 tools), where
+  // comparing two texts of one length stops at their first difference.
   const checked = [
-    new Map<object | string, CheckedText[]>(),
-    new Map<object | string, CheckedText[]>(),
+    new Map<number, CheckedText[]>(),
+    new Map<number, CheckedText[]>(),
   ];
   const strictCounts: AnthropicStrictCounts[] = [];
   const found: Problem[] = [];
@@ -502,7 +497,7 @@ export function createToolChecker(
   // Named, so that a profile (scripts/bench/phases.mjs) finds them.
   function checkTool(t: LocatedTool, schema?: unknown): void {
     const cache = checked[t.strict ? 1 : 0]!;
-    const key = t.input ?? t.schemaJson;
+    const key = t.schemaJson.length;
     let texts = cache.get(key);
     let check = texts?.find((c) => c.text === t.schemaJson)?.check;
     if (check === undefined) {
