@@ -67,14 +67,33 @@ function messagePath(message: DescMessage): string {
   return path;
 }
 
+/** Above this many fields, a message's field indexes are kept in a map. */
+const lookAlongLimit = 64;
+
+/** The field indexes of each message over {@link lookAlongLimit} fields. */
+const fieldIndexes = new WeakMap<
+  DescMessage,
+  Map<DescField["proto"], number>
+>();
+
 /**
- * The field's index in its message's descriptor, by a look along the
- * message's fields: quadratic in a message's size, but without the two
- * maps per message an index needed (a message of a thousand fields costs
- * a million comparisons, under a millisecond, once per run).
+ * The field's index in its message's descriptor: by a look along the
+ * message's fields for most messages, without a map per message; by a map
+ * for a large one, where looking along would cost as the square of its
+ * size.
  */
 function fieldIndex(field: DescField): number {
-  return field.parent.proto.field.indexOf(field.proto);
+  const message = field.parent;
+  const protos = message.proto.field;
+  if (protos.length <= lookAlongLimit) {
+    return protos.indexOf(field.proto);
+  }
+  let indexes = fieldIndexes.get(message);
+  if (indexes === undefined) {
+    indexes = new Map(protos.map((proto, i) => [proto, i]));
+    fieldIndexes.set(message, indexes);
+  }
+  return indexes.get(field.proto) ?? -1;
 }
 
 /**
