@@ -163,7 +163,12 @@ if (opt.baseline !== undefined) {
     plugin: join(base, "bin", "protoc-gen-ai-tools"),
     phaseRun: join(base, "scripts", "bench", "phase-run.mjs"),
   };
-  for (const path of [baseBuild.plugin, baseBuild.phaseRun]) {
+  // bin/ and phase-run.mjs are committed: dist/ says the checkout is built.
+  for (const path of [
+    baseBuild.plugin,
+    baseBuild.phaseRun,
+    join(base, "dist", "cli.js"),
+  ]) {
     if (!existsSync(path)) {
       console.error(
         `phases: --baseline ${JSON.stringify(opt.baseline)}: ${path} not found (a generator directory of a built checkout)`,
@@ -212,6 +217,12 @@ for (let i = 0; i < 3; i++) {
       request: new Uint8Array([0x12, 0x09, ...Buffer.from("target=go")]),
       rusageFile: join(work, "rusage.json"),
     });
+    if (run.code !== 0) {
+      console.error(
+        `phases: ${build.plugin} on an empty request exited with ${run.code ?? run.signal}:\n${run.stderr}`,
+      );
+      process.exit(1);
+    }
     build.startup.push(run.cpuMs);
   }
 }
