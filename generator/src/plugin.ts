@@ -42,6 +42,7 @@ export function generate(
   warn: (message: string) => void = writeWarning,
 ): GeneratedFile[] {
   const options = parseOptions(request.parameter);
+  checkEditions(request);
   const { files } = resolveRequestFiles(request);
   const problems = createProblemCollector();
   const providers = providersOf(options.lists["providers"] ?? []);
@@ -96,6 +97,34 @@ export const supportedEditions = {
   minimum: Edition.EDITION_PROTO2,
   maximum: Edition.EDITION_2024,
 } as const;
+
+/**
+ * Refuses a request holding a file of an edition outside
+ * {@link supportedEditions}: protoc and buf send none (the response
+ * declares the range), but another caller may.
+ */
+function checkEditions(request: CodeGeneratorRequest): void {
+  const problems = createProblemCollector();
+  for (const file of request.protoFile) {
+    const edition = file.edition;
+    if (
+      file.syntax !== "editions" ||
+      (edition >= supportedEditions.minimum &&
+        edition <= supportedEditions.maximum)
+    ) {
+      continue;
+    }
+    const name =
+      (Edition[edition] as string | undefined)?.replace(/^EDITION_/, "") ??
+      String(edition);
+    problems.add({
+      file: file.name,
+      element: "edition",
+      message: `edition ${JSON.stringify(name)} is not supported: the plugin reads proto2, proto3 and the editions up to ${JSON.stringify(Edition[supportedEditions.maximum].replace(/^EDITION_/, ""))}, the highest its companion generators accept; write the file in one of them`,
+    });
+  }
+  problems.throwIfAny();
+}
 
 /** proto3 `optional` and Editions, as protoc and buf read the response. */
 const supportedFeatures = BigInt(

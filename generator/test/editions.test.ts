@@ -152,6 +152,31 @@ describe("the plugin's response", () => {
   });
 });
 
+describe("an edition outside the declared range", () => {
+  it("is refused naming the file and the editions the plugin reads", async () => {
+    // protoc and buf send none (the response declares the range); another
+    // caller may. Edition 2024 is read; later ones, UNSTABLE (which
+    // protobuf-es would read as 2024) and none at all are refused.
+    const request = await buildRequest("editions2024");
+    const file = request.protoFile.find((f) =>
+      request.fileToGenerate.includes(f.name),
+    )!;
+    expect(file.edition).toBe(Edition.EDITION_2024);
+    expect(generate(request, () => {}).length).toBeGreaterThan(0);
+    const refused: [number, string][] = [
+      [1002, "1002"],
+      [Edition.EDITION_UNSTABLE, "UNSTABLE"],
+      [Edition.EDITION_UNKNOWN, "UNKNOWN"],
+    ];
+    for (const [edition, name] of refused) {
+      file.edition = edition;
+      expect(() => generate(request, () => {})).toThrow(
+        `${file.name}: edition: edition "${name}" is not supported: the plugin reads proto2, proto3 and the editions up to "2024", the highest its companion generators accept; write the file in one of them`,
+      );
+    }
+  });
+});
+
 describe("the Editions twins of testdata/twins/proto3", () => {
   it("have the proto3 file's schemas, in 2023 and in 2024", async () => {
     const proto3 = await schemas(join(paths.protos, "..", "twins", "proto3"));
@@ -286,6 +311,37 @@ describe("Edition 2023 features", () => {
     // output schema admits an integer beside the names.
     const number = String.raw`\"COLOR_RED\"],\"type\":\"string\"},{\"type\":\"integer\"}`;
     expect(closed["go:ai_tools_mcp.gen.go"]).toContain(number);
+  });
+
+  it("field_presence set on the file holds in nested messages, and a field's own feature wins", async () => {
+    // Features resolve field, then each enclosing message, then file, then
+    // the edition's defaults; field_presence can be set on a field or a
+    // file only (protoc and buf refuse it on a message).
+    const nested = `${header}option features.field_presence = IMPLICIT;
+
+message Req {
+  message Inner {
+    string note = 1;
+    int32 rank = 2 [features.field_presence = EXPLICIT];
+  }
+  string name = 1;
+  Inner inner = 2;
+  int32 count = 3 [features.field_presence = EXPLICIT];
+}
+
+message Resp {}
+${service}`;
+    const all = await schemas(caseDir({ "feat/v1/feat.proto": nested }));
+    const loose = parameters(all, "feat_loose") as {
+      properties: Record<string, { required?: string[] }>;
+      required?: string[];
+    };
+    // `name` is IMPLICIT (the file's), `count` EXPLICIT (its own); the
+    // message field `inner` is required whatever the presence.
+    expect(loose.required?.sort()).toEqual(["inner", "name"]);
+    // The nested message's fields: `note` takes the file's IMPLICIT,
+    // `rank` its own EXPLICIT.
+    expect(loose.properties["inner"]?.required).toEqual(["note"]);
   });
 
   it("field_presence: EXPLICIT (the default) makes scalars and enums optional, IMPLICIT and LEGACY_REQUIRED required", async () => {
