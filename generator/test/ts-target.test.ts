@@ -186,6 +186,38 @@ describe("target=ts: refused tool names", () => {
   });
 });
 
+describe("target=ts: method names", () => {
+  it("refers to a method by the name protobuf-es gives it, escaped when JavaScript reserves it", () => {
+    // protobuf-es: the first letter lower-cased, then "$" after a name
+    // an object property cannot take (constructor, toString, toJSON,
+    // valueOf), as its generated descriptors key the methods.
+    const rpcs = ["ToString", "Constructor", "ToJSON", "ValueOf", "GetLink"];
+    const proto =
+      header +
+      "service S {\n" +
+      rpcs
+        .map(
+          (m) =>
+            `  rpc ${m}(Req) returns (Resp) { option (ai.tools.v1.rpc_tool) = { name: "${m.toLowerCase()}_tool" description: "d" auto_execute: true }; }\n`,
+        )
+        .join("") +
+      "}\n";
+    const files = generate(
+      compileRequest({ "acme/v1/a.proto": proto }, "target=ts"),
+    );
+    const src = files[0]!.content;
+    for (const local of [
+      "toString$",
+      "constructor$",
+      "toJSON$",
+      "valueOf$",
+      "getLink",
+    ]) {
+      expect(src).toContain(`method: S.method.${local},`);
+    }
+  });
+});
+
 describe("target=ts: imports", () => {
   it("imports services from ts_import_path, renaming clashes", () => {
     const other = header.replace("acme.v1", "other.v1");
