@@ -2,12 +2,12 @@ import { create } from "@bufbuild/protobuf";
 import {
   CodeGeneratorResponse_Feature,
   CodeGeneratorResponseSchema,
-  Edition,
   type CodeGeneratorRequest,
   type CodeGeneratorResponse,
 } from "@bufbuild/protobuf/wkt";
 import type { Plugin } from "@bufbuild/protoplugin";
 import { createProblemCollector, GeneratorError } from "./errors.js";
+import { supportedEditions } from "./editions.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
 import { parseOptions } from "./options.js";
@@ -42,7 +42,6 @@ export function generate(
   warn: (message: string) => void = writeWarning,
 ): GeneratedFile[] {
   const options = parseOptions(request.parameter);
-  checkEditions(request);
   const { files } = resolveRequestFiles(request);
   const problems = createProblemCollector();
   const providers = providersOf(options.lists["providers"] ?? []);
@@ -85,45 +84,6 @@ export function generate(
         entry.postProcess === undefined ? text : entry.postProcess(text, view),
     };
   });
-}
-
-/**
- * The editions the plugin accepts (docs/editions.md): from proto2 up to the
- * highest edition every companion generator of the generated code accepts
- * (protoc-gen-es 2.13, protoc-gen-go 1.36, protoc-gen-go-grpc 1.6,
- * grpcio-tools 1.85 and buf 1.75 all stop at 2024).
- */
-export const supportedEditions = {
-  minimum: Edition.EDITION_PROTO2,
-  maximum: Edition.EDITION_2024,
-} as const;
-
-/**
- * Refuses a request holding a file of an edition outside
- * {@link supportedEditions}: protoc and buf send none (the response
- * declares the range), but another caller may.
- */
-function checkEditions(request: CodeGeneratorRequest): void {
-  const problems = createProblemCollector();
-  for (const file of request.protoFile) {
-    const edition = file.edition;
-    if (
-      file.syntax !== "editions" ||
-      (edition >= supportedEditions.minimum &&
-        edition <= supportedEditions.maximum)
-    ) {
-      continue;
-    }
-    const name =
-      (Edition[edition] as string | undefined)?.replace(/^EDITION_/, "") ??
-      String(edition);
-    problems.add({
-      file: file.name,
-      element: "edition",
-      message: `edition ${JSON.stringify(name)} is not supported: the plugin reads proto2, proto3 and the editions up to ${JSON.stringify(Edition[supportedEditions.maximum].replace(/^EDITION_/, ""))}, the highest its companion generators accept; write the file in one of them`,
-    });
-  }
-  problems.throwIfAny();
 }
 
 /** proto3 `optional` and Editions, as protoc and buf read the response. */

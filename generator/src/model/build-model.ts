@@ -10,6 +10,7 @@ import {
   type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
+import { checkEditions } from "../editions.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
 import {
   createProblemCollector,
@@ -50,10 +51,14 @@ export interface RequestFiles {
   readonly files: readonly DescFile[];
 }
 
-/** Resolve the request's descriptors. */
+/**
+ * Resolve the request's descriptors. A file of an edition the plugin does
+ * not read is refused first (editions.ts).
+ */
 export function resolveRequestFiles(
   request: CodeGeneratorRequest,
 ): RequestFiles {
+  checkEditions(request.protoFile);
   let registry: FileRegistry;
   try {
     registry = createFileRegistry(
