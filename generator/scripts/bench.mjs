@@ -38,6 +38,7 @@ import {
   RPCS_PER_FILE,
 } from "./bench/corpus.mjs";
 import { compileCorpus, requestPerTarget } from "./bench/compile.mjs";
+import { wholeNumber } from "./bench/whole-number.mjs";
 import { runPlugin } from "./bench/measure.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -92,18 +93,17 @@ if (!CORPUS_VERSIONS.includes(corpusVersion))
     `--corpus wants one of ${CORPUS_VERSIONS.join(", ")}, got ${JSON.stringify(opt.corpus)}`,
   );
 
-const positiveInt = (name, text) => {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0)
-    fail(`--${name} wants a whole number, got ${JSON.stringify(text)}`);
-  return n;
-};
 const runs =
-  opt.runs !== undefined ? positiveInt("runs", opt.runs) : opt.quick ? 3 : 7;
-const warmup = opt.warmup !== undefined ? positiveInt("warmup", opt.warmup) : 1;
-if (runs < 1) fail("--runs must be at least 1");
-const sizes = opt.sizes.split(",").map((s) => positiveInt("sizes", s.trim()));
-if (sizes.some((s) => s < 1)) fail("--sizes must all be at least 1");
+  opt.runs !== undefined
+    ? wholeNumber("runs", opt.runs, 1, fail)
+    : opt.quick
+      ? 3
+      : 7;
+const warmup =
+  opt.warmup !== undefined ? wholeNumber("warmup", opt.warmup, 0, fail) : 1;
+const sizes = opt.sizes
+  .split(",")
+  .map((s) => wholeNumber("sizes", s.trim(), 1, fail));
 
 // ---------------------------------------------------------------------------
 // Plugin and tools.

@@ -41,6 +41,7 @@ import {
 } from "./lib/request.mjs";
 import { toolListTokens } from "./bench/tool-tokens.mjs";
 import { categories, tokenBreakdown } from "./bench/token-breakdown.mjs";
+import { wholeNumber } from "./bench/whole-number.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const generatorDir = join(here, "..");
@@ -66,11 +67,10 @@ if (opt.help) {
   --json        print the rows as JSON instead of tables`);
   process.exit(0);
 }
-const corpusFiles = Number(opt.files);
-if (!Number.isInteger(corpusFiles) || corpusFiles < 1) {
-  console.error(`invalid --files ${JSON.stringify(opt.files)}; want N >= 1`);
+const corpusFiles = wholeNumber("files", opt.files, 1, (message) => {
+  console.error(`tokens: ${message}`);
   process.exit(2);
-}
+});
 
 /** The built generator's modules (dist/), or an error naming the fix. */
 async function loadGenerator(distDir) {

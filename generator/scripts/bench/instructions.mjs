@@ -24,6 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { compileCorpus, requestPerTarget } from "./compile.mjs";
+import { wholeNumber } from "./whole-number.mjs";
 import { generateCorpus } from "./corpus.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,10 +51,8 @@ function fail(message) {
 if (spawnSync("valgrind", ["--version"]).status !== 0) {
   fail("valgrind not found: apt-get install valgrind");
 }
-const runs = Number(opt.runs);
-if (!Number.isInteger(runs) || runs < 1) {
-  fail(`--runs wants a whole number from 1, got ${JSON.stringify(opt.runs)}`);
-}
+const runs = wholeNumber("runs", opt.runs, 1, fail);
+const files = wholeNumber("files", opt.files, 1, fail);
 const plugins = [
   {
     name: "new",
@@ -68,7 +67,7 @@ if (opt.baseline !== undefined) {
 
 const work = mkdtempSync(join(tmpdir(), "ai-tools-instructions-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
-const corpus = generateCorpus(opt.seed, Number(opt.files), Number(opt.corpus));
+const corpus = generateCorpus(opt.seed, files, Number(opt.corpus));
 const dir = join(work, "corpus");
 mkdirSync(dir);
 const { request } = compileCorpus({

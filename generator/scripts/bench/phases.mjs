@@ -41,6 +41,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { compileCorpus, requestPerTarget } from "./compile.mjs";
+import { wholeNumber } from "./whole-number.mjs";
 import { runPlugin } from "./measure.mjs";
 import { generateCorpus } from "./corpus.mjs";
 
@@ -132,20 +133,13 @@ function split(profile) {
   return out;
 }
 
-if (!/^\d+$/.test(opt.warm)) {
-  console.error(
-    `phases: --warm takes a number of runs (0 or more), not ${JSON.stringify(opt.warm)}`,
-  );
+function fail(message) {
+  console.error(`phases: ${message}`);
   process.exit(2);
 }
-const warmRuns = Number(opt.warm);
-if (!/^[1-9]\d*$/.test(opt.runs)) {
-  console.error(
-    `phases: --runs takes a number of runs (1 or more), not ${JSON.stringify(opt.runs)}`,
-  );
-  process.exit(2);
-}
-const runs = Number(opt.runs);
+const warmRuns = wholeNumber("warm", opt.warm, 0, fail);
+const runs = wholeNumber("runs", opt.runs, 1, fail);
+const files = wholeNumber("files", opt.files, 1, fail);
 
 const plugin = resolve(
   opt.plugin ?? join(generatorDir, "bin", "protoc-gen-ai-tools"),
@@ -170,10 +164,9 @@ if (opt.baseline !== undefined) {
     join(base, "dist", "cli.js"),
   ]) {
     if (!existsSync(path)) {
-      console.error(
-        `phases: --baseline ${JSON.stringify(opt.baseline)}: ${path} not found (a generator directory of a built checkout)`,
+      fail(
+        `--baseline ${JSON.stringify(opt.baseline)}: ${path} not found (a generator directory of a built checkout)`,
       );
-      process.exit(2);
     }
   }
   builds.push(baseBuild);
@@ -183,7 +176,6 @@ const work = mkdtempSync(join(tmpdir(), "ai-tools-phases-"));
 process.on("exit", () => {
   if (!opt.keep) rmSync(work, { recursive: true, force: true });
 });
-const files = Number(opt.files);
 const corpus = generateCorpus(opt.seed, files, Number(opt.corpus));
 const dir = join(work, "corpus");
 mkdirSync(dir);

@@ -25,6 +25,7 @@ import { parseArgs } from "node:util";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
 import { runPlugin } from "./measure.mjs";
+import { wholeNumber } from "./whole-number.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const generatorDir = join(here, "..", "..");
@@ -63,10 +64,7 @@ function fail(message) {
   process.exit(2);
 }
 
-const runs = Number(opt.runs);
-if (!Number.isInteger(runs) || runs < 1) {
-  fail(`--runs ${JSON.stringify(opt.runs)}: give a whole number of at least 1`);
-}
+const runs = wholeNumber("runs", opt.runs, 1, fail);
 const targets = opt.targets.split(",").map((t) => t.trim());
 for (const t of targets) {
   if (!["go", "ts", "py"].includes(t)) {
