@@ -1,4 +1,4 @@
-import type { DescField, DescMethod } from "@bufbuild/protobuf";
+import type { DescField, DescMethod } from "./descriptors.js";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import { GeneratorError } from "./errors.js";
 import { decodeUtf8 } from "./decode-utf8.js";

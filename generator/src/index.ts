@@ -3,6 +3,17 @@ export { parseOptions, type PluginOptions, type Target } from "./options.js";
 export { GeneratorError } from "./errors.js";
 export { buildModel, resolveRequestFiles } from "./model/build-model.js";
 export { toolSelectionOf } from "./model/tool-selection.js";
+export type {
+  DescEnum,
+  DescEnumValue,
+  DescExtension,
+  DescField,
+  DescFile,
+  DescMessage,
+  DescMethod,
+  DescOneof,
+  DescService,
+} from "./descriptors.js";
 export type { GeneratorModel, ToolModel, AliasField } from "./model/model.js";
 export {
   buildToolSchema,

@@ -13,6 +13,7 @@ import {
 } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { esMessage } from "./support/es-registry.js";
 import formats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GeneratorModel, ToolModel } from "../src/model/model.js";
@@ -106,7 +107,7 @@ beforeAll(() => {
   );
   samples = [];
   for (const tool of model.tools) {
-    const desc = tool.output;
+    const desc = esMessage(registry, tool.output);
     for (const variant of ["empty", ...sampleVariants] as const) {
       if (variant === "empty" && desc.typeName === "google.protobuf.Value") {
         continue; // a Value with no kind has no JSON: every encoder fails

@@ -21,6 +21,7 @@ import { buildToolSchema } from "../src/schema/build-schema.js";
 import { schemaDepth } from "../src/schema/schema-depth.js";
 import { compileRequest } from "./support/compile.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
+import { esMessage } from "./support/es-registry.js";
 import { modelOf } from "./support/model.js";
 
 type JsonObject = Record<string, unknown>;
@@ -508,9 +509,10 @@ describe.each(goldenCases())("compact form of case %s", (caseName) => {
         // is refused by the executor (toDecoderJson), not decoded here.
         const text = JSON.stringify(value);
         if (text.includes('"__proto__"')) continue;
-        const fixed = fixArguments(text, tool.input, tool.strict);
+        const input = esMessage(types, tool.input);
+        const fixed = fixArguments(text, input, tool.strict);
         expect(() =>
-          fromJsonString(tool.input, fixed, {
+          fromJsonString(input, fixed, {
             ignoreUnknownFields: true,
             registry: types,
           }),

@@ -2,6 +2,7 @@ import { fromJsonString } from "@bufbuild/protobuf";
 import { fixArguments } from "@ai-tools/runtime";
 import { validateAgainst, valuesFor } from "@ai-tools/testkit";
 import { describe, expect, it } from "vitest";
+import { esMessage, esRegistry } from "./support/es-registry.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest } from "./support/request.js";
 
@@ -15,9 +16,12 @@ import { buildRequest } from "./support/request.js";
  */
 describe("buf.validate keywords admit only decodable values", () => {
   it("holds for every tool of the validate case", async () => {
-    const model = modelOf(await buildRequest("validate"));
+    const request = await buildRequest("validate");
+    const model = modelOf(request);
+    const registry = esRegistry(request);
     expect(model.tools.length).toBe(4);
     for (const [i, tool] of model.tools.entries()) {
+      const input = esMessage(registry, tool.input);
       const schema = JSON.parse(tool.schemaJson) as Record<string, unknown>;
       const values = valuesFor(schema, {
         count: 200,
@@ -35,14 +39,9 @@ describe("buf.validate keywords admit only decodable values", () => {
           validateAgainst(schema, value, tool.oneofGroups),
           tool.name,
         ).toEqual([]);
-        const fixed = fixArguments(
-          JSON.stringify(value),
-          tool.input,
-          tool.strict,
-        );
+        const fixed = fixArguments(JSON.stringify(value), input, tool.strict);
         expect(
-          () =>
-            fromJsonString(tool.input, fixed, { ignoreUnknownFields: true }),
+          () => fromJsonString(input, fixed, { ignoreUnknownFields: true }),
           tool.name,
         ).not.toThrow();
       }

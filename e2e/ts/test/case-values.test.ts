@@ -31,6 +31,7 @@ import {
   fromJsonString,
   toBinary,
   type DescMessage,
+  type DescMethod,
   type DescMethodUnary,
   type DescService,
   type Message,
@@ -55,6 +56,29 @@ const count = 200;
 interface Received {
   readonly method: string;
   readonly message: Message;
+}
+
+/**
+ * The generated descriptor of a tool's method: the model's descriptors are
+ * the plugin's own, protobuf-es's are needed to create and decode messages.
+ */
+function esMethod(
+  services: readonly DescService[],
+  tool: { service: { typeName: string }; method: { name: string } },
+): DescMethod {
+  const method = services
+    .flatMap((s) => s.methods)
+    .find(
+      (m) =>
+        m.parent.typeName === tool.service.typeName &&
+        m.name === tool.method.name,
+    );
+  if (method === undefined) {
+    throw new Error(
+      `no generated method ${tool.service.typeName}.${tool.method.name}`,
+    );
+  }
+  return method;
 }
 
 /**
@@ -199,13 +223,7 @@ for (const c of cases) {
           .filter((t) => !generatedExecutor.canExecute(t.tool.name))
           .map((t) => ({
             tool: generated.get(t.tool.name)!,
-            method: c.services
-              .flatMap((s) => s.methods)
-              .find(
-                (m) =>
-                  m.parent.typeName === t.tool.service.typeName &&
-                  m.name === t.tool.method.name,
-              )!,
+            method: esMethod(c.services, t.tool),
           })),
         aliases: c.gen.aliasConfig,
         aliasManager: aliases,
@@ -217,7 +235,7 @@ for (const c of cases) {
           JSON.parse(tool.schemaJson),
         );
         expect(values).toHaveLength(count);
-        const input: DescMessage = tool.input;
+        const input: DescMessage = esMethod(c.services, tool).input;
         const runs = generatedExecutor.canExecute(tool.name)
           ? "generated"
           : "runtime's";

@@ -1,4 +1,4 @@
-import type { DescFile } from "@bufbuild/protobuf";
+import type { DescFile } from "../descriptors.js";
 import type { ProblemCollector } from "../errors.js";
 import type { GeneratorModel, ToolModel } from "../model/model.js";
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";

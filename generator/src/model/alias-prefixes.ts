@@ -1,4 +1,4 @@
-import type { DescField, DescFile, DescMessage } from "@bufbuild/protobuf";
+import type { DescField, DescFile, DescMessage } from "../descriptors.js";
 import { readToolField } from "../annotations.js";
 import type { ProblemCollector } from "../errors.js";
 import type { AliasField } from "./model.js";

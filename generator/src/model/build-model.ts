@@ -1,15 +1,7 @@
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
-import {
-  createFileRegistry,
-  type DescFile,
-  type DescMessage,
-  type FileRegistry,
-} from "@bufbuild/protobuf";
-import {
-  FileDescriptorSetSchema,
-  type FileDescriptorProto,
-} from "@bufbuild/protobuf/wkt";
-import { create } from "@bufbuild/protobuf";
+import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
+import { createDescriptors, type Descriptors } from "../create-descriptors.js";
+import type { DescFile, DescMessage } from "../descriptors.js";
 import { checkEditions } from "../editions.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
 import {
@@ -46,7 +38,6 @@ import { sortByUtf8 } from "./utf8-order.js";
 
 /** The files to generate, resolved against every file of the request. */
 export interface RequestFiles {
-  readonly registry: FileRegistry;
   /** The files of `file_to_generate`, sorted by name. */
   readonly files: readonly DescFile[];
 }
@@ -59,13 +50,9 @@ export function resolveRequestFiles(
   request: CodeGeneratorRequest,
 ): RequestFiles {
   checkEditions(request.protoFile);
-  let registry: FileRegistry;
+  let descriptors: Descriptors;
   try {
-    registry = createFileRegistry(
-      create(FileDescriptorSetSchema, {
-        file: topologicalOrder(request.protoFile),
-      }),
-    );
+    descriptors = createDescriptors(topologicalOrder(request.protoFile));
   } catch (e) {
     throw new GeneratorError(
       `cannot resolve the request's descriptors: ${e instanceof Error ? e.message : String(e)}`,
@@ -74,7 +61,7 @@ export function resolveRequestFiles(
   const names = [...new Set(request.fileToGenerate)].sort(compareUtf8);
   const files: DescFile[] = [];
   for (const name of names) {
-    const file = registry.getFile(name);
+    const file = descriptors.get(name);
     if (file === undefined) {
       throw new GeneratorError(
         `file_to_generate names ${JSON.stringify(name)}, which is not among the request's proto files`,
@@ -82,7 +69,7 @@ export function resolveRequestFiles(
     }
     files.push(file);
   }
-  return { registry, files };
+  return { files };
 }
 
 /**

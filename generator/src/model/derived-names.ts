@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { DescMethod } from "@bufbuild/protobuf";
+import type { DescMethod } from "../descriptors.js";
 
 /** The longest tool name every provider accepts, in bytes. */
 export const maxToolNameBytes = 64;

@@ -1,4 +1,4 @@
-import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod } from "../descriptors.js";
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
 import type { ProblemCollector } from "../errors.js";
 import {

@@ -1,4 +1,4 @@
-import type { DescMethod } from "@bufbuild/protobuf";
+import type { DescMethod } from "../descriptors.js";
 import { methodLeadingComment } from "../schema/comments.js";
 
 /** Comment lines that are directives to linters, not documentation. */

@@ -1,4 +1,4 @@
-import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, DescService } from "../descriptors.js";
 import type { OneofGroup } from "../schema/build-schema.js";
 import type { OutputWrapKey } from "../schema/build-output-schema.js";
 import type { AliasTables } from "./alias-tables.js";

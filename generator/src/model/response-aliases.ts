@@ -1,8 +1,5 @@
-import {
-  ScalarType,
-  type DescField,
-  type DescMessage,
-} from "@bufbuild/protobuf";
+import { ScalarType } from "@bufbuild/protobuf";
+import type { DescField, DescMessage } from "../descriptors.js";
 import { readToolField } from "../annotations.js";
 import { sortUtf8 } from "./utf8-order.js";
 import { heldMessage } from "../schema/held-message.js";

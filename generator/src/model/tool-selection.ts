@@ -3,7 +3,7 @@ import type {
   DescMessage,
   DescMethod,
   DescService,
-} from "@bufbuild/protobuf";
+} from "../descriptors.js";
 import { readToolDefinition, type ToolDefinition } from "../annotations.js";
 import { GeneratorError, type ProblemCollector } from "../errors.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";

@@ -1,4 +1,4 @@
-import type { DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage } from "../descriptors.js";
 import type { ProblemCollector } from "../errors.js";
 import type { AliasTables } from "../model/alias-tables.js";
 import type { GeneratorModel, ToolModel } from "../model/model.js";

@@ -1,9 +1,5 @@
-import {
-  ScalarType,
-  type DescEnum,
-  type DescField,
-  type DescMessage,
-} from "@bufbuild/protobuf";
+import { ScalarType } from "@bufbuild/protobuf";
+import type { DescEnum, DescField, DescMessage } from "../descriptors.js";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { fieldDescription } from "./field-description.js";
 import type { JsonSchema } from "./json-schema.js";

@@ -1,11 +1,11 @@
-import {
-  ScalarType,
-  type DescEnum,
-  type DescField,
-  type DescMessage,
-  type DescMethod,
-  type DescOneof,
-} from "@bufbuild/protobuf";
+import { ScalarType } from "@bufbuild/protobuf";
+import type {
+  DescEnum,
+  DescField,
+  DescMessage,
+  DescMethod,
+  DescOneof,
+} from "../descriptors.js";
 import {
   Edition,
   FeatureSet_FieldPresence,

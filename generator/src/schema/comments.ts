@@ -3,7 +3,7 @@ import type {
   DescFile,
   DescMessage,
   DescMethod,
-} from "@bufbuild/protobuf";
+} from "../descriptors.js";
 import { GeneratorError } from "../errors.js";
 import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
 

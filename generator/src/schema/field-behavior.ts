@@ -1,4 +1,4 @@
-import type { DescField } from "@bufbuild/protobuf";
+import type { DescField } from "../descriptors.js";
 import { isIdentifier, isOutputOnly, noExtensions } from "../annotations.js";
 
 // annotations.ts decodes `(google.api.field_behavior)` on every call; the

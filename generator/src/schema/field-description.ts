@@ -1,4 +1,4 @@
-import type { DescField } from "@bufbuild/protobuf";
+import type { DescField } from "../descriptors.js";
 import { readFieldContextDescription, readToolField } from "../annotations.js";
 import { fieldLeadingComment } from "./comments.js";
 import { wellFormed } from "./well-formed.js";

@@ -1,4 +1,4 @@
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import type { DescField, DescMessage } from "../descriptors.js";
 
 /**
  * The message a field holds: its type when singular, its element type when

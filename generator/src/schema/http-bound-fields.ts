@@ -1,4 +1,4 @@
-import type { DescMethod } from "@bufbuild/protobuf";
+import type { DescMethod } from "../descriptors.js";
 import { readHttpPaths } from "../annotations.js";
 
 // A path variable: `{name}` or `{permission.name=projects/*/permissions/*}`

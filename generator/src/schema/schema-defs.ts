@@ -1,4 +1,4 @@
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import type { DescField, DescMessage } from "../descriptors.js";
 import { isOutputOnly, readToolField } from "../annotations.js";
 import type { JsonSchema } from "./json-schema.js";
 import { wellKnownSchema } from "./well-known.js";

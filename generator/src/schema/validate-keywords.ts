@@ -1,4 +1,4 @@
-import type { DescEnum, DescField } from "@bufbuild/protobuf";
+import type { DescEnum, DescField } from "../descriptors.js";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { readToolField } from "../annotations.js";
 import { anthropicStrictFormats } from "../providers/anthropic-strict.js";

@@ -1,4 +1,4 @@
-import type { DescField, DescMessage, DescOneof } from "@bufbuild/protobuf";
+import type { DescField, DescMessage, DescOneof } from "../descriptors.js";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import {
   decodeOption,

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { DescMethod, DescService } from "@bufbuild/protobuf";
+import type { DescMethod, DescService } from "../descriptors.js";
 import type { ProblemCollector } from "../errors.js";
 import type { GeneratorModel, ToolModel } from "../model/model.js";
 import type {

@@ -1,5 +1,8 @@
-import type { DescFile, DescService } from "@bufbuild/protobuf";
-import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import {
+  nestedTypes,
+  type DescFile,
+  type DescService,
+} from "../descriptors.js";
 
 /**
  * A tool name in camelCase: split on "_" and "-", drop empty parts, the first
