@@ -1,4 +1,4 @@
-import { ScalarType } from "@bufbuild/protobuf";
+import type { ScalarType } from "@bufbuild/protobuf";
 import {
   Edition,
   FeatureSet_FieldPresence,
@@ -229,10 +229,19 @@ function newExtension(
   };
 }
 
-/** What a field's type_name refers to, or an Error naming the field. */
+/**
+ * What a type_name refers to, or an Error naming the element (`field
+ * a.v1.M.f`, `rpc a.v1.S.M`: the element's kind, its parent's name and its
+ * own, joined only for the error).
+ */
 interface Resolver {
-  message(field: string, typeName: string): DescMessage;
-  enum(field: string, typeName: string): DescEnum;
+  message(
+    typeName: string,
+    kind: string,
+    parent: string,
+    name: string,
+  ): DescMessage;
+  enum(typeName: string, kind: string, parent: string, name: string): DescEnum;
   /** The map entry a repeated message field refers to, if it is one. */
   mapEntry(typeName: string): DescriptorProto | undefined;
 }
@@ -242,25 +251,33 @@ function newResolver(
   types: ReadonlyMap<string, DescMessage | DescEnum>,
   mapEntries: ReadonlyMap<string, DescriptorProto>,
 ): Resolver {
-  const find = (
-    element: string,
+  const refused = (
     typeName: string,
-    kind: "message" | "enum",
-  ): DescMessage | DescEnum => {
-    const desc = types.get(
-      typeName.startsWith(".") ? typeName.slice(1) : typeName,
+    want: string,
+    kind: string,
+    parent: string,
+    name: string,
+  ): Error =>
+    new Error(
+      `${fileName}: ${kind} ${parent}.${name}: type ${JSON.stringify(typeName)} is not ${want} of the request's files`,
     );
-    if (desc?.kind !== kind) {
-      throw new Error(
-        `${fileName}: ${element}: type ${JSON.stringify(typeName)} is not ${kind === "message" ? "a message" : "an enum"} of the request's files`,
-      );
-    }
-    return desc;
-  };
+  const get = (typeName: string) =>
+    types.get(typeName.startsWith(".") ? typeName.slice(1) : typeName);
   return {
-    message: (element, typeName) =>
-      find(element, typeName, "message") as DescMessage,
-    enum: (element, typeName) => find(element, typeName, "enum") as DescEnum,
+    message(typeName, kind, parent, name) {
+      const desc = get(typeName);
+      if (desc?.kind !== "message") {
+        throw refused(typeName, "a message", kind, parent, name);
+      }
+      return desc;
+    },
+    enum(typeName, kind, parent, name) {
+      const desc = get(typeName);
+      if (desc?.kind !== "enum") {
+        throw refused(typeName, "an enum", kind, parent, name);
+      }
+      return desc;
+    },
     mapEntry: (typeName) =>
       mapEntries.get(typeName.startsWith(".") ? typeName.slice(1) : typeName),
   };
@@ -282,7 +299,7 @@ function addService(
     proto,
   };
   for (const method of proto.method) {
-    const element = `rpc ${desc.typeName}.${method.name}`;
+    const { typeName } = desc;
     methods.push({
       kind: "rpc",
       name: method.name,
@@ -295,8 +312,8 @@ function addService(
         : method.serverStreaming
           ? "server_streaming"
           : "unary",
-      input: resolve.message(element, method.inputType),
-      output: resolve.message(element, method.outputType),
+      input: resolve.message(method.inputType, "rpc", typeName, method.name),
+      output: resolve.message(method.outputType, "rpc", typeName, method.name),
       idempotency:
         method.options?.idempotencyLevel ??
         MethodOptions_IdempotencyLevel.IDEMPOTENCY_UNKNOWN,
@@ -336,14 +353,17 @@ function addFields(
   inherited: FeatureSet_FieldPresence,
   resolve: Resolver,
 ): void {
-  const oneofs: OneofUnderway[] = message.proto.oneofDecl.map((proto) => ({
-    kind: "oneof",
-    name: proto.name,
-    parent: message,
-    fields: [],
-    proto,
-  }));
-  const used = new Set<OneofUnderway>();
+  const decls = message.proto.oneofDecl;
+  const oneofs: OneofUnderway[] = [];
+  for (const proto of decls) {
+    oneofs.push({
+      kind: "oneof",
+      name: proto.name,
+      parent: message,
+      fields: [],
+      proto,
+    });
+  }
   for (const proto of message.proto.field) {
     const index = oneofIndexOf(proto);
     let oneof: OneofUnderway | undefined;
@@ -357,13 +377,10 @@ function addFields(
     }
     const field = newField(proto, message, oneof, inherited, resolve);
     message.fields.push(field);
-    if (oneof !== undefined) {
-      oneof.fields.push(field);
-      used.add(oneof);
-    }
+    oneof?.fields.push(field);
   }
   for (const oneof of oneofs) {
-    if (used.has(oneof)) {
+    if (oneof.fields.length > 0) {
       message.oneofs.push(oneof);
     }
   }
@@ -400,104 +417,25 @@ function presenceOf(
     : resolved;
 }
 
-/** A field's kind and value type, as DescField holds them. */
-interface FieldType {
-  fieldKind: DescField["fieldKind"];
-  scalar: ScalarType | undefined;
-  enum: DescEnum | undefined;
-  message: DescMessage | undefined;
-  listKind: "scalar" | "enum" | "message" | undefined;
-  mapKind: "scalar" | "enum" | "message" | undefined;
-  mapKey: ScalarType | undefined;
-}
-
-/** The kind and value type of a singular value of `proto`'s type. */
-function valueType(
-  proto: FieldDescriptorProto,
-  element: string,
-  resolve: Resolver,
-): Pick<FieldType, "scalar" | "enum" | "message"> & {
-  kind: "scalar" | "enum" | "message";
-} {
+/** "scalar", "enum" or "message": the kind of one value of a field type. */
+function valueKind(proto: FieldDescriptorProto): "scalar" | "enum" | "message" {
   switch (proto.type) {
     case TYPE_MESSAGE:
     case TYPE_GROUP:
-      return {
-        kind: "message",
-        scalar: undefined,
-        enum: undefined,
-        message: resolve.message(element, proto.typeName),
-      };
+      return "message";
     case TYPE_ENUM:
-      return {
-        kind: "enum",
-        scalar: undefined,
-        enum: resolve.enum(element, proto.typeName),
-        message: undefined,
-      };
+      return "enum";
     default:
-      return {
-        kind: "scalar",
-        // A scalar field type and its ScalarType have the same number.
-        scalar: proto.type as unknown as ScalarType,
-        enum: undefined,
-        message: undefined,
-      };
+      return "scalar";
   }
 }
 
-function fieldType(
-  proto: FieldDescriptorProto,
-  message: DescMessage,
-  resolve: Resolver,
-): FieldType {
-  const element = `field ${message.typeName}.${proto.name}`;
-  const entry =
-    proto.label === LABEL_REPEATED && proto.type === TYPE_MESSAGE
-      ? resolve.mapEntry(proto.typeName)
-      : undefined;
-  if (entry !== undefined) {
-    const key = entry.field.find((f) => f.number === 1);
-    const value = entry.field.find((f) => f.number === 2);
-    const keyType = key && valueType(key, element, resolve);
-    if (
-      key === undefined ||
-      value === undefined ||
-      keyType?.kind !== "scalar" ||
-      key.label === LABEL_REPEATED ||
-      keyType.scalar === ScalarType.BYTES ||
-      keyType.scalar === ScalarType.FLOAT ||
-      keyType.scalar === ScalarType.DOUBLE ||
-      value.label === LABEL_REPEATED
-    ) {
-      throw new Error(
-        `${message.file.proto.name}: ${element}: map entry ${JSON.stringify(proto.typeName)} needs a key (field 1) of a scalar type other than bytes, float and double, and a value (field 2) that is not repeated`,
-      );
-    }
-    const v = valueType(value, element, resolve);
-    return {
-      fieldKind: "map",
-      scalar: v.scalar,
-      enum: v.enum,
-      message: v.message,
-      listKind: undefined,
-      mapKind: v.kind,
-      mapKey: keyType.scalar,
-    };
-  }
-  const v = valueType(proto, element, resolve);
-  const repeated = proto.label === LABEL_REPEATED;
-  return {
-    fieldKind: repeated ? "list" : v.kind,
-    scalar: v.scalar,
-    enum: v.enum,
-    message: v.message,
-    listKind: repeated ? v.kind : undefined,
-    mapKind: undefined,
-    mapKey: undefined,
-  };
-}
-
+/**
+ * A field's descriptor. Every field has the same properties in the same
+ * order, whatever its kind: one object shape for the engine. `value` is
+ * the field that gives the value's type: the field itself, or a map
+ * entry's value field.
+ */
 function newField(
   proto: FieldDescriptorProto,
   message: DescMessage,
@@ -505,9 +443,44 @@ function newField(
   inherited: FeatureSet_FieldPresence,
   resolve: Resolver,
 ): DescField {
-  const type = fieldType(proto, message, resolve);
-  // Every field has the same properties in the same order, whatever its
-  // kind: one object shape for the engine.
+  let fieldKind: DescField["fieldKind"];
+  let listKind: "scalar" | "enum" | "message" | undefined;
+  let mapKind: "scalar" | "enum" | "message" | undefined;
+  let mapKey: ScalarType | undefined;
+  let value = proto;
+  const entry =
+    proto.label === LABEL_REPEATED && proto.type === TYPE_MESSAGE
+      ? resolve.mapEntry(proto.typeName)
+      : undefined;
+  if (entry !== undefined) {
+    const key = entry.field.find((f) => f.number === 1);
+    const mapValue = entry.field.find((f) => f.number === 2);
+    if (
+      key === undefined ||
+      mapValue === undefined ||
+      key.label === LABEL_REPEATED ||
+      valueKind(key) !== "scalar" ||
+      key.type === FieldDescriptorProto_Type.BYTES ||
+      key.type === FieldDescriptorProto_Type.FLOAT ||
+      key.type === FieldDescriptorProto_Type.DOUBLE ||
+      mapValue.label === LABEL_REPEATED
+    ) {
+      throw new Error(
+        `${message.file.proto.name}: field ${message.typeName}.${proto.name}: map entry ${JSON.stringify(proto.typeName)} needs a key (field 1) of a scalar type other than bytes, float and double, and a value (field 2) that is not repeated`,
+      );
+    }
+    fieldKind = "map";
+    mapKind = valueKind(mapValue);
+    // A scalar field type and its ScalarType have the same number.
+    mapKey = key.type as unknown as ScalarType;
+    value = mapValue;
+  } else if (proto.label === LABEL_REPEATED) {
+    fieldKind = "list";
+    listKind = valueKind(proto);
+  } else {
+    fieldKind = valueKind(proto);
+  }
+  const kind = valueKind(value);
   return {
     kind: "field",
     name: proto.name,
@@ -516,13 +489,20 @@ function newField(
     presence: presenceOf(proto, oneof, inherited),
     parent: message,
     proto,
-    fieldKind: type.fieldKind,
-    scalar: type.scalar,
-    enum: type.enum,
-    message: type.message,
+    fieldKind,
+    scalar:
+      kind === "scalar" ? (value.type as unknown as ScalarType) : undefined,
+    enum:
+      kind === "enum"
+        ? resolve.enum(value.typeName, "field", message.typeName, proto.name)
+        : undefined,
+    message:
+      kind === "message"
+        ? resolve.message(value.typeName, "field", message.typeName, proto.name)
+        : undefined,
     oneof,
-    listKind: type.listKind,
-    mapKind: type.mapKind,
-    mapKey: type.mapKey,
+    listKind,
+    mapKind,
+    mapKey,
   } as DescField;
 }
