@@ -62,7 +62,7 @@ const run = () => {
   mark("request decode");
   const options = parseOptions(request.parameter);
   const { files } = resolveRequestFiles(request);
-  mark("descriptors (registry)");
+  mark("descriptors");
   const problems = createProblemCollector();
   const providers = providersOf(options.lists["providers"] ?? []);
   const checker = createToolChecker(providers, problems, () => {});
