@@ -19,7 +19,7 @@ import type {
   DescOneof,
   DescService,
 } from "./descriptors.js";
-import { supportedEditions } from "./editions.js";
+import { editionName, supportedEditions } from "./editions.js";
 
 // Writable views of the descriptors, for the builder only.
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -172,7 +172,7 @@ function fileEdition(proto: FileDescriptorProto): Edition {
         proto.edition > supportedEditions.maximum
       ) {
         throw new Error(
-          `${proto.name}: edition ${proto.edition} is not supported (editions.ts)`,
+          `${proto.name}: edition ${JSON.stringify(editionName(proto.edition))} is not supported: the plugin reads proto2, proto3 and the editions up to ${JSON.stringify(editionName(supportedEditions.maximum))}`,
         );
       }
       return proto.edition;
@@ -259,10 +259,12 @@ function newResolver(
     name: string,
   ): Error =>
     new Error(
-      `${fileName}: ${kind} ${parent}.${name}: type ${JSON.stringify(typeName)} is not ${want} of the request's files`,
+      `${fileName}: ${kind} ${parent}.${name}: type ${JSON.stringify(typeName)} ` +
+        (mapEntries.has(trimDot(typeName))
+          ? "is a map entry, which only the map field it was made for refers to"
+          : `is not ${want} of the request's files`),
     );
-  const get = (typeName: string) =>
-    types.get(typeName.startsWith(".") ? typeName.slice(1) : typeName);
+  const get = (typeName: string) => types.get(trimDot(typeName));
   return {
     message(typeName, kind, parent, name) {
       const desc = get(typeName);
@@ -278,9 +280,13 @@ function newResolver(
       }
       return desc;
     },
-    mapEntry: (typeName) =>
-      mapEntries.get(typeName.startsWith(".") ? typeName.slice(1) : typeName),
+    mapEntry: (typeName) => mapEntries.get(trimDot(typeName)),
   };
+}
+
+/** A type name without the leading dot compilers write. */
+function trimDot(typeName: string): string {
+  return typeName.startsWith(".") ? typeName.slice(1) : typeName;
 }
 
 function addService(
@@ -338,7 +344,10 @@ function methodLocalName(name: string): string {
   return reservedProperties.has(local) ? local + "$" : local;
 }
 
-/** Whether a field is a member of oneof_index's oneof. */
+/**
+ * The index of the oneof a field is a member of, or undefined (proto3
+ * optional's synthetic oneof does not count).
+ */
 function oneofIndexOf(proto: FieldDescriptorProto): number | undefined {
   // As protobuf-es: only a value set on the message itself counts (a
   // proto2 message's defaults sit on its prototype).

@@ -1,4 +1,4 @@
-import { ScalarType } from "@bufbuild/protobuf";
+import type { ScalarType } from "@bufbuild/protobuf";
 import type {
   DescriptorProto,
   Edition,
@@ -81,7 +81,10 @@ export interface DescOneof {
   readonly proto: OneofDescriptorProto;
 }
 
-/** An extension: only its name is read (the TypeScript target's names). */
+/**
+ * An extension: only its name is read (the TypeScript target's names), so
+ * neither its extendee nor its type is resolved.
+ */
 export interface DescExtension {
   readonly kind: "extension";
   readonly typeName: string;

@@ -13,7 +13,7 @@ export const supportedEditions = {
 } as const;
 
 /** An edition as a proto file writes it (`2024`, `UNSTABLE`), or its number. */
-function editionName(edition: Edition): string {
+export function editionName(edition: Edition): string {
   const name = Edition[edition] as string | undefined;
   return name === undefined ? String(edition) : name.replace(/^EDITION_/, "");
 }

@@ -1,7 +1,12 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
   create,
   createFileRegistry,
+  fromBinary,
+  toBinary,
   type MessageInitShape,
 } from "@bufbuild/protobuf";
 import { nestedTypes as esNestedTypes } from "@bufbuild/protobuf/reflect";
@@ -31,6 +36,7 @@ import {
   type DescService,
 } from "../src/descriptors.js";
 import { resolveRequestFiles } from "../src/model/build-model.js";
+import { readRequest } from "../src/read-request.js";
 import { randomProto } from "./fuzz/random-proto.js";
 import { generateCorpus } from "./support/bench-corpus.js";
 import { compileRequest } from "./support/compile.js";
@@ -85,6 +91,9 @@ function protoPaths(
 /** A file's descriptors as plain values (see the top of this file). */
 function project(file: DescFile, paths: Map<object, string>): unknown {
   const at = (proto: object) => paths.get(proto) ?? "not the request's";
+  // A type referred to, by file and name: two files may declare one name.
+  const ref = (d: DescMessage | DescEnum | undefined) =>
+    d && `${d.file.proto.name}:${d.typeName}`;
   const field = (f: DescField) => ({
     kind: f.kind,
     name: f.name,
@@ -95,12 +104,14 @@ function project(file: DescFile, paths: Map<object, string>): unknown {
     proto: at(f.proto),
     fieldKind: f.fieldKind,
     scalar: f.scalar,
-    enum: f.enum?.typeName,
-    message: f.message?.typeName,
+    enum: ref(f.enum),
+    message: ref(f.message),
     oneof: f.oneof?.name,
-    listKind: f.fieldKind === "list" ? f.listKind : undefined,
-    mapKind: f.fieldKind === "map" ? f.mapKind : undefined,
-    mapKey: f.fieldKind === "map" ? f.mapKey : undefined,
+    // Read whatever the kind: a list or map property on another kind of
+    // field is a difference too.
+    listKind: (f as { listKind?: unknown }).listKind,
+    mapKind: (f as { mapKind?: unknown }).mapKind,
+    mapKey: (f as { mapKey?: unknown }).mapKey,
   });
   const enumeration = (e: DescEnum) => ({
     kind: e.kind,
@@ -148,8 +159,8 @@ function project(file: DescFile, paths: Map<object, string>): unknown {
       localName: m.localName,
       parent: m.parent.typeName,
       methodKind: m.methodKind,
-      input: m.input.typeName,
-      output: m.output.typeName,
+      input: ref(m.input),
+      output: ref(m.output),
       idempotency: m.idempotency,
       proto: at(m.proto),
     })),
@@ -178,30 +189,30 @@ function project(file: DescFile, paths: Map<object, string>): unknown {
  * the tree holds for that element: the generator keys WeakMaps on them.
  */
 function expectOneObjectPerElement(files: Iterable<DescFile>): void {
-  const byName = new Map<string, unknown>();
+  const elements = new Set<object>();
   const all: (DescMessage | DescEnum | DescService)[] = [];
   for (const file of files) {
     for (const type of nestedTypes(file)) {
-      if (type.kind === "extension") {
-        expect(type.file).toBe(file);
-        continue;
-      }
-      expect(byName.has(type.typeName), type.typeName).toBe(false);
-      byName.set(type.typeName, type);
-      all.push(type);
       expect(type.file).toBe(file);
+      expect(elements.has(type), type.typeName).toBe(false);
+      elements.add(type);
+      if (type.kind !== "extension") {
+        all.push(type);
+      }
     }
   }
+  const isElement = (desc: object, what: string) =>
+    expect(elements.has(desc), what).toBe(true);
   for (const type of all) {
     switch (type.kind) {
       case "message":
         if (type.parent !== undefined) {
-          expect(byName.get(type.parent.typeName)).toBe(type.parent);
+          isElement(type.parent, `parent of ${type.typeName}`);
         }
         for (const f of type.fields) {
           expect(f.parent).toBe(type);
-          if (f.message) expect(byName.get(f.message.typeName)).toBe(f.message);
-          if (f.enum) expect(byName.get(f.enum.typeName)).toBe(f.enum);
+          if (f.message) isElement(f.message, `${type.typeName}.${f.name}`);
+          if (f.enum) isElement(f.enum, `${type.typeName}.${f.name}`);
           if (f.oneof) expect(type.oneofs).toContain(f.oneof);
         }
         for (const o of type.oneofs) {
@@ -215,8 +226,8 @@ function expectOneObjectPerElement(files: Iterable<DescFile>): void {
       case "service":
         for (const m of type.methods) {
           expect(m.parent).toBe(type);
-          expect(byName.get(m.input.typeName)).toBe(m.input);
-          expect(byName.get(m.output.typeName)).toBe(m.output);
+          isElement(m.input, `${type.typeName}.${m.name}`);
+          isElement(m.output, `${type.typeName}.${m.name}`);
         }
         break;
     }
@@ -241,6 +252,31 @@ function expectSameAsProtobufEs(files: readonly FileDescriptorProto[]): void {
     ).toEqual([...esNestedTypes(theirs)].map((t) => `${t.kind} ${t.typeName}`));
   }
   expectOneObjectPerElement(ours.values());
+}
+
+/**
+ * A hand-built map entry message of string keys and values, with an enum
+ * nested in it if `nestedEnum` names one (no compiler nests one there).
+ */
+function stringMapEntry(name: string, nestedEnum?: string): DescriptorProto {
+  return create(DescriptorProtoSchema, {
+    name,
+    options: { mapEntry: true },
+    field: [1, 2].map((number) => ({
+      name: number === 1 ? "key" : "value",
+      number,
+      type: FieldDescriptorProto_Type.STRING,
+    })),
+    enumType:
+      nestedEnum === undefined
+        ? []
+        : [
+            {
+              name: nestedEnum,
+              value: [{ name: `${nestedEnum}_A`, number: 0 }],
+            },
+          ],
+  });
 }
 
 /** How many fields the files hold, nested messages included. */
@@ -447,6 +483,152 @@ service V { rpc W(S) returns (S); }
   });
 });
 
+describe("createDescriptors, where protobuf-es's descriptors are not the reference", () => {
+  it("reads the files the plugin decodes itself (readRequest) as protobuf-es reads them", async () => {
+    for (const request of [
+      await buildRequest(join(repoRoot, "e2e", "proto")),
+      await buildRequest("editions2023"),
+    ]) {
+      const decoded = readRequest(
+        toBinary(CodeGeneratorRequestSchema, request),
+      );
+      expectSameAsProtobufEs(decoded.protoFile);
+    }
+  });
+
+  it("reads what Debian's protoc writes: proto2 groups in a oneof, extension groups, defaults", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ai-tools-desc-"));
+    try {
+      writeFileSync(
+        join(dir, "g.proto"),
+        `syntax = "proto2";
+package g.v1;
+message A {
+  oneof choice {
+    group Picked = 1 { optional string name = 2; }
+    int32 count = 3 [default = 7];
+  }
+  optional group Loose = 4 { repeated A again = 5; }
+  map<string, A> byName = 6;
+  extensions 100 to 199;
+}
+extend A { optional group Extra = 100 { optional bool on = 101; } }
+service S { rpc Get(A) returns (A); }
+`,
+      );
+      writeFileSync(
+        join(dir, "o.proto"),
+        `syntax = "proto3";
+package o.v1;
+import "g.proto";
+message B { optional g.v1.A a = 1; oneof c { string d = 2; } optional string e = 3; map<int32, g.v1.A> f = 4; }
+`,
+      );
+      execFileSync("protoc", [
+        `-I${dir}`,
+        "--include_imports",
+        "--include_source_info",
+        `--descriptor_set_out=${join(dir, "set.binpb")}`,
+        "g.proto",
+        "o.proto",
+      ]);
+      const set = fromBinary(
+        FileDescriptorSetSchema,
+        readFileSync(join(dir, "set.binpb")),
+      );
+      expect(set.file.map((f) => f.name)).toEqual(["g.proto", "o.proto"]);
+      expectSameAsProtobufEs(set.file);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("resolves a type name two files declare to the later file's, as protobuf-es does", () => {
+    // No compiler writes this; a hand-built request may.
+    const declaring = (name: string, field: string) =>
+      create(FileDescriptorProtoSchema, {
+        name,
+        package: "d",
+        syntax: "proto3",
+        messageType: [
+          {
+            name: "M",
+            field: [
+              {
+                name: field,
+                number: 1,
+                type: FieldDescriptorProto_Type.STRING,
+                jsonName: field,
+              },
+            ],
+          },
+        ],
+      });
+    const user = create(FileDescriptorProtoSchema, {
+      name: "u.proto",
+      package: "u",
+      syntax: "proto3",
+      messageType: [
+        {
+          name: "N",
+          field: [
+            {
+              name: "m",
+              number: 1,
+              type: FieldDescriptorProto_Type.MESSAGE,
+              typeName: ".d.M",
+              jsonName: "m",
+            },
+          ],
+        },
+      ],
+    });
+    const files = [
+      declaring("a.proto", "first"),
+      declaring("b.proto", "second"),
+      user,
+    ];
+    expectSameAsProtobufEs(files);
+    const n = createDescriptors(files).get("u.proto")!.messages[0]!;
+    expect(n.fields[0]!.message!.file.proto.name).toBe("b.proto");
+  });
+
+  it("refuses a type nested in a map entry, which protobuf-es reads and no compiler writes", () => {
+    const file = create(FileDescriptorProtoSchema, {
+      name: "e.proto",
+      package: "e",
+      syntax: "proto3",
+      messageType: [
+        {
+          name: "M",
+          nestedType: [stringMapEntry("XEntry", "E")],
+          field: [
+            {
+              name: "x",
+              number: 1,
+              label: FieldDescriptorProto_Label.REPEATED,
+              type: FieldDescriptorProto_Type.MESSAGE,
+              typeName: ".e.M.XEntry",
+            },
+            {
+              name: "y",
+              number: 2,
+              type: FieldDescriptorProto_Type.ENUM,
+              typeName: ".e.M.XEntry.E",
+            },
+          ],
+        },
+      ],
+    });
+    expect(() =>
+      createFileRegistry(create(FileDescriptorSetSchema, { file: [file] })),
+    ).not.toThrow();
+    expect(() => createDescriptors([file])).toThrow(
+      'e.proto: field e.M.y: type ".e.M.XEntry.E" is not an enum of the request\'s files',
+    );
+  });
+});
+
 describe("createDescriptors refuses", () => {
   /** Adds a field "x" (number 1) with `init` to message b.A. */
   const withFieldX =
@@ -534,6 +716,18 @@ describe("createDescriptors refuses", () => {
         );
       },
       'b.proto: field b.A.x: map entry ".b.A.XEntry" needs a key (field 1) of a scalar type other than bytes, float and double, and a value (field 2) that is not repeated',
+    ],
+    [
+      "a singular field of a map entry's type",
+      (f: FileDescriptorProto) => {
+        const a = f.messageType[0]!;
+        a.nestedType.push(stringMapEntry("XEntry"));
+        withFieldX({
+          type: FieldDescriptorProto_Type.MESSAGE,
+          typeName: ".b.A.XEntry",
+        })(f);
+      },
+      'b.proto: field b.A.x: type ".b.A.XEntry" is a map entry, which only the map field it was made for refers to',
     ],
     [
       "an unknown syntax",
