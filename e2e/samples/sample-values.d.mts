@@ -1,5 +1,8 @@
-import type { DescMessage } from "@bufbuild/protobuf";
-import type { GeneratorModel, ToolModel } from "protoc-gen-ai-tools";
+import type {
+  DescMessage,
+  GeneratorModel,
+  ToolModel,
+} from "protoc-gen-ai-tools";
 
 /** The plugin's model of e2e/proto for a target. */
 export function modelOfTestApi(target: "go" | "ts" | "py"): GeneratorModel;
