@@ -19,7 +19,7 @@ import type {
   DescOneof,
   DescService,
 } from "./descriptors.js";
-import { editionName, supportedEditions } from "./editions.js";
+import { editionProblem } from "./editions.js";
 
 // Writable views of the descriptors, for the builder only.
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -166,16 +166,15 @@ function fileEdition(proto: FileDescriptorProto): Edition {
       return Edition.EDITION_PROTO2;
     case "proto3":
       return Edition.EDITION_PROTO3;
-    case "editions":
-      if (
-        proto.edition < supportedEditions.minimum ||
-        proto.edition > supportedEditions.maximum
-      ) {
-        throw new Error(
-          `${proto.name}: edition ${JSON.stringify(editionName(proto.edition))} is not supported: the plugin reads proto2, proto3 and the editions up to ${JSON.stringify(editionName(supportedEditions.maximum))}`,
-        );
+    case "editions": {
+      // Unreachable through resolveRequestFiles, which runs checkEditions
+      // first; the same rule for any other caller.
+      const problem = editionProblem(proto);
+      if (problem !== undefined) {
+        throw new Error(`${proto.name}: edition: ${problem}`);
       }
       return proto.edition;
+    }
     default:
       throw new Error(
         `${proto.name}: syntax ${JSON.stringify(proto.syntax)} is not "proto2", "proto3" or "editions"`,

@@ -13,9 +13,25 @@ export const supportedEditions = {
 } as const;
 
 /** An edition as a proto file writes it (`2024`, `UNSTABLE`), or its number. */
-export function editionName(edition: Edition): string {
+function editionName(edition: Edition): string {
   const name = Edition[edition] as string | undefined;
   return name === undefined ? String(edition) : name.replace(/^EDITION_/, "");
+}
+
+/**
+ * Why the plugin does not read `file`, an Editions file of an edition
+ * outside {@link supportedEditions}; undefined for any other file.
+ */
+export function editionProblem(file: FileDescriptorProto): string | undefined {
+  const edition = file.edition;
+  if (
+    file.syntax !== "editions" ||
+    (edition >= supportedEditions.minimum &&
+      edition <= supportedEditions.maximum)
+  ) {
+    return undefined;
+  }
+  return `edition ${JSON.stringify(editionName(edition))} is not supported: the plugin reads proto2, proto3 and the editions up to ${JSON.stringify(editionName(supportedEditions.maximum))}, the highest its companion generators accept; write the file in one of them`;
 }
 
 /**
@@ -27,19 +43,10 @@ export function editionName(edition: Edition): string {
 export function checkEditions(files: readonly FileDescriptorProto[]): void {
   const problems = createProblemCollector();
   for (const file of files) {
-    const edition = file.edition;
-    if (
-      file.syntax !== "editions" ||
-      (edition >= supportedEditions.minimum &&
-        edition <= supportedEditions.maximum)
-    ) {
-      continue;
+    const message = editionProblem(file);
+    if (message !== undefined) {
+      problems.add({ file: file.name, element: "edition", message });
     }
-    problems.add({
-      file: file.name,
-      element: "edition",
-      message: `edition ${JSON.stringify(editionName(edition))} is not supported: the plugin reads proto2, proto3 and the editions up to ${JSON.stringify(editionName(supportedEditions.maximum))}, the highest its companion generators accept; write the file in one of them`,
-    });
   }
   problems.throwIfAny();
 }

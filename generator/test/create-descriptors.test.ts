@@ -730,6 +730,14 @@ describe("createDescriptors refuses", () => {
       'b.proto: field b.A.x: type ".b.A.XEntry" is a map entry, which only the map field it was made for refers to',
     ],
     [
+      "an edition past those the plugin reads",
+      (f: FileDescriptorProto) => {
+        f.syntax = "editions";
+        f.edition = Edition.EDITION_99997_TEST_ONLY;
+      },
+      'b.proto: edition: edition "99997_TEST_ONLY" is not supported: the plugin reads proto2, proto3 and the editions up to "2024"',
+    ],
+    [
       "an unknown syntax",
       (f: FileDescriptorProto) => {
         f.syntax = "proto4";
