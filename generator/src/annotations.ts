@@ -59,9 +59,33 @@ const none: UnknownField[] = [];
  * reads: most fields, which need neither a decode nor a cache entry (nor
  * a lookup in one).
  */
-export function noExtensions(options: WithUnknown | undefined): boolean {
+function noExtensions(options: WithUnknown | undefined): boolean {
   const unknown = options?.$unknown;
   return unknown === undefined || unknown.length === 0;
+}
+
+/**
+ * `decode` of a field's options, once per field: a field whose options
+ * carry no extension (most) gets `absent` at once, without a decode, a
+ * cache entry or a lookup in one. The schema builders ask once per field
+ * and tool, for fields many tools share.
+ */
+export function perFieldOption<T>(
+  absent: T,
+  decode: (field: DescField) => T,
+): (field: DescField) => T {
+  const cache = new WeakMap<DescField, T>();
+  return (field) => {
+    if (noExtensions(field.proto.options)) {
+      return absent;
+    }
+    let value = cache.get(field);
+    if (value === undefined && !cache.has(field)) {
+      value = decode(field);
+      cache.set(field, value);
+    }
+    return value as T;
+  };
 }
 
 /**
@@ -310,8 +334,6 @@ const noToolField: ToolFieldOptions = {
   description: "",
 };
 
-const toolFieldCache = new WeakMap<DescField, ToolFieldOptions>();
-
 const toolFieldKinds = {
   1: "bool",
   2: "string",
@@ -320,19 +342,11 @@ const toolFieldKinds = {
 } as const;
 
 /** The field's `tool_field` option; all fields empty when absent. */
-export function readToolField(field: DescField): ToolFieldOptions {
-  if (noExtensions(field.proto.options)) {
-    return noToolField;
-  }
-  let options = toolFieldCache.get(field);
-  if (options === undefined) {
-    options = decodeElementOption(field, "(ai.tools.v1.tool_field)", () =>
-      decodeToolField(field),
-    );
-    toolFieldCache.set(field, options);
-  }
-  return options;
-}
+export const readToolField = perFieldOption(noToolField, (field) =>
+  decodeElementOption(field, "(ai.tools.v1.tool_field)", () =>
+    decodeToolField(field),
+  ),
+);
 
 function decodeToolField(field: DescField): ToolFieldOptions {
   const payload = messagePayload(

@@ -1,9 +1,9 @@
-import type { DescField, DescMessage, DescOneof } from "../descriptors.js";
+import type { DescMessage, DescOneof } from "../descriptors.js";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import {
   decodeOption,
   messagePayload,
-  noExtensions,
+  perFieldOption,
   unknownOf,
   type WithUnknown,
 } from "../annotations.js";
@@ -363,29 +363,21 @@ export function decodeFieldRules(payload: Uint8Array): FieldRules {
   return rules;
 }
 
-const fieldRulesCache = new WeakMap<DescField, FieldRules | null>();
-
 /** The field's `(buf.validate.field)` rules, or undefined when it has none. */
-export function readFieldRules(field: DescField): FieldRules | undefined {
-  if (noExtensions(field.proto.options)) {
-    return undefined;
-  }
-  let rules = fieldRulesCache.get(field);
-  if (rules === undefined) {
+export const readFieldRules = perFieldOption<FieldRules | undefined>(
+  undefined,
+  (field) => {
     const payload = extensionPayload(field.proto.options);
-    rules =
-      payload === undefined
-        ? null
-        : decodeOption(
-            field.parent.file.proto.name,
-            `${field.parent.name}.${field.name}`,
-            "(buf.validate.field)",
-            () => decodeFieldRules(payload),
-          );
-    fieldRulesCache.set(field, rules);
-  }
-  return rules ?? undefined;
-}
+    return payload === undefined
+      ? undefined
+      : decodeOption(
+          field.parent.file.proto.name,
+          `${field.parent.name}.${field.name}`,
+          "(buf.validate.field)",
+          () => decodeFieldRules(payload),
+        );
+  },
+);
 
 /** True when the oneof's `(buf.validate.oneof).required` is set. */
 export function readOneofRequired(oneof: DescOneof): boolean {
