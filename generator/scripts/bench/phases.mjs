@@ -133,9 +133,13 @@ function split(profile) {
   return out;
 }
 
-function fail(message) {
+/**
+ * Report and exit: 2 for an invalid option (the default), 1 for a run that
+ * failed.
+ */
+function fail(message, code = 2) {
   console.error(`phases: ${message}`);
-  process.exit(2);
+  process.exit(code);
 }
 const warmRuns = wholeNumber("warm", opt.warm, 0, fail);
 const runs = wholeNumber("runs", opt.runs, 1, fail);
@@ -145,8 +149,7 @@ const plugin = resolve(
   opt.plugin ?? join(generatorDir, "bin", "protoc-gen-ai-tools"),
 );
 if (!existsSync(plugin)) {
-  console.error(`phases: ${plugin} not found (build first)`);
-  process.exit(1);
+  fail(`${plugin} not found (build first)`, 1);
 }
 /** The builds measured: this one, and the baseline's. */
 const builds = [{ label: "", plugin, phaseRun: join(here, "phase-run.mjs") }];
@@ -210,10 +213,10 @@ for (let i = 0; i < 3; i++) {
       rusageFile: join(work, "rusage.json"),
     });
     if (run.code !== 0) {
-      console.error(
-        `phases: ${build.plugin} on an empty request exited with ${run.code ?? run.signal}:\n${run.stderr}`,
+      fail(
+        `${build.plugin} on an empty request exited with ${run.code ?? run.signal}:\n${run.stderr}`,
+        1,
       );
-      process.exit(1);
     }
     build.startup.push(run.cpuMs);
   }
@@ -266,10 +269,10 @@ for (let round = 0; round < runs; round++) {
         { maxBuffer: 1 << 20, encoding: "utf8" },
       );
       if (inProcess.status !== 0) {
-        console.error(
-          `phases: phase-run.mjs${build.label}, target=${target}:\n${inProcess.stderr}`,
+        fail(
+          `phase-run.mjs${build.label}, target=${target}:\n${inProcess.stderr}`,
+          1,
         );
-        process.exit(1);
       }
       const key = `${target}${build.label}`;
       if (!timedRuns.has(key)) timedRuns.set(key, []);
@@ -296,10 +299,7 @@ for (const { target, requestFile } of requests) {
       { input: readFileSync(requestFile), maxBuffer: 1 << 30 },
     );
     if (r.status !== 0) {
-      console.error(
-        `phases: target=${target}${build.label} failed:\n${r.stderr}`,
-      );
-      process.exit(1);
+      fail(`target=${target}${build.label} failed:\n${r.stderr}`, 1);
     }
     const main = readdirSync(profDir).find((f) =>
       /^CPU\.\d+\.\d+\.\d+\.0\./.test(f),
