@@ -3,11 +3,8 @@
 // for most messages, by a map for a large one. Both must find each
 // field's own comment, whatever the declaration order of field numbers.
 import { describe, expect, it } from "vitest";
-import { createProblemCollector } from "../src/errors.js";
-import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
-import { toolSelectionOf } from "../src/model/tool-selection.js";
-import { parseOptions } from "../src/options.js";
 import { compileRequest } from "./support/compile.js";
+import { modelOf } from "./support/model.js";
 
 /** A request message of `count` string fields, numbered in reverse, each commented. */
 function protoWith(count: number): string {
@@ -36,12 +33,8 @@ service Wide {
 describe("field descriptions from leading comments", () => {
   for (const count of [3, 64, 65, 300]) {
     it(`finds each field's comment in a message of ${count} fields`, () => {
-      const request = compileRequest({ "c/v1/c.proto": protoWith(count) });
-      const options = parseOptions(request.parameter);
-      const model = buildModel(
-        resolveRequestFiles(request).files,
-        createProblemCollector(),
-        toolSelectionOf(options.common, options.lists),
+      const model = modelOf(
+        compileRequest({ "c/v1/c.proto": protoWith(count) }),
       );
       const schema = JSON.parse(model.tools[0]!.schemaJson) as {
         properties: Record<string, { description?: string }>;
