@@ -37,8 +37,8 @@ export function editionProblem(file: FileDescriptorProto): string | undefined {
 /**
  * Throws a GeneratorError naming every file of an edition outside
  * {@link supportedEditions}: protoc and buf send none (the plugin's
- * response declares the range), but another caller may, and protobuf-es
- * would read `EDITION_UNSTABLE` as 2024.
+ * response declares the range), but another caller may
+ * (`EDITION_UNSTABLE` included, which no companion generator reads).
  */
 export function checkEditions(files: readonly FileDescriptorProto[]): void {
   const problems = createProblemCollector();

@@ -155,8 +155,8 @@ describe("the plugin's response", () => {
 describe("an edition outside the declared range", () => {
   it("is refused naming the file and the editions the plugin reads", async () => {
     // protoc and buf send none (the response declares the range); another
-    // caller may. Edition 2024 is read; later ones, UNSTABLE (which
-    // protobuf-es would read as 2024) and none at all are refused.
+    // caller may. Edition 2024 is read; later ones, UNSTABLE and none at
+    // all are refused.
     const request = await buildRequest("editions2024");
     const file = request.protoFile.find((f) =>
       request.fileToGenerate.includes(f.name),
