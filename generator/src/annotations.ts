@@ -70,7 +70,7 @@ function noExtensions(options: WithUnknown | undefined): boolean {
  * cache entry or a lookup in one. The schema builders ask once per field
  * and tool, for fields many tools share.
  */
-export function perFieldOption<T>(
+export function perFieldOption<T extends NonNullable<unknown> | null>(
   absent: T,
   decode: (field: DescField) => T,
 ): (field: DescField) => T {
@@ -80,11 +80,11 @@ export function perFieldOption<T>(
       return absent;
     }
     let value = cache.get(field);
-    if (value === undefined && !cache.has(field)) {
+    if (value === undefined) {
       value = decode(field);
       cache.set(field, value);
     }
-    return value as T;
+    return value;
   };
 }
 

@@ -1,4 +1,4 @@
-import type { DescMessage, DescOneof } from "../descriptors.js";
+import type { DescField, DescMessage, DescOneof } from "../descriptors.js";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import {
   decodeOption,
@@ -363,21 +363,23 @@ export function decodeFieldRules(payload: Uint8Array): FieldRules {
   return rules;
 }
 
+/** The field's `(buf.validate.field)` rules, or null. */
+const fieldRules = perFieldOption<FieldRules | null>(null, (field) => {
+  const payload = extensionPayload(field.proto.options);
+  return payload === undefined
+    ? null
+    : decodeOption(
+        field.parent.file.proto.name,
+        `${field.parent.name}.${field.name}`,
+        "(buf.validate.field)",
+        () => decodeFieldRules(payload),
+      );
+});
+
 /** The field's `(buf.validate.field)` rules, or undefined when it has none. */
-export const readFieldRules = perFieldOption<FieldRules | undefined>(
-  undefined,
-  (field) => {
-    const payload = extensionPayload(field.proto.options);
-    return payload === undefined
-      ? undefined
-      : decodeOption(
-          field.parent.file.proto.name,
-          `${field.parent.name}.${field.name}`,
-          "(buf.validate.field)",
-          () => decodeFieldRules(payload),
-        );
-  },
-);
+export function readFieldRules(field: DescField): FieldRules | undefined {
+  return fieldRules(field) ?? undefined;
+}
 
 /** True when the oneof's `(buf.validate.oneof).required` is set. */
 export function readOneofRequired(oneof: DescOneof): boolean {
