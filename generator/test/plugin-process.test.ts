@@ -143,6 +143,30 @@ service S {
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("compiles its bundle from the code cache, made under the flags it sets", () => {
+    // An empty request: parameter (field 2) "target=go", nothing to generate.
+    const request = Buffer.from("\x12\x09target=go", "latin1");
+    const bin = join(root, "generator", "bin", "protoc-gen-ai-tools");
+    const env = { ...process.env, AI_TOOLS_REPORT_CODE_CACHE: "1" };
+    const run = (nodeArgs: string[]) =>
+      spawnSync(process.execPath, [...nodeArgs, bin], {
+        input: request,
+        env,
+        encoding: "utf8",
+      });
+    const own = run([]);
+    expect(own.status).toBe(0);
+    expect(own.stderr).toBe("protoc-gen-ai-tools: code cache used\n");
+    // An interrupt budget on node's command line replaces the bin's, and
+    // V8 refuses a cache made under other flags: the cache was made under
+    // six times V8's default budget, the one the bin sets.
+    const same = run(["--interrupt-budget=405504"]);
+    expect(same.stderr).toBe("protoc-gen-ai-tools: code cache used\n");
+    const other = run(["--interrupt-budget=67584"]);
+    expect(other.status).toBe(0);
+    expect(other.stderr).toBe("protoc-gen-ai-tools: code cache rejected\n");
+  });
+
   it("writes nothing when no method is annotated", () => {
     const src = tempDir();
     writeFileSync(
