@@ -12,6 +12,10 @@
 // patterns) are still filled; the descriptors, schemas, descriptions and
 // texts are built again (their memos are keyed by descriptor or node).
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+// The V8 flags the executable runs under, before the generator is loaded.
+createRequire(import.meta.url)("../../bin/tune-v8.cjs");
 
 const cpu = () => {
   const u = process.cpuUsage();
