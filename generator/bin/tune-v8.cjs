@@ -18,6 +18,7 @@
 const { setFlagsFromString } = require("node:v8");
 
 const interruptBudget = 6 * 67584;
-if (!process.execArgv.some((arg) => arg.startsWith("--interrupt-budget"))) {
+// V8 reads "_" in a flag's name as "-".
+if (!process.execArgv.some((arg) => /^--interrupt[-_]budget\b/.test(arg))) {
   setFlagsFromString(`--interrupt-budget=${interruptBudget}`);
 }
