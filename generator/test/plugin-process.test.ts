@@ -148,6 +148,9 @@ service S {
     const request = Buffer.from("\x12\x09target=go", "latin1");
     const bin = join(root, "generator", "bin", "protoc-gen-ai-tools");
     const env = { ...process.env, AI_TOOLS_REPORT_CODE_CACHE: "1" };
+    // V8 flags there would make V8 refuse the cache, as scripts/bundle.mjs
+    // says: it makes the cache without them.
+    delete env.NODE_OPTIONS;
     const run = (nodeArgs: string[]) =>
       spawnSync(process.execPath, [...nodeArgs, bin], {
         input: request,
