@@ -1,8 +1,12 @@
-// V8's flags for a plugin run, set when this file is required, which must
-// be before the code they are for is compiled: bin/protoc-gen-ai-tools
-// requires it first (and so the code cache, which scripts/bundle.mjs makes
-// by running the bin and which V8 accepts only under the flags it was made
-// under, is made under these), as does scripts/bench/phase-run.mjs.
+// V8's flags for a plugin run, set when this file is required.
+// bin/protoc-gen-ai-tools requires it before it compiles the bundle: V8
+// accepts a code cache only under the flags it was made under, and
+// scripts/bundle.mjs makes the bundle's cache by running the bin, so under
+// these. scripts/bench/phase-run.mjs requires it too, to measure what the
+// executable runs. V8 reads the interrupt budget whenever it resets a
+// function's budget (when its feedback vector is allocated, and after each
+// budget interrupt), so a budget set at run time holds for every function
+// run after it.
 //
 // A run is short: its code runs hot for a few hundred milliseconds at
 // most. Under V8's default interrupt budget (67,584 bytes of bytecode run
@@ -12,13 +16,20 @@
 // more than the optimized code saves. Six times the default leaves about
 // 80 functions (23 deoptimized), and took a 2,000-tool run from 803 to
 // 719 ms of wall time and from 1.23 to 1.02 s of CPU time (bench/README.md,
-// fifth pass). A budget given on node's command line wins (NODE_OPTIONS
-// cannot hold one).
+// fifth pass).
+//
+// The flags are the process's: Node's own code cache of its built-in
+// modules, made under V8's defaults, is refused for a built-in module
+// loaded after this (those of the ES module loader and of worker threads,
+// which the MCP file's formatting loads); they are compiled instead.
+//
+// A budget given on node's command line wins (NODE_OPTIONS cannot hold
+// one).
 "use strict";
 const { setFlagsFromString } = require("node:v8");
 
 const interruptBudget = 6 * 67584;
 // V8 reads "_" in a flag's name as "-".
-if (!process.execArgv.some((arg) => /^--interrupt[-_]budget\b/.test(arg))) {
+if (!process.execArgv.some((arg) => /^--interrupt[-_]budget(=|$)/.test(arg))) {
   setFlagsFromString(`--interrupt-budget=${interruptBudget}`);
 }

@@ -10,7 +10,8 @@
 // bundle as the bin compiles it, made by running the bin once on an empty
 // request: with it, a run skips parsing and compiling the bundle's code
 // that loading runs. The cache is optional (the bin compiles the bundle
-// without it) and tied to the bundle's bytes and to this Node version.
+// without it) and tied to the bundle's bytes, to this Node version and to
+// the V8 flags the bin runs under (bin/tune-v8.cjs).
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -61,8 +62,10 @@ if (/\bimport\(/.test(bundled.toString("latin1"))) {
   );
 }
 
-// NODE_OPTIONS could hold V8 flags, which V8 checks a cache against: the
-// cache is made without any, as the bin usually runs.
+// V8 checks a cache against its flags. The bin sets its own
+// (bin/tune-v8.cjs) before it compiles the bundle, so the cache is made
+// under those; NODE_OPTIONS could add others, so it is made without it, as
+// the bin usually runs.
 const env = { ...process.env, AI_TOOLS_WRITE_CODE_CACHE: cache };
 delete env.NODE_OPTIONS;
 const made = spawnSync(

@@ -147,10 +147,15 @@ service S {
     // An empty request: parameter (field 2) "target=go", nothing to generate.
     const request = Buffer.from("\x12\x09target=go", "latin1");
     const bin = join(root, "generator", "bin", "protoc-gen-ai-tools");
-    const env = { ...process.env, AI_TOOLS_REPORT_CODE_CACHE: "1" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      AI_TOOLS_REPORT_CODE_CACHE: "1",
+    };
     // V8 flags there would make V8 refuse the cache, as scripts/bundle.mjs
-    // says: it makes the cache without them.
+    // says: it makes the cache without them. And this run must not write
+    // one.
     delete env.NODE_OPTIONS;
+    delete env.AI_TOOLS_WRITE_CODE_CACHE;
     const run = (nodeArgs: string[]) =>
       spawnSync(process.execPath, [...nodeArgs, bin], {
         input: request,
@@ -159,11 +164,17 @@ service S {
       });
     const own = run([]);
     expect(own.status).toBe(0);
+    if (own.stderr === "protoc-gen-ai-tools: code cache not read\n") {
+      throw new Error(
+        "dist/ holds modules newer than the bundle: build with `pnpm run build`, not tsc alone",
+      );
+    }
     expect(own.stderr).toBe("protoc-gen-ai-tools: code cache used\n");
     // An interrupt budget on node's command line replaces the bin's, and
     // V8 refuses a cache made under other flags: the cache was made under
     // six times V8's default budget, the one the bin sets.
     const same = run(["--interrupt-budget=405504"]);
+    expect(same.status).toBe(0);
     expect(same.stderr).toBe("protoc-gen-ai-tools: code cache used\n");
     const other = run(["--interrupt-budget=67584"]);
     expect(other.status).toBe(0);
