@@ -1,9 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdtempSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
   mkdirSync,
 } from "node:fs";
@@ -46,6 +48,22 @@ function protoc(out: string, args: string[], files = exampleFiles) {
     ],
     { encoding: "utf8", cwd: join(root, "proto", "examples") },
   );
+}
+
+/**
+ * The environment for a run of the bin that says what became of its code
+ * cache (AI_TOOLS_REPORT_CODE_CACHE). Without NODE_OPTIONS: V8 flags there
+ * would make V8 refuse the cache, which scripts/bundle.mjs makes without
+ * them. Without AI_TOOLS_WRITE_CODE_CACHE: the run must not write one.
+ */
+function reportingEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AI_TOOLS_REPORT_CODE_CACHE: "1",
+  };
+  delete env.NODE_OPTIONS;
+  delete env.AI_TOOLS_WRITE_CODE_CACHE;
+  return env;
 }
 
 describe("the plugin executable", () => {
@@ -147,15 +165,7 @@ service S {
     // An empty request: parameter (field 2) "target=go", nothing to generate.
     const request = Buffer.from("\x12\x09target=go", "latin1");
     const bin = join(root, "generator", "bin", "protoc-gen-ai-tools");
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      AI_TOOLS_REPORT_CODE_CACHE: "1",
-    };
-    // V8 flags there would make V8 refuse the cache, as scripts/bundle.mjs
-    // says: it makes the cache without them. And this run must not write
-    // one.
-    delete env.NODE_OPTIONS;
-    delete env.AI_TOOLS_WRITE_CODE_CACHE;
+    const env = reportingEnv();
     const run = (nodeArgs: string[]) =>
       spawnSync(process.execPath, [...nodeArgs, bin], {
         input: request,
@@ -179,6 +189,42 @@ service S {
     const other = run(["--interrupt-budget=67584"]);
     expect(other.status).toBe(0);
     expect(other.stderr).toBe("protoc-gen-ai-tools: code cache rejected\n");
+  });
+
+  it("runs dist/'s modules when they are newer than the bundle, except in node_modules", () => {
+    const generator = join(root, "generator");
+    // A copy of the executable, its bundle and code cache, with a dist/cli.js
+    // written after them that does nothing, in `dir`.
+    const install = (dir: string) => {
+      cpSync(join(generator, "bin"), join(dir, "bin"), { recursive: true });
+      mkdirSync(join(dir, "dist"));
+      for (const name of [
+        "protoc-gen-ai-tools.cjs",
+        "protoc-gen-ai-tools.cache",
+      ]) {
+        cpSync(join(generator, "dist", name), join(dir, "dist", name));
+      }
+      writeFileSync(join(dir, "dist", "cli.js"), "export {};\n");
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(join(dir, "dist", "cli.js"), later, later);
+      return spawnSync(
+        process.execPath,
+        [join(dir, "bin", "protoc-gen-ai-tools")],
+        {
+          input: Buffer.from("\x12\x09target=go", "latin1"),
+          env: reportingEnv(),
+          encoding: "utf8",
+        },
+      );
+    };
+    const checkout = install(join(tempDir(), "protoc-gen-ai-tools"));
+    expect(checkout.status).toBe(0);
+    expect(checkout.stderr).toBe("protoc-gen-ai-tools: code cache not read\n");
+    const installed = join(tempDir(), "node_modules", "protoc-gen-ai-tools");
+    mkdirSync(installed, { recursive: true });
+    const fromPackage = install(installed);
+    expect(fromPackage.status).toBe(0);
+    expect(fromPackage.stderr).toBe("protoc-gen-ai-tools: code cache used\n");
   });
 
   it("writes nothing when no method is annotated", () => {
