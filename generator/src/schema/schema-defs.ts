@@ -1,5 +1,6 @@
 import type { DescField, DescMessage } from "../descriptors.js";
-import { isOutputOnly, readToolField } from "../annotations.js";
+import { readToolField } from "../annotations.js";
+import { outputOnly } from "./field-behavior.js";
 import type { JsonSchema } from "./json-schema.js";
 import { wellKnownSchema } from "./well-known.js";
 import { heldMessage } from "./held-message.js";
@@ -299,7 +300,7 @@ function schemaEdge(
   field: DescField,
   strict: boolean,
 ): DescMessage | undefined {
-  if (readToolField(field).skip || isOutputOnly(field)) {
+  if (readToolField(field).skip || outputOnly(field)) {
     return undefined;
   }
   const target = heldMessage(field);
