@@ -33,7 +33,7 @@ import {
   CodeGeneratorResponseSchema,
 } from "@bufbuild/protobuf/wkt";
 import {
-  CORPUS_VERSIONS,
+  corpusVersionOf,
   generateCorpus,
   RPCS_PER_FILE,
 } from "./bench/corpus.mjs";
@@ -87,11 +87,7 @@ function fail(message) {
   process.exit(1);
 }
 
-const corpusVersion = Number(opt.corpus);
-if (!CORPUS_VERSIONS.includes(corpusVersion))
-  fail(
-    `--corpus wants one of ${CORPUS_VERSIONS.join(", ")}, got ${JSON.stringify(opt.corpus)}`,
-  );
+const corpusVersion = corpusVersionOf(opt.corpus, fail);
 
 const runs =
   opt.runs !== undefined

@@ -22,6 +22,24 @@ export const RPCS_PER_FILE = 20;
 /** Corpus versions: 2 (the default) adds the shared value messages. */
 export const CORPUS_VERSIONS = [1, 2];
 
+/**
+ * The corpus version option `--corpus` gives in `text`; otherwise `fail`
+ * is called with the versions there are and the text quoted (each script
+ * prefixes and exits its own way).
+ * @param {string} text
+ * @param {(message: string) => never} fail
+ * @returns {number}
+ */
+export function corpusVersionOf(text, fail) {
+  const version = Number(text);
+  if (!/^\d+$/.test(text) || !CORPUS_VERSIONS.includes(version)) {
+    fail(
+      `--corpus wants one of ${CORPUS_VERSIONS.join(", ")}, got ${JSON.stringify(text)}`,
+    );
+  }
+  return version;
+}
+
 const DOMAINS = [
   "billing",
   "catalog",

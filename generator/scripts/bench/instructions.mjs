@@ -25,7 +25,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { compileCorpus, requestPerTarget } from "./compile.mjs";
 import { wholeNumber } from "./whole-number.mjs";
-import { generateCorpus } from "./corpus.mjs";
+import { corpusVersionOf, generateCorpus } from "./corpus.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const generatorDir = join(here, "..", "..");
@@ -53,6 +53,7 @@ if (spawnSync("valgrind", ["--version"]).status !== 0) {
 }
 const runs = wholeNumber("runs", opt.runs, 1, fail);
 const files = wholeNumber("files", opt.files, 1, fail);
+const corpusVersion = corpusVersionOf(opt.corpus, fail);
 const plugins = [
   {
     name: "new",
@@ -67,7 +68,7 @@ if (opt.baseline !== undefined) {
 
 const work = mkdtempSync(join(tmpdir(), "ai-tools-instructions-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
-const corpus = generateCorpus(opt.seed, files, Number(opt.corpus));
+const corpus = generateCorpus(opt.seed, files, corpusVersion);
 const dir = join(work, "corpus");
 mkdirSync(dir);
 const { request } = compileCorpus({

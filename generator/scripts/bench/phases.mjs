@@ -43,7 +43,7 @@ import { parseArgs } from "node:util";
 import { compileCorpus, requestPerTarget } from "./compile.mjs";
 import { wholeNumber } from "./whole-number.mjs";
 import { runPlugin } from "./measure.mjs";
-import { generateCorpus } from "./corpus.mjs";
+import { corpusVersionOf, generateCorpus } from "./corpus.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const generatorDir = join(here, "..", "..");
@@ -144,6 +144,7 @@ function fail(message, code = 2) {
 const warmRuns = wholeNumber("warm", opt.warm, 0, fail);
 const runs = wholeNumber("runs", opt.runs, 1, fail);
 const files = wholeNumber("files", opt.files, 1, fail);
+const corpusVersion = corpusVersionOf(opt.corpus, fail);
 
 const plugin = resolve(
   opt.plugin ?? join(generatorDir, "bin", "protoc-gen-ai-tools"),
@@ -179,7 +180,7 @@ const work = mkdtempSync(join(tmpdir(), "ai-tools-phases-"));
 process.on("exit", () => {
   if (!opt.keep) rmSync(work, { recursive: true, force: true });
 });
-const corpus = generateCorpus(opt.seed, files, Number(opt.corpus));
+const corpus = generateCorpus(opt.seed, files, corpusVersion);
 const dir = join(work, "corpus");
 mkdirSync(dir);
 const { request } = compileCorpus({
