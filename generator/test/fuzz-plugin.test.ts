@@ -13,7 +13,7 @@
 // protos, and in found/ the requests that once failed, with the error they
 // now get in <name>.expected.txt) and a fixed set of seeds run. A failing
 // input is written to test/fuzz/corpus/found/ to be kept.
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
   CodeGeneratorRequestSchema,
   type CodeGeneratorRequest,
@@ -106,8 +106,25 @@ const requestLevel = [
   /^invalid value /,
 ];
 
-/** What is wrong with an outcome, or undefined when it is acceptable. */
-function fault(o: Outcome): string | undefined {
+/**
+ * The names of the request's files, which an error line starts with; none
+ * when protobuf-es cannot read the bytes.
+ */
+function fileNamesOf(bytes: Uint8Array): string[] {
+  try {
+    return fromBinary(CodeGeneratorRequestSchema, bytes).protoFile.map(
+      (f) => f.name,
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What is wrong with an outcome of the request whose files are named
+ * `fileNames`, or undefined when it is acceptable.
+ */
+function fault(o: Outcome, fileNames: readonly string[]): string | undefined {
   if (o.hung) return `no answer within ${inputLimitMs} ms`;
   if (o.thrown !== undefined) return `run threw: ${o.thrown}`;
   const stack = /\n\s+at /;
@@ -121,8 +138,16 @@ function fault(o: Outcome): string | undefined {
     if (error.startsWith("internal error")) return error;
     if (stack.test(error)) return `stack trace in the error: ${error}`;
     const lines = error.split("\n");
+    // `<file>: <element>: <message>`: a `.proto` file, or a file as the
+    // request names it (a request may name a file anything: "a b"; bytes
+    // protobuf-es cannot read give no names).
     const named = (line: string) =>
       /^[^\n]*\.proto: \S[^\n]*: \S/.test(line) ||
+      fileNames.some(
+        (name) =>
+          line.startsWith(`${name}: `) &&
+          /^\S[^\n]*: \S/.test(line.slice(name.length + 2)),
+      ) ||
       requestLevel.some((p) => p.test(line));
     if (lines.length === 1 && requestLevel.some((p) => p.test(error))) {
       return undefined;
@@ -183,7 +208,7 @@ async function check(label: string, bytes: Uint8Array): Promise<Outcome> {
   if (o.readError !== undefined) stats.unreadable++;
   else if ((o.error ?? "") !== "") stats.errors++;
   else stats.outputs++;
-  const why = fault(o);
+  const why = fault(o, fileNamesOf(bytes));
   if (why !== undefined) keep(label, bytes, why);
   return o;
 }
