@@ -627,6 +627,63 @@ describe("checkOpenAiStrict: limits", () => {
   });
 });
 
+describe("checkOpenAiStrict: frozen sub-schemas shared between schemas", () => {
+  // A frozen sub-schema found clean in one schema is not walked again in
+  // the next (the schema builder shares them between tools): what depends
+  // on where it sits must still be judged there.
+  function deepFreeze<T>(value: T): T {
+    if (typeof value === "object" && value !== null) {
+      Object.freeze(value);
+      Object.values(value).forEach(deepFreeze);
+    }
+    return value;
+  }
+  const deepMessage =
+    '(every property, "items", "anyOf" branch and "$defs" entry is one level, as OpenAI\'s SDK counts)';
+
+  it("judges the depth where it sits, deeper than where it was clean", () => {
+    // Four levels: a string at depth 4 below the shared node.
+    let shared: Schema = obj({ leaf: { type: "string" } });
+    for (let i = 0; i < 3; i++) shared = obj({ next: shared });
+    deepFreeze(shared);
+    expect(checkOpenAiStrict(obj({ s: shared }))).toEqual([]);
+    let deep: Schema = obj({ s: shared });
+    for (let i = 0; i < 6; i++) deep = obj({ d: deep });
+    // The string: 7 levels to the shared node, 4 below it.
+    expect(messages(checkOpenAiStrict(deep))).toEqual([
+      `#${"/properties/d".repeat(6)}/properties/s${"/properties/next".repeat(3)}/properties/leaf: nested 11 levels deep; the limit is 10 ${deepMessage}`,
+    ]);
+    expect(checkOpenAiStrict(obj({ again: shared }))).toEqual([]);
+  });
+
+  it("judges an anyOf where it sits, after it was clean outside one", () => {
+    const shared = deepFreeze(nullable({ type: "string" }));
+    expect(checkOpenAiStrict(obj({ s: shared }))).toEqual([]);
+    const inAnyOf = obj({ o: { anyOf: [shared, { type: "integer" }] } });
+    expect(messages(checkOpenAiStrict(inAnyOf))).toEqual([
+      '#/properties/o/anyOf/0: nested "anyOf" is not supported: merge its branches into the enclosing "anyOf"',
+    ]);
+  });
+
+  it("adds what it holds to each schema's totals", () => {
+    // 2,500 properties in the shared node, twice in one schema: over 5,000.
+    const shared = deepFreeze(
+      obj(
+        Object.fromEntries(
+          Array.from({ length: 2500 }, (_, i) => [
+            `p${i}`,
+            { type: "boolean" },
+          ]),
+        ),
+      ),
+    );
+    expect(checkOpenAiStrict(obj({ a: shared }))).toEqual([]);
+    expect(messages(checkOpenAiStrict(obj({ a: shared, b: shared })))).toEqual([
+      "#: schema has 5002 object properties; the limit is 5000",
+    ]);
+  });
+});
+
 describe("formatViolations", () => {
   it("renders one line per violation", () => {
     const v = checkOpenAiStrict({

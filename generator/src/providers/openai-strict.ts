@@ -335,6 +335,15 @@ interface StrictChecker {
   run(): StrictViolation[];
 }
 
+/**
+ * Frozen sub-schemas found clean, across schemas: the schema builder
+ * freezes what it shares between tools (a message's expansion sits in
+ * every tool that uses the message), and a clean sub-schema holds no
+ * `$ref`, so its outcome does not depend on the schema around it. Frozen
+ * is taken to mean frozen all the way down, as the builder freezes.
+ */
+const frozenClean = new WeakMap<object, CleanSubSchema>();
+
 function createStrictChecker(root: unknown): StrictChecker {
   const violations: StrictViolation[] = [];
   let propertyCount = 0;
@@ -346,7 +355,8 @@ function createStrictChecker(root: unknown): StrictChecker {
   let refCount = 0;
   /**
    * A schema holds the same sub-schema object in several places (a message
-   * type used by several fields): each is walked once.
+   * type used by several fields): each is walked once (a frozen one once
+   * across schemas, {@link frozenClean}).
    */
   const clean = new Map<object, CleanSubSchema>();
   const defs: JsonObject | undefined =
@@ -373,7 +383,8 @@ function createStrictChecker(root: unknown): StrictChecker {
       walkNode(value, ctx);
       return;
     }
-    const known = clean.get(value);
+    const memo = Object.isFrozen(value) ? frozenClean : clean;
+    const known = memo.get(value);
     if (
       known !== undefined &&
       known.inAnyOf === ctx.inAnyOf &&
@@ -398,7 +409,7 @@ function createStrictChecker(root: unknown): StrictChecker {
       refCount === refsBefore &&
       deepest <= openAiStrictLimits.maxDepth
     ) {
-      clean.set(value, {
+      memo.set(value, {
         inAnyOf: ctx.inAnyOf,
         height: deepest - ctx.depth,
         properties: propertyCount - propertiesBefore,

