@@ -148,7 +148,7 @@ export function checkToolForProviders(
 ): ToolCheck {
   return toolCheckOf(
     tool.name,
-    checkSchemaForProviders(tool.schema, tool.strict, providers),
+    checkSchemaForProviders(tool.schema, tool.strict, providers, new Map()),
   );
 }
 
@@ -171,12 +171,14 @@ interface SchemaCheck {
  * The checks of anthropic-tools.ts, anthropic-strict.ts (for a strict
  * tool) and gemini-json-schema.ts that the enforced `providers` call for,
  * with the strict parameter counts, in one walk of `schema`: each
- * checker's violations in the order it reports them alone.
+ * checker's violations in the order it reports them alone. `clean` is
+ * what earlier walks found clean, and gains what this one finds.
  */
 function checkSchemaForProviders(
   schema: unknown,
   strict: boolean,
   providers: readonly Provider[],
+  clean: CleanBelowFrozen,
 ): SchemaCheck {
   const anthropic = createViolations();
   const anthropicStrict = createViolations();
@@ -231,6 +233,7 @@ function checkSchemaForProviders(
         }
       },
       cleanBelow(
+        clean,
         (anthropicWalk ? 1 : 0) |
           (strictWalk ? 2 : 0) |
           (countWalk ? 4 : 0) |
@@ -258,29 +261,19 @@ function checkSchemaForProviders(
 }
 
 /**
- * What the checks found below a frozen sub-schema: nothing (no violation,
- * no `$ref`), and what it adds to the strict parameter counts. By the
- * checks that ran (a bit set), then by frozen node. A frozen node met
- * inside another is recorded too: a message's expansion, shared by many
- * tools, sits inside each field's own frozen schema (its description), so
- * recording only the outermost nodes skipped almost nothing: at 2,000
- * tools, the walk skipped below 561 of the 75,351 frozen nodes it met;
- * now below 25,092 of 50,809.
+ * The frozen sub-schemas below which the checks found nothing (no
+ * violation, no `$ref`), with what each adds to the strict parameter
+ * counts: by the checks that ran (a bit set), then by frozen node. Kept by
+ * a {@link ToolChecker} for its run (a plain map: a weak one costs the
+ * garbage collector more, and the run ends with the nodes). A frozen node
+ * met inside another is recorded too: a message's expansion is shared by
+ * every tool using it, and sits inside the frozen expansion of each
+ * message holding it (as a field's copy of its top, with the field's
+ * description); recording only the outermost frozen nodes skipped almost
+ * nothing (at 2,000 tools, below 561 of the 75,351 frozen nodes the walk
+ * met; now below 25,092 of 50,809).
  */
-const cleanBelowFrozen = new Map<
-  number,
-  WeakMap<object, AnthropicStrictCounts>
->();
-
-/** The record of {@link cleanBelowFrozen} for `checks`. */
-function cleanBelowFor(checks: number): WeakMap<object, AnthropicStrictCounts> {
-  let clean = cleanBelowFrozen.get(checks);
-  if (clean === undefined) {
-    clean = new WeakMap();
-    cleanBelowFrozen.set(checks, clean);
-  }
-  return clean;
-}
+type CleanBelowFrozen = Map<number, Map<object, AnthropicStrictCounts>>;
 
 /**
  * Walk hooks that skip what lies below a frozen sub-schema (a message
@@ -292,11 +285,16 @@ function cleanBelowFor(checks: number): WeakMap<object, AnthropicStrictCounts> {
  * down, as the schema builder freezes (the only one that does).
  */
 function cleanBelow(
+  cleanByChecks: CleanBelowFrozen,
   checks: number,
   counts: { optionalParameters: number; unionParameters: number },
   found: () => number,
 ): BelowHooks {
-  const clean = cleanBelowFor(checks);
+  let clean = cleanByChecks.get(checks);
+  if (clean === undefined) {
+    clean = new Map();
+    cleanByChecks.set(checks, clean);
+  }
   // The frozen nodes being walked, outermost first.
   const started: {
     readonly found: number;
@@ -497,6 +495,7 @@ export function createToolChecker(
   const strictCounts: AnthropicStrictCounts[] = [];
   const found: Problem[] = [];
   const warnings = new Map<string, readonly string[]>();
+  const clean: CleanBelowFrozen = new Map();
   // Named, so that a profile (scripts/bench/phases.mjs) finds them.
   function checkTool(t: LocatedTool, schema?: unknown): void {
     const cache = checked[t.strict ? 1 : 0]!;
@@ -507,7 +506,7 @@ export function createToolChecker(
       check =
         schema === undefined
           ? undefined
-          : checkSchemaForProviders(schema, t.strict, providers);
+          : checkSchemaForProviders(schema, t.strict, providers, clean);
       // A refusal names paths in the order of the text's keys (sorted),
       // and a tree may hold what the text leaves out (an undefined
       // value): what the tree fails is judged again on the text.
@@ -516,6 +515,7 @@ export function createToolChecker(
           JSON.parse(t.schemaJson) as unknown,
           t.strict,
           providers,
+          clean,
         );
       }
       if (texts === undefined) {
