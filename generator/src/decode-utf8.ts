@@ -33,3 +33,22 @@ export function decodeUtf8(
   }
   return text;
 }
+
+/**
+ * {@link decodeUtf8} for a Buffer, and faster for text longer than a few
+ * bytes (comments: a large request holds tens of thousands of them, nearly
+ * always ASCII): ASCII text is read by Buffer's latin1 conversion, one
+ * byte per character, which costs about half a TextDecoder call.
+ */
+export function decodeUtf8Buffer(
+  buffer: Buffer,
+  start: number,
+  end: number,
+): string {
+  for (let i = start; i < end; i++) {
+    if (buffer[i]! >= 0x80) {
+      return utf8.decode(buffer.subarray(start, end));
+    }
+  }
+  return buffer.toString("latin1", start, end);
+}

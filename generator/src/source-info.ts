@@ -1,6 +1,6 @@
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { WireType } from "@bufbuild/protobuf/wire";
-import { decodeUtf8 } from "./decode-utf8.js";
+import { decodeUtf8Buffer } from "./decode-utf8.js";
 
 /**
  * Source code info kept as bytes by the request reader (read-request.ts),
@@ -25,6 +25,11 @@ const leadingCommentsField = 3;
  */
 export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
   const out = new Map<string, string>();
+  // The request reader's bytes are a Buffer already; other bytes get a
+  // Buffer view, for its latin1 conversion.
+  const text = Buffer.isBuffer(buf)
+    ? buf
+    : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const len = buf.length;
   let pos = 0;
   while (pos < len) {
@@ -90,7 +95,7 @@ export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
     }
     pos = end;
     if (leadingEnd > leadingStart && pathStart >= 0) {
-      const leading = decodeUtf8(buf, leadingStart, leadingEnd);
+      const leading = decodeUtf8Buffer(text, leadingStart, leadingEnd);
       if (leading !== "") {
         const key = pathKey(buf, pathStart, pathEnd);
         if (!out.has(key)) {

@@ -1,6 +1,6 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { describe, expect, it } from "vitest";
-import { decodeUtf8 } from "../src/decode-utf8.js";
+import { decodeUtf8, decodeUtf8Buffer } from "../src/decode-utf8.js";
 
 /** What protobuf-es's BinaryReader.string() gives for the same bytes. */
 function readerString(bytes: Uint8Array): string {
@@ -43,4 +43,15 @@ describe("decodeUtf8", () => {
       );
     }
   });
+
+  it.each(cases)(
+    "decodes %s from a Buffer as BinaryReader.string() does",
+    (_, bytes) => {
+      // Inside a larger buffer, as a request's source info is.
+      const buffer = Buffer.concat([encode("ab"), bytes, encode("é")]);
+      expect(decodeUtf8Buffer(buffer, 2, 2 + bytes.length)).toBe(
+        readerString(bytes),
+      );
+    },
+  );
 });
