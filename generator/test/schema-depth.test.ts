@@ -96,4 +96,36 @@ describe("exceedsDepth", () => {
       }
     }
   });
+
+  it("measures a frozen sub-schema once, and counts it where it sits", () => {
+    // Frozen, as the schema builder shares a message's expansion: its
+    // height is kept, and added to the depth of each place holding it.
+    const deepFreeze = <T>(value: T): T => {
+      if (typeof value === "object" && value !== null) {
+        Object.freeze(value);
+        Object.values(value).forEach(deepFreeze);
+      }
+      return value;
+    };
+    const shared = deepFreeze({
+      type: "object",
+      properties: {
+        a: { type: "object", properties: { b: { items: { type: "string" } } } },
+        c: { anyOf: [{ type: "string" }, { type: "null" }] },
+      },
+    });
+    const schemas: unknown[] = [
+      { type: "object", properties: { s: shared } },
+      { type: "object", properties: { x: { properties: { y: shared } } } },
+      { items: { anyOf: [shared, { type: "null" }] } },
+      { type: "object", properties: { s: shared }, $defs: { D: shared } },
+      shared,
+    ];
+    for (const schema of [...schemas, ...schemas]) {
+      const { depth } = schemaDepth(schema);
+      for (let limit = 0; limit <= 8; limit++) {
+        expect(exceedsDepth(schema, limit)).toBe(depth > limit);
+      }
+    }
+  });
 });
