@@ -16,15 +16,21 @@ const pathField = 1;
 const leadingCommentsField = 3;
 
 /**
- * Leading comments by source path (`"4,0,2,1"`) from raw SourceCodeInfo
- * bytes. A hand-rolled scan without allocation per value: it decodes only
- * the path and leading comment of each location, and the path only when
- * there is a comment. A large request has hundreds of thousands of
- * locations, so the loop keeps its position in a local and reads one-byte
- * varints (nearly all of them) inline.
+ * Leading comments from raw SourceCodeInfo bytes, by the key `keyOf` gives
+ * a location's path (`[4, 0, 2, 1]`), for the locations it gives one: the
+ * comment of any other location is not decoded, and the first location
+ * of a key wins. `path` is valid during the call only (one array serves
+ * every location). A hand-rolled scan without allocation per value: it
+ * decodes only the path and leading comment of each location, and the
+ * path only when there is a comment. A large request has hundreds of
+ * thousands of locations, so the loop keeps its position in a local and
+ * reads one-byte varints (nearly all of them) inline.
  */
-export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
-  const out = new Map<string, string>();
+export function scanLeadingComments<K>(
+  buf: Uint8Array,
+  keyOf: (path: readonly number[]) => K | undefined,
+): Map<K, string> {
+  const out = new Map<K, string>();
   // The request reader's bytes are a Buffer already; other bytes get a
   // Buffer view, for its latin1 conversion.
   const text = Buffer.isBuffer(buf)
@@ -95,10 +101,10 @@ export function scanLeadingComments(buf: Uint8Array): Map<string, string> {
     }
     pos = end;
     if (leadingEnd > leadingStart && pathStart >= 0) {
-      const leading = decodeUtf8Buffer(text, leadingStart, leadingEnd);
-      if (leading !== "") {
-        const key = pathKey(buf, pathStart, pathEnd);
-        if (!out.has(key)) {
+      const key = keyOf(readPath(buf, pathStart, pathEnd));
+      if (key !== undefined && !out.has(key)) {
+        const leading = decodeUtf8Buffer(text, leadingStart, leadingEnd);
+        if (leading !== "") {
           out.set(key, leading);
         }
       }
@@ -147,16 +153,18 @@ function skip(buf: Uint8Array, pos: number, wireType: WireType): number {
   throw new Error(`unexpected wire type ${wireType} in source code info`);
 }
 
+/** The array {@link readPath} fills, for every location. */
+const path: number[] = [];
+
 /**
- * A packed path as its key, `"4,0,2,1"`. Reads past `end` as long as a
- * varint runs on (a path whose length is wrong), as a reader would.
+ * A packed path, in {@link path}. Reads past `end` as long as a varint
+ * runs on (a path whose length is wrong), as a reader would.
  */
-function pathKey(buf: Uint8Array, pos: number, end: number): string {
-  let key = String(longVarint(buf, pos));
-  pos = varintEnd;
-  while (pos < end) {
-    key += "," + String(longVarint(buf, pos));
+function readPath(buf: Uint8Array, pos: number, end: number): number[] {
+  path.length = 0;
+  do {
+    path.push(longVarint(buf, pos));
     pos = varintEnd;
-  }
-  return key;
+  } while (pos < end);
+  return path;
 }

@@ -91,7 +91,9 @@ describe("scanLeadingComments", () => {
         SourceCodeInfoSchema,
         file.sourceCodeInfo ?? create(SourceCodeInfoSchema),
       );
-      expect(scanLeadingComments(raw)).toEqual(expected);
+      expect(scanLeadingComments(raw, (path) => path.join(","))).toEqual(
+        expected,
+      );
       compared += expected.size;
     }
     expect(compared).toBeGreaterThan(50);
@@ -104,6 +106,31 @@ describe("scanLeadingComments", () => {
       0x0a, 0x1a, 0x05, 0x20, 0x48, 0x69, 0x2e, 0x0a, 0x0a, 0x06, 0x0a, 0x02,
       0x04, 0x01, 0x12, 0x00,
     ]);
-    expect([...scanLeadingComments(bytes)]).toEqual([["4,0,2,1", " Hi.\n"]]);
+    expect([...scanLeadingComments(bytes, (path) => path.join(","))]).toEqual([
+      ["4,0,2,1", " Hi.\n"],
+    ]);
+  });
+
+  it("decodes the comments of the paths given a key only, the first of a key", () => {
+    // Three locations with comments: [4, 0, 2, 1] " Hi.", [4, 1] " Msg.",
+    // and [4, 0, 2, 1] again, " Again." (a later location of the same key).
+    const location = (path: number[], comment: string) => {
+      const packed = [0x0a, path.length, ...path];
+      const text = [...new TextEncoder().encode(comment)];
+      const body = [...packed, 0x1a, text.length, ...text];
+      return [0x0a, body.length, ...body];
+    };
+    const bytes = Uint8Array.from([
+      ...location([4, 0, 2, 1], " Hi.\n"),
+      ...location([4, 1], " Msg.\n"),
+      ...location([4, 0, 2, 1], " Again.\n"),
+    ]);
+    const asked: string[] = [];
+    const found = scanLeadingComments(bytes, (path) => {
+      asked.push(path.join(","));
+      return path.length === 4 ? "field" : undefined;
+    });
+    expect(asked).toEqual(["4,0,2,1", "4,1", "4,0,2,1"]);
+    expect([...found]).toEqual([["field", " Hi.\n"]]);
   });
 });

@@ -1,99 +1,91 @@
-import type {
-  DescField,
-  DescFile,
-  DescMessage,
-  DescMethod,
-} from "../descriptors.js";
+import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
+import type { DescField, DescFile, DescMethod } from "../descriptors.js";
 import { GeneratorError } from "../errors.js";
 import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
 
-// Field numbers in descriptor.proto that make up a field's source path.
+// Field numbers in descriptor.proto that make up a field's or a method's
+// source path.
 const fileMessageType = 4;
 const messageNestedType = 3;
 const messageField = 2;
 const fileService = 6;
 const serviceMethod = 2;
 
-const leadingByFile = new WeakMap<DescFile, Map<string, string>>();
+/**
+ * The leading comments of a file's fields and methods, by their
+ * descriptor protos: the only comments the plugin reads.
+ */
+type FileComments = Map<object, string>;
 
-/** The leading comments of a file's elements, by source path, built once. */
-function leadingComments(file: DescFile): Map<string, string> {
-  let index = leadingByFile.get(file);
+const commentsByFile = new WeakMap<DescFile, FileComments>();
+
+/**
+ * The field or method descriptor proto of `file` that a source path
+ * (`[4, 0, 2, 1]`: message 0, field 1) names; undefined for a path of
+ * anything else, or of nothing (an index out of range).
+ */
+function commentedElement(
+  file: FileDescriptorProto,
+  path: readonly number[],
+): object | undefined {
+  const n = path.length;
+  if (n === 4 && path[0] === fileService && path[2] === serviceMethod) {
+    return file.service[path[1]!]?.method[path[3]!];
+  }
+  if (
+    n < 4 ||
+    n % 2 !== 0 ||
+    path[0] !== fileMessageType ||
+    path[n - 2] !== messageField
+  ) {
+    return undefined;
+  }
+  let message = file.messageType[path[1]!];
+  for (let i = 2; i < n - 2 && message !== undefined; i += 2) {
+    if (path[i] !== messageNestedType) {
+      return undefined;
+    }
+    message = message.nestedType[path[i + 1]!];
+  }
+  return message?.field[path[n - 1]!];
+}
+
+/**
+ * The leading comments of a file's fields and methods, indexed the first
+ * time they are asked for.
+ */
+function leadingComments(file: DescFile): FileComments {
+  let index = commentsByFile.get(file);
   if (index === undefined) {
-    const raw = rawSourceInfo.get(file.proto);
+    const proto = file.proto;
+    const keyOf = (path: readonly number[]) => commentedElement(proto, path);
+    const raw = rawSourceInfo.get(proto);
     if (raw !== undefined) {
       try {
-        index = scanLeadingComments(raw);
+        index = scanLeadingComments(raw, keyOf);
       } catch (e) {
         // Bytes protoc and buf never write: a clear error, not an internal one.
         throw new GeneratorError(
-          `${file.proto.name}: source_code_info: cannot be read (${e instanceof Error ? e.message : String(e)}): compile the proto with protoc or buf`,
+          `${proto.name}: source_code_info: cannot be read (${e instanceof Error ? e.message : String(e)}): compile the proto with protoc or buf`,
         );
       }
-      leadingByFile.set(file, index);
-      return index;
-    }
-    index = new Map();
-    for (const location of file.proto.sourceCodeInfo?.location ?? []) {
-      if (
-        location.leadingComments !== undefined &&
-        location.leadingComments !== ""
-      ) {
-        const key = location.path.join(",");
-        if (!index.has(key)) {
-          index.set(key, location.leadingComments);
+    } else {
+      index = new Map();
+      for (const location of proto.sourceCodeInfo?.location ?? []) {
+        if (
+          location.leadingComments !== undefined &&
+          location.leadingComments !== ""
+        ) {
+          const key = keyOf(location.path);
+          if (key !== undefined && !index.has(key)) {
+            index.set(key, location.leadingComments);
+          }
         }
       }
     }
-    leadingByFile.set(file, index);
+    commentsByFile.set(file, index);
   }
   return index;
-}
-
-/** Each message's source path (`4,0,3,1`), by message. */
-const messagePaths = new WeakMap<DescMessage, string>();
-
-/** The source path of a message, its parents' built once. */
-function messagePath(message: DescMessage): string {
-  let path = messagePaths.get(message);
-  if (path === undefined) {
-    const parent = message.parent;
-    path =
-      parent === undefined
-        ? `${fileMessageType},${message.file.proto.messageType.indexOf(message.proto)}`
-        : `${messagePath(parent)},${messageNestedType},${parent.proto.nestedType.indexOf(message.proto)}`;
-    messagePaths.set(message, path);
-  }
-  return path;
-}
-
-/** Above this many fields, a message's field indexes are kept in a map. */
-const lookAlongLimit = 64;
-
-/** The field indexes of each message over {@link lookAlongLimit} fields. */
-const fieldIndexes = new WeakMap<
-  DescMessage,
-  Map<DescField["proto"], number>
->();
-
-/**
- * The field's index in its message's descriptor: by a look along the
- * message's fields for most messages, without a map per message; by a map
- * for a large one, where looking along would cost as the square of its
- * size.
- */
-function fieldIndex(field: DescField): number {
-  const message = field.parent;
-  const protos = message.proto.field;
-  if (protos.length <= lookAlongLimit) {
-    return protos.indexOf(field.proto);
-  }
-  let indexes = fieldIndexes.get(message);
-  if (indexes === undefined) {
-    indexes = new Map(protos.map((proto, i) => [proto, i]));
-    fieldIndexes.set(message, indexes);
-  }
-  return indexes.get(field.proto) ?? -1;
 }
 
 /**
@@ -102,8 +94,7 @@ function fieldIndex(field: DescField): number {
  * is indexed the first time it is asked for.
  */
 export function fieldLeadingComment(field: DescField): string {
-  const path = `${messagePath(field.parent)},${messageField},${fieldIndex(field)}`;
-  return leadingComments(field.parent.file).get(path) ?? "";
+  return leadingComments(field.parent.file).get(field.proto) ?? "";
 }
 
 /**
@@ -111,12 +102,5 @@ export function fieldLeadingComment(field: DescField): string {
  * per line kept), or "".
  */
 export function methodLeadingComment(method: DescMethod): string {
-  const service = method.parent;
-  const path = [
-    fileService,
-    service.file.proto.service.indexOf(service.proto),
-    serviceMethod,
-    service.proto.method.indexOf(method.proto),
-  ];
-  return leadingComments(service.file).get(path.join(",")) ?? "";
+  return leadingComments(method.parent.file).get(method.proto) ?? "";
 }
