@@ -97,9 +97,9 @@ describe("exceedsDepth", () => {
     }
   });
 
-  it("measures a frozen sub-schema once, and counts it where it sits", () => {
-    // Frozen, as the schema builder shares a message's expansion: its
-    // height is kept, and added to the depth of each place holding it.
+  it("counts a shared, frozen sub-schema where it sits", () => {
+    // Frozen, as the schema builder shares a message's expansion: it
+    // counts from the depth of each place holding it, every time.
     const deepFreeze = <T>(value: T): T => {
       if (typeof value === "object" && value !== null) {
         Object.freeze(value);

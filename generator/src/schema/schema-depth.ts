@@ -38,72 +38,49 @@ export function schemaDepth(schema: unknown): SchemaDepth {
 
 /**
  * True when a sub-schema of `schema` is deeper than `maxDepth`, counted as
- * {@link schemaDepth} counts, without the paths.
+ * {@link schemaDepth} counts: the same walk, without the paths, stopped at
+ * the first node too deep.
  */
 export function exceedsDepth(schema: unknown, maxDepth: number): boolean {
-  if (maxDepth < 0) {
+  return deeper(schema, 0, maxDepth);
+}
+
+function deeper(node: unknown, depth: number, maxDepth: number): boolean {
+  if (depth > maxDepth) {
     return true;
   }
-  if (!isObject(schema)) {
+  if (!isObject(node)) {
     return false;
   }
-  let deepest = belowHeight(schema);
-  const defs = schema["$defs"];
-  if (isObject(defs)) {
-    for (const key in defs) {
-      deepest = Math.max(deepest, 1 + height(defs[key]));
-    }
-  }
-  return deepest > maxDepth;
-}
-
-/**
- * The height of frozen sub-schemas: the schema builder shares them between
- * the tools holding a message (build-schema.ts), and strict tools are
- * measured before they are written, each wholly. Frozen is taken to mean
- * frozen all the way down, as the builder freezes.
- */
-const frozenHeights = new WeakMap<object, number>();
-
-/**
- * Steps from `node` down to its deepest sub-schema, as {@link schemaDepth}
- * counts them below the root (`$defs` aside): 0 for a leaf.
- */
-function height(node: unknown): number {
-  if (!isObject(node)) {
-    return 0;
-  }
-  if (!Object.isFrozen(node)) {
-    return belowHeight(node);
-  }
-  let h = frozenHeights.get(node);
-  if (h === undefined) {
-    h = belowHeight(node);
-    frozenHeights.set(node, h);
-  }
-  return h;
-}
-
-/** {@link height} of an object, without its memo. */
-function belowHeight(node: Record<string, unknown>): number {
-  let h = 0;
   const properties = node["properties"];
   if (isObject(properties)) {
     for (const key in properties) {
-      h = Math.max(h, 1 + height(properties[key]));
+      if (deeper(properties[key], depth + 1, maxDepth)) {
+        return true;
+      }
     }
   }
   const items = node["items"];
-  if (isObject(items)) {
-    h = Math.max(h, 1 + height(items));
+  if (isObject(items) && deeper(items, depth + 1, maxDepth)) {
+    return true;
   }
   const anyOf = node["anyOf"];
   if (Array.isArray(anyOf)) {
     for (const branch of anyOf) {
-      h = Math.max(h, 1 + height(branch));
+      if (deeper(branch, depth + 1, maxDepth)) {
+        return true;
+      }
     }
   }
-  return h;
+  const defs = node["$defs"];
+  if (depth === 0 && isObject(defs)) {
+    for (const key in defs) {
+      if (deeper(defs[key], depth + 1, maxDepth)) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 /**
