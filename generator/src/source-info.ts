@@ -157,14 +157,15 @@ function skip(buf: Uint8Array, pos: number, wireType: WireType): number {
 const path: number[] = [];
 
 /**
- * A packed path, in {@link path}. Reads past `end` as long as a varint
- * runs on (a path whose length is wrong), as a reader would.
+ * A packed path, in {@link path}: empty for an empty one. Reads past `end`
+ * as long as a varint runs on (a path whose length is wrong), as a reader
+ * would.
  */
 function readPath(buf: Uint8Array, pos: number, end: number): number[] {
   path.length = 0;
-  do {
+  while (pos < end) {
     path.push(longVarint(buf, pos));
     pos = varintEnd;
-  } while (pos < end);
+  }
   return path;
 }

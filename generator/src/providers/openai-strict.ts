@@ -341,6 +341,8 @@ interface StrictChecker {
  * every tool that uses the message), and a clean sub-schema holds no
  * `$ref`, so its outcome does not depend on the schema around it. Frozen
  * is taken to mean frozen all the way down, as the builder freezes.
+ * Module-level, as the check is a function of one schema: a weak map, so
+ * that it holds no node after its schema is gone.
  */
 const frozenClean = new WeakMap<object, CleanSubSchema>();
 

@@ -264,8 +264,9 @@ function checkSchemaForProviders(
  * The frozen sub-schemas below which the checks found nothing (no
  * violation, no `$ref`), with what each adds to the strict parameter
  * counts: by the checks that ran (a bit set), then by frozen node. Kept by
- * a {@link ToolChecker} for its run (a plain map: a weak one costs the
- * garbage collector more, and the run ends with the nodes). A frozen node
+ * a {@link ToolChecker} for its run, which the nodes do not outlive: a
+ * plain map, and no state left in the module between the runs of a
+ * library caller. A frozen node
  * met inside another is recorded too: a message's expansion is shared by
  * every tool using it, and sits inside the frozen expansion of each
  * message holding it (as a field's copy of its top, with the field's
