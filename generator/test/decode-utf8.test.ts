@@ -19,6 +19,19 @@ describe("decodeUtf8", () => {
     ["short non-ASCII", encode("café")],
     ["long non-ASCII", encode("naïve résumé — ".repeat(50))],
     ["a surrogate pair", encode("emoji 😀 here")],
+    // A byte order mark: BinaryReader.string() (TextDecoder) drops it, as
+    // Buffer's utf8 conversion would not.
+    ["a BOM alone", Uint8Array.from([0xef, 0xbb, 0xbf])],
+    ["a BOM and text", Uint8Array.from([0xef, 0xbb, 0xbf, 0x61])],
+    [
+      "a BOM before a long comment",
+      Uint8Array.from([
+        0xef,
+        0xbb,
+        0xbf,
+        ...encode(" A comment of some length."),
+      ]),
+    ],
     ["invalid UTF-8, short", Uint8Array.from([0x61, 0xff, 0x62])],
     [
       "invalid UTF-8, long",

@@ -67,8 +67,17 @@ message OuterRequest {
   Inner inner = 2;
   // The first field.
   string first = 1;
+  // A sibling before Inner: nested messages are told apart by index.
+  message Sibling {
+    // The sibling's field.
+    string sibling = 1;
+  }
   message Inner {
     // Not this one: a nested message's own comment.
+    message Before {
+      // Not the deepest field's comment.
+      int32 before = 1;
+    }
     message Deepest {
       // The deepest field.
       int32 depth = 1;

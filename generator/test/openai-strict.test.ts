@@ -665,6 +665,16 @@ describe("checkOpenAiStrict: frozen sub-schemas shared between schemas", () => {
     ]);
   });
 
+  it("judges a $ref below it against each schema's own definitions", () => {
+    const shared = deepFreeze(obj({ x: { $ref: "#/$defs/X" } }));
+    const defs = { $defs: { X: { type: "string" } } };
+    expect(checkOpenAiStrict(obj({ s: shared }, defs))).toEqual([]);
+    expect(messages(checkOpenAiStrict(obj({ s: shared })))).toEqual([
+      '#/properties/s/properties/x: $ref "#/$defs/X" names no definition in "$defs"',
+    ]);
+    expect(checkOpenAiStrict(obj({ t: shared }, defs))).toEqual([]);
+  });
+
   it("adds what it holds to each schema's totals", () => {
     // 2,500 properties in the shared node, twice in one schema: over 5,000.
     const shared = deepFreeze(

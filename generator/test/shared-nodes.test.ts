@@ -193,8 +193,10 @@ describe("provider checks below shared nodes", () => {
   });
 
   it("counts and refuses a shared node met inside another one as when it is met on its own", () => {
-    // The checks skip below a shared node met outside any other; one met
-    // inside is walked with it: each tool must come out as walked whole.
+    // The checks record a shared node found clean wherever they meet it,
+    // inside another one too, and skip below it the next time: tool 0
+    // records `union` inside `outer`, tool 1 meets it on its own. Each
+    // tool must come out as walked whole.
     const outer = deepFreeze({
       type: "object",
       properties: { u: union, r: refused },
