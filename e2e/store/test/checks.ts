@@ -71,6 +71,8 @@ export class Seen {
   readonly problems: string[] = [];
   /** How many links and themes this conversation created. */
   readonly created = { link: 0, theme: 0 };
+  /** The aliases creates showed: each create must show a new one. */
+  readonly createdAliases = new Set<string>();
 
   constructor(
     /** The conversation's workspace: its id is the one UUID shown. */
