@@ -5,6 +5,46 @@
  */
 export class GeneratorError extends Error {
   override name = "GeneratorError";
+
+  /**
+   * One problem: `message` as one line, whatever names from the request it
+   * quotes (see {@link oneLine}).
+   */
+  constructor(message: string) {
+    super(oneLine(message));
+  }
+
+  /** Several problems, one line each, in the order given. */
+  static lines(problems: readonly string[]): GeneratorError {
+    const error = new GeneratorError("");
+    error.message = problems.map(oneLine).join("\n");
+    return error;
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern finds, to escape them
+const lineBreaking = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+
+/**
+ * `text` with its control characters, DEL, U+2028 and U+2029 escaped
+ * (`\n`, `\t`, `\u0004`, `\u2028`): an error has one problem per line,
+ * and a name in a request that protoc or buf did not write may hold a
+ * line break or worse.
+ */
+export function oneLine(text: string): string {
+  return text.replace(lineBreaking, escapeBreaking);
+}
+
+function escapeBreaking(c: string): string {
+  switch (c) {
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+  }
+  return "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
 }
 
 /**
@@ -48,7 +88,7 @@ export function createProblemCollector(): ProblemCollector {
       const unique = lines.filter(
         (line, i) => i === 0 || lines[i - 1] !== line,
       );
-      throw new GeneratorError(unique.join("\n"));
+      throw GeneratorError.lines(unique);
     },
   };
 }

@@ -35,6 +35,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileTs } from "./fuzz/compile-ts.js";
 import { mutateBytes, mutateRequest } from "./fuzz/mutate.js";
 import { randomProto } from "./fuzz/random-proto.js";
+import { oneLine } from "../src/errors.js";
 import { formatTs } from "../src/ts/build-ts-view.js";
 import { buildRequest } from "./support/request.js";
 
@@ -140,14 +141,17 @@ function fault(o: Outcome, fileNames: readonly string[]): string | undefined {
     const lines = error.split("\n");
     // `<file>: <element>: <message>`: a `.proto` file, or a file as the
     // request names it (a request may name a file anything: "a b"; bytes
-    // protobuf-es cannot read give no names).
+    // protobuf-es cannot read give no names), its line breaks and other
+    // control characters escaped as every problem's are (oneLine).
     const named = (line: string) =>
       /^[^\n]*\.proto: \S[^\n]*: \S/.test(line) ||
-      fileNames.some(
-        (name) =>
-          line.startsWith(`${name}: `) &&
-          /^\S[^\n]*: \S/.test(line.slice(name.length + 2)),
-      ) ||
+      fileNames
+        .map(oneLine)
+        .some(
+          (name) =>
+            line.startsWith(`${name}: `) &&
+            /^\S[^\n]*: \S/.test(line.slice(name.length + 2)),
+        ) ||
       requestLevel.some((p) => p.test(line));
     if (lines.length === 1 && requestLevel.some((p) => p.test(error))) {
       return undefined;

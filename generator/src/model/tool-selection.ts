@@ -559,6 +559,6 @@ function throwOptionErrors(
     );
   }
   if (errors.length > 0) {
-    throw new GeneratorError(errors.join("\n"));
+    throw GeneratorError.lines(errors);
   }
 }
