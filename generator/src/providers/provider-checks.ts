@@ -266,13 +266,12 @@ function checkSchemaForProviders(
  * counts: by the checks that ran (a bit set), then by frozen node. Kept by
  * a {@link ToolChecker} for its run, which the nodes do not outlive: a
  * plain map, and no state left in the module between the runs of a
- * library caller. A frozen node
- * met inside another is recorded too: a message's expansion is shared by
- * every tool using it, and sits inside the frozen expansion of each
- * message holding it (as a field's copy of its top, with the field's
- * description); recording only the outermost frozen nodes skipped almost
- * nothing (at 2,000 tools, below 561 of the 75,351 frozen nodes the walk
- * met; now below 25,092 of 50,809).
+ * library caller. A frozen node met inside another is recorded too: a
+ * message's expansion is shared by every tool using it, and sits inside
+ * the frozen expansion of each message holding it (as a field's copy of
+ * its top, with the field's description); recording only the outermost
+ * frozen nodes skipped almost nothing (at 2,000 tools, below 561 of the
+ * 75,351 frozen nodes the walk met; now below 25,092 of 50,809).
  */
 type CleanBelowFrozen = Map<number, Map<object, AnthropicStrictCounts>>;
 
