@@ -1,3 +1,5 @@
+import { quoteJsonString } from "./schema/canonical-json.js";
+
 /**
  * An error in the plugin's input: an option, a proto file or an annotation
  * the user can fix. The plugin reports its message through the
@@ -23,28 +25,16 @@ export class GeneratorError extends Error {
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are what this pattern finds, to escape them
-const lineBreaking = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+const lineBreaking = /[\u0000-\u001f\u2028\u2029]/g;
 
 /**
- * `text` with its control characters, DEL, U+2028 and U+2029 escaped
- * (`\n`, `\t`, `\u0004`, `\u2028`): an error has one problem per line,
- * and a name in a request that protoc or buf did not write may hold a
- * line break or worse.
+ * `text` with its control characters, U+2028 and U+2029 escaped as the
+ * canonical JSON escapes them (`\n`, `\t`, `\u0004`, `\u2028`): an error
+ * has one problem per line, and a name in a request that protoc or buf
+ * did not write may hold a line break or worse.
  */
 export function oneLine(text: string): string {
-  return text.replace(lineBreaking, escapeBreaking);
-}
-
-function escapeBreaking(c: string): string {
-  switch (c) {
-    case "\n":
-      return "\\n";
-    case "\r":
-      return "\\r";
-    case "\t":
-      return "\\t";
-  }
-  return "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
+  return text.replace(lineBreaking, (c) => quoteJsonString(c).slice(1, -1));
 }
 
 /**
