@@ -67,37 +67,22 @@ function isAscii(s: string): boolean {
 }
 
 /**
- * The text of frozen objects and arrays written so far, in any schema:
- * the schema builder freezes the nested messages it shares between tools
- * all the way down (build-schema.ts, the only place that freezes), so
- * their text cannot change, and each is written once per run. Only a
- * frozen node met outside another frozen one keeps its text: one met
- * inside is written into that one's text, and kept only if it is met on
- * its own later (a text per level would hold every level's characters
- * again). A value frozen on its top only, with a child changed later,
- * would keep its old text.
- */
-const frozenText = new WeakMap<object, string>();
-
-/**
  * The canonical serialization (README, Schemas): no white space, object keys in
  * byte order, strings escaped as Go's encoding/json escapes them.
  */
 export function canonicalJson(value: JsonValue): string {
-  return flatString(write(value, new Map(), false));
+  return flatString(write(value));
 }
 
 /**
- * `value` serialized; `written` holds the text of the objects written so
- * far in this call: a schema holds the same node at several places (a
- * oneof's branches share the other properties), written once.
- * `inFrozen`: `value` is being written into the text of a frozen node.
+ * `value` serialized. A node a schema holds at several places (a oneof's
+ * branches share the other properties; a nested message shared by many
+ * tools, build-schema.ts) is written again at each: its text is in the
+ * output at each place anyway, and remembering texts by node (a map keyed
+ * by objects, within a call or across calls) cost more than it saved
+ * (bench/README.md, a seventh pass).
  */
-function write(
-  value: JsonValue,
-  written: Map<object, string>,
-  inFrozen: boolean,
-): string {
+function write(value: JsonValue): string {
   if (value === null) {
     return "null";
   }
@@ -112,13 +97,6 @@ function write(
     case "string":
       return quoteValue(value);
   }
-  const frozen = Object.isFrozen(value);
-  if (frozen) {
-    const text = frozenText.get(value);
-    if (text !== undefined) {
-      return text;
-    }
-  }
   if (Array.isArray(value)) {
     let out = "[";
     for (let i = 0; i < value.length; i++) {
@@ -127,15 +105,10 @@ function write(
       }
       // A hole is written as nothing, as Array.prototype.join writes it.
       if (i in value) {
-        out += write(value[i]!, written, inFrozen || frozen);
+        out += write(value[i]!);
       }
     }
-    out += "]";
-    return frozen && !inFrozen ? keepFrozenText(value, out) : out;
-  }
-  let text = frozen && !inFrozen ? undefined : written.get(value);
-  if (text !== undefined) {
-    return text;
+    return out + "]";
   }
   const keys = Object.keys(value);
   // For ASCII keys (all of a schema's keywords and proto field names) the
@@ -152,7 +125,7 @@ function write(
   } else {
     keys.sort(compareUtf8);
   }
-  text = "{";
+  let text = "{";
   let first = true;
   for (const key of keys) {
     const v = value[key];
@@ -161,22 +134,10 @@ function write(
         text += ",";
       }
       first = false;
-      text += quotedKey(key).text + write(v, written, inFrozen || frozen);
+      text += quotedKey(key).text + write(v);
     }
   }
-  text += "}";
-  if (frozen && !inFrozen) {
-    return keepFrozenText(value, text);
-  }
-  written.set(value, text);
-  return text;
-}
-
-/** `text`, flattened, as the text of the frozen `value` from now on. */
-function keepFrozenText(value: object, text: string): string {
-  const flat = flatString(text);
-  frozenText.set(value, flat);
-  return flat;
+  return text + "}";
 }
 
 /**
