@@ -37,6 +37,16 @@ message Flat {
   string skipped = 4 [(google.api.field_behavior) = OUTPUT_ONLY, (ai.tools.v1.tool_field) = {skip: true}];
 }
 message Holder { Identified item = 1; }
+// A cycle of message types closed only by a message-typed identifier, and
+// its twin without field behaviors.
+message Node {
+  Node self = 1 [(google.api.field_behavior) = IDENTIFIER, (google.api.field_behavior) = OUTPUT_ONLY];
+  string label = 2;
+}
+message Plain {
+  Plain self = 1;
+  string label = 2;
+}
 message Json {
   // Settings.
   google.protobuf.Value value = 1;
@@ -76,6 +86,18 @@ service S {
   }
   rpc Identify(Holder) returns (google.protobuf.Empty) {
     option (ai.tools.v1.rpc_tool) = {name: "identify", description: "d"};
+  }
+  rpc NodeLoose(Node) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "node_loose", description: "d"};
+  }
+  rpc NodeStrict(Node) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "node_strict", description: "d", strict: true};
+  }
+  rpc PlainLoose(Plain) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "plain_loose", description: "d"};
+  }
+  rpc PlainStrict(Plain) returns (google.protobuf.Empty) {
+    option (ai.tools.v1.rpc_tool) = {name: "plain_strict", description: "d", strict: true};
   }
   rpc JsonStrict(Json) returns (google.protobuf.Empty) {
     option (ai.tools.v1.rpc_tool) = {name: "json_strict", description: "d", strict: true};
@@ -133,6 +155,38 @@ describe("resource names", () => {
     expect(schemaOf("identify")).toBe(
       '{"properties":{"item":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},' +
         '"required":["item"],"type":"object"}',
+    );
+  });
+
+  // The cycle graph of $defs once dropped every OUTPUT_ONLY field, and
+  // the schema keeps an IDENTIFIER one: the loose compact tool then
+  // required the field and cut its recursion, unlike a plain cyclic field.
+  it.each([
+    ["inline", "target=go"],
+    ["compact", "target=go,schema=compact"],
+    ["compact, strict recursion", "target=go,schema=compact,providers=openai"],
+  ])(
+    "treats a cycle through a message-typed identifier as any cycle (%s)",
+    (_, parameter) => {
+      const m = modelOf(compileRequest({ "t/v1/t.proto": source }, parameter));
+      for (const mode of ["loose", "strict"]) {
+        const node = toolOf(m, `node_${mode}`).schemaJson;
+        expect(node).toContain('"self"');
+        expect(node).toBe(
+          toolOf(m, `plain_${mode}`).schemaJson.replaceAll("Plain", "Node"),
+        );
+      }
+    },
+  );
+
+  it("writes that cycle as a reference, not required, in a compact loose tool", () => {
+    const m = modelOf(
+      compileRequest({ "t/v1/t.proto": source }, "target=go,schema=compact"),
+    );
+    const node =
+      '{"properties":{"label":{"type":"string"},"self":{"$ref":"#/$defs/Node"}},"required":["label"],"type":"object"}';
+    expect(toolOf(m, "node_loose").schemaJson).toBe(
+      `{"$defs":{"Node":${node}},${node.slice(1)}`,
     );
   });
 

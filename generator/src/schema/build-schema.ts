@@ -13,7 +13,7 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import { readToolField } from "../annotations.js";
 
-import { identifier, outputOnly } from "./field-behavior.js";
+import { leftOutOfInput } from "./field-behavior.js";
 import { fieldDescription } from "./field-description.js";
 import { httpBoundFields } from "./http-bound-fields.js";
 import { oneofNote } from "./oneof-note.js";
@@ -273,15 +273,15 @@ function isOptional(field: DescField): boolean {
 
 /**
  * True for `skip` fields and OUTPUT_ONLY ones, except those that identify
- * the resource: IDENTIFIER, or bound by the method's HTTP path at `path`.
+ * the resource: IDENTIFIER (field-behavior.ts), or bound by the method's
+ * HTTP path at `path`.
  */
 function isSkipped(field: DescField, ctx: Context, path: SchemaPath): boolean {
-  if (readToolField(field).skip) {
-    return true;
+  if (!leftOutOfInput(field)) {
+    return false;
   }
   return (
-    outputOnly(field) &&
-    !identifier(field) &&
+    readToolField(field).skip ||
     !(ctx.bound.size > 0 && ctx.bound.has(pathArray(path).join(".")))
   );
 }

@@ -1,6 +1,5 @@
 import type { DescField, DescMessage } from "../descriptors.js";
-import { readToolField } from "../annotations.js";
-import { outputOnly } from "./field-behavior.js";
+import { leftOutOfInput } from "./field-behavior.js";
 import type { JsonSchema } from "./json-schema.js";
 import { wellKnownSchema } from "./well-known.js";
 import { heldMessage } from "./held-message.js";
@@ -293,14 +292,14 @@ interface MessageGraph {
 
 /**
  * The message types a field leads to in the schema: none for a field the
- * schema leaves out (`skip`, OUTPUT_ONLY) or a well-known type with its own
- * JSON form.
+ * schema leaves out (`skip`, OUTPUT_ONLY without IDENTIFIER: the same rule
+ * as the schema builder's) or a well-known type with its own JSON form.
  */
 function schemaEdge(
   field: DescField,
   strict: boolean,
 ): DescMessage | undefined {
-  if (readToolField(field).skip || outputOnly(field)) {
+  if (leftOutOfInput(field)) {
     return undefined;
   }
   const target = heldMessage(field);
