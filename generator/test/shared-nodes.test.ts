@@ -1,7 +1,7 @@
-// Nodes shared by many tools (a frozen nested message, build-schema.ts):
-// canonicalJson writes one the same wherever it sits, and the provider
-// checks skip what lies below it once they found nothing there. Both must
-// give what writing and checking each schema whole gives.
+// What the generator does once for a node shared by many tools (a frozen
+// nested message, build-schema.ts): canonicalJson writes its text once,
+// and the provider checks skip what lies below it once they found nothing
+// there. Both must give what writing and checking each schema whole gives.
 import { describe, expect, it } from "vitest";
 import { createProblemCollector, GeneratorError } from "../src/errors.js";
 import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";

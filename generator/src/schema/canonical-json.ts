@@ -67,22 +67,37 @@ function isAscii(s: string): boolean {
 }
 
 /**
+ * The text of frozen objects and arrays written so far, in any schema:
+ * the schema builder freezes the nested messages it shares between tools
+ * all the way down (build-schema.ts, the only place that freezes), so
+ * their text cannot change, and each is written once per run. Only a
+ * frozen node met outside another frozen one keeps its text: one met
+ * inside is written into that one's text, and kept only if it is met on
+ * its own later (a text per level would hold every level's characters
+ * again). A value frozen on its top only, with a child changed later,
+ * would keep its old text.
+ */
+const frozenText = new WeakMap<object, string>();
+
+/**
  * The canonical serialization (README, Schemas): no white space, object keys in
  * byte order, strings escaped as Go's encoding/json escapes them.
  */
 export function canonicalJson(value: JsonValue): string {
-  return flatString(write(value));
+  return flatString(write(value, new Map(), false));
 }
 
 /**
- * `value` serialized. A node a schema holds at several places (a oneof's
- * branches share the other properties; a nested message shared by many
- * tools, build-schema.ts) is written again at each: its text is in the
- * output at each place anyway, and remembering texts by node (a map keyed
- * by objects, within a call or across calls) cost more than it saved
- * (bench/README.md, a seventh pass).
+ * `value` serialized; `written` holds the text of the objects written so
+ * far in this call: a schema holds the same node at several places (a
+ * oneof's branches share the other properties), written once.
+ * `inFrozen`: `value` is being written into the text of a frozen node.
  */
-function write(value: JsonValue): string {
+function write(
+  value: JsonValue,
+  written: Map<object, string>,
+  inFrozen: boolean,
+): string {
   if (value === null) {
     return "null";
   }
@@ -97,6 +112,13 @@ function write(value: JsonValue): string {
     case "string":
       return quoteValue(value);
   }
+  const frozen = Object.isFrozen(value);
+  if (frozen) {
+    const text = frozenText.get(value);
+    if (text !== undefined) {
+      return text;
+    }
+  }
   if (Array.isArray(value)) {
     let out = "[";
     for (let i = 0; i < value.length; i++) {
@@ -105,10 +127,15 @@ function write(value: JsonValue): string {
       }
       // A hole is written as nothing, as Array.prototype.join writes it.
       if (i in value) {
-        out += write(value[i]!);
+        out += write(value[i]!, written, inFrozen || frozen);
       }
     }
-    return out + "]";
+    out += "]";
+    return frozen && !inFrozen ? keepFrozenText(value, out) : out;
+  }
+  let text = frozen && !inFrozen ? undefined : written.get(value);
+  if (text !== undefined) {
+    return text;
   }
   const keys = Object.keys(value);
   // For ASCII keys (all of a schema's keywords and proto field names) the
@@ -125,7 +152,7 @@ function write(value: JsonValue): string {
   } else {
     keys.sort(compareUtf8);
   }
-  let text = "{";
+  text = "{";
   let first = true;
   for (const key of keys) {
     const v = value[key];
@@ -134,10 +161,22 @@ function write(value: JsonValue): string {
         text += ",";
       }
       first = false;
-      text += quotedKey(key).text + write(v);
+      text += quotedKey(key).text + write(v, written, inFrozen || frozen);
     }
   }
-  return text + "}";
+  text += "}";
+  if (frozen && !inFrozen) {
+    return keepFrozenText(value, text);
+  }
+  written.set(value, text);
+  return text;
+}
+
+/** `text`, flattened, as the text of the frozen `value` from now on. */
+function keepFrozenText(value: object, text: string): string {
+  const flat = flatString(text);
+  frozenText.set(value, flat);
+  return flat;
 }
 
 /**
