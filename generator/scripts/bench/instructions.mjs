@@ -12,11 +12,22 @@
 // Each run takes about 40 times as long as the plain run; runs alternate
 // and two run at once on a machine with two cores or more.
 //
+// With `--single-threaded`, node runs under V8's flag of that name: the
+// garbage collector and the compiler work on the main thread, when the
+// main thread reaches them, so the count of a build repeats to about 0.3%
+// (6.91 and 6.92 G in two runs, against 7.68 to 7.96 G in three runs
+// without, 2 December 2026) and tells apart changes of 1%. It counts the
+// same work done in another order, not what a run does: V8 refuses the
+// bundle's code cache under another flag, so start-up compiles the bundle
+// (the same for both builds), and whether work on a second core costs
+// wall time is a question for `bench.mjs`.
+//
 // Not a test, and not part of `pnpm bench` (valgrind is not a package of
 // this repository: `apt-get install valgrind`).
 //
 //   node scripts/bench/instructions.mjs [--files 100] [--corpus 1|2]
 //        [--targets go,ts,py] [--runs 2] [--plugin PATH] [--baseline PATH]
+//        [--single-threaded]
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -40,8 +51,10 @@ const { values: opt } = parseArgs({
     seed: { type: "string", default: "ai-tools-bench-1" },
     plugin: { type: "string" },
     baseline: { type: "string" },
+    "single-threaded": { type: "boolean", default: false },
   },
 });
+const nodeFlags = opt["single-threaded"] ? "--single-threaded " : "";
 
 function fail(message) {
   console.error(`instructions: ${message}`);
@@ -94,7 +107,7 @@ function count(plugin, target) {
       "sh",
       [
         "-c",
-        `exec valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "${process.execPath}" "$0" < "$1" > /dev/null`,
+        `exec valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "${process.execPath}" ${nodeFlags}"$0" < "$1" > /dev/null`,
         plugin.path,
         requests.get(target),
       ],
@@ -116,7 +129,7 @@ function count(plugin, target) {
 
 const tools = corpus.reduce((n, f) => n + f.tools, 0);
 console.log(
-  `corpus version ${opt.corpus}, ${opt.files} files, ${tools} tools; ${runs} runs each`,
+  `corpus version ${opt.corpus}, ${opt.files} files, ${tools} tools; ${runs} runs each${nodeFlags === "" ? "" : "; node --single-threaded"}`,
 );
 for (const plugin of plugins) {
   console.log(`${plugin.name}: ${plugin.path}`);
@@ -145,7 +158,7 @@ await Promise.all(
     }
   }),
 );
-const g = (n) => `${(n / 1e9).toFixed(2)} G`;
+const g = (n) => `${(n / 1e9).toFixed(nodeFlags === "" ? 2 : 3)} G`;
 for (const target of targets) {
   for (const plugin of plugins) {
     const ns = results.get(`${target} ${plugin.name}`);
