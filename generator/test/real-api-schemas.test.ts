@@ -14,6 +14,7 @@ import "google/api/annotations.proto";
 import "google/api/field_behavior.proto";
 import "google/protobuf/empty.proto";
 import "google/protobuf/struct.proto";
+import "google/protobuf/wrappers.proto";
 option go_package = "example.com/t/v1;tv1";
 
 message Permission {
@@ -46,6 +47,14 @@ message Node {
 message Plain {
   Plain self = 1;
   string label = 2;
+}
+// A path binding a message field, which google/api/http.proto does not
+// allow (a path binds a field of a primitive type), and a wrapper, which
+// has its own JSON form.
+message Bound {
+  Bound self = 1 [(google.api.field_behavior) = OUTPUT_ONLY];
+  google.protobuf.StringValue note = 2 [(google.api.field_behavior) = OUTPUT_ONLY];
+  string label = 3;
 }
 message Json {
   // Settings.
@@ -92,6 +101,10 @@ service S {
   }
   rpc NodeStrict(Node) returns (google.protobuf.Empty) {
     option (ai.tools.v1.rpc_tool) = {name: "node_strict", description: "d", strict: true};
+  }
+  rpc BoundLoose(Bound) returns (google.protobuf.Empty) {
+    option (google.api.http) = {get: "/v1/{self}/{note}"};
+    option (ai.tools.v1.rpc_tool) = {name: "bound_loose", description: "d"};
   }
   rpc PlainLoose(Plain) returns (google.protobuf.Empty) {
     option (ai.tools.v1.rpc_tool) = {name: "plain_loose", description: "d"};
@@ -176,6 +189,19 @@ describe("resource names", () => {
           toolOf(m, `plain_${mode}`).schemaJson.replaceAll("Plain", "Node"),
         );
       }
+    },
+  );
+
+  // Before, the binding kept `self`, which the cycle graph did not see:
+  // required, and its recursion cut where its plain twin's is a $ref.
+  it.each(["target=go", "target=go,schema=compact"])(
+    "keeps a bound OUTPUT_ONLY field only when its schema expands no message (%s)",
+    (parameter) => {
+      const m = modelOf(compileRequest({ "t/v1/t.proto": source }, parameter));
+      expect(toolOf(m, "bound_loose").schemaJson).toBe(
+        '{"properties":{"label":{"type":"string"},"note":{"type":"string"}},' +
+          '"required":["note","label"],"type":"object"}',
+      );
     },
   );
 

@@ -22,6 +22,7 @@ import { shareBase64 } from "./shared-base64.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
 import {
   createSchemaDefs,
+  expandedMessage,
   type DefsPolicy,
   type RefSite,
   type SchemaDefs,
@@ -274,7 +275,10 @@ function isOptional(field: DescField): boolean {
 /**
  * True for `skip` fields and OUTPUT_ONLY ones, except those that identify
  * the resource: IDENTIFIER (field-behavior.ts), or bound by the method's
- * HTTP path at `path`.
+ * HTTP path at `path`. A binding keeps a field whose schema expands no
+ * message only, as google/api/http.proto allows a path to bind only a
+ * field of a primitive type: the definitions' cycle graph
+ * (schema-defs.ts) then knows every message a schema expands.
  */
 function isSkipped(field: DescField, ctx: Context, path: SchemaPath): boolean {
   if (!leftOutOfInput(field)) {
@@ -282,7 +286,8 @@ function isSkipped(field: DescField, ctx: Context, path: SchemaPath): boolean {
   }
   return (
     readToolField(field).skip ||
-    !(ctx.bound.size > 0 && ctx.bound.has(pathArray(path).join(".")))
+    !(ctx.bound.size > 0 && ctx.bound.has(pathArray(path).join("."))) ||
+    expandedMessage(field, ctx.strict) !== undefined
   );
 }
 

@@ -291,17 +291,14 @@ interface MessageGraph {
 }
 
 /**
- * The message types a field leads to in the schema: none for a field the
- * schema leaves out (`skip`, OUTPUT_ONLY without IDENTIFIER: the same rule
- * as the schema builder's) or a well-known type with its own JSON form.
+ * The message type a field's schema expands, wherever the field is kept:
+ * the message it holds (itself, its items or its map values), unless that
+ * is a well-known type with its own JSON form.
  */
-function schemaEdge(
+export function expandedMessage(
   field: DescField,
   strict: boolean,
 ): DescMessage | undefined {
-  if (leftOutOfInput(field)) {
-    return undefined;
-  }
   const target = heldMessage(field);
   if (
     target === undefined ||
@@ -310,6 +307,18 @@ function schemaEdge(
     return undefined;
   }
   return target;
+}
+
+/**
+ * The message type a field leads to in the schema: none for a field the
+ * schema leaves out (`skip`, OUTPUT_ONLY without IDENTIFIER: the same rule
+ * as the schema builder's) or a field whose type has its own JSON form.
+ */
+function schemaEdge(
+  field: DescField,
+  strict: boolean,
+): DescMessage | undefined {
+  return leftOutOfInput(field) ? undefined : expandedMessage(field, strict);
 }
 
 /**
