@@ -192,6 +192,17 @@ describe("resource names", () => {
     },
   );
 
+  it("writes that cycle as a reference, not required, in a compact loose tool", () => {
+    const m = modelOf(
+      compileRequest({ "t/v1/t.proto": source }, "target=go,schema=compact"),
+    );
+    const node =
+      '{"properties":{"label":{"type":"string"},"self":{"$ref":"#/$defs/Node"}},"required":["label"],"type":"object"}';
+    expect(toolOf(m, "node_loose").schemaJson).toBe(
+      `{"$defs":{"Node":${node}},${node.slice(1)}`,
+    );
+  });
+
   // Before, the binding kept `self`, which the cycle graph did not see:
   // required, and its recursion cut where its plain twin's is a $ref.
   it.each(["target=go", "target=go,schema=compact"])(
@@ -204,17 +215,6 @@ describe("resource names", () => {
       );
     },
   );
-
-  it("writes that cycle as a reference, not required, in a compact loose tool", () => {
-    const m = modelOf(
-      compileRequest({ "t/v1/t.proto": source }, "target=go,schema=compact"),
-    );
-    const node =
-      '{"properties":{"label":{"type":"string"},"self":{"$ref":"#/$defs/Node"}},"required":["label"],"type":"object"}';
-    expect(toolOf(m, "node_loose").schemaJson).toBe(
-      `{"$defs":{"Node":${node}},${node.slice(1)}`,
-    );
-  });
 
   it("leaves output schemas as they were: every field", () => {
     const output = toolOf(model, "patch").outputSchemaJson;
