@@ -9,6 +9,7 @@ import {
   checkToolName,
   safeToolNamePattern,
 } from "../src/providers/provider-names.js";
+import { deepFreeze } from "./support/deep-freeze.js";
 
 type Schema = Record<string, unknown>;
 
@@ -631,13 +632,6 @@ describe("checkOpenAiStrict: frozen sub-schemas shared between schemas", () => {
   // A frozen sub-schema found clean in one schema is not walked again in
   // the next (the schema builder shares them between tools): what depends
   // on where it sits must still be judged there.
-  function deepFreeze<T>(value: T): T {
-    if (typeof value === "object" && value !== null) {
-      Object.freeze(value);
-      Object.values(value).forEach(deepFreeze);
-    }
-    return value;
-  }
   const deepMessage =
     '(every property, "items", "anyOf" branch and "$defs" entry is one level, as OpenAI\'s SDK counts)';
 

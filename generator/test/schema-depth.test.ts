@@ -4,6 +4,7 @@ import {
   schemaDepth,
   walkSchemaDepth,
 } from "../src/schema/schema-depth.js";
+import { deepFreeze } from "./support/deep-freeze.js";
 
 // Nesting as OpenAI's SDK counts it (openai-java, JsonSchemaValidator.kt):
 // the root is 0; every property value, `items`, `anyOf` branch and `$defs`
@@ -100,13 +101,6 @@ describe("exceedsDepth", () => {
   it("counts a shared, frozen sub-schema where it sits", () => {
     // Frozen, as the schema builder shares a message's expansion: it
     // counts from the depth of each place holding it, every time.
-    const deepFreeze = <T>(value: T): T => {
-      if (typeof value === "object" && value !== null) {
-        Object.freeze(value);
-        Object.values(value).forEach(deepFreeze);
-      }
-      return value;
-    };
     const shared = deepFreeze({
       type: "object",
       properties: {

@@ -18,15 +18,8 @@ import {
 import { canonicalJson } from "../src/schema/canonical-json.js";
 import type { JsonSchema, JsonValue } from "../src/schema/json-schema.js";
 import { compileRequest } from "./support/compile.js";
+import { deepFreeze } from "./support/deep-freeze.js";
 import { largeApiProtos } from "./support/large-api.js";
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    Object.freeze(value);
-    Object.values(value).forEach(deepFreeze);
-  }
-  return value;
-}
 
 /** JSON with sorted keys, written the slow and obvious way. */
 function sortedJson(value: unknown): string {
