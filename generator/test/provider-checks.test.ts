@@ -13,6 +13,11 @@ import {
   strictRecursionAllowed,
 } from "../src/providers/provider-checks.js";
 import { toolSelectionOf } from "../src/model/tool-selection.js";
+import { checkAnthropicStrict } from "../src/providers/anthropic-strict.js";
+import { checkAnthropicTool } from "../src/providers/anthropic-tools.js";
+import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
+import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
+import { isPlainScalar } from "../src/providers/schema-walk.js";
 import { compileRequest } from "./support/compile.js";
 
 /** A proto of `count` strict tools, each with one optional field. */
@@ -303,5 +308,131 @@ describe("per-request limits", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("plain scalar leaves", () => {
+  // The checks pass over a leaf isPlainScalar accepts without visiting it
+  // (schema-walk.ts): what holds for such a leaf is pinned here.
+  const plain = ["string", "integer", "number", "boolean", "null"].flatMap(
+    (type) => [
+      { type },
+      { type, description: "A value." },
+      { description: "A value.", title: "Value", type },
+    ],
+  );
+
+  it("accepts a scalar type with a description and a title, nothing else", () => {
+    for (const leaf of plain) {
+      expect(isPlainScalar(leaf)).toBe(true);
+    }
+    for (const other of [
+      { type: "object" },
+      { type: "array" },
+      { type: ["string", "null"] },
+      { type: "date" },
+      { description: "no type" },
+      { type: "string", format: "date-time" },
+      { type: "string", enum: ["A"] },
+      { type: "string", description: 1 },
+      { type: "string", description: undefined },
+      { type: "string", title: null },
+      [],
+      ["string"],
+      null,
+      "string",
+      true,
+    ]) {
+      expect(isPlainScalar(other), JSON.stringify(other)).toBe(false);
+    }
+  });
+
+  it("is a leaf no provider refuses, wherever it sits", () => {
+    for (const leaf of plain) {
+      const schema = {
+        type: "object",
+        properties: {
+          a: leaf,
+          b: { type: "array", items: leaf },
+          c: { anyOf: [leaf, { type: "null" }] },
+        },
+        required: ["a", "b", "c"],
+        additionalProperties: false,
+      };
+      expect(checkOpenAiStrict(schema)).toEqual([]);
+      expect(checkAnthropicTool(schema)).toEqual([]);
+      expect(checkAnthropicStrict(schema)).toEqual([]);
+      expect(checkGeminiJsonSchema(schema)).toEqual([]);
+    }
+  });
+
+  it("counts as an optional strict parameter where a visit would, and only there", () => {
+    // 25 optional properties that are plain leaves, at the root, in a
+    // nested object and in an array's items; plain leaves under items,
+    // anyOf and $defs are not properties, and required ones not optional.
+    const props = (prefix: string, n: number) =>
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [
+          `${prefix}${i}`,
+          { type: "string", description: "Optional." },
+        ]),
+      );
+    const object = (
+      properties: Record<string, unknown>,
+      required: string[] = [],
+    ) => ({
+      type: "object",
+      properties,
+      required,
+      additionalProperties: false,
+    });
+    const schema = (optional: number) =>
+      object(
+        {
+          ...props("a", 10),
+          id: { type: "string" },
+          nested: object({ ...props("b", 10), n: { type: "integer" } }, ["n"]),
+          list: {
+            type: "array",
+            items: object(props("c", optional - 20)),
+          },
+          tags: { type: "array", items: { type: "string" } },
+          either: { anyOf: [{ type: "string" }, { type: "null" }] },
+          ref: { $ref: "#/$defs/Plain" },
+        },
+        ["id", "nested", "list", "tags", "either", "ref"],
+      );
+    const tool = (optional: number) => ({
+      name: "plain",
+      strict: true,
+      schemaJson: JSON.stringify({
+        ...schema(optional),
+        $defs: { Plain: { type: "boolean" } },
+      }),
+      file: "plain/v1/plain.proto",
+      element: "Plain.Do",
+    });
+    const warningsOf = (optional: number) => {
+      const warnings: string[] = [];
+      checkModelTools(
+        [tool(optional)],
+        ["anthropic"],
+        createProblemCollector(),
+        (m) => warnings.push(m),
+      );
+      return warnings;
+    };
+    const over =
+      "the strict tools have 25 optional parameters: an Anthropic request with strict tool use takes at most 24; the Anthropic adapters refuse a request over it (send fewer tools with strict)";
+    expect(warningsOf(25)).toEqual([over]);
+    expect(warningsOf(24)).toEqual([]);
+    // The same count as the walk that visits every node.
+    const parsed = (optional: number) => ({
+      name: "plain",
+      strict: true,
+      schema: JSON.parse(tool(optional).schemaJson) as unknown,
+    });
+    expect(requestLimitWarnings([parsed(25)], ["anthropic"])).toEqual([over]);
+    expect(requestLimitWarnings([parsed(24)], ["anthropic"])).toEqual([]);
   });
 });

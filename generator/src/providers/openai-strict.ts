@@ -36,6 +36,7 @@
 
 import {
   isPlainObject,
+  isPlainScalar,
   quote,
   SchemaPointer,
   show,
@@ -422,6 +423,27 @@ function createStrictChecker(root: unknown): StrictChecker {
     deepest = Math.max(deepest, deepestBefore);
   }
 
+  /**
+   * Walks the sub-schema of `parent` under `keyword` (and `entry`, for a
+   * list or a map). A leaf {@link isPlainScalar} accepts breaks no rule
+   * and adds nothing to the totals: within the depth limit, it only
+   * deepens the schema.
+   */
+  function walkChild(
+    value: unknown,
+    parent: NodeContext,
+    keyword: string,
+    entry: number | string | undefined,
+    inAnyOf: boolean,
+  ): void {
+    const depth = parent.depth + 1;
+    if (depth <= openAiStrictLimits.maxDepth && isPlainScalar(value)) {
+      deepest = Math.max(deepest, depth);
+      return;
+    }
+    walk(value, new NodeContext(parent, keyword, entry, inAnyOf, depth));
+  }
+
   function walkNode(value: unknown, ctx: NodeContext): void {
     deepest = Math.max(deepest, ctx.depth);
     if (ctx.depth > openAiStrictLimits.maxDepth && !depthReported) {
@@ -529,7 +551,7 @@ function createStrictChecker(root: unknown): StrictChecker {
       return;
     }
     branches.forEach((branch, i) => {
-      walk(branch, new NodeContext(ctx, "anyOf", i, true, ctx.depth + 1));
+      walkChild(branch, ctx, "anyOf", i, true);
     });
   }
 
@@ -609,10 +631,7 @@ function createStrictChecker(root: unknown): StrictChecker {
     }
     checkArrayKeywords(held, ctx);
     if (holds(held, "items")) {
-      walk(
-        node["items"],
-        new NodeContext(ctx, "items", undefined, false, ctx.depth + 1),
-      );
+      walkChild(node["items"], ctx, "items", undefined, false);
     }
   }
 
@@ -869,10 +888,7 @@ function createStrictChecker(root: unknown): StrictChecker {
     for (const name of Object.keys(properties)) {
       propertyCount += 1;
       charCount += codePoints(name);
-      walk(
-        properties[name],
-        new NodeContext(ctx, "properties", name, false, ctx.depth + 1),
-      );
+      walkChild(properties[name], ctx, "properties", name, false);
     }
   }
 
@@ -907,7 +923,7 @@ function createStrictChecker(root: unknown): StrictChecker {
   }
 
   function walkDef(name: string): void {
-    walk(defs?.[name], new NodeContext(rootContext, "$defs", name, false, 1));
+    walkChild(defs?.[name], rootContext, "$defs", name, false);
   }
 
   function reportLimits(): void {

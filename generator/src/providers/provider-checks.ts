@@ -232,15 +232,25 @@ function checkSchemaForProviders(
           }
         }
       },
-      cleanBelow(
-        clean,
-        (anthropicWalk ? 1 : 0) |
-          (strictWalk ? 2 : 0) |
-          (countWalk ? 4 : 0) |
-          (enforceGemini ? 8 : 0),
-        counts,
-        found,
-      ),
+      {
+        ...cleanBelow(
+          clean,
+          (anthropicWalk ? 1 : 0) |
+            (strictWalk ? 2 : 0) |
+            (countWalk ? 4 : 0) |
+            (enforceGemini ? 8 : 0),
+          counts,
+          found,
+        ),
+        // No check of this walk refuses a plain scalar leaf
+        // (schema-walk.ts): a property counts as a strict parameter, as
+        // countAnthropicStrictParameter counts it, and that is all.
+        plainScalar: (keyword, required) => {
+          if (countWalk && keyword === "properties" && !required) {
+            counts.optionalParameters++;
+          }
+        },
+      },
     );
   }
   // Anthropic strict tool use is judged only for a schema Anthropic

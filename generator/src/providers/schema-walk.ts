@@ -209,6 +209,45 @@ export interface BelowHooks {
   enter(v: SchemaVisit): boolean;
   /** Called when what lies below `v` has been walked (not after a skip). */
   leave(v: SchemaVisit): void;
+  /**
+   * When set, a sub-schema below the root that {@link isPlainScalar}
+   * accepts is not visited: this is called instead, with the keyword it
+   * sits under and, for a property, whether its object requires it. For
+   * a caller whose checks refuse nothing such a leaf holds.
+   */
+  readonly plainScalar?: (keyword: string, required: boolean) => void;
+}
+
+/** The types of a leaf {@link isPlainScalar} accepts. */
+const scalarTypes = new Set(["string", "integer", "number", "boolean", "null"]);
+
+/**
+ * True for a leaf no provider's rules refuse: an object holding `type`,
+ * one of `string`, `integer`, `number`, `boolean` and `null`, and
+ * otherwise at most a `description` and a `title`, both strings. Most
+ * sub-schemas of a generated schema are such leaves (a scalar field), so
+ * the checks pass over them without a visit.
+ */
+export function isPlainScalar(node: unknown): boolean {
+  if (typeof node !== "object" || node === null) {
+    return false;
+  }
+  let typed = false;
+  for (const key in node) {
+    const value = (node as JsonObject)[key];
+    if (key === "type") {
+      if (typeof value !== "string" || !scalarTypes.has(value)) {
+        return false;
+      }
+      typed = true;
+    } else if (
+      (key !== "description" && key !== "title") ||
+      typeof value !== "string"
+    ) {
+      return false;
+    }
+  }
+  return typed;
 }
 
 function walkSchema(
@@ -234,6 +273,7 @@ function walkBelow(
   visit: (v: SchemaVisit) => void,
   below: BelowHooks | undefined,
 ): void {
+  const plainScalar = below?.plainScalar;
   // A schema is a JSON value, with no inherited keys: `for…in` meets the
   // keys of `Object.keys`, in its order, and is the engine's fastest way
   // to read them with their values on objects seen for the first time.
@@ -245,6 +285,10 @@ function walkBelow(
     const value = node[key];
     if (shape === "one") {
       if (isPlainObject(value)) {
+        if (plainScalar !== undefined && isPlainScalar(value)) {
+          plainScalar(key, false);
+          continue;
+        }
         walkSchema(
           new LazyVisit(value, v, key, undefined, false, v.viaOptional),
           visit,
@@ -254,8 +298,13 @@ function walkBelow(
     } else if (shape === "list") {
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          if (plainScalar !== undefined && isPlainScalar(item)) {
+            plainScalar(key, false);
+            continue;
+          }
           walkSchema(
-            new LazyVisit(value[i], v, key, i, false, v.viaOptional),
+            new LazyVisit(item, v, key, i, false, v.viaOptional),
             visit,
             below,
           );
@@ -268,9 +317,14 @@ function walkBelow(
           : undefined;
       for (const name in value) {
         const isRequired = required !== undefined && required.includes(name);
+        const entry = value[name];
+        if (plainScalar !== undefined && isPlainScalar(entry)) {
+          plainScalar(key, isRequired);
+          continue;
+        }
         walkSchema(
           new LazyVisit(
-            value[name],
+            entry,
             v,
             key,
             name,
