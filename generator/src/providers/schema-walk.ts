@@ -222,11 +222,14 @@ export interface BelowHooks {
 const scalarTypes = new Set(["string", "integer", "number", "boolean", "null"]);
 
 /**
- * True for a leaf no provider's rules refuse: an object holding `type`,
- * one of `string`, `integer`, `number`, `boolean` and `null`, and
- * otherwise at most a `description` and a `title`, both strings. Most
- * sub-schemas of a generated schema are such leaves (a scalar field), so
- * the checks pass over them without a visit.
+ * True for a leaf that no check run at generation refuses (OpenAI strict
+ * mode, Anthropic's `input_schema` and strict tool use, Gemini's
+ * `parametersJsonSchema`): an object holding `type`, one of `string`,
+ * `integer`, `number`, `boolean` and `null`, and otherwise at most a
+ * `description` and a `title`, both strings. Most sub-schemas of a
+ * generated schema are such leaves (a scalar field), so those checks pass
+ * over them without a visit (provider-checks.test.ts pins that each
+ * checker accepts them).
  */
 export function isPlainScalar(node: unknown): boolean {
   if (typeof node !== "object" || node === null) {
