@@ -7,7 +7,11 @@ import { createProblemCollector, GeneratorError } from "../src/errors.js";
 import { parseOptions } from "../src/options.js";
 import { generate } from "../src/plugin.js";
 import {
+  anthropicStrictDerived,
+  allProviders,
   checkModelTools,
+  checkToolForProviders,
+  createToolChecker,
   providersOf,
   requestLimitWarnings,
   strictRecursionAllowed,
@@ -17,7 +21,11 @@ import { checkAnthropicStrict } from "../src/providers/anthropic-strict.js";
 import { checkAnthropicTool } from "../src/providers/anthropic-tools.js";
 import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
-import { isPlainScalar } from "../src/providers/schema-walk.js";
+import {
+  isPlainScalar,
+  type ProviderViolation,
+} from "../src/providers/schema-walk.js";
+import { deepFreeze } from "./support/deep-freeze.js";
 import { compileRequest } from "./support/compile.js";
 
 /** A proto of `count` strict tools, each with one optional field. */
@@ -342,9 +350,28 @@ describe("plain scalar leaves", () => {
       null,
       "string",
       true,
+      // What JSON never holds, and the checks' `in` would see.
+      Object.assign([], { type: "string" }),
+      Object.create({ type: "string" }) as object,
+      new (class Leaf {
+        type = "string";
+      })(),
     ]) {
       expect(isPlainScalar(other), JSON.stringify(other)).toBe(false);
     }
+    expect(
+      isPlainScalar(Object.assign(Object.create(null), { type: "string" })),
+    ).toBe(true);
+    // Its keys are those of its JSON text: one hidden from enumeration is
+    // not sent to a provider.
+    expect(
+      isPlainScalar(
+        Object.defineProperty({ type: "string" }, "pattern", {
+          value: "^(?=a)",
+          enumerable: false,
+        }),
+      ),
+    ).toBe(true);
   });
 
   it("is a leaf no provider refuses, wherever it sits", () => {
@@ -363,7 +390,188 @@ describe("plain scalar leaves", () => {
       expect(checkAnthropicTool(schema)).toEqual([]);
       expect(checkAnthropicStrict(schema)).toEqual([]);
       expect(checkGeminiJsonSchema(schema)).toEqual([]);
+      // The OpenAI check passes over the leaf within the depth limit; past
+      // it, the leaf is walked through every rule, and only its depth is
+      // wrong.
+      let deep: unknown = leaf;
+      for (let i = 0; i < 11; i++) {
+        deep = {
+          type: "object",
+          properties: { p: deep },
+          required: ["p"],
+          additionalProperties: false,
+        };
+      }
+      expect(
+        checkOpenAiStrict(deep).map((v) => `${v.path}: ${v.message}`),
+      ).toEqual([
+        `#${"/properties/p".repeat(11)}: nested 11 levels deep; the limit is 10 (every property, "items", "anyOf" branch and "$defs" entry is one level, as OpenAI's SDK counts)`,
+      ]);
+      // Under the keywords the OpenAI check refuses or does not walk.
+      const elsewhere = {
+        type: "object",
+        properties: {
+          map: { type: "object", additionalProperties: leaf },
+          ref: { $ref: "#/$defs/Leaf" },
+        },
+        required: ["map", "ref"],
+        $defs: { Leaf: leaf },
+      };
+      expect(checkAnthropicTool(elsewhere)).toEqual([]);
+      expect(checkGeminiJsonSchema(elsewhere)).toEqual([]);
     }
+  });
+
+  it("leaves the provider checks finding what a visit of every node finds", () => {
+    // The provider walk (checkToolForProviders, and a ToolChecker given
+    // frozen trees, whose record of clean nodes is then used) against the
+    // checkers that visit every node, on schemas with plain leaves (and
+    // leaves only JavaScript can make) in every place, beside violations.
+    const describe = (violations: readonly ProviderViolation[]) =>
+      violations.map((v) => `${v.path}: ${v.message} [${v.rule}]`).join("; ");
+    const expected = (name: string, strict: boolean, schema: unknown) => {
+      const anthropic = checkAnthropicTool(schema);
+      const anthropicStrict =
+        strict && anthropic.length === 0
+          ? checkAnthropicStrict(schema).filter(
+              (v) => !anthropicStrictDerived.includes(v.rule),
+            )
+          : [];
+      const gemini = checkGeminiJsonSchema(schema);
+      return {
+        problems: [
+          ...(anthropic.length > 0
+            ? [
+                `tool "${name}" would be refused by Anthropic (input_schema): ${describe(anthropic)}`,
+              ]
+            : []),
+          ...(gemini.length > 0
+            ? [
+                `tool "${name}" would be refused by Gemini (parametersJsonSchema): ${describe(gemini)}`,
+              ]
+            : []),
+        ],
+        warnings:
+          anthropicStrict.length > 0
+            ? [
+                `tool "${name}" is strict, and Anthropic strict tool use would refuse it: ${describe(anthropicStrict)}; send it to Anthropic without strict`,
+              ]
+            : [],
+      };
+    };
+    const optional = Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [`o${i}`, { type: "string" }]),
+    );
+    const schemaWith = (leaf: unknown, extra: Record<string, unknown>) => ({
+      type: "object",
+      properties: {
+        req: leaf,
+        opt: leaf,
+        list: { type: "array", items: leaf },
+        either: { anyOf: [leaf, { type: "null" }] },
+        map: { type: "object", additionalProperties: leaf },
+        pat: { type: "object", patternProperties: { "^x": leaf } },
+        ref: { $ref: "#/$defs/Leaf" },
+        ...extra,
+      },
+      required: ["req", "list", "either", "map", "pat", "ref"],
+      additionalProperties: false,
+      $defs: { Leaf: leaf, Unused: leaf },
+    });
+    const extras: Record<string, unknown>[] = [
+      {},
+      { bad: { type: "string", pattern: "^(?=a)" } },
+      { odd: { type: "string", format: "color", minimum: 1 } },
+      { all: { allOf: [{ type: "string" }] } },
+      { many: { type: "object", properties: optional, required: [] } },
+    ];
+    const leaves: unknown[] = [
+      { type: "string", description: "A value." },
+      { type: "null" },
+      { type: "integer", title: "N" },
+      { type: "string", format: "date-time" },
+      Object.assign([], { type: "string" }),
+      Object.create({ type: "string" }) as object,
+    ];
+    let checked = 0;
+    for (const leaf of leaves) {
+      for (const extra of extras) {
+        const schema = schemaWith(leaf, extra);
+        for (const strict of [false, true]) {
+          const want = expected("t", strict, schema);
+          expect(
+            checkToolForProviders({ name: "t", strict, schema }, allProviders),
+          ).toEqual(want);
+          checked += want.problems.length + want.warnings.length;
+          // The strict parameter counts, by the warnings over the limits.
+          if (strict) {
+            const warnings: string[] = [];
+            const checker = createToolChecker(
+              ["anthropic"],
+              createProblemCollector(),
+              (m) => warnings.push(m),
+            );
+            checker.check(
+              {
+                name: "t",
+                strict,
+                schemaJson: JSON.stringify(schema),
+                file: "t.proto",
+                element: "T.Do",
+              },
+              schema,
+            );
+            checker.finish([{ name: "t" }]);
+            expect(warnings.filter((w) => w.startsWith("the strict"))).toEqual(
+              requestLimitWarnings(
+                [{ name: "t", strict, schema }],
+                ["anthropic"],
+              ).filter((w) => w.startsWith("the strict")),
+            );
+          }
+        }
+      }
+    }
+    // Some cases are refused or warned about, so a check that found
+    // nothing anywhere would fail here.
+    expect(checked).toBeGreaterThan(20);
+    // Frozen trees sharing nodes, checked one after the other: the second
+    // and third tool meet the first one's frozen nodes, found clean.
+    const shared = deepFreeze(schemaWith({ type: "string" }, {}));
+    const problems = createProblemCollector();
+    const warnings: string[] = [];
+    const checker = createToolChecker(allProviders, problems, (m) =>
+      warnings.push(m),
+    );
+    const tools = [
+      shared,
+      { ...shared, properties: { ...shared.properties, more: shared } },
+      {
+        ...shared,
+        properties: { ...shared.properties, bad: extras[1]!["bad"] },
+      },
+    ].map((schema, i) => ({
+      name: `t${i}`,
+      strict: true,
+      schema,
+      schemaJson: JSON.stringify(schema),
+      file: "t.proto",
+      element: `T.Do${i}`,
+    }));
+    for (const tool of tools) {
+      checker.check(tool, tool.schema);
+    }
+    checker.finish(tools);
+    const want = tools.map((t) => expected(t.name, t.strict, t.schema));
+    expect(warnings.filter((w) => w.startsWith("tool "))).toEqual(
+      want.flatMap((w) => w.warnings),
+    );
+    expect(want.flatMap((w) => w.warnings)).toHaveLength(1);
+    const lines = tools.flatMap((t, i) =>
+      want[i]!.problems.map((p) => `${t.file}: ${t.element}: ${p}`),
+    );
+    expect(lines).toHaveLength(3);
+    expect(thrown(() => problems.throwIfAny()).split("\n")).toEqual(lines);
   });
 
   it("counts as an optional strict parameter where a visit would, and only there", () => {

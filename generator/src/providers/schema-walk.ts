@@ -224,15 +224,23 @@ const scalarTypes = new Set(["string", "integer", "number", "boolean", "null"]);
 /**
  * True for a leaf that no check run at generation refuses (OpenAI strict
  * mode, Anthropic's `input_schema` and strict tool use, Gemini's
- * `parametersJsonSchema`): an object holding `type`, one of `string`,
- * `integer`, `number`, `boolean` and `null`, and otherwise at most a
- * `description` and a `title`, both strings. Most sub-schemas of a
- * generated schema are such leaves (a scalar field), so those checks pass
- * over them without a visit (provider-checks.test.ts pins that each
- * checker accepts them).
+ * `parametersJsonSchema`): a plain object (no array, no prototype but
+ * `Object.prototype`) whose keys are `type`, one of `string`, `integer`,
+ * `number`, `boolean` and `null`, and at most a `description` and a
+ * `title`, both strings. Its keys are those of its JSON text, the
+ * enumerable ones: a key hidden from enumeration is not sent to a
+ * provider (the schema builder and `JSON.parse` make none). Most
+ * sub-schemas of a generated schema are such leaves (a scalar field), so
+ * those checks pass over them without a visit (provider-checks.test.ts
+ * pins that each checker accepts them, and that the walks find what a
+ * visit of every node finds).
  */
 export function isPlainScalar(node: unknown): boolean {
-  if (typeof node !== "object" || node === null) {
+  if (typeof node !== "object" || node === null || Array.isArray(node)) {
+    return false;
+  }
+  const prototype: unknown = Object.getPrototypeOf(node);
+  if (prototype !== Object.prototype && prototype !== null) {
     return false;
   }
   let typed = false;
