@@ -427,7 +427,7 @@ describe("plain scalar leaves", () => {
     // frozen trees, whose record of clean nodes is then used) against the
     // checkers that visit every node, on schemas with plain leaves (and
     // leaves only JavaScript can make) in every place, beside violations.
-    const describe = (violations: readonly ProviderViolation[]) =>
+    const listed = (violations: readonly ProviderViolation[]) =>
       violations.map((v) => `${v.path}: ${v.message} [${v.rule}]`).join("; ");
     const expected = (name: string, strict: boolean, schema: unknown) => {
       const anthropic = checkAnthropicTool(schema);
@@ -442,19 +442,19 @@ describe("plain scalar leaves", () => {
         problems: [
           ...(anthropic.length > 0
             ? [
-                `tool "${name}" would be refused by Anthropic (input_schema): ${describe(anthropic)}`,
+                `tool "${name}" would be refused by Anthropic (input_schema): ${listed(anthropic)}`,
               ]
             : []),
           ...(gemini.length > 0
             ? [
-                `tool "${name}" would be refused by Gemini (parametersJsonSchema): ${describe(gemini)}`,
+                `tool "${name}" would be refused by Gemini (parametersJsonSchema): ${listed(gemini)}`,
               ]
             : []),
         ],
         warnings:
           anthropicStrict.length > 0
             ? [
-                `tool "${name}" is strict, and Anthropic strict tool use would refuse it: ${describe(anthropicStrict)}; send it to Anthropic without strict`,
+                `tool "${name}" is strict, and Anthropic strict tool use would refuse it: ${listed(anthropicStrict)}; send it to Anthropic without strict`,
               ]
             : [],
       };
