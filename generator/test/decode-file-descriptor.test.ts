@@ -8,6 +8,7 @@ import {
   FieldDescriptorProtoSchema,
   file_google_protobuf_descriptor,
   FileDescriptorProtoSchema,
+  UninterpretedOptionSchema,
   type CodeGeneratorRequest,
   type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
@@ -82,6 +83,9 @@ function difference(
   }
   if (Object.getPrototypeOf(actual) !== Object.getPrototypeOf(expected)) {
     return `${path}: another prototype`;
+  }
+  if (Array.isArray(actual) && actual.length > 0 && Object.isFrozen(actual)) {
+    return `${path}: a frozen list with elements`;
   }
   if (actual instanceof Uint8Array) {
     const e = expected as Uint8Array;
@@ -236,6 +240,48 @@ message N { optional uint64 x = 1 [deprecated = true]; repeated float y = 2; }
       file_google_protobuf_descriptor.proto,
     );
     expectSameDecoding(descriptorProto, "descriptor.proto");
+  });
+
+  it("gives every empty list one frozen array, and a list its own at its first element", () => {
+    const w = new BinaryWriter();
+    w.tag(1, WireType.LengthDelimited).string("lists.proto");
+    // Two messages; the first has its options in two parts (a merge), each
+    // part with an uninterpreted option, so the merged list grows twice.
+    const uninterpreted = (namePart: string) =>
+      toBinary(
+        UninterpretedOptionSchema,
+        create(UninterpretedOptionSchema, {
+          name: [{ namePart, isExtension: false }],
+        }),
+      );
+    w.tag(4, WireType.LengthDelimited).fork();
+    w.tag(1, WireType.LengthDelimited).string("A");
+    w.tag(7, WireType.LengthDelimited).fork();
+    w.tag(999, WireType.LengthDelimited).bytes(uninterpreted("x"));
+    w.join();
+    w.tag(7, WireType.LengthDelimited).fork();
+    w.tag(999, WireType.LengthDelimited).bytes(uninterpreted("y"));
+    w.join();
+    w.join();
+    w.tag(4, WireType.LengthDelimited).fork();
+    w.tag(1, WireType.LengthDelimited).string("B");
+    w.join();
+    const bytes = w.finish();
+    expectSameDecoding(bytes, "lists");
+    const { file } = decodeFileDescriptor(bytes)!;
+    const [a, b] = file.messageType;
+    // Empty lists: one frozen array, in every message and in the file.
+    expect(Object.isFrozen(file.enumType)).toBe(true);
+    expect(a!.field).toBe(file.enumType);
+    expect(b!.field).toBe(file.enumType);
+    expect(b!.nestedType).toBe(file.enumType);
+    expect(file.enumType).toEqual([]);
+    // Lists with elements: each its own, open to more elements.
+    expect(Object.isFrozen(file.messageType)).toBe(false);
+    const merged = a!.options!.uninterpretedOption;
+    expect(merged.map((o) => o.name[0]!.namePart)).toEqual(["x", "y"]);
+    expect(Object.isFrozen(merged)).toBe(false);
+    expect(merged).not.toBe(file.messageType);
   });
 
   it("leaves to fromBinary, or decodes as it does, any damaged file", () => {
