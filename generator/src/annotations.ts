@@ -101,7 +101,8 @@ export function unknownOf(
     return none; // most options carry no extension: allocate nothing
   }
   let found: UnknownField[] | undefined;
-  for (const f of unknown) {
+  for (let i = 0; i < unknown.length; i++) {
+    const f = unknown[i]!;
     if (f.no === no) {
       (found ??= []).push(f);
     }
@@ -116,7 +117,8 @@ export function unknownOf(
  */
 export function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
   const parts: Uint8Array[] = [];
-  for (const f of fields) {
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
     if (f.wireType !== WireType.LengthDelimited) {
       continue;
     }
@@ -131,7 +133,8 @@ export function messagePayload(fields: UnknownField[]): Uint8Array | undefined {
   const total = parts.reduce((n, p) => n + p.length, 0);
   const out = new Uint8Array(total);
   let offset = 0;
-  for (const p of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
     out.set(p, offset);
     offset += p.length;
   }

@@ -65,7 +65,8 @@ export function createDescriptors(
 ): Descriptors {
   const types = new Map<string, DescMessage | DescEnum>();
   const out = new Map<string, DescFile>();
-  for (const proto of files) {
+  for (let i = 0; i < files.length; i++) {
+    const proto = files[i]!;
     out.set(proto.name, addFile(proto, types));
   }
   return out;
@@ -94,7 +95,8 @@ function addFile(
     (edition === Edition.EDITION_PROTO3
       ? FeatureSet_FieldPresence.IMPLICIT
       : FeatureSet_FieldPresence.EXPLICIT);
-  for (const enumProto of proto.enumType) {
+  for (let i = 0, enumProtos = proto.enumType; i < enumProtos.length; i++) {
+    const enumProto = enumProtos[i]!;
     file.enums.push(addEnum(enumProto, prefix, file, undefined, types));
   }
   const addMessage = (
@@ -126,27 +128,53 @@ function addFile(
     const presence = messageProto.options?.features?.fieldPresence || inherited;
     pending.push({ desc, presence });
     const nestedPrefix = typeName + ".";
-    for (const enumProto of messageProto.enumType) {
+    for (
+      let i = 0, enumProtos = messageProto.enumType;
+      i < enumProtos.length;
+      i++
+    ) {
+      const enumProto = enumProtos[i]!;
       desc.nestedEnums.push(
         addEnum(enumProto, nestedPrefix, file, desc, types),
       );
     }
-    for (const nested of messageProto.nestedType) {
+    for (
+      let i = 0, nesteds = messageProto.nestedType;
+      i < nesteds.length;
+      i++
+    ) {
+      const nested = nesteds[i]!;
       addMessage(nested, nestedPrefix, desc, presence);
     }
   };
-  for (const messageProto of proto.messageType) {
+  for (
+    let i = 0, messageProtos = proto.messageType;
+    i < messageProtos.length;
+    i++
+  ) {
+    const messageProto = messageProtos[i]!;
     addMessage(messageProto, prefix, undefined, filePresence);
   }
   const resolve = newResolver(proto.name, types, mapEntries);
-  for (const serviceProto of proto.service) {
+  for (
+    let i = 0, serviceProtos = proto.service;
+    i < serviceProtos.length;
+    i++
+  ) {
+    const serviceProto = serviceProtos[i]!;
     file.services.push(addService(serviceProto, prefix, file, resolve));
   }
-  for (const extension of proto.extension) {
+  for (let i = 0, extensions = proto.extension; i < extensions.length; i++) {
+    const extension = extensions[i]!;
     file.extensions.push(newExtension(extension, prefix, file, undefined));
   }
   for (const { desc, presence } of pending) {
-    for (const extension of desc.proto.extension) {
+    for (
+      let i = 0, extensions = desc.proto.extension;
+      i < extensions.length;
+      i++
+    ) {
+      const extension = extensions[i]!;
       desc.nestedExtensions.push(
         newExtension(extension, desc.typeName + ".", file, desc),
       );
@@ -197,7 +225,8 @@ function addEnum(
     values,
     proto,
   };
-  for (const value of proto.value) {
+  for (let i = 0, list = proto.value; i < list.length; i++) {
+    const value = list[i]!;
     values.push({
       kind: "enum_value",
       name: value.name,
@@ -241,7 +270,8 @@ function addService(
     methods,
     proto,
   };
-  for (const method of proto.method) {
+  for (let i = 0, list = proto.method; i < list.length; i++) {
+    const method = list[i]!;
     const { typeName } = desc;
     methods.push({
       kind: "rpc",

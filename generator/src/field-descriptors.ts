@@ -42,7 +42,8 @@ export function addFields(
 ): void {
   const decls = message.proto.oneofDecl;
   const oneofs: OneofUnderway[] = [];
-  for (const proto of decls) {
+  for (let i = 0; i < decls.length; i++) {
+    const proto = decls[i]!;
     oneofs.push({
       kind: "oneof",
       name: proto.name,
@@ -51,7 +52,8 @@ export function addFields(
       proto,
     });
   }
-  for (const proto of message.proto.field) {
+  for (let i = 0, protos = message.proto.field; i < protos.length; i++) {
+    const proto = protos[i]!;
     const index = oneofIndexOf(proto);
     let oneof: OneofUnderway | undefined;
     if (index !== undefined) {
@@ -66,7 +68,8 @@ export function addFields(
     message.fields.push(field);
     oneof?.fields.push(field);
   }
-  for (const oneof of oneofs) {
+  for (let i = 0; i < oneofs.length; i++) {
+    const oneof = oneofs[i]!;
     if (oneof.fields.length > 0) {
       message.oneofs.push(oneof);
     }

@@ -68,8 +68,10 @@ export function buildGoMcpView(
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
   const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
   checkMcpServiceNames(model.mcpServices, problems, goServiceFunctions);
-  for (const service of model.mcpServices) {
-    for (const fn of goServiceFunctions(service)) {
+  for (let i = 0, services = model.mcpServices; i < services.length; i++) {
+    const service = services[i]!;
+    for (let j = 0, fns = goServiceFunctions(service); j < fns.length; j++) {
+      const fn = fns[j]!;
       const tool = toolByVar.get(fn) ?? service.tools[0]!;
       if (toolByVar.has(fn) || declared.has(fn)) {
         problems.add({
@@ -94,7 +96,12 @@ export function buildGoMcpView(
     mcp: true,
   });
   const imports = new Map<string, GoImport>();
-  for (const imp of [...templateImports, ...runtime.imports]) {
+  for (
+    let i = 0, imps = [...templateImports, ...runtime.imports];
+    i < imps.length;
+    i++
+  ) {
+    const imp = imps[i]!;
     imports.set(imp.path, imp);
   }
 
@@ -159,7 +166,8 @@ function aliasTableLines(model: GeneratorModel): string[] {
   const tools = new Set(model.toolResponseAliases.map(([name]) => name));
   const known = new Set(model.knownAliasPrefixes);
   const lines: string[] = [];
-  for (const [name, fields] of all.responseAliasTypes) {
+  for (let i = 0, list = all.responseAliasTypes; i < list.length; i++) {
+    const [name, fields] = list[i]!;
     if (types.has(name)) continue;
     const literals = fields.map((f) =>
       goStructLiteral([
@@ -173,12 +181,14 @@ function aliasTableLines(model: GeneratorModel): string[] {
       `responseAliasTypes[${goQuote(name)}] = []responseAliasField{${literals.join(", ")}}`,
     );
   }
-  for (const prefix of all.knownAliasPrefixes) {
+  for (let i = 0, prefixes = all.knownAliasPrefixes; i < prefixes.length; i++) {
+    const prefix = prefixes[i]!;
     if (!known.has(prefix)) {
       lines.push(`knownAliasPrefixes[${goQuote(prefix)}] = true`);
     }
   }
-  for (const [name, t] of all.toolResponseAliases) {
+  for (let i = 0, list = all.toolResponseAliases; i < list.length; i++) {
+    const [name, t] = list[i]!;
     if (tools.has(name)) continue;
     const literal = goStructLiteral([
       ["message", goQuote(t.message)],

@@ -59,7 +59,12 @@ export function buildGoView(
   };
   const runtime = goRuntime(features);
   const imports = new Map<string, GoImport>();
-  for (const imp of [...goTemplateImports(features), ...runtime.imports]) {
+  for (
+    let i = 0, imps = [...goTemplateImports(features), ...runtime.imports];
+    i < imps.length;
+    i++
+  ) {
+    const imp = imps[i]!;
     imports.set(imp.path, imp);
   }
   const importGroups = goImportGroups(imports.values(), packages.values());
@@ -250,7 +255,8 @@ export function assignGoPackages(
     string,
     { file: DescFile; tool: ToolModel; what: string }
   >();
-  for (const tool of tools) {
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]!;
     if (!files.has(tool.service.file.proto.name)) {
       files.set(tool.service.file.proto.name, {
         file: tool.service.file,
@@ -296,11 +302,17 @@ export function assignGoPackages(
     "gentools",
   ]);
   const out = new Map<string, GoPackage>();
-  for (const importPath of [...byPath.keys()].sort(compareUtf8)) {
+  for (
+    let i = 0, importPaths = [...byPath.keys()].sort(compareUtf8);
+    i < importPaths.length;
+    i++
+  ) {
+    const importPath = importPaths[i]!;
     const { wanted, files: fileNames } = byPath.get(importPath)!;
     const name = uniqueName(wanted, importPath, taken);
     taken.add(name);
-    for (const f of fileNames) {
+    for (let j = 0; j < fileNames.length; j++) {
+      const f = fileNames[j]!;
       out.set(f, { importPath, name });
     }
   }

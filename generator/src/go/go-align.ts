@@ -81,9 +81,11 @@ export function alignKeys(lines: readonly KeyValueLine[]): string[] {
   sections.push(current);
 
   const out: string[] = new Array<string>(lines.length);
-  for (const section of sections) {
+  for (let j = 0; j < sections.length; j++) {
+    const section = sections[j]!;
     const width = Math.max(...section.map((i) => runeCount(lines[i]!.key) + 1));
-    for (const i of section) {
+    for (let k = 0; k < section.length; k++) {
+      const i = section[k]!;
       const cell = lines[i]!.key + ":";
       out[i] = cell + " ".repeat(width - runeCount(cell) + 1);
     }

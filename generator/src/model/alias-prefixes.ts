@@ -28,7 +28,8 @@ export function checkAliasPrefixes(
       return;
     }
     visited.add(message.typeName);
-    for (const field of message.fields) {
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
       const prefix = prefixOf(field);
       if (prefix !== "" && !prefixPattern.test(prefix)) {
         const pkg = message.file.proto.package;
@@ -50,7 +51,8 @@ export function checkAliasPrefixes(
     }
     message.nestedMessages.forEach(walk);
   };
-  for (const file of files) {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
     file.messages.forEach(walk);
   }
 }
@@ -62,7 +64,8 @@ function isWellKnown(message: DescMessage): boolean {
 /** The request fields with an alias_prefix, in declaration order. */
 export function requestAliasFields(request: DescMessage): AliasField[] {
   const out: AliasField[] = [];
-  for (const field of request.fields) {
+  for (let i = 0, fields = request.fields; i < fields.length; i++) {
+    const field = fields[i]!;
     const prefix = prefixOf(field);
     if (prefix !== "") {
       out.push({ name: field.name, jsonName: field.jsonName, prefix });
@@ -80,12 +83,14 @@ export function outputPrefix(
   response: DescMessage,
   requestFields: readonly AliasField[],
 ): string {
-  for (const field of response.fields) {
+  for (let i = 0, fields = response.fields; i < fields.length; i++) {
+    const field = fields[i]!;
     if (field.jsonName === "id" && prefixOf(field) !== "") {
       return prefixOf(field);
     }
   }
-  for (const field of response.fields) {
+  for (let i = 0, fields = response.fields; i < fields.length; i++) {
+    const field = fields[i]!;
     const message =
       field.fieldKind === "message"
         ? field.message
@@ -95,7 +100,8 @@ export function outputPrefix(
     if (message === undefined || isWellKnown(message)) {
       continue;
     }
-    for (const inner of message.fields) {
+    for (let j = 0, inners = message.fields; j < inners.length; j++) {
+      const inner = inners[j]!;
       if (inner.jsonName === "id" && prefixOf(inner) !== "") {
         return prefixOf(inner);
       }
@@ -123,7 +129,8 @@ export function responseFieldPrefixes(
       return;
     }
     visited.add(message.typeName);
-    for (const field of message.fields) {
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
       const prefix = prefixOf(field);
       if (prefix !== "") {
         if (field.jsonName === "id") {

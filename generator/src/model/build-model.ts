@@ -60,7 +60,8 @@ export function resolveRequestFiles(
   }
   const names = [...new Set(request.fileToGenerate)].sort(compareUtf8);
   const files: DescFile[] = [];
-  for (const name of names) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     const file = descriptors.get(name);
     if (file === undefined) {
       throw new GeneratorError(
@@ -92,7 +93,12 @@ function topologicalOrder(
         `import cycle: ${[...path, file.name].join(" → ")}`,
       );
     }
-    for (const dep of [...file.dependency].sort(compareUtf8)) {
+    for (
+      let i = 0, deps = [...file.dependency].sort(compareUtf8);
+      i < deps.length;
+      i++
+    ) {
+      const dep = deps[i]!;
       const depFile = byName.get(dep);
       if (depFile === undefined) {
         throw new GeneratorError(
@@ -188,9 +194,12 @@ export function buildModel(
   const byName = new Map<string, ToolModel>();
   // Tools share response types; each one's walk is done once.
   const prefixesByResponse = new Map<DescMessage, Map<string, string>>();
-  for (const file of files) {
-    for (const service of file.services) {
-      for (const method of service.methods) {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    for (let j = 0, services = file.services; j < services.length; j++) {
+      const service = services[j]!;
+      for (let k = 0, methods = service.methods; k < methods.length; k++) {
+        const method = methods[k]!;
         const candidate = selected.get(method);
         if (candidate === undefined) {
           continue;
@@ -278,7 +287,8 @@ export function buildModel(
   const executors = tools.filter((t) => t.autoExecute);
 
   const merged = new Map<string, string>();
-  for (const tool of tools) {
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]!;
     for (const [field, prefix] of tool.responseFieldPrefixes) {
       if (prefix === "") {
         merged.set(field, "");

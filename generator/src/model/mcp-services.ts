@@ -58,7 +58,8 @@ export function createOutputSchemaCache(): OutputSchemaCache {
  */
 export function mcpServices(tools: readonly ToolModel[]): McpServiceModel[] {
   const byFullName = new Map<string, ToolModel[]>();
-  for (const tool of tools) {
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]!;
     const fullName = tool.service.typeName;
     const list = byFullName.get(fullName);
     if (list === undefined) {
@@ -98,7 +99,8 @@ export function checkMcpServiceNames(
   declaredNames: (service: McpServiceModel) => readonly string[],
 ): void {
   const owners = new Map<string, McpServiceModel>();
-  for (const service of services) {
+  for (let i = 0; i < services.length; i++) {
+    const service = services[i]!;
     const names = declaredNames(service);
     const taken = names.filter((n) => owners.has(n));
     if (taken.length === 0) {

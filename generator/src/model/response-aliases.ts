@@ -77,7 +77,8 @@ export function responseAliasTypes(
     }
     reachable.set(message.typeName, message);
     let hasAliasedField = false;
-    for (const field of message.fields) {
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
       if (!hasAliasedField && prefixOf(field) !== "") {
         hasAliasedField = true;
       }
@@ -102,13 +103,19 @@ export function responseAliasTypes(
   // one through the messages its fields hold.
   const inTable = new Set<string>();
   const pending: DescMessage[] = [];
-  for (const message of aliased) {
+  for (let i = 0; i < aliased.length; i++) {
+    const message = aliased[i]!;
     inTable.add(message.typeName);
     pending.push(message);
   }
   while (pending.length > 0) {
     const message = pending.pop()!;
-    for (const holder of holders.get(message.typeName) ?? []) {
+    for (
+      let i = 0, list = holders.get(message.typeName) ?? [];
+      i < list.length;
+      i++
+    ) {
+      const holder = list[i]!;
       if (!inTable.has(holder.typeName)) {
         inTable.add(holder.typeName);
         pending.push(holder);
@@ -116,9 +123,11 @@ export function responseAliasTypes(
     }
   }
   const out: [string, ResponseAliasField[]][] = [];
-  for (const name of sortUtf8([...inTable])) {
+  for (let i = 0, names = sortUtf8([...inTable]); i < names.length; i++) {
+    const name = names[i]!;
     const fields: ResponseAliasField[] = [];
-    for (const field of reachable.get(name)!.fields) {
+    for (let j = 0, list = reachable.get(name)!.fields; j < list.length; j++) {
+      const field = list[j]!;
       const held = heldMessage(field);
       const message =
         held !== undefined && inTable.has(held.typeName) ? held.typeName : "";

@@ -271,10 +271,13 @@ export function selectTools(
   let trimmed = 0;
   const selected = new Map<DescMethod, ToolCandidate>();
   const owners = new Map<string, { candidate: ToolCandidate; how: string }>();
-  for (const file of files) {
-    for (const service of file.services) {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    for (let j = 0, list = file.services; j < list.length; j++) {
+      const service = list[j]!;
       services.add(service.typeName);
-      for (const method of service.methods) {
+      for (let k = 0, methods = service.methods; k < methods.length; k++) {
+        const method = methods[k]!;
         const fullName = methodFullName(method);
         const included = matching(includes, fullName);
         const excluded = matching(excludes, fullName);
@@ -423,9 +426,11 @@ function trimSuggestion(
   const packages = [...new Set(shortened.map((s) => s.pkg))]
     .filter((p) => p !== "")
     .sort(compareUtf8);
-  for (const pkg of packages) {
+  for (let i = 0; i < packages.length; i++) {
+    const pkg = packages[i]!;
     let whole = 0;
-    for (const s of shortened) {
+    for (let j = 0; j < shortened.length; j++) {
+      const s = shortened[j]!;
       const derived = deriveToolName(
         s.fullName,
         pkg,

@@ -149,7 +149,12 @@ export function reportAnthropicStrictRecursion(
   refs: readonly SchemaVisit[],
   report: Report,
 ): void {
-  for (const cycle of refCyclesOf(schema, refs, false)) {
+  for (
+    let i = 0, cycles = refCyclesOf(schema, refs, false);
+    i < cycles.length;
+    i++
+  ) {
+    const cycle = cycles[i]!;
     report(
       cycle.path,
       "no-recursion",
@@ -203,7 +208,8 @@ function checkNode(node: JsonObject, at: SchemaVisit, report: Report): void {
   if ("enum" in node) {
     const values = node["enum"];
     if (Array.isArray(values)) {
-      for (const v of values) {
+      for (let i = 0; i < values.length; i++) {
+        const v: unknown = values[i];
         reportNonPrimitive(v, at, report);
       }
     }

@@ -195,7 +195,8 @@ export function checkGeminiNode(
   if ("type" in node) {
     const t = node["type"];
     if (Array.isArray(t)) {
-      for (const one of t) {
+      for (let i = 0; i < t.length; i++) {
+        const one: unknown = t[i];
         reportUnknownType(one, at, report);
       }
     } else {
@@ -246,7 +247,12 @@ export function reportGeminiCycles(
   refs: readonly SchemaVisit[],
   report: Report,
 ): void {
-  for (const cycle of refCyclesOf(schema, refs, true)) {
+  for (
+    let i = 0, cycles = refCyclesOf(schema, refs, true);
+    i < cycles.length;
+    i++
+  ) {
+    const cycle = cycles[i]!;
     report(
       cycle.path,
       "required-cycle",

@@ -95,7 +95,8 @@ export function checkGeminiOpenApi(schema: unknown): ProviderViolation[] {
       );
       return;
     }
-    for (const key of Object.keys(node)) {
+    for (let i = 0, keys = Object.keys(node); i < keys.length; i++) {
+      const key = keys[i]!;
       if (!fields.has(key)) {
         report(
           path,
@@ -142,7 +143,12 @@ export function checkGeminiOpenApi(schema: unknown): ProviderViolation[] {
         `"nullable" must be a boolean, got ${show(node["nullable"])}`,
       );
     }
-    for (const key of ["required", "propertyOrdering"]) {
+    for (
+      let i = 0, keys = ["required", "propertyOrdering"];
+      i < keys.length;
+      i++
+    ) {
+      const key = keys[i]!;
       const list = node[key];
       if (
         key in node &&
@@ -164,7 +170,12 @@ export function checkGeminiOpenApi(schema: unknown): ProviderViolation[] {
           `"properties" must be an object, got ${show(properties)}`,
         );
       } else {
-        for (const [name, sub] of Object.entries(properties)) {
+        for (
+          let i = 0, list = Object.entries(properties);
+          i < list.length;
+          i++
+        ) {
+          const [name, sub] = list[i]!;
           walk(sub, `${path}/properties/${escapePointer(name)}`);
         }
       }

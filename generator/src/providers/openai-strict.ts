@@ -459,7 +459,8 @@ function createStrictChecker(root: unknown): StrictChecker {
       return;
     }
     let keywords = 0;
-    for (const key of Object.keys(value)) {
+    for (let i = 0, keys = Object.keys(value); i < keys.length; i++) {
+      const key = keys[i]!;
       const b = keywordBits.get(key);
       if (b !== undefined) {
         keywords |= b;
@@ -476,7 +477,8 @@ function createStrictChecker(root: unknown): StrictChecker {
       }
     }
     const node: Held = { node: value, keywords };
-    for (const key of annotationKeywords) {
+    for (let i = 0; i < annotationKeywords.length; i++) {
+      const key = annotationKeywords[i]!;
       if (holds(node, key) && typeof value[key] !== "string") {
         report(
           ctx.path,
@@ -500,7 +502,8 @@ function createStrictChecker(root: unknown): StrictChecker {
       report(ctx.path, `the root must have type "object", not a "$ref"`);
     }
     reportSiblings(held, "$ref", ctx);
-    for (const key of annotationKeywords) {
+    for (let i = 0; i < annotationKeywords.length; i++) {
+      const key = annotationKeywords[i]!;
       if (holds(held, key)) {
         report(
           ctx.path,
@@ -595,11 +598,13 @@ function createStrictChecker(root: unknown): StrictChecker {
     }
     if (types !== undefined && types.length > 0) {
       let allowed = 0;
-      for (const t of types) {
+      for (let i = 0; i < types.length; i++) {
+        const t = types[i]!;
         allowed |= typedBitsAllowed.get(t) ?? 0;
       }
       if ((held.keywords & typedBits & ~allowed) !== 0) {
-        for (const [keyword, needs] of typedKeywords) {
+        for (let i = 0; i < typedKeywords.length; i++) {
+          const [keyword, needs] = typedKeywords[i]!;
           if (holds(held, keyword) && !needs.some((t) => types.includes(t))) {
             report(
               ctx.path,
@@ -662,7 +667,8 @@ function createStrictChecker(root: unknown): StrictChecker {
       return undefined;
     }
     const types: string[] = [];
-    for (const t of list) {
+    for (let i = 0; i < list.length; i++) {
+      const t: unknown = list[i];
       if (typeof t !== "string" || !typeSet.has(t)) {
         report(
           ctx.path,
@@ -703,7 +709,8 @@ function createStrictChecker(root: unknown): StrictChecker {
 
   function checkNumberKeywords(held: Held, ctx: NodeContext): void {
     const node = held.node;
-    for (const key of numberKeywords) {
+    for (let i = 0; i < numberKeywords.length; i++) {
+      const key = numberKeywords[i]!;
       if (holds(held, key) && !isFiniteNumber(node[key])) {
         report(
           ctx.path,
@@ -727,7 +734,8 @@ function createStrictChecker(root: unknown): StrictChecker {
       return;
     }
     const node = held.node;
-    for (const key of arrayCountKeywords) {
+    for (let i = 0; i < arrayCountKeywords.length; i++) {
+      const key = arrayCountKeywords[i]!;
       const v = node[key];
       if (holds(held, key) && !(Number.isInteger(v) && (v as number) >= 0)) {
         report(
@@ -759,7 +767,8 @@ function createStrictChecker(root: unknown): StrictChecker {
       } else {
         enumValueCount += values.length;
         let enumChars = 0;
-        for (const v of values) {
+        for (let i = 0; i < values.length; i++) {
+          const v: unknown = values[i];
           checkValue(v, "enum value", ctx, types);
           const n = valueChars(v);
           enumChars += n;
@@ -859,7 +868,8 @@ function createStrictChecker(root: unknown): StrictChecker {
     ctx: NodeContext,
   ): void {
     const listed = new Set<string>();
-    for (const name of required) {
+    for (let i = 0; i < required.length; i++) {
+      const name = required[i]!;
       if (typeof name !== "string") {
         report(
           ctx.path,
@@ -877,7 +887,8 @@ function createStrictChecker(root: unknown): StrictChecker {
         }
       }
     }
-    for (const name of names) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
       if (!listed.has(name)) {
         report(ctx.path, `property ${quote(name)} is missing from "required"`);
       }
@@ -885,7 +896,8 @@ function createStrictChecker(root: unknown): StrictChecker {
   }
 
   function walkProperties(properties: JsonObject, ctx: NodeContext): void {
-    for (const name of Object.keys(properties)) {
+    for (let i = 0, names = Object.keys(properties); i < names.length; i++) {
+      const name = names[i]!;
       propertyCount += 1;
       charCount += codePoints(name);
       walkChild(properties[name], ctx, "properties", name, false);
@@ -903,7 +915,8 @@ function createStrictChecker(root: unknown): StrictChecker {
     }
     if (defs !== undefined) {
       const names = Object.keys(defs);
-      for (const name of names) {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
         charCount += codePoints(name);
       }
       // Definitions in first-reference order (references found while
@@ -912,7 +925,8 @@ function createStrictChecker(root: unknown): StrictChecker {
       for (let i = 0; i < defQueue.length; i++) {
         walkDef(defQueue[i] as string);
       }
-      for (const name of names) {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
         if (!queued.has(name)) {
           walkDef(name);
         }

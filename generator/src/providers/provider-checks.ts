@@ -411,7 +411,8 @@ function limitWarnings(
     const limits = anthropicStrictRequestLimits;
     let optional = 0;
     let unions = 0;
-    for (const counts of strictCounts) {
+    for (let i = 0; i < strictCounts.length; i++) {
+      const counts = strictCounts[i]!;
       optional += counts.optionalParameters;
       unions += counts.unionParameters;
     }
@@ -535,7 +536,8 @@ export function createToolChecker(
       texts.push({ text: t.schemaJson, check });
     }
     const result = toolCheckOf(t.name, check);
-    for (const message of result.problems) {
+    for (let i = 0, messages = result.problems; i < messages.length; i++) {
+      const message = messages[i]!;
       found.push({ file: t.file, element: t.element, message });
     }
     if (result.warnings.length > 0) {
@@ -547,7 +549,8 @@ export function createToolChecker(
   }
   function finishChecks(tools: readonly { readonly name: string }[]): void {
     found.forEach((p) => problems.add(p));
-    for (const t of tools) {
+    for (let i = 0; i < tools.length; i++) {
+      const t = tools[i]!;
       warnings.get(t.name)?.forEach(warn);
     }
     limitWarnings(tools.length, strictCounts, providers).forEach(warn);

@@ -429,15 +429,18 @@ export function refCyclesOf(
    */
   const edges = new Map<string, { path: string; target: string }[]>();
   edges.set("#", []);
-  for (const key of ["$defs", "definitions"]) {
+  for (let i = 0, keys = ["$defs", "definitions"]; i < keys.length; i++) {
+    const key = keys[i]!;
     const defs = isPlainObject(root) ? root[key] : undefined;
     if (isPlainObject(defs)) {
-      for (const name of Object.keys(defs)) {
+      for (let j = 0, names = Object.keys(defs); j < names.length; j++) {
+        const name = names[j]!;
         edges.set(`#/${key}/${escapePointer(name)}`, []);
       }
     }
   }
-  for (const ref of refs) {
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i]!;
     if (onlyRequired && ref.viaOptional) {
       continue;
     }
@@ -461,7 +464,8 @@ export function refCyclesOf(
       return;
     }
     stack.push(at);
-    for (const edge of edges.get(at) ?? []) {
+    for (let j = 0, list = edges.get(at) ?? []; j < list.length; j++) {
+      const edge = list[j]!;
       const i = stack.indexOf(edge.target);
       if (i >= 0) {
         cycles.push({ path: edge.path, targets: stack.slice(i) });

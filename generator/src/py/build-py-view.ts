@@ -237,7 +237,8 @@ export function assignImports(
   /** By the module's proto-derived path (without `py_package`). */
   const modules = new Map<string, { module: string; thirdParty: boolean }>();
   const refs = new Map<DescMessage, { base: string; local: string }>();
-  for (const tool of executors) {
+  for (let i = 0; i < executors.length; i++) {
+    const tool = executors[i]!;
     const refused = new Set<string>();
     for (const [message, role] of [
       [tool.input, "request"],

@@ -195,7 +195,8 @@ function createBuilder(
     // No prototype: a field named `__proto__` is an ordinary key.
     const properties = Object.create(null) as JsonSchema;
     const required: string[] = [];
-    for (const field of message.fields) {
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
       const name = encoding.protoNames ? field.name : field.jsonName;
       let schema = singular(field);
       if (encoding.emitDefaults && writesNull(field)) {
@@ -253,7 +254,8 @@ function recursiveMessages(root: DescMessage): Set<string> {
       return;
     }
     onPath.add(message.typeName);
-    for (const field of message.fields) {
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
       const target =
         field.fieldKind === "message"
           ? field.message

@@ -65,7 +65,8 @@ type SchemaPath =
 
 function child(parent: SchemaPath, ...names: string[]): SchemaPath {
   let path = parent;
-  for (const name of names) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     path = { parent: path, name };
   }
   return path;
@@ -187,9 +188,15 @@ function flattenRoot(schema: JsonSchema): JsonSchema {
   const properties = propertyMap();
   const requiredCount = new Map<string, number>();
   let additional: JsonValue | undefined;
-  for (const branch of branches as JsonSchema[]) {
+  for (let i = 0, list = branches as JsonSchema[]; i < list.length; i++) {
+    const branch = list[i]!;
     Object.assign(properties, branch["properties"] as JsonSchema);
-    for (const name of branch["required"] as string[]) {
+    for (
+      let j = 0, names = branch["required"] as string[];
+      j < names.length;
+      j++
+    ) {
+      const name = names[j]!;
       requiredCount.set(name, (requiredCount.get(name) ?? 0) + 1);
     }
     if (
@@ -377,7 +384,8 @@ function sharedExpansion(
   }
   if (expansion.oneofGroups.length > 0) {
     const at = pathArray(path);
-    for (const group of expansion.oneofGroups) {
+    for (let i = 0, groups = expansion.oneofGroups; i < groups.length; i++) {
+      const group = groups[i]!;
       ctx.oneofGroups.push({ ...group, path: [...at, ...group.path] });
     }
   }
@@ -474,7 +482,8 @@ function expandMessage(
   const required: string[] = [];
   const members: Member[] = [];
   const oneofs: DescOneof[] = [];
-  for (const field of message.fields) {
+  for (let i = 0, fields = message.fields; i < fields.length; i++) {
+    const field = fields[i]!;
     if (isSkipped(field, ctx, child(path, field.name))) {
       continue;
     }
@@ -545,7 +554,8 @@ function expandMessage(
     };
   }
 
-  for (const oneof of oneofs) {
+  for (let i = 0; i < oneofs.length; i++) {
+    const oneof = oneofs[i]!;
     const own = members.filter((m) => m.oneof === oneof);
     ctx.oneofGroups.push({
       path: pathArray(path),
@@ -553,7 +563,8 @@ function expandMessage(
       members: own.map((m) => m.name),
     });
   }
-  for (const m of members) {
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i]!;
     if (ctx.strict) {
       properties[m.name] = nullableWithDescription(m.schema);
       required.push(m.name);

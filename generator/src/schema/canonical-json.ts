@@ -141,7 +141,8 @@ function write(
   // For ASCII keys (all of a schema's keywords and proto field names) the
   // engine's default order is byte order, and much faster.
   let ascii = true;
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     if (!quotedKey(key).ascii) {
       ascii = false;
       break;
@@ -154,7 +155,8 @@ function write(
   }
   text = "{";
   let first = true;
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const v = value[key];
     if (v !== undefined) {
       if (!first) {

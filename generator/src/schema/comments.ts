@@ -71,7 +71,12 @@ function leadingComments(file: DescFile): FileComments {
       }
     } else {
       index = new Map();
-      for (const location of proto.sourceCodeInfo?.location ?? []) {
+      for (
+        let i = 0, locations = proto.sourceCodeInfo?.location ?? [];
+        i < locations.length;
+        i++
+      ) {
+        const location = locations[i]!;
         if (
           location.leadingComments !== undefined &&
           location.leadingComments !== ""

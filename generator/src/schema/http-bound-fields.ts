@@ -14,7 +14,8 @@ const variable = /\{([^}=]*)(?:=[^}]*)?\}/g;
  */
 export function httpBoundFields(method: DescMethod): ReadonlySet<string> {
   const bound = new Set<string>();
-  for (const path of readHttpPaths(method)) {
+  for (let i = 0, paths = readHttpPaths(method); i < paths.length; i++) {
+    const path = paths[i]!;
     for (const match of path.matchAll(variable)) {
       const fieldPath = match[1]!.trim();
       if (fieldPath !== "") {

@@ -24,7 +24,8 @@ export function reachesCycle(message: DescMessage): boolean {
   visiting.add(message);
   let found = false;
   try {
-    for (const field of message.fields) {
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
       const target = heldMessage(field);
       if (target === undefined || isWellKnown(target.typeName)) {
         continue;

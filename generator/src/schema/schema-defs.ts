@@ -199,7 +199,8 @@ export function createSchemaDefs<F extends PathFact>(
       const passes = new Map<string, number>();
       let budget = unrollBudget;
       const visit = (prefix: readonly string[], sites: readonly RefSite[]) => {
-        for (const site of sites) {
+        for (let i = 0; i < sites.length; i++) {
+          const site = sites[i]!;
           const scope = scopes.get(site.key);
           const n = passes.get(site.key) ?? 0;
           if (scope === undefined || n >= recursionUnroll || budget <= 0) {
@@ -207,7 +208,8 @@ export function createSchemaDefs<F extends PathFact>(
           }
           budget -= 1;
           const at = [...prefix, ...site.path];
-          for (const fact of scope.facts) {
+          for (let j = 0, facts = scope.facts; j < facts.length; j++) {
+            const fact = facts[j]!;
             out.push({ ...fact, path: [...at, ...fact.path] });
           }
           passes.set(site.key, n + 1);
@@ -246,7 +248,8 @@ export function wrapDescribedRefs(schema: JsonSchema): JsonSchema {
       obj["anyOf"] = [{ $ref: ref }];
       return;
     }
-    for (const key of ["properties", "$defs"]) {
+    for (let i = 0, keys = ["properties", "$defs"]; i < keys.length; i++) {
+      const key = keys[i]!;
       const map = obj[key];
       if (typeof map === "object" && map !== null && !Array.isArray(map)) {
         Object.values(map).forEach(visit);
@@ -345,7 +348,8 @@ function createMessageGraph(root: DescMessage, strict: boolean): MessageGraph {
     counter += 1;
     stack.push(name);
     onStack.add(name);
-    for (const field of message.fields) {
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
       const target = schemaEdge(field, strict);
       if (target === undefined) {
         continue;
@@ -372,7 +376,8 @@ function createMessageGraph(root: DescMessage, strict: boolean): MessageGraph {
         members.push(top);
       } while (top !== name);
       if (members.length > 1) {
-        for (const m of members) {
+        for (let i = 0; i < members.length; i++) {
+          const m = members[i]!;
           recursive.add(m);
         }
       }

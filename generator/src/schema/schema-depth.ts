@@ -66,7 +66,8 @@ function deeper(node: unknown, depth: number, maxDepth: number): boolean {
   }
   const anyOf = node["anyOf"];
   if (Array.isArray(anyOf)) {
-    for (const branch of anyOf) {
+    for (let i = 0; i < anyOf.length; i++) {
+      const branch: unknown = anyOf[i];
       if (deeper(branch, depth + 1, maxDepth)) {
         return true;
       }
@@ -107,7 +108,8 @@ function walk(
   }
   const properties = node["properties"];
   if (isObject(properties)) {
-    for (const [name, value] of Object.entries(properties)) {
+    for (let i = 0, list = Object.entries(properties); i < list.length; i++) {
+      const [name, value] = list[i]!;
       walk(value, depth + 1, `${path}/properties/${escape(name)}`, visit);
     }
   }
@@ -122,7 +124,8 @@ function walk(
   }
   const defs = node["$defs"];
   if (depth === 0 && isObject(defs)) {
-    for (const [name, value] of Object.entries(defs)) {
+    for (let i = 0, list = Object.entries(defs); i < list.length; i++) {
+      const [name, value] = list[i]!;
       walk(value, depth + 1, `${path}/$defs/${escape(name)}`, visit);
     }
   }

@@ -33,7 +33,8 @@ function isObject(v: JsonValue | undefined): v is JsonSchema {
 function countBase64(v: JsonValue): number {
   if (Array.isArray(v)) {
     let n = 0;
-    for (const item of v) {
+    for (let i = 0; i < v.length; i++) {
+      const item = v[i]!;
       n += countBase64(item);
     }
     return n;

@@ -156,7 +156,8 @@ export function applyValidateRules(
       sentences.push(...own);
     }
   }
-  for (const rule of readOneofRules(field.parent)) {
+  for (let i = 0, rules = readOneofRules(field.parent); i < rules.length; i++) {
+    const rule = rules[i]!;
     if (rule.fields.includes(field.name) && rule.fields.length > 0) {
       const names = rule.fields.join(", ");
       sentences.push(
@@ -382,7 +383,8 @@ function stringRules(
     [rules.email, "email", "Must be an email address."],
     [rules.uri, "uri", "Must be an absolute URI."],
   ];
-  for (const [set, format, sentence] of formats) {
+  for (let i = 0; i < formats.length; i++) {
+    const [set, format, sentence] = formats[i]!;
     if (!set) {
       continue;
     }

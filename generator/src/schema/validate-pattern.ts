@@ -165,7 +165,8 @@ export function translateRe2Pattern(re2: string): PatternTranslation {
   if (depth !== 0) {
     return refuse("unbalanced (");
   }
-  for (const flags of ["", "u"]) {
+  for (let i = 0, flagses = ["", "u"]; i < flagses.length; i++) {
+    const flags = flagses[i]!;
     try {
       new RegExp(out, flags);
     } catch {

@@ -111,7 +111,8 @@ function concat(parts: Uint8Array[]): Uint8Array {
   }
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
-  for (const p of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
     out.set(p, offset);
     offset += p.length;
   }
@@ -428,7 +429,8 @@ export function readOneofRules(message: DescMessage): readonly OneofRule[] {
 
 function decodeOneofRules(message: DescMessage): OneofRule[] {
   const rules: OneofRule[] = [];
-  for (const oneof of message.oneofs) {
+  for (let i = 0, oneofs = message.oneofs; i < oneofs.length; i++) {
+    const oneof = oneofs[i]!;
     if (readOneofRequired(oneof)) {
       rules.push({ fields: oneof.fields.map((f) => f.name), required: true });
     }

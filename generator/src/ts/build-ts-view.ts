@@ -440,7 +440,8 @@ export function assignServiceImports(
     compareUtf8(a.typeName, b.typeName),
   );
   const out = new Map<DescService, string>();
-  for (const service of unique) {
+  for (let i = 0; i < unique.length; i++) {
+    const service = unique[i]!;
     const exported = esServiceExportName(service);
     const qualified =
       service.file.proto.package

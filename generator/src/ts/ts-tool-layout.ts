@@ -81,7 +81,8 @@ function lay(value: JsonValue, unsure: TsUnsure): Laid {
     let numbers = true;
     let sameKind = true;
     const kind0 = elements[0]!.kind;
-    for (const e of elements) {
+    for (let i = 0; i < elements.length; i++) {
+      const e = elements[i]!;
       w += e.width;
       forced ||= e.forced;
       numbers &&= typeof e.text === "string" && /^-?\d/.test(e.text);
@@ -149,7 +150,8 @@ function printValue(v: Laid, indent: number, col: number): string {
   if (v.entries !== undefined) {
     const inner = indent + 2;
     let out = "{\n";
-    for (const e of v.entries) {
+    for (let i = 0, es = v.entries; i < es.length; i++) {
+      const e = es[i]!;
       out += `${spaces(inner)}${printProperty(e.key, e.value, inner)},\n`;
     }
     return `${out}${spaces(indent)}}`;
@@ -157,7 +159,8 @@ function printValue(v: Laid, indent: number, col: number): string {
   if (v.elements !== undefined) {
     const inner = indent + 2;
     let out = "[\n";
-    for (const e of v.elements) {
+    for (let i = 0, es = v.elements; i < es.length; i++) {
+      const e = es[i]!;
       out += `${spaces(inner)}${printValue(e, inner, inner)},\n`;
     }
     return `${out}${spaces(indent)}]`;
@@ -213,7 +216,8 @@ export const laid = {
     }
     let w = 2;
     let forced = expanded;
-    for (const e of entries) {
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
       w += e.key.length + 2 + e.value.width + 2;
       forced ||= e.value.forced;
     }
