@@ -128,40 +128,24 @@ function addFile(
     const presence = messageProto.options?.features?.fieldPresence || inherited;
     pending.push({ desc, presence });
     const nestedPrefix = typeName + ".";
-    for (
-      let i = 0, enumProtos = messageProto.enumType;
-      i < enumProtos.length;
-      i++
-    ) {
-      const enumProto = enumProtos[i]!;
+    for (let i = 0; i < messageProto.enumType.length; i++) {
+      const enumProto = messageProto.enumType[i]!;
       desc.nestedEnums.push(
         addEnum(enumProto, nestedPrefix, file, desc, types),
       );
     }
-    for (
-      let i = 0, nesteds = messageProto.nestedType;
-      i < nesteds.length;
-      i++
-    ) {
-      const nested = nesteds[i]!;
+    for (let i = 0; i < messageProto.nestedType.length; i++) {
+      const nested = messageProto.nestedType[i]!;
       addMessage(nested, nestedPrefix, desc, presence);
     }
   };
-  for (
-    let i = 0, messageProtos = proto.messageType;
-    i < messageProtos.length;
-    i++
-  ) {
-    const messageProto = messageProtos[i]!;
+  for (let i = 0; i < proto.messageType.length; i++) {
+    const messageProto = proto.messageType[i]!;
     addMessage(messageProto, prefix, undefined, filePresence);
   }
   const resolve = newResolver(proto.name, types, mapEntries);
-  for (
-    let i = 0, serviceProtos = proto.service;
-    i < serviceProtos.length;
-    i++
-  ) {
-    const serviceProto = serviceProtos[i]!;
+  for (let i = 0; i < proto.service.length; i++) {
+    const serviceProto = proto.service[i]!;
     file.services.push(addService(serviceProto, prefix, file, resolve));
   }
   for (let i = 0, extensions = proto.extension; i < extensions.length; i++) {
@@ -169,12 +153,8 @@ function addFile(
     file.extensions.push(newExtension(extension, prefix, file, undefined));
   }
   for (const { desc, presence } of pending) {
-    for (
-      let i = 0, extensions = desc.proto.extension;
-      i < extensions.length;
-      i++
-    ) {
-      const extension = extensions[i]!;
+    for (let i = 0; i < desc.proto.extension.length; i++) {
+      const extension = desc.proto.extension[i]!;
       desc.nestedExtensions.push(
         newExtension(extension, desc.typeName + ".", file, desc),
       );

@@ -68,8 +68,7 @@ export function buildGoMcpView(
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
   const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
   checkMcpServiceNames(model.mcpServices, problems, goServiceFunctions);
-  for (let i = 0, services = model.mcpServices; i < services.length; i++) {
-    const service = services[i]!;
+  for (const service of model.mcpServices) {
     for (let j = 0, fns = goServiceFunctions(service); j < fns.length; j++) {
       const fn = fns[j]!;
       const tool = toolByVar.get(fn) ?? service.tools[0]!;
@@ -96,11 +95,8 @@ export function buildGoMcpView(
     mcp: true,
   });
   const imports = new Map<string, GoImport>();
-  for (
-    let i = 0, imps = [...templateImports, ...runtime.imports];
-    i < imps.length;
-    i++
-  ) {
+  const imps = [...templateImports, ...runtime.imports];
+  for (let i = 0; i < imps.length; i++) {
     const imp = imps[i]!;
     imports.set(imp.path, imp);
   }

@@ -59,11 +59,8 @@ export function buildGoView(
   };
   const runtime = goRuntime(features);
   const imports = new Map<string, GoImport>();
-  for (
-    let i = 0, imps = [...goTemplateImports(features), ...runtime.imports];
-    i < imps.length;
-    i++
-  ) {
+  const imps = [...goTemplateImports(features), ...runtime.imports];
+  for (let i = 0; i < imps.length; i++) {
     const imp = imps[i]!;
     imports.set(imp.path, imp);
   }
@@ -302,11 +299,8 @@ export function assignGoPackages(
     "gentools",
   ]);
   const out = new Map<string, GoPackage>();
-  for (
-    let i = 0, importPaths = [...byPath.keys()].sort(compareUtf8);
-    i < importPaths.length;
-    i++
-  ) {
+  const importPaths = [...byPath.keys()].sort(compareUtf8);
+  for (let i = 0; i < importPaths.length; i++) {
     const importPath = importPaths[i]!;
     const { wanted, files: fileNames } = byPath.get(importPath)!;
     const name = uniqueName(wanted, importPath, taken);

@@ -93,11 +93,8 @@ function topologicalOrder(
         `import cycle: ${[...path, file.name].join(" → ")}`,
       );
     }
-    for (
-      let i = 0, deps = [...file.dependency].sort(compareUtf8);
-      i < deps.length;
-      i++
-    ) {
+    const deps = [...file.dependency].sort(compareUtf8);
+    for (let i = 0; i < deps.length; i++) {
       const dep = deps[i]!;
       const depFile = byName.get(dep);
       if (depFile === undefined) {

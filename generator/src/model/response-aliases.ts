@@ -110,11 +110,8 @@ export function responseAliasTypes(
   }
   while (pending.length > 0) {
     const message = pending.pop()!;
-    for (
-      let i = 0, list = holders.get(message.typeName) ?? [];
-      i < list.length;
-      i++
-    ) {
+    const list = holders.get(message.typeName) ?? [];
+    for (let i = 0; i < list.length; i++) {
       const holder = list[i]!;
       if (!inTable.has(holder.typeName)) {
         inTable.add(holder.typeName);

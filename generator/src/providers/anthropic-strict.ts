@@ -149,11 +149,8 @@ export function reportAnthropicStrictRecursion(
   refs: readonly SchemaVisit[],
   report: Report,
 ): void {
-  for (
-    let i = 0, cycles = refCyclesOf(schema, refs, false);
-    i < cycles.length;
-    i++
-  ) {
+  const cycles = refCyclesOf(schema, refs, false);
+  for (let i = 0; i < cycles.length; i++) {
     const cycle = cycles[i]!;
     report(
       cycle.path,

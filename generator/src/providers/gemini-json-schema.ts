@@ -247,11 +247,8 @@ export function reportGeminiCycles(
   refs: readonly SchemaVisit[],
   report: Report,
 ): void {
-  for (
-    let i = 0, cycles = refCyclesOf(schema, refs, true);
-    i < cycles.length;
-    i++
-  ) {
+  const cycles = refCyclesOf(schema, refs, true);
+  for (let i = 0; i < cycles.length; i++) {
     const cycle = cycles[i]!;
     report(
       cycle.path,

@@ -143,12 +143,7 @@ export function checkGeminiOpenApi(schema: unknown): ProviderViolation[] {
         `"nullable" must be a boolean, got ${show(node["nullable"])}`,
       );
     }
-    for (
-      let i = 0, keys = ["required", "propertyOrdering"];
-      i < keys.length;
-      i++
-    ) {
-      const key = keys[i]!;
+    for (const key of ["required", "propertyOrdering"]) {
       const list = node[key];
       if (
         key in node &&
@@ -170,11 +165,8 @@ export function checkGeminiOpenApi(schema: unknown): ProviderViolation[] {
           `"properties" must be an object, got ${show(properties)}`,
         );
       } else {
-        for (
-          let i = 0, list = Object.entries(properties);
-          i < list.length;
-          i++
-        ) {
+        const list = Object.entries(properties);
+        for (let i = 0; i < list.length; i++) {
           const [name, sub] = list[i]!;
           walk(sub, `${path}/properties/${escapePointer(name)}`);
         }

@@ -869,7 +869,7 @@ function createStrictChecker(root: unknown): StrictChecker {
   ): void {
     const listed = new Set<string>();
     for (let i = 0; i < required.length; i++) {
-      const name = required[i]!;
+      const name: unknown = required[i];
       if (typeof name !== "string") {
         report(
           ctx.path,

@@ -429,8 +429,7 @@ export function refCyclesOf(
    */
   const edges = new Map<string, { path: string; target: string }[]>();
   edges.set("#", []);
-  for (let i = 0, keys = ["$defs", "definitions"]; i < keys.length; i++) {
-    const key = keys[i]!;
+  for (const key of ["$defs", "definitions"]) {
     const defs = isPlainObject(root) ? root[key] : undefined;
     if (isPlainObject(defs)) {
       for (let j = 0, names = Object.keys(defs); j < names.length; j++) {

@@ -191,11 +191,8 @@ function flattenRoot(schema: JsonSchema): JsonSchema {
   for (let i = 0, list = branches as JsonSchema[]; i < list.length; i++) {
     const branch = list[i]!;
     Object.assign(properties, branch["properties"] as JsonSchema);
-    for (
-      let j = 0, names = branch["required"] as string[];
-      j < names.length;
-      j++
-    ) {
+    const names = branch["required"] as string[];
+    for (let j = 0; j < names.length; j++) {
       const name = names[j]!;
       requiredCount.set(name, (requiredCount.get(name) ?? 0) + 1);
     }

@@ -71,11 +71,8 @@ function leadingComments(file: DescFile): FileComments {
       }
     } else {
       index = new Map();
-      for (
-        let i = 0, locations = proto.sourceCodeInfo?.location ?? [];
-        i < locations.length;
-        i++
-      ) {
+      const locations = proto.sourceCodeInfo?.location ?? [];
+      for (let i = 0; i < locations.length; i++) {
         const location = locations[i]!;
         if (
           location.leadingComments !== undefined &&

@@ -208,8 +208,9 @@ export function createSchemaDefs<F extends PathFact>(
           }
           budget -= 1;
           const at = [...prefix, ...site.path];
-          for (let j = 0, facts = scope.facts; j < facts.length; j++) {
-            const fact = facts[j]!;
+          const scopeFacts = scope.facts;
+          for (let j = 0; j < scopeFacts.length; j++) {
+            const fact = scopeFacts[j]!;
             out.push({ ...fact, path: [...at, ...fact.path] });
           }
           passes.set(site.key, n + 1);
@@ -248,8 +249,7 @@ export function wrapDescribedRefs(schema: JsonSchema): JsonSchema {
       obj["anyOf"] = [{ $ref: ref }];
       return;
     }
-    for (let i = 0, keys = ["properties", "$defs"]; i < keys.length; i++) {
-      const key = keys[i]!;
+    for (const key of ["properties", "$defs"]) {
       const map = obj[key];
       if (typeof map === "object" && map !== null && !Array.isArray(map)) {
         Object.values(map).forEach(visit);

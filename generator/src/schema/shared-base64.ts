@@ -34,7 +34,7 @@ function countBase64(v: JsonValue): number {
   if (Array.isArray(v)) {
     let n = 0;
     for (let i = 0; i < v.length; i++) {
-      const item = v[i]!;
+      const item = v[i] as JsonValue;
       n += countBase64(item);
     }
     return n;

@@ -156,8 +156,9 @@ export function applyValidateRules(
       sentences.push(...own);
     }
   }
-  for (let i = 0, rules = readOneofRules(field.parent); i < rules.length; i++) {
-    const rule = rules[i]!;
+  const oneofRules = readOneofRules(field.parent);
+  for (let i = 0; i < oneofRules.length; i++) {
+    const rule = oneofRules[i]!;
     if (rule.fields.includes(field.name) && rule.fields.length > 0) {
       const names = rule.fields.join(", ");
       sentences.push(

@@ -165,8 +165,7 @@ export function translateRe2Pattern(re2: string): PatternTranslation {
   if (depth !== 0) {
     return refuse("unbalanced (");
   }
-  for (let i = 0, flagses = ["", "u"]; i < flagses.length; i++) {
-    const flags = flagses[i]!;
+  for (const flags of ["", "u"]) {
     try {
       new RegExp(out, flags);
     } catch {
