@@ -461,8 +461,8 @@ function unknownEnumValue(msg: MessageObject, no: number, value: number) {
  * The list every empty list field of a decoded message holds, frozen: at
  * 2,000 tools a request's descriptors have 74,481 list fields, 64,656
  * of them empty, and an array for each of those was 2 MB the collector
- * copied twice. A field gets its own array at its first
- * element (`listOf`).
+ * copied twice. A field gets its own array at its first element
+ * (`listOf`).
  */
 const noElements: readonly unknown[] = Object.freeze([]);
 
