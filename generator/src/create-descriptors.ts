@@ -95,8 +95,8 @@ function addFile(
     (edition === Edition.EDITION_PROTO3
       ? FeatureSet_FieldPresence.IMPLICIT
       : FeatureSet_FieldPresence.EXPLICIT);
-  for (let i = 0, enumProtos = proto.enumType; i < enumProtos.length; i++) {
-    const enumProto = enumProtos[i]!;
+  for (let i = 0; i < proto.enumType.length; i++) {
+    const enumProto = proto.enumType[i]!;
     file.enums.push(addEnum(enumProto, prefix, file, undefined, types));
   }
   const addMessage = (
@@ -148,8 +148,8 @@ function addFile(
     const serviceProto = proto.service[i]!;
     file.services.push(addService(serviceProto, prefix, file, resolve));
   }
-  for (let i = 0, extensions = proto.extension; i < extensions.length; i++) {
-    const extension = extensions[i]!;
+  for (let i = 0; i < proto.extension.length; i++) {
+    const extension = proto.extension[i]!;
     file.extensions.push(newExtension(extension, prefix, file, undefined));
   }
   for (const { desc, presence } of pending) {

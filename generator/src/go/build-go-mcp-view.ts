@@ -69,8 +69,7 @@ export function buildGoMcpView(
   const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
   checkMcpServiceNames(model.mcpServices, problems, goServiceFunctions);
   for (const service of model.mcpServices) {
-    for (let j = 0, fns = goServiceFunctions(service); j < fns.length; j++) {
-      const fn = fns[j]!;
+    for (const fn of goServiceFunctions(service)) {
       const tool = toolByVar.get(fn) ?? service.tools[0]!;
       if (toolByVar.has(fn) || declared.has(fn)) {
         problems.add({
@@ -95,9 +94,7 @@ export function buildGoMcpView(
     mcp: true,
   });
   const imports = new Map<string, GoImport>();
-  const imps = [...templateImports, ...runtime.imports];
-  for (let i = 0; i < imps.length; i++) {
-    const imp = imps[i]!;
+  for (const imp of [...templateImports, ...runtime.imports]) {
     imports.set(imp.path, imp);
   }
 
@@ -162,8 +159,7 @@ function aliasTableLines(model: GeneratorModel): string[] {
   const tools = new Set(model.toolResponseAliases.map(([name]) => name));
   const known = new Set(model.knownAliasPrefixes);
   const lines: string[] = [];
-  for (let i = 0, list = all.responseAliasTypes; i < list.length; i++) {
-    const [name, fields] = list[i]!;
+  for (const [name, fields] of all.responseAliasTypes) {
     if (types.has(name)) continue;
     const literals = fields.map((f) =>
       goStructLiteral([
@@ -177,14 +173,12 @@ function aliasTableLines(model: GeneratorModel): string[] {
       `responseAliasTypes[${goQuote(name)}] = []responseAliasField{${literals.join(", ")}}`,
     );
   }
-  for (let i = 0, prefixes = all.knownAliasPrefixes; i < prefixes.length; i++) {
-    const prefix = prefixes[i]!;
+  for (const prefix of all.knownAliasPrefixes) {
     if (!known.has(prefix)) {
       lines.push(`knownAliasPrefixes[${goQuote(prefix)}] = true`);
     }
   }
-  for (let i = 0, list = all.toolResponseAliases; i < list.length; i++) {
-    const [name, t] = list[i]!;
+  for (const [name, t] of all.toolResponseAliases) {
     if (tools.has(name)) continue;
     const literal = goStructLiteral([
       ["message", goQuote(t.message)],

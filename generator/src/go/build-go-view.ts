@@ -59,9 +59,7 @@ export function buildGoView(
   };
   const runtime = goRuntime(features);
   const imports = new Map<string, GoImport>();
-  const imps = [...goTemplateImports(features), ...runtime.imports];
-  for (let i = 0; i < imps.length; i++) {
-    const imp = imps[i]!;
+  for (const imp of [...goTemplateImports(features), ...runtime.imports]) {
     imports.set(imp.path, imp);
   }
   const importGroups = goImportGroups(imports.values(), packages.values());
@@ -299,14 +297,11 @@ export function assignGoPackages(
     "gentools",
   ]);
   const out = new Map<string, GoPackage>();
-  const importPaths = [...byPath.keys()].sort(compareUtf8);
-  for (let i = 0; i < importPaths.length; i++) {
-    const importPath = importPaths[i]!;
+  for (const importPath of [...byPath.keys()].sort(compareUtf8)) {
     const { wanted, files: fileNames } = byPath.get(importPath)!;
     const name = uniqueName(wanted, importPath, taken);
     taken.add(name);
-    for (let j = 0; j < fileNames.length; j++) {
-      const f = fileNames[j]!;
+    for (const f of fileNames) {
       out.set(f, { importPath, name });
     }
   }

@@ -60,8 +60,7 @@ export function resolveRequestFiles(
   }
   const names = [...new Set(request.fileToGenerate)].sort(compareUtf8);
   const files: DescFile[] = [];
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
+  for (const name of names) {
     const file = descriptors.get(name);
     if (file === undefined) {
       throw new GeneratorError(
@@ -93,9 +92,7 @@ function topologicalOrder(
         `import cycle: ${[...path, file.name].join(" → ")}`,
       );
     }
-    const deps = [...file.dependency].sort(compareUtf8);
-    for (let i = 0; i < deps.length; i++) {
-      const dep = deps[i]!;
+    for (const dep of [...file.dependency].sort(compareUtf8)) {
       const depFile = byName.get(dep);
       if (depFile === undefined) {
         throw new GeneratorError(

@@ -99,8 +99,7 @@ export function checkMcpServiceNames(
   declaredNames: (service: McpServiceModel) => readonly string[],
 ): void {
   const owners = new Map<string, McpServiceModel>();
-  for (let i = 0; i < services.length; i++) {
-    const service = services[i]!;
+  for (const service of services) {
     const names = declaredNames(service);
     const taken = names.filter((n) => owners.has(n));
     if (taken.length === 0) {

@@ -426,11 +426,9 @@ function trimSuggestion(
   const packages = [...new Set(shortened.map((s) => s.pkg))]
     .filter((p) => p !== "")
     .sort(compareUtf8);
-  for (let i = 0; i < packages.length; i++) {
-    const pkg = packages[i]!;
+  for (const pkg of packages) {
     let whole = 0;
-    for (let j = 0; j < shortened.length; j++) {
-      const s = shortened[j]!;
+    for (const s of shortened) {
       const derived = deriveToolName(
         s.fullName,
         pkg,

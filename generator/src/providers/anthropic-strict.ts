@@ -149,9 +149,7 @@ export function reportAnthropicStrictRecursion(
   refs: readonly SchemaVisit[],
   report: Report,
 ): void {
-  const cycles = refCyclesOf(schema, refs, false);
-  for (let i = 0; i < cycles.length; i++) {
-    const cycle = cycles[i]!;
+  for (const cycle of refCyclesOf(schema, refs, false)) {
     report(
       cycle.path,
       "no-recursion",

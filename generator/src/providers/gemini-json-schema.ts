@@ -247,9 +247,7 @@ export function reportGeminiCycles(
   refs: readonly SchemaVisit[],
   report: Report,
 ): void {
-  const cycles = refCyclesOf(schema, refs, true);
-  for (let i = 0; i < cycles.length; i++) {
-    const cycle = cycles[i]!;
+  for (const cycle of refCyclesOf(schema, refs, true)) {
     report(
       cycle.path,
       "required-cycle",

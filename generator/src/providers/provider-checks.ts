@@ -411,8 +411,7 @@ function limitWarnings(
     const limits = anthropicStrictRequestLimits;
     let optional = 0;
     let unions = 0;
-    for (let i = 0; i < strictCounts.length; i++) {
-      const counts = strictCounts[i]!;
+    for (const counts of strictCounts) {
       optional += counts.optionalParameters;
       unions += counts.unionParameters;
     }
@@ -536,8 +535,7 @@ export function createToolChecker(
       texts.push({ text: t.schemaJson, check });
     }
     const result = toolCheckOf(t.name, check);
-    for (let i = 0, messages = result.problems; i < messages.length; i++) {
-      const message = messages[i]!;
+    for (const message of result.problems) {
       found.push({ file: t.file, element: t.element, message });
     }
     if (result.warnings.length > 0) {

@@ -71,9 +71,7 @@ function leadingComments(file: DescFile): FileComments {
       }
     } else {
       index = new Map();
-      const locations = proto.sourceCodeInfo?.location ?? [];
-      for (let i = 0; i < locations.length; i++) {
-        const location = locations[i]!;
+      for (const location of proto.sourceCodeInfo?.location ?? []) {
         if (
           location.leadingComments !== undefined &&
           location.leadingComments !== ""

@@ -111,8 +111,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
   }
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i]!;
+  for (const p of parts) {
     out.set(p, offset);
     offset += p.length;
   }
