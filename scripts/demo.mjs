@@ -37,7 +37,7 @@ const need = [
   [path.join(repoRoot, "e2e", "server", "dist", "index.js"), "the test server"],
   [
     path.join(repoRoot, "runtimes", "ts", "dist", "index.js"),
-    "@ai-tools/runtime",
+    "@protoc-gen-ai-tools/runtime",
   ],
   [path.join(e2eTs, "node_modules", ".bin", "protoc-gen-es"), "protoc-gen-es"],
 ];
@@ -134,7 +134,7 @@ async function main() {
     "@bufbuild/protobuf",
     "@connectrpc/connect",
     "@connectrpc/connect-node",
-    "@ai-tools/runtime",
+    "@protoc-gen-ai-tools/runtime",
   ]) {
     mkdirSync(path.dirname(path.join(out, "node_modules", pkg)), {
       recursive: true,
@@ -264,7 +264,7 @@ async function main() {
     "The model only ever saw aliases (and its workspace id); the server only ever",
   );
   console.log(
-    "received UUIDs. Tests of all this: npx -y pnpm@12.4.2 --filter @ai-tools/e2e-ts e2e",
+    "received UUIDs. Tests of all this: npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-ts e2e",
   );
 }
 

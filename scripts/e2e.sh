@@ -25,5 +25,5 @@ fi
 
 bash scripts/install.sh
 npx -y pnpm@12.4.2 exec turbo run e2e \
-  --filter="@ai-tools/e2e-${target}" \
-  --filter="@ai-tools/example-${target}"
+  --filter="@protoc-gen-ai-tools/e2e-${target}" \
+  --filter="@protoc-gen-ai-tools/example-${target}"

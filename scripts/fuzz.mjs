@@ -41,9 +41,9 @@ for (let i = 0; i < args.length; i++) {
 
 const packages = [
   "protoc-gen-ai-tools",
-  "@ai-tools/runtime",
-  "@ai-tools/runtime-python",
-  "@ai-tools/runtime-go",
+  "@protoc-gen-ai-tools/runtime",
+  "@protoc-gen-ai-tools/runtime-python",
+  "@protoc-gen-ai-tools/runtime-go",
 ];
 console.log(`fuzz: ${duration} s per package`);
 const r = spawnSync(

@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go v1.36.11-20260709200747-435963d16310.1
 	buf.build/go/protovalidate v1.3.0
-	github.com/ai-tools/runtime-go/redisstore v0.0.0
+	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore v0.0.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/redis/go-redis/v9 v9.23.0
@@ -34,4 +34,4 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260120221211-b8f7ae30c516 // indirect
 )
 
-replace github.com/ai-tools/runtime-go/redisstore => ../../runtimes/go/redisstore
+replace github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore => ../../runtimes/go/redisstore

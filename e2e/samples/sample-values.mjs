@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Arguments generated from the schema of each samples_echo_* tool of
-// e2e/proto (by @ai-tools/testkit), the way the plugin computes the schema
+// e2e/proto (by @protoc-gen-ai-tools/testkit), the way the plugin computes the schema
 // (its own model, from a `buf build` of e2e/proto), for the schema round
 // trip of every end-to-end suite. Each suite checks that the schema recorded
 // here is the one its generated file carries.
@@ -24,7 +24,7 @@ import {
   CodeGeneratorRequestSchema,
   FileDescriptorSetSchema,
 } from "@bufbuild/protobuf/wkt";
-import { validateAgainst, valuesFor } from "@ai-tools/testkit";
+import { validateAgainst, valuesFor } from "@protoc-gen-ai-tools/testkit";
 import { ScalarType } from "@bufbuild/protobuf";
 import {
   buildModel,
@@ -94,7 +94,7 @@ const rangeOf = {
 
 /**
  * The range of the integer field at a value path of `input` (segments as in
- * @ai-tools/testkit's OneofGroup: field names, "[]", "{}", "key"/"value" of
+ * @protoc-gen-ai-tools/testkit's OneofGroup: field names, "[]", "{}", "key"/"value" of
  * map entries), from its protobuf type: a signed field gets negative values
  * too, an unsigned one none. Undefined where the path ends elsewhere (an
  * enum, a well-known type): the testkit's int32.

@@ -3,7 +3,7 @@ module example.com/aitools/testgo
 go 1.26.0
 
 require (
-	github.com/ai-tools/runtime-go v0.0.0
+	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
@@ -24,4 +24,4 @@ require (
 )
 
 // The Go runtime's shared vector runners (runtimes/go/vectortest).
-replace github.com/ai-tools/runtime-go => ../../runtimes/go
+replace github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go => ../../runtimes/go

@@ -76,13 +76,15 @@ describe("the e2e matrix", () => {
         expect(pkg.scripts["e2e"], dir).toBeDefined();
         expect(pkg.name).toBe(
           dir.startsWith("e2e/")
-            ? `@ai-tools/e2e-${target}`
-            : `@ai-tools/example-${target}`,
+            ? `@protoc-gen-ai-tools/e2e-${target}`
+            : `@protoc-gen-ai-tools/example-${target}`,
         );
       }
     }
-    expect(script).toContain('--filter="@ai-tools/e2e-${target}"');
-    expect(script).toContain('--filter="@ai-tools/example-${target}"');
+    expect(script).toContain('--filter="@protoc-gen-ai-tools/e2e-${target}"');
+    expect(script).toContain(
+      '--filter="@protoc-gen-ai-tools/example-${target}"',
+    );
   });
 
   it("scripts/e2e.sh refuses an unknown target before installing anything", () => {

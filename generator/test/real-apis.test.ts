@@ -165,7 +165,7 @@ describe("TypeScript, with protoc-gen-es output", () => {
     for (const [name, target] of [
       ["@bufbuild/protobuf", join(paths.generator, "node_modules")],
       ["@connectrpc/connect", join(paths.generator, "node_modules")],
-      ["@ai-tools/runtime", undefined],
+      ["@protoc-gen-ai-tools/runtime", undefined],
     ] as const) {
       mkdirSync(join(nm, name, ".."), { recursive: true });
       symlinkSync(

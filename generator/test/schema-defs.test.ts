@@ -10,8 +10,8 @@ import {
   type FileRegistry,
 } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { fixArguments } from "@ai-tools/runtime";
-import { validateAgainst, valuesFor } from "@ai-tools/testkit";
+import { fixArguments } from "@protoc-gen-ai-tools/runtime";
+import { validateAgainst, valuesFor } from "@protoc-gen-ai-tools/testkit";
 import { checkAnthropicStrict } from "../src/providers/anthropic-strict.js";
 import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
-import { validateAgainst, valuesFor } from "@ai-tools/testkit";
+import { validateAgainst, valuesFor } from "@protoc-gen-ai-tools/testkit";
 
 /**
  * The two invariants of docs/compat.md, over every tool of every test proto:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateAgainst, valuesFor } from "@ai-tools/testkit";
+import { validateAgainst, valuesFor } from "@protoc-gen-ai-tools/testkit";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import { canonicalJson } from "../src/schema/canonical-json.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";

@@ -276,7 +276,7 @@ describe("TypeScript target: toolchain checks", () => {
       // A user of the file: every export typed as the contract says.
       writeFileSync(
         join(out.dir, "use.ts"),
-        `${out.hasExecutors ? 'import type { Transport } from "@connectrpc/connect";\nimport { createAliasManager } from "@ai-tools/runtime";\n' : ""}import type { ResponseAliasField, ResponseAliasTool } from "@ai-tools/runtime";
+        `${out.hasExecutors ? 'import type { Transport } from "@connectrpc/connect";\nimport { createAliasManager } from "@protoc-gen-ai-tools/runtime";\n' : ""}import type { ResponseAliasField, ResponseAliasTool } from "@protoc-gen-ai-tools/runtime";
 import type { AgentTool } from "./ai_tools.gen.js";
 import * as gen from "./ai_tools.gen.js";
 export const tools: AgentTool[] = gen.allTools();
@@ -291,7 +291,7 @@ ${out.hasExecutors ? "export const run = (t: Transport) => gen.createExecutor(t)
         writeFileSync(
           join(out.dir, "use-mcp.ts"),
           `import type { Transport } from "@connectrpc/connect";
-import { createMcpToolServer } from "@ai-tools/runtime/mcp";
+import { createMcpToolServer } from "@protoc-gen-ai-tools/runtime/mcp";
 import * as mcp from "./ai_tools_mcp.gen.js";
 export function serve(t: Transport) {
   const server = createMcpToolServer({ name: "x" });

@@ -264,7 +264,7 @@ describe("target=ts: imports", () => {
         "  type AgentTool,",
         "  type AliasConfig,",
         "  type ResponseAliases,",
-        '} from "@ai-tools/runtime";',
+        '} from "@protoc-gen-ai-tools/runtime";',
       ].join("\n"),
     );
     expect(src).not.toContain("createExecutor");

@@ -1,6 +1,6 @@
 import { fromJsonString } from "@bufbuild/protobuf";
-import { fixArguments } from "@ai-tools/runtime";
-import { validateAgainst, valuesFor } from "@ai-tools/testkit";
+import { fixArguments } from "@protoc-gen-ai-tools/runtime";
+import { validateAgainst, valuesFor } from "@protoc-gen-ai-tools/testkit";
 import { describe, expect, it } from "vitest";
 import { esMessage, esRegistry } from "./support/es-registry.js";
 import { modelOf } from "./support/model.js";

@@ -8,7 +8,7 @@ package aitools
 import (
 	"context"
 
-	aitestv1 "github.com/ai-tools/runtime-go/internal/testpb/aitest/v1"
+	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
 )
 
 // Execute runs the auto-executor of toolName with the model's arguments.

@@ -22,8 +22,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	aitestv1 "github.com/ai-tools/runtime-go/internal/testpb/aitest/v1"
-	"github.com/ai-tools/runtime-go/vectortest"
+	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/vectortest"
 )
 
 // testServer counts calls and answers the next one with the status set by

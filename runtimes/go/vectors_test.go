@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	aitestv1 "github.com/ai-tools/runtime-go/internal/testpb/aitest/v1"
-	"github.com/ai-tools/runtime-go/vectortest"
+	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/vectortest"
 )
 
 // vectorsDir is e2e/vectors, or $AITOOLS_VECTORS.

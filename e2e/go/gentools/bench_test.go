@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ai-tools/runtime-go/redisstore"
-	"github.com/ai-tools/runtime-go/redisstore/redistest"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore/redistest"
 
 	linkhubv1 "example.com/aitools/e2e/gen/linkhub/v1"
 	"example.com/aitools/e2e/gentools"

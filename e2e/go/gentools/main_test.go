@@ -75,7 +75,7 @@ func serverMain() string {
 // does not) and reports an exit that was not clean.
 func startServer(main string, timeout time.Duration) (stop func() error, addr string, err error) {
 	if _, err := os.Stat(main); err != nil {
-		return nil, "", fmt.Errorf("%w (build it: npx -y pnpm@12.4.2 --filter @ai-tools/e2e-server build)", err)
+		return nil, "", fmt.Errorf("%w (build it: npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-server build)", err)
 	}
 	cmd := exec.Command("node", main)
 	cmd.Stderr = os.Stderr

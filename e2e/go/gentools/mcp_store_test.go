@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/ai-tools/runtime-go/redisstore/redistest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore/redistest"
 )
 
 // TestMCPAcrossInstances (issue 12, point 5): two instances of the

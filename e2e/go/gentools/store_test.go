@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ai-tools/runtime-go/redisstore"
-	"github.com/ai-tools/runtime-go/redisstore/redistest"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore/redistest"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 

@@ -242,7 +242,7 @@ if (mode === "--fast") {
 
 if (!existsSync(env.E2E_SERVER_MAIN)) {
   die(
-    `${env.E2E_SERVER_MAIN} not found: build the test server first (npx -y pnpm@12.4.2 --filter @ai-tools/e2e-server build)`,
+    `${env.E2E_SERVER_MAIN} not found: build the test server first (npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-server build)`,
   );
 }
 if (mode === "--bench") {

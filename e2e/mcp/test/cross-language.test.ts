@@ -4,7 +4,7 @@
 // shared gRPC server (the workspace id and record times aside), texts byte
 // for byte.
 import { randomUUID } from "node:crypto";
-import { modelOfTestApi, sampleValues } from "@ai-tools/e2e-samples";
+import { modelOfTestApi, sampleValues } from "@protoc-gen-ai-tools/e2e-samples";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { comparable, outputSchemas, validatorOf } from "./checks.js";

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { startServerProcess } from "@ai-tools/e2e-server";
+import { startServerProcess } from "@protoc-gen-ai-tools/e2e-server";
 import type { TestProject } from "vitest/node";
 import { goBinary, pyGenDir, repoRoot, tsServerScript } from "./languages.js";
 
@@ -43,7 +43,7 @@ export default async function setup(
   }
   if (!existsSync(tsServerScript)) {
     throw new Error(
-      `${tsServerScript} not found: build e2e/ts first (npx -y pnpm@12.4.2 --filter @ai-tools/e2e-ts build)`,
+      `${tsServerScript} not found: build e2e/ts first (npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-ts build)`,
     );
   }
   const server = await startServerProcess();

@@ -255,7 +255,7 @@ if (mode === "--fast") {
 
 if (!existsSync(pyEnv.E2E_SERVER_MAIN)) {
   die(
-    `${pyEnv.E2E_SERVER_MAIN} not found: build the test server first (npx -y pnpm@12.4.2 --filter @ai-tools/e2e-server build)`,
+    `${pyEnv.E2E_SERVER_MAIN} not found: build the test server first (npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-server build)`,
   );
 }
 if (mode === "--bench") {

@@ -38,7 +38,9 @@ def server_addr() -> Iterator[str]:
         pytest.fail("this test needs the test server (E2E_NO_SERVER is set)")
     main = _server_main()
     if not os.path.exists(main):
-        pytest.fail(f"{main} not found: npx -y pnpm@12.4.2 --filter @ai-tools/e2e-server build")
+        pytest.fail(
+            f"{main} not found: npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-server build"
+        )
     proc = subprocess.Popen(
         ["node", main], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr
     )

@@ -3,7 +3,7 @@ recursion through $ref) and buf.validate keywords, on the generator's golden
 cases ``compact`` (schema=compact), ``validate`` and ``recursion``
 (schema=compact with providers=openai: strict cycles), generated into
 gen/cases/<case>/ by scripts/run.mjs. The values (200 per tool, from the
-plugin's schema: scripts/values.mjs, @ai-tools/e2e-samples) go through an
+plugin's schema: scripts/values.mjs, @protoc-gen-ai-tools/e2e-samples) go through an
 executor to a gRPC server of the case started here on a real socket: alias
 resolution, the argument fix-up and json_format, then the wire. The
 auto-executed tools run on the generated ``Executor``; the others (the

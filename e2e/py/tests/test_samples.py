@@ -1,5 +1,5 @@
 """Scenario 4: every well-known type, map and oneof. Arguments generated from
-each samples_echo_* schema (scripts/values.mjs, @ai-tools/testkit) go through
+each samples_echo_* schema (scripts/values.mjs, @protoc-gen-ai-tools/testkit) go through
 the executor to the real server; what the server received, and what it
 echoed, must equal the request the arguments mean, worked out independently
 of the runtime by expected_json below."""

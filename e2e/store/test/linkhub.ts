@@ -1,11 +1,11 @@
-// What the checks read from the shared test server (@ai-tools/e2e-server,
+// What the checks read from the shared test server (@protoc-gen-ai-tools/e2e-server,
 // run as its own process): its links and page themes, and the requests it
 // recorded.
 import {
   LinkService,
   PageThemeService,
   TestControlService,
-} from "@ai-tools/e2e-server";
+} from "@protoc-gen-ai-tools/e2e-server";
 import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 

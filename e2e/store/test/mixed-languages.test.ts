@@ -6,8 +6,11 @@
 // conversation started in one language goes on in the others; 50
 // conversations × 100 calls land each call on a random one of the six.
 import { randomUUID } from "node:crypto";
-import { startServerProcess, type ServerProcess } from "@ai-tools/e2e-server";
-import { startRedis, type RedisServer } from "@ai-tools/testkit";
+import {
+  startServerProcess,
+  type ServerProcess,
+} from "@protoc-gen-ai-tools/e2e-server";
+import { startRedis, type RedisServer } from "@protoc-gen-ai-tools/testkit";
 import { createClient } from "redis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {

@@ -1,5 +1,5 @@
 // The store workers of the three languages, one protocol (e2e/go/cmd/
-// linkhub-worker; its client in @ai-tools/testkit). Each runs the generated executor of the test API
+// linkhub-worker; its client in @protoc-gen-ai-tools/testkit). Each runs the generated executor of the test API
 // with its conversations on Redis (docs/store.md).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import {
   spawnStoreWorker,
   type StoreWorker,
   type WorkerAnswer,
-} from "@ai-tools/testkit";
+} from "@protoc-gen-ai-tools/testkit";
 
 /** The repository root. */
 export const repoRoot = path.resolve(
@@ -72,7 +72,7 @@ export function buildWorkers(): void {
   }
   if (!existsSync(tsWorker)) {
     throw new Error(
-      `${tsWorker} not found: build e2e/ts first (npx -y pnpm@12.4.2 --filter @ai-tools/e2e-ts build)`,
+      `${tsWorker} not found: build e2e/ts first (npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-ts build)`,
     );
   }
 }

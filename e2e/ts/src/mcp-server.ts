@@ -21,8 +21,8 @@ import {
   serveHttp,
   serveStdio,
   type ConversationStore,
-} from "@ai-tools/runtime/mcp";
-import { createRedisConversationStore } from "@ai-tools/runtime/redis";
+} from "@protoc-gen-ai-tools/runtime/mcp";
+import { createRedisConversationStore } from "@protoc-gen-ai-tools/runtime/redis";
 import { createClient } from "redis";
 import {
   forwardToLinkServiceClient,

@@ -25,9 +25,12 @@
  */
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { createConversationExecutor, ToolError } from "@ai-tools/runtime";
-import { codeName } from "@ai-tools/runtime/mcp";
-import { createRedisConversationStore } from "@ai-tools/runtime/redis";
+import {
+  createConversationExecutor,
+  ToolError,
+} from "@protoc-gen-ai-tools/runtime";
+import { codeName } from "@protoc-gen-ai-tools/runtime/mcp";
+import { createRedisConversationStore } from "@protoc-gen-ai-tools/runtime/redis";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createClient } from "redis";
 import { createExecutor } from "./gen/ai_tools.gen.js";

@@ -1,6 +1,6 @@
 // Scenarios 2, 3 and 7: exact resolution with twelve links; invented and
 // stale aliases refused before any request; export and restore.
-import { createAliasManager } from "@ai-tools/runtime";
+import { createAliasManager } from "@protoc-gen-ai-tools/runtime";
 import { Code } from "@connectrpc/connect";
 import { expect, it } from "vitest";
 import { aliasConfig, createExecutor } from "../src/gen/ai_tools.gen.js";
@@ -11,7 +11,7 @@ import {
   UpdateLinkRequestSchema,
 } from "../src/gen/linkhub/v1/links_pb.js";
 import { CreatePageThemeRequestSchema } from "../src/gen/linkhub/v1/themes_pb.js";
-import type { Executor } from "@ai-tools/runtime";
+import type { Executor } from "@protoc-gen-ai-tools/runtime";
 import {
   Model,
   createLinks,

@@ -6,9 +6,9 @@
 // executor with its conversation in memory next to the store-backed one on
 // a real redis-server (docs/store.md: a load, and a register when the
 // response shows a new UUID).
-import { createConversationExecutor } from "@ai-tools/runtime";
-import { createRedisConversationStore } from "@ai-tools/runtime/redis";
-import { startRedis } from "@ai-tools/testkit";
+import { createConversationExecutor } from "@protoc-gen-ai-tools/runtime";
+import { createRedisConversationStore } from "@protoc-gen-ai-tools/runtime/redis";
+import { startRedis } from "@protoc-gen-ai-tools/testkit";
 import { createClient } from "redis";
 import { expect, it } from "vitest";
 import { Model, linkIds, newUUID, resetServer, useServer } from "./support.js";

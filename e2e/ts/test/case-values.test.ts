@@ -3,7 +3,7 @@
 // the generator's golden cases `compact` (schema=compact), `validate` and
 // `recursion` (schema=compact with providers=openai: strict cycles),
 // generated into src/gen/cases/ by scripts/generate.mjs. 200 values per
-// tool, generated from the plugin's schema (@ai-tools/e2e-samples
+// tool, generated from the plugin's schema (@protoc-gen-ai-tools/e2e-samples
 // caseValues, $refs followed three times on a path), go through the
 // generated executor to a gRPC server of the case started here on a real
 // socket: alias resolution, the argument fix-up and protobuf-es decoding,
@@ -17,13 +17,13 @@
 import { once } from "node:events";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { caseValues } from "@ai-tools/e2e-samples";
+import { caseValues } from "@protoc-gen-ai-tools/e2e-samples";
 import {
   createAliasManager,
   createExecutor as createRuntimeExecutor,
   fixArguments,
   type AliasManager,
-} from "@ai-tools/runtime";
+} from "@protoc-gen-ai-tools/runtime";
 import {
   create,
   equals,

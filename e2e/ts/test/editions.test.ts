@@ -8,7 +8,7 @@
 import { once } from "node:events";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { sampleValues } from "@ai-tools/e2e-samples";
+import { sampleValues } from "@protoc-gen-ai-tools/e2e-samples";
 import {
   equals,
   fromBinary,

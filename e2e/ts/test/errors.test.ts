@@ -1,7 +1,7 @@
 // Scenario 5: server errors reach the caller as ToolErrors with the gRPC
 // code and details; and bad input from the model (not JSON, wrong shape,
 // unknown tool, two oneof members) is refused before any request is sent.
-import { ToolError } from "@ai-tools/runtime";
+import { ToolError } from "@protoc-gen-ai-tools/runtime";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { expect, it } from "vitest";
 import {

@@ -7,7 +7,10 @@ import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { createMcpToolServer, serveStdio } from "@ai-tools/runtime/mcp";
+import {
+  createMcpToolServer,
+  serveStdio,
+} from "@protoc-gen-ai-tools/runtime/mcp";
 import { expect, it } from "vitest";
 import {
   registerNoteServiceHandler,

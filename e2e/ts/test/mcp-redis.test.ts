@@ -5,7 +5,7 @@
 // works whichever instance takes the call. Without Redis (each instance in
 // its own memory), the same handle is unknown to the other instance.
 import http from "node:http";
-import { startRedis, type RedisServer } from "@ai-tools/testkit";
+import { startRedis, type RedisServer } from "@protoc-gen-ai-tools/testkit";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   callOk,

@@ -4,7 +4,10 @@
 // schema vs structured content (ajv), isError results, unknown tool, two
 // clients with separate aliases, and register<Service>Handler in process.
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { createMcpToolServer, serveStdio } from "@ai-tools/runtime/mcp";
+import {
+  createMcpToolServer,
+  serveStdio,
+} from "@protoc-gen-ai-tools/runtime/mcp";
 import { describe, expect, it } from "vitest";
 import { allTools } from "../src/gen/ai_tools.gen.js";
 import {

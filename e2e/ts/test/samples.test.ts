@@ -1,5 +1,5 @@
 // Scenario 4: every well-known type, map and oneof. Arguments generated from
-// each samples_echo_* schema (by @ai-tools/testkit, from the schema the
+// each samples_echo_* schema (by @protoc-gen-ai-tools/testkit, from the schema the
 // generated file carries) go through the executor to the real server; what
 // the server received must equal the request the arguments mean, worked out
 // independently (expectedJson: the schema fixes of docs/compat.md undone by
@@ -10,8 +10,8 @@
 // protobuf-es keeps maps in plain objects, where that key would set the
 // prototype instead of adding an entry (the Go suite leaves such values out
 // because the server, written with protobuf-es, loses the key).
-import { modelOfTestApi } from "@ai-tools/e2e-samples";
-import { valuesFor, validateAgainst } from "@ai-tools/testkit";
+import { modelOfTestApi } from "@protoc-gen-ai-tools/e2e-samples";
+import { valuesFor, validateAgainst } from "@protoc-gen-ai-tools/testkit";
 import { equals, fromJsonString } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import {

@@ -6,7 +6,7 @@
 // worker and fetched by alias by the other comes back with its own title;
 // at the end, the server's links and the conversation's aliases agree, and
 // each conversation numbers link-1 … link-100 without gap or duplicate.
-import { createRedisConversationStore } from "@ai-tools/runtime/redis";
+import { createRedisConversationStore } from "@protoc-gen-ai-tools/runtime/redis";
 import { createClient } from "redis";
 import { expect, it } from "vitest";
 import { newUUID, resetServer, useServer } from "./support.js";

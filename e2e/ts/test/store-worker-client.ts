@@ -1,5 +1,5 @@
 // Starts the TypeScript store worker (src/store-worker.ts, built to
-// dist/store-worker.js; its protocol in @ai-tools/testkit), and the
+// dist/store-worker.js; its protocol in @protoc-gen-ai-tools/testkit), and the
 // redis-server of a test file.
 import { fileURLToPath } from "node:url";
 import {
@@ -7,7 +7,7 @@ import {
   startRedis,
   type RedisServer,
   type StoreWorker,
-} from "@ai-tools/testkit";
+} from "@protoc-gen-ai-tools/testkit";
 import { afterAll, beforeAll } from "vitest";
 
 /** Start a redis-server for this file; ready in the tests, stopped after. */
@@ -35,7 +35,7 @@ export function linkArgs(ws: string, title: string): Record<string, unknown> {
   };
 }
 
-export type { StoreWorker, WorkerAnswer } from "@ai-tools/testkit";
+export type { StoreWorker, WorkerAnswer } from "@protoc-gen-ai-tools/testkit";
 
 const workerJs = fileURLToPath(
   new URL("../dist/store-worker.js", import.meta.url),

@@ -5,8 +5,11 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { startServer, type RunningServer } from "@ai-tools/e2e-server";
-import { ToolError, type Executor } from "@ai-tools/runtime";
+import {
+  startServer,
+  type RunningServer,
+} from "@protoc-gen-ai-tools/e2e-server";
+import { ToolError, type Executor } from "@protoc-gen-ai-tools/runtime";
 import {
   create,
   equals,

@@ -2,7 +2,7 @@
 // generated from e2e/vectors/proto (src/gen/vectors/ai_tools.gen.ts),
 // against the runtime's aitest server on a real socket; and the generated
 // registration table at work on the account fixtures.
-import { createAliasManager } from "@ai-tools/runtime";
+import { createAliasManager } from "@protoc-gen-ai-tools/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   startAitestServer,

@@ -10,7 +10,7 @@
 //   bash generate.sh && npx tsc && node dist/main.js 127.0.0.1:8080
 import { Code } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { toOpenAiResponsesTool, ToolError } from "@ai-tools/runtime";
+import { toOpenAiResponsesTool, ToolError } from "@protoc-gen-ai-tools/runtime";
 import { allTools, createExecutor } from "./gen/ai_tools.gen.js";
 
 /** One tool call of the model, as the OpenAI Responses API returns it. */

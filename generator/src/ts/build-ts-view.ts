@@ -52,7 +52,7 @@ import type {
 export const tsFileName = "ai_tools.gen.ts";
 
 /** The package the generated file imports its behaviour from. */
-export const tsRuntimeModule = "@ai-tools/runtime";
+export const tsRuntimeModule = "@protoc-gen-ai-tools/runtime";
 
 /**
  * Identifiers templates/ts/file.hbs declares or imports itself (imports of

@@ -14,7 +14,7 @@ export interface TsFileView {
    * for prettier to format the file.
    */
   readonly formatted: boolean;
-  /** Quoted module specifier of the runtime, `"@ai-tools/runtime"`. */
+  /** Quoted module specifier of the runtime, `"@protoc-gen-ai-tools/runtime"`. */
   readonly runtimeModule: string;
   /** True when any tool has auto_execute: the file exports createExecutor. */
   readonly hasExecutors: boolean;

@@ -59,7 +59,7 @@ export function compileTs(
         "@connectrpc/connect",
         join(generatorDir, "node_modules", "@connectrpc", "connect"),
       ],
-      ["@ai-tools/runtime", runtimeDir],
+      ["@protoc-gen-ai-tools/runtime", runtimeDir],
     ];
     for (const [name, target] of links) {
       const at = join(out, "node_modules", name);

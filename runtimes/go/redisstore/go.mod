@@ -1,4 +1,4 @@
-module github.com/ai-tools/runtime-go/redisstore
+module github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore
 
 go 1.26.0
 

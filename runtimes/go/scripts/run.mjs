@@ -50,7 +50,8 @@ await must(
 
 step("protoc → internal/testpb");
 {
-  const module = "github.com/ai-tools/runtime-go";
+  const module =
+    "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go";
   const out = path.join(pkgDir, "internal", "testpb");
   const bin = path.join(repoRoot, ".tools", "bin");
   const m = [

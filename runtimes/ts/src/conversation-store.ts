@@ -17,7 +17,7 @@ export interface StoredConversation {
 /**
  * Where conversations (one alias table each) live between tool calls,
  * keyed by their handle: in memory ({@link createMemoryConversationStore})
- * or shared by several processes (`@ai-tools/runtime/redis`). The contract
+ * or shared by several processes (`@protoc-gen-ai-tools/runtime/redis`). The contract
  * is docs/store.md. `load` and `register` throw a `ToolError`
  * (`conversationExpired`) for a handle they do not hold; anything else
  * they throw is reported as `store-unavailable`.

@@ -1,5 +1,5 @@
 // The Vercel AI SDK adapter, a separate entry point
-// (`@ai-tools/runtime/vercel-ai`): it imports `ai`, an optional peer
+// (`@protoc-gen-ai-tools/runtime/vercel-ai`): it imports `ai`, an optional peer
 // dependency the main entry point does not need.
 import { jsonSchema, tool as aiTool, type Tool } from "ai";
 import { parametersOf, type AgentTool } from "./agent-tool.js";

@@ -3,7 +3,7 @@
 // layout vectors and scripts, the store and executor contracts, refusals,
 // concurrency across OS processes, and faults (Redis killed and restarted,
 // a worker killed with SIGKILL).
-import { startRedis, type RedisServer } from "@ai-tools/testkit";
+import { startRedis, type RedisServer } from "@protoc-gen-ai-tools/testkit";
 import { Code } from "@connectrpc/connect";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -26,8 +26,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ai-tools/runtime-go/redisstore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore"
 	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"

@@ -36,7 +36,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ai-tools/runtime-go/redisstore"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore"
 	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"

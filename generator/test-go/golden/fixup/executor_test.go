@@ -29,7 +29,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	aitestv1 "example.com/aitools/testgo/pb/aitest/v1"
-	"github.com/ai-tools/runtime-go/vectortest"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/vectortest"
 )
 
 // testServer serves both services of vectors.proto. Every call counts; the

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/ai-tools/runtime-go/vectortest"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/vectortest"
 )
 
 // LoadVectors decodes every e2e/vectors/<sub>/*.json file, by base name.

@@ -60,7 +60,7 @@ export interface McpToolServerOptions {
   readonly handleArgument?: boolean | undefined;
   /**
    * Where conversations with handles (HTTP, protocol 2026-07-28) live:
-   * in memory by default; a shared store (`@ai-tools/runtime/redis`) lets
+   * in memory by default; a shared store (`@protoc-gen-ai-tools/runtime/redis`) lets
    * several instances serve one handle (docs/store.md).
    */
   readonly conversationStore?: ConversationStore | undefined;
