@@ -11,12 +11,13 @@ const root = resolve(import.meta.dirname, "..", "..");
 const workflowsDir = join(root, ".github", "workflows");
 const actionlint = join(root, ".tools", "bin", "actionlint");
 const workflow = readFileSync(join(workflowsDir, "e2e.yml"), "utf8");
+const nightly = readFileSync(join(workflowsDir, "nightly.yml"), "utf8");
 
 /** The values of a flow list under `matrix:` (`target: [go, ts, py]`). */
-function matrixList(key: string): string[] {
-  const line = new RegExp(`^ {8}${key}: \\[(.*)\\]$`, "m").exec(workflow);
+function matrixList(key: string, text = workflow): string[] {
+  const line = new RegExp(`^ {8}${key}: \\[(.*)\\]$`, "m").exec(text);
   if (line === null) {
-    throw new Error(`e2e.yml: no matrix list ${JSON.stringify(key)}`);
+    throw new Error(`workflow: no matrix list ${JSON.stringify(key)}`);
   }
   return line[1]!.split(",").map((v) => v.trim().replace(/^"|"$/g, ""));
 }
@@ -29,6 +30,7 @@ describe(".github/workflows", () => {
     ).toBe(true);
     const files = readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f));
     expect(files).toContain("e2e.yml");
+    expect(files).toContain("nightly.yml");
     const r = spawnSync(
       actionlint,
       ["-no-color", ...files.map((f) => join(".github", "workflows", f))],
@@ -95,6 +97,40 @@ describe("the e2e matrix", () => {
       expect(r.status, args.join(" ")).toBe(2);
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(/^e2e: .*go.*ts.*py/);
+    }
+  });
+});
+
+describe("the nightly workflow", () => {
+  it("runs on a schedule and by hand, never on a push", () => {
+    expect(nightly).toMatch(/^on:\n {2}schedule:\n {4}- cron: "[^"]+"\n/m);
+    expect(nightly).toContain("\n  workflow_dispatch:\n");
+    expect(nightly).not.toMatch(/^ {2}(push|pull_request):/m);
+  });
+
+  it("runs each suite with scripts/nightly.sh, which knows every suite", () => {
+    const suites = matrixList("suite", nightly);
+    expect(suites.length).toBeGreaterThan(0);
+    expect(nightly).toContain(
+      "run: bash scripts/nightly.sh ${{ matrix.suite }}",
+    );
+    const script = readFileSync(join(root, "scripts", "nightly.sh"), "utf8");
+    expect(script).toContain("bash scripts/install.sh");
+    for (const suite of suites) {
+      expect(script, suite).toMatch(new RegExp(`^ {2}${suite}\\)$`, "m"));
+    }
+  });
+
+  it("scripts/nightly.sh refuses an unknown suite before installing anything", () => {
+    for (const args of [[], ["nope"], ["fuzz", "load"]]) {
+      const r = spawnSync(
+        "bash",
+        [join(root, "scripts", "nightly.sh"), ...args],
+        { encoding: "utf8" },
+      );
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^nightly: /);
     }
   });
 });
