@@ -97,7 +97,8 @@ export interface PluginOptions {
   readonly lists: Readonly<Record<string, readonly string[]>>;
   /**
    * The target's own options (its entry in `targets`), by key, with the
-   * defaults of those not given.
+   * defaults of those not given, and its mapping options given (Go's
+   * `M<file>`), under their whole key.
    */
   readonly values: Readonly<Record<string, string>>;
 }
@@ -117,6 +118,21 @@ function optionOwners(): Map<string, Target | undefined> {
     }
   }
   return owners;
+}
+
+/**
+ * The target whose mapping option (TargetEntry.mapping) `key` is, e.g. go
+ * for `Mlinks/v1/links.proto`; undefined when it is none.
+ */
+function mappingOwner(key: string): Target | undefined {
+  return targetNames.find((name) => {
+    const mapping = (targets[name] as TargetEntry).mapping;
+    return (
+      mapping !== undefined &&
+      key.length > mapping.prefix.length &&
+      key.startsWith(mapping.prefix)
+    );
+  });
 }
 
 function checkTarget(value: string): string | undefined {
@@ -147,18 +163,21 @@ export function parseOptions(parameter: string): PluginOptions {
     const eq = pair.indexOf("=");
     const key = (eq < 0 ? pair : pair.slice(0, eq)).trim();
     const value = eq < 0 ? undefined : pair.slice(eq + 1).trim();
-    if (!owners.has(key)) {
+    const mapped = owners.has(key) ? undefined : mappingOwner(key);
+    if (!owners.has(key) && mapped === undefined) {
       throw new GeneratorError(
         `unknown option ${JSON.stringify(key)}; valid options: ${[...owners.keys()].join(", ")}`,
       );
     }
-    const owner = owners.get(key);
+    const owner = mapped ?? owners.get(key);
     const spec =
-      owner !== undefined
-        ? (targets[owner] as TargetEntry).options[key]!
-        : key === "target"
-          ? { check: checkTarget, example: `target=${targetNames[0]}` }
-          : commonOptions[key]!;
+      mapped !== undefined
+        ? (targets[mapped] as TargetEntry).mapping!
+        : owner !== undefined
+          ? (targets[owner] as TargetEntry).options[key]!
+          : key === "target"
+            ? { check: checkTarget, example: `target=${targetNames[0]}` }
+            : commonOptions[key]!;
     if (values.has(key) && commonOptions[key]?.repeatable !== true) {
       throw new GeneratorError(
         `option ${JSON.stringify(key)} is given more than once`,
@@ -180,7 +199,7 @@ export function parseOptions(parameter: string): PluginOptions {
   }
   const target = (values.get("target") ?? targetNames[0]) as Target;
   for (const key of values.keys()) {
-    const only = owners.get(key);
+    const only = owners.get(key) ?? mappingOwner(key);
     if (only !== undefined && only !== target) {
       throw new GeneratorError(
         `option ${JSON.stringify(key)} applies to target=${only}, not target=${target}`,
@@ -191,6 +210,11 @@ export function parseOptions(parameter: string): PluginOptions {
   const own: Record<string, string> = {};
   for (const [key, spec] of Object.entries(entry.options)) {
     own[key] = values.get(key) ?? spec.default;
+  }
+  for (const [key, value] of values) {
+    if (!owners.has(key)) {
+      own[key] = value; // a mapping option of the target (checked above)
+    }
   }
   const common: Record<string, string> = {};
   for (const [key, spec] of Object.entries(commonOptions)) {

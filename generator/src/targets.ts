@@ -1,6 +1,7 @@
 import type { ProblemCollector } from "./errors.js";
 import { buildGoMcpView } from "./go/build-go-mcp-view.js";
 import { buildGoView } from "./go/build-go-view.js";
+import { goImportMapOf, goImportMapOption } from "./go/go-import-map.js";
 import type { GeneratorModel } from "./model/model.js";
 import { buildPyMcpView } from "./py/build-py-mcp-view.js";
 import { buildPyView } from "./py/build-py-view.js";
@@ -17,6 +18,16 @@ export interface TargetOption {
   readonly example: string;
 }
 
+/**
+ * Options a target takes any number of, each named by a prefix and what
+ * follows it (Go's `M<file>=<import path>`, as protoc-gen-go takes them).
+ * Given ones are in the target's option values under their whole key.
+ */
+export interface TargetMappingOption extends TargetOption {
+  /** The key's prefix, e.g. `M`. */
+  readonly prefix: string;
+}
+
 /** What a target needs to render: the template view and the file it names. */
 export interface TargetView {
   /** The generated file's path, relative to the output root. */
@@ -31,6 +42,8 @@ export interface TargetView {
 export interface TargetEntry {
   /** The options only this target takes, by key. */
   readonly options: Readonly<Record<string, TargetOption>>;
+  /** Options named by a prefix, any number of them (Go's `M<file>=`). */
+  readonly mapping?: TargetMappingOption;
   /**
    * Shape the model for this target's templates; problems only this
    * language has go to `problems`. `options` holds every option of the
@@ -72,12 +85,14 @@ export const targets = {
         example: "provider_forms=true",
       },
     },
+    mapping: goImportMapOption,
     buildView: (model, options, problems) =>
       buildGoView(model, problems, {
         providerForms: options["provider_forms"] === "true",
+        importMap: goImportMapOf(options),
       }),
-    buildMcpView: (model, _options, problems) =>
-      buildGoMcpView(model, problems),
+    buildMcpView: (model, options, problems) =>
+      buildGoMcpView(model, problems, goImportMapOf(options)),
   },
   ts: {
     options: {

@@ -123,7 +123,7 @@ describe("bad input", () => {
         `service S {\n${rpc("M", "m", ", auto_execute: true")}}\n`,
     });
     expect(error).toBe(
-      'a/v1/a.proto: S.M: the Go executor of tool "m" needs the import path of the client of a.v1.S, but a/v1/a.proto has no go_package; add option go_package = "example.com/your/module/path;pkgname"',
+      'a/v1/a.proto: S.M: the Go executor of tool "m" needs the Go import path of the client of a.v1.S, but a/v1/a.proto has no go_package; add option go_package = "example.com/your/module/path;pkgname" to it, or give this plugin the M option protoc-gen-go takes (Ma/v1/a.proto=example.com/your/module/path), or use buf\'s managed mode (go_package_prefix)',
     );
   });
 

@@ -55,16 +55,24 @@ const templateImports: readonly GoImport[] = [
  * Shape the model for templates/go/mcp-file.hbs: per service with tools,
  * `Register<Service>Handler` and `ForwardTo<Service>Client` over the tools'
  * records, and the runtime code the main file does not already hold. The
- * function names must not take a name the package already declares.
+ * function names must not take a name the package already declares. A
+ * proto file's Go package is at the path `importMap` gives it (`M<file>=`
+ * options), else at its go_package.
  */
 export function buildGoMcpView(
   model: GeneratorModel,
   problems: ProblemCollector,
+  importMap?: ReadonlyMap<string, string>,
 ): GoMcpFileView {
   // The main file's names (and problems), without building its view.
-  const { varNames } = goFileNames(model, problems);
+  const { varNames } = goFileNames(model, problems, importMap);
   const tools = model.mcpServices.flatMap((s) => s.tools);
-  const packages = assignGoPackages(tools, problems, goMcpLocalNames);
+  const packages = assignGoPackages(
+    tools,
+    problems,
+    importMap,
+    goMcpLocalNames,
+  );
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
   const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
   checkMcpServiceNames(model.mcpServices, problems, goServiceFunctions);

@@ -33,6 +33,8 @@ import type {
   GoToolView,
 } from "./go-view.js";
 
+const noImportMap: ReadonlyMap<string, string> = new Map();
+
 /** The name of the Go file, at the root of the output directory. */
 export const goFileName = "ai_tools.gen.go";
 
@@ -46,9 +48,17 @@ const primaryPrefixComment = " // use the tool's primary prefix";
 export function buildGoView(
   model: GeneratorModel,
   problems: ProblemCollector,
-  options: { readonly providerForms?: boolean } = {},
+  options: {
+    readonly providerForms?: boolean;
+    /** go_package by proto file, from `M<file>=` options (go-import-map.ts). */
+    readonly importMap?: ReadonlyMap<string, string>;
+  } = {},
 ): GoFileView {
-  const { varNames, packages } = goFileNames(model, problems);
+  const { varNames, packages } = goFileNames(
+    model,
+    problems,
+    options.importMap,
+  );
 
   const features: GoFeatures = {
     aliases: model.hasAliases,
@@ -154,6 +164,7 @@ export function buildGoView(
 export function goFileNames(
   model: GeneratorModel,
   problems: ProblemCollector,
+  importMap: ReadonlyMap<string, string> = noImportMap,
 ): {
   varNames: Map<ToolModel, string>;
   packages: Map<string, GoPackage>;
@@ -173,7 +184,7 @@ export function goFileNames(
     },
     problems,
   );
-  const packages = assignGoPackages(model.executors, problems);
+  const packages = assignGoPackages(model.executors, problems, importMap);
   problems.throwIfAny();
   return { varNames, packages };
 }
@@ -237,13 +248,15 @@ export interface GoPackage {
 
 /**
  * The Go packages the calls of `tools` refer to, keyed by proto file name:
- * the request message's file and the service's file. Each import path gets
- * its own name, unique in the file, and none of `alsoTaken` (the local
- * names of the file's code).
+ * the request message's file and the service's file, each at the import
+ * path `importMap` gives it (`M<file>=` options), else its go_package. Each
+ * import path gets its own name, unique in the file, and none of
+ * `alsoTaken` (the local names of the file's code).
  */
 export function assignGoPackages(
   tools: readonly ToolModel[],
   problems: ProblemCollector,
+  importMap: ReadonlyMap<string, string> = noImportMap,
   alsoTaken: readonly string[] = [],
 ): Map<string, GoPackage> {
   const files = new Map<
@@ -269,12 +282,13 @@ export function assignGoPackages(
   }
   const byPath = new Map<string, { wanted: string; files: string[] }>();
   for (const [name, { file, tool, what }] of files) {
-    const goPackage = file.proto.options?.goPackage ?? "";
+    const goPackage =
+      importMap.get(name) ?? file.proto.options?.goPackage ?? "";
     if (goPackage === "") {
       problems.add({
         file: name,
         element: tool.element,
-        message: `the Go executor of tool ${JSON.stringify(tool.name)} needs the import path of ${what}, but ${name} has no go_package; add option go_package = "example.com/your/module/path;pkgname"`,
+        message: `the Go executor of tool ${JSON.stringify(tool.name)} needs the Go import path of ${what}, but ${name} has no go_package; add option go_package = "example.com/your/module/path;pkgname" to it, or give this plugin the M option protoc-gen-go takes (M${name}=example.com/your/module/path), or use buf's managed mode (go_package_prefix)`,
       });
       continue;
     }

@@ -1,0 +1,186 @@
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+// What a new user meets on a first run, through the plugin as protoc and buf
+// start it (docs/troubleshooting.md lists the errors the plugin cannot see).
+
+const root = resolve(import.meta.dirname, "..", "..");
+const plugin = join(root, "node_modules", ".bin", "protoc-gen-ai-tools");
+const buf = join(root, "node_modules", ".bin", "buf");
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A user's project: `proto/` with the given files, the annotations under
+ * `vendor/` (as a user copies or installs them), a buf.yaml with both.
+ */
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "ai-tools-first-run-"));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, "proto", name)), { recursive: true });
+    writeFileSync(join(dir, "proto", name), content);
+  }
+  cpSync(join(root, "proto", "ai"), join(dir, "vendor", "ai"), {
+    recursive: true,
+  });
+  writeFileSync(
+    join(dir, "buf.yaml"),
+    "version: v2\nmodules:\n  - path: proto\n  - path: vendor\n",
+  );
+  mkdirSync(join(dir, "out"));
+  return dir;
+}
+
+interface Run {
+  readonly status: number | null;
+  readonly stderr: string;
+  /** The files written under out/. */
+  readonly written: string[];
+}
+
+function written(dir: string): string[] {
+  return readdirSync(join(dir, "out"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".go") || f.endsWith(".ts") || f.endsWith(".py"))
+    .sort();
+}
+
+function protoc(dir: string, opt: string, files: string[]): Run {
+  const res = spawnSync(
+    "protoc",
+    [
+      "-Iproto",
+      "-Ivendor",
+      `--plugin=protoc-gen-ai-tools=${plugin}`,
+      "--ai-tools_out=out",
+      `--ai-tools_opt=${opt}`,
+      ...files,
+    ],
+    { cwd: dir, encoding: "utf8" },
+  );
+  return { status: res.status, stderr: res.stderr, written: written(dir) };
+}
+
+function bufGenerate(dir: string, opt: string, managed = ""): Run {
+  writeFileSync(
+    join(dir, "buf.gen.yaml"),
+    `version: v2\n${managed}inputs:\n  - directory: proto\nplugins:\n  - local: ${plugin}\n    out: out\n    opt: ${opt}\n    strategy: all\n`,
+  );
+  const res = spawnSync(buf, ["generate"], { cwd: dir, encoding: "utf8" });
+  return { status: res.status, stderr: res.stderr, written: written(dir) };
+}
+
+function shopProto(goPackage: string, autoExecute = true): string {
+  return `syntax = "proto3";
+package shop.v1;
+import "ai/tools/v1/annotations.proto";
+${goPackage}
+message GetOrderRequest { string order_id = 1; }
+message Order { string id = 1; }
+service OrderService {
+  rpc GetOrder(GetOrderRequest) returns (Order) {
+    option (ai.tools.v1.rpc_tool) = {name: "get_order", description: "Get an order.", auto_execute: ${autoExecute}};
+  }
+}
+`;
+}
+
+const noStack = /\n\s+at /;
+
+describe("a Go go_package mapping missing", () => {
+  const missing =
+    'shop/v1/shop.proto: OrderService.GetOrder: the Go executor of tool "get_order" needs the Go import path of the client of shop.v1.OrderService, but shop/v1/shop.proto has no go_package; add option go_package = "example.com/your/module/path;pkgname" to it, or give this plugin the M option protoc-gen-go takes (Mshop/v1/shop.proto=example.com/your/module/path), or use buf\'s managed mode (go_package_prefix)';
+
+  it("is one message naming the file and the three fixes, under protoc and buf, with nothing written", () => {
+    const dir = project({ "shop/v1/shop.proto": shopProto("") });
+    for (const run of [
+      protoc(dir, "target=go,mcp=true", ["shop/v1/shop.proto"]),
+      bufGenerate(dir, "target=go,mcp=true"),
+    ]) {
+      expect(run.status).not.toBe(0);
+      // Once, though the main file and the MCP file both need the path.
+      expect(run.stderr.split(missing).length - 1).toBe(1);
+      expect(run.stderr).not.toMatch(noStack);
+      expect(run.written).toEqual([]);
+    }
+  });
+
+  it("takes the M option protoc-gen-go takes, for both files", () => {
+    const dir = project({ "shop/v1/shop.proto": shopProto("") });
+    const run = protoc(
+      dir,
+      "target=go,mcp=true,Mshop/v1/shop.proto=example.com/shop/gen/shop/v1;shopv1",
+      ["shop/v1/shop.proto"],
+    );
+    expect(run.stderr).toBe("");
+    expect(run.written).toEqual(["ai_tools.gen.go", "ai_tools_mcp.gen.go"]);
+    for (const file of run.written) {
+      expect(readFileSync(join(dir, "out", file), "utf8")).toContain(
+        '\tshopv1 "example.com/shop/gen/shop/v1"\n',
+      );
+    }
+  });
+
+  it("lets M override a go_package, as protoc-gen-go does", () => {
+    const dir = project({
+      "shop/v1/shop.proto": shopProto(
+        'option go_package = "example.com/old/shopv1";',
+      ),
+    });
+    const run = protoc(
+      dir,
+      "target=go,Mshop/v1/shop.proto=example.com/shop/gen/shop/v1",
+      ["shop/v1/shop.proto"],
+    );
+    expect(run.stderr).toBe("");
+    const text = readFileSync(join(dir, "out", "ai_tools.gen.go"), "utf8");
+    expect(text).toContain('\tv1 "example.com/shop/gen/shop/v1"\n');
+    expect(text).not.toContain("example.com/old");
+  });
+
+  it("reads the go_package buf's managed mode gives", () => {
+    const dir = project({ "shop/v1/shop.proto": shopProto("") });
+    const run = bufGenerate(
+      dir,
+      "target=go",
+      "managed:\n  enabled: true\n  override:\n    - file_option: go_package_prefix\n      value: example.com/shop/gen\n",
+    );
+    expect(run.stderr).toBe("");
+    expect(readFileSync(join(dir, "out", "ai_tools.gen.go"), "utf8")).toContain(
+      '\tshopv1 "example.com/shop/gen/shop/v1"\n',
+    );
+  });
+
+  it.each([
+    [
+      "target=ts,Mshop/v1/shop.proto=example.com/shop",
+      'option "Mshop/v1/shop.proto" applies to target=go, not target=ts',
+    ],
+    [
+      "target=go,Mshop/v1/shop.proto=example.com/a b",
+      'invalid value "example.com/a b" for option "Mshop/v1/shop.proto"; use a Go import path, with ;<package name> after it if you like, e.g. Mlinks/v1/links.proto=example.com/app/gen/links/v1',
+    ],
+  ])("refuses %s", (opt, message) => {
+    const dir = project({ "shop/v1/shop.proto": shopProto("") });
+    const run = protoc(dir, opt, ["shop/v1/shop.proto"]);
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toBe(`--ai-tools_out: ${message}\n`);
+    expect(run.written).toEqual([]);
+  });
+});
