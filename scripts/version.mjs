@@ -5,9 +5,11 @@
 //   node scripts/version.mjs check        exit 1 naming every file that differs
 //   node scripts/version.mjs set 0.2.0    write it to VERSION and every file below
 //   node scripts/version.mjs files        list the files below
+//   node scripts/version.mjs go-tags      the tags of the Go modules' release
 //
 // --root <dir> runs on another copy of the repository (the tests use it).
 // Go modules carry no version in a file: their tags (docs/release.md) do.
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -51,6 +53,41 @@ export function readVersions(root) {
     const match = pattern.exec(readFileSync(join(root, path), "utf8"));
     return { path, version: match === null ? "" : match[1] };
   });
+}
+
+/** The repository's path: a Go module in its directory d is <repoPath>/d. */
+export const repoPath = "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools";
+
+/**
+ * The tags a release pushes for the repository's own Go modules (every
+ * go.mod, tracked or new, whose module path is under repoPath):
+ * "<dir>/vX.Y.Z", as Go finds a module in a subdirectory. From v2 on, Go
+ * wants the major version at the end of the module path.
+ */
+export function goTags(root, version) {
+  const major = Number(version.split(".")[0]);
+  const listed = execFileSync(
+    "git",
+    ["ls-files", "--cached", "--others", "--exclude-standard", "--", "*go.mod"],
+    { cwd: root, encoding: "utf8" },
+  );
+  const tags = [];
+  for (const file of new Set(listed.split("\n").filter((f) => f !== ""))) {
+    const module = /^module\s+(\S+)/m.exec(
+      readFileSync(join(root, file), "utf8"),
+    );
+    if (module === null || !module[1].startsWith(`${repoPath}/`)) continue;
+    const dir = file.slice(0, -"/go.mod".length);
+    const want =
+      major >= 2 ? `${repoPath}/${dir}/v${major}` : `${repoPath}/${dir}`;
+    if (module[1] !== want) {
+      fail(
+        `${file}: module "${module[1]}" cannot be tagged ${dir}/v${version}: name it "${want}"`,
+      );
+    }
+    tags.push(`${dir}/v${version}`);
+  }
+  return tags.sort();
 }
 
 function check(root) {
@@ -102,13 +139,17 @@ function main(argv) {
     process.stdout.write(`${readVersion(root)}\n`);
   } else if (command === "files" && rest.length === 0) {
     for (const [path] of versionedFiles) process.stdout.write(`${path}\n`);
+  } else if (command === "go-tags" && rest.length === 0) {
+    for (const tag of goTags(root, readVersion(root))) {
+      process.stdout.write(`${tag}\n`);
+    }
   } else if (command === "check" && rest.length === 0) {
     check(root);
   } else if (command === "set" && rest.length <= 1) {
     set(root, rest[0]);
   } else {
     fail(
-      `unknown arguments "${args.join(" ")}": use no argument, check, files, or set <version>`,
+      `unknown arguments "${args.join(" ")}": use no argument, check, files, go-tags, or set <version>`,
     );
   }
 }

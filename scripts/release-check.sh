@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The release's publishing steps, dry (docs/release.md): one version
+# everywhere, a changelog entry, the annotation protos' contract, the two
+# npm packages packed (pnpm pack, as the release packs them) and put
+# through `npm publish --dry-run`, the Python sdist and wheel built and put
+# through `twine check --strict`, and the Go modules' tags. Needs the build
+# (dist/) and .venv; .ci/run runs it after both.
+#
+#   bash scripts/release-check.sh [--out DIR]
+#
+# --out DIR keeps the artifacts (DIR/npm/*.tgz, DIR/python/*) and the
+# release notes (DIR/release-notes.md, only for a dated section): the
+# release workflow publishes exactly those.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export DO_NOT_TRACK=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+
+fail() { printf 'release-check: %s\n' "$*" >&2; exit 1; }
+quiet() {
+  local out
+  if ! out="$("$@" 2>&1)"; then
+    printf '%s\n' "$out" >&2
+    fail "failed: $*"
+  fi
+}
+
+out=""
+case "${1:-}" in
+  "") ;;
+  --out) [ -n "${2:-}" ] || fail "--out needs a directory"; out="$2" ;;
+  *) fail "unknown argument \"$1\": use --out DIR or nothing" ;;
+esac
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+if [ -z "$out" ]; then out="$work/out"; fi
+mkdir -p "$out/npm" "$out/python"
+out="$(cd "$out" && pwd)"
+
+version="$(node scripts/version.mjs)"
+node scripts/version.mjs check
+
+# A dated section for this version, or entries waiting under [Unreleased].
+if grep -q "^## \[$version\]" CHANGELOG.md; then
+  node scripts/release-notes.mjs "$version" >"$out/release-notes.md"
+elif ! grep -q '^## \[Unreleased\]$' CHANGELOG.md; then
+  fail "CHANGELOG.md has neither \"## [$version] - YYYY-MM-DD\" nor \"## [Unreleased]\": add the section"
+fi
+
+node scripts/proto-contract.mjs
+
+# npm: a prerelease (1.0.0-rc.1) goes to the dist-tag next, not latest.
+tag=latest
+case "$version" in *-*) tag=next ;; esac
+for dir in generator runtimes/ts; do
+  [ -f "$dir/dist/index.js" ] || fail "$dir/dist is missing: build first (npx -y pnpm@12.4.2 run build)"
+  quiet npx -y pnpm@12.4.2 --dir "$dir" pack --pack-destination "$out/npm"
+done
+for tarball in "$out"/npm/*.tgz; do
+  node scripts/check-npm-tarball.mjs "$tarball" "$version"
+  quiet npm publish --dry-run --access public --tag "$tag" "$tarball"
+done
+
+# PyPI: built from a copy, so that setuptools' build/ and *.egg-info stay
+# out of the work tree; --no-isolation: the pinned setuptools of .venv.
+mkdir "$work/python"
+tar -C runtimes/python --exclude=__pycache__ --exclude='*.egg-info' \
+  --exclude=.mypy_cache --exclude=.pytest_cache --exclude=build --exclude=dist \
+  --exclude=node_modules -cf - . | tar -C "$work/python" -xf -
+quiet .venv/bin/python -m build --no-isolation --outdir "$out/python" "$work/python"
+for want in "protoc_gen_ai_tools_runtime-$version.tar.gz" \
+  "protoc_gen_ai_tools_runtime-$version-py3-none-any.whl"; do
+  [ -f "$out/python/$want" ] || fail "python -m build made no $want: see runtimes/python/pyproject.toml"
+done
+quiet .venv/bin/twine check --strict "$out"/python/*
+
+# Go: the tags a release pushes (fails on a module path Go would refuse).
+gotags="$(node scripts/version.mjs go-tags)"
+[ -n "$gotags" ] || fail "no Go module to tag: runtimes/go/go.mod is missing"
+
+printf 'release-check: %s ready: %s; %s; tags %s\n' "$version" \
+  "$(cd "$out/npm" && echo *.tgz)" "$(cd "$out/python" && echo *)" "$(echo $gotags)"
