@@ -9,6 +9,7 @@ import type { Plugin } from "@bufbuild/protoplugin";
 import { createProblemCollector, GeneratorError } from "./errors.js";
 import { supportedEditions } from "./editions.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
+import { noToolsWarning } from "./model/no-tools.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
 import { parseOptions } from "./options.js";
 import { createToolChecker, providersOf } from "./providers/provider-checks.js";
@@ -32,8 +33,8 @@ export function writeWarning(message: string): void {
 
 /**
  * Run the generator on a request. Throws GeneratorError for bad input.
- * Returns no file when no method becomes a tool (none annotated, or none
- * selected by `tools`, `include` and `exclude`). Warnings (limits that hold
+ * Returns no file when no method becomes a tool (none annotated, with a
+ * warning, or none selected by `tools`, `include` and `exclude`). Warnings (limits that hold
  * per model request, see providers=; methods `tools=all` leaves out) go to
  * `warn`, by default stderr.
  */
@@ -46,15 +47,20 @@ export function generate(
   const problems = createProblemCollector();
   const providers = providersOf(options.lists["providers"] ?? []);
   const checker = createToolChecker(providers, problems, warn);
+  const selection = toolSelectionOf(options.common, options.lists);
   const model = buildModel(
     files,
     problems,
-    toolSelectionOf(options.common, options.lists),
+    selection,
     providers.includes("openai"),
     warn,
     (tool, schema) => checker.check(tool, schema),
   );
   if (model.tools.length === 0) {
+    const why = noToolsWarning(files, selection);
+    if (why !== undefined) {
+      warn(why);
+    }
     return [];
   }
   checker.finish(model.tools);

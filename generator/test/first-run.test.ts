@@ -184,3 +184,46 @@ describe("a Go go_package mapping missing", () => {
     expect(run.written).toEqual([]);
   });
 });
+
+describe("no annotation on any method", () => {
+  const plain = `syntax = "proto3";
+package plain.v1;
+message M { string id = 1; }
+service S { rpc Get(M) returns (M); }
+`;
+  const warning =
+    'protoc-gen-ai-tools: warning: no method of plain/v1/plain.proto has option (ai.tools.v1.rpc_tool), so no file was written; annotate each method to expose (import "ai/tools/v1/annotations.proto", then option (ai.tools.v1.rpc_tool) = {name: "get_order", description: "..."} in the rpc\'s body), or pass tools=all to expose every method\n';
+
+  it("says why nothing was written, under protoc and buf", () => {
+    const dir = project({ "plain/v1/plain.proto": plain });
+    for (const run of [
+      protoc(dir, "target=ts", ["plain/v1/plain.proto"]),
+      bufGenerate(dir, "target=ts"),
+    ]) {
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe(warning);
+      expect(run.written).toEqual([]);
+    }
+  });
+
+  it("says nothing when tools=all makes the methods tools", () => {
+    const dir = project({ "plain/v1/plain.proto": plain });
+    const run = protoc(dir, "target=ts,tools=all", ["plain/v1/plain.proto"]);
+    expect(run.stderr).toBe("");
+    expect(run.written).toEqual(["ai_tools.gen.ts"]);
+  });
+
+  it("says nothing when an annotated method is left out by exclude", () => {
+    const dir = project({
+      "shop/v1/shop.proto": shopProto(""),
+      "plain/v1/plain.proto": plain,
+    });
+    const run = protoc(dir, "target=ts,exclude=shop.v1.OrderService.GetOrder", [
+      "plain/v1/plain.proto",
+      "shop/v1/shop.proto",
+    ]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(run.written).toEqual([]);
+  });
+});
