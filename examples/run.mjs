@@ -2,7 +2,8 @@
 // One example of examples/<lang> from nothing to a verdict, as CI runs it
 // (each example's `e2e` script):
 //
-//   1. the README's snippets marked `<!-- example: examples/<lang>/… -->`
+//   1. the snippets of README.md and docs/*.md marked
+//      `<!-- example: examples/<lang>/… -->`
 //      appear, line by line and in order, in the files they name;
 //   2. bash generate.sh: plain protoc (grpcio-tools for Python) over the test
 //      API, e2e/proto/linkhub, with the target's own code generators and ours;
@@ -16,7 +17,7 @@
 //   node examples/run.mjs go|ts|py
 //
 // Exits non-zero on any failure.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createSuiteRunner } from "../scripts/lib/suite-runner.mjs";
@@ -100,22 +101,33 @@ const env = {
   PYTHONDONTWRITEBYTECODE: "1",
 };
 
-step("README snippets (<!-- example: … -->) in the example's files");
-const snippets = readmeSnippets(
-  readFileSync(path.join(repoRoot, "README.md"), "utf8"),
-).filter((s) => s.file.startsWith(`examples/${lang}/`));
+step("docs snippets (<!-- example: … -->) in the example's files");
+const docPages = [
+  "README.md",
+  ...readdirSync(path.join(repoRoot, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+const snippets = docPages
+  .flatMap((page) =>
+    readmeSnippets(readFileSync(path.join(repoRoot, page), "utf8")).map(
+      (s) => ({ ...s, page }),
+    ),
+  )
+  .filter((s) => s.file.startsWith(`examples/${lang}/`));
 if (snippets.length === 0)
-  die(`README.md marks no snippet as one of examples/${lang}/`);
-for (const { file, lines } of snippets) {
+  die(`README.md and docs/ mark no snippet as one of examples/${lang}/`);
+for (const { file, lines, page } of snippets) {
   const full = path.join(repoRoot, file);
   if (!existsSync(full))
-    die(`README.md marks a snippet of ${file}: no such file`);
+    die(`${page} marks a snippet of ${file}: no such file`);
   const missing = missingLine(lines, readFileSync(full, "utf8"));
   if (missing !== undefined)
     die(
-      `README.md's snippet of ${file}: line ${JSON.stringify(missing)} is not in ${file} (in order)`,
+      `${page}'s snippet of ${file}: line ${JSON.stringify(missing)} is not in ${file} (in order)`,
     );
-  console.log(`  ${file}: ${lines.length} lines`);
+  console.log(`  ${page}, ${file}: ${lines.length} lines`);
 }
 
 step("bash generate.sh");
