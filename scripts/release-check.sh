@@ -78,4 +78,4 @@ gotags="$(node scripts/version.mjs go-tags)"
 [ -n "$gotags" ] || fail "no Go module to tag: runtimes/go/go.mod is missing"
 
 printf 'release-check: %s ready: %s; %s; tags %s\n' "$version" \
-  "$(cd "$out/npm" && echo *.tgz)" "$(cd "$out/python" && echo *)" "$(echo $gotags)"
+  "$(cd "$out/npm" && echo *.tgz)" "$(cd "$out/python" && echo *)" "${gotags//$'\n'/ }"

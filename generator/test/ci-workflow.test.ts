@@ -31,6 +31,8 @@ describe(".github/workflows", () => {
     const files = readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f));
     expect(files).toContain("e2e.yml");
     expect(files).toContain("nightly.yml");
+    // The release (its jobs: release.test.ts).
+    expect(files).toContain("release.yml");
     const r = spawnSync(
       actionlint,
       ["-no-color", ...files.map((f) => join(".github", "workflows", f))],
