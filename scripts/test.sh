@@ -11,6 +11,7 @@ bash scripts/install.sh
 npx -y pnpm@12.4.2 run build --output-logs=errors-only
 npx -y pnpm@12.4.2 run format:check
 npx -y pnpm@12.4.2 run lint --output-logs=errors-only
+bash scripts/release-check.sh
 npx -y pnpm@12.4.2 run test
 npx -y pnpm@12.4.2 run fuzz
 npx -y pnpm@12.4.2 run e2e
