@@ -1,0 +1,482 @@
+#!/usr/bin/env node
+// The consumer test: a new user's path, taken from README.md itself.
+//
+//   node e2e/consumer/run.mjs [--lang go|ts|py]... [--lowest] [--readme FILE] [--keep]
+//
+// 1. Packs every package from the workspace's build: `pnpm pack` of the
+//    plugin (generator/) and the TypeScript runtime (`workspace:` ranges
+//    rewritten as a publish would), a wheel of the Python runtime, and the
+//    Go modules a user's build needs (see goModules: not published yet).
+// 2. For each language, in an empty directory outside the workspace, runs
+//    the README's blocks marked for it (readme-blocks.mjs) in order: files
+//    written, `sh` blocks run by bash. Installs reach only those artifacts
+//    and the public registries: the README's package names are swapped for
+//    the artifacts' paths (packageSwaps), and `127.0.0.1:8080` for the test
+//    server's address (e2e/server, started here on a free port).
+// 3. Checks the executor call's output (a `link-1` alias) and makes one MCP
+//    `tools/call` with the official TypeScript client through the server
+//    command of the README's client configuration (stdio).
+// 4. Prints, per language, the time from the empty directory to the first
+//    executor call and to the first MCP call (installs included).
+//
+// --lowest: after the README's installs, every dependency range our packages
+// declare is pinned to its lowest version (npm: the runtime's and plugin's
+// ranges, installed exactly; pip: a constraints file of each range's
+// minimum; Go: the annotations module's requirements), as the nightly
+// workflow runs it.
+import { spawn } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { blockName, readmeBlocks, targets } from "./readme-blocks.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..", "..");
+const pnpm = ["npx", "-y", "pnpm@12.4.2"];
+/** The address the README's code uses; the test server's replaces it. */
+const readmeAddress = "127.0.0.1:8080";
+/** The arguments of the MCP call: a new link, as the README's call makes. */
+const callArguments = `{"workspaceId":"ws-1","targetUrl":"https://example.com"}`;
+
+const { values: opts } = parseArgs({
+  options: {
+    lang: { type: "string", multiple: true },
+    lowest: { type: "boolean", default: false },
+    readme: { type: "string", default: path.join(root, "README.md") },
+    keep: { type: "boolean", default: false },
+  },
+});
+const langs = opts.lang?.flatMap((l) => l.split(",")) ?? targets;
+for (const l of langs)
+  if (!targets.includes(l))
+    die(`unknown --lang ${JSON.stringify(l)}: use ${targets.join(", ")}`);
+
+const started = Date.now();
+const blocks = load(opts.readme);
+const work = mkdtempSync(path.join(os.tmpdir(), "ai-tools-consumer-"));
+const art = path.join(work, "artifacts");
+mkdirSync(art);
+let server;
+try {
+  step(`packing into ${art}`);
+  const packed = await pack();
+  const { startServer } = await import(
+    pathToFileURL(path.join(root, "e2e", "server", "dist", "index.js")).href
+  );
+  server = await startServer();
+  console.log(`test server on ${server.address}`);
+  const results = [];
+  for (const lang of langs)
+    results.push(await userPath(lang, packed, server.address));
+  step("summary (from an empty directory, installs included)");
+  for (const r of results)
+    console.log(
+      `  ${r.lang}: first executor call ${secs(r.exec)}, first MCP call ${secs(r.mcp)}`,
+    );
+  console.log(
+    `\nconsumer: ok (${langs.join(", ")}${opts.lowest ? ", lowest versions" : ""}; ${secs(Date.now() - started)})`,
+  );
+} catch (err) {
+  console.error(`\nconsumer: FAILED: ${err.message}`);
+  process.exitCode = 1;
+} finally {
+  await server?.close();
+  if (opts.keep) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------
+
+/** The README's test blocks, checked: each language has a path. */
+function load(readme) {
+  const all = readmeBlocks(readFileSync(readme, "utf8"));
+  for (const lang of langs) {
+    const mine = all.filter((b) => b.targets.includes(lang));
+    if (!mine.some((b) => b.lang === "sh"))
+      die(`${readme} marks no sh block test=${lang}`);
+    if (!mine.some((b) => b.mcp))
+      die(
+        `${readme} marks no MCP client configuration (json test=${lang} mcp)`,
+      );
+  }
+  return all;
+}
+
+/** Pack every package; resolves to the artifacts' paths. */
+async function pack() {
+  for (const dir of ["generator", "runtimes/ts"])
+    await must(pnpm[0], [...pnpm.slice(1), "pack", "--pack-destination", art], {
+      cwd: path.join(root, dir),
+      quiet: true,
+    });
+  const tgz = (prefix) => {
+    const f = readdirSync(art).find(
+      (n) => n.startsWith(prefix) && /^\d/.test(n.slice(prefix.length)),
+    );
+    if (f === undefined) throw new Error(`no ${prefix}*.tgz after pnpm pack`);
+    return path.join(art, f);
+  };
+  const packed = {
+    plugin: tgz("protoc-gen-ai-tools-"),
+    runtime: tgz("protoc-gen-ai-tools-runtime-"),
+    wheel: await buildWheel(),
+    go: goModules(),
+  };
+  for (const [k, v] of Object.entries(packed))
+    console.log(`  ${k}: ${typeof v === "string" ? path.basename(v) : ""}`);
+  return packed;
+}
+
+/**
+ * A wheel of runtimes/python, built from a copy of its sources (a build in
+ * place would leave build/ behind, whose stale files a later wheel takes).
+ * `python -m build` where the workspace's .venv has it, else `pip wheel`.
+ */
+async function buildWheel() {
+  const src = path.join(work, "python-src");
+  cpSync(path.join(root, "runtimes", "python"), src, {
+    recursive: true,
+    filter: (p) => !/(^|\/)(build|dist|tests|[^/]*\.egg-info)$/.test(p),
+  });
+  const python = path.join(root, ".venv", "bin", "python");
+  const hasBuild =
+    (await run(python, ["-c", "import build"], { quiet: true })).code === 0;
+  await must(
+    python,
+    hasBuild
+      ? ["-m", "build", "--wheel", "--outdir", art, src]
+      : ["-m", "pip", "wheel", "--no-deps", "-q", "-w", art, src],
+    { quiet: true },
+  );
+  const whl = readdirSync(art).find((n) => n.endsWith(".whl"));
+  if (whl === undefined) throw new Error("no wheel built");
+  return path.join(art, whl);
+}
+
+/**
+ * The Go modules a user's build needs that are not published yet: the
+ * annotations' generated Go code (proto/go.mod: a user's *.pb.go imports
+ * it) and the Redis store. Copied as a module proxy would unpack them, and
+ * reached through `replace` directives. Once their tags are pushed, a user
+ * fetches them by path; the test then drops its replace.
+ */
+function goModules() {
+  const mods = {};
+  for (const dir of ["proto", "runtimes/go/redisstore"]) {
+    const gomod = path.join(root, dir, "go.mod");
+    if (!existsSync(gomod)) {
+      console.log(`  (no ${dir}/go.mod: that Go module is not made yet)`);
+      continue;
+    }
+    const module = /^module (\S+)$/m.exec(readFileSync(gomod, "utf8"))[1];
+    const dest = path.join(art, "go", dir);
+    cpSync(path.join(root, dir), dest, {
+      recursive: true,
+      filter: (p) => !/(^|\/)(examples|node_modules|.*_test\.go)$/.test(p),
+    });
+    mods[module] = dest;
+  }
+  return mods;
+}
+
+/** One language's path, from an empty directory to an MCP call. */
+async function userPath(lang, packed, address) {
+  step(`${lang}: the README's path`);
+  const dir = mkdtempSync(path.join(work, `${lang}-`));
+  const t0 = Date.now();
+  const env = await userEnv(lang, dir, packed);
+  let exec;
+  let mcp;
+  for (const b of blocks.filter((x) => x.targets.includes(lang))) {
+    const body = b.body.replaceAll(readmeAddress, address);
+    if (b.mcp) {
+      await mcpCall(b, body, dir, env);
+      mcp ??= Date.now() - t0;
+      continue;
+    }
+    if (b.file !== undefined) {
+      const dest = path.join(dir, b.file);
+      mkdirSync(path.dirname(dest), { recursive: true });
+      writeFileSync(dest, body);
+      console.log(`  wrote ${b.file} (${blockName(b)})`);
+      continue;
+    }
+    if (b.lang !== "sh")
+      throw new Error(`${blockName(b)}: a test block needs file=, mcp or sh`);
+    if (lang === "go") addGoReplaces(dir, packed.go);
+    const script = swapPackages(body, packed);
+    console.log(`  $ ${script.trim().split("\n").join("\n    ")}`);
+    const r = await run("bash", ["-euo", "pipefail", "-c", script], {
+      cwd: dir,
+      env,
+      quiet: true,
+    });
+    if (r.code !== 0)
+      throw new Error(
+        `${blockName(b)} exited ${r.code} (${lang}):\n${r.stdout}${r.stderr}`,
+      );
+    if (opts.lowest) await pinLowest(lang, dir, env, script);
+    if (/"id":\s*"link-1"/.test(r.stdout)) {
+      exec ??= Date.now() - t0;
+      console.log(`    ${r.stdout.trim().split("\n").join("\n    ")}`);
+    }
+  }
+  if (exec === undefined)
+    throw new Error(
+      `no sh block test=${lang} printed the executor's result with "id":"link-1"`,
+    );
+  return { lang, exec, mcp };
+}
+
+/**
+ * The user's project and shell: nothing of the workspace on PATH, no npm
+ * variables of the pnpm that may run this; Python's virtualenv active.
+ */
+async function userEnv(lang, dir, packed) {
+  const env = { ...process.env, npm_config_fund: "false" };
+  env.npm_config_audit = "false";
+  for (const k of Object.keys(env))
+    if (k.startsWith("npm_") && !/^npm_config_(fund|audit)$/.test(k))
+      delete env[k];
+  delete env.PYTHONPATH;
+  delete env.VIRTUAL_ENV;
+  env.PATH = env.PATH.split(path.delimiter)
+    .filter((p) => !p.startsWith(root))
+    .join(path.delimiter);
+  // The user's own project, which the README assumes: a Go module named
+  // as the README's go_package says, an ES module package, a virtualenv.
+  if (lang === "go")
+    await must("go", ["mod", "init", "example.com/linkhub"], {
+      cwd: dir,
+      env,
+      quiet: true,
+    });
+  if (lang === "ts") {
+    await must("npm", ["init", "-y"], { cwd: dir, env, quiet: true });
+    await must("npm", ["pkg", "set", "type=module"], { cwd: dir, env });
+  }
+  if (lang === "py") {
+    await must("python3.11", ["-m", "venv", ".venv"], { cwd: dir, env });
+    env.VIRTUAL_ENV = path.join(dir, ".venv");
+    env.PATH = `${path.join(dir, ".venv", "bin")}${path.delimiter}${env.PATH}`;
+    if (opts.lowest) {
+      const file = path.join(dir, "lowest-constraints.txt");
+      writeFileSync(file, pythonMinimums(packed.wheel).join("\n") + "\n");
+      env.PIP_CONSTRAINT = file;
+    }
+  }
+  return env;
+}
+
+/**
+ * The README's install lines name the registries' packages; the test
+ * installs the packed ones: `protoc-gen-ai-tools`,
+ * `@protoc-gen-ai-tools/runtime` and `protoc-gen-ai-tools-runtime[extras]`
+ * (as whole words) become the artifacts' paths.
+ */
+function swapPackages(script, packed) {
+  return script
+    .replace(
+      /(^|\s)["']?protoc-gen-ai-tools-runtime(\[[a-z,]+\])?["']?(?=\s|$)/gm,
+      (_, pre, extras = "") => `${pre}"${packed.wheel}${extras}"`,
+    )
+    .replace(
+      /(^|\s)@protoc-gen-ai-tools\/runtime(?=\s|$)/gm,
+      (_, pre) => `${pre}${packed.runtime}`,
+    )
+    .replace(
+      /(^|\s)protoc-gen-ai-tools(?=\s|$)/gm,
+      (_, pre) => `${pre}${packed.plugin}`,
+    );
+}
+
+/** `replace` directives to the packed Go modules, once go.mod exists. */
+function addGoReplaces(dir, mods) {
+  const gomod = path.join(dir, "go.mod");
+  if (!existsSync(gomod)) return;
+  let text = readFileSync(gomod, "utf8");
+  for (const [module, folder] of Object.entries(mods))
+    if (!text.includes(`replace ${module} =>`))
+      text += `\nreplace ${module} => ${folder}\n`;
+  writeFileSync(gomod, text);
+}
+
+/** Run the README's MCP client configuration: one tools/call over stdio. */
+async function mcpCall(b, body, dir, env) {
+  const req = createRequire(path.join(root, "e2e", "mcp", "package.json"));
+  const { Client } = req("@modelcontextprotocol/client");
+  const { StdioClientTransport } = req("@modelcontextprotocol/client/stdio");
+  let servers;
+  try {
+    servers = Object.values(JSON.parse(body).mcpServers);
+  } catch (err) {
+    throw new Error(
+      `${blockName(b)}: not an mcpServers JSON (${err.message})`,
+      { cause: err },
+    );
+  }
+  if (servers.length !== 1 || typeof servers[0]?.command !== "string")
+    throw new Error(`${blockName(b)}: expected one server with a command`);
+  const { command, args = [], env: serverEnv = {} } = servers[0];
+  console.log(`  MCP client → ${[command, ...args].join(" ")}`);
+  const client = new Client({ name: "consumer-test", version: "1.0.0" });
+  let stderr = "";
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: dir,
+    env: { ...env, ...serverEnv },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d) => (stderr += d));
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    const result = await client.callTool({
+      name: "links_create",
+      arguments: JSON.parse(callArguments),
+    });
+    const text = result.content?.map((c) => c.text ?? "").join("") ?? "";
+    if (result.isError || !/"id":\s*"link-1"/.test(text))
+      throw new Error(`tools/call links_create answered ${text}`);
+    console.log(`    ${tools.length} tools listed; tools/call: ${text}`);
+  } catch (err) {
+    throw new Error(
+      `${blockName(b)}: the MCP server failed: ${err.message}\n${stderr}`,
+      { cause: err },
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * --lowest: after a block that installed packages, pin what our packages
+ * declare to each range's minimum (npm and Go; pip reads PIP_CONSTRAINT).
+ */
+async function pinLowest(lang, dir, env, script) {
+  if (/\bnpm (install|i)\b/.test(script)) {
+    const pins = npmMinimums(dir);
+    if (pins.length > 0) {
+      console.log(`    lowest: npm install --save-exact ${pins.join(" ")}`);
+      await must("npm", ["install", "--save-exact", ...pins], {
+        cwd: dir,
+        env,
+        quiet: true,
+      });
+    }
+  }
+  if (lang === "go" && /\bgo mod tidy\b/.test(script)) {
+    const pins = goMinimums();
+    console.log(`    lowest: go get ${pins.join(" ")}`);
+    await must("go", ["get", ...pins], { cwd: dir, env, quiet: true });
+  }
+}
+
+/**
+ * The lowest version of each npm range our two packages declare
+ * (dependencies and peer dependencies) whose package the project has.
+ */
+function npmMinimums(dir) {
+  const pins = new Map();
+  for (const pkgDir of ["generator", "runtimes/ts"]) {
+    const pkg = JSON.parse(
+      readFileSync(path.join(root, pkgDir, "package.json"), "utf8"),
+    );
+    for (const [name, range] of Object.entries({
+      ...pkg.dependencies,
+      ...pkg.peerDependencies,
+    })) {
+      if (!existsSync(path.join(dir, "node_modules", name, "package.json")))
+        continue;
+      pins.set(name, minVersion(range, `${pkgDir}/package.json ${name}`));
+    }
+  }
+  return [...pins].map(([n, v]) => `${n}@${v}`);
+}
+
+/** The minimum of a range of the forms our packages use: x.y.z, ^, ~, >=. */
+function minVersion(range, where) {
+  const m = /^(?:\^|~|>=)?\s*(\d+\.\d+\.\d+)$/.exec(range.trim());
+  if (m === null)
+    throw new Error(
+      `${where}: range ${JSON.stringify(range)} is not ^, ~, >= or exact`,
+    );
+  return m[1];
+}
+
+/** `name==min` for each requirement of the wheel's pyproject (extras too). */
+function pythonMinimums() {
+  const text = readFileSync(
+    path.join(root, "runtimes", "python", "pyproject.toml"),
+    "utf8",
+  );
+  const pins = [];
+  for (const [, name, version] of text.matchAll(
+    /"([A-Za-z0-9_.-]+)\s*(?:>=|==|~=)\s*([0-9][0-9.]*)/g,
+  ))
+    if (!["setuptools"].includes(name)) pins.push(`${name}==${version}`);
+  return pins;
+}
+
+/** The annotations module's requirements at their versions. */
+function goMinimums() {
+  const text = readFileSync(path.join(root, "proto", "go.mod"), "utf8");
+  return [
+    ...text.matchAll(/^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+\/\S+) (v\S+)$/gm),
+  ].map(([, mod, v]) => `${mod}@${v}`);
+}
+
+/** Run a command: {code, stdout, stderr}, output captured when quiet. */
+function run(cmd, args, { cwd = root, env = process.env, quiet = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd,
+      env,
+      stdio: quiet
+        ? ["ignore", "pipe", "pipe"]
+        : ["ignore", "inherit", "inherit"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => (stdout += d));
+    child.stderr?.on("data", (d) => (stderr += d));
+    child.on("error", (e) => resolve({ code: -1, stdout, stderr: e.message }));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Run a command that must succeed, else throw naming it. */
+async function must(cmd, args, o) {
+  const r = await run(cmd, args, o);
+  if (r.code !== 0)
+    throw new Error(
+      `${[cmd, ...args].join(" ")} exited ${r.code}:\n${r.stdout}${r.stderr}`,
+    );
+  return r;
+}
+
+function step(name) {
+  console.log(`\n== ${name}`);
+}
+
+function secs(ms) {
+  return ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function die(msg) {
+  console.error(`consumer: ${msg}`);
+  process.exit(2);
+}
