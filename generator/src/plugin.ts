@@ -81,6 +81,10 @@ export function generate(
     ]);
   }
   problems.throwIfAny();
+  const optionWarning = entry.optionWarning?.(model, options.values, mcp);
+  if (optionWarning !== undefined) {
+    warn(optionWarning);
+  }
   const renderer = createRenderer(options.target);
   return views.map(([view, template]) => {
     const text = renderer.render(view, template);

@@ -5,8 +5,10 @@ import { goImportMapOf, goImportMapOption } from "./go/go-import-map.js";
 import type { GeneratorModel } from "./model/model.js";
 import { buildPyMcpView } from "./py/build-py-mcp-view.js";
 import { buildPyView } from "./py/build-py-view.js";
+import { pyPackageWarning } from "./py/py-package-warning.js";
 import { buildTsMcpView } from "./ts/build-ts-mcp-view.js";
 import { buildTsView, formatTs } from "./ts/build-ts-view.js";
+import { tsImportPathWarning } from "./ts/ts-import-path-warning.js";
 
 /** An option only one target takes (`--ai-tools_opt=key=value`). */
 export interface TargetOption {
@@ -66,6 +68,16 @@ export interface TargetEntry {
     problems: ProblemCollector,
   ): TargetView;
   /**
+   * A warning about an option of this target the model shows to be most
+   * likely wrong (a path to another plugin's output naming one file's
+   * folder); generation goes on. `mcp` is the `mcp=` option.
+   */
+  optionWarning?(
+    model: GeneratorModel,
+    options: Readonly<Record<string, string>>,
+    mcp: boolean,
+  ): string | undefined;
+  /**
    * Finish the rendered text of `view` (a formatter); the text as it is
    * when absent.
    */
@@ -117,6 +129,8 @@ export const targets = {
         { tsImportPath: options["ts_import_path"]! },
         problems,
       ),
+    optionWarning: (model, options, mcp) =>
+      tsImportPathWarning(model, options["ts_import_path"]!, mcp),
     // ai_tools.gen.ts is printed as prettier formats it (ts-doc.ts) unless
     // its printer was unsure; the MCP file is formatted.
     postProcess: (text, view) =>
@@ -137,6 +151,8 @@ export const targets = {
       buildPyView(model, { pyPackage: options["py_package"]! }, problems),
     buildMcpView: (model, options, problems) =>
       buildPyMcpView(model, { pyPackage: options["py_package"]! }, problems),
+    optionWarning: (model, options, mcp) =>
+      pyPackageWarning(model, options["py_package"]!, mcp),
   },
 } as const satisfies Readonly<Record<string, TargetEntry>>;
 

@@ -227,3 +227,76 @@ service S { rpc Get(M) returns (M); }
     expect(run.written).toEqual([]);
   });
 });
+
+describe("an option naming the folder of one proto file's output", () => {
+  const shop = { "shop/v1/shop.proto": shopProto("") };
+
+  it("ts_import_path: warns with the folder to give, under protoc and buf, and writes the file", () => {
+    const dir = project(shop);
+    const warning =
+      'protoc-gen-ai-tools: warning: ts_import_path "./gen/shop/v1" ends with the directory of shop/v1/shop.proto, so the generated code imports "./gen/shop/v1/shop/v1/shop_pb.js"; ts_import_path is the folder protoc-gen-es writes into (its out), relative to this plugin\'s out, under which it writes shop/v1/shop_pb.ts: if that folder is ./gen, use ts_import_path=./gen\n';
+    for (const run of [
+      protoc(dir, "target=ts,mcp=true,ts_import_path=./gen/shop/v1", [
+        "shop/v1/shop.proto",
+      ]),
+      bufGenerate(dir, "target=ts,mcp=true,ts_import_path=./gen/shop/v1"),
+    ]) {
+      expect(run.status).toBe(0);
+      // Once, though both files import the module.
+      expect(run.stderr).toBe(warning);
+      expect(run.written).toEqual(["ai_tools.gen.ts", "ai_tools_mcp.gen.ts"]);
+    }
+  });
+
+  it.each([
+    ["./gen/shop/v1/shop_pb.js", "./gen"],
+    ["./shop_pb", "."],
+  ])("ts_import_path=%s: warns that it names a file", (path, folder) => {
+    const dir = project(shop);
+    const run = protoc(dir, `target=ts,ts_import_path=${path}`, [
+      "shop/v1/shop.proto",
+    ]);
+    expect(run.stderr).toContain(
+      `warning: ts_import_path "${path}" names a file, so the generated code imports "${path}/shop/v1/shop_pb.js";`,
+    );
+    expect(run.stderr).toContain(
+      `: if that folder is ${folder}, use ts_import_path=${folder}\n`,
+    );
+  });
+
+  it.each([
+    ["gen.shop.v1", "if that folder is gen, use py_package=gen"],
+    ["shop.v1", "if that folder is on sys.path, leave py_package out"],
+  ])("py_package=%s: warns with the package to give", (pkg, fix) => {
+    const dir = project(shop);
+    const run = protoc(dir, `target=py,mcp=true,py_package=${pkg}`, [
+      "shop/v1/shop.proto",
+    ]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe(
+      `protoc-gen-ai-tools: warning: py_package "${pkg}" ends with the directory of shop/v1/shop.proto, so the generated code imports ${pkg}.shop.v1.shop_pb2; py_package is the package of the folder grpcio-tools writes into (its --python_out), under which it writes shop/v1/shop_pb2.py: ${fix}\n`,
+    );
+    expect(run.written).toEqual(["ai_tools_gen.py", "ai_tools_mcp_gen.py"]);
+  });
+
+  it.each([
+    "target=ts,ts_import_path=../gen",
+    "target=ts,ts_import_path=./v1",
+    "target=py,py_package=gen",
+    "target=py,py_package=app.v1",
+  ])("%s: says nothing for a folder", (opt) => {
+    const dir = project(shop);
+    const run = protoc(dir, opt, ["shop/v1/shop.proto"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("says nothing when the generated code imports nothing from it", () => {
+    const dir = project({ "shop/v1/shop.proto": shopProto("", false) });
+    const run = protoc(dir, "target=py,py_package=gen.shop.v1", [
+      "shop/v1/shop.proto",
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.written).toEqual(["ai_tools_gen.py"]);
+  });
+});
