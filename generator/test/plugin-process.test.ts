@@ -12,6 +12,8 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { commonOptions } from "../src/options.js";
+import { targets } from "../src/targets.js";
 
 // The plugin as users run it: a separate process started by protoc or buf.
 
@@ -66,11 +68,59 @@ function reportingEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Runs the executable with `args` and no stdin. */
+function runBin(args: string[]) {
+  return spawnSync(plugin, args, { encoding: "utf8", input: "" });
+}
+
 describe("the plugin executable", () => {
-  it("prints its version", () => {
-    expect(execFileSync(plugin, ["--version"], { encoding: "utf8" })).toMatch(
-      /^protoc-gen-ai-tools v\d+\.\d+\.\d+\n$/,
-    );
+  it("prints its version with --version and -v, exit code 0", () => {
+    const { version } = JSON.parse(
+      readFileSync(join(root, "generator", "package.json"), "utf8"),
+    ) as { version: string };
+    for (const arg of ["--version", "-v"]) {
+      const res = runBin([arg]);
+      expect(res.stderr).toBe("");
+      expect(res.status).toBe(0);
+      expect(res.stdout).toBe(`protoc-gen-ai-tools v${version}\n`);
+    }
+  });
+
+  it("prints its help with --help and -h, exit code 0: how to run it and every option", () => {
+    for (const arg of ["--help", "-h"]) {
+      const res = runBin([arg]);
+      expect(res.stderr).toBe("");
+      expect(res.status).toBe(0);
+      expect(res.stdout).toContain("protoc and buf run it without arguments");
+      expect(res.stdout).toContain("buf.gen.yaml");
+      expect(res.stdout).toContain("--ai-tools_out=");
+      expect(res.stdout).toContain(
+        "https://github.com/protoc-gen-ai-tools/protoc-gen-ai-tools",
+      );
+      const options = [
+        "target",
+        ...Object.keys(commonOptions),
+        ...Object.values(targets).flatMap((t) => Object.keys(t.options)),
+      ];
+      for (const option of options) {
+        expect(res.stdout).toMatch(new RegExp(`^  ${option}=`, "m"));
+      }
+    }
+  });
+
+  it("refuses any other argument with a usage error, exit code 2", () => {
+    for (const args of [["--out"], ["gen"], ["--help", "x"]]) {
+      const res = runBin(args);
+      expect(res.status).toBe(2);
+      expect(res.stdout).toBe("");
+      expect(res.stderr).toContain(
+        `protoc-gen-ai-tools: unknown argument ${JSON.stringify(args.at(-1))}: protoc and buf run it without arguments`,
+      );
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+    }
+    const both = runBin(["--help", "--version"]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain("give --help and --version one at a time");
   });
 
   it("runs under protoc and under buf generate, with the same bytes", () => {
