@@ -67,8 +67,10 @@ tar -C runtimes/python --exclude=__pycache__ --exclude='*.egg-info' \
   --exclude=.mypy_cache --exclude=.pytest_cache --exclude=build --exclude=dist \
   --exclude=node_modules -cf - . | tar -C "$work/python" -xf -
 quiet .venv/bin/python -m build --no-isolation --outdir "$out/python" "$work/python"
-for want in "protoc_gen_ai_tools_runtime-$version.tar.gz" \
-  "protoc_gen_ai_tools_runtime-$version-py3-none-any.whl"; do
+# PEP 440 spells a prerelease its own way: 1.0.0-rc.1 is 1.0.0rc1.
+pyversion="$(.venv/bin/python -c 'import sys; from packaging.version import Version; print(Version(sys.argv[1]))' "$version")"
+for want in "protoc_gen_ai_tools_runtime-$pyversion.tar.gz" \
+  "protoc_gen_ai_tools_runtime-$pyversion-py3-none-any.whl"; do
   [ -f "$out/python/$want" ] || fail "python -m build made no $want: see runtimes/python/pyproject.toml"
 done
 quiet .venv/bin/twine check --strict "$out"/python/*
