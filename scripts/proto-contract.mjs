@@ -17,6 +17,8 @@
 //   node scripts/proto-contract.mjs                   check
 //   node scripts/proto-contract.mjs --write-baseline  at a release: the
 //                                                     baseline := the current protos
+//   node scripts/proto-contract.mjs --released        the release workflow: also
+//                                                     fail unless baseline = current
 // --proto <dir>, --baseline <file>, --include <dir> (holding
 // ai/context/v1/rpc_tool.proto) check other copies (the tests use them).
 import { execFileSync } from "node:child_process";
@@ -163,7 +165,7 @@ function checkCompanion(currentFiles, companionFiles) {
 }
 
 function parseArgs(argv) {
-  const opts = { write: false };
+  const opts = { write: false, released: false };
   const names = {
     "--proto": "proto",
     "--baseline": "baseline",
@@ -173,11 +175,13 @@ function parseArgs(argv) {
     const arg = argv[i];
     if (arg === "--write-baseline") {
       opts.write = true;
+    } else if (arg === "--released") {
+      opts.released = true;
     } else if (arg in names && argv[i + 1] !== undefined) {
       opts[names[arg]] = resolve(argv[++i]);
     } else {
       throw new ContractError(
-        `unknown argument "${arg}": use --write-baseline, --proto <dir>, --baseline <file>, --include <dir>`,
+        `unknown argument "${arg}": use --write-baseline, --released, --proto <dir>, --baseline <file>, --include <dir>`,
       );
     }
   }
@@ -199,7 +203,18 @@ function main(argv) {
     runBuf(["build", ...input, "--exclude-source-info", "-o", current]);
     checkBreaking(current, baseline);
     const currentFiles = describe([current]);
-    checkExtensionNumbers(currentFiles, describe([baseline]));
+    const baselineFiles = describe([baseline]);
+    checkExtensionNumbers(currentFiles, baselineFiles);
+    // The descriptors only: buf's own extension names the module.
+    const bare = (files) =>
+      JSON.stringify(files, (key, value) =>
+        key === "bufExtension" ? undefined : value,
+      );
+    if (opts.released && bare(currentFiles) !== bare(baselineFiles)) {
+      throw new ContractError(
+        `${baselinePath} is not the released protos: run node scripts/proto-contract.mjs --write-baseline, commit, and tag that commit`,
+      );
+    }
     const include = opts.include ?? join(root, companionInclude);
     checkCompanion(
       currentFiles,

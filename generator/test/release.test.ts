@@ -230,6 +230,20 @@ describe("the annotation protos' contract (scripts/proto-contract.mjs)", () => {
     expect(r.status).toBe(0);
   });
 
+  it("--released: refuses a baseline other than the current protos", () => {
+    expect(node("proto-contract.mjs", "--released").status).toBe(0);
+    const dir = editedModule(
+      "bool auto_execute = 4;",
+      "bool auto_execute = 4;\n  bool dry_run = 5;",
+    );
+    expect(node("proto-contract.mjs", "--proto", dir).status).toBe(0);
+    const r = node("proto-contract.mjs", "--proto", dir, "--released");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      "proto-contract: .ci/annotations-baseline.binpb is not the released protos: run node scripts/proto-contract.mjs --write-baseline, commit, and tag that commit\n",
+    );
+  });
+
   it("refuses a breaking change against the baseline", () => {
     const dir = editedModule("bool strict = 3;", "string strict = 3;");
     const r = node("proto-contract.mjs", "--proto", dir);
@@ -296,6 +310,7 @@ describe("the release workflow (.github/workflows/release.yml)", () => {
     expect(build).toContain('if [ "$GITHUB_REF_NAME" != "v$version" ]');
     expect(build).toContain("run: bash .ci/run");
     expect(build).toContain("run: bash scripts/release-check.sh --out release");
+    expect(build).toContain("run: node scripts/proto-contract.mjs --released");
     expect(build.indexOf(".ci/run")).toBeLessThan(
       build.indexOf("release-check.sh"),
     );
