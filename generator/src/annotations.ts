@@ -5,8 +5,8 @@ import { decodeUtf8 } from "./decode-utf8.js";
 
 /**
  * Extension numbers the plugin reads. Options are read by number from the
- * options' unknown fields, so any file declaring them works (see the
- * README's Annotations section) and none has to be known at generation time.
+ * options' unknown fields, so any file declaring them works (see
+ * docs/annotations.md) and none has to be known at generation time.
  */
 export const extensionNumbers = {
   /** MethodOptions: (ai.tools.v1.rpc_tool), also (ai.context.v1.rpc_tool). */

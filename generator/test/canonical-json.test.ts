@@ -1,4 +1,4 @@
-// The canonical serialization (README, Schemas): the one text every target
+// The canonical serialization (docs/schemas.md): the one text every target
 // embeds, so it must be what Go's encoding/json writes for the same value.
 import { describe, expect, it } from "vitest";
 import { canonicalJson, compareUtf8 } from "../src/schema/canonical-json.js";

@@ -367,7 +367,7 @@ describe("fuzz: plugin", () => {
   );
 });
 
-/** The shape of an alias prefix the plugin accepts (README, Annotations). */
+/** The shape of an alias prefix the plugin accepts (docs/annotations.md). */
 const aliasPrefixShape = /^[a-zA-Z](?:[a-zA-Z0-9_-]{0,62}[a-zA-Z0-9_])?$/;
 
 /**

@@ -10,9 +10,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
-// The README's advice for packages with an `ai` segment below the top
-// (`google.ai.…`, `acme.ai.…`): protoc resolves `(ai.tools.v1.rpc_tool)`
-// from the innermost scope, so the option must be written with a leading dot.
+// The advice of docs/annotations.md for packages with an `ai` segment below
+// the top (`google.ai.…`, `acme.ai.…`): protoc resolves
+// `(ai.tools.v1.rpc_tool)` from the innermost scope, so the option must be
+// written with a leading dot.
 
 const root = resolve(import.meta.dirname, "..", "..");
 const plugin = join(root, "node_modules", ".bin", "protoc-gen-ai-tools");

@@ -3,8 +3,8 @@ import type { GeneratorModel } from "../src/model/model.js";
 import { compileRequest } from "./support/compile.js";
 import { modelOf, toolOf } from "./support/model.js";
 
-// Expected schemas below were derived by hand from the README's Schemas
-// section and docs/compat.md, then checked against the generator once.
+// Expected schemas below were derived by hand from docs/schemas.md and
+// docs/compat.md, then checked against the generator once.
 
 const header = `syntax = "proto3";
 package t.v1;

@@ -36,7 +36,7 @@ ACCOUNT_UUID = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b"
 
 
 # The fields of the validate case whose rules its schemas describe in a
-# sentence instead of a keyword (README, "buf.validate"), so that values the
+# sentence instead of a keyword (docs/schemas.md, "buf.validate"), so that values the
 # schema admits may break them: an RE2-only pattern, a reversed range, a rule
 # skipped on the zero value, "must be true", the id behind an alias; in
 # strict tools also lengths, item lengths, uri and a required string; the

@@ -25,7 +25,7 @@ export interface ToolModel {
   readonly strict: boolean;
   readonly autoExecute: boolean;
   /**
-   * The parameter schema in its canonical serialization (README, Schemas),
+   * The parameter schema in its canonical serialization (docs/schemas.md),
    * identical in every target. Only the text is kept: on large requests the
    * schema objects are most of the plugin's memory.
    */

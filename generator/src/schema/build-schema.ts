@@ -103,7 +103,7 @@ export class RootSchemaError extends Error {}
 
 /**
  * Build the parameter schema of a tool whose request message is `message`,
- * following the base rules of the README (Schemas) and the fixes of
+ * following the base rules of docs/schemas.md and the fixes of
  * docs/compat.md. With `method`, the OUTPUT_ONLY fields its
  * `(google.api.http)` paths bind are kept. In `form` (schema-form.ts):
  * `compact` writes shared and recursive messages once under `$defs`;
@@ -175,7 +175,7 @@ function buildWithDefs(
   };
 }
 
-/** Merge the branches of a root-level anyOf into one object (README, Schemas). */
+/** Merge the branches of a root-level anyOf into one object (docs/schemas.md). */
 function flattenRoot(schema: JsonSchema): JsonSchema {
   const branches = schema["anyOf"];
   if (
@@ -236,7 +236,7 @@ function withMember(properties: JsonSchema, member: Member): JsonSchema {
   return out;
 }
 
-/** `anyOf [s, null]` of the README's Schemas: never an anyOf inside an anyOf. */
+/** `anyOf [s, null]` of docs/schemas.md: never an anyOf inside an anyOf. */
 function nullable(schema: JsonSchema): JsonSchema {
   const anyOf = schema["anyOf"];
   if (schema["type"] === undefined && Array.isArray(anyOf)) {

@@ -80,7 +80,7 @@ function isAscii(s: string): boolean {
 const frozenText = new WeakMap<object, string>();
 
 /**
- * The canonical serialization (README, Schemas): no white space, object keys in
+ * The canonical serialization (docs/schemas.md): no white space, object keys in
  * byte order, strings escaped as Go's encoding/json escapes them.
  */
 export function canonicalJson(value: JsonValue): string {

@@ -10,7 +10,7 @@ const variable = /\{([^}=]*)(?:=[^}]*)?\}/g;
  * The request fields the method's `(google.api.http)` paths bind, as field
  * paths from the request message joined with dots (`permission.name`).
  * A field a path binds identifies the resource the method acts on, so the
- * request schema keeps it even when it is OUTPUT_ONLY (README, Schemas).
+ * request schema keeps it even when it is OUTPUT_ONLY (docs/schemas.md).
  */
 export function httpBoundFields(method: DescMethod): ReadonlySet<string> {
   const bound = new Set<string>();

@@ -75,8 +75,8 @@ function replaceBase64(v: JsonValue): JsonValue {
 /**
  * Write the strict bytes schema (a string with the base64 pattern, about 41
  * tokens) once per tool: when the tool's schema holds it twice or more, it
- * becomes the definition `$defs/base64-bytes`, referred to by `$ref` (README,
- * Schemas). Only nodes without a description are shared: OpenAI strict
+ * becomes the definition `$defs/base64-bytes`, referred to by `$ref`
+ * (docs/schemas.md). Only nodes without a description are shared: OpenAI strict
  * refuses any keyword beside `$ref` ("$ref cannot have keywords
  * {'description'}", seen in public issue reports, e.g.
  * vectorize-io/hindsight#3944). A `$ref` adds no nesting level (OpenAI's

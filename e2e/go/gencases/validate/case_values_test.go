@@ -22,7 +22,7 @@ func TestCaseValues(t *testing.T) {
 }
 
 // described: the fields whose rules the schemas state in a sentence, not a
-// keyword (README, "buf.validate"): an RE2-only pattern, a reversed range, a
+// keyword (docs/schemas.md, "buf.validate"): an RE2-only pattern, a reversed range, a
 // rule skipped on the zero value, "must be true", the id behind an alias; in
 // strict tools also lengths, item lengths, uri and a required string; the
 // oneof rules ("" is the message rule over first and second).
