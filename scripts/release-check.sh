@@ -60,13 +60,12 @@ for tarball in "$out"/npm/*.tgz; do
   quiet npm publish --dry-run --access public --tag "$tag" "$tarball"
 done
 
-# PyPI: built from a copy, so that setuptools' build/ and *.egg-info stay
-# out of the work tree; --no-isolation: the pinned setuptools of .venv.
-mkdir "$work/python"
-tar -C runtimes/python --exclude=__pycache__ --exclude='*.egg-info' \
-  --exclude=.mypy_cache --exclude=.pytest_cache --exclude=build --exclude=dist \
-  --exclude=node_modules -cf - . | tar -C "$work/python" -xf -
-quiet .venv/bin/python -m build --no-isolation --outdir "$out/python" "$work/python"
+# PyPI: built from a copy of the files git tracks (or would), so that no
+# build/, *.egg-info or generated test file of the work tree gets in, and
+# setuptools writes its own there; --no-isolation: the pinned setuptools.
+git ls-files -z --cached --others --exclude-standard runtimes/python |
+  tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$work" -xf -
+quiet .venv/bin/python -m build --no-isolation --outdir "$out/python" "$work/runtimes/python"
 # PEP 440 spells a prerelease its own way: 1.0.0-rc.1 is 1.0.0rc1.
 pyversion="$(.venv/bin/python -c 'import sys; from packaging.version import Version; print(Version(sys.argv[1]))' "$version")"
 for want in "protoc_gen_ai_tools_runtime-$pyversion.tar.gz" \
