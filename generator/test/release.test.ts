@@ -140,6 +140,7 @@ describe("one version (scripts/version.mjs)", () => {
     const tags = r.stdout.trim().split("\n");
     expect(tags).toContain(`runtimes/go/v${version}`);
     expect(tags).toContain(`runtimes/go/redisstore/v${version}`);
+    expect(tags).toContain(`proto/v${version}`);
     for (const tag of tags) {
       const dir = tag.slice(0, tag.lastIndexOf("/"));
       expect(read(`${dir}/go.mod`)).toMatch(
