@@ -291,6 +291,19 @@ describe("an option naming the folder of one proto file's output", () => {
     expect(run.status).toBe(0);
   });
 
+  it("names ts_import_path above the imports a missing module error points at", () => {
+    const dir = project(shop);
+    const run = protoc(dir, "target=ts,mcp=true,ts_import_path=../gen", [
+      "shop/v1/shop.proto",
+    ]);
+    for (const file of run.written) {
+      expect(readFileSync(join(dir, "out", file), "utf8")).toContain(
+        '\n// protoc-gen-es output, found through the plugin option ts_import_path ("../gen").\nimport { OrderService } from "../gen/shop/v1/shop_pb.js";\n',
+      );
+    }
+    expect(run.written).toEqual(["ai_tools.gen.ts", "ai_tools_mcp.gen.ts"]);
+  });
+
   it("says nothing when the generated code imports nothing from it", () => {
     const dir = project({ "shop/v1/shop.proto": shopProto("", false) });
     const run = protoc(dir, "target=py,py_package=gen.shop.v1", [

@@ -12,7 +12,7 @@ import {
   tsToolResponseAliases,
 } from "./build-ts-view.js";
 import { tsLiteral, tsString } from "./ts-literal.js";
-import { tsReservedWords } from "./ts-names.js";
+import { esImportsComment, tsReservedWords } from "./ts-names.js";
 import type {
   TsMcpExtraAliasesView,
   TsMcpFileView,
@@ -102,6 +102,7 @@ export function buildTsMcpView(
     mcpRuntimeModule: tsString(`${tsRuntimeModule}/mcp`),
     runtimeModule: tsString(tsRuntimeModule),
     mainModule: tsString(`./${tsFileName.replace(/\.ts$/, ".js")}`),
+    esImportsComment: esImportsComment(options.tsImportPath),
     serviceImports,
     extraAliases,
     aliasConfig:

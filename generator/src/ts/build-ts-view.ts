@@ -35,6 +35,7 @@ import {
 } from "./ts-tool-declaration.js";
 import { laid, layImport, layStatement } from "./ts-tool-layout.js";
 import {
+  esImportsComment,
   esModulePath,
   esServiceExportName,
   isTsIdentifier,
@@ -253,6 +254,7 @@ export function buildTsView(
     formatted,
     runtimeModule: tsString(tsRuntimeModule),
     hasExecutors: model.hasExecutors,
+    esImportsComment: esImportsComment(options.tsImportPath),
     serviceImports: serviceImports.map(
       (i, n) =>
         (layout === "formatted"

@@ -17,6 +17,8 @@ export interface TsMcpFileView {
   readonly runtimeModule: string;
   /** Quoted module specifier of ai_tools.gen.ts, `"./ai_tools.gen.js"`. */
   readonly mainModule: string;
+  /** The comment above `serviceImports` (esImportsComment). */
+  readonly esImportsComment: string;
   /** Imports of the protoc-gen-es service descriptors, by path. */
   readonly serviceImports: readonly TsImportView[];
   /**

@@ -182,6 +182,15 @@ export function esServiceExportName(service: DescService): string {
 }
 
 /**
+ * The comment above the imports of protoc-gen-es modules: where they are
+ * looked for, so that a "Cannot find module" error on one of them points
+ * at the option that places them.
+ */
+export function esImportsComment(importPath: string): string {
+  return `// protoc-gen-es output, found through the plugin option ts_import_path (${JSON.stringify(importPath)}).`;
+}
+
+/**
  * The module specifier of a proto file's protoc-gen-es output, relative to
  * this plugin's output root: `<importPath>/<file without .proto>_pb.js`.
  */

@@ -18,6 +18,8 @@ export interface TsFileView {
   readonly runtimeModule: string;
   /** True when any tool has auto_execute: the file exports createExecutor. */
   readonly hasExecutors: boolean;
+  /** The comment above `serviceImports` (esImportsComment). */
+  readonly esImportsComment: string;
   /** Import statements of protoc-gen-es service descriptors, one per `_pb.js` module, by path. */
   readonly serviceImports: readonly string[];
   /** Every tool, in tool-name byte order. */
