@@ -5,12 +5,17 @@
 //
 //   ```sh test=go,ts          run, in order, for the Go and TypeScript paths
 //   ```yaml test=ts file=buf.gen.yaml   written to buf.gen.yaml (TypeScript)
-//   ```json test=py mcp       an MCP client's configuration: the test starts
-//                             the server it names and calls a tool over stdio
+//   ```json test=all mcp      an MCP client's configuration: the test starts
+//                             the server named "…-<target>" and calls a tool
+//                             over stdio
+//   ```sh test=go mcp         the command a stdio client runs, likewise
+//   ```go test=go file=main.go wrap   the lines of a program: written into
+//                             wrap/go/main.go.tmpl, at its line "README"
 //
 // `test=` lists targets (go, ts, py) or says `all`; `file=` names a path in
 // the user's project; `mcp` marks a client configuration
-// (`{"mcpServers": {"<name>": {"command", "args", "env"}}}`). Every other
+// (`{"mcpServers": {"<name>": {"command", "args", "env"}}}`) or a stdio
+// server's command (sh). Every other
 // block is prose to the test.
 
 /** The targets a block can name. */
@@ -39,6 +44,7 @@ export function readmeBlocks(markdown) {
         targets: attrs.test === "all" ? targets : attrs.test.split(","),
         file: attrs.file,
         mcp: attrs.mcp !== undefined,
+        wrap: attrs.wrap !== undefined,
         body: lines.slice(i + 1, end).join("\n") + "\n",
         line: i + 1,
         heading,
@@ -56,14 +62,14 @@ export function readmeBlocks(markdown) {
   return blocks;
 }
 
-/** `test=go,ts file=a/b.yaml mcp` → {test, file, mcp}. */
+/** `test=go,ts file=a/b.yaml mcp` → {test, file, mcp, wrap}. */
 function parseAttrs(text, line) {
   const attrs = {};
   for (const word of text.split(/\s+/).filter((w) => w !== "")) {
     const [key, value = ""] = word.split("=", 2);
-    if (!["test", "file", "mcp"].includes(key))
+    if (!["test", "file", "mcp", "wrap"].includes(key))
       throw new Error(
-        `README.md:${line}: unknown code block attribute ${JSON.stringify(word)}; use test=, file= or mcp`,
+        `README.md:${line}: unknown code block attribute ${JSON.stringify(word)}; use test=, file=, mcp or wrap`,
       );
     attrs[key] = value;
   }

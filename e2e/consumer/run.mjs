@@ -202,14 +202,19 @@ async function userPath(lang, packed, address) {
   for (const b of blocks.filter((x) => x.targets.includes(lang))) {
     const body = b.body.replaceAll(readmeAddress, address);
     if (b.mcp) {
-      await mcpCall(b, body, dir, env);
+      await mcpCall(b, body, lang, dir, env);
       mcp ??= Date.now() - t0;
       continue;
     }
     if (b.file !== undefined) {
       const dest = path.join(dir, b.file);
       mkdirSync(path.dirname(dest), { recursive: true });
-      writeFileSync(dest, body);
+      writeFileSync(
+        dest,
+        b.wrap
+          ? wrapped(b, lang, body).replaceAll(readmeAddress, address)
+          : body,
+      );
       console.log(`  wrote ${b.file} (${blockName(b)})`);
       continue;
     }
@@ -241,6 +246,31 @@ async function userPath(lang, packed, address) {
 }
 
 /**
+ * A block of a program's lines inside the program around it,
+ * wrap/<lang>/<file>.tmpl: its line "README" replaced by the block's lines,
+ * indented as that line is.
+ */
+function wrapped(b, lang, body) {
+  const tmpl = path.join(here, "wrap", lang, `${b.file}.tmpl`);
+  if (!existsSync(tmpl))
+    throw new Error(
+      `${blockName(b)}: wrap without ${path.relative(root, tmpl)}`,
+    );
+  const text = readFileSync(tmpl, "utf8");
+  const at = /^([ \t]*)README$/m.exec(text);
+  if (at === null) throw new Error(`${tmpl}: no line "README"`);
+  const lines = body
+    .trimEnd()
+    .split("\n")
+    .map((l) => at[1] + l);
+  return (
+    text.slice(0, at.index) +
+    lines.join("\n") +
+    text.slice(at.index + at[0].length)
+  );
+}
+
+/**
  * The user's project and shell: nothing of the workspace on PATH, no npm
  * variables of the pnpm that may run this; Python's virtualenv active.
  */
@@ -258,7 +288,7 @@ async function userEnv(lang, dir, packed) {
   // The user's own project, which the README assumes: a Go module named
   // as the README's go_package says, an ES module package, a virtualenv.
   if (lang === "go")
-    await must("go", ["mod", "init", "example.com/linkhub"], {
+    await must("go", ["mod", "init", "example.com/app"], {
       cwd: dir,
       env,
       quiet: true,
@@ -314,13 +344,18 @@ function addGoReplaces(dir, mods) {
 }
 
 /** Run the README's MCP client configuration: one tools/call over stdio. */
-async function mcpCall(b, body, dir, env) {
+async function mcpCall(b, body, lang, dir, env) {
   const req = createRequire(path.join(root, "e2e", "mcp", "package.json"));
   const { Client } = req("@modelcontextprotocol/client");
   const { StdioClientTransport } = req("@modelcontextprotocol/client/stdio");
   let servers;
   try {
-    servers = Object.values(JSON.parse(body).mcpServers);
+    servers =
+      b.lang === "sh"
+        ? [{ command: "bash", args: ["-c", body.trim()] }]
+        : Object.entries(JSON.parse(body).mcpServers)
+            .filter(([name]) => name.endsWith(`-${lang}`))
+            .map(([, server]) => server);
   } catch (err) {
     throw new Error(
       `${blockName(b)}: not an mcpServers JSON (${err.message})`,
@@ -328,7 +363,9 @@ async function mcpCall(b, body, dir, env) {
     );
   }
   if (servers.length !== 1 || typeof servers[0]?.command !== "string")
-    throw new Error(`${blockName(b)}: expected one server with a command`);
+    throw new Error(
+      `${blockName(b)}: expected one server named "…-${lang}", with a command`,
+    );
   const { command, args = [], env: serverEnv = {} } = servers[0];
   console.log(`  MCP client → ${[command, ...args].join(" ")}`);
   const client = new Client({ name: "consumer-test", version: "1.0.0" });
