@@ -18,3 +18,5 @@ npx -y pnpm@12.4.2 run test --filter='!@protoc-gen-ai-tools/e2e-go' \
   --filter='!@protoc-gen-ai-tools/e2e-py' --filter='!@protoc-gen-ai-tools/e2e-ts' \
   --filter='!@protoc-gen-ai-tools/e2e-mcp' --filter='!@protoc-gen-ai-tools/e2e-store'
 npx -y pnpm@12.4.2 run e2e
+# The consumer test: packed packages, installed outside the workspace, README.md followed (e2e/consumer/run.mjs).
+node e2e/consumer/run.mjs

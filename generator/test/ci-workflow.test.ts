@@ -137,3 +137,29 @@ describe("the nightly workflow", () => {
     }
   });
 });
+
+describe("the consumer workflow", () => {
+  const consumer = readFileSync(join(workflowsDir, "consumer.yml"), "utf8");
+
+  it("runs e2e/consumer/run.mjs on Node 20, 22 and 24, and nightly at the lowest versions", () => {
+    expect(matrixList("node", consumer)).toEqual(["20", "22", "24"]);
+    expect(consumer).toContain("run: node e2e/consumer/run.mjs\n");
+    expect(nightly).toContain("run: node e2e/consumer/run.mjs --lowest\n");
+    const script = readFileSync(join(root, "scripts", "test.sh"), "utf8");
+    expect(script).toMatch(/^node e2e\/consumer\/run\.mjs$/m);
+  });
+
+  it("takes its blocks from README.md, each language with a path and an MCP call", async () => {
+    const { readmeBlocks } = (await import(
+      join(root, "e2e", "consumer", "readme-blocks.mjs")
+    )) as {
+      readmeBlocks: (md: string) => { targets: string[]; mcp: boolean }[];
+    };
+    const blocks = readmeBlocks(readFileSync(join(root, "README.md"), "utf8"));
+    for (const lang of ["go", "ts", "py"]) {
+      const mine = blocks.filter((b) => b.targets.includes(lang));
+      expect(mine.length, lang).toBeGreaterThan(2);
+      expect(mine.filter((b) => b.mcp).length, lang).toBe(1);
+    }
+  });
+});
