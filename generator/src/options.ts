@@ -129,9 +129,20 @@ function mappingOwner(key: string): Target | undefined {
     const mapping = (targets[name] as TargetEntry).mapping;
     return (
       mapping !== undefined &&
-      key.length > mapping.prefix.length &&
-      key.startsWith(mapping.prefix)
+      key.length > mapping.prefix.length + mapping.suffix.length &&
+      key.startsWith(mapping.prefix) &&
+      key.endsWith(mapping.suffix)
     );
+  });
+}
+
+/** The mapping options' keys as a message lists them: `M<file>.proto`. */
+function mappingForms(): string[] {
+  return targetNames.flatMap((name) => {
+    const mapping = (targets[name] as TargetEntry).mapping;
+    return mapping === undefined
+      ? []
+      : [`${mapping.prefix}<file>${mapping.suffix}`];
   });
 }
 
@@ -166,7 +177,7 @@ export function parseOptions(parameter: string): PluginOptions {
     const mapped = owners.has(key) ? undefined : mappingOwner(key);
     if (!owners.has(key) && mapped === undefined) {
       throw new GeneratorError(
-        `unknown option ${JSON.stringify(key)}; valid options: ${[...owners.keys()].join(", ")}`,
+        `unknown option ${JSON.stringify(key)}; valid options: ${[...owners.keys(), ...mappingForms()].join(", ")}`,
       );
     }
     const owner = mapped ?? owners.get(key);

@@ -21,13 +21,15 @@ export interface TargetOption {
 }
 
 /**
- * Options a target takes any number of, each named by a prefix and what
- * follows it (Go's `M<file>=<import path>`, as protoc-gen-go takes them).
- * Given ones are in the target's option values under their whole key.
+ * Options a target takes any number of, each named by a prefix, a name and
+ * a suffix (Go's `M<file>.proto=<import path>`, as protoc-gen-go takes
+ * them). Given ones are in the target's option values under their whole key.
  */
 export interface TargetMappingOption extends TargetOption {
   /** The key's prefix, e.g. `M`. */
   readonly prefix: string;
+  /** The key's suffix, e.g. `.proto`. */
+  readonly suffix: string;
 }
 
 /** What a target needs to render: the template view and the file it names. */

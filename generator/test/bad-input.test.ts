@@ -134,7 +134,7 @@ describe("bad input", () => {
     ],
     [
       "tagret=go",
-      'unknown option "tagret"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, providers, provider_forms, ts_import_path, py_package',
+      'unknown option "tagret"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, providers, provider_forms, ts_import_path, py_package, M<file>.proto',
     ],
     [
       "target=go,py_package=app.gen",

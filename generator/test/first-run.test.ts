@@ -176,6 +176,10 @@ describe("a Go go_package mapping missing", () => {
       "target=go,Mshop/v1/shop.proto=example.com/a b",
       'invalid value "example.com/a b" for option "Mshop/v1/shop.proto"; use a Go import path, with ;<package name> after it if you like, e.g. Mlinks/v1/links.proto=example.com/app/gen/links/v1',
     ],
+    [
+      "target=go,Mcp=true",
+      'unknown option "Mcp"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, providers, provider_forms, ts_import_path, py_package, M<file>.proto',
+    ],
   ])("refuses %s", (opt, message) => {
     const dir = project({ "shop/v1/shop.proto": shopProto("") });
     const run = protoc(dir, opt, ["shop/v1/shop.proto"]);

@@ -11,6 +11,7 @@ const prefix = "M";
  */
 export const goImportMapOption: TargetMappingOption = {
   prefix,
+  suffix: ".proto",
   default: "",
   check: (value) =>
     /^[^\s;"]+(;[A-Za-z_][A-Za-z0-9_]*)?$/.test(value)
@@ -28,7 +29,7 @@ export function goImportMapOf(
 ): ReadonlyMap<string, string> {
   const map = new Map<string, string>();
   for (const [key, value] of Object.entries(values)) {
-    if (key.startsWith(prefix) && key.length > prefix.length) {
+    if (key.startsWith(prefix) && key.endsWith(".proto")) {
       map.set(key.slice(prefix.length), value);
     }
   }
