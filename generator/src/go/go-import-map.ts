@@ -1,7 +1,8 @@
 import type { TargetMappingOption } from "../targets.js";
 
-/** The prefix of protoc-gen-go's `M<file>=<import path>` options. */
+/** The prefix and suffix of protoc-gen-go's `M<file>=<import path>` keys. */
 const prefix = "M";
+const suffix = ".proto";
 
 /**
  * `M<file>=<import path>[;<package name>]` (target=go), as protoc-gen-go
@@ -11,7 +12,7 @@ const prefix = "M";
  */
 export const goImportMapOption: TargetMappingOption = {
   prefix,
-  suffix: ".proto",
+  suffix,
   default: "",
   check: (value) =>
     /^[^\s;"]+(;[A-Za-z_][A-Za-z0-9_]*)?$/.test(value)
@@ -29,7 +30,7 @@ export function goImportMapOf(
 ): ReadonlyMap<string, string> {
   const map = new Map<string, string>();
   for (const [key, value] of Object.entries(values)) {
-    if (key.startsWith(prefix) && key.endsWith(".proto")) {
+    if (key.startsWith(prefix) && key.endsWith(suffix)) {
       map.set(key.slice(prefix.length), value);
     }
   }

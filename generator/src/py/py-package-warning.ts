@@ -18,12 +18,16 @@ export function pyPackageWarning(
   if (pyPackage === "") {
     return undefined;
   }
+  // The modules of the request and response types, and with mcp=true of
+  // the services (their _pb2_grpc); the protobuf package's are not ours.
   const tools = mcp
     ? [...model.executors, ...model.mcpServices.flatMap((s) => s.tools)]
     : model.executors;
-  const files = tools
-    .flatMap((t) => [t.input, t.output, t.service])
-    .map((d) => d.file.proto.name)
+  const files = [
+    ...tools.flatMap((t) => [t.input.file, t.output.file]),
+    ...(mcp ? model.mcpServices.map((s) => s.service.file) : []),
+  ]
+    .map((f) => f.proto.name)
     .filter((f) => !f.startsWith("google/protobuf/"));
   const file = repeatedDirectory(pyPackage.split("."), files);
   if (file === undefined) {
