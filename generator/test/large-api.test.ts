@@ -481,7 +481,7 @@ describe("a large API in Temporal's shape: Go and TypeScript", () => {
   it("TypeScript: prettier --check and tsc --strict, with protoc-gen-es output", async () => {
     const dir = join(work, "ts");
     const nm = join(dir, "node_modules");
-    mkdirSync(join(nm, "@ai-tools"), { recursive: true });
+    mkdirSync(join(nm, "@protoc-gen-ai-tools"), { recursive: true });
     mkdirSync(join(nm, "@bufbuild"), { recursive: true });
     mkdirSync(join(nm, "@connectrpc"), { recursive: true });
     symlinkSync(
@@ -494,7 +494,7 @@ describe("a large API in Temporal's shape: Go and TypeScript", () => {
     );
     symlinkSync(
       join(repoRoot, "runtimes", "ts"),
-      join(nm, "@ai-tools", "runtime"),
+      join(nm, "@protoc-gen-ai-tools", "runtime"),
     );
     writeFileSync(
       join(dir, "package.json"),

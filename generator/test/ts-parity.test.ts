@@ -168,7 +168,7 @@ beforeAll(async () => {
       "runtimes/ts is not built: run `pnpm build` (turbo builds it before these tests)",
     );
   }
-  link(realRuntime, join(nm, "@ai-tools", "runtime"));
+  link(realRuntime, join(nm, "@protoc-gen-ai-tools", "runtime"));
   writeFileSync(
     join(root, "package.json"),
     JSON.stringify({ type: "module", private: true }),
