@@ -490,6 +490,44 @@ describe.runIf(python !== undefined)("python target: py_package", () => {
   });
 });
 
+describe.runIf(python !== undefined)(
+  "python target: the runtime missing",
+  () => {
+    // python -S: no site-packages, so no ai_tools_runtime (nor grpc): the
+    // import of the generated module fails at the runtime's imports, first,
+    // with the pip line that installs it, the original error as its cause.
+    it.each([
+      ["executors", "ai_tools_gen", "pip install protoc-gen-ai-tools-runtime"],
+      [
+        "executors",
+        "ai_tools_mcp_gen",
+        "pip install 'protoc-gen-ai-tools-runtime[mcp]'",
+      ],
+    ])("%s: %s.py names the pip line", async (caseName, module, pipLine) => {
+      const request = await buildRequest(caseName, {
+        parameter: "target=py,mcp=true",
+      });
+      const file = generate(request).find((f) => f.name === `${module}.py`)!;
+      const dir = join(work, "missing-runtime", module);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, file.name), file.content);
+      const res = run(python!, ["-S", "-c", `import ${module}`], {
+        cwd: dir,
+        env: { PYTHONPATH: "" },
+      });
+      expect(res.code).toBe(1);
+      expect(res.out).toContain(
+        "ModuleNotFoundError: No module named 'ai_tools_runtime'",
+      );
+      expect(res.out).toMatch(
+        new RegExp(
+          `\\nImportError: ${module}\\.py needs the protoc-gen-ai-tools runtime[^\\n]*: ${pipLine.replace(/[[\]]/g, "\\$&")}\\n$`,
+        ),
+      );
+    });
+  },
+);
+
 describe("python target: options", () => {
   it("rejects a py_package that is not a dotted name", async () => {
     const request = await buildRequest("plain", {

@@ -133,7 +133,7 @@ describe("lists of template facts", () => {
       ),
       ...matches(
         ts,
-        /^import (?:type )?\{([^}]*)\} from "(?:@ai-tools\/runtime|@connectrpc\/connect)";/gm,
+        /^import (?:type )?\{([^}]*)\} from "(?:@protoc-gen-ai-tools\/runtime|@connectrpc\/connect)";/gm,
       ).flatMap((list) =>
         list
           .split(",")
@@ -170,7 +170,7 @@ describe("lists of template facts", () => {
       ...matches(mcp, /^import \* as (\w+) from /gm),
       ...matches(
         mcp,
-        /^import (?:type )?\{([^}]*)\} from "(?:@ai-tools\/runtime(?:\/mcp)?|@connectrpc\/connect)";/gm,
+        /^import (?:type )?\{([^}]*)\} from "(?:@protoc-gen-ai-tools\/runtime(?:\/mcp)?|@connectrpc\/connect)";/gm,
       ).flatMap((list) =>
         list
           .split(",")
@@ -191,10 +191,11 @@ describe("lists of template facts", () => {
     const declared = [
       ...matches(py, /^(\w+)(?::[^=\n]*)? =/gm),
       ...matches(py, /^(?:def|class) (\w+)/gm),
-      ...matches(py, /^import (\w+)$/gm),
+      // (the runtime's imports are indented in their try block)
+      ...matches(py, /^(?: {4})?import (\w+)$/gm),
       ...matches(
         py,
-        /^from ai_tools_runtime import (?:\(([^)]*)\)|(.*))$/gm,
+        /^(?: {4})?from ai_tools_runtime import (?:\(([^)]*)\)|(.*))$/gm,
       ).flatMap((list) =>
         list
           .split(",")

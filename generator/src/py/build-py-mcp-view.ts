@@ -10,9 +10,10 @@ import {
   pyToolConstNames,
   sortExports,
 } from "./build-py-view.js";
-import { pyImportStatements } from "./py-imports.js";
+import { pyBlockIndent, pyImportStatements } from "./py-imports.js";
 import { isPyIdentifier, pyKeywords, pyUpperSnake } from "./py-names.js";
 import { pyQuote } from "./py-quote.js";
+import { pyRuntimeMissing } from "./py-runtime.js";
 import type { PyAliasConfigView } from "./py-view.js";
 
 /** The name of the Python MCP module, beside ai_tools_gen.py. */
@@ -31,7 +32,17 @@ export interface PyMcpFileView {
   readonly fileName: string;
   /** The proto files of the services, for the header comment. */
   readonly sources: readonly string[];
-  /** Third-party import statements, in isort's order. */
+  /**
+   * The runtime's import statements, indented for the `try:` block
+   * (templates/py/runtime-imports.hbs), in isort's order.
+   */
+  readonly runtimeImports: readonly string[];
+  /**
+   * The message of the ImportError raised when the runtime or its mcp
+   * extra is missing: the pip line (pyRuntimeMissing).
+   */
+  readonly runtimeMissing: readonly string[];
+  /** The other third-party import statements, in isort's order. */
   readonly thirdPartyImports: readonly string[];
   /** Import statements of ai_tools_gen and the grpcio-tools output. */
   readonly ownImports: readonly string[];
@@ -152,18 +163,25 @@ export function buildPyMcpView(
   return {
     fileName: pyMcpFileName,
     sources: [...new Set(serviceFiles)].sort(compareUtf8),
-    // One section, as isort sorts it: grpc, then the runtime's MCP module
-    // and the protobuf package's modules.
+    // The runtime's imports in a try block whose ImportError names the
+    // pip line (with the mcp extra); then one section, as isort sorts it:
+    // grpc and the protobuf package's modules.
+    runtimeImports: pyImportStatements(
+      [
+        ...(ownAliasConfig === null
+          ? []
+          : pyAliasConfigNames(ownAliasConfig)
+        ).map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
+        ...["McpToolMethod", "McpToolServer"].map((n) => ({
+          module: `ai_tools_runtime.mcp.${n}`,
+          name: n,
+        })),
+      ],
+      pyBlockIndent,
+    ),
+    runtimeMissing: pyRuntimeMissing(pyMcpFileName, "mcp"),
     thirdPartyImports: pyImportStatements([
       { module: "grpc", name: "grpc" },
-      ...(ownAliasConfig === null
-        ? []
-        : pyAliasConfigNames(ownAliasConfig)
-      ).map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
-      ...["McpToolMethod", "McpToolServer"].map((n) => ({
-        module: `ai_tools_runtime.mcp.${n}`,
-        name: n,
-      })),
       ...imports.thirdParty,
     ]),
     ownImports: pyImportStatements([

@@ -7,6 +7,7 @@ import { compareUtf8 } from "../schema/canonical-json.js";
 import {
   isortType,
   natord,
+  pyBlockIndent,
   pyImportStatements,
   pyLineLength,
   type PyImport,
@@ -21,6 +22,7 @@ import {
   pyUpperSnake,
 } from "./py-names.js";
 import { pyQuote } from "./py-quote.js";
+import { pyRuntimeMissing } from "./py-runtime.js";
 import type {
   PyAliasConfigView,
   PyAliasToolView,
@@ -86,18 +88,25 @@ export function buildPyView(
     fileName: pyFileName,
     sources: [...new Set(model.tools.map((t) => t.file))].sort(compareUtf8),
     hasExecutors: model.hasExecutors,
-    // One section, as isort sorts it: the runtime, grpc and the protobuf
+    // The runtime's imports in a try block whose ImportError names the
+    // pip line; then one section, as isort sorts it: grpc and the protobuf
     // package's modules.
+    runtimeImports: pyImportStatements(
+      [
+        ...(model.hasExecutors
+          ? [{ module: "ai_tools_runtime", name: "ai_tools_runtime" }]
+          : []),
+        ...[
+          "AgentTool",
+          ...pyAliasConfigNames(aliasConfig),
+          ...(model.hasExecutors ? ["ToolMethod"] : []),
+        ].map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
+      ],
+      pyBlockIndent,
+    ),
+    runtimeMissing: pyRuntimeMissing(pyFileName),
     thirdPartyImports: pyImportStatements([
-      ...(model.hasExecutors ? ["ai_tools_runtime", "grpc"] : []).map((m) => ({
-        module: m,
-        name: m,
-      })),
-      ...[
-        "AgentTool",
-        ...pyAliasConfigNames(aliasConfig),
-        ...(model.hasExecutors ? ["ToolMethod"] : []),
-      ].map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
+      ...(model.hasExecutors ? [{ module: "grpc", name: "grpc" }] : []),
       ...imports.thirdParty,
     ]),
     ownImports: imports.own,

@@ -7,6 +7,9 @@
 /** ruff format's default line length. */
 export const pyLineLength = 88;
 
+/** The indent of a statement in a block (ruff format's). */
+export const pyBlockIndent = "    ";
+
 /** One module the generated file imports, and the name it is bound to. */
 export interface PyImport {
   /** The full module path, `temporal.api.common.v1.message_pb2`. */
@@ -22,9 +25,13 @@ export interface PyImport {
  * names share one statement (`from google.protobuf import empty_pb2,
  * timestamp_pb2`); each `as` import is a statement of its own. A `from`
  * statement longer than 88 columns is wrapped as ruff format wraps it, one
- * member a line with a trailing comma.
+ * member a line with a trailing comma. With `indent` (in a block: `try:`),
+ * every line starts with it, and it counts towards the 88 columns.
  */
-export function pyImportStatements(imports: readonly PyImport[]): string[] {
+export function pyImportStatements(
+  imports: readonly PyImport[],
+  indent = "",
+): string[] {
   const straight: PyImport[] = [];
   const byParent = new Map<string, PyImport[]>();
   for (const imp of imports) {
@@ -47,8 +54,8 @@ export function pyImportStatements(imports: readonly PyImport[]): string[] {
     )
     .map((imp) =>
       imp.name === imp.module
-        ? `import ${imp.module}`
-        : `import ${imp.module} as ${imp.name}`,
+        ? `${indent}import ${imp.module}`
+        : `${indent}import ${imp.module} as ${imp.name}`,
     );
 
   interface FromStatement {
@@ -77,14 +84,14 @@ export function pyImportStatements(imports: readonly PyImport[]): string[] {
     const names = members.map(([m, as]) =>
       as === undefined ? m : `${m} as ${as}`,
     );
-    const line = `from ${parent} import ${names.join(", ")}`;
+    const line = `${indent}from ${parent} import ${names.join(", ")}`;
     statements.push(
       line.length <= pyLineLength
         ? line
         : [
-            `from ${parent} import (`,
-            ...names.map((n) => `    ${n},`),
-            ")",
+            `${indent}from ${parent} import (`,
+            ...names.map((n) => `${indent}    ${n},`),
+            `${indent})`,
           ].join("\n"),
     );
   }

@@ -10,9 +10,19 @@ export interface PyFileView extends PyAliasConfigView {
   readonly sources: readonly string[];
   readonly hasExecutors: boolean;
   /**
-   * The third-party import statements, in isort's order: `ai_tools_runtime`
-   * and `grpc` (with executors), `from ai_tools_runtime import …`, the
-   * protobuf package's modules (WKT `_pb2`).
+   * The runtime's import statements, indented for the `try:` block
+   * (templates/py/runtime-imports.hbs), in isort's order: `ai_tools_runtime`
+   * (with executors), `from ai_tools_runtime import …`.
+   */
+  readonly runtimeImports: readonly string[];
+  /**
+   * The message of the ImportError raised when the runtime is missing: the
+   * pip line (pyRuntimeMissing), quoted parts of one string.
+   */
+  readonly runtimeMissing: readonly string[];
+  /**
+   * The other third-party import statements, in isort's order: `grpc` (with
+   * executors), the protobuf package's modules (WKT `_pb2`).
    */
   readonly thirdPartyImports: readonly string[];
   /** Import statements of the grpcio-tools output, sorted. */

@@ -11,6 +11,7 @@ import {
   tsToolConstNames,
   tsToolResponseAliases,
 } from "./build-ts-view.js";
+import { tsInstallComment } from "./ts-install.js";
 import { tsLiteral, tsString } from "./ts-literal.js";
 import { esImportsComment, tsReservedWords } from "./ts-names.js";
 import type {
@@ -101,6 +102,10 @@ export function buildTsMcpView(
     fileName: tsMcpFileName,
     mcpRuntimeModule: tsString(`${tsRuntimeModule}/mcp`),
     runtimeModule: tsString(tsRuntimeModule),
+    installComment: tsInstallComment(
+      [tsRuntimeModule, "@modelcontextprotocol/server"],
+      "and @modelcontextprotocol/node to serve over HTTP",
+    ),
     mainModule: tsString(`./${tsFileName.replace(/\.ts$/, ".js")}`),
     esImportsComment: esImportsComment(options.tsImportPath),
     serviceImports,

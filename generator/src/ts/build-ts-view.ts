@@ -33,6 +33,7 @@ import {
   createTsToolDeclarations,
   layJsonStatement,
 } from "./ts-tool-declaration.js";
+import { tsInstallComment } from "./ts-install.js";
 import { laid, layImport, layStatement } from "./ts-tool-layout.js";
 import {
   esImportsComment,
@@ -253,6 +254,11 @@ export function buildTsView(
     fileName: tsFileName,
     formatted,
     runtimeModule: tsString(tsRuntimeModule),
+    installComment: tsInstallComment([
+      tsRuntimeModule,
+      "@bufbuild/protobuf",
+      "@connectrpc/connect",
+    ]),
     hasExecutors: model.hasExecutors,
     esImportsComment: esImportsComment(options.tsImportPath),
     serviceImports: serviceImports.map(

@@ -15,6 +15,8 @@ export interface TsMcpFileView {
   readonly mcpRuntimeModule: string;
   /** Quoted module specifier of the runtime, for `AliasConfig`. */
   readonly runtimeModule: string;
+  /** The header's npm install line (tsInstallComment). */
+  readonly installComment: string;
   /** Quoted module specifier of ai_tools.gen.ts, `"./ai_tools.gen.js"`. */
   readonly mainModule: string;
   /** The comment above `serviceImports` (esImportsComment). */

@@ -16,6 +16,8 @@ export interface TsFileView {
   readonly formatted: boolean;
   /** Quoted module specifier of the runtime, `"@protoc-gen-ai-tools/runtime"`. */
   readonly runtimeModule: string;
+  /** The header's npm install line (tsInstallComment). */
+  readonly installComment: string;
   /** True when any tool has auto_execute: the file exports createExecutor. */
   readonly hasExecutors: boolean;
   /** The comment above `serviceImports` (esImportsComment). */
