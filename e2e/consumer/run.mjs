@@ -415,6 +415,18 @@ async function pinLowest(lang, dir, env, script) {
       });
     }
   }
+  if (/\bpip install\b/.test(script)) {
+    const names = pythonMinimums().map((p) => p.split("==")[0].toLowerCase());
+    const { stdout } = await must("python", ["-m", "pip", "freeze"], {
+      cwd: dir,
+      env,
+      quiet: true,
+    });
+    const got = stdout
+      .split("\n")
+      .filter((l) => names.includes(l.split("==")[0].toLowerCase()));
+    console.log(`    lowest (PIP_CONSTRAINT): ${got.join(" ")}`);
+  }
   if (lang === "go" && /\bgo mod tidy\b/.test(script)) {
     const pins = goMinimums();
     console.log(`    lowest: go get ${pins.join(" ")}`);
@@ -436,6 +448,8 @@ function npmMinimums(dir) {
       ...pkg.dependencies,
       ...pkg.peerDependencies,
     })) {
+      // An exact pin is the version installed already.
+      if (/^\d/.test(range)) continue;
       if (!existsSync(path.join(dir, "node_modules", name, "package.json")))
         continue;
       pins.set(name, minVersion(range, `${pkgDir}/package.json ${name}`));
