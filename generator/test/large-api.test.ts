@@ -327,7 +327,8 @@ describe("a large API in Temporal's shape: Python", () => {
 
     const loaded = load(dir, []);
     expect(loaded.tools).toBe(annotated);
-    expect(loaded.executors).toBeGreaterThan(100);
+    // One tool in seven is plain (no executor): 32 of 36 in the smoke.
+    expect(loaded.executors).toBeGreaterThan(0.8 * annotated);
     expect(loaded.modules).toContain(
       "temporal.api.workflowservice.v1.request_response_pb2",
     );
