@@ -135,7 +135,9 @@ async function pack() {
     go: goModules(),
   };
   for (const [k, v] of Object.entries(packed))
-    console.log(`  ${k}: ${typeof v === "string" ? path.basename(v) : ""}`);
+    console.log(
+      `  ${k}: ${typeof v === "string" ? path.basename(v) : Object.keys(v).join(", ")}`,
+    );
   return packed;
 }
 
