@@ -4,10 +4,16 @@
 # at most a minute. docs/testing.md lists what each suite covers.
 #
 #   bash scripts/nightly.sh fuzz    every package's fuzzer, 10 min a package
-#   bash scripts/nightly.sh large   the big-API generator tests at full size
-#   bash scripts/nightly.sh load    the Redis store's load and fault runs
+#                                   (FUZZ_DURATION=1h for longer)
+#   bash scripts/nightly.sh large   the generator's tests at full size: the
+#                                   Temporal-shaped API's 126 RPCs, all three
+#                                   real Google APIs compiled, the golden Go
+#                                   tests under -race
+#   bash scripts/nightly.sh load    every e2e suite with the Redis store's
+#                                   load runs at 50 conversations x 100 calls
 #
-# Installs what is missing first (scripts/install.sh), as scripts/test.sh does.
+# Installs what is missing first (scripts/install.sh), as scripts/test.sh does,
+# and sets AI_TOOLS_NIGHTLY=1, which the tests read for their full sizes.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export DO_NOT_TRACK=1
@@ -35,8 +41,6 @@ case "$suite" in
     "${pnpm[@]}" exec turbo run test --filter=protoc-gen-ai-tools
     ;;
   load)
-    "${pnpm[@]}" exec turbo run build --filter=@protoc-gen-ai-tools/e2e-ts...
-    "${pnpm[@]}" --filter=@protoc-gen-ai-tools/e2e-ts run e2e \
-      test/store-load.test.ts test/store-faults.test.ts
+    "${pnpm[@]}" run e2e
     ;;
 esac

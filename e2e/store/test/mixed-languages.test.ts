@@ -34,8 +34,16 @@ import {
   type Worker,
 } from "./workers.js";
 
-const conversations = Number(process.env["LOAD_CONVERSATIONS"] ?? 50);
-const callsPerConversation = Number(process.env["LOAD_CALLS"] ?? 100);
+// 50 conversations × 100 calls in the nightly run (bash scripts/nightly.sh
+// load sets AI_TOOLS_NIGHTLY=1), 10 × 20 as .ci/run's smoke; LOAD_CONVERSATIONS
+// and LOAD_CALLS set either.
+const nightly = process.env["AI_TOOLS_NIGHTLY"] === "1";
+const conversations = Number(
+  process.env["LOAD_CONVERSATIONS"] ?? (nightly ? 50 : 10),
+);
+const callsPerConversation = Number(
+  process.env["LOAD_CALLS"] ?? (nightly ? 100 : 20),
+);
 /** Two drivers per conversation, so that its calls also overlap. */
 const drivers = 2;
 
