@@ -1,12 +1,10 @@
 // V8's flags for a plugin run, set when this file is required.
-// bin/protoc-gen-ai-tools requires it before it compiles the bundle: V8
-// accepts a code cache only under the flags it was made under, and
-// scripts/bundle.mjs makes the bundle's cache by running the bin, so under
-// these. scripts/bench/phase-run.mjs requires it too, to measure what the
-// executable runs. V8 reads the interrupt budget whenever it resets a
-// function's budget (when its feedback vector is allocated, and after each
-// budget interrupt), so a budget set at run time holds for every function
-// run after it.
+// bin/protoc-gen-ai-tools requires it before it loads the bundle, and
+// scripts/bench/phase-run.mjs too, to measure what the executable runs.
+// V8 reads the interrupt budget whenever it resets a function's budget
+// (when its feedback vector is allocated, and after each budget
+// interrupt), so a budget set at run time holds for every function run
+// after it.
 //
 // A run is short: its code runs hot for a few hundred milliseconds at
 // most. Under V8's default interrupt budget (67,584 bytes of bytecode run

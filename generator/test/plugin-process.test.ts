@@ -52,22 +52,6 @@ function protoc(out: string, args: string[], files = exampleFiles) {
   );
 }
 
-/**
- * The environment for a run of the bin that says what became of its code
- * cache (AI_TOOLS_REPORT_CODE_CACHE). Without NODE_OPTIONS: V8 flags there
- * would make V8 refuse the cache, which scripts/bundle.mjs makes without
- * them. Without AI_TOOLS_WRITE_CODE_CACHE: the run must not write one.
- */
-function reportingEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    AI_TOOLS_REPORT_CODE_CACHE: "1",
-  };
-  delete env.NODE_OPTIONS;
-  delete env.AI_TOOLS_WRITE_CODE_CACHE;
-  return env;
-}
-
 /** Runs the executable with `args` and no stdin. */
 function runBin(args: string[]) {
   return spawnSync(plugin, args, { encoding: "utf8", input: "" });
@@ -211,70 +195,35 @@ service S {
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("compiles its bundle from the code cache, made under the flags it sets", () => {
-    // An empty request: parameter (field 2) "target=go", nothing to generate.
-    const request = Buffer.from("\x12\x09target=go", "latin1");
-    const bin = join(root, "generator", "bin", "protoc-gen-ai-tools");
-    const env = reportingEnv();
-    const run = (nodeArgs: string[]) =>
-      spawnSync(process.execPath, [...nodeArgs, bin], {
-        input: request,
-        env,
-        encoding: "utf8",
-      });
-    const own = run([]);
-    expect(own.status).toBe(0);
-    if (own.stderr === "protoc-gen-ai-tools: code cache not read\n") {
-      throw new Error(
-        "dist/ holds modules newer than the bundle: build with `pnpm run build`, not tsc alone",
-      );
-    }
-    expect(own.stderr).toBe("protoc-gen-ai-tools: code cache used\n");
-    // An interrupt budget on node's command line replaces the bin's, and
-    // V8 refuses a cache made under other flags: the cache was made under
-    // six times V8's default budget, the one the bin sets.
-    const same = run(["--interrupt-budget=405504"]);
-    expect(same.status).toBe(0);
-    expect(same.stderr).toBe("protoc-gen-ai-tools: code cache used\n");
-    const other = run(["--interrupt-budget=67584"]);
-    expect(other.status).toBe(0);
-    expect(other.stderr).toBe("protoc-gen-ai-tools: code cache rejected\n");
-  });
-
   it("runs dist/'s modules when they are newer than the bundle, except in node_modules", () => {
     const generator = join(root, "generator");
-    // A copy of the executable, its bundle and code cache, with a dist/cli.js
-    // written after them that does nothing, in `dir`.
+    // A copy of the executable and its bundle, with a dist/cli.js written
+    // after them that does nothing, in `dir`: the bundle answers the empty
+    // request with an empty response (a few bytes), dist/cli.js with none.
     const install = (dir: string) => {
       cpSync(join(generator, "bin"), join(dir, "bin"), { recursive: true });
       mkdirSync(join(dir, "dist"));
-      for (const name of [
-        "protoc-gen-ai-tools.cjs",
-        "protoc-gen-ai-tools.cache",
-      ]) {
-        cpSync(join(generator, "dist", name), join(dir, "dist", name));
-      }
+      cpSync(
+        join(generator, "dist", "protoc-gen-ai-tools.cjs"),
+        join(dir, "dist", "protoc-gen-ai-tools.cjs"),
+      );
       writeFileSync(join(dir, "dist", "cli.js"), "export {};\n");
       const later = new Date(Date.now() + 60_000);
       utimesSync(join(dir, "dist", "cli.js"), later, later);
       return spawnSync(
         process.execPath,
         [join(dir, "bin", "protoc-gen-ai-tools")],
-        {
-          input: Buffer.from("\x12\x09target=go", "latin1"),
-          env: reportingEnv(),
-          encoding: "utf8",
-        },
+        { input: Buffer.from("\x12\x09target=go", "latin1") },
       );
     };
     const checkout = install(join(tempDir(), "protoc-gen-ai-tools"));
     expect(checkout.status).toBe(0);
-    expect(checkout.stderr).toBe("protoc-gen-ai-tools: code cache not read\n");
+    expect(checkout.stdout.length).toBe(0);
     const installed = join(tempDir(), "node_modules", "protoc-gen-ai-tools");
     mkdirSync(installed, { recursive: true });
     const fromPackage = install(installed);
     expect(fromPackage.status).toBe(0);
-    expect(fromPackage.stderr).toBe("protoc-gen-ai-tools: code cache used\n");
+    expect(fromPackage.stdout.length).toBeGreaterThan(0);
   });
 
   it("writes nothing when no method is annotated", () => {

@@ -17,11 +17,9 @@
 // main thread reaches them, so the count of a build repeats to within
 // 0.1–0.6% (6.91 and 6.92 G in two runs, against 7.68 to 7.96 G in three
 // runs without, 2 December 2026) and tells apart changes of 1%. It is
-// another run than the plain one, about 10% fewer instructions: no helper
-// threads, and V8 refuses the bundle's code cache under the flag, so
-// start-up compiles the bundle (the same for both builds). Compare builds
-// counted the same way; what a change does to wall time is a question
-// for `bench.mjs`.
+// another run than the plain one, about 10% fewer instructions (no helper
+// threads). Compare builds counted the same way; what a change does to
+// wall time is a question for `bench.mjs`.
 //
 // Not a test, and not part of `pnpm bench` (valgrind is not a package of
 // this repository: `apt-get install valgrind`).
