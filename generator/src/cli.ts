@@ -31,11 +31,13 @@ Options (opt: in buf.gen.yaml, --ai-tools_opt= for protoc; comma-separated):
   schema=inline|compact    compact: a message used twice is written once ($defs)
   providers=NAME           openai, anthropic, gemini: whose rules are enforced (repeatable)
   provider_forms=true      go: also write each provider's tool list
+  Mfile.proto=IMPORTPATH   go: a file's Go import path, as protoc-gen-go's M option
   ts_import_path=PATH      ts: where the protoc-gen-es output is (default .)
   py_package=PACKAGE       py: the package of the grpcio-tools output
 
 The annotations to import: ai/tools/v1/annotations.proto, in this
 package's proto/ folder (node_modules/protoc-gen-ai-tools/proto).
+Options in full: ${docs}/blob/main/docs/options.md
 Documentation: ${docs}#readme
 `;
 

@@ -89,6 +89,14 @@ describe("the plugin executable", () => {
       for (const option of options) {
         expect(res.stdout).toMatch(new RegExp(`^  ${option}=`, "m"));
       }
+      for (const target of Object.values(targets)) {
+        if ("mapping" in target) {
+          const { prefix, suffix } = target.mapping;
+          expect(res.stdout).toMatch(
+            new RegExp(`^  ${prefix}\\w+\\${suffix}=`, "m"),
+          );
+        }
+      }
     }
   });
 
