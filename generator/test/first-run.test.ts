@@ -115,7 +115,7 @@ describe("a Go go_package mapping missing", () => {
     ]) {
       expect(run.status).not.toBe(0);
       // Once, though the main file and the MCP file both need the path.
-      expect(run.stderr.split(missing).length - 1).toBe(1);
+      expect(run.stderr.split(missing).length - 1, run.stderr).toBe(1);
       expect(run.stderr).not.toMatch(noStack);
       expect(run.written).toEqual([]);
     }
