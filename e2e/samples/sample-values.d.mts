@@ -4,6 +4,9 @@ import type {
   ToolModel,
 } from "protoc-gen-ai-tools";
 
+/** Values per tool in the round trips: 200 nightly, 40 in .ci/run. */
+export const valuesPerTool: number;
+
 /** The plugin's model of e2e/proto for a target. */
 export function modelOfTestApi(target: "go" | "ts" | "py"): GeneratorModel;
 

@@ -40,6 +40,13 @@ const repoRoot = path.resolve(
   "..",
 );
 
+/**
+ * How many schema-generated values each tool gets in the suites' round
+ * trips: 200 in the nightly run (AI_TOOLS_NIGHTLY=1, bash scripts/nightly.sh
+ * load), 40 in .ci/run. The Go and Python tests read the same variable.
+ */
+export const valuesPerTool = process.env.AI_TOOLS_NIGHTLY === "1" ? 200 : 40;
+
 /** The plugin's model of e2e/proto for a target. */
 export function modelOfTestApi(target) {
   const image = execFileSync(

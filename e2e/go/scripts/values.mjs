@@ -8,11 +8,14 @@
 //   node scripts/values.mjs [--count N]
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeSuiteValues } from "@protoc-gen-ai-tools/e2e-samples";
+import {
+  valuesPerTool,
+  writeSuiteValues,
+} from "@protoc-gen-ai-tools/e2e-samples";
 
 const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
-const count = argv[0] === "--count" ? Number(argv[1]) : 200;
+const count = argv[0] === "--count" ? Number(argv[1]) : valuesPerTool;
 await writeSuiteValues({
   target: "go",
   seed: 7000,

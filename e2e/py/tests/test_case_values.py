@@ -2,8 +2,9 @@
 recursion through $ref) and buf.validate keywords, on the generator's golden
 cases ``compact`` (schema=compact), ``validate`` and ``recursion``
 (schema=compact with providers=openai: strict cycles), generated into
-gen/cases/<case>/ by scripts/run.mjs. The values (200 per tool, from the
-plugin's schema: scripts/values.mjs, @protoc-gen-ai-tools/e2e-samples) go through an
+gen/cases/<case>/ by scripts/run.mjs. The values (200 per tool nightly, 40 in
+.ci/run, from the plugin's schema: scripts/values.mjs,
+@protoc-gen-ai-tools/e2e-samples) go through an
 executor to a gRPC server of the case started here on a real socket: alias
 resolution, the argument fix-up and json_format, then the wire. The
 auto-executed tools run on the generated ``Executor``; the others (the
@@ -145,7 +146,8 @@ def test_schema_values_decode_and_reach_the_server(
         for t in vf["tools"]:
             tool = tools[t["tool"]]
             assert json.loads(t["schemaJson"]) == tool.schema(), "values of another schema"
-            assert len(t["values"]) == 200
+            # 200 values a tool nightly, 40 in .ci/run (scripts/values.mjs).
+            assert len(t["values"]) == (200 if os.environ.get("AI_TOOLS_NIGHTLY") == "1" else 40)
             executor = generated
             if not generated.can_execute(tool.name):
                 request, response = method_types(t["method"])

@@ -94,7 +94,7 @@ def test_schema_values_reach_the_server_intact(driver: Driver, channel: grpc.Cha
         vf = load_values(name)
         assert json.loads(vf["schemaJson"]) == tool.schema(), "values of another schema"
         assert vf["strict"] == tool.strict and vf["requestType"] == "linkhub.v1.Sample"
-        assert len(vf["values"]) >= 100
+        assert len(vf["values"]) >= 40  # 200 nightly, 40 in .ci/run
         reset_server(channel)
         e = driver.new()
         wants = []

@@ -3,7 +3,7 @@
 // the generator's golden cases `compact` (schema=compact), `validate` and
 // `recursion` (schema=compact with providers=openai: strict cycles),
 // generated into src/gen/cases/ by scripts/generate.mjs. 200 values per
-// tool, generated from the plugin's schema (@protoc-gen-ai-tools/e2e-samples
+// tool nightly (40 in .ci/run), generated from the plugin's schema (@protoc-gen-ai-tools/e2e-samples
 // caseValues, $refs followed three times on a path), go through the
 // generated executor to a gRPC server of the case started here on a real
 // socket: alias resolution, the argument fix-up and protobuf-es decoding,
@@ -17,7 +17,7 @@
 import { once } from "node:events";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { caseValues } from "@protoc-gen-ai-tools/e2e-samples";
+import { caseValues, valuesPerTool } from "@protoc-gen-ai-tools/e2e-samples";
 import {
   createAliasManager,
   createExecutor as createRuntimeExecutor,
@@ -50,7 +50,7 @@ import { RecursionService } from "../src/gen/cases/recursion/recursion/v1/recurs
 import * as validate from "../src/gen/cases/validate/ai_tools.gen.js";
 import { RulesService } from "../src/gen/cases/validate/rules/v1/rules_pb.js";
 
-const count = 200;
+const count = valuesPerTool; // 200 nightly, 40 in .ci/run
 
 /** One request a case server received. */
 interface Received {
