@@ -110,8 +110,8 @@ def test_sample_values_mean_the_same(echo: tuple[grpc.Channel, _Received]) -> No
     channel, received = echo
     p3, ed = proto3.Executor(channel), editions.Executor(channel)
     for tool in ("samples_echo_strict", "samples_echo_loose"):
-        values = _values(tool)[:50]
-        assert len(values) == 50
+        values = _values(tool)[:40]  # all of .ci/run's 40, 40 of nightly's 200
+        assert len(values) == 40
         for i, args in enumerate(values):
             want = p3.execute(tool, args)
             got = ed.execute(f"ed_{tool}", args)
