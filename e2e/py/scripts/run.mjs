@@ -22,6 +22,10 @@
 //   node scripts/run.mjs --fast     steps 1–2, ruff, mypy, and the tests that
 //                                   need no server (tests/test_module.py)
 //   node scripts/run.mjs --bench    steps 1–2 and scripts/bench.py
+//   node scripts/run.mjs --after-build  steps 1–3 and pytest, without ruff
+//                                   and mypy: the `e2e` script, which turbo
+//                                   runs after this package's `build` (--build
+//                                   checks the same generated files)
 //
 // Exits non-zero on any failure, including pytest collecting no test.
 
@@ -44,7 +48,7 @@ const repoRoot = path.resolve(pkgDir, "..", "..");
 const genDir = path.join(pkgDir, "gen");
 const serverMain = path.join(repoRoot, "e2e", "server", "dist", "main.js");
 
-const modes = ["--generate", "--build", "--fast", "--bench"];
+const modes = ["--generate", "--build", "--fast", "--bench", "--after-build"];
 const args = process.argv.slice(2);
 for (const a of args)
   if (!modes.includes(a))
@@ -182,7 +186,7 @@ await must(
 );
 if (mode === "--generate") finish(mode);
 
-if (mode === "--e2e") {
+if (mode === "--e2e" || mode === "--after-build") {
   step("schema-generated values → e2e/py/gen/values");
   await must("node", [path.join(here, "values.mjs")], { cwd: pkgDir });
 }
@@ -196,7 +200,7 @@ const pyEnv = {
   E2E_SERVER_MAIN: process.env.E2E_SERVER_MAIN ?? serverMain,
 };
 
-if (mode !== "--bench") {
+if (mode !== "--bench" && mode !== "--after-build") {
   step(
     "ruff format --check, ruff check (generated module as generated, and the tests)",
   );
