@@ -48,16 +48,15 @@ const pnpm = ["npx", "-y", "pnpm@12.4.2"];
 /** The address the README's code uses; the test server's replaces it. */
 const readmeAddress = "127.0.0.1:8080";
 /** The arguments of the MCP call: a new link, as the README's call makes. */
-const callArguments = `{"workspaceId":"ws-1","targetUrl":"https://example.com"}`;
+const callArguments = `{"workspace_id":"ws-1","target_url":"https://example.com"}`;
 
-const { values: opts } = parseArgs({
-  options: {
-    lang: { type: "string", multiple: true },
-    lowest: { type: "boolean", default: false },
-    readme: { type: "string", default: path.join(root, "README.md") },
-    keep: { type: "boolean", default: false },
-  },
-});
+const usage =
+  "usage: node e2e/consumer/run.mjs [--lang go|ts|py]... [--lowest] [--readme FILE] [--keep]";
+const opts = options(process.argv.slice(2));
+if (opts.help) {
+  console.log(usage);
+  process.exit(0);
+}
 const langs = opts.lang?.flatMap((l) => l.split(",")) ?? targets;
 for (const l of langs)
   if (!targets.includes(l))
@@ -527,6 +526,25 @@ function step(name) {
 
 function secs(ms) {
   return ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The command line's options; a wrong one exits 2 with the usage line. */
+function options(args) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        lang: { type: "string", multiple: true },
+        lowest: { type: "boolean", default: false },
+        readme: { type: "string", default: path.join(root, "README.md") },
+        keep: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+    }).values;
+  } catch (e) {
+    console.error(`consumer: ${e.message.split("\n")[0]}\n${usage}`);
+    process.exit(2);
+  }
 }
 
 function die(msg) {
