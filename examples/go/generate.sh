@@ -9,8 +9,10 @@ rm -rf gen gentools
 mkdir -p gentools
 
 # The test API's go_package is example.com/aitools/e2e/gen/linkhub/v1, so
-# this module is example.com/aitools/e2e; annotations.proto's go_package is
-# outside it, so M maps it into gen/ as well.
+# this module is example.com/aitools/e2e. annotations.proto's go_package is
+# the module github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/proto, which a
+# user's go.mod gets from go mod tidy; this in-repository example depends on
+# no published module, so M maps the annotations into gen/ as well.
 GO_OPTS=module=example.com/aitools/e2e,Mai/tools/v1/annotations.proto=example.com/aitools/e2e/gen/ai/tools/v1\;toolsv1
 protoc -I ../../e2e/proto -I ../../proto \
   --go_out=. --go_opt="$GO_OPTS" \
