@@ -22,9 +22,9 @@
 // --proto <dir>, --baseline <file>, --include <dir> (holding
 // ai/context/v1/rpc_tool.proto) check other copies (the tests use them).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const buf = join(root, "node_modules", ".bin", "buf");
@@ -85,7 +85,7 @@ function extensions(files) {
   return found;
 }
 
-function checkBreaking(current, baseline) {
+function checkBreaking(current, baseline, label) {
   try {
     execFileSync(
       buf,
@@ -95,7 +95,7 @@ function checkBreaking(current, baseline) {
   } catch (e) {
     const out = `${e.stdout ?? ""}${e.stderr ?? ""}`.trim();
     throw new ContractError(
-      `the annotation protos break the last release's (${baselinePath}):\n${out}\n` +
+      `the annotation protos break the last release's (${label}):\n${out}\n` +
         "keep the released names, numbers and types (docs/versioning.md); a removal waits for the next major version",
     );
   }
@@ -177,8 +177,14 @@ function parseArgs(argv) {
       opts.write = true;
     } else if (arg === "--released") {
       opts.released = true;
-    } else if (arg in names && argv[i + 1] !== undefined) {
-      opts[names[arg]] = resolve(argv[++i]);
+    } else if (arg in names) {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith("--")) {
+        throw new ContractError(
+          `missing value for "${arg}": give it a path (${arg} <path>)`,
+        );
+      }
+      opts[names[arg]] = resolve(value);
     } else {
       throw new ContractError(
         `unknown argument "${arg}": use --write-baseline, --released, --proto <dir>, --baseline <file>, --include <dir>`,
@@ -197,11 +203,20 @@ function main(argv) {
     process.stdout.write(`proto-contract: wrote ${baseline}\n`);
     return;
   }
+  // Named from the repository root when inside it, as the docs name it.
+  const rel = relative(root, baseline);
+  const label = rel.startsWith("..") ? baseline : rel;
+  if (!existsSync(baseline)) {
+    throw new ContractError(
+      `${label}: no such file; it is the last release's annotations, written at a release by node scripts/proto-contract.mjs --write-baseline` +
+        (opts.baseline === undefined ? "" : ` --baseline ${label}`),
+    );
+  }
   const tmp = mkdtempSync(join(tmpdir(), "proto-contract-"));
   try {
     const current = join(tmp, "current.binpb");
     runBuf(["build", ...input, "--exclude-source-info", "-o", current]);
-    checkBreaking(current, baseline);
+    checkBreaking(current, baseline, label);
     const currentFiles = describe([current]);
     const baselineFiles = describe([baseline]);
     checkExtensionNumbers(currentFiles, baselineFiles);
@@ -212,7 +227,7 @@ function main(argv) {
       );
     if (opts.released && bare(currentFiles) !== bare(baselineFiles)) {
       throw new ContractError(
-        `${baselinePath} is not the released protos: run node scripts/proto-contract.mjs --write-baseline, commit, and tag that commit`,
+        `${label} is not the released protos: run node scripts/proto-contract.mjs --write-baseline, commit, and tag that commit`,
       );
     }
     const include = opts.include ?? join(root, companionInclude);

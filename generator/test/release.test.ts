@@ -255,6 +255,20 @@ describe("the annotation protos' contract (scripts/proto-contract.mjs)", () => {
     expect(r.stderr).toContain('changed type from "bool" to "string"');
   });
 
+  it("names a missing baseline and an option without its value", () => {
+    const missing = join(temp(), "none.binpb");
+    const r = node("proto-contract.mjs", "--baseline", missing);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `proto-contract: ${missing}: no such file; it is the last release's annotations, written at a release by node scripts/proto-contract.mjs --write-baseline --baseline ${missing}\n`,
+    );
+    const bare = node("proto-contract.mjs", "--proto");
+    expect(bare.status).toBe(1);
+    expect(bare.stderr).toBe(
+      'proto-contract: missing value for "--proto": give it a path (--proto <path>)\n',
+    );
+  });
+
   it("refuses a changed extension number, which buf breaking lets pass", () => {
     const dir = editedModule("tool_field = 52105;", "tool_field = 52106;");
     const r = node("proto-contract.mjs", "--proto", dir);
