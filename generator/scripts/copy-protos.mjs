@@ -4,7 +4,7 @@
 // node_modules/protoc-gen-ai-tools/proto is an include path for protoc and a
 // directory input for buf. Only ai/tools/v1: the companion project's
 // ai/context/v1 declares extension 52104 too and is not ours to ship
-// (README.md, "The annotation protos").
+// (generator/README.md, "The annotation protos").
 import { cpSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

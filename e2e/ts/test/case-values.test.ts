@@ -129,7 +129,7 @@ function useCaseServer(services: readonly DescService[]): {
 
 /**
  * The fields of the validate case whose rules its schemas state in a
- * sentence rather than a keyword (README, "buf.validate"), which values the
+ * sentence rather than a keyword (docs/schemas.md, "buf.validate"), which values the
  * schema admits may break: an RE2-only pattern, a reversed range, a rule
  * skipped on the zero value, "must be true", the id behind an alias; in
  * strict tools also lengths, item lengths, uri and a required string; the
