@@ -7,8 +7,9 @@
 // package import.
 //
 // It wrote a V8 code cache of the bundle too, until it was measured to save
-// 1 to 2% of a 2,000-tool run (bench/README.md, "Code cache"); the cache
-// file of an older build is removed.
+// 1-4% of a 2,000-tool run's CPU, within the noise of its instruction counts
+// (bench/README.md, "Code cache"); the cache file of an older build is
+// removed.
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
