@@ -1,5 +1,5 @@
 """MCP servers of generated tools (docs/mcp.md), on the official ``mcp`` SDK
-(``pip install protoc-gen-ai-tools-runtime[mcp]``).
+(``pip install "protoc-gen-ai-tools-runtime[mcp]"``).
 
 A generated ``ai_tools_mcp_gen.py`` adds its services' tools to a
 :class:`McpToolServer`, which lists them (input schema plus extra and handle

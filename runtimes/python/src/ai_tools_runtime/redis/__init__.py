@@ -1,5 +1,5 @@
 """Conversations in Redis (docs/store.md, "Redis"), on redis-py's asyncio
-client (``pip install protoc-gen-ai-tools-runtime[redis]``): a
+client (``pip install "protoc-gen-ai-tools-runtime[redis]"``): a
 :class:`RedisConversationStore` is a ``ConversationStore`` that every
 process sharing the Redis server (and the key prefix) shares, whatever its
 language. ``ai_tools_runtime`` itself never imports this module."""
