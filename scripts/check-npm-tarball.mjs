@@ -1,14 +1,47 @@
 #!/usr/bin/env node
 // One packed npm package, as the release publishes it: its package.json
 // names one of the project's public packages, carries the version, the
-// repository's URL, and no "workspace:" range a user's install would refuse.
+// repository's URL, and no "workspace:" range a user's install would refuse;
+// the tarball holds the files a user runs or imports (every file its
+// package.json's bin, main, types and exports name, and the plugin's
+// annotation proto, executable and bundle).
 //
 //   node scripts/check-npm-tarball.mjs <package.tgz> <version>
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 
 const publicPackages = ["protoc-gen-ai-tools", "@protoc-gen-ai-tools/runtime"];
 const repositoryUrl =
   "https://github.com/protoc-gen-ai-tools/protoc-gen-ai-tools.git";
+
+// Files a package must hold beyond what its package.json names: the plugin's
+// annotation proto (copied by generator/scripts/copy-protos.mjs at pack time)
+// and its bundle, which bin/protoc-gen-ai-tools requires.
+const requiredFiles = {
+  "protoc-gen-ai-tools": [
+    "proto/ai/tools/v1/annotations.proto",
+    "bin/protoc-gen-ai-tools",
+    "dist/protoc-gen-ai-tools.cjs",
+  ],
+};
+
+/** Every relative file path a value of package.json's exports names. */
+function exportTargets(value) {
+  if (typeof value === "string") return [value];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(exportTargets);
+}
+
+/** The files the package must hold, without "./" (deduplicated, sorted). */
+function expectedFiles(pkg) {
+  const named = [
+    ...exportTargets(pkg.exports ?? {}),
+    ...(typeof pkg.bin === "string" ? [pkg.bin] : Object.values(pkg.bin ?? {})),
+    ...[pkg.main, pkg.types].filter((f) => typeof f === "string"),
+    ...(requiredFiles[pkg.name] ?? []),
+  ];
+  return [...new Set(named.map((f) => f.replace(/^\.\//, "")))].sort();
+}
 
 /** The problems of a packed package.json, each naming the fix. */
 function tarballProblems(pkg, version) {
@@ -51,12 +84,43 @@ if (tarball === undefined || version === undefined) {
   );
   process.exit(2);
 }
-const pkg = JSON.parse(
-  execFileSync("tar", ["-xzOf", tarball, "package/package.json"], {
-    encoding: "utf8",
-  }),
+if (!existsSync(tarball)) {
+  process.stderr.write(
+    `check-npm-tarball: ${tarball}: no such file; pack it first (pnpm pack, as scripts/release-check.sh does)\n`,
+  );
+  process.exit(1);
+}
+/** The output of tar, or exit 1 naming the tarball (not a stack trace). */
+function tar(args) {
+  try {
+    return execFileSync("tar", [...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 << 20,
+    });
+  } catch (e) {
+    const detail = `${e.stderr ?? ""}`.trim() || e.message;
+    process.stderr.write(
+      `check-npm-tarball: ${tarball}: not a readable npm tarball (tar ${args[0]}: ${detail})\n`,
+    );
+    process.exit(1);
+  }
+}
+const pkg = JSON.parse(tar(["-xzOf", tarball, "package/package.json"]));
+const listed = new Set(
+  tar(["-tzf", tarball])
+    .split("\n")
+    .filter((line) => line.startsWith("package/"))
+    .map((line) => line.slice("package/".length)),
 );
 const problems = tarballProblems(pkg, version);
+for (const file of expectedFiles(pkg)) {
+  if (!listed.has(file)) {
+    problems.push(
+      `holds no ${file}, which its package.json or a user needs: build before packing, and check "files" in package.json`,
+    );
+  }
+}
 for (const problem of problems) {
   process.stderr.write(`check-npm-tarball: ${tarball}: ${problem}\n`);
 }

@@ -152,6 +152,48 @@ describe("one version (scripts/version.mjs)", () => {
   });
 });
 
+describe("a packed npm package (scripts/check-npm-tarball.mjs)", () => {
+  /** A tarball of the plugin's package.json and `files` under package/. */
+  function pack(files: string[]): string {
+    const dir = temp();
+    const pkg = join(dir, "package");
+    for (const file of ["package.json", ...files]) {
+      mkdirSync(dirname(join(pkg, file)), { recursive: true });
+      writeFileSync(
+        join(pkg, file),
+        file === "package.json" ? read("generator/package.json") : "",
+      );
+    }
+    const tgz = join(dir, "plugin.tgz");
+    const r = spawnSync("tar", ["-C", dir, "-czf", tgz, "package"]);
+    expect(r.status).toBe(0);
+    return tgz;
+  }
+  const pluginFiles = [
+    "bin/protoc-gen-ai-tools",
+    "dist/protoc-gen-ai-tools.cjs",
+    "dist/index.js",
+    "dist/index.d.ts",
+    "proto/ai/tools/v1/annotations.proto",
+  ];
+  const version = read("VERSION").trim();
+
+  it("passes a tarball holding the bin, the bundle, the exports and the proto", () => {
+    const r = node("check-npm-tarball.mjs", pack(pluginFiles), version);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+
+  it("names each file a tarball lacks", () => {
+    const tgz = pack(pluginFiles.filter((f) => !f.startsWith("proto/")));
+    const r = node("check-npm-tarball.mjs", tgz, version);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `check-npm-tarball: ${tgz}: holds no proto/ai/tools/v1/annotations.proto, which its package.json or a user needs: build before packing, and check "files" in package.json\n`,
+    );
+  });
+});
+
 describe("release notes (scripts/release-notes.mjs)", () => {
   const changelog = [
     "# Changelog",
