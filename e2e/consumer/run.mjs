@@ -100,6 +100,8 @@ try {
 
 /** The README's test blocks, checked: each language has a path. */
 function load(readme) {
+  if (!existsSync(readme))
+    die(`no such file ${JSON.stringify(readme)} (--readme)`);
   const all = readmeBlocks(readFileSync(readme, "utf8"));
   for (const lang of langs) {
     const mine = all.filter((b) => b.targets.includes(lang));
@@ -170,8 +172,10 @@ async function buildWheel() {
  * The Go modules a user's build needs that are not published yet: the
  * annotations' generated Go code (proto/go.mod: a user's *.pb.go imports
  * it) and the Redis store. Copied as a module proxy would unpack them, and
- * reached through `replace` directives. Once their tags are pushed, a user
- * fetches them by path; the test then drops its replace.
+ * reached through `replace` directives: until their tags are pushed, no
+ * proxy has them. The README's Go path builds the annotations module; no
+ * README block imports the Redis store, so its replace is there for a user
+ * who adds it and is not compiled by this test.
  */
 function goModules() {
   const mods = {};
@@ -197,7 +201,7 @@ async function userPath(lang, packed, address) {
   step(`${lang}: the README's path`);
   const dir = mkdtempSync(path.join(work, `${lang}-`));
   const t0 = Date.now();
-  const env = await userEnv(lang, dir, packed);
+  const env = userEnv(lang, dir, packed);
   let exec;
   let mcp;
   for (const b of blocks.filter((x) => x.targets.includes(lang))) {
@@ -275,7 +279,7 @@ function wrapped(b, lang, body) {
  * The user's project and shell: nothing of the workspace on PATH, no npm
  * variables of the pnpm that may run this; Python's virtualenv active.
  */
-async function userEnv(lang, dir, packed) {
+function userEnv(lang, dir, packed) {
   const env = { ...process.env, npm_config_fund: "false" };
   env.npm_config_audit = "false";
   for (const k of Object.keys(env))
@@ -286,20 +290,11 @@ async function userEnv(lang, dir, packed) {
   env.PATH = env.PATH.split(path.delimiter)
     .filter((p) => !p.startsWith(root))
     .join(path.delimiter);
-  // The user's own project, which the README assumes: a Go module named
-  // as the README's go_package says, an ES module package, a virtualenv.
-  if (lang === "go")
-    await must("go", ["mod", "init", "example.com/app"], {
-      cwd: dir,
-      env,
-      quiet: true,
-    });
-  if (lang === "ts") {
-    await must("npm", ["init", "-y"], { cwd: dir, env, quiet: true });
-    await must("npm", ["pkg", "set", "type=module"], { cwd: dir, env });
-  }
+  // The README's install blocks make the user's project (go mod init, npm
+  // init, a virtualenv). A user's shell keeps the virtualenv the README
+  // activates for the blocks after it; each block here is its own bash, so
+  // the test keeps it the same way (what `activate` sets).
   if (lang === "py") {
-    await must("python3.11", ["-m", "venv", ".venv"], { cwd: dir, env });
     env.VIRTUAL_ENV = path.join(dir, ".venv");
     env.PATH = `${path.join(dir, ".venv", "bin")}${path.delimiter}${env.PATH}`;
     if (opts.lowest) {
