@@ -1,5 +1,6 @@
 import { readSync, writeSync } from "node:fs";
 import type { Plugin } from "@bufbuild/protoplugin";
+import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import { readRequest } from "./read-request.js";
 import { writeResponse } from "./write-response.js";
 
@@ -24,8 +25,15 @@ export function runNodeJs(plugin: Plugin): void {
     return;
   }
   const respond = (chunks: Uint8Array[]) => {
+    let request: CodeGeneratorRequest;
     try {
-      const response = plugin.run(readRequest(Buffer.concat(chunks)));
+      request = readRequest(Buffer.concat(chunks));
+    } catch (e) {
+      fail(plugin, notARequest(plugin, e));
+      return;
+    }
+    try {
+      const response = plugin.run(request);
       writeStdout(writeResponse(response), (err) => fail(plugin, err));
     } catch (e) {
       fail(plugin, e);
@@ -89,6 +97,16 @@ function writeStdout(bytes: Uint8Array, failed: (err: Error) => void): void {
       return;
     }
   }
+}
+
+/**
+ * The error for stdin that does not decode as a request (someone ran the
+ * plugin by hand, with a file or a pipe): what stdin should be and what runs
+ * the plugin, then the decoder's own detail.
+ */
+function notARequest(plugin: Plugin, reason: unknown): string {
+  const detail = reason instanceof Error ? reason.message : String(reason);
+  return `stdin is not a google.protobuf.compiler.CodeGeneratorRequest (${detail}): protoc or buf runs this plugin and sends one; see ${plugin.name} --help`;
 }
 
 function fail(plugin: Plugin, reason: unknown): void {

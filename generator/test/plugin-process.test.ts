@@ -115,6 +115,15 @@ describe("the plugin executable", () => {
     expect(both.stderr).toContain("give --help and --version one at a time");
   });
 
+  it("says stdin is not a request when it is not protobuf, exit code 1", () => {
+    const res = spawnSync(plugin, [], { encoding: "utf8", input: "hello\n" });
+    expect(res.status).toBe(1);
+    expect(res.stdout).toBe("");
+    expect(res.stderr).toMatch(
+      /^protoc-gen-ai-tools: stdin is not a google\.protobuf\.compiler\.CodeGeneratorRequest \(.+\): protoc or buf runs this plugin and sends one; see protoc-gen-ai-tools --help\n$/,
+    );
+  });
+
   it("runs under protoc and under buf generate, with the same bytes", () => {
     const viaProtoc = tempDir();
     const res = protoc(viaProtoc, ["--ai-tools_opt=target=go"]);
