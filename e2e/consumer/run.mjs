@@ -24,7 +24,6 @@
 // ranges, installed exactly; pip: a constraints file of each range's
 // minimum; Go: the annotations module's requirements), as the nightly
 // workflow runs it.
-import { spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -41,10 +40,14 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { blockName, readmeBlocks, targets } from "./readme-blocks.mjs";
+import { createSuiteRunner } from "../../scripts/lib/suite-runner.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..", "..");
 const pnpm = ["npx", "-y", "pnpm@12.4.2"];
+// Commands and step headings as the e2e suites' runners print them; this
+// test's failures throw instead, so that the server is stopped.
+const { run, step } = createSuiteRunner({ label: "consumer", cwd: root });
 /** The address the README's code uses; the test server's replaces it. */
 const readmeAddress = "127.0.0.1:8080";
 /** The arguments of the MCP call: a new link, as the README's call makes. */
@@ -486,25 +489,6 @@ function goMinimums() {
   ].map(([, mod, v]) => `${mod}@${v}`);
 }
 
-/** Run a command: {code, stdout, stderr}, output captured when quiet. */
-function run(cmd, args, { cwd = root, env = process.env, quiet = false } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      cwd,
-      env,
-      stdio: quiet
-        ? ["ignore", "pipe", "pipe"]
-        : ["ignore", "inherit", "inherit"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => (stdout += d));
-    child.stderr?.on("data", (d) => (stderr += d));
-    child.on("error", (e) => resolve({ code: -1, stdout, stderr: e.message }));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 /** Run a command that must succeed, else throw naming it. */
 async function must(cmd, args, o) {
   const r = await run(cmd, args, o);
@@ -513,10 +497,6 @@ async function must(cmd, args, o) {
       `${[cmd, ...args].join(" ")} exited ${r.code}:\n${r.stdout}${r.stderr}`,
     );
   return r;
-}
-
-function step(name) {
-  console.log(`\n== ${name}`);
 }
 
 function secs(ms) {
