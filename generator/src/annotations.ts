@@ -22,7 +22,7 @@ export const extensionNumbers = {
 } as const;
 
 /** google.api.FieldBehavior values the plugin reads. */
-const fieldBehaviors = { outputOnly: 3, identifier: 8 } as const;
+const fieldBehaviors = { required: 2, outputOnly: 3, identifier: 8 } as const;
 
 /** The `rpc_tool` method option. */
 export interface ToolDefinition {
@@ -390,6 +390,11 @@ function decodeFieldContext(field: DescField): string {
 /** True when `(google.api.field_behavior)` includes OUTPUT_ONLY, packed or not. */
 export function isOutputOnly(field: DescField): boolean {
   return hasFieldBehavior(field, fieldBehaviors.outputOnly);
+}
+
+/** True when `(google.api.field_behavior)` includes REQUIRED, packed or not. */
+export function isRequired(field: DescField): boolean {
+  return hasFieldBehavior(field, fieldBehaviors.required);
 }
 
 /** True when `(google.api.field_behavior)` includes IDENTIFIER, packed or not. */

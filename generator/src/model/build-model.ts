@@ -20,6 +20,7 @@ import {
 } from "./alias-prefixes.js";
 import type { GeneratorModel, ToolModel } from "./model.js";
 import { aliasTables, type AliasTables } from "./alias-tables.js";
+import { argumentTable } from "./argument-table.js";
 import { toolNameProblem } from "./tool-names.js";
 import {
   createOutputSchemaCache,
@@ -236,12 +237,21 @@ export function buildModel(
           responsePrefixes = responseFieldPrefixes(method.output);
           prefixesByResponse.set(method.output, responsePrefixes);
         }
+        const schemaJson = built.schemaJson;
+        let argumentsJson: string | undefined;
         const tool: ToolModel = {
           name: def.name,
           description: wellFormed(def.description),
           strict: def.strict,
           autoExecute: def.autoExecute,
-          schemaJson: built.schemaJson,
+          schemaJson,
+          get argumentsJson() {
+            return (argumentsJson ??= argumentTable(
+              schemaJson,
+              method.input,
+              def.strict,
+            ));
+          },
           oneofGroups: built.oneofGroups,
           file: file.proto.name,
           element,

@@ -30,6 +30,11 @@ export interface ToolModel {
    * schema objects are most of the plugin's memory.
    */
   readonly schemaJson: string;
+  /**
+   * The argument table (argument-table.ts) as JSON text, computed from the
+   * schema on first read: "" when the request's schema is an open object.
+   */
+  readonly argumentsJson: string;
   /** Oneof members shown as sibling properties (see OneofGroup). */
   readonly oneofGroups: readonly OneofGroup[];
   /** The proto file declaring the RPC. */

@@ -1,6 +1,7 @@
 import {
   isIdentifier,
   isOutputOnly,
+  isRequired,
   perFieldOption,
   readToolField,
 } from "../annotations.js";
@@ -13,6 +14,17 @@ const outputOnly = perFieldOption(false, isOutputOnly);
 
 /** {@link isIdentifier}, decoded once per field. */
 const identifier = perFieldOption(false, isIdentifier);
+
+/** {@link isRequired}, decoded once per field. */
+const required = perFieldOption(false, isRequired);
+
+/**
+ * True when `(google.api.field_behavior)` includes REQUIRED: the argument
+ * check (argument-table.ts) refuses a call without the field.
+ */
+export function isRequiredBehavior(field: DescField): boolean {
+  return required(field);
+}
 
 /**
  * True when a tool's input schema leaves `field` out: `skip`, or

@@ -1,0 +1,287 @@
+import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
+import type { DescField, DescMessage } from "../descriptors.js";
+import { isRequiredBehavior } from "../schema/field-behavior.js";
+import { quoteJsonString } from "../schema/canonical-json.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import { wellKnownSchema } from "../schema/well-known.js";
+
+/**
+ * The argument table of a tool (docs/runtime.md, "Argument check"): per
+ * message the tool's schema shows, the property names the model may write
+ * and those it must, read from the same schema the model sees (hidden
+ * fields absent, recursion cut where the schema cuts it) and the request's
+ * descriptors (which property is a message, a list or a map of messages,
+ * and which fields are required).
+ */
+
+/** One field of a node: a leaf, or a message (singular, list or map). */
+interface TableField {
+  readonly name: string;
+  readonly node?: TableNode;
+  readonly list?: boolean;
+  readonly map?: boolean;
+}
+
+/** A message as the schema shows it. */
+interface TableNode {
+  fields: TableField[];
+  required: string[];
+}
+
+const { LEGACY_REQUIRED } = FeatureSet_FieldPresence;
+
+/**
+ * The argument table of a tool whose parameter schema is `schemaJson`
+ * (its canonical text) and whose request message is `message`, as JSON
+ * text; "" when the root has no properties to check (a Struct request,
+ * whose schema is an open object).
+ */
+export function argumentTable(
+  schemaJson: string,
+  message: DescMessage,
+  strict: boolean,
+): string {
+  const root = JSON.parse(schemaJson) as JsonSchema;
+  const walk = createWalk(root, strict);
+  const branches = walk.objectBranches(root);
+  if (branches === undefined) {
+    return "";
+  }
+  return serialize(walk.node(root, branches, message));
+}
+
+function createWalk(root: JsonSchema, strict: boolean) {
+  const defs = (root["$defs"] ?? {}) as Record<string, JsonSchema>;
+  const byObject = new Map<JsonSchema, TableNode>();
+  const byText = new Map<string, TableNode>();
+
+  /** The schema a `$ref` points to. */
+  const deref = (ref: string): JsonSchema => {
+    const prefix = "#/$defs/";
+    const key = ref.startsWith(prefix)
+      ? ref.slice(prefix.length).replace(/~1/g, "/").replace(/~0/g, "~")
+      : undefined;
+    const target = key === undefined ? undefined : defs[key];
+    if (target === undefined) {
+      throw new Error(`argument table: cannot resolve $ref ${ref}`);
+    }
+    return target;
+  };
+
+  /**
+   * The object schemas a value may match (a oneof's branches, a nullable
+   * wrapper's object), nulls left out; undefined when the schema is no
+   * object with properties (a leaf, an open object).
+   */
+  const objectBranches = (
+    schema: JsonSchema,
+    seen: Set<JsonSchema> = new Set(),
+  ): JsonSchema[] | undefined => {
+    if (seen.has(schema)) {
+      return undefined;
+    }
+    seen.add(schema);
+    const ref = schema["$ref"];
+    if (typeof ref === "string") {
+      return objectBranches(deref(ref), seen);
+    }
+    const anyOf = schema["anyOf"];
+    if (Array.isArray(anyOf)) {
+      const out: JsonSchema[] = [];
+      for (const branch of anyOf as JsonSchema[]) {
+        if (branch["type"] === "null") {
+          continue;
+        }
+        const inner = objectBranches(branch, seen);
+        if (inner === undefined) {
+          return undefined;
+        }
+        out.push(...inner);
+      }
+      return out.length > 0 ? out : undefined;
+    }
+    return typeof schema["properties"] === "object" ? [schema] : undefined;
+  };
+
+  /** True when `schema` admits `null`. */
+  const admitsNull = (schema: JsonSchema): boolean => {
+    const type = schema["type"];
+    if (type === "null" || (Array.isArray(type) && type.includes("null"))) {
+      return true;
+    }
+    const ref = schema["$ref"];
+    if (typeof ref === "string") {
+      return admitsNull(deref(ref));
+    }
+    const anyOf = schema["anyOf"];
+    return (
+      Array.isArray(anyOf) && (anyOf as JsonSchema[]).some((b) => admitsNull(b))
+    );
+  };
+
+  const node = (
+    key: JsonSchema,
+    branches: readonly JsonSchema[],
+    message: DescMessage,
+  ): TableNode => {
+    const known = byObject.get(key);
+    if (known !== undefined) {
+      return known;
+    }
+    const text = `${message.typeName}\0${JSON.stringify(key)}`;
+    const same = byText.get(text);
+    if (same !== undefined) {
+      byObject.set(key, same);
+      return same;
+    }
+    const made: TableNode = { fields: [], required: [] };
+    byObject.set(key, made);
+    byText.set(text, made);
+    fill(made, branches, message);
+    return made;
+  };
+
+  /** The node's fields and required names, from its schema branches. */
+  const fill = (
+    made: TableNode,
+    branches: readonly JsonSchema[],
+    message: DescMessage,
+  ): void => {
+    const properties = new Map<string, JsonSchema>();
+    const requiredIn = new Map<string, number>();
+    for (const branch of branches) {
+      for (const [name, value] of Object.entries(
+        branch["properties"] as Record<string, JsonSchema>,
+      )) {
+        if (!properties.has(name)) {
+          properties.set(name, value);
+        }
+      }
+      for (const name of (branch["required"] ?? []) as string[]) {
+        requiredIn.set(name, (requiredIn.get(name) ?? 0) + 1);
+      }
+    }
+    const byName = new Map(message.fields.map((f) => [f.name, f]));
+    for (const [name, schema] of properties) {
+      const field = byName.get(name);
+      if (field === undefined) {
+        throw new Error(
+          `argument table: ${message.typeName} has no field ${name}`,
+        );
+      }
+      made.fields.push(tableField(field, schema));
+      const required =
+        field.presence === LEGACY_REQUIRED ||
+        isRequiredBehavior(field) ||
+        (strict &&
+          requiredIn.get(name) === branches.length &&
+          !admitsNull(schema));
+      if (required) {
+        made.required.push(name);
+      }
+    }
+  };
+
+  /** A property of `field`, whose schema is `schema`. */
+  const tableField = (field: DescField, schema: JsonSchema): TableField => {
+    let child: DescMessage | undefined;
+    let value: JsonSchema | undefined = schema;
+    let shape: "list" | "map" | undefined;
+    if (field.fieldKind === "message") {
+      child = field.message;
+    } else if (field.fieldKind === "list" && field.listKind === "message") {
+      child = field.message;
+      shape = "list";
+      value = single(schema)?.["items"] as JsonSchema | undefined;
+    } else if (field.fieldKind === "map" && field.mapKind === "message") {
+      child = field.message;
+      shape = "map";
+      const outer = single(schema);
+      value = (
+        strict
+          ? (
+              (outer?.["items"] as JsonSchema | undefined)?.["properties"] as
+                Record<string, JsonSchema> | undefined
+            )?.["value"]
+          : outer?.["additionalProperties"]
+      ) as JsonSchema | undefined;
+    }
+    if (
+      child === undefined ||
+      value === undefined ||
+      (wellKnownSchema(child.typeName, strict) !== undefined &&
+        child.typeName !== "google.protobuf.Empty")
+    ) {
+      return { name: field.name };
+    }
+    const branches = objectBranches(value);
+    if (branches === undefined) {
+      return { name: field.name }; // an open object: nothing checked inside
+    }
+    const target = single(value) ?? value;
+    return {
+      name: field.name,
+      node: node(target, branches, child),
+      ...(shape === "list" ? { list: true } : {}),
+      ...(shape === "map" ? { map: true } : {}),
+    };
+  };
+
+  /**
+   * The one non-null schema of a (nullable, described or referenced)
+   * wrapper: the list or map schema itself.
+   */
+  const single = (schema: JsonSchema): JsonSchema | undefined => {
+    const ref = schema["$ref"];
+    if (typeof ref === "string") {
+      return single(deref(ref));
+    }
+    const anyOf = schema["anyOf"];
+    if (Array.isArray(anyOf)) {
+      const rest = (anyOf as JsonSchema[]).filter((b) => b["type"] !== "null");
+      return rest.length === 1 ? single(rest[0]!) : undefined;
+    }
+    return schema;
+  };
+
+  return { objectBranches, node };
+}
+
+/**
+ * The table as JSON text: nodes numbered in first-visit order of a
+ * depth-first walk from the request, fields in schema order.
+ */
+function serialize(root: TableNode): string {
+  const index = new Map<TableNode, number>();
+  const order: TableNode[] = [];
+  const visit = (n: TableNode): void => {
+    if (index.has(n)) {
+      return;
+    }
+    index.set(n, order.length);
+    order.push(n);
+    for (const f of n.fields) {
+      if (f.node !== undefined) {
+        visit(f.node);
+      }
+    }
+  };
+  visit(root);
+  const nodes = order.map((n) => {
+    const fields = n.fields.map((f) => {
+      const parts: string[] = [];
+      if (f.node !== undefined) {
+        parts.push(`"node":${index.get(f.node)!}`);
+      }
+      if (f.list === true) parts.push(`"list":true`);
+      if (f.map === true) parts.push(`"map":true`);
+      return `${quoteJsonString(f.name)}:{${parts.join(",")}}`;
+    });
+    const required =
+      n.required.length > 0
+        ? `,"required":[${n.required.map(quoteJsonString).join(",")}]`
+        : "";
+    return `{"fields":{${fields.join(",")}}${required}}`;
+  });
+  return `{"nodes":[${nodes.join(",")}]}`;
+}
