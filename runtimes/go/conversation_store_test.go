@@ -143,16 +143,16 @@ func TestConversationExecutor(t *testing.T) {
 	}
 	out, err := first.Execute(ctx, handle, "accounts_list", `{"count":2,"contacts_per_account":1}`)
 	out = string(compactJSON([]byte(out))) // protojson may add spaces
-	if err != nil || !strings.Contains(out, `"id":"acct-2"`) || !strings.Contains(out, `"id":"contact-2","ownerId":"acct-2"`) {
+	if err != nil || !strings.Contains(out, `"id":"acct-2"`) || !strings.Contains(out, `"id":"contact-2","owner_id":"acct-2"`) {
 		t.Fatalf("list: %s %v", out, err)
 	}
-	out, err = second.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-2","target_id":"acct-1"}`)
+	out, err = second.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-2","target_id":"acct-1","note":""}`)
 	out = string(compactJSON([]byte(out)))
-	if err != nil || !strings.Contains(out, `"receivedSourceId":"acct-2"`) {
+	if err != nil || !strings.Contains(out, `"received_source_id":"acct-2"`) {
 		t.Fatalf("merge: %s %v", out, err)
 	}
-	_, err = second.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-3","target_id":"acct-1"}`)
-	if err == nil || err.Error() != `unknown alias "acct-3" in field "source_id"; valid acct aliases: acct-1, acct-2` {
+	_, err = second.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-3","target_id":"acct-1","note":""}`)
+	if err == nil || err.Error() != "invalid arguments, nothing was sent:\n- \"source_id\": unknown alias \"acct-3\"; valid acct aliases: acct-1, acct-2" {
 		t.Fatalf("unknown alias: %v", err)
 	}
 	registers := store.registers.Load()
@@ -162,13 +162,13 @@ func TestConversationExecutor(t *testing.T) {
 		t.Fatalf("stream: %s %v, %d registers", out, err, store.registers.Load()-registers)
 	}
 	// Nothing new to register: no Register.
-	if _, err := first.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-5"}`); err != nil || store.registers.Load() != registers+1 {
+	if _, err := first.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-5","target_id":"acct-1","note":""}`); err != nil || store.registers.Load() != registers+1 {
 		t.Fatalf("merge: %v, %d registers", err, store.registers.Load()-registers)
 	}
 	if err := first.End(ctx, handle); err != nil {
 		t.Fatal(err)
 	}
-	_, err = second.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-1"}`)
+	_, err = second.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-1","target_id":"acct-1","note":""}`)
 	wantToolError(t, err, "conversation-expired", codes.NotFound, `conversation "`+handle+`" expired or unknown: start a new conversation`)
 }
 
@@ -248,7 +248,7 @@ func TestConversationRefusals(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			calls := srv.calls.Load()
-			out, err := NewConversationExecutor(conn, c.store).Execute(ctx, "h", "accounts_list", `{"count":1}`)
+			out, err := NewConversationExecutor(conn, c.store).Execute(ctx, "h", "accounts_list", `{"count":1,"contacts_per_account":0}`)
 			if out != "" {
 				t.Fatalf("result shown: %s", out)
 			}
@@ -281,7 +281,7 @@ func TestConversationConcurrentExecutors(t *testing.T) {
 		wg.Add(1)
 		go func(e *ConversationExecutor) {
 			defer wg.Done()
-			if _, err := e.Execute(ctx, handle, "accounts_list", `{"count":3}`); err != nil {
+			if _, err := e.Execute(ctx, handle, "accounts_list", `{"count":3,"contacts_per_account":0}`); err != nil {
 				errs <- err
 			}
 		}(executors[i%2])

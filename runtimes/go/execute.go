@@ -19,6 +19,8 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		if err := e.decode(toolName, argsJSON, &req, true); err != nil {
 			return "", err
 		}
+		ctx, cancel := e.callContext(ctx, toolName)
+		defer cancel()
 		resp, err := aitestv1.NewAccountServiceClient(e.conn).ListAccounts(ctx, &req)
 		if err != nil {
 			return "", e.serverError(toolName, err)
@@ -29,6 +31,8 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		if err := e.decode(toolName, argsJSON, &req, true); err != nil {
 			return "", err
 		}
+		ctx, cancel := e.callContext(ctx, toolName)
+		defer cancel()
 		resp, err := aitestv1.NewAccountServiceClient(e.conn).MergeAccounts(ctx, &req)
 		if err != nil {
 			return "", e.serverError(toolName, err)
@@ -39,7 +43,7 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		if err := e.decode(toolName, argsJSON, &req, false); err != nil {
 			return "", err
 		}
-		ctx, cancel := context.WithCancel(ctx)
+		ctx, cancel := e.callContext(ctx, toolName)
 		defer cancel()
 		stream, err := aitestv1.NewAccountServiceClient(e.conn).WatchAccounts(ctx, &req)
 		if err != nil {
@@ -51,6 +55,8 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		if err := e.decode(toolName, argsJSON, &req, toolName == "fixup_strict"); err != nil {
 			return "", err
 		}
+		ctx, cancel := e.callContext(ctx, toolName)
+		defer cancel()
 		resp, err := aitestv1.NewFixupServiceClient(e.conn).EchoLoose(ctx, &req)
 		if err != nil {
 			return "", e.serverError(toolName, err)

@@ -5,18 +5,33 @@ package aitools
 import (
 	"errors"
 	"io"
+	"regexp"
 	"strings"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Executor runs the auto-executed tools over a gRPC connection.
 type Executor struct {
+	// MaxResultBytes is the largest result text shown to the model; a
+	// larger one is the error "result-too-large" (docs/runtime.md, "Bounded
+	// results"). Zero: DefaultMaxResultBytes; negative: no limit.
+	MaxResultBytes int
+	// Timeout is the deadline of a call of a tool that sets none in its
+	// annotation. Zero: DefaultToolTimeout; negative: none. A shorter
+	// deadline of the caller's context wins.
+	Timeout time.Duration
+
 	conn grpc.ClientConnInterface
+	// extraRoot are names never unknown at the root of the arguments: the
+	// MCP server's conversation property.
+	extraRoot []string
 	//aitools:if aliases
 
 	aliases *AliasManager
@@ -48,26 +63,40 @@ func (e *Executor) GetAliasManager() *AliasManager {
 // errInvalidJSON is the argument error of text that is not one JSON value.
 var errInvalidJSON = errors.New("invalid JSON; send the arguments as one JSON object")
 
-// decode reads the model's arguments into req: aliases resolved (in a file
-// with aliases), the argument fix-up applied, then protojson with unknown
-// fields discarded. Nothing is sent to the server when it fails.
+// decode reads the model's arguments into req (docs/runtime.md, "A call"):
+// the text parsed as one JSON object, its structure checked against the
+// tool's argument table, aliases resolved (in a file with aliases), the
+// argument fix-up applied, protojson, then the request validated when the
+// file validates requests. Nothing is sent to the server when it fails.
 func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, strict bool) error {
-	v, ok := decodeJSON(argsJSON)
-	if !ok {
-		return e.invalidArguments(errInvalidJSON)
+	obj, vs := parseArguments(argsJSON)
+	if vs == nil {
+		if t := toolArgumentTable(toolName); t != nil {
+			vs = t.check(obj, e.extraRoot, lenientArguments)
+		}
 	}
+	if len(vs) > 0 {
+		return e.refuse("invalid-arguments", vs, nil)
+	}
+	var v any = obj
 	//aitools:if aliases
 	v, err := e.aliases.resolveValue(v, true)
 	if err != nil {
-		return e.toolError("unknown-alias", codes.InvalidArgument, err.Error(), err)
+		return e.refuse("unknown-alias", []Violation{aliasViolation(err)}, err)
 	}
 	//aitools:end
-	args, err := fixArgs(v, req.ProtoReflect().Descriptor(), strict)
+	md := req.ProtoReflect().Descriptor()
+	args, err := fixArgs(v, md, strict)
 	if err != nil {
-		return e.invalidArguments(err)
+		return e.refuse("invalid-arguments", []Violation{violationOf(err, "invalid-value")}, err)
 	}
 	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
-		return e.invalidArguments(decoderError{err})
+		return e.refuse("invalid-arguments", []Violation{{Reason: "invalid-value", Message: decoderMessage(err, md)}}, decoderError{err})
+	}
+	if validateRequest != nil {
+		if err := validateRequest(req); err != nil {
+			return e.refuse("failed-validation", validationViolations(err), err)
+		}
 	}
 	return nil
 }
@@ -82,6 +111,49 @@ func (d decoderError) Error() string { return strings.ReplaceAll(d.err.Error(), 
 
 func (d decoderError) Unwrap() error { return d.err }
 
+// decoderPosition is protojson's prefix of an error: the position in the
+// text the fix-up wrote, not the model's.
+var decoderPosition = regexp.MustCompile(`^proto: (\(line [0-9]+:[0-9]+\): )?`)
+
+// decoderField is where protojson names a field, by its JSON name.
+var decoderField = regexp.MustCompile(` field ([A-Za-z_][A-Za-z0-9_]*)`)
+
+// decoderMessage is a protojson error for the model: ordinary spaces, no
+// position, fields by proto name (the schema's) instead of JSON name.
+func decoderMessage(err error, md protoreflect.MessageDescriptor) string {
+	msg := decoderPosition.ReplaceAllString(decoderError{err}.Error(), "")
+	return decoderField.ReplaceAllStringFunc(msg, func(m string) string {
+		if name := protoName(md, m[len(" field "):], map[protoreflect.FullName]bool{}); name != "" {
+			return " field " + name
+		}
+		return m
+	})
+}
+
+// protoName finds the proto name of a field of md, or of a message below
+// it, by its JSON name; "" when there is none.
+func protoName(md protoreflect.MessageDescriptor, jsonName string, seen map[protoreflect.FullName]bool) string {
+	if seen[md.FullName()] {
+		return ""
+	}
+	seen[md.FullName()] = true
+	if fd := md.Fields().ByJSONName(jsonName); fd != nil {
+		return string(fd.Name())
+	}
+	for i := 0; i < md.Fields().Len(); i++ {
+		fd := md.Fields().Get(i)
+		if fd.IsMap() {
+			fd = fd.MapValue()
+		}
+		if fd.Message() != nil {
+			if name := protoName(fd.Message(), jsonName, seen); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
 // toolError is a ToolError whose message is shown to the model as it is,
 // registered UUIDs aside.
 func (e *Executor) toolError(reason string, code codes.Code, msg string, cause error) *ToolError {
@@ -89,11 +161,6 @@ func (e *Executor) toolError(reason string, code codes.Code, msg string, cause e
 	msg = e.aliases.AliasifyJSON("", msg)
 	//aitools:end
 	return &ToolError{Reason: reason, Code: code, Message: msg, RawMessage: msg, Cause: cause}
-}
-
-// invalidArguments is the error of arguments the executor cannot send.
-func (e *Executor) invalidArguments(err error) *ToolError {
-	return e.toolError("invalid-arguments", codes.InvalidArgument, "failed to parse arguments: "+err.Error(), err)
 }
 
 // unknownTool is the error of a tool name without an auto-executor.
@@ -113,19 +180,31 @@ func (e *Executor) serverError(toolName string, err error) *ToolError {
 	if st.Code() == codes.Unavailable {
 		reason = "unavailable"
 	}
+	var text strings.Builder
+	text.WriteString("rpc error: code = " + st.Code().String() + " desc = " + msg)
+	details := st.Proto().GetDetails()
+	vs := badRequestViolations(details)
+	//aitools:if aliases
+	for i := range vs {
+		vs[i].Field = e.aliases.AliasifyJSON(toolName, vs[i].Field)
+		vs[i].Message = e.aliases.AliasifyJSON(toolName, vs[i].Message)
+	}
+	//aitools:end
+	violationLines(&text, vs)
 	return &ToolError{
 		Reason:     reason,
 		Code:       st.Code(),
-		Message:    "rpc error: code = " + st.Code().String() + " desc = " + msg,
+		Message:    text.String(),
 		RawMessage: msg,
-		Details:    st.Proto().GetDetails(),
+		Details:    details,
+		Violations: vs,
 		Cause:      err,
 	}
 }
 
 // encode writes one response message as JSON.
 func (e *Executor) encode(resp proto.Message) ([]byte, error) {
-	b, err := marshalResponse(protojson.MarshalOptions{}, resp)
+	b, err := marshalResponse(protojson.MarshalOptions{UseProtoNames: !jsonNames}, resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}
@@ -146,6 +225,9 @@ func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
 	}
 	out = e.aliases.AliasifyJSON(toolName, out)
 	//aitools:end
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 
@@ -183,6 +265,7 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 	//aitools:if aliases
 	var items []string // a stored conversation's messages, registered at the end
 	//aitools:end
+	budget := e.newStreamBudget()
 	b.WriteByte('[')
 	for n := 0; ; n++ {
 		msg, err := recv()
@@ -212,6 +295,9 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 			items = append(items, string(item))
 		}
 		//aitools:end
+		if err := budget.over(e, toolName, b.String()); err != nil {
+			return "", err
+		}
 	}
 	b.WriteByte(']')
 	out := b.String()
@@ -221,6 +307,9 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 	}
 	out = e.aliases.AliasifyJSON(toolName, out)
 	//aitools:end
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 

@@ -82,11 +82,12 @@ func (s *testServer) EchoLoose(_ context.Context, req *aitestv1.FixupRequest) (*
 }
 
 // startServer serves on 127.0.0.1 and installs the tables of vectors.proto
-// (those of the register-response-nested vector).
+// (those of the register-response-nested vector, and vectorsArguments).
 func startServer(t testing.TB) (*grpc.ClientConn, *testServer) {
 	t.Helper()
 	vec := loadVectors[aliasVector](t, "aliases")["register-response-nested.json"]
 	useTables(t, nil, vec.KnownPrefixes, vec.ResponseAliases)
+	useArguments(t, vectorsArguments)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -136,27 +137,32 @@ func TestNoUUIDReachesTheModel(t *testing.T) {
 
 // TestRegistrationByMessageType: 12 accounts of 2 contacts are acct-1 ..
 // acct-12 and contact-1 .. contact-24, account by account; a contact's
-// owner (an account) reads as its account's alias.
+// owner (an account) reads as its account's alias. The response has proto
+// names, or JSON names with json_names=true: registration reads both.
 func TestRegistrationByMessageType(t *testing.T) {
 	conn, _ := startServer(t)
-	e := NewExecutor(conn)
-	out, err := e.Execute(context.Background(), "accounts_list", `{"count":12,"contacts_per_account":2}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want strings.Builder
-	want.WriteString(`{"accounts":[`)
-	for i := 1; i <= 12; i++ {
-		if i > 1 {
-			want.WriteByte(',')
+	for _, camel := range []bool{false, true} {
+		jsonNames = camel
+		t.Cleanup(func() { jsonNames = false })
+		e := NewExecutor(conn)
+		out, err := e.Execute(context.Background(), "accounts_list", `{"count":12,"contacts_per_account":2}`)
+		if err != nil {
+			t.Fatal(err)
 		}
-		fmt.Fprintf(&want, `{"id":"acct-%d","workspaceId":"%s","contacts":[{"id":"contact-%d","ownerId":"acct-%d"},{"id":"contact-%d","ownerId":"acct-%d"}]}`,
-			i, testUUID(900000), 2*i-1, i, 2*i, i)
-	}
-	want.WriteString(`]}`)
-	got, _ := decodeJSON(out)
-	if encodeJSON(got) != func() string { v, _ := decodeJSON(want.String()); return encodeJSON(v) }() {
-		t.Fatalf("got  %s\nwant %s", out, want.String())
+		format := `{"id":"acct-%d","workspace_id":"%s","contacts":[{"id":"contact-%d","owner_id":"acct-%d"},{"id":"contact-%d","owner_id":"acct-%d"}]}`
+		if camel {
+			format = strings.NewReplacer("workspace_id", "workspaceId", "owner_id", "ownerId").Replace(format)
+		}
+		var want strings.Builder
+		want.WriteString(`{"accounts":[`)
+		for i := 1; i <= 12; i++ {
+			if i > 1 {
+				want.WriteByte(',')
+			}
+			fmt.Fprintf(&want, format, i, testUUID(900000), 2*i-1, i, 2*i, i)
+		}
+		want.WriteString(`]}`)
+		sameJSON(t, json.RawMessage(out), json.RawMessage(want.String()))
 	}
 }
 
@@ -169,7 +175,7 @@ func TestStreamLimit(t *testing.T) {
 	}
 	// Parsed values: protojson's white space varies from build to build.
 	sameJSON(t, json.RawMessage(out), json.RawMessage(fmt.Sprintf(
-		`[{"id":"acct-1","workspaceId":%q},{"id":"acct-2","workspaceId":%q}]`,
+		`[{"id":"acct-1","workspace_id":%q},{"id":"acct-2","workspace_id":%q}]`,
 		testUUID(900000), testUUID(900000))))
 	_, err = e.Execute(context.Background(), "accounts_watch", `{"count":1001}`)
 	var te *ToolError
@@ -179,16 +185,27 @@ func TestStreamLimit(t *testing.T) {
 }
 
 // TestFixupVectorsThroughExecutor sends each admitted fix-up case to the
-// echo server: it receives what the fixed arguments decode to.
+// echo server: it receives what the fixed arguments decode to. A refused
+// case is refused with the fix-up's error as one violation. No argument
+// tables: the fix-up vectors use JSON names and unknown keys.
 func TestFixupVectorsThroughExecutor(t *testing.T) {
 	conn, _ := startServer(t)
+	useArguments(t, nil)
 	e := NewExecutor(conn)
+	md := (&aitestv1.FixupRequest{}).ProtoReflect().Descriptor()
 	for file, vec := range loadVectors[fixupVector](t, "fixup") {
 		for _, c := range vec.Cases {
 			out, err := e.Execute(context.Background(), vec.Tool, string(c.Args))
 			if c.ExpectError != nil {
-				if err == nil || err.Error() != *c.ExpectError {
-					t.Errorf("%s/%s: error %v; want %s", file, c.Name, err, *c.ExpectError)
+				v, _ := decodeJSON(string(c.Args))
+				_, fixErr := fixArgs(v, md, vec.Strict)
+				if fixErr == nil || "failed to parse arguments: "+fixErr.Error() != *c.ExpectError {
+					t.Fatalf("%s/%s: the fix-up says %v", file, c.Name, fixErr)
+				}
+				want := "invalid arguments, nothing was sent:\n- " + quote(violationOf(fixErr, "").Field) + ": " + violationOf(fixErr, "").Message
+				var te *ToolError
+				if !errors.As(err, &te) || err.Error() != want || len(te.Violations) != 1 || te.Violations[0].Reason != "invalid-value" {
+					t.Errorf("%s/%s: error %v; want %s", file, c.Name, err, want)
 				}
 				continue
 			}
@@ -203,8 +220,10 @@ func TestFixupVectorsThroughExecutor(t *testing.T) {
 	}
 }
 
-// A decoder error reads with ordinary spaces: protojson writes "proto:" and
-// a space it picks per build between an ordinary and a no-break one.
+// A decoder error reads with ordinary spaces (protojson writes "proto:" and
+// a space it picks per build between an ordinary and a no-break one),
+// without protojson's position in a text the model never wrote, the field
+// by its proto name.
 func TestDecoderErrorHasOrdinarySpaces(t *testing.T) {
 	conn, _ := startServer(t)
 	e := NewExecutor(conn)
@@ -213,7 +232,7 @@ func TestDecoderErrorHasOrdinarySpaces(t *testing.T) {
 	if !errors.As(err, &te) || te.Reason != "invalid-arguments" {
 		t.Fatalf("error %v; want invalid-arguments", err)
 	}
-	if strings.ContainsRune(err.Error(), '\u00a0') || !strings.HasPrefix(err.Error(), "failed to parse arguments: proto: ") {
+	if strings.ContainsRune(err.Error(), '\u00a0') || err.Error() != "invalid arguments, nothing was sent:\n- invalid value for int32 field count: \"99999999999\"" {
 		t.Errorf("error %q", err.Error())
 	}
 	if errors.Unwrap(errors.Unwrap(err)) == nil {

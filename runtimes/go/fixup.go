@@ -37,7 +37,7 @@ func fixArgs(v any, md protoreflect.MessageDescriptor, strict bool) (map[string]
 
 func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bool, path string) error {
 	fields := md.Fields()
-	present := map[protoreflect.FieldNumber]bool{}
+	present := map[protoreflect.FieldNumber]string{} // the key each field was given under
 	for _, key := range sortedKeys(obj) {
 		fd := fields.ByName(protoreflect.Name(key))
 		if fd == nil {
@@ -61,7 +61,7 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 			return err
 		}
 		obj[key] = fixed
-		present[fd.Number()] = true
+		present[fd.Number()] = key
 	}
 	oneofs := md.Oneofs()
 	for i := 0; i < oneofs.Len(); i++ {
@@ -69,14 +69,16 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 		if od.IsSynthetic() {
 			continue
 		}
-		var set []string
+		var set, keys []string
 		for j := 0; j < od.Fields().Len(); j++ {
-			if fd := od.Fields().Get(j); present[fd.Number()] {
+			if fd := od.Fields().Get(j); present[fd.Number()] != "" {
 				set = append(set, string(fd.Name()))
+				keys = append(keys, present[fd.Number()])
 			}
 		}
 		if len(set) > 1 {
-			return fmt.Errorf("fields %s and %s are members of oneof %s: set only one", quote(set[0]), quote(set[1]), quote(string(od.Name())))
+			msg := quote(set[0]) + " and " + quote(set[1]) + " are members of oneof " + quote(string(od.Name())) + ": set only one"
+			return &fieldError{path: joinPath(path, keys[1]), msg: msg, legacy: "fields " + msg}
 		}
 	}
 	return nil
@@ -141,7 +143,7 @@ func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
 		kv, _ := entry.(map[string]any)
 		key, ok := mapKey(kv["key"], structKeys)
 		if !ok {
-			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", quote(path), i)
+			return nil, &fieldError{path: path, msg: fmt.Sprintf("entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", i)}
 		}
 		obj[key] = kv["value"]
 		if text, ok := obj[key].(string); ok && structKeys {
@@ -289,7 +291,7 @@ func checkBytes(v any, path string) (any, error) {
 		enc = enc.WithPadding(base64.NoPadding)
 	}
 	if _, err := enc.DecodeString(s); err != nil || strings.ContainsAny(s, "\r\n") {
-		return nil, fmt.Errorf("field %s: invalid base64 %s", quote(path), quote(s))
+		return nil, &fieldError{path: path, msg: "invalid base64 " + quote(s)}
 	}
 	return v, nil
 }
@@ -311,12 +313,12 @@ func enumNameError(path string, ed protoreflect.EnumDescriptor, name string) err
 	if more := values.Len() - enumNamesListed; more > 0 {
 		list += fmt.Sprintf(", and %d more", more)
 	}
-	return fmt.Errorf("field %s: expected a name of enum %s (%s), got %s", quote(path), ed.FullName(), list, quote(name))
+	return &fieldError{path: path, msg: fmt.Sprintf("expected a name of enum %s (%s), got %s", ed.FullName(), list, quote(name))}
 }
 
 // kindError is the error of a value of the wrong JSON kind.
 func kindError(path, kind string, v any) error {
-	return fmt.Errorf("field %s: expected %s, got %s", quote(path), kind, describe(v))
+	return &fieldError{path: path, msg: "expected " + kind + ", got " + describe(v)}
 }
 
 // describe shows a value in a message: a string quoted, a number or boolean

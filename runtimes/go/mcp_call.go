@@ -58,6 +58,8 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	}
 	e = conv.executor
 	//aitools:end
+	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
+	e.extraRoot = mcpExtraRoot
 	out, err := t.call(ctx, e, args)
 	//aitools:if aliases
 	if err != nil && conv.minted {
@@ -80,6 +82,11 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	//aitools:end
 	return res
 }
+
+// mcpExtraRoot are the arguments never unknown in a call: the conversation
+// handle's property, also when the server does not read it (docs/mcp.md,
+// "Calls"). The extra properties are taken out before.
+var mcpExtraRoot = []string{"conversation"}
 
 // mcpErrorResult is an isError result with one text block.
 func mcpErrorResult(text string) *mcp.CallToolResult {
@@ -117,18 +124,18 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 		}
 		var text string
 		if json.Unmarshal(v, &text) != nil {
-			return "", nil, fmt.Errorf("failed to parse arguments: %s must be a string", quote(name))
+			return "", nil, argumentsError(Violation{Field: name, Reason: "invalid-value", Message: "must be a string"})
 		}
 		values[name] = text
 	}
 	for _, p := range s.opts.extras {
 		if _, ok := values[p.Name]; p.Required && !ok {
-			return "", nil, fmt.Errorf("failed to parse arguments: missing required argument %s", quote(p.Name))
+			return "", nil, argumentsError(Violation{Field: p.Name, Reason: "required", Message: "missing required field"})
 		}
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return "", nil, fmt.Errorf("failed to parse arguments: %w", err)
+		return "", nil, argumentsError(Violation{Reason: "invalid-json", Message: err.Error()})
 	}
 	return string(b), values, nil
 }
@@ -145,7 +152,7 @@ func metaHandle(meta mcp.Meta) (string, error) {
 	}
 	handle, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("failed to parse arguments: %s must be a string", quote(conversationMetaKey))
+		return "", argumentsError(Violation{Field: conversationMetaKey, Reason: "invalid-value", Message: "must be a string"})
 	}
 	return handle, nil
 }
@@ -251,45 +258,20 @@ func (s *mcpServer) endWith(ss *mcp.ServerSession) {
 
 //aitools:end
 
-// mcpErrorText is the text of a failed call for the model: a server error
-// as its status in JSON, {"code":"NOT_FOUND","message":...,"details":[...]},
-// any other error its message; UUIDs shown as aliases.
+// argumentsError is the error of MCP arguments refused before the
+// executor reads them: one violation, the executor's text.
+func argumentsError(v Violation) error {
+	return (&Executor{}).refuse("invalid-arguments", []Violation{v}, nil)
+}
+
+// mcpErrorText is the text of a failed call for the model: the executor's
+// (docs/mcp.md, "Errors"), UUIDs shown as aliases.
 func mcpErrorText(e *Executor, err error) string {
-	var te *ToolError
-	if !errors.As(err, &te) || (te.Reason != "server-error" && te.Reason != "unavailable") {
-		return err.Error()
-	}
-	var b strings.Builder
-	b.WriteString(`{"code":`)
-	b.WriteString(quote(mcpCodeName(te.Code)))
-	b.WriteString(`,"message":`)
-	b.WriteString(quote(te.RawMessage))
-	b.WriteString(`,"details":[`)
-	for i, d := range te.Details {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		detail, err := protojson.Marshal(d)
-		if err != nil {
-			detail, _ = json.Marshal(map[string]any{"@type": d.GetTypeUrl(), "value": d.GetValue()})
-		}
-		b.Write(compactJSON(detail))
-	}
-	b.WriteString(`]}`)
-	text := b.String()
+	text := err.Error()
 	//aitools:if aliases
 	text = e.aliases.AliasifyJSON("", text)
 	//aitools:end
 	return text
-}
-
-// mcpCodeName is the upper-case name of a gRPC code: "NOT_FOUND".
-func mcpCodeName(c codes.Code) string {
-	names := [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
-	if int(c) < len(names) {
-		return names[c]
-	}
-	return "UNKNOWN"
 }
 
 // mcpJSON writes a response as MCP results carry it (docs/mcp.md, "Tools as
@@ -323,6 +305,8 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
+	ctx, cancel := e.callContext(ctx, tool.Name)
+	defer cancel()
 	resp, err := call(ctx, req)
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
@@ -338,6 +322,9 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
 	//aitools:end
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 
@@ -350,7 +337,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := e.callContext(ctx, tool.Name)
 	defer cancel()
 	stream, err := call(ctx, req)
 	if err != nil {
@@ -360,6 +347,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	//aitools:if aliases
 	var items []string // the messages, for registration
 	//aitools:end
+	budget := e.newStreamBudget()
 	b.WriteByte('[')
 	for n := 0; ; n++ {
 		msg, err := stream.Recv()
@@ -383,6 +371,9 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 		//aitools:if aliases
 		items = append(items, registrationJSON(msg))
 		//aitools:end
+		if err := budget.over(e, tool.Name, b.String()); err != nil {
+			return "", err
+		}
 	}
 	b.WriteByte(']')
 	out := b.String()
@@ -392,5 +383,8 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
 	//aitools:end
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,7 +33,9 @@ type MCPExtraProperty struct {
 type MCPOption func(*mcpOptions)
 
 type mcpOptions struct {
-	extras []MCPExtraProperty
+	extras         []MCPExtraProperty
+	maxResultBytes int
+	timeout        time.Duration
 	//aitools:if aliases
 
 	store          ConversationStore
@@ -44,6 +47,19 @@ type mcpOptions struct {
 // values reach the executor's context, not the request.
 func WithExtraProperties(props ...MCPExtraProperty) MCPOption {
 	return func(o *mcpOptions) { o.extras = append(o.extras, props...) }
+}
+
+// WithMaxResultBytes sets the largest result text of a call (zero:
+// DefaultMaxResultBytes; negative: no limit); a larger one is an isError
+// result asking for less.
+func WithMaxResultBytes(n int) MCPOption {
+	return func(o *mcpOptions) { o.maxResultBytes = n }
+}
+
+// WithTimeout sets the deadline of a call of a tool that sets none in its
+// annotation (zero: DefaultToolTimeout; negative: none).
+func WithTimeout(d time.Duration) MCPOption {
+	return func(o *mcpOptions) { o.timeout = d }
 }
 
 //aitools:if aliases

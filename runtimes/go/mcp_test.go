@@ -222,7 +222,7 @@ func TestMCPConnection(t *testing.T) {
 	if _, ok := accounts[0].(map[string]any)["workspace_id"]; !ok || !strings.Contains(textOf(res, 0), `"name":""`) {
 		t.Fatalf("not proto names with defaults: %s", textOf(res, 0))
 	}
-	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-2", "target_id": "acct-1"}, nil)
+	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-2", "target_id": "acct-1", "note": ""}, nil)
 	if got := wantSuccess(t, res); got["received_source_id"] != "acct-2" {
 		t.Fatalf("merge: %s", textOf(res, 0))
 	}
@@ -232,8 +232,8 @@ func TestMCPConnection(t *testing.T) {
 	}
 
 	other := connectInMemory(t, server)
-	res = callTool(t, other, "accounts_merge", map[string]any{"source_id": "acct-2"}, nil)
-	if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-2"`) {
+	res = callTool(t, other, "accounts_merge", map[string]any{"source_id": "acct-2", "target_id": "acct-1", "note": ""}, nil)
+	if !res.IsError || !strings.HasPrefix(textOf(res, 0), "invalid arguments, nothing was sent:\n- \"source_id\": unknown alias \"acct-2\"") {
 		t.Fatalf("second connection: %s", textOf(res, 0))
 	}
 }
@@ -251,7 +251,7 @@ func TestMCPConnectionConversationExpires(t *testing.T) {
 	list := map[string]any{"count": 1, "contacts_per_account": 0}
 	wantSuccess(t, callTool(t, cs, "accounts_list", list, nil))
 	skew.Store(int64(2 * time.Minute))
-	res := callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
+	res := callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil)
 	if !res.IsError || !strings.Contains(textOf(res, 0), "expired or unknown: start a new conversation") {
 		t.Fatalf("call after expiry: %s", textOf(res, 0))
 	}
@@ -268,20 +268,20 @@ func TestMCPErrors(t *testing.T) {
 	cs := connectInMemory(t, server)
 	wantSuccess(t, callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil))
 
-	res := callTool(t, cs, "accounts_list", map[string]any{"count": "many"}, nil)
-	if !res.IsError || !strings.HasPrefix(textOf(res, 0), "failed to parse arguments: ") {
+	res := callTool(t, cs, "accounts_list", map[string]any{"count": "many", "contacts_per_account": 0}, nil)
+	if !res.IsError || textOf(res, 0) != "invalid arguments, nothing was sent:\n- \"count\": expected an integer, got \"many\"" {
 		t.Errorf("bad arguments: %v %s", res.IsError, textOf(res, 0))
 	}
-	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-9"}, nil)
-	if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-9"`) {
+	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-9", "target_id": "acct-1", "note": ""}, nil)
+	if !res.IsError || textOf(res, 0) != "invalid arguments, nothing was sent:\n- \"source_id\": unknown alias \"acct-9\"; valid acct aliases: acct-1" {
 		t.Errorf("unknown alias: %v %s", res.IsError, textOf(res, 0))
 	}
 
 	uuid := testUUID(1) // acct-1
 	st, _ := status.New(codes.NotFound, "account "+uuid+" not found").WithDetails(wrapperspb.String(uuid))
 	srv.fail.Store(st)
-	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
-	want := `{"code":"NOT_FOUND","message":"account acct-1 not found","details":[{"@type":"type.googleapis.com/google.protobuf.StringValue","value":"acct-1"}]}`
+	res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil)
+	want := `rpc error: code = NotFound desc = account acct-1 not found`
 	if !res.IsError || textOf(res, 0) != want || anyUUID.MatchString(textOf(res, 0)) {
 		t.Errorf("server error: %v %s", res.IsError, textOf(res, 0))
 	}
@@ -327,8 +327,8 @@ func TestMCPHTTP(t *testing.T) {
 		if wantSuccess(t, res); len(res.Content) != 1 || res.Meta[conversationMetaKey] != nil {
 			t.Fatalf("a session shows no handle: %v", res.Content)
 		}
-		wantSuccess(t, callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil))
-		res = callTool(t, connectHTTP(t, httpServer.URL, "2025-11-25"), "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
+		wantSuccess(t, callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil))
+		res = callTool(t, connectHTTP(t, httpServer.URL, "2025-11-25"), "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil)
 		if !res.IsError {
 			t.Fatalf("another session resolved acct-1: %s", textOf(res, 0))
 		}
@@ -346,24 +346,24 @@ func TestMCPHTTP(t *testing.T) {
 			t.Fatalf("handle %q, second block %q", handle, textOf(res, 1))
 		}
 		// passed back in _meta
-		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, mcp.Meta{conversationMetaKey: handle})
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, mcp.Meta{conversationMetaKey: handle})
 		if got := wantSuccess(t, res); got["received_source_id"] != "acct-1" || res.Meta[conversationMetaKey] != handle {
 			t.Fatalf("_meta handle: %s %v", textOf(res, 0), res.Meta)
 		}
 		// passed back as the argument
-		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "conversation": handle}, nil)
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": "", "conversation": handle}, nil)
 		wantSuccess(t, res)
 		// none: a new conversation, which knows no alias (and, as the call
 		// failed, is not kept)
 		before := conversations()
-		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1"}, nil)
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil)
 		if conversations() != before {
 			t.Errorf("a failed first call kept its conversation: %d, was %d", conversations(), before)
 		}
-		if !res.IsError || !strings.HasPrefix(textOf(res, 0), `unknown alias "acct-1"`) || len(res.Content) != 1 || res.Meta[conversationMetaKey] != nil {
+		if !res.IsError || !strings.Contains(textOf(res, 0), `unknown alias "acct-1"`) || len(res.Content) != 1 || res.Meta[conversationMetaKey] != nil {
 			t.Fatalf("no handle: %s %v", textOf(res, 0), res.Meta)
 		}
-		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "conversation": "AAAAAAAAAAAAAAAAAAAAAA"}, nil)
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": "", "conversation": "AAAAAAAAAAAAAAAAAAAAAA"}, nil)
 		if !res.IsError || textOf(res, 0) != `unknown or expired conversation "AAAAAAAAAAAAAAAAAAAAAA"; call again without "conversation" to start a new one` {
 			t.Fatalf("unknown handle: %s", textOf(res, 0))
 		}
@@ -401,21 +401,21 @@ func TestMCPInProcessExtras(t *testing.T) {
 		},
 	}})
 	cs := connectInMemory(t, server)
-	res := callTool(t, cs, "accounts_watch", map[string]any{"tenant": "acme", "source_id": "x"}, nil)
+	res := callTool(t, cs, "accounts_watch", map[string]any{"tenant": "acme", "source_id": "x", "target_id": "y", "note": ""}, nil)
 	if got := wantSuccess(t, res); got["received_source_id"] != "acme/acme/x" {
 		t.Fatalf("%s", textOf(res, 0))
 	}
 	// A panic of the implementation is a server error, not the end of the process.
-	res = callTool(t, cs, "accounts_watch", map[string]any{"tenant": "acme", "source_id": "panic"}, nil)
-	if !res.IsError || textOf(res, 0) != `{"code":"INTERNAL","message":"panic: the implementation failed","details":[]}` {
+	res = callTool(t, cs, "accounts_watch", map[string]any{"tenant": "acme", "source_id": "panic", "target_id": "y", "note": ""}, nil)
+	if !res.IsError || textOf(res, 0) != `rpc error: code = Internal desc = panic: the implementation failed` {
 		t.Fatalf("panic: %s", textOf(res, 0))
 	}
 	res = callTool(t, cs, "accounts_watch", map[string]any{"source_id": "x"}, nil)
-	if !res.IsError || textOf(res, 0) != `failed to parse arguments: missing required argument "tenant"` {
+	if !res.IsError || textOf(res, 0) != "invalid arguments, nothing was sent:\n- \"tenant\": missing required field" {
 		t.Fatalf("missing extra: %s", textOf(res, 0))
 	}
 	res = callTool(t, cs, "accounts_watch", map[string]any{"tenant": 7}, nil)
-	if !res.IsError || textOf(res, 0) != `failed to parse arguments: "tenant" must be a string` {
+	if !res.IsError || textOf(res, 0) != "invalid arguments, nothing was sent:\n- \"tenant\": must be a string" {
 		t.Fatalf("extra not a string: %s", textOf(res, 0))
 	}
 }
@@ -459,7 +459,7 @@ type mcpArgumentsVector struct {
 			} `json:"extraProperties"`
 			HandleArgument bool `json:"handleArgument"`
 		} `json:"server"`
-		Arguments   map[string]any `json:"arguments"`
+		Arguments   any            `json:"arguments"`
 		Meta        map[string]any `json:"meta"`
 		ExpectError *string        `json:"expectError"`
 		Expect      *struct {
@@ -473,7 +473,7 @@ type mcpArgumentsVector struct {
 // properties and the conversation handle of a call, each case on a server
 // of its own over stateless HTTP (2026-07-28).
 func TestMCPCallArgumentVectors(t *testing.T) {
-	conn, _ := startServer(t)
+	conn, srv := startServer(t)
 	client := aitestv1.NewAccountServiceClient(conn)
 	vectors := loadVectors[mcpArgumentsVector](t, "mcp")
 	if len(vectors) == 0 {
@@ -540,10 +540,11 @@ func TestMCPCallArgumentVectors(t *testing.T) {
 					}
 					return out
 				}
-				args := placeholders(c.Arguments)
-				if args == nil {
-					args = map[string]any{}
+				args := c.Arguments
+				if m, ok := args.(map[string]any); ok {
+					args = placeholders(m)
 				}
+				calls := srv.calls.Load()
 				res := callTool(t, cs, vec.Tool, args, placeholders(c.Meta))
 				mu.Lock()
 				defer mu.Unlock()
@@ -551,8 +552,8 @@ func TestMCPCallArgumentVectors(t *testing.T) {
 					if !res.IsError || len(res.Content) != 1 || textOf(res, 0) != *c.ExpectError {
 						t.Fatalf("isError %v, %d blocks, text\n got %s\nwant %s", res.IsError, len(res.Content), textOf(res, 0), *c.ExpectError)
 					}
-					if seen != nil {
-						t.Fatalf("the call ran, with extras %v", seen)
+					if srv.calls.Load() != calls {
+						t.Fatalf("the call reached the server, with extras %v", seen)
 					}
 					return
 				}

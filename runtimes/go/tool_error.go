@@ -14,9 +14,10 @@ import (
 // RawMessage and details.
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
-	// "server-error", "unavailable" and "invalid-response", and for a
-	// conversation kept in a store "conversation-expired",
-	// "conversation-corrupt" and "store-unavailable".
+	// "failed-validation", "server-error", "unavailable",
+	// "invalid-response" and "result-too-large", and for a conversation
+	// kept in a store "conversation-expired", "conversation-corrupt" and
+	// "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and
 	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
@@ -34,6 +35,11 @@ type ToolError struct {
 	// Details are the status details as the server sent them, raw ids kept
 	// for the application; empty for the other reasons.
 	Details []*anypb.Any
+	// Violations are what was wrong with the arguments, one line each in
+	// Message, for "invalid-arguments", "unknown-alias" and
+	// "failed-validation"; for a server error, the field violations of its
+	// google.rpc.BadRequest details.
+	Violations []Violation
 	// Cause is the underlying error, when there is one.
 	Cause error
 }

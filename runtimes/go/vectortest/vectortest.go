@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -77,8 +78,12 @@ type ErrorVector struct {
 		Tool   string `json:"tool"`
 		Args   string `json:"args"`
 		Status *struct {
-			Code    codes.Code `json:"code"`
-			Message string     `json:"message"`
+			Code       codes.Code `json:"code"`
+			Message    string     `json:"message"`
+			BadRequest []struct {
+				Field       string `json:"field"`
+				Description string `json:"description"`
+			} `json:"badRequest"`
 		} `json:"server"`
 		Sent   bool `json:"sent"`
 		Expect *struct {
@@ -117,6 +122,16 @@ func RunErrors(t *testing.T, call Call) {
 				var server *status.Status
 				if c.Status != nil {
 					server = status.New(c.Status.Code, c.Status.Message)
+					if len(c.Status.BadRequest) > 0 {
+						br := &errdetails.BadRequest{}
+						for _, v := range c.Status.BadRequest {
+							br.FieldViolations = append(br.FieldViolations, &errdetails.BadRequest_FieldViolation{Field: v.Field, Description: v.Description})
+						}
+						var err error
+						if server, err = server.WithDetails(br); err != nil {
+							t.Fatal(err)
+						}
+					}
 				}
 				err, sent := call(vec.Register, server, c.Tool, c.Args)
 				if sent != c.Sent {

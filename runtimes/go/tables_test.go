@@ -1,0 +1,29 @@
+package aitools
+
+import "testing"
+
+// vectorsArguments are the argument tables of the tools of vectors.proto,
+// as the generator writes them (docs/runtime.md, "Arguments"); fixup_strict
+// has none here, so that the fix-up vectors, which use JSON names, reach
+// the fix-up through it.
+var vectorsArguments = map[string]string{
+	"accounts_list":  `{"nodes":[{"fields":{"count":{},"contacts_per_account":{}},"required":["count","contacts_per_account"]}]}`,
+	"accounts_merge": `{"nodes":[{"fields":{"source_id":{},"target_id":{},"note":{}},"required":["source_id","target_id","note"]}]}`,
+	"accounts_watch": `{"nodes":[{"fields":{"count":{}}}]}`,
+	"fixup_loose": `{"nodes":[{"fields":{"labels":{},"items_by_num":{"node":1,"map":true},"flags":{},"attrs":{},"extra":{},"list":{},` +
+		`"item":{"node":1},"items":{"node":1,"list":true},"text":{},"number":{},"nested":{"node":1},"other_text":{},"note":{},"values":{},` +
+		`"value_map":{},"display_name":{},"count":{},"enabled":{},"timeout":{},"data":{},"level":{},"levels":{}}},` +
+		`{"fields":{"name":{},"counts":{},"payload":{},"children":{"node":1,"list":true},"owner_id":{}}}]}`,
+}
+
+// useArguments installs argument tables (nil: none) until the test ends.
+func useArguments(t testing.TB, tables map[string]string) {
+	t.Helper()
+	saved := toolArguments
+	t.Cleanup(func() { toolArguments = saved; argTables.Clear() })
+	toolArguments = tables
+	if tables == nil {
+		toolArguments = map[string]string{}
+	}
+	argTables.Clear()
+}
