@@ -47,6 +47,44 @@ def new_uuid() -> str:
     return str(uuid.uuid4())
 
 
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if not n:
+            out.append(byte)
+            return bytes(out)
+        out.append(byte | 0x80)
+
+
+def _length_delimited(field: int, data: bytes) -> bytes:
+    return _varint(field << 3 | 2) + _varint(len(data)) + data
+
+
+def status_bin(code: int, message: str, details: list[Any]) -> bytes:
+    """google.rpc.Status, written by hand in the protobuf wire format
+    (``details``: ``google.protobuf.Any`` messages)."""
+    out = _varint(1 << 3) + _varint(code) + _length_delimited(2, message.encode())
+    for d in details:
+        out += _length_delimited(3, d.SerializeToString())
+    return out
+
+
+def bad_request(violations: list[tuple[str, str]]) -> Any:
+    """A ``google.protobuf.Any`` holding a google.rpc.BadRequest with these
+    (field, description) field violations, written by hand."""
+    from google.protobuf import any_pb2
+
+    body = b"".join(
+        _length_delimited(
+            1, _length_delimited(1, field.encode()) + _length_delimited(2, text.encode())
+        )
+        for field, text in violations
+    )
+    return any_pb2.Any(type_url="type.googleapis.com/google.rpc.BadRequest", value=body)
+
+
 class StatusInjector:
     """The next call (to any service) answers with this status instead."""
 

@@ -13,7 +13,7 @@ import ai_tools_gen
 import grpc
 import grpc.aio
 import pytest
-from conftest import Servers
+from conftest import Servers, status_bin
 from google.protobuf import any_pb2, wrappers_pb2
 
 from ai_tools_runtime import Executor, ToolError
@@ -49,19 +49,21 @@ def test_list_of_accounts_with_contacts(channel: grpc.Channel) -> None:
     assert [a["id"] for a in accounts] == [f"acct-{i}" for i in range(1, 13)]
     contacts = [c for a in accounts for c in a["contacts"]]
     assert [c["id"] for c in contacts] == [f"contact-{i}" for i in range(1, 25)]
-    # Contact.ownerId names the account (acct), where Account.ownerId is a user.
+    # Contact.owner_id names the account (acct), where Account.owner_id is a user.
     for a in accounts:
-        assert {c["ownerId"] for c in a["contacts"]} == {a["id"]}
-        assert UUID.fullmatch(a["workspaceId"])  # no prefix: stays raw
+        assert {c["owner_id"] for c in a["contacts"]} == {a["id"]}
+        assert UUID.fullmatch(a["workspace_id"])  # no prefix: stays raw
         for c in a["contacts"]:
-            assert UUID.fullmatch(c["externalId"])  # unannotated, not the entity
+            assert UUID.fullmatch(c["external_id"])  # unannotated, not the entity
     # The aliases resolve back: a contact alias is not an account.
     merged = json.loads(
-        executor.execute("accounts_merge", '{"source_id":"acct-12","target_id":"acct-1"}')
+        executor.execute("accounts_merge", '{"source_id":"acct-12","target_id":"acct-1","note":""}')
     )
-    assert merged["receivedSourceId"] == "acct-12"
+    assert merged["received_source_id"] == "acct-12"
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_merge", '{"source_id":"contact-3","target_id":"acct-1"}')
+        executor.execute(
+            "accounts_merge", '{"source_id":"contact-3","target_id":"acct-1","note":""}'
+        )
     assert caught.value.reason == "server-error"
     assert str(caught.value) == ('rpc error: code = NotFound desc = account "contact-3" not found')
 
@@ -77,7 +79,7 @@ def test_create_registers_nested_notes_and_contacts(channel: grpc.Channel) -> No
     assert account["id"] == "acct-1"
     assert [n["id"] for n in account["notes"]] == ["note-1", "note-2"]
     assert account["contacts"][0]["id"] == "contact-1"
-    assert account["contacts"][0]["ownerId"] == "acct-1"
+    assert account["contacts"][0]["owner_id"] == "acct-1"
 
 
 def test_stream_registers_each_message_as_it_arrives(channel: grpc.Channel) -> None:
@@ -108,29 +110,6 @@ async def test_async_registration(servers: Servers) -> None:
 
 
 # -- errors: reason, code, details ---------------------------------------------
-
-
-def status_bin(code: int, message: str, details: list[any_pb2.Any]) -> bytes:
-    """google.rpc.Status, written by hand in the protobuf wire format."""
-
-    def varint(n: int) -> bytes:
-        out = bytearray()
-        while True:
-            byte = n & 0x7F
-            n >>= 7
-            if n:
-                out.append(byte | 0x80)
-            else:
-                out.append(byte)
-                return bytes(out)
-
-    def length_delimited(field: int, data: bytes) -> bytes:
-        return varint(field << 3 | 2) + varint(len(data)) + data
-
-    out = varint(1 << 3) + varint(code) + length_delimited(2, message.encode())
-    for d in details:
-        out += length_delimited(3, d.SerializeToString())
-    return out
 
 
 def packed(text: str) -> any_pb2.Any:
@@ -210,7 +189,7 @@ def test_reasons_and_causes(servers: Servers, channel: grpc.Channel) -> None:
         ),
         (
             lambda: executor.execute("accounts_watch", '{"count":1001}'),
-            "invalid-response",
+            "result-too-large",
             grpc.StatusCode.RESOURCE_EXHAUSTED,
         ),
     ]
@@ -226,19 +205,17 @@ def test_reasons_and_causes(servers: Servers, channel: grpc.Channel) -> None:
     assert caught.value.__cause__ is not None  # the decoder's own error
 
 
-def test_aliases_resolve_before_the_object_check(channel: grpc.Channel) -> None:
-    # As in Go and TypeScript: an unregistered alias as the whole arguments
-    # is an unknown alias (at the root path ""), a registered one is not an object.
+def test_the_object_check_comes_before_aliases(channel: grpc.Channel) -> None:
+    # Stage 1 before stage 3: an alias, registered or not, as the whole
+    # arguments is not an object.
     executor = with_aliases(ai_tools_gen.Executor(channel))
-    with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_merge", '"acct-9"')
-    assert caught.value.reason == "unknown-alias"
-    assert str(caught.value) == (
-        'unknown alias "acct-9" in field ""; valid acct aliases: acct-1, acct-2'
-    )
-    with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_merge", '"acct-1"')
-    assert caught.value.reason == "invalid-arguments"
+    for args in ('"acct-9"', '"acct-1"'):
+        with pytest.raises(ToolError) as caught:
+            executor.execute("accounts_merge", args)
+        assert caught.value.reason == "invalid-arguments"
+        assert str(caught.value) == (
+            "invalid arguments, nothing was sent:\n- expected a JSON object, got a string"
+        )
 
 
 def test_unreachable_and_closed_are_unavailable(servers: Servers) -> None:

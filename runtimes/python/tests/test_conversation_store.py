@@ -255,13 +255,15 @@ async def test_a_conversation_continues_in_another_executor(
     out = json.loads(await second.execute(handle, "accounts_create", '{"name":"B"}'))
     assert out["account"]["id"] == "acct-2"
     merged = json.loads(
-        await first.execute(handle, "accounts_merge", '{"sourceId":"acct-1","targetId":"acct-2"}')
+        await first.execute(
+            handle, "accounts_merge", '{"source_id":"acct-1","target_id":"acct-2","note":""}'
+        )
     )
     received = servers.accounts.received[-1]
     state = json.loads((await store.load(handle))[1])
     assert received.source_id == state["aliases"]["acct-1"]
     assert received.target_id == state["aliases"]["acct-2"]
-    assert merged["receivedSourceId"] == "acct-1" and merged["account"]["id"] == "acct-2"
+    assert merged["received_source_id"] == "acct-1" and merged["account"]["id"] == "acct-2"
     # the same calls through one in-memory executor give the same aliases
     memory = AsyncExecutor(aio_channel, METHODS, ALIASES)
     await memory.execute("accounts_create", '{"name":"A"}')
@@ -295,7 +297,7 @@ async def test_errors_are_those_of_the_in_memory_executor(
         await executor.execute(handle, "accounts_create", args)
         await memory.execute("accounts_create", args)
     for tool, args in [
-        ("accounts_merge", '{"sourceId":"acct-7"}'),
+        ("accounts_merge", '{"source_id":"acct-7","target_id":"acct-1","note":""}'),
         ("nope", "{}"),
         ("fixup_loose", '{"count":1.5}'),
     ]:
@@ -306,7 +308,9 @@ async def test_errors_are_those_of_the_in_memory_executor(
         assert (stored.value.reason, str(stored.value)) == (direct.value.reason, str(direct.value))
     sent = servers.received()
     with pytest.raises(ToolError):
-        await executor.execute(handle, "accounts_merge", '{"sourceId":"acct-7"}')
+        await executor.execute(
+            handle, "accounts_merge", '{"source_id":"acct-7","target_id":"acct-1","note":""}'
+        )
     assert servers.received() == sent  # nothing sent on an unknown alias
 
 

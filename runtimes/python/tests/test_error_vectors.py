@@ -10,9 +10,10 @@ import ai_tools_gen
 import grpc
 import grpc.aio
 import pytest
-from conftest import Servers, load_vectors
+from conftest import Servers, bad_request, load_vectors, status_bin
 
 from ai_tools_runtime import AliasManager, ToolError
+from ai_tools_runtime._tool_error import STATUS_DETAILS_KEY
 
 VECTORS = load_vectors("errors")
 CASES = [(v, c) for v in VECTORS for c in v["cases"]]
@@ -25,7 +26,14 @@ def prepare(
     for r in vector["register"]:
         aliases.register(r["prefix"], r["uuid"])
     if "server" in case:
-        servers.inject.fail_next(grpc.StatusCode[case["server"]["code"]], case["server"]["message"])
+        server = case["server"]
+        code = grpc.StatusCode[server["code"]]
+        trailing: tuple[tuple[str, Any], ...] = ()
+        if "badRequest" in server:
+            detail = bad_request([(v["field"], v["description"]) for v in server["badRequest"]])
+            status = status_bin(code.value[0], server["message"], [detail])
+            trailing = ((STATUS_DETAILS_KEY, status),)
+        servers.inject.fail_next(code, server["message"], trailing)
 
 
 def check(case: dict[str, Any], servers: Servers, err: ToolError | None) -> None:
@@ -41,7 +49,12 @@ def check(case: dict[str, Any], servers: Servers, err: ToolError | None) -> None
             "rawMessage": err.raw_message,
         } == expect
         assert err.message == str(err)
-        assert err.details == ()
+        server = case.get("server", {})
+        assert len(err.details) == (1 if "badRequest" in server else 0)
+        # the field violations, aliasified (their lines are in the message)
+        assert [v.field for v in err.violations if v.reason == "server"] == [
+            v["field"] for v in server.get("badRequest", ())
+        ]
     assert (servers.received() > 0) == case["sent"]
 
 

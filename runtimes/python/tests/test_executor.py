@@ -14,7 +14,7 @@ import pytest
 from conftest import Servers, new_uuid
 from toolset import ALIASES, METHODS
 
-from ai_tools_runtime import AliasManager, AsyncExecutor, Executor, ToolError
+from ai_tools_runtime import AliasManager, AsyncExecutor, Executor, ToolError, Violation
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -36,11 +36,11 @@ def test_create_aliases_the_response(executor: Executor, servers: Servers) -> No
     value = json.loads(out)
     account = value["account"]
     assert account["id"] == "acct-1"
-    assert account["ownerId"] == "user-1"
-    assert UUID.fullmatch(account["workspaceId"])  # not an aliased field: stays raw
+    assert account["owner_id"] == "user-1"
+    assert UUID.fullmatch(account["workspace_id"])  # not an aliased field: stays raw
     assert "notes" not in account and "tags" not in account  # unpopulated left out
     assert out == json.dumps(value, separators=(",", ":"))  # compact
-    assert list(account) == ["id", "name", "ownerId", "workspaceId"]  # field order
+    assert list(account) == ["id", "name", "owner_id", "workspace_id"]  # field order
     assert servers.accounts.received[0].owner_id == owner
     assert executor.aliases.resolve_alias("user-1") == owner
 
@@ -50,14 +50,14 @@ def test_aliases_resolved_before_the_call(executor: Executor, servers: Servers) 
     executor.execute("accounts_create", '{"name":"B"}')
     out = json.loads(
         executor.execute(
-            "accounts_merge", '{"sourceId":"acct-1","targetId":"acct-2","note":"merge acct-1"}'
+            "accounts_merge", '{"source_id":"acct-1","target_id":"acct-2","note":"merge acct-1"}'
         )
     )
     received = servers.accounts.received[-1]
     assert received.source_id == executor.aliases.resolve_alias("acct-1")
     assert received.target_id == executor.aliases.resolve_alias("acct-2")
     assert received.note == "merge acct-1"  # free text untouched
-    assert out["receivedSourceId"] == "acct-1"
+    assert out["received_source_id"] == "acct-1"
     assert out["account"]["id"] == "acct-2"
 
 
@@ -65,9 +65,16 @@ def test_unknown_alias_sends_nothing(executor: Executor, servers: Servers) -> No
     executor.execute("accounts_create", '{"name":"A"}')
     sent = len(servers.accounts.received)
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_merge", '{"sourceId":"acct-7","targetId":"acct-1"}')
+        executor.execute("accounts_merge", '{"source_id":"acct-7","target_id":"acct-1","note":""}')
     assert str(caught.value) == (
-        'unknown alias "acct-7" in field "sourceId"; valid acct aliases: acct-1'
+        "invalid arguments, nothing was sent:\n"
+        '- "source_id": unknown alias "acct-7"; valid acct aliases: acct-1'
+    )
+    assert caught.value.reason == "unknown-alias"
+    assert caught.value.violations == (
+        Violation(
+            "source_id", "unknown-alias", 'unknown alias "acct-7"; valid acct aliases: acct-1'
+        ),
     )
     assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert len(servers.accounts.received) == sent
@@ -77,7 +84,9 @@ def test_server_error_keeps_code_and_shows_aliases(executor: Executor) -> None:
     gone = new_uuid()
     alias = executor.aliases.register("acct", gone)
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_merge", json.dumps({"sourceId": alias, "targetId": alias}))
+        executor.execute(
+            "accounts_merge", json.dumps({"source_id": alias, "target_id": alias, "note": ""})
+        )
     err = caught.value
     assert err.code == grpc.StatusCode.NOT_FOUND
     assert err.reason == "server-error"
@@ -94,27 +103,31 @@ def test_stream_collected_into_an_array(executor: Executor) -> None:
     assert executor.execute("accounts_watch", "{}") == "[]"
 
 
-def test_stream_over_1000_messages_refused(executor: Executor) -> None:
+def test_stream_over_1000_messages_refused(channel: grpc.Channel) -> None:
+    executor = Executor(channel, METHODS, ALIASES, max_result_bytes=0)
     with pytest.raises(ToolError, match=r"^stream returned more than 1000 messages"):
         executor.execute("accounts_watch", '{"count":1001}')
     out = json.loads(executor.execute("accounts_watch", '{"count":1000}'))
     assert len(out) == 1000
 
 
+HEAD = "invalid arguments, nothing was sent:\n- "
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ("not json", "failed to parse arguments: invalid JSON"),
-        ('{"name":', "failed to parse arguments: invalid JSON"),
-        ('{"name":"a"} trailing', "failed to parse arguments: invalid JSON"),
-        ("[]", "failed to parse arguments: expected a JSON object, got an array"),
-        ('"x"', "failed to parse arguments: expected a JSON object, got a string"),
-        ("null", "failed to parse arguments: expected a JSON object, got null"),
-        ('{"name":5}', "failed to parse arguments: "),
-        ('{"noteCount":"many"}', "failed to parse arguments: "),
-        ('{"noteCount":1.5}', "failed to parse arguments: "),
-        ('{"noteCount":3000000000}', "failed to parse arguments: "),
-        ('{"name":{"a":1}}', "failed to parse arguments: "),
+        ("not json", HEAD + "invalid JSON"),
+        ('{"name":', HEAD + "invalid JSON"),
+        ('{"name":"a"} trailing', HEAD + "invalid JSON"),
+        ("[]", HEAD + "expected a JSON object, got an array"),
+        ('"x"', HEAD + "expected a JSON object, got a string"),
+        ("null", HEAD + "expected a JSON object, got null"),
+        ('{"name":5}', HEAD + '"name": expected a string, got 5'),
+        ('{"note_count":"many"}', HEAD + '"note_count": expected an integer, got "many"'),
+        ('{"note_count":1.5}', HEAD),
+        ('{"note_count":3000000000}', HEAD),
+        ('{"name":{"a":1}}', HEAD + '"name": expected a string, got an object'),
     ],
 )
 def test_bad_arguments_send_nothing(
@@ -136,8 +149,9 @@ def test_unknown_tool(executor: Executor, servers: Servers) -> None:
     assert servers.accounts.received == []
 
 
-def test_unknown_fields_ignored_and_proto_names_read(executor: Executor, servers: Servers) -> None:
-    executor.execute("accounts_create", '{"name":"A","note_count":2,"mystery":{"x":null}}')
+def test_lenient_arguments_ignore_unknown_fields(channel: grpc.Channel, servers: Servers) -> None:
+    executor = Executor(channel, METHODS, ALIASES, lenient_arguments=True)
+    executor.execute("accounts_create", '{"name":"A","noteCount":2,"mystery":{"x":null}}')
     assert servers.accounts.received[0].note_count == 2
 
 
@@ -175,8 +189,10 @@ def test_export_restore_across_executors(channel: grpc.Channel) -> None:
     first.execute("accounts_list", '{"count":2}')
     second = Executor(channel, METHODS, ALIASES)
     second.aliases.restore_state(first.aliases.export_state())
-    out = json.loads(second.execute("accounts_merge", '{"sourceId":"acct-2","targetId":"acct-1"}'))
-    assert out["receivedSourceId"] == "acct-2"
+    out = json.loads(
+        second.execute("accounts_merge", '{"source_id":"acct-2","target_id":"acct-1","note":""}')
+    )
+    assert out["received_source_id"] == "acct-2"
 
 
 def test_duplicate_tool_refused(channel: grpc.Channel) -> None:
@@ -211,23 +227,27 @@ async def test_async_flow(aexecutor: AsyncExecutor, servers: Servers) -> None:
     out = json.loads(await aexecutor.execute("accounts_create", '{"name":"A"}'))
     assert out["account"]["id"] == "acct-1"
     out = json.loads(
-        await aexecutor.execute("accounts_merge", '{"sourceId":"acct-1","targetId":"acct-1"}')
+        await aexecutor.execute(
+            "accounts_merge", '{"source_id":"acct-1","target_id":"acct-1","note":""}'
+        )
     )
-    assert out["receivedSourceId"] == "acct-1"
+    assert out["received_source_id"] == "acct-1"
     assert servers.accounts.received[-1].source_id == aexecutor.aliases.resolve_alias("acct-1")
 
 
 async def test_async_errors(aexecutor: AsyncExecutor, servers: Servers) -> None:
     with pytest.raises(ToolError, match="no auto-executor for tool: nope"):
         await aexecutor.execute("nope", "{}")
-    with pytest.raises(ToolError, match=r"^failed to parse arguments"):
+    with pytest.raises(ToolError, match=r"^invalid arguments, nothing was sent:\n- invalid JSON"):
         await aexecutor.execute("accounts_create", "not json")
-    with pytest.raises(ToolError, match=r'^unknown alias "acct-3"'):
-        await aexecutor.execute("accounts_merge", '{"sourceId":"acct-3"}')
+    with pytest.raises(ToolError, match=r'\n- "source_id": unknown alias "acct-3"'):
+        await aexecutor.execute("accounts_merge", '{"source_id":"acct-3","target_id":"","note":""}')
     assert servers.accounts.received == []
     alias = aexecutor.aliases.register("acct", new_uuid())
     with pytest.raises(ToolError) as caught:
-        await aexecutor.execute("accounts_merge", json.dumps({"sourceId": alias}))
+        await aexecutor.execute(
+            "accounts_merge", json.dumps({"source_id": alias, "target_id": "", "note": ""})
+        )
     assert caught.value.code == grpc.StatusCode.NOT_FOUND
     assert str(caught.value) == 'rpc error: code = NotFound desc = account "acct-1" not found'
 
@@ -237,8 +257,12 @@ async def test_async_stream(aexecutor: AsyncExecutor) -> None:
         await aexecutor.execute("accounts_watch", '{"count":3}', metadata=[("a", "b")])
     )
     assert [a["id"] for a in out] == ["acct-1", "acct-2", "acct-3"]
-    with pytest.raises(ToolError, match="more than 1000 messages"):
+    with pytest.raises(ToolError) as caught:
         await aexecutor.execute("accounts_watch", '{"count":1001}')
+    assert caught.value.reason == "result-too-large"
+    assert str(caught.value) == (
+        "result too large: more than 100000 bytes; ask for less (a smaller page size or a filter)"
+    )
 
 
 async def test_async_parallel_tasks(aexecutor: AsyncExecutor) -> None:

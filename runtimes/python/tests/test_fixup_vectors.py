@@ -1,9 +1,12 @@
 """The shared fix-up vectors of e2e/vectors/fixup, run unchanged: the fix-up
 alone, the standard decoder on `expect`, and each case sent through the
-executor to the echo server."""
+executor to the echo server (stage 4 of a call: the executor's methods
+without their argument tables, whose structure check the argument vectors
+pin; a refusal is one violation in the executor's error shape)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -17,6 +20,8 @@ from toolset import ALIASES, METHODS
 
 from ai_tools_runtime import Executor, ToolError
 from ai_tools_runtime._fixup import FixupError, fix_args
+from ai_tools_runtime._json import quote
+from ai_tools_runtime._violations import invalid_arguments_text
 
 VECTORS = load_vectors("fixup")
 CASES = [(v, c) for v in VECTORS for c in v["cases"]]
@@ -48,12 +53,22 @@ def test_fixup_vector_through_executor(
     vector: dict[str, Any], case: dict[str, Any], servers: Servers, channel: grpc.Channel
 ) -> None:
     cls = message_type(vector["message"])
-    executor = Executor(channel, METHODS, ALIASES)
+    methods = [dataclasses.replace(m, arguments=None) for m in METHODS]
+    executor = Executor(channel, methods, ALIASES)
     args = json.dumps(case["args"])
     if "expectError" in case:
         with pytest.raises(ToolError) as caught:
             executor.execute(vector["tool"], args)
-        assert str(caught.value) == case["expectError"]
+        err = caught.value
+        assert err.reason == "invalid-arguments"
+        [violation] = err.violations
+        assert violation.reason == "invalid-value"
+        assert case["expectError"].endswith(" " + violation.message)
+        # the path as the model wrote it (a oneof clash: the second member's key)
+        assert quote(violation.field) in case["expectError"] or (
+            quote(violation.field.rsplit(".", 1)[-1]) in args
+        )
+        assert str(err) == invalid_arguments_text(err.violations)
         assert servers.fixup.received == []
         return
     out = executor.execute(vector["tool"], args)

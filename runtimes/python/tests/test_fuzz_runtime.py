@@ -398,5 +398,5 @@ def test_fuzz_found_number_past_double_range(
         with pytest.raises(ToolError) as info:
             executor.execute(tool, args)
     assert info.value.reason == "invalid-arguments"
-    assert str(info.value).startswith(f'failed to parse arguments: field "{path}": number ')
+    assert str(info.value).startswith(f'invalid arguments, nothing was sent:\n- "{path}": number ')
     assert servers.received() == 0

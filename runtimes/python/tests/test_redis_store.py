@@ -274,7 +274,9 @@ async def test_redis_killed_then_restarted(faulty: Faulty) -> None:
     server.kill()
     for call in (
         executor.execute(handle, "accounts_create", '{"name":"B"}'),
-        executor.execute(handle, "accounts_merge", '{"sourceId":"acct-1"}'),
+        executor.execute(
+            handle, "accounts_merge", '{"source_id":"acct-1","target_id":"acct-1","note":""}'
+        ),
         executor.start(),
     ):
         with pytest.raises(ToolError) as caught:
@@ -285,7 +287,9 @@ async def test_redis_killed_then_restarted(faulty: Faulty) -> None:
         assert "\n" not in str(caught.value)
     server.start()  # without its data
     with pytest.raises(ToolError) as caught:
-        await executor.execute(handle, "accounts_merge", '{"sourceId":"acct-1"}')
+        await executor.execute(
+            handle, "accounts_merge", '{"source_id":"acct-1","target_id":"acct-1","note":""}'
+        )
     assert caught.value.reason == "conversation-expired"
     fresh = await executor.start()
     out = await executor.execute(fresh, "accounts_create", '{"name":"C"}')
@@ -300,7 +304,9 @@ async def test_redis_timing_out_then_answering_again(faulty: Faulty) -> None:
     try:
         started = time.monotonic()
         with pytest.raises(ToolError) as caught:
-            await executor.execute(handle, "accounts_merge", '{"sourceId":"acct-1"}')
+            await executor.execute(
+                handle, "accounts_merge", '{"source_id":"acct-1","target_id":"acct-1","note":""}'
+            )
         assert caught.value.reason == "store-unavailable"
         assert caught.value.code == grpc.StatusCode.UNAVAILABLE
         assert "Timeout" in str(caught.value), str(caught.value)

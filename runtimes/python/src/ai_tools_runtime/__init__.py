@@ -18,10 +18,20 @@ from ._conversation_store import (
     MemoryConversationStore,
     mint_conversation_handle,
 )
-from ._executor import MAX_STREAM_MESSAGES, AsyncExecutor, Executor, ResponseJson, ToolMethod
+from ._executor import (
+    DEFAULT_MAX_RESULT_BYTES,
+    DEFAULT_TIMEOUT,
+    MAX_STREAM_MESSAGES,
+    AsyncExecutor,
+    Executor,
+    ResponseJson,
+    ToolMethod,
+)
 from ._session_registry import SessionRegistry
 from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
 from ._tool_error import ToolError, ToolErrorReason
+from ._validation import RequestValidator
+from ._violations import Violation, ViolationReason
 from .providers import (
     anthropic_strict_schema,
     anthropic_tool,
@@ -38,6 +48,8 @@ from .providers import (
 
 __all__ = [
     "DEFAULT_IDLE_TTL_SECONDS",
+    "DEFAULT_MAX_RESULT_BYTES",
+    "DEFAULT_TIMEOUT",
     "MAX_STREAM_MESSAGES",
     "AgentTool",
     "AliasConfig",
@@ -49,6 +61,7 @@ __all__ = [
     "ConversationStore",
     "Executor",
     "MemoryConversationStore",
+    "RequestValidator",
     "ResponseAliasField",
     "ResponseAliasTool",
     "ResponseAliases",
@@ -57,6 +70,8 @@ __all__ = [
     "ToolError",
     "ToolErrorReason",
     "ToolMethod",
+    "Violation",
+    "ViolationReason",
     "anthropic_strict_schema",
     "anthropic_tool",
     "anthropic_tools",

@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any, Final
 
 import grpc
+from google.protobuf import descriptor_pool
 
 from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
 from ._tables import AliasConfig, ResponseAliasField
 from ._tool_error import ToolError
+from ._violations import Violation
 
 __all__ = ["AliasManager", "is_uuid"]
 
@@ -144,10 +147,16 @@ class AliasManager:
                 parts = _split_alias(v)
                 if parts is not None and parts[0] in self._prefixes:
                     # Aliasified: a key the model wrote may hold a UUID.
+                    head = f"unknown alias {quote(v)}"
+                    rest = self._valid_aliases(parts[0])
+                    violation = Violation(
+                        self._aliasify(path), "unknown-alias", self._aliasify(head + rest)
+                    )
                     raise ToolError(
-                        self._aliasify(self._unknown_alias(v, parts[0], path)),
+                        self._aliasify(f"{head} in field {quote(path)}{rest}"),
                         reason="unknown-alias",
                         code=grpc.StatusCode.INVALID_ARGUMENT,
+                        violations=(violation,),
                     )
         elif isinstance(v, dict):
             for key in sorted(v):
@@ -158,22 +167,21 @@ class AliasManager:
                 v[i] = self._resolve_value(item, f"{path}[{i}]", checked)
         return v
 
-    def _unknown_alias(self, alias: str, prefix: str, path: str) -> str:
+    def _valid_aliases(self, prefix: str) -> str:
+        """The end of an unknown-alias message: the valid aliases of
+        ``prefix``, or that there are none yet."""
         numbers: list[int] = []
         for known in self._aliases:
             parts = _split_alias(known)
             if parts is not None and parts[0] == prefix:
                 numbers.append(int(parts[1]))
-        head = f"unknown alias {quote(alias)} in field {quote(path)}"
         if not numbers:
-            return (
-                f"{head}; no {prefix} aliases exist yet: call a tool that returns {prefix}s first"
-            )
+            return f"; no {prefix} aliases exist yet: call a tool that returns {prefix}s first"
         numbers.sort()
         listed = ", ".join(f"{prefix}-{n}" for n in numbers[:_MAX_LISTED])
         if len(numbers) > _MAX_LISTED:
             listed += f", … ({len(numbers) - _MAX_LISTED} more)"
-        return f"{head}; valid {prefix} aliases: {listed}"
+        return f"; valid {prefix} aliases: {listed}"
 
     # -- responses -----------------------------------------------------------
 
@@ -217,27 +225,30 @@ class AliasManager:
         known = self._uuids
         for value in values:
             if tool.id_prefix != "" and isinstance(value, dict):
-                entities = value if tool.id_field == "" else value.get(tool.id_field)
+                entities = (
+                    value if tool.id_field == "" else _get(value, tool.message, tool.id_field)
+                )
                 for entity in entities if isinstance(entities, list) else (entities,):
                     if isinstance(entity, dict):
                         uuid = entity.get("id")
                         if isinstance(uuid, str) and uuid not in known and is_uuid(uuid):
                             found.setdefault(uuid, tool.id_prefix)
-            self._walk(value, tables.types.get(tool.message), tables.types, found)
+            self._walk(value, tool.message, tables.types, found)
         return [(prefix, uuid) for uuid, prefix in found.items()]
 
     def _walk(
         self,
         v: Any,
-        fields: tuple[ResponseAliasField, ...] | None,
+        message: str,
         types: Mapping[str, tuple[ResponseAliasField, ...]],
         found: dict[str, str],
     ) -> None:
+        fields = types.get(message)
         if fields is None or not isinstance(v, dict):
             return
         known = self._uuids
         for f in fields:
-            x = v.get(f.field)
+            x = _get(v, message, f.field)
             if x is None:
                 continue
             if isinstance(x, list):
@@ -247,7 +258,7 @@ class AliasManager:
             else:
                 values = (x,)
             prefix = f.prefix
-            nested = types.get(f.message) if f.message else None
+            nested = f.message if f.message in types else None
             for item in values:
                 if prefix and isinstance(item, str):
                     # A UUID seen before keeps its alias: skip the shape check.
@@ -376,3 +387,38 @@ def _int(v: Any, where: str) -> int:
             if -_MAX_INT - 1 <= n <= _MAX_INT:
                 return n
     raise _RestoreError(f"invalid JSON: {where} is {json_kind(v)}, not an integer")
+
+
+def _get(value: dict[str, Any], message: str, name: str) -> Any:
+    """The field ``name`` of a response value written with either naming:
+    the registration tables name JSON names, an executor writes proto names
+    by default (docs/runtime.md, "One naming")."""
+    found = value.get(name)
+    if found is None:
+        other = _other_name(message, name)
+        if other is not None:
+            found = value.get(other)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _other_name(message: str, name: str) -> str | None:
+    """The other name of the field ``name`` of ``message``: its proto name
+    when ``name`` is its JSON name, and the reverse (from the default
+    descriptor pool; else by protoc's rule), or None when both are one."""
+    try:
+        desc = descriptor_pool.Default().FindMessageTypeByName(message)
+    except KeyError:
+        desc = None
+    if desc is not None:
+        for fd in desc.fields:
+            if fd.json_name == name and fd.name != name:
+                return str(fd.name)
+            if fd.name == name and fd.json_name != name:
+                return str(fd.json_name)
+        return None
+    if "_" in name:
+        parts = name.split("_")
+        return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+    snake = re.sub("([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+    return snake if snake != name else None

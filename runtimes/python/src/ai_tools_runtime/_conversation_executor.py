@@ -174,7 +174,7 @@ class ConversationExecutor:
         values: list[Any] = []
         out = await call._run(tool_name, args_json, timeout, metadata, values.append)
         await conversation.confirm(tool_name, values)
-        return conversation.aliases.aliasify_json(out)
+        return call._shown(out)
 
     async def end(self, handle: str) -> None:
         """End a conversation (an unknown handle is not an error). Raises

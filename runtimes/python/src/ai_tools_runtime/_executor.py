@@ -1,19 +1,22 @@
 """Executors: run a tool call against a gRPC service (docs/runtime.md).
 
-One call: the arguments decoded (one JSON object) → aliases resolved (an
-unknown alias is a :class:`ToolError`) → argument fix-up and kind checks →
-``json_format.Parse`` (unknown fields ignored) → the RPC → the response as
-compact proto3 JSON → its ids registered by message type → aliasified.
-Every message a :class:`ToolError` carries is aliasified too."""
+One call: the arguments read as one JSON object → the structure check of
+the tool's argument table (unknown keys, missing required fields) → aliases
+resolved → argument fix-up and kind checks → ``json_format.Parse`` →
+buf.validate rules (with a validator) → the RPC, under a deadline → the
+response as JSON (proto names) → its ids registered by message type →
+aliasified, its size checked. Arguments refused before the RPC are one
+:class:`ToolError` listing the violations; nothing is sent. Every message a
+:class:`ToolError` carries is aliasified too."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Final, Literal, Self
+from typing import Any, Final, Generic, Literal, Self, TypeVar
 
 import grpc
 import grpc.aio
@@ -22,26 +25,54 @@ from google.protobuf.message import Message
 
 from ._agent_tool import AgentTool
 from ._aliases import AliasManager
-from ._fixup import FixupError, fix_value_tree, parse_args
+from ._argument_check import ArgumentTable, check_argument_text, parse_argument_table
+from ._fixup import FixupError, fix_value_tree
 from ._json import encode_json
-from ._proto_json import dict_json, message_dict, message_json
+from ._proto_json import dict_json, message_dict
+from ._result_limit import DEFAULT_MAX_RESULT_BYTES, StreamBudget, result_too_large, text_bytes
 from ._tables import AliasConfig
-from ._tool_error import ToolError, ToolErrorReason, status_details, status_text
+from ._tool_error import (
+    ToolError,
+    ToolErrorReason,
+    bad_request_violations,
+    status_details,
+    status_text,
+)
+from ._validation import RequestValidator, validation_violations
+from ._violations import Violation, invalid_arguments_text, violation_lines
 
-__all__ = ["MAX_STREAM_MESSAGES", "AsyncExecutor", "Executor", "ResponseJson", "ToolMethod"]
+__all__ = [
+    "DEFAULT_MAX_RESULT_BYTES",
+    "DEFAULT_TIMEOUT",
+    "MAX_STREAM_MESSAGES",
+    "AsyncExecutor",
+    "Executor",
+    "ResponseJson",
+    "ToolMethod",
+]
 
 MAX_STREAM_MESSAGES: Final = 1000
 """A server-streaming tool's answer holds at most this many messages."""
+
+DEFAULT_TIMEOUT: Final = 30.0
+"""The deadline of a tool call, in seconds, unless the tool or the executor
+sets another."""
 
 Metadata = Sequence[tuple[str, str | bytes]]
 
 _TOO_DEEP: Final = "arguments nested too deeply"
 
+
+def _too_deep() -> Violation:
+    return Violation("", "invalid-value", _TOO_DEEP)
+
+
 ResponseJson = Literal["compact", "full"]
 """How an executor writes a response as JSON:
 
 - ``"compact"`` (the default, what the model sees in every target): proto3
-  JSON with lowerCamelCase names, fields at their default left out;
+  JSON with proto field names (lowerCamelCase JSON names with
+  ``json_names=True``), fields at their default left out;
 - ``"full"`` (what the MCP servers return, their ``outputSchema``): proto
   field names, every field without presence written, defaults included,
   written byte for byte as Go's protojson writes it (field order, sorted
@@ -60,27 +91,86 @@ class ToolMethod:
     request_type: type[Message]
     response_type: type[Message]
     server_streaming: bool = False
+    arguments: str | None = None
+    """The tool's argument table, JSON text the generator writes: the fields
+    its schema shows and which are required (docs/runtime.md, "Argument
+    checks"); None (a hand-written method): no structure check."""
+    timeout: float | None = None
+    """The deadline of the tool's calls in seconds (its ``timeout``
+    annotation); None: the executor's."""
+    validate: bool = False
+    """Whether the request (transitively) carries buf.validate rules, which
+    the executor's validator checks before sending."""
 
 
-class _Base:
+ChannelT = TypeVar("ChannelT")
+
+
+class _Base(Generic[ChannelT]):
     def __init__(
         self,
+        channel: ChannelT,
         methods: Sequence[ToolMethod],
-        aliases: AliasConfig | AliasManager | None,
-        response_json: ResponseJson,
+        aliases: AliasConfig | AliasManager | None = None,
+        *,
+        response_json: ResponseJson = "compact",
+        lenient_arguments: bool = False,
+        json_names: bool = False,
+        validator: RequestValidator | None = None,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+        timeout: float | None = None,
     ) -> None:
+        """Run ``methods`` over ``channel``, with ``aliases`` (a
+        configuration, or a manager to share).
+
+        - ``response_json``: see :data:`ResponseJson`;
+        - ``lenient_arguments``: unknown argument keys are dropped instead of
+          refused (JSON names accepted), as the original Go plugin did;
+        - ``json_names``: results with lowerCamelCase JSON names instead of
+          proto names;
+        - ``validator``: checks the requests of tools with ``validate`` set
+          (``protovalidate.Validator()``); the generated subclass passes one
+          when a tool needs it;
+        - ``max_result_bytes``: the largest result text (UTF-8 bytes) handed
+          to the model, 0 for no limit;
+        - ``timeout``: the deadline of a call in seconds when the tool sets
+          none (default :data:`DEFAULT_TIMEOUT`)."""
         if response_json not in ("compact", "full"):
             raise ValueError(f'response_json must be "compact" or "full", got {response_json!r}')
+        if not isinstance(max_result_bytes, int) or max_result_bytes < 0:
+            raise ValueError(f"max_result_bytes must be 0 or more, got {max_result_bytes!r}")
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self._full = response_json == "full"
+        self._lenient = lenient_arguments
+        self._json_names = json_names
+        self._validator = validator
+        self._max_result_bytes = max_result_bytes
+        self._timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
         self._methods: dict[str, ToolMethod] = {}
+        self._tables: dict[str, ArgumentTable] = {}
         for m in methods:
             if m.tool.name in self._methods:
                 raise ValueError(f"two executors for tool {m.tool.name!r}")
             self._methods[m.tool.name] = m
+            if m.arguments:  # "" or None: no table (an open-object request)
+                try:
+                    self._tables[m.tool.name] = parse_argument_table(m.arguments)
+                except ValueError as err:
+                    raise ValueError(f"tool {m.tool.name!r}: {err}") from None
         if isinstance(aliases, AliasManager):
             self._aliases = aliases
         else:
             self._aliases = AliasManager(aliases)
+        self._channel = channel
+        self._calls: dict[str, Any] = {}
+        for m in methods:
+            factory: Any = getattr(channel, "unary_stream" if m.server_streaming else "unary_unary")
+            self._calls[m.tool.name] = factory(
+                m.method,
+                request_serializer=m.request_type.SerializeToString,
+                response_deserializer=m.response_type.FromString,
+            )
 
     @property
     def aliases(self) -> AliasManager:
@@ -110,39 +200,108 @@ class _Base:
             )
         return method
 
-    def _decode(self, method: ToolMethod, args_json: str) -> Message:
-        """The request: one JSON value, aliases resolved, then (an object)
-        fix-up applied and kinds checked, then json_format; the order of Go
-        and TypeScript. Nothing is sent on failure."""
+    def _decode(
+        self, method: ToolMethod, args_json: str, extra_root: Collection[str] = ()
+    ) -> Message:
+        """The request (stages 1 to 6 of docs/runtime.md, "Argument
+        checks"): one JSON object, its structure checked, aliases resolved,
+        fix-up applied and kinds checked, json_format, buf.validate rules.
+        Nothing is sent on failure."""
         if not isinstance(args_json, str):
-            raise self._invalid(
-                f"arguments must be a JSON object as text, got {type(args_json).__name__}"
-            )
+            kind = type(args_json).__name__
+            message = f"arguments must be a JSON object as text, got {kind}"
+            raise self._refused("invalid-arguments", [Violation("", "invalid-json", message)])
         try:
-            value = parse_args(args_json)
-            value = self._aliases.resolve_value(value)
-            fix_value_tree(value, method.request_type.DESCRIPTOR, method.tool.strict)
-            text = encode_json(value)
-        except FixupError as err:
-            raise self._invalid(str(err)) from None
+            value, found = check_argument_text(
+                args_json,
+                self._tables.get(method.tool.name),
+                extra_root=extra_root,
+                lenient=self._lenient,
+            )
         except RecursionError as err:
-            raise self._invalid(_TOO_DEEP) from err
-        # (an unknown alias is the manager's ToolError, already aliasified)
+            raise self._refused("invalid-arguments", [_too_deep()]) from err
+        if found or value is None:
+            raise self._refused("invalid-arguments", found)
+        text = self._fixed(method, value)
         request = method.request_type()
         try:
             json_format.Parse(text, request, ignore_unknown_fields=True)
         except (json_format.ParseError, ValueError, TypeError, AttributeError, KeyError) as err:
-            raise self._invalid(str(err)) from err
+            violation = Violation("", "invalid-value", str(err))
+            raise self._refused("invalid-arguments", [violation]) from err
         except RecursionError as err:
-            raise self._invalid(_TOO_DEEP) from err
+            raise self._refused("invalid-arguments", [_too_deep()]) from err
+        if method.validate and self._validator is not None:
+            self._validate(request)
         return request
 
-    def _invalid(self, message: str) -> ToolError:
-        return self._error(
-            "invalid-arguments",
-            grpc.StatusCode.INVALID_ARGUMENT,
-            f"failed to parse arguments: {message}",
+    def _fixed(self, method: ToolMethod, value: dict[str, Any]) -> str:
+        """The arguments with aliases resolved and fix-up applied, as text."""
+        try:
+            value = self._aliases.resolve_value(value)
+            fix_value_tree(value, method.request_type.DESCRIPTOR, method.tool.strict)
+            return encode_json(value)
+        except FixupError as err:
+            violation = Violation(err.field, err.reason, err.detail)
+            raise self._refused("invalid-arguments", [violation]) from None
+        except RecursionError as err:
+            raise self._refused("invalid-arguments", [_too_deep()]) from err
+        except ToolError as err:  # the manager's unknown alias
+            raise self._refused("unknown-alias", err.violations) from None
+
+    def _validate(self, request: Message) -> None:
+        assert self._validator is not None
+        try:
+            found = validation_violations(self._validator, request)
+        except Exception as err:  # protovalidate's CompilationError: rules it cannot run
+            raise self._error(
+                "failed-validation",
+                grpc.StatusCode.INTERNAL,
+                f"cannot check the buf.validate rules of the request: {err}",
+            ) from err
+        if found:
+            raise self._refused("failed-validation", found)
+
+    def _refused(self, reason: ToolErrorReason, violations: Sequence[Violation]) -> ToolError:
+        """The error of arguments refused before sending: every violation,
+        aliasified."""
+        aliasify = self._aliases.aliasify_json
+        shown = tuple(
+            Violation(aliasify(v.field), v.reason, aliasify(v.message)) for v in violations
         )
+        return ToolError(
+            invalid_arguments_text(shown),
+            reason=reason,
+            code=grpc.StatusCode.INVALID_ARGUMENT,
+            violations=shown,
+        )
+
+    def _deadline(self, method: ToolMethod, timeout: float | None) -> float:
+        """The call's deadline in seconds: the tool's, else the executor's;
+        the caller's when shorter."""
+        own = method.timeout if method.timeout is not None else self._timeout
+        return own if timeout is None else min(own, timeout)
+
+    def _shown(self, out: str) -> str:
+        """The result as the model reads it: aliasified, refused when over
+        ``max_result_bytes``."""
+        text = self._aliases.aliasify_json(out)
+        limit = self._max_result_bytes
+        if limit:
+            size = text_bytes(text, limit)
+            if size > limit:
+                raise self._too_large(size)
+        return text
+
+    def _too_large(self, size: int | None) -> ToolError:
+        return ToolError(
+            result_too_large(size, self._max_result_bytes),
+            reason="result-too-large",
+            code=grpc.StatusCode.RESOURCE_EXHAUSTED,
+        )
+
+    def _budget(self) -> StreamBudget:
+        return StreamBudget(self._max_result_bytes, self._aliases.aliasify_json)
 
     @contextmanager
     def _call_errors(self) -> Iterator[None]:
@@ -174,26 +333,36 @@ class _Base:
         message: str,
         metadata: tuple[tuple[str, str | bytes], ...] = (),
     ) -> ToolError:
-        """The error of a failed call (raise it ``from`` the grpc error)."""
-        raw = self._aliases.aliasify_json(message)
+        """The error of a failed call (raise it ``from`` the grpc error):
+        Go's status text, then a line per field violation of a
+        ``google.rpc.BadRequest`` in the details."""
+        aliasify = self._aliases.aliasify_json
+        raw = aliasify(message)
+        details = status_details(metadata)
+        violations = tuple(
+            Violation(aliasify(field), "server", aliasify(description))
+            for field, description in bad_request_violations(details)
+        )
+        text = status_text(code, raw)
+        if violations:
+            text += "\n" + violation_lines(violations)
         return ToolError(
-            status_text(code, raw),
+            text,
             reason="unavailable" if code == grpc.StatusCode.UNAVAILABLE else "server-error",
             code=code,
             raw_message=raw,
-            details=status_details(metadata),
+            details=details,
             trailing_metadata=metadata,
+            violations=violations,
         )
 
     def _to_json(self, message: Message) -> tuple[Any, str]:
-        """The response as a JSON value (compact: lowerCamelCase names, unset
-        fields left out, as Go's protojson writes it; what the registration
-        tables name) and as the text of :data:`ResponseJson`."""
+        """The response as a JSON value (to register its ids) and as the
+        text of :data:`ResponseJson`, written as Go's protojson writes it."""
         try:
-            value = message_dict(message)
-            if self._full:
-                return value, message_json(message)
-            return value, dict_json(message, value, proto_names=False)
+            names = self._full or not self._json_names
+            value = message_dict(message, proto_names=names, defaults=self._full)
+            return value, dict_json(message, value, proto_names=names)
         except Exception as err:
             raise self._error(
                 "invalid-response", grpc.StatusCode.INTERNAL, f"failed to marshal response: {err}"
@@ -236,28 +405,10 @@ class _Base:
         return other
 
 
-class Executor(_Base):
+class Executor(_Base[grpc.Channel]):
     """Runs the auto-executed tools over a ``grpc.Channel``. Thread-safe; use
-    one per conversation (the alias manager is the conversation's)."""
-
-    def __init__(
-        self,
-        channel: grpc.Channel,
-        methods: Sequence[ToolMethod],
-        aliases: AliasConfig | AliasManager | None = None,
-        *,
-        response_json: ResponseJson = "compact",
-    ) -> None:
-        super().__init__(methods, aliases, response_json)
-        self._channel = channel
-        self._calls: dict[str, Any] = {}
-        for m in methods:
-            factory = channel.unary_stream if m.server_streaming else channel.unary_unary
-            self._calls[m.tool.name] = factory(
-                m.method,
-                request_serializer=m.request_type.SerializeToString,
-                response_deserializer=m.response_type.FromString,
-            )
+    one per conversation (the alias manager is the conversation's).
+    """
 
     def execute(
         self,
@@ -268,9 +419,10 @@ class Executor(_Base):
         metadata: Metadata | None = None,
     ) -> str:
         """Run ``tool_name`` with the model's arguments; the result (JSON text,
-        ids as aliases) is for the model. Raises :class:`ToolError` only."""
+        ids as aliases) is for the model. ``timeout`` (seconds) shortens the
+        call's deadline. Raises :class:`ToolError` only."""
         out = self._run(tool_name, args_json, timeout, metadata, self._registering(tool_name))
-        return self._aliases.aliasify_json(out)
+        return self._shown(out)
 
     def _run(
         self,
@@ -279,46 +431,45 @@ class Executor(_Base):
         timeout: float | None,
         metadata: Metadata | None,
         seen: Callable[[Any], object],
+        started: Callable[[Any], object] | None = None,
+        extra_root: Collection[str] = (),
     ) -> str:
         """The call up to its JSON text, not aliasified (a stream's messages
-        as one array); ``seen`` gets each response value as it arrives."""
+        as one array); ``seen`` gets each response value as it arrives,
+        ``started`` the running call (to cancel it from another thread);
+        ``extra_root`` names root keys that are not unknown (MCP's)."""
         method = self._method(tool_name)
-        request = self._decode(method, args_json)
+        request = self._decode(method, args_json, extra_root)
         call = self._calls[tool_name]
+        deadline = self._deadline(method, timeout)
         if not method.server_streaming:
             with self._call_errors():
-                response = call(request, timeout=timeout, metadata=metadata)
+                if started is None:
+                    response = call(request, timeout=deadline, metadata=metadata)
+                else:
+                    future = call.future(request, timeout=deadline, metadata=metadata)
+                    started(future)
+                    response = future.result()
             return self._message(response, seen)
         items: list[str] = []
+        budget = self._budget()
         with self._call_errors():
-            stream = call(request, timeout=timeout, metadata=metadata)
+            stream = call(request, timeout=deadline, metadata=metadata)
+            if started is not None:
+                started(stream)
             for message in stream:
                 self._collect(items, message, stream.cancel, seen)
+                if budget.over(items):
+                    stream.cancel()
+                    raise self._too_large(None)
         return "[" + ",".join(items) + "]"
 
 
-class AsyncExecutor(_Base):
+class AsyncExecutor(_Base[grpc.aio.Channel]):
     """:class:`Executor` for a ``grpc.aio.Channel``: ``execute`` is awaitable.
-    Safe to use from several tasks of one event loop."""
-
-    def __init__(
-        self,
-        channel: grpc.aio.Channel,
-        methods: Sequence[ToolMethod],
-        aliases: AliasConfig | AliasManager | None = None,
-        *,
-        response_json: ResponseJson = "compact",
-    ) -> None:
-        super().__init__(methods, aliases, response_json)
-        self._channel = channel
-        self._calls: dict[str, Any] = {}
-        for m in methods:
-            factory = channel.unary_stream if m.server_streaming else channel.unary_unary
-            self._calls[m.tool.name] = factory(
-                m.method,
-                request_serializer=m.request_type.SerializeToString,
-                response_deserializer=m.response_type.FromString,
-            )
+    Safe to use from several tasks of one event loop; cancelling the task
+    cancels the call.
+    """
 
     async def execute(
         self,
@@ -329,10 +480,11 @@ class AsyncExecutor(_Base):
         metadata: Metadata | None = None,
     ) -> str:
         """Run ``tool_name`` with the model's arguments; the result (JSON text,
-        ids as aliases) is for the model. Raises :class:`ToolError` only."""
+        ids as aliases) is for the model. ``timeout`` (seconds) shortens the
+        call's deadline. Raises :class:`ToolError` only."""
         seen = self._registering(tool_name)
         out = await self._run(tool_name, args_json, timeout, metadata, seen)
-        return self._aliases.aliasify_json(out)
+        return self._shown(out)
 
     async def _run(
         self,
@@ -341,20 +493,27 @@ class AsyncExecutor(_Base):
         timeout: float | None,
         metadata: Metadata | None,
         seen: Callable[[Any], object],
+        extra_root: Collection[str] = (),
     ) -> str:
         """The call up to its JSON text, not aliasified (a stream's messages
-        as one array); ``seen`` gets each response value as it arrives."""
+        as one array); ``seen`` gets each response value as it arrives;
+        ``extra_root`` names root keys that are not unknown (MCP's)."""
         method = self._method(tool_name)
-        request = self._decode(method, args_json)
+        request = self._decode(method, args_json, extra_root)
         call_metadata = grpc.aio.Metadata(*metadata) if metadata else None
         call = self._calls[tool_name]
+        deadline = self._deadline(method, timeout)
         if not method.server_streaming:
             with self._call_errors():
-                response = await call(request, timeout=timeout, metadata=call_metadata)
+                response = await call(request, timeout=deadline, metadata=call_metadata)
             return self._message(response, seen)
         items: list[str] = []
+        budget = self._budget()
         with self._call_errors():
-            stream = call(request, timeout=timeout, metadata=call_metadata)
+            stream = call(request, timeout=deadline, metadata=call_metadata)
             async for message in stream:
                 self._collect(items, message, stream.cancel, seen)
+                if budget.over(items):
+                    stream.cancel()
+                    raise self._too_large(None)
         return "[" + ",".join(items) + "]"

@@ -12,6 +12,7 @@ from typing import Any, Final
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
 from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
+from ._violations import ViolationReason
 
 __all__ = ["FixupError", "fix_args", "fix_value_tree", "parse_args"]
 
@@ -88,8 +89,29 @@ _WKT_KINDS: Final = {
 
 
 class FixupError(Exception):
-    """Arguments the fix-up refuses (message without the ``failed to parse
-    arguments: `` prefix)."""
+    """Arguments the fix-up refuses. ``str(err)`` is the whole message
+    (``field "tags[0]": expected an integer, got "x"``, without the ``failed
+    to parse arguments: `` prefix); ``field`` and ``detail`` are its parts as
+    a violation shows them (``tags[0]``, ``expected an integer, got "x"``)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str = "",
+        detail: str | None = None,
+        reason: ViolationReason = "invalid-value",
+    ) -> None:
+        super().__init__(message)
+        self.field = field
+        self.detail = message if detail is None else detail
+        self.reason: ViolationReason = reason
+        """invalid-json, not-an-object or invalid-value."""
+
+    @classmethod
+    def at(cls, path: str, detail: str) -> FixupError:
+        """The error of the value at ``path``."""
+        return cls(f"field {quote(path)}: {detail}", field=path, detail=detail)
 
 
 def parse_args(args_json: str) -> Any:
@@ -97,7 +119,9 @@ def parse_args(args_json: str) -> Any:
     is not one JSON value."""
     value, ok = decode_json(args_json)
     if not ok:
-        raise FixupError("invalid JSON; send the arguments as one JSON object")
+        raise FixupError(
+            "invalid JSON; send the arguments as one JSON object", reason="invalid-json"
+        )
     return value
 
 
@@ -113,7 +137,7 @@ def fix_value_tree(value: Any, descriptor: Any, strict: bool) -> None:
     """Fix decoded arguments in place (they must be an object); raises
     :class:`FixupError`."""
     if not isinstance(value, dict):
-        raise FixupError(f"expected a JSON object, got {json_kind(value)}")
+        raise FixupError(f"expected a JSON object, got {json_kind(value)}", reason="not-an-object")
     _fix_message(value, descriptor, strict, "")
 
 
@@ -141,14 +165,13 @@ def _enum_name_error(path: str, enum: EnumDescriptor, name: str) -> FixupError:
     names = [v.name for v in enum.values[:_ENUM_NAMES_LISTED]]
     more = len(enum.values) - _ENUM_NAMES_LISTED
     listed = ", ".join(names) + (f", and {more} more" if more > 0 else "")
-    return FixupError(
-        f"field {quote(path)}: expected a name of enum {enum.full_name} ({listed}),"
-        f" got {quote(name)}"
+    return FixupError.at(
+        path, f"expected a name of enum {enum.full_name} ({listed}), got {quote(name)}"
     )
 
 
 def _kind_error(path: str, kind: str, v: Any) -> FixupError:
-    return FixupError(f"field {quote(path)}: expected {kind}, got {_shown(v)}")
+    return FixupError.at(path, f"expected {kind}, got {_shown(v)}")
 
 
 def _is_base64(s: str) -> bool:
@@ -202,7 +225,7 @@ def _holds_value(fd: FieldDescriptor) -> bool:
 
 
 def _fix_message(obj: dict[str, Any], descriptor: Descriptor, strict: bool, path: str) -> None:
-    present: set[int] = set()
+    present: dict[int, str] = {}
     for key in sorted(obj):
         fd = _field_by_key(descriptor, key)
         if fd is None:
@@ -212,14 +235,16 @@ def _fix_message(obj: dict[str, Any], descriptor: Descriptor, strict: bool, path
                 del obj[key]
             continue
         obj[key] = _fix_field(obj[key], fd, strict, _join(path, key))
-        present.add(fd.number)
+        present[fd.number] = key
     for oneof in descriptor.oneofs:
-        members = [fd.name for fd in oneof.fields if fd.number in present]
+        members = [fd for fd in oneof.fields if fd.number in present]
         if len(members) > 1:
-            raise FixupError(
-                f"fields {quote(members[0])} and {quote(members[1])} are members of "
+            detail = (
+                f"{quote(members[0].name)} and {quote(members[1].name)} are members of "
                 f"oneof {quote(oneof.name)}: set only one"
             )
+            field = _join(path, present[members[1].number])
+            raise FixupError(f"fields {detail}", field=field, detail=detail)
 
 
 def _fix_field(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
@@ -253,9 +278,7 @@ def _entries(v: list[Any], path: str, key_of: Any) -> dict[str, Any]:
     for i, entry in enumerate(v):
         key = key_of(entry.get("key")) if isinstance(entry, dict) else None
         if key is None:
-            raise FixupError(
-                f'field {quote(path)}: entry {i} is not a {{"key": …, "value": …}} object'
-            )
+            raise FixupError.at(path, f'entry {i} is not a {{"key": …, "value": …}} object')
         obj[key] = entry.get("value")
     return obj
 
@@ -337,7 +360,7 @@ def _check_scalar(v: Any, kind: str, path: str) -> None:
     elif kind == _BYTES:
         if isinstance(v, str):
             if not _is_base64(v):
-                raise FixupError(f"field {quote(path)}: invalid base64 {quote(v)}")
+                raise FixupError.at(path, f"invalid base64 {quote(v)}")
             return
         ok = False
     elif kind == _DURATION_KIND:
@@ -356,7 +379,7 @@ def _finite(v: Any, path: str) -> Any:
     json_format would read inf and send it."""
     if isinstance(v, JsonNumber):
         if math.isinf(float(v.text)):
-            raise FixupError(f"field {quote(path)}: number {v.text} is out of range")
+            raise FixupError.at(path, f"number {v.text} is out of range")
     elif isinstance(v, dict):
         for key, item in v.items():
             _finite(item, _join(path, key))

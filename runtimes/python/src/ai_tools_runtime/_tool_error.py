@@ -13,11 +13,14 @@ import grpc
 from google.protobuf import any_pb2, descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError, Message
 
+from ._violations import Violation
+
 __all__ = [
     "STATUS_DETAILS_KEY",
     "Metadata",
     "ToolError",
     "ToolErrorReason",
+    "bad_request_violations",
     "status_details",
     "status_text",
 ]
@@ -26,9 +29,11 @@ ToolErrorReason = Literal[
     "unknown-tool",
     "unknown-alias",
     "invalid-arguments",
+    "failed-validation",
     "server-error",
     "unavailable",
     "invalid-response",
+    "result-too-large",
     "conversation-expired",
     "conversation-corrupt",
     "store-unavailable",
@@ -38,12 +43,17 @@ ToolErrorReason = Literal[
 - ``unknown-tool``: no auto-executor has that name (NOT_FOUND);
 - ``unknown-alias``: an argument is an alias of a known prefix that was never
   registered (INVALID_ARGUMENT);
-- ``invalid-arguments``: not JSON, not an object, a fix-up or kind error, or
-  the decoder refused them (INVALID_ARGUMENT);
+- ``invalid-arguments``: not JSON, not an object, unknown keys or missing
+  required fields, a fix-up or kind error, or the decoder refused them
+  (INVALID_ARGUMENT);
+- ``failed-validation``: the request breaks ``buf.validate`` rules
+  (protovalidate; INVALID_ARGUMENT);
 - ``server-error``: the server answered with an error status (its code);
 - ``unavailable``: the server could not be reached, or answered UNAVAILABLE;
 - ``invalid-response``: a stream over 1,000 messages (RESOURCE_EXHAUSTED), or
   a response that cannot be written as JSON (INTERNAL);
+- ``result-too-large``: the result's text is over the executor's
+  ``max_result_bytes`` (RESOURCE_EXHAUSTED);
 - ``conversation-expired``: the conversation store holds no conversation
   under the handle, or one of another epoch (NOT_FOUND; docs/store.md);
 - ``conversation-corrupt``: the stored state is refused by
@@ -73,6 +83,11 @@ class ToolError(Exception):
     application; never shown to the model); empty for the other reasons."""
     trailing_metadata: Metadata
     """The server's trailing metadata, as it sent it (raw ids kept)."""
+    violations: tuple[Violation, ...]
+    """What is wrong, one violation a field: the arguments' (reasons
+    ``invalid-arguments``, ``unknown-alias``, ``failed-validation``), or
+    the field violations of the server's ``google.rpc.BadRequest``
+    (``server-error``); aliasified; empty otherwise."""
 
     def __init__(
         self,
@@ -83,6 +98,7 @@ class ToolError(Exception):
         raw_message: str | None = None,
         details: tuple[any_pb2.Any, ...] = (),
         trailing_metadata: Metadata = (),
+        violations: tuple[Violation, ...] = (),
     ) -> None:
         super().__init__(message)
         self.reason = reason
@@ -90,6 +106,7 @@ class ToolError(Exception):
         self.raw_message = message if raw_message is None else raw_message
         self.details = details
         self.trailing_metadata = trailing_metadata
+        self.violations = violations
 
     @property
     def message(self) -> str:
@@ -128,10 +145,18 @@ def status_text(code: grpc.StatusCode, message: str) -> str:
 STATUS_DETAILS_KEY: Final = "grpc-status-details-bin"
 
 
-def _status_class() -> type[Message]:
+_F: Final = descriptor_pb2.FieldDescriptorProto
+
+
+def _string_field(name: str, number: int) -> descriptor_pb2.FieldDescriptorProto:
+    return _F(name=name, number=number, type=_F.TYPE_STRING, label=_F.LABEL_OPTIONAL)
+
+
+def _rpc_classes() -> tuple[type[Message], type[Message]]:
+    """``google.rpc.Status`` and ``google.rpc.BadRequest``, in a private pool."""
     pool = descriptor_pool.DescriptorPool()
     pool.AddSerializedFile(any_pb2.DESCRIPTOR.serialized_pb)
-    F = descriptor_pb2.FieldDescriptorProto
+    F = _F
     pool.Add(
         descriptor_pb2.FileDescriptorProto(
             name="ai_tools_runtime/google_rpc_status.proto",
@@ -152,17 +177,36 @@ def _status_class() -> type[Message]:
                             type_name=".google.protobuf.Any",
                         ),
                     ],
-                )
+                ),
+                descriptor_pb2.DescriptorProto(
+                    name="BadRequest",
+                    field=[
+                        F(
+                            name="field_violations",
+                            number=1,
+                            type=F.TYPE_MESSAGE,
+                            label=F.LABEL_REPEATED,
+                            type_name=".google.rpc.BadRequest.FieldViolation",
+                        )
+                    ],
+                    nested_type=[
+                        descriptor_pb2.DescriptorProto(
+                            name="FieldViolation",
+                            field=[_string_field("field", 1), _string_field("description", 2)],
+                        )
+                    ],
+                ),
             ],
         )
     )
-    cls: type[Message] = message_factory.GetMessageClass(
-        pool.FindMessageTypeByName("google.rpc.Status")
+    return (
+        message_factory.GetMessageClass(pool.FindMessageTypeByName("google.rpc.Status")),
+        message_factory.GetMessageClass(pool.FindMessageTypeByName("google.rpc.BadRequest")),
     )
-    return cls
 
 
-_STATUS: Final = _status_class()
+_STATUS, _BAD_REQUEST = _rpc_classes()
+_BAD_REQUEST_URL: Final = "google.rpc.BadRequest"
 
 
 def status_details(metadata: Sequence[tuple[str, str | bytes]]) -> tuple[any_pb2.Any, ...]:
@@ -178,3 +222,19 @@ def status_details(metadata: Sequence[tuple[str, str | bytes]]) -> tuple[any_pb2
             return ()
         return tuple(any_pb2.Any(type_url=d.type_url, value=d.value) for d in status.details)
     return ()
+
+
+def bad_request_violations(details: Sequence[any_pb2.Any]) -> list[tuple[str, str]]:
+    """The ``(field, description)`` of every field violation of the
+    ``google.rpc.BadRequest`` details, in order (details that do not decode
+    are skipped)."""
+    out: list[tuple[str, str]] = []
+    for detail in details:
+        if detail.type_url.rsplit("/", 1)[-1] != _BAD_REQUEST_URL:
+            continue
+        try:
+            bad: Any = _BAD_REQUEST.FromString(detail.value)
+        except DecodeError:
+            continue
+        out.extend((v.field, v.description) for v in bad.field_violations)
+    return out

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._json import quote
+from .._violations import Violation, invalid_arguments_text
 from ._conversation_handle import CONVERSATION_ARGUMENT, CONVERSATION_META_KEY
 from ._extra_properties import ExtraProperty
 
@@ -16,7 +16,12 @@ __all__ = ["CallArgumentError", "CallArguments", "take_call_arguments"]
 
 class CallArgumentError(ValueError):
     """An extra property or a handle that is not a string, or a required
-    extra property missing: the call's ``isError`` text is the message."""
+    extra property missing: the call's ``isError`` text is the message, the
+    one shape of docs/runtime.md ("invalid arguments, nothing was sent:")."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        super().__init__(invalid_arguments_text(violations))
+        self.violations = tuple(violations)
 
 
 @dataclass(frozen=True)
@@ -47,23 +52,30 @@ def take_call_arguments(
     if handle_argument:
         names.append(CONVERSATION_ARGUMENT)
     values: dict[str, str] = {}
+    found: list[Violation] = []
     for name in names:
         value = args.pop(name, None)
         if value is None:
             continue
         if not isinstance(value, str):
-            raise CallArgumentError(f"failed to parse arguments: {quote(name)} must be a string")
-        values[name] = value
+            found.append(Violation(name, "invalid-value", _NOT_A_STRING))
+        else:
+            values[name] = value
     for extra in extras:
-        if extra.required and extra.name not in values:
-            raise CallArgumentError(
-                f"failed to parse arguments: missing required argument {quote(extra.name)}"
-            )
+        if extra.required and extra.name not in values and extra.name not in _named(found):
+            found.append(Violation(extra.name, "required", "missing required field"))
     in_meta = (meta or {}).get(CONVERSATION_META_KEY)
     if in_meta is not None and not isinstance(in_meta, str):
-        raise CallArgumentError(
-            f"failed to parse arguments: {quote(CONVERSATION_META_KEY)} must be a string"
-        )
+        found.append(Violation(CONVERSATION_META_KEY, "invalid-value", _NOT_A_STRING))
+    if found:
+        raise CallArgumentError(found)
     argument = values.pop(CONVERSATION_ARGUMENT, None) if handle_argument else None
     handle = in_meta or argument or None
     return CallArguments(values, handle)
+
+
+_NOT_A_STRING = "must be a string"
+
+
+def _named(violations: Sequence[Violation]) -> set[str]:
+    return {v.field for v in violations}

@@ -3,14 +3,11 @@ structured content, or an ``isError`` result the model can act on."""
 
 from __future__ import annotations
 
-import base64
 import json
 
 import mcp_types
-from google.protobuf import any_pb2, json_format
 
 from .._aliases import AliasManager
-from .._proto_json import message_json
 from .._tool_error import ToolError
 from ._conversation_handle import CONVERSATION_META_KEY
 
@@ -47,29 +44,10 @@ def error_result(text: str) -> mcp_types.CallToolResult:
 
 
 def error_text(err: BaseException, aliases: AliasManager | None) -> str:
-    """The text of a failed call: a server error (``server-error``,
-    ``unavailable``) as the status JSON, ``{"code":"NOT_FOUND","message":…,
-    "details":[…]}``, aliasified whole; any other ToolError's message; the
-    message of anything else (aliasified)."""
-    if not isinstance(err, ToolError):
-        text = str(err) or type(err).__name__
-        return aliases.aliasify_json(text) if aliases is not None else text
-    if err.reason not in ("server-error", "unavailable"):
+    """The text of a failed call: a ToolError's message, the executor's
+    text (a server error as ``rpc error: code = NotFound desc = …`` and its
+    field violations); the message of anything else (aliasified)."""
+    if isinstance(err, ToolError):
         return err.message
-    text = (
-        f'{{"code":{json.dumps(err.code.name)},'
-        f'"message":{json.dumps(err.raw_message, ensure_ascii=False)},'
-        f'"details":[{",".join(_detail(d) for d in err.details)}]}}'
-    )
+    text = str(err) or type(err).__name__
     return aliases.aliasify_json(text) if aliases is not None else text
-
-
-def _detail(detail: any_pb2.Any) -> str:
-    """One error detail as the protobuf JSON of a ``google.protobuf.Any``
-    (JSON names, as Go's protojson writes it); a type not known here as
-    ``{"@type": …, "value": <base64>}``."""
-    try:
-        return message_json(detail, proto_names=False, defaults=False)
-    except (json_format.Error, TypeError, KeyError):
-        unknown = {"@type": detail.type_url, "value": base64.b64encode(detail.value).decode()}
-        return json.dumps(unknown, ensure_ascii=False, separators=(",", ":"))

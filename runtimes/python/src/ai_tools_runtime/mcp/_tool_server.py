@@ -8,7 +8,7 @@ import json
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -31,11 +31,15 @@ from .._conversation_store import (
     MemoryConversationStore,
 )
 from .._executor import AsyncExecutor, Executor
+from .._result_limit import DEFAULT_MAX_RESULT_BYTES
 from .._tables import AliasConfig
 from .._tool_error import ToolError
+from .._validation import RequestValidator
 from ._call_arguments import CallArgumentError, take_call_arguments
+from ._call_cancel import CallCanceller
 from ._call_result import error_result, error_text, success_result
 from ._conversation_handle import CONVERSATION_ARGUMENT, unknown_conversation_message
+from ._default_validator import default_validator
 from ._extra_properties import (
     _CURRENT,
     CallMetadata,
@@ -45,6 +49,7 @@ from ._extra_properties import (
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
 from ._merge_alias_configs import merge_alias_configs
+from ._non_object_arguments import mark_non_object_arguments, non_object_arguments
 from ._tool_listing import list_tool
 
 __all__ = ["McpToolServer"]
@@ -109,7 +114,17 @@ class McpToolServer:
     - ``conversation_store``: where conversations live; in memory by
       default, idle for ``idle_ttl_seconds`` at most (also the idle time of
       an HTTP session).
-    - ``timeout``: the deadline of each gRPC call, in seconds."""
+    - ``timeout``: the deadline of a gRPC call in seconds when the tool's
+      annotation sets none (default 30).
+    - ``max_result_bytes``: the largest result text handed to the model
+      (UTF-8 bytes; 0: no limit); a stream stops being read past it.
+    - ``lenient_arguments``: unknown argument keys dropped, not refused.
+    - ``validator``: checks the requests of tools whose messages carry
+      buf.validate rules; by default ``protovalidate.Validator()`` when a
+      tool needs one (``pip install protovalidate``).
+
+    A ``notifications/cancelled`` of a call, or the client going away,
+    cancels its gRPC call."""
 
     def __init__(
         self,
@@ -123,6 +138,9 @@ class McpToolServer:
         idle_ttl_seconds: float = DEFAULT_IDLE_TTL_SECONDS,
         metadata: CallMetadata | None = None,
         timeout: float | None = None,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+        lenient_arguments: bool = False,
+        validator: RequestValidator | None = None,
     ) -> None:
         seen: set[str] = set()
         for e in extra_properties:
@@ -140,7 +158,12 @@ class McpToolServer:
         self.idle_ttl_seconds = float(idle_ttl_seconds)
         self._store = conversation_store
         self._metadata = metadata
-        self._timeout = timeout
+        self._options: dict[str, Any] = {
+            "timeout": timeout,
+            "max_result_bytes": max_result_bytes,
+            "lenient_arguments": lenient_arguments,
+        }
+        self._validator = validator
         self._configs: list[AliasConfig] = []
         self._merged: AliasConfig | None = None
         self._entries: dict[str, _Entry] = {}
@@ -160,6 +183,7 @@ class McpToolServer:
             on_list_tools=self._on_list_tools,
             on_call_tool=self._on_call_tool,
         )
+        self.sdk_server.middleware.append(mark_non_object_arguments)
 
     # -- tools ----------------------------------------------------------------
 
@@ -209,6 +233,8 @@ class McpToolServer:
     ) -> None:
         listed: list[mcp_types.Tool] = []
         entries: list[_Entry] = []
+        if self._validator is None and any(m.validate for m in methods):
+            self._validator = default_validator()
         for m in methods:
             name = name_prefix + m.tool.name
             if _TOOL_NAME.fullmatch(name) is None:
@@ -289,6 +315,9 @@ class McpToolServer:
         aliases: AliasManager | None = None
         try:
             args = dict(params.arguments or {})
+            refused = non_object_arguments(args)
+            if refused is not None:
+                return error_result(refused)
             taken = take_call_arguments(
                 args,
                 self.extra_properties,
@@ -298,10 +327,10 @@ class McpToolServer:
             if not entry.conversations:
                 aliases = AliasManager(entry.aliases)
                 call = McpCall(params.name, taken.extras, None)
-                text = await self._run(entry, ctx.lifespan_context, call, aliases, args, [])
-                return success_result(
-                    aliases.aliasify_json(text), entry.method.output_wrap_key, None
+                out, model_text = await self._run(
+                    entry, ctx.lifespan_context, call, aliases, args, []
                 )
+                return success_result(model_text(out), entry.method.output_wrap_key, None)
             found = await self._conversation(ctx, taken.handle)
             if isinstance(found, str):
                 return error_result(found)
@@ -337,9 +366,9 @@ class McpToolServer:
         call through a store"): the response's ids are stored before it is
         returned."""
         values: list[Any] = []
-        out = await self._run(entry, running, call, conversation.aliases, args, values)
+        out, shown = await self._run(entry, running, call, conversation.aliases, args, values)
         await conversation.confirm(entry.method.tool.name, values)
-        return conversation.aliases.aliasify_json(out)
+        return shown(out)
 
     async def _run(
         self,
@@ -349,29 +378,49 @@ class McpToolServer:
         aliases: AliasManager,
         args: dict[str, Any],
         values: list[Any],
-    ) -> str:
-        """The call's result with ``aliases``, not aliasified; the values of
+    ) -> tuple[str, Callable[[str], str]]:
+        """The call's result with ``aliases``, not aliasified, and what
+        makes it the model's text (aliasified, size checked); the values of
         the responses go to ``values``."""
         method = entry.method
         args_json = json.dumps(args, ensure_ascii=False)
         channel = entry.channel if entry.channel is not None else running.in_process
         # The executor runs the tool under its own name, whatever the prefix.
         name = method.tool.name
+        extra = self._extra_root
+        options = {**self._options, "validator": self._validator}
         token = _CURRENT.set(call)
         try:
             metadata = self._metadata(call) if self._metadata is not None else None
             if isinstance(channel, grpc.aio.Channel):
-                executor = AsyncExecutor(channel, [method], aliases, response_json="full")
-                out = await executor._run(name, args_json, self._timeout, metadata, values.append)
-            elif channel is None:
+                executor = AsyncExecutor(
+                    channel, [method], aliases, response_json="full", **options
+                )
+                # Cancelling this task (notifications/cancelled, the client
+                # gone) cancels the grpc.aio call.
+                out = await executor._run(name, args_json, None, metadata, values.append, extra)
+                return out, executor._shown
+            if channel is None:
                 raise RuntimeError("the in-process services are not running")
-            else:
-                sync = Executor(channel, [method], aliases, response_json="full")
-                run = partial(sync._run, name, args_json, self._timeout, metadata, values.append)
-                out = await anyio.to_thread.run_sync(run)
+            sync = Executor(channel, [method], aliases, response_json="full", **options)
+            cancel = CallCanceller()
+            run = partial(
+                sync._run, name, args_json, None, metadata, values.append, cancel.started, extra
+            )
+            try:
+                out = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+            except anyio.get_cancelled_exc_class():
+                cancel.cancel()
+                raise
+            return out, sync._shown
         finally:
             _CURRENT.reset(token)
-        return out
+
+    @property
+    def _extra_root(self) -> frozenset[str]:
+        """The root keys of the arguments that are never unknown: the
+        extra properties and the handle argument."""
+        return frozenset([CONVERSATION_ARGUMENT, *(e.name for e in self.extra_properties)])
 
     async def _conversation(
         self, ctx: ServerRequestContext[_Running], given: str | None
