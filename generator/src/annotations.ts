@@ -30,6 +30,14 @@ export interface ToolDefinition {
   readonly description: string;
   readonly strict: boolean;
   readonly autoExecute: boolean;
+  /** `timeout` (a google.protobuf.Duration), when set. */
+  readonly timeout?: ToolTimeout;
+}
+
+/** A google.protobuf.Duration as the option holds it. */
+export interface ToolTimeout {
+  readonly seconds: bigint;
+  readonly nanos: number;
 }
 
 /** The `tool_field` field option (all empty when absent). */
@@ -322,12 +330,44 @@ function decodeToolDefinition(method: DescMethod): ToolDefinition | undefined {
     3: "bool",
     4: "bool",
   });
+  const timeout = decodeTimeout(payload);
   return {
     name: str(v, 1),
     description: str(v, 2),
     strict: bool(v, 3),
     autoExecute: bool(v, 4),
+    ...(timeout === undefined ? {} : { timeout }),
   };
+}
+
+/**
+ * ToolDefinition's field 5, `google.protobuf.Duration timeout` (1 seconds,
+ * 2 nanos), merged as protobuf merges a message given more than once;
+ * undefined when absent.
+ */
+function decodeTimeout(payload: Uint8Array): ToolTimeout | undefined {
+  let timeout: { seconds: bigint; nanos: number } | undefined;
+  const reader = new BinaryReader(payload);
+  while (reader.pos < reader.len) {
+    const [no, wireType] = reader.tag();
+    if (no !== 5 || wireType !== WireType.LengthDelimited) {
+      reader.skip(wireType, no);
+      continue;
+    }
+    timeout ??= { seconds: 0n, nanos: 0 };
+    const inner = new BinaryReader(reader.bytes());
+    while (inner.pos < inner.len) {
+      const [n, w] = inner.tag();
+      if (n === 1 && w === WireType.Varint) {
+        timeout.seconds = BigInt(inner.int64());
+      } else if (n === 2 && w === WireType.Varint) {
+        timeout.nanos = inner.int32();
+      } else {
+        inner.skip(w, n);
+      }
+    }
+  }
+  return timeout;
 }
 
 const noToolField: ToolFieldOptions = {

@@ -24,6 +24,12 @@ export interface CommonOption extends TargetOption {
   readonly repeatable?: boolean;
 }
 
+function trueOrFalse(v: string): string | undefined {
+  return v === "true" || v === "false"
+    ? undefined
+    : "valid values: true, false";
+}
+
 /**
  * Options every target takes (besides `target`), by key. Checked like a
  * target's own options (targets.ts, TargetOption).
@@ -31,8 +37,7 @@ export interface CommonOption extends TargetOption {
 export const commonOptions: Readonly<Record<string, CommonOption>> = {
   mcp: {
     default: "false",
-    check: (v) =>
-      v === "true" || v === "false" ? undefined : "valid values: true, false",
+    check: trueOrFalse,
     example: "mcp=true",
   },
   tools: {
@@ -72,6 +77,16 @@ export const commonOptions: Readonly<Record<string, CommonOption>> = {
         ? undefined
         : `valid values: ${schemaForms.join(", ")}`,
     example: "schema=compact",
+  },
+  lenient_arguments: {
+    default: "false",
+    check: trueOrFalse,
+    example: "lenient_arguments=true",
+  },
+  json_names: {
+    default: "false",
+    check: trueOrFalse,
+    example: "json_names=true",
   },
   providers: {
     default: "",

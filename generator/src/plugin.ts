@@ -71,14 +71,14 @@ export function generate(
       `option "mcp=true" is not supported for target=${options.target} yet`,
     );
   }
+  // The target's own options and the common ones (lenient_arguments,
+  // json_names), whose keys differ.
+  const values = { ...options.common, ...options.values };
   const views: [TargetView, string][] = [
-    [entry.buildView(model, options.values, problems), "file"],
+    [entry.buildView(model, values, problems), "file"],
   ];
   if (mcp) {
-    views.push([
-      entry.buildMcpView!(model, options.values, problems),
-      "mcp-file",
-    ]);
+    views.push([entry.buildMcpView!(model, values, problems), "mcp-file"]);
   }
   problems.throwIfAny();
   const optionWarning = entry.optionWarning?.(model, options.values, mcp);

@@ -51,7 +51,7 @@ export interface TargetEntry {
   /**
    * Shape the model for this target's templates; problems only this
    * language has go to `problems`. `options` holds every option of the
-   * entry, defaults filled in.
+   * entry and the common ones (options.ts), defaults filled in.
    */
   buildView(
     model: GeneratorModel,
@@ -86,6 +86,17 @@ export interface TargetEntry {
   readonly postProcess?: (text: string, view: TargetView) => string;
 }
 
+/** The common options the executors take (options.ts). */
+function callOptions(options: Readonly<Record<string, string>>): {
+  readonly lenientArguments: boolean;
+  readonly jsonNames: boolean;
+} {
+  return {
+    lenientArguments: options["lenient_arguments"] === "true",
+    jsonNames: options["json_names"] === "true",
+  };
+}
+
 /** Every target, by the name `target=` takes; the first is the default. */
 export const targets = {
   go: {
@@ -98,15 +109,28 @@ export const targets = {
             : "valid values: true, false",
         example: "provider_forms=true",
       },
+      validate: {
+        default: "false",
+        check: (v) =>
+          v === "true" || v === "false"
+            ? undefined
+            : "valid values: true, false",
+        example: "validate=true",
+      },
     },
     mapping: goImportMapOption,
     buildView: (model, options, problems) =>
       buildGoView(model, problems, {
         providerForms: options["provider_forms"] === "true",
         importMap: goImportMapOf(options),
+        ...callOptions(options),
+        validate: options["validate"] === "true",
       }),
     buildMcpView: (model, options, problems) =>
-      buildGoMcpView(model, problems, goImportMapOf(options)),
+      buildGoMcpView(model, problems, goImportMapOf(options), {
+        ...callOptions(options),
+        validate: options["validate"] === "true",
+      }),
   },
   ts: {
     options: {
@@ -122,13 +146,13 @@ export const targets = {
     buildView: (model, options, problems) =>
       buildTsView(
         model,
-        { tsImportPath: options["ts_import_path"]! },
+        { tsImportPath: options["ts_import_path"]!, ...callOptions(options) },
         problems,
       ),
     buildMcpView: (model, options, problems) =>
       buildTsMcpView(
         model,
-        { tsImportPath: options["ts_import_path"]! },
+        { tsImportPath: options["ts_import_path"]!, ...callOptions(options) },
         problems,
       ),
     optionWarning: (model, options, mcp) =>
@@ -150,9 +174,17 @@ export const targets = {
       },
     },
     buildView: (model, options, problems) =>
-      buildPyView(model, { pyPackage: options["py_package"]! }, problems),
+      buildPyView(
+        model,
+        { pyPackage: options["py_package"]!, ...callOptions(options) },
+        problems,
+      ),
     buildMcpView: (model, options, problems) =>
-      buildPyMcpView(model, { pyPackage: options["py_package"]! }, problems),
+      buildPyMcpView(
+        model,
+        { pyPackage: options["py_package"]!, ...callOptions(options) },
+        problems,
+      ),
     optionWarning: (model, options, mcp) =>
       pyPackageWarning(model, options["py_package"]!, mcp),
   },

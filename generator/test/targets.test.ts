@@ -27,13 +27,15 @@ describe("target registry", () => {
       trim_prefix: "",
       name_prefix: "",
       schema: "inline",
+      lenient_arguments: "false",
+      json_names: "false",
     };
     const lists = { include: [], exclude: [], providers: [] };
     expect(parseOptions("")).toEqual({
       target: "go",
       common,
       lists,
-      values: { provider_forms: "false" },
+      values: { provider_forms: "false", validate: "false" },
     });
     expect(parseOptions("target=ts")).toEqual({
       target: "ts",
@@ -51,7 +53,7 @@ describe("target registry", () => {
 
   it("lists every target's options when a key is unknown", () => {
     expect(() => parseOptions("tsimport=x")).toThrow(
-      'unknown option "tsimport"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, providers, provider_forms, ts_import_path, py_package, M<file>.proto',
+      'unknown option "tsimport"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, json_names, providers, provider_forms, validate, ts_import_path, py_package, M<file>.proto',
     );
     expect(() => parseOptions("target=rust")).toThrow(
       'invalid value "rust" for option "target"; valid values: go, ts, py',

@@ -7,9 +7,19 @@ import type {
 } from "../model/model.js";
 import { alignKeys } from "./go-align.js";
 import {
+  goArgumentEntries,
+  goCallTableImports,
+  goCallTablesView,
+  goTimeoutEntries,
+  goValidatorAssignment,
+  goValidatorImport,
+  type GoCallOptions,
+} from "./go-call-tables.js";
+import {
   assignGoPackages,
   goFileNames,
   goImportGroups,
+  goMainValidates,
   goStructLiteral,
 } from "./build-go-view.js";
 import { goCamelCase, goMessageName } from "./go-camel-case.js";
@@ -63,6 +73,7 @@ export function buildGoMcpView(
   model: GeneratorModel,
   problems: ProblemCollector,
   importMap?: ReadonlyMap<string, string>,
+  options: GoCallOptions = {},
 ): GoMcpFileView {
   // The main file's names (and problems), without building its view.
   const { varNames } = goFileNames(model, problems, importMap);
@@ -101,8 +112,37 @@ export function buildGoMcpView(
     executors: true,
     mcp: true,
   });
+  // The call tables: declared here when the main file has no executors,
+  // else completed by init with the tools only MCP executes; validation is
+  // on whenever a tool's request has buf.validate rules.
+  const validates = tools.some((t) => t.validate);
+  const mainValidates = goMainValidates(model, options);
+  const callTables = model.hasExecutors
+    ? undefined
+    : goCallTablesView(tools, options, validates);
+  const initLines = [
+    ...(model.hasAliases ? aliasTableLines(model) : []),
+    ...(model.hasExecutors ? callTableLines(model, tools) : []),
+    ...(model.hasExecutors && validates && !mainValidates
+      ? [goValidatorAssignment]
+      : []),
+  ];
   const imports = new Map<string, GoImport>();
-  for (const imp of [...templateImports, ...runtime.imports]) {
+  for (const imp of [
+    ...templateImports,
+    ...(callTables !== undefined ||
+    initLines.some((l) => l.startsWith("toolTimeouts["))
+      ? [goCallTableImports[0]!]
+      : []),
+    ...(callTables !== undefined || initLines.includes(goValidatorAssignment)
+      ? [goCallTableImports[1]!]
+      : []),
+    ...((callTables?.validator ?? false) ||
+    initLines.includes(goValidatorAssignment)
+      ? [goValidatorImport]
+      : []),
+    ...runtime.imports,
+  ]) {
     imports.set(imp.path, imp);
   }
 
@@ -126,7 +166,8 @@ export function buildGoMcpView(
     fileName: goMcpFileName,
     importGroups: goImportGroups(imports.values(), packages.values()),
     services,
-    aliasTableLines: model.hasAliases ? aliasTableLines(model) : [],
+    callTables,
+    initLines,
     runtime: runtime.code,
   };
 }
@@ -198,6 +239,22 @@ function aliasTableLines(model: GeneratorModel): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * The argument tables and deadlines of the tools the main file does not
+ * execute, as statements of an init function.
+ */
+function callTableLines(
+  model: GeneratorModel,
+  tools: readonly ToolModel[],
+): string[] {
+  const executed = new Set(model.executors);
+  const others = tools.filter((t) => !executed.has(t));
+  return [
+    ...goArgumentEntries(others).map(([k, v]) => `toolArguments[${k}] = ${v}`),
+    ...goTimeoutEntries(others).map(([k, v]) => `toolTimeouts[${k}] = ${v}`),
+  ];
 }
 
 /** The MCP functions of `service`: `Register<Service>Handler`, `ForwardTo<Service>Client`. */

@@ -4,6 +4,12 @@ import type { GeneratorModel, ToolModel } from "../model/model.js";
 import { assignToolIdentifiers } from "../model/tool-identifiers.js";
 import { compareUtf8 } from "../schema/canonical-json.js";
 import { alignKeys } from "./go-align.js";
+import {
+  goCallTableImports,
+  goCallTablesView,
+  goValidatorImport,
+  type GoCallOptions,
+} from "./go-call-tables.js";
 import { goCamelCase, goMessageName } from "./go-camel-case.js";
 import {
   goFileIdentifiers,
@@ -52,7 +58,7 @@ export function buildGoView(
     readonly providerForms?: boolean;
     /** go_package by proto file, from `M<file>=` options (go-import-map.ts). */
     readonly importMap?: ReadonlyMap<string, string>;
-  } = {},
+  } & GoCallOptions = {},
 ): GoFileView {
   const { varNames, packages } = goFileNames(
     model,
@@ -68,8 +74,14 @@ export function buildGoView(
     providers: options.providerForms === true,
   };
   const runtime = goRuntime(features);
+  const validator = goMainValidates(model, options);
   const imports = new Map<string, GoImport>();
-  for (const imp of [...goTemplateImports(features), ...runtime.imports]) {
+  for (const imp of [
+    ...goTemplateImports(features),
+    ...(features.executors ? goCallTableImports : []),
+    ...(validator ? [goValidatorImport] : []),
+    ...runtime.imports,
+  ]) {
     imports.set(imp.path, imp);
   }
   const importGroups = goImportGroups(imports.values(), packages.values());
@@ -154,7 +166,21 @@ export function buildGoView(
     ),
     runtime: runtime.code,
     executors,
+    callTables: model.hasExecutors
+      ? goCallTablesView(model.executors, options, validator)
+      : undefined,
   };
+}
+
+/**
+ * True when ai_tools.gen.go sets up validateRequest: with the plugin option
+ * validate=true, when an executor's request has buf.validate rules.
+ */
+export function goMainValidates(
+  model: GeneratorModel,
+  options: GoCallOptions,
+): boolean {
+  return options.validate === true && model.executors.some((t) => t.validate);
 }
 
 /**
@@ -304,6 +330,8 @@ export function assignGoPackages(
     ...goRuntimeIdentifiers,
     ...[
       ...goTemplateImports(allFeatures),
+      ...goCallTableImports,
+      goValidatorImport,
       ...goRuntime(allFeatures).imports,
     ].map((i) => i.name),
     ...goLocalNames,

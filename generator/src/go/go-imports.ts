@@ -33,6 +33,11 @@ export const goFileIdentifiers: readonly string[] = [
   "knownAliasPrefixes",
   "responseAliasTypes",
   "toolResponseAliases",
+  "toolArguments",
+  "toolTimeouts",
+  "lenientArguments",
+  "jsonNames",
+  "validateRequest",
 ];
 
 /**

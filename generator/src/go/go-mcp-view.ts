@@ -1,4 +1,4 @@
-import type { GoImportGroup } from "./go-view.js";
+import type { GoCallTablesView, GoImportGroup } from "./go-view.js";
 
 /**
  * What templates/go/mcp-file.hbs prints: the MCP file beside
@@ -12,11 +12,17 @@ export interface GoMcpFileView {
   /** The services with at least one tool, by full name. */
   readonly services: readonly GoMcpServiceView[];
   /**
-   * Alias registration entries of the tools only MCP executes (no
-   * auto_execute), added to the main file's tables by an init function;
-   * empty when there are none.
+   * The call tables (templates/go/call-tables.hbs) of every tool, when the
+   * main file has no executors and so declares none.
    */
-  readonly aliasTableLines: readonly string[];
+  readonly callTables: GoCallTablesView | undefined;
+  /**
+   * Statements of an init function adding to the main file's tables what
+   * the tools only MCP executes (no auto_execute) need (alias registration,
+   * argument tables, deadlines) and setting up validateRequest; empty when
+   * there is nothing to add.
+   */
+  readonly initLines: readonly string[];
   /** The runtime code this file needs beyond the main file's. */
   readonly runtime: string;
 }

@@ -26,6 +26,8 @@ export interface GoFileView {
   readonly toolResponseAliases: readonly GoMapEntry[];
   /** The auto-executed tools, in tool-name order. */
   readonly executors: readonly GoExecutorView[];
+  /** The call tables, with executors (templates/go/call-tables.hbs). */
+  readonly callTables: GoCallTablesView | undefined;
   /**
    * The inlined runtime (runtimes/go) this file needs, without its package
    * clause and imports, or "" when it needs none.
@@ -97,4 +99,24 @@ export interface GoExecutorView {
   readonly strict: string;
   /** The RPC is server-streaming: collect the stream into a JSON array. */
   readonly serverStreaming: boolean;
+}
+
+/** What templates/go/call-tables.hbs prints (go-call-tables.ts). */
+export interface GoCallTablesView {
+  /** `toolArguments` entries, keys aligned as gofmt aligns them. */
+  readonly arguments: readonly {
+    readonly key: string;
+    readonly value: string;
+  }[];
+  /** `toolTimeouts` entries: the quoted tool name, a duration expression. */
+  readonly timeouts: readonly {
+    readonly key: string;
+    readonly value: string;
+  }[];
+  /** `true` or `false`. */
+  readonly lenientArguments: string;
+  /** `true` or `false`. */
+  readonly jsonNames: string;
+  /** True when validateRequest is set up from protovalidate. */
+  readonly validator: boolean;
 }

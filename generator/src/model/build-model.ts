@@ -21,6 +21,8 @@ import {
 import type { GeneratorModel, ToolModel } from "./model.js";
 import { aliasTables, type AliasTables } from "./alias-tables.js";
 import { argumentTable } from "./argument-table.js";
+import { timeoutProblem, timeoutNanos } from "./tool-timeout.js";
+import { reachesValidateRules } from "../schema/validate-rules.js";
 import { toolNameProblem } from "./tool-names.js";
 import {
   createOutputSchemaCache,
@@ -225,6 +227,13 @@ export function buildModel(
           });
           continue;
         }
+        const timeout = def.timeout;
+        const badTimeout =
+          timeout === undefined ? undefined : timeoutProblem(def.name, timeout);
+        if (badTimeout !== undefined) {
+          problems.add({ ...at, message: badTimeout });
+          continue;
+        }
         const built = toolSchemaText(candidate, selection, enforceOpenAiStrict);
         if ("problem" in built) {
           problems.add({ ...at, message: built.problem });
@@ -252,6 +261,9 @@ export function buildModel(
               def.strict,
             ));
           },
+          timeoutNanos:
+            timeout === undefined ? undefined : timeoutNanos(timeout),
+          validate: reachesValidateRules(method.input),
           oneofGroups: built.oneofGroups,
           file: file.proto.name,
           element,

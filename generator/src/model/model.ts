@@ -35,6 +35,16 @@ export interface ToolModel {
    * schema on first read: "" when the request's schema is an open object.
    */
   readonly argumentsJson: string;
+  /**
+   * The deadline of one call, in nanoseconds, from the annotation's
+   * `timeout` (more than 0, at most a day); undefined when not set.
+   */
+  readonly timeoutNanos: bigint | undefined;
+  /**
+   * True when the request (transitively) carries `buf.validate` rules: the
+   * generated code validates it before the call (docs/runtime.md).
+   */
+  readonly validate: boolean;
   /** Oneof members shown as sibling properties (see OneofGroup). */
   readonly oneofGroups: readonly OneofGroup[];
   /** The proto file declaring the RPC. */

@@ -349,6 +349,9 @@ export function selectTools(
             ),
             strict: annotation?.strict ?? strictSchema !== undefined,
             autoExecute: annotation?.autoExecute ?? true,
+            ...(annotation?.timeout === undefined
+              ? {}
+              : { timeout: annotation.timeout }),
           },
           ...(strictSchema === undefined
             ? {}

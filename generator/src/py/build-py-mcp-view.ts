@@ -7,8 +7,12 @@ import {
   pyAliasConfigNames,
   pyAliasConfigView,
   pyFileName,
+  pyExecutorSettings,
   pyToolConstNames,
+  pyToolMethodData,
+  pyValidatorImport,
   sortExports,
+  type PyCallOptions,
 } from "./build-py-view.js";
 import { pyBlockIndent, pyImportStatements } from "./py-imports.js";
 import { isPyIdentifier, pyKeywords, pyUpperSnake } from "./py-names.js";
@@ -55,6 +59,11 @@ export interface PyMcpFileView {
    */
   readonly ownAliasConfig: PyAliasConfigView | null;
   readonly services: readonly PyMcpServiceView[];
+  /**
+   * Keyword arguments each `add_tools` passes beyond the tables
+   * (`validator=protovalidate.Validator(),`, `lenient_arguments=True,`).
+   */
+  readonly toolSetSettings: readonly string[];
 }
 
 /** One service with tools: its tuple of tools and its two functions. */
@@ -90,6 +99,8 @@ export interface PyMcpToolView {
   readonly outputWrapKey: string;
   readonly readOnlyHint: string;
   readonly idempotentHint: string;
+  /** Keyword arguments of the argument table, deadline and `validate`. */
+  readonly data: readonly string[];
 }
 
 /**
@@ -101,7 +112,7 @@ export interface PyMcpToolView {
  */
 export function buildPyMcpView(
   model: GeneratorModel,
-  options: { readonly pyPackage: string },
+  options: { readonly pyPackage: string } & PyCallOptions,
   problems: ProblemCollector,
 ): PyMcpFileView {
   const constNames = pyToolConstNames(model, problems);
@@ -146,6 +157,7 @@ export function buildPyMcpView(
         outputWrapKey: pyQuote(t.outputWrapKey),
         readOnlyHint: pyBool(t.readOnlyHint),
         idempotentHint: pyBool(t.idempotentHint),
+        data: pyToolMethodData(t),
       })),
     };
   });
@@ -182,6 +194,7 @@ export function buildPyMcpView(
     runtimeMissing: pyRuntimeMissing(pyMcpFileName, "mcp"),
     thirdPartyImports: pyImportStatements([
       { module: "grpc", name: "grpc" },
+      ...pyValidatorImport(tools),
       ...imports.thirdParty,
     ]),
     ownImports: pyImportStatements([
@@ -194,6 +207,10 @@ export function buildPyMcpView(
     ]).map(pyQuote),
     ownAliasConfig,
     services,
+    // MCP results keep proto names whatever json_names says (docs/mcp.md).
+    toolSetSettings: pyExecutorSettings(tools, {
+      lenientArguments: options.lenientArguments === true,
+    }),
   };
 }
 

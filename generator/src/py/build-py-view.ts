@@ -44,7 +44,7 @@ export const pyFileName = "ai_tools_gen.py";
  */
 export function buildPyView(
   model: GeneratorModel,
-  options: { readonly pyPackage: string },
+  options: { readonly pyPackage: string } & PyCallOptions,
   problems: ProblemCollector,
 ): PyFileView {
   const constNames = pyToolConstNames(model, problems);
@@ -71,6 +71,7 @@ export function buildPyView(
     requestType: imports.typeRef(tool.input),
     responseType: imports.typeRef(tool.output),
     serverStreaming: pyBool(tool.serverStreaming),
+    data: pyToolMethodData(tool),
   }));
 
   const aliasConfig = pyAliasConfigView(model);
@@ -107,6 +108,7 @@ export function buildPyView(
     runtimeMissing: pyRuntimeMissing(pyFileName),
     thirdPartyImports: pyImportStatements([
       ...(model.hasExecutors ? [{ module: "grpc", name: "grpc" }] : []),
+      ...pyValidatorImport(model.executors),
       ...imports.thirdParty,
     ]),
     ownImports: imports.own,
@@ -115,7 +117,70 @@ export function buildPyView(
     allToolsLine: allToolsLine(tools),
     ...aliasConfig,
     executors,
+    executorSettings: pyExecutorSettings(model.executors, options),
   };
+}
+
+/**
+ * The keyword arguments of a tool's ToolMethod beyond its RPC: the
+ * argument table, the deadline in seconds and `validate`, those set.
+ */
+export function pyToolMethodData(tool: ToolModel): string[] {
+  const out: string[] = [];
+  if (tool.argumentsJson !== "") {
+    out.push(`arguments=${pyQuote(tool.argumentsJson)},`);
+  }
+  if (tool.timeoutNanos !== undefined) {
+    out.push(`timeout=${pyFloat(Number(tool.timeoutNanos) / 1e9)},`);
+  }
+  if (tool.validate) {
+    out.push("validate=True,");
+  }
+  return out;
+}
+
+/** A float literal as Python's repr writes it (`30.0`, `0.5`, `1e-05`). */
+export function pyFloat(n: number): string {
+  if (Number.isInteger(n)) {
+    return `${n}.0`;
+  }
+  if (n >= 1e-4) {
+    return String(n);
+  }
+  return n.toExponential().replace(/e-(\d)$/, "e-0$1");
+}
+
+/** Plugin options the executors take (lenient_arguments, json_names). */
+export interface PyCallOptions {
+  readonly lenientArguments?: boolean;
+  readonly jsonNames?: boolean;
+}
+
+/**
+ * The keyword arguments the generated executors pass to the runtime's
+ * beyond the tables: a protovalidate validator when a tool validates its
+ * request, and the plugin options that restore the original's behaviour.
+ */
+export function pyExecutorSettings(
+  tools: readonly ToolModel[],
+  options: PyCallOptions,
+): string[] {
+  return [
+    ...(tools.some((t) => t.validate)
+      ? ["validator=protovalidate.Validator(),"]
+      : []),
+    ...(options.lenientArguments === true ? ["lenient_arguments=True,"] : []),
+    ...(options.jsonNames === true ? ["json_names=True,"] : []),
+  ];
+}
+
+/** `import protovalidate`, when a tool of `tools` validates its request. */
+export function pyValidatorImport(
+  tools: readonly ToolModel[],
+): { module: string; name: string }[] {
+  return tools.some((t) => t.validate)
+    ? [{ module: "protovalidate", name: "protovalidate" }]
+    : [];
 }
 
 /**

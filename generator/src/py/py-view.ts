@@ -36,6 +36,11 @@ export interface PyFileView extends PyAliasConfigView {
    */
   readonly allToolsLine: string;
   readonly executors: readonly PyExecutorView[];
+  /**
+   * Keyword arguments the Executor classes pass to the runtime's beyond
+   * the tables (`validator=protovalidate.Validator(),`, …).
+   */
+  readonly executorSettings: readonly string[];
 }
 
 /**
@@ -93,4 +98,9 @@ export interface PyExecutorView {
   readonly responseType: string;
   /** `True` or `False`. */
   readonly serverStreaming: string;
+  /**
+   * Keyword arguments of the argument table, deadline and `validate`
+   * (`arguments='…',`), those set.
+   */
+  readonly data: readonly string[];
 }

@@ -460,3 +460,53 @@ function decodeOneofRules(message: DescMessage): OneofRule[] {
   });
   return rules;
 }
+
+const rulesReached = new WeakMap<DescMessage, boolean>();
+
+/**
+ * True when a value of `message` carries `buf.validate` rules anywhere: a
+ * field, oneof or message option (extension 1159) on it or on a message
+ * its fields hold, transitively. A tool whose request does gets its
+ * request validated before the call (protovalidate, docs/runtime.md).
+ */
+export function reachesValidateRules(message: DescMessage): boolean {
+  let found = rulesReached.get(message);
+  if (found === undefined) {
+    found = walkForRules(message, new Set());
+    rulesReached.set(message, found);
+  }
+  return found;
+}
+
+function walkForRules(message: DescMessage, seen: Set<DescMessage>): boolean {
+  if (seen.has(message)) {
+    return false;
+  }
+  seen.add(message);
+  const known = rulesReached.get(message);
+  if (known !== undefined) {
+    return known;
+  }
+  if (
+    extensionPayload(message.proto.options) !== undefined ||
+    message.oneofs.some((o) => extensionPayload(o.proto.options) !== undefined)
+  ) {
+    return true;
+  }
+  for (let i = 0, fields = message.fields; i < fields.length; i++) {
+    const field = fields[i]!;
+    if (extensionPayload(field.proto.options) !== undefined) {
+      return true;
+    }
+    const child =
+      field.fieldKind === "message" ||
+      (field.fieldKind === "list" && field.listKind === "message") ||
+      (field.fieldKind === "map" && field.mapKind === "message")
+        ? field.message
+        : undefined;
+    if (child !== undefined && walkForRules(child, seen)) {
+      return true;
+    }
+  }
+  return false;
+}

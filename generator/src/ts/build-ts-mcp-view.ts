@@ -10,6 +10,11 @@ import {
   tsServiceImports,
   tsToolConstNames,
   tsToolResponseAliases,
+  tsExecutorSettings,
+  tsValidatorImport,
+  tsValidatorModule,
+  toolMethodData,
+  type TsCallOptions,
 } from "./build-ts-view.js";
 import { tsInstallComment } from "./ts-install.js";
 import { tsLiteral, tsString } from "./ts-literal.js";
@@ -40,6 +45,7 @@ export const tsMcpFileIdentifiers: readonly string[] = [
   "ServiceImpl",
   "Transport",
   "createInProcessTransport",
+  "createValidator",
 ];
 
 /**
@@ -52,11 +58,12 @@ export const tsMcpFileIdentifiers: readonly string[] = [
  */
 export function buildTsMcpView(
   model: GeneratorModel,
-  options: { readonly tsImportPath: string },
+  options: { readonly tsImportPath: string } & TsCallOptions,
   problems: ProblemCollector,
 ): TsMcpFileView {
   const constNames = tsToolConstNames(model, problems);
   problems.throwIfAny();
+  const mcpTools = model.mcpServices.flatMap((s) => s.tools);
 
   checkMcpServiceNames(model.mcpServices, problems, tsServiceNames);
   const declared = new Set<string>();
@@ -93,6 +100,9 @@ export function buildTsMcpView(
         outputWrapKey: tsString(t.outputWrapKey),
         readOnlyHint: String(t.readOnlyHint),
         idempotentHint: String(t.idempotentHint),
+        data: toolMethodData(t).map(
+          ([key, value]) => `${key}: ${tsLiteral(value)},`,
+        ),
       })),
     };
   });
@@ -103,7 +113,11 @@ export function buildTsMcpView(
     mcpRuntimeModule: tsString(`${tsRuntimeModule}/mcp`),
     runtimeModule: tsString(tsRuntimeModule),
     installComment: tsInstallComment(
-      [tsRuntimeModule, "@modelcontextprotocol/server"],
+      [
+        tsRuntimeModule,
+        "@modelcontextprotocol/server",
+        ...(mcpTools.some((t) => t.validate) ? [tsValidatorModule] : []),
+      ],
       "and @modelcontextprotocol/node to serve over HTTP",
     ),
     mainModule: tsString(`./${tsFileName.replace(/\.ts$/, ".js")}`),
@@ -113,6 +127,11 @@ export function buildTsMcpView(
     aliasConfig:
       extraAliases === undefined ? "aiTools.aliasConfig" : "mcpAliasConfig",
     services,
+    validatorImport: tsValidatorImport(mcpTools),
+    // MCP results keep proto names whatever json_names says (docs/mcp.md).
+    toolSetSettings: tsExecutorSettings(mcpTools, {
+      lenientArguments: options.lenientArguments === true,
+    }),
   };
 }
 

@@ -68,6 +68,7 @@ export const tsFileIdentifiers: readonly string[] = [
   "knownAliasPrefixes",
   "aliasConfig",
   "toolMethods",
+  "createValidator",
   // imported
   "AgentTool",
   "AliasConfig",
@@ -93,7 +94,7 @@ export const tsFileIdentifiers: readonly string[] = [
  */
 export function buildTsView(
   model: GeneratorModel,
-  options: { readonly tsImportPath: string },
+  options: { readonly tsImportPath: string } & TsCallOptions,
   problems: ProblemCollector,
   layout: "formatted" | "unformatted" = "formatted",
 ): TsFileView {
@@ -190,6 +191,9 @@ export function buildTsView(
                     tool.method.localName,
                   ),
                 ),
+                ...toolMethodData(tool).map(([key, value]) =>
+                  tsProperty(key, tsJson(value, unsure)),
+                ),
               ],
               true,
             ),
@@ -241,6 +245,10 @@ export function buildTsView(
                         "chain",
                       ),
                     },
+                    ...toolMethodData(tool).map(([key, value]) => ({
+                      key,
+                      value: laid.json(value, unsure),
+                    })),
                   ],
                   true,
                 ),
@@ -258,8 +266,11 @@ export function buildTsView(
       tsRuntimeModule,
       "@bufbuild/protobuf",
       "@connectrpc/connect",
+      ...(model.executors.some((t) => t.validate) ? [tsValidatorModule] : []),
     ]),
     hasExecutors: model.hasExecutors,
+    validatorImport: tsValidatorImport(model.executors),
+    executorSettings: tsExecutorSettings(model.executors, options),
     esImportsComment: esImportsComment(options.tsImportPath),
     serviceImports: serviceImports.map(
       (i, n) =>
@@ -314,6 +325,56 @@ export function tsToolDeclarationDoc(
     ]),
   );
 }
+
+/**
+ * The data of a tool's ToolMethod beyond its tool and method: the argument
+ * table, the deadline (`timeoutMs`) and `validate`, those set.
+ */
+export function toolMethodData(tool: ToolModel): [string, JsonValue][] {
+  const out: [string, JsonValue][] = [];
+  if (tool.argumentsJson !== "") {
+    out.push(["arguments", tool.argumentsJson]);
+  }
+  if (tool.timeoutNanos !== undefined) {
+    out.push(["timeoutMs", Number(tool.timeoutNanos) / 1e6]);
+  }
+  if (tool.validate) {
+    out.push(["validate", true]);
+  }
+  return out;
+}
+
+/**
+ * The settings the generated createExecutor passes beyond the tables, as
+ * property lines: the validator when a tool validates its request, and the
+ * plugin options that restore the original's behaviour.
+ */
+export function tsExecutorSettings(
+  tools: readonly ToolModel[],
+  options: TsCallOptions,
+): string[] {
+  return [
+    ...(tools.some((t) => t.validate) ? ["validator: createValidator(),"] : []),
+    ...(options.lenientArguments === true ? ["lenientArguments: true,"] : []),
+    ...(options.jsonNames === true ? ["jsonNames: true,"] : []),
+  ];
+}
+
+/** Plugin options the executors take (lenient_arguments, json_names). */
+export interface TsCallOptions {
+  readonly lenientArguments?: boolean;
+  readonly jsonNames?: boolean;
+}
+
+/** The validator's import, when a tool of `tools` validates its request. */
+export function tsValidatorImport(tools: readonly ToolModel[]): string {
+  return tools.some((t) => t.validate)
+    ? `import { createValidator } from ${tsString(tsValidatorModule)};`
+    : "";
+}
+
+/** The package of protovalidate for TypeScript (docs/runtime.md). */
+export const tsValidatorModule = "@bufbuild/protovalidate";
 
 /** `responseAliases` as JSON text, its keys in the order of the model. */
 function responseAliasesJson(model: GeneratorModel): string {

@@ -33,6 +33,13 @@ export interface TsMcpFileView {
   readonly aliasConfig: string;
   /** The services with tools, sorted by full name. */
   readonly services: readonly TsMcpServiceView[];
+  /** `import { createValidator } from "@bufbuild/protovalidate";` or "". */
+  readonly validatorImport: string;
+  /**
+   * Property lines each `addTools` passes beyond the tables
+   * (`validator: createValidator(),`, `lenientArguments: true,`).
+   */
+  readonly toolSetSettings: readonly string[];
 }
 
 /** Registration entries the main file's tables lack. */
@@ -74,4 +81,9 @@ export interface TsMcpToolView {
   readonly readOnlyHint: string;
   /** `true` or `false`. */
   readonly idempotentHint: string;
+  /**
+   * Property lines of the argument table, deadline and `validate`
+   * (`arguments: "…",`), those set.
+   */
+  readonly data: readonly string[];
 }

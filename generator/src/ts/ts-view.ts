@@ -20,6 +20,13 @@ export interface TsFileView {
   readonly installComment: string;
   /** True when any tool has auto_execute: the file exports createExecutor. */
   readonly hasExecutors: boolean;
+  /** `import { createValidator } from "@bufbuild/protovalidate";` or "". */
+  readonly validatorImport: string;
+  /**
+   * Property lines createExecutor passes to the runtime beyond the tables
+   * (`validator: createValidator(),`, `lenientArguments: true,`, …).
+   */
+  readonly executorSettings: readonly string[];
   /** The comment above `serviceImports` (esImportsComment). */
   readonly esImportsComment: string;
   /** Import statements of protoc-gen-es service descriptors, one per `_pb.js` module, by path. */

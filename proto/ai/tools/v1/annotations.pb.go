@@ -16,6 +16,7 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	descriptorpb "google.golang.org/protobuf/types/descriptorpb"
+	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -46,7 +47,11 @@ type ToolDefinition struct {
 	Strict bool `protobuf:"varint,3,opt,name=strict,proto3" json:"strict,omitempty"`
 	// Also generate an executor that performs the call against the gRPC
 	// service and aliases the ids in its response.
-	AutoExecute   bool `protobuf:"varint,4,opt,name=auto_execute,json=autoExecute,proto3" json:"auto_execute,omitempty"`
+	AutoExecute bool `protobuf:"varint,4,opt,name=auto_execute,json=autoExecute,proto3" json:"auto_execute,omitempty"`
+	// The deadline of one call of the tool's executor or MCP server, over
+	// the executor's default (30 s); a shorter deadline of the caller wins.
+	// More than zero and at most one day, e.g. { seconds: 120 }.
+	Timeout       *durationpb.Duration `protobuf:"bytes,5,opt,name=timeout,proto3" json:"timeout,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -107,6 +112,13 @@ func (x *ToolDefinition) GetAutoExecute() bool {
 		return x.AutoExecute
 	}
 	return false
+}
+
+func (x *ToolDefinition) GetTimeout() *durationpb.Duration {
+	if x != nil {
+		return x.Timeout
+	}
+	return nil
 }
 
 // ToolFieldOptions tune how a request or response field is shown to the model.
@@ -218,12 +230,13 @@ var File_ai_tools_v1_annotations_proto protoreflect.FileDescriptor
 
 const file_ai_tools_v1_annotations_proto_rawDesc = "" +
 	"\n" +
-	"\x1dai/tools/v1/annotations.proto\x12\vai.tools.v1\x1a google/protobuf/descriptor.proto\"\x81\x01\n" +
+	"\x1dai/tools/v1/annotations.proto\x12\vai.tools.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\xb6\x01\n" +
 	"\x0eToolDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x16\n" +
 	"\x06strict\x18\x03 \x01(\bR\x06strict\x12!\n" +
-	"\fauto_execute\x18\x04 \x01(\bR\vautoExecute\"\x8c\x01\n" +
+	"\fauto_execute\x18\x04 \x01(\bR\vautoExecute\x123\n" +
+	"\atimeout\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\atimeout\"\x8c\x01\n" +
 	"\x10ToolFieldOptions\x12\x12\n" +
 	"\x04skip\x18\x01 \x01(\bR\x04skip\x12!\n" +
 	"\falias_prefix\x18\x02 \x01(\tR\valiasPrefix\x12\x1f\n" +
@@ -250,19 +263,21 @@ var file_ai_tools_v1_annotations_proto_msgTypes = make([]protoimpl.MessageInfo, 
 var file_ai_tools_v1_annotations_proto_goTypes = []any{
 	(*ToolDefinition)(nil),             // 0: ai.tools.v1.ToolDefinition
 	(*ToolFieldOptions)(nil),           // 1: ai.tools.v1.ToolFieldOptions
-	(*descriptorpb.MethodOptions)(nil), // 2: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),  // 3: google.protobuf.FieldOptions
+	(*durationpb.Duration)(nil),        // 2: google.protobuf.Duration
+	(*descriptorpb.MethodOptions)(nil), // 3: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),  // 4: google.protobuf.FieldOptions
 }
 var file_ai_tools_v1_annotations_proto_depIdxs = []int32{
-	2, // 0: ai.tools.v1.rpc_tool:extendee -> google.protobuf.MethodOptions
-	3, // 1: ai.tools.v1.tool_field:extendee -> google.protobuf.FieldOptions
-	0, // 2: ai.tools.v1.rpc_tool:type_name -> ai.tools.v1.ToolDefinition
-	1, // 3: ai.tools.v1.tool_field:type_name -> ai.tools.v1.ToolFieldOptions
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	2, // [2:4] is the sub-list for extension type_name
-	0, // [0:2] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	2, // 0: ai.tools.v1.ToolDefinition.timeout:type_name -> google.protobuf.Duration
+	3, // 1: ai.tools.v1.rpc_tool:extendee -> google.protobuf.MethodOptions
+	4, // 2: ai.tools.v1.tool_field:extendee -> google.protobuf.FieldOptions
+	0, // 3: ai.tools.v1.rpc_tool:type_name -> ai.tools.v1.ToolDefinition
+	1, // 4: ai.tools.v1.tool_field:type_name -> ai.tools.v1.ToolFieldOptions
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	3, // [3:5] is the sub-list for extension type_name
+	1, // [1:3] is the sub-list for extension extendee
+	0, // [0:1] is the sub-list for field type_name
 }
 
 func init() { file_ai_tools_v1_annotations_proto_init() }
