@@ -18,6 +18,22 @@ export interface ToolMethod {
   readonly tool: AgentTool;
   /** The RPC, from the protoc-gen-es service descriptor (unary or server-streaming). */
   readonly method: DescMethod;
+  /**
+   * The argument table, as JSON text (docs/runtime.md, "Structure check"):
+   * unknown and missing required fields are refused before anything is
+   * sent. Without it, no structure check.
+   */
+  readonly arguments?: string | undefined;
+  /**
+   * The tool's deadline in milliseconds (its `(ai.tools.v1.rpc_tool).timeout`
+   * annotation), over the executor's.
+   */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * Whether the request carries `buf.validate` rules: checked with the
+   * executor's validator, when it has one, before sending.
+   */
+  readonly validate?: boolean | undefined;
 }
 
 /**

@@ -289,7 +289,7 @@ class Manager implements AliasManager {
         numbers.push(Number(parts[1]));
       }
     }
-    const head = `unknown alias ${quote(alias)} in field ${quote(path)}`;
+    const head = `unknown alias ${quote(alias)}`;
     let message: string;
     if (numbers.length === 0) {
       message = `${head}; no ${prefix} aliases exist yet: call a tool that returns ${prefix}s first`;
@@ -304,10 +304,16 @@ class Manager implements AliasManager {
       }
       message = `${head}; valid ${prefix} aliases: ${list}`;
     }
-    return new ToolError(message, {
-      reason: "unknown-alias",
-      code: Code.InvalidArgument,
-    });
+    // The manager's own message names the field; the violation (an
+    // executor's line) has it apart.
+    return new ToolError(
+      `${head} in field ${quote(path)}${message.slice(head.length)}`,
+      {
+        reason: "unknown-alias",
+        code: Code.InvalidArgument,
+        violations: [{ field: path, reason: "unknown-alias", message }],
+      },
+    );
   }
 
   registerResponse(tool: string, json: string): void {

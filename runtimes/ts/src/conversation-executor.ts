@@ -13,11 +13,13 @@ import type {
 } from "./conversation-store.js";
 import {
   coreOf,
+  maxResultBytes,
   toolError,
   type ExecuteOptions,
   type Executor,
   type ExecutorCore,
 } from "./executor.js";
+import { checkResultSize } from "./result-limit.js";
 import { ToolError } from "./tool-error.js";
 
 /**
@@ -158,7 +160,12 @@ export async function executeInConversation(
       const state = await storeCall(() => store.register(h, epoch, pairs));
       aliases = restored(fresh, h, state);
     }
-    return { handle: h, aliases, out: aliases.aliasifyJson(out) };
+    const shown = aliases.aliasifyJson(out);
+    return {
+      handle: h,
+      aliases,
+      out: checkResultSize(shown, maxResultBytes(core.config)),
+    };
   } catch (e) {
     const error = toolError(aliases, e);
     if (created === undefined) {

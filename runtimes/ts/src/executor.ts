@@ -20,11 +20,24 @@ import {
   type AliasConfig,
   type AliasManager,
 } from "./alias-manager.js";
+import { checkArguments, readArguments } from "./argument-check.js";
+import { parseArgumentTable, type ArgumentTable } from "./argument-table.js";
 import { fixTree, invalidArguments, toDecoderJson } from "./fixup.js";
-import { isJsonMap, jsonKind, tryParseJson } from "./json.js";
+import { tryParseJson, type JsonMap } from "./json.js";
 import { createMethodRegistry } from "./method-registry.js";
 import { toProtoJsonString } from "./proto-json.js";
+import {
+  validateRequest,
+  type RequestValidator,
+} from "./request-validation.js";
+import {
+  checkResultSize,
+  defaultMaxResultBytes,
+  streamTooLarge,
+  utf8Length,
+} from "./result-limit.js";
 import { ToolError, callError } from "./tool-error.js";
+import { violationError } from "./violations.js";
 
 /** What {@link createExecutor} needs: the generated file's tools and aliases. */
 export interface ExecutorConfig {
@@ -38,15 +51,47 @@ export interface ExecutorConfig {
    */
   readonly aliasManager?: AliasManager | undefined;
   /**
-   * How the returned JSON is written, when not as the runtime contract
-   * says (JSON names, unset fields left out): the MCP results use proto
-   * names and write defaults. With this option the JSON is the bytes Go's
-   * protojson writes (docs/mcp.md, "Calls" step 4: fields in declaration
-   * order, map keys sorted, `@type` first, `-0`). The ids are registered
-   * from the contract's JSON either way.
+   * How the returned JSON is written, when not as {@link
+   * ExecutorConfig.jsonNames} says: the MCP results use proto names and
+   * write defaults. With this option the JSON is the bytes Go's protojson
+   * writes (docs/mcp.md, "Calls" step 4: fields in declaration order, map
+   * keys sorted, `@type` first, `-0`). The ids are registered from the
+   * contract's JSON either way.
    */
   readonly resultJson?: ResultJsonOptions | undefined;
+  /**
+   * Leave unknown argument keys for the decoder to drop, and take a
+   * required field under its JSON name too (plugin option
+   * `lenient_arguments=true`); unknown keys are refused by default.
+   */
+  readonly lenientArguments?: boolean | undefined;
+  /**
+   * Write results with lowerCamel JSON names (plugin option
+   * `json_names=true`); proto field names, the schema's, by default.
+   */
+  readonly jsonNames?: boolean | undefined;
+  /**
+   * A protovalidate validator (`createValidator()` of
+   * `@bufbuild/protovalidate`): the requests of tools with `validate` are
+   * checked against their `buf.validate` rules before sending.
+   */
+  readonly validator?: RequestValidator | undefined;
+  /**
+   * The most UTF-8 bytes of a result as the model sees it: a larger one is
+   * refused (`result-too-large`), a stream cancelled once past it. 100,000
+   * by default; 0 for no limit.
+   */
+  readonly maxResultBytes?: number | undefined;
+  /**
+   * The deadline of a call, in milliseconds, for tools without their own
+   * `timeoutMs`: 30,000 by default; 0 for none. A shorter deadline of the
+   * caller wins.
+   */
+  readonly timeoutMs?: number | undefined;
 }
+
+/** The deadline of a call when neither the tool nor the executor sets one. */
+export const defaultTimeoutMs = 30_000;
 
 /** protobuf-es JSON options of {@link ExecutorConfig.resultJson}. */
 export type ResultJsonOptions = Partial<
@@ -60,18 +105,31 @@ export interface CreateExecutorOptions {
    * executors of the conversation; a fresh one by default.
    */
   readonly aliasManager?: AliasManager | undefined;
+  /** See {@link ExecutorConfig.maxResultBytes}. */
+  readonly maxResultBytes?: number | undefined;
+  /** See {@link ExecutorConfig.timeoutMs}. */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** Options of one {@link Executor.execute} call. */
 export interface ExecuteOptions {
   /** Cancels the call; a cancelled call fails with ToolError code `Canceled`. */
   readonly signal?: AbortSignal | undefined;
-  /** A deadline for the call, in milliseconds. */
+  /**
+   * A deadline for the call, in milliseconds; the tool's or the
+   * executor's when that is shorter.
+   */
   readonly timeoutMs?: number | undefined;
   /** Request headers (e.g. authorization) for the call. */
   readonly headers?: Parameters<Transport["unary"]>[3];
   /** Context values for the call, which the transport's interceptors see. */
   readonly contextValues?: ContextValues | undefined;
+  /**
+   * Names at the root of the arguments that are never unknown fields (the
+   * MCP servers' `conversation` and added properties); the decoder drops
+   * them.
+   */
+  readonly extraRoot?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -80,11 +138,14 @@ export interface ExecuteOptions {
  */
 export interface Executor {
   /**
-   * Run the tool: resolve and check aliases, undo the schema fixes, decode
-   * the request (unknown fields ignored), call the RPC, encode the response
-   * as proto3 JSON, register its ids and return it aliasified. A
-   * server-streaming RPC returns a JSON array of at most 1000 messages.
-   * Every failure is a {@link ToolError}, whose message is for the model.
+   * Run the tool (docs/runtime.md, "A tool call"): read the arguments,
+   * refuse unknown and missing required fields, resolve and check aliases,
+   * undo the schema fixes, decode the request, check its `buf.validate`
+   * rules; only then call the RPC, with a deadline; encode the response as
+   * proto3 JSON (proto names by default), register its ids and return it
+   * aliasified, refused when over `maxResultBytes`. A server-streaming RPC
+   * returns a JSON array of at most 1000 messages. Every failure is a
+   * {@link ToolError}, whose message is for the model.
    */
   execute(
     toolName: string,
@@ -122,7 +183,11 @@ export function createExecutor(
     if (tools.has(m.tool.name)) {
       throw new Error(`tool ${JSON.stringify(m.tool.name)} is declared twice`);
     }
-    tools.set(m.tool.name, { ...m, registry: createMethodRegistry(m.method) });
+    tools.set(m.tool.name, {
+      ...m,
+      registry: createMethodRegistry(m.method),
+      table: argumentTableOf(m),
+    });
   }
   const aliases = config.aliasManager ?? createAliasManager(config.aliases);
   const core: ExecutorCore = {
@@ -131,7 +196,7 @@ export function createExecutor(
       run(
         transport,
         tools,
-        config.resultJson,
+        config,
         toolName,
         argsJson,
         manager,
@@ -152,7 +217,10 @@ export function createExecutor(
           options,
           (t, json) => aliases.registerResponse(t, json),
         );
-        return aliases.aliasifyJson(out);
+        return checkResultSize(
+          aliases.aliasifyJson(out),
+          maxResultBytes(config),
+        );
       } catch (e) {
         throw toolError(aliases, e);
       }
@@ -196,14 +264,62 @@ export function coreOf(executor: Executor): ExecutorCore | undefined {
   return (executor as { [executorCore]?: ExecutorCore })[executorCore];
 }
 
+/** The result limit of an executor's configuration. */
+export function maxResultBytes(config: ExecutorConfig): number {
+  return config.maxResultBytes ?? defaultMaxResultBytes;
+}
+
 interface Entry extends ToolMethod {
   readonly registry: Registry;
+  readonly table: ArgumentTable | undefined;
+}
+
+/** The argument tables read so far, by tool (generated tools are constants). */
+const tables = new WeakMap<ToolMethod, ArgumentTable>();
+
+function argumentTableOf(m: ToolMethod): ArgumentTable | undefined {
+  if (m.arguments === undefined) {
+    return undefined;
+  }
+  let table = tables.get(m);
+  if (table === undefined) {
+    table = parseArgumentTable(m.tool.name, m.arguments);
+    tables.set(m, table);
+  }
+  return table;
+}
+
+/** How results are shown when not as the contract's JSON (undefined). */
+function shownJson(config: ExecutorConfig): ResultJsonOptions | undefined {
+  if (config.resultJson !== undefined) {
+    return config.resultJson;
+  }
+  return config.jsonNames === true ? undefined : protoNames;
+}
+
+const protoNames: ResultJsonOptions = { useProtoFieldName: true };
+
+/**
+ * The deadline of a call: the tool's, else the executor's, else 30 s (0:
+ * none); the caller's when shorter.
+ */
+function deadlineMs(
+  entry: Entry,
+  config: ExecutorConfig,
+  options: ExecuteOptions,
+): number | undefined {
+  const own = entry.timeoutMs ?? config.timeoutMs ?? defaultTimeoutMs;
+  const caller = options.timeoutMs;
+  if (own <= 0) {
+    return caller;
+  }
+  return caller === undefined ? own : Math.min(own, caller);
 }
 
 async function run(
   transport: Transport,
   tools: ReadonlyMap<string, Entry>,
-  resultJson: ResultJsonOptions | undefined,
+  config: ExecutorConfig,
   toolName: string,
   argsJson: string,
   aliases: AliasManager,
@@ -220,18 +336,20 @@ async function run(
   }
   let request: Message;
   try {
-    request = decode(entry, aliases, argsJson);
+    request = decode(entry, aliases, argsJson, config, options.extraRoot);
   } catch (e) {
     // Anything else is a bug, but reaches the caller as the one error type.
     throw e instanceof ToolError
       ? e
       : invalidArguments(e instanceof Error ? e.message : String(e), e);
   }
+  const resultJson = shownJson(config);
+  const timeoutMs = deadlineMs(entry, config, options);
   if (entry.method.methodKind === "unary") {
     const res = await transport.unary(
       entry.method as DescMethodUnary,
       options.signal,
-      options.timeoutMs,
+      timeoutMs,
       options.headers,
       request,
       options.contextValues,
@@ -245,7 +363,7 @@ async function run(
   return await collect(
     transport,
     entry,
-    resultJson,
+    { resultJson, timeoutMs, max: maxResultBytes(config), aliases },
     request,
     options,
     onResponse,
@@ -270,43 +388,76 @@ export function toolError(aliases: AliasManager, e: unknown): ToolError {
       code: e.code,
       rawMessage,
       details: e.details,
+      violations: e.violations.map((v) => ({
+        field: aliases.aliasifyJson(v.field),
+        reason: v.reason,
+        message: aliases.aliasifyJson(v.message),
+      })),
       cause: e.cause,
     });
   }
   return callError(ConnectError.from(e), (s) => aliases.aliasifyJson(s), e);
 }
 
-/** Read the model's arguments into the request message. */
+/**
+ * Read the model's arguments into the request message, stages 1 to 6 of
+ * docs/runtime.md, "A tool call": each stage's violations are a ToolError,
+ * and nothing is sent.
+ */
 function decode(
   entry: Entry,
   aliases: AliasManager,
   argsJson: string,
+  config: ExecutorConfig,
+  extraRoot: ReadonlySet<string> | undefined,
 ): Message {
-  if (typeof argsJson !== "string") {
-    throw invalidArguments(
-      `expected the arguments as JSON text, got ${typeof argsJson}`,
-    );
+  const { args, violation } = readArguments(argsJson);
+  if (violation !== undefined) {
+    throw violationError([violation]);
   }
-  const tree = tryParseJson(aliases.resolveJson(argsJson));
-  if (tree === undefined) {
-    throw invalidArguments(
-      "invalid JSON; send the arguments as one JSON object",
-    );
+  if (entry.table !== undefined) {
+    const violations = checkArguments(args, entry.table, {
+      lenient: config.lenientArguments,
+      extraRoot,
+    });
+    if (violations.length > 0) {
+      throw violationError(violations);
+    }
   }
-  if (!isJsonMap(tree)) {
-    throw invalidArguments(`expected a JSON object, got ${jsonKind(tree)}`);
-  }
+  const tree = resolveAliases(aliases, argsJson);
   const input = entry.method.input;
   fixTree(tree, input, entry.tool.strict);
   const json = toDecoderJson(tree, input);
+  let request: Message;
   try {
-    return fromJson(input, json, {
+    request = fromJson(input, json, {
       ignoreUnknownFields: true,
       registry: entry.registry,
     });
   } catch (e) {
     throw invalidArguments(e instanceof Error ? e.message : String(e), e);
   }
+  if (entry.validate === true && config.validator !== undefined) {
+    validateRequest(config.validator, input, request);
+  }
+  return request;
+}
+
+/**
+ * Stage 3: the arguments (one JSON object) with every alias replaced by
+ * its UUID; an unknown alias is a violation.
+ */
+function resolveAliases(aliases: AliasManager, argsJson: string): JsonMap {
+  let resolved: string;
+  try {
+    resolved = aliases.resolveJson(argsJson);
+  } catch (e) {
+    if (e instanceof ToolError && e.violations.length > 0) {
+      throw violationError(e.violations, e.reason, e);
+    }
+    throw e;
+  }
+  return tryParseJson(resolved) as JsonMap;
 }
 
 /**
@@ -341,11 +492,27 @@ function encode(
  */
 const overflowGraceMs = 100;
 
-/** Read a server stream into a JSON array of at most 1000 messages. */
+/** How {@link collect} writes and bounds a stream's messages. */
+interface StreamLimits {
+  /** How the messages are shown, when not as the contract's JSON. */
+  readonly resultJson: ResultJsonOptions | undefined;
+  /** The call's deadline. */
+  readonly timeoutMs: number | undefined;
+  /** The most bytes of the result; 0 for no limit. */
+  readonly max: number;
+  /** The aliases the result is shown with. */
+  readonly aliases: AliasManager;
+}
+
+/**
+ * Read a server stream into a JSON array of at most 1000 messages and at
+ * most `max` bytes as the model sees them (aliasified); past either, the
+ * stream is cancelled.
+ */
 async function collect(
   transport: Transport,
   entry: Entry,
-  resultJson: ResultJsonOptions | undefined,
+  limits: StreamLimits,
   request: Message,
   options: ExecuteOptions,
   onResponse: (toolName: string, json: string) => void,
@@ -364,52 +531,61 @@ async function collect(
     const res = await transport.stream(
       method as DescMethodServerStreaming,
       abort.signal,
-      options.timeoutMs,
+      limits.timeoutMs,
       options.headers,
       createAsyncIterable([request]),
       options.contextValues,
     );
     const items: string[] = [];
-    let over = false;
+    let over: ToolError | undefined;
+    let size = 1;
     let cancel: ReturnType<typeof setTimeout> | undefined;
+    const stop = (error: ToolError) => {
+      // Read on, for a moment, before cancelling: a stream the server has
+      // ended delivers the rest at once and ends, while one whose end had
+      // arrived but was cancelled unread keeps its HTTP/2 session, and so
+      // the process, alive. One that goes on is cancelled.
+      over = error;
+      cancel = setTimeout(() => abort.abort(), overflowGraceMs);
+    };
     try {
       for await (const message of res.message) {
-        if (over) {
+        if (over !== undefined) {
           continue;
         }
         if (items.length === maxStreamMessages) {
-          // Read on, for a moment, before cancelling: a stream the server
-          // has ended delivers the rest at once and ends, while one whose
-          // end had arrived but was cancelled unread keeps its HTTP/2
-          // session, and so the process, alive. One that goes on is
-          // cancelled.
-          over = true;
-          cancel = setTimeout(() => abort.abort(), overflowGraceMs);
+          stop(
+            new ToolError(
+              `stream returned more than ${maxStreamMessages} messages: narrow the request`,
+              { reason: "invalid-response", code: Code.ResourceExhausted },
+            ),
+          );
           continue;
         }
         const item = encode(method.output, message, entry.registry);
         onResponse(entry.tool.name, item);
-        items.push(
-          resultJson === undefined
+        const shown =
+          limits.resultJson === undefined
             ? item
-            : encode(method.output, message, entry.registry, resultJson),
-        );
+            : encode(method.output, message, entry.registry, limits.resultJson);
+        if (limits.max > 0) {
+          size += utf8Length(limits.aliases.aliasifyJson(shown)) + 1;
+          if (size > limits.max) {
+            stop(streamTooLarge(limits.max));
+            continue;
+          }
+        }
+        items.push(shown);
       }
     } catch (e) {
-      if (!over) {
+      if (over === undefined) {
         throw e;
       }
     } finally {
       clearTimeout(cancel);
     }
-    if (over) {
-      throw new ToolError(
-        `stream returned more than ${maxStreamMessages} messages: narrow the request`,
-        {
-          reason: "invalid-response",
-          code: Code.ResourceExhausted,
-        },
-      );
+    if (over !== undefined) {
+      throw over;
     }
     return `[${items.join(",")}]`;
   } finally {

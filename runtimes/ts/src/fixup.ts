@@ -18,6 +18,11 @@ import {
   type JsonTree,
 } from "./json.js";
 import { ToolError } from "./tool-error.js";
+import {
+  argumentsError,
+  violationError,
+  type Violation,
+} from "./violations.js";
 
 /**
  * Check a model's arguments and undo the schema fixes of docs/compat.md,
@@ -28,8 +33,10 @@ import { ToolError } from "./tool-error.js";
  * (bytes must be valid base64). Returns the arguments re-encoded (keys
  * sorted, numbers as written). Text that is not a JSON object is returned
  * unchanged, for the decoder to report. Throws {@link ToolError}
- * (`invalid-arguments`, `failed to parse arguments: …`), e.g. for two
- * members of one oneof or a string where an integer goes.
+ * (`invalid-arguments`, `failed to parse arguments: …`, the fix-up's
+ * message as the shared fix-up vectors pin it), e.g. for two members of
+ * one oneof or a string where an integer goes; its one violation
+ * (`invalid-value`) has the field apart, as an executor shows it.
  */
 export function fixArguments(
   argsJson: string,
@@ -40,11 +47,29 @@ export function fixArguments(
   if (!isJsonMap(v)) {
     return argsJson;
   }
-  fixTree(v, schema, strict);
+  try {
+    fixMessage(v, schema, strict, "");
+  } catch (e) {
+    if (e instanceof FixupError) {
+      const legacy = e.oneof
+        ? `fields ${e.message}`
+        : `field ${quote(e.field)}: ${e.message}`;
+      throw new ToolError(`failed to parse arguments: ${legacy}`, {
+        reason: "invalid-arguments",
+        code: Code.InvalidArgument,
+        violations: [e.violation()],
+      });
+    }
+    throw e;
+  }
   return stringifyJson(v);
 }
 
-/** {@link fixArguments} on a decoded object, in place. */
+/**
+ * {@link fixArguments} on a decoded object, in place, as an executor runs
+ * it: an error is the ToolError `invalid arguments, nothing was sent:` with
+ * one violation.
+ */
 export function fixTree(
   obj: JsonMap,
   schema: DescMessage,
@@ -54,22 +79,35 @@ export function fixTree(
     fixMessage(obj, schema, strict, "");
   } catch (e) {
     if (e instanceof FixupError) {
-      throw invalidArguments(e.message);
+      throw violationError([e.violation()]);
     }
     throw e;
   }
 }
 
-/** A ToolError for arguments the decoder or the fix-up refused. */
+/** A ToolError for arguments the decoder refused (no field known). */
 export function invalidArguments(what: string, cause?: unknown): ToolError {
-  return new ToolError(`failed to parse arguments: ${what}`, {
-    reason: "invalid-arguments",
-    code: Code.InvalidArgument,
-    cause,
-  });
+  return argumentsError("invalid-value", what, cause);
 }
 
-class FixupError extends Error {}
+/** What the fix-up refused: the field's path and what is wrong with it. */
+class FixupError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+    readonly oneof = false,
+  ) {
+    super(message);
+  }
+
+  violation(): Violation {
+    return {
+      field: this.field,
+      reason: "invalid-value",
+      message: this.message,
+    };
+  }
+}
 
 /**
  * The field of a JSON key: by proto name (the schema's), then by JSON name.
@@ -130,7 +168,7 @@ function fixMessage(
   strict: boolean,
   path: string,
 ): void {
-  const present = new Set<DescField>();
+  const present = new Map<DescField, string>();
   for (const key of sortedKeys(obj)) {
     const field = fieldOf(schema, key);
     if (field === undefined) {
@@ -144,14 +182,16 @@ function fixMessage(
       continue;
     }
     obj[key] = fixField(v, field, strict, child(path, key));
-    present.add(field);
+    present.set(field, key);
   }
   // As in Go and Python: the fields' own errors first, then the oneofs.
   for (const oneof of schema.oneofs) {
     const set = oneof.fields.filter((f) => present.has(f));
     if (set.length > 1) {
       throw new FixupError(
-        `fields ${quote(set[0]!.name)} and ${quote(set[1]!.name)} are members of oneof ${quote(oneof.name)}: set only one`,
+        child(path, present.get(set[1]!)!),
+        `${quote(set[0]!.name)} and ${quote(set[1]!.name)} are members of oneof ${quote(oneof.name)}: set only one`,
+        true,
       );
     }
   }
@@ -227,7 +267,8 @@ function entriesObject(v: JsonTree, path: string, anyKey: boolean): JsonMap {
       obj[String(key)] = entryValue(entry as JsonMap);
     } else {
       throw new FixupError(
-        `field ${quote(path)}: entry ${i} is not a {"key": …, "value": …} object`,
+        path,
+        `entry ${i} is not a {"key": …, "value": …} object`,
       );
     }
   });
@@ -363,9 +404,7 @@ function checkScalar(v: JsonTree, scalar: ScalarType, path: string): void {
         throw kindError(path, "a base64 string", v);
       }
       if (!isBase64(v)) {
-        throw new FixupError(
-          `field ${quote(path)}: invalid base64 ${quote(v)}`,
-        );
+        throw new FixupError(path, `invalid base64 ${quote(v)}`);
       }
       return;
     case ScalarType.FLOAT:
@@ -417,15 +456,14 @@ function enumNameError(path: string, e: DescEnum, name: string): FixupError {
   const names = e.values.slice(0, enumNamesListed).map((v) => v.name);
   const more = e.values.length - enumNamesListed;
   return new FixupError(
-    `field ${quote(path)}: expected a name of enum ${e.typeName} (${names.join(", ")}${more > 0 ? `, and ${more} more` : ""}), got ${quote(name)}`,
+    path,
+    `expected a name of enum ${e.typeName} (${names.join(", ")}${more > 0 ? `, and ${more} more` : ""}), got ${quote(name)}`,
   );
 }
 
-/** `field "<path>": expected <kind>, got <value>`. */
+/** At path, `expected <kind>, got <value>`. */
 function kindError(path: string, kind: string, v: JsonTree): FixupError {
-  return new FixupError(
-    `field ${quote(path)}: expected ${kind}, got ${shown(v)}`,
-  );
+  return new FixupError(path, `expected ${kind}, got ${shown(v)}`);
 }
 
 /** A value as a kind error shows it: its JSON text, or its kind. */
@@ -479,9 +517,13 @@ export function toDecoderJson(
     // would read Infinity into a Value and send what no response can encode.
     const n = Number(v.text);
     if (!Number.isFinite(n)) {
-      throw invalidArguments(
-        `field ${quote(path)}: number ${v.text} is out of range`,
-      );
+      throw violationError([
+        {
+          field: path,
+          reason: "invalid-value",
+          message: `number ${v.text} is out of range`,
+        },
+      ]);
     }
     return n;
   }
@@ -533,9 +575,13 @@ export function toDecoderJson(
 
 function refuseProtoKey(key: string, path: string): void {
   if (key === "__proto__") {
-    throw invalidArguments(
-      `field ${quote(path)}: map key "__proto__" is not supported`,
-    );
+    throw violationError([
+      {
+        field: path,
+        reason: "invalid-value",
+        message: `map key "__proto__" is not supported`,
+      },
+    ]);
   }
 }
 

@@ -29,6 +29,7 @@ export {
 } from "./conversation-store.js";
 export {
   createExecutor,
+  defaultTimeoutMs,
   maxStreamMessages,
   type CreateExecutorOptions,
   type ExecuteOptions,
@@ -37,6 +38,12 @@ export {
   type ResultJsonOptions,
 } from "./executor.js";
 export { fixArguments, isBase64 } from "./fixup.js";
+export {
+  type RequestValidationResult,
+  type RequestValidator,
+  type RuleViolation,
+} from "./request-validation.js";
+export { defaultMaxResultBytes } from "./result-limit.js";
 export {
   createSessionRegistry,
   type SessionRegistry,
@@ -47,6 +54,7 @@ export {
   type ToolErrorOptions,
   type ToolErrorReason,
 } from "./tool-error.js";
+export { type Violation, type ViolationReason } from "./violations.js";
 export {
   toOpenAiChatTool,
   toOpenAiChatTools,

@@ -48,8 +48,11 @@ export function toProtoJsonString(
   let registry = options.registry;
   let opaqueUrls: readonly string[] = [];
   let json: JsonValue;
+  // Read by JSON name, written by either: protobuf-es writes a proto name
+  // `__proto__` into a plain object, where it sets the prototype instead.
+  const read = { ...options, useProtoFieldName: false };
   try {
-    json = toJson(schema, message, options);
+    json = toJson(schema, message, read);
   } catch (e) {
     const opaque = opaqueAnys(schema, message, registry);
     if (opaque === undefined) {
@@ -57,7 +60,7 @@ export function toProtoJsonString(
     }
     registry = opaque.registry;
     opaqueUrls = opaque.urls;
-    json = toJson(schema, opaque.message, { ...options, registry });
+    json = toJson(schema, opaque.message, { ...read, registry });
   }
   const out: string[] = [];
   const ctx: Context = {
@@ -148,20 +151,20 @@ function writeFields(
 ): void {
   const { out } = ctx;
   const done = new Set<string>(["@type"]);
-  const member = (key: string) => {
-    out.push(more ? "," : "", quote(key), ":");
+  const member = (key: string, shown = key) => {
+    out.push(more ? "," : "", quote(shown), ":");
     more = true;
     done.add(key);
   };
   for (const field of desc?.fields ?? []) {
-    const key = ctx.protoNames ? field.name : field.jsonName;
+    const key = field.jsonName;
     // Own members only: a field named "constructor" or "toString" that is
     // not set must not read the object's prototype.
     const value = Object.prototype.hasOwnProperty.call(v, key)
       ? v[key]
       : undefined;
     if (value !== undefined) {
-      member(key);
+      member(key, ctx.protoNames ? field.name : key);
       writeField(field, value, ctx);
     }
   }

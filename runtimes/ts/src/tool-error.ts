@@ -1,4 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import { badRequestViolations } from "./bad-request.js";
+import { violationLines, type Violation } from "./violations.js";
 
 /**
  * Why a tool call failed (docs/runtime.md, "Errors"), a closed list:
@@ -6,9 +8,14 @@ import { Code, ConnectError } from "@connectrpc/connect";
  * - `unknown-tool`: no auto-executor for the tool name (`NotFound`);
  * - `unknown-alias`: an argument is an alias of a known prefix that was never
  *   registered (`InvalidArgument`);
- * - `invalid-arguments`: the arguments are not JSON, not an object, break
- *   the argument fix-up or its kind checks, or do not decode into the
- *   request message (`InvalidArgument`);
+ * - `invalid-arguments`: the arguments are not JSON, not an object, hold
+ *   unknown fields or miss required ones, break the argument fix-up or its
+ *   kind checks, or do not decode into the request message
+ *   (`InvalidArgument`);
+ * - `failed-validation`: the request breaks its `buf.validate` rules
+ *   (`InvalidArgument`);
+ * - `result-too-large`: the result is over the executor's
+ *   `maxResultBytes` (`ResourceExhausted`);
  * - `server-error`: the server answered with an error status other than
  *   `Unavailable`; `code` and `details` are the ones it sent;
  * - `unavailable`: the server could not be reached, or answered
@@ -26,6 +33,8 @@ export type ToolErrorReason =
   | "unknown-tool"
   | "unknown-alias"
   | "invalid-arguments"
+  | "failed-validation"
+  | "result-too-large"
   | "server-error"
   | "unavailable"
   | "invalid-response"
@@ -46,6 +55,8 @@ export interface ToolErrorOptions {
   readonly rawMessage?: string | undefined;
   /** Error details of a server error, as the server sent them. */
   readonly details?: ConnectError["details"] | undefined;
+  /** The refused parts of the arguments, or the server's field violations. */
+  readonly violations?: readonly Violation[] | undefined;
   /** The underlying error. */
   readonly cause?: unknown;
 }
@@ -64,8 +75,9 @@ export class ToolError extends Error {
 
   /**
    * The gRPC code (Connect `Code`): the server's for `server-error`;
-   * `Unavailable` for `unavailable`; `InvalidArgument` for `unknown-alias`
-   * and `invalid-arguments`; `NotFound` for `unknown-tool`;
+   * `Unavailable` for `unavailable`; `InvalidArgument` for `unknown-alias`,
+   * `invalid-arguments` and `failed-validation`; `NotFound` for
+   * `unknown-tool`; `ResourceExhausted` for `result-too-large`;
    * `ResourceExhausted` or `Internal` for `invalid-response`; `NotFound`,
    * `DataLoss` and `Unavailable` for `conversation-expired`,
    * `conversation-corrupt` and `store-unavailable`.
@@ -81,6 +93,13 @@ export class ToolError extends Error {
   /** Error details of a server error, with the raw ids; empty otherwise. */
   readonly details: ConnectError["details"];
 
+  /**
+   * What was refused, one entry per line of the message: the arguments'
+   * violations (nothing was sent), or the field violations of a server's
+   * `google.rpc.BadRequest` (reason `server`); empty otherwise.
+   */
+  readonly violations: readonly Violation[];
+
   /** Create an error whose message is shown to the model as it is. */
   constructor(message: string, options: ToolErrorOptions) {
     super(
@@ -91,6 +110,7 @@ export class ToolError extends Error {
     this.code = options.code;
     this.rawMessage = options.rawMessage ?? message;
     this.details = options.details ?? [];
+    this.violations = options.violations ?? [];
   }
 
   /**
@@ -112,7 +132,9 @@ export class ToolError extends Error {
 
 /**
  * The ToolError of a failed call: the server's code and details, its message
- * passed through aliasify, written as every target writes it.
+ * passed through aliasify, written as every target writes it:
+ * `rpc error: code = NotFound desc = …`, then one line per field violation
+ * of a `google.rpc.BadRequest` detail, `- "<field>": <description>`.
  */
 export function callError(
   err: ConnectError,
@@ -120,13 +142,20 @@ export function callError(
   cause: unknown,
 ): ToolError {
   const raw = aliasify(err.rawMessage);
+  const violations = badRequestViolations(err.details).map((v) => ({
+    ...v,
+    field: aliasify(v.field),
+    message: aliasify(v.message),
+  }));
+  const head = `rpc error: code = ${codeName(err.code)} desc = ${raw}`;
   return new ToolError(
-    `rpc error: code = ${codeName(err.code)} desc = ${raw}`,
+    violations.length === 0 ? head : `${head}\n${violationLines(violations)}`,
     {
       reason: err.code === Code.Unavailable ? "unavailable" : "server-error",
       code: err.code,
       rawMessage: raw,
       details: err.details,
+      violations,
       cause,
     },
   );

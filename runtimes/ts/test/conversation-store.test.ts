@@ -147,7 +147,10 @@ describe("createConversationExecutor", () => {
     const store = faultyStore();
     store.fail.create = new Error("connect\tECONNREFUSED  \n 127.0.0.1:1");
     const n = server.calls.length;
-    const call = await firstCall(store, `{"name":"x"}`);
+    const call = await firstCall(
+      store,
+      `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
+    );
     expect(call.error?.reason).toBe("store-unavailable");
     expect(call.error?.message).toBe(
       "conversation store unavailable: connect ECONNREFUSED 127.0.0.1:1",
@@ -168,7 +171,10 @@ describe("createConversationExecutor", () => {
     store.fail.register = new Error("socket closed");
     store.fail.delete = new Error("socket closed too");
     const n = server.calls.length;
-    call = await firstCall(store, `{"name":"x"}`);
+    call = await firstCall(
+      store,
+      `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
+    );
     expect(server.calls.length).toBe(n + 1);
     expect(call.error?.reason).toBe("store-unavailable");
     expect(call.error?.message).toBe(
@@ -180,7 +186,10 @@ describe("createConversationExecutor", () => {
     // A first call that succeeds keeps its conversation.
     delete store.fail.register;
     delete store.fail.delete;
-    call = await firstCall(store, `{"name":"y"}`);
+    call = await firstCall(
+      store,
+      `{"name":"y","owner_id":"","note_count":0,"contact_count":0}`,
+    );
     expect(call.error).toBeUndefined();
     expect(call.handle).toBe(store.created[2]);
     expect(store.deleted).toHaveLength(2);
@@ -196,7 +205,11 @@ describe("createConversationExecutor", () => {
     const h = await e.start();
     store.fail.register = new Error("connect ECONNREFUSED\n127.0.0.1:1");
     let err = await toolErrorOf(
-      e.execute(h, "accounts_create", `{"name":"x"}`),
+      e.execute(
+        h,
+        "accounts_create",
+        `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
+      ),
     );
     expect(err.reason).toBe("store-unavailable");
     expect(err.code).toBe(Code.Unavailable);
@@ -206,14 +219,24 @@ describe("createConversationExecutor", () => {
     expect(err.message).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
     delete store.fail.register;
     store.fail.load = new Error("socket closed");
-    err = await toolErrorOf(e.execute(h, "accounts_create", `{"name":"x"}`));
+    err = await toolErrorOf(
+      e.execute(
+        h,
+        "accounts_create",
+        `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
+      ),
+    );
     expect(err.message).toBe("conversation store unavailable: socket closed");
     store.fail.create = new Error("down");
     err = await toolErrorOf(e.start());
     expect(err.reason).toBe("store-unavailable");
     delete store.fail.load;
     // Recovered: the failed call stored and showed nothing, so acct-1 is free.
-    const out = await e.execute(h, "accounts_create", `{"name":"y"}`);
+    const out = await e.execute(
+      h,
+      "accounts_create",
+      `{"name":"y","owner_id":"","note_count":0,"contact_count":0}`,
+    );
     expect(JSON.parse(out)).toMatchObject({ account: { id: "acct-1" } });
   });
 
@@ -231,7 +254,11 @@ describe("createConversationExecutor", () => {
       store.state = state;
       const n = server.calls.length;
       const err = await toolErrorOf(
-        e.execute(h, "accounts_create", `{"name":"x"}`),
+        e.execute(
+          h,
+          "accounts_create",
+          `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
+        ),
       );
       expect(err.reason).toBe("conversation-corrupt");
       expect(err.code).toBe(Code.DataLoss);

@@ -41,6 +41,17 @@ async function toolError(p: Promise<unknown>): Promise<ToolError> {
   throw new Error("the call did not fail");
 }
 
+/** accounts_create's arguments: a strict tool takes every field. */
+function createArgs(args: Record<string, unknown>): string {
+  return JSON.stringify({
+    name: "n",
+    owner_id: "",
+    note_count: 0,
+    contact_count: 0,
+    ...args,
+  });
+}
+
 const uuidPattern =
   /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
@@ -59,7 +70,7 @@ describe("executor", () => {
     const ownerAlias = e.aliases.register("user", owner);
     const out = await e.execute(
       "accounts_create",
-      JSON.stringify({ name: "n", ownerId: ownerAlias, noteCount: 2 }),
+      createArgs({ name: "n", owner_id: ownerAlias, note_count: 2 }),
     );
     const received = server.calls.at(-1);
     expect(received?.method).toBe("CreateAccount");
@@ -67,8 +78,8 @@ describe("executor", () => {
     const json = JSON.parse(out) as {
       account: {
         id: string;
-        ownerId: string;
-        workspaceId: string;
+        owner_id: string;
+        workspace_id: string;
         notes: { id: string }[];
         tags: object;
       };
@@ -76,25 +87,27 @@ describe("executor", () => {
     // By message type: Account.id is an acct, Note.id a note.
     expect(json.account.id).toBe("acct-1");
     expect(json.account.notes.map((n) => n.id)).toEqual(["note-1", "note-2"]);
-    expect(json.account.ownerId).toBe("user-1");
+    expect(json.account.owner_id).toBe("user-1");
     // Not a listed field: stays a raw UUID.
-    expect(json.account.workspaceId).toMatch(uuidPattern);
+    expect(json.account.workspace_id).toMatch(uuidPattern);
     expect(json.account.tags).toEqual({ env: "test" });
-    expect(out).not.toContain("noteCount");
+    // Proto names, as the schema; unpopulated fields left out.
+    expect(out).not.toContain("ownerId");
+    expect(out).not.toContain("contacts");
   });
 
   it("resolves aliases in the arguments; the response shows them again", async () => {
     const e = newExecutor();
     const a = JSON.parse(
-      await e.execute("accounts_create", `{"name":"a"}`),
+      await e.execute("accounts_create", createArgs({ name: "a" })),
     ) as { account: { id: string } };
     const b = JSON.parse(
-      await e.execute("accounts_create", `{"name":"b"}`),
+      await e.execute("accounts_create", createArgs({ name: "b" })),
     ) as { account: { id: string } };
     expect([a.account.id, b.account.id]).toEqual(["acct-1", "acct-2"]);
     const out = await e.execute(
       "accounts_merge",
-      JSON.stringify({ sourceId: "acct-1", targetId: "acct-2" }),
+      JSON.stringify({ source_id: "acct-1", target_id: "acct-2", note: "" }),
     );
     const req = server.calls.at(-1)?.request as {
       sourceId: string;
@@ -104,7 +117,7 @@ describe("executor", () => {
     expect(req.sourceId).toMatch(uuidPattern);
     expect(JSON.parse(out)).toMatchObject({
       account: { id: "acct-2" },
-      receivedSourceId: "acct-1",
+      received_source_id: "acct-1",
     });
   });
 
@@ -112,11 +125,21 @@ describe("executor", () => {
     const e = newExecutor();
     const before = server.calls.length;
     const err = await toolError(
-      e.execute("accounts_merge", `{"sourceId":"acct-7","targetId":"acct-1"}`),
+      e.execute(
+        "accounts_merge",
+        `{"source_id":"acct-7","target_id":"acct-1","note":""}`,
+      ),
     );
     expect(err.message).toBe(
-      `unknown alias "acct-7" in field "sourceId"; no acct aliases exist yet: call a tool that returns accts first`,
+      `invalid arguments, nothing was sent:\n- "source_id": unknown alias "acct-7"; no acct aliases exist yet: call a tool that returns accts first`,
     );
+    expect(err.violations).toEqual([
+      {
+        field: "source_id",
+        reason: "unknown-alias",
+        message: `unknown alias "acct-7"; no acct aliases exist yet: call a tool that returns accts first`,
+      },
+    ]);
     expect(err.reason).toBe("unknown-alias");
     expect(err.code).toBe(Code.InvalidArgument);
     expect(server.calls.length).toBe(before);
@@ -129,7 +152,7 @@ describe("executor", () => {
     const err = await toolError(
       e.execute(
         "accounts_merge",
-        JSON.stringify({ sourceId: alias, targetId: alias }),
+        JSON.stringify({ source_id: alias, target_id: alias, note: "" }),
       ),
     );
     expect(err.reason).toBe("server-error");
@@ -150,7 +173,11 @@ describe("executor", () => {
   });
 
   it("refuses a stream of more than 1000 messages", async () => {
-    const e = newExecutor();
+    const e = createExecutor(server.transport, {
+      methods: aitestMethods,
+      aliases: aitestAliases,
+      maxResultBytes: 0,
+    });
     const items = JSON.parse(
       await e.execute("accounts_watch", `{"count":1000}`),
     ) as unknown[];
@@ -189,7 +216,7 @@ describe("executor", () => {
     );
     expect(JSON.parse(out)).toEqual({
       labels: { a: "2" },
-      itemsByNum: { "7": { name: "seven", counts: { c: 3 } } },
+      items_by_num: { "7": { name: "seven", counts: { c: 3 } } },
       flags: { true: "yes" },
       attrs: { o: { x: [1, 2] } },
       extra: { k: null },
@@ -219,57 +246,54 @@ describe("executor", () => {
       e.execute("fixup_strict", `{"text":"a","number":"1"}`),
     );
     expect(err.message).toBe(
-      `failed to parse arguments: fields "text" and "number" are members of oneof "kind": set only one`,
+      `invalid arguments, nothing was sent:\n- "number": "text" and "number" are members of oneof "kind": set only one`,
     );
+    expect(err.violations).toEqual([
+      {
+        field: "number",
+        reason: "invalid-value",
+        message: `"text" and "number" are members of oneof "kind": set only one`,
+      },
+    ]);
   });
 });
 
 describe("executor, bad input", () => {
-  const cases: [string, string, RegExp][] = [
+  const head = "invalid arguments, nothing was sent:\n- ";
+  const cases: [string, string, string | RegExp][] = [
     [
       "not JSON",
       `{"name":`,
-      /^failed to parse arguments: invalid JSON; send the arguments as one JSON object$/,
+      `${head}invalid JSON; send the arguments as one JSON object`,
     ],
     [
       "trailing text",
       `{"name":"a"} x`,
-      /^failed to parse arguments: invalid JSON; send the arguments as one JSON object$/,
+      `${head}invalid JSON; send the arguments as one JSON object`,
     ],
-    [
-      "empty",
-      ``,
-      /^failed to parse arguments: invalid JSON; send the arguments as one JSON object$/,
-    ],
-    [
-      "an array",
-      `[1]`,
-      /^failed to parse arguments: expected a JSON object, got an array$/,
-    ],
-    [
-      "a string",
-      `"x"`,
-      /^failed to parse arguments: expected a JSON object, got a string$/,
-    ],
-    [
-      "null",
-      `null`,
-      /^failed to parse arguments: expected a JSON object, got null$/,
-    ],
+    ["empty", ``, `${head}invalid JSON; send the arguments as one JSON object`],
+    ["an array", `[1]`, `${head}expected a JSON object, got an array`],
+    ["a string", `"x"`, `${head}expected a JSON object, got a string`],
+    ["null", `null`, `${head}expected a JSON object, got null`],
     [
       "a wrong type",
-      `{"note_count":"many"}`,
-      /^failed to parse arguments: field "note_count": expected an integer, got "many"$/,
+      createArgs({ note_count: "many" }),
+      `${head}"note_count": expected an integer, got "many"`,
     ],
     [
       "an int32 out of range",
-      `{"noteCount":4294967296}`,
-      /^failed to parse arguments: /,
+      createArgs({ note_count: 4294967296 }),
+      /^invalid arguments, nothing was sent:\n- \S/,
     ],
     [
       "a message as a string",
-      `{"name":{"a":1}}`,
-      /^failed to parse arguments: /,
+      createArgs({ name: { a: 1 } }),
+      `${head}"name": expected a string, got an object`,
+    ],
+    [
+      "an unknown field and a missing one",
+      `{"nme":"a","owner_id":"","note_count":1}`,
+      `${head}"nme": unknown field; did you mean "name"? valid fields: name, owner_id, note_count, contact_count\n- "name": missing required field\n- "contact_count": missing required field`,
     ],
   ];
   for (const [name, args, message] of cases) {
@@ -277,7 +301,12 @@ describe("executor, bad input", () => {
       const e = newExecutor();
       const before = server.calls.length;
       const err = await toolError(e.execute("accounts_create", args));
-      expect(err.message).toMatch(message);
+      if (typeof message === "string") {
+        expect(err.message).toBe(message);
+      } else {
+        expect(err.message).toMatch(message);
+      }
+      expect(err.violations.length).toBeGreaterThan(0);
       expect(err.reason).toBe("invalid-arguments");
       expect(err.code).toBe(Code.InvalidArgument);
       expect(server.calls.length).toBe(before);
@@ -297,7 +326,7 @@ describe("executor, bad input", () => {
     ]) {
       const err = await toolError(e.execute("fixup_strict", args));
       expect(err.message).toMatch(
-        /^failed to parse arguments: field "\w+": map key "__proto__" is not supported$/,
+        /^invalid arguments, nothing was sent:\n- "\w+": map key "__proto__" is not supported$/,
       );
     }
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
@@ -323,7 +352,7 @@ describe("executor, bad input", () => {
   it("a cancelled call: a ToolError with code Canceled", async () => {
     const e = newExecutor();
     const err = await toolError(
-      e.execute("accounts_list", `{"count":1}`, {
+      e.execute("accounts_list", `{"count":1,"contacts_per_account":0}`, {
         signal: AbortSignal.abort(),
       }),
     );
@@ -395,7 +424,10 @@ describe("no UUID reaches the model", () => {
     e.aliases.register("acct", ids[0]!);
     server.failNext(Code.NotFound, `account ${ids[0]} not found`);
     const err = await toolError(
-      e.execute("accounts_merge", `{"source_id":"acct-1"}`),
+      e.execute(
+        "accounts_merge",
+        `{"source_id":"acct-1","target_id":"acct-1","note":""}`,
+      ),
     );
     expect(err.message).toBe(
       "rpc error: code = NotFound desc = account acct-1 not found",
@@ -448,7 +480,9 @@ describe("executor, unreachable server", () => {
       methods: aitestMethods,
       aliases: aitestAliases,
     });
-    const err = await toolError(e.execute("accounts_list", `{"count":1}`));
+    const err = await toolError(
+      e.execute("accounts_list", `{"count":1,"contacts_per_account":0}`),
+    );
     expect(err.reason).toBe("unavailable");
     expect(err.code).toBe(Code.Unavailable);
     expect(err.message).toMatch(/^rpc error: code = Unavailable desc = /);
@@ -476,15 +510,18 @@ describe("executor, shared alias manager", () => {
     });
     expect(a.aliases).toBe(shared);
     const out = JSON.parse(
-      await a.execute("accounts_create", `{"name":"x","owner_id":"user-1"}`),
-    ) as { account: { id: string; ownerId: string } };
-    expect(out.account).toMatchObject({ id: "acct-1", ownerId: "user-1" });
+      await a.execute(
+        "accounts_create",
+        createArgs({ name: "x", owner_id: "user-1" }),
+      ),
+    ) as { account: { id: string; owner_id: string } };
+    expect(out.account).toMatchObject({ id: "acct-1", owner_id: "user-1" });
     // The other executor and the hand-written tool see the new alias.
     const uuid = shared.resolveAlias("acct-1");
     expect(uuid).toMatch(uuidPattern);
     await b.execute(
       "accounts_merge",
-      `{"source_id":"acct-1","target_id":"acct-1"}`,
+      `{"source_id":"acct-1","target_id":"acct-1","note":""}`,
     );
     expect(
       (server.calls.at(-1)?.request as { sourceId: string }).sourceId,
@@ -493,12 +530,27 @@ describe("executor, shared alias manager", () => {
 });
 
 describe("executor, __proto__", () => {
-  it("is discarded like any unknown key when the request has no such field", async () => {
+  const args = `{"__proto__":{"polluted":true},"name":"x","owner_id":"","note_count":0,"contact_count":0,"constructor":1}`;
+
+  it("is an unknown field when the request has no such field", async () => {
     const e = newExecutor();
-    const out = await e.execute(
-      "accounts_create",
-      `{"__proto__":{"polluted":true},"name":"x","constructor":1}`,
-    );
+    const before = server.calls.length;
+    const err = await toolError(e.execute("accounts_create", args));
+    expect(err.violations.map((v) => [v.field, v.reason])).toEqual([
+      ["__proto__", "unknown-field"],
+      ["constructor", "unknown-field"],
+    ]);
+    expect(server.calls.length).toBe(before);
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+
+  it("is discarded like any unknown key with lenientArguments", async () => {
+    const e = createExecutor(server.transport, {
+      methods: aitestMethods,
+      aliases: aitestAliases,
+      lenientArguments: true,
+    });
+    const out = await e.execute("accounts_create", args);
     expect((server.calls.at(-1)?.request as { name: string }).name).toBe("x");
     expect(JSON.parse(out)).toHaveProperty("account.name", "x");
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
@@ -516,7 +568,7 @@ describe("executor, resultJson", () => {
     const owner = randomUUID();
     const out = await e.execute(
       "accounts_create",
-      JSON.stringify({ name: "n", owner_id: owner, note_count: 1 }),
+      createArgs({ name: "n", owner_id: owner, note_count: 1 }),
     );
     const account = (JSON.parse(out) as { account: Record<string, unknown> })
       .account;

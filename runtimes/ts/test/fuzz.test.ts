@@ -404,7 +404,7 @@ describe("fuzz: found cases", () => {
       expect((err as ToolError).reason).toBe("invalid-arguments");
       expect((err as ToolError).message).toMatch(
         new RegExp(
-          `^failed to parse arguments: field "${path.replace(/[[\]]/g, "\\$&")}": number `,
+          `^invalid arguments, nothing was sent:\\n- "${path.replace(/[[\]]/g, "\\$&")}": number `,
         ),
       );
     }

@@ -140,7 +140,7 @@ describe("createRedisConversationStore", () => {
           conversationExecutor(store).execute(
             handle,
             "accounts_create",
-            `{"name":"x"}`,
+            `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
           ),
         );
         expect(err.reason).toBe(r.error);
@@ -306,13 +306,23 @@ describe("faults", () => {
     const e = conversationExecutor(store);
     const h = await e.start();
     expect(
-      JSON.parse(await e.execute(h, "accounts_create", `{"name":"a"}`)),
+      JSON.parse(
+        await e.execute(
+          h,
+          "accounts_create",
+          `{"name":"a","owner_id":"","note_count":0,"contact_count":0}`,
+        ),
+      ),
     ).toMatchObject({ account: { id: "acct-1" } });
 
     await redis.kill();
     const t0 = Date.now();
     const down = await toolErrorOf(
-      e.execute(h, "accounts_create", `{"name":"b"}`),
+      e.execute(
+        h,
+        "accounts_create",
+        `{"name":"b","owner_id":"","note_count":0,"contact_count":0}`,
+      ),
     );
     expect(down.reason).toBe("store-unavailable");
     expect(down.code).toBe(Code.Unavailable);
@@ -331,7 +341,7 @@ describe("faults", () => {
       e.execute(
         h,
         "accounts_merge",
-        `{"sourceId":"acct-1","targetId":"acct-1"}`,
+        `{"source_id":"acct-1","target_id":"acct-1","note":""}`,
       ),
     );
     expect(lost.reason).toBe("conversation-expired");
@@ -340,7 +350,13 @@ describe("faults", () => {
     );
     const h2 = await e.start();
     expect(
-      JSON.parse(await e.execute(h2, "accounts_create", `{"name":"c"}`)),
+      JSON.parse(
+        await e.execute(
+          h2,
+          "accounts_create",
+          `{"name":"c","owner_id":"","note_count":0,"contact_count":0}`,
+        ),
+      ),
     ).toMatchObject({ account: { id: "acct-1" } });
   });
 });

@@ -1,4 +1,4 @@
-import { quote } from "../json.js";
+import { violationError } from "../violations.js";
 import {
   conversationArgument,
   conversationMetaKey,
@@ -31,7 +31,8 @@ export interface CallArgumentOptions {
  * (docs/mcp.md, "Calls" step 1 and "Conversations"), leaving `argsIn` as it
  * is. Each must be a string or `null` (absent), a required extra given;
  * `_meta`'s handle wins over the argument. Returns the model-facing
- * message, `failed to parse arguments: …`, of arguments that are not so.
+ * message, `invalid arguments, nothing was sent:` and a line, of arguments
+ * that are not so.
  */
 export function takeCallArguments(
   argsIn: Record<string, unknown>,
@@ -58,7 +59,13 @@ export function takeCallArguments(
   }
   for (const e of extraProperties) {
     if (e.required === true && !Object.hasOwn(values, e.name)) {
-      return `failed to parse arguments: missing required argument ${quote(e.name)}`;
+      return violationError([
+        {
+          field: e.name,
+          reason: "required",
+          message: "missing required field",
+        },
+      ]).message;
     }
   }
   const inMeta = meta?.[conversationMetaKey] ?? null;
@@ -80,5 +87,7 @@ export function takeCallArguments(
 }
 
 function mustBeString(name: string): string {
-  return `failed to parse arguments: ${quote(name)} must be a string`;
+  return violationError([
+    { field: name, reason: "invalid-value", message: "must be a string" },
+  ]).message;
 }

@@ -1,15 +1,6 @@
-import {
-  create,
-  createRegistry,
-  fromBinary,
-  type Registry,
-} from "@bufbuild/protobuf";
-import { base64Encode } from "@bufbuild/protobuf/wire";
-import { anyPack, AnySchema } from "@bufbuild/protobuf/wkt";
-import { Code, type ConnectError } from "@connectrpc/connect";
+import type { Registry } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
 import type { AliasManager } from "../alias-manager.js";
-import { quote } from "../json.js";
-import { toProtoJsonString } from "../proto-json.js";
 import { ToolError } from "../tool-error.js";
 import { conversationMetaKey } from "./conversation-handle.js";
 
@@ -54,25 +45,22 @@ export function errorResult(text: string): ToolResult {
 }
 
 /**
- * The text of a failed call: a server error (`server-error`,
- * `unavailable`) as the status JSON, `{"code":"NOT_FOUND","message":…,
- * "details":[…]}`, aliasified whole; any other ToolError's message; the
- * message of anything else.
+ * The text of a failed call: a ToolError's message (for a server error,
+ * `rpc error: code = NotFound desc = …` and a line per field violation of
+ * its `google.rpc.BadRequest`), aliasified; the message of anything else.
+ * The registry is no longer read (the status is not written as JSON); it is
+ * kept for callers of the earlier signature.
  */
 export function errorText(
   e: unknown,
   aliases: AliasManager | undefined,
-  registry: Registry | undefined,
+  registry?: Registry,
 ): string {
+  void registry;
   if (!(e instanceof ToolError)) {
     return e instanceof Error ? e.message : String(e);
   }
-  if (e.reason !== "server-error" && e.reason !== "unavailable") {
-    return e.message;
-  }
-  const details = e.details.map((d) => detailJson(d, registry));
-  const text = `{"code":${quote(codeName(e.code))},"message":${quote(e.rawMessage)},"details":[${details.join(",")}]}`;
-  return aliases === undefined ? text : aliases.aliasifyJson(text);
+  return aliases === undefined ? e.message : aliases.aliasifyJson(e.message);
 }
 
 /** The gRPC name of a code, upper case: `NOT_FOUND`, `CANCELLED`. */
@@ -84,37 +72,4 @@ export function codeName(code: Code): string {
   return name === undefined
     ? "UNKNOWN"
     : name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
-}
-
-const typeUrlPrefix = "type.googleapis.com/";
-
-/**
- * One error detail as the protobuf JSON of a `google.protobuf.Any`, as Go's
- * protojson writes it; a type the registry lacks as
- * `{"@type": …, "value": <base64>}`.
- */
-function detailJson(
-  d: ConnectError["details"][number],
-  registry: Registry | undefined,
-): string {
-  const types = registry === undefined ? [] : [registry];
-  if ("desc" in d) {
-    // A detail made in this process, not read from the wire.
-    return toProtoJsonString(
-      AnySchema,
-      anyPack(d.desc, create(d.desc, d.value)),
-      { registry: createRegistry(...types, d.desc) },
-    );
-  }
-  const desc = registry?.getMessage(d.type);
-  if (desc === undefined) {
-    return `{"@type":${quote(typeUrlPrefix + d.type)},"value":${quote(base64Encode(d.value))}}`;
-  }
-  return toProtoJsonString(
-    AnySchema,
-    anyPack(desc, fromBinary(desc, d.value)),
-    {
-      registry: createRegistry(...types, desc),
-    },
-  );
 }

@@ -3,7 +3,7 @@ import { createContextValues, type Transport } from "@connectrpc/connect";
 import {
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import {
@@ -20,8 +20,10 @@ import {
   coreOf,
   createExecutor,
   type Executor,
+  type ExecutorConfig,
   type ExecutorCore,
 } from "../executor.js";
+import type { RequestValidator } from "../request-validation.js";
 import { quote } from "../json.js";
 import { createMethodRegistry } from "../method-registry.js";
 import {
@@ -38,6 +40,7 @@ import {
 import { extraPropertiesKey, type ExtraProperty } from "./extra-properties.js";
 import type { McpToolMethod } from "./mcp-tool.js";
 import { mergeAliasConfigs } from "./merge-alias-configs.js";
+import { ToolCallServer } from "./tool-call-guard.js";
 import { listTool, type ListedTool } from "./tool-listing.js";
 
 /** Options of {@link createMcpToolServer}. */
@@ -75,6 +78,18 @@ export interface McpToolServerOptions {
    * without it.
    */
   readonly registry?: Registry | undefined;
+  /**
+   * The most UTF-8 bytes of a result's JSON: a larger one is an `isError`
+   * result asking for less, a stream cancelled once past it. 100,000 by
+   * default (about the 25,000-token cap common MCP clients apply); 0 for
+   * no limit.
+   */
+  readonly maxResultBytes?: number | undefined;
+  /**
+   * The deadline of a call, in milliseconds, for tools without their own
+   * `timeoutMs`: 30,000 by default; 0 for none.
+   */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** A group of tools served through one transport. */
@@ -90,6 +105,13 @@ export interface McpToolSet {
    * must still be at most 64 characters.
    */
   readonly namePrefix?: string | undefined;
+  /**
+   * A protovalidate validator, for the tools with `validate` (the
+   * generated file passes one when some tool's request has rules).
+   */
+  readonly validator?: RequestValidator | undefined;
+  /** Leave unknown argument keys to the decoder (`lenient_arguments=true`). */
+  readonly lenientArguments?: boolean | undefined;
 }
 
 /**
@@ -178,11 +200,7 @@ export function createMcpToolServer(
       const added: Entry[] = [];
       const executors = new WeakMap<AliasManager, Executor>();
       const core = coreOf(
-        createExecutor(set.transport, {
-          methods: set.methods,
-          aliases: set.aliases,
-          resultJson: mcpResultJson,
-        }),
+        createExecutor(set.transport, executorConfig(set, options)),
       ) as ExecutorCore;
       const conversations = set.aliases.knownAliasPrefixes.length > 0;
       for (const m of set.methods) {
@@ -233,7 +251,7 @@ export function createMcpToolServer(
       return store;
     },
     createSdkServer(scope) {
-      const sdk = new Server(
+      const sdk = new ToolCallServer(
         {
           name: options.name ?? "ai-tools",
           version: options.version ?? "0.0.0",
@@ -292,7 +310,11 @@ async function callTool(
     }
     const { args, extras } = taken;
     const contextValues = createContextValues().set(extraPropertiesKey, extras);
-    const callOptions = { signal: ctx.mcpReq.signal, contextValues };
+    const callOptions = {
+      signal: ctx.mcpReq.signal,
+      contextValues,
+      extraRoot: rootExtras(server.options),
+    };
     if (scope.kind === "handle" && entry.conversations) {
       const call = await executeInConversation(
         entry.core,
@@ -319,7 +341,7 @@ async function callTool(
       scope.kind === "connection" && entry.conversations
         ? scope.aliases
         : createAliasManager(entry.set.aliases);
-    const out = await executorOf(entry, aliases).execute(
+    const out = await executorOf(server, entry, aliases).execute(
       entry.method.tool.name,
       JSON.stringify(args),
       callOptions,
@@ -330,15 +352,44 @@ async function callTool(
   }
 }
 
+/** The executor configuration of a tool set. */
+function executorConfig(
+  set: McpToolSet,
+  options: McpToolServerOptions,
+): ExecutorConfig {
+  return {
+    methods: set.methods,
+    aliases: set.aliases,
+    resultJson: mcpResultJson,
+    validator: set.validator,
+    lenientArguments: set.lenientArguments,
+    maxResultBytes: options.maxResultBytes,
+    timeoutMs: options.timeoutMs,
+  };
+}
+
+/**
+ * The names never unknown at the root of a call's arguments: `conversation`
+ * (with or without handleArgument) and the extra properties.
+ */
+function rootExtras(options: McpToolServerOptions): ReadonlySet<string> {
+  return new Set([
+    conversationArgument,
+    ...(options.extraProperties ?? []).map((e) => e.name),
+  ]);
+}
+
 /** The executor of the entry's tool set for one conversation. */
-function executorOf(entry: Entry, aliases: AliasManager): Executor {
+function executorOf(
+  server: McpToolServer,
+  entry: Entry,
+  aliases: AliasManager,
+): Executor {
   let e = entry.executors.get(aliases);
   if (e === undefined) {
     e = createExecutor(entry.set.transport, {
-      methods: entry.set.methods,
-      aliases: entry.set.aliases,
+      ...executorConfig(entry.set, server.options),
       aliasManager: aliases,
-      resultJson: mcpResultJson,
     });
     entry.executors.set(aliases, e);
   }

@@ -40,7 +40,8 @@ interface ServerSetup {
 interface Case {
   name: string;
   server: ServerSetup;
-  arguments: Record<string, unknown>;
+  /** Any JSON value: null and non-objects are part of the contract. */
+  arguments: unknown;
   meta?: Record<string, unknown>;
   expect?: { extras: Record<string, string>; conversation: string };
   expectError?: string;
@@ -133,6 +134,10 @@ function withHandles(
 
 const metaKey = "ai-tools/conversation";
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 describe("MCP call-argument vectors", () => {
   it("finds the vector files", () => {
     expect(vectors.length).toBeGreaterThanOrEqual(1);
@@ -153,7 +158,9 @@ describe("MCP call-argument vectors", () => {
           const r = await callTool(
             client,
             vector.tool,
-            withHandles(c.arguments, handles),
+            isObject(c.arguments)
+              ? withHandles(c.arguments, handles)
+              : (c.arguments as Record<string, unknown>),
             c.meta === undefined ? undefined : withHandles(c.meta, handles),
           );
           if (c.expectError !== undefined) {

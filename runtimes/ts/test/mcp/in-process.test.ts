@@ -14,11 +14,11 @@ import {
   AccountService,
   NoteSchema,
 } from "../src/gen/aitest/v1/vectors_pb.js";
-import { aitestAliases } from "../support/aitest-tools.js";
+import { aitestAliases, strictDefaults } from "../support/aitest-tools.js";
 import { aitestMcpMethods } from "../support/mcp-tools.js";
 
 describe("createInProcessTransport", () => {
-  it("serves an implementation: extras in its context, details as JSON, ids aliased", async () => {
+  it("serves an implementation: extras in its context, errors as the executors word them, ids aliased", async () => {
     const id = randomUUID();
     const contexts: Record<string, string>[] = [];
     const transport = createInProcessTransport(AccountService, {
@@ -57,7 +57,11 @@ describe("createInProcessTransport", () => {
 
     const created = (await client.callTool({
       name: "accounts_create",
-      arguments: { name: "n", tenant: "t-9" },
+      arguments: {
+        ...strictDefaults.accounts_create,
+        name: "n",
+        tenant: "t-9",
+      },
     })) as { structuredContent?: unknown };
     // Proto field names, defaults written.
     expect(created.structuredContent).toEqual({
@@ -77,22 +81,22 @@ describe("createInProcessTransport", () => {
 
     const failed = (await client.callTool({
       name: "accounts_merge",
-      arguments: { source_id: "acct-1", target_id: "acct-1" },
+      arguments: { source_id: "acct-1", target_id: "acct-1", note: "" },
     })) as { isError?: boolean; content: { text: string }[] };
     expect(failed.isError).toBe(true);
-    // The bytes Go writes: "@type" first in the Any.
+    // The executors' text (the details stay with the application).
     expect(failed.content[0]!.text).toBe(
-      '{"code":"NOT_FOUND","message":"account acct-1 not found","details":[{"@type":"type.googleapis.com/aitest.v1.Note","id":"acct-1","text":"gone"}]}',
+      "rpc error: code = NotFound desc = account acct-1 not found",
     );
     // Not implemented here: Connect's Unimplemented, as a server error.
     const list = (await client.callTool({
       name: "accounts_list",
-      arguments: { count: 1 },
+      arguments: { ...strictDefaults.accounts_list, count: 1 },
     })) as { isError?: boolean; content: { text: string }[] };
     expect(list.isError).toBe(true);
-    expect(JSON.parse(list.content[0]!.text)).toMatchObject({
-      code: "UNIMPLEMENTED",
-    });
+    expect(list.content[0]!.text).toMatch(
+      /^rpc error: code = Unimplemented desc = /,
+    );
     await client.close();
   });
 });

@@ -14,7 +14,7 @@ import {
   startAitestServer,
   type AitestServer,
 } from "../support/aitest-server.js";
-import { aitestAliases } from "../support/aitest-tools.js";
+import { strictDefaults, aitestAliases } from "../support/aitest-tools.js";
 import { callTool } from "../support/mcp-client.js";
 import { aitestMcpMethods } from "../support/mcp-tools.js";
 
@@ -55,6 +55,7 @@ describe("streamable HTTP, 2026-07-28", () => {
   it("mints a handle and finds the conversation by _meta or argument", async () => {
     const client = await connect("auto");
     const first = await callTool(client, "accounts_create", {
+      ...strictDefaults.accounts_create,
       name: "a",
       owner_id: randomUUID(),
     });
@@ -67,6 +68,7 @@ describe("streamable HTTP, 2026-07-28", () => {
     });
     // Without the handle: a new conversation, where acct-1 is unknown.
     const lost = await callTool(client, "accounts_merge", {
+      ...strictDefaults.accounts_merge,
       source_id: "acct-1",
       target_id: "acct-1",
     });
@@ -75,13 +77,18 @@ describe("streamable HTTP, 2026-07-28", () => {
     const byMeta = await callTool(
       client,
       "accounts_merge",
-      { source_id: "acct-1", target_id: "acct-1" },
+      {
+        ...strictDefaults.accounts_merge,
+        source_id: "acct-1",
+        target_id: "acct-1",
+      },
       { [key]: handle },
     );
     expect(byMeta.isError).toBeFalsy();
     expect(byMeta._meta?.[key]).toBe(handle);
     // By argument (the model carries it).
     const byArg = await callTool(client, "accounts_merge", {
+      ...strictDefaults.accounts_merge,
       source_id: "acct-1",
       target_id: "acct-1",
       conversation: handle,
@@ -136,7 +143,11 @@ describe("streamable HTTP, 2026-07-28", () => {
       const result = await callTool(
         client,
         "accounts_create",
-        { name: "a", owner_id: randomUUID() },
+        {
+          ...strictDefaults.accounts_create,
+          name: "a",
+          owner_id: randomUUID(),
+        },
         { [key]: "nope" },
       );
       expect(result.isError).toBeFalsy();
@@ -155,6 +166,7 @@ describe("streamable HTTP, 2026-07-28", () => {
   it("answers an unknown handle with isError telling what to do", async () => {
     const client = await connect("auto");
     const r = await callTool(client, "accounts_list", {
+      ...strictDefaults.accounts_list,
       count: 1,
       conversation: "AAAAAAAAAAAAAAAAAAAAAA",
     });
@@ -174,17 +186,20 @@ describe("streamable HTTP, 2025-11-25 sessions", () => {
     const a = await connect("legacy");
     const b = await connect("legacy");
     const created = await callTool(a, "accounts_create", {
+      ...strictDefaults.accounts_create,
       name: "a",
       owner_id: randomUUID(),
     });
     expect(created._meta?.[key]).toBeUndefined();
     expect(created.content).toHaveLength(1);
     const again = await callTool(a, "accounts_merge", {
+      ...strictDefaults.accounts_merge,
       source_id: "acct-1",
       target_id: "acct-1",
     });
     expect(again.isError).toBeFalsy();
     const other = await callTool(b, "accounts_merge", {
+      ...strictDefaults.accounts_merge,
       source_id: "acct-1",
       target_id: "acct-1",
     });
@@ -225,11 +240,17 @@ describe("streamable HTTP, idle TTL", () => {
       await client.connect(
         new StreamableHTTPClientTransport(new URL(short.url)),
       );
-      const r = await callTool(client, "accounts_list", { count: 1 });
+      const r = await callTool(client, "accounts_list", {
+        ...strictDefaults.accounts_list,
+        count: 1,
+      });
       expect(r.isError).toBeFalsy();
       await new Promise((resolve) => setTimeout(resolve, 700));
       await expect(
-        callTool(client, "accounts_list", { count: 1 }),
+        callTool(client, "accounts_list", {
+          ...strictDefaults.accounts_list,
+          count: 1,
+        }),
       ).rejects.toThrow(/Session not found/);
       await client.close();
     } finally {

@@ -14,7 +14,7 @@ import {
   startAitestServer,
   type AitestServer,
 } from "../support/aitest-server.js";
-import { aitestAliases } from "../support/aitest-tools.js";
+import { strictDefaults, aitestAliases } from "../support/aitest-tools.js";
 import { callTool, firstText } from "../support/mcp-client.js";
 import { aitestMcpMethods } from "../support/mcp-tools.js";
 
@@ -161,6 +161,7 @@ describe("tools/call over one connection", () => {
       );
       const owner = randomUUID();
       const first = await callTool(client, "accounts_create", {
+        ...strictDefaults.accounts_create,
         name: "a",
         owner_id: owner,
         note_count: 1,
@@ -173,6 +174,7 @@ describe("tools/call over one connection", () => {
       expect(account.id).toBe("acct-1");
       expect(JSON.parse(firstText(first))).toEqual(first.structuredContent);
       const second = await callTool(client, "accounts_create", {
+        ...strictDefaults.accounts_create,
         name: "b",
         owner_id: owner,
       });
@@ -181,6 +183,7 @@ describe("tools/call over one connection", () => {
       ).toBe("acct-2");
       // acct-1 resolves to the UUID the server created.
       const merged = await callTool(client, "accounts_merge", {
+        ...strictDefaults.accounts_merge,
         source_id: "acct-1",
         target_id: "acct-2",
       });
@@ -226,32 +229,36 @@ describe("tools/call over one connection", () => {
   it("answers bad arguments, unknown aliases and server errors with isError", async () => {
     const client = await connect(newServer());
     const bad = await callTool(client, "accounts_create", {
+      ...strictDefaults.accounts_create,
       note_count: "many",
     });
     expect(bad.isError).toBe(true);
     expect(firstText(bad)).toMatch(/note_count|noteCount/);
     const unknown = await callTool(client, "accounts_merge", {
+      ...strictDefaults.accounts_merge,
       source_id: "acct-7",
       target_id: "acct-8",
     });
     expect(unknown.isError).toBe(true);
     expect(firstText(unknown)).toBe(
-      'unknown alias "acct-7" in field "source_id"; no acct aliases exist yet: call a tool that returns accts first',
+      'invalid arguments, nothing was sent:\n- "source_id": unknown alias "acct-7"; no acct aliases exist yet: call a tool that returns accts first',
     );
     await callTool(client, "accounts_create", {
+      ...strictDefaults.accounts_create,
       name: "a",
       owner_id: randomUUID(),
     });
     const id = [...grpc.accounts.keys()].at(-1)!;
     grpc.failNext(Code.NotFound, `account ${id} not found`);
-    const failed = await callTool(client, "accounts_list", { count: 1 });
+    const failed = await callTool(client, "accounts_list", {
+      ...strictDefaults.accounts_list,
+      count: 1,
+    });
     expect(failed.isError).toBe(true);
     expect(failed.content).toHaveLength(1);
-    expect(JSON.parse(firstText(failed))).toEqual({
-      code: "NOT_FOUND",
-      message: "account acct-1 not found",
-      details: [],
-    });
+    expect(firstText(failed)).toBe(
+      "rpc error: code = NotFound desc = account acct-1 not found",
+    );
     expect(firstText(failed)).not.toMatch(uuidPattern);
     await client.close();
   });
@@ -280,7 +287,7 @@ describe("tools/call over one connection", () => {
     const missing = await callTool(client, "fixup_loose", {});
     expect(missing.isError).toBe(true);
     expect(firstText(missing)).toBe(
-      'failed to parse arguments: missing required argument "tenant"',
+      'invalid arguments, nothing was sent:\n- "tenant": missing required field',
     );
     await client.close();
   });
@@ -295,12 +302,14 @@ describe("tools/call over one connection", () => {
     });
     const client = await connect(server);
     const r = await callTool(client, "b_accounts_create", {
+      ...strictDefaults.accounts_create,
       name: "a",
       owner_id: randomUUID(),
     });
     expect(r.structuredContent).toMatchObject({ account: { id: "acct-1" } });
     // One conversation across both registrations.
     const merged = await callTool(client, "accounts_merge", {
+      ...strictDefaults.accounts_merge,
       source_id: "acct-1",
       target_id: "acct-1",
     });
@@ -312,8 +321,13 @@ describe("tools/call over one connection", () => {
     const server = newServer();
     const a = await connect(server);
     const b = await connect(server);
-    await callTool(a, "accounts_create", { name: "a", owner_id: randomUUID() });
+    await callTool(a, "accounts_create", {
+      ...strictDefaults.accounts_create,
+      name: "a",
+      owner_id: randomUUID(),
+    });
     const r = await callTool(b, "accounts_merge", {
+      ...strictDefaults.accounts_merge,
       source_id: "acct-1",
       target_id: "acct-1",
     });

@@ -33,7 +33,11 @@ export interface AitestServer {
    * Answer the next call (of any method) with this status; the call is
    * still recorded in `calls`.
    */
-  failNext(code: Code, message: string): void;
+  failNext(
+    code: Code,
+    message: string,
+    details?: ConnectError["details"],
+  ): void;
   close(): Promise<void>;
 }
 
@@ -152,8 +156,10 @@ export async function startAitestServer(): Promise<AitestServer> {
     transport,
     calls,
     accounts,
-    failNext(code, message) {
+    failNext(code, message, details) {
       failure = new ConnectError(message, code);
+      // Details sent as bytes (a google.rpc.BadRequest written by hand).
+      failure.details = details ?? [];
     },
     close: () =>
       new Promise<void>((resolve) => {

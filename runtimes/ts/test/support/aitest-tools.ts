@@ -14,20 +14,102 @@ function toolMethod(
   name: string,
   method: DescMethod,
   strict: boolean,
+  args?: object,
 ): ToolMethod {
   return {
     tool: { name, description: `${name} tool`, strict, parameters: anyObject },
     method,
+    ...(args === undefined ? {} : { arguments: JSON.stringify(args) }),
   };
 }
 
+/**
+ * The argument tables of the tools (docs/runtime.md, "Structure check"):
+ * the schema's properties in declaration order; a strict tool's
+ * non-nullable properties required. fixup_strict goes without one (no
+ * structure check), as a hand-written ToolMethod may.
+ */
+const scalars = (names: string[], required: boolean) => ({
+  nodes: [
+    {
+      fields: Object.fromEntries(names.map((n) => [n, {}])),
+      ...(required ? { required: names } : {}),
+    },
+  ],
+});
+
+const fixupLooseArguments = {
+  nodes: [
+    {
+      fields: {
+        labels: {},
+        items_by_num: { node: 1, map: true },
+        flags: {},
+        attrs: {},
+        extra: {},
+        list: {},
+        item: { node: 1 },
+        items: { node: 1, list: true },
+        text: {},
+        number: {},
+        nested: { node: 1 },
+        other_text: {},
+        note: {},
+        values: {},
+        value_map: {},
+        display_name: {},
+        count: {},
+        enabled: {},
+        timeout: {},
+        data: {},
+        level: {},
+        levels: {},
+      },
+    },
+    {
+      fields: {
+        name: {},
+        counts: {},
+        payload: {},
+        children: { node: 1, list: true },
+        owner_id: {},
+      },
+    },
+  ],
+};
+
 export const aitestMethods: ToolMethod[] = [
-  toolMethod("accounts_create", AccountService.method.createAccount, true),
-  toolMethod("accounts_list", AccountService.method.listAccounts, true),
-  toolMethod("accounts_merge", AccountService.method.mergeAccounts, true),
-  toolMethod("accounts_watch", AccountService.method.watchAccounts, false),
+  toolMethod(
+    "accounts_create",
+    AccountService.method.createAccount,
+    true,
+    scalars(["name", "owner_id", "note_count", "contact_count"], true),
+  ),
+  toolMethod(
+    "accounts_list",
+    AccountService.method.listAccounts,
+    true,
+    scalars(["count", "contacts_per_account"], true),
+  ),
+  toolMethod(
+    "accounts_merge",
+    AccountService.method.mergeAccounts,
+    true,
+    scalars(["source_id", "target_id", "note"], true),
+  ),
+  toolMethod(
+    "accounts_watch",
+    AccountService.method.watchAccounts,
+    false,
+    scalars(["count"], false),
+  ),
   toolMethod("fixup_strict", FixupService.method.echoStrict, true),
-  toolMethod("fixup_loose", FixupService.method.echoLoose, false),
+  toolMethod(
+    "fixup_loose",
+    FixupService.method.echoLoose,
+    false,
+    fixupLooseArguments,
+  ),
 ];
 
 const noEntity = { idPrefix: "", idField: "" };
@@ -87,3 +169,13 @@ export const aitestAliases: AliasConfig = {
     },
   },
 };
+
+/**
+ * Values for every field of the strict accounts tools (a strict tool takes
+ * them all), for the calls of tests that are not about them.
+ */
+export const strictDefaults = {
+  accounts_create: { name: "", owner_id: "", note_count: 0, contact_count: 0 },
+  accounts_list: { count: 0, contacts_per_account: 0 },
+  accounts_merge: { source_id: "", target_id: "", note: "" },
+} as const;

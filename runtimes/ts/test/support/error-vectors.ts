@@ -2,7 +2,8 @@
 // running one case through an executor against an aitest server. Used by
 // the runtime's tests (hand-written tables) and by e2e/ts (the generated
 // executor); free of test-framework imports so that both can load it.
-import { Code } from "@connectrpc/connect";
+import { BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +14,15 @@ export interface ErrorCase {
   readonly name: string;
   readonly tool: string;
   readonly args: string;
-  readonly server?: { readonly code: string; readonly message: string };
+  readonly server?: {
+    readonly code: string;
+    readonly message: string;
+    /** The field violations of a google.rpc.BadRequest detail to send. */
+    readonly badRequest?: readonly {
+      readonly field: string;
+      readonly description: string;
+    }[];
+  };
   readonly sent: boolean;
   readonly expect?: ErrorOutcome;
 }
@@ -37,7 +46,11 @@ export interface ErrorVector {
 /** What the aitest server must offer a case. */
 export interface ErrorVectorServer {
   readonly calls: readonly unknown[];
-  failNext(code: Code, message: string): void;
+  failNext(
+    code: Code,
+    message: string,
+    details?: ConnectError["details"],
+  ): void;
 }
 
 const dir = path.resolve(
@@ -54,6 +67,27 @@ export function loadErrorVectors(): [file: string, vector: ErrorVector][] {
       f,
       JSON.parse(readFileSync(path.join(dir, f), "utf8")) as ErrorVector,
     ]);
+}
+
+/**
+ * A google.rpc.BadRequest error detail, written field by field (no
+ * googleapis package here): `repeated FieldViolation field_violations = 1`,
+ * each `string field = 1; string description = 2`.
+ */
+export function badRequest(
+  violations: readonly { field: string; description: string }[],
+): ConnectError["details"][number] {
+  const w = new BinaryWriter();
+  for (const v of violations) {
+    w.tag(1, 2)
+      .fork()
+      .tag(1, 2)
+      .string(v.field)
+      .tag(2, 2)
+      .string(v.description)
+      .join();
+  }
+  return { type: "google.rpc.BadRequest", value: w.finish() };
 }
 
 /** The google.rpc.Code name of a Connect code: `NOT_FOUND`. */
@@ -91,7 +125,13 @@ export async function runErrorCase(
     executor.aliases.register(r.prefix, r.uuid);
   }
   if (c.server !== undefined) {
-    server.failNext(connectCode(c.server.code), c.server.message);
+    server.failNext(
+      connectCode(c.server.code),
+      c.server.message,
+      c.server.badRequest === undefined
+        ? undefined
+        : [badRequest(c.server.badRequest)],
+    );
   }
   const before = server.calls.length;
   let outcome: ErrorOutcome | undefined;

@@ -101,19 +101,27 @@ export function executorContract(
     const [a, b] = [newExecutor(s), newExecutor(s)];
     const h = await a.start();
     const first = JSON.parse(
-      await a.execute(h, "accounts_create", `{"name":"one","contactCount":1}`),
+      await a.execute(
+        h,
+        "accounts_create",
+        `{"name":"one","owner_id":"","note_count":0,"contact_count":1}`,
+      ),
     ) as { account: { id: string; contacts: { id: string }[] } };
     expect(first.account.id).toBe("acct-1");
     expect(first.account.contacts[0]!.id).toBe("contact-1");
     const second = JSON.parse(
-      await b.execute(h, "accounts_create", `{"name":"two"}`),
+      await b.execute(
+        h,
+        "accounts_create",
+        `{"name":"two","owner_id":"","note_count":0,"contact_count":0}`,
+      ),
     ) as { account: { id: string } };
     expect(second.account.id).toBe("acct-2");
     const n = server().calls.length;
     const merged = await a.execute(
       h,
       "accounts_merge",
-      `{"sourceId":"acct-2","targetId":"acct-1"}`,
+      `{"source_id":"acct-2","target_id":"acct-1","note":""}`,
     );
     const req = server().calls[n]!.request as {
       sourceId: string;
@@ -125,7 +133,7 @@ export function executorContract(
     expect(req.targetId).toBe(byName("one"));
     expect(JSON.parse(merged)).toMatchObject({
       account: { id: "acct-1" },
-      receivedSourceId: "acct-2",
+      received_source_id: "acct-2",
     });
     const { state } = await s.load(h);
     expect(JSON.parse(state)).toMatchObject({
@@ -137,18 +145,22 @@ export function executorContract(
     const s = store();
     const e = newExecutor(s);
     const h = await e.start();
-    await e.execute(h, "accounts_create", `{"name":"x"}`);
+    await e.execute(
+      h,
+      "accounts_create",
+      `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
+    );
     const n = server().calls.length;
     const err = await toolErrorOf(
       e.execute(
         h,
         "accounts_merge",
-        `{"sourceId":"acct-2","targetId":"acct-1"}`,
+        `{"source_id":"acct-2","target_id":"acct-1","note":""}`,
       ),
     );
     expect(err.reason).toBe("unknown-alias");
     expect(err.message).toBe(
-      `unknown alias "acct-2" in field "sourceId"; valid acct aliases: acct-1`,
+      `invalid arguments, nothing was sent:\n- "source_id": unknown alias "acct-2"; valid acct aliases: acct-1`,
     );
     expect(server().calls.length).toBe(n);
   });
@@ -172,7 +184,11 @@ export function executorContract(
     const h = await e.start();
     const outs = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        e.execute(h, "accounts_create", `{"name":"p${i}"}`),
+        e.execute(
+          h,
+          "accounts_create",
+          `{"name":"p${i}","owner_id":"","note_count":0,"contact_count":0}`,
+        ),
       ),
     );
     const ids = outs.map(
@@ -200,7 +216,11 @@ export function executorContract(
     await e.end(h);
     const n = server().calls.length;
     const err = await toolErrorOf(
-      e.execute(h, "accounts_create", `{"name":"x"}`),
+      e.execute(
+        h,
+        "accounts_create",
+        `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
+      ),
     );
     expect(err.reason).toBe("conversation-expired");
     expect(err.code).toBe(Code.NotFound);
