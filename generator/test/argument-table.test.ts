@@ -7,8 +7,8 @@ import { buildRequest, goldenCases } from "./support/request.js";
 
 // The argument table of every tool against its schema (CONTRACT B): walking
 // both from the root, each node's fields are the schema object's property
-// names, in the schema's order; a field has a node exactly where the
-// schema object below it (list items, map values) has properties.
+// names (in declaration order, docs/runtime.md); a field has a node exactly
+// where the schema object below it (list items, map values) has properties.
 
 type Schema = Record<string, unknown>;
 
@@ -94,9 +94,10 @@ function checkTool(tool: ToolModel): number {
     reached.add(n);
     const node = table.nodes[n]!;
     const properties = propertiesOf(branches);
-    expect(Object.keys(node.fields), `${tool.name} ${path}`).toEqual([
-      ...properties.keys(),
-    ]);
+    // The same names (the table lists them in declaration order).
+    expect(Object.keys(node.fields).sort(), `${tool.name} ${path}`).toEqual(
+      [...properties.keys()].sort(),
+    );
     for (const name of node.required ?? []) {
       expect(properties.has(name), `${tool.name} ${path} ${name}`).toBe(true);
     }
@@ -277,11 +278,23 @@ describe("required kinds", () => {
     // is, as the schema says.
     expect(strict.nodes[0]!.required).toEqual([
       "account_id",
-      "by_name",
-      "entry",
-      "plain",
-      "self",
       "title",
+      "plain",
+      "by_name",
+      "self",
+      "entry",
+    ]);
+    // Fields and required names in declaration order.
+    expect(Object.keys(loose.nodes[0]!.fields)).toEqual([
+      "account_id",
+      "title",
+      "plain",
+      "maybe",
+      "by_name",
+      "a",
+      "b",
+      "self",
+      "entry",
     ]);
     // A strict recursion cut is a closed empty object: a node without fields.
     expect(strict.nodes.some((n) => Object.keys(n.fields).length === 0)).toBe(

@@ -161,13 +161,20 @@ function createWalk(root: JsonSchema, strict: boolean) {
         requiredIn.set(name, (requiredIn.get(name) ?? 0) + 1);
       }
     }
-    const byName = new Map(message.fields.map((f) => [f.name, f]));
-    for (const [name, schema] of properties) {
-      const field = byName.get(name);
-      if (field === undefined) {
+    const known = new Set(message.fields.map((f) => f.name));
+    for (const name of properties.keys()) {
+      if (!known.has(name)) {
         throw new Error(
           `argument table: ${message.typeName} has no field ${name}`,
         );
+      }
+    }
+    // Declaration order (docs/runtime.md): the order messages list them in.
+    for (const field of message.fields) {
+      const name = field.name;
+      const schema = properties.get(name);
+      if (schema === undefined) {
+        continue;
       }
       made.fields.push(tableField(field, schema));
       const required =
@@ -249,7 +256,7 @@ function createWalk(root: JsonSchema, strict: boolean) {
 
 /**
  * The table as JSON text: nodes numbered in first-visit order of a
- * depth-first walk from the request, fields in schema order.
+ * depth-first walk from the request, fields in declaration order.
  */
 function serialize(root: TableNode): string {
   const index = new Map<TableNode, number>();

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -22,6 +23,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -120,6 +122,30 @@ var toolResponseAliases = map[string]responseAliasTool{
 	"twin_put_loose":  {message: "aitools.test.ed2023.v1.PutResponse"},
 	"twin_put_strict": {message: "aitools.test.ed2023.v1.PutResponse"},
 }
+
+// toolArguments holds, per executed tool, its argument table as JSON text:
+// the fields the model may and must send (docs/runtime.md).
+var toolArguments = map[string]string{
+	"shapes_loose":    "{\"nodes\":[{\"fields\":{\"name\":{},\"label\":{},\"count\":{},\"size\":{},\"shade\":{},\"box\":{\"node\":1},\"extra\":{\"node\":2},\"boxes\":{\"node\":2,\"list\":true},\"expanded\":{},\"raw\":{},\"sizes\":{},\"shade_by_name\":{},\"title\":{\"node\":3},\"by_name\":{},\"by_box\":{\"node\":2}},\"required\":[\"name\"]},{\"fields\":{\"width\":{},\"height\":{}},\"required\":[\"width\"]},{\"fields\":{\"width\":{},\"height\":{}},\"required\":[\"width\"]},{\"fields\":{\"text\":{}}}]}",
+	"shapes_strict":   "{\"nodes\":[{\"fields\":{\"name\":{},\"label\":{},\"count\":{},\"size\":{},\"shade\":{},\"box\":{\"node\":1},\"extra\":{\"node\":2},\"boxes\":{\"node\":2,\"list\":true},\"expanded\":{},\"raw\":{},\"sizes\":{},\"shade_by_name\":{},\"title\":{\"node\":3},\"by_name\":{},\"by_box\":{\"node\":2}},\"required\":[\"name\",\"shade\",\"box\",\"extra\",\"boxes\",\"expanded\",\"sizes\",\"shade_by_name\",\"title\"]},{\"fields\":{\"width\":{},\"height\":{}},\"required\":[\"width\"]},{\"fields\":{\"width\":{},\"height\":{}},\"required\":[\"width\"]},{\"fields\":{\"text\":{}}}]}",
+	"twin_put_loose":  "{\"nodes\":[{\"fields\":{\"id\":{},\"note\":{},\"big\":{},\"mood\":{},\"maybe_mood\":{},\"item\":{\"node\":1},\"items\":{\"node\":1,\"list\":true},\"numbers\":{},\"by_name\":{\"node\":1,\"map\":true},\"text\":{},\"other\":{\"node\":1},\"at\":{},\"blob\":{},\"ratio\":{},\"flag\":{}}},{\"fields\":{\"name\":{},\"count\":{}}}]}",
+	"twin_put_strict": "{\"nodes\":[{\"fields\":{\"id\":{},\"note\":{},\"big\":{},\"mood\":{},\"maybe_mood\":{},\"item\":{\"node\":1},\"items\":{\"node\":1,\"list\":true},\"numbers\":{},\"by_name\":{\"node\":1,\"map\":true},\"text\":{},\"other\":{\"node\":1},\"at\":{},\"blob\":{},\"ratio\":{},\"flag\":{}},\"required\":[\"id\",\"big\",\"mood\",\"item\",\"items\",\"numbers\",\"by_name\",\"at\",\"blob\",\"ratio\"]},{\"fields\":{\"name\":{},\"count\":{}},\"required\":[\"name\",\"count\"]}]}",
+}
+
+// toolTimeouts holds the deadline of each tool whose annotation sets one.
+var toolTimeouts = map[string]time.Duration{}
+
+// lenientArguments drops unknown argument keys instead of refusing them
+// (plugin option lenient_arguments=true); jsonNames writes results with
+// JSON names instead of proto names (json_names=true).
+const (
+	lenientArguments = false
+	jsonNames        = false
+)
+
+// validateRequest checks a request's buf.validate rules before the call;
+// nil: not checked (plugin option validate=true sets it up).
+var validateRequest func(proto.Message) error
 
 // ExecuteShapesLoose runs the "shapes_loose" tool by calling ShapeService.ShapeLoose.
 func (e *Executor) ExecuteShapesLoose(ctx context.Context, argsJSON string) (string, error) {
@@ -379,9 +405,10 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 	}
 	// The path holds keys as the model wrote them: a registered UUID there
 	// is shown as its alias too.
-	head := "unknown alias " + quote(alias) + " in field " + m.aliasify(quote(path)) + "; "
+	err := &unknownAliasError{alias: alias, path: m.aliasify(path)}
 	if len(numbers) == 0 {
-		return errors.New(head + "no " + prefix + " aliases exist yet: call a tool that returns " + prefix + "s first")
+		err.detail = "no " + prefix + " aliases exist yet: call a tool that returns " + prefix + "s first"
+		return err
 	}
 	sort.Ints(numbers)
 	var list strings.Builder
@@ -395,7 +422,24 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 		}
 		list.WriteString(prefix + "-" + strconv.Itoa(n))
 	}
-	return errors.New(head + "valid " + prefix + " aliases: " + list.String())
+	err.detail = "valid " + prefix + " aliases: " + list.String()
+	return err
+}
+
+// unknownAliasError is the error of an alias of a known prefix that is not
+// registered, at path (the keys as the model wrote them).
+type unknownAliasError struct {
+	alias, path, detail string
+}
+
+func (e *unknownAliasError) Error() string {
+	return "unknown alias " + quote(e.alias) + " in field " + quote(e.path) + "; " + e.detail
+}
+
+// violationMessage is the message without the field, which a violation
+// names apart.
+func (e *unknownAliasError) violationMessage() string {
+	return "unknown alias " + quote(e.alias) + "; " + e.detail
 }
 
 // RegisterNewUUIDs registers every UUID found in jsonStr under prefix.
@@ -615,7 +659,7 @@ func (m *AliasManager) collect(toolName string, v any) [][2]string {
 	if tool.idPrefix != "" {
 		entities := v
 		if obj, ok := v.(map[string]any); ok && tool.idField != "" {
-			entities = obj[tool.idField]
+			entities = fieldValue(obj, tool.message, tool.idField)
 		}
 		items, ok := entities.([]any)
 		if !ok {
@@ -655,7 +699,7 @@ func (c *registrations) message(v any, typeName string) {
 		return
 	}
 	for _, f := range responseAliasTypes[typeName] {
-		x := obj[f.field]
+		x := fieldValue(obj, typeName, f.field)
 		if x == nil {
 			continue
 		}
@@ -728,6 +772,394 @@ func nextUUID(s string, from int) int {
 		return i
 	}
 	return -1
+}
+
+// fieldValue is the value of a field of a response of message typeName,
+// given by its JSON name (the tables'): under that name, else under its
+// proto name, which executors write by default (docs/runtime.md,
+// "Responses").
+func fieldValue(obj map[string]any, typeName, jsonName string) any {
+	if v, ok := obj[jsonName]; ok {
+		return v
+	}
+	return obj[protoFieldName(typeName, jsonName)]
+}
+
+// protoFieldNames caches protoFieldName.
+var protoFieldNames sync.Map
+
+// protoFieldName is the proto name of the field of message typeName whose
+// JSON name is jsonName: from the message's descriptor when the program
+// links it, else jsonName with each upper-case letter made "_" and its
+// lower case.
+func protoFieldName(typeName, jsonName string) string {
+	key := typeName + "\x00" + jsonName
+	if name, ok := protoFieldNames.Load(key); ok {
+		return name.(string)
+	}
+	name := ""
+	if mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(typeName)); err == nil {
+		if fd := mt.Descriptor().Fields().ByJSONName(jsonName); fd != nil {
+			name = string(fd.Name())
+		}
+	}
+	if name == "" {
+		var b strings.Builder
+		for _, c := range jsonName {
+			if 'A' <= c && c <= 'Z' {
+				b.WriteByte('_')
+				c += 'a' - 'A'
+			}
+			b.WriteRune(c)
+		}
+		name = b.String()
+	}
+	protoFieldNames.Store(key, name)
+	return name
+}
+
+// argTable is a tool's argument table (docs/runtime.md, "Arguments"): the
+// messages of its schema as nodes, nodes[0] the request.
+type argTable struct {
+	nodes []argNode
+}
+
+// argNode is one message as the tool's schema shows it.
+type argNode struct {
+	fields   []argField
+	names    []string       // the fields' names, in schema order
+	byName   map[string]int // proto name -> index in fields
+	required []string
+}
+
+// argField is one property of a node: a leaf (node < 0), or a message,
+// repeated message or map with message values, checked against nodes[node].
+type argField struct {
+	name, json  string
+	node        int
+	list, isMap bool
+}
+
+// argTables caches each tool's parsed table.
+var argTables sync.Map
+
+// toolArgumentTable returns the table of toolName, parsed from
+// toolArguments on first use; nil for a tool without one.
+func toolArgumentTable(toolName string) *argTable {
+	if t, ok := argTables.Load(toolName); ok {
+		return t.(*argTable)
+	}
+	text, ok := toolArguments[toolName]
+	if !ok {
+		return nil
+	}
+	t, err := parseArgTable(text)
+	if err != nil {
+		panic(fmt.Sprintf("the argument table of tool %s is invalid (%v); generate the file again", quote(toolName), err))
+	}
+	argTables.Store(toolName, t)
+	return t
+}
+
+// parseArgTable reads a table's JSON text, keeping the order of fields.
+func parseArgTable(text string) (*argTable, error) {
+	var raw struct {
+		Nodes []struct {
+			Fields   json.RawMessage `json:"fields"`
+			Required []string        `json:"required"`
+		} `json:"nodes"`
+	}
+	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+		return nil, err
+	}
+	if len(raw.Nodes) == 0 {
+		return nil, fmt.Errorf("no nodes")
+	}
+	t := &argTable{nodes: make([]argNode, len(raw.Nodes))}
+	for i, n := range raw.Nodes {
+		node := &t.nodes[i]
+		node.required = n.Required
+		node.byName = map[string]int{}
+		err := orderedObject(n.Fields, func(name string, value json.RawMessage) error {
+			var f struct {
+				Node *int   `json:"node"`
+				List bool   `json:"list"`
+				Map  bool   `json:"map"`
+				JSON string `json:"json"`
+			}
+			if err := json.Unmarshal(value, &f); err != nil {
+				return err
+			}
+			if f.JSON == "" {
+				f.JSON = jsonCamelCase(name)
+			}
+			field := argField{name: name, json: f.JSON, node: -1, list: f.List, isMap: f.Map}
+			if f.Node != nil {
+				if *f.Node < 0 || *f.Node >= len(raw.Nodes) {
+					return fmt.Errorf("field %s: no node %d", quote(name), *f.Node)
+				}
+				field.node = *f.Node
+			}
+			node.byName[name] = len(node.fields)
+			node.fields = append(node.fields, field)
+			node.names = append(node.names, name)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+	}
+	return t, nil
+}
+
+// orderedObject calls each with the members of a JSON object, in order.
+func orderedObject(data json.RawMessage, each func(string, json.RawMessage) error) error {
+	if len(data) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return fmt.Errorf("fields is not an object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return err
+		}
+		if err := each(tok.(string), value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseArguments is stage 1 of a call: the text as one JSON object, or the
+// violation saying it is not one.
+func parseArguments(text string) (map[string]any, []Violation) {
+	v, ok := decodeJSON(text)
+	if !ok {
+		return nil, []Violation{{Reason: "invalid-json", Message: errInvalidJSON.Error()}}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, []Violation{{Reason: "not-an-object", Message: "expected a JSON object, got " + jsonKind(v)}}
+	}
+	return obj, nil
+}
+
+// argCheck is one structure check (stage 2): the violations found so far.
+type argCheck struct {
+	table   *argTable
+	lenient bool
+	out     []Violation
+}
+
+// check checks arguments against the table: unknown keys (unless lenient;
+// names in extraRoot are never unknown at the root), then missing required
+// fields, then the messages below, all violations collected.
+func (t *argTable) check(obj map[string]any, extraRoot []string, lenient bool) []Violation {
+	c := argCheck{table: t, lenient: lenient}
+	c.object(obj, 0, "", extraRoot)
+	return c.out
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// object checks an object against nodes[n] at path.
+func (c *argCheck) object(obj map[string]any, n int, path string, extra []string) {
+	node := &c.table.nodes[n]
+	if !c.lenient {
+		c.unknownKeys(obj, path, node.names, func(key string) bool {
+			_, ok := node.byName[key]
+			return ok || containsString(extra, key)
+		})
+	}
+	for _, name := range node.required {
+		if _, v := node.lookup(obj, node.byName[name], c.lenient); v == nil {
+			c.out = append(c.out, Violation{Field: joinPath(path, name), Reason: "required", Message: "missing required field"})
+		}
+	}
+	for i, f := range node.fields {
+		if f.node < 0 {
+			continue
+		}
+		key, v := node.lookup(obj, i, c.lenient)
+		if v == nil {
+			continue
+		}
+		at := joinPath(path, key)
+		switch {
+		case f.list:
+			items, _ := v.([]any)
+			for j, item := range items {
+				c.value(item, f.node, at+"["+strconv.Itoa(j)+"]")
+			}
+		case f.isMap:
+			c.mapValues(v, f.node, at)
+		default:
+			c.value(v, f.node, at)
+		}
+	}
+}
+
+// unknownKeys reports each key of obj that known refuses, in byte order.
+func (c *argCheck) unknownKeys(obj map[string]any, path string, names []string, known func(string) bool) {
+	var unknown []string
+	for key := range obj {
+		if !known(key) {
+			unknown = append(unknown, key)
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	sort.Strings(unknown)
+	for _, key := range unknown {
+		c.out = append(c.out, Violation{Field: joinPath(path, key), Reason: "unknown-field", Message: unknownFieldMessage(key, names)})
+	}
+}
+
+// value checks v against nodes[n] when it is an object; a value of another
+// kind is the fix-up's to report.
+func (c *argCheck) value(v any, n int, path string) {
+	if obj, ok := v.(map[string]any); ok {
+		c.object(obj, n, path, nil)
+	}
+}
+
+// entryFields are the fields of a map entry given as {"key", "value"}.
+var entryFields = []string{"key", "value"}
+
+// mapValues checks the values of a map given as an object (keys in byte
+// order) or as an array of {"key", "value"} entries.
+func (c *argCheck) mapValues(v any, n int, path string) {
+	if obj, ok := v.(map[string]any); ok {
+		for _, key := range sortedKeys(obj) {
+			c.value(obj[key], n, path+"."+key)
+		}
+		return
+	}
+	entries, _ := v.([]any)
+	for i, entry := range entries {
+		obj, ok := entry.(map[string]any)
+		if !ok {
+			continue
+		}
+		at := path + "[" + strconv.Itoa(i) + "]"
+		if !c.lenient {
+			c.unknownKeys(obj, at, entryFields, func(key string) bool { return key == "key" || key == "value" })
+		}
+		for _, name := range entryFields {
+			if obj[name] == nil {
+				c.out = append(c.out, Violation{Field: at + "." + name, Reason: "required", Message: "missing required field"})
+			}
+		}
+		c.value(obj["value"], n, at+".value")
+	}
+}
+
+// lookup returns the key and value of field i in obj: by proto name, or,
+// with lenient arguments, by JSON name; a nil value when absent or null.
+func (node *argNode) lookup(obj map[string]any, i int, lenient bool) (string, any) {
+	f := &node.fields[i]
+	if v := obj[f.name]; v != nil || !lenient || f.json == f.name {
+		return f.name, v
+	}
+	return f.json, obj[f.json]
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonCamelCase is protobuf's default JSON name of a field: each '_'
+// dropped, an ASCII lower-case letter after one upper-cased.
+func jsonCamelCase(name string) string {
+	b := make([]byte, 0, len(name))
+	after := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c != '_' {
+			if after && 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+		after = c == '_'
+	}
+	return string(b)
+}
+
+// badRequestViolations reads the field violations of the google.rpc.BadRequest
+// details of a status, reason "server": the field as the server wrote it
+// and its description. The message is read from its wire form
+// (field_violations = 1; each field = 1, description = 2), so that the file
+// needs no import beyond grpc and protobuf.
+func badRequestViolations(details []*anypb.Any) []Violation {
+	var out []Violation
+	for _, d := range details {
+		if url := d.GetTypeUrl(); url != "google.rpc.BadRequest" && !strings.HasSuffix(url, "/google.rpc.BadRequest") {
+			continue
+		}
+		eachField(d.GetValue(), func(num protowire.Number, v []byte) {
+			if num != 1 {
+				return
+			}
+			var fv Violation
+			fv.Reason = "server"
+			eachField(v, func(num protowire.Number, s []byte) {
+				switch num {
+				case 1:
+					fv.Field = string(s)
+				case 2:
+					fv.Message = string(s)
+				}
+			})
+			out = append(out, fv)
+		})
+	}
+	return out
+}
+
+// eachField calls each with the number and bytes of every length-delimited
+// field of a message's wire form, skipping the others; it stops at the
+// first malformed byte.
+func eachField(b []byte, each func(protowire.Number, []byte)) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return
+		}
+		b = b[n:]
+		if typ == protowire.BytesType {
+			v, m := protowire.ConsumeBytes(b)
+			if m < 0 {
+				return
+			}
+			each(num, v)
+			b = b[m:]
+			continue
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return
+		}
+		b = b[m:]
+	}
 }
 
 // ConversationExecutor runs the auto-executed tools in conversations kept
@@ -999,9 +1431,118 @@ func newConversationEpoch() (string, error) {
 	return hex.EncodeToString(b[:]), nil
 }
 
+// unknownFieldMessage is the message of an unknown key among fields (the
+// node's fields in schema order): the suggestion, if any, and the valid
+// fields, at most 20 then ", and N more".
+func unknownFieldMessage(key string, fields []string) string {
+	if len(fields) == 0 {
+		return "unknown field; no fields are valid here"
+	}
+	var b strings.Builder
+	b.WriteString("unknown field; ")
+	if s, ok := didYouMean(key, fields); ok {
+		b.WriteString("did you mean ")
+		b.WriteString(quote(s))
+		b.WriteString("? ")
+	}
+	b.WriteString("valid fields: ")
+	for i, f := range fields {
+		if i == 20 {
+			b.WriteString(", and " + strconv.Itoa(len(fields)-20) + " more")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// didYouMean picks the field a key most likely meant (docs/runtime.md,
+// "Argument checks"): the first with the same spelling once lower-cased
+// without '_' and '-', else the first at the smallest edit distance (code
+// points, ASCII lower-cased, an adjacent swap one edit) when that distance
+// is at most max(1, n/3) for a key of n code points.
+func didYouMean(key string, fields []string) (string, bool) {
+	norm := normalizeName(key)
+	for _, f := range fields {
+		if normalizeName(f) == norm {
+			return f, true
+		}
+	}
+	k := []rune(asciiLower(key))
+	best, bestDist := "", -1
+	for _, f := range fields {
+		if d := editDistance(k, []rune(asciiLower(f))); bestDist < 0 || d < bestDist {
+			best, bestDist = f, d
+		}
+	}
+	if bestDist >= 0 && bestDist <= max(1, len(k)/3) {
+		return best, true
+	}
+	return "", false
+}
+
+// normalizeName is s ASCII-lower-cased without '_' and '-'.
+func normalizeName(s string) string {
+	return strings.NewReplacer("_", "", "-", "").Replace(asciiLower(s))
+}
+
+// asciiLower lower-cases the ASCII letters of s only.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// editDistance is the optimal string alignment distance of a and b:
+// insertions, deletions, substitutions and swaps of two adjacent code
+// points cost one each.
+func editDistance(a, b []rune) int {
+	rows := make([][]int, len(a)+1)
+	for i := range rows {
+		rows[i] = make([]int, len(b)+1)
+		rows[i][0] = i
+	}
+	for j := range rows[0] {
+		rows[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, rows[i-2][j-2]+1)
+			}
+			rows[i][j] = d
+		}
+	}
+	return rows[len(a)][len(b)]
+}
+
 // Executor runs the auto-executed tools over a gRPC connection.
 type Executor struct {
+	// MaxResultBytes is the largest result text shown to the model; a
+	// larger one is the error "result-too-large" (docs/runtime.md, "Bounded
+	// results"). Zero: DefaultMaxResultBytes; negative: no limit.
+	MaxResultBytes int
+	// Timeout is the deadline of a call of a tool that sets none in its
+	// annotation. Zero: DefaultToolTimeout; negative: none. A shorter
+	// deadline of the caller's context wins.
+	Timeout time.Duration
+
 	conn grpc.ClientConnInterface
+	// extraRoot are names never unknown at the root of the arguments: the
+	// MCP server's conversation property.
+	extraRoot []string
 
 	aliases *AliasManager
 	// store, when set, stores the pairs a response registers before the
@@ -1025,24 +1566,38 @@ func (e *Executor) GetAliasManager() *AliasManager {
 // errInvalidJSON is the argument error of text that is not one JSON value.
 var errInvalidJSON = errors.New("invalid JSON; send the arguments as one JSON object")
 
-// decode reads the model's arguments into req: aliases resolved (in a file
-// with aliases), the argument fix-up applied, then protojson with unknown
-// fields discarded. Nothing is sent to the server when it fails.
+// decode reads the model's arguments into req (docs/runtime.md, "A call"):
+// the text parsed as one JSON object, its structure checked against the
+// tool's argument table, aliases resolved (in a file with aliases), the
+// argument fix-up applied, protojson, then the request validated when the
+// file validates requests. Nothing is sent to the server when it fails.
 func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, strict bool) error {
-	v, ok := decodeJSON(argsJSON)
-	if !ok {
-		return e.invalidArguments(errInvalidJSON)
+	obj, vs := parseArguments(argsJSON)
+	if vs == nil {
+		if t := toolArgumentTable(toolName); t != nil {
+			vs = t.check(obj, e.extraRoot, lenientArguments)
+		}
 	}
+	if len(vs) > 0 {
+		return e.refuse("invalid-arguments", vs, nil)
+	}
+	var v any = obj
 	v, err := e.aliases.resolveValue(v, true)
 	if err != nil {
-		return e.toolError("unknown-alias", codes.InvalidArgument, err.Error(), err)
+		return e.refuse("unknown-alias", []Violation{aliasViolation(err)}, err)
 	}
-	args, err := fixArgs(v, req.ProtoReflect().Descriptor(), strict)
+	md := req.ProtoReflect().Descriptor()
+	args, err := fixArgs(v, md, strict)
 	if err != nil {
-		return e.invalidArguments(err)
+		return e.refuse("invalid-arguments", []Violation{violationOf(err, "invalid-value")}, err)
 	}
 	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
-		return e.invalidArguments(decoderError{err})
+		return e.refuse("invalid-arguments", []Violation{{Reason: "invalid-value", Message: decoderMessage(err, md)}}, decoderError{err})
+	}
+	if validateRequest != nil {
+		if err := validateRequest(req); err != nil {
+			return e.refuse("failed-validation", validationViolations(err), err)
+		}
 	}
 	return nil
 }
@@ -1057,16 +1612,54 @@ func (d decoderError) Error() string { return strings.ReplaceAll(d.err.Error(), 
 
 func (d decoderError) Unwrap() error { return d.err }
 
+// decoderPosition is protojson's prefix of an error: the position in the
+// text the fix-up wrote, not the model's.
+var decoderPosition = regexp.MustCompile(`^proto: (\(line [0-9]+:[0-9]+\): )?`)
+
+// decoderField is where protojson names a field, by its JSON name.
+var decoderField = regexp.MustCompile(` field ([A-Za-z_][A-Za-z0-9_]*)`)
+
+// decoderMessage is a protojson error for the model: ordinary spaces, no
+// position, fields by proto name (the schema's) instead of JSON name.
+func decoderMessage(err error, md protoreflect.MessageDescriptor) string {
+	msg := decoderPosition.ReplaceAllString(decoderError{err}.Error(), "")
+	return decoderField.ReplaceAllStringFunc(msg, func(m string) string {
+		if name := protoName(md, m[len(" field "):], map[protoreflect.FullName]bool{}); name != "" {
+			return " field " + name
+		}
+		return m
+	})
+}
+
+// protoName finds the proto name of a field of md, or of a message below
+// it, by its JSON name; "" when there is none.
+func protoName(md protoreflect.MessageDescriptor, jsonName string, seen map[protoreflect.FullName]bool) string {
+	if seen[md.FullName()] {
+		return ""
+	}
+	seen[md.FullName()] = true
+	if fd := md.Fields().ByJSONName(jsonName); fd != nil {
+		return string(fd.Name())
+	}
+	for i := 0; i < md.Fields().Len(); i++ {
+		fd := md.Fields().Get(i)
+		if fd.IsMap() {
+			fd = fd.MapValue()
+		}
+		if fd.Message() != nil {
+			if name := protoName(fd.Message(), jsonName, seen); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
 // toolError is a ToolError whose message is shown to the model as it is,
 // registered UUIDs aside.
 func (e *Executor) toolError(reason string, code codes.Code, msg string, cause error) *ToolError {
 	msg = e.aliases.AliasifyJSON("", msg)
 	return &ToolError{Reason: reason, Code: code, Message: msg, RawMessage: msg, Cause: cause}
-}
-
-// invalidArguments is the error of arguments the executor cannot send.
-func (e *Executor) invalidArguments(err error) *ToolError {
-	return e.toolError("invalid-arguments", codes.InvalidArgument, "failed to parse arguments: "+err.Error(), err)
 }
 
 // unknownTool is the error of a tool name without an auto-executor.
@@ -1084,19 +1677,29 @@ func (e *Executor) serverError(toolName string, err error) *ToolError {
 	if st.Code() == codes.Unavailable {
 		reason = "unavailable"
 	}
+	var text strings.Builder
+	text.WriteString("rpc error: code = " + st.Code().String() + " desc = " + msg)
+	details := st.Proto().GetDetails()
+	vs := badRequestViolations(details)
+	for i := range vs {
+		vs[i].Field = e.aliases.AliasifyJSON(toolName, vs[i].Field)
+		vs[i].Message = e.aliases.AliasifyJSON(toolName, vs[i].Message)
+	}
+	violationLines(&text, vs)
 	return &ToolError{
 		Reason:     reason,
 		Code:       st.Code(),
-		Message:    "rpc error: code = " + st.Code().String() + " desc = " + msg,
+		Message:    text.String(),
 		RawMessage: msg,
-		Details:    st.Proto().GetDetails(),
+		Details:    details,
+		Violations: vs,
 		Cause:      err,
 	}
 }
 
 // encode writes one response message as JSON.
 func (e *Executor) encode(resp proto.Message) ([]byte, error) {
-	b, err := marshalResponse(protojson.MarshalOptions{}, resp)
+	b, err := marshalResponse(protojson.MarshalOptions{UseProtoNames: !jsonNames}, resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}
@@ -1115,6 +1718,9 @@ func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
 		return "", err
 	}
 	out = e.aliases.AliasifyJSON(toolName, out)
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 
@@ -1161,7 +1767,7 @@ func fixArgs(v any, md protoreflect.MessageDescriptor, strict bool) (map[string]
 
 func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bool, path string) error {
 	fields := md.Fields()
-	present := map[protoreflect.FieldNumber]bool{}
+	present := map[protoreflect.FieldNumber]string{} // the key each field was given under
 	for _, key := range sortedKeys(obj) {
 		fd := fields.ByName(protoreflect.Name(key))
 		if fd == nil {
@@ -1185,7 +1791,7 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 			return err
 		}
 		obj[key] = fixed
-		present[fd.Number()] = true
+		present[fd.Number()] = key
 	}
 	oneofs := md.Oneofs()
 	for i := 0; i < oneofs.Len(); i++ {
@@ -1193,14 +1799,16 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 		if od.IsSynthetic() {
 			continue
 		}
-		var set []string
+		var set, keys []string
 		for j := 0; j < od.Fields().Len(); j++ {
-			if fd := od.Fields().Get(j); present[fd.Number()] {
+			if fd := od.Fields().Get(j); present[fd.Number()] != "" {
 				set = append(set, string(fd.Name()))
+				keys = append(keys, present[fd.Number()])
 			}
 		}
 		if len(set) > 1 {
-			return fmt.Errorf("fields %s and %s are members of oneof %s: set only one", quote(set[0]), quote(set[1]), quote(string(od.Name())))
+			msg := quote(set[0]) + " and " + quote(set[1]) + " are members of oneof " + quote(string(od.Name())) + ": set only one"
+			return &fieldError{path: joinPath(path, keys[1]), msg: msg, legacy: "fields " + msg}
 		}
 	}
 	return nil
@@ -1265,7 +1873,7 @@ func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
 		kv, _ := entry.(map[string]any)
 		key, ok := mapKey(kv["key"], structKeys)
 		if !ok {
-			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", quote(path), i)
+			return nil, &fieldError{path: path, msg: fmt.Sprintf("entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", i)}
 		}
 		obj[key] = kv["value"]
 		if text, ok := obj[key].(string); ok && structKeys {
@@ -1413,7 +2021,7 @@ func checkBytes(v any, path string) (any, error) {
 		enc = enc.WithPadding(base64.NoPadding)
 	}
 	if _, err := enc.DecodeString(s); err != nil || strings.ContainsAny(s, "\r\n") {
-		return nil, fmt.Errorf("field %s: invalid base64 %s", quote(path), quote(s))
+		return nil, &fieldError{path: path, msg: "invalid base64 " + quote(s)}
 	}
 	return v, nil
 }
@@ -1435,12 +2043,12 @@ func enumNameError(path string, ed protoreflect.EnumDescriptor, name string) err
 	if more := values.Len() - enumNamesListed; more > 0 {
 		list += fmt.Sprintf(", and %d more", more)
 	}
-	return fmt.Errorf("field %s: expected a name of enum %s (%s), got %s", quote(path), ed.FullName(), list, quote(name))
+	return &fieldError{path: path, msg: fmt.Sprintf("expected a name of enum %s (%s), got %s", ed.FullName(), list, quote(name))}
 }
 
 // kindError is the error of a value of the wrong JSON kind.
 func kindError(path, kind string, v any) error {
-	return fmt.Errorf("field %s: expected %s, got %s", quote(path), kind, describe(v))
+	return &fieldError{path: path, msg: "expected " + kind + ", got " + describe(v)}
 }
 
 // describe shows a value in a message: a string quoted, a number or boolean
@@ -1684,15 +2292,98 @@ func (opaqueResolver) FindExtensionByNumber(message protoreflect.FullName, field
 	return protoregistry.GlobalTypes.FindExtensionByNumber(message, field)
 }
 
+// DefaultMaxResultBytes is the largest result text shown to the model
+// when Executor.MaxResultBytes is zero: about the 25,000 tokens common MCP
+// clients accept.
+const DefaultMaxResultBytes = 100000
+
+// DefaultToolTimeout is the deadline of a tool call whose tool sets none
+// when Executor.Timeout is zero.
+const DefaultToolTimeout = 30 * time.Second
+
+// callContext is ctx with the deadline of a call of toolName
+// (docs/runtime.md, "Deadlines"): the tool's own (its annotation's
+// timeout), else Executor.Timeout, else DefaultToolTimeout; none when
+// Timeout is negative and the tool sets none. A shorter deadline of ctx
+// wins.
+func (e *Executor) callContext(ctx context.Context, toolName string) (context.Context, context.CancelFunc) {
+	d, ok := toolTimeouts[toolName]
+	if !ok {
+		d = e.Timeout
+	}
+	if d == 0 {
+		d = DefaultToolTimeout
+	}
+	if d < 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// resultLimit is the largest result text: MaxResultBytes, its default when
+// zero, none (0) when negative.
+func (e *Executor) resultLimit() int {
+	switch {
+	case e.MaxResultBytes == 0:
+		return DefaultMaxResultBytes
+	case e.MaxResultBytes < 0:
+		return 0
+	}
+	return e.MaxResultBytes
+}
+
+// checkResult refuses a result text (as the model would read it) over the
+// limit.
+func (e *Executor) checkResult(out string) error {
+	if limit := e.resultLimit(); limit > 0 && len(out) > limit {
+		return e.tooLarge("result too large: " + strconv.Itoa(len(out)) + " bytes, over the limit of " + strconv.Itoa(limit) + "; ask for less (a smaller page size or a filter)")
+	}
+	return nil
+}
+
+// tooLarge is the error "result-too-large".
+func (e *Executor) tooLarge(msg string) *ToolError {
+	return &ToolError{Reason: "result-too-large", Code: codes.ResourceExhausted, Message: msg, RawMessage: msg}
+}
+
+// streamBudget stops a stream as soon as the text read so far is over the
+// limit as the model would read it (UUIDs shown as aliases, which only
+// shortens it): the aliased length is measured when the raw text passes
+// next, and next is moved by what that measure left.
+type streamBudget struct {
+	limit, next int
+}
+
+func (e *Executor) newStreamBudget() streamBudget {
+	limit := e.resultLimit()
+	return streamBudget{limit: limit, next: limit}
+}
+
+// over reports whether text, the stream's text so far, is over the limit;
+// the error says so.
+func (s *streamBudget) over(e *Executor, toolName, text string) error {
+	if s.limit <= 0 || len(text) <= s.next {
+		return nil
+	}
+	shown := len(text)
+	shown = len(e.aliases.AliasifyJSON(toolName, text))
+	if shown > s.limit {
+		return e.tooLarge("result too large: more than " + strconv.Itoa(s.limit) + " bytes; ask for less (a smaller page size or a filter)")
+	}
+	s.next = len(text) + s.limit - shown
+	return nil
+}
+
 // ToolError is the error of every failed tool call (docs/runtime.md,
 // "Errors"). Its Error() is the text to show the model. It works with
 // errors.As, and with status.Code and status.FromError, which see its code,
 // RawMessage and details.
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
-	// "server-error", "unavailable" and "invalid-response", and for a
-	// conversation kept in a store "conversation-expired",
-	// "conversation-corrupt" and "store-unavailable".
+	// "failed-validation", "server-error", "unavailable",
+	// "invalid-response" and "result-too-large", and for a conversation
+	// kept in a store "conversation-expired", "conversation-corrupt" and
+	// "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and
 	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
@@ -1710,6 +2401,11 @@ type ToolError struct {
 	// Details are the status details as the server sent them, raw ids kept
 	// for the application; empty for the other reasons.
 	Details []*anypb.Any
+	// Violations are what was wrong with the arguments, one line each in
+	// Message, for "invalid-arguments", "unknown-alias" and
+	// "failed-validation"; for a server error, the field violations of its
+	// google.rpc.BadRequest details.
+	Violations []Violation
 	// Cause is the underlying error, when there is one.
 	Cause error
 }
@@ -1726,4 +2422,184 @@ func (e *ToolError) GRPCStatus() *status.Status {
 	p := status.New(e.Code, e.RawMessage).Proto()
 	p.Details = e.Details
 	return status.FromProto(p)
+}
+
+// validationViolations turns the error of validateRequest into violations
+// (docs/runtime.md, "buf.validate"). protovalidate's error has a ToProto
+// method returning buf.validate.Violations, read here by field name so that
+// the runtime does not import protovalidate: each violation's field path
+// with proto names, "[i]" for a list index and ".key" for a map key ("" for
+// a message rule), and its message. Any other error is one violation
+// without a field.
+func validationViolations(err error) []Violation {
+	list := violationsProto(err)
+	if list == nil {
+		return []Violation{{Reason: "validation", Message: err.Error()}}
+	}
+	out := make([]Violation, 0, list.Len())
+	for i := 0; i < list.Len(); i++ {
+		v := list.Get(i).Message()
+		out = append(out, Violation{Field: fieldPath(protoField(v, "field")), Reason: "validation", Message: protoField(v, "message").String()})
+	}
+	if len(out) == 0 {
+		return []Violation{{Reason: "validation", Message: err.Error()}}
+	}
+	return out
+}
+
+// violationsProto finds, in err's chain, an error with a method ToProto()
+// returning a message with a repeated field "violations", and returns that
+// list; nil when there is none.
+func violationsProto(err error) protoreflect.List {
+	for ; err != nil; err = errors.Unwrap(err) {
+		method := reflect.ValueOf(err).MethodByName("ToProto")
+		if !method.IsValid() || method.Type().NumIn() != 0 || method.Type().NumOut() != 1 {
+			continue
+		}
+		m, ok := method.Call(nil)[0].Interface().(proto.Message)
+		if !ok || reflect.ValueOf(m).IsNil() {
+			continue
+		}
+		fd := m.ProtoReflect().Descriptor().Fields().ByName("violations")
+		if fd != nil && fd.IsList() && fd.Message() != nil {
+			return m.ProtoReflect().Get(fd).List()
+		}
+	}
+	return nil
+}
+
+// protoField is the value of m's field name, or an invalid value when m
+// has no such field.
+func protoField(m protoreflect.Message, name protoreflect.Name) protoreflect.Value {
+	fd := m.Descriptor().Fields().ByName(name)
+	if fd == nil {
+		return protoreflect.Value{}
+	}
+	return m.Get(fd)
+}
+
+// fieldPath renders a buf.validate.FieldPath: field names joined with
+// '.', a list index as "[i]", a map key as ".key".
+func fieldPath(path protoreflect.Value) string {
+	if !path.IsValid() {
+		return ""
+	}
+	elements := protoField(path.Message(), "elements")
+	if !elements.IsValid() {
+		return ""
+	}
+	var b strings.Builder
+	for i := 0; i < elements.List().Len(); i++ {
+		el := elements.List().Get(i).Message()
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(protoField(el, "field_name").String())
+		od := el.Descriptor().Oneofs().ByName("subscript")
+		if od == nil {
+			continue
+		}
+		fd := el.WhichOneof(od)
+		if fd == nil {
+			continue
+		}
+		v := el.Get(fd)
+		switch fd.Name() {
+		case "index":
+			b.WriteString("[" + strconv.FormatUint(v.Uint(), 10) + "]")
+		case "bool_key":
+			b.WriteString("." + strconv.FormatBool(v.Bool()))
+		case "int_key":
+			b.WriteString("." + strconv.FormatInt(v.Int(), 10))
+		case "uint_key":
+			b.WriteString("." + strconv.FormatUint(v.Uint(), 10))
+		case "string_key":
+			b.WriteString("." + v.String())
+		}
+	}
+	return b.String()
+}
+
+// Violation is one thing wrong with a tool call's arguments (or, reason
+// "server", one field violation of the server's google.rpc.BadRequest):
+// the field as the model wrote it ("steps[2].link_id", "" for the whole
+// arguments), why ("invalid-json", "not-an-object", "unknown-field",
+// "required", "invalid-value", "unknown-alias", "validation", "server") and
+// the message for the model (docs/runtime.md, "Errors").
+type Violation struct {
+	Field   string
+	Reason  string
+	Message string
+}
+
+// invalidArgumentsHeader heads the text of every call refused before
+// anything was sent.
+const invalidArgumentsHeader = "invalid arguments, nothing was sent:"
+
+// violationLines writes one line per violation: "- " + the quoted field and
+// ": " (left out for a violation without a field) + the message.
+func violationLines(b *strings.Builder, vs []Violation) {
+	for _, v := range vs {
+		b.WriteString("\n- ")
+		if v.Field != "" {
+			b.WriteString(quote(v.Field))
+			b.WriteString(": ")
+		}
+		b.WriteString(v.Message)
+	}
+}
+
+// refuse is the error of a call refused before anything was sent: reason
+// "invalid-arguments", "unknown-alias" or "failed-validation", code
+// InvalidArgument, the violations with their registered UUIDs shown as
+// aliases, and the text the model reads.
+func (e *Executor) refuse(reason string, vs []Violation, cause error) *ToolError {
+	if e.aliases != nil {
+		for i := range vs {
+			vs[i].Field = e.aliases.AliasifyJSON("", vs[i].Field)
+			vs[i].Message = e.aliases.AliasifyJSON("", vs[i].Message)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(invalidArgumentsHeader)
+	violationLines(&b, vs)
+	msg := b.String()
+	return &ToolError{Reason: reason, Code: codes.InvalidArgument, Message: msg, RawMessage: msg, Violations: vs, Cause: cause}
+}
+
+// fieldError is an error about one field of the arguments, turned into a
+// violation of reason "invalid-value" (or "unknown-alias").
+type fieldError struct {
+	path, reason, msg string
+	legacy            string // Error() when set: the text fixArgs has always given
+}
+
+func (f *fieldError) Error() string {
+	if f.legacy != "" {
+		return f.legacy
+	}
+	if f.path == "" {
+		return f.msg
+	}
+	return "field " + quote(f.path) + ": " + f.msg
+}
+
+// violation is the violation of a fix-up or decoder error.
+func violationOf(err error, reason string) Violation {
+	if f, ok := err.(*fieldError); ok {
+		if f.reason != "" {
+			reason = f.reason
+		}
+		return Violation{Field: f.path, Reason: reason, Message: f.msg}
+	}
+	return Violation{Reason: reason, Message: err.Error()}
+}
+
+// aliasViolation is the violation of an unknown alias: its field apart,
+// the message without it.
+func aliasViolation(err error) Violation {
+	if ua, ok := err.(*unknownAliasError); ok {
+		return Violation{Field: ua.path, Reason: "unknown-alias", Message: ua.violationMessage()}
+	}
+	return Violation{Reason: "unknown-alias", Message: err.Error()}
 }

@@ -3,6 +3,7 @@
 package gentools
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -113,13 +116,17 @@ func ForwardToTagServiceClient(server *mcp.Server, client mcpdemov1.TagServiceCl
 	})
 }
 
-// The response registration of the tools only MCP executes (no auto_execute).
+// The tables of the tools only MCP executes (no auto_execute): response
+// registration, argument tables, deadlines; and request validation.
 func init() {
 	responseAliasTypes["aitools.test.mcpdemo.v1.ListTagsResponse"] = []responseAliasField{{field: "tags", message: "aitools.test.mcpdemo.v1.Tag"}}
 	responseAliasTypes["aitools.test.mcpdemo.v1.Tag"] = []responseAliasField{{field: "id", prefix: "tag"}}
 	toolResponseAliases["notes_put"] = responseAliasTool{message: "aitools.test.mcpdemo.v1.Note"}
 	toolResponseAliases["notes_watch"] = responseAliasTool{message: "aitools.test.mcpdemo.v1.Note"}
 	toolResponseAliases["tags_list"] = responseAliasTool{message: "aitools.test.mcpdemo.v1.ListTagsResponse"}
+	toolArguments["notes_put"] = "{\"nodes\":[{\"fields\":{\"id\":{},\"text\":{},\"views\":{}}}]}"
+	toolArguments["notes_watch"] = "{\"nodes\":[{\"fields\":{\"count\":{}}}]}"
+	toolArguments["tags_list"] = "{\"nodes\":[{\"fields\":{}}]}"
 }
 
 // The rest of this file is the MCP part of the runtime of
@@ -133,6 +140,8 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
 		}
 	}()
+	ctx, cancel := s.callContext(ctx, req)
+	defer cancel()
 	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
 		return mcpErrorResult(err.Error())
@@ -161,6 +170,8 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 		return mcpErrorResult(err.Error())
 	}
 	e = conv.executor
+	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
+	e.extraRoot = mcpExtraRoot
 	out, err := t.call(ctx, e, args)
 	if err != nil && conv.minted {
 		// The model never sees this handle: the conversation ends here.
@@ -179,6 +190,11 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	}
 	return res
 }
+
+// mcpExtraRoot are the arguments never unknown in a call: the conversation
+// handle's property, also when the server does not read it (docs/mcp.md,
+// "Calls"). The extra properties are taken out before.
+var mcpExtraRoot = []string{"conversation"}
 
 // mcpErrorResult is an isError result with one text block.
 func mcpErrorResult(text string) *mcp.CallToolResult {
@@ -214,18 +230,18 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 		}
 		var text string
 		if json.Unmarshal(v, &text) != nil {
-			return "", nil, fmt.Errorf("failed to parse arguments: %s must be a string", quote(name))
+			return "", nil, argumentsError(Violation{Field: name, Reason: "invalid-value", Message: "must be a string"})
 		}
 		values[name] = text
 	}
 	for _, p := range s.opts.extras {
 		if _, ok := values[p.Name]; p.Required && !ok {
-			return "", nil, fmt.Errorf("failed to parse arguments: missing required argument %s", quote(p.Name))
+			return "", nil, argumentsError(Violation{Field: p.Name, Reason: "required", Message: "missing required field"})
 		}
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return "", nil, fmt.Errorf("failed to parse arguments: %w", err)
+		return "", nil, argumentsError(Violation{Reason: "invalid-json", Message: err.Error()})
 	}
 	return string(b), values, nil
 }
@@ -240,7 +256,7 @@ func metaHandle(meta mcp.Meta) (string, error) {
 	}
 	handle, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("failed to parse arguments: %s must be a string", quote(conversationMetaKey))
+		return "", argumentsError(Violation{Field: conversationMetaKey, Reason: "invalid-value", Message: "must be a string"})
 	}
 	return handle, nil
 }
@@ -344,43 +360,18 @@ func (s *mcpServer) endWith(ss *mcp.ServerSession) {
 	}
 }
 
-// mcpErrorText is the text of a failed call for the model: a server error
-// as its status in JSON, {"code":"NOT_FOUND","message":...,"details":[...]},
-// any other error its message; UUIDs shown as aliases.
-func mcpErrorText(e *Executor, err error) string {
-	var te *ToolError
-	if !errors.As(err, &te) || (te.Reason != "server-error" && te.Reason != "unavailable") {
-		return err.Error()
-	}
-	var b strings.Builder
-	b.WriteString(`{"code":`)
-	b.WriteString(quote(mcpCodeName(te.Code)))
-	b.WriteString(`,"message":`)
-	b.WriteString(quote(te.RawMessage))
-	b.WriteString(`,"details":[`)
-	for i, d := range te.Details {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		detail, err := protojson.Marshal(d)
-		if err != nil {
-			detail, _ = json.Marshal(map[string]any{"@type": d.GetTypeUrl(), "value": d.GetValue()})
-		}
-		b.Write(compactJSON(detail))
-	}
-	b.WriteString(`]}`)
-	text := b.String()
-	text = e.aliases.AliasifyJSON("", text)
-	return text
+// argumentsError is the error of MCP arguments refused before the
+// executor reads them: one violation, the executor's text.
+func argumentsError(v Violation) error {
+	return (&Executor{}).refuse("invalid-arguments", []Violation{v}, nil)
 }
 
-// mcpCodeName is the upper-case name of a gRPC code: "NOT_FOUND".
-func mcpCodeName(c codes.Code) string {
-	names := [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
-	if int(c) < len(names) {
-		return names[c]
-	}
-	return "UNKNOWN"
+// mcpErrorText is the text of a failed call for the model: the executor's
+// (docs/mcp.md, "Errors"), UUIDs shown as aliases.
+func mcpErrorText(e *Executor, err error) string {
+	text := err.Error()
+	text = e.aliases.AliasifyJSON("", text)
+	return text
 }
 
 // mcpJSON writes a response as MCP results carry it (docs/mcp.md, "Tools as
@@ -410,6 +401,8 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
+	ctx, cancel := e.callContext(ctx, tool.Name)
+	defer cancel()
 	resp, err := call(ctx, req)
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
@@ -423,6 +416,9 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 		return "", err
 	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 
@@ -435,7 +431,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := e.callContext(ctx, tool.Name)
 	defer cancel()
 	stream, err := call(ctx, req)
 	if err != nil {
@@ -443,6 +439,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	}
 	var b strings.Builder
 	var items []string // the messages, for registration
+	budget := e.newStreamBudget()
 	b.WriteByte('[')
 	for n := 0; ; n++ {
 		msg, err := stream.Recv()
@@ -464,6 +461,9 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 		}
 		b.Write(item)
 		items = append(items, registrationJSON(msg))
+		if err := budget.over(e, tool.Name, b.String()); err != nil {
+			return "", err
+		}
 	}
 	b.WriteByte(']')
 	out := b.String()
@@ -471,6 +471,9 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 		return "", err
 	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 
@@ -494,7 +497,9 @@ type MCPExtraProperty struct {
 type MCPOption func(*mcpOptions)
 
 type mcpOptions struct {
-	extras []MCPExtraProperty
+	extras         []MCPExtraProperty
+	maxResultBytes int
+	timeout        time.Duration
 
 	store          ConversationStore
 	handleArgument bool
@@ -504,6 +509,19 @@ type mcpOptions struct {
 // values reach the executor's context, not the request.
 func WithExtraProperties(props ...MCPExtraProperty) MCPOption {
 	return func(o *mcpOptions) { o.extras = append(o.extras, props...) }
+}
+
+// WithMaxResultBytes sets the largest result text of a call (zero:
+// DefaultMaxResultBytes; negative: no limit); a larger one is an isError
+// result asking for less.
+func WithMaxResultBytes(n int) MCPOption {
+	return func(o *mcpOptions) { o.maxResultBytes = n }
+}
+
+// WithTimeout sets the deadline of a call of a tool that sets none in its
+// annotation (zero: DefaultToolTimeout; negative: none).
+func WithTimeout(d time.Duration) MCPOption {
+	return func(o *mcpOptions) { o.timeout = d }
 }
 
 // WithConversationStore keeps the conversations in store instead of a
@@ -553,6 +571,9 @@ type mcpTool struct {
 type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
+
+	endMu sync.Mutex
+	ended map[*mcp.ServerSession]chan struct{} // closed when the session ends
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // the conversation of each connection
@@ -651,6 +672,175 @@ func (s *mcpServer) inputSchema(tool AgentTool) json.RawMessage {
 	}
 	return json.RawMessage(encodeJSON(root))
 }
+
+// sessionEnded returns a channel closed when ss ends (its client gone).
+func (s *mcpServer) sessionEnded(ss *mcp.ServerSession) <-chan struct{} {
+	s.endMu.Lock()
+	defer s.endMu.Unlock()
+	if ch, ok := s.ended[ss]; ok {
+		return ch
+	}
+	if s.ended == nil {
+		s.ended = map[*mcp.ServerSession]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	s.ended[ss] = ch
+	go func() {
+		_ = ss.Wait()
+		close(ch)
+		s.endMu.Lock()
+		delete(s.ended, ss)
+		s.endMu.Unlock()
+	}()
+	return ch
+}
+
+// callContext is the context of one call: cancelled when the client
+// cancels the call (notifications/cancelled, which the SDK turns into ctx's
+// end) or when its session ends (a client that disconnects), so that the
+// gRPC call is cancelled too.
+func (s *mcpServer) callContext(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if req.Session == nil {
+		return ctx, cancel
+	}
+	ended := s.sessionEnded(req.Session)
+	go func() {
+		select {
+		case <-ended:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// NewMCPStdioTransport is mcp.StdioTransport that survives a malformed
+// line (docs/mcp.md, "Transports"): a line that is not JSON is answered
+// with the JSON-RPC error -32700 (parse error), one that is JSON but not a
+// JSON-RPC message with -32600 (invalid request), both with id null, and
+// the next line is served. The SDK's own transport ends the session on
+// either. Serve with server.Run(ctx, NewMCPStdioTransport()).
+func NewMCPStdioTransport() mcp.Transport {
+	return &lineTransport{in: os.Stdin, out: nopWriteCloser{os.Stdout}}
+}
+
+// lineTransport serves newline-delimited JSON-RPC over in and out, the
+// lines that are not messages answered here.
+type lineTransport struct {
+	in  io.ReadCloser
+	out io.WriteCloser
+}
+
+// Connect implements mcp.Transport.
+func (t *lineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	pr, pw := io.Pipe()
+	out := &lockedWriter{w: t.out}
+	go filterLines(t.in, pw, out)
+	return (&mcp.IOTransport{Reader: readCloser{pr, t.in}, Writer: out}).Connect(ctx)
+}
+
+// maxLineBytes bounds one line, as the SDK's transport does.
+const maxLineBytes = mcp.DefaultMaxLineLength
+
+// filterLines copies each line of in that is a JSON-RPC message (or a
+// batch of them) to pw, and answers the others on out; blank lines are
+// skipped. pw is closed when in ends.
+func filterLines(in io.Reader, pw *io.PipeWriter, out io.Writer) {
+	r := bufio.NewReaderSize(in, 64*1024)
+	for {
+		line, tooLong, err := readLine(r)
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 || tooLong {
+			if code, msg := lineError(trimmed, tooLong); code != 0 {
+				_, _ = out.Write(errorLine(code, msg))
+			} else if _, werr := pw.Write(append(trimmed, '\n')); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			_ = pw.CloseWithError(err)
+			return
+		}
+	}
+}
+
+// readLine reads one line without its '\n'; a line over maxLineBytes is
+// read to its end and reported too long (its bytes dropped).
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > maxLineBytes {
+				tooLong, line = true, nil
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return bytes.TrimSuffix(line, []byte("\n")), tooLong, err
+		}
+	}
+}
+
+// lineError is the JSON-RPC error of a line that is no message, or 0.
+func lineError(line []byte, tooLong bool) (int, string) {
+	switch {
+	case tooLong:
+		return jsonrpc.CodeParseError, "parse error: line longer than " + strconv.Itoa(maxLineBytes) + " bytes"
+	case !json.Valid(line):
+		return jsonrpc.CodeParseError, "parse error: the line is not JSON"
+	}
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil {
+		batch = []json.RawMessage{line}
+	}
+	if len(batch) == 0 {
+		return jsonrpc.CodeInvalidRequest, "invalid request: empty batch"
+	}
+	for _, m := range batch {
+		if _, err := jsonrpc.DecodeMessage(m); err != nil {
+			return jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+		}
+	}
+	return 0, ""
+}
+
+// errorLine is a JSON-RPC error response with id null, one line.
+func errorLine(code int, msg string) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": code, "message": msg}})
+	return append(b, '\n')
+}
+
+// lockedWriter writes one message at a time: the SDK's and this file's.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return l.w.Close() }
+
+// readCloser reads the filtered lines and closes the original input.
+type readCloser struct {
+	io.Reader
+	in io.Closer
+}
+
+func (r readCloser) Close() error {
+	if c, ok := r.Reader.(io.Closer); ok {
+		_ = c.Close()
+	}
+	return r.in.Close()
+}
+
+// nopWriteCloser does not close stdout with the session.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 // NewMCPHTTPHandler serves server over streamable HTTP in both protocol
 // revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version

@@ -3,6 +3,7 @@
 package gentools
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -12,6 +13,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"reflect"
 	"regexp"
 	"sort"
@@ -21,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -29,6 +32,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -61,12 +65,486 @@ func ForwardToGreeterClient(server *mcp.Server, client mcpplainv1.GreeterClient,
 	})
 }
 
+// toolArguments holds, per executed tool, its argument table as JSON text:
+// the fields the model may and must send (docs/runtime.md).
+var toolArguments = map[string]string{
+	"greet": "{\"nodes\":[{\"fields\":{\"name\":{}},\"required\":[\"name\"]}]}",
+}
+
+// toolTimeouts holds the deadline of each tool whose annotation sets one.
+var toolTimeouts = map[string]time.Duration{}
+
+// lenientArguments drops unknown argument keys instead of refusing them
+// (plugin option lenient_arguments=true); jsonNames writes results with
+// JSON names instead of proto names (json_names=true).
+const (
+	lenientArguments = false
+	jsonNames        = false
+)
+
+// validateRequest checks a request's buf.validate rules before the call;
+// nil: not checked (plugin option validate=true sets it up).
+var validateRequest func(proto.Message) error
+
 // The rest of this file is the MCP part of the runtime of
 // protoc-gen-ai-tools (runtimes/go), the same in every generated file.
 
+// argTable is a tool's argument table (docs/runtime.md, "Arguments"): the
+// messages of its schema as nodes, nodes[0] the request.
+type argTable struct {
+	nodes []argNode
+}
+
+// argNode is one message as the tool's schema shows it.
+type argNode struct {
+	fields   []argField
+	names    []string       // the fields' names, in schema order
+	byName   map[string]int // proto name -> index in fields
+	required []string
+}
+
+// argField is one property of a node: a leaf (node < 0), or a message,
+// repeated message or map with message values, checked against nodes[node].
+type argField struct {
+	name, json  string
+	node        int
+	list, isMap bool
+}
+
+// argTables caches each tool's parsed table.
+var argTables sync.Map
+
+// toolArgumentTable returns the table of toolName, parsed from
+// toolArguments on first use; nil for a tool without one.
+func toolArgumentTable(toolName string) *argTable {
+	if t, ok := argTables.Load(toolName); ok {
+		return t.(*argTable)
+	}
+	text, ok := toolArguments[toolName]
+	if !ok {
+		return nil
+	}
+	t, err := parseArgTable(text)
+	if err != nil {
+		panic(fmt.Sprintf("the argument table of tool %s is invalid (%v); generate the file again", quote(toolName), err))
+	}
+	argTables.Store(toolName, t)
+	return t
+}
+
+// parseArgTable reads a table's JSON text, keeping the order of fields.
+func parseArgTable(text string) (*argTable, error) {
+	var raw struct {
+		Nodes []struct {
+			Fields   json.RawMessage `json:"fields"`
+			Required []string        `json:"required"`
+		} `json:"nodes"`
+	}
+	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+		return nil, err
+	}
+	if len(raw.Nodes) == 0 {
+		return nil, fmt.Errorf("no nodes")
+	}
+	t := &argTable{nodes: make([]argNode, len(raw.Nodes))}
+	for i, n := range raw.Nodes {
+		node := &t.nodes[i]
+		node.required = n.Required
+		node.byName = map[string]int{}
+		err := orderedObject(n.Fields, func(name string, value json.RawMessage) error {
+			var f struct {
+				Node *int   `json:"node"`
+				List bool   `json:"list"`
+				Map  bool   `json:"map"`
+				JSON string `json:"json"`
+			}
+			if err := json.Unmarshal(value, &f); err != nil {
+				return err
+			}
+			if f.JSON == "" {
+				f.JSON = jsonCamelCase(name)
+			}
+			field := argField{name: name, json: f.JSON, node: -1, list: f.List, isMap: f.Map}
+			if f.Node != nil {
+				if *f.Node < 0 || *f.Node >= len(raw.Nodes) {
+					return fmt.Errorf("field %s: no node %d", quote(name), *f.Node)
+				}
+				field.node = *f.Node
+			}
+			node.byName[name] = len(node.fields)
+			node.fields = append(node.fields, field)
+			node.names = append(node.names, name)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+	}
+	return t, nil
+}
+
+// orderedObject calls each with the members of a JSON object, in order.
+func orderedObject(data json.RawMessage, each func(string, json.RawMessage) error) error {
+	if len(data) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return fmt.Errorf("fields is not an object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return err
+		}
+		if err := each(tok.(string), value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseArguments is stage 1 of a call: the text as one JSON object, or the
+// violation saying it is not one.
+func parseArguments(text string) (map[string]any, []Violation) {
+	v, ok := decodeJSON(text)
+	if !ok {
+		return nil, []Violation{{Reason: "invalid-json", Message: errInvalidJSON.Error()}}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, []Violation{{Reason: "not-an-object", Message: "expected a JSON object, got " + jsonKind(v)}}
+	}
+	return obj, nil
+}
+
+// argCheck is one structure check (stage 2): the violations found so far.
+type argCheck struct {
+	table   *argTable
+	lenient bool
+	out     []Violation
+}
+
+// check checks arguments against the table: unknown keys (unless lenient;
+// names in extraRoot are never unknown at the root), then missing required
+// fields, then the messages below, all violations collected.
+func (t *argTable) check(obj map[string]any, extraRoot []string, lenient bool) []Violation {
+	c := argCheck{table: t, lenient: lenient}
+	c.object(obj, 0, "", extraRoot)
+	return c.out
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// object checks an object against nodes[n] at path.
+func (c *argCheck) object(obj map[string]any, n int, path string, extra []string) {
+	node := &c.table.nodes[n]
+	if !c.lenient {
+		c.unknownKeys(obj, path, node.names, func(key string) bool {
+			_, ok := node.byName[key]
+			return ok || containsString(extra, key)
+		})
+	}
+	for _, name := range node.required {
+		if _, v := node.lookup(obj, node.byName[name], c.lenient); v == nil {
+			c.out = append(c.out, Violation{Field: joinPath(path, name), Reason: "required", Message: "missing required field"})
+		}
+	}
+	for i, f := range node.fields {
+		if f.node < 0 {
+			continue
+		}
+		key, v := node.lookup(obj, i, c.lenient)
+		if v == nil {
+			continue
+		}
+		at := joinPath(path, key)
+		switch {
+		case f.list:
+			items, _ := v.([]any)
+			for j, item := range items {
+				c.value(item, f.node, at+"["+strconv.Itoa(j)+"]")
+			}
+		case f.isMap:
+			c.mapValues(v, f.node, at)
+		default:
+			c.value(v, f.node, at)
+		}
+	}
+}
+
+// unknownKeys reports each key of obj that known refuses, in byte order.
+func (c *argCheck) unknownKeys(obj map[string]any, path string, names []string, known func(string) bool) {
+	var unknown []string
+	for key := range obj {
+		if !known(key) {
+			unknown = append(unknown, key)
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	sort.Strings(unknown)
+	for _, key := range unknown {
+		c.out = append(c.out, Violation{Field: joinPath(path, key), Reason: "unknown-field", Message: unknownFieldMessage(key, names)})
+	}
+}
+
+// value checks v against nodes[n] when it is an object; a value of another
+// kind is the fix-up's to report.
+func (c *argCheck) value(v any, n int, path string) {
+	if obj, ok := v.(map[string]any); ok {
+		c.object(obj, n, path, nil)
+	}
+}
+
+// entryFields are the fields of a map entry given as {"key", "value"}.
+var entryFields = []string{"key", "value"}
+
+// mapValues checks the values of a map given as an object (keys in byte
+// order) or as an array of {"key", "value"} entries.
+func (c *argCheck) mapValues(v any, n int, path string) {
+	if obj, ok := v.(map[string]any); ok {
+		for _, key := range sortedKeys(obj) {
+			c.value(obj[key], n, path+"."+key)
+		}
+		return
+	}
+	entries, _ := v.([]any)
+	for i, entry := range entries {
+		obj, ok := entry.(map[string]any)
+		if !ok {
+			continue
+		}
+		at := path + "[" + strconv.Itoa(i) + "]"
+		if !c.lenient {
+			c.unknownKeys(obj, at, entryFields, func(key string) bool { return key == "key" || key == "value" })
+		}
+		for _, name := range entryFields {
+			if obj[name] == nil {
+				c.out = append(c.out, Violation{Field: at + "." + name, Reason: "required", Message: "missing required field"})
+			}
+		}
+		c.value(obj["value"], n, at+".value")
+	}
+}
+
+// lookup returns the key and value of field i in obj: by proto name, or,
+// with lenient arguments, by JSON name; a nil value when absent or null.
+func (node *argNode) lookup(obj map[string]any, i int, lenient bool) (string, any) {
+	f := &node.fields[i]
+	if v := obj[f.name]; v != nil || !lenient || f.json == f.name {
+		return f.name, v
+	}
+	return f.json, obj[f.json]
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonCamelCase is protobuf's default JSON name of a field: each '_'
+// dropped, an ASCII lower-case letter after one upper-cased.
+func jsonCamelCase(name string) string {
+	b := make([]byte, 0, len(name))
+	after := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c != '_' {
+			if after && 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+		after = c == '_'
+	}
+	return string(b)
+}
+
+// badRequestViolations reads the field violations of the google.rpc.BadRequest
+// details of a status, reason "server": the field as the server wrote it
+// and its description. The message is read from its wire form
+// (field_violations = 1; each field = 1, description = 2), so that the file
+// needs no import beyond grpc and protobuf.
+func badRequestViolations(details []*anypb.Any) []Violation {
+	var out []Violation
+	for _, d := range details {
+		if url := d.GetTypeUrl(); url != "google.rpc.BadRequest" && !strings.HasSuffix(url, "/google.rpc.BadRequest") {
+			continue
+		}
+		eachField(d.GetValue(), func(num protowire.Number, v []byte) {
+			if num != 1 {
+				return
+			}
+			var fv Violation
+			fv.Reason = "server"
+			eachField(v, func(num protowire.Number, s []byte) {
+				switch num {
+				case 1:
+					fv.Field = string(s)
+				case 2:
+					fv.Message = string(s)
+				}
+			})
+			out = append(out, fv)
+		})
+	}
+	return out
+}
+
+// eachField calls each with the number and bytes of every length-delimited
+// field of a message's wire form, skipping the others; it stops at the
+// first malformed byte.
+func eachField(b []byte, each func(protowire.Number, []byte)) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return
+		}
+		b = b[n:]
+		if typ == protowire.BytesType {
+			v, m := protowire.ConsumeBytes(b)
+			if m < 0 {
+				return
+			}
+			each(num, v)
+			b = b[m:]
+			continue
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return
+		}
+		b = b[m:]
+	}
+}
+
+// unknownFieldMessage is the message of an unknown key among fields (the
+// node's fields in schema order): the suggestion, if any, and the valid
+// fields, at most 20 then ", and N more".
+func unknownFieldMessage(key string, fields []string) string {
+	if len(fields) == 0 {
+		return "unknown field; no fields are valid here"
+	}
+	var b strings.Builder
+	b.WriteString("unknown field; ")
+	if s, ok := didYouMean(key, fields); ok {
+		b.WriteString("did you mean ")
+		b.WriteString(quote(s))
+		b.WriteString("? ")
+	}
+	b.WriteString("valid fields: ")
+	for i, f := range fields {
+		if i == 20 {
+			b.WriteString(", and " + strconv.Itoa(len(fields)-20) + " more")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// didYouMean picks the field a key most likely meant (docs/runtime.md,
+// "Argument checks"): the first with the same spelling once lower-cased
+// without '_' and '-', else the first at the smallest edit distance (code
+// points, ASCII lower-cased, an adjacent swap one edit) when that distance
+// is at most max(1, n/3) for a key of n code points.
+func didYouMean(key string, fields []string) (string, bool) {
+	norm := normalizeName(key)
+	for _, f := range fields {
+		if normalizeName(f) == norm {
+			return f, true
+		}
+	}
+	k := []rune(asciiLower(key))
+	best, bestDist := "", -1
+	for _, f := range fields {
+		if d := editDistance(k, []rune(asciiLower(f))); bestDist < 0 || d < bestDist {
+			best, bestDist = f, d
+		}
+	}
+	if bestDist >= 0 && bestDist <= max(1, len(k)/3) {
+		return best, true
+	}
+	return "", false
+}
+
+// normalizeName is s ASCII-lower-cased without '_' and '-'.
+func normalizeName(s string) string {
+	return strings.NewReplacer("_", "", "-", "").Replace(asciiLower(s))
+}
+
+// asciiLower lower-cases the ASCII letters of s only.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// editDistance is the optimal string alignment distance of a and b:
+// insertions, deletions, substitutions and swaps of two adjacent code
+// points cost one each.
+func editDistance(a, b []rune) int {
+	rows := make([][]int, len(a)+1)
+	for i := range rows {
+		rows[i] = make([]int, len(b)+1)
+		rows[i][0] = i
+	}
+	for j := range rows[0] {
+		rows[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, rows[i-2][j-2]+1)
+			}
+			rows[i][j] = d
+		}
+	}
+	return rows[len(a)][len(b)]
+}
+
 // Executor runs the auto-executed tools over a gRPC connection.
 type Executor struct {
+	// MaxResultBytes is the largest result text shown to the model; a
+	// larger one is the error "result-too-large" (docs/runtime.md, "Bounded
+	// results"). Zero: DefaultMaxResultBytes; negative: no limit.
+	MaxResultBytes int
+	// Timeout is the deadline of a call of a tool that sets none in its
+	// annotation. Zero: DefaultToolTimeout; negative: none. A shorter
+	// deadline of the caller's context wins.
+	Timeout time.Duration
+
 	conn grpc.ClientConnInterface
+	// extraRoot are names never unknown at the root of the arguments: the
+	// MCP server's conversation property.
+	extraRoot []string
 }
 
 // NewExecutor returns an executor calling conn.
@@ -78,20 +556,34 @@ func NewExecutor(conn grpc.ClientConnInterface) *Executor {
 // errInvalidJSON is the argument error of text that is not one JSON value.
 var errInvalidJSON = errors.New("invalid JSON; send the arguments as one JSON object")
 
-// decode reads the model's arguments into req: aliases resolved (in a file
-// with aliases), the argument fix-up applied, then protojson with unknown
-// fields discarded. Nothing is sent to the server when it fails.
+// decode reads the model's arguments into req (docs/runtime.md, "A call"):
+// the text parsed as one JSON object, its structure checked against the
+// tool's argument table, aliases resolved (in a file with aliases), the
+// argument fix-up applied, protojson, then the request validated when the
+// file validates requests. Nothing is sent to the server when it fails.
 func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, strict bool) error {
-	v, ok := decodeJSON(argsJSON)
-	if !ok {
-		return e.invalidArguments(errInvalidJSON)
+	obj, vs := parseArguments(argsJSON)
+	if vs == nil {
+		if t := toolArgumentTable(toolName); t != nil {
+			vs = t.check(obj, e.extraRoot, lenientArguments)
+		}
 	}
-	args, err := fixArgs(v, req.ProtoReflect().Descriptor(), strict)
+	if len(vs) > 0 {
+		return e.refuse("invalid-arguments", vs, nil)
+	}
+	var v any = obj
+	md := req.ProtoReflect().Descriptor()
+	args, err := fixArgs(v, md, strict)
 	if err != nil {
-		return e.invalidArguments(err)
+		return e.refuse("invalid-arguments", []Violation{violationOf(err, "invalid-value")}, err)
 	}
 	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
-		return e.invalidArguments(decoderError{err})
+		return e.refuse("invalid-arguments", []Violation{{Reason: "invalid-value", Message: decoderMessage(err, md)}}, decoderError{err})
+	}
+	if validateRequest != nil {
+		if err := validateRequest(req); err != nil {
+			return e.refuse("failed-validation", validationViolations(err), err)
+		}
 	}
 	return nil
 }
@@ -106,15 +598,53 @@ func (d decoderError) Error() string { return strings.ReplaceAll(d.err.Error(), 
 
 func (d decoderError) Unwrap() error { return d.err }
 
+// decoderPosition is protojson's prefix of an error: the position in the
+// text the fix-up wrote, not the model's.
+var decoderPosition = regexp.MustCompile(`^proto: (\(line [0-9]+:[0-9]+\): )?`)
+
+// decoderField is where protojson names a field, by its JSON name.
+var decoderField = regexp.MustCompile(` field ([A-Za-z_][A-Za-z0-9_]*)`)
+
+// decoderMessage is a protojson error for the model: ordinary spaces, no
+// position, fields by proto name (the schema's) instead of JSON name.
+func decoderMessage(err error, md protoreflect.MessageDescriptor) string {
+	msg := decoderPosition.ReplaceAllString(decoderError{err}.Error(), "")
+	return decoderField.ReplaceAllStringFunc(msg, func(m string) string {
+		if name := protoName(md, m[len(" field "):], map[protoreflect.FullName]bool{}); name != "" {
+			return " field " + name
+		}
+		return m
+	})
+}
+
+// protoName finds the proto name of a field of md, or of a message below
+// it, by its JSON name; "" when there is none.
+func protoName(md protoreflect.MessageDescriptor, jsonName string, seen map[protoreflect.FullName]bool) string {
+	if seen[md.FullName()] {
+		return ""
+	}
+	seen[md.FullName()] = true
+	if fd := md.Fields().ByJSONName(jsonName); fd != nil {
+		return string(fd.Name())
+	}
+	for i := 0; i < md.Fields().Len(); i++ {
+		fd := md.Fields().Get(i)
+		if fd.IsMap() {
+			fd = fd.MapValue()
+		}
+		if fd.Message() != nil {
+			if name := protoName(fd.Message(), jsonName, seen); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
 // toolError is a ToolError whose message is shown to the model as it is,
 // registered UUIDs aside.
 func (e *Executor) toolError(reason string, code codes.Code, msg string, cause error) *ToolError {
 	return &ToolError{Reason: reason, Code: code, Message: msg, RawMessage: msg, Cause: cause}
-}
-
-// invalidArguments is the error of arguments the executor cannot send.
-func (e *Executor) invalidArguments(err error) *ToolError {
-	return e.toolError("invalid-arguments", codes.InvalidArgument, "failed to parse arguments: "+err.Error(), err)
 }
 
 // unknownTool is the error of a tool name without an auto-executor.
@@ -131,19 +661,25 @@ func (e *Executor) serverError(toolName string, err error) *ToolError {
 	if st.Code() == codes.Unavailable {
 		reason = "unavailable"
 	}
+	var text strings.Builder
+	text.WriteString("rpc error: code = " + st.Code().String() + " desc = " + msg)
+	details := st.Proto().GetDetails()
+	vs := badRequestViolations(details)
+	violationLines(&text, vs)
 	return &ToolError{
 		Reason:     reason,
 		Code:       st.Code(),
-		Message:    "rpc error: code = " + st.Code().String() + " desc = " + msg,
+		Message:    text.String(),
 		RawMessage: msg,
-		Details:    st.Proto().GetDetails(),
+		Details:    details,
+		Violations: vs,
 		Cause:      err,
 	}
 }
 
 // encode writes one response message as JSON.
 func (e *Executor) encode(resp proto.Message) ([]byte, error) {
-	b, err := marshalResponse(protojson.MarshalOptions{}, resp)
+	b, err := marshalResponse(protojson.MarshalOptions{UseProtoNames: !jsonNames}, resp)
 	if err != nil {
 		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
 	}
@@ -158,6 +694,9 @@ func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
 		return "", err
 	}
 	out := string(b)
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 
@@ -184,7 +723,7 @@ func fixArgs(v any, md protoreflect.MessageDescriptor, strict bool) (map[string]
 
 func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bool, path string) error {
 	fields := md.Fields()
-	present := map[protoreflect.FieldNumber]bool{}
+	present := map[protoreflect.FieldNumber]string{} // the key each field was given under
 	for _, key := range sortedKeys(obj) {
 		fd := fields.ByName(protoreflect.Name(key))
 		if fd == nil {
@@ -208,7 +747,7 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 			return err
 		}
 		obj[key] = fixed
-		present[fd.Number()] = true
+		present[fd.Number()] = key
 	}
 	oneofs := md.Oneofs()
 	for i := 0; i < oneofs.Len(); i++ {
@@ -216,14 +755,16 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 		if od.IsSynthetic() {
 			continue
 		}
-		var set []string
+		var set, keys []string
 		for j := 0; j < od.Fields().Len(); j++ {
-			if fd := od.Fields().Get(j); present[fd.Number()] {
+			if fd := od.Fields().Get(j); present[fd.Number()] != "" {
 				set = append(set, string(fd.Name()))
+				keys = append(keys, present[fd.Number()])
 			}
 		}
 		if len(set) > 1 {
-			return fmt.Errorf("fields %s and %s are members of oneof %s: set only one", quote(set[0]), quote(set[1]), quote(string(od.Name())))
+			msg := quote(set[0]) + " and " + quote(set[1]) + " are members of oneof " + quote(string(od.Name())) + ": set only one"
+			return &fieldError{path: joinPath(path, keys[1]), msg: msg, legacy: "fields " + msg}
 		}
 	}
 	return nil
@@ -288,7 +829,7 @@ func mapObject(v any, path string, structKeys bool) (map[string]any, error) {
 		kv, _ := entry.(map[string]any)
 		key, ok := mapKey(kv["key"], structKeys)
 		if !ok {
-			return nil, fmt.Errorf("field %s: entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", quote(path), i)
+			return nil, &fieldError{path: path, msg: fmt.Sprintf("entry %d is not a {\"key\": \u2026, \"value\": \u2026} object", i)}
 		}
 		obj[key] = kv["value"]
 		if text, ok := obj[key].(string); ok && structKeys {
@@ -436,7 +977,7 @@ func checkBytes(v any, path string) (any, error) {
 		enc = enc.WithPadding(base64.NoPadding)
 	}
 	if _, err := enc.DecodeString(s); err != nil || strings.ContainsAny(s, "\r\n") {
-		return nil, fmt.Errorf("field %s: invalid base64 %s", quote(path), quote(s))
+		return nil, &fieldError{path: path, msg: "invalid base64 " + quote(s)}
 	}
 	return v, nil
 }
@@ -458,12 +999,12 @@ func enumNameError(path string, ed protoreflect.EnumDescriptor, name string) err
 	if more := values.Len() - enumNamesListed; more > 0 {
 		list += fmt.Sprintf(", and %d more", more)
 	}
-	return fmt.Errorf("field %s: expected a name of enum %s (%s), got %s", quote(path), ed.FullName(), list, quote(name))
+	return &fieldError{path: path, msg: fmt.Sprintf("expected a name of enum %s (%s), got %s", ed.FullName(), list, quote(name))}
 }
 
 // kindError is the error of a value of the wrong JSON kind.
 func kindError(path, kind string, v any) error {
-	return fmt.Errorf("field %s: expected %s, got %s", quote(path), kind, describe(v))
+	return &fieldError{path: path, msg: "expected " + kind + ", got " + describe(v)}
 }
 
 // describe shows a value in a message: a string quoted, a number or boolean
@@ -586,6 +1127,8 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
 		}
 	}()
+	ctx, cancel := s.callContext(ctx, req)
+	defer cancel()
 	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
 		return mcpErrorResult(err.Error())
@@ -599,6 +1142,8 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 		}
 	}
 	e := &Executor{}
+	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
+	e.extraRoot = mcpExtraRoot
 	out, err := t.call(ctx, e, args)
 	if err != nil {
 		return mcpErrorResult(mcpErrorText(e, err))
@@ -609,6 +1154,11 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}, StructuredContent: json.RawMessage(out)}
 	return res
 }
+
+// mcpExtraRoot are the arguments never unknown in a call: the conversation
+// handle's property, also when the server does not read it (docs/mcp.md,
+// "Calls"). The extra properties are taken out before.
+var mcpExtraRoot = []string{"conversation"}
 
 // mcpErrorResult is an isError result with one text block.
 func mcpErrorResult(text string) *mcp.CallToolResult {
@@ -641,58 +1191,33 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 		}
 		var text string
 		if json.Unmarshal(v, &text) != nil {
-			return "", nil, fmt.Errorf("failed to parse arguments: %s must be a string", quote(name))
+			return "", nil, argumentsError(Violation{Field: name, Reason: "invalid-value", Message: "must be a string"})
 		}
 		values[name] = text
 	}
 	for _, p := range s.opts.extras {
 		if _, ok := values[p.Name]; p.Required && !ok {
-			return "", nil, fmt.Errorf("failed to parse arguments: missing required argument %s", quote(p.Name))
+			return "", nil, argumentsError(Violation{Field: p.Name, Reason: "required", Message: "missing required field"})
 		}
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return "", nil, fmt.Errorf("failed to parse arguments: %w", err)
+		return "", nil, argumentsError(Violation{Reason: "invalid-json", Message: err.Error()})
 	}
 	return string(b), values, nil
 }
 
-// mcpErrorText is the text of a failed call for the model: a server error
-// as its status in JSON, {"code":"NOT_FOUND","message":...,"details":[...]},
-// any other error its message; UUIDs shown as aliases.
-func mcpErrorText(e *Executor, err error) string {
-	var te *ToolError
-	if !errors.As(err, &te) || (te.Reason != "server-error" && te.Reason != "unavailable") {
-		return err.Error()
-	}
-	var b strings.Builder
-	b.WriteString(`{"code":`)
-	b.WriteString(quote(mcpCodeName(te.Code)))
-	b.WriteString(`,"message":`)
-	b.WriteString(quote(te.RawMessage))
-	b.WriteString(`,"details":[`)
-	for i, d := range te.Details {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		detail, err := protojson.Marshal(d)
-		if err != nil {
-			detail, _ = json.Marshal(map[string]any{"@type": d.GetTypeUrl(), "value": d.GetValue()})
-		}
-		b.Write(compactJSON(detail))
-	}
-	b.WriteString(`]}`)
-	text := b.String()
-	return text
+// argumentsError is the error of MCP arguments refused before the
+// executor reads them: one violation, the executor's text.
+func argumentsError(v Violation) error {
+	return (&Executor{}).refuse("invalid-arguments", []Violation{v}, nil)
 }
 
-// mcpCodeName is the upper-case name of a gRPC code: "NOT_FOUND".
-func mcpCodeName(c codes.Code) string {
-	names := [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
-	if int(c) < len(names) {
-		return names[c]
-	}
-	return "UNKNOWN"
+// mcpErrorText is the text of a failed call for the model: the executor's
+// (docs/mcp.md, "Errors"), UUIDs shown as aliases.
+func mcpErrorText(e *Executor, err error) string {
+	text := err.Error()
+	return text
 }
 
 // mcpJSON writes a response as MCP results carry it (docs/mcp.md, "Tools as
@@ -715,6 +1240,8 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
+	ctx, cancel := e.callContext(ctx, tool.Name)
+	defer cancel()
 	resp, err := call(ctx, req)
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
@@ -724,6 +1251,9 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 		return "", err
 	}
 	out := string(b)
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 
@@ -736,13 +1266,14 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := e.callContext(ctx, tool.Name)
 	defer cancel()
 	stream, err := call(ctx, req)
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
 	var b strings.Builder
+	budget := e.newStreamBudget()
 	b.WriteByte('[')
 	for n := 0; ; n++ {
 		msg, err := stream.Recv()
@@ -763,9 +1294,15 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 			b.WriteByte(',')
 		}
 		b.Write(item)
+		if err := budget.over(e, tool.Name, b.String()); err != nil {
+			return "", err
+		}
 	}
 	b.WriteByte(']')
 	out := b.String()
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
 	return out, nil
 }
 
@@ -789,13 +1326,28 @@ type MCPExtraProperty struct {
 type MCPOption func(*mcpOptions)
 
 type mcpOptions struct {
-	extras []MCPExtraProperty
+	extras         []MCPExtraProperty
+	maxResultBytes int
+	timeout        time.Duration
 }
 
 // WithExtraProperties adds properties to every tool's input schema; a call's
 // values reach the executor's context, not the request.
 func WithExtraProperties(props ...MCPExtraProperty) MCPOption {
 	return func(o *mcpOptions) { o.extras = append(o.extras, props...) }
+}
+
+// WithMaxResultBytes sets the largest result text of a call (zero:
+// DefaultMaxResultBytes; negative: no limit); a larger one is an isError
+// result asking for less.
+func WithMaxResultBytes(n int) MCPOption {
+	return func(o *mcpOptions) { o.maxResultBytes = n }
+}
+
+// WithTimeout sets the deadline of a call of a tool that sets none in its
+// annotation (zero: DefaultToolTimeout; negative: none).
+func WithTimeout(d time.Duration) MCPOption {
+	return func(o *mcpOptions) { o.timeout = d }
 }
 
 type mcpExtrasKey struct{}
@@ -823,6 +1375,9 @@ type mcpTool struct {
 type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
+
+	endMu sync.Mutex
+	ended map[*mcp.ServerSession]chan struct{} // closed when the session ends
 }
 
 // mcpServers holds the state of each server that has tools of this package.
@@ -911,6 +1466,175 @@ func (s *mcpServer) inputSchema(tool AgentTool) json.RawMessage {
 	}
 	return json.RawMessage(encodeJSON(root))
 }
+
+// sessionEnded returns a channel closed when ss ends (its client gone).
+func (s *mcpServer) sessionEnded(ss *mcp.ServerSession) <-chan struct{} {
+	s.endMu.Lock()
+	defer s.endMu.Unlock()
+	if ch, ok := s.ended[ss]; ok {
+		return ch
+	}
+	if s.ended == nil {
+		s.ended = map[*mcp.ServerSession]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	s.ended[ss] = ch
+	go func() {
+		_ = ss.Wait()
+		close(ch)
+		s.endMu.Lock()
+		delete(s.ended, ss)
+		s.endMu.Unlock()
+	}()
+	return ch
+}
+
+// callContext is the context of one call: cancelled when the client
+// cancels the call (notifications/cancelled, which the SDK turns into ctx's
+// end) or when its session ends (a client that disconnects), so that the
+// gRPC call is cancelled too.
+func (s *mcpServer) callContext(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if req.Session == nil {
+		return ctx, cancel
+	}
+	ended := s.sessionEnded(req.Session)
+	go func() {
+		select {
+		case <-ended:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// NewMCPStdioTransport is mcp.StdioTransport that survives a malformed
+// line (docs/mcp.md, "Transports"): a line that is not JSON is answered
+// with the JSON-RPC error -32700 (parse error), one that is JSON but not a
+// JSON-RPC message with -32600 (invalid request), both with id null, and
+// the next line is served. The SDK's own transport ends the session on
+// either. Serve with server.Run(ctx, NewMCPStdioTransport()).
+func NewMCPStdioTransport() mcp.Transport {
+	return &lineTransport{in: os.Stdin, out: nopWriteCloser{os.Stdout}}
+}
+
+// lineTransport serves newline-delimited JSON-RPC over in and out, the
+// lines that are not messages answered here.
+type lineTransport struct {
+	in  io.ReadCloser
+	out io.WriteCloser
+}
+
+// Connect implements mcp.Transport.
+func (t *lineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	pr, pw := io.Pipe()
+	out := &lockedWriter{w: t.out}
+	go filterLines(t.in, pw, out)
+	return (&mcp.IOTransport{Reader: readCloser{pr, t.in}, Writer: out}).Connect(ctx)
+}
+
+// maxLineBytes bounds one line, as the SDK's transport does.
+const maxLineBytes = mcp.DefaultMaxLineLength
+
+// filterLines copies each line of in that is a JSON-RPC message (or a
+// batch of them) to pw, and answers the others on out; blank lines are
+// skipped. pw is closed when in ends.
+func filterLines(in io.Reader, pw *io.PipeWriter, out io.Writer) {
+	r := bufio.NewReaderSize(in, 64*1024)
+	for {
+		line, tooLong, err := readLine(r)
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 || tooLong {
+			if code, msg := lineError(trimmed, tooLong); code != 0 {
+				_, _ = out.Write(errorLine(code, msg))
+			} else if _, werr := pw.Write(append(trimmed, '\n')); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			_ = pw.CloseWithError(err)
+			return
+		}
+	}
+}
+
+// readLine reads one line without its '\n'; a line over maxLineBytes is
+// read to its end and reported too long (its bytes dropped).
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > maxLineBytes {
+				tooLong, line = true, nil
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return bytes.TrimSuffix(line, []byte("\n")), tooLong, err
+		}
+	}
+}
+
+// lineError is the JSON-RPC error of a line that is no message, or 0.
+func lineError(line []byte, tooLong bool) (int, string) {
+	switch {
+	case tooLong:
+		return jsonrpc.CodeParseError, "parse error: line longer than " + strconv.Itoa(maxLineBytes) + " bytes"
+	case !json.Valid(line):
+		return jsonrpc.CodeParseError, "parse error: the line is not JSON"
+	}
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil {
+		batch = []json.RawMessage{line}
+	}
+	if len(batch) == 0 {
+		return jsonrpc.CodeInvalidRequest, "invalid request: empty batch"
+	}
+	for _, m := range batch {
+		if _, err := jsonrpc.DecodeMessage(m); err != nil {
+			return jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+		}
+	}
+	return 0, ""
+}
+
+// errorLine is a JSON-RPC error response with id null, one line.
+func errorLine(code int, msg string) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": code, "message": msg}})
+	return append(b, '\n')
+}
+
+// lockedWriter writes one message at a time: the SDK's and this file's.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return l.w.Close() }
+
+// readCloser reads the filtered lines and closes the original input.
+type readCloser struct {
+	io.Reader
+	in io.Closer
+}
+
+func (r readCloser) Close() error {
+	if c, ok := r.Reader.(io.Closer); ok {
+		_ = c.Close()
+	}
+	return r.in.Close()
+}
+
+// nopWriteCloser does not close stdout with the session.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 // NewMCPHTTPHandler serves server over streamable HTTP in both protocol
 // revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
@@ -1150,15 +1874,97 @@ func (opaqueResolver) FindExtensionByNumber(message protoreflect.FullName, field
 	return protoregistry.GlobalTypes.FindExtensionByNumber(message, field)
 }
 
+// DefaultMaxResultBytes is the largest result text shown to the model
+// when Executor.MaxResultBytes is zero: about the 25,000 tokens common MCP
+// clients accept.
+const DefaultMaxResultBytes = 100000
+
+// DefaultToolTimeout is the deadline of a tool call whose tool sets none
+// when Executor.Timeout is zero.
+const DefaultToolTimeout = 30 * time.Second
+
+// callContext is ctx with the deadline of a call of toolName
+// (docs/runtime.md, "Deadlines"): the tool's own (its annotation's
+// timeout), else Executor.Timeout, else DefaultToolTimeout; none when
+// Timeout is negative and the tool sets none. A shorter deadline of ctx
+// wins.
+func (e *Executor) callContext(ctx context.Context, toolName string) (context.Context, context.CancelFunc) {
+	d, ok := toolTimeouts[toolName]
+	if !ok {
+		d = e.Timeout
+	}
+	if d == 0 {
+		d = DefaultToolTimeout
+	}
+	if d < 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// resultLimit is the largest result text: MaxResultBytes, its default when
+// zero, none (0) when negative.
+func (e *Executor) resultLimit() int {
+	switch {
+	case e.MaxResultBytes == 0:
+		return DefaultMaxResultBytes
+	case e.MaxResultBytes < 0:
+		return 0
+	}
+	return e.MaxResultBytes
+}
+
+// checkResult refuses a result text (as the model would read it) over the
+// limit.
+func (e *Executor) checkResult(out string) error {
+	if limit := e.resultLimit(); limit > 0 && len(out) > limit {
+		return e.tooLarge("result too large: " + strconv.Itoa(len(out)) + " bytes, over the limit of " + strconv.Itoa(limit) + "; ask for less (a smaller page size or a filter)")
+	}
+	return nil
+}
+
+// tooLarge is the error "result-too-large".
+func (e *Executor) tooLarge(msg string) *ToolError {
+	return &ToolError{Reason: "result-too-large", Code: codes.ResourceExhausted, Message: msg, RawMessage: msg}
+}
+
+// streamBudget stops a stream as soon as the text read so far is over the
+// limit as the model would read it (UUIDs shown as aliases, which only
+// shortens it): the aliased length is measured when the raw text passes
+// next, and next is moved by what that measure left.
+type streamBudget struct {
+	limit, next int
+}
+
+func (e *Executor) newStreamBudget() streamBudget {
+	limit := e.resultLimit()
+	return streamBudget{limit: limit, next: limit}
+}
+
+// over reports whether text, the stream's text so far, is over the limit;
+// the error says so.
+func (s *streamBudget) over(e *Executor, toolName, text string) error {
+	if s.limit <= 0 || len(text) <= s.next {
+		return nil
+	}
+	shown := len(text)
+	if shown > s.limit {
+		return e.tooLarge("result too large: more than " + strconv.Itoa(s.limit) + " bytes; ask for less (a smaller page size or a filter)")
+	}
+	s.next = len(text) + s.limit - shown
+	return nil
+}
+
 // ToolError is the error of every failed tool call (docs/runtime.md,
 // "Errors"). Its Error() is the text to show the model. It works with
 // errors.As, and with status.Code and status.FromError, which see its code,
 // RawMessage and details.
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
-	// "server-error", "unavailable" and "invalid-response", and for a
-	// conversation kept in a store "conversation-expired",
-	// "conversation-corrupt" and "store-unavailable".
+	// "failed-validation", "server-error", "unavailable",
+	// "invalid-response" and "result-too-large", and for a conversation
+	// kept in a store "conversation-expired", "conversation-corrupt" and
+	// "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and
 	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
@@ -1176,6 +1982,11 @@ type ToolError struct {
 	// Details are the status details as the server sent them, raw ids kept
 	// for the application; empty for the other reasons.
 	Details []*anypb.Any
+	// Violations are what was wrong with the arguments, one line each in
+	// Message, for "invalid-arguments", "unknown-alias" and
+	// "failed-validation"; for a server error, the field violations of its
+	// google.rpc.BadRequest details.
+	Violations []Violation
 	// Cause is the underlying error, when there is one.
 	Cause error
 }
@@ -1192,4 +2003,169 @@ func (e *ToolError) GRPCStatus() *status.Status {
 	p := status.New(e.Code, e.RawMessage).Proto()
 	p.Details = e.Details
 	return status.FromProto(p)
+}
+
+// validationViolations turns the error of validateRequest into violations
+// (docs/runtime.md, "buf.validate"). protovalidate's error has a ToProto
+// method returning buf.validate.Violations, read here by field name so that
+// the runtime does not import protovalidate: each violation's field path
+// with proto names, "[i]" for a list index and ".key" for a map key ("" for
+// a message rule), and its message. Any other error is one violation
+// without a field.
+func validationViolations(err error) []Violation {
+	list := violationsProto(err)
+	if list == nil {
+		return []Violation{{Reason: "validation", Message: err.Error()}}
+	}
+	out := make([]Violation, 0, list.Len())
+	for i := 0; i < list.Len(); i++ {
+		v := list.Get(i).Message()
+		out = append(out, Violation{Field: fieldPath(protoField(v, "field")), Reason: "validation", Message: protoField(v, "message").String()})
+	}
+	if len(out) == 0 {
+		return []Violation{{Reason: "validation", Message: err.Error()}}
+	}
+	return out
+}
+
+// violationsProto finds, in err's chain, an error with a method ToProto()
+// returning a message with a repeated field "violations", and returns that
+// list; nil when there is none.
+func violationsProto(err error) protoreflect.List {
+	for ; err != nil; err = errors.Unwrap(err) {
+		method := reflect.ValueOf(err).MethodByName("ToProto")
+		if !method.IsValid() || method.Type().NumIn() != 0 || method.Type().NumOut() != 1 {
+			continue
+		}
+		m, ok := method.Call(nil)[0].Interface().(proto.Message)
+		if !ok || reflect.ValueOf(m).IsNil() {
+			continue
+		}
+		fd := m.ProtoReflect().Descriptor().Fields().ByName("violations")
+		if fd != nil && fd.IsList() && fd.Message() != nil {
+			return m.ProtoReflect().Get(fd).List()
+		}
+	}
+	return nil
+}
+
+// protoField is the value of m's field name, or an invalid value when m
+// has no such field.
+func protoField(m protoreflect.Message, name protoreflect.Name) protoreflect.Value {
+	fd := m.Descriptor().Fields().ByName(name)
+	if fd == nil {
+		return protoreflect.Value{}
+	}
+	return m.Get(fd)
+}
+
+// fieldPath renders a buf.validate.FieldPath: field names joined with
+// '.', a list index as "[i]", a map key as ".key".
+func fieldPath(path protoreflect.Value) string {
+	if !path.IsValid() {
+		return ""
+	}
+	elements := protoField(path.Message(), "elements")
+	if !elements.IsValid() {
+		return ""
+	}
+	var b strings.Builder
+	for i := 0; i < elements.List().Len(); i++ {
+		el := elements.List().Get(i).Message()
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(protoField(el, "field_name").String())
+		od := el.Descriptor().Oneofs().ByName("subscript")
+		if od == nil {
+			continue
+		}
+		fd := el.WhichOneof(od)
+		if fd == nil {
+			continue
+		}
+		v := el.Get(fd)
+		switch fd.Name() {
+		case "index":
+			b.WriteString("[" + strconv.FormatUint(v.Uint(), 10) + "]")
+		case "bool_key":
+			b.WriteString("." + strconv.FormatBool(v.Bool()))
+		case "int_key":
+			b.WriteString("." + strconv.FormatInt(v.Int(), 10))
+		case "uint_key":
+			b.WriteString("." + strconv.FormatUint(v.Uint(), 10))
+		case "string_key":
+			b.WriteString("." + v.String())
+		}
+	}
+	return b.String()
+}
+
+// Violation is one thing wrong with a tool call's arguments (or, reason
+// "server", one field violation of the server's google.rpc.BadRequest):
+// the field as the model wrote it ("steps[2].link_id", "" for the whole
+// arguments), why ("invalid-json", "not-an-object", "unknown-field",
+// "required", "invalid-value", "unknown-alias", "validation", "server") and
+// the message for the model (docs/runtime.md, "Errors").
+type Violation struct {
+	Field   string
+	Reason  string
+	Message string
+}
+
+// invalidArgumentsHeader heads the text of every call refused before
+// anything was sent.
+const invalidArgumentsHeader = "invalid arguments, nothing was sent:"
+
+// violationLines writes one line per violation: "- " + the quoted field and
+// ": " (left out for a violation without a field) + the message.
+func violationLines(b *strings.Builder, vs []Violation) {
+	for _, v := range vs {
+		b.WriteString("\n- ")
+		if v.Field != "" {
+			b.WriteString(quote(v.Field))
+			b.WriteString(": ")
+		}
+		b.WriteString(v.Message)
+	}
+}
+
+// refuse is the error of a call refused before anything was sent: reason
+// "invalid-arguments", "unknown-alias" or "failed-validation", code
+// InvalidArgument, the violations with their registered UUIDs shown as
+// aliases, and the text the model reads.
+func (e *Executor) refuse(reason string, vs []Violation, cause error) *ToolError {
+	var b strings.Builder
+	b.WriteString(invalidArgumentsHeader)
+	violationLines(&b, vs)
+	msg := b.String()
+	return &ToolError{Reason: reason, Code: codes.InvalidArgument, Message: msg, RawMessage: msg, Violations: vs, Cause: cause}
+}
+
+// fieldError is an error about one field of the arguments, turned into a
+// violation of reason "invalid-value" (or "unknown-alias").
+type fieldError struct {
+	path, reason, msg string
+	legacy            string // Error() when set: the text fixArgs has always given
+}
+
+func (f *fieldError) Error() string {
+	if f.legacy != "" {
+		return f.legacy
+	}
+	if f.path == "" {
+		return f.msg
+	}
+	return "field " + quote(f.path) + ": " + f.msg
+}
+
+// violation is the violation of a fix-up or decoder error.
+func violationOf(err error, reason string) Violation {
+	if f, ok := err.(*fieldError); ok {
+		if f.reason != "" {
+			reason = f.reason
+		}
+		return Violation{Field: f.path, Reason: reason, Message: f.msg}
+	}
+	return Violation{Reason: reason, Message: err.Error()}
 }

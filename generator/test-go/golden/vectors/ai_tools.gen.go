@@ -4,12 +4,14 @@ package gentools
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
 // AgentTool is one tool an AI agent may call: its name, what it does, and
@@ -244,9 +246,10 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 	}
 	// The path holds keys as the model wrote them: a registered UUID there
 	// is shown as its alias too.
-	head := "unknown alias " + quote(alias) + " in field " + m.aliasify(quote(path)) + "; "
+	err := &unknownAliasError{alias: alias, path: m.aliasify(path)}
 	if len(numbers) == 0 {
-		return errors.New(head + "no " + prefix + " aliases exist yet: call a tool that returns " + prefix + "s first")
+		err.detail = "no " + prefix + " aliases exist yet: call a tool that returns " + prefix + "s first"
+		return err
 	}
 	sort.Ints(numbers)
 	var list strings.Builder
@@ -260,7 +263,24 @@ func (m *AliasManager) unknownAlias(alias, prefix, path string) error {
 		}
 		list.WriteString(prefix + "-" + strconv.Itoa(n))
 	}
-	return errors.New(head + "valid " + prefix + " aliases: " + list.String())
+	err.detail = "valid " + prefix + " aliases: " + list.String()
+	return err
+}
+
+// unknownAliasError is the error of an alias of a known prefix that is not
+// registered, at path (the keys as the model wrote them).
+type unknownAliasError struct {
+	alias, path, detail string
+}
+
+func (e *unknownAliasError) Error() string {
+	return "unknown alias " + quote(e.alias) + " in field " + quote(e.path) + "; " + e.detail
+}
+
+// violationMessage is the message without the field, which a violation
+// names apart.
+func (e *unknownAliasError) violationMessage() string {
+	return "unknown alias " + quote(e.alias) + "; " + e.detail
 }
 
 // RegisterNewUUIDs registers every UUID found in jsonStr under prefix.
@@ -480,7 +500,7 @@ func (m *AliasManager) collect(toolName string, v any) [][2]string {
 	if tool.idPrefix != "" {
 		entities := v
 		if obj, ok := v.(map[string]any); ok && tool.idField != "" {
-			entities = obj[tool.idField]
+			entities = fieldValue(obj, tool.message, tool.idField)
 		}
 		items, ok := entities.([]any)
 		if !ok {
@@ -520,7 +540,7 @@ func (c *registrations) message(v any, typeName string) {
 		return
 	}
 	for _, f := range responseAliasTypes[typeName] {
-		x := obj[f.field]
+		x := fieldValue(obj, typeName, f.field)
 		if x == nil {
 			continue
 		}
@@ -593,6 +613,50 @@ func nextUUID(s string, from int) int {
 		return i
 	}
 	return -1
+}
+
+// fieldValue is the value of a field of a response of message typeName,
+// given by its JSON name (the tables'): under that name, else under its
+// proto name, which executors write by default (docs/runtime.md,
+// "Responses").
+func fieldValue(obj map[string]any, typeName, jsonName string) any {
+	if v, ok := obj[jsonName]; ok {
+		return v
+	}
+	return obj[protoFieldName(typeName, jsonName)]
+}
+
+// protoFieldNames caches protoFieldName.
+var protoFieldNames sync.Map
+
+// protoFieldName is the proto name of the field of message typeName whose
+// JSON name is jsonName: from the message's descriptor when the program
+// links it, else jsonName with each upper-case letter made "_" and its
+// lower case.
+func protoFieldName(typeName, jsonName string) string {
+	key := typeName + "\x00" + jsonName
+	if name, ok := protoFieldNames.Load(key); ok {
+		return name.(string)
+	}
+	name := ""
+	if mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(typeName)); err == nil {
+		if fd := mt.Descriptor().Fields().ByJSONName(jsonName); fd != nil {
+			name = string(fd.Name())
+		}
+	}
+	if name == "" {
+		var b strings.Builder
+		for _, c := range jsonName {
+			if 'A' <= c && c <= 'Z' {
+				b.WriteByte('_')
+				c += 'a' - 'A'
+			}
+			b.WriteRune(c)
+		}
+		name = b.String()
+	}
+	protoFieldNames.Store(key, name)
+	return name
 }
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as written.
