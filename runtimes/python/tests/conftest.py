@@ -117,6 +117,11 @@ class AccountServer(vectors_pb2_grpc.AccountServiceServicer):
         self.accounts: dict[str, vectors_pb2.Account] = {}
         self.received: list[Any] = []
         self.metadata: list[tuple[tuple[str, Any], ...]] = []
+        self.holding = threading.Event()
+        """Set when a WatchAccounts call of count -1 holds."""
+        self.cancelled = 0
+        """How many held calls the client cancelled."""
+        self._lock = threading.Lock()
 
     def _account(
         self, name: str = "", owner_id: str = "", notes: int = 0, contacts: int = 0
@@ -176,6 +181,17 @@ class AccountServer(vectors_pb2_grpc.AccountServiceServicer):
     def WatchAccounts(self, request: Any, context: Any) -> Iterator[Any]:
         self.received.append(request)
         self.inject.apply(context)
+        if request.count < 0:
+            # Test hook: hold the call until the client cancels it (30 s at
+            # most); count the cancellations seen.
+            ended = threading.Event()
+            context.add_callback(ended.set)
+            self.holding.set()
+            ended.wait(30)
+            if not context.is_active():
+                with self._lock:
+                    self.cancelled += 1
+            return
         for i in range(request.count):
             yield self._account(f"w{i}", contacts=1)
 

@@ -3,6 +3,7 @@ socket): call flow, aliases, fix-up, server errors, streams, bad input."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import threading
@@ -14,7 +15,14 @@ import pytest
 from conftest import Servers, new_uuid
 from toolset import ALIASES, METHODS
 
-from ai_tools_runtime import AliasManager, AsyncExecutor, Executor, ToolError, Violation
+from ai_tools_runtime import (
+    DEFAULT_TIMEOUT,
+    AliasManager,
+    AsyncExecutor,
+    Executor,
+    ToolError,
+    Violation,
+)
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -281,3 +289,84 @@ def test_closed_channel_is_a_tool_error(servers: Servers) -> None:
         executor.execute("accounts_create", '{"name":"A"}')
     assert caught.value.code == grpc.StatusCode.UNAVAILABLE
     assert str(caught.value).startswith("rpc error: code = Unavailable desc = ")
+
+
+# -- issue 30: naming, result size, deadlines ---------------------------------
+
+
+def test_json_names_restore_lower_camel_results(channel: grpc.Channel) -> None:
+    executor = Executor(channel, METHODS, ALIASES, json_names=True)
+    account = json.loads(executor.execute("accounts_create", '{"name":"A","owner_id":""}'))
+    assert list(account["account"]) == ["id", "name", "workspaceId"]
+    listed = json.loads(executor.execute("accounts_list", '{"count":1,"contacts_per_account":1}'))
+    # registration reads either naming: the contact's owner is the account
+    contact = listed["accounts"][0]["contacts"][0]
+    assert (contact["id"], contact["ownerId"]) == ("contact-1", "acct-2")
+
+
+def test_a_result_over_the_limit_is_refused(channel: grpc.Channel) -> None:
+    executor = Executor(channel, METHODS, ALIASES, max_result_bytes=300)
+    out = executor.execute("accounts_list", '{"count":1}')
+    assert len(out.encode()) <= 300
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_list", '{"count":20}')
+    err = caught.value
+    assert (err.reason, err.code) == ("result-too-large", grpc.StatusCode.RESOURCE_EXHAUSTED)
+    size = int(str(err).split()[3])
+    assert size > 300
+    assert str(err) == (
+        f"result too large: {size} bytes, over the limit of 300; "
+        "ask for less (a smaller page size or a filter)"
+    )
+    # the size is the aliasified text's: the same call without a limit
+    unbounded = Executor(channel, METHODS, ALIASES, max_result_bytes=0)
+    unbounded.execute("accounts_list", '{"count":1}')
+    assert len(unbounded.execute("accounts_list", '{"count":20}').encode()) == size
+
+
+def test_a_stream_stops_once_over_the_limit(channel: grpc.Channel, servers: Servers) -> None:
+    executor = Executor(channel, METHODS, ALIASES, max_result_bytes=2000)
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_watch", '{"count":1000}')
+    assert str(caught.value) == (
+        "result too large: more than 2000 bytes; ask for less (a smaller page size or a filter)"
+    )
+    # stopped early: far fewer of the 1,000 messages were registered
+    state = json.loads(executor.aliases.export_state())
+    assert 0 < state["counters"]["acct"] < 100
+
+
+@pytest.mark.parametrize(
+    ("tool_timeout", "executor_timeout", "call_timeout"),
+    [(0.05, None, None), (None, 0.05, None), (10.0, None, 0.05), (0.05, 10.0, 10.0)],
+)
+def test_the_shortest_deadline_wins(
+    channel: grpc.Channel,
+    tool_timeout: float | None,
+    executor_timeout: float | None,
+    call_timeout: float | None,
+) -> None:
+    methods = [dataclasses.replace(m, timeout=tool_timeout) for m in METHODS]
+    executor = Executor(channel, methods, ALIASES, timeout=executor_timeout)
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_create", '{"name":"slow"}', timeout=call_timeout)
+    assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert str(caught.value) == "rpc error: code = DeadlineExceeded desc = Deadline Exceeded"
+
+
+def test_the_default_deadline_is_30_seconds(channel: grpc.Channel) -> None:
+    executor = Executor(channel, METHODS, ALIASES)
+    method = METHODS[0]
+    assert executor._deadline(method, None) == DEFAULT_TIMEOUT == 30.0
+    assert executor._deadline(dataclasses.replace(method, timeout=2.0), None) == 2.0
+    assert executor._deadline(method, 1.0) == 1.0
+
+
+def test_bad_options_are_refused(channel: grpc.Channel) -> None:
+    with pytest.raises(ValueError, match="max_result_bytes must be 0 or more"):
+        Executor(channel, METHODS, ALIASES, max_result_bytes=-1)
+    with pytest.raises(ValueError, match="timeout must be a positive number"):
+        Executor(channel, METHODS, ALIASES, timeout=0)
+    broken = dataclasses.replace(METHODS[0], arguments='{"nodes":[]}')
+    with pytest.raises(ValueError, match="invalid argument table"):
+        Executor(channel, [broken], ALIASES)

@@ -792,3 +792,121 @@ def test_negative_zero_stays_negative_in_structured_content() -> None:
     assert content["y"] == 0 and isinstance(content["y"], int)
     for value in (content["x"], content["z"][0]):
         assert value == 0 and math.copysign(1.0, value) < 0
+
+
+# -- issue 30: cancellation, result size, non-object arguments ----------------------
+
+HOLD = {"count": -1}  # the test server holds the call until it is cancelled
+
+
+async def wait_for(what: str, done: Any) -> None:
+    with anyio.fail_after(10, shield=False):
+        while not done():
+            await anyio.sleep(0.01)
+    assert done(), what
+
+
+@pytest.mark.parametrize("channel_kind", ["aio", "sync"])
+async def test_a_cancelled_call_cancels_the_grpc_call(servers: Servers, channel_kind: str) -> None:
+    # notifications/cancelled (the SDK client sends it when the caller gives
+    # up) cancels the gRPC call: the test server sees the cancellation.
+    server = McpToolServer(name="vectors")
+    channel: Any = (
+        grpc.aio.insecure_channel(servers.target)
+        if channel_kind == "aio"
+        else grpc.insecure_channel(servers.target)
+    )
+    server.add_tools(mcp_tools(), ALIASES, channel)
+    accounts = servers.accounts
+    async with Client(server.sdk_server) as client, anyio.create_task_group() as tg:
+        tg.start_soon(client.call_tool, "accounts_watch", HOLD)
+        await wait_for("the call held", accounts.holding.is_set)
+        tg.cancel_scope.cancel()
+    await wait_for("the server saw the cancellation", lambda: accounts.cancelled == 1)
+    await channel.close() if channel_kind == "aio" else channel.close()
+
+
+STDIO_SERVER = """
+import sys, grpc
+sys.path[:0] = [{tests!r}, {gen!r}]
+from test_mcp import ALIASES, mcp_tools
+from ai_tools_runtime.mcp import McpToolServer, serve_stdio
+server = McpToolServer(name="vectors")
+target = {target!r}
+channel = grpc.insecure_channel(target) if {sync!r} else None
+if channel is None:
+    import anyio, grpc.aio
+    async def main():
+        async with grpc.aio.insecure_channel(target) as aio:
+            server.add_tools(mcp_tools(), ALIASES, aio)
+            await serve_stdio(server)
+    anyio.run(main)
+else:
+    server.add_tools(mcp_tools(), ALIASES, channel)
+    anyio_run = __import__("anyio").run
+    anyio_run(serve_stdio, server)
+"""
+
+
+@pytest.mark.parametrize("channel_kind", ["aio", "sync"])
+async def test_a_client_gone_cancels_the_grpc_call(servers: Servers, channel_kind: str) -> None:
+    # The client goes with the call in flight, without a word (its end of
+    # stdio closed): the gRPC call is cancelled.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parent
+    code = STDIO_SERVER.format(
+        tests=str(tests), gen=str(tests / "gen"), target=servers.target, sync=channel_kind == "sync"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert process.stdin is not None and process.stdout is not None
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "accounts_watch", "arguments": HOLD},
+        },
+    ]
+    try:
+        process.stdin.write(json.dumps(lines[0]).encode() + b"\n")
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 1
+        for line in lines[1:]:
+            process.stdin.write(json.dumps(line).encode() + b"\n")
+        process.stdin.flush()
+        await wait_for("the call held", servers.accounts.holding.is_set)
+        process.stdin.close()  # the client is gone
+        await wait_for("the server saw the cancellation", lambda: servers.accounts.cancelled == 1)
+    finally:
+        process.kill()
+        process.wait()
+
+
+async def test_a_result_over_the_limit_is_an_error_result(servers: Servers) -> None:
+    async with serving_http(servers.target, max_result_bytes=500) as url, Client(url) as client:
+        text = await error_text(client, "accounts_list", {"count": 20})
+        assert text.startswith("result too large: ")
+        assert text.endswith(
+            " bytes, over the limit of 500; ask for less (a smaller page size or a filter)"
+        )
+        text = await error_text(client, "accounts_watch", {"count": 1000})
+        assert text == (
+            "result too large: more than 500 bytes; ask for less (a smaller page size or a filter)"
+        )
+    assert servers.accounts.cancelled == 0
