@@ -146,7 +146,7 @@ func TestEditionsLegacyRequiredAndClosedEnum(t *testing.T) {
 	// leave the field unset).
 	s.last = nil
 	_, err := e.Execute(ctx, "shapes_loose", `{"name":"shape-1","box":{"width":1},"size":"SIZE_HUGE"}`)
-	const want = `failed to parse arguments: field "size": expected a name of enum aitools.test.ed2023.v1.Size (SIZE_SMALL, SIZE_LARGE), got "SIZE_HUGE"`
+	const want = "invalid arguments, nothing was sent:\n- \"size\": expected a name of enum aitools.test.ed2023.v1.Size (SIZE_SMALL, SIZE_LARGE), got \"SIZE_HUGE\""
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v; want %s", err, want)
 	}
@@ -154,9 +154,10 @@ func TestEditionsLegacyRequiredAndClosedEnum(t *testing.T) {
 		t.Errorf("the call was sent: %v", s.last)
 	}
 	// A missing LEGACY_REQUIRED field inside a message is refused by the
-	// message code before the call.
-	if _, err := e.Execute(ctx, "shapes_loose", `{"name":"shape-1","box":{"height":1}}`); err == nil {
-		t.Error("a Box without its required width was sent")
+	// structure check (the argument table) before the call.
+	_, err = e.Execute(ctx, "shapes_loose", `{"name":"shape-1","box":{"height":1}}`)
+	if err == nil || err.Error() != "invalid arguments, nothing was sent:\n- \"box.width\": missing required field" {
+		t.Errorf("a Box without its required width: %v", err)
 	}
 }
 

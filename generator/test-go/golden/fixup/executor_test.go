@@ -154,7 +154,7 @@ func decodeAny(t *testing.T, s string) any {
 func TestExecutorRegistersByMessageType(t *testing.T) {
 	e, srv := startExecutor(t)
 	ctx := context.Background()
-	out, err := e.Execute(ctx, "accounts_create", `{"name":"a","note_count":2,"contact_count":1}`)
+	out, err := e.Execute(ctx, "accounts_create", `{"name":"a","owner_id":"","note_count":2,"contact_count":1}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestExecutorRegistersByMessageType(t *testing.T) {
 	// (their own prefix, not the tool's), its contact contact-1 whose owner is
 	// the account; workspace, external and map values stay raw.
 	got := decodeAny(t, out).(map[string]any)["account"].(map[string]any)
-	if got["id"] != "acct-1" || got["ownerId"] != "user-1" || got["workspaceId"] != testkit.UUID(900000) {
+	if got["id"] != "acct-1" || got["owner_id"] != "user-1" || got["workspace_id"] != testkit.UUID(900000) {
 		t.Fatalf("response not aliased as expected: %s", out)
 	}
 	notes := got["notes"].([]any)
@@ -170,7 +170,7 @@ func TestExecutorRegistersByMessageType(t *testing.T) {
 		t.Fatalf("notes: %s", out)
 	}
 	contact := got["contacts"].([]any)[0].(map[string]any)
-	if contact["id"] != "contact-1" || contact["ownerId"] != "acct-1" || contact["externalId"] != testkit.UUID(700000) {
+	if contact["id"] != "contact-1" || contact["owner_id"] != "acct-1" || contact["external_id"] != testkit.UUID(700000) {
 		t.Fatalf("contacts: %s", out)
 	}
 	if got["tags"].(map[string]any)["origin"] != testkit.UUID(800000) {
@@ -196,7 +196,7 @@ func TestExecutorRegistersByMessageType(t *testing.T) {
 	}
 
 	// acct-10 reaches the server exactly, free text stays free text.
-	out, err = e.ExecuteAccountsMerge(ctx, `{"source_id":"acct-10","targetId":"acct-1","note":"merge acct-10 into acct-1"}`)
+	out, err = e.ExecuteAccountsMerge(ctx, `{"source_id":"acct-10","target_id":"acct-1","note":"merge acct-10 into acct-1"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestExecutorRegistersByMessageType(t *testing.T) {
 	if req.SourceId != m.ResolveAlias("acct-10") || req.TargetId != testkit.UUID(1) || req.Note != "merge acct-10 into acct-1" {
 		t.Fatalf("server received %v", req)
 	}
-	if want := "acct-10 -> acct-1 merge acct-10 into acct-1"; decodeAny(t, out).(map[string]any)["receivedSourceId"] != want {
+	if want := "acct-10 -> acct-1 merge acct-10 into acct-1"; decodeAny(t, out).(map[string]any)["received_source_id"] != want {
 		t.Fatalf("merge response %s", out)
 	}
 }
@@ -213,12 +213,12 @@ func TestExecutorRegistersByMessageType(t *testing.T) {
 func TestExecutorUnknownAliasFailsBeforeTheCall(t *testing.T) {
 	e, srv := startExecutor(t)
 	ctx := context.Background()
-	if _, err := e.ExecuteAccountsCreate(ctx, `{"name":"a"}`); err != nil {
+	if _, err := e.ExecuteAccountsCreate(ctx, `{"name":"a","owner_id":"","note_count":0,"contact_count":0}`); err != nil {
 		t.Fatal(err)
 	}
 	calls := srv.calls.Load()
-	_, err := e.ExecuteAccountsMerge(ctx, `{"source_id":"acct-0","target_id":"acct-1"}`)
-	want := `unknown alias "acct-0" in field "source_id"; valid acct aliases: acct-1`
+	_, err := e.ExecuteAccountsMerge(ctx, `{"source_id":"acct-0","target_id":"acct-1","note":""}`)
+	want := "invalid arguments, nothing was sent:\n- \"source_id\": unknown alias \"acct-0\"; valid acct aliases: acct-1"
 	var te *ToolError
 	if !errors.As(err, &te) || err.Error() != want || te.Reason != "unknown-alias" || status.Code(err) != codes.InvalidArgument {
 		t.Fatalf("err = %v; want %s", err, want)
@@ -242,7 +242,7 @@ func TestExecutorServerErrorKeepsCodeAndDetails(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.fail.Store(st)
-	_, err = e.ExecuteAccountsMerge(ctx, `{"source_id":"acct-1"}`)
+	_, err = e.ExecuteAccountsMerge(ctx, `{"source_id":"acct-1","target_id":"","note":""}`)
 	var te *ToolError
 	if !errors.As(err, &te) {
 		t.Fatalf("%T is not a *ToolError", err)
@@ -265,11 +265,13 @@ func TestExecutorServerErrorKeepsCodeAndDetails(t *testing.T) {
 func TestExecutorErrors(t *testing.T) {
 	e, _ := startExecutor(t)
 	ctx := context.Background()
-	if _, err := e.ExecuteAccountsCreate(ctx, `{"name":"x","unknownField":1}`); err != nil {
-		t.Fatalf("unknown fields must be discarded: %v", err)
+	// Unknown fields are refused (lenient_arguments=true drops them).
+	_, err := e.ExecuteAccountsCreate(ctx, `{"name":"x","owner_id":"","note_count":0,"contact_count":0,"unknownField":1}`)
+	if err == nil || err.Error() != "invalid arguments, nothing was sent:\n- \"unknownField\": unknown field; valid fields: name, owner_id, note_count, contact_count" {
+		t.Fatalf("unknown field: %v", err)
 	}
-	_, err := e.ExecuteAccountsCreate(ctx, `{"note_count":"99999999999"}`)
-	if err == nil || !strings.HasPrefix(err.Error(), "failed to parse arguments: ") {
+	_, err = e.ExecuteAccountsCreate(ctx, `{"name":"x","owner_id":"","note_count":"99999999999","contact_count":0}`)
+	if err == nil || !strings.HasPrefix(err.Error(), "invalid arguments, nothing was sent:\n- ") {
 		t.Fatalf("decoder error: %v", err)
 	}
 	if e.CanExecute("nope") || !e.CanExecute("accounts_watch") || !e.CanExecute("fixup_strict") {
@@ -285,12 +287,14 @@ func TestExecutorServerStreaming(t *testing.T) {
 		t.Fatal(err)
 	}
 	items, ok := decodeAny(t, out).([]any)
-	if !ok || len(items) != 3 || items[2].(map[string]any)["id"] != "acct-3" || items[2].(map[string]any)["ownerId"] != "user-3" {
+	if !ok || len(items) != 3 || items[2].(map[string]any)["id"] != "acct-3" || items[2].(map[string]any)["owner_id"] != "user-3" {
 		t.Fatalf("stream result: %s", out)
 	}
 	if out, err := e.ExecuteAccountsWatch(ctx, `{"count":0}`); err != nil || out != "[]" {
 		t.Fatalf("empty stream: %s, %v", out, err)
 	}
+	// The message limit, apart from the size limit (MaxResultBytes).
+	e.MaxResultBytes = -1
 	if _, err := e.ExecuteAccountsWatch(ctx, `{"count":1000}`); err != nil {
 		t.Fatalf("1000 messages must pass: %v", err)
 	}
@@ -309,7 +313,7 @@ func TestExecutorConcurrent(t *testing.T) {
 	for w := 0; w < 8; w++ {
 		go func() {
 			for i := 0; i < 20; i++ {
-				out, err := e.ExecuteAccountsCreate(ctx, `{"name":"c","contact_count":1}`)
+				out, err := e.ExecuteAccountsCreate(ctx, `{"name":"c","owner_id":"","note_count":0,"contact_count":1}`)
 				if err != nil {
 					done <- err
 					return
@@ -320,7 +324,7 @@ func TestExecutorConcurrent(t *testing.T) {
 					return
 				}
 				id := resp.Account.ID
-				if _, err := e.ExecuteAccountsMerge(ctx, `{"source_id":"`+id+`","target_id":"`+id+`"}`); err != nil {
+				if _, err := e.ExecuteAccountsMerge(ctx, `{"source_id":"`+id+`","target_id":"`+id+`","note":""}`); err != nil {
 					done <- err
 					return
 				}
@@ -379,6 +383,12 @@ type fixupVector struct {
 
 func TestFixupVectors(t *testing.T) {
 	e, _ := startExecutor(t)
+	// No argument tables: the fix-up vectors use JSON names and unknown
+	// keys, which the structure check (e2e/vectors/arguments) refuses.
+	saved := toolArguments
+	toolArguments = map[string]string{}
+	argTables.Clear()
+	t.Cleanup(func() { toolArguments = saved; argTables.Clear() })
 	for file, vec := range testkit.LoadVectors[fixupVector](t, "fixup") {
 		t.Run(file, func(t *testing.T) {
 			var req aitestv1.FixupRequest
@@ -392,8 +402,11 @@ func TestFixupVectors(t *testing.T) {
 					if err == nil || "failed to parse arguments: "+err.Error() != *c.ExpectError {
 						t.Errorf("%s: error %v; want %s", c.Name, err, *c.ExpectError)
 					}
-					if _, err := e.Execute(context.Background(), vec.Tool, string(c.Args)); err == nil || err.Error() != *c.ExpectError {
-						t.Errorf("%s: executor error %v; want %s", c.Name, err, *c.ExpectError)
+					// The executor refuses it with the fix-up's error as one violation.
+					v := violationOf(err, "")
+					want := "invalid arguments, nothing was sent:\n- " + quote(v.Field) + ": " + v.Message
+					if _, err := e.Execute(context.Background(), vec.Tool, string(c.Args)); err == nil || err.Error() != want {
+						t.Errorf("%s: executor error %v; want %s", c.Name, err, want)
 					}
 					continue
 				}

@@ -136,10 +136,10 @@ func TestMCPFile(t *testing.T) {
 			t.Errorf("%s: %s (isError %v); want %s", c.tool, got, isError, c.want)
 		}
 	}
-	if got, isError := call("notes_get", `{"note_id":"note-3"}`); !isError || got != `{"code":"NOT_FOUND","message":"note note-3 not found","details":[]}` {
+	if got, isError := call("notes_get", `{"note_id":"note-3"}`); !isError || got != `rpc error: code = NotFound desc = note note-3 not found` {
 		t.Errorf("server error: %s", got)
 	}
-	if got, isError := call("notes_get", `{"note_id":"note-9"}`); !isError || !strings.HasPrefix(got, `unknown alias "note-9"`) {
+	if got, isError := call("notes_get", `{"note_id":"note-9"}`); !isError || got != "invalid arguments, nothing was sent:\n- \"note_id\": unknown alias \"note-9\"; valid note aliases: note-1, note-2, note-3" {
 		t.Errorf("unknown alias: %s", got)
 	}
 }
