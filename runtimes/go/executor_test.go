@@ -35,6 +35,11 @@ type testServer struct {
 	calls atomic.Int64
 	next  atomic.Int64
 	fail  atomic.Pointer[status.Status]
+	// cancelled counts the calls the server saw cancelled (or past their
+	// deadline) before it answered.
+	cancelled atomic.Int64
+	// holding, when set, receives once from each held call as it holds.
+	holding chan struct{}
 }
 
 func (s *testServer) begin() error {
@@ -65,12 +70,30 @@ func (s *testServer) MergeAccounts(_ context.Context, req *aitestv1.MergeAccount
 	return &aitestv1.MergeAccountsResponse{ReceivedSourceId: req.SourceId}, s.begin()
 }
 
+// WatchAccounts streams req.Count accounts; a negative count holds the call
+// until the client cancels it (or its deadline passes).
 func (s *testServer) WatchAccounts(req *aitestv1.WatchAccountsRequest, stream grpc.ServerStreamingServer[aitestv1.Account]) error {
 	if err := s.begin(); err != nil {
 		return err
 	}
+	ctx := stream.Context()
+	if req.Count < 0 {
+		if s.holding != nil {
+			s.holding <- struct{}{}
+		}
+		<-ctx.Done()
+		s.cancelled.Add(1)
+		return ctx.Err()
+	}
 	for i := int32(0); i < req.Count; i++ {
+		if ctx.Err() != nil {
+			s.cancelled.Add(1)
+			return ctx.Err()
+		}
 		if err := stream.Send(s.account(0)); err != nil {
+			if ctx.Err() != nil {
+				s.cancelled.Add(1)
+			}
 			return err
 		}
 	}

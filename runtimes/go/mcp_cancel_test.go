@@ -1,0 +1,59 @@
+package aitools
+
+// A call the MCP client gives up on cancels the gRPC call: the test server
+// sees the cancellation, for notifications/cancelled and for a client that
+// disconnects. The SDK ends the handler's context in both cases; the call
+// passes it to the RPC (its deadline set aside here).
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
+)
+
+func TestMCPCancellation(t *testing.T) {
+	conn, srv := startServer(t)
+	srv.holding = make(chan struct{})
+	// No deadline of its own, so that only the cancellation ends the call.
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), WithTimeout(-1))
+	hold := &mcp.CallToolParams{Name: "accounts_watch", Arguments: map[string]any{"count": -1}}
+
+	// notifications/cancelled: the SDK client sends it when the call's
+	// context ends.
+	cs := connectInMemory(t, server)
+	ctx, cancel := context.WithCancel(context.Background())
+	errs := make(chan error, 1)
+	go func() { _, err := cs.CallTool(ctx, hold); errs <- err }()
+	<-srv.holding
+	before := srv.cancelled.Load()
+	cancel()
+	if err := <-errs; err == nil {
+		t.Fatal("the cancelled call succeeded")
+	}
+	waitFor(t, "notifications/cancelled", func() bool { return srv.cancelled.Load() == before+1 })
+
+	// A disconnect: the client's end of the connection goes away with the
+	// call in flight (as when its process dies), over stdio-like pipes.
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	ss, err := server.Connect(context.Background(), &mcp.IOTransport{Reader: c2sR, Writer: s2cW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: s2cR, Writer: c2sW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, err := client.CallTool(context.Background(), hold); errs <- err }()
+	<-srv.holding
+	before = srv.cancelled.Load()
+	c2sW.Close()
+	s2cR.Close()
+	waitFor(t, "a client that disconnects", func() bool { return srv.cancelled.Load() == before+1 })
+	<-errs
+	_ = ss.Wait()
+}
