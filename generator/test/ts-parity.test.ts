@@ -160,7 +160,11 @@ function link(target: string, at: string): void {
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "ai-tools-ts-"));
   const nm = join(root, "node_modules");
-  for (const pkg of ["@bufbuild/protobuf", "@connectrpc/connect"]) {
+  for (const pkg of [
+    "@bufbuild/protobuf",
+    "@bufbuild/protovalidate",
+    "@connectrpc/connect",
+  ]) {
     link(join(generatorDir, "node_modules", pkg), join(nm, pkg));
   }
   if (!useRealRuntime) {
