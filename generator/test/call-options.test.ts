@@ -162,12 +162,12 @@ describe("Python", () => {
     expect(main).toContain("timeout=0.0015,");
     expect(main).toContain("validate=True,");
     expect(main).toContain(`arguments='{"nodes":[{"fields":{"id":{}}}]}',`);
-    expect(main).toContain("validator=protovalidate.Validator(),");
+    expect(main).toContain("validator=protovalidate,");
     expect(main).toContain("max_result_bytes=max_result_bytes,");
     const mcp = out.get("ai_tools_mcp_gen.py")!;
     expect(mcp).toContain("\nimport protovalidate\n");
     expect(mcp).toContain("timeout=5.0,");
-    expect(mcp).toContain("validator=protovalidate.Validator(),");
+    expect(mcp).toContain("validator=protovalidate,");
   });
 
   it("imports no validator without rules; passes the options", () => {

@@ -159,16 +159,17 @@ export interface PyCallOptions {
 /**
  * The keyword arguments the generated executors pass to the runtime's
  * beyond the tables: a protovalidate validator when a tool validates its
- * request, and the plugin options that restore the original's behaviour.
+ * request (the module: its module-level `collect_violations` is the
+ * validator the runtime needs, where `protovalidate.Validator()` is an
+ * untyped call mypy --strict refuses), and the plugin options that restore
+ * the original's behaviour.
  */
 export function pyExecutorSettings(
   tools: readonly ToolModel[],
   options: PyCallOptions,
 ): string[] {
   return [
-    ...(tools.some((t) => t.validate)
-      ? ["validator=protovalidate.Validator(),"]
-      : []),
+    ...(tools.some((t) => t.validate) ? ["validator=protovalidate,"] : []),
     ...(options.lenientArguments === true ? ["lenient_arguments=True,"] : []),
     ...(options.jsonNames === true ? ["json_names=True,"] : []),
   ];
