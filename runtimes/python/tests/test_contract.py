@@ -15,6 +15,7 @@ import grpc.aio
 import pytest
 from conftest import Servers, status_bin
 from google.protobuf import any_pb2, wrappers_pb2
+from toolset import create_json
 
 from ai_tools_runtime import Executor, ToolError
 from ai_tools_runtime._tool_error import STATUS_DETAILS_KEY
@@ -145,7 +146,7 @@ def test_status_details(servers: Servers, channel: grpc.Channel) -> None:
     executor = with_aliases(ai_tools_gen.Executor(channel))
     inject_details(servers)
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_merge", '{"source_id":"acct-1","target_id":"acct-2"}')
+        executor.execute("accounts_merge", '{"source_id":"acct-1","target_id":"acct-2","note":""}')
     expect_details(caught.value)
 
 
@@ -155,7 +156,9 @@ async def test_status_details_async(servers: Servers) -> None:
         executor.aliases.register("acct", ACCT_1)
         inject_details(servers)
         with pytest.raises(ToolError) as caught:
-            await executor.execute("accounts_merge", '{"source_id":"acct-1","target_id":"acct-1"}')
+            await executor.execute(
+                "accounts_merge", '{"source_id":"acct-1","target_id":"acct-1","note":""}'
+            )
     expect_details(caught.value)
 
 
@@ -183,7 +186,7 @@ def test_reasons_and_causes(servers: Servers, channel: grpc.Channel) -> None:
             grpc.StatusCode.INVALID_ARGUMENT,
         ),
         (
-            lambda: executor.execute("accounts_create", '{"name":"slow"}', timeout=0.05),
+            lambda: executor.execute("accounts_create", create_json("slow"), timeout=0.05),
             "server-error",
             grpc.StatusCode.DEADLINE_EXCEEDED,
         ),
@@ -222,14 +225,14 @@ def test_unreachable_and_closed_are_unavailable(servers: Servers) -> None:
     with grpc.insecure_channel("127.0.0.1:1") as ch:
         executor = ai_tools_gen.Executor(ch)
         with pytest.raises(ToolError) as caught:
-            executor.execute("accounts_list", "{}", timeout=5)
+            executor.execute("accounts_list", '{"count":0,"contacts_per_account":0}', timeout=5)
     assert (caught.value.reason, caught.value.code) == ("unavailable", grpc.StatusCode.UNAVAILABLE)
     assert str(caught.value) == f"rpc error: code = Unavailable desc = {caught.value.raw_message}"
     channel = grpc.insecure_channel(servers.target)
     executor = ai_tools_gen.Executor(channel)
     channel.close()
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_list", "{}")
+        executor.execute("accounts_list", '{"count":0,"contacts_per_account":0}')
     assert (caught.value.reason, caught.value.code) == ("unavailable", grpc.StatusCode.UNAVAILABLE)
     assert isinstance(caught.value.__cause__, ValueError)
 
@@ -304,13 +307,14 @@ def test_server_error_and_stream_limit_never_show_uuids(
 
 def test_proto_key_is_an_ordinary_key(servers: Servers, channel: grpc.Channel) -> None:
     executor = with_aliases(ai_tools_gen.Executor(channel))
+    with pytest.raises(ToolError) as caught:
+        executor.execute("fixup_loose", '{"__proto__":{"display_name":"x"}}')
+    assert caught.value.violations[0].field == "__proto__"  # an unknown field, refused
+    assert servers.fixup.received == []
     out = executor.execute(
-        "fixup_loose",
-        '{"__proto__":{"display_name":"x"},"labels":{"__proto__":"acct-1"},'
-        '"attrs":{"__proto__":{"a":1}}}',
+        "fixup_loose", '{"labels":{"__proto__":"acct-1"},"attrs":{"__proto__":{"a":1}}}'
     )
     received = servers.fixup.received[0]
-    assert received.display_name == ""  # an unknown key, discarded
     assert dict(received.labels) == {"__proto__": ACCT_1}
     assert received.attrs["__proto__"]["a"] == 1
     assert json.loads(out)["labels"] == {"__proto__": "acct-1"}

@@ -17,7 +17,7 @@ import pytest
 from conftest import Servers, load_vectors
 from test_alias_vectors import VECTORS as ALIAS_VECTORS
 from test_alias_vectors import response_aliases
-from toolset import ALIASES, METHODS
+from toolset import ALIASES, METHODS, create_json
 
 from ai_tools_runtime import (
     AliasConfig,
@@ -250,9 +250,9 @@ async def test_a_conversation_continues_in_another_executor(
     first, second = executor_on(aio_channel, store), executor_on(aio_channel, store)
     assert first.store is store and "accounts_create" in first.tool_names
     handle = await first.start()
-    out = json.loads(await first.execute(handle, "accounts_create", '{"name":"A"}'))
+    out = json.loads(await first.execute(handle, "accounts_create", create_json("A")))
     assert out["account"]["id"] == "acct-1"
-    out = json.loads(await second.execute(handle, "accounts_create", '{"name":"B"}'))
+    out = json.loads(await second.execute(handle, "accounts_create", create_json("B")))
     assert out["account"]["id"] == "acct-2"
     merged = json.loads(
         await first.execute(
@@ -266,12 +266,12 @@ async def test_a_conversation_continues_in_another_executor(
     assert merged["received_source_id"] == "acct-1" and merged["account"]["id"] == "acct-2"
     # the same calls through one in-memory executor give the same aliases
     memory = AsyncExecutor(aio_channel, METHODS, ALIASES)
-    await memory.execute("accounts_create", '{"name":"A"}')
-    await memory.execute("accounts_create", '{"name":"B"}')
+    await memory.execute("accounts_create", create_json("A"))
+    await memory.execute("accounts_create", create_json("B"))
     assert sorted(json.loads(memory.aliases.export_state())["aliases"]) == sorted(state["aliases"])
     await second.end(handle)
     with pytest.raises(ToolError) as caught:
-        await first.execute(handle, "accounts_create", '{"name":"C"}')
+        await first.execute(handle, "accounts_create", create_json("C"))
     assert caught.value.reason == "conversation-expired"
     assert caught.value.code == grpc.StatusCode.NOT_FOUND
 
@@ -293,7 +293,7 @@ async def test_errors_are_those_of_the_in_memory_executor(
     executor = executor_on(aio_channel, store)
     memory = AsyncExecutor(aio_channel, METHODS, ALIASES)
     handle = await executor.start()
-    for args in ['{"name":"A"}', '{"name":"B"}']:
+    for args in [create_json("A"), create_json("B")]:
         await executor.execute(handle, "accounts_create", args)
         await memory.execute("accounts_create", args)
     for tool, args in [
@@ -319,7 +319,7 @@ async def test_an_unknown_handle_sends_nothing(
 ) -> None:
     executor = executor_on(aio_channel, MemoryConversationStore())
     with pytest.raises(ToolError) as caught:
-        await executor.execute("nope", "accounts_create", '{"name":"A"}')
+        await executor.execute("nope", "accounts_create", create_json("A"))
     assert str(caught.value) == ('conversation "nope" expired or unknown: start a new conversation')
     assert servers.received() == 0
 
@@ -361,7 +361,7 @@ async def test_a_failing_store_is_store_unavailable(
     store = FailingStore()
     executor = executor_on(aio_channel, store)
     handle = await executor.start()
-    await executor.execute(handle, "accounts_create", '{"name":"A"}')
+    await executor.execute(handle, "accounts_create", create_json("A"))
     for op in ["create", "load", "register", "delete"]:
         store.down = {op}
         with pytest.raises(ToolError) as caught:
@@ -370,7 +370,7 @@ async def test_a_failing_store_is_store_unavailable(
             elif op == "delete":
                 await executor.end(handle)
             else:
-                await executor.execute(handle, "accounts_create", '{"name":"B"}')
+                await executor.execute(handle, "accounts_create", create_json("B"))
         assert caught.value.reason == "store-unavailable", op
         assert caught.value.code == grpc.StatusCode.UNAVAILABLE
         assert str(caught.value) == (
@@ -380,7 +380,7 @@ async def test_a_failing_store_is_store_unavailable(
         assert isinstance(caught.value.__cause__, ConnectionError)
     store.down = set()
     # the call whose registration failed showed nothing: acct-2 was never confirmed
-    out = json.loads(await executor.execute(handle, "accounts_create", '{"name":"C"}'))
+    out = json.loads(await executor.execute(handle, "accounts_create", create_json("C")))
     assert out["account"]["id"] == "acct-2"
 
 
@@ -392,7 +392,7 @@ async def test_concurrent_calls_in_one_conversation_number_without_gaps(
     handle = await executors[0].start()
 
     async def create(i: int) -> str:
-        out = await executors[i % 4].execute(handle, "accounts_create", f'{{"name":"n{i}"}}')
+        out = await executors[i % 4].execute(handle, "accounts_create", create_json(f"n{i}"))
         return str(json.loads(out)["account"]["id"])
 
     shown = await asyncio.gather(*(create(i) for i in range(40)))

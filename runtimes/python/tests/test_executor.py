@@ -13,7 +13,7 @@ import grpc
 import grpc.aio
 import pytest
 from conftest import Servers, new_uuid
-from toolset import ALIASES, METHODS
+from toolset import ALIASES, METHODS, create_args, create_json
 
 from ai_tools_runtime import (
     DEFAULT_TIMEOUT,
@@ -40,7 +40,7 @@ async def aexecutor(servers: Servers) -> AsyncIterator[AsyncExecutor]:
 
 def test_create_aliases_the_response(executor: Executor, servers: Servers) -> None:
     owner = new_uuid()
-    out = executor.execute("accounts_create", json.dumps({"name": "A", "owner_id": owner}))
+    out = executor.execute("accounts_create", create_json("A", owner_id=owner))
     value = json.loads(out)
     account = value["account"]
     assert account["id"] == "acct-1"
@@ -54,8 +54,8 @@ def test_create_aliases_the_response(executor: Executor, servers: Servers) -> No
 
 
 def test_aliases_resolved_before_the_call(executor: Executor, servers: Servers) -> None:
-    executor.execute("accounts_create", '{"name":"A"}')
-    executor.execute("accounts_create", '{"name":"B"}')
+    executor.execute("accounts_create", create_json("A"))
+    executor.execute("accounts_create", create_json("B"))
     out = json.loads(
         executor.execute(
             "accounts_merge", '{"source_id":"acct-1","target_id":"acct-2","note":"merge acct-1"}'
@@ -70,7 +70,7 @@ def test_aliases_resolved_before_the_call(executor: Executor, servers: Servers) 
 
 
 def test_unknown_alias_sends_nothing(executor: Executor, servers: Servers) -> None:
-    executor.execute("accounts_create", '{"name":"A"}')
+    executor.execute("accounts_create", create_json("A"))
     sent = len(servers.accounts.received)
     with pytest.raises(ToolError) as caught:
         executor.execute("accounts_merge", '{"source_id":"acct-7","target_id":"acct-1","note":""}')
@@ -131,11 +131,11 @@ HEAD = "invalid arguments, nothing was sent:\n- "
         ("[]", HEAD + "expected a JSON object, got an array"),
         ('"x"', HEAD + "expected a JSON object, got a string"),
         ("null", HEAD + "expected a JSON object, got null"),
-        ('{"name":5}', HEAD + '"name": expected a string, got 5'),
-        ('{"note_count":"many"}', HEAD + '"note_count": expected an integer, got "many"'),
-        ('{"note_count":1.5}', HEAD),
-        ('{"note_count":3000000000}', HEAD),
-        ('{"name":{"a":1}}', HEAD + '"name": expected a string, got an object'),
+        (create_json(5), HEAD + '"name": expected a string, got 5'),
+        (create_json(note_count="many"), HEAD + '"note_count": expected an integer, got "many"'),
+        (create_json(note_count=1.5), HEAD),
+        (create_json(note_count=3000000000), HEAD),
+        (create_json({"a": 1}), HEAD + '"name": expected a string, got an object'),
     ],
 )
 def test_bad_arguments_send_nothing(
@@ -159,18 +159,21 @@ def test_unknown_tool(executor: Executor, servers: Servers) -> None:
 
 def test_lenient_arguments_ignore_unknown_fields(channel: grpc.Channel, servers: Servers) -> None:
     executor = Executor(channel, METHODS, ALIASES, lenient_arguments=True)
-    executor.execute("accounts_create", '{"name":"A","noteCount":2,"mystery":{"x":null}}')
+    args = {**create_args(note_count=2), "mystery": {"x": None}}
+    executor.execute("accounts_create", json.dumps(args))
     assert servers.accounts.received[0].note_count == 2
 
 
 def test_metadata_and_timeout_passed(executor: Executor, servers: Servers) -> None:
-    executor.execute("accounts_create", "{}", timeout=5, metadata=[("x-conversation", "c1")])
+    executor.execute(
+        "accounts_create", create_json(), timeout=5, metadata=[("x-conversation", "c1")]
+    )
     assert ("x-conversation", "c1") in servers.accounts.metadata[0]
 
 
 def test_deadline_exceeded_is_a_tool_error(executor: Executor) -> None:
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_create", '{"name":"slow"}', timeout=0.05)
+        executor.execute("accounts_create", create_json("slow"), timeout=0.05)
     assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
     assert str(caught.value).startswith("rpc error: code = DeadlineExceeded desc = ")
 
@@ -179,7 +182,7 @@ def test_unavailable_server_is_a_tool_error() -> None:
     with grpc.insecure_channel("127.0.0.1:1") as ch:
         executor = Executor(ch, METHODS, ALIASES)
         with pytest.raises(ToolError) as caught:
-            executor.execute("accounts_list", "{}", timeout=5)
+            executor.execute("accounts_list", '{"count":0,"contacts_per_account":0}', timeout=5)
     assert caught.value.code == grpc.StatusCode.UNAVAILABLE
 
 
@@ -188,13 +191,13 @@ def test_shared_alias_manager(channel: grpc.Channel) -> None:
     a = Executor(channel, METHODS, manager)
     b = Executor(channel, METHODS, manager)
     assert a.aliases is b.aliases is manager
-    a.execute("accounts_create", "{}")
+    a.execute("accounts_create", create_json())
     assert manager.resolve_alias("acct-1") != "acct-1"
 
 
 def test_export_restore_across_executors(channel: grpc.Channel) -> None:
     first = Executor(channel, METHODS, ALIASES)
-    first.execute("accounts_list", '{"count":2}')
+    first.execute("accounts_list", '{"count":2,"contacts_per_account":0}')
     second = Executor(channel, METHODS, ALIASES)
     second.aliases.restore_state(first.aliases.export_state())
     out = json.loads(
@@ -214,7 +217,7 @@ def test_parallel_calls_on_one_executor(executor: Executor, servers: Servers) ->
 
     def work() -> None:
         for _ in range(5):
-            out = json.loads(executor.execute("accounts_create", "{}"))
+            out = json.loads(executor.execute("accounts_create", create_json()))
             with lock:
                 results.append(out["account"]["id"])
 
@@ -232,7 +235,7 @@ def test_parallel_calls_on_one_executor(executor: Executor, servers: Servers) ->
 
 
 async def test_async_flow(aexecutor: AsyncExecutor, servers: Servers) -> None:
-    out = json.loads(await aexecutor.execute("accounts_create", '{"name":"A"}'))
+    out = json.loads(await aexecutor.execute("accounts_create", create_json("A")))
     assert out["account"]["id"] == "acct-1"
     out = json.loads(
         await aexecutor.execute(
@@ -276,7 +279,9 @@ async def test_async_stream(aexecutor: AsyncExecutor) -> None:
 async def test_async_parallel_tasks(aexecutor: AsyncExecutor) -> None:
     import asyncio
 
-    outs = await asyncio.gather(*(aexecutor.execute("accounts_create", "{}") for _ in range(50)))
+    outs = await asyncio.gather(
+        *(aexecutor.execute("accounts_create", create_json()) for _ in range(50))
+    )
     ids = sorted(json.loads(o)["account"]["id"] for o in outs)
     assert ids == sorted(f"acct-{i}" for i in range(1, 51))
 
@@ -286,7 +291,7 @@ def test_closed_channel_is_a_tool_error(servers: Servers) -> None:
     executor = Executor(channel, METHODS, ALIASES)
     channel.close()
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_create", '{"name":"A"}')
+        executor.execute("accounts_create", create_json("A"))
     assert caught.value.code == grpc.StatusCode.UNAVAILABLE
     assert str(caught.value).startswith("rpc error: code = Unavailable desc = ")
 
@@ -296,7 +301,7 @@ def test_closed_channel_is_a_tool_error(servers: Servers) -> None:
 
 def test_json_names_restore_lower_camel_results(channel: grpc.Channel) -> None:
     executor = Executor(channel, METHODS, ALIASES, json_names=True)
-    account = json.loads(executor.execute("accounts_create", '{"name":"A","owner_id":""}'))
+    account = json.loads(executor.execute("accounts_create", create_json()))
     assert list(account["account"]) == ["id", "name", "workspaceId"]
     listed = json.loads(executor.execute("accounts_list", '{"count":1,"contacts_per_account":1}'))
     # registration reads either naming: the contact's owner is the account
@@ -306,10 +311,10 @@ def test_json_names_restore_lower_camel_results(channel: grpc.Channel) -> None:
 
 def test_a_result_over_the_limit_is_refused(channel: grpc.Channel) -> None:
     executor = Executor(channel, METHODS, ALIASES, max_result_bytes=300)
-    out = executor.execute("accounts_list", '{"count":1}')
+    out = executor.execute("accounts_list", '{"count":1,"contacts_per_account":0}')
     assert len(out.encode()) <= 300
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_list", '{"count":20}')
+        executor.execute("accounts_list", '{"count":20,"contacts_per_account":0}')
     err = caught.value
     assert (err.reason, err.code) == ("result-too-large", grpc.StatusCode.RESOURCE_EXHAUSTED)
     size = int(str(err).split()[3])
@@ -320,8 +325,11 @@ def test_a_result_over_the_limit_is_refused(channel: grpc.Channel) -> None:
     )
     # the size is the aliasified text's: the same call without a limit
     unbounded = Executor(channel, METHODS, ALIASES, max_result_bytes=0)
-    unbounded.execute("accounts_list", '{"count":1}')
-    assert len(unbounded.execute("accounts_list", '{"count":20}').encode()) == size
+    unbounded.execute("accounts_list", '{"count":1,"contacts_per_account":0}')
+    assert (
+        len(unbounded.execute("accounts_list", '{"count":20,"contacts_per_account":0}').encode())
+        == size
+    )
 
 
 def test_a_stream_stops_once_over_the_limit(channel: grpc.Channel, servers: Servers) -> None:
@@ -349,7 +357,7 @@ def test_the_shortest_deadline_wins(
     methods = [dataclasses.replace(m, timeout=tool_timeout) for m in METHODS]
     executor = Executor(channel, methods, ALIASES, timeout=executor_timeout)
     with pytest.raises(ToolError) as caught:
-        executor.execute("accounts_create", '{"name":"slow"}', timeout=call_timeout)
+        executor.execute("accounts_create", create_json("slow"), timeout=call_timeout)
     assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
     assert str(caught.value) == "rpc error: code = DeadlineExceeded desc = Deadline Exceeded"
 

@@ -32,7 +32,7 @@ from conftest import (
 from google.protobuf import any_pb2, descriptor_pb2, struct_pb2, wrappers_pb2
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from toolset import ALIASES, METHODS
+from toolset import ALIASES, METHODS, create_args
 
 from ai_tools_runtime import AliasConfig, ResponseAliases, ResponseAliasTool, ToolMethod
 from ai_tools_runtime._proto_json import es_number, message_json, shortest_float32
@@ -174,12 +174,12 @@ async def test_aliases_across_calls(
     tool_server: McpToolServer, servers: Servers, mode: str
 ) -> None:
     async with Client(tool_server.sdk_server, mode=mode) as client:
-        first = await call(client, "accounts_create", {"name": "A", "note_count": 0})
+        first = await call(client, "accounts_create", {**create_args("A"), "note_count": 0})
         account = first["account"]
         assert account["id"] == "acct-1"
         # the MCP encoding: proto names, fields at their default written
         assert account["owner_id"] == "" and account["notes"] == [] and account["tags"] == {}
-        await call(client, "accounts_create", {"name": "B"})
+        await call(client, "accounts_create", create_args("B"))
         merged = await call(
             client, "accounts_merge", {"source_id": "acct-1", "target_id": "acct-2", "note": ""}
         )
@@ -191,9 +191,9 @@ async def test_aliases_across_calls(
 
 async def test_each_connection_has_its_own_aliases(tool_server: McpToolServer) -> None:
     async with Client(tool_server.sdk_server) as one, Client(tool_server.sdk_server) as two:
-        await call(one, "accounts_create", {"name": "A"})
-        await call(two, "accounts_create", {"name": "B"})
-        await call(two, "accounts_create", {"name": "C"})
+        await call(one, "accounts_create", create_args("A"))
+        await call(two, "accounts_create", create_args("B"))
+        await call(two, "accounts_create", create_args("C"))
         text = await error_text(
             one, "accounts_merge", {"source_id": "acct-2", "target_id": "acct-1", "note": ""}
         )
@@ -221,11 +221,11 @@ async def expires_once(client: Client, clock: Clock) -> None:
     """A conversation that expired fails the next call once, rather than
     renumbering under the aliases the model holds (issue 12 point 4); the
     call after starts a new conversation, numbering from 1."""
-    await call(client, "accounts_create", {"name": "A"})
-    await call(client, "accounts_create", {"name": "B"})
+    await call(client, "accounts_create", create_args("A"))
+    await call(client, "accounts_create", create_args("B"))
     clock.now += 120
     assert EXPIRED in await error_text(client, "accounts_merge", MERGE_ACCT_1)
-    created = await call(client, "accounts_create", {"name": "C"})
+    created = await call(client, "accounts_create", create_args("C"))
     assert created["account"]["id"] == "acct-1"
     merged = await call(client, "accounts_merge", MERGE_ACCT_1)
     assert merged["received_source_id"] == "acct-1"
@@ -265,15 +265,15 @@ async def test_a_session_dropped_from_the_list_keeps_its_conversation(
         Client(url, mode="legacy") as one,
         Client(url, mode="legacy") as two,
     ):
-        await call(one, "accounts_create", {"name": "A"})
-        await call(two, "accounts_create", {"name": "B"})
+        await call(one, "accounts_create", create_args("A"))
+        await call(two, "accounts_create", create_args("B"))
         merged = await call(one, "accounts_merge", MERGE_ACCT_1)
         assert merged["received_source_id"] == "acct-1"
 
 
 async def test_errors_are_results(tool_server: McpToolServer, servers: Servers) -> None:
     async with Client(tool_server.sdk_server) as client:
-        await call(client, "accounts_create", {"name": "A"})
+        await call(client, "accounts_create", create_args("A"))
         # an unknown alias: nothing sent
         before = servers.received()
         text = await error_text(
@@ -281,7 +281,7 @@ async def test_errors_are_results(tool_server: McpToolServer, servers: Servers) 
         )
         assert 'unknown alias "acct-9"' in text
         # bad arguments
-        text = await error_text(client, "accounts_create", {"name": 5})
+        text = await error_text(client, "accounts_create", {**create_args(), "name": 5})
         assert text == 'invalid arguments, nothing was sent:\n- "name": expected a string, got 5'
         assert servers.received() == before
         # a server error: the executors' text, aliasified
@@ -314,7 +314,7 @@ async def test_server_error_field_violations_as_lines(
         (("grpc-status-details-bin", status_bin(3, "bad", details)),),
     )
     async with Client(tool_server.sdk_server) as client:
-        text = await error_text(client, "accounts_create", {"name": "A"})
+        text = await error_text(client, "accounts_create", create_args("A"))
     assert text == (
         'rpc error: code = InvalidArgument desc = bad\n- "name": too short\n- not today'
     )
@@ -333,7 +333,7 @@ async def test_a_failing_handler_is_an_error_result(servers: Servers) -> None:
     await channel.close()
     server.add_tools(mcp_tools(), ALIASES, channel)
     async with Client(server.sdk_server) as client:
-        text = await error_text(client, "accounts_create", {"name": "A"})
+        text = await error_text(client, "accounts_create", create_args("A"))
     assert text == "Channel is closed."
 
 
@@ -356,10 +356,10 @@ async def test_extras_go_to_the_call_not_the_request(
     )
     server.add_tools(mcp_tools(), ALIASES, aio_channel)
     async with Client(server.sdk_server) as client:
-        await call(client, "accounts_create", {"name": "A", "tenant": "t-1"})
-        text = await error_text(client, "accounts_create", {"name": "A", "tenant": 5})
+        await call(client, "accounts_create", {**create_args("A"), "tenant": "t-1"})
+        text = await error_text(client, "accounts_create", {**create_args("A"), "tenant": 5})
         assert text == 'invalid arguments, nothing was sent:\n- "tenant": must be a string'
-        text = await error_text(client, "accounts_create", {"name": "A", "tenant": None})
+        text = await error_text(client, "accounts_create", {**create_args("A"), "tenant": None})
         assert text == 'invalid arguments, nothing was sent:\n- "tenant": missing required field'
     assert seen == [McpCall("accounts_create", {"tenant": "t-1"}, None)]
     assert ("x-tenant", "t-1") in servers.accounts.metadata[0]
@@ -379,7 +379,7 @@ async def test_in_process_servicer() -> None:
     )
     for mode in ("legacy", MODERN):
         async with Client(server.sdk_server, mode=mode) as client:
-            value = await call(client, "accounts_create", {"name": "A"})
+            value = await call(client, "accounts_create", create_args("A"))
             assert value["account"]["id"] == "acct-1"
             merged = await call(
                 client, "accounts_merge", {"source_id": "acct-1", "target_id": "", "note": ""}
@@ -418,7 +418,7 @@ def test_a_sync_channel_is_accepted(channel: grpc.Channel) -> None:
 
     async def main() -> None:
         async with Client(server.sdk_server) as client:
-            value = await call(client, "accounts_create", {"name": "A"})
+            value = await call(client, "accounts_create", create_args("A"))
             assert value["account"]["id"] == "acct-1"
 
     anyio.run(main)
@@ -466,7 +466,7 @@ async def test_http_sessions_hold_the_conversation(servers: Servers) -> None:
         Client(url, mode="legacy") as two,
     ):
         assert one.protocol_version == "2025-11-25"
-        result = await one.call_tool("accounts_create", {"name": "A"})
+        result = await one.call_tool("accounts_create", create_args("A"))
         assert len(result.content) == 1
         assert CONVERSATION_META_KEY not in (result.meta or {})
         merged = await call(
@@ -484,7 +484,7 @@ async def test_http_handles_in_meta(servers: Servers) -> None:
         assert client.protocol_version == MODERN
         tools = (await client.list_tools()).tools
         assert "conversation" not in tools[0].input_schema["properties"]
-        first = await client.call_tool("accounts_create", {"name": "A"})
+        first = await client.call_tool("accounts_create", create_args("A"))
         assert first.meta is not None
         handle = first.meta[CONVERSATION_META_KEY]
         assert re.fullmatch(r"[A-Za-z0-9_-]{22}", handle)
@@ -503,7 +503,7 @@ async def test_http_handles_in_meta(servers: Servers) -> None:
         assert json.loads(text_of(again))["received_source_id"] == "acct-1"
         assert again.meta is not None and again.meta[CONVERSATION_META_KEY] == handle
         text = await error_text(
-            client, "accounts_create", {"name": "A"}, meta={CONVERSATION_META_KEY: "nope"}
+            client, "accounts_create", create_args("A"), meta={CONVERSATION_META_KEY: "nope"}
         )
         assert text == (
             'unknown or expired conversation "nope"; '
@@ -516,7 +516,7 @@ async def test_a_conversation_minted_for_a_failed_call_is_deleted(servers: Serve
     async with serving(server, servers.target) as url, Client(url, mode=MODERN) as client:
         store = server.conversation_store
         assert isinstance(store, MemoryConversationStore)
-        first = await client.call_tool("accounts_create", {"name": "A"})
+        first = await client.call_tool("accounts_create", create_args("A"))
         assert first.meta is not None and len(store) == 1
         # no handle: a new conversation, which knows no acct-1, and is dropped
         text = await error_text(
@@ -548,7 +548,7 @@ async def test_no_conversation_without_alias_prefixes(servers: Servers) -> None:
         tools = (await client.list_tools()).tools
         assert all("conversation" not in t.input_schema["properties"] for t in tools)
         first = await client.call_tool(
-            "accounts_create", {"name": "A"}, meta={CONVERSATION_META_KEY: "nope"}
+            "accounts_create", create_args("A"), meta={CONVERSATION_META_KEY: "nope"}
         )
         assert not first.is_error, text_of(first)
         assert len(first.content) == 1
@@ -566,7 +566,9 @@ async def test_http_handles_as_an_argument(servers: Servers) -> None:
     ):
         tools = (await client.list_tools()).tools
         assert all("conversation" in t.input_schema["properties"] for t in tools)
-        first = await client.call_tool("accounts_create", {"name": "A", "conversation": None})
+        first = await client.call_tool(
+            "accounts_create", {**create_args("A"), "conversation": None}
+        )
         assert first.meta is not None
         handle = first.meta[CONVERSATION_META_KEY]
         value = await call(
@@ -575,7 +577,9 @@ async def test_http_handles_as_an_argument(servers: Servers) -> None:
             {"source_id": "acct-1", "target_id": "", "note": "", "conversation": handle},
         )
         assert value["received_source_id"] == "acct-1"
-        text = await error_text(client, "accounts_create", {"name": "A", "conversation": "x"})
+        text = await error_text(
+            client, "accounts_create", {**create_args("A"), "conversation": "x"}
+        )
         assert text.startswith('unknown or expired conversation "x"')
 
 
@@ -900,7 +904,7 @@ async def test_a_client_gone_cancels_the_grpc_call(servers: Servers, channel_kin
 
 async def test_a_result_over_the_limit_is_an_error_result(servers: Servers) -> None:
     async with serving_http(servers.target, max_result_bytes=500) as url, Client(url) as client:
-        text = await error_text(client, "accounts_list", {"count": 20})
+        text = await error_text(client, "accounts_list", {"count": 20, "contacts_per_account": 0})
         assert text.startswith("result too large: ")
         assert text.endswith(
             " bytes, over the limit of 500; ask for less (a smaller page size or a filter)"

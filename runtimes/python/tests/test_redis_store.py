@@ -23,7 +23,7 @@ import redis.asyncio
 from conftest import REPO, Servers, load_vectors
 from redis_server import RedisServer, running_redis
 from test_conversation_store import refused
-from toolset import ALIASES, METHODS
+from toolset import ALIASES, METHODS, create_json
 
 from ai_tools_runtime import (
     AliasManager,
@@ -269,11 +269,11 @@ async def faulty(servers: Servers) -> AsyncIterator[Faulty]:
 async def test_redis_killed_then_restarted(faulty: Faulty) -> None:
     executor, server = faulty.executor, faulty.server
     handle = await executor.start()
-    out = await executor.execute(handle, "accounts_create", '{"name":"A"}')
+    out = await executor.execute(handle, "accounts_create", create_json("A"))
     assert json.loads(out)["account"]["id"] == "acct-1"
     server.kill()
     for call in (
-        executor.execute(handle, "accounts_create", '{"name":"B"}'),
+        executor.execute(handle, "accounts_create", create_json("B")),
         executor.execute(
             handle, "accounts_merge", '{"source_id":"acct-1","target_id":"acct-1","note":""}'
         ),
@@ -292,14 +292,14 @@ async def test_redis_killed_then_restarted(faulty: Faulty) -> None:
         )
     assert caught.value.reason == "conversation-expired"
     fresh = await executor.start()
-    out = await executor.execute(fresh, "accounts_create", '{"name":"C"}')
+    out = await executor.execute(fresh, "accounts_create", create_json("C"))
     assert json.loads(out)["account"]["id"] == "acct-1"
 
 
 async def test_redis_timing_out_then_answering_again(faulty: Faulty) -> None:
     executor, server = faulty.executor, faulty.server
     handle = await executor.start()
-    await executor.execute(handle, "accounts_create", '{"name":"A"}')
+    await executor.execute(handle, "accounts_create", create_json("A"))
     server.pause()
     try:
         started = time.monotonic()
@@ -314,16 +314,16 @@ async def test_redis_timing_out_then_answering_again(faulty: Faulty) -> None:
     finally:
         server.resume()
     # the same conversation, its data intact
-    out = await executor.execute(handle, "accounts_create", '{"name":"B"}')
+    out = await executor.execute(handle, "accounts_create", create_json("B"))
     assert json.loads(out)["account"]["id"] == "acct-2"
 
 
 async def test_redis_restarted_mid_call_shows_nothing(faulty: Faulty, servers: Servers) -> None:
     executor, server = faulty.executor, faulty.server
     handle = await executor.start()
-    await executor.execute(handle, "accounts_create", '{"name":"A"}')
+    await executor.execute(handle, "accounts_create", create_json("A"))
     # "slow" takes 0.5 s on the server: Redis restarts, empty, meanwhile
-    call = asyncio.create_task(executor.execute(handle, "accounts_create", '{"name":"slow"}'))
+    call = asyncio.create_task(executor.execute(handle, "accounts_create", create_json("slow")))
     await asyncio.sleep(0.15)
     server.kill()
     server.start()
@@ -334,9 +334,9 @@ async def test_redis_restarted_mid_call_shows_nothing(faulty: Faulty, servers: S
     assert caught.value.reason in ("store-unavailable", "conversation-expired")
     assert servers.accounts.received[-1].name == "slow"  # the call was made
     with pytest.raises(ToolError) as caught:
-        await executor.execute(handle, "accounts_create", '{"name":"B"}')
+        await executor.execute(handle, "accounts_create", create_json("B"))
     assert caught.value.reason == "conversation-expired"
     # a conversation started now numbers from 1 again, in a new epoch
     fresh = await executor.start()
-    out = await executor.execute(fresh, "accounts_create", '{"name":"C"}')
+    out = await executor.execute(fresh, "accounts_create", create_json("C"))
     assert json.loads(out)["account"]["id"] == "acct-1"

@@ -59,6 +59,7 @@ DEFAULT_TIMEOUT: Final = 30.0
 sets another."""
 
 Metadata = Sequence[tuple[str, str | bytes]]
+LateMetadata = Callable[[], Metadata | None]
 
 _TOO_DEEP: Final = "arguments nested too deeply"
 
@@ -429,7 +430,7 @@ class Executor(_Base[grpc.Channel]):
         tool_name: str,
         args_json: str,
         timeout: float | None,
-        metadata: Metadata | None,
+        metadata: Metadata | LateMetadata | None,
         seen: Callable[[Any], object],
         started: Callable[[Any], object] | None = None,
         extra_root: Collection[str] = (),
@@ -437,9 +438,11 @@ class Executor(_Base[grpc.Channel]):
         """The call up to its JSON text, not aliasified (a stream's messages
         as one array); ``seen`` gets each response value as it arrives,
         ``started`` the running call (to cancel it from another thread);
-        ``extra_root`` names root keys that are not unknown (MCP's)."""
+        ``extra_root`` names root keys that are not unknown (MCP's);
+        ``metadata`` may be made once the arguments passed."""
         method = self._method(tool_name)
         request = self._decode(method, args_json, extra_root)
+        metadata = metadata() if callable(metadata) else metadata
         call = self._calls[tool_name]
         deadline = self._deadline(method, timeout)
         if not method.server_streaming:
@@ -491,15 +494,17 @@ class AsyncExecutor(_Base[grpc.aio.Channel]):
         tool_name: str,
         args_json: str,
         timeout: float | None,
-        metadata: Metadata | None,
+        metadata: Metadata | LateMetadata | None,
         seen: Callable[[Any], object],
         extra_root: Collection[str] = (),
     ) -> str:
         """The call up to its JSON text, not aliasified (a stream's messages
         as one array); ``seen`` gets each response value as it arrives;
-        ``extra_root`` names root keys that are not unknown (MCP's)."""
+        ``extra_root`` names root keys that are not unknown (MCP's);
+        ``metadata`` may be made once the arguments passed."""
         method = self._method(tool_name)
         request = self._decode(method, args_json, extra_root)
+        metadata = metadata() if callable(metadata) else metadata
         call_metadata = grpc.aio.Metadata(*metadata) if metadata else None
         call = self._calls[tool_name]
         deadline = self._deadline(method, timeout)

@@ -391,7 +391,10 @@ class McpToolServer:
         options = {**self._options, "validator": self._validator}
         token = _CURRENT.set(call)
         try:
-            metadata = self._metadata(call) if self._metadata is not None else None
+            # Made once the arguments passed their checks (nothing is sent
+            # otherwise, and the call's context is not handed out).
+            made = self._metadata
+            metadata = None if made is None else partial(made, call)
             if isinstance(channel, grpc.aio.Channel):
                 executor = AsyncExecutor(
                     channel, [method], aliases, response_json="full", **options
