@@ -29,16 +29,22 @@ describe("goRuntime", () => {
     expect(code).toContain("type ToolError struct");
     expect(code).toContain("func fixArgs(");
     expect(code).not.toContain("func collect[");
-    expect(imports.map((i) => i.path)).not.toContain("sync");
+    // The argument check (issue 30) reads the file's argument tables and
+    // keeps each parsed one (sync.Map); refusals carry a gRPC code.
+    expect(code).toContain("toolArguments[");
+    expect(imports.map((i) => i.path)).toContain(
+      "google.golang.org/grpc/codes",
+    );
   });
 
   it("gives alias-only files the manager without grpc", () => {
     const { code, imports } = goRuntime({ ...none, aliases: true });
     expect(code).toContain("func (m *AliasManager) RegisterResponseJSON(");
     expect(code).not.toMatch(/ToolError|\bExecutor\b|aitools:/);
-    expect(imports.some((i) => i.path.startsWith("google.golang.org/"))).toBe(
-      false,
-    );
+    // protobuf's registry reads registration by either naming (issue 30).
+    expect(
+      imports.some((i) => i.path.startsWith("google.golang.org/grpc")),
+    ).toBe(false);
   });
 
   it("keeps each helper once and imports exactly what the code uses", () => {
@@ -131,6 +137,8 @@ describe("reserved names", () => {
       "ConversationStore",
       "CountAnthropicStrictParameters",
       "DefaultConversationTTL",
+      "DefaultMaxResultBytes",
+      "DefaultToolTimeout",
       "ErrConversationExpired",
       "Executor",
       "GeminiFunctionDeclaration",
@@ -145,6 +153,7 @@ describe("reserved names", () => {
       "NewConversationExecutor",
       "NewExecutor",
       "NewMCPHTTPHandler",
+      "NewMCPStdioTransport",
       "NewMemoryConversationStore",
       "OpenAIChatFunction",
       "OpenAIChatTool",
@@ -153,9 +162,12 @@ describe("reserved names", () => {
       "OpenAIResponsesTool",
       "OpenAIResponsesTools",
       "ToolError",
+      "Violation",
       "WithConversationStore",
       "WithExtraProperties",
       "WithHandleArgument",
+      "WithMaxResultBytes",
+      "WithTimeout",
     ]);
     expect(goRuntimeIdentifiers.has("aliases")).toBe(true);
     expect(goFileIdentifiers).toContain("AllTools");
