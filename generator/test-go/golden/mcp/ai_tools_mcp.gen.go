@@ -140,8 +140,6 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
 		}
 	}()
-	ctx, cancel := s.callContext(ctx, req)
-	defer cancel()
 	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
 		return mcpErrorResult(err.Error())
@@ -572,9 +570,6 @@ type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
 
-	endMu sync.Mutex
-	ended map[*mcp.ServerSession]chan struct{} // closed when the session ends
-
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // the conversation of each connection
 }
@@ -671,48 +666,6 @@ func (s *mcpServer) inputSchema(tool AgentTool) json.RawMessage {
 		root["required"] = required
 	}
 	return json.RawMessage(encodeJSON(root))
-}
-
-// sessionEnded returns a channel closed when ss ends (its client gone).
-func (s *mcpServer) sessionEnded(ss *mcp.ServerSession) <-chan struct{} {
-	s.endMu.Lock()
-	defer s.endMu.Unlock()
-	if ch, ok := s.ended[ss]; ok {
-		return ch
-	}
-	if s.ended == nil {
-		s.ended = map[*mcp.ServerSession]chan struct{}{}
-	}
-	ch := make(chan struct{})
-	s.ended[ss] = ch
-	go func() {
-		_ = ss.Wait()
-		close(ch)
-		s.endMu.Lock()
-		delete(s.ended, ss)
-		s.endMu.Unlock()
-	}()
-	return ch
-}
-
-// callContext is the context of one call: cancelled when the client
-// cancels the call (notifications/cancelled, which the SDK turns into ctx's
-// end) or when its session ends (a client that disconnects), so that the
-// gRPC call is cancelled too.
-func (s *mcpServer) callContext(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	if req.Session == nil {
-		return ctx, cancel
-	}
-	ended := s.sessionEnded(req.Session)
-	go func() {
-		select {
-		case <-ended:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
 }
 
 // NewMCPStdioTransport is mcp.StdioTransport that survives a malformed
