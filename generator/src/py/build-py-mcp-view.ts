@@ -7,10 +7,8 @@ import {
   pyAliasConfigNames,
   pyAliasConfigView,
   pyFileName,
-  pyExecutorSettings,
   pyToolConstNames,
   pyToolMethodData,
-  pyValidatorImport,
   sortExports,
   type PyCallOptions,
 } from "./build-py-view.js";
@@ -59,11 +57,6 @@ export interface PyMcpFileView {
    */
   readonly ownAliasConfig: PyAliasConfigView | null;
   readonly services: readonly PyMcpServiceView[];
-  /**
-   * Keyword arguments each `add_tools` passes beyond the tables
-   * (`validator=protovalidate.Validator(),`, `lenient_arguments=True,`).
-   */
-  readonly toolSetSettings: readonly string[];
 }
 
 /** One service with tools: its tuple of tools and its two functions. */
@@ -108,7 +101,10 @@ export interface PyMcpToolView {
  * (model.mcpServices), the tools as `McpToolMethod`s over ai_tools_gen's
  * tool constants, `register_<service>_handler` (an in-process servicer) and
  * `forward_to_<service>_client` (a channel), and MCP_ALIAS_CONFIG, the alias
- * tables of every tool: every MCP tool is executed.
+ * tables of every tool: every MCP tool is executed. Each tool carries its
+ * argument table, deadline and `validate` flag; the runtime's McpToolServer
+ * makes the protovalidate validator itself when a tool needs one and takes
+ * `lenient_arguments` as its own option, so this file imports neither.
  */
 export function buildPyMcpView(
   model: GeneratorModel,
@@ -194,7 +190,6 @@ export function buildPyMcpView(
     runtimeMissing: pyRuntimeMissing(pyMcpFileName, "mcp"),
     thirdPartyImports: pyImportStatements([
       { module: "grpc", name: "grpc" },
-      ...pyValidatorImport(tools),
       ...imports.thirdParty,
     ]),
     ownImports: pyImportStatements([
@@ -207,10 +202,6 @@ export function buildPyMcpView(
     ]).map(pyQuote),
     ownAliasConfig,
     services,
-    // MCP results keep proto names whatever json_names says (docs/mcp.md).
-    toolSetSettings: pyExecutorSettings(tools, {
-      lenientArguments: options.lenientArguments === true,
-    }),
   };
 }
 
