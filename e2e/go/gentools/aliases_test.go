@@ -125,27 +125,27 @@ func TestUnknownAliasesAreRefusedBeforeAnyRequest(t *testing.T) {
 
 	// Invented.
 	expectRejected(t, a.e, "links_get", `{"id":"link-99"}`,
-		`unknown alias "link-99" in field "id"; valid link aliases: link-1, link-2, link-3`)
+		"invalid arguments, nothing was sent:\n- \"id\": unknown alias \"link-99\"; valid link aliases: link-1, link-2, link-3")
 	expectRejected(t, a.e, "steps_create", `{"link_id":"link-1","send_email":null,"open_link":{"link_id":"link-4"},"wait":null}`,
-		`unknown alias "link-4" in field "open_link.link_id"; valid link aliases: link-1, link-2, link-3`)
+		"invalid arguments, nothing was sent:\n- \"open_link.link_id\": unknown alias \"link-4\"; valid link aliases: link-1, link-2, link-3")
 	expectRejected(t, a.e, "links_update", `{"id":"link-2","page_theme_id":"theme-2","update_mask":"pageThemeId"}`,
-		`unknown alias "theme-2" in field "page_theme_id"; valid theme aliases: theme-1`)
+		"invalid arguments, nothing was sent:\n- \"page_theme_id\": unknown alias \"theme-2\"; valid theme aliases: theme-1")
 	expectRejected(t, a.e, "steps_list", `{"link_id":"step-1"}`,
-		`unknown alias "step-1" in field "link_id"; no step aliases exist yet: call a tool that returns steps first`)
+		"invalid arguments, nothing was sent:\n- \"link_id\": unknown alias \"step-1\"; no step aliases exist yet: call a tool that returns steps first")
 
 	// Stale: seen in another conversation. b has one link of its own.
 	b := newModel(t, c, ws)
 	createLinks(ctx, b, ws, 1)
 	expectRejected(t, b.e, "links_get", `{"id":"link-3"}`,
-		`unknown alias "link-3" in field "id"; valid link aliases: link-1`)
+		"invalid arguments, nothing was sent:\n- \"id\": unknown alias \"link-3\"; valid link aliases: link-1")
 	expectRejected(t, b.e, "links_create", js(map[string]any{
 		"workspace_id": ws, "target_url": "https://example.com/x", "slug": nil,
 		"page_theme_id": "theme-1", "labels": []any{}, "title": nil, "expire_after": nil,
-	}), `unknown alias "theme-1" in field "page_theme_id"; no theme aliases exist yet: call a tool that returns themes first`)
+	}), "invalid arguments, nothing was sent:\n- \"page_theme_id\": unknown alias \"theme-1\"; no theme aliases exist yet: call a tool that returns themes first")
 	// A third conversation, fresh: nothing is known yet.
 	fresh := gentools.NewExecutor(c)
 	expectRejected(t, fresh, "links_delete", `{"id":"link-1"}`,
-		`unknown alias "link-1" in field "id"; no link aliases exist yet: call a tool that returns links first`)
+		"invalid arguments, nothing was sent:\n- \"id\": unknown alias \"link-1\"; no link aliases exist yet: call a tool that returns links first")
 
 	// Stale: from before a restore of a fresh state.
 	empty, err := gentools.NewAliasManager().ExportState()
@@ -156,7 +156,7 @@ func TestUnknownAliasesAreRefusedBeforeAnyRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectRejected(t, a.e, "links_get", `{"id":"link-2"}`,
-		`unknown alias "link-2" in field "id"; no link aliases exist yet: call a tool that returns links first`)
+		"invalid arguments, nothing was sent:\n- \"id\": unknown alias \"link-2\"; no link aliases exist yet: call a tool that returns links first")
 
 	// Free text that mentions an alias is not an alias: it is sent as written.
 	before := len(recorded(t))
@@ -185,7 +185,7 @@ func TestExportRestoreContinuesTheConversation(t *testing.T) {
 	r := a.call(ctx, "page_themes_create", js(map[string]any{
 		"workspace_id": ws, "name": "t", "background_color": "#000000", "font": "", "palette": []any{},
 	}))
-	if str(t, r, "pageTheme", "id") != "theme-1" {
+	if str(t, r, "page_theme", "id") != "theme-1" {
 		t.Fatalf("page_themes_create: %v", r)
 	}
 	createLinks(ctx, a, ws, 2)
@@ -218,13 +218,13 @@ func TestExportRestoreContinuesTheConversation(t *testing.T) {
 		"workspace_id": ws, "target_url": "https://example.com/3", "slug": nil,
 		"page_theme_id": "theme-1", "labels": []any{}, "title": nil, "expire_after": nil,
 	}))
-	if str(t, r, "link", "id") != "link-3" || str(t, r, "link", "pageThemeId") != "theme-1" {
+	if str(t, r, "link", "id") != "link-3" || str(t, r, "link", "page_theme_id") != "theme-1" {
 		t.Errorf("links_create after restore: %v", r)
 	}
 	r = b.call(ctx, "page_themes_create", js(map[string]any{
 		"workspace_id": ws, "name": "u", "background_color": "", "font": "", "palette": []any{},
 	}))
-	if str(t, r, "pageTheme", "id") != "theme-2" {
+	if str(t, r, "page_theme", "id") != "theme-2" {
 		t.Errorf("page_themes_create after restore: %v", r)
 	}
 	r = b.call(ctx, "links_list", js(map[string]any{"workspace_id": ws, "page_theme_id": "theme-1"}))

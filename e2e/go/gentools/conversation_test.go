@@ -26,8 +26,8 @@ func TestScriptedConversation(t *testing.T) {
 		"workspace_id": ws, "name": "Spring", "background_color": "#ffeedd",
 		"font": "Inter", "palette": []any{map[string]any{"key": "accent", "value": "#ff0066"}},
 	}))
-	theme := str(t, r, "pageTheme", "id")
-	if theme != "theme-1" || str(t, r, "pageTheme", "workspaceId") != ws {
+	theme := str(t, r, "page_theme", "id")
+	if theme != "theme-1" || str(t, r, "page_theme", "workspace_id") != ws {
 		t.Fatalf("page_themes_create: %v", r)
 	}
 	r = m.call(ctx, "links_create", js(map[string]any{
@@ -36,7 +36,7 @@ func TestScriptedConversation(t *testing.T) {
 		"title": "Spring sale", "expire_after": "86400s",
 	}))
 	link1 := str(t, r, "link", "id")
-	if link1 != "link-1" || str(t, r, "link", "pageThemeId") != "theme-1" || str(t, r, "link", "workspaceId") != ws {
+	if link1 != "link-1" || str(t, r, "link", "page_theme_id") != "theme-1" || str(t, r, "link", "workspace_id") != ws {
 		t.Fatalf("links_create: %v", r)
 	}
 	r = m.call(ctx, "links_create", js(map[string]any{
@@ -70,7 +70,7 @@ func TestScriptedConversation(t *testing.T) {
 	r = m.call(ctx, "steps_create", js(map[string]any{
 		"link_id": link1, "send_email": nil, "open_link": map[string]any{"link_id": link2}, "wait": nil,
 	}))
-	if str(t, r, "step", "id") != "step-1" || str(t, r, "step", "linkId") != link1 || str(t, r, "step", "openLink", "linkId") != link2 {
+	if str(t, r, "step", "id") != "step-1" || str(t, r, "step", "link_id") != link1 || str(t, r, "step", "open_link", "link_id") != link2 {
 		t.Fatalf("steps_create: %v", r)
 	}
 
@@ -86,7 +86,7 @@ func TestScriptedConversation(t *testing.T) {
 	if r = m.call(ctx, "links_delete", js(map[string]any{"id": link2})); len(r) != 0 {
 		t.Fatalf("links_delete: %v", r)
 	}
-	if r = m.call(ctx, "ping", `{}`); str(t, r, "serverTime") == "" {
+	if r = m.call(ctx, "ping", `{}`); str(t, r, "server_time") == "" {
 		t.Fatalf("ping: %v", r)
 	}
 

@@ -66,7 +66,7 @@ func TestServerErrorsKeepCodeMessageAndDetails(t *testing.T) {
 	// oneof members named as in the schema, nothing sent.
 	from = len(recorded(t))
 	_, err = m.e.Execute(ctx, "steps_create", `{"link_id":"link-1","send_email":{"to":"a@example.com","subject":"s"},"open_link":{"link_id":"link-1"},"wait":null}`)
-	want := `failed to parse arguments: fields "send_email" and "open_link" are members of oneof "action": set only one`
+	want := "invalid arguments, nothing was sent:\n- \"open_link\": \"send_email\" and \"open_link\" are members of oneof \"action\": set only one"
 	var te *gentools.ToolError
 	if !errors.As(err, &te) || err.Error() != want || te.Reason != "invalid-arguments" || status.Code(err) != codes.InvalidArgument {
 		t.Errorf("two oneof members: %v, want %s (INVALID_ARGUMENT)", err, want)

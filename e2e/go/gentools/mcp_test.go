@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -273,23 +274,19 @@ func TestMCPStdio(t *testing.T) {
 	c.ok("ping", map[string]any{}, nil, ws)
 	c.ok("links_delete", map[string]any{"id": "link-2"}, nil, ws)
 
-	// isError results: a server error as its status, bad arguments, an
-	// unknown alias; an unknown tool is -32602.
-	text := c.fails("links_get", map[string]any{"id": "link-2"}, nil)
-	var status struct {
-		Code    string           `json:"code"`
-		Message string           `json:"message"`
-		Details []map[string]any `json:"details"`
-	}
-	if err := json.Unmarshal([]byte(text), &status); err != nil || status.Code != "NOT_FOUND" ||
-		status.Message != `link "link-2" not found` || len(status.Details) != 1 || status.Details[0]["resourceId"] != "link-2" {
+	// isError results, the executor's text: a server error, bad arguments,
+	// an unknown alias, an unknown field; an unknown tool is -32602.
+	if text := c.fails("links_get", map[string]any{"id": "link-2"}, nil); text != `rpc error: code = NotFound desc = link "link-2" not found` {
 		t.Errorf("server error: %s", text)
 	}
-	if text := c.fails("links_get", map[string]any{"id": 7}, nil); !strings.HasPrefix(text, "failed to parse arguments: ") {
+	if text := c.fails("links_get", map[string]any{"id": 7}, nil); text != "invalid arguments, nothing was sent:\n- \"id\": expected a string, got 7" {
 		t.Errorf("bad arguments: %s", text)
 	}
-	if text := c.fails("links_get", map[string]any{"id": "link-99"}, nil); !strings.HasPrefix(text, `unknown alias "link-99"`) {
+	if text := c.fails("links_get", map[string]any{"id": "link-99"}, nil); text != "invalid arguments, nothing was sent:\n- \"id\": unknown alias \"link-99\"; valid link aliases: link-1, link-2" {
 		t.Errorf("unknown alias: %s", text)
+	}
+	if text := c.fails("links_get", map[string]any{"idd": "link-1"}, nil); text != "invalid arguments, nothing was sent:\n- \"idd\": unknown field; did you mean \"id\"? valid fields: id\n- \"id\": missing required field" {
+		t.Errorf("unknown field: %s", text)
 	}
 	_, err = c.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "links_nope", Arguments: map[string]any{}})
 	var rpcErr *jsonrpc.Error
@@ -448,4 +445,58 @@ func BenchmarkGRPCPing(b *testing.B) {
 func reportMedian(b *testing.B, durations []time.Duration) {
 	slices.Sort(durations)
 	b.ReportMetric(float64(durations[len(durations)/2].Microseconds()), "median-µs/call")
+}
+
+// TestMCPStdioMalformedLine: cmd/linkhub-mcp over stdio, written to by
+// hand, answers a line that is not JSON with a parse error and serves the
+// next call; its process is still running.
+func TestMCPStdioMalformedLine(t *testing.T) {
+	cmd := exec.Command(mcpBinary(t), "--grpc", needServer(t).Target())
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		in.Close()
+		waitOrKill(t, cmd, "the MCP stdio server did not stop within 10 s of its stdin closing")
+	})
+	lines := bufio.NewScanner(out)
+	lines.Buffer(nil, 1<<20)
+	exchange := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if !lines.Scan() {
+			t.Fatalf("no answer to %s: %v", line, lines.Err())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("answer %s: %v", lines.Bytes(), err)
+		}
+		return m
+	}
+	m := exchange(`{"jsonrpc":"2.0","id":1,"method":"tools/call",`)
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32700) || m["id"] != nil {
+		t.Fatalf("a malformed line: %v", m)
+	}
+	m = exchange(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if m["id"] != float64(1) || m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	if _, err := io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	m = exchange(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ping","arguments":{}}}`)
+	if r, _ := m["result"].(map[string]any); m["id"] != float64(2) || r == nil || r["isError"] == true {
+		t.Fatalf("ping after the malformed line: %v", m)
+	}
 }

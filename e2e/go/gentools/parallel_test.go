@@ -56,7 +56,7 @@ func TestParallelConversationsStayApart(t *testing.T) {
 					"workspace_id": ws, "name": fmt.Sprintf("c%d theme %d", i, k), "background_color": "",
 					"font": "", "palette": []any{},
 				})
-				expect("theme id", dig(r, "pageTheme", "id"), fmt.Sprintf("theme-%d", k))
+				expect("theme id", dig(r, "page_theme", "id"), fmt.Sprintf("theme-%d", k))
 			}
 			for k := 1; k <= 3; k++ {
 				r := do("links_create", map[string]any{
@@ -64,14 +64,14 @@ func TestParallelConversationsStayApart(t *testing.T) {
 					"page_theme_id": fmt.Sprintf("theme-%d", 1+k%2), "labels": []any{}, "title": fmt.Sprintf("c%d link %d", i, k), "expire_after": nil,
 				})
 				expect("link id", dig(r, "link", "id"), fmt.Sprintf("link-%d", k))
-				expect("link theme", dig(r, "link", "pageThemeId"), fmt.Sprintf("theme-%d", 1+k%2))
+				expect("link theme", dig(r, "link", "page_theme_id"), fmt.Sprintf("theme-%d", 1+k%2))
 			}
 			r := do("links_list", map[string]any{"workspace_id": ws, "page_theme_id": "theme-2"})
 			expect("links of theme-2", words(dig(r, "links", 0, "id"), dig(r, "links", 1, "id"), dig(r, "links", 2, "id")), "link-1 link-3 <nil>")
 			r = do("links_get", map[string]any{"id": "link-2"})
 			expect("links_get link-2 title", dig(r, "link", "title"), fmt.Sprintf("c%d link 2", i))
 			r = do("steps_create", map[string]any{"link_id": "link-3", "send_email": nil, "open_link": map[string]any{"link_id": "link-2"}, "wait": nil})
-			expect("step", words(dig(r, "step", "id"), dig(r, "step", "linkId"), dig(r, "step", "openLink", "linkId")), "step-1 link-3 link-2")
+			expect("step", words(dig(r, "step", "id"), dig(r, "step", "link_id"), dig(r, "step", "open_link", "link_id")), "step-1 link-3 link-2")
 			r = do("steps_list", map[string]any{"link_id": "link-3"})
 			expect("steps of link-3", words(dig(r, "steps", 0, "id"), dig(r, "steps", 1, "id")), "step-1 <nil>")
 		}()

@@ -43,8 +43,8 @@ func linkOfResult(a workerAnswer) (alias, url, ws string, err error) {
 	var r struct {
 		Link struct {
 			ID          string `json:"id"`
-			TargetURL   string `json:"targetUrl"`
-			WorkspaceID string `json:"workspaceId"`
+			TargetURL   string `json:"target_url"`
+			WorkspaceID string `json:"workspace_id"`
 		} `json:"link"`
 	}
 	if err := json.Unmarshal(a.Result, &r); err != nil {

@@ -77,7 +77,7 @@ func run(grpcAddr, httpAddr, redisAddr string, handleArgument bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if httpAddr == "" {
-		return server.Run(ctx, &mcp.StdioTransport{})
+		return server.Run(ctx, gentools.NewMCPStdioTransport())
 	}
 
 	if !strings.Contains(httpAddr, ":") {
