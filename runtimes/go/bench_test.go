@@ -1,12 +1,19 @@
 package aitools
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
 )
 
 // aliasifyFixture is a manager holding 1,000 aliases and a ~25 KB response
@@ -98,5 +105,98 @@ func BenchmarkRegisterResponseJSON(b *testing.B) {
 		if i == 0 && (m.ResolveAlias("acct-100") != testUUID(99) || m.ResolveAlias("contact-400") != testUUID(1399)) {
 			b.Fatal("not every id registered")
 		}
+	}
+}
+
+// BenchmarkExecuteVsDirect: one call through the executor (arguments
+// parsed, checked against the tool's table, aliases resolved, fixed up,
+// decoded; the response encoded, registered, aliasified, size-checked)
+// next to the same RPC made directly, against the test server on a real
+// socket. The calls alternate after a shared warm-up, so that both see the
+// same machine state; the medians of one call are reported, and the
+// executor's overhead as a percentage of the direct call.
+func BenchmarkExecuteVsDirect(b *testing.B) {
+	conn, _ := startServer(b)
+	e := NewExecutor(conn)
+	source, target := e.GetAliasManager().Register("acct", testUUID(1)), e.GetAliasManager().Register("acct", testUUID(2))
+	client := aitestv1.NewAccountServiceClient(conn)
+	fixup := aitestv1.NewFixupServiceClient(conn)
+	nested := `{"display_name":"n","count":3,"labels":{"a":"b"},"item":{"name":"x","counts":{"a":1}},"items":[{"name":"a","owner_id":"u"},{"name":"b","children":[{"name":"c"}]}],"items_by_num":{"1":{"name":"d"}},"timeout":"1.5s","level":"LEVEL_LOW"}`
+	var nestedReq aitestv1.FixupRequest
+	if err := protojson.Unmarshal([]byte(nested), &nestedReq); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		tool, args string
+		direct     func(context.Context) error
+	}{
+		{"accounts_merge", "accounts_merge", `{"source_id":"` + source + `","target_id":"` + target + `","note":"n"}`, func(ctx context.Context) error {
+			_, err := client.MergeAccounts(ctx, &aitestv1.MergeAccountsRequest{SourceId: testUUID(1), TargetId: testUUID(2), Note: "n"})
+			return err
+		}},
+		{"fixup_loose_nested", "fixup_loose", nested, func(ctx context.Context) error {
+			_, err := fixup.EchoLoose(ctx, &nestedReq)
+			return err
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			calls := [2]func() error{
+				func() error { _, err := e.Execute(ctx, c.tool, c.args); return err },
+				func() error { return c.direct(ctx) },
+			}
+			for range 300 {
+				for _, call := range calls {
+					if err := call(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			times := [2][]time.Duration{}
+			b.ResetTimer()
+			for range b.N {
+				for j, call := range calls {
+					t0 := time.Now()
+					if err := call(); err != nil {
+						b.Fatal(err)
+					}
+					times[j] = append(times[j], time.Since(t0))
+				}
+			}
+			b.StopTimer()
+			median := func(xs []time.Duration) float64 {
+				slices.Sort(xs)
+				return float64(xs[len(xs)/2].Nanoseconds()) / 1000
+			}
+			ex, di := median(times[0]), median(times[1])
+			b.ReportMetric(ex, "executor-µs")
+			b.ReportMetric(di, "direct-µs")
+			b.ReportMetric(100*(ex-di)/di, "overhead-%")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// BenchmarkArgumentCheck: stage 2 alone (the structure check against the
+// tool's table, the table already parsed) on the arguments of
+// BenchmarkExecuteVsDirect, to set beside a local call's time.
+func BenchmarkArgumentCheck(b *testing.B) {
+	useArguments(b, vectorsArguments)
+	for _, c := range []struct{ name, tool, args string }{
+		{"accounts_merge", "accounts_merge", `{"source_id":"acct-1","target_id":"acct-2","note":"n"}`},
+		{"fixup_loose_nested", "fixup_loose", `{"display_name":"n","count":3,"labels":{"a":"b"},"item":{"name":"x","counts":{"a":1}},"items":[{"name":"a","owner_id":"u"},{"name":"b","children":[{"name":"c"}]}],"items_by_num":{"1":{"name":"d"}},"timeout":"1.5s","level":"LEVEL_LOW"}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			table := toolArgumentTable(c.tool)
+			obj, vs := parseArguments(c.args)
+			if vs != nil || len(table.check(obj, nil, false)) != 0 {
+				b.Fatal("arguments refused")
+			}
+			b.ReportAllocs()
+			for range b.N {
+				table.check(obj, nil, false)
+			}
+		})
 	}
 }
