@@ -178,7 +178,13 @@ for (const name of ["compact", "validate", "recursion"]) {
         {
           local: path.join(repoRoot, "node_modules/.bin/protoc-gen-ai-tools"),
           out: path.join(pkgDir, "gencases", name),
-          opt: ["target=go", caseOptions(name)].filter((o) => o !== ""),
+          // validate=true: the drop-in file checks buf.validate rules
+          // (it imports protovalidate only with the option).
+          opt: [
+            "target=go",
+            caseOptions(name),
+            name === "validate" ? "validate=true" : "",
+          ].filter((o) => o !== ""),
           strategy: "all",
         },
       ],
