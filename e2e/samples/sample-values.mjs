@@ -178,6 +178,10 @@ function toolValues(tool, { seed, count, integerRange }) {
     })),
     integerRange,
     numberLimit: 3.4e38,
+    // Keys the schema does not declare are refused before sending
+    // (docs/runtime.md, "Argument checks"): a model that keeps to the
+    // schema sends none.
+    unknownKeys: false,
   });
   const values = generated.filter((v) => !hasProtoKey(v)).slice(0, count);
   if (values.length < count) {

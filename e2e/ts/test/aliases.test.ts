@@ -107,25 +107,25 @@ it("invented and stale aliases are refused with the valid ones, and nothing is s
     a.executor,
     "links_get",
     `{"id":"link-99"}`,
-    `unknown alias "link-99" in field "id"; valid link aliases: link-1, link-2, link-3`,
+    `invalid arguments, nothing was sent:\n- "id": unknown alias "link-99"; valid link aliases: link-1, link-2, link-3`,
   );
   await expectRejected(
     a.executor,
     "steps_create",
     `{"link_id":"link-1","send_email":null,"open_link":{"link_id":"link-4"},"wait":null}`,
-    `unknown alias "link-4" in field "open_link.link_id"; valid link aliases: link-1, link-2, link-3`,
+    `invalid arguments, nothing was sent:\n- "open_link.link_id": unknown alias "link-4"; valid link aliases: link-1, link-2, link-3`,
   );
   await expectRejected(
     a.executor,
     "links_update",
     `{"id":"link-2","page_theme_id":"theme-2","update_mask":"pageThemeId"}`,
-    `unknown alias "theme-2" in field "page_theme_id"; valid theme aliases: theme-1`,
+    `invalid arguments, nothing was sent:\n- "page_theme_id": unknown alias "theme-2"; valid theme aliases: theme-1`,
   );
   await expectRejected(
     a.executor,
     "steps_list",
     `{"link_id":"step-1"}`,
-    `unknown alias "step-1" in field "link_id"; no step aliases exist yet: call a tool that returns steps first`,
+    `invalid arguments, nothing was sent:\n- "link_id": unknown alias "step-1"; no step aliases exist yet: call a tool that returns steps first`,
   );
 
   // Stale: seen in another conversation. b has one link of its own.
@@ -135,7 +135,7 @@ it("invented and stale aliases are refused with the valid ones, and nothing is s
     b.executor,
     "links_get",
     `{"id":"link-3"}`,
-    `unknown alias "link-3" in field "id"; valid link aliases: link-1`,
+    `invalid arguments, nothing was sent:\n- "id": unknown alias "link-3"; valid link aliases: link-1`,
   );
   await expectRejected(
     b.executor,
@@ -149,14 +149,14 @@ it("invented and stale aliases are refused with the valid ones, and nothing is s
       title: null,
       expire_after: null,
     }),
-    `unknown alias "theme-1" in field "page_theme_id"; no theme aliases exist yet: call a tool that returns themes first`,
+    `invalid arguments, nothing was sent:\n- "page_theme_id": unknown alias "theme-1"; no theme aliases exist yet: call a tool that returns themes first`,
   );
   const fresh = createExecutor(env.transport);
   await expectRejected(
     fresh,
     "links_delete",
     `{"id":"link-1"}`,
-    `unknown alias "link-1" in field "id"; no link aliases exist yet: call a tool that returns links first`,
+    `invalid arguments, nothing was sent:\n- "id": unknown alias "link-1"; no link aliases exist yet: call a tool that returns links first`,
   );
 
   // Stale: from before a restore of a fresh state.
@@ -167,7 +167,7 @@ it("invented and stale aliases are refused with the valid ones, and nothing is s
     a.executor,
     "links_get",
     `{"id":"link-2"}`,
-    `unknown alias "link-2" in field "id"; no link aliases exist yet: call a tool that returns links first`,
+    `invalid arguments, nothing was sent:\n- "id": unknown alias "link-2"; no link aliases exist yet: call a tool that returns links first`,
   );
 
   // Free text that mentions an alias is not an alias: sent as written.
@@ -203,7 +203,7 @@ it("export/restore: a new executor carries on where the conversation stopped", a
     font: "",
     palette: [],
   });
-  expect(r.pageTheme.id).toBe("theme-1");
+  expect(r.page_theme.id).toBe("theme-1");
   await createLinks(a, ws, 2);
   const state = a.executor.aliases.exportState();
   const ids = await linkIds(env, ws);
@@ -229,7 +229,7 @@ it("export/restore: a new executor carries on where the conversation stopped", a
     title: null,
     expire_after: null,
   });
-  expect([r.link.id, r.link.pageThemeId]).toEqual(["link-3", "theme-1"]);
+  expect([r.link.id, r.link.page_theme_id]).toEqual(["link-3", "theme-1"]);
   r = await b.call("page_themes_create", {
     workspace_id: ws,
     name: "u",
@@ -237,7 +237,7 @@ it("export/restore: a new executor carries on where the conversation stopped", a
     font: "",
     palette: [],
   });
-  expect(r.pageTheme.id).toBe("theme-2");
+  expect(r.page_theme.id).toBe("theme-2");
   r = await b.call("links_list", {
     workspace_id: ws,
     page_theme_id: "theme-1",

@@ -23,6 +23,7 @@ import {
   createExecutor as createRuntimeExecutor,
   fixArguments,
   type AliasManager,
+  type ToolError,
 } from "@protoc-gen-ai-tools/runtime";
 import {
   create,
@@ -241,6 +242,7 @@ for (const c of cases) {
           : "runtime's";
         const executor = runs === "generated" ? generatedExecutor : others;
         let sent = 0;
+        let refused = 0;
         let aliased = 0;
         const broken: Record<string, number> = {};
         for (const [i, value] of values.entries()) {
@@ -250,6 +252,7 @@ for (const c of cases) {
             useAlias ? { ...v, account_id: account } : v,
           );
           const want = decodeLocally(aliases, args, input, tool.strict);
+          let breaks = 0;
           if ("described" in c) {
             // A rule stated as a keyword holds for every admitted value, as
             // the server decodes it (a float field is float32 there, and its
@@ -259,6 +262,7 @@ for (const c of cases) {
                 field,
               );
               broken[field] = (broken[field] ?? 0) + 1;
+              breaks++;
             }
           }
           if (useAlias) {
@@ -268,6 +272,18 @@ for (const c of cases) {
             aliased++;
           }
           const before = server.received.length;
+          if (breaks > 0 && runs === "generated") {
+            // The generated executor checks the rules before sending (the
+            // runtime's, given no validator, sends).
+            const err = await executor.execute(tool.name, args).then(
+              () => undefined,
+              (e: unknown) => e as ToolError,
+            );
+            expect(err?.reason, args).toBe("failed-validation");
+            expect(server.received.length, args).toBe(before);
+            refused++;
+            continue;
+          }
           let out: string;
           try {
             out = await executor.execute(tool.name, args);
@@ -288,7 +304,7 @@ for (const c of cases) {
           sent++;
         }
         lines.push(
-          `${tool.name}: ${values.length} values decoded (${aliased} with an alias), ${sent} sent through the ${runs} executor` +
+          `${tool.name}: ${values.length} values decoded (${aliased} with an alias), ${sent} sent through the ${runs} executor, ${refused} refused by its rules` +
             ("described" in c
               ? `; described rules broken (protovalidate), by field: ${JSON.stringify(broken)}`
               : ""),

@@ -48,8 +48,8 @@ it("scripted conversation: aliases for the model, UUIDs for the server", async (
     font: "Inter",
     palette: [{ key: "accent", value: "#ff0066" }],
   });
-  expect(r.pageTheme.id).toBe("theme-1");
-  expect(r.pageTheme.workspaceId).toBe(ws);
+  expect(r.page_theme.id).toBe("theme-1");
+  expect(r.page_theme.workspace_id).toBe(ws);
   r = await m.call("links_create", {
     workspace_id: ws,
     target_url: "https://example.com/spring",
@@ -59,7 +59,7 @@ it("scripted conversation: aliases for the model, UUIDs for the server", async (
     title: "Spring sale",
     expire_after: "86400s",
   });
-  expect([r.link.id, r.link.pageThemeId, r.link.workspaceId]).toEqual([
+  expect([r.link.id, r.link.page_theme_id, r.link.workspace_id]).toEqual([
     "link-1",
     "theme-1",
     ws,
@@ -97,7 +97,7 @@ it("scripted conversation: aliases for the model, UUIDs for the server", async (
     open_link: { link_id: "link-2" },
     wait: null,
   });
-  expect([r.step.id, r.step.linkId, r.step.openLink.linkId]).toEqual([
+  expect([r.step.id, r.step.link_id, r.step.open_link.link_id]).toEqual([
     "step-1",
     "link-1",
     "link-2",
@@ -117,7 +117,7 @@ it("scripted conversation: aliases for the model, UUIDs for the server", async (
 
   expect(await m.call("links_delete", { id: "link-2" })).toEqual({});
   r = await m.call("ping", "{}");
-  expect(r.serverTime).not.toBe("");
+  expect(r.server_time).not.toBe("");
 
   const am = m.executor.aliases;
   expect(am.resolveAlias("theme-1")).toBe(themeID);

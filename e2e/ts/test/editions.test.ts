@@ -193,7 +193,7 @@ describe("Edition 2023 features through protobuf-es", () => {
       expanded: [5, 6],
       raw: "ré",
       sizes: ["SIZE_SMALL"],
-      byBox: { width: 7 },
+      by_box: { width: 7 },
     });
   });
 
@@ -226,7 +226,9 @@ describe("Edition 2023 features through protobuf-es", () => {
           by_box: null,
         }),
       ),
-    ).rejects.toThrow(/required field not set/);
+    ).rejects.toThrow(
+      'invalid arguments, nothing was sent:\n- "box.width": missing required field',
+    );
     expect(last.size).toBe(0);
   });
 });

@@ -105,14 +105,14 @@ describe("HTTP, 2026-07-28 (stateless, handles)", () => {
     expect(badArgument.content).toEqual([
       {
         type: "text",
-        text: 'failed to parse arguments: "conversation" must be a string',
+        text: 'invalid arguments, nothing was sent:\n- "conversation": must be a string',
       },
     ]);
     const badMeta = await callTool(client, "ping", {}, { [handleKey]: 5 });
     expect(badMeta.content).toEqual([
       {
         type: "text",
-        text: 'failed to parse arguments: "ai-tools/conversation" must be a string',
+        text: 'invalid arguments, nothing was sent:\n- "ai-tools/conversation": must be a string',
       },
     ]);
   });
@@ -147,16 +147,15 @@ describe("HTTP, 2025-11-25 (sessions)", () => {
     expect(rb.structuredContent).toMatchObject({ link: { title: "b" } });
   });
 
-  it("answers server errors with the status JSON, aliasified", async () => {
+  it("answers server errors as the executors word them, aliasified", async () => {
     const client = await connectHttp(http, "2025-11-25");
     await callOk(client, "links_create", newLinkArgs(newUUID(), "x"));
     await callOk(client, "links_delete", { id: "link-1" });
     const r = await callTool(client, "links_get", { id: "link-1" });
     expect(r.isError).toBe(true);
     expect(r.content[0]!.text).not.toMatch(anyUuid);
-    expect(JSON.parse(r.content[0]!.text!)).toMatchObject({
-      code: "NOT_FOUND",
-      message: 'link "link-1" not found',
-    });
+    expect(r.content[0]!.text).toBe(
+      'rpc error: code = NotFound desc = link "link-1" not found',
+    );
   });
 });

@@ -110,7 +110,7 @@ it("two instances on one Redis serve one handle, call after call", async () => {
   const unknown = await callTool(client, "links_get", { id: "link-7" }, meta);
   expect(unknown.isError).toBe(true);
   expect(unknown.content[0]!.text).toBe(
-    'unknown alias "link-7" in field "id"; valid link aliases: link-1, link-2, link-3, link-4, link-5, link-6',
+    'invalid arguments, nothing was sent:\n- "id": unknown alias "link-7"; valid link aliases: link-1, link-2, link-3, link-4, link-5, link-6',
   );
   // Both instances took tool calls.
   expect(proxy.calls.every((n) => n >= 5)).toBe(true);

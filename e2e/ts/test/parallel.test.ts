@@ -30,7 +30,7 @@ it("50 parallel conversations stay apart", async () => {
           font: "",
           palette: [],
         });
-        expect(r.pageTheme.id).toBe(`theme-${k}`);
+        expect(r.page_theme.id).toBe(`theme-${k}`);
       }
       for (let k = 1; k <= 3; k++) {
         const r = await m.call("links_create", {
@@ -42,7 +42,7 @@ it("50 parallel conversations stay apart", async () => {
           title: `c${i} link ${k}`,
           expire_after: null,
         });
-        expect([r.link.id, r.link.pageThemeId]).toEqual([
+        expect([r.link.id, r.link.page_theme_id]).toEqual([
           `link-${k}`,
           `theme-${1 + (k % 2)}`,
         ]);
@@ -63,7 +63,7 @@ it("50 parallel conversations stay apart", async () => {
         open_link: { link_id: "link-2" },
         wait: null,
       });
-      expect([r.step.id, r.step.linkId, r.step.openLink.linkId]).toEqual([
+      expect([r.step.id, r.step.link_id, r.step.open_link.link_id]).toEqual([
         "step-1",
         "link-3",
         "link-2",

@@ -195,30 +195,31 @@ export async function expectRecordedFrom(
   });
 }
 
-/** A link as the model reads it: protobuf JSON, ids as aliases. */
+/** A link as the model reads it: protobuf JSON in proto names, ids as aliases. */
 export interface LinkResult {
   readonly id: string;
   readonly title: string;
   readonly status: string;
-  readonly pageThemeId: string;
-  readonly workspaceId: string;
+  readonly page_theme_id: string;
+  readonly workspace_id: string;
 }
 
 /**
- * A tool result as the model reads it (protobuf JSON, ids as aliases), typed
- * with the fields the tests read: each tool's result has only its own.
+ * A tool result as the model reads it (protobuf JSON in proto names, the
+ * schema's; ids as aliases), typed with the fields the tests read: each
+ * tool's result has only its own.
  */
 export interface ToolResult {
   readonly link: LinkResult;
   readonly links: readonly LinkResult[];
-  readonly pageTheme: { readonly id: string; readonly workspaceId: string };
+  readonly page_theme: { readonly id: string; readonly workspace_id: string };
   readonly step: {
     readonly id: string;
-    readonly linkId: string;
-    readonly openLink: { readonly linkId: string };
+    readonly link_id: string;
+    readonly open_link: { readonly link_id: string };
   };
   readonly steps: readonly { readonly id: string }[];
-  readonly serverTime: string;
+  readonly server_time: string;
 }
 
 /** A conversation: one executor; the model sees only result text. */

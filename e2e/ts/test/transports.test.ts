@@ -41,12 +41,12 @@ describe.each(Object.keys(transports))("over %s", (protocol) => {
           workspace_id: ws,
           name: "T",
           background_color: "",
-          font: null,
+          font: "",
           palette: [],
         }),
       ),
     ) as ToolResult;
-    expect(theme.pageTheme.id).toBe("theme-1");
+    expect(theme.page_theme.id).toBe("theme-1");
     const link = JSON.parse(
       await executor.execute(
         "links_create",
@@ -61,7 +61,7 @@ describe.each(Object.keys(transports))("over %s", (protocol) => {
         }),
       ),
     ) as ToolResult;
-    expect(link.link).toMatchObject({ id: "link-1", pageThemeId: "theme-1" });
+    expect(link.link).toMatchObject({ id: "link-1", page_theme_id: "theme-1" });
 
     const themeId = executor.aliases.resolveAlias("theme-1");
     const [, createLink] = (await recorded(env)).map(decodeRecorded);
@@ -72,7 +72,7 @@ describe.each(Object.keys(transports))("over %s", (protocol) => {
       executor.execute("links_get", `{"id":"link-9"}`),
     );
     expect(invented.message).toBe(
-      'unknown alias "link-9" in field "id"; valid link aliases: link-1',
+      'invalid arguments, nothing was sent:\n- "id": unknown alias "link-9"; valid link aliases: link-1',
     );
     expect((await recorded(env)).length).toBe(before);
 

@@ -42,7 +42,7 @@ describe("generated registration table", () => {
         `{"count":12,"contacts_per_account":2}`,
       ),
     ) as {
-      accounts: { id: string; contacts: { id: string; ownerId: string }[] }[];
+      accounts: { id: string; contacts: { id: string; owner_id: string }[] }[];
     };
     expect(out.accounts.map((a) => a.id)).toEqual(
       Array.from({ length: 12 }, (_, i) => `acct-${i + 1}`),
@@ -52,7 +52,7 @@ describe("generated registration table", () => {
     );
     // Contact.owner_id names the account: shown as the account's alias.
     for (const a of out.accounts) {
-      for (const c of a.contacts) expect(c.ownerId).toBe(a.id);
+      for (const c of a.contacts) expect(c.owner_id).toBe(a.id);
     }
   });
 
@@ -60,7 +60,10 @@ describe("generated registration table", () => {
     const shared = createAliasManager(aliasConfig);
     const a = createExecutor(server.transport, { aliasManager: shared });
     const b = createExecutor(server.transport, { aliasManager: shared });
-    await a.execute("accounts_create", `{"name":"x"}`);
+    await a.execute(
+      "accounts_create",
+      `{"name":"x","owner_id":"","note_count":0,"contact_count":0}`,
+    );
     expect(b.aliases).toBe(shared);
     expect(shared.resolveAlias("acct-1")).not.toBe("acct-1");
   });
