@@ -220,18 +220,25 @@ async function loadNodeAdapter(): Promise<NodeAdapter> {
 /** The most bytes a request body may have (the SDK's default bound). */
 const maxBodyBytes = 4 * 1024 * 1024;
 
-/** The request body as text; undefined past {@link maxBodyBytes}. */
+/**
+ * The request body as text; undefined past {@link maxBodyBytes}. A body
+ * past the limit is still read to its end, and dropped: what a 413 left
+ * unread would be taken for the next request of a keep-alive connection.
+ */
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) {
-      return undefined;
+    if (size <= maxBodyBytes) {
+      chunks.push(chunk as Buffer);
+    } else {
+      chunks.length = 0;
     }
-    chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return size > maxBodyBytes
+    ? undefined
+    : Buffer.concat(chunks).toString("utf8");
 }
 
 function reply(

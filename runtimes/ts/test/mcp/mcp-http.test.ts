@@ -3,6 +3,8 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { connect as connectSocket, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createMcpToolServer,
@@ -273,4 +275,81 @@ describe("streamable HTTP, bad requests", () => {
     expect((await post("{not json")).status).toBe(400);
     expect((await post(" ".repeat(5 * 1024 * 1024))).status).toBe(413);
   });
+
+  it("keeps a keep-alive connection usable after a 413", async () => {
+    const { port } = new URL(http.url);
+    const socket = connectSocket(Number(port), "127.0.0.1");
+    await once(socket, "connect");
+    const responses = readResponses(socket);
+    const request = (body: string) =>
+      `POST /mcp HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n` +
+      `Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    socket.write(request(" ".repeat(5 * 1024 * 1024)));
+    const first = await responses.next();
+    expect(first.status).toBe(413);
+    // The same socket: the rest of the big body was read and dropped.
+    socket.write(request("{not json"));
+    const second = await responses.next();
+    expect(second.status).toBe(400);
+    expect(JSON.parse(second.body)).toMatchObject({ error: { code: -32700 } });
+    expect(socket.destroyed).toBe(false);
+    socket.destroy();
+  });
 });
+
+/**
+ * The HTTP/1.1 responses arriving on a socket, one at a time (a body of a
+ * Content-Length, or chunked).
+ */
+function readResponses(socket: Socket): {
+  next(): Promise<{ status: number; body: string }>;
+} {
+  let buffered = Buffer.alloc(0);
+  const waiting: (() => void)[] = [];
+  socket.on("data", (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    waiting.splice(0).forEach((wake) => wake());
+  });
+  const take = (): { status: number; body: string } | undefined => {
+    const end = buffered.indexOf("\r\n\r\n");
+    if (end < 0) return undefined;
+    const head = buffered.subarray(0, end).toString("latin1");
+    const status = Number(head.split(" ")[1]);
+    let at = end + 4;
+    if (!/transfer-encoding: *chunked/i.test(head)) {
+      const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? "0");
+      if (buffered.length < at + length) return undefined;
+      const body = buffered.subarray(at, at + length).toString("utf8");
+      buffered = buffered.subarray(at + length);
+      return { status, body };
+    }
+    const parts: Buffer[] = [];
+    for (;;) {
+      const line = buffered.indexOf("\r\n", at);
+      if (line < 0) return undefined;
+      const size = parseInt(buffered.subarray(at, line).toString("latin1"), 16);
+      if (buffered.length < line + 2 + size + 2) return undefined;
+      parts.push(buffered.subarray(line + 2, line + 2 + size));
+      at = line + 2 + size + 2;
+      if (size === 0) break;
+    }
+    buffered = buffered.subarray(at);
+    return { status, body: Buffer.concat(parts).toString("utf8") };
+  };
+  return {
+    async next() {
+      for (;;) {
+        const r = take();
+        if (r !== undefined) return r;
+        if (socket.destroyed || socket.readableEnded) {
+          throw new Error("the server closed the connection");
+        }
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          socket.once("close", resolve);
+        });
+      }
+    },
+  };
+}
