@@ -295,3 +295,12 @@ def _fields(data: bytes) -> list[tuple[int, bytes | int]]:
 
 def tools_by_name() -> dict[str, ai_tools_gen.AgentTool]:
     return {t.name: t for t in ai_tools_gen.ALL_TOOLS}
+
+
+def keys_in_an_empty(args: str) -> bool:
+    """Whether schema-generated arguments of a Sample put keys into its
+    ``nothing`` (a google.protobuf.Empty, whose loose schema admits any key,
+    which the executors refuse as unknown fields)."""
+    value = json.loads(args)
+    nothing = value.get("nothing") if isinstance(value, dict) else None
+    return isinstance(nothing, dict) and len(nothing) > 0

@@ -78,28 +78,31 @@ def test_unknown_aliases_are_refused_before_any_request(
         a.e,
         "links_get",
         '{"id":"link-99"}',
-        f'unknown alias "link-99" in field "id"; {valid}',
+        f'invalid arguments, nothing was sent:\n- "id": unknown alias "link-99"; {valid}',
     )
     expect_rejected(
         channel,
         a.e,
         "steps_create",
         '{"link_id":"link-1","send_email":null,"open_link":{"link_id":"link-4"},"wait":null}',
-        f'unknown alias "link-4" in field "open_link.link_id"; {valid}',
+        "invalid arguments, nothing was sent:\n"
+        f'- "open_link.link_id": unknown alias "link-4"; {valid}',
     )
     expect_rejected(
         channel,
         a.e,
         "links_update",
         '{"id":"link-2","page_theme_id":"theme-2","update_mask":"pageThemeId"}',
-        'unknown alias "theme-2" in field "page_theme_id"; valid theme aliases: theme-1',
+        "invalid arguments, nothing was sent:\n"
+        '- "page_theme_id": unknown alias "theme-2"; valid theme aliases: theme-1',
     )
     expect_rejected(
         channel,
         a.e,
         "steps_list",
         '{"link_id":"step-1"}',
-        'unknown alias "step-1" in field "link_id"; no step aliases exist yet: '
+        "invalid arguments, nothing was sent:\n"
+        '- "link_id": unknown alias "step-1"; no step aliases exist yet: '
         "call a tool that returns steps first",
     )
     # Stale: seen in another conversation.
@@ -110,7 +113,8 @@ def test_unknown_aliases_are_refused_before_any_request(
         b.e,
         "links_get",
         '{"id":"link-3"}',
-        'unknown alias "link-3" in field "id"; valid link aliases: link-1',
+        "invalid arguments, nothing was sent:\n"
+        '- "id": unknown alias "link-3"; valid link aliases: link-1',
     )
     expect_rejected(
         channel,
@@ -127,7 +131,8 @@ def test_unknown_aliases_are_refused_before_any_request(
                 "expire_after": None,
             }
         ),
-        'unknown alias "theme-1" in field "page_theme_id"; no theme aliases exist yet: '
+        "invalid arguments, nothing was sent:\n"
+        '- "page_theme_id": unknown alias "theme-1"; no theme aliases exist yet: '
         "call a tool that returns themes first",
     )
     fresh = driver.new()
@@ -136,7 +141,8 @@ def test_unknown_aliases_are_refused_before_any_request(
         fresh,
         "links_delete",
         '{"id":"link-1"}',
-        'unknown alias "link-1" in field "id"; no link aliases exist yet: '
+        "invalid arguments, nothing was sent:\n"
+        '- "id": unknown alias "link-1"; no link aliases exist yet: '
         "call a tool that returns links first",
     )
     # Stale: from before a restore of a fresh state.
@@ -146,7 +152,8 @@ def test_unknown_aliases_are_refused_before_any_request(
         a.e,
         "links_get",
         '{"id":"link-2"}',
-        'unknown alias "link-2" in field "id"; no link aliases exist yet: '
+        "invalid arguments, nothing was sent:\n"
+        '- "id": unknown alias "link-2"; no link aliases exist yet: '
         "call a tool that returns links first",
     )
     # Free text that mentions an alias is not an alias: sent as written.
@@ -189,7 +196,7 @@ def test_export_restore_continues_the_conversation(driver: Driver, channel: grpc
         "page_themes_create",
         {"workspace_id": ws, "name": "t", "background_color": "#000000", "font": "", "palette": []},
     )
-    assert r["pageTheme"]["id"] == "theme-1", r
+    assert r["page_theme"]["id"] == "theme-1", r
     create_links(a, ws, 2)
     state = a.e.aliases.export_state()
     ids = link_ids(channel, ws)
@@ -225,12 +232,12 @@ def test_export_restore_continues_the_conversation(driver: Driver, channel: grpc
             "expire_after": None,
         },
     )
-    assert r["link"]["id"] == "link-3" and r["link"]["pageThemeId"] == "theme-1", r
+    assert r["link"]["id"] == "link-3" and r["link"]["page_theme_id"] == "theme-1", r
     r = b.call(
         "page_themes_create",
         {"workspace_id": ws, "name": "u", "background_color": "", "font": "", "palette": []},
     )
-    assert r["pageTheme"]["id"] == "theme-2", r
+    assert r["page_theme"]["id"] == "theme-2", r
     r = b.call("links_list", {"workspace_id": ws, "page_theme_id": "theme-1"})
     assert [link["id"] for link in r["links"]] == ["link-3"], r
     all_ids = link_ids(channel, ws)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -157,7 +158,7 @@ def test_schema_values_decode_and_reach_the_server(
                 executor = ai_tools_runtime.Executor(channel, [method], generated.aliases)
             aliased = 0
             broken: dict[str, int] = {}
-            checked = 0
+            checked = refused = 0
             for i, args in enumerate(t["values"]):
                 obj = json.loads(args)
                 use_alias = i % 2 == 1 and isinstance(obj.get("account_id"), str)
@@ -171,7 +172,16 @@ def test_schema_values_decode_and_reach_the_server(
                 try:
                     out = executor.execute(tool.name, args)
                 except ai_tools_runtime.ToolError as err:
-                    pytest.fail(f"{tool.name}: {err}\nargs {args}")
+                    # The executor checks buf.validate rules before sending
+                    # (protovalidate): a value breaking a rule is refused.
+                    if err.reason != "failed-validation":
+                        pytest.fail(f"{tool.name}: {err}\nargs {args}")
+                    assert len(server.received) == before, "a refused call was sent"
+                    for v in err.violations:
+                        name = re.split(r"[.\[]", v.field, maxsplit=1)[0]
+                        broken[name] = broken.get(name, 0) + 1
+                    refused += 1
+                    continue
                 assert out == "{}", args
                 got = server.received[before:]
                 assert [p for p, _ in got] == [t["method"]], args
@@ -188,7 +198,11 @@ def test_schema_values_decode_and_reach_the_server(
             assert set(broken) <= described, (
                 f"{tool.name}: rules with a keyword broken: {set(broken) - described}"
             )
-            line = f"{tool.name}: {len(t['values'])} values sent ({aliased} with an alias)"
+            line = (
+                f"{tool.name}: {len(t['values']) - refused} values sent ({aliased} with an alias)"
+            )
+            if refused:
+                line += f"; {refused} refused by the executor's protovalidate"
             if checked:
                 line += f"; {checked} checked with protovalidate, described rules broken: "
                 line += str(dict(sorted(broken.items())))

@@ -24,7 +24,7 @@ def test_scripted_conversation(driver: Driver, channel: grpc.Channel) -> None:
             "palette": [{"key": "accent", "value": "#ff0066"}],
         },
     )
-    assert r["pageTheme"]["id"] == "theme-1" and r["pageTheme"]["workspaceId"] == ws, r
+    assert r["page_theme"]["id"] == "theme-1" and r["page_theme"]["workspace_id"] == ws, r
     r = m.call(
         "links_create",
         {
@@ -37,8 +37,8 @@ def test_scripted_conversation(driver: Driver, channel: grpc.Channel) -> None:
             "expire_after": "86400s",
         },
     )
-    assert r["link"]["id"] == "link-1" and r["link"]["pageThemeId"] == "theme-1", r
-    assert r["link"]["workspaceId"] == ws, r
+    assert r["link"]["id"] == "link-1" and r["link"]["page_theme_id"] == "theme-1", r
+    assert r["link"]["workspace_id"] == ws, r
     r = m.call(
         "links_create",
         {
@@ -73,8 +73,8 @@ def test_scripted_conversation(driver: Driver, channel: grpc.Channel) -> None:
         "steps_create",
         {"link_id": "link-1", "send_email": None, "open_link": {"link_id": "link-2"}, "wait": None},
     )
-    assert r["step"]["id"] == "step-1" and r["step"]["linkId"] == "link-1", r
-    assert r["step"]["openLink"]["linkId"] == "link-2", r
+    assert r["step"]["id"] == "step-1" and r["step"]["link_id"] == "link-1", r
+    assert r["step"]["open_link"]["link_id"] == "link-2", r
 
     # Non-strict tool: only what it changes.
     r = m.call(
@@ -90,7 +90,7 @@ def test_scripted_conversation(driver: Driver, channel: grpc.Channel) -> None:
     assert r["link"]["status"] == "LINK_STATUS_PAUSED", r
 
     assert m.call("links_delete", {"id": "link-2"}) == {}
-    assert m.call("ping", "{}")["serverTime"] != ""
+    assert m.call("ping", "{}")["server_time"] != ""
 
     am = m.e.aliases
     for alias, id_ in {"theme-1": theme_id, "link-1": link1_id, "link-2": link2_id}.items():

@@ -127,25 +127,25 @@ def test_server_errors_keep_code_message_and_details(driver: Driver, channel: gr
         "steps_create",
         '{"link_id":"link-1","send_email":{"to":"a@example.com","subject":"s"},'
         '"open_link":{"link_id":"link-1"},"wait":null}',
-        'failed to parse arguments: fields "send_email" and "open_link" are members of oneof '
-        '"action": set only one',
+        "invalid arguments, nothing was sent:\n"
+        '- "open_link": "send_email" and "open_link" are members of oneof "action": set only one',
     )
 
 
 @pytest.mark.parametrize(
     ("tool", "args", "prefix"),
     [
-        ("links_get", "not json", "failed to parse arguments: "),
-        ("links_get", '{"id": "link-1"', "failed to parse arguments: "),
-        ("links_get", "[1, 2]", "failed to parse arguments: "),
-        ("links_get", '"link-1"', "failed to parse arguments: "),
-        ("links_get", '{"id": 5}', "failed to parse arguments: "),
-        ("links_create", '{"workspace_id": ["x"]}', "failed to parse arguments: "),
+        ("links_get", "not json", "invalid arguments, nothing was sent:\n- "),
+        ("links_get", '{"id": "link-1"', "invalid arguments, nothing was sent:\n- "),
+        ("links_get", "[1, 2]", "invalid arguments, nothing was sent:\n- "),
+        ("links_get", '"link-1"', "invalid arguments, nothing was sent:\n- "),
+        ("links_get", '{"id": 5}', "invalid arguments, nothing was sent:\n- "),
+        ("links_create", '{"workspace_id": ["x"]}', "invalid arguments, nothing was sent:\n- "),
         (
             "links_update",
             # (An unknown enum name is dropped, as Go's DiscardUnknown does: no error.)
             '{"id": "link-1", "title": ["x"]}',
-            "failed to parse arguments: ",
+            "invalid arguments, nothing was sent:\n- ",
         ),
         ("links_nope", '{"id": "link-1"}', "no auto-executor for tool: links_nope"),
         ("", "{}", "no auto-executor for tool: "),

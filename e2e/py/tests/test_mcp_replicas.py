@@ -167,7 +167,8 @@ async def test_one_handle_served_by_two_instances(
             missing = await client.call_tool("links_get", {"id": "link-9"}, meta=meta)
             assert missing.is_error
             assert text_of(missing) == (
-                'unknown alias "link-9" in field "id"; valid link aliases: '
+                "invalid arguments, nothing was sent:\n"
+                '- "id": unknown alias "link-9"; valid link aliases: '
                 + ", ".join(f"link-{i}" for i in range(1, 9))
             )
             unknown = await client.call_tool("links_get", {"id": "link-1"}, meta=meta_of("x"))

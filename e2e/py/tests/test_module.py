@@ -52,13 +52,14 @@ def test_refusals_need_no_server() -> None:
     e = Executor(grpc.insecure_channel("127.0.0.1:9"))
     assert e.can_execute("links_get") and not e.can_execute("nope")
     for tool, args, message in [
-        ("links_get", "not json", "failed to parse arguments: "),
-        ("links_get", "[]", "failed to parse arguments: "),
+        ("links_get", "not json", "invalid arguments, nothing was sent:\n- "),
+        ("links_get", "[]", "invalid arguments, nothing was sent:\n- "),
         ("nope", "{}", "no auto-executor for tool: nope"),
         (
             "links_get",
             '{"id":"link-1"}',
-            'unknown alias "link-1" in field "id"; no link aliases exist yet: '
+            "invalid arguments, nothing was sent:\n"
+            '- "id": unknown alias "link-1"; no link aliases exist yet: '
             "call a tool that returns links first",
         ),
     ]:

@@ -40,7 +40,7 @@ def script(ws: str, i: int) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
                     "font": "",
                     "palette": [],
                 },
-                {"pageTheme.id": f"theme-{k}"},
+                {"page_theme.id": f"theme-{k}"},
             )
         )
     for k in (1, 2, 3):
@@ -56,7 +56,7 @@ def script(ws: str, i: int) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
                     "title": f"c{i} link {k}",
                     "expire_after": None,
                 },
-                {"link.id": f"link-{k}", "link.pageThemeId": f"theme-{1 + k % 2}"},
+                {"link.id": f"link-{k}", "link.page_theme_id": f"theme-{1 + k % 2}"},
             )
         )
     calls += [
@@ -74,7 +74,7 @@ def script(ws: str, i: int) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
                 "open_link": {"link_id": "link-2"},
                 "wait": None,
             },
-            {"step.id": "step-1", "step.linkId": "link-3", "step.openLink.linkId": "link-2"},
+            {"step.id": "step-1", "step.link_id": "link-3", "step.open_link.link_id": "link-2"},
         ),
         ("steps_list", {"link_id": "link-3"}, {"steps.0.id": "step-1", "steps.1.id": None}),
     ]

@@ -154,7 +154,7 @@ async def play(worker: Worker, p: int, c: int, handle: str, seen: Seen, rng: ran
             out = await worker.execute(
                 handle, "page_themes_create", args | {"font": "", "palette": []}
             )
-            alias = out["pageTheme"]["id"]
+            alias = out["page_theme"]["id"]
             seen.show(alias, name, out)
         elif k % 2 == 1 or top["theme"] == 0:
             title = f"c{c} p{p} link {k}"
@@ -162,7 +162,7 @@ async def play(worker: Worker, p: int, c: int, handle: str, seen: Seen, rng: ran
             out = await worker.execute(handle, "links_create", link_args(seen.ws, title, theme))
             alias = out["link"]["id"]
             seen.show(alias, title, out)
-            if out["link"]["pageThemeId"] != theme:
+            if out["link"]["page_theme_id"] != theme:
                 seen.problems.append(f"{alias} shows theme {out['link']['pageThemeId']}")
             seen.link_theme[alias] = theme
         else:
