@@ -1,6 +1,7 @@
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
+import { createHolds } from "./holds.js";
 import { createRecorder } from "./recorder.js";
 import { createRecordingInterceptor } from "./recording-interceptor.js";
 import { createRoutes, recordedServices } from "./routes.js";
@@ -68,9 +69,13 @@ export interface RunningServer extends ServerAddress {
 export function createLinkhubServer(): LinkhubServer {
   const store = createStore();
   const recorder = createRecorder();
+  const holds = createHolds();
   const handler = connectNodeAdapter({
-    routes: createRoutes(store, recorder),
-    interceptors: [createRecordingInterceptor(recorder, recordedServices)],
+    routes: createRoutes(store, recorder, holds),
+    interceptors: [
+      createRecordingInterceptor(recorder, recordedServices),
+      holds.interceptor,
+    ],
     grpc: true,
   });
   const server = http2.createServer(handler);

@@ -4,6 +4,7 @@ import { LinkService } from "./gen/linkhub/v1/links_pb.js";
 import { SampleService } from "./gen/linkhub/v1/samples_pb.js";
 import { PageThemeService } from "./gen/linkhub/v1/themes_pb.js";
 import { WorkflowService } from "./gen/linkhub/v1/workflows_pb.js";
+import type { Holds } from "./holds.js";
 import { createLinkService } from "./link-service.js";
 import { createPageThemeService } from "./page-theme-service.js";
 import type { Recorder } from "./recorder.js";
@@ -24,12 +25,13 @@ export const recordedServices: readonly string[] = [
 ];
 
 /**
- * Creates the routes of every `linkhub.v1` service, over one store and one
- * recorder.
+ * Creates the routes of every `linkhub.v1` service, over one store, one
+ * recorder and, for HoldNext, the holds.
  */
 export function createRoutes(
   store: Store,
   recorder: Recorder,
+  holds?: Holds,
 ): (router: ConnectRouter) => void {
   return (router) => {
     router.service(LinkService, createLinkService(store));
@@ -38,7 +40,7 @@ export function createRoutes(
     router.service(SampleService, createSampleService());
     router.service(
       TestControlService,
-      createTestControlService(store, recorder),
+      createTestControlService(store, recorder, holds),
     );
   };
 }
