@@ -26,6 +26,12 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
 		}
 	}()
+	if httpCtx := httpRequestDone(req); httpCtx != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(httpCtx, cancel)()
+	}
 	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
 		return mcpErrorResult(err.Error())
