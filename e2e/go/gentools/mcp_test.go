@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -445,58 +444,4 @@ func BenchmarkGRPCPing(b *testing.B) {
 func reportMedian(b *testing.B, durations []time.Duration) {
 	slices.Sort(durations)
 	b.ReportMetric(float64(durations[len(durations)/2].Microseconds()), "median-µs/call")
-}
-
-// TestMCPStdioMalformedLine: cmd/linkhub-mcp over stdio, written to by
-// hand, answers a line that is not JSON with a parse error and serves the
-// next call; its process is still running.
-func TestMCPStdioMalformedLine(t *testing.T) {
-	cmd := exec.Command(mcpBinary(t), "--grpc", needServer(t).Target())
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		in.Close()
-		waitOrKill(t, cmd, "the MCP stdio server did not stop within 10 s of its stdin closing")
-	})
-	lines := bufio.NewScanner(out)
-	lines.Buffer(nil, 1<<20)
-	exchange := func(line string) map[string]any {
-		t.Helper()
-		if _, err := io.WriteString(in, line+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		if !lines.Scan() {
-			t.Fatalf("no answer to %s: %v", line, lines.Err())
-		}
-		var m map[string]any
-		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
-			t.Fatalf("answer %s: %v", lines.Bytes(), err)
-		}
-		return m
-	}
-	m := exchange(`{"jsonrpc":"2.0","id":1,"method":"tools/call",`)
-	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32700) || m["id"] != nil {
-		t.Fatalf("a malformed line: %v", m)
-	}
-	m = exchange(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	if m["id"] != float64(1) || m["result"] == nil {
-		t.Fatalf("initialize: %v", m)
-	}
-	if _, err := io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	m = exchange(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ping","arguments":{}}}`)
-	if r, _ := m["result"].(map[string]any); m["id"] != float64(2) || r == nil || r["isError"] == true {
-		t.Fatalf("ping after the malformed line: %v", m)
-	}
 }
