@@ -1,5 +1,12 @@
 """Quick benchmark: aliasify_json on a 25 KB response holding 1,000
-registered UUIDs (plus resolve_json and register_response on it)."""
+registered UUIDs (plus resolve_json and register_response on it).
+
+With ``--before REV`` (a git revision of this repository, e.g. the commit
+before issue 30), also the executor's overhead: one tool call through the
+Executor of the runtime at REV and through this one, and the same RPC made
+directly with the grpcio stub, alternating, against the test server of
+tests/gen on a local socket; the difference of the medians as a share of the
+direct call (scripts/generate.py must have run)."""
 
 from __future__ import annotations
 
@@ -70,6 +77,13 @@ def main() -> int:
     print(f"bench: aliasify_json  {t_aliasify * 1e3:.2f} ms (best of 20)")
     print(f"bench: resolve_json   {t_resolve * 1e3:.2f} ms (best of 20, aliasified text)")
     print(f"bench: register_response {t_register * 1e3:.2f} ms (best of 20, one walk)")
+    if len(sys.argv) == 3 and sys.argv[1] == "--before":
+        from bench_executor import compare
+
+        compare(sys.argv[2])
+    elif len(sys.argv) != 1:
+        print("usage: bench.py [--before REV]", file=sys.stderr)
+        return 2
     return 0
 
 
