@@ -277,7 +277,7 @@ describe("the annotation protos' contract (scripts/proto-contract.mjs)", () => {
     expect(node("proto-contract.mjs", "--released").status).toBe(0);
     const dir = editedModule(
       "bool auto_execute = 4;",
-      "bool auto_execute = 4;\n  bool dry_run = 5;",
+      "bool auto_execute = 4;\n  bool dry_run = 6;",
     );
     expect(node("proto-contract.mjs", "--proto", dir).status).toBe(0);
     const r = node("proto-contract.mjs", "--proto", dir, "--released");
@@ -323,9 +323,9 @@ describe("the annotation protos' contract (scripts/proto-contract.mjs)", () => {
   it("refuses a ToolDefinition field at a number the companion's message uses", () => {
     const dir = editedModule(
       "bool auto_execute = 4;",
-      "bool auto_execute = 4;\n  bool dry_run = 5;",
+      "bool auto_execute = 4;\n  bool dry_run = 6;",
     );
-    // Without the companion using 5, the addition is fine.
+    // Without the companion using 6, the addition is fine.
     expect(node("proto-contract.mjs", "--proto", dir).status).toBe(0);
     const include = temp();
     mkdirSync(join(include, "ai/context/v1"), { recursive: true });
@@ -333,15 +333,15 @@ describe("the annotation protos' contract (scripts/proto-contract.mjs)", () => {
       join(include, "ai/context/v1/rpc_tool.proto"),
       companion.replace(
         "bool strict = 3;",
-        "bool strict = 3;\n  string audience = 5;",
+        "bool strict = 3;\n  string audience = 6;",
       ),
     );
     const r = node("proto-contract.mjs", "--proto", dir, "--include", include);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
-      'ToolDefinition field 5 is "dry_run" (TYPE_BOOL), the companion\'s is "audience" (TYPE_STRING)',
+      'ToolDefinition field 6 is "dry_run" (TYPE_BOOL), the companion\'s is "audience" (TYPE_STRING)',
     );
-    expect(r.stderr).toContain("(it uses 1, 2, 3, 5)");
+    expect(r.stderr).toContain("(it uses 1, 2, 3, 6)");
   });
 });
 
