@@ -96,6 +96,7 @@ export async function createMcpHttpHandler(
         return reply(res, 404, -32001, "Session not found");
       }
       s.used = Date.now();
+      cancelOnDisconnect(s.transport, res, body);
       return s.transport.handleRequest(req, res, body);
     }
     if (req.method !== "POST" || !isInitializeRequest(body)) {
@@ -239,6 +240,42 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
   return size > maxBodyBytes
     ? undefined
     : Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * When the connection of a session's POST closes before its response is
+ * written (the client went away), cancel the requests it carried, as a
+ * `notifications/cancelled` from the client would: their gRPC calls end.
+ */
+function cancelOnDisconnect(
+  transport: SessionTransport,
+  res: ServerResponse,
+  body: unknown,
+): void {
+  const ids = (Array.isArray(body) ? body : [body]).flatMap((m: unknown) =>
+    typeof m === "object" &&
+    m !== null &&
+    "method" in m &&
+    "id" in m &&
+    (typeof m.id === "string" || typeof m.id === "number")
+      ? [m.id]
+      : [],
+  );
+  if (ids.length === 0) {
+    return;
+  }
+  res.on("close", () => {
+    if (res.writableFinished) {
+      return;
+    }
+    for (const requestId of ids) {
+      transport.onmessage?.({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId, reason: "the client disconnected" },
+      });
+    }
+  });
 }
 
 function reply(

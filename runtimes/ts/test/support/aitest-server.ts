@@ -25,8 +25,11 @@ export interface AitestServer {
   readonly url: string;
   /** A gRPC transport to the server. */
   readonly transport: ReturnType<typeof createGrpcTransport>;
-  /** Requests received, by method name. */
-  readonly calls: { method: string; request: unknown }[];
+  /**
+   * Requests received, by method name (with the deadline the client sent,
+   * in milliseconds, for ListAccounts).
+   */
+  readonly calls: { method: string; request: unknown; timeoutMs?: number }[];
   /** Account ids the server created. */
   readonly accounts: Map<string, Account>;
   /**
@@ -38,6 +41,13 @@ export interface AitestServer {
     message: string,
     details?: ConnectError["details"],
   ): void;
+  /**
+   * Hold the next ListAccounts call until its client cancels it (or its
+   * deadline passes); the call is still recorded in `calls`.
+   */
+  holdNextList(): void;
+  /** The held calls in progress, and how many the server saw cancelled. */
+  readonly held: { holding: number; cancelled: number };
   close(): Promise<void>;
 }
 
@@ -69,13 +79,26 @@ function newAccount(
 }
 
 export async function startAitestServer(): Promise<AitestServer> {
-  const calls: { method: string; request: unknown }[] = [];
+  const calls: { method: string; request: unknown; timeoutMs?: number }[] = [];
   const accounts = new Map<string, Account>();
   const remember = (a: Account) => {
     accounts.set(a.id, a);
     return a;
   };
   let failure: ConnectError | undefined;
+  let holdList = false;
+  const held = { holding: 0, cancelled: 0 };
+  /** Wait for the call's cancellation, then fail it as the server saw it. */
+  const hold = async (signal: AbortSignal) => {
+    held.holding++;
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    held.holding--;
+    held.cancelled++;
+    throw new ConnectError("cancelled by the client", Code.Canceled);
+  };
   const record = (method: string, request: unknown) => {
     calls.push({ method, request });
     const f = failure;
@@ -94,8 +117,14 @@ export async function startAitestServer(): Promise<AitestServer> {
           ),
         };
       },
-      listAccounts(req) {
+      async listAccounts(req, ctx) {
         record("ListAccounts", req);
+        const timeoutMs = ctx.timeoutMs();
+        if (timeoutMs !== undefined) calls.at(-1)!.timeoutMs = timeoutMs;
+        if (holdList) {
+          holdList = false;
+          await hold(ctx.signal);
+        }
         return {
           accounts: Array.from({ length: req.count }, (_, i) =>
             remember(
@@ -161,6 +190,10 @@ export async function startAitestServer(): Promise<AitestServer> {
       // Details sent as bytes (a google.rpc.BadRequest written by hand).
       failure.details = details ?? [];
     },
+    holdNextList() {
+      holdList = true;
+    },
+    held,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
