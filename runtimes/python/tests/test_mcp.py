@@ -914,3 +914,41 @@ async def test_a_result_over_the_limit_is_an_error_result(servers: Servers) -> N
             "result too large: more than 500 bytes; ask for less (a smaller page size or a filter)"
         )
     assert servers.accounts.cancelled == 0
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_an_http_call_given_up_cancels_the_grpc_call(servers: Servers, mode: str) -> None:
+    # Over streamable HTTP the client's giving up (notifications/cancelled,
+    # or its request dropped) cancels the gRPC call too.
+    accounts = servers.accounts
+    async with serving_http(servers.target) as url, Client(url, mode=mode) as client:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(client.call_tool, "accounts_watch", HOLD)
+            await wait_for("the call held", accounts.holding.is_set)
+            tg.cancel_scope.cancel()
+        await wait_for("the server saw the cancellation", lambda: accounts.cancelled == 1)
+
+
+async def test_an_http_request_dropped_cancels_the_grpc_call(servers: Servers) -> None:
+    # A client that closes its connection mid-call, without a word (a raw
+    # 2026-07-28 tools/call over a socket): the gRPC call is cancelled.
+    accounts = servers.accounts
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+    }
+    params = {"name": "accounts_watch", "arguments": HOLD, "_meta": meta}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+    async with serving_http(servers.target) as url:
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        head = (
+            f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+            f"MCP-Protocol-Version: {MODERN}\r\nMcp-Method: tools/call\r\n"
+            f"Mcp-Name: accounts_watch\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
+        with socket.create_connection(("127.0.0.1", port)) as connection:
+            connection.sendall(head.encode() + body.encode())
+            await wait_for("the call held", accounts.holding.is_set)
+        await wait_for("the server saw the cancellation", lambda: accounts.cancelled == 1)
