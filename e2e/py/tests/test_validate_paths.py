@@ -6,6 +6,7 @@ messages and the message itself."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
 
@@ -14,8 +15,11 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from test_case_values import load_case
 
 F = descriptor_pb2.FieldDescriptorProto
+OWNER = "0a1b2c3d-0000-4000-8000-00000000000a"
+OTHER = "0a1b2c3d-0000-4000-8000-00000000000b"
 
 
+@functools.cache
 def _message_class() -> Any:
     load_case("validate")  # its directory on sys.path: buf.validate's generated module
     validate_pb2: Any = importlib.import_module("buf.validate.validate_pb2")
@@ -44,6 +48,8 @@ def _message_class() -> Any:
         type_name=".pathtest.v1.Item",
     )
     request.field.add(name="a", number=3, type=F.TYPE_STRING, label=F.LABEL_OPTIONAL)
+    owner = request.field.add(name="owner_id", number=4, type=F.TYPE_STRING, label=F.LABEL_OPTIONAL)
+    getattr(owner.options.Extensions[validate_pb2.field].string, "in").append(OWNER)
     rule = request.options.Extensions[validate_pb2.message].cel.add()
     rule.id, rule.message, rule.expression = "a_set", "a must be set", "this.a != ''"
     file = descriptor_pb2.FileDescriptorProto(
@@ -66,6 +72,7 @@ def test_paths_in_proto_names_with_indexes_and_keys() -> None:
     request.labels["team"] = "core"
     request.item_list.add(name="ab")
     request.item_list.add(name="x")  # too short
+    request.owner_id = OWNER
     found = validation_violations(protovalidate.Validator(), request)
     assert sorted((v.field, v.reason) for v in found) == [
         ("", "validation"),
@@ -73,3 +80,27 @@ def test_paths_in_proto_names_with_indexes_and_keys() -> None:
         ("labels.env", "validation"),
     ]
     assert [v.message for v in found if v.field == ""] == ["a must be set"]
+
+
+def test_messages_show_aliases_not_the_uuids_behind_them() -> None:
+    # The executor aliasifies every violation: an `in` rule's message lists
+    # the UUID it allows, which the model knows as an alias.
+    import grpc
+    from ai_tools_runtime import AgentTool, Executor, ToolError, ToolMethod
+
+    cls = _message_class()
+    tool = AgentTool("pick_owner", "", False, {"type": "object"})
+    method = ToolMethod(tool, "/pathtest.v1.S/Pick", cls, cls, validate=True)
+    protovalidate: Any = importlib.import_module("protovalidate")
+    with grpc.insecure_channel("127.0.0.1:9") as channel:
+        executor = Executor(channel, [method], validator=protovalidate.Validator())
+        owner, other = (executor.aliases.register("user", u) for u in (OWNER, OTHER))
+        try:
+            executor.execute("pick_owner", f'{{"a":"x","owner_id":"{other}"}}')
+        except ToolError as err:
+            assert str(err) == (
+                f'invalid arguments, nothing was sent:\n- "owner_id": must be in list [{owner}]'
+            )
+            assert err.reason == "failed-validation"
+        else:
+            raise AssertionError("no error")
