@@ -74,7 +74,7 @@ def _valid(names: tuple[str, ...]) -> str:
     return f"valid fields: {listed}" + (f", and {more} more" if more > 0 else "")
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)  # a table per tool: the MCP server makes an executor per call
 def parse_argument_table(text: str) -> ArgumentTable:
     """The table of ``text`` (parsed once per text); a ``ValueError`` naming
     what is wrong for text that is not a table."""
