@@ -2,12 +2,17 @@ package aitools
 
 // A call the MCP client gives up on cancels the gRPC call: the test server
 // sees the cancellation, for notifications/cancelled and for a client that
-// disconnects. The SDK ends the handler's context in both cases; the call
-// passes it to the RPC (its deadline set aside here).
+// disconnects (stdio, stateless HTTP). The SDK ends the handler's context
+// on notifications/cancelled and a closed stdio connection; a stateless
+// HTTP request's end is NewMCPHTTPHandler's to pass on (its deadline set
+// aside here).
 
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,4 +61,33 @@ func TestMCPCancellation(t *testing.T) {
 	waitFor(t, "a client that disconnects", func() bool { return srv.cancelled.Load() == before+1 })
 	<-errs
 	_ = ss.Wait()
+
+	// A stateless HTTP request (2026-07-28) whose connection closes.
+	httpServer := httptest.NewServer(NewMCPHTTPHandler(server)) // closed at the end: a failure leaves its call held
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"accounts_watch","arguments":{"count":-1},` + meta + `}}`
+	ctx, cancel = context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, httpServer.URL, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "accounts_watch"} {
+		req.Header.Set(k, v)
+	}
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		errs <- err
+	}()
+	<-srv.holding
+	before = srv.cancelled.Load()
+	cancel()
+	waitFor(t, "a stateless HTTP client that goes away", func() bool { return srv.cancelled.Load() == before+1 })
+	<-errs
+	httpServer.Close()
 }
