@@ -91,3 +91,20 @@ func TestMCPCancellation(t *testing.T) {
 	<-errs
 	httpServer.Close()
 }
+
+// TestMCPResultLimit: a result over WithMaxResultBytes is an isError result
+// with the executor's text, unary and streamed.
+func TestMCPResultLimit(t *testing.T) {
+	conn, _ := startServer(t)
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), WithMaxResultBytes(500))
+	cs := connectInMemory(t, server)
+	res := callTool(t, cs, "accounts_list", map[string]any{"count": 20, "contacts_per_account": 0}, nil)
+	if text := textOf(res, 0); !res.IsError || !strings.HasPrefix(text, "result too large: ") || !strings.HasSuffix(text, " bytes, over the limit of 500; ask for less (a smaller page size or a filter)") {
+		t.Errorf("unary: %v %s", res.IsError, text)
+	}
+	res = callTool(t, cs, "accounts_watch", map[string]any{"count": 999}, nil)
+	if text := textOf(res, 0); !res.IsError || text != "result too large: more than 500 bytes; ask for less (a smaller page size or a filter)" {
+		t.Errorf("stream: %v %s", res.IsError, text)
+	}
+	wantSuccess(t, callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil))
+}
