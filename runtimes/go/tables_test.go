@@ -1,6 +1,12 @@
 package aitools
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+)
 
 // vectorsArguments are the argument tables of the tools of vectors.proto,
 // as the generator writes them (docs/runtime.md, "Arguments"); fixup_strict
@@ -26,4 +32,25 @@ func useArguments(t testing.TB, tables map[string]string) {
 		toolArguments = map[string]string{}
 	}
 	argTables.Clear()
+}
+
+// TestLenientArguments: with lenient_arguments=true unknown keys are
+// dropped and JSON names accepted, as the replaced plugin did; required
+// fields are still checked.
+func TestLenientArguments(t *testing.T) {
+	conn, srv := startServer(t)
+	lenientArguments = true
+	t.Cleanup(func() { lenientArguments = false })
+	e := NewExecutor(conn)
+	source := e.GetAliasManager().Register("acct", testUUID(1))
+	out, err := e.Execute(context.Background(), "accounts_merge", `{"sourceId":"`+source+`","targetId":"acct-1","note":"","zzz":1}`)
+	if err != nil || !strings.Contains(out, `"received_source_id":"acct-1"`) {
+		t.Fatalf("lenient: %s %v", out, err)
+	}
+	calls := srv.calls.Load()
+	_, err = e.Execute(context.Background(), "accounts_merge", `{"sourceId":"acct-1","zzz":1}`)
+	wantToolError(t, err, "invalid-arguments", codes.InvalidArgument, "invalid arguments, nothing was sent:\n- \"target_id\": missing required field\n- \"note\": missing required field")
+	if srv.calls.Load() != calls {
+		t.Error("a refused call reached the server")
+	}
 }
