@@ -25,7 +25,7 @@ import { parseArgumentTable, type ArgumentTable } from "./argument-table.js";
 import { fixTree, invalidArguments, toDecoderJson } from "./fixup.js";
 import { tryParseJson, type JsonMap } from "./json.js";
 import { createMethodRegistry } from "./method-registry.js";
-import { toProtoJsonString } from "./proto-json.js";
+import { toProtoJsonString, toProtoJsonStrings } from "./proto-json.js";
 import {
   validateRequest,
   type RequestValidator,
@@ -354,11 +354,14 @@ async function run(
       request,
       options.contextValues,
     );
-    const out = encode(entry.method.output, res.message, entry.registry);
-    onResponse(entry.tool.name, out);
-    return resultJson === undefined
-      ? out
-      : encode(entry.method.output, res.message, entry.registry, resultJson);
+    const [contract, shown] = encode(
+      entry.method.output,
+      res.message,
+      entry.registry,
+      resultJson,
+    );
+    onResponse(entry.tool.name, contract);
+    return shown;
   }
   return await collect(
     transport,
@@ -462,18 +465,34 @@ function resolveAliases(aliases: AliasManager, argsJson: string): JsonMap {
 
 /**
  * The proto3 JSON of a response as Go's protojson writes it, byte for byte:
- * lowerCamel names, unpopulated omitted, map keys sorted; with options,
- * with those options. An Any of a type the registry lacks is written as its
- * type URL and its bytes.
+ * in the runtime contract's form (lowerCamel names, unpopulated omitted,
+ * map keys sorted), which the ids are registered from, and as shown (with
+ * options; the same text without). One encoding serves both when only the
+ * names differ. An Any of a type the registry lacks is written as its type
+ * URL and its bytes.
  */
 function encode(
   schema: DescMessage,
   message: Message,
   registry: Registry,
-  options?: ResultJsonOptions,
-): string {
+  options: ResultJsonOptions | undefined,
+): [contract: string, shown: string] {
   try {
-    return toProtoJsonString(schema, message, { ...options, registry });
+    if (options === undefined) {
+      const text = toProtoJsonString(schema, message, { registry });
+      return [text, text];
+    }
+    if (options.alwaysEmitImplicit !== true) {
+      const both = toProtoJsonStrings(schema, message, { registry });
+      return [
+        both.jsonNames,
+        options.useProtoFieldName === true ? both.protoNames : both.jsonNames,
+      ];
+    }
+    return [
+      toProtoJsonString(schema, message, { registry }),
+      toProtoJsonString(schema, message, { ...options, registry }),
+    ];
   } catch (e) {
     throw new ToolError(
       `failed to marshal response: ${e instanceof Error ? e.message : String(e)}`,
@@ -562,12 +581,13 @@ async function collect(
           );
           continue;
         }
-        const item = encode(method.output, message, entry.registry);
+        const [item, shown] = encode(
+          method.output,
+          message,
+          entry.registry,
+          limits.resultJson,
+        );
         onResponse(entry.tool.name, item);
-        const shown =
-          limits.resultJson === undefined
-            ? item
-            : encode(method.output, message, entry.registry, limits.resultJson);
         if (limits.max > 0) {
           size += utf8Length(limits.aliases.aliasifyJson(shown)) + 1;
           if (size > limits.max) {

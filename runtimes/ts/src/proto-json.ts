@@ -45,6 +45,42 @@ export function toProtoJsonString(
   message: Message,
   options: ProtoJsonOptions = {},
 ): string {
+  const { out, renamed } = write(schema, message, options);
+  if (options.useProtoFieldName === true) {
+    for (const [at, key] of renamed) {
+      out[at] = key;
+    }
+  }
+  return out.join("");
+}
+
+/**
+ * {@link toProtoJsonString} in both namings at once, `alwaysEmitImplicit`
+ * as given: the JSON names' text and the proto names' (one encoding; the
+ * keys differ, nothing else).
+ */
+export function toProtoJsonStrings(
+  schema: DescMessage,
+  message: Message,
+  options: Omit<ProtoJsonOptions, "useProtoFieldName"> = {},
+): { readonly jsonNames: string; readonly protoNames: string } {
+  const { out, renamed } = write(schema, message, options);
+  const jsonNames = out.join("");
+  for (const [at, key] of renamed) {
+    out[at] = key;
+  }
+  return { jsonNames, protoNames: out.join("") };
+}
+
+/**
+ * The text of message in pieces, keys in JSON names, with where a proto
+ * name differs: the piece's index and the quoted proto name.
+ */
+function write(
+  schema: DescMessage,
+  message: Message,
+  options: ProtoJsonOptions,
+): { out: string[]; renamed: [number, string][] } {
   let registry = options.registry;
   let opaqueUrls: readonly string[] = [];
   let json: JsonValue;
@@ -62,24 +98,19 @@ export function toProtoJsonString(
     opaqueUrls = opaque.urls;
     json = toJson(schema, opaque.message, { ...read, registry });
   }
-  const out: string[] = [];
-  const ctx: Context = {
-    registry,
-    protoNames: options.useProtoFieldName === true,
-    opaqueUrls,
-    out,
-  };
+  const ctx: Context = { registry, opaqueUrls, out: [], renamed: [] };
   writeMessage(schema, json, ctx);
-  return out.join("");
+  return ctx;
 }
 
-/** What the writers share: the registry, the naming, the output. */
+/** What the writers share: the registry, the output. */
 interface Context {
   readonly registry: Registry | undefined;
-  readonly protoNames: boolean;
   /** The own type URLs of the Anys opaqueAnys rewrote, by marker index. */
   readonly opaqueUrls: readonly string[];
   readonly out: string[];
+  /** The pieces of `out` that are a field's JSON name, and its proto name. */
+  readonly renamed: [number, string][];
 }
 
 const structName = "google.protobuf.Struct";
@@ -151,8 +182,11 @@ function writeFields(
 ): void {
   const { out } = ctx;
   const done = new Set<string>(["@type"]);
-  const member = (key: string, shown = key) => {
-    out.push(more ? "," : "", quote(shown), ":");
+  const member = (key: string, protoName = key) => {
+    out.push(more ? "," : "", quote(key), ":");
+    if (protoName !== key) {
+      ctx.renamed.push([out.length - 2, quote(protoName)]);
+    }
     more = true;
     done.add(key);
   };
@@ -164,7 +198,7 @@ function writeFields(
       ? v[key]
       : undefined;
     if (value !== undefined) {
-      member(key, ctx.protoNames ? field.name : key);
+      member(key, field.name);
       writeField(field, value, ctx);
     }
   }

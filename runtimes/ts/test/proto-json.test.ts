@@ -14,7 +14,11 @@ import {
   ValueSchema,
 } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { shortestFloat32, toProtoJsonString } from "../src/proto-json.js";
+import {
+  shortestFloat32,
+  toProtoJsonString,
+  toProtoJsonStrings,
+} from "../src/proto-json.js";
 import {
   file_aitest_v1_vectors,
   FixupRequestSchema,
@@ -159,5 +163,24 @@ describe("float fields", () => {
         create(DoubleValueSchema, { value: 2.8026e-45 }),
       ),
     ).toBe("2.8026e-45");
+  });
+});
+
+describe("toProtoJsonStrings", () => {
+  it("writes both namings of one encoding, as toProtoJsonString does each", () => {
+    const both = toProtoJsonStrings(FixupRequestSchema, request, { registry });
+    expect(both.jsonNames).toBe(
+      toProtoJsonString(FixupRequestSchema, request, { registry }),
+    );
+    expect(both.protoNames).toBe(
+      toProtoJsonString(FixupRequestSchema, request, {
+        registry,
+        useProtoFieldName: true,
+      }),
+    );
+    // Names differ (itemsByNum, otherText), values do not.
+    expect(both.protoNames).toContain('"items_by_num":');
+    expect(both.jsonNames).toContain('"itemsByNum":');
+    expect(JSON.parse(both.protoNames)).toHaveProperty("other_text", "o");
   });
 });
