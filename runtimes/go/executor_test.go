@@ -261,4 +261,10 @@ func TestDecoderErrorHasOrdinarySpaces(t *testing.T) {
 	if errors.Unwrap(errors.Unwrap(err)) == nil {
 		t.Errorf("the decoder's own error is not kept: %#v", te.Cause)
 	}
+	// protojson names the field by its JSON name (contactsPerAccount): the
+	// model reads the schema's.
+	_, err = e.Execute(context.Background(), "accounts_list", `{"count":1,"contacts_per_account":"99999999999"}`)
+	if err == nil || err.Error() != "invalid arguments, nothing was sent:\n- invalid value for int32 field contacts_per_account: \"99999999999\"" {
+		t.Errorf("error %v", err)
+	}
 }
