@@ -294,17 +294,6 @@ func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
 	return b, nil
 }
 
-//aitools:if aliases
-
-// registrationJSON writes a response with the executor's JSON names, which
-// the registration tables use; "" when it cannot be written.
-func registrationJSON(resp proto.Message) string {
-	b, _ := marshalResponse(protojson.MarshalOptions{}, resp)
-	return string(b)
-}
-
-//aitools:end
-
 // mcpUnary runs a unary tool: the arguments decoded into req, the RPC
 // called, its response encoded for MCP with UUIDs shown as aliases.
 func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Resp, error)) (string, error) {
@@ -323,7 +312,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	}
 	out := string(b)
 	//aitools:if aliases
-	if err := e.registerResponses(tool.Name, []string{registrationJSON(resp)}); err != nil {
+	if err := e.registerResponses(tool.Name, []string{out}); err != nil {
 		return "", err
 	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
@@ -375,7 +364,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 		}
 		b.Write(item)
 		//aitools:if aliases
-		items = append(items, registrationJSON(msg))
+		items = append(items, string(item))
 		//aitools:end
 		if err := budget.over(e, tool.Name, b.String()); err != nil {
 			return "", err
