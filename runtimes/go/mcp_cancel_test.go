@@ -62,34 +62,61 @@ func TestMCPCancellation(t *testing.T) {
 	<-errs
 	_ = ss.Wait()
 
-	// A stateless HTTP request (2026-07-28) whose connection closes.
+	// An HTTP request whose connection closes mid-call: stateless
+	// (2026-07-28), and a POST of a 2025-11-25 session.
 	httpServer := httptest.NewServer(NewMCPHTTPHandler(server)) // closed at the end: a failure leaves its call held
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
 		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"accounts_watch","arguments":{"count":-1},` + meta + `}}`
-	ctx, cancel = context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, httpServer.URL, strings.NewReader(body))
+	call := `"method":"tools/call","params":{"name":"accounts_watch","arguments":{"count":-1}`
+	stateless := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "accounts_watch"}
+	goesAway(t, srv, httpServer.URL, `{"jsonrpc":"2.0","id":1,`+call+`,`+meta+`}}`, stateless)
+	resp := postMCP(t, context.Background(), httpServer.URL, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, nil)
+	session := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
+	resp.Body.Close()
+	postMCP(t, context.Background(), httpServer.URL, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session).Body.Close()
+	goesAway(t, srv, httpServer.URL, `{"jsonrpc":"2.0","id":2,`+call+`}}`, session)
+	httpServer.Close()
+}
+
+// mcpRequest is a POST of one JSON-RPC message to an MCP endpoint.
+func mcpRequest(ctx context.Context, url, body string, headers map[string]string) *http.Request {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	return req
+}
+
+// postMCP posts one JSON-RPC message to an MCP endpoint.
+func postMCP(t *testing.T, ctx context.Context, url, body string, headers map[string]string) *http.Response {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(mcpRequest(ctx, url, body, headers))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-		"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "accounts_watch"} {
-		req.Header.Set(k, v)
-	}
+	return resp
+}
+
+// goesAway posts a call the test server holds, then closes the request's
+// connection: the server must see the call cancelled.
+func goesAway(t *testing.T, srv *testServer, url, body string, headers map[string]string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			_, err = io.ReadAll(resp.Body)
+		defer close(done)
+		if resp, err := http.DefaultClient.Do(mcpRequest(ctx, url, body, headers)); err == nil {
+			_, _ = io.ReadAll(resp.Body)
 			resp.Body.Close()
 		}
-		errs <- err
 	}()
 	<-srv.holding
-	before = srv.cancelled.Load()
+	before := srv.cancelled.Load()
 	cancel()
-	waitFor(t, "a stateless HTTP client that goes away", func() bool { return srv.cancelled.Load() == before+1 })
-	<-errs
-	httpServer.Close()
+	waitFor(t, "an HTTP client that goes away", func() bool { return srv.cancelled.Load() == before+1 })
+	<-done
 }
 
 // TestMCPResultLimit: a result over WithMaxResultBytes is an isError result
