@@ -24,24 +24,59 @@ interface TableField {
 
 /** A message as the schema shows it. */
 interface TableNode {
+  /** Its identity while the table is built. */
+  readonly id: number;
   fields: TableField[];
   required: string[];
+}
+
+/** The own property `name` of a schema's `properties`, or undefined. */
+function propertyOf(
+  properties: JsonSchema,
+  name: string,
+): JsonSchema | undefined {
+  return Object.prototype.hasOwnProperty.call(properties, name)
+    ? (properties[name] as JsonSchema)
+    : undefined;
+}
+
+/** How many property names the branches show, each counted once. */
+function propertyCount(branches: readonly JsonSchema[]): number {
+  if (branches.length === 1) {
+    return Object.keys(branches[0]!["properties"] as JsonSchema).length;
+  }
+  const names = new Set<string>();
+  for (const branch of branches) {
+    for (const name of Object.keys(branch["properties"] as JsonSchema)) {
+      names.add(name);
+    }
+  }
+  return names.size;
+}
+
+/** What makes two nodes equal: their fields (children by id) and required. */
+function signatureOf(n: TableNode): string {
+  let out = "";
+  for (const f of n.fields) {
+    out += `${f.name}\0${f.node?.id ?? ""}\0${f.list === true ? "l" : f.map === true ? "m" : ""}\0`;
+  }
+  return `${out}\u0001${n.required.join("\0")}`;
 }
 
 const { LEGACY_REQUIRED } = FeatureSet_FieldPresence;
 
 /**
- * The argument table of a tool whose parameter schema is `schemaJson`
- * (its canonical text) and whose request message is `message`, as JSON
+ * The argument table of a tool whose parameter schema is `root` (the tree
+ * its canonical text is written from, shared nodes and all, read only) and
+ * whose request message is `message`, as JSON
  * text; "" when the root has no properties to check (a Struct request,
  * whose schema is an open object).
  */
 export function argumentTable(
-  schemaJson: string,
+  root: JsonSchema,
   message: DescMessage,
   strict: boolean,
 ): string {
-  const root = JSON.parse(schemaJson) as JsonSchema;
   const walk = createWalk(root, strict);
   const branches = walk.objectBranches(root);
   if (branches === undefined) {
@@ -53,7 +88,10 @@ export function argumentTable(
 function createWalk(root: JsonSchema, strict: boolean) {
   const defs = (root["$defs"] ?? {}) as Record<string, JsonSchema>;
   const byObject = new Map<JsonSchema, TableNode>();
-  const byText = new Map<string, TableNode>();
+  const bySignature = new Map<string, TableNode>();
+  /** Nodes a node below them points back to (recursion through `$ref`). */
+  const referenced = new Set<TableNode>();
+  let nextId = 0;
 
   /** The schema a `$ref` points to. */
   const deref = (ref: string): JsonSchema => {
@@ -126,18 +164,23 @@ function createWalk(root: JsonSchema, strict: boolean) {
   ): TableNode => {
     const known = byObject.get(key);
     if (known !== undefined) {
+      referenced.add(known);
       return known;
     }
-    const text = `${message.typeName}\0${JSON.stringify(key)}`;
-    const same = byText.get(text);
-    if (same !== undefined) {
+    // Registered before its fields, which may lead back to it through a
+    // `$ref` (a cycle of definitions).
+    const made: TableNode = { id: nextId++, fields: [], required: [] };
+    byObject.set(key, made);
+    fill(made, branches, message);
+    // An equal node met before (the same message expanded again inline)
+    // takes its place: its signature names its children by identity.
+    const signature = signatureOf(made);
+    const same = bySignature.get(signature);
+    if (same !== undefined && !referenced.has(made)) {
       byObject.set(key, same);
       return same;
     }
-    const made: TableNode = { fields: [], required: [] };
-    byObject.set(key, made);
-    byText.set(text, made);
-    fill(made, branches, message);
+    bySignature.set(signature, made);
     return made;
   };
 
@@ -147,45 +190,42 @@ function createWalk(root: JsonSchema, strict: boolean) {
     branches: readonly JsonSchema[],
     message: DescMessage,
   ): void => {
-    const properties = new Map<string, JsonSchema>();
-    const requiredIn = new Map<string, number>();
-    for (const branch of branches) {
-      for (const [name, value] of Object.entries(
-        branch["properties"] as Record<string, JsonSchema>,
-      )) {
-        if (!properties.has(name)) {
-          properties.set(name, value);
+    // Declaration order (docs/runtime.md): the order messages list them in.
+    let matched = 0;
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
+      const name = field.name;
+      let schema: JsonSchema | undefined;
+      let requiredIn = 0;
+      for (let b = 0; b < branches.length; b++) {
+        const branch = branches[b]!;
+        const own = propertyOf(branch["properties"] as JsonSchema, name);
+        schema ??= own;
+        if (
+          strict &&
+          own !== undefined &&
+          (branch["required"] as string[] | undefined)?.includes(name) === true
+        ) {
+          requiredIn++;
         }
       }
-      for (const name of (branch["required"] ?? []) as string[]) {
-        requiredIn.set(name, (requiredIn.get(name) ?? 0) + 1);
-      }
-    }
-    const known = new Set(message.fields.map((f) => f.name));
-    for (const name of properties.keys()) {
-      if (!known.has(name)) {
-        throw new Error(
-          `argument table: ${message.typeName} has no field ${name}`,
-        );
-      }
-    }
-    // Declaration order (docs/runtime.md): the order messages list them in.
-    for (const field of message.fields) {
-      const name = field.name;
-      const schema = properties.get(name);
       if (schema === undefined) {
         continue;
       }
+      matched++;
       made.fields.push(tableField(field, schema));
       const required =
         field.presence === LEGACY_REQUIRED ||
         isRequiredBehavior(field) ||
-        (strict &&
-          requiredIn.get(name) === branches.length &&
-          !admitsNull(schema));
+        (strict && requiredIn === branches.length && !admitsNull(schema));
       if (required) {
         made.required.push(name);
       }
+    }
+    if (matched !== propertyCount(branches)) {
+      throw new Error(
+        `argument table: ${message.typeName} lacks a field its schema shows`,
+      );
     }
   };
 

@@ -21,6 +21,7 @@ import {
 import type { GeneratorModel, ToolModel } from "./model.js";
 import { aliasTables, type AliasTables } from "./alias-tables.js";
 import { argumentTable } from "./argument-table.js";
+import type { JsonSchema } from "../schema/json-schema.js";
 import { timeoutProblem, timeoutNanos } from "./tool-timeout.js";
 import { reachesValidateRules } from "../schema/validate-rules.js";
 import { toolNameProblem } from "./tool-names.js";
@@ -246,21 +247,19 @@ export function buildModel(
           responsePrefixes = responseFieldPrefixes(method.output);
           prefixesByResponse.set(method.output, responsePrefixes);
         }
-        const schemaJson = built.schemaJson;
-        let argumentsJson: string | undefined;
+        // From the schema tree, which the model does not keep.
+        const argumentsJson = argumentTable(
+          built.schema as JsonSchema,
+          method.input,
+          def.strict,
+        );
         const tool: ToolModel = {
           name: def.name,
           description: wellFormed(def.description),
           strict: def.strict,
           autoExecute: def.autoExecute,
-          schemaJson,
-          get argumentsJson() {
-            return (argumentsJson ??= argumentTable(
-              schemaJson,
-              method.input,
-              def.strict,
-            ));
-          },
+          schemaJson: built.schemaJson,
+          argumentsJson,
           timeoutNanos:
             timeout === undefined ? undefined : timeoutNanos(timeout),
           validate: reachesValidateRules(method.input),

@@ -31,8 +31,8 @@ export interface ToolModel {
    */
   readonly schemaJson: string;
   /**
-   * The argument table (argument-table.ts) as JSON text, computed from the
-   * schema on first read: "" when the request's schema is an open object.
+   * The argument table (argument-table.ts) as JSON text, from the walk of
+   * the schema's tree: "" when the request's schema is an open object.
    */
   readonly argumentsJson: string;
   /**

@@ -76,7 +76,7 @@ func AllTools() []AgentTool {
 // toolArguments holds, per executed tool, its argument table as JSON text:
 // the fields the model may and must send (docs/runtime.md).
 var toolArguments = map[string]string{
-	"outline_strict": "{\"nodes\":[{\"fields\":{\"title\":{},\"sections\":{\"node\":1,\"list\":true}},\"required\":[\"title\",\"sections\"]},{\"fields\":{\"title\":{},\"sections\":{\"node\":1,\"list\":true}},\"required\":[\"title\",\"sections\"]}]}",
+	"outline_strict": "{\"nodes\":[{\"fields\":{\"title\":{},\"sections\":{\"node\":0,\"list\":true}},\"required\":[\"title\",\"sections\"]}]}",
 	"save_loose":     "{\"nodes\":[{\"fields\":{\"root\":{\"node\":1},\"thread\":{\"node\":2},\"formula\":{\"node\":3}}},{\"fields\":{\"name\":{},\"parent\":{\"node\":1},\"children\":{\"node\":1,\"list\":true},\"shortcuts\":{\"node\":1,\"map\":true}}},{\"fields\":{\"text\":{},\"answer\":{\"node\":2}}},{\"fields\":{\"number\":{},\"binary\":{\"node\":4},\"negated\":{\"node\":3}}},{\"fields\":{\"op\":{},\"left\":{\"node\":3},\"right\":{\"node\":3}}}]}",
 	"save_strict":    "{\"nodes\":[{\"fields\":{\"root\":{\"node\":1},\"thread\":{\"node\":2},\"formula\":{\"node\":3}},\"required\":[\"root\",\"thread\",\"formula\"]},{\"fields\":{\"name\":{},\"parent\":{\"node\":1},\"children\":{\"node\":1,\"list\":true},\"shortcuts\":{\"node\":1,\"map\":true}},\"required\":[\"name\",\"children\",\"shortcuts\"]},{\"fields\":{\"text\":{},\"answer\":{\"node\":2}},\"required\":[\"text\"]},{\"fields\":{\"number\":{},\"binary\":{\"node\":4},\"negated\":{\"node\":3}}},{\"fields\":{\"op\":{},\"left\":{\"node\":3},\"right\":{\"node\":3}},\"required\":[\"op\"]}]}",
 }
