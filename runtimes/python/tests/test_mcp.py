@@ -6,6 +6,7 @@ handles)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -698,6 +699,20 @@ def test_the_runtime_does_not_import_mcp() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_neither_the_runtime_nor_its_mcp_server_import_protovalidate() -> None:
+    # The generated module makes the validator, only when a tool needs one;
+    # McpToolServer makes one when such a tool is added.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ai_tools_runtime, ai_tools_runtime.mcp; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('protovalidate', 'buf')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 # -- the result's JSON, as Go's protojson writes it ------------------------------
 
 # (x, what ECMAScript's JSON.stringify and Go's protojson print; Go keeps -0)
@@ -952,3 +967,18 @@ async def test_an_http_request_dropped_cancels_the_grpc_call(servers: Servers) -
             connection.sendall(head.encode() + body.encode())
             await wait_for("the call held", accounts.holding.is_set)
         await wait_for("the server saw the cancellation", lambda: accounts.cancelled == 1)
+
+
+def test_a_tool_with_rules_needs_protovalidate(aio_channel: grpc.aio.Channel) -> None:
+    # Here protovalidate cannot load (no buf.validate module in tests/gen):
+    # adding a tool whose request has rules says so, naming the fix.
+    tools = [dataclasses.replace(mcp_tools()[0], validate=True)]
+    with pytest.raises(ValueError, match=r"need protovalidate \(.*\): pip install"):
+        McpToolServer(name="vectors").add_tools(tools, ALIASES, aio_channel)
+
+    class Validator:
+        def collect_violations(self, message: object) -> list[object]:
+            return []
+
+    server = McpToolServer(name="vectors", validator=Validator())
+    server.add_tools(tools, ALIASES, aio_channel)  # a validator given: none made

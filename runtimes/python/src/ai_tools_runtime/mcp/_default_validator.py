@@ -16,9 +16,12 @@ def default_validator() -> RequestValidator:
     try:
         protovalidate = importlib.import_module("protovalidate")
     except ImportError as err:
+        # protovalidate itself missing, or the buf.validate module it imports
+        # (generated with the protos that import buf/validate/validate.proto)
         raise ValueError(
-            "a tool's request carries buf.validate rules, which need protovalidate: "
-            'pip install "protoc-gen-ai-tools-runtime[validate]" (or pass validator=)'
+            f"a tool's request carries buf.validate rules, which need protovalidate ({err}): "
+            'pip install "protoc-gen-ai-tools-runtime[validate]", generate '
+            "buf/validate/validate.proto with your protos, or pass validator="
         ) from err
     validator: RequestValidator = protovalidate.Validator()
     return validator
