@@ -11,6 +11,7 @@ package gentools_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -139,12 +140,17 @@ func TestEditionsSampleValues(t *testing.T) {
 		vf.Values = vf.Values[:40]
 		for i, args := range vf.Values {
 			want, err := p3.Execute(ctx, names[0], args)
+			got, edErr := ed.Execute(ctx, names[1], args)
+			var te *gentools.ToolError
+			if errors.As(err, &te) && len(te.Violations) > 0 && te.Violations[0].Message == "unknown field; no fields are valid here" &&
+				edErr != nil && edErr.Error() == err.Error() {
+				continue // both refuse keys in an empty message, which the loose schema leaves open
+			}
 			if err != nil {
 				t.Fatalf("%s value %d: %v", names[0], i, err)
 			}
-			got, err := ed.Execute(ctx, names[1], args)
-			if err != nil {
-				t.Fatalf("%s value %d: %v", names[1], i, err)
+			if edErr != nil {
+				t.Fatalf("%s value %d: %v", names[1], i, edErr)
 			}
 			wire, err := proto.Marshal(s.edition)
 			if err != nil {

@@ -322,6 +322,9 @@ func TestMCPOutputSchemas(t *testing.T) {
 		validated[tool] = true
 		for i, args := range loadValues(t, tool).Values {
 			res, text := c.call(tool, json.RawMessage(args), nil)
+			if res.IsError && onlyEmptyMessageKeys(text) {
+				continue // keys in an empty message: refused, see emptyMessageKeys
+			}
 			var got any
 			if res.IsError || json.Unmarshal([]byte(text), &got) != nil {
 				t.Fatalf("%s value %d: %s", tool, i, text)
@@ -444,4 +447,19 @@ func BenchmarkGRPCPing(b *testing.B) {
 func reportMedian(b *testing.B, durations []time.Duration) {
 	slices.Sort(durations)
 	b.ReportMetric(float64(durations[len(durations)/2].Microseconds()), "median-µs/call")
+}
+
+// onlyEmptyMessageKeys reports whether an isError text refuses only keys
+// in a message without fields (emptyMessageKeys, as the model reads it).
+func onlyEmptyMessageKeys(text string) bool {
+	lines := strings.Split(text, "\n")
+	if len(lines) < 2 || lines[0] != "invalid arguments, nothing was sent:" {
+		return false
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasSuffix(l, ": unknown field; no fields are valid here") {
+			return false
+		}
+	}
+	return true
 }
