@@ -189,9 +189,8 @@ for (const name of ["compact", "validate", "recursion"]) {
         },
       ],
     };
-    rmSync(path.join(pkgDir, "gencases", name, "ai_tools.gen.go"), {
-      force: true,
-    });
+    for (const f of ["ai_tools.gen.go", "ai_tools_mcp.gen.go"])
+      rmSync(path.join(pkgDir, "gencases", name, f), { force: true });
     const args = ["generate", ws.root, "--config", ws.config];
     for (const f of listProtoFiles(ws.caseDir))
       args.push("--path", ws.casePath(f));
