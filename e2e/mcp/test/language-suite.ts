@@ -392,7 +392,7 @@ export function describeLanguage(name: LanguageName): void {
         },
       );
       expect(text).toBe(
-        'unknown alias "link-1" in field "id"; no link aliases exist yet: call a tool that returns links first',
+        'invalid arguments, nothing was sent:\n- "id": unknown alias "link-1"; no link aliases exist yet: call a tool that returns links first',
       );
     });
   });
