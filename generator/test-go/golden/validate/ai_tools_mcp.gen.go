@@ -98,6 +98,12 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
 		}
 	}()
+	if httpCtx := httpRequestDone(req); httpCtx != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(httpCtx, cancel)()
+	}
 	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
 		return mcpErrorResult(err.Error())
@@ -344,13 +350,6 @@ func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
 	return b, nil
 }
 
-// registrationJSON writes a response with the executor's JSON names, which
-// the registration tables use; "" when it cannot be written.
-func registrationJSON(resp proto.Message) string {
-	b, _ := marshalResponse(protojson.MarshalOptions{}, resp)
-	return string(b)
-}
-
 // mcpUnary runs a unary tool: the arguments decoded into req, the RPC
 // called, its response encoded for MCP with UUIDs shown as aliases.
 func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Resp, error)) (string, error) {
@@ -368,7 +367,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 		return "", err
 	}
 	out := string(b)
-	if err := e.registerResponses(tool.Name, []string{registrationJSON(resp)}); err != nil {
+	if err := e.registerResponses(tool.Name, []string{out}); err != nil {
 		return "", err
 	}
 	out = e.aliases.AliasifyJSON(tool.Name, out)
@@ -416,7 +415,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 			b.WriteByte(',')
 		}
 		b.Write(item)
-		items = append(items, registrationJSON(msg))
+		items = append(items, string(item))
 		if err := budget.over(e, tool.Name, b.String()); err != nil {
 			return "", err
 		}
@@ -763,12 +762,40 @@ func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
 	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
 	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The call of this request ends with it: a client that goes away
+		// cancels its gRPC call (the SDK does not, for stateless requests).
+		id := strconv.FormatUint(httpCallID.Add(1), 10)
+		r.Header.Set(httpCallHeader, id)
+		httpCalls.Store(id, r.Context())
+		defer httpCalls.Delete(id)
 		if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
 			stateless.ServeHTTP(w, r)
 			return
 		}
 		sessions.ServeHTTP(w, r)
 	})
+}
+
+// httpCalls holds the context of each HTTP request in flight, by the id
+// NewMCPHTTPHandler puts in its header httpCallHeader (replacing any value
+// the client sent).
+var (
+	httpCalls  sync.Map
+	httpCallID atomic.Uint64
+)
+
+const httpCallHeader = "Ai-Tools-Http-Call"
+
+// httpRequestDone is the context of the HTTP request that carries a call,
+// nil when it came another way.
+func httpRequestDone(req *mcp.CallToolRequest) context.Context {
+	if req.Extra == nil || req.Extra.Header == nil {
+		return nil
+	}
+	if ctx, ok := httpCalls.Load(req.Extra.Header.Get(httpCallHeader)); ok {
+		return ctx.(context.Context)
+	}
+	return nil
 }
 
 // inProcessCalls holds the context of each call in flight to an in-process
