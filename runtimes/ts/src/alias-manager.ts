@@ -464,9 +464,28 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** The own property key of v, when v is an object; never a prototype's. */
-function field(v: unknown, key: string): unknown {
-  return isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined;
+/**
+ * The own property of v named by a table's JSON name, when v is an object
+ * (never a prototype's): under that name, else under the proto name it
+ * stands for (`ownerId` → `owner_id`), as the executors write results by
+ * default; the tables read either naming.
+ */
+function field(v: unknown, jsonName: string): unknown {
+  if (!isObject(v)) {
+    return undefined;
+  }
+  if (Object.hasOwn(v, jsonName)) {
+    return v[jsonName];
+  }
+  const protoName = protoNameOf(jsonName);
+  return protoName !== jsonName && Object.hasOwn(v, protoName)
+    ? v[protoName]
+    : undefined;
+}
+
+/** The proto name a JSON name comes from: each upper-case letter as `_` and its lower case. */
+function protoNameOf(jsonName: string): string {
+  return jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 function restoreError(what: string): Error {

@@ -126,4 +126,44 @@ describe("collectRegistrations", () => {
     expect(m.collectRegistrations("nope", json)).toEqual([]);
     expect(m.collectRegistrations("t", "{not json")).toEqual([]);
   });
+
+  it("reads a response in proto names as in JSON names (the tables name fields by JSON name)", () => {
+    const config = {
+      knownAliasPrefixes: ["acct", "user"],
+      responseAliases: {
+        types: {
+          "t.R": [
+            { field: "ownerId", prefix: "user" },
+            { field: "mainAccount", message: "t.A" },
+          ],
+          "t.A": [{ field: "accountId", prefix: "acct" }],
+        },
+        tools: {
+          t: { message: "t.R", idPrefix: "acct", idField: "mainAccount" },
+        },
+      },
+    };
+    const [u, a, b] = [
+      "0b6f0001-0000-4000-8000-000000000001",
+      "0b6f0002-0000-4000-8000-000000000002",
+      "0b6f0003-0000-4000-8000-000000000003",
+    ];
+    const camel = JSON.stringify({
+      ownerId: u,
+      mainAccount: { id: a, accountId: b },
+    });
+    const snake = JSON.stringify({
+      owner_id: u,
+      main_account: { id: a, account_id: b },
+    });
+    const want = createAliasManager(config).collectRegistrations("t", camel);
+    expect(want).toEqual([
+      ["acct", a],
+      ["user", u],
+      ["acct", b],
+    ]);
+    expect(createAliasManager(config).collectRegistrations("t", snake)).toEqual(
+      want,
+    );
+  });
 });
