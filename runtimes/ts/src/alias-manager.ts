@@ -483,9 +483,17 @@ function field(v: unknown, jsonName: string): unknown {
     : undefined;
 }
 
+/** protoNameOf's answers, by JSON name (the tables' names: a bounded set). */
+const protoNames = new Map<string, string>();
+
 /** The proto name a JSON name comes from: each upper-case letter as `_` and its lower case. */
 function protoNameOf(jsonName: string): string {
-  return jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let name = protoNames.get(jsonName);
+  if (name === undefined) {
+    name = jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    protoNames.set(jsonName, name);
+  }
+  return name;
 }
 
 function restoreError(what: string): Error {
