@@ -54,10 +54,38 @@ async function connectStdio(server: McpToolServer): Promise<Client> {
 
 const list = { ...strictDefaults.accounts_list, count: 1 };
 
-/** Wait until the server holds one more call than before. */
-async function held(before: number): Promise<void> {
-  await vi.waitFor(() => expect(grpc.held.holding).toBe(before + 1));
+/**
+ * A held accounts_list call, ended by `end` once the server holds it
+ * (`abort` sends notifications/cancelled); the call must fail and the
+ * server see it cancelled.
+ */
+async function expectCancelled(
+  client: Client,
+  end: (abort: AbortController) => Promise<void>,
+): Promise<void> {
+  const { holding, cancelled } = grpc.held;
+  grpc.holdNextList();
+  const abort = new AbortController();
+  const call = client
+    .callTool(
+      { name: "accounts_list", arguments: list },
+      { signal: abort.signal },
+    )
+    .then(
+      () => "answered",
+      () => "failed",
+    );
+  await vi.waitFor(() => expect(grpc.held.holding).toBe(holding + 1));
+  await end(abort);
+  expect(await call).toBe("failed");
+  await vi.waitFor(() => expect(grpc.held.cancelled).toBe(cancelled + 1));
+  expect(grpc.held.holding).toBe(holding);
 }
+
+const cancel = (abort: AbortController) => {
+  abort.abort(); // the SDK client sends notifications/cancelled
+  return Promise.resolve();
+};
 
 describe("MCP maxResultBytes", () => {
   it("answers a result over the limit with isError asking for less", async () => {
@@ -94,75 +122,36 @@ describe("MCP maxResultBytes", () => {
 describe("MCP cancellation", () => {
   it("notifications/cancelled cancels the gRPC call (stdio)", async () => {
     const client = await connectStdio(newServer());
-    const { holding, cancelled } = grpc.held;
-    grpc.holdNextList();
-    const abort = new AbortController();
-    const call = client.callTool(
-      { name: "accounts_list", arguments: list },
-      { signal: abort.signal },
-    );
-    await held(holding);
-    abort.abort(); // the SDK client sends notifications/cancelled
-    await expect(call).rejects.toThrow();
-    await vi.waitFor(() => expect(grpc.held.cancelled).toBe(cancelled + 1));
-    expect(grpc.held.holding).toBe(holding);
+    await expectCancelled(client, cancel);
     await client.close();
   });
 
   it("a client that disconnects cancels its gRPC call (stdio)", async () => {
     const client = await connectStdio(newServer());
-    const { holding, cancelled } = grpc.held;
-    grpc.holdNextList();
-    const call = client
-      .callTool({ name: "accounts_list", arguments: list })
-      .catch(() => undefined);
-    await held(holding);
-    await client.close();
-    await call;
-    await vi.waitFor(() => expect(grpc.held.cancelled).toBe(cancelled + 1));
+    await expectCancelled(client, () => client.close());
   });
 
   for (const mode of ["auto", "legacy"] as const) {
     const revision = mode === "auto" ? "2026-07-28" : "2025-11-25";
     it(`notifications/cancelled and a disconnect cancel the gRPC call (HTTP, ${revision})`, async () => {
       const http = await serveHttp(newServer());
-      try {
-        const connectHttp = async () => {
-          const client = new Client(
-            { name: "test", version: "1.0.0" },
-            { versionNegotiation: { mode } },
-          );
-          await client.connect(
-            new StreamableHTTPClientTransport(new URL(http.url)),
-          );
-          expect(client.getNegotiatedProtocolVersion()).toBe(revision);
-          return client;
-        };
-        // Cancelled by the client.
-        let client = await connectHttp();
-        let { holding, cancelled } = grpc.held;
-        grpc.holdNextList();
-        const abort = new AbortController();
-        const call = client.callTool(
-          { name: "accounts_list", arguments: list },
-          { signal: abort.signal },
+      const connectHttp = async () => {
+        const client = new Client(
+          { name: "test", version: "1.0.0" },
+          { versionNegotiation: { mode } },
         );
-        await held(holding);
-        abort.abort();
-        await expect(call).rejects.toThrow();
-        await vi.waitFor(() => expect(grpc.held.cancelled).toBe(cancelled + 1));
-        await client.close();
-        // The client goes away mid-call.
-        client = await connectHttp();
-        ({ holding, cancelled } = grpc.held);
-        grpc.holdNextList();
-        const gone = client
-          .callTool({ name: "accounts_list", arguments: list })
-          .catch(() => undefined);
-        await held(holding);
-        await client.close();
-        await gone;
-        await vi.waitFor(() => expect(grpc.held.cancelled).toBe(cancelled + 1));
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(http.url)),
+        );
+        expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+        return client;
+      };
+      try {
+        const a = await connectHttp();
+        await expectCancelled(a, cancel);
+        await a.close();
+        const b = await connectHttp();
+        await expectCancelled(b, () => b.close());
       } finally {
         await http.close();
       }
