@@ -3,7 +3,9 @@
 // (src/gen/cases/validate), which checks each request with
 // @bufbuild/protovalidate before sending, over a gRPC channel to a local
 // port nobody listens on: a request that passes every rule fails as
-// unavailable, any other before anything is sent.
+// unavailable, any other before anything is sent. Then the same cases
+// through its generated MCP server (forwardToRulesServiceClient, an SDK
+// client in memory): the same text as an isError result.
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { ToolError } from "@protoc-gen-ai-tools/runtime";
 import { readFileSync, readdirSync } from "node:fs";
@@ -12,7 +14,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rpcCodeName } from "../../../runtimes/ts/test/support/error-vectors.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import {
+  createMcpToolServer,
+  serveStdio,
+} from "@protoc-gen-ai-tools/runtime/mcp";
 import * as validate from "../src/gen/cases/validate/ai_tools.gen.js";
+import { forwardToRulesServiceClient } from "../src/gen/cases/validate/ai_tools_mcp.gen.js";
 
 interface ValidateCase {
   readonly name: string;
@@ -97,6 +105,42 @@ describe("validate vectors", () => {
           expect(got).toEqual(c.expect);
         });
       }
+      it("the generated MCP server answers each case with the same text", async () => {
+        const server = createMcpToolServer();
+        forwardToRulesServiceClient(server, createGrpcTransport({ baseUrl }));
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        serveStdio(server, { transport: serverSide });
+        const client = new Client({ name: "test", version: "1.0.0" });
+        await client.connect(clientSide);
+        try {
+          for (const c of vector.cases) {
+            const args: Record<string, unknown> = { ...vector.base, ...c.set };
+            for (const key of c.unset ?? []) {
+              delete args[key];
+            }
+            // The vector's aliases are an executor's: give the UUIDs.
+            for (const r of vector.register) {
+              for (const [k, v] of Object.entries(args)) {
+                if (v === `${r.prefix}-1`) args[k] = r.uuid;
+              }
+            }
+            const r = (await client.callTool({
+              name: vector.tool,
+              arguments: args,
+            })) as { isError?: boolean; content: { text?: string }[] };
+            expect(r.isError, c.name).toBe(true);
+            if (c.expect.message !== undefined) {
+              expect(r.content[0]?.text, c.name).toBe(c.expect.message);
+            } else {
+              expect(r.content[0]?.text, c.name).toMatch(
+                /^rpc error: code = Unavailable desc = /,
+              );
+            }
+          }
+        } finally {
+          await client.close();
+        }
+      });
     });
   }
 });
