@@ -108,6 +108,31 @@ describe("MCP maxResultBytes", () => {
     await client.close();
   });
 
+  it("holds for calls through the conversation store too (HTTP, 2026-07-28)", async () => {
+    const http = await serveHttp(newServer({ maxResultBytes: 2000 }));
+    try {
+      const client = new Client(
+        { name: "test", version: "1.0.0" },
+        { versionNegotiation: { mode: "auto" } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(http.url)),
+      );
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const r = await callTool(client, "accounts_list", {
+        ...strictDefaults.accounts_list,
+        count: 20,
+      });
+      expect(r.isError).toBe(true);
+      expect(firstText(r)).toMatch(
+        /^result too large: \d+ bytes, over the limit of 2000; ask for less/,
+      );
+      await client.close();
+    } finally {
+      await http.close();
+    }
+  });
+
   it("is 100,000 bytes by default", async () => {
     const client = await connectStdio(newServer());
     const r = await callTool(client, "accounts_list", {
