@@ -2,12 +2,15 @@
 // official TypeScript SDK client on both protocol revisions: tools/list,
 // calls against the shared gRPC server, aliases across calls, output
 // schema vs structured content (ajv), isError results, unknown tool, two
-// clients with separate aliases, and register<Service>Handler in process.
+// clients with separate aliases, register<Service>Handler in process, and
+// lines that are not JSON-RPC answered with -32700 (raw stdin and stdout).
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import {
   createMcpToolServer,
   serveStdio,
 } from "@protoc-gen-ai-tools/runtime/mcp";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { allTools } from "../src/gen/ai_tools.gen.js";
 import {
@@ -21,6 +24,7 @@ import {
   callOk,
   callTool,
   connectStdio,
+  serverScript,
   linkIdOf,
   anyUuid,
   newLinkArgs,
@@ -178,4 +182,47 @@ it("registerWorkflowServiceHandler serves an implementation in process", async (
     /^rpc error: code = Unimplemented desc = /,
   );
   await client.close();
+});
+
+it("stdio: a line that is not JSON-RPC is answered with -32700, and the next one served", async () => {
+  const child = spawn(
+    process.execPath,
+    [serverScript, "--grpc", env.server.address],
+    { stdio: ["pipe", "pipe", "ignore"] },
+  );
+  try {
+    const lines = createInterface({ input: child.stdout })[
+      Symbol.asyncIterator
+    ]();
+    const next = async () =>
+      JSON.parse((await lines.next()).value as string) as unknown;
+    const parseError = {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error" },
+    };
+    child.stdin.write("this is not json\n");
+    expect(await next()).toEqual(parseError);
+    child.stdin.write('{"not":"json-rpc"}\n');
+    expect(await next()).toEqual(parseError);
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      })}\n`,
+    );
+    expect(await next()).toMatchObject({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { protocolVersion: "2025-11-25" },
+    });
+  } finally {
+    child.kill();
+  }
 });

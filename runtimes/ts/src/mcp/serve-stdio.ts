@@ -1,8 +1,13 @@
 import {
   serveStdio as sdkServeStdio,
+  StdioServerTransport,
   type StdioServerHandle,
 } from "@modelcontextprotocol/server/stdio";
 import type { Transport } from "@modelcontextprotocol/server";
+import {
+  answerParseErrors,
+  createParseErrorFilter,
+} from "./parse-error-reply.js";
 import type { McpToolServer } from "./tool-server.js";
 
 /** Options of {@link serveStdio}. */
@@ -18,7 +23,9 @@ export interface ServeStdioOptions {
 
 /**
  * Serve the tools over stdio, both protocol revisions: the connection is
- * one conversation (no handle). Returns a handle whose `close()` ends it.
+ * one conversation (no handle). A line that is not JSON-RPC is answered
+ * with the parse error -32700, and the next line is read. Returns a handle
+ * whose `close()` ends it.
  */
 export function serveStdio(
   server: McpToolServer,
@@ -33,10 +40,17 @@ export function serveStdio(
         aliases: server.createAliasManager(),
       }),
     {
-      ...(options.transport === undefined
-        ? {}
-        : { transport: options.transport }),
+      transport: answerParseErrors(options.transport ?? processStdio()),
       ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
     },
   );
+}
+
+/**
+ * The process's stdin and stdout, a line that is not JSON answered with
+ * the parse error (the SDK's transport skips it silently).
+ */
+function processStdio(): StdioServerTransport {
+  const input = process.stdin.pipe(createParseErrorFilter(process.stdout));
+  return new StdioServerTransport(input, process.stdout);
 }
