@@ -162,11 +162,11 @@ step("what the model saw");
 const expected = [
   /^tools the model is given \([1-9][0-9]*\):$/m,
   /^ {2}links_create \(strict\): Create a short link that redirects to a URL\.$/m,
-  /^tool: {2}\{"pageTheme":\s*\{"id":\s*"theme-1",/m,
-  /^tool: {2}\{"link":\s*\{"id":\s*"link-1",.*"pageThemeId":\s*"theme-1"/m,
+  /^tool: {2}\{"page_theme":\s*\{"id":\s*"theme-1",/m,
+  /^tool: {2}\{"link":\s*\{"id":\s*"link-1",.*"page_theme_id":\s*"theme-1"/m,
   /^tool: {2}\{"link":\s*\{"id":\s*"link-2",/m,
   /^tool: {2}\{"links":\s*\[\{"id":\s*"link-1",.*\{"id":\s*"link-2",/m,
-  /^tool: {2}unknown alias "link-7" in field "id"; valid link aliases: link-1, link-2$/m,
+  /^tool: {2}invalid arguments, nothing was sent:\n- "id": unknown alias "link-7"; valid link aliases: link-1, link-2$/m,
   new RegExp(`^ {7}\\(a ToolError: unknown-alias, ${example.code}\\)$`, "m"),
 ];
 for (const re of expected) {
