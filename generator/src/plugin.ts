@@ -55,6 +55,7 @@ export function generate(
     providers.includes("openai"),
     warn,
     (tool, schema) => checker.check(tool, schema),
+    options.common["lenient_arguments"] === "true",
   );
   if (model.tools.length === 0) {
     const why = noToolsWarning(files, selection);

@@ -302,3 +302,39 @@ describe("required kinds", () => {
     );
   });
 });
+
+const jsonNames = {
+  "t/v1/names.proto": `syntax = "proto3";
+package t.v1;
+import "ai/tools/v1/annotations.proto";
+option go_package = "example.com/t/v1;tv1";
+message Names {
+  string target_url = 1;
+  string plain = 2;
+  string custom = 3 [json_name = "renamed"];
+  Page page_info = 4;
+}
+message Page { int32 page_size = 1; }
+service Sn {
+  rpc Get(Names) returns (Names) { option (ai.tools.v1.rpc_tool) = { name: "names" auto_execute: true }; }
+}
+`,
+};
+
+describe("JSON names (lenient_arguments=true only)", () => {
+  it("each field whose JSON name differs carries it, custom ones included", () => {
+    const model = modelOf(
+      compileRequest(jsonNames, "target=go,lenient_arguments=true"),
+    );
+    expect(toolOf(model, "names").argumentsJson).toBe(
+      '{"nodes":[{"fields":{"target_url":{"json":"targetUrl"},"plain":{},"custom":{"json":"renamed"},"page_info":{"node":1,"json":"pageInfo"}}},{"fields":{"page_size":{"json":"pageSize"}}}]}',
+    );
+  });
+
+  it("never without the option", () => {
+    const model = modelOf(compileRequest(jsonNames));
+    expect(toolOf(model, "names").argumentsJson).toBe(
+      '{"nodes":[{"fields":{"target_url":{},"plain":{},"custom":{},"page_info":{"node":1}}},{"fields":{"page_size":{}}}]}',
+    );
+  });
+});

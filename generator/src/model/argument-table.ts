@@ -14,9 +14,15 @@ import { wellKnownSchema } from "../schema/well-known.js";
  * and which fields are required).
  */
 
-/** One field of a node: a leaf, or a message (singular, list or map). */
+/**
+ * One field of a node: a leaf, a message (singular, list or map) or a map
+ * of non-messages (`map` without `node`: only its entries form is looked
+ * into). `json` is its JSON name where it differs from the proto name, set
+ * with lenient_arguments=true only (a lenient runtime accepts either name).
+ */
 interface TableField {
   readonly name: string;
+  readonly json?: string;
   readonly node?: TableNode;
   readonly list?: boolean;
   readonly map?: boolean;
@@ -58,7 +64,7 @@ function propertyCount(branches: readonly JsonSchema[]): number {
 function signatureOf(n: TableNode): string {
   let out = "";
   for (const f of n.fields) {
-    out += `${f.name}\0${f.node?.id ?? ""}\0${f.list === true ? "l" : f.map === true ? "m" : ""}\0`;
+    out += `${f.name}\0${f.json ?? ""}\0${f.node?.id ?? ""}\0${f.list === true ? "l" : f.map === true ? "m" : ""}\0`;
   }
   return `${out}\u0001${n.required.join("\0")}`;
 }
@@ -70,14 +76,17 @@ const { LEGACY_REQUIRED } = FeatureSet_FieldPresence;
  * its canonical text is written from, shared nodes and all, read only) and
  * whose request message is `message`, as JSON
  * text; "" when the root has no properties to check (a Struct request,
- * whose schema is an open object).
+ * whose schema is an open object). With `lenientArguments` (plugin option
+ * lenient_arguments=true) each field whose JSON name differs from its
+ * proto name carries it as `json`.
  */
 export function argumentTable(
   root: JsonSchema,
   message: DescMessage,
   strict: boolean,
+  lenientArguments = false,
 ): string {
-  const walk = createWalk(root, strict);
+  const walk = createWalk(root, strict, lenientArguments);
   const branches = walk.objectBranches(root);
   if (branches === undefined) {
     return "";
@@ -85,7 +94,11 @@ export function argumentTable(
   return serialize(walk.node(root, branches, message));
 }
 
-function createWalk(root: JsonSchema, strict: boolean) {
+function createWalk(
+  root: JsonSchema,
+  strict: boolean,
+  lenientArguments: boolean,
+) {
   const defs = (root["$defs"] ?? {}) as Record<string, JsonSchema>;
   const byObject = new Map<JsonSchema, TableNode>();
   const bySignature = new Map<string, TableNode>();
@@ -231,6 +244,7 @@ function createWalk(root: JsonSchema, strict: boolean) {
 
   /** A property of `field`, whose schema is `schema`. */
   const tableField = (field: DescField, schema: JsonSchema): TableField => {
+    const own = fieldOf(field);
     let child: DescMessage | undefined;
     let value: JsonSchema | undefined = schema;
     let shape: "list" | "map" | undefined;
@@ -259,20 +273,30 @@ function createWalk(root: JsonSchema, strict: boolean) {
       (wellKnownSchema(child.typeName, strict) !== undefined &&
         child.typeName !== "google.protobuf.Empty")
     ) {
-      return { name: field.name };
+      return own;
     }
     const branches = objectBranches(value);
     if (branches === undefined) {
-      return { name: field.name }; // an open object: nothing checked inside
+      return own; // an open object: nothing checked inside
     }
     const target = single(value) ?? value;
     return {
-      name: field.name,
+      ...own,
       node: node(target, branches, child),
       ...(shape === "list" ? { list: true } : {}),
       ...(shape === "map" ? { map: true } : {}),
     };
   };
+
+  /**
+   * A field without a node: its name (and JSON name, lenient).
+   */
+  const fieldOf = (field: DescField): TableField => ({
+    name: field.name,
+    ...(lenientArguments && field.jsonName !== field.name
+      ? { json: field.jsonName }
+      : {}),
+  });
 
   /**
    * The one non-null schema of a (nullable, described or referenced)
@@ -322,6 +346,7 @@ function serialize(root: TableNode): string {
       }
       if (f.list === true) parts.push(`"list":true`);
       if (f.map === true) parts.push(`"map":true`);
+      if (f.json !== undefined) parts.push(`"json":${quoteJsonString(f.json)}`);
       return `${quoteJsonString(f.name)}:{${parts.join(",")}}`;
     });
     const required =

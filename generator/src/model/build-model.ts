@@ -175,7 +175,8 @@ function toolSchemaText(
  * unless `enforceOpenAiStrict` is false (`providers=` without openai).
  * Warnings (methods `tools=all` leaves out) go to `warn`. Each tool, once
  * built, goes to `checkTool` with the schema tree its text was written
- * from (the provider checks, provider-checks.ts).
+ * from (the provider checks, provider-checks.ts). `lenientArguments`
+ * (lenient_arguments=true) writes JSON names into the argument tables.
  */
 export function buildModel(
   files: readonly DescFile[],
@@ -184,6 +185,7 @@ export function buildModel(
   enforceOpenAiStrict = true,
   warn: (message: string) => void = () => {},
   checkTool: (tool: ToolModel, schema: unknown) => void = () => {},
+  lenientArguments = false,
 ): GeneratorModel {
   checkAliasPrefixes(files, problems);
   const outputSchemas = createOutputSchemaCache();
@@ -252,6 +254,7 @@ export function buildModel(
           built.schema as JsonSchema,
           method.input,
           def.strict,
+          lenientArguments,
         );
         const tool: ToolModel = {
           name: def.name,

@@ -14,6 +14,10 @@ export function modelOf(request: CodeGeneratorRequest): GeneratorModel {
     resolveRequestFiles(request).files,
     undefined,
     toolSelectionOf(options.common, options.lists),
+    undefined,
+    undefined,
+    undefined,
+    options.common["lenient_arguments"] === "true",
   );
 }
 
