@@ -112,39 +112,36 @@ export function checkArguments(
     for (const name of node.names) {
       const field = node.fields.get(name) as ArgumentField;
       const v =
-        field.node === undefined
+        field.node === undefined && field.map !== true
           ? undefined
           : valueOf(obj, name, node, options.lenient === true);
       if (v !== undefined && v !== null) {
-        walkField(v, field, field.node as number, child(path, name));
+        walkField(v, field, child(path, name));
       }
     }
   };
-  const walkField = (
-    v: JsonTree,
-    field: ArgumentField,
-    node: number,
-    path: string,
-  ) => {
+  const walkField = (v: JsonTree, field: ArgumentField, path: string) => {
+    const message =
+      field.node === undefined ? undefined : table.nodes[field.node];
     if (field.map === true && isJsonMap(v)) {
-      for (const key of sortedKeys(v)) {
+      // A map of non-messages given as an object is not looked into.
+      for (const key of message === undefined ? [] : sortedKeys(v)) {
         const item = v[key];
         if (isJsonMap(item)) {
-          walk(item, table.nodes[node]!, `${path}.${key}`, false);
+          walk(item, message as ArgumentNode, `${path}.${key}`, false);
         }
       }
     } else if (field.map === true || field.list === true) {
-      if (Array.isArray(v)) {
-        const itemNode =
-          field.map === true ? entryNode(node) : table.nodes[node]!;
+      const itemNode = field.map === true ? entryNode(field.node) : message;
+      if (Array.isArray(v) && itemNode !== undefined) {
         v.forEach((item, i) => {
           if (isJsonMap(item)) {
             walk(item, itemNode, `${path}[${i}]`, false);
           }
         });
       }
-    } else if (isJsonMap(v)) {
-      walk(v, table.nodes[node]!, path, false);
+    } else if (isJsonMap(v) && message !== undefined) {
+      walk(v, message, path, false);
     }
   };
   walk(args, table.nodes[0]!, "", true);
@@ -156,8 +153,8 @@ function child(path: string, key: string): string {
 }
 
 /**
- * The value of a field: by its name; when lenient, else by the JSON name
- * the table gives it.
+ * The value of a field: by its name; when lenient and that is absent or
+ * `null`, by the JSON name the table gives it.
  */
 function valueOf(
   obj: JsonMap,
@@ -165,11 +162,12 @@ function valueOf(
   node: ArgumentNode,
   lenient: boolean,
 ): JsonTree | undefined {
-  if (Object.hasOwn(obj, name)) {
-    return obj[name];
-  }
+  const value = Object.hasOwn(obj, name) ? obj[name] : undefined;
   const json = lenient ? node.fields.get(name)?.json : undefined;
-  return json !== undefined && Object.hasOwn(obj, json) ? obj[json] : undefined;
+  if ((value === undefined || value === null) && json !== undefined) {
+    return Object.hasOwn(obj, json) ? obj[json] : value;
+  }
+  return value;
 }
 
 /** How many valid fields an unknown-field message lists. */

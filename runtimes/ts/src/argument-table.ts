@@ -19,7 +19,8 @@ export interface ArgumentNode {
 
 /**
  * One property: a leaf (`node` undefined), a message (`node`), a repeated
- * message (`list`) or a map with message values (`map`).
+ * message (`list`) or a map (`map`; with `node` when its values are
+ * messages, without when they are not: only its entries form is checked).
  */
 export interface ArgumentField {
   /** The field's JSON name, when the table gives it (lenient checks). */
@@ -107,13 +108,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** The node of a map entry given as `{"key": …, "value": …}`. */
-export function entryNode(valueNode: number): ArgumentNode {
+/**
+ * The node of a map entry given as `{"key": …, "value": …}`; its value is
+ * checked against `valueNode` when the map's values are messages.
+ */
+export function entryNode(valueNode: number | undefined): ArgumentNode {
   return {
     names: ["key", "value"],
     fields: new Map<string, ArgumentField>([
       ["key", {}],
-      ["value", { node: valueNode }],
+      ["value", valueNode === undefined ? {} : { node: valueNode }],
     ]),
     required: ["key", "value"],
   };

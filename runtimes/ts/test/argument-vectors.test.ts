@@ -68,3 +68,32 @@ describe("argument vectors", () => {
     });
   }
 });
+
+describe("lenient checks", () => {
+  const table = parseArgumentTable(
+    "tool",
+    '{"nodes":[{"fields":{"target_url":{"json":"targetUrl"},"inner":{"node":1,"json":"innerMessage"}},"required":["target_url"]},{"fields":{"page_size":{}},"required":["page_size"]}]}',
+  );
+  const lenient = (text: string) =>
+    checkArguments(readArguments(text).args!, table, { lenient: true });
+
+  it("read a proto name given as null by its JSON name, as Go and Python do", () => {
+    expect(lenient('{"target_url":null,"targetUrl":"u"}')).toEqual([]);
+    expect(
+      lenient('{"target_url":"u","inner":null,"innerMessage":{}}'),
+    ).toEqual([
+      {
+        field: "inner.page_size",
+        reason: "required",
+        message: "missing required field",
+      },
+    ]);
+    expect(lenient('{"target_url":null}')).toEqual([
+      {
+        field: "target_url",
+        reason: "required",
+        message: "missing required field",
+      },
+    ]);
+  });
+});

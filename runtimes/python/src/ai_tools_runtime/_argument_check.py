@@ -44,7 +44,8 @@ class _Node:
     """(proto name, JSON name) of each required field, in schema order (the
     table gives a JSON name that differs only for lenient tools)."""
     nested: tuple[tuple[str, str, _Field], ...]
-    """(proto name, JSON name, field) of the fields holding messages."""
+    """(proto name, JSON name, field) of the fields holding messages, and of
+    the maps (a map of non-messages is looked into as entries only)."""
     valid: str
     """The list of the unknown-field message: ``valid fields: id, title``."""
 
@@ -103,7 +104,9 @@ def _node(raw: Mapping[str, Any], count: int) -> _Node:
     for n, _ in required:
         if n not in fields:
             raise ValueError(f"required field {n!r} is not a field")
-    nested = tuple((n, json_names[n], f) for n, f in fields.items() if f.node is not None)
+    nested = tuple(
+        (n, json_names[n], f) for n, f in fields.items() if f.node is not None or f.kind == "map"
+    )
     return _Node(names, fields, required, nested, _valid(names))
 
 
@@ -164,32 +167,35 @@ class _Check:
         for name, json_name, f in node.nested:
             value = self._get(obj, name, json_name)
             if value is not None:
-                assert f.node is not None
-                self._field(value, f.kind, self.nodes[f.node], _join(path, name))
+                inner = None if f.node is None else self.nodes[f.node]
+                self._field(value, f.kind, inner, _join(path, name))
 
-    def _field(self, value: Any, kind: str, node: _Node, path: str) -> None:
+    def _field(self, value: Any, kind: str, node: _Node | None, path: str) -> None:
         if kind == "":
-            if isinstance(value, dict):
+            if isinstance(value, dict) and node is not None:
                 self.object(value, node, path)
         elif kind == "list":
-            if isinstance(value, list):
+            if isinstance(value, list) and node is not None:
                 for i, item in enumerate(value):
                     if isinstance(item, dict):
                         self.object(item, node, f"{path}[{i}]")
         elif isinstance(value, dict):
-            for key in sorted(value):
-                if isinstance(value[key], dict):
-                    self.object(value[key], node, _join(path, key))
+            # A map of non-messages given as an object is not looked into.
+            if node is not None:
+                for key in sorted(value):
+                    if isinstance(value[key], dict):
+                        self.object(value[key], node, _join(path, key))
         elif isinstance(value, list):
             for i, entry in enumerate(value):
                 if isinstance(entry, dict):
                     self._entry(entry, node, f"{path}[{i}]")
 
-    def _entry(self, entry: Mapping[str, Any], node: _Node, path: str) -> None:
-        """One ``{"key", "value"}`` entry of a map written as an array."""
+    def _entry(self, entry: Mapping[str, Any], node: _Node | None, path: str) -> None:
+        """One ``{"key", "value"}`` entry of a map written as an array; its
+        value is checked against ``node`` when the map's values are messages."""
         self.object(entry, _ENTRY, path)
         value = entry.get("value")
-        if isinstance(value, dict):
+        if isinstance(value, dict) and node is not None:
             self.object(value, node, f"{path}.value")
 
 
