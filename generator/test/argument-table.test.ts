@@ -313,6 +313,7 @@ message Names {
   string plain = 2;
   string custom = 3 [json_name = "renamed"];
   Page page_info = 4;
+  map<string, string> labels = 5;
 }
 message Page { int32 page_size = 1; }
 service Sn {
@@ -321,20 +322,20 @@ service Sn {
 `,
 };
 
-describe("JSON names (lenient_arguments=true only)", () => {
+describe("JSON names (lenient_arguments=true only), maps of scalars", () => {
   it("each field whose JSON name differs carries it, custom ones included", () => {
     const model = modelOf(
       compileRequest(jsonNames, "target=go,lenient_arguments=true"),
     );
     expect(toolOf(model, "names").argumentsJson).toBe(
-      '{"nodes":[{"fields":{"target_url":{"json":"targetUrl"},"plain":{},"custom":{"json":"renamed"},"page_info":{"node":1,"json":"pageInfo"}}},{"fields":{"page_size":{"json":"pageSize"}}}]}',
+      '{"nodes":[{"fields":{"target_url":{"json":"targetUrl"},"plain":{},"custom":{"json":"renamed"},"page_info":{"node":1,"json":"pageInfo"},"labels":{"map":true}}},{"fields":{"page_size":{"json":"pageSize"}}}]}',
     );
   });
 
   it("never without the option", () => {
     const model = modelOf(compileRequest(jsonNames));
     expect(toolOf(model, "names").argumentsJson).toBe(
-      '{"nodes":[{"fields":{"target_url":{},"plain":{},"custom":{},"page_info":{"node":1}}},{"fields":{"page_size":{}}}]}',
+      '{"nodes":[{"fields":{"target_url":{},"plain":{},"custom":{},"page_info":{"node":1},"labels":{"map":true}}},{"fields":{"page_size":{}}}]}',
     );
   });
 });

@@ -26,7 +26,8 @@ type argNode struct {
 }
 
 // argField is one property of a node: a leaf (node < 0), or a message,
-// repeated message or map with message values, checked against nodes[node].
+// repeated message or map with message values, checked against nodes[node];
+// a map of non-messages (isMap, node < 0) has only its entries looked into.
 type argField struct {
 	name, json  string
 	node        int
@@ -182,7 +183,7 @@ func (c *argCheck) object(obj map[string]any, n int, path string, extra []string
 		}
 	}
 	for i, f := range node.fields {
-		if f.node < 0 {
+		if f.node < 0 && !f.isMap {
 			continue
 		}
 		key, v := node.lookup(obj, i, c.lenient)
@@ -233,9 +234,14 @@ func (c *argCheck) value(v any, n int, path string) {
 var entryFields = []string{"key", "value"}
 
 // mapValues checks the values of a map given as an object (keys in byte
-// order) or as an array of {"key", "value"} entries.
+// order) or as an array of {"key", "value"} entries: each entry's keys too,
+// and, when the values are messages (n >= 0), each value against nodes[n].
+// The object form of a map of non-messages (n < 0) is not looked into.
 func (c *argCheck) mapValues(v any, n int, path string) {
 	if obj, ok := v.(map[string]any); ok {
+		if n < 0 {
+			return
+		}
 		for _, key := range sortedKeys(obj) {
 			c.value(obj[key], n, path+"."+key)
 		}
@@ -256,7 +262,9 @@ func (c *argCheck) mapValues(v any, n int, path string) {
 				c.out = append(c.out, Violation{Field: at + "." + name, Reason: "required", Message: "missing required field"})
 			}
 		}
-		c.value(obj["value"], n, at+".value")
+		if n >= 0 {
+			c.value(obj["value"], n, at+".value")
+		}
 	}
 }
 

@@ -289,13 +289,15 @@ function createWalk(
   };
 
   /**
-   * A field without a node: its name (and JSON name, lenient).
+   * A field without a node: its name (and JSON name, lenient), and
+   * `map` for a map (whose entries form is looked into all the same).
    */
   const fieldOf = (field: DescField): TableField => ({
     name: field.name,
     ...(lenientArguments && field.jsonName !== field.name
       ? { json: field.jsonName }
       : {}),
+    ...(field.fieldKind === "map" ? { map: true } : {}),
   });
 
   /**

@@ -126,8 +126,8 @@ var toolResponseAliases = map[string]responseAliasTool{
 // toolArguments holds, per executed tool, its argument table as JSON text:
 // the fields the model may and must send (docs/runtime.md).
 var toolArguments = map[string]string{
-	"shapes_loose":    "{\"nodes\":[{\"fields\":{\"name\":{},\"label\":{},\"count\":{},\"size\":{},\"shade\":{},\"box\":{\"node\":1},\"extra\":{\"node\":1},\"boxes\":{\"node\":1,\"list\":true},\"expanded\":{},\"raw\":{},\"sizes\":{},\"shade_by_name\":{},\"title\":{\"node\":2},\"by_name\":{},\"by_box\":{\"node\":1}},\"required\":[\"name\"]},{\"fields\":{\"width\":{},\"height\":{}},\"required\":[\"width\"]},{\"fields\":{\"text\":{}}}]}",
-	"shapes_strict":   "{\"nodes\":[{\"fields\":{\"name\":{},\"label\":{},\"count\":{},\"size\":{},\"shade\":{},\"box\":{\"node\":1},\"extra\":{\"node\":1},\"boxes\":{\"node\":1,\"list\":true},\"expanded\":{},\"raw\":{},\"sizes\":{},\"shade_by_name\":{},\"title\":{\"node\":2},\"by_name\":{},\"by_box\":{\"node\":1}},\"required\":[\"name\",\"shade\",\"box\",\"extra\",\"boxes\",\"expanded\",\"sizes\",\"shade_by_name\",\"title\"]},{\"fields\":{\"width\":{},\"height\":{}},\"required\":[\"width\"]},{\"fields\":{\"text\":{}}}]}",
+	"shapes_loose":    "{\"nodes\":[{\"fields\":{\"name\":{},\"label\":{},\"count\":{},\"size\":{},\"shade\":{},\"box\":{\"node\":1},\"extra\":{\"node\":1},\"boxes\":{\"node\":1,\"list\":true},\"expanded\":{},\"raw\":{},\"sizes\":{},\"shade_by_name\":{\"map\":true},\"title\":{\"node\":2},\"by_name\":{},\"by_box\":{\"node\":1}},\"required\":[\"name\"]},{\"fields\":{\"width\":{},\"height\":{}},\"required\":[\"width\"]},{\"fields\":{\"text\":{}}}]}",
+	"shapes_strict":   "{\"nodes\":[{\"fields\":{\"name\":{},\"label\":{},\"count\":{},\"size\":{},\"shade\":{},\"box\":{\"node\":1},\"extra\":{\"node\":1},\"boxes\":{\"node\":1,\"list\":true},\"expanded\":{},\"raw\":{},\"sizes\":{},\"shade_by_name\":{\"map\":true},\"title\":{\"node\":2},\"by_name\":{},\"by_box\":{\"node\":1}},\"required\":[\"name\",\"shade\",\"box\",\"extra\",\"boxes\",\"expanded\",\"sizes\",\"shade_by_name\",\"title\"]},{\"fields\":{\"width\":{},\"height\":{}},\"required\":[\"width\"]},{\"fields\":{\"text\":{}}}]}",
 	"twin_put_loose":  "{\"nodes\":[{\"fields\":{\"id\":{},\"note\":{},\"big\":{},\"mood\":{},\"maybe_mood\":{},\"item\":{\"node\":1},\"items\":{\"node\":1,\"list\":true},\"numbers\":{},\"by_name\":{\"node\":1,\"map\":true},\"text\":{},\"other\":{\"node\":1},\"at\":{},\"blob\":{},\"ratio\":{},\"flag\":{}}},{\"fields\":{\"name\":{},\"count\":{}}}]}",
 	"twin_put_strict": "{\"nodes\":[{\"fields\":{\"id\":{},\"note\":{},\"big\":{},\"mood\":{},\"maybe_mood\":{},\"item\":{\"node\":1},\"items\":{\"node\":1,\"list\":true},\"numbers\":{},\"by_name\":{\"node\":1,\"map\":true},\"text\":{},\"other\":{\"node\":1},\"at\":{},\"blob\":{},\"ratio\":{},\"flag\":{}},\"required\":[\"id\",\"big\",\"mood\",\"item\",\"items\",\"numbers\",\"by_name\",\"at\",\"blob\",\"ratio\"]},{\"fields\":{\"name\":{},\"count\":{}},\"required\":[\"name\",\"count\"]}]}",
 }
@@ -833,7 +833,8 @@ type argNode struct {
 }
 
 // argField is one property of a node: a leaf (node < 0), or a message,
-// repeated message or map with message values, checked against nodes[node].
+// repeated message or map with message values, checked against nodes[node];
+// a map of non-messages (isMap, node < 0) has only its entries looked into.
 type argField struct {
 	name, json  string
 	node        int
@@ -989,7 +990,7 @@ func (c *argCheck) object(obj map[string]any, n int, path string, extra []string
 		}
 	}
 	for i, f := range node.fields {
-		if f.node < 0 {
+		if f.node < 0 && !f.isMap {
 			continue
 		}
 		key, v := node.lookup(obj, i, c.lenient)
@@ -1040,9 +1041,14 @@ func (c *argCheck) value(v any, n int, path string) {
 var entryFields = []string{"key", "value"}
 
 // mapValues checks the values of a map given as an object (keys in byte
-// order) or as an array of {"key", "value"} entries.
+// order) or as an array of {"key", "value"} entries: each entry's keys too,
+// and, when the values are messages (n >= 0), each value against nodes[n].
+// The object form of a map of non-messages (n < 0) is not looked into.
 func (c *argCheck) mapValues(v any, n int, path string) {
 	if obj, ok := v.(map[string]any); ok {
+		if n < 0 {
+			return
+		}
 		for _, key := range sortedKeys(obj) {
 			c.value(obj[key], n, path+"."+key)
 		}
@@ -1063,7 +1069,9 @@ func (c *argCheck) mapValues(v any, n int, path string) {
 				c.out = append(c.out, Violation{Field: at + "." + name, Reason: "required", Message: "missing required field"})
 			}
 		}
-		c.value(obj["value"], n, at+".value")
+		if n >= 0 {
+			c.value(obj["value"], n, at+".value")
+		}
 	}
 }
 

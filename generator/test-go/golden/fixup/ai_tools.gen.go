@@ -181,8 +181,8 @@ var toolArguments = map[string]string{
 	"accounts_list":   "{\"nodes\":[{\"fields\":{\"count\":{},\"contacts_per_account\":{}},\"required\":[\"count\",\"contacts_per_account\"]}]}",
 	"accounts_merge":  "{\"nodes\":[{\"fields\":{\"source_id\":{},\"target_id\":{},\"note\":{}},\"required\":[\"source_id\",\"target_id\",\"note\"]}]}",
 	"accounts_watch":  "{\"nodes\":[{\"fields\":{\"count\":{}}}]}",
-	"fixup_loose":     "{\"nodes\":[{\"fields\":{\"labels\":{},\"items_by_num\":{\"node\":1,\"map\":true},\"flags\":{},\"attrs\":{},\"extra\":{},\"list\":{},\"item\":{\"node\":1},\"items\":{\"node\":1,\"list\":true},\"text\":{},\"number\":{},\"nested\":{\"node\":1},\"other_text\":{},\"note\":{},\"values\":{},\"value_map\":{},\"display_name\":{},\"count\":{},\"enabled\":{},\"timeout\":{},\"data\":{},\"level\":{},\"levels\":{}}},{\"fields\":{\"name\":{},\"counts\":{},\"payload\":{},\"children\":{},\"owner_id\":{}}}]}",
-	"fixup_strict":    "{\"nodes\":[{\"fields\":{\"labels\":{},\"items_by_num\":{\"node\":1,\"map\":true},\"flags\":{},\"attrs\":{},\"extra\":{},\"list\":{},\"item\":{\"node\":1},\"items\":{\"node\":1,\"list\":true},\"text\":{},\"number\":{},\"nested\":{\"node\":1},\"other_text\":{},\"note\":{},\"values\":{},\"value_map\":{},\"display_name\":{},\"count\":{},\"enabled\":{},\"timeout\":{},\"data\":{},\"level\":{},\"levels\":{}},\"required\":[\"labels\",\"items_by_num\",\"flags\",\"attrs\",\"extra\",\"list\",\"item\",\"items\",\"values\",\"value_map\",\"display_name\",\"count\",\"enabled\",\"timeout\",\"data\",\"level\",\"levels\"]},{\"fields\":{\"name\":{},\"counts\":{},\"payload\":{},\"children\":{\"node\":2,\"list\":true},\"owner_id\":{}},\"required\":[\"name\",\"counts\",\"payload\",\"children\",\"owner_id\"]},{\"fields\":{}}]}",
+	"fixup_loose":     "{\"nodes\":[{\"fields\":{\"labels\":{\"map\":true},\"items_by_num\":{\"node\":1,\"map\":true},\"flags\":{\"map\":true},\"attrs\":{},\"extra\":{},\"list\":{},\"item\":{\"node\":1},\"items\":{\"node\":1,\"list\":true},\"text\":{},\"number\":{},\"nested\":{\"node\":1},\"other_text\":{},\"note\":{},\"values\":{},\"value_map\":{\"map\":true},\"display_name\":{},\"count\":{},\"enabled\":{},\"timeout\":{},\"data\":{},\"level\":{},\"levels\":{\"map\":true}}},{\"fields\":{\"name\":{},\"counts\":{\"map\":true},\"payload\":{},\"children\":{},\"owner_id\":{}}}]}",
+	"fixup_strict":    "{\"nodes\":[{\"fields\":{\"labels\":{\"map\":true},\"items_by_num\":{\"node\":1,\"map\":true},\"flags\":{\"map\":true},\"attrs\":{},\"extra\":{},\"list\":{},\"item\":{\"node\":1},\"items\":{\"node\":1,\"list\":true},\"text\":{},\"number\":{},\"nested\":{\"node\":1},\"other_text\":{},\"note\":{},\"values\":{},\"value_map\":{\"map\":true},\"display_name\":{},\"count\":{},\"enabled\":{},\"timeout\":{},\"data\":{},\"level\":{},\"levels\":{\"map\":true}},\"required\":[\"labels\",\"items_by_num\",\"flags\",\"attrs\",\"extra\",\"list\",\"item\",\"items\",\"values\",\"value_map\",\"display_name\",\"count\",\"enabled\",\"timeout\",\"data\",\"level\",\"levels\"]},{\"fields\":{\"name\":{},\"counts\":{\"map\":true},\"payload\":{},\"children\":{\"node\":2,\"list\":true},\"owner_id\":{}},\"required\":[\"name\",\"counts\",\"payload\",\"children\",\"owner_id\"]},{\"fields\":{}}]}",
 }
 
 // toolTimeouts holds the deadline of each tool whose annotation sets one.
@@ -922,7 +922,8 @@ type argNode struct {
 }
 
 // argField is one property of a node: a leaf (node < 0), or a message,
-// repeated message or map with message values, checked against nodes[node].
+// repeated message or map with message values, checked against nodes[node];
+// a map of non-messages (isMap, node < 0) has only its entries looked into.
 type argField struct {
 	name, json  string
 	node        int
@@ -1078,7 +1079,7 @@ func (c *argCheck) object(obj map[string]any, n int, path string, extra []string
 		}
 	}
 	for i, f := range node.fields {
-		if f.node < 0 {
+		if f.node < 0 && !f.isMap {
 			continue
 		}
 		key, v := node.lookup(obj, i, c.lenient)
@@ -1129,9 +1130,14 @@ func (c *argCheck) value(v any, n int, path string) {
 var entryFields = []string{"key", "value"}
 
 // mapValues checks the values of a map given as an object (keys in byte
-// order) or as an array of {"key", "value"} entries.
+// order) or as an array of {"key", "value"} entries: each entry's keys too,
+// and, when the values are messages (n >= 0), each value against nodes[n].
+// The object form of a map of non-messages (n < 0) is not looked into.
 func (c *argCheck) mapValues(v any, n int, path string) {
 	if obj, ok := v.(map[string]any); ok {
+		if n < 0 {
+			return
+		}
 		for _, key := range sortedKeys(obj) {
 			c.value(obj[key], n, path+"."+key)
 		}
@@ -1152,7 +1158,9 @@ func (c *argCheck) mapValues(v any, n int, path string) {
 				c.out = append(c.out, Violation{Field: at + "." + name, Reason: "required", Message: "missing required field"})
 			}
 		}
-		c.value(obj["value"], n, at+".value")
+		if n >= 0 {
+			c.value(obj["value"], n, at+".value")
+		}
 	}
 }
 
