@@ -7,7 +7,8 @@ import dataclasses
 import json
 import re
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from types import SimpleNamespace
 
 import grpc
 import grpc.aio
@@ -378,3 +379,44 @@ def test_bad_options_are_refused(channel: grpc.Channel) -> None:
     broken = dataclasses.replace(METHODS[0], arguments='{"nodes":[]}')
     with pytest.raises(ValueError, match="invalid argument table"):
         Executor(channel, [broken], ALIASES)
+
+
+class _Rules:
+    """A validator of protovalidate's shape: reports ``found`` or raises
+    ``error``."""
+
+    def __init__(self, found: Sequence[object] = (), error: Exception | None = None) -> None:
+        self.found, self.error = list(found), error
+
+    def collect_violations(self, message: object) -> list[object]:
+        if self.error is not None:
+            raise self.error
+        return self.found
+
+
+def _validated(channel: grpc.Channel, validator: _Rules) -> Executor:
+    methods = [dataclasses.replace(m, validate=True) for m in METHODS]
+    return Executor(channel, methods, ALIASES, validator=validator)
+
+
+def test_a_validator_that_cannot_run_sends_nothing(channel: grpc.Channel, servers: Servers) -> None:
+    executor = _validated(channel, _Rules(error=RuntimeError('no such rule "x"')))
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_create", create_json())
+    err = caught.value
+    assert (err.reason, err.code, str(err), err.violations) == (
+        "failed-validation",
+        grpc.StatusCode.INTERNAL,
+        'cannot check the request\'s rules: no such rule "x"',
+        (),
+    )
+    assert servers.accounts.received == []
+
+
+def test_a_rule_without_a_message_shows_its_id(channel: grpc.Channel) -> None:
+    rule = SimpleNamespace(message="", rule_id="name.even", HasField=lambda _: False)
+    executor = _validated(channel, _Rules([SimpleNamespace(proto=rule)]))
+    with pytest.raises(ToolError) as caught:
+        executor.execute("accounts_create", create_json())
+    assert caught.value.violations == (Violation("", "validation", "name.even"),)
+    assert str(caught.value) == "invalid arguments, nothing was sent:\n- name.even"

@@ -28,6 +28,8 @@ export type RequestValidationResult =
 export interface RuleViolation {
   /** The rule's message. */
   readonly message: string;
+  /** The rule's id, shown when its message is empty. */
+  readonly ruleId?: string | undefined;
   /** The field the rule is on; empty for a message-level rule. */
   readonly field: Path;
 }
@@ -35,15 +37,25 @@ export interface RuleViolation {
 /**
  * Stage 6 of a call (docs/runtime.md, "Argument checks"): every rule the
  * request breaks, as a ToolError `failed-validation` with one violation
- * each (nothing is sent). A validator that fails to run its rules is a
- * `failed-validation` ToolError of code `Internal`.
+ * each (nothing is sent; a rule without a message shows its id). A
+ * validator that fails to run its rules (an error result, or a throw) is a
+ * `failed-validation` ToolError of code `Internal`: `cannot check the
+ * request's rules: <error>`.
  */
 export function validateRequest(
   validator: RequestValidator,
   schema: DescMessage,
   request: Message,
 ): void {
-  const result = validator.validate(schema, request);
+  let result: RequestValidationResult;
+  try {
+    result = validator.validate(schema, request);
+  } catch (err) {
+    result = {
+      kind: "error",
+      error: err instanceof Error ? err : new Error(String(err)),
+    };
+  }
   if (result.kind === "valid") {
     return;
   }
@@ -56,7 +68,7 @@ export function validateRequest(
   const violations: Violation[] = result.violations.map((v) => ({
     field: fieldPath(v.field),
     reason: "validation",
-    message: v.message,
+    message: v.message === "" ? (v.ruleId ?? "") : v.message,
   }));
   throw violationError(violations, "failed-validation");
 }

@@ -156,27 +156,55 @@ describe("the executor's validation stage", () => {
     expect(server.calls.at(-1)?.method).toBe("EchoStrict");
   });
 
-  it("a validator that cannot run its rules: failed-validation, Internal, nothing sent", async () => {
+  it("shows a rule's id when its message is empty", async () => {
     const e = createExecutor(server.transport, {
       methods,
       aliases: aitestAliases,
       validator: {
         validate: () => ({
-          kind: "error",
-          error: new Error('no such rule "x"'),
+          kind: "invalid",
+          violations: [{ message: "", ruleId: "count.even", field: [] }],
         }),
       },
     });
-    const before = server.calls.length;
     const err = await e.execute("fixup_loose", `{}`).then(
       () => undefined,
       (x: unknown) => x as ToolError,
     );
-    expect([err?.reason, err?.code, err?.message]).toEqual([
-      "failed-validation",
-      Code.Internal,
-      `cannot check the request's rules: no such rule "x"`,
+    expect(err?.violations).toEqual([
+      { field: "", reason: "validation", message: "count.even" },
     ]);
-    expect(server.calls.length).toBe(before);
   });
+
+  const cannotRun: Record<string, RequestValidator> = {
+    "an error result": {
+      validate: () => ({ kind: "error", error: new Error('no such rule "x"') }),
+    },
+    "a throw": {
+      validate: () => {
+        throw new Error('no such rule "x"');
+      },
+    },
+  };
+  it.each(Object.entries(cannotRun))(
+    "a validator that cannot run its rules (%s): failed-validation, Internal, nothing sent",
+    async (_, validator) => {
+      const e = createExecutor(server.transport, {
+        methods,
+        aliases: aitestAliases,
+        validator,
+      });
+      const before = server.calls.length;
+      const err = await e.execute("fixup_loose", `{}`).then(
+        () => undefined,
+        (x: unknown) => x as ToolError,
+      );
+      expect([err?.reason, err?.code, err?.message]).toEqual([
+        "failed-validation",
+        Code.Internal,
+        `cannot check the request's rules: no such rule "x"`,
+      ]);
+      expect(server.calls.length).toBe(before);
+    },
+  );
 });

@@ -258,7 +258,7 @@ class _Base(Generic[ChannelT]):
             raise self._error(
                 "failed-validation",
                 grpc.StatusCode.INTERNAL,
-                f"cannot check the buf.validate rules of the request: {err}",
+                f"cannot check the request's rules: {err}",
             ) from err
         if found:
             raise self._refused("failed-validation", found)
