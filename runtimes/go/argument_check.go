@@ -85,7 +85,9 @@ func parseArgTable(text string) (*argTable, error) {
 				return err
 			}
 			if f.JSON == "" {
-				f.JSON = jsonCamelCase(name)
+				// The generator writes a JSON name that differs, with
+				// lenient_arguments=true only (custom json_name included).
+				f.JSON = name
 			}
 			field := argField{name: name, json: f.JSON, node: -1, list: f.List, isMap: f.Map}
 			if f.Node != nil {
@@ -285,22 +287,4 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// jsonCamelCase is protobuf's default JSON name of a field: each '_'
-// dropped, an ASCII lower-case letter after one upper-cased.
-func jsonCamelCase(name string) string {
-	b := make([]byte, 0, len(name))
-	after := false
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c != '_' {
-			if after && 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			b = append(b, c)
-		}
-		after = c == '_'
-	}
-	return string(b)
 }

@@ -41,6 +41,10 @@ func TestLenientArguments(t *testing.T) {
 	conn, srv := startServer(t)
 	lenientArguments = true
 	t.Cleanup(func() { lenientArguments = false })
+	// The table as the generator writes it with lenient_arguments=true.
+	useArguments(t, map[string]string{
+		"accounts_merge": `{"nodes":[{"fields":{"source_id":{"json":"sourceId"},"target_id":{"json":"targetId"},"note":{}},"required":["source_id","target_id","note"]}]}`,
+	})
 	e := NewExecutor(conn)
 	source := e.GetAliasManager().Register("acct", testUUID(1))
 	out, err := e.Execute(context.Background(), "accounts_merge", `{"sourceId":"`+source+`","targetId":"acct-1","note":"","zzz":1}`)
@@ -52,5 +56,23 @@ func TestLenientArguments(t *testing.T) {
 	wantToolError(t, err, "invalid-arguments", codes.InvalidArgument, "invalid arguments, nothing was sent:\n- \"target_id\": missing required field\n- \"note\": missing required field")
 	if srv.calls.Load() != calls {
 		t.Error("a refused call reached the server")
+	}
+}
+
+// TestLenientJSONNamesFromTable: a lenient check accepts the JSON name the
+// table gives (a custom json_name too) and derives none itself.
+func TestLenientJSONNamesFromTable(t *testing.T) {
+	table, err := parseArgTable(`{"nodes":[{"fields":{"custom":{"json":"renamed"},"target_url":{}},"required":["custom","target_url"]}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, _ := parseArguments(`{"renamed":"x","targetUrl":"y"}`)
+	got := table.check(obj, nil, true)
+	if len(got) != 1 || got[0].Field != "target_url" || got[0].Reason != "required" {
+		t.Errorf("lenient: %q", got)
+	}
+	got = table.check(obj, nil, false)
+	if len(got) != 4 || got[0].Field != "renamed" || got[0].Reason != "unknown-field" {
+		t.Errorf("strict: %q", got)
 	}
 }
