@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -19,6 +20,15 @@ import (
 // shared store, any process continues any conversation. It is safe for
 // concurrent use.
 type ConversationExecutor struct {
+	// MaxResultBytes is the largest result text shown to the model, as
+	// Executor.MaxResultBytes (zero: DefaultMaxResultBytes; negative: no
+	// limit). Set it before the first call.
+	MaxResultBytes int
+	// Timeout is the deadline of a call of a tool that sets none in its
+	// annotation, as Executor.Timeout (zero: DefaultToolTimeout; negative:
+	// none). Set it before the first call.
+	Timeout time.Duration
+
 	conn  grpc.ClientConnInterface
 	store ConversationStore
 }
@@ -49,6 +59,7 @@ func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, ar
 		return "", err
 	}
 	e.conn = c.conn
+	e.MaxResultBytes, e.Timeout = c.MaxResultBytes, c.Timeout
 	return e.Execute(ctx, toolName, argsJSON)
 }
 

@@ -108,3 +108,29 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 	}
 }
+
+// TestConversationExecutorBounds: a ConversationExecutor's MaxResultBytes
+// and Timeout hold for its calls as an Executor's do.
+func TestConversationExecutorBounds(t *testing.T) {
+	conn, srv := startServer(t)
+	ctx := context.Background()
+	c := NewConversationExecutor(conn, NewMemoryConversationStore(0))
+	handle, err := c.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.MaxResultBytes = 100
+	_, err = c.Execute(ctx, handle, "accounts_list", `{"count":3,"contacts_per_account":0}`)
+	var te *ToolError
+	if !errors.As(err, &te) || te.Reason != "result-too-large" || !strings.HasSuffix(te.Message, "over the limit of 100; ask for less (a smaller page size or a filter)") {
+		t.Fatalf("limit: %v", err)
+	}
+	c.MaxResultBytes = 0
+	c.Timeout = 50 * time.Millisecond
+	before := srv.cancelled.Load()
+	_, err = c.Execute(ctx, handle, "accounts_watch", `{"count":-1}`)
+	if !errors.As(err, &te) || te.Code != codes.DeadlineExceeded {
+		t.Fatalf("timeout: %v", err)
+	}
+	waitFor(t, "ConversationExecutor.Timeout", func() bool { return srv.cancelled.Load() == before+1 })
+}

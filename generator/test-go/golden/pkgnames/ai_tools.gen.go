@@ -1164,6 +1164,15 @@ func eachField(b []byte, each func(protowire.Number, []byte)) {
 // shared store, any process continues any conversation. It is safe for
 // concurrent use.
 type ConversationExecutor struct {
+	// MaxResultBytes is the largest result text shown to the model, as
+	// Executor.MaxResultBytes (zero: DefaultMaxResultBytes; negative: no
+	// limit). Set it before the first call.
+	MaxResultBytes int
+	// Timeout is the deadline of a call of a tool that sets none in its
+	// annotation, as Executor.Timeout (zero: DefaultToolTimeout; negative:
+	// none). Set it before the first call.
+	Timeout time.Duration
+
 	conn  grpc.ClientConnInterface
 	store ConversationStore
 }
@@ -1194,6 +1203,7 @@ func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, ar
 		return "", err
 	}
 	e.conn = c.conn
+	e.MaxResultBytes, e.Timeout = c.MaxResultBytes, c.Timeout
 	return e.Execute(ctx, toolName, argsJSON)
 }
 
