@@ -371,11 +371,22 @@ def test_the_default_deadline_is_30_seconds(channel: grpc.Channel) -> None:
     assert executor._deadline(method, 1.0) == 1.0
 
 
+def test_a_zero_timeout_is_no_deadline(channel: grpc.Channel) -> None:
+    executor = Executor(channel, METHODS, ALIASES, timeout=0)
+    method = METHODS[0]
+    assert executor._deadline(method, None) is None
+    assert executor._deadline(method, 1.0) == 1.0
+    assert executor._deadline(dataclasses.replace(method, timeout=2.0), None) == 2.0
+    assert json.loads(executor.execute("accounts_create", create_json()))["account"]
+
+
 def test_bad_options_are_refused(channel: grpc.Channel) -> None:
-    with pytest.raises(ValueError, match="max_result_bytes must be 0 or more"):
+    with pytest.raises(
+        ValueError, match=r"max_result_bytes must be 0 \(no limit\) or more, got -1"
+    ):
         Executor(channel, METHODS, ALIASES, max_result_bytes=-1)
-    with pytest.raises(ValueError, match="timeout must be a positive number"):
-        Executor(channel, METHODS, ALIASES, timeout=0)
+    with pytest.raises(ValueError, match=r"timeout must be 0 \(no deadline\) or a positive"):
+        Executor(channel, METHODS, ALIASES, timeout=-1)
     broken = dataclasses.replace(METHODS[0], arguments='{"nodes":[]}')
     with pytest.raises(ValueError, match="invalid argument table"):
         Executor(channel, [broken], ALIASES)

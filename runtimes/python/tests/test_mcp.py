@@ -167,6 +167,14 @@ def test_a_property_that_clashes_is_refused(aio_channel: grpc.aio.Channel) -> No
         s.add_tools(mcp_tools(), ALIASES, aio_channel)
 
 
+def test_negative_limits_are_refused_when_the_server_is_made() -> None:
+    with pytest.raises(ValueError, match=r"max_result_bytes must be 0 \(no limit\) or more"):
+        McpToolServer(max_result_bytes=-1)
+    with pytest.raises(ValueError, match=r"timeout must be 0 \(no deadline\) or a positive"):
+        McpToolServer(timeout=-0.5)
+    McpToolServer(max_result_bytes=0, timeout=0)  # no limit, no deadline
+
+
 # -- calls, in memory: one conversation per connection --------------------------
 
 

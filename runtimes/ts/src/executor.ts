@@ -31,6 +31,7 @@ import {
   type RequestValidator,
 } from "./request-validation.js";
 import {
+  checkCallLimits,
   checkResultSize,
   defaultMaxResultBytes,
   streamTooLarge,
@@ -170,6 +171,7 @@ export function createExecutor(
   transport: Transport,
   config: ExecutorConfig,
 ): Executor {
+  checkCallLimits(config);
   const tools = new Map<string, Entry>();
   for (const m of config.methods) {
     if (

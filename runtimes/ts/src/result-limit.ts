@@ -10,6 +10,34 @@ export const defaultMaxResultBytes = 100_000;
 const askForLess = "ask for less (a smaller page size or a filter)";
 
 /**
+ * Throw an Error naming the option for a `maxResultBytes` below 0 (0: no
+ * limit) or a `timeoutMs` below 0 (0: no deadline), or one that is no
+ * number.
+ */
+export function checkCallLimits(options: {
+  readonly maxResultBytes?: number | undefined;
+  readonly timeoutMs?: number | undefined;
+}): void {
+  const { maxResultBytes, timeoutMs } = options;
+  if (
+    maxResultBytes !== undefined &&
+    !(Number.isSafeInteger(maxResultBytes) && maxResultBytes >= 0)
+  ) {
+    throw new Error(
+      `maxResultBytes must be 0 (no limit) or a positive whole number of bytes, got ${String(maxResultBytes)}`,
+    );
+  }
+  if (
+    timeoutMs !== undefined &&
+    !(Number.isFinite(timeoutMs) && timeoutMs >= 0)
+  ) {
+    throw new Error(
+      `timeoutMs must be 0 (no deadline) or a positive number of milliseconds, got ${String(timeoutMs)}`,
+    );
+  }
+}
+
+/**
  * Refuse a result text (as the model would see it) over max UTF-8 bytes
  * (0: no limit) with a ToolError `result-too-large`; return it otherwise.
  */

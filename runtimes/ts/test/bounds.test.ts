@@ -17,6 +17,7 @@ import {
   type AitestServer,
 } from "./support/aitest-server.js";
 import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
+import { createMcpToolServer } from "../src/mcp/index.js";
 
 let server: AitestServer;
 
@@ -105,6 +106,23 @@ describe("maxResultBytes", () => {
   });
 });
 
+describe("limits below 0", () => {
+  it("are refused when the executor or the MCP server is made, naming the option", () => {
+    expect(() => executor({ maxResultBytes: -1 })).toThrow(
+      "maxResultBytes must be 0 (no limit) or a positive whole number of bytes, got -1",
+    );
+    expect(() => createMcpToolServer({ maxResultBytes: -1 })).toThrow(
+      "maxResultBytes must be 0 (no limit)",
+    );
+    expect(() => executor({ timeoutMs: -5 })).toThrow(
+      "timeoutMs must be 0 (no deadline) or a positive number of milliseconds, got -5",
+    );
+    expect(() => createMcpToolServer({ timeoutMs: -5 })).toThrow(
+      "timeoutMs must be 0 (no deadline)",
+    );
+  });
+});
+
 describe("deadlines", () => {
   /** Run a held ListAccounts call; the error, once the server saw it end. */
   async function heldCall(
@@ -123,6 +141,14 @@ describe("deadlines", () => {
     const sent = server.calls.at(-1)?.timeoutMs;
     expect(sent).toBeGreaterThan(25_000);
     expect(sent).toBeLessThanOrEqual(30_000);
+  });
+
+  it("sends no deadline with timeoutMs 0, the caller's when given", async () => {
+    const e = executor({ timeoutMs: 0 });
+    await e.execute("accounts_list", list(1));
+    expect(server.calls.at(-1)?.timeoutMs).toBeUndefined();
+    await e.execute("accounts_list", list(1), { timeoutMs: 60_000 });
+    expect(server.calls.at(-1)?.timeoutMs).toBeGreaterThan(55_000);
   });
 
   it("ends a call past the executor's deadline: DeadlineExceeded, the server sees it end", async () => {

@@ -107,6 +107,19 @@ class ToolMethod:
 ChannelT = TypeVar("ChannelT")
 
 
+def check_call_limits(max_result_bytes: int, timeout: float | None) -> None:
+    """Refuse a ``max_result_bytes`` below 0 (0: no limit) or a ``timeout``
+    below 0 (0: no deadline) with a ``ValueError`` naming the option."""
+    if isinstance(max_result_bytes, bool) or not isinstance(max_result_bytes, int):
+        raise ValueError(f"max_result_bytes must be a whole number, got {max_result_bytes!r}")
+    if max_result_bytes < 0:
+        raise ValueError(f"max_result_bytes must be 0 (no limit) or more, got {max_result_bytes!r}")
+    if timeout is not None and not timeout >= 0:
+        raise ValueError(
+            f"timeout must be 0 (no deadline) or a positive number of seconds, got {timeout!r}"
+        )
+
+
 class _Base(Generic[ChannelT]):
     def __init__(
         self,
@@ -135,19 +148,16 @@ class _Base(Generic[ChannelT]):
         - ``max_result_bytes``: the largest result text (UTF-8 bytes) handed
           to the model, 0 for no limit;
         - ``timeout``: the deadline of a call in seconds when the tool sets
-          none (default :data:`DEFAULT_TIMEOUT`)."""
+          none (default :data:`DEFAULT_TIMEOUT`; 0 for none)."""
         if response_json not in ("compact", "full"):
             raise ValueError(f'response_json must be "compact" or "full", got {response_json!r}')
-        if not isinstance(max_result_bytes, int) or max_result_bytes < 0:
-            raise ValueError(f"max_result_bytes must be 0 or more, got {max_result_bytes!r}")
-        if timeout is not None and not timeout > 0:
-            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        check_call_limits(max_result_bytes, timeout)
         self._full = response_json == "full"
         self._lenient = lenient_arguments
         self._json_names = json_names
         self._validator = validator
         self._max_result_bytes = max_result_bytes
-        self._timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+        self._timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout) or None
         self._methods: dict[str, ToolMethod] = {}
         self._tables: dict[str, ArgumentTable] = {}
         for m in methods:
@@ -277,11 +287,13 @@ class _Base(Generic[ChannelT]):
             violations=shown,
         )
 
-    def _deadline(self, method: ToolMethod, timeout: float | None) -> float:
-        """The call's deadline in seconds: the tool's, else the executor's;
-        the caller's when shorter."""
+    def _deadline(self, method: ToolMethod, timeout: float | None) -> float | None:
+        """The call's deadline in seconds: the tool's, else the executor's
+        (None: no deadline); the caller's when shorter."""
         own = method.timeout if method.timeout is not None else self._timeout
-        return own if timeout is None else min(own, timeout)
+        if own is None or timeout is None:
+            return own if timeout is None else timeout
+        return min(own, timeout)
 
     def _shown(self, out: str) -> str:
         """The result as the model reads it: aliasified, refused when over

@@ -26,6 +26,7 @@ import {
 import type { RequestValidator } from "../request-validation.js";
 import { quote } from "../json.js";
 import { createMethodRegistry } from "../method-registry.js";
+import { checkCallLimits } from "../result-limit.js";
 import {
   errorResult,
   errorText,
@@ -178,6 +179,7 @@ const toolNamePattern = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 export function createMcpToolServer(
   options: McpToolServerOptions = {},
 ): McpToolServer {
+  checkCallLimits(options);
   const extras = options.extraProperties ?? [];
   const handleArgument = options.handleArgument === true;
   for (const e of extras) {

@@ -30,7 +30,7 @@ from .._conversation_store import (
     ConversationStore,
     MemoryConversationStore,
 )
-from .._executor import AsyncExecutor, Executor
+from .._executor import AsyncExecutor, Executor, check_call_limits
 from .._result_limit import DEFAULT_MAX_RESULT_BYTES
 from .._tables import AliasConfig
 from .._tool_error import ToolError
@@ -115,7 +115,7 @@ class McpToolServer:
       default, idle for ``idle_ttl_seconds`` at most (also the idle time of
       an HTTP session).
     - ``timeout``: the deadline of a gRPC call in seconds when the tool's
-      annotation sets none (default 30).
+      annotation sets none (default 30; 0: no deadline).
     - ``max_result_bytes``: the largest result text handed to the model
       (UTF-8 bytes; 0: no limit); a stream stops being read past it.
     - ``lenient_arguments``: unknown argument keys dropped, not refused.
@@ -153,6 +153,7 @@ class McpToolServer:
             seen.add(e.name)
         if not idle_ttl_seconds > 0:
             raise ValueError(f"idle_ttl_seconds must be positive, got {idle_ttl_seconds!r}")
+        check_call_limits(max_result_bytes, timeout)
         self.extra_properties = tuple(extra_properties)
         self.handle_argument = handle_argument
         self.idle_ttl_seconds = float(idle_ttl_seconds)
