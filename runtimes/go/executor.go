@@ -95,7 +95,11 @@ func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, s
 	}
 	if validateRequest != nil {
 		if err := validateRequest(req); err != nil {
-			return e.refuse("failed-validation", validationViolations(err), err)
+			vs := validationViolations(err)
+			if vs == nil {
+				return e.cannotValidate(err)
+			}
+			return e.refuse("failed-validation", vs, err)
 		}
 	}
 	return nil

@@ -37,7 +37,7 @@ func violationsFile(t *testing.T) protoreflect.FileDescriptor {
 		Name: proto.String("test/validate.proto"), Package: proto.String("test.validate"), Syntax: proto.String("proto2"),
 		MessageType: []*descriptorpb.DescriptorProto{
 			{Name: proto.String("Violations"), Field: []*descriptorpb.FieldDescriptorProto{field("violations", 1, msg, rep, "Violation", nil)}},
-			{Name: proto.String("Violation"), Field: []*descriptorpb.FieldDescriptorProto{field("message", 3, str, opt, "", nil), field("field", 5, msg, opt, "FieldPath", nil)}},
+			{Name: proto.String("Violation"), Field: []*descriptorpb.FieldDescriptorProto{field("rule_id", 2, str, opt, "", nil), field("message", 3, str, opt, "", nil), field("field", 5, msg, opt, "FieldPath", nil)}},
 			{Name: proto.String("FieldPath"), Field: []*descriptorpb.FieldDescriptorProto{field("elements", 1, msg, rep, "FieldPathElement", nil)}},
 			{Name: proto.String("FieldPathElement"), OneofDecl: []*descriptorpb.OneofDescriptorProto{{Name: proto.String("subscript")}}, Field: []*descriptorpb.FieldDescriptorProto{
 				field("field_name", 2, str, opt, "", nil),
@@ -63,8 +63,12 @@ func newViolations(t *testing.T, fd protoreflect.FileDescriptor, items ...[]any)
 	md := fd.Messages()
 	out := dynamicpb.NewMessage(md.ByName("Violations"))
 	list := out.Mutable(md.ByName("Violations").Fields().ByName("violations")).List()
-	for _, item := range items { // message, then path elements: a name, or a name and a subscript
+	for _, item := range items { // message (or message and rule id), then path elements: a name, or a name and a subscript
 		v := list.NewElement().Message()
+		if pair, ok := item[0].([2]string); ok {
+			v.Set(v.Descriptor().Fields().ByName("rule_id"), protoreflect.ValueOfString(pair[1]))
+			item[0] = pair[0]
+		}
 		v.Set(v.Descriptor().Fields().ByName("message"), protoreflect.ValueOfString(item[0].(string)))
 		path := v.Mutable(v.Descriptor().Fields().ByName("field")).Message()
 		elements := path.Mutable(path.Descriptor().Fields().ByName("elements")).List()
@@ -101,6 +105,7 @@ func TestValidationViolations(t *testing.T) {
 		[]any{"value length must be at least 1 characters", [2]any{"labels", "env"}},
 		[]any{"must be positive", [2]any{"items_by_num", int64(-3)}, "counts"},
 		[]any{"exactly one field is required in oneof"},
+		[]any{[2]string{"", "note.custom_rule"}, "note"},
 	)}
 	saved := validateRequest
 	t.Cleanup(func() { validateRequest = saved })
@@ -113,19 +118,30 @@ func TestValidationViolations(t *testing.T) {
 		`- "items[2].owner_id": value must be in list [user-1]` + "\n" +
 		`- "labels.env": value length must be at least 1 characters` + "\n" +
 		`- "items_by_num.-3.counts": must be positive` + "\n" +
-		`- exactly one field is required in oneof`
+		`- exactly one field is required in oneof` + "\n" +
+		`- "note": note.custom_rule`
 	wantToolError(t, got, "failed-validation", codes.InvalidArgument, want)
 	var te *ToolError
-	if errors.As(got, &te); len(te.Violations) != 4 || te.Violations[0].Reason != "validation" || te.Violations[3].Field != "" {
+	if errors.As(got, &te); len(te.Violations) != 5 || te.Violations[0].Reason != "validation" || te.Violations[3].Field != "" {
 		t.Errorf("violations %q", te.Violations)
 	}
 	if srv.calls.Load() != calls {
 		t.Error("a request that failed validation reached the server")
 	}
-	// An error without ToProto: one violation with its text.
+	// A validator that cannot run (an error without violations): INTERNAL,
+	// its text, no violations, nothing sent.
 	validateRequest = func(proto.Message) error { return errors.New("compilation error: bad rule") }
 	_, got = e.Execute(context.Background(), "fixup_loose", `{}`)
-	wantToolError(t, got, "failed-validation", codes.InvalidArgument, "invalid arguments, nothing was sent:\n- compilation error: bad rule")
+	wantToolError(t, got, "failed-validation", codes.Internal, "cannot check the request's rules: compilation error: bad rule")
+	if errors.As(got, &te); len(te.Violations) != 0 {
+		t.Errorf("violations of a validator that cannot run: %q", te.Violations)
+	}
+	validateRequest = func(proto.Message) error { return validationError{newViolations(t, fd)} }
+	_, got = e.Execute(context.Background(), "fixup_loose", `{}`)
+	wantToolError(t, got, "failed-validation", codes.Internal, "cannot check the request's rules: validation error")
+	if srv.calls.Load() != calls {
+		t.Error("a request that could not be validated reached the server")
+	}
 	validateRequest = func(proto.Message) error { return nil }
 	if _, err := e.Execute(context.Background(), "fixup_loose", `{}`); err != nil {
 		t.Fatal(err)

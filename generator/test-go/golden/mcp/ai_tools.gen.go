@@ -1589,7 +1589,11 @@ func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, s
 	}
 	if validateRequest != nil {
 		if err := validateRequest(req); err != nil {
-			return e.refuse("failed-validation", validationViolations(err), err)
+			vs := validationViolations(err)
+			if vs == nil {
+				return e.cannotValidate(err)
+			}
+			return e.refuse("failed-validation", vs, err)
 		}
 	}
 	return nil
@@ -2422,22 +2426,30 @@ func (e *ToolError) GRPCStatus() *status.Status {
 // method returning buf.validate.Violations, read here by field name so that
 // the runtime does not import protovalidate: each violation's field path
 // with proto names, "[i]" for a list index and ".key" for a map key ("" for
-// a message rule), and its message. Any other error is one violation
-// without a field.
+// a message rule), and its message (its rule id when the message is
+// empty). nil for any other error (a validator that cannot run: a rule
+// that does not compile, a runtime error) or one without violations.
 func validationViolations(err error) []Violation {
 	list := violationsProto(err)
-	if list == nil {
-		return []Violation{{Reason: "validation", Message: err.Error()}}
+	if list == nil || list.Len() == 0 {
+		return nil
 	}
 	out := make([]Violation, 0, list.Len())
 	for i := 0; i < list.Len(); i++ {
 		v := list.Get(i).Message()
-		out = append(out, Violation{Field: fieldPath(protoField(v, "field")), Reason: "validation", Message: protoField(v, "message").String()})
-	}
-	if len(out) == 0 {
-		return []Violation{{Reason: "validation", Message: err.Error()}}
+		msg := protoField(v, "message").String()
+		if msg == "" {
+			msg = protoField(v, "rule_id").String()
+		}
+		out = append(out, Violation{Field: fieldPath(protoField(v, "field")), Reason: "validation", Message: msg})
 	}
 	return out
+}
+
+// cannotValidate is the error of a validator that could not check the
+// request (docs/runtime.md, "buf.validate"): nothing was sent.
+func (e *Executor) cannotValidate(err error) *ToolError {
+	return e.toolError("failed-validation", codes.Internal, "cannot check the request's rules: "+err.Error(), err)
 }
 
 // violationsProto finds, in err's chain, an error with a method ToProto()
