@@ -28,7 +28,8 @@ import { createMethodRegistry } from "./method-registry.js";
 import { toProtoJsonString, toProtoJsonStrings } from "./proto-json.js";
 import {
   validateRequest,
-  type RequestValidator,
+  validatorOf,
+  type RequestValidatorSource,
 } from "./request-validation.js";
 import {
   checkCallLimits,
@@ -74,9 +75,12 @@ export interface ExecutorConfig {
   /**
    * A protovalidate validator (`createValidator()` of
    * `@bufbuild/protovalidate`): the requests of tools with `validate` are
-   * checked against their `buf.validate` rules before sending.
+   * checked against their `buf.validate` rules before sending. Given as a
+   * function making one (`createValidator`), one validator is made for
+   * every executor given that function: rules are compiled once, not once
+   * per executor.
    */
-  readonly validator?: RequestValidator | undefined;
+  readonly validator?: RequestValidatorSource | undefined;
   /**
    * The most UTF-8 bytes of a result as the model sees it: a larger one is
    * refused (`result-too-large`), a stream cancelled once past it. 100,000
@@ -443,7 +447,7 @@ function decode(
     throw invalidArguments(e instanceof Error ? e.message : String(e), e);
   }
   if (entry.validate === true && config.validator !== undefined) {
-    validateRequest(config.validator, input, request);
+    validateRequest(validatorOf(config.validator), input, request);
   }
   return request;
 }

@@ -41,6 +41,7 @@ export { fixArguments, isBase64 } from "./fixup.js";
 export {
   type RequestValidationResult,
   type RequestValidator,
+  type RequestValidatorSource,
   type RuleViolation,
 } from "./request-validation.js";
 export { defaultMaxResultBytes } from "./result-limit.js";

@@ -15,6 +15,30 @@ export interface RequestValidator {
   validate(schema: DescMessage, message: Message): RequestValidationResult;
 }
 
+/**
+ * A validator, or a function making one (`createValidator` itself): an
+ * executor given a function calls it once for all the executors given the
+ * same function, so the rules it compiles are compiled once, not once per
+ * conversation.
+ */
+export type RequestValidatorSource =
+  RequestValidator | (() => RequestValidator);
+
+const madeValidators = new WeakMap<() => RequestValidator, RequestValidator>();
+
+/** The validator of source: itself, or the one its function made. */
+export function validatorOf(source: RequestValidatorSource): RequestValidator {
+  if (typeof source !== "function") {
+    return source;
+  }
+  let made = madeValidators.get(source);
+  if (made === undefined) {
+    made = source();
+    madeValidators.set(source, made);
+  }
+  return made;
+}
+
 /** The outcome of {@link RequestValidator.validate}. */
 export type RequestValidationResult =
   | { readonly kind: "valid" }

@@ -156,6 +156,24 @@ describe("the executor's validation stage", () => {
     expect(server.calls.at(-1)?.method).toBe("EchoStrict");
   });
 
+  it("makes one validator for every executor given the same function", async () => {
+    let made = 0;
+    const createValidator = () => {
+      made++;
+      return validator;
+    };
+    const seen = validator.seen;
+    for (let i = 0; i < 3; i++) {
+      const e = createExecutor(server.transport, {
+        methods,
+        aliases: aitestAliases,
+        validator: createValidator,
+      });
+      await e.execute("fixup_loose", `{"display_name":"d"}`);
+    }
+    expect([made, validator.seen]).toEqual([1, seen + 3]);
+  });
+
   it("shows a rule's id when its message is empty", async () => {
     const e = createExecutor(server.transport, {
       methods,
