@@ -124,12 +124,23 @@ export async function createMcpHttpHandler(
     try {
       let body: unknown;
       if (req.method === "POST") {
-        const text = await readBody(req);
-        if (text === undefined) {
-          return reply(res, 413, -32600, "Request body too large");
+        const read = await readBody(req);
+        if (read.text === undefined) {
+          const cut = read.tooLarge === "cut";
+          if (cut) {
+            // Too much to drain: the connection ends with the answer.
+            res.once("finish", () => req.socket.destroy());
+          }
+          return reply(
+            res,
+            413,
+            -32600,
+            "Request body too large",
+            cut ? { connection: "close" } : {},
+          );
         }
         try {
-          body = JSON.parse(text) as unknown;
+          body = JSON.parse(read.text) as unknown;
         } catch {
           return reply(res, 400, -32700, "Parse error: invalid JSON");
         }
@@ -222,24 +233,47 @@ async function loadNodeAdapter(): Promise<NodeAdapter> {
 const maxBodyBytes = 4 * 1024 * 1024;
 
 /**
- * The request body as text; undefined past {@link maxBodyBytes}. A body
- * past the limit is still read to its end, and dropped: what a 413 left
- * unread would be taken for the next request of a keep-alive connection.
+ * The most bytes past {@link maxBodyBytes} read and dropped so that a
+ * keep-alive connection outlives a 413; past them the connection is closed.
  */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= maxBodyBytes) {
-      chunks.push(chunk as Buffer);
-    } else {
-      chunks.length = 0;
-    }
-  }
-  return size > maxBodyBytes
-    ? undefined
-    : Buffer.concat(chunks).toString("utf8");
+const maxDrainBytes = 1024 * 1024;
+
+/** A request body read: its text, or why not. */
+type ReadBody =
+  | { readonly text: string; readonly tooLarge?: undefined }
+  | { readonly text?: undefined; readonly tooLarge: "drained" | "cut" };
+
+/**
+ * The request body as text, unless past {@link maxBodyBytes}. A body past
+ * the limit is still read to its end and dropped (`drained`: what a 413
+ * left unread would be taken for the next request of a keep-alive
+ * connection), up to {@link maxDrainBytes} more; past those, reading stops
+ * (`cut`) and the connection must close.
+ */
+function readBody(req: IncomingMessage): Promise<ReadBody> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBodyBytes) {
+        chunks.push(chunk);
+      } else if (size <= maxBodyBytes + maxDrainBytes) {
+        chunks.length = 0;
+      } else {
+        req.off("data", onData).off("end", onEnd).pause();
+        resolve({ tooLarge: "cut" });
+      }
+    };
+    const onEnd = () => {
+      resolve(
+        size > maxBodyBytes
+          ? { tooLarge: "drained" }
+          : { text: Buffer.concat(chunks).toString("utf8") },
+      );
+    };
+    req.on("data", onData).once("end", onEnd).once("error", reject);
+  });
 }
 
 /**
@@ -283,9 +317,10 @@ function reply(
   status: number,
   code: number,
   message: string,
+  headers: Record<string, string> = {},
 ): void {
   res
-    .writeHead(status, { "content-type": "application/json" })
+    .writeHead(status, { "content-type": "application/json", ...headers })
     .end(
       JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
     );

@@ -296,6 +296,43 @@ describe("streamable HTTP, bad requests", () => {
     expect(socket.destroyed).toBe(false);
     socket.destroy();
   });
+
+  it("closes the connection after a 413 when the body goes on past 5 MiB", async () => {
+    const { port } = new URL(http.url);
+    const socket = connectSocket(Number(port), "127.0.0.1");
+    await once(socket, "connect");
+    socket.on("error", () => {}); // the server stops reading: EPIPE, ECONNRESET
+    let received = "";
+    socket.on(
+      "data",
+      (chunk: Buffer) => (received += chunk.toString("latin1")),
+    );
+    const closed = new Promise<void>((resolve) =>
+      socket.once("close", () => resolve()),
+    );
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n` +
+        `Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `Transfer-Encoding: chunked\r\n\r\n`,
+    );
+    // An endless body: 64 KiB chunks until the server has answered and gone.
+    const chunk = `10000\r\n${" ".repeat(0x10000)}\r\n`;
+    let sent = 0;
+    while (!socket.destroyed && received === "" && sent < 64 * 1024 * 1024) {
+      sent += 0x10000;
+      if (!socket.write(chunk)) {
+        await Promise.race([
+          new Promise((resolve) => socket.once("drain", resolve)),
+          closed,
+        ]);
+      }
+    }
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    expect(received).toContain('"code":-32600');
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
 });
 
 /**
