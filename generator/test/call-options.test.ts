@@ -124,7 +124,8 @@ describe("TypeScript", () => {
     expect(main).toContain("timeoutMs: 1.5,");
     expect(main).toContain("validate: true,");
     expect(main).toContain(`arguments: '{"nodes":[{"fields":{"id":{}}}]}',`);
-    expect(main).toContain("validator: createValidator(),");
+    // The function: one validator per process, shared by every executor.
+    expect(main).toContain("validator: createValidator,");
     expect(main).toContain("maxResultBytes: options.maxResultBytes,");
     expect(main).not.toContain("lenientArguments");
     const mcp = out.get("ai_tools_mcp.gen.ts")!;

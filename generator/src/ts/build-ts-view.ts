@@ -270,7 +270,11 @@ export function buildTsView(
     ]),
     hasExecutors: model.hasExecutors,
     validatorImport: tsValidatorImport(model.executors),
-    executorSettings: tsExecutorSettings(model.executors, options),
+    executorSettings: tsExecutorSettings(
+      model.executors,
+      options,
+      "createValidator",
+    ),
     esImportsComment: esImportsComment(options.tsImportPath),
     serviceImports: serviceImports.map(
       (i, n) =>
@@ -347,14 +351,19 @@ export function toolMethodData(tool: ToolModel): [string, JsonValue][] {
 /**
  * The settings the generated createExecutor passes beyond the tables, as
  * property lines: the validator when a tool validates its request, and the
- * plugin options that restore the original's behaviour.
+ * plugin options that restore the original's behaviour. `validator` is its
+ * expression: the executor's takes the function `createValidator`, so that
+ * every executor of the process shares the one validator the runtime makes
+ * with it (protovalidate compiles its rules once); the MCP tool set, made
+ * once per server, takes `createValidator()`.
  */
 export function tsExecutorSettings(
   tools: readonly ToolModel[],
   options: TsCallOptions,
+  validator = "createValidator()",
 ): string[] {
   return [
-    ...(tools.some((t) => t.validate) ? ["validator: createValidator(),"] : []),
+    ...(tools.some((t) => t.validate) ? [`validator: ${validator},`] : []),
     ...(options.lenientArguments === true ? ["lenientArguments: true,"] : []),
     ...(options.jsonNames === true ? ["jsonNames: true,"] : []),
   ];

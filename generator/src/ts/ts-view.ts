@@ -24,7 +24,7 @@ export interface TsFileView {
   readonly validatorImport: string;
   /**
    * Property lines createExecutor passes to the runtime beyond the tables
-   * (`validator: createValidator(),`, `lenientArguments: true,`, …).
+   * (`validator: createValidator,`, `lenientArguments: true,`, …).
    */
   readonly executorSettings: readonly string[];
   /** The comment above `serviceImports` (esImportsComment). */
