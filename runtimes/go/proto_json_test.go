@@ -2,11 +2,14 @@ package aitools
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/typepb"
 )
@@ -71,6 +74,59 @@ func TestResponseVectors(t *testing.T) {
 					}
 					if got := string(compactJSON(b)); got != form.want {
 						t.Errorf("%s:\n got  %s\n want %s", c.Name, got, form.want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// resultVector is one file of e2e/vectors/results.
+type resultVector struct {
+	Cases []struct {
+		Name            string          `json:"name"`
+		Message         string          `json:"message"`
+		Input           json.RawMessage `json:"input"`
+		Expect          string          `json:"expect"`
+		ExpectJSONNames string          `json:"expectJsonNames"`
+	} `json:"cases"`
+}
+
+// TestResultVectors reads each case's well-known message from its proto3
+// JSON and writes it as the executor writes a result (Executor.encode): by
+// default (expect: proto names) and with json_names=true (expectJsonNames),
+// the generated file's jsonNames constant.
+func TestResultVectors(t *testing.T) {
+	vectors := loadVectors[resultVector](t, "results")
+	e := NewExecutor(nil)
+	for _, file := range sortedKeys(vectors) {
+		vec := vectors[file]
+		t.Run(file, func(t *testing.T) {
+			if len(vec.Cases) == 0 {
+				t.Fatal("no cases")
+			}
+			for _, c := range vec.Cases {
+				mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(c.Message))
+				if err != nil {
+					t.Fatalf("%s: %v", c.Name, err)
+				}
+				m := mt.New().Interface()
+				if err := protojson.Unmarshal(c.Input, m); err != nil {
+					t.Fatalf("%s: %v", c.Name, err)
+				}
+				for _, form := range []struct {
+					jsonNames bool
+					want      string
+				}{{false, c.Expect}, {true, c.ExpectJSONNames}} {
+					jsonNames = form.jsonNames
+					b, err := e.encode(m)
+					jsonNames = false
+					if err != nil {
+						t.Errorf("%s (jsonNames %v): %v", c.Name, form.jsonNames, err)
+						continue
+					}
+					if got := string(b); got != form.want {
+						t.Errorf("%s (jsonNames %v):\n got  %s\n want %s", c.Name, form.jsonNames, got, form.want)
 					}
 				}
 			}
