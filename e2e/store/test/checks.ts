@@ -13,11 +13,11 @@ export const uuidRe =
 /** A string value that is exactly an alias of a declared prefix. */
 export const aliasRe = /"(link|theme|step)-[0-9]+"/;
 
-/** A link as the model reads it. */
+/** A link as the model reads it (proto field names). */
 export interface ShownLink {
   readonly id: string;
   readonly title: string;
-  readonly pageThemeId: string;
+  readonly page_theme_id: string;
 }
 
 /** A page theme as the model reads it. */

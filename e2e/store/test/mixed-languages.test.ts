@@ -89,7 +89,7 @@ it("the three workers answer one protocol alike", async () => {
   const ws = randomUUID();
   expect(
     await workerOf("ts").call(handle, "page_themes_create", themeArgs(ws, "p")),
-  ).toMatchObject({ result: { pageTheme: { id: "theme-1", name: "p" } } });
+  ).toMatchObject({ result: { page_theme: { id: "theme-1", name: "p" } } });
   // Requests that change nothing: the same answer from each.
   const requests: object[] = [
     {
@@ -134,12 +134,12 @@ it("one conversation hops Python → Go → TypeScript → Python …", async ()
       expect(link, where("links_get")).toMatchObject({
         id: alias,
         title: seen.titles.get(alias),
-        pageThemeId: seen.themeOf.get(alias),
+        page_theme_id: seen.themeOf.get(alias),
       });
     }
     if (hop % 3 === 0) {
       const name = `hop ${hop} theme`;
-      const { pageTheme } = resultOf<{ pageTheme: ShownTheme }>(
+      const { page_theme: pageTheme } = resultOf<{ page_theme: ShownTheme }>(
         await w.call(handle, "page_themes_create", themeArgs(ws, name)),
         where("page_themes_create"),
       );
@@ -164,7 +164,7 @@ it("one conversation hops Python → Go → TypeScript → Python …", async ()
     expect(link, where("links_create")).toMatchObject({
       id: `link-${++seen.created.link}`,
       title,
-      pageThemeId: theme,
+      page_theme_id: theme,
     });
     seen.show(where("links_create"), link.id, title, theme);
   }
@@ -192,7 +192,7 @@ it("one conversation hops Python → Go → TypeScript → Python …", async ()
     Array.from({ length: hops }, (_, i) => `link-${i + 1}`).sort(),
   );
   for (const l of listed.links)
-    seen.show("links_list", l.id, l.title, l.pageThemeId);
+    seen.show("links_list", l.id, l.title, l.page_theme_id);
   const themed = (await sameIn("links_list", {
     workspace_id: ws,
     page_theme_id: "theme-2",
@@ -204,10 +204,10 @@ it("one conversation hops Python → Go → TypeScript → Python …", async ()
       .sort(),
   );
   const themes = (await sameIn("page_themes_list", { workspace_id: ws })) as {
-    pageThemes: ShownTheme[];
+    page_themes: ShownTheme[];
   };
-  expect(themes.pageThemes).toHaveLength(seen.created.theme);
-  for (const t of themes.pageThemes)
+  expect(themes.page_themes).toHaveLength(seen.created.theme);
+  for (const t of themes.page_themes)
     seen.show("page_themes_list", t.id, t.name);
 
   // The refusals are the same text in every language, and send nothing.
@@ -232,7 +232,7 @@ it("one conversation hops Python → Go → TypeScript → Python …", async ()
   expect(unknown.error).toEqual({
     reason: "unknown-alias",
     code: "INVALID_ARGUMENT",
-    message: `unknown alias "link-99" in field "id"; valid link aliases: ${Array.from({ length: hops }, (_, i) => `link-${i + 1}`).join(", ")}`,
+    message: `invalid arguments, nothing was sent:\n- "id": unknown alias "link-99"; valid link aliases: ${Array.from({ length: hops }, (_, i) => `link-${i + 1}`).join(", ")}`,
   });
   expect((await recorded()).length, "refused calls reached the server").toBe(
     before,
@@ -258,7 +258,7 @@ it("a conversation ended in any language is expired in the others", async () => 
     const caller = languages[(i + 2) % languages.length]!;
     const ws = randomUUID();
     const handle = await workerOf(starter).start();
-    const made = resultOf<{ pageTheme: ShownTheme }>(
+    const made = resultOf<{ page_theme: ShownTheme }>(
       await workerOf(caller).call(
         handle,
         "page_themes_create",
@@ -266,7 +266,7 @@ it("a conversation ended in any language is expired in the others", async () => 
       ),
       `${caller} page_themes_create`,
     );
-    expect(made.pageTheme.id).toBe("theme-1");
+    expect(made.page_theme.id).toBe("theme-1");
     expect(await workerOf(ender).end(handle), `${ender} end`).toEqual({
       ok: true,
     });
@@ -356,11 +356,11 @@ it(
         if (k % 10 === 0) {
           const name = `c${c} d${d} theme ${k}`;
           seen.created.theme++;
-          const r = await ask<{ pageTheme: ShownTheme }>(
+          const r = await ask<{ page_theme: ShownTheme }>(
             "page_themes_create",
             themeArgs(seen.ws, name),
           );
-          if (r !== undefined) fresh(r.pageTheme.id, name);
+          if (r !== undefined) fresh(r.page_theme.id, name);
         } else if (k % 2 === 1) {
           const title = `c${c} d${d} link ${k}`;
           const theme = `theme-${1 + rnd(seen.top("theme"))}`;
@@ -370,12 +370,12 @@ it(
             linkArgs(seen.ws, title, theme),
           );
           if (r === undefined) continue;
-          if (r.link.pageThemeId !== theme) {
+          if (r.link.page_theme_id !== theme) {
             seen.problems.push(
-              `${where}: ${r.link.id} shows theme ${r.link.pageThemeId}, not ${theme}`,
+              `${where}: ${r.link.id} shows theme ${r.link.page_theme_id}, not ${theme}`,
             );
           }
-          fresh(r.link.id, title, r.link.pageThemeId);
+          fresh(r.link.id, title, r.link.page_theme_id);
         } else {
           const alias = `link-${1 + rnd(Math.max(seen.top("link"), 1))}`;
           const r = await ask<{ link: ShownLink }>("links_get", { id: alias });
@@ -385,7 +385,7 @@ it(
               `${where}: links_get ${alias} shows ${r.link.id}`,
             );
           }
-          seen.show(where, r.link.id, r.link.title, r.link.pageThemeId);
+          seen.show(where, r.link.id, r.link.title, r.link.page_theme_id);
         }
       }
     };
