@@ -154,11 +154,7 @@ func (m *AliasManager) resolveAt(v any, path string, checked bool) (any, error) 
 		}
 	case map[string]any:
 		for _, key := range sortedKeys(x) {
-			field := key
-			if path != "" {
-				field = path + "." + key
-			}
-			item, err := m.resolveAt(x[key], field, checked)
+			item, err := m.resolveAt(x[key], joinPath(path, key), checked)
 			if err != nil {
 				return nil, err
 			}

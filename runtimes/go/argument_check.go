@@ -163,13 +163,6 @@ func (t *argTable) check(obj map[string]any, extraRoot []string, lenient bool) [
 	return c.out
 }
 
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
 // object checks an object against nodes[n] at path.
 func (c *argCheck) object(obj map[string]any, n int, path string, extra []string) {
 	node := &c.table.nodes[n]

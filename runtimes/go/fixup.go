@@ -52,11 +52,7 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 			}
 			continue
 		}
-		at := key
-		if path != "" {
-			at = path + "." + key
-		}
-		fixed, err := fixField(obj[key], fd, strict, at)
+		fixed, err := fixField(obj[key], fd, strict, joinPath(path, key))
 		if err != nil {
 			return err
 		}

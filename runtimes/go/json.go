@@ -75,3 +75,12 @@ func quote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// joinPath is the path of key below path, as every message writes field
+// paths: keys joined by ".", the root's keys alone.
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}

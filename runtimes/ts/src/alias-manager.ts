@@ -11,6 +11,7 @@ import {
   type JsonTree,
 } from "./json.js";
 import { ToolError } from "./tool-error.js";
+import { childPath } from "./violations.js";
 
 /**
  * One field of a message type in {@link ResponseAliases.types}
@@ -273,7 +274,7 @@ class Manager implements AliasManager {
       for (const key of sortedKeys(v)) {
         v[key] = this.resolveValue(
           v[key] as JsonTree,
-          path === "" ? key : `${path}.${key}`,
+          childPath(path, key),
           checked,
         );
       }

@@ -14,7 +14,7 @@ import {
   type JsonMap,
   type JsonTree,
 } from "./json.js";
-import type { Violation } from "./violations.js";
+import { childPath, type Violation } from "./violations.js";
 
 /** The outcome of {@link readArguments}. */
 export type ReadArguments =
@@ -92,7 +92,7 @@ export function checkArguments(
           !(root && options.extraRoot?.has(key) === true)
         ) {
           out.push({
-            field: child(path, key),
+            field: childPath(path, key),
             reason: "unknown-field",
             message: unknownFieldMessage(key, node.names),
           });
@@ -103,7 +103,7 @@ export function checkArguments(
       const v = valueOf(obj, name, node, options.lenient === true);
       if (v === undefined || v === null) {
         out.push({
-          field: child(path, name),
+          field: childPath(path, name),
           reason: "required",
           message: "missing required field",
         });
@@ -116,7 +116,7 @@ export function checkArguments(
           ? undefined
           : valueOf(obj, name, node, options.lenient === true);
       if (v !== undefined && v !== null) {
-        walkField(v, field, child(path, name));
+        walkField(v, field, childPath(path, name));
       }
     }
   };
@@ -146,10 +146,6 @@ export function checkArguments(
   };
   walk(args, table.nodes[0]!, "", true);
   return out;
-}
-
-function child(path: string, key: string): string {
-  return path === "" ? key : `${path}.${key}`;
 }
 
 /**

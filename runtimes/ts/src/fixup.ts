@@ -20,6 +20,7 @@ import {
 import { ToolError } from "./tool-error.js";
 import {
   argumentsError,
+  childPath,
   violationError,
   type Violation,
 } from "./violations.js";
@@ -158,10 +159,6 @@ function isValue(field: DescField): boolean {
   return messageOf(field)?.typeName === "google.protobuf.Value";
 }
 
-function child(path: string, key: string): string {
-  return path === "" ? key : `${path}.${key}`;
-}
-
 function fixMessage(
   obj: JsonMap,
   schema: DescMessage,
@@ -181,7 +178,7 @@ function fixMessage(
       }
       continue;
     }
-    obj[key] = fixField(v, field, strict, child(path, key));
+    obj[key] = fixField(v, field, strict, childPath(path, key));
     present.set(field, key);
   }
   // As in Go and Python: the fields' own errors first, then the oneofs.
@@ -189,7 +186,7 @@ function fixMessage(
     const set = oneof.fields.filter((f) => present.has(f));
     if (set.length > 1) {
       throw new FixupError(
-        child(path, present.get(set[1]!)!),
+        childPath(path, present.get(set[1]!)!),
         `${quote(set[0]!.name)} and ${quote(set[1]!.name)} are members of oneof ${quote(oneof.name)}: set only one`,
         true,
       );
@@ -535,7 +532,11 @@ export function toDecoderJson(
     // A Struct, a Value, or another well-known type's JSON object.
     for (const key of Object.keys(v)) {
       refuseProtoKey(key, path);
-      out[key] = toDecoderJson(v[key] as JsonTree, undefined, child(path, key));
+      out[key] = toDecoderJson(
+        v[key] as JsonTree,
+        undefined,
+        childPath(path, key),
+      );
     }
     return out;
   }
@@ -544,7 +545,7 @@ export function toDecoderJson(
     if (field === undefined) {
       continue;
     }
-    const where = child(path, key);
+    const where = childPath(path, key);
     const item = v[key] as JsonTree;
     const int64 = is64BitInteger(field);
     if (int64 && item instanceof JsonNumber) {
@@ -563,7 +564,7 @@ export function toDecoderJson(
         map[k] =
           int64 && x instanceof JsonNumber
             ? int64Json(x)
-            : toDecoderJson(x, messageOf(field), child(where, k));
+            : toDecoderJson(x, messageOf(field), childPath(where, k));
       }
       out[key] = map;
     } else {

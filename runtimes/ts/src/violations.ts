@@ -79,3 +79,12 @@ export function argumentsError(
 ): ToolError {
   return violationError([{ field: "", reason, message }], undefined, cause);
 }
+
+/**
+ * The path of key below path, as every message writes field paths
+ * (docs/runtime.md, "Unknown-alias error"): keys joined by `.`, the root's
+ * keys alone.
+ */
+export function childPath(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}

@@ -670,11 +670,7 @@ func (m *AliasManager) resolveAt(v any, path string, checked bool) (any, error) 
 		}
 	case map[string]any:
 		for _, key := range sortedKeys(x) {
-			field := key
-			if path != "" {
-				field = path + "." + key
-			}
-			item, err := m.resolveAt(x[key], field, checked)
+			item, err := m.resolveAt(x[key], joinPath(path, key), checked)
 			if err != nil {
 				return nil, err
 			}
@@ -1265,13 +1261,6 @@ func (t *argTable) check(obj map[string]any, extraRoot []string, lenient bool) [
 	c := argCheck{table: t, lenient: lenient}
 	c.object(obj, 0, "", extraRoot)
 	return c.out
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 // object checks an object against nodes[n] at path.
@@ -2135,11 +2124,7 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 			}
 			continue
 		}
-		at := key
-		if path != "" {
-			at = path + "." + key
-		}
-		fixed, err := fixField(obj[key], fd, strict, at)
+		fixed, err := fixField(obj[key], fd, strict, joinPath(path, key))
 		if err != nil {
 			return err
 		}
@@ -2514,6 +2499,15 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// joinPath is the path of key below path, as every message writes field
+// paths: keys joined by ".", the root's keys alone.
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
 
 // marshalResponse writes a response as protojson does with opts, without

@@ -280,13 +280,6 @@ func (t *argTable) check(obj map[string]any, extraRoot []string, lenient bool) [
 	return c.out
 }
 
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
 // object checks an object against nodes[n] at path.
 func (c *argCheck) object(obj map[string]any, n int, path string, extra []string) {
 	node := &c.table.nodes[n]
@@ -773,11 +766,7 @@ func fixMessage(obj map[string]any, md protoreflect.MessageDescriptor, strict bo
 			}
 			continue
 		}
-		at := key
-		if path != "" {
-			at = path + "." + key
-		}
-		fixed, err := fixField(obj[key], fd, strict, at)
+		fixed, err := fixField(obj[key], fd, strict, joinPath(path, key))
 		if err != nil {
 			return err
 		}
@@ -1152,6 +1141,15 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// joinPath is the path of key below path, as every message writes field
+// paths: keys joined by ".", the root's keys alone.
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
 
 // marshalResponse writes a response as protojson does with opts, without

@@ -214,11 +214,7 @@ func (m *AliasManager) resolveAt(v any, path string, checked bool) (any, error) 
 		}
 	case map[string]any:
 		for _, key := range sortedKeys(x) {
-			field := key
-			if path != "" {
-				field = path + "." + key
-			}
-			item, err := m.resolveAt(x[key], field, checked)
+			item, err := m.resolveAt(x[key], joinPath(path, key), checked)
 			if err != nil {
 				return nil, err
 			}
@@ -725,4 +721,13 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// joinPath is the path of key below path, as every message writes field
+// paths: keys joined by ".", the root's keys alone.
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }

@@ -14,7 +14,7 @@ from google.protobuf import descriptor_pool
 from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
 from ._tables import AliasConfig, ResponseAliasField
 from ._tool_error import ToolError
-from ._violations import Violation
+from ._violations import Violation, child_path
 
 __all__ = ["AliasManager", "is_uuid"]
 
@@ -160,7 +160,7 @@ class AliasManager:
                     )
         elif isinstance(v, dict):
             for key in sorted(v):
-                field = f"{path}.{key}" if path else key
+                field = child_path(path, key)
                 v[key] = self._resolve_value(v[key], field, checked)
         elif isinstance(v, list):
             for i, item in enumerate(v):

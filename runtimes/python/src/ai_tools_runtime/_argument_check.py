@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from ._did_you_mean import did_you_mean
 from ._json import decode_json, json_kind, quote
-from ._violations import Violation
+from ._violations import Violation, child_path
 
 __all__ = [
     "INVALID_JSON",
@@ -126,10 +126,6 @@ def check_arguments(
     return out
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
 def _unknown(node: _Node, key: str) -> str:
     if not node.names:
         return "unknown field; no fields are valid here"
@@ -159,16 +155,16 @@ class _Check:
             for key in sorted(obj):
                 if key not in node.fields and key not in extra:
                     self.out.append(
-                        Violation(_join(path, key), "unknown-field", _unknown(node, key))
+                        Violation(child_path(path, key), "unknown-field", _unknown(node, key))
                     )
         for name, json_name in node.required:
             if self._get(obj, name, json_name) is None:
-                self.out.append(Violation(_join(path, name), "required", _REQUIRED))
+                self.out.append(Violation(child_path(path, name), "required", _REQUIRED))
         for name, json_name, f in node.nested:
             value = self._get(obj, name, json_name)
             if value is not None:
                 inner = None if f.node is None else self.nodes[f.node]
-                self._field(value, f.kind, inner, _join(path, name))
+                self._field(value, f.kind, inner, child_path(path, name))
 
     def _field(self, value: Any, kind: str, node: _Node | None, path: str) -> None:
         if kind == "":
@@ -184,7 +180,7 @@ class _Check:
             if node is not None:
                 for key in sorted(value):
                     if isinstance(value[key], dict):
-                        self.object(value[key], node, _join(path, key))
+                        self.object(value[key], node, child_path(path, key))
         elif isinstance(value, list):
             for i, entry in enumerate(value):
                 if isinstance(entry, dict):

@@ -12,7 +12,7 @@ from typing import Any, Final
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
 from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
-from ._violations import ViolationReason
+from ._violations import ViolationReason, child_path
 
 __all__ = ["FixupError", "fix_args", "fix_value_tree", "parse_args"]
 
@@ -185,10 +185,6 @@ def _is_base64(s: str) -> bool:
     return len(s) % 4 != 1 and _UNPADDED[alphabet].fullmatch(s) is not None
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
 def _field_by_key(descriptor: Descriptor, key: str) -> FieldDescriptor | None:
     if not _is_utf8(key):
         # A lone surrogate (JSON "\ud800") names no field; upb's maps fail on
@@ -234,7 +230,7 @@ def _fix_message(obj: dict[str, Any], descriptor: Descriptor, strict: bool, path
             if fd.is_repeated or not _holds_value(fd):
                 del obj[key]
             continue
-        obj[key] = _fix_field(obj[key], fd, strict, _join(path, key))
+        obj[key] = _fix_field(obj[key], fd, strict, child_path(path, key))
         present[fd.number] = key
     for oneof in descriptor.oneofs:
         members = [fd for fd in oneof.fields if fd.number in present]
@@ -243,7 +239,7 @@ def _fix_message(obj: dict[str, Any], descriptor: Descriptor, strict: bool, path
                 f"{quote(members[0].name)} and {quote(members[1].name)} are members of "
                 f"oneof {quote(oneof.name)}: set only one"
             )
-            field = _join(path, present[members[1].number])
+            field = child_path(path, present[members[1].number])
             raise FixupError(f"fields {detail}", field=field, detail=detail)
 
 
@@ -295,7 +291,7 @@ def _fix_map(v: Any, fd: FieldDescriptor, strict: bool, path: str) -> Any:
             if not _holds_value(value_fd):
                 del obj[key]
             continue
-        obj[key] = _fix_single(obj[key], value_fd, strict, _join(path, key))
+        obj[key] = _fix_single(obj[key], value_fd, strict, child_path(path, key))
     return obj
 
 
@@ -382,7 +378,7 @@ def _finite(v: Any, path: str) -> Any:
             raise FixupError.at(path, f"number {v.text} is out of range")
     elif isinstance(v, dict):
         for key, item in v.items():
-            _finite(item, _join(path, key))
+            _finite(item, child_path(path, key))
     elif isinstance(v, list):
         for i, item in enumerate(v):
             _finite(item, f"{path}[{i}]")

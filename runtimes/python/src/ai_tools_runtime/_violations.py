@@ -14,6 +14,7 @@ __all__ = [
     "INVALID_ARGUMENTS_HEADER",
     "Violation",
     "ViolationReason",
+    "child_path",
     "invalid_arguments_text",
     "violation_lines",
 ]
@@ -71,3 +72,9 @@ def violation_lines(violations: Iterable[Violation]) -> str:
 def invalid_arguments_text(violations: Iterable[Violation]) -> str:
     """The model-facing text of arguments refused before sending."""
     return f"{INVALID_ARGUMENTS_HEADER}\n{violation_lines(violations)}"
+
+
+def child_path(path: str, key: str) -> str:
+    """The path of key below path, as every message writes field paths: keys
+    joined by ".", the root's keys alone."""
+    return f"{path}.{key}" if path else key
