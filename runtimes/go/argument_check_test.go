@@ -25,6 +25,9 @@ type argumentsVector struct {
 			Message string `json:"message"`
 		} `json:"expect"`
 		Text *string `json:"text"`
+		// Checked is the arguments object after the check (FieldMask paths
+		// rewritten), compared as JSON values.
+		Checked json.RawMessage `json:"checked"`
 	} `json:"cases"`
 }
 
@@ -59,6 +62,17 @@ func TestArgumentVectors(t *testing.T) {
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s:\n got  %q\n want %q", c.Name, got, want)
 				}
+				if c.Checked != nil {
+					var want any
+					if err := json.Unmarshal(c.Checked, &want); err != nil {
+						t.Fatalf("%s: checked: %v", c.Name, err)
+					}
+					var have any
+					_ = json.Unmarshal([]byte(encodeJSON(obj)), &have)
+					if !reflect.DeepEqual(have, want) {
+						t.Errorf("%s: checked\n got  %s\n want %s", c.Name, encodeJSON(obj), c.Checked)
+					}
+				}
 				if c.Text != nil {
 					e := &Executor{aliases: NewAliasManager()}
 					if msg := e.refuse("invalid-arguments", got, nil).Error(); msg != *c.Text {
@@ -87,7 +101,7 @@ func TestUnknownFieldListIsCut(t *testing.T) {
 }
 
 func TestArgumentTableRefused(t *testing.T) {
-	for _, text := range []string{`{}`, `{"nodes":[{"fields":{"a":{"node":3}}}]}`, `{"nodes":[{"fields":[]}]}`, `x`} {
+	for _, text := range []string{`{}`, `{"nodes":[{"fields":{"a":{"node":3}}}]}`, `{"nodes":[{"fields":{"a":{"mask":0}}}]}`, `{"nodes":[{"fields":{}}],"masks":[{"fields":{"a":{"node":1}}}]}`, `{"nodes":[{"fields":[]}]}`, `x`} {
 		if _, err := parseArgTable(text); err == nil {
 			t.Errorf("%s: accepted", text)
 		}

@@ -8,14 +8,19 @@ import (
 )
 
 // unknownFieldMessage is the message of an unknown key among fields (the
-// node's fields in schema order): the suggestion, if any, and the valid
-// fields, at most 20 then ", and N more".
+// node's fields in schema order).
 func unknownFieldMessage(key string, fields []string) string {
+	return "unknown field; " + fieldChoices(key, fields)
+}
+
+// fieldChoices tells the model what an unknown key may have meant among
+// fields: the suggestion, if any, and the valid fields, at most 20 then
+// ", and N more".
+func fieldChoices(key string, fields []string) string {
 	if len(fields) == 0 {
-		return "unknown field; no fields are valid here"
+		return "no fields are valid here"
 	}
 	var b strings.Builder
-	b.WriteString("unknown field; ")
 	if s, ok := didYouMean(key, fields); ok {
 		b.WriteString("did you mean ")
 		b.WriteString(quote(s))

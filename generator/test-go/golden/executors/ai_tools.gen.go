@@ -1115,6 +1115,7 @@ func protoFieldName(typeName, jsonName string) string {
 // messages of its schema as nodes, nodes[0] the request.
 type argTable struct {
 	nodes []argNode
+	masks []argNode // the messages FieldMask paths name, one per type
 }
 
 // argNode is one message as the tool's schema shows it.
@@ -1128,9 +1129,11 @@ type argNode struct {
 // argField is one property of a node: a leaf (node < 0), or a message,
 // repeated message or map with message values, checked against nodes[node];
 // a map of non-messages (isMap, node < 0) has only its entries looked into.
+// A FieldMask field (mask >= 0) has its paths checked against masks[mask].
+// In a mask node, node indexes masks and json is the path's wire name.
 type argField struct {
 	name, json  string
-	node        int
+	node, mask  int
 	list, isMap bool
 }
 
@@ -1162,6 +1165,9 @@ func parseArgTable(text string) (*argTable, error) {
 			Fields   json.RawMessage `json:"fields"`
 			Required []string        `json:"required"`
 		} `json:"nodes"`
+		Masks []struct {
+			Fields json.RawMessage `json:"fields"`
+		} `json:"masks"`
 	}
 	if err := json.Unmarshal([]byte(text), &raw); err != nil {
 		return nil, err
@@ -1169,43 +1175,64 @@ func parseArgTable(text string) (*argTable, error) {
 	if len(raw.Nodes) == 0 {
 		return nil, fmt.Errorf("no nodes")
 	}
-	t := &argTable{nodes: make([]argNode, len(raw.Nodes))}
+	t := &argTable{nodes: make([]argNode, len(raw.Nodes)), masks: make([]argNode, len(raw.Masks))}
 	for i, n := range raw.Nodes {
-		node := &t.nodes[i]
-		node.required = n.Required
-		node.byName = map[string]int{}
-		err := orderedObject(n.Fields, func(name string, value json.RawMessage) error {
-			var f struct {
-				Node *int   `json:"node"`
-				List bool   `json:"list"`
-				Map  bool   `json:"map"`
-				JSON string `json:"json"`
-			}
-			if err := json.Unmarshal(value, &f); err != nil {
-				return err
-			}
-			if f.JSON == "" {
-				// The generator writes a JSON name that differs, with
-				// lenient_arguments=true only (custom json_name included).
-				f.JSON = name
-			}
-			field := argField{name: name, json: f.JSON, node: -1, list: f.List, isMap: f.Map}
-			if f.Node != nil {
-				if *f.Node < 0 || *f.Node >= len(raw.Nodes) {
-					return fmt.Errorf("field %s: no node %d", quote(name), *f.Node)
-				}
-				field.node = *f.Node
-			}
-			node.byName[name] = len(node.fields)
-			node.fields = append(node.fields, field)
-			node.names = append(node.names, name)
-			return nil
-		})
-		if err != nil {
+		t.nodes[i].required = n.Required
+		if err := t.nodes[i].parse(n.Fields, len(raw.Nodes), len(raw.Masks)); err != nil {
 			return nil, fmt.Errorf("node %d: %w", i, err)
 		}
 	}
+	for i, n := range raw.Masks {
+		if err := t.masks[i].parse(n.Fields, len(raw.Masks), 0); err != nil {
+			return nil, fmt.Errorf("mask node %d: %w", i, err)
+		}
+	}
 	return t, nil
+}
+
+// parse reads the fields of a node, in order; "node" indexes one of nodes
+// nodes, "mask" one of masks nodes.
+func (node *argNode) parse(fields json.RawMessage, nodes, masks int) error {
+	node.byName = map[string]int{}
+	index := func(name, key string, i *int, n int) (int, error) {
+		if i == nil {
+			return -1, nil
+		}
+		if *i < 0 || *i >= n {
+			return 0, fmt.Errorf("field %s: no %s %d", quote(name), key, *i)
+		}
+		return *i, nil
+	}
+	return orderedObject(fields, func(name string, value json.RawMessage) error {
+		var f struct {
+			Node *int   `json:"node"`
+			Mask *int   `json:"mask"`
+			List bool   `json:"list"`
+			Map  bool   `json:"map"`
+			JSON string `json:"json"`
+		}
+		if err := json.Unmarshal(value, &f); err != nil {
+			return err
+		}
+		if f.JSON == "" {
+			// The generator writes a JSON name that differs, with
+			// lenient_arguments=true only (custom json_name included),
+			// and in mask nodes.
+			f.JSON = name
+		}
+		field := argField{name: name, json: f.JSON, list: f.List, isMap: f.Map}
+		var err error
+		if field.node, err = index(name, "node", f.Node, nodes); err != nil {
+			return err
+		}
+		if field.mask, err = index(name, "mask", f.Mask, masks); err != nil {
+			return err
+		}
+		node.byName[name] = len(node.fields)
+		node.fields = append(node.fields, field)
+		node.names = append(node.names, name)
+		return nil
+	})
 }
 
 // orderedObject calls each with the members of a JSON object, in order.
@@ -1252,14 +1279,29 @@ type argCheck struct {
 	table   *argTable
 	lenient bool
 	out     []Violation
+	masks   []maskValue // the FieldMask fields met, in order
+}
+
+// maskValue is a FieldMask field met in the arguments: obj[key], checked
+// against masks[mask] once the structure is.
+type maskValue struct {
+	obj       map[string]any
+	key, path string
+	mask      int
+	list      bool
 }
 
 // check checks arguments against the table: unknown keys (unless lenient;
 // names in extraRoot are never unknown at the root), then missing required
-// fields, then the messages below, all violations collected.
+// fields, then the messages below, then the paths of each FieldMask field
+// (rewritten in obj to their wire form when valid), all violations
+// collected.
 func (t *argTable) check(obj map[string]any, extraRoot []string, lenient bool) []Violation {
 	c := argCheck{table: t, lenient: lenient}
 	c.object(obj, 0, "", extraRoot)
+	for _, m := range c.masks {
+		c.maskField(m)
+	}
 	return c.out
 }
 
@@ -1278,7 +1320,7 @@ func (c *argCheck) object(obj map[string]any, n int, path string, extra []string
 		}
 	}
 	for i, f := range node.fields {
-		if f.node < 0 && !f.isMap {
+		if f.node < 0 && !f.isMap && f.mask < 0 {
 			continue
 		}
 		key, v := node.lookup(obj, i, c.lenient)
@@ -1287,6 +1329,8 @@ func (c *argCheck) object(obj map[string]any, n int, path string, extra []string
 		}
 		at := joinPath(path, key)
 		switch {
+		case f.mask >= 0:
+			c.masks = append(c.masks, maskValue{obj: obj, key: key, path: at, mask: f.mask, list: f.list})
 		case f.list:
 			items, _ := v.([]any)
 			for j, item := range items {
@@ -1720,14 +1764,19 @@ func newConversationEpoch() (string, error) {
 }
 
 // unknownFieldMessage is the message of an unknown key among fields (the
-// node's fields in schema order): the suggestion, if any, and the valid
-// fields, at most 20 then ", and N more".
+// node's fields in schema order).
 func unknownFieldMessage(key string, fields []string) string {
+	return "unknown field; " + fieldChoices(key, fields)
+}
+
+// fieldChoices tells the model what an unknown key may have meant among
+// fields: the suggestion, if any, and the valid fields, at most 20 then
+// ", and N more".
+func fieldChoices(key string, fields []string) string {
 	if len(fields) == 0 {
-		return "unknown field; no fields are valid here"
+		return "no fields are valid here"
 	}
 	var b strings.Builder
-	b.WriteString("unknown field; ")
 	if s, ok := didYouMean(key, fields); ok {
 		b.WriteString("did you mean ")
 		b.WriteString(quote(s))
@@ -2084,6 +2133,103 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 		return "", err
 	}
 	return out, nil
+}
+
+// maskField checks the paths of a FieldMask field met by the argument check
+// (docs/runtime.md, "FieldMask paths"): its string, or each string of a
+// list, becomes the wire form when every path is valid. Values of another
+// kind are left to the fix-up.
+func (c *argCheck) maskField(m maskValue) {
+	if !m.list {
+		if s, ok := m.obj[m.key].(string); ok {
+			if wire, ok := c.maskPaths(s, m.mask, m.path); ok {
+				m.obj[m.key] = wire
+			}
+		}
+		return
+	}
+	items, _ := m.obj[m.key].([]any)
+	for i, item := range items {
+		if s, ok := item.(string); ok {
+			if wire, ok := c.maskPaths(s, m.mask, m.path+"["+strconv.Itoa(i)+"]"); ok {
+				items[i] = wire
+			}
+		}
+	}
+}
+
+// maskPaths checks the comma-separated paths of s against masks[mask] and
+// returns their wire form (no spaces, each field by its JSON name), or adds
+// one violation per bad path at field.
+func (c *argCheck) maskPaths(s string, mask int, field string) (string, bool) {
+	var wire []string
+	ok := true
+	for _, p := range strings.Split(s, ",") {
+		p = strings.Trim(p, " \t\n\r")
+		if p == "" {
+			continue
+		}
+		w, problem := c.maskPath(p, mask)
+		if problem != "" {
+			c.out = append(c.out, Violation{Field: field, Reason: "invalid-value", Message: problem})
+			ok = false
+		}
+		wire = append(wire, w)
+	}
+	return strings.Join(wire, ","), ok
+}
+
+// maskPath walks one path from masks[mask]: each segment a field by proto
+// name or wire name, then the fields of its message, or one map key, or
+// nothing after any other field. It returns the wire form, or the message
+// saying what is wrong.
+func (c *argCheck) maskPath(p string, mask int) (string, string) {
+	if p == "*" {
+		return p, ""
+	}
+	in := " in path " + quote(p)
+	segs := strings.Split(p, ".")
+	node, leaf, mapField := mask, "", ""
+	for i, seg := range segs {
+		switch {
+		case seg == "":
+			return "", "empty field name" + in
+		case leaf != "":
+			return "", "field " + quote(leaf) + " has no fields," + in
+		case mapField != "":
+			leaf, mapField = mapField, "" // the key, as written
+			continue
+		}
+		n := &c.table.masks[node]
+		f := n.field(seg)
+		if f == nil {
+			return "", "unknown field " + quote(seg) + in + "; " + fieldChoices(seg, n.names)
+		}
+		segs[i] = f.json
+		switch {
+		case f.isMap:
+			mapField = f.name
+		case f.node >= 0 && !f.list:
+			node = f.node
+		default:
+			leaf = f.name
+		}
+	}
+	return strings.Join(segs, "."), ""
+}
+
+// field is the field of a mask node named seg, by proto name, else by its
+// wire name; nil when none.
+func (node *argNode) field(seg string) *argField {
+	if i, ok := node.byName[seg]; ok {
+		return &node.fields[i]
+	}
+	for i := range node.fields {
+		if node.fields[i].json == seg {
+			return &node.fields[i]
+		}
+	}
+	return nil
 }
 
 // The text forms the kind checks accept (docs/runtime.md, "Argument fix-up").

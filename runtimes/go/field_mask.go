@@ -1,0 +1,105 @@
+//aitools:inline executors
+
+package aitools
+
+import (
+	"strconv"
+	"strings"
+)
+
+// maskField checks the paths of a FieldMask field met by the argument check
+// (docs/runtime.md, "FieldMask paths"): its string, or each string of a
+// list, becomes the wire form when every path is valid. Values of another
+// kind are left to the fix-up.
+func (c *argCheck) maskField(m maskValue) {
+	if !m.list {
+		if s, ok := m.obj[m.key].(string); ok {
+			if wire, ok := c.maskPaths(s, m.mask, m.path); ok {
+				m.obj[m.key] = wire
+			}
+		}
+		return
+	}
+	items, _ := m.obj[m.key].([]any)
+	for i, item := range items {
+		if s, ok := item.(string); ok {
+			if wire, ok := c.maskPaths(s, m.mask, m.path+"["+strconv.Itoa(i)+"]"); ok {
+				items[i] = wire
+			}
+		}
+	}
+}
+
+// maskPaths checks the comma-separated paths of s against masks[mask] and
+// returns their wire form (no spaces, each field by its JSON name), or adds
+// one violation per bad path at field.
+func (c *argCheck) maskPaths(s string, mask int, field string) (string, bool) {
+	var wire []string
+	ok := true
+	for _, p := range strings.Split(s, ",") {
+		p = strings.Trim(p, " \t\n\r")
+		if p == "" {
+			continue
+		}
+		w, problem := c.maskPath(p, mask)
+		if problem != "" {
+			c.out = append(c.out, Violation{Field: field, Reason: "invalid-value", Message: problem})
+			ok = false
+		}
+		wire = append(wire, w)
+	}
+	return strings.Join(wire, ","), ok
+}
+
+// maskPath walks one path from masks[mask]: each segment a field by proto
+// name or wire name, then the fields of its message, or one map key, or
+// nothing after any other field. It returns the wire form, or the message
+// saying what is wrong.
+func (c *argCheck) maskPath(p string, mask int) (string, string) {
+	if p == "*" {
+		return p, ""
+	}
+	in := " in path " + quote(p)
+	segs := strings.Split(p, ".")
+	node, leaf, mapField := mask, "", ""
+	for i, seg := range segs {
+		switch {
+		case seg == "":
+			return "", "empty field name" + in
+		case leaf != "":
+			return "", "field " + quote(leaf) + " has no fields," + in
+		case mapField != "":
+			leaf, mapField = mapField, "" // the key, as written
+			continue
+		}
+		n := &c.table.masks[node]
+		f := n.field(seg)
+		if f == nil {
+			return "", "unknown field " + quote(seg) + in + "; " + fieldChoices(seg, n.names)
+		}
+		segs[i] = f.json
+		switch {
+		case f.isMap:
+			mapField = f.name
+		case f.node >= 0 && !f.list:
+			node = f.node
+		default:
+			leaf = f.name
+		}
+	}
+	return strings.Join(segs, "."), ""
+}
+
+// field is the field of a mask node named seg, by proto name, else by its
+// wire name; nil when none.
+func (node *argNode) field(seg string) *argField {
+	if i, ok := node.byName[seg]; ok {
+		return &node.fields[i]
+	}
+	for i := range node.fields {
+		if node.fields[i].json == seg {
+			return &node.fields[i]
+		}
+	}
+	return nil
+}
