@@ -8,7 +8,7 @@ import {
  * The kinds of stored entity a NOT_FOUND error can name, as written to the
  * `resource_type` of its `linkhub.v1.ResourceInfo` detail.
  */
-export type ResourceType = "link" | "page_theme";
+export type ResourceType = "link" | "page_theme" | "operation";
 
 /**
  * Creates a NOT_FOUND error for an unknown id, with a `linkhub.v1.ResourceInfo`

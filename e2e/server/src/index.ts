@@ -12,5 +12,7 @@ export { createStore, type Store } from "./store.js";
 export { createRecorder, type Recorder } from "./recorder.js";
 export { startServerProcess, type ServerProcess } from "./server-process.js";
 export { LinkService } from "./gen/linkhub/v1/links_pb.js";
+export { ExportService } from "./gen/linkhub/v1/exports_pb.js";
+export { Operations } from "./gen/google/longrunning/operations_pb.js";
 export { PageThemeService } from "./gen/linkhub/v1/themes_pb.js";
 export { TestControlService } from "./gen/linkhub/v1/control_pb.js";

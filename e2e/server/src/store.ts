@@ -1,3 +1,4 @@
+import type { Operation } from "./gen/google/longrunning/operations_pb.js";
 import type { Link } from "./gen/linkhub/v1/links_pb.js";
 import type { PageTheme } from "./gen/linkhub/v1/themes_pb.js";
 import type { Step } from "./gen/linkhub/v1/workflows_pb.js";
@@ -18,7 +19,12 @@ export interface Store {
   readonly pageThemes: Map<string, PageTheme>;
   /** Workflow steps by id. */
   readonly steps: Map<string, Step>;
-  /** Forgets every entity. */
+  /**
+   * Long-running operations by name (`workspaces/<id>/operations/<n>`), in
+   * the state the next GetOperation returns.
+   */
+  readonly operations: Map<string, Operation>;
+  /** Forgets every entity (operations are numbered from 1 again). */
   clear(): void;
 }
 
@@ -29,14 +35,17 @@ export function createStore(): Store {
   const links = new Map<string, Link>();
   const pageThemes = new Map<string, PageTheme>();
   const steps = new Map<string, Step>();
+  const operations = new Map<string, Operation>();
   return {
     links,
     pageThemes,
     steps,
+    operations,
     clear() {
       links.clear();
       pageThemes.clear();
       steps.clear();
+      operations.clear();
     },
   };
 }

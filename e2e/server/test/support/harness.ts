@@ -9,7 +9,9 @@ import {
   Http2SessionManager,
 } from "@connectrpc/connect-node";
 import { expect } from "vitest";
+import { Operations } from "../../src/gen/google/longrunning/operations_pb.js";
 import { TestControlService } from "../../src/gen/linkhub/v1/control_pb.js";
+import { ExportService } from "../../src/gen/linkhub/v1/exports_pb.js";
 import { LinkService } from "../../src/gen/linkhub/v1/links_pb.js";
 import { SampleService } from "../../src/gen/linkhub/v1/samples_pb.js";
 import { PageThemeService } from "../../src/gen/linkhub/v1/themes_pb.js";
@@ -26,6 +28,8 @@ export interface Harness {
   readonly themes: Client<typeof PageThemeService>;
   readonly workflows: Client<typeof WorkflowService>;
   readonly samples: Client<typeof SampleService>;
+  readonly exports: Client<typeof ExportService>;
+  readonly operations: Client<typeof Operations>;
   readonly control: Client<typeof TestControlService>;
   /** Closes the clients' HTTP/2 session, then the server. */
   close(): Promise<void>;
@@ -47,6 +51,8 @@ export async function startHarness(): Promise<Harness> {
     themes: createClient(PageThemeService, transport),
     workflows: createClient(WorkflowService, transport),
     samples: createClient(SampleService, transport),
+    exports: createClient(ExportService, transport),
+    operations: createClient(Operations, transport),
     control: createClient(TestControlService, transport),
     async close() {
       sessionManager.abort();
