@@ -143,3 +143,37 @@ def test_restore_accepts_bytes_and_refuses_junk() -> None:
     ):
         with pytest.raises(ValueError, match=r"^restore alias state: invalid JSON"):
             m.restore_state(bad)
+
+
+OPERATIONS = AliasConfig(
+    known_alias_prefixes=frozenset({"operation"}),
+    response_aliases=ResponseAliases(
+        types={
+            "o.Operation": (ResponseAliasField(field="name", prefix="operation", any_value=True),)
+        },
+        tools={"export": ResponseAliasTool(message="o.Operation")},
+    ),
+)
+
+
+def test_a_name_is_registered_only_when_a_store_could_restore_it() -> None:
+    m = AliasManager(OPERATIONS)
+    longest = "o/" + "x" * 1022  # 1024 bytes
+    for name in ("a\tb", "é" * 513, longest + "x", longest):
+        m.register_response("export", json.dumps({"name": name}))
+    assert json.loads(m.export_state())["aliases"] == {"operation-1": longest}
+    m.restore_state(m.export_state())  # what a store does with it
+    refused = '{"aliases":{"operation-1":"' + "y" * 1025 + '"},"version":1}'
+    with pytest.raises(ValueError, match="neither a UUID nor a name"):
+        m.restore_state(refused)
+    assert m.resolve_alias("operation-1") == longest
+
+
+def test_names_are_aliasified_longest_first_in_one_pass() -> None:
+    m = AliasManager(OPERATIONS)
+    for name in ("ops/1", "ops/1 (copy)", "operation-1"):
+        m.register_response("export", json.dumps({"name": name}))
+    # "ops/1 (copy)" wins over "ops/1"; an alias written by the pass is not
+    # read again as the name "operation-1" (operation-3).
+    assert m.aliasify_json("ops/1 (copy), ops/1") == "operation-2, operation-1"
+    assert m.aliasify_json("[operation-1]") == "[operation-3]"

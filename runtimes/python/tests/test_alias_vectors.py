@@ -27,7 +27,7 @@ VECTORS = [v for v in load_vectors("aliases") if v["name"] not in LEGACY_ONLY]
 
 def response_aliases(tables: dict[str, Any] | None) -> ResponseAliases:
     """The vector's ``responseAliases`` as the generated module declares them
-    (a missing prefix/message is "", a missing map is false)."""
+    (a missing prefix/message is "", a missing map or anyValue is false)."""
     if tables is None:
         return ResponseAliases()
     return ResponseAliases(
@@ -38,6 +38,7 @@ def response_aliases(tables: dict[str, Any] | None) -> ResponseAliases:
                     prefix=f.get("prefix", ""),
                     message=f.get("message", ""),
                     is_map=f.get("map", False),
+                    any_value=f.get("anyValue", False),
                 )
                 for f in fields
             )
@@ -108,7 +109,12 @@ def test_alias_vector(vector: dict[str, Any]) -> None:
 
 
 def test_every_vector_file_ran() -> None:
-    assert len(VECTORS) >= 11
+    assert len(VECTORS) >= 12
+    assert any(f.get("anyValue") for v in VECTORS for fs in _types(v) for f in fs)
     assert sum(v["name"].startswith("register-response-") for v in VECTORS) >= 5
     ops = {step["op"] for v in VECTORS for step in v["steps"]}
     assert ops >= {"register", "resolve", "aliasify", "export", "restore", "registerResponse"}
+
+
+def _types(vector: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    return list(vector.get("responseAliases", {}).get("types", {}).values())

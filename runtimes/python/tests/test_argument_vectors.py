@@ -1,7 +1,9 @@
 """The shared argument-check vectors of e2e/vectors/arguments, run unchanged:
-stages 1 and 2 (one JSON object; unknown and missing required fields)
-against each vector's argument table, read from its JSON text as generated
-code hands it over, and the model-facing text of the violations."""
+stages 1 and 2 (one JSON object; unknown and missing required fields;
+FieldMask paths) against each vector's argument table, read from its JSON
+text as generated code hands it over, the model-facing text of the
+violations, and (``checked``) the arguments after the check, masks in
+their wire form."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 from conftest import load_vectors
 
 from ai_tools_runtime._argument_check import check_argument_text, parse_argument_table
+from ai_tools_runtime._json import encode_json
 from ai_tools_runtime._violations import invalid_arguments_text
 
 VECTORS = load_vectors("arguments")
@@ -22,7 +25,7 @@ IDS = [f"{v['name']}: {c['name']}" for v, c in CASES]
 @pytest.mark.parametrize(("vector", "case"), CASES, ids=IDS)
 def test_argument_vector(vector: dict[str, Any], case: dict[str, Any]) -> None:
     table = parse_argument_table(json.dumps(case.get("arguments", vector.get("arguments"))))
-    _, found = check_argument_text(
+    checked, found = check_argument_text(
         case["args"],
         table,
         extra_root=case.get("extraRoot", ()),
@@ -32,12 +35,21 @@ def test_argument_vector(vector: dict[str, Any], case: dict[str, Any]) -> None:
     assert got == case["expect"]
     if found:
         assert invalid_arguments_text(found) == case["text"]
+    if "checked" in case:
+        assert json.loads(encode_json(checked)) == case["checked"]
 
 
 def test_every_case_ran() -> None:
     assert len(CASES) >= 37
     reasons = {v["reason"] for _, c in CASES for v in c["expect"]}
-    assert reasons == {"invalid-json", "not-an-object", "unknown-field", "required"}
+    assert reasons == {
+        "invalid-json",
+        "not-an-object",
+        "unknown-field",
+        "required",
+        "invalid-value",
+    }
+    assert sum("checked" in c for _, c in CASES) >= 9
 
 
 def test_a_table_that_is_not_one_is_named() -> None:

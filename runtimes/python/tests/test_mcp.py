@@ -56,13 +56,24 @@ MODERN = "2026-07-28"
 OBJECT = {"type": "object"}
 
 
-def mcp_tools(read_only: str = "accounts_list") -> list[McpToolMethod]:
+# The hints of a few tools: all four (as generated), two, none (hand-written).
+HINTS: dict[str, dict[str, bool]] = {
+    "accounts_list": {
+        "read_only_hint": True,
+        "destructive_hint": False,
+        "idempotent_hint": True,
+        "open_world_hint": False,
+    },
+    "accounts_merge": {"destructive_hint": True, "idempotent_hint": True},
+}
+
+
+def mcp_tools() -> list[McpToolMethod]:
     return [
         McpToolMethod(
             **{f.name: getattr(m, f.name) for f in fields(ToolMethod)},
             output_schema=OBJECT,
-            read_only_hint=m.tool.name == read_only,
-            idempotent_hint=m.tool.name == "accounts_merge",
+            **HINTS.get(m.tool.name, {}),
             output_wrap_key="messages" if m.server_streaming else "",
         )
         for m in METHODS
@@ -117,9 +128,24 @@ async def test_list_tools(tool_server: McpToolServer) -> None:
         assert listed.description == m.tool.description
         assert listed.input_schema == m.tool.schema()
         assert listed.output_schema == OBJECT
-    assert by_name["accounts_list"].annotations == mcp_types.ToolAnnotations(read_only_hint=True)
-    assert by_name["accounts_merge"].annotations == mcp_types.ToolAnnotations(idempotent_hint=True)
+    # Every hint a method sets, false ones too, in MCP's order; none: no annotations.
+    assert _hints(by_name["accounts_list"]) == [
+        ("readOnlyHint", True),
+        ("destructiveHint", False),
+        ("idempotentHint", True),
+        ("openWorldHint", False),
+    ]
+    assert _hints(by_name["accounts_merge"]) == [
+        ("destructiveHint", True),
+        ("idempotentHint", True),
+    ]
     assert by_name["accounts_create"].annotations is None
+
+
+def _hints(tool: mcp_types.Tool) -> list[tuple[str, Any]]:
+    """The annotations as the listing's JSON writes them, in order."""
+    assert tool.annotations is not None
+    return list(tool.annotations.model_dump(by_alias=True, exclude_none=True).items())
 
 
 def test_extra_and_handle_properties_in_every_schema(aio_channel: grpc.aio.Channel) -> None:

@@ -135,6 +135,21 @@ async def test_create_load_register_delete(redis_server: RedisServer, decode: bo
         RedisConversationStore(c, idle_ttl_seconds=0)
 
 
+async def test_an_operation_name_is_stored_and_restored(client: redis.asyncio.Redis) -> None:
+    # Not a UUID: the value of a field that takes any name (Operation.name).
+    store = RedisConversationStore(client)
+    handle = await store.create()
+    epoch, _ = await store.load(handle)
+    name = "workspaces/w1/operations/7"
+    await store.register(handle, epoch, [("operation", name), ("operation", name)])
+    _, state = await store.load(handle)
+    assert json.loads(state)["aliases"] == {"operation-1": name}
+    manager = AliasManager()
+    manager.restore_state(state)
+    assert manager.resolve_alias("operation-1") == name
+    assert manager.aliasify_json(f'{{"name":"{name}"}}') == '{"name":"operation-1"}'
+
+
 async def test_evalsha_falls_back_to_eval(client: redis.asyncio.Redis) -> None:
     store = RedisConversationStore(client)
     await client.script_flush()

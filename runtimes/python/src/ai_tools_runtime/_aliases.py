@@ -16,13 +16,17 @@ from ._tables import AliasConfig, ResponseAliasField
 from ._tool_error import ToolError
 from ._violations import Violation, child_path
 
-__all__ = ["AliasManager", "is_uuid"]
+__all__ = ["AliasManager", "is_name", "is_uuid"]
 
 _HEX: Final = "[0-9a-fA-F]"
 _UUID_RE: Final = re.compile(f"{_HEX}{{8}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}")
 # A UUID-shaped run touching no hex digit and no '-'.
 _UUID_IN_TEXT: Final = re.compile(f"(?<![0-9a-fA-F-]){_UUID_RE.pattern}(?![0-9a-fA-F-])")
 _DIGITS: Final = re.compile("[0-9]+")
+# What may not touch a name (a registered value that is not a UUID) in text.
+_TOKEN: Final = "A-Za-z0-9_./-"
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
+_MAX_NAME_BYTES: Final = 1024
 _MAX_INT: Final = (1 << 63) - 1
 _MAX_LISTED: Final = 20
 
@@ -30,6 +34,27 @@ _MAX_LISTED: Final = 20
 def is_uuid(s: str) -> bool:
     """Whether ``s`` is exactly 8-4-4-4-12 hexadecimal digits."""
     return len(s) == 36 and _UUID_RE.fullmatch(s) is not None
+
+
+def is_name(s: str) -> bool:
+    """Whether ``s`` may be registered as a name, the value of a field that
+    takes any value (``google.longrunning.Operation.name``): not empty, at
+    most 1024 UTF-8 bytes, no control characters."""
+    return (
+        s != ""
+        and len(s.encode("utf-8", "surrogatepass")) <= _MAX_NAME_BYTES
+        and _CONTROL.search(s) is None
+    )
+
+
+def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern matching any of ``names`` as a whole token, longer names
+    first (so that the longest one standing there wins)."""
+    ordered = sorted(names, key=lambda n: (-len(n), n))
+    if not ordered:
+        return None
+    alternatives = "|".join(re.escape(n) for n in ordered)
+    return re.compile(f"(?<![{_TOKEN}])(?:{alternatives})(?![{_TOKEN}])")
 
 
 def _split_alias(s: str) -> tuple[str, str] | None:
@@ -61,6 +86,8 @@ class AliasManager:
         self._aliases: dict[str, str] = {}
         self._uuids: dict[str, str] = {}
         self._prefixes: set[str] = set()
+        self._names: set[str] = set()
+        self._names_re: re.Pattern[str] | None = None
         self._reset()
 
     @property
@@ -72,6 +99,8 @@ class AliasManager:
         self._aliases = {}
         self._uuids = {}
         self._prefixes = set(self._config.known_alias_prefixes)
+        self._names = set()
+        self._names_re = None
 
     # -- register / resolve ------------------------------------------------
 
@@ -91,7 +120,14 @@ class AliasManager:
         self._aliases[alias] = uuid
         self._uuids[uuid] = alias
         self._prefixes.add(prefix)
+        self._add_name(uuid)
         return alias
+
+    def _add_name(self, value: str) -> None:
+        """Aliasify ``value`` as a whole token when it is not a UUID."""
+        if value != "" and not is_uuid(value):
+            self._names.add(value)
+            self._names_re = None
 
     def resolve_alias(self, alias: str) -> str:
         """The UUID of a registered alias, else ``alias`` unchanged."""
@@ -101,7 +137,10 @@ class AliasManager:
     def aliasify_json(self, json_text: str) -> str:
         """Replace every registered UUID in the text by its alias, in one pass.
         A UUID counts only when no hex digit or '-' touches it; everything else
-        is copied unchanged (the text need not be JSON)."""
+        is copied unchanged (the text need not be JSON). Then, in a second
+        pass, every registered value that is not a UUID (an operation's name)
+        where it stands as a whole token: no letter, digit, ``_``, ``.``,
+        ``/`` or ``-`` touches it; longer values first."""
         with self._lock:
             return self._aliasify(json_text)
 
@@ -114,7 +153,13 @@ class AliasManager:
             found = m.group(0)
             return uuids.get(found, found)
 
-        return _UUID_IN_TEXT.sub(replace, text)
+        text = _UUID_IN_TEXT.sub(replace, text)
+        if not self._names:
+            return text
+        if self._names_re is None:
+            self._names_re = _names_pattern(self._names)
+        assert self._names_re is not None
+        return self._names_re.sub(replace, text)
 
     def resolve_json(self, json_text: str, *, checked: bool = True) -> str:
         """Replace every JSON string value that is exactly a registered alias by
@@ -259,10 +304,11 @@ class AliasManager:
                 values = (x,)
             prefix = f.prefix
             nested = f.message if f.message in types else None
+            takes = is_name if f.any_value else is_uuid
             for item in values:
                 if prefix and isinstance(item, str):
-                    # A UUID seen before keeps its alias: skip the shape check.
-                    if item not in known and item not in found and is_uuid(item):
+                    # A value seen before keeps its alias: skip the shape check.
+                    if item not in known and item not in found and takes(item):
                         found[item] = prefix
                 elif nested is not None and isinstance(item, dict):
                     self._walk(item, nested, types, found)
@@ -284,7 +330,8 @@ class AliasManager:
         """Replace the state by one :meth:`export_state` wrote. Refuses with
         :class:`ValueError`, leaving the state unchanged: invalid JSON, a
         version other than 1, an alias not ``<prefix>-<n>`` with n > 0, a value
-        that is not a UUID, one UUID under two aliases, a negative counter, or a
+        that is neither a UUID nor a name (empty, a control character, over
+        1024 bytes), one value under two aliases, a negative counter, or a
         counter lower than the highest alias number of its prefix."""
         try:
             aliases, counters = self._check_state(state)
@@ -295,6 +342,7 @@ class AliasManager:
             for alias, uuid in aliases.items():
                 self._aliases[alias] = uuid
                 self._uuids[uuid] = alias
+                self._add_name(uuid)
             for prefix, n in counters.items():
                 self._counters[prefix] = n
                 self._prefixes.add(prefix)
@@ -335,12 +383,15 @@ class AliasManager:
             parts = _split_alias(alias)
             if parts is None or parts[1].startswith("0") or int(parts[1]) > _MAX_INT:
                 raise _RestoreError(f"invalid alias {quote(alias)}")
-            if not is_uuid(uuid):
-                raise _RestoreError(f"alias {quote(alias)} maps to {quote(uuid)}, not a UUID")
+            if not (is_uuid(uuid) or is_name(uuid)):
+                raise _RestoreError(
+                    f"alias {quote(alias)} maps to {quote(uuid)}, neither a UUID nor a name"
+                )
             other = seen.get(uuid)
             if other is not None:
+                kind = "UUID" if is_uuid(uuid) else "name"
                 raise _RestoreError(
-                    f"UUID {quote(uuid)} has two aliases: {quote(other)} and {quote(alias)}"
+                    f"{kind} {quote(uuid)} has two aliases: {quote(other)} and {quote(alias)}"
                 )
             seen[uuid] = alias
             prefix, n = parts[0], int(parts[1])

@@ -1,7 +1,8 @@
 """The structure check of a tool call's arguments (docs/runtime.md,
 "Argument check"): unknown keys and missing required fields, all of them,
 found by the generated argument table of the tool before anything else
-looks at the arguments."""
+looks at the arguments; and the paths of its FieldMask fields, rewritten
+to the wire form."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from ._did_you_mean import did_you_mean
-from ._json import decode_json, json_kind, quote
+from ._did_you_mean import field_choices, valid_fields
+from ._field_mask import MaskNode, check_field_mask, parse_mask_nodes
+from ._json import decode_json, json_kind
 from ._violations import Violation, child_path
 
 __all__ = [
@@ -23,7 +25,6 @@ __all__ = [
     "parse_argument_table",
 ]
 
-_LISTED: Final = 20
 _REQUIRED: Final = "missing required field"
 INVALID_JSON: Final = "invalid JSON; send the arguments as one JSON object"
 
@@ -34,6 +35,8 @@ class _Field:
     """The node of the message the field holds, or None (a leaf)."""
     kind: str
     """"" (singular), "list" or "map"."""
+    mask: int | None = None
+    """The mask node of a FieldMask field's paths, or None."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ class _Node:
     nested: tuple[tuple[str, str, _Field], ...]
     """(proto name, JSON name, field) of the fields holding messages, and of
     the maps (a map of non-messages is looked into as entries only)."""
+    masked: tuple[tuple[str, str, _Field], ...]
+    """(proto name, JSON name, field) of the FieldMask fields."""
     valid: str
     """The list of the unknown-field message: ``valid fields: id, title``."""
 
@@ -56,6 +61,8 @@ class ArgumentTable:
     (``ToolMethod.arguments``); ``nodes[0]`` is the request."""
 
     nodes: tuple[_Node, ...]
+    masks: tuple[MaskNode, ...] = ()
+    """The messages FieldMask paths name fields of (the table's ``masks``)."""
 
 
 _ENTRY: Final = _Node(
@@ -63,16 +70,9 @@ _ENTRY: Final = _Node(
     fields={"key": _Field(None, ""), "value": _Field(None, "")},
     required=(("key", "key"), ("value", "value")),
     nested=(),
+    masked=(),
     valid="valid fields: key, value",
 )
-
-
-def _valid(names: tuple[str, ...]) -> str:
-    if not names:
-        return "no fields are valid here"
-    listed = ", ".join(names[:_LISTED])
-    more = len(names) - _LISTED
-    return f"valid fields: {listed}" + (f", and {more} more" if more > 0 else "")
 
 
 @lru_cache(maxsize=4096)  # a table per tool: the MCP server makes an executor per call
@@ -81,15 +81,16 @@ def parse_argument_table(text: str) -> ArgumentTable:
     what is wrong for text that is not a table."""
     try:
         raw = json.loads(text)
-        nodes = tuple(_node(n, len(raw["nodes"])) for n in raw["nodes"])
+        masks = parse_mask_nodes(raw.get("masks"))
+        nodes = tuple(_node(n, len(raw["nodes"]), len(masks)) for n in raw["nodes"])
     except (ValueError, TypeError, KeyError, AttributeError) as err:
         raise ValueError(f"invalid argument table {text[:80]!r}: {err}") from None
     if not nodes:
         raise ValueError(f"invalid argument table {text[:80]!r}: no nodes")
-    return ArgumentTable(nodes)
+    return ArgumentTable(nodes, masks)
 
 
-def _node(raw: Mapping[str, Any], count: int) -> _Node:
+def _node(raw: Mapping[str, Any], count: int, masks: int) -> _Node:
     fields: dict[str, _Field] = {}
     json_names: dict[str, str] = {}
     for name, f in raw["fields"].items():
@@ -97,8 +98,11 @@ def _node(raw: Mapping[str, Any], count: int) -> _Node:
         node = f.get("node")
         if node is not None and not (isinstance(node, int) and 0 <= node < count):
             raise ValueError(f"field {name!r} names node {node!r}")
+        mask = f.get("mask")
+        if mask is not None and not (isinstance(mask, int) and 0 <= mask < masks):
+            raise ValueError(f"field {name!r} names mask {mask!r}")
         kind = "list" if f.get("list") else "map" if f.get("map") else ""
-        fields[name] = _Field(node, kind)
+        fields[name] = _Field(node, kind, mask)
     names = tuple(fields)
     required = tuple((n, json_names.get(n, n)) for n in raw.get("required", ()))
     for n, _ in required:
@@ -107,49 +111,52 @@ def _node(raw: Mapping[str, Any], count: int) -> _Node:
     nested = tuple(
         (n, json_names[n], f) for n, f in fields.items() if f.node is not None or f.kind == "map"
     )
-    return _Node(names, fields, required, nested, _valid(names))
+    masked = tuple((n, json_names[n], f) for n, f in fields.items() if f.mask is not None)
+    return _Node(names, fields, required, nested, masked, valid_fields(names))
 
 
 def check_arguments(
-    args: Mapping[str, Any],
+    args: dict[str, Any],
     table: ArgumentTable,
     *,
     extra_root: Collection[str] = (),
     lenient: bool = False,
 ) -> list[Violation]:
-    """Every unknown key (unless ``lenient``) and every missing required
-    field of ``args`` (a JSON object, decoded), in the order of
-    docs/runtime.md; names in ``extra_root`` are never unknown at the root.
-    Values of the wrong JSON kind are left for the fix-up to report."""
+    """Every unknown key (unless ``lenient``), every missing required
+    field and every bad FieldMask path of ``args`` (a JSON object, decoded),
+    in the order of docs/runtime.md; names in ``extra_root`` are never
+    unknown at the root. Each FieldMask without a bad path is replaced in
+    ``args`` by its wire form. Values of the wrong JSON kind are left for
+    the fix-up to report."""
     out: list[Violation] = []
-    _Check(table.nodes, lenient, out).object(args, table.nodes[0], "", extra_root)
+    _Check(table.nodes, table.masks, lenient, out).object(args, table.nodes[0], "", extra_root)
     return out
 
 
 def _unknown(node: _Node, key: str) -> str:
-    if not node.names:
-        return "unknown field; no fields are valid here"
-    guess = did_you_mean(key, node.names)
-    if guess is None:
-        return f"unknown field; {node.valid}"
-    return f"unknown field; did you mean {quote(guess)}? {node.valid}"
+    return f"unknown field; {field_choices(key, node.names, node.valid)}"
 
 
 @dataclass
 class _Check:
     nodes: tuple[_Node, ...]
+    masks: tuple[MaskNode, ...]
     lenient: bool
     out: list[Violation]
 
+    def _key(self, obj: Mapping[str, Any], name: str, json_name: str) -> str:
+        """The key of the field's value: its proto name, or (lenient) its
+        JSON name when the proto name is absent or null."""
+        if obj.get(name) is None and self.lenient and json_name != name:
+            return json_name
+        return name
+
     def _get(self, obj: Mapping[str, Any], name: str, json_name: str) -> Any:
         """The field's value: under its proto name, or (lenient) its JSON name."""
-        value = obj.get(name)
-        if value is None and self.lenient and json_name != name:
-            value = obj.get(json_name)
-        return value
+        return obj.get(self._key(obj, name, json_name))
 
     def object(
-        self, obj: Mapping[str, Any], node: _Node, path: str, extra: Collection[str] = ()
+        self, obj: dict[str, Any], node: _Node, path: str, extra: Collection[str] = ()
     ) -> None:
         if not self.lenient:
             for key in sorted(obj):
@@ -165,6 +172,25 @@ class _Check:
             if value is not None:
                 inner = None if f.node is None else self.nodes[f.node]
                 self._field(value, f.kind, inner, child_path(path, name))
+        for name, json_name, f in node.masked:
+            self._masks(obj, self._key(obj, name, json_name), f, child_path(path, name))
+
+    def _masks(self, obj: dict[str, Any], key: str, f: _Field, path: str) -> None:
+        """Check the FieldMask(s) under ``key``, replacing each good one by
+        its wire form; strings only (other kinds are the fix-up's)."""
+        value = obj.get(key)
+        if f.kind == "" and isinstance(value, str):
+            obj[key] = self._mask(value, f, path)
+        elif f.kind == "list" and isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, str):
+                    value[i] = self._mask(item, f, f"{path}[{i}]")
+
+    def _mask(self, text: str, f: _Field, path: str) -> str:
+        assert f.mask is not None
+        wire, problems = check_field_mask(text, self.masks, f.mask)
+        self.out.extend(Violation(path, "invalid-value", p) for p in problems)
+        return text if problems else wire
 
     def _field(self, value: Any, kind: str, node: _Node | None, path: str) -> None:
         if kind == "":
@@ -186,7 +212,7 @@ class _Check:
                 if isinstance(entry, dict):
                     self._entry(entry, node, f"{path}[{i}]")
 
-    def _entry(self, entry: Mapping[str, Any], node: _Node | None, path: str) -> None:
+    def _entry(self, entry: dict[str, Any], node: _Node | None, path: str) -> None:
         """One ``{"key", "value"}`` entry of a map written as an array; its
         value is checked against ``node`` when the map's values are messages."""
         self.object(entry, _ENTRY, path)

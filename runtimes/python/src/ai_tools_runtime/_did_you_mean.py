@@ -4,8 +4,13 @@ fields"): the valid name a mistyped key most likely meant."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-__all__ = ["did_you_mean", "osa_distance"]
+from ._json import quote
+
+__all__ = ["did_you_mean", "field_choices", "osa_distance", "valid_fields"]
+
+_LISTED: Final = 20
 
 
 def _ascii_lower(s: str) -> str:
@@ -35,6 +40,26 @@ def did_you_mean(key: str, candidates: Sequence[str]) -> str | None:
         if d < best_distance:
             best, best_distance = c, d
     return best
+
+
+def valid_fields(names: Sequence[str]) -> str:
+    """``valid fields: id, title`` (the first 20, then ``, and <N> more``),
+    or ``no fields are valid here``."""
+    if not names:
+        return "no fields are valid here"
+    listed = ", ".join(names[:_LISTED])
+    more = len(names) - _LISTED
+    return f"valid fields: {listed}" + (f", and {more} more" if more > 0 else "")
+
+
+def field_choices(key: str, names: Sequence[str], valid: str) -> str:
+    """The end of a message about the unknown name ``key`` among ``names``:
+    ``did you mean "title"? <valid>``, or ``valid`` alone when nothing is
+    close (``valid`` is :func:`valid_fields` of ``names``)."""
+    if not names:
+        return valid
+    guess = did_you_mean(key, names)
+    return valid if guess is None else f"did you mean {quote(guess)}? {valid}"
 
 
 def osa_distance(a: str, b: str, cap: int | None = None) -> int:

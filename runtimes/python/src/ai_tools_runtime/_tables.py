@@ -22,6 +22,10 @@ class ResponseAliasField:
     """The full name of the message the field holds, when it is in the table, or ""."""
     is_map: bool = False
     """A map field: its values are visited (in byte order of their keys)."""
+    any_value: bool = False
+    """Any name the field holds is registered, not only UUIDs
+    (``google.longrunning.Operation.name``): a non-empty string of at most
+    1024 UTF-8 bytes without control characters."""
 
 
 @dataclass(frozen=True)

@@ -46,16 +46,29 @@ def list_tool(
     schema["properties"] = properties
     if required:
         schema["required"] = required
-    annotations = None
-    if method.read_only_hint or method.idempotent_hint:
-        annotations = mcp_types.ToolAnnotations(
-            read_only_hint=True if method.read_only_hint else None,
-            idempotent_hint=True if method.idempotent_hint else None,
-        )
     return mcp_types.Tool(
         name=name,
         description=tool.description,
         input_schema={**schema, "type": "object"},
         output_schema={**_thaw(method.output_schema), "type": "object"},
-        annotations=annotations,
+        annotations=_annotations(method),
+    )
+
+
+def _annotations(method: McpToolMethod) -> mcp_types.ToolAnnotations | None:
+    """Every hint the method sets, true or false (readOnlyHint,
+    destructiveHint, idempotentHint, openWorldHint); None when it sets none."""
+    hints = (
+        method.read_only_hint,
+        method.destructive_hint,
+        method.idempotent_hint,
+        method.open_world_hint,
+    )
+    if all(h is None for h in hints):
+        return None
+    return mcp_types.ToolAnnotations(
+        read_only_hint=method.read_only_hint,
+        destructive_hint=method.destructive_hint,
+        idempotent_hint=method.idempotent_hint,
+        open_world_hint=method.open_world_hint,
     )
