@@ -1,0 +1,286 @@
+// What the tools of a real API ask of the model, counted from the built
+// generator's model (dist/) with `tools=all`: the facts issue 31 is judged
+// by, per API.
+//
+//   node scripts/bench/api-facts.mjs                     # Google APIs below
+//   node scripts/bench/api-facts.mjs --apis google/pubsub/v1
+//   node scripts/bench/api-facts.mjs --root /tmp/temporal-api --apis temporal/api
+//   node scripts/bench/api-facts.mjs --opt output_only_comments=true --apis google/cloud/compute/v1
+//
+// Google's protos come from the npm package google-proto-files (pinned in
+// package.json); `--root` takes any directory of protos instead (Temporal's
+// API: its repository without buf.yaml, WKTs from buf). Each API is
+// compiled by buf, the request captured as buf hands it to a plugin.
+//
+// Columns:
+//   tools       tools of the API
+//   tokens      o200k tokens of the tool list (OpenAI Chat Completions form)
+//   enumStuck   enum fields whose enum has a `*_UNSPECIFIED` zero, not
+//               REQUIRED and not path-bound, that a call cannot leave unset
+//               (strict: not nullable; loose: in `required`); distinct
+//               fields (message.field), and (tool, path) sites in brackets
+//   createId    Create tools shaped as AIP-133 (the resource in a field of
+//               the request) whose resource IDENTIFIER must be sent
+//   boundNull   path-bound fields (google.api.http) that are nullable, not
+//               required or missing from the schema
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { fromBinary } from "@bufbuild/protobuf";
+import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
+import { countO200k, openAiToolList } from "./tool-tokens.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const generatorDir = join(here, "..", "..");
+const repoRoot = join(generatorDir, "..");
+const require = createRequire(import.meta.url);
+
+const { values: opt } = parseArgs({
+  options: {
+    apis: {
+      type: "string",
+      default:
+        "google/ai/generativelanguage/v1beta,google/cloud/aiplatform/v1,google/pubsub/v1",
+    },
+    root: { type: "string" },
+    opt: { type: "string", multiple: true, default: [] },
+    dist: { type: "string", default: join(generatorDir, "dist") },
+    json: { type: "boolean", default: false },
+  },
+});
+
+const load = (file) => import(pathToFileURL(resolve(opt.dist, file)).href);
+const gen = await load("index.js");
+const { httpBoundFields } = await load("schema/http-bound-fields.js");
+const { isIdentifier, isRequired } = await load("annotations.js");
+
+const root =
+  opt.root ??
+  dirname(
+    require.resolve("google-proto-files/package.json", {
+      paths: [generatorDir],
+    }),
+  );
+const buf = join(repoRoot, "node_modules", ".bin", "buf");
+const work = mkdtempSync(join(tmpdir(), "ai-tools-api-facts-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+const capture = join(work, "capture.cjs");
+writeFileSync(
+  capture,
+  `#!${process.execPath}\nrequire("node:fs").writeFileSync(process.env.AI_TOOLS_CAPTURE, require("node:fs").readFileSync(0));\n`,
+  { mode: 0o755 },
+);
+
+function captureRequest(api) {
+  const out = join(work, "request.binpb");
+  const template = join(work, "buf.gen.yaml");
+  writeFileSync(
+    template,
+    `version: v2\nplugins:\n  - local: ${capture}\n    out: ${join(work, "out")}\n    strategy: all\n`,
+  );
+  const r = spawnSync(
+    buf,
+    ["generate", root, "--template", template, "--path", join(root, api)],
+    {
+      cwd: work,
+      encoding: "utf8",
+      env: { ...process.env, AI_TOOLS_CAPTURE: out },
+    },
+  );
+  if (r.status !== 0) {
+    console.error(`buf generate on ${api} failed:\n${r.stderr}`);
+    process.exit(1);
+  }
+  return fromBinary(CodeGeneratorRequestSchema, readFileSync(out));
+}
+
+/** The object node of a schema: through null wrappers, $refs and oneof branches. */
+function objectNode(schema, defs) {
+  if (schema === undefined) return undefined;
+  if (typeof schema.$ref === "string") {
+    return objectNode(defs?.[schema.$ref.replace("#/$defs/", "")], defs);
+  }
+  if (Array.isArray(schema.anyOf)) {
+    const branches = schema.anyOf
+      .map((b) => objectNode(b, defs))
+      .filter(Boolean);
+    if (branches.length === 0) return undefined;
+    const properties = Object.assign(
+      {},
+      ...branches.map((b) => b.properties ?? {}),
+    );
+    const required = branches.every((b) => b.required)
+      ? branches[0].required.filter((n) =>
+          branches.every((b) => b.required.includes(n)),
+        )
+      : [];
+    return { properties, required };
+  }
+  return schema.type === "object" ? schema : undefined;
+}
+
+function admitsNull(schema) {
+  return (
+    Array.isArray(schema?.anyOf) && schema.anyOf.some((b) => b.type === "null")
+  );
+}
+
+/** Can a call leave the property `name` of `node` unset? */
+function canLeaveUnset(node, name, strict) {
+  const prop = node.properties?.[name];
+  if (prop === undefined) return true;
+  return strict ? admitsNull(prop) : !(node.required ?? []).includes(name);
+}
+
+/** The items schema of an array property, through a null wrapper. */
+function arrayItems(prop) {
+  const array = Array.isArray(prop.anyOf)
+    ? prop.anyOf.find((b) => b.type === "array")
+    : prop;
+  return array?.items;
+}
+
+function hasUnspecifiedZero(field) {
+  const e = field.fieldKind === "enum" ? field.enum : undefined;
+  return (
+    e?.values.some((v) => v.number === 0 && v.name.endsWith("UNSPECIFIED")) ===
+    true
+  );
+}
+
+function walk(tool, message, node, defs, path, seen, facts, bound) {
+  if (node === undefined || seen.has(message.typeName)) return;
+  seen.add(message.typeName);
+  for (const field of message.fields) {
+    const at = path === "" ? field.name : `${path}.${field.name}`;
+    const prop = node.properties?.[field.name];
+    if (prop === undefined) continue;
+    if (
+      field.fieldKind === "enum" &&
+      field.oneof === undefined &&
+      hasUnspecifiedZero(field) &&
+      !isRequired(field) &&
+      !bound.has(at) &&
+      !canLeaveUnset(node, field.name, tool.strict)
+    ) {
+      facts.enumFields.add(`${message.typeName}.${field.name}`);
+      facts.enumSites++;
+    }
+    const child =
+      field.fieldKind === "message"
+        ? field.message
+        : field.fieldKind === "list" && field.listKind === "message"
+          ? field.message
+          : undefined;
+    if (child !== undefined && !child.typeName.startsWith("google.protobuf.")) {
+      const items = field.fieldKind === "list" ? arrayItems(prop) : prop;
+      walk(tool, child, objectNode(items, defs), defs, at, seen, facts, bound);
+    }
+  }
+  seen.delete(message.typeName);
+}
+
+function createIdRequired(tool, schema, defs) {
+  if (!tool.method.name.startsWith("Create")) return false;
+  for (const f of tool.input.fields) {
+    if (
+      f.fieldKind !== "message" ||
+      f.message.typeName.startsWith("google.protobuf.")
+    )
+      continue;
+    const id = f.message.fields.find((x) => isIdentifier(x));
+    if (id === undefined || isRequired(id)) continue;
+    const node = objectNode(schema.properties?.[f.name], defs);
+    if (
+      node !== undefined &&
+      node.properties?.[id.name] !== undefined &&
+      !canLeaveUnset(node, id.name, tool.strict)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function boundNullable(tool, schema, defs) {
+  let n = 0;
+  for (const path of httpBoundFields(tool.method)) {
+    let node = schema;
+    for (const name of path.split(".")) {
+      if (
+        node === undefined ||
+        node.properties?.[name] === undefined ||
+        canLeaveUnset(node, name, tool.strict)
+      ) {
+        n++;
+        break;
+      }
+      node = objectNode(node.properties[name], defs);
+    }
+  }
+  return n;
+}
+
+const rows = [];
+for (const api of opt.apis.split(",").map((a) => a.trim())) {
+  if (!existsSync(join(root, api))) {
+    console.error(`--apis ${JSON.stringify(api)}: not a directory of ${root}`);
+    process.exit(2);
+  }
+  const request = captureRequest(api);
+  const options = gen.parseOptions(
+    ["target=go", "tools=all", ...opt.opt].join(","),
+  );
+  const { tools } = gen.buildModel(
+    gen.resolveRequestFiles(request).files,
+    undefined,
+    gen.toolSelectionOf(options.common, options.lists),
+  );
+  const facts = {
+    enumFields: new Set(),
+    enumSites: 0,
+    createId: [],
+    boundNull: 0,
+  };
+  for (const tool of tools) {
+    const schema = JSON.parse(tool.schemaJson);
+    const defs = schema.$defs;
+    walk(
+      tool,
+      tool.input,
+      objectNode(schema, defs),
+      defs,
+      "",
+      new Set(),
+      facts,
+      httpBoundFields(tool.method),
+    );
+    if (createIdRequired(tool, schema, defs)) facts.createId.push(tool.name);
+    facts.boundNull += boundNullable(tool, schema, defs);
+  }
+  rows.push({
+    api,
+    tools: tools.length,
+    tokens: countO200k(openAiToolList(tools)),
+    enumStuck: `${facts.enumFields.size} [${facts.enumSites}]`,
+    createId: facts.createId.length,
+    boundNull: facts.boundNull,
+    createIdTools: facts.createId,
+  });
+}
+if (opt.json) {
+  console.log(JSON.stringify(rows, null, 2));
+} else {
+  console.log(`options: tools=all${opt.opt.map((o) => `,${o}`).join("")}`);
+  console.table(rows.map(({ createIdTools, ...r }) => r));
+}
