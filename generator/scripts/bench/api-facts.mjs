@@ -213,7 +213,7 @@ function createIdRequired(tool, schema, defs) {
 }
 
 function boundNullable(tool, schema, defs) {
-  let n = 0;
+  const sites = [];
   for (const path of httpBoundFields(tool.method)) {
     let node = schema;
     for (const name of path.split(".")) {
@@ -222,13 +222,13 @@ function boundNullable(tool, schema, defs) {
         node.properties?.[name] === undefined ||
         canLeaveUnset(node, name, tool.strict)
       ) {
-        n++;
+        sites.push(`${tool.name}: ${path}`);
         break;
       }
       node = objectNode(node.properties[name], defs);
     }
   }
-  return n;
+  return sites;
 }
 
 const rows = [];
@@ -250,7 +250,7 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
     enumFields: new Set(),
     enumSites: 0,
     createId: [],
-    boundNull: 0,
+    boundNull: [],
   };
   for (const tool of tools) {
     const schema = JSON.parse(tool.schemaJson);
@@ -266,7 +266,7 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
       httpBoundFields(tool.method),
     );
     if (createIdRequired(tool, schema, defs)) facts.createId.push(tool.name);
-    facts.boundNull += boundNullable(tool, schema, defs);
+    facts.boundNull.push(...boundNullable(tool, schema, defs));
   }
   rows.push({
     api,
@@ -274,7 +274,8 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
     tokens: countO200k(openAiToolList(tools)),
     enumStuck: `${facts.enumFields.size} [${facts.enumSites}]`,
     createId: facts.createId.length,
-    boundNull: facts.boundNull,
+    boundNull: facts.boundNull.length,
+    boundNullSites: facts.boundNull,
     createIdTools: facts.createId,
   });
 }
@@ -282,5 +283,5 @@ if (opt.json) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   console.log(`options: tools=all${opt.opt.map((o) => `,${o}`).join("")}`);
-  console.table(rows.map(({ createIdTools, ...r }) => r));
+  console.table(rows.map(({ createIdTools, boundNullSites, ...r }) => r));
 }
