@@ -231,7 +231,7 @@ describe("fixes (docs/compat.md)", () => {
         '"empty":{"properties":{},"type":"object"},' +
         '"iv":{"type":"integer"},' +
         '"list":{"items":{},"type":"array"},' +
-        '"mask":{"pattern":"^([a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\\\.[a-z][a-zA-Z0-9]*)*)*)?$","type":"string"},' +
+        '"mask":{"description":"Comma-separated field paths of Wkt, e.g. \\"at,ttl\\"; \\"*\\" for all fields.","type":"string"},' +
         '"meta":{"type":"object"},' +
         '"sv":{"type":"string"},' +
         '"ttl":{"pattern":"^-?(0|[1-9][0-9]{0,10})(\\\\.[0-9]{1,9})?s$","type":"string"},' +

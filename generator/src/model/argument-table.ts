@@ -1,9 +1,12 @@
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
-import type { DescField, DescMessage } from "../descriptors.js";
+import type { DescField, DescMessage, DescMethod } from "../descriptors.js";
 import { isRequiredBehavior } from "../schema/field-behavior.js";
+import { methodRequiredFields } from "../schema/method-field-rules.js";
 import { quoteJsonString } from "../schema/canonical-json.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { wellKnownSchema } from "../schema/well-known.js";
+import { isFieldMask, maskTarget } from "../schema/mask-target.js";
+import { createMaskNodes } from "./mask-nodes.js";
 
 /**
  * The argument table of a tool (docs/runtime.md, "Argument check"): per
@@ -26,6 +29,8 @@ interface TableField {
   readonly node?: TableNode;
   readonly list?: boolean;
   readonly map?: boolean;
+  /** A FieldMask field: the message its paths name (mask-target.ts). */
+  readonly mask?: DescMessage;
 }
 
 /** A message as the schema shows it. */
@@ -64,7 +69,7 @@ function propertyCount(branches: readonly JsonSchema[]): number {
 function signatureOf(n: TableNode): string {
   let out = "";
   for (const f of n.fields) {
-    out += `${f.name}\0${f.json ?? ""}\0${f.node?.id ?? ""}\0${f.list === true ? "l" : f.map === true ? "m" : ""}\0`;
+    out += `${f.name}\0${f.json ?? ""}\0${f.node?.id ?? ""}\0${f.list === true ? "l" : f.map === true ? "m" : ""}\0${f.mask?.typeName ?? ""}\0`;
   }
   return `${out}\u0001${n.required.join("\0")}`;
 }
@@ -78,28 +83,34 @@ const { LEGACY_REQUIRED } = FeatureSet_FieldPresence;
  * text; "" when the root has no properties to check (a Struct request,
  * whose schema is an open object). With `lenientArguments` (plugin option
  * lenient_arguments=true) each field whose JSON name differs from its
- * proto name carries it as `json`.
+ * proto name carries it as `json`. A FieldMask field carries `mask`, an
+ * index into the table's `masks` (mask-nodes.ts); `method` is the tool's,
+ * whose response a read mask at the root names.
  */
 export function argumentTable(
   root: JsonSchema,
   message: DescMessage,
   strict: boolean,
   lenientArguments = false,
+  method?: DescMethod,
 ): string {
-  const walk = createWalk(root, strict, lenientArguments);
+  const walk = createWalk(root, strict, lenientArguments, method);
   const branches = walk.objectBranches(root);
   if (branches === undefined) {
     return "";
   }
-  return serialize(walk.node(root, branches, message));
+  return serialize(walk.node(root, branches, message, true));
 }
 
 function createWalk(
   root: JsonSchema,
   strict: boolean,
   lenientArguments: boolean,
+  method: DescMethod | undefined,
 ) {
   const defs = (root["$defs"] ?? {}) as Record<string, JsonSchema>;
+  // Fields the method requires (HTTP-bound, AIP-134 identifiers), loose too.
+  const methodRequired = methodRequiredFields(method);
   const byObject = new Map<JsonSchema, TableNode>();
   const bySignature = new Map<string, TableNode>();
   /** Nodes a node below them points back to (recursion through `$ref`). */
@@ -174,6 +185,7 @@ function createWalk(
     key: JsonSchema,
     branches: readonly JsonSchema[],
     message: DescMessage,
+    atRoot = false,
   ): TableNode => {
     const known = byObject.get(key);
     if (known !== undefined) {
@@ -184,7 +196,7 @@ function createWalk(
     // `$ref` (a cycle of definitions).
     const made: TableNode = { id: nextId++, fields: [], required: [] };
     byObject.set(key, made);
-    fill(made, branches, message);
+    fill(made, branches, message, atRoot);
     // An equal node met before (the same message expanded again inline)
     // takes its place: its signature names its children by identity.
     const signature = signatureOf(made);
@@ -202,6 +214,7 @@ function createWalk(
     made: TableNode,
     branches: readonly JsonSchema[],
     message: DescMessage,
+    atRoot: boolean,
   ): void => {
     // Declaration order (docs/runtime.md): the order messages list them in.
     let matched = 0;
@@ -226,10 +239,19 @@ function createWalk(
         continue;
       }
       matched++;
-      made.fields.push(tableField(field, schema));
+      made.fields.push(
+        isFieldMask(field)
+          ? {
+              ...fieldOf(field),
+              ...(field.fieldKind === "list" ? { list: true } : {}),
+              mask: maskTarget(field, atRoot, method),
+            }
+          : tableField(field, schema),
+      );
       const required =
         field.presence === LEGACY_REQUIRED ||
         isRequiredBehavior(field) ||
+        methodRequired.has(field) ||
         (strict && requiredIn === branches.length && !admitsNull(schema));
       if (required) {
         made.required.push(name);
@@ -340,12 +362,14 @@ function serialize(root: TableNode): string {
     }
   };
   visit(root);
+  const masks = createMaskNodes();
   const nodes = order.map((n) => {
     const fields = n.fields.map((f) => {
       const parts: string[] = [];
       if (f.node !== undefined) {
         parts.push(`"node":${index.get(f.node)!}`);
       }
+      if (f.mask !== undefined) parts.push(`"mask":${masks.index(f.mask)}`);
       if (f.list === true) parts.push(`"list":true`);
       if (f.map === true) parts.push(`"map":true`);
       if (f.json !== undefined) parts.push(`"json":${quoteJsonString(f.json)}`);
@@ -357,5 +381,6 @@ function serialize(root: TableNode): string {
         : "";
     return `{"fields":{${fields.join(",")}}${required}}`;
   });
-  return `{"nodes":[${nodes.join(",")}]}`;
+  const maskJson = masks.json();
+  return `{"nodes":[${nodes.join(",")}]${maskJson === "" ? "" : `,"masks":${maskJson}`}}`;
 }

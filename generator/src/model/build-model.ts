@@ -142,6 +142,7 @@ function toolSchemaText(
       method,
       selection.schemaForm,
       selection.strictCycles,
+      selection.schemaRules,
     );
   } catch (e) {
     if (e instanceof RootSchemaError) {
@@ -255,6 +256,7 @@ export function buildModel(
           method.input,
           def.strict,
           lenientArguments,
+          method,
         );
         const tool: ToolModel = {
           name: def.name,

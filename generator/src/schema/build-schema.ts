@@ -1,6 +1,5 @@
 import { ScalarType } from "@bufbuild/protobuf";
 import type {
-  DescEnum,
   DescField,
   DescMessage,
   DescMethod,
@@ -13,7 +12,21 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import { readToolField } from "../annotations.js";
 
-import { leftOutOfInput } from "./field-behavior.js";
+import { aliasPrefixOf } from "./alias-prefix.js";
+import { aliasNote } from "./alias-note.js";
+import { enumSchema, hasUnspecifiedZero } from "./enum-schema.js";
+import {
+  isDeprecatedField,
+  isRequiredField,
+  leftOutOfInput,
+} from "./field-behavior.js";
+import { methodFieldRules, type FieldRule } from "./method-field-rules.js";
+import {
+  defaultSchemaRules,
+  schemaRulesKey,
+  type SchemaRules,
+} from "./schema-rules.js";
+import { isFieldMask, maskHint, maskTarget } from "./mask-target.js";
 import { fieldDescription } from "./field-description.js";
 import { httpBoundFields } from "./http-bound-fields.js";
 import { oneofNote } from "./oneof-note.js";
@@ -31,7 +44,6 @@ import {
 import { buildInForm, type SchemaForm } from "./schema-form.js";
 import {
   applyValidateRules,
-  isRequiredByRules,
   schemaDialect,
 } from "./validate-keywords.js";
 import {
@@ -87,6 +99,12 @@ interface Context {
   readonly oneofGroups: OneofGroup[];
   /** Field paths (`permission.name`) the method's HTTP paths bind. */
   readonly bound: ReadonlySet<string>;
+  /** What the method makes of fields, by path (method-field-rules.ts). */
+  readonly fieldRules: ReadonlyMap<string, FieldRule>;
+  /** The options `deprecated` and `output_only_comments` (schema-rules.ts). */
+  readonly rules: SchemaRules;
+  /** The tool's method, when known: a root read mask names its response. */
+  readonly method: DescMethod | undefined;
   /** The tool's `$defs` (schema-defs.ts). */
   readonly defs: SchemaDefs<OneofGroup>;
   /** The `$ref`s written, paths relative to the definition being built. */
@@ -111,6 +129,9 @@ export class RootSchemaError extends Error {}
  * nesting limit. With `strictCycles` (every enforced provider takes it:
  * provider-checks.ts, strictRecursionAllowed), a compact strict tool's
  * recursion is real, through `$ref`, instead of a closed empty object.
+ * `rules`: the options `deprecated` and `output_only_comments`. With
+ * `method`, the method's AIP-133/134 and HTTP rules on which fields are
+ * required apply too (method-field-rules.ts).
  */
 export function buildToolSchema(
   message: DescMessage,
@@ -118,6 +139,7 @@ export function buildToolSchema(
   method?: DescMethod,
   form: SchemaForm = "inline",
   strictCycles = false,
+  rules: SchemaRules = defaultSchemaRules,
 ): ToolSchema {
   const cycles = strictCycles && form === "compact";
   return buildInForm(
@@ -129,6 +151,7 @@ export function buildToolSchema(
         policy,
         cycles,
         form === "compact",
+        rules,
       ),
     strict,
     form,
@@ -142,6 +165,7 @@ function buildWithDefs(
   policy: DefsPolicy,
   strictCycles: boolean,
   compact: boolean,
+  rules: SchemaRules,
 ): ToolSchema {
   const base64Before = base64PatternsWritten();
   const ctx: Context = {
@@ -149,7 +173,17 @@ function buildWithDefs(
     expanding: new Set(),
     oneofGroups: [],
     bound: method === undefined ? new Set() : httpBoundFields(method),
-    defs: createSchemaDefs(message, policy, strict, strictCycles, compact),
+    fieldRules: methodFieldRules(method),
+    rules,
+    method,
+    defs: createSchemaDefs(
+      message,
+      policy,
+      strict,
+      strictCycles,
+      compact,
+      rules,
+    ),
     refSites: [],
     compact,
   };
@@ -285,7 +319,7 @@ function isOptional(field: DescField): boolean {
  * (schema-defs.ts) then knows every message a schema expands.
  */
 function isSkipped(field: DescField, ctx: Context, path: SchemaPath): boolean {
-  if (!leftOutOfInput(field)) {
+  if (!leftOutOfInput(field, ctx.rules)) {
     return false;
   }
   return (
@@ -293,6 +327,54 @@ function isSkipped(field: DescField, ctx: Context, path: SchemaPath): boolean {
     !(ctx.bound.size > 0 && ctx.bound.has(pathArray(path).join("."))) ||
     expandedMessage(field, ctx.strict) !== undefined
   );
+}
+
+/**
+ * True when a field outside a oneof may be left unset (strict: nullable;
+ * non-strict: not in `required`): what the method makes of it at `path`
+ * first (method-field-rules.ts), then required fields (REQUIRED,
+ * `buf.validate` required, proto2 required) never, fields with the
+ * `optional` keyword or explicit presence and singular enum fields whose
+ * 0 value is `*_UNSPECIFIED` (the server default) always.
+ */
+function isLeftUnset(
+  field: DescField,
+  ctx: Context,
+  path: SchemaPath,
+): boolean {
+  if (ctx.fieldRules.size > 0) {
+    const rule = ctx.fieldRules.get(pathArray(path).join("."));
+    if (rule !== undefined) {
+      return rule === "optional";
+    }
+  }
+  if (isRequiredField(field)) {
+    return false;
+  }
+  return (
+    isOptional(field) ||
+    (field.fieldKind === "enum" && hasUnspecifiedZero(field.enum))
+  );
+}
+
+/**
+ * A request field's description (field-description.ts), marked
+ * `Deprecated.` first when the field is deprecated (kept because it is
+ * required, or by `deprecated=keep`), with the alias note (alias-note.ts)
+ * as its last paragraph when the field takes an alias.
+ */
+function inputDescription(field: DescField): string {
+  let description = fieldDescription(field);
+  if (isDeprecatedField(field)) {
+    description =
+      description === "" ? "Deprecated." : `Deprecated. ${description}`;
+  }
+  const prefix = aliasPrefixOf(field);
+  if (prefix !== "") {
+    const note = aliasNote(prefix);
+    description = description === "" ? note : `${description}\n\n${note}`;
+  }
+  return description;
 }
 
 function closedEmptyObject(): JsonSchema {
@@ -310,12 +392,13 @@ function closedEmptyObject(): JsonSchema {
  * in place, never shared.
  */
 function bindsBelow(ctx: Context, path: SchemaPath): boolean {
-  if (ctx.bound.size === 0) {
+  if (ctx.fieldRules.size === 0) {
     return false;
   }
+  // Every bound path is in fieldRules, as are the AIP-133/134 identifiers.
   const prefix = `${pathArray(path).join(".")}.`;
-  for (const bound of ctx.bound) {
-    if (bound.startsWith(prefix)) {
+  for (const ruled of ctx.fieldRules.keys()) {
+    if (ruled.startsWith(prefix)) {
       return true;
     }
   }
@@ -334,11 +417,12 @@ interface Expansion {
   readonly base64: boolean;
 }
 
-/** Expansions of messages, strict ones first. */
-const expansions = [
-  new WeakMap<DescMessage, Expansion>(),
-  new WeakMap<DescMessage, Expansion>(),
-] as const;
+/** Expansions of messages, strict ones first, per rules (schema-rules.ts). */
+const expansions = [0, 1, 2, 3, 4, 5, 6, 7].map(
+  () => new WeakMap<DescMessage, Expansion>(),
+);
+
+const noFieldRules: ReadonlyMap<string, FieldRule> = new Map();
 
 const noBound: ReadonlySet<string> = new Set();
 
@@ -355,7 +439,7 @@ function sharedExpansion(
   ctx: Context,
   path: SchemaPath,
 ): JsonSchema {
-  const cache = expansions[ctx.strict ? 0 : 1];
+  const cache = expansions[(ctx.strict ? 0 : 4) + schemaRulesKey(ctx.rules)]!;
   let expansion = cache.get(message);
   if (expansion === undefined) {
     const oneofGroups: OneofGroup[] = [];
@@ -367,6 +451,7 @@ function sharedExpansion(
         expanding: new Set([message.typeName]),
         oneofGroups,
         bound: noBound,
+        fieldRules: noFieldRules,
         refSites: [],
       },
       undefined,
@@ -440,6 +525,9 @@ function messageSchema(
           ...ctx,
           expanding: new Set([message.typeName]),
           oneofGroups: scope.facts,
+          // Paths below are relative to the definition: no method rule
+          // applies there (bindsBelow keeps ruled messages in place).
+          fieldRules: noFieldRules,
           refSites: scope.refSites,
         },
         undefined,
@@ -488,11 +576,14 @@ function expandMessage(
     if (schema === null) {
       continue; // google.protobuf.Any: no usable JSON shape
     }
+    if (isFieldMask(field)) {
+      schema["description"] = maskHint(maskTarget(field, atRoot, ctx.method));
+    }
     const description = applyValidateRules(
       field,
       schema,
       schemaDialect(ctx.strict),
-      fieldDescription(field),
+      inputDescription(field),
     );
     if (description !== "") {
       // A type's own description (a strict Value's "JSON-encoded value")
@@ -508,7 +599,7 @@ function expandMessage(
       }
       continue;
     }
-    const optional = isOptional(field) && !isRequiredByRules(field);
+    const optional = isLeftUnset(field, ctx, child(path, field.name));
     // A message field that closes a cycle is nullable (strict) or not
     // required, so that the schema has finite values; Gemini takes a cycle
     // only through a property that is not required.
@@ -605,7 +696,7 @@ function fieldSchema(
               ctx.strict ? child(path, "[]", "value") : child(path, "{}"),
             )
           : field.mapKind === "enum"
-            ? enumSchema(field.enum)
+            ? enumSchema(field.enum, ctx.rules)
             : scalarSchema(field.scalar, ctx.strict);
       if (value === null) {
         return null;
@@ -636,14 +727,14 @@ function fieldSchema(
         field.listKind === "message"
           ? messageOrWkt(field.message, ctx, child(path, "[]"))
           : field.listKind === "enum"
-            ? enumSchema(field.enum)
+            ? enumSchema(field.enum, ctx.rules)
             : scalarSchema(field.scalar, ctx.strict);
       return items === null ? null : { type: "array", items };
     }
     case "message":
       return messageOrWkt(field.message, ctx, path);
     case "enum":
-      return enumSchema(field.enum);
+      return enumSchema(field.enum, ctx.rules);
     case "scalar":
       return scalarSchema(field.scalar, ctx.strict);
   }
@@ -675,18 +766,6 @@ function scalarSchema(scalar: ScalarType, strict: boolean): JsonSchema {
     default:
       return { type: "integer" };
   }
-}
-
-/**
- * Enum value names in declaration order. A 0 value is left out only when its
- * name ends in UNSPECIFIED and another value remains.
- */
-function enumSchema(desc: DescEnum): JsonSchema {
-  const kept = desc.values.filter(
-    (v) => !(v.number === 0 && v.name.endsWith("UNSPECIFIED")),
-  );
-  const names = (kept.length > 0 ? kept : desc.values).map((v) => v.name);
-  return { type: "string", enum: names };
 }
 
 function mapKeySchema(key: ScalarType): JsonSchema {
