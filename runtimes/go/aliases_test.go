@@ -155,8 +155,12 @@ func TestExportRestoreContinuesNumbering(t *testing.T) {
 	}
 	// A refused restore leaves the state as it was.
 	before, _ := b.ExportState()
-	if err := b.RestoreState([]byte(`{"aliases":{"acct-1":"x"},"counters":{"acct":1},"version":1}`)); err == nil {
-		t.Fatal("restore of a non-UUID value succeeded")
+	if err := b.RestoreState([]byte(`{"aliases":{"acct-1":"x\u0085y"},"counters":{"acct":1},"version":1}`)); err == nil {
+		t.Fatal("restore of a value with a control character succeeded")
+	}
+	long := `{"aliases":{"acct-1":"` + strings.Repeat("x", 1025) + `"},"counters":{"acct":1},"version":1}`
+	if err := b.RestoreState([]byte(long)); err == nil || !strings.Contains(err.Error(), "neither a UUID nor a name") {
+		t.Fatalf("restore of a 1025-byte value: %v", err)
 	}
 	after, _ := b.ExportState()
 	if string(before) != string(after) {

@@ -101,12 +101,16 @@ func MCPExtraValue(ctx context.Context, name string) (string, bool) {
 // mcpTool is one tool served over MCP: the generated file lists them per
 // service, with the call of its RPC.
 type mcpTool struct {
-	tool       AgentTool
-	output     json.RawMessage // the output schema
-	wrap       string          // the key the result wraps the response under, or ""
-	readOnly   bool            // idempotency_level = NO_SIDE_EFFECTS
-	idempotent bool            // idempotency_level = IDEMPOTENT
-	call       func(ctx context.Context, e *Executor, args string) (string, error)
+	tool   AgentTool
+	output json.RawMessage // the output schema
+	wrap   string          // the key the result wraps the response under, or ""
+	// The MCP hints, every one listed (docs/mcp.md, "Hints"), from the
+	// method's kind, its idempotency_level and its hints annotation.
+	readOnly    bool
+	destructive bool
+	idempotent  bool
+	openWorld   bool
+	call        func(ctx context.Context, e *Executor, args string) (string, error)
 }
 
 // mcpServer is the state the tools of one *mcp.Server share.
@@ -161,8 +165,11 @@ func addMCPTools(server *mcp.Server, opts []MCPOption, tools []mcpTool) {
 		if len(t.output) > 0 {
 			def.OutputSchema = t.output
 		}
-		if t.readOnly || t.idempotent {
-			def.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: t.readOnly, IdempotentHint: t.idempotent}
+		def.Annotations = &mcp.ToolAnnotations{
+			ReadOnlyHint:    t.readOnly,
+			DestructiveHint: &t.destructive,
+			IdempotentHint:  t.idempotent,
+			OpenWorldHint:   &t.openWorld,
 		}
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil

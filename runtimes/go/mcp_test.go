@@ -53,23 +53,26 @@ var (
 func accountTools(client aitestv1.AccountServiceClient) []mcpTool {
 	return []mcpTool{
 		{
-			tool:     accountsList,
-			output:   json.RawMessage(`{"type":"object"}`),
-			readOnly: true,
+			tool:       accountsList,
+			output:     json.RawMessage(`{"type":"object"}`),
+			readOnly:   true,
+			idempotent: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, accountsList, args, &aitestv1.ListAccountsRequest{}, client.ListAccounts)
 			},
 		},
 		{
-			tool:       accountsMerge,
-			idempotent: true,
+			tool:        accountsMerge,
+			destructive: true,
+			idempotent:  true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, accountsMerge, args, &aitestv1.MergeAccountsRequest{}, client.MergeAccounts)
 			},
 		},
 		{
-			tool: accountsWatch,
-			wrap: "messages",
+			tool:      accountsWatch,
+			wrap:      "messages",
+			openWorld: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpStream(ctx, e, accountsWatch, args, &aitestv1.WatchAccountsRequest{}, client.WatchAccounts)
 			},
@@ -191,9 +194,15 @@ func TestMCPToolsList(t *testing.T) {
 	if out, _ := json.Marshal(list.OutputSchema); string(out) != `{"type":"object"}` || merge.OutputSchema != nil {
 		t.Errorf("outputSchema %s, %v", out, merge.OutputSchema)
 	}
-	if list.Annotations == nil || !list.Annotations.ReadOnlyHint || list.Annotations.IdempotentHint ||
-		merge.Annotations == nil || merge.Annotations.ReadOnlyHint || !merge.Annotations.IdempotentHint || watch.Annotations != nil {
-		t.Errorf("annotations %+v %+v %+v", list.Annotations, merge.Annotations, watch.Annotations)
+	// Every hint is listed, true or false (CONTRACT31 H).
+	for tool, want := range map[*mcp.Tool]string{
+		list:  `{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true}`,
+		merge: `{"destructiveHint":true,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":false}`,
+		watch: `{"destructiveHint":false,"idempotentHint":false,"openWorldHint":true,"readOnlyHint":false}`,
+	} {
+		if got, _ := json.Marshal(tool.Annotations); string(got) != want {
+			t.Errorf("%s annotations\n got %s\nwant %s", tool.Name, got, want)
+		}
 	}
 }
 

@@ -28,6 +28,8 @@ type responseAliasesJSON struct {
 		Prefix  string `json:"prefix"`
 		Message string `json:"message"`
 		Map     bool   `json:"map"`
+		// AnyValue: the field registers any name, not only UUIDs.
+		AnyValue bool `json:"anyValue"`
 	} `json:"types"`
 	Tools map[string]struct {
 		Message  string `json:"message"`
@@ -60,7 +62,7 @@ func useTables(t testing.TB, fields map[string]string, known []string, resp *res
 	}
 	for name, fields := range resp.Types {
 		for _, f := range fields {
-			responseAliasTypes[name] = append(responseAliasTypes[name], responseAliasField{field: f.Field, prefix: f.Prefix, message: f.Message, isMap: f.Map})
+			responseAliasTypes[name] = append(responseAliasTypes[name], responseAliasField{field: f.Field, prefix: f.Prefix, message: f.Message, isMap: f.Map, anyValue: f.AnyValue})
 		}
 	}
 	for name, tool := range resp.Tools {

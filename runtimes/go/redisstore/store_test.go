@@ -185,6 +185,35 @@ func TestStateOfOddValues(t *testing.T) {
 	}
 }
 
+// TestNames: a value that is not a UUID (an operation's name, CONTRACT31 L)
+// registers, keeps its alias and comes back as written.
+func TestNames(t *testing.T) {
+	server := redistest.Start(t)
+	s := New(server.Client(nil), Options{})
+	ctx := context.Background()
+	handle, err := s.Create(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	epoch, _, err := s.Load(ctx, handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "workspaces/w 1/operations/7&<x>"
+	pairs := [][2]string{{"operation", name}, {"link", "0a1b2c3d-0000-4000-8000-000000000001"}, {"operation", name}}
+	if _, err := s.Register(ctx, handle, epoch, pairs); err != nil {
+		t.Fatal(err)
+	}
+	_, state, err := s.Load(ctx, handle)
+	var got struct {
+		Aliases  map[string]string `json:"aliases"`
+		Counters map[string]int    `json:"counters"`
+	}
+	if err != nil || json.Unmarshal([]byte(state), &got) != nil || got.Aliases["operation-1"] != name || got.Counters["operation"] != 1 || len(got.Aliases) != 2 {
+		t.Fatalf("state %s %v", state, err)
+	}
+}
+
 // TestKeyOfAnotherType: a conversation key that is not a hash (WRONGTYPE)
 // is a corrupt conversation, and is left alone.
 func TestKeyOfAnotherType(t *testing.T) {

@@ -90,14 +90,20 @@ func TestMCPFile(t *testing.T) {
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 		annotations, _ := json.Marshal(tool.Annotations)
-		want := map[string]string{
-			"notes_get": `{"idempotentHint":true,"readOnlyHint":true}`,
-			"tags_list": `{"idempotentHint":true,"readOnlyHint":true}`,
-			"notes_put": `{"idempotentHint":true,"readOnlyHint":false}`,
-		}[tool.Name]
-		if want == "" {
-			want = "null"
+		// Every hint, from the method's kind and its idempotency_level
+		// (CONTRACT31 H): Create additive, Get/List/Watch read-only, Put and
+		// Now destructive, Put idempotent by its level; openWorld false.
+		hints := func(readOnly, destructive, idempotent bool) string {
+			return fmt.Sprintf(`{"destructiveHint":%t,"idempotentHint":%t,"openWorldHint":false,"readOnlyHint":%t}`, destructive, idempotent, readOnly)
 		}
+		want := map[string]string{
+			"notes_create": hints(false, false, false),
+			"notes_get":    hints(true, false, true),
+			"notes_put":    hints(false, true, true),
+			"notes_watch":  hints(true, false, true),
+			"tags_list":    hints(true, false, true),
+			"tags_now":     hints(false, true, false),
+		}[tool.Name]
 		if string(annotations) != want || tool.OutputSchema == nil {
 			t.Errorf("%s: annotations %s, output schema %v", tool.Name, annotations, tool.OutputSchema)
 		}

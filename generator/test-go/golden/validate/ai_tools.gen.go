@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -177,6 +178,80 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 // The rest of this file is the runtime of protoc-gen-ai-tools (runtimes/go),
 // the same in every generated file.
 
+// Names are the ids of response alias fields that take any value
+// (responseAliasField.anyValue, google.longrunning.Operation.name): the
+// alias manager registers them though they are not UUIDs, and shows them as
+// aliases where they stand as a whole token (docs/runtime.md, "Response
+// registration").
+
+// maxNameBytes is the longest name a restored state may hold.
+const maxNameBytes = 1024
+
+// isName reports whether s may be registered as a name: not empty, at most
+// 1024 bytes of UTF-8, no control character (C0, DEL, C1).
+func isName(s string) bool {
+	if s == "" || len(s) > maxNameBytes || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+			return false
+		}
+	}
+	return true
+}
+
+// addName keeps value for aliasify's second pass when it is not a UUID:
+// names by first byte, longer first, then in byte order.
+func (m *AliasManager) addName(value string) {
+	if value == "" || isUUID(value) {
+		return
+	}
+	list := m.names[value[0]]
+	i := sort.Search(len(list), func(i int) bool {
+		return len(list[i]) < len(value) || len(list[i]) == len(value) && list[i] >= value
+	})
+	m.names[value[0]] = append(list[:i], append([]string{value}, list[i:]...)...)
+}
+
+// aliasifyNames replaces each registered name standing as a whole token in
+// s by its alias, left to right, the longest name first at each place.
+func (m *AliasManager) aliasifyNames(s string) string {
+	if len(m.names) == 0 {
+		return s
+	}
+	var b strings.Builder
+	done := 0
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isTokenByte(s[i-1]) {
+			continue
+		}
+		for _, name := range m.names[s[i]] {
+			end := i + len(name)
+			if !strings.HasPrefix(s[i:], name) || (end < len(s) && isTokenByte(s[end])) {
+				continue
+			}
+			b.WriteString(s[done:i])
+			b.WriteString(m.uuids[name])
+			done = end
+			i = end - 1
+			break
+		}
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// isTokenByte reports whether c may not touch a name: a letter, a digit,
+// '_', '.', '/' or '-'.
+func isTokenByte(c byte) bool {
+	return c == '_' || c == '.' || c == '/' || c == '-' ||
+		'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
 // AliasManager shows entity UUIDs to the model as short aliases ("acct-1")
 // and turns them back into UUIDs. Use one per conversation; it is safe for
 // concurrent use.
@@ -184,8 +259,11 @@ type AliasManager struct {
 	mu       sync.RWMutex
 	counters map[string]int    // prefix -> last number given
 	aliases  map[string]string // alias -> UUID
-	uuids    map[string]string // UUID -> alias
+	uuids    map[string]string // UUID (or name) -> alias
 	prefixes map[string]bool   // known prefixes
+	// names are the registered values that are not UUIDs, by first byte,
+	// longer first (aliasify).
+	names map[byte][]string
 }
 
 // NewAliasManager returns an empty manager that knows the declared prefixes.
@@ -199,6 +277,7 @@ func (m *AliasManager) reset() {
 	m.counters = map[string]int{}
 	m.aliases = map[string]string{}
 	m.uuids = map[string]string{}
+	m.names = map[byte][]string{}
 	m.prefixes = make(map[string]bool, len(knownAliasPrefixes))
 	for prefix := range knownAliasPrefixes {
 		m.prefixes[prefix] = true
@@ -222,6 +301,7 @@ func (m *AliasManager) register(prefix, uuid string) string {
 	m.aliases[alias] = uuid
 	m.uuids[uuid] = alias
 	m.prefixes[prefix] = true
+	m.addName(uuid)
 	return alias
 }
 
@@ -237,7 +317,10 @@ func (m *AliasManager) ResolveAlias(alias string) string {
 
 // AliasifyJSON replaces every registered UUID in jsonStr by its alias, in one
 // pass over the text. A UUID counts only when no hex digit or '-' touches it;
-// everything else is copied unchanged (the text need not be JSON).
+// everything else is copied unchanged (the text need not be JSON). Then
+// every registered value that is not a UUID (an operation's name) is
+// replaced where it stands as a whole token: no letter, digit, '_', '.', '/'
+// or '-' touches it; at each place the longest such value first.
 func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -245,6 +328,10 @@ func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
 }
 
 func (m *AliasManager) aliasify(s string) string {
+	return m.aliasifyNames(m.aliasifyUUIDs(s))
+}
+
+func (m *AliasManager) aliasifyUUIDs(s string) string {
 	if len(m.uuids) == 0 {
 		return s
 	}
@@ -451,9 +538,10 @@ func (m *AliasManager) ExportState() ([]byte, error) {
 
 // RestoreState replaces the manager's state by one ExportState wrote. It
 // refuses, leaving the state unchanged: invalid JSON, a version other than 1,
-// an alias not "<prefix>-<n>" with n > 0, a value that is not a UUID, one UUID
-// under two aliases, a negative counter, or a counter lower than the highest
-// alias number of its prefix.
+// an alias not "<prefix>-<n>" with n > 0, a value that is neither a UUID nor
+// a name (empty, a control character, over 1024 bytes), one value under two
+// aliases, a negative counter, or a counter lower than the highest alias
+// number of its prefix.
 func (m *AliasManager) RestoreState(data []byte) error {
 	var state struct {
 		Aliases  map[string]string `json:"aliases"`
@@ -475,8 +563,8 @@ func (m *AliasManager) RestoreState(data []byte) error {
 		if !ok || err != nil || n <= 0 || strconv.Itoa(n) != digits {
 			return fmt.Errorf("restore alias state: invalid alias %s", quote(alias))
 		}
-		if !isUUID(uuid) {
-			return fmt.Errorf("restore alias state: alias %s maps to %s, not a UUID", quote(alias), quote(uuid))
+		if !isUUID(uuid) && !isName(uuid) {
+			return fmt.Errorf("restore alias state: alias %s maps to %s, neither a UUID nor a name", quote(alias), quote(uuid))
 		}
 		if other, dup := seen[uuid]; dup {
 			return fmt.Errorf("restore alias state: UUID %s has two aliases: %s and %s", quote(uuid), quote(other), quote(alias))
@@ -506,6 +594,7 @@ func (m *AliasManager) RestoreState(data []byte) error {
 	for alias, uuid := range state.Aliases {
 		m.aliases[alias] = uuid
 		m.uuids[uuid] = alias
+		m.addName(uuid)
 	}
 	for prefix, n := range state.Counters {
 		m.counters[prefix] = n
@@ -535,6 +624,9 @@ type responseAliasField struct {
 	prefix  string // the alias prefix of the strings it holds, or ""
 	message string // the message type it holds, when that type is listed, or ""
 	isMap   bool   // a map field: its values are visited
+	// anyValue: the field registers any name (isName), not only UUIDs
+	// (google.longrunning.Operation.name).
+	anyValue bool
 }
 
 // responseAliasTool is how one auto-executed tool's response registers.
@@ -579,9 +671,10 @@ func (m *AliasManager) CollectRegistrations(toolName, jsonStr string) [][2]strin
 }
 
 // responseValue decodes a response of toolName when it may register
-// something: the tool is listed and the text holds a UUID.
+// something: the tool is listed and the text holds a UUID, or some field
+// takes any value.
 func responseValue(toolName, jsonStr string) (any, bool) {
-	if _, ok := toolResponseAliases[toolName]; !ok || nextUUID(jsonStr, 0) < 0 {
+	if _, ok := toolResponseAliases[toolName]; !ok || nextUUID(jsonStr, 0) < 0 && !anyValueFields() {
 		return nil, false
 	}
 	var v any
@@ -608,13 +701,25 @@ func (m *AliasManager) collect(toolName string, v any) [][2]string {
 		for _, item := range items {
 			if obj, ok := item.(map[string]any); ok {
 				if id, ok := obj["id"].(string); ok {
-					c.add(tool.idPrefix, id)
+					c.add(tool.idPrefix, id, false)
 				}
 			}
 		}
 	}
 	c.message(v, tool.message)
 	return c.pairs
+}
+
+// anyValueFields reports whether some response alias field takes any value.
+func anyValueFields() bool {
+	for _, fields := range responseAliasTypes {
+		for _, f := range fields {
+			if f.anyValue {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // registrations gathers the pairs of one response.
@@ -624,8 +729,10 @@ type registrations struct {
 	pairs [][2]string
 }
 
-func (c *registrations) add(prefix, uuid string) {
-	if _, ok := c.known[uuid]; ok || c.seen[uuid] || !isUUID(uuid) {
+// add gathers (prefix, uuid) when uuid is new and a UUID, or, with
+// anyValue, a name.
+func (c *registrations) add(prefix, uuid string, anyValue bool) {
+	if _, ok := c.known[uuid]; ok || c.seen[uuid] || !isUUID(uuid) && !(anyValue && isName(uuid)) {
 		return
 	}
 	c.seen[uuid] = true
@@ -659,7 +766,7 @@ func (c *registrations) message(v any, typeName string) {
 
 func (c *registrations) value(v any, f responseAliasField) {
 	if s, ok := v.(string); ok && f.prefix != "" {
-		c.add(f.prefix, s)
+		c.add(f.prefix, s, f.anyValue)
 	}
 	if f.message != "" {
 		c.message(v, f.message)
