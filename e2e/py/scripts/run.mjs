@@ -92,9 +92,18 @@ step(
   rmSync(genDir, { recursive: true, force: true });
   mkdirSync(genDir, { recursive: true });
   const protoDir = path.join(repoRoot, "e2e", "proto");
-  const protos = ["control", "links", "samples", "themes", "workflows"].map(
-    (n) => `linkhub/v1/${n}.proto`,
-  );
+  const protos = [
+    "control",
+    "exports",
+    "links",
+    "samples",
+    "themes",
+    "workflows",
+  ].map((n) => `linkhub/v1/${n}.proto`);
+  // exports.proto imports google/longrunning/operations.proto: protoc reads
+  // the test copy of generator/testdata/include (not compiled here); at run
+  // time exports_pb2 imports google.longrunning.operations_pb2 of
+  // googleapis-common-protos (runtimes/python/requirements-dev.txt).
   await must(
     python,
     [
@@ -102,6 +111,7 @@ step(
       "grpc_tools.protoc",
       `-I${protoDir}`,
       `-I${path.join(repoRoot, "proto")}`,
+      `-I${path.join(repoRoot, "generator", "testdata", "include")}`,
       `--plugin=protoc-gen-mypy=${path.join(bin, "protoc-gen-mypy")}`,
       `--plugin=protoc-gen-mypy_grpc=${path.join(bin, "protoc-gen-mypy_grpc")}`,
       `--python_out=${genDir}`,
