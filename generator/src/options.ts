@@ -83,6 +83,17 @@ export const commonOptions: Readonly<Record<string, CommonOption>> = {
     check: trueOrFalse,
     example: "lenient_arguments=true",
   },
+  deprecated: {
+    default: "drop",
+    check: (v) =>
+      v === "drop" || v === "keep" ? undefined : "valid values: drop, keep",
+    example: "deprecated=keep",
+  },
+  output_only_comments: {
+    default: "false",
+    check: trueOrFalse,
+    example: "output_only_comments=true",
+  },
   json_names: {
     default: "false",
     check: trueOrFalse,

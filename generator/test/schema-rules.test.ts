@@ -126,12 +126,12 @@ describe("base rules (bytes as the replaced Go plugin wrote them)", () => {
     );
   });
 
-  it("leaves out a zero enum value named *UNSPECIFIED", () => {
+  it("leaves out a zero enum value named *UNSPECIFIED, and need not be set", () => {
     expect(schemaOf("enums_loose")).toBe(
       '{"properties":{"color":{"enum":["RED","GREEN"],"type":"string"},' +
         '"only_zero":{"enum":["ONLY_ZERO_UNSPECIFIED"],"type":"string"},' +
         '"real_zero":{"enum":["BLACK","WHITE"],"type":"string"}},' +
-        '"required":["color","real_zero","only_zero"],"type":"object"}',
+        '"required":["real_zero","only_zero"],"type":"object"}',
     );
   });
 

@@ -48,8 +48,9 @@ export interface DerivedName {
  * `trimPrefix` taken off when it starts with it (and the `.` that follows
  * the prefix, if any), then `.` → `_`. A name longer than `maxBytes` (64
  * less the length of the name prefix) becomes the hash head of that name
- * ({@link hashHead}), `_`, and as many of its last bytes as fit: the most
- * specific part, service and method, is kept.
+ * ({@link hashHead}), `_`, and the longest tail that fits starting at a
+ * word ({@link wordTail}): the most specific part, service and method, is
+ * kept, never cut inside a word when a word start fits.
  *
  * Returns a problem (lower-case, ending with the fix) when trimming leaves
  * nothing or a name that does not start with a letter.
@@ -82,6 +83,26 @@ export function deriveToolName(
   if (name.length <= maxBytes) {
     return { name, shortened: false, trimmed };
   }
-  const tail = name.slice(name.length - (maxBytes - hashHeadLength - 1));
+  const tail = wordTail(name, maxBytes - hashHeadLength - 1);
   return { name: `${hashHead(name)}_${tail}`, shortened: true, trimmed };
+}
+
+/**
+ * The longest tail of `name` of at most `room` bytes that starts at a word:
+ * after a `_`, or at an upper-case letter that follows a lower-case letter
+ * or a digit (`…_Service_CreateAccount` → `CreateAccount`), never at a `_`.
+ * Without such a start, the last `room` bytes, less a leading `_`.
+ */
+export function wordTail(name: string, room: number): string {
+  for (let i = Math.max(1, name.length - room); i < name.length; i++) {
+    const before = name[i - 1]!;
+    const at = name[i]!;
+    if (at === "_") {
+      continue;
+    }
+    if (before === "_" || (/[A-Z]/.test(at) && /[a-z0-9]/.test(before))) {
+      return name.slice(i);
+    }
+  }
+  return name.slice(name.length - room).replace(/^_+/, "");
 }

@@ -1,27 +1,13 @@
 import type { DescMethod } from "../descriptors.js";
-import { methodLeadingComment } from "../schema/comments.js";
-
-/** Comment lines that are directives to linters, not documentation. */
-const directive = /^\s*(buf:lint:|@ignore-comment)/;
+import { cleanComment, methodLeadingComment } from "../schema/comments.js";
 
 /**
- * A method's leading comment as a tool description: lines that are linter
- * directives (starting with `buf:lint:` or `@ignore-comment`) dropped, the
- * one space protoc keeps after `//` taken off each line, white space at the
- * end of lines and blank lines at either end removed.
+ * A method's leading comment as a tool description: {@link cleanComment}
+ * (linter directives dropped, the common indentation taken off, blank
+ * lines at either end removed), the same cleaning as fields' comments.
  */
 export function cleanMethodComment(comment: string): string {
-  const lines = comment
-    .split(/\r?\n/)
-    .filter((line) => !directive.test(line))
-    .map((line) => (line.startsWith(" ") ? line.slice(1) : line).trimEnd());
-  while (lines.length > 0 && lines[0] === "") {
-    lines.shift();
-  }
-  while (lines.length > 0 && lines[lines.length - 1] === "") {
-    lines.pop();
-  }
-  return lines.join("\n");
+  return cleanComment(comment);
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 import { methodDescription } from "./method-description.js";
 import { toolNameProblem } from "./tool-names.js";
 import type { SchemaForm } from "../schema/schema-form.js";
+import { schemaRulesOf, type SchemaRules } from "../schema/schema-rules.js";
 import { wellKnownSchema } from "../schema/well-known.js";
 
 /** Which methods of the files to generate become tools, and how named. */
@@ -54,6 +55,11 @@ export interface ToolSelection {
    * providers (option `providers`) all take it (strictRecursionAllowed).
    */
   readonly strictCycles?: boolean;
+  /**
+   * Options `deprecated` and `output_only_comments` (schema-rules.ts);
+   * default none of them.
+   */
+  readonly schemaRules?: SchemaRules;
 }
 
 /** The default selection: every annotated method, named as annotated. */
@@ -111,6 +117,7 @@ export function toolSelectionOf(
     namePrefix: common["name_prefix"] ?? "",
     schemaForm: common["schema"] === "compact" ? "compact" : "inline",
     strictCycles: strictRecursionAllowed(providersOf(lists["providers"] ?? [])),
+    schemaRules: schemaRulesOf(common),
   };
 }
 
@@ -155,9 +162,17 @@ export interface SerializedSchema {
 function allowedStrictSchema(
   request: DescMessage,
   method?: DescMethod,
+  rules?: SchemaRules,
 ): SerializedSchema | undefined {
   try {
-    const built = buildToolSchema(request, true, method);
+    const built = buildToolSchema(
+      request,
+      true,
+      method,
+      "inline",
+      false,
+      rules,
+    );
     return checkOpenAiStrict(built.schema).length === 0
       ? {
           schemaJson: canonicalJson(built.schema),
@@ -333,7 +348,7 @@ export function selectTools(
         }
         const strictSchema =
           annotation === undefined
-            ? allowedStrictSchema(method.input, method)
+            ? allowedStrictSchema(method.input, method, selection.schemaRules)
             : undefined;
         const candidate: ToolCandidate = {
           file,

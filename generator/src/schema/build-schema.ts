@@ -42,10 +42,7 @@ import {
   wrapDescribedRefs,
 } from "./schema-defs.js";
 import { buildInForm, type SchemaForm } from "./schema-form.js";
-import {
-  applyValidateRules,
-  schemaDialect,
-} from "./validate-keywords.js";
+import { applyValidateRules, schemaDialect } from "./validate-keywords.js";
 import {
   base64PatternsWritten,
   bytesSchema,

@@ -1,5 +1,10 @@
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
-import type { DescField, DescFile, DescMethod } from "../descriptors.js";
+import type {
+  DescEnumValue,
+  DescField,
+  DescFile,
+  DescMethod,
+} from "../descriptors.js";
 import { GeneratorError } from "../errors.js";
 import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
 
@@ -10,18 +15,21 @@ const messageNestedType = 3;
 const messageField = 2;
 const fileService = 6;
 const serviceMethod = 2;
+const fileEnumType = 5;
+const messageEnumType = 4;
+const enumValue = 2;
 
 /**
- * The leading comments of a file's fields and methods, by their
- * descriptor protos: the only comments the plugin reads.
+ * The leading comments of a file's fields, enum values and methods, by
+ * their descriptor protos: the only comments the plugin reads.
  */
 type FileComments = Map<object, string>;
 
 const commentsByFile = new WeakMap<DescFile, FileComments>();
 
 /**
- * The field or method descriptor proto of `file` that a source path
- * (`[4, 0, 2, 1]`: message 0, field 1) names; undefined for a path of
+ * The field, enum value or method descriptor proto of `file` that a source
+ * path (`[4, 0, 2, 1]`: message 0, field 1) names; undefined for a path of
  * anything else, or of nothing (an index out of range).
  */
 function commentedElement(
@@ -32,20 +40,27 @@ function commentedElement(
   if (n === 4 && path[0] === fileService && path[2] === serviceMethod) {
     return file.service[path[1]!]?.method[path[3]!];
   }
-  if (
-    n < 4 ||
-    n % 2 !== 0 ||
-    path[0] !== fileMessageType ||
-    path[n - 2] !== messageField
-  ) {
+  if (n === 4 && path[0] === fileEnumType && path[2] === enumValue) {
+    return file.enumType[path[1]!]?.value[path[3]!];
+  }
+  if (n < 4 || n % 2 !== 0 || path[0] !== fileMessageType) {
     return undefined;
   }
+  // A nested enum's value: [4, m, (3, n)*, 4, e, 2, v].
+  const enumValueOf = n >= 6 && path[n - 4] === messageEnumType;
+  if (enumValueOf ? path[n - 2] !== enumValue : path[n - 2] !== messageField) {
+    return undefined;
+  }
+  const last = enumValueOf ? n - 4 : n - 2;
   let message = file.messageType[path[1]!];
-  for (let i = 2; i < n - 2 && message !== undefined; i += 2) {
+  for (let i = 2; i < last && message !== undefined; i += 2) {
     if (path[i] !== messageNestedType) {
       return undefined;
     }
     message = message.nestedType[path[i + 1]!];
+  }
+  if (enumValueOf) {
+    return message?.enumType[path[n - 3]!]?.value[path[n - 1]!];
   }
   return message?.field[path[n - 1]!];
 }
@@ -103,4 +118,53 @@ export function fieldLeadingComment(field: DescField): string {
  */
 export function methodLeadingComment(method: DescMethod): string {
   return leadingComments(method.parent.file).get(method.proto) ?? "";
+}
+
+/**
+ * The leading comment of an enum value, as protoc records it, or "".
+ */
+export function enumValueLeadingComment(value: DescEnumValue): string {
+  return leadingComments(value.parent.file).get(value.proto) ?? "";
+}
+
+/** Comment lines that are directives to linters, not documentation. */
+const directive = /^\s*(buf:lint:|@ignore-comment)/;
+
+/**
+ * A leading comment as a description: lines that are linter directives
+ * (starting with `buf:lint:` or `@ignore-comment`) dropped, the white space
+ * every non-empty line starts with (protoc's space after `//`, an indented
+ * block) taken off, white space at the end of lines and blank lines at
+ * either end removed.
+ */
+export function cleanComment(comment: string): string {
+  const lines = comment
+    .split(/\r?\n/)
+    .filter((line) => !directive.test(line))
+    .map((line) => line.trimEnd());
+  while (lines.length > 0 && lines[0] === "") {
+    lines.shift();
+  }
+  while (lines.length > 0 && lines[lines.length - 1] === "") {
+    lines.pop();
+  }
+  let indent: string | undefined;
+  for (const line of lines) {
+    if (line === "") {
+      continue;
+    }
+    const own = /^[ \t]*/.exec(line)![0];
+    if (indent === undefined || !own.startsWith(indent)) {
+      let i = 0;
+      const base = indent ?? own;
+      while (i < base.length && i < own.length && base[i] === own[i]) {
+        i++;
+      }
+      indent = base.slice(0, i);
+    }
+  }
+  const cut = indent?.length ?? 0;
+  return cut === 0
+    ? lines.join("\n")
+    : lines.map((l) => l.slice(cut)).join("\n");
 }

@@ -1,3 +1,4 @@
+import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import {
   isIdentifier,
   isOutputOnly,
@@ -5,7 +6,10 @@ import {
   perFieldOption,
   readToolField,
 } from "../annotations.js";
-import type { DescField } from "../descriptors.js";
+import type { DescEnumValue, DescField } from "../descriptors.js";
+import { fieldLeadingComment } from "./comments.js";
+import { defaultSchemaRules, type SchemaRules } from "./schema-rules.js";
+import { isRequiredByRules } from "./validate-keywords.js";
 
 // annotations.ts decodes `(google.api.field_behavior)` on every call.
 
@@ -26,13 +30,69 @@ export function isRequiredBehavior(field: DescField): boolean {
   return required(field);
 }
 
+/** True when `(google.api.field_behavior)` includes IDENTIFIER. */
+export function isIdentifierBehavior(field: DescField): boolean {
+  return identifier(field);
+}
+
 /**
- * True when a tool's input schema leaves `field` out: `skip`, or
- * OUTPUT_ONLY without IDENTIFIER (an identifier names the resource the
- * call acts on). The one exception is the schema builder's: it keeps an
- * OUTPUT_ONLY field of a primitive type where the method's HTTP path binds
- * it (build-schema.ts, isSkipped), which leads to no message type.
+ * True when the field must be sent, whatever the method: REQUIRED
+ * behavior, a `buf.validate` `required` rule, or proto2's `required`
+ * (LEGACY_REQUIRED).
  */
-export function leftOutOfInput(field: DescField): boolean {
-  return readToolField(field).skip || (outputOnly(field) && !identifier(field));
+export function isRequiredField(field: DescField): boolean {
+  return (
+    field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED ||
+    required(field) ||
+    isRequiredByRules(field)
+  );
+}
+
+/** True when the field has `[deprecated = true]`. */
+export function isDeprecatedField(field: DescField): boolean {
+  return field.proto.options?.deprecated === true;
+}
+
+/** True when the enum value has `[deprecated = true]`. */
+export function isDeprecatedValue(value: DescEnumValue): boolean {
+  return value.proto.options?.deprecated === true;
+}
+
+const outputOnlyComment = /\[output only\]/i;
+
+/**
+ * True when the field is OUTPUT_ONLY: by `(google.api.field_behavior)`, or,
+ * with `output_only_comments=true`, by a leading comment that says
+ * `[Output Only]` (case-insensitive), as Compute Engine's protos do.
+ */
+export function isOutputOnlyField(
+  field: DescField,
+  rules: SchemaRules = defaultSchemaRules,
+): boolean {
+  return (
+    outputOnly(field) ||
+    (rules.outputOnlyComments &&
+      outputOnlyComment.test(fieldLeadingComment(field)))
+  );
+}
+
+/**
+ * True when a tool's input schema leaves `field` out: `skip`, OUTPUT_ONLY
+ * without IDENTIFIER (an identifier names the resource the call acts on),
+ * or deprecated and not required (unless `deprecated=keep`). The one
+ * exception is the schema builder's: it keeps such a field of a primitive
+ * type where the method's HTTP path binds it (build-schema.ts,
+ * isSkipped), which leads to no message type.
+ */
+export function leftOutOfInput(
+  field: DescField,
+  rules: SchemaRules = defaultSchemaRules,
+): boolean {
+  return (
+    readToolField(field).skip ||
+    (isOutputOnlyField(field, rules) && !identifier(field)) ||
+    (!rules.keepDeprecated &&
+      isDeprecatedField(field) &&
+      !isRequiredField(field))
+  );
 }

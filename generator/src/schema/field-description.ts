@@ -1,6 +1,6 @@
 import type { DescField } from "../descriptors.js";
 import { readFieldContextDescription, readToolField } from "../annotations.js";
-import { fieldLeadingComment } from "./comments.js";
+import { cleanComment, fieldLeadingComment } from "./comments.js";
 import { wellFormed } from "./well-formed.js";
 
 const descriptions = new WeakMap<DescField, string>();
@@ -9,6 +9,8 @@ const descriptions = new WeakMap<DescField, string>();
  * The description a field carries in the schema: `tool_field.description`,
  * else `field_context.description`, else the leading comment, trimmed; then
  * `usage_notes` appended after a blank line. Empty when there is nothing.
+ * A comment is cleaned as a method's (comments.ts, cleanComment): its
+ * common indentation taken off, linter directives dropped.
  * Read once per field: a field of a shared message is in many tools.
  */
 export function fieldDescription(field: DescField): string {
@@ -27,7 +29,7 @@ function readDescription(field: DescField): string {
     description = readFieldContextDescription(field);
   }
   if (description === "") {
-    description = fieldLeadingComment(field);
+    description = cleanComment(fieldLeadingComment(field));
   }
   description = description.trim();
   const notes = options.usageNotes.trim();

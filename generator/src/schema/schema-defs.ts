@@ -1,5 +1,6 @@
 import type { DescField, DescMessage } from "../descriptors.js";
 import { leftOutOfInput } from "./field-behavior.js";
+import { defaultSchemaRules, type SchemaRules } from "./schema-rules.js";
 import type { JsonSchema } from "./json-schema.js";
 import { wellKnownSchema } from "./well-known.js";
 import { heldMessage } from "./held-message.js";
@@ -110,6 +111,7 @@ export interface SchemaDefs<F extends PathFact = PathFact> {
  * (provider-checks.ts, strictRecursionAllowed). `shortKeys` (compact
  * schemas) keys a message's definition by its own name (`Money`), by its
  * full name only when another message the tool reaches has that name.
+ * `rules` (schema-rules.ts) say which fields the schema leaves out.
  */
 export function createSchemaDefs<F extends PathFact>(
   root: DescMessage,
@@ -117,9 +119,10 @@ export function createSchemaDefs<F extends PathFact>(
   strict: boolean,
   strictCycles = false,
   shortKeys = false,
+  rules: SchemaRules = defaultSchemaRules,
 ): SchemaDefs<F> {
   const graph =
-    policy === "inline" ? undefined : createMessageGraph(root, strict);
+    policy === "inline" ? undefined : createMessageGraph(root, strict, rules);
   const keys =
     graph !== undefined && shortKeys ? definitionKeys(graph) : undefined;
   // Cut recursion where a strict tool may not have a cycle.
@@ -320,15 +323,22 @@ export function expandedMessage(
 function schemaEdge(
   field: DescField,
   strict: boolean,
+  rules: SchemaRules,
 ): DescMessage | undefined {
-  return leftOutOfInput(field) ? undefined : expandedMessage(field, strict);
+  return leftOutOfInput(field, rules)
+    ? undefined
+    : expandedMessage(field, strict);
 }
 
 /**
  * Uses and cycles of the message types reached from `root`: Tarjan's
  * strongly connected components over the fields' message types.
  */
-function createMessageGraph(root: DescMessage, strict: boolean): MessageGraph {
+function createMessageGraph(
+  root: DescMessage,
+  strict: boolean,
+  rules: SchemaRules,
+): MessageGraph {
   const uses = new Map<string, number>();
   const names = new Map<string, string>();
   const recursive = new Set<string>();
@@ -350,7 +360,7 @@ function createMessageGraph(root: DescMessage, strict: boolean): MessageGraph {
     onStack.add(name);
     for (let i = 0, fields = message.fields; i < fields.length; i++) {
       const field = fields[i]!;
-      const target = schemaEdge(field, strict);
+      const target = schemaEdge(field, strict, rules);
       if (target === undefined) {
         continue;
       }
