@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeVar
 
 import grpc
 from ai_tools_runtime import AliasManager, ToolError
+from google.longrunning import operations_pb2
 from google.protobuf import empty_pb2, json_format
 from google.protobuf.message import Message
 
@@ -21,6 +22,7 @@ from ai_tools_gen import AsyncExecutor, Executor
 from linkhub.v1 import (
     control_pb2,
     control_pb2_grpc,
+    exports_pb2,
     links_pb2,
     samples_pb2,
     themes_pb2,
@@ -30,7 +32,7 @@ from linkhub.v1 import (
 T = TypeVar("T")
 
 UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-ALIAS_RE = re.compile(r'"(link|theme|step)-[0-9]+"')
+ALIAS_RE = re.compile(r'"(link|theme|step|operation)-[0-9]+"')
 
 
 def repo_root() -> str:
@@ -127,6 +129,8 @@ REQUEST_TYPES: dict[str, type[Message]] = {
     "linkhub.v1.WorkflowService/Ping": empty_pb2.Empty,
     "linkhub.v1.SampleService/EchoStrict": samples_pb2.Sample,
     "linkhub.v1.SampleService/EchoLoose": samples_pb2.Sample,
+    "linkhub.v1.ExportService/ExportLinks": exports_pb2.ExportLinksRequest,
+    "google.longrunning.Operations/GetOperation": operations_pb2.GetOperationRequest,
 }
 
 
