@@ -3,8 +3,11 @@
 //
 //   1. protoc-gen-go and protoc-gen-go-grpc into <repo>/.tools/bin
 //      (node ../../generator/scripts/go-test.mjs --install-tools);
-//   2. buf generate over e2e/proto: protoc-gen-go and protoc-gen-go-grpc into
-//      gen/, our plugin (target=go,mcp=true, strategy all) into
+//   2. buf generate over e2e/proto (and the annotations proto): protoc-gen-go
+//      and protoc-gen-go-grpc into gen/ (google/longrunning's Go code is
+//      the real module cloud.google.com/go/longrunning/autogen/longrunningpb,
+//      so imports are not generated), our plugin (target=go,mcp=true,
+//      strategy all) into
 //      gentools/ai_tools.gen.go and gentools/ai_tools_mcp.gen.go;
 //      the generator's golden cases compact, validate and recursion the same way
 //      (buf managed mode: go_package under gen/cases/<case>) into
@@ -102,13 +105,11 @@ step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
         local: path.join(toolsBin, "protoc-gen-go"),
         out: "e2e/go",
         opt: goOpts,
-        include_imports: true,
       },
       {
         local: path.join(toolsBin, "protoc-gen-go-grpc"),
         out: "e2e/go",
         opt: goOpts,
-        include_imports: true,
       },
       // One request for all files: the plugin writes one ai_tools.gen.go.
       {
@@ -122,9 +123,22 @@ step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
   rmSync(path.join(pkgDir, "gen"), { recursive: true, force: true });
   rmSync(path.join(pkgDir, "gentools", "ai_tools.gen.go"), { force: true });
   rmSync(path.join(pkgDir, "gentools", "ai_tools_mcp.gen.go"), { force: true });
+  // The workspace (buf.yaml) as input, limited to the e2e API and the
+  // annotations (whose Go package is generated here): the other imports
+  // are Go modules of their own (protobuf's well-known types,
+  // cloud.google.com/go/longrunning).
   await must(
     buf,
-    ["generate", "e2e/proto", "--template", JSON.stringify(template)],
+    [
+      "generate",
+      ".",
+      "--path",
+      "e2e/proto/linkhub",
+      "--path",
+      "proto/ai/tools/v1/annotations.proto",
+      "--template",
+      JSON.stringify(template),
+    ],
     { cwd: repoRoot },
   );
   for (const f of ["ai_tools.gen.go", "ai_tools_mcp.gen.go"]) {
