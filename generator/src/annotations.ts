@@ -32,6 +32,16 @@ export interface ToolDefinition {
   readonly autoExecute: boolean;
   /** `timeout` (a google.protobuf.Duration), when set. */
   readonly timeout?: ToolTimeout;
+  /** `hints`: the MCP hints it sets, each only when set. */
+  readonly hints?: ToolHintOptions;
+}
+
+/** The `hints` of a ToolDefinition: the fields set, by name. */
+export interface ToolHintOptions {
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly idempotent?: boolean;
+  readonly openWorld?: boolean;
 }
 
 /** A google.protobuf.Duration as the option holds it. */
@@ -331,13 +341,51 @@ function decodeToolDefinition(method: DescMethod): ToolDefinition | undefined {
     4: "bool",
   });
   const timeout = decodeTimeout(payload);
+  const hints = decodeHints(payload);
   return {
     name: str(v, 1),
     description: str(v, 2),
     strict: bool(v, 3),
     autoExecute: bool(v, 4),
     ...(timeout === undefined ? {} : { timeout }),
+    ...(hints === undefined ? {} : { hints }),
   };
+}
+
+const hintNames = [
+  "readOnly",
+  "destructive",
+  "idempotent",
+  "openWorld",
+] as const;
+
+/**
+ * ToolDefinition's field 6, `ToolHints hints` (four `optional bool`s,
+ * 1 to 4), merged as protobuf merges a message given more than once (the
+ * last value of a field wins); undefined when absent.
+ */
+function decodeHints(payload: Uint8Array): ToolHintOptions | undefined {
+  let hints: Partial<Record<(typeof hintNames)[number], boolean>> | undefined;
+  const reader = new BinaryReader(payload);
+  while (reader.pos < reader.len) {
+    const [no, wireType] = reader.tag();
+    if (no !== 6 || wireType !== WireType.LengthDelimited) {
+      reader.skip(wireType, no);
+      continue;
+    }
+    hints ??= {};
+    const inner = new BinaryReader(reader.bytes());
+    while (inner.pos < inner.len) {
+      const [n, w] = inner.tag();
+      const name = hintNames[n - 1];
+      if (name !== undefined && w === WireType.Varint) {
+        hints[name] = inner.bool();
+      } else {
+        inner.skip(w, n);
+      }
+    }
+  }
+  return hints;
 }
 
 /**

@@ -240,17 +240,24 @@ describe("output schema", () => {
 
 describe("MCP hints and services", () => {
   it("reads the idempotency level: NO_SIDE_EFFECTS is read-only and idempotent", () => {
-    expect(toolOf(model, "scalars")).toMatchObject({
-      readOnlyHint: true,
-      idempotentHint: true,
+    const open = { openWorld: false };
+    expect(toolOf(model, "scalars").hints).toEqual({
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      ...open,
     });
-    expect(toolOf(model, "shapes")).toMatchObject({
-      readOnlyHint: false,
-      idempotentHint: true,
+    expect(toolOf(model, "shapes").hints).toEqual({
+      readOnly: false,
+      destructive: true,
+      idempotent: true,
+      ...open,
     });
-    expect(toolOf(model, "wkt")).toMatchObject({
-      readOnlyHint: false,
-      idempotentHint: false,
+    expect(toolOf(model, "wkt").hints).toEqual({
+      readOnly: false,
+      destructive: true,
+      idempotent: false,
+      ...open,
     });
   });
 

@@ -239,13 +239,13 @@ describe.runIf(existsSync(python))("python target: the MCP file", () => {
           expect(l.description).toBe(t.description);
           expect(l.inputSchema).toEqual(JSON.parse(t.schemaJson));
           expect(l.outputSchema).toEqual(JSON.parse(t.outputSchemaJson));
-          const hints = {
-            ...(t.readOnlyHint ? { readOnlyHint: true } : {}),
-            ...(t.idempotentHint ? { idempotentHint: true } : {}),
-          };
-          expect(l.annotations).toEqual(
-            Object.keys(hints).length > 0 ? hints : undefined,
-          );
+          // Every generated tool sets the four hints, so all are listed.
+          expect(l.annotations).toEqual({
+            readOnlyHint: t.hints.readOnly,
+            destructiveHint: t.hints.destructive,
+            idempotentHint: t.hints.idempotent,
+            openWorldHint: t.hints.openWorld,
+          });
         }
       },
       180_000,

@@ -185,8 +185,14 @@ function toolView(
   if (tool.outputWrapKey !== "") {
     lines.push(["wrap", goQuote(tool.outputWrapKey)]);
   }
-  if (tool.readOnlyHint) lines.push(["readOnly", "true"]);
-  if (tool.idempotentHint) lines.push(["idempotent", "true"]);
+  // Every hint, true or false: the runtime lists all four (docs/mcp.md).
+  const { readOnly, destructive, idempotent, openWorld } = tool.hints;
+  lines.push(
+    ["readOnly", String(readOnly)],
+    ["destructive", String(destructive)],
+    ["idempotent", String(idempotent)],
+    ["openWorld", String(openWorld)],
+  );
   const keys = alignKeys(lines.map(([key, value]) => ({ key, value })));
   const requestPkg = packages.get(tool.input.file.proto.name)!.name;
   const request = `${requestPkg}.${goMessageName(tool.input.typeName, tool.input.file.proto.package)}`;

@@ -25,11 +25,8 @@ import type { JsonSchema } from "../schema/json-schema.js";
 import { timeoutProblem, timeoutNanos } from "./tool-timeout.js";
 import { reachesValidateRules } from "../schema/validate-rules.js";
 import { toolNameProblem } from "./tool-names.js";
-import {
-  createOutputSchemaCache,
-  mcpHints,
-  mcpServices,
-} from "./mcp-services.js";
+import { createOutputSchemaCache, mcpServices } from "./mcp-services.js";
+import { toolHints } from "./tool-hints.js";
 import { outputWrapKey } from "../schema/build-output-schema.js";
 import {
   annotatedTools,
@@ -293,7 +290,7 @@ export function buildModel(
             method.output,
             method.methodKind === "server_streaming",
           ),
-          ...mcpHints(method),
+          hints: toolHints(method),
         };
         byName.set(def.name, tool);
         tools.push(tool);

@@ -1,5 +1,4 @@
-import type { DescMessage, DescMethod } from "../descriptors.js";
-import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
+import type { DescMessage } from "../descriptors.js";
 import type { ProblemCollector } from "../errors.js";
 import {
   buildOutputSchema,
@@ -9,20 +8,6 @@ import type { JsonSchema } from "../schema/json-schema.js";
 import { canonicalJson } from "../schema/canonical-json.js";
 import type { McpServiceModel, ToolModel } from "./model.js";
 import { sortByUtf8 } from "./utf8-order.js";
-
-/** The MCP tool annotations of a method (docs/mcp.md, "Tools as listed"). */
-export function mcpHints(method: DescMethod): {
-  readOnlyHint: boolean;
-  idempotentHint: boolean;
-} {
-  const level = method.idempotency;
-  const readOnly = level === MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS;
-  return {
-    readOnlyHint: readOnly,
-    idempotentHint:
-      readOnly || level === MethodOptions_IdempotencyLevel.IDEMPOTENT,
-  };
-}
 
 /**
  * A cache of output schemas in their canonical serialization, by response

@@ -2,6 +2,7 @@ import type { DescMessage, DescMethod, DescService } from "../descriptors.js";
 import type { OneofGroup } from "../schema/build-schema.js";
 import type { OutputWrapKey } from "../schema/build-output-schema.js";
 import type { AliasTables } from "./alias-tables.js";
+import type { ToolHints } from "./tool-hints.js";
 import type {
   ResponseAliasField,
   ResponseAliasTool,
@@ -80,10 +81,8 @@ export interface ToolModel {
    * object, `""` when the JSON is the result as it is.
    */
   readonly outputWrapKey: OutputWrapKey;
-  /** MCP `readOnlyHint`: `idempotency_level = NO_SIDE_EFFECTS`. */
-  readonly readOnlyHint: boolean;
-  /** MCP `idempotentHint`: `IDEMPOTENT`, or `NO_SIDE_EFFECTS`. */
-  readonly idempotentHint: boolean;
+  /** The MCP hints (tool-hints.ts): method kind, idempotency_level, option. */
+  readonly hints: ToolHints;
 }
 
 /** A service with at least one tool, as the MCP files register it. */

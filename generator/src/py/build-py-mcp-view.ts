@@ -90,8 +90,11 @@ export interface PyMcpToolView {
   readonly outputSchema: string;
   /** The quoted wrap key (`""`, `"messages"`, `"value"`). */
   readonly outputWrapKey: string;
+  /** `True` or `False`, each hint (docs/mcp.md, "Tool hints"). */
   readonly readOnlyHint: string;
+  readonly destructiveHint: string;
   readonly idempotentHint: string;
+  readonly openWorldHint: string;
   /** Keyword arguments of the argument table, deadline and `validate`. */
   readonly data: readonly string[];
 }
@@ -151,8 +154,10 @@ export function buildPyMcpView(
         serverStreaming: pyBool(t.serverStreaming),
         outputSchema: pyQuote(t.outputSchemaJson),
         outputWrapKey: pyQuote(t.outputWrapKey),
-        readOnlyHint: pyBool(t.readOnlyHint),
-        idempotentHint: pyBool(t.idempotentHint),
+        readOnlyHint: pyBool(t.hints.readOnly),
+        destructiveHint: pyBool(t.hints.destructive),
+        idempotentHint: pyBool(t.hints.idempotent),
+        openWorldHint: pyBool(t.hints.openWorld),
         data: pyToolMethodData(t),
       })),
     };

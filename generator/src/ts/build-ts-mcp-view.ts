@@ -98,8 +98,10 @@ export function buildTsMcpView(
         method: tsMethodExpr(serviceLocal, t.method),
         outputSchema: tsLiteral(JSON.parse(t.outputSchemaJson) as JsonValue),
         outputWrapKey: tsString(t.outputWrapKey),
-        readOnlyHint: String(t.readOnlyHint),
-        idempotentHint: String(t.idempotentHint),
+        readOnlyHint: String(t.hints.readOnly),
+        destructiveHint: String(t.hints.destructive),
+        idempotentHint: String(t.hints.idempotent),
+        openWorldHint: String(t.hints.openWorld),
         data: toolMethodData(t).map(
           ([key, value]) => `${key}: ${tsLiteral(value)},`,
         ),

@@ -77,10 +77,11 @@ export interface TsMcpToolView {
   readonly outputSchema: string;
   /** Quoted wrap key: `""`, `"messages"` or `"value"`. */
   readonly outputWrapKey: string;
-  /** `true` or `false`. */
+  /** `true` or `false`, each hint (docs/mcp.md, "Tool hints"). */
   readonly readOnlyHint: string;
-  /** `true` or `false`. */
+  readonly destructiveHint: string;
   readonly idempotentHint: string;
+  readonly openWorldHint: string;
   /**
    * Property lines of the argument table, deadline and `validate`
    * (`arguments: "…",`), those set.

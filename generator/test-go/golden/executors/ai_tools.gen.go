@@ -59,7 +59,7 @@ var AccountsMerge = AgentTool{
 	Name:        "accounts_merge",
 	Description: "Merge two accounts.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"note\":{\"description\":\"Free text that mentions aliases (\\\"merge acct-1 into acct-2\\\").\",\"type\":\"string\"},\"source_account_id\":{\"type\":\"string\"},\"target_account_id\":{\"type\":\"string\"}},\"required\":[\"source_account_id\",\"target_account_id\",\"note\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"note\":{\"description\":\"Free text that mentions aliases (\\\"merge acct-1 into acct-2\\\").\",\"type\":\"string\"},\"source_account_id\":{\"description\":\"An id alias such as \\\"acct-1\\\".\",\"type\":\"string\"},\"target_account_id\":{\"description\":\"An id alias such as \\\"acct-1\\\".\",\"type\":\"string\"}},\"required\":[\"source_account_id\",\"target_account_id\",\"note\"],\"type\":\"object\"}"),
 }
 
 // LinksCreate is the tool "links_create".
@@ -67,7 +67,7 @@ var LinksCreate = AgentTool{
 	Name:        "links_create",
 	Description: "Create a link on a page.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"page_id\":{\"description\":\"The page to add the link to.\\n\\nUse a page alias such as page-1.\",\"type\":\"string\"},\"title\":{\"description\":\"Display title.\",\"type\":\"string\"},\"url\":{\"description\":\"Target URL.\",\"type\":\"string\"},\"workspace_id\":{\"description\":\"The workspace: a raw UUID, no alias.\",\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"url\",\"title\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"page_id\":{\"description\":\"The page to add the link to.\\n\\nUse a page alias such as page-1.\\n\\nAn id alias such as \\\"page-1\\\".\",\"type\":\"string\"},\"title\":{\"description\":\"Display title.\",\"type\":\"string\"},\"url\":{\"description\":\"Target URL.\",\"type\":\"string\"},\"workspace_id\":{\"description\":\"The workspace: a raw UUID, no alias.\",\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"url\",\"title\"],\"type\":\"object\"}"),
 }
 
 // LinksDelete is the tool "links_delete".
@@ -75,7 +75,7 @@ var LinksDelete = AgentTool{
 	Name:        "links_delete",
 	Description: "Delete a link.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"id\",\"workspace_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"An id alias such as \\\"link-1\\\".\",\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"id\",\"workspace_id\"],\"type\":\"object\"}"),
 }
 
 // LinksGet is the tool "links_get".
@@ -83,7 +83,7 @@ var LinksGet = AgentTool{
 	Name:        "links_get",
 	Description: "Get one link.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"Request field named id: a link alias.\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"Request field named id: a link alias.\\n\\nAn id alias such as \\\"link-1\\\".\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
 }
 
 // LinksList is the tool "links_list".
@@ -91,7 +91,7 @@ var LinksList = AgentTool{
 	Name:        "links_list",
 	Description: "List the links of a page.",
 	Strict:      false,
-	Parameters:  json.RawMessage("{\"properties\":{\"page_id\":{\"type\":\"string\"},\"page_size\":{\"type\":\"integer\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"page_size\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"properties\":{\"page_id\":{\"description\":\"An id alias such as \\\"page-1\\\".\",\"type\":\"string\"},\"page_size\":{\"type\":\"integer\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"page_size\"],\"type\":\"object\"}"),
 }
 
 // LinksMerge is the tool "links_merge".
@@ -99,7 +99,7 @@ var LinksMerge = AgentTool{
 	Name:        "links_merge",
 	Description: "Merge links into one.",
 	Strict:      false,
-	Parameters:  json.RawMessage("{\"properties\":{\"link_ids\":{\"description\":\"Repeated aliased ids.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"note\":{\"description\":\"Free text: \\\"merge link-1 into link-2\\\" must reach the server as written.\",\"type\":\"string\"},\"target_link_id\":{\"description\":\"The target link.\",\"type\":\"string\"}},\"required\":[\"link_ids\",\"target_link_id\",\"note\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"properties\":{\"link_ids\":{\"description\":\"Repeated aliased ids.\\n\\nAn id alias such as \\\"link-1\\\".\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"note\":{\"description\":\"Free text: \\\"merge link-1 into link-2\\\" must reach the server as written.\",\"type\":\"string\"},\"target_link_id\":{\"description\":\"The target link.\\n\\nAn id alias such as \\\"link-1\\\".\",\"type\":\"string\"}},\"required\":[\"link_ids\",\"target_link_id\",\"note\"],\"type\":\"object\"}"),
 }
 
 // LinksPing is the tool "links_ping".
@@ -115,7 +115,7 @@ var LinksWatch = AgentTool{
 	Name:        "links_watch",
 	Description: "Stream the links of a page.",
 	Strict:      false,
-	Parameters:  json.RawMessage("{\"properties\":{\"limit\":{\"description\":\"How many events to send.\",\"type\":\"integer\"},\"page_id\":{\"type\":\"string\"}},\"required\":[\"page_id\",\"limit\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"properties\":{\"limit\":{\"description\":\"How many events to send.\",\"type\":\"integer\"},\"page_id\":{\"description\":\"An id alias such as \\\"page-1\\\".\",\"type\":\"string\"}},\"required\":[\"page_id\",\"limit\"],\"type\":\"object\"}"),
 }
 
 // PageThemesUpdate is the tool "page_themes_update".
@@ -123,7 +123,7 @@ var PageThemesUpdate = AgentTool{
 	Name:        "page_themes_update",
 	Description: "Update page theme colors and styling.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"based_on\":{\"additionalProperties\":false,\"description\":\"An aliased id one level down in the request.\",\"properties\":{\"theme_id\":{\"type\":\"string\"}},\"required\":[\"theme_id\"],\"type\":\"object\"},\"colors\":{\"additionalProperties\":false,\"properties\":{\"primary\":{\"description\":\"Primary color, e.g. \\\"#ff0000\\\".\",\"type\":\"string\"},\"secondary\":{\"type\":\"string\"}},\"required\":[\"primary\",\"secondary\"],\"type\":\"object\"},\"page_id\":{\"type\":\"string\"},\"update_mask\":{\"description\":\"Comma-separated field paths of UpdatePageThemeRequest, e.g. \\\"workspace_id,page_id\\\"; \\\"*\\\" for all fields.\",\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"colors\",\"update_mask\",\"based_on\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"based_on\":{\"additionalProperties\":false,\"description\":\"An aliased id one level down in the request.\",\"properties\":{\"theme_id\":{\"description\":\"An id alias such as \\\"theme-1\\\".\",\"type\":\"string\"}},\"required\":[\"theme_id\"],\"type\":\"object\"},\"colors\":{\"additionalProperties\":false,\"properties\":{\"primary\":{\"description\":\"Primary color, e.g. \\\"#ff0000\\\".\",\"type\":\"string\"},\"secondary\":{\"type\":\"string\"}},\"required\":[\"primary\",\"secondary\"],\"type\":\"object\"},\"page_id\":{\"description\":\"An id alias such as \\\"page-1\\\".\",\"type\":\"string\"},\"update_mask\":{\"description\":\"Comma-separated field paths of UpdatePageThemeRequest, e.g. \\\"workspace_id,page_id\\\"; \\\"*\\\" for all fields.\",\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"colors\",\"update_mask\",\"based_on\"],\"type\":\"object\"}"),
 }
 
 // ThemesFeaturedLink is the tool "themes_featured_link".
@@ -131,7 +131,7 @@ var ThemesFeaturedLink = AgentTool{
 	Name:        "themes_featured_link",
 	Description: "The featured link of a theme.",
 	Strict:      false,
-	Parameters:  json.RawMessage("{\"properties\":{\"theme_id\":{\"type\":\"string\"}},\"required\":[\"theme_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"properties\":{\"theme_id\":{\"description\":\"An id alias such as \\\"theme-1\\\".\",\"type\":\"string\"}},\"required\":[\"theme_id\"],\"type\":\"object\"}"),
 }
 
 // ThemesForLink is the tool "themes_for_link".
@@ -139,7 +139,7 @@ var ThemesForLink = AgentTool{
 	Name:        "themes_for_link",
 	Description: "The theme of a link's page.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"Request field named id: a link alias.\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"Request field named id: a link alias.\\n\\nAn id alias such as \\\"link-1\\\".\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
 }
 
 // ThemesList is the tool "themes_list".
@@ -155,7 +155,7 @@ var ThemesPreview = AgentTool{
 	Name:        "themes_preview",
 	Description: "Preview a theme (no executor).",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"theme_id\":{\"type\":\"string\"}},\"required\":[\"theme_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"theme_id\":{\"description\":\"An id alias such as \\\"theme-1\\\".\",\"type\":\"string\"}},\"required\":[\"theme_id\"],\"type\":\"object\"}"),
 }
 
 // AllTools returns every tool, in name order.

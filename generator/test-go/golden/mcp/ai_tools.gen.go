@@ -57,7 +57,7 @@ var NotesGet = AgentTool{
 	Name:        "notes_get",
 	Description: "Get a note.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"note_id\":{\"type\":\"string\"}},\"required\":[\"note_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"note_id\":{\"description\":\"An id alias such as \\\"note-1\\\".\",\"type\":\"string\"}},\"required\":[\"note_id\"],\"type\":\"object\"}"),
 }
 
 // NotesPut is the tool "notes_put".
@@ -65,7 +65,7 @@ var NotesPut = AgentTool{
 	Name:        "notes_put",
 	Description: "Replace a note.",
 	Strict:      false,
-	Parameters:  json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"type\":\"integer\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"properties\":{\"id\":{\"description\":\"An id alias such as \\\"note-1\\\".\",\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"type\":\"integer\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
 }
 
 // NotesWatch is the tool "notes_watch".

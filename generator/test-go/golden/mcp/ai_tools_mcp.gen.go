@@ -49,33 +49,46 @@ func RegisterNoteServiceHandler(server *mcp.Server, impl mcpdemov1.NoteServiceSe
 func ForwardToNoteServiceClient(server *mcp.Server, client mcpdemov1.NoteServiceClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
-			tool:   NotesCreate,
-			output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+			tool:        NotesCreate,
+			output:      json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+			readOnly:    false,
+			destructive: false,
+			idempotent:  false,
+			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, NotesCreate, args, &mcpdemov1.CreateNoteRequest{}, client.CreateNote)
 			},
 		},
 		{
-			tool:       NotesGet,
-			output:     json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
-			readOnly:   true,
-			idempotent: true,
+			tool:        NotesGet,
+			output:      json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+			readOnly:    true,
+			destructive: false,
+			idempotent:  true,
+			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, NotesGet, args, &mcpdemov1.GetNoteRequest{}, client.GetNote)
 			},
 		},
 		{
-			tool:       NotesPut,
-			output:     json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
-			idempotent: true,
+			tool:        NotesPut,
+			output:      json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+			readOnly:    false,
+			destructive: true,
+			idempotent:  true,
+			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, NotesPut, args, &mcpdemov1.Note{}, client.PutNote)
 			},
 		},
 		{
-			tool:   NotesWatch,
-			output: json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
-			wrap:   "messages",
+			tool:        NotesWatch,
+			output:      json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
+			wrap:        "messages",
+			readOnly:    true,
+			destructive: false,
+			idempotent:  true,
+			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpStream(ctx, e, NotesWatch, args, &mcpdemov1.WatchNotesRequest{}, client.WatchNotes)
 			},
@@ -97,18 +110,24 @@ func RegisterTagServiceHandler(server *mcp.Server, impl mcpdemov1.TagServiceServ
 func ForwardToTagServiceClient(server *mcp.Server, client mcpdemov1.TagServiceClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
-			tool:       TagsList,
-			output:     json.RawMessage("{\"properties\":{\"tags\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"id\",\"name\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}"),
-			readOnly:   true,
-			idempotent: true,
+			tool:        TagsList,
+			output:      json.RawMessage("{\"properties\":{\"tags\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"id\",\"name\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}"),
+			readOnly:    true,
+			destructive: false,
+			idempotent:  true,
+			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, TagsList, args, &emptypb.Empty{}, client.ListTags)
 			},
 		},
 		{
-			tool:   TagsNow,
-			output: json.RawMessage("{\"properties\":{\"value\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"value\"],\"type\":\"object\"}"),
-			wrap:   "value",
+			tool:        TagsNow,
+			output:      json.RawMessage("{\"properties\":{\"value\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"value\"],\"type\":\"object\"}"),
+			wrap:        "value",
+			readOnly:    false,
+			destructive: true,
+			idempotent:  false,
+			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, TagsNow, args, &emptypb.Empty{}, client.Now)
 			},

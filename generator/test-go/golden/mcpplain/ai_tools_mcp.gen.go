@@ -56,8 +56,12 @@ func RegisterGreeterHandler(server *mcp.Server, impl mcpplainv1.GreeterServer, o
 func ForwardToGreeterClient(server *mcp.Server, client mcpplainv1.GreeterClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
-			tool:   Greet,
-			output: json.RawMessage("{\"properties\":{\"greeting\":{\"type\":\"string\"}},\"required\":[\"greeting\"],\"type\":\"object\"}"),
+			tool:        Greet,
+			output:      json.RawMessage("{\"properties\":{\"greeting\":{\"type\":\"string\"}},\"required\":[\"greeting\"],\"type\":\"object\"}"),
+			readOnly:    false,
+			destructive: true,
+			idempotent:  false,
+			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, Greet, args, &mcpplainv1.GreetRequest{}, client.Greet)
 			},

@@ -51,7 +51,7 @@ var PkgAlpha = AgentTool{
 	Name:        "pkg_alpha",
 	Description: "Call the Alpha service.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"description\":\"An id alias such as \\\"alpha-1\\\".\",\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
 }
 
 // PkgBeta is the tool "pkg_beta".
@@ -59,7 +59,7 @@ var PkgBeta = AgentTool{
 	Name:        "pkg_beta",
 	Description: "Call the Beta service.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"description\":\"An id alias such as \\\"beta-1\\\".\",\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
 }
 
 // PkgContext is the tool "pkg_context".
@@ -67,7 +67,7 @@ var PkgContext = AgentTool{
 	Name:        "pkg_context",
 	Description: "Call the Ctx service.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"description\":\"An id alias such as \\\"item-1\\\".\",\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
 }
 
 // PkgJson is the tool "pkg_json".
@@ -75,7 +75,7 @@ var PkgJson = AgentTool{
 	Name:        "pkg_json",
 	Description: "Call the Json service.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\"},\"ref_id\":{\"description\":\"An id alias such as \\\"item-1\\\".\",\"type\":\"string\"}},\"required\":[\"name\",\"ref_id\"],\"type\":\"object\"}"),
 }
 
 // AllTools returns every tool, in name order.

@@ -29,7 +29,7 @@ var AccountsGet = AgentTool{
 	Name:        "accounts_get",
 	Description: "Get an account.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"id\",\"workspace_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"An id alias such as \\\"acct-1\\\".\",\"type\":\"string\"},\"workspace_id\":{\"type\":\"string\"}},\"required\":[\"id\",\"workspace_id\"],\"type\":\"object\"}"),
 }
 
 // StepsList is the tool "steps_list".
@@ -37,7 +37,7 @@ var StepsList = AgentTool{
 	Name:        "steps_list",
 	Description: "List the steps of an account.",
 	Strict:      false,
-	Parameters:  json.RawMessage("{\"properties\":{\"account_id\":{\"type\":\"string\"}},\"required\":[\"account_id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"properties\":{\"account_id\":{\"description\":\"An id alias such as \\\"acct-1\\\".\",\"type\":\"string\"}},\"required\":[\"account_id\"],\"type\":\"object\"}"),
 }
 
 // AllTools returns every tool, in name order.

@@ -51,7 +51,11 @@ type ToolDefinition struct {
 	// The deadline of one call of the tool's executor or MCP server, over
 	// the executor's default (30 s); a shorter deadline of the caller wins.
 	// More than zero and at most one day, e.g. { seconds: 120 }.
-	Timeout       *durationpb.Duration `protobuf:"bytes,5,opt,name=timeout,proto3" json:"timeout,omitempty"`
+	Timeout *durationpb.Duration `protobuf:"bytes,5,opt,name=timeout,proto3" json:"timeout,omitempty"`
+	// MCP tool hints that override the ones read from the method's
+	// idempotency_level and its name (Get, List… read-only; Create
+	// additive; Update, Delete destructive): only the fields set count.
+	Hints         *ToolHints `protobuf:"bytes,6,opt,name=hints,proto3" json:"hints,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -121,6 +125,88 @@ func (x *ToolDefinition) GetTimeout() *durationpb.Duration {
 	return nil
 }
 
+func (x *ToolDefinition) GetHints() *ToolHints {
+	if x != nil {
+		return x.Hints
+	}
+	return nil
+}
+
+// ToolHints are the MCP tool annotations of a tool, each one optional: a
+// field left unset keeps the derived value (docs/mcp.md, "Tool hints").
+type ToolHints struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tool only reads: it changes nothing on the server.
+	ReadOnly *bool `protobuf:"varint,1,opt,name=read_only,json=readOnly,proto3,oneof" json:"read_only,omitempty"`
+	// The tool may delete or overwrite data (meaningful when not read-only).
+	Destructive *bool `protobuf:"varint,2,opt,name=destructive,proto3,oneof" json:"destructive,omitempty"`
+	// Calling it twice with the same arguments has the effect of one call.
+	Idempotent *bool `protobuf:"varint,3,opt,name=idempotent,proto3,oneof" json:"idempotent,omitempty"`
+	// The tool reaches outside the service's own data (the web, other
+	// systems); false unless set here.
+	OpenWorld     *bool `protobuf:"varint,4,opt,name=open_world,json=openWorld,proto3,oneof" json:"open_world,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ToolHints) Reset() {
+	*x = ToolHints{}
+	mi := &file_ai_tools_v1_annotations_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ToolHints) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ToolHints) ProtoMessage() {}
+
+func (x *ToolHints) ProtoReflect() protoreflect.Message {
+	mi := &file_ai_tools_v1_annotations_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ToolHints.ProtoReflect.Descriptor instead.
+func (*ToolHints) Descriptor() ([]byte, []int) {
+	return file_ai_tools_v1_annotations_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ToolHints) GetReadOnly() bool {
+	if x != nil && x.ReadOnly != nil {
+		return *x.ReadOnly
+	}
+	return false
+}
+
+func (x *ToolHints) GetDestructive() bool {
+	if x != nil && x.Destructive != nil {
+		return *x.Destructive
+	}
+	return false
+}
+
+func (x *ToolHints) GetIdempotent() bool {
+	if x != nil && x.Idempotent != nil {
+		return *x.Idempotent
+	}
+	return false
+}
+
+func (x *ToolHints) GetOpenWorld() bool {
+	if x != nil && x.OpenWorld != nil {
+		return *x.OpenWorld
+	}
+	return false
+}
+
 // ToolFieldOptions tune how a request or response field is shown to the model.
 type ToolFieldOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -139,7 +225,7 @@ type ToolFieldOptions struct {
 
 func (x *ToolFieldOptions) Reset() {
 	*x = ToolFieldOptions{}
-	mi := &file_ai_tools_v1_annotations_proto_msgTypes[1]
+	mi := &file_ai_tools_v1_annotations_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -151,7 +237,7 @@ func (x *ToolFieldOptions) String() string {
 func (*ToolFieldOptions) ProtoMessage() {}
 
 func (x *ToolFieldOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_ai_tools_v1_annotations_proto_msgTypes[1]
+	mi := &file_ai_tools_v1_annotations_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -164,7 +250,7 @@ func (x *ToolFieldOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolFieldOptions.ProtoReflect.Descriptor instead.
 func (*ToolFieldOptions) Descriptor() ([]byte, []int) {
-	return file_ai_tools_v1_annotations_proto_rawDescGZIP(), []int{1}
+	return file_ai_tools_v1_annotations_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ToolFieldOptions) GetSkip() bool {
@@ -230,13 +316,27 @@ var File_ai_tools_v1_annotations_proto protoreflect.FileDescriptor
 
 const file_ai_tools_v1_annotations_proto_rawDesc = "" +
 	"\n" +
-	"\x1dai/tools/v1/annotations.proto\x12\vai.tools.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\xb6\x01\n" +
+	"\x1dai/tools/v1/annotations.proto\x12\vai.tools.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\xe4\x01\n" +
 	"\x0eToolDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x16\n" +
 	"\x06strict\x18\x03 \x01(\bR\x06strict\x12!\n" +
 	"\fauto_execute\x18\x04 \x01(\bR\vautoExecute\x123\n" +
-	"\atimeout\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\atimeout\"\x8c\x01\n" +
+	"\atimeout\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\atimeout\x12,\n" +
+	"\x05hints\x18\x06 \x01(\v2\x16.ai.tools.v1.ToolHintsR\x05hints\"\xd9\x01\n" +
+	"\tToolHints\x12 \n" +
+	"\tread_only\x18\x01 \x01(\bH\x00R\breadOnly\x88\x01\x01\x12%\n" +
+	"\vdestructive\x18\x02 \x01(\bH\x01R\vdestructive\x88\x01\x01\x12#\n" +
+	"\n" +
+	"idempotent\x18\x03 \x01(\bH\x02R\n" +
+	"idempotent\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"open_world\x18\x04 \x01(\bH\x03R\topenWorld\x88\x01\x01B\f\n" +
+	"\n" +
+	"_read_onlyB\x0e\n" +
+	"\f_destructiveB\r\n" +
+	"\v_idempotentB\r\n" +
+	"\v_open_world\"\x8c\x01\n" +
 	"\x10ToolFieldOptions\x12\x12\n" +
 	"\x04skip\x18\x01 \x01(\bR\x04skip\x12!\n" +
 	"\falias_prefix\x18\x02 \x01(\tR\valiasPrefix\x12\x1f\n" +
@@ -259,25 +359,27 @@ func file_ai_tools_v1_annotations_proto_rawDescGZIP() []byte {
 	return file_ai_tools_v1_annotations_proto_rawDescData
 }
 
-var file_ai_tools_v1_annotations_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
+var file_ai_tools_v1_annotations_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_ai_tools_v1_annotations_proto_goTypes = []any{
 	(*ToolDefinition)(nil),             // 0: ai.tools.v1.ToolDefinition
-	(*ToolFieldOptions)(nil),           // 1: ai.tools.v1.ToolFieldOptions
-	(*durationpb.Duration)(nil),        // 2: google.protobuf.Duration
-	(*descriptorpb.MethodOptions)(nil), // 3: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),  // 4: google.protobuf.FieldOptions
+	(*ToolHints)(nil),                  // 1: ai.tools.v1.ToolHints
+	(*ToolFieldOptions)(nil),           // 2: ai.tools.v1.ToolFieldOptions
+	(*durationpb.Duration)(nil),        // 3: google.protobuf.Duration
+	(*descriptorpb.MethodOptions)(nil), // 4: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),  // 5: google.protobuf.FieldOptions
 }
 var file_ai_tools_v1_annotations_proto_depIdxs = []int32{
-	2, // 0: ai.tools.v1.ToolDefinition.timeout:type_name -> google.protobuf.Duration
-	3, // 1: ai.tools.v1.rpc_tool:extendee -> google.protobuf.MethodOptions
-	4, // 2: ai.tools.v1.tool_field:extendee -> google.protobuf.FieldOptions
-	0, // 3: ai.tools.v1.rpc_tool:type_name -> ai.tools.v1.ToolDefinition
-	1, // 4: ai.tools.v1.tool_field:type_name -> ai.tools.v1.ToolFieldOptions
-	5, // [5:5] is the sub-list for method output_type
-	5, // [5:5] is the sub-list for method input_type
-	3, // [3:5] is the sub-list for extension type_name
-	1, // [1:3] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	3, // 0: ai.tools.v1.ToolDefinition.timeout:type_name -> google.protobuf.Duration
+	1, // 1: ai.tools.v1.ToolDefinition.hints:type_name -> ai.tools.v1.ToolHints
+	4, // 2: ai.tools.v1.rpc_tool:extendee -> google.protobuf.MethodOptions
+	5, // 3: ai.tools.v1.tool_field:extendee -> google.protobuf.FieldOptions
+	0, // 4: ai.tools.v1.rpc_tool:type_name -> ai.tools.v1.ToolDefinition
+	2, // 5: ai.tools.v1.tool_field:type_name -> ai.tools.v1.ToolFieldOptions
+	6, // [6:6] is the sub-list for method output_type
+	6, // [6:6] is the sub-list for method input_type
+	4, // [4:6] is the sub-list for extension type_name
+	2, // [2:4] is the sub-list for extension extendee
+	0, // [0:2] is the sub-list for field type_name
 }
 
 func init() { file_ai_tools_v1_annotations_proto_init() }
@@ -285,13 +387,14 @@ func file_ai_tools_v1_annotations_proto_init() {
 	if File_ai_tools_v1_annotations_proto != nil {
 		return
 	}
+	file_ai_tools_v1_annotations_proto_msgTypes[1].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ai_tools_v1_annotations_proto_rawDesc), len(file_ai_tools_v1_annotations_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   2,
+			NumMessages:   3,
 			NumExtensions: 2,
 			NumServices:   0,
 		},
