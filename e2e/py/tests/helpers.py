@@ -15,6 +15,7 @@ import grpc
 from ai_tools_runtime import AliasManager, ToolError
 from google.longrunning import operations_pb2
 from google.protobuf import empty_pb2, json_format
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 import ai_tools_gen
@@ -308,3 +309,75 @@ def keys_in_an_empty(args: str) -> bool:
     value = json.loads(args)
     nothing = value.get("nothing") if isinstance(value, dict) else None
     return isinstance(nothing, dict) and len(nothing) > 0
+
+
+def mask_wire(text: str, message: Descriptor) -> str | None:
+    """What a FieldMask's text (comma-separated paths, snake_case or
+    lowerCamel) sends, worked out from the descriptor of the message it
+    names fields of (issue 31): lowerCamel paths joined by ",", empty paths
+    dropped; None when a path names no field."""
+    out = []
+    for raw in text.split(","):
+        path = raw.strip(" \t\n\r")
+        if path in ("", "*"):
+            out += [path] if path else []
+            continue
+        wire = _mask_path(path.split("."), message)
+        if wire is None:
+            return None
+        out.append(".".join(wire))
+    return ",".join(out)
+
+
+def _mask_path(segments: list[str], message: Descriptor | None) -> list[str] | None:
+    if not segments:
+        return []
+    seg, rest = segments[0], segments[1:]
+    fd = None if message is None else _field(message, seg)
+    if fd is None:
+        return None
+    camel = _camel(fd.name)
+    entry = fd.message_type
+    if entry is not None and entry.GetOptions().map_entry:
+        return [camel, *rest] if len(rest) <= 1 and all(rest) else None
+    if fd.is_repeated or entry is None:
+        inner = None
+    else:
+        inner = None if entry.full_name.startswith("google.protobuf.") else entry
+    after = _mask_path(rest, inner)
+    return None if after is None else [camel, *after]
+
+
+def _field(message: Descriptor, seg: str) -> FieldDescriptor | None:
+    for fd in message.fields:
+        if seg in (fd.name, _camel(fd.name)):
+            return fd
+    return None
+
+
+def _camel(name: str) -> str:
+    parts = name.split("_")
+    return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+
+
+def sample_refusal(args: str) -> set[str]:
+    """The violation reasons for which the executors refuse schema-generated
+    Sample arguments, sending nothing: keys in its Empty (unknown fields),
+    and a mask naming no field of Sample (the FieldMask schema cannot say
+    which strings are paths)."""
+    reasons = {"unknown-field"} if keys_in_an_empty(args) else set()
+    mask = json.loads(args).get("mask")
+    if isinstance(mask, str) and mask_wire(mask, samples_pb2.Sample.DESCRIPTOR) is None:
+        reasons.add("invalid-value")
+    return reasons
+
+
+# Masks of Sample in both namings, for values whose generated mask names no field.
+SAMPLE_MASKS = ("maybe_text, byName.k", "inner.name,at", "*", "items,by_flag.true", "")
+
+
+def with_sample_mask(args: str, i: int) -> str:
+    """``args`` with its mask replaced by one that names Sample's fields."""
+    value = json.loads(args)
+    value["mask"] = SAMPLE_MASKS[i % len(SAMPLE_MASKS)]
+    return js(value)

@@ -2,7 +2,8 @@
 each samples_echo_* schema (scripts/values.mjs, @protoc-gen-ai-tools/testkit) go through
 the executor to the real server; what the server received, and what it
 echoed, must equal the request the arguments mean, worked out independently
-of the runtime by expected_json below."""
+of the runtime by expected_json below (a FieldMask's paths by mask_wire,
+from Sample's descriptor)."""
 
 import json
 import math
@@ -16,10 +17,12 @@ from google.protobuf import json_format
 from helpers import (
     Driver,
     decode_recorded,
-    keys_in_an_empty,
+    mask_wire,
     recorded,
     reset_server,
+    sample_refusal,
     tools_by_name,
+    with_sample_mask,
 )
 
 from linkhub.v1 import samples_pb2
@@ -75,6 +78,8 @@ def expected_json(args: str, strict: bool) -> str:
             v = json_text(v, strict)
         elif k == "list" and isinstance(v, list):
             v = [json_text(item, strict) for item in v]
+        elif k == "mask" and isinstance(v, str):
+            v = mask_wire(v, samples_pb2.Sample.DESCRIPTOR)
         out[k] = v
     return json.dumps(out)
 
@@ -107,14 +112,23 @@ def test_schema_values_reach_the_server_intact(driver: Driver, channel: grpc.Cha
         reset_server(channel)
         e = driver.new()
         wants = []
+        masks = 0
         for i, args in enumerate(vf["values"]):
-            if keys_in_an_empty(args):
-                # The schema of an Empty admits any key; the executor refuses
-                # them (unknown fields), sending nothing.
+            refusal = sample_refusal(args)
+            if refusal:
+                # The schema of an Empty admits any key, a FieldMask's any
+                # string; the executor refuses keys (unknown fields) and
+                # paths naming no field (on "mask"), sending nothing.
                 with pytest.raises(ToolError) as info:
                     e.execute(name, args)
-                assert {v.reason for v in info.value.violations} == {"unknown-field"}
-                continue
+                got = info.value.violations
+                assert {v.reason for v in got} == refusal, args
+                assert all(v.field == "mask" for v in got if v.reason == "invalid-value")
+                if refusal != {"invalid-value"}:
+                    continue
+                # The rest of the value still goes, with a mask of Sample.
+                args = with_sample_mask(args, i)
+            masks += bool(json.loads(args).get("mask"))
             want = expected_sample(args, tool.strict)
             wants.append(want)
             out = e.execute(name, args)
@@ -125,9 +139,10 @@ def test_schema_values_reach_the_server_intact(driver: Driver, channel: grpc.Cha
             assert echoed == without_negative_zero_score(want), (
                 f"value {i}: echoed {out}\n want {want}\n args {args}"
             )
-        got = recorded(channel)
-        assert len(got) == len(wants)
-        for i, rec in enumerate(got):
+        print(f"{name}: {len(wants)} of {len(vf['values'])} values sent, {masks} with a mask")
+        sent = recorded(channel)
+        assert len(sent) == len(wants)
+        for i, rec in enumerate(sent):
             assert rec.procedure.startswith("linkhub.v1.SampleService/Echo"), rec.procedure
             # A float score of -0 is sent, but the server's JSON recording
             # cannot tell it from unset: compare such a score as unset.
