@@ -26,6 +26,12 @@ export interface ResponseAliasField {
   readonly message?: string | undefined;
   /** True for a map field: its values are visited, in key byte order. */
   readonly map?: boolean | undefined;
+  /**
+   * True when any name registers, not only a UUID
+   * (`google.longrunning.Operation.name`, prefix `operation`): see
+   * {@link isAliasName}.
+   */
+  readonly anyValue?: boolean | undefined;
 }
 
 /** How one auto-executed tool's response registers its ids. */
@@ -79,7 +85,10 @@ export interface AliasManager {
   resolveAlias(alias: string): string;
   /**
    * Replace every registered UUID in text by its alias, in one pass. A UUID
-   * counts only when no hex digit or `-` touches it. The text need not be JSON.
+   * counts only when no hex digit or `-` touches it. Then every registered
+   * value that is not a UUID (an operation name), longer ones first, where
+   * it stands as a whole token: the characters around it are not letters,
+   * digits, `_`, `.`, `/` or `-`. The text need not be JSON.
    */
   aliasifyJson(json: string): string;
   /**
@@ -101,7 +110,9 @@ export interface AliasManager {
    * (docs/runtime.md, "Response registration"): the top-level entity's `id`
    * under the tool's `idPrefix`, then every field with a prefix, depth
    * first, in declaration order, array items in order, map values in key
-   * byte order. Invalid JSON, or a tool without an entry, registers nothing.
+   * byte order; a field with `anyValue` registers any name
+   * ({@link isAliasName}), not only UUIDs. Invalid JSON, or a tool without
+   * an entry, registers nothing.
    */
   registerResponse(tool: string, json: string): void;
   /**
@@ -119,9 +130,9 @@ export interface AliasManager {
   /**
    * Replace the state by one {@link AliasManager.exportState} wrote. Throws
    * an Error (state unchanged) on invalid JSON, a version other than 1, an
-   * alias not `<prefix>-<n>` with n > 0, a value that is not a UUID, one UUID
-   * under two aliases, a negative counter, or a counter lower than the
-   * highest alias number of its prefix.
+   * alias not `<prefix>-<n>` with n > 0, a value that is neither a UUID nor
+   * a name ({@link isAliasName}), one value under two aliases, a negative
+   * counter, or a counter lower than the highest alias number of its prefix.
    */
   restoreState(json: string): void;
 }
@@ -149,6 +160,61 @@ export function isUuid(s: string): boolean {
   return uuidPattern.test(s);
 }
 
+/** The longest value other than a UUID that an alias stands for, in UTF-8 bytes. */
+const maxNameBytes = 1024;
+
+const utf8 = new TextEncoder();
+
+/**
+ * Report whether s may be registered as the value of an alias when it is
+ * not a UUID (a field with `anyValue`, a restored state): not empty, at
+ * most 1024 bytes of UTF-8, no control character (U+0000 to U+001F,
+ * U+007F to U+009F).
+ */
+export function isAliasName(s: string): boolean {
+  return (
+    s !== "" &&
+    // eslint-disable-next-line no-control-regex
+    !/[\u0000-\u001f\u007f-\u009f]/.test(s) &&
+    (s.length <= maxNameBytes / 3 || utf8.encode(s).length <= maxNameBytes)
+  );
+}
+
+/** Report whether c may continue a name: what may not touch one in text. */
+function isNameChar(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    c === 0x5f ||
+    c === 0x2e ||
+    c === 0x2f ||
+    c === 0x2d
+  );
+}
+
+/**
+ * Replace each whole-token occurrence of name in text by alias: where the
+ * characters before and after it (when any) are not name characters.
+ */
+function replaceToken(text: string, name: string, alias: string): string {
+  let out = "";
+  let done = 0;
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    const end = i + name.length;
+    if (
+      i < done ||
+      (i > 0 && isNameChar(text.charCodeAt(i - 1))) ||
+      (end < text.length && isNameChar(text.charCodeAt(end)))
+    ) {
+      continue;
+    }
+    out += text.slice(done, i) + alias;
+    done = end;
+  }
+  return done === 0 ? text : out + text.slice(done);
+}
+
 /** Split `<prefix>-<digits>` at its last `-`; undefined for another shape. */
 function splitAlias(s: string): [prefix: string, digits: string] | undefined {
   const i = s.lastIndexOf("-");
@@ -170,7 +236,10 @@ class Manager implements AliasManager {
   private readonly declared: readonly string[];
   private counters = new Map<string, number>();
   private aliases = new Map<string, string>(); // alias → UUID
-  private uuids = new Map<string, string>(); // UUID → alias
+  private uuids = new Map<string, string>(); // UUID or name → alias
+  // The values that are not UUIDs, longest first (then in byte order), for
+  // aliasifyJson's token pass; undefined when it must be sorted again.
+  private names: string[] | undefined = [];
   private prefixes = new Set<string>();
 
   constructor(config: AliasConfig) {
@@ -184,7 +253,25 @@ class Manager implements AliasManager {
     this.counters = new Map();
     this.aliases = new Map();
     this.uuids = new Map();
+    this.names = [];
     this.prefixes = new Set(this.declared);
+  }
+
+  /** Record alias ↔ value, in both directions. */
+  private set(alias: string, value: string): void {
+    this.aliases.set(alias, value);
+    this.uuids.set(value, alias);
+    if (!isUuid(value)) {
+      this.names = undefined;
+    }
+  }
+
+  /** The values that are not UUIDs, longest first. */
+  private namesByLength(): string[] {
+    this.names ??= [...this.uuids.keys()]
+      .filter((v) => !isUuid(v))
+      .sort((a, b) => b.length - a.length || compareBytes(a, b));
+    return this.names;
   }
 
   register(prefix: string, uuid: string): string {
@@ -195,8 +282,7 @@ class Manager implements AliasManager {
     const n = (this.counters.get(prefix) ?? 0) + 1;
     this.counters.set(prefix, n);
     const alias = `${prefix}-${n}`;
-    this.aliases.set(alias, uuid);
-    this.uuids.set(uuid, alias);
+    this.set(alias, uuid);
     this.prefixes.add(prefix);
     return alias;
   }
@@ -209,6 +295,15 @@ class Manager implements AliasManager {
     if (this.uuids.size === 0) {
       return json;
     }
+    let out = this.aliasifyUuids(json);
+    for (const name of this.namesByLength()) {
+      out = replaceToken(out, name, this.uuids.get(name) as string);
+    }
+    return out;
+  }
+
+  /** aliasifyJson's UUID pass. */
+  private aliasifyUuids(json: string): string {
     // One pass like the Go loop: cheap checks of the four dashes first.
     let out = "";
     let done = 0;
@@ -378,7 +473,11 @@ class Manager implements AliasManager {
               .map((k) => x[k])
           : [x];
       for (const item of values) {
-        if (f.prefix && typeof item === "string" && isUuid(item)) {
+        if (
+          f.prefix &&
+          typeof item === "string" &&
+          (isUuid(item) || (f.anyValue === true && isAliasName(item)))
+        ) {
           add(f.prefix, item);
         }
         if (f.message) {
@@ -418,15 +517,15 @@ class Manager implements AliasManager {
       ) {
         throw restoreError(`invalid alias ${quote(alias)}`);
       }
-      if (!isUuid(uuid)) {
+      if (!isUuid(uuid) && !isAliasName(uuid)) {
         throw restoreError(
-          `alias ${quote(alias)} maps to ${quote(uuid)}, not a UUID`,
+          `alias ${quote(alias)} maps to ${quote(uuid)}, neither a UUID nor a name`,
         );
       }
       const other = seen.get(uuid);
       if (other !== undefined) {
         throw restoreError(
-          `UUID ${quote(uuid)} has two aliases: ${quote(other)} and ${quote(alias)}`,
+          `${isUuid(uuid) ? "UUID" : "name"} ${quote(uuid)} has two aliases: ${quote(other)} and ${quote(alias)}`,
         );
       }
       seen.set(uuid, alias);
@@ -450,8 +549,7 @@ class Manager implements AliasManager {
     }
     this.reset();
     for (const [alias, uuid] of state.aliases) {
-      this.aliases.set(alias, uuid);
-      this.uuids.set(uuid, alias);
+      this.set(alias, uuid);
     }
     for (const [prefix, n] of state.counters) {
       this.counters.set(prefix, n);

@@ -4,12 +4,12 @@ import {
   type ArgumentNode,
   type ArgumentTable,
 } from "./argument-table.js";
-import { didYouMean } from "./did-you-mean.js";
+import { validFieldsNote } from "./did-you-mean.js";
+import { checkFieldMask } from "./field-mask.js";
 import {
   isJsonMap,
   jsonKind,
   tryParseJson,
-  quote,
   sortedKeys,
   type JsonMap,
   type JsonTree,
@@ -67,11 +67,22 @@ export interface ArgumentCheckOptions {
   readonly extraRoot?: ReadonlySet<string> | undefined;
 }
 
+/** A FieldMask field present in the arguments, as the walk found it. */
+interface MaskSite {
+  readonly obj: JsonMap;
+  /** The key it is present under (its JSON name, when lenient). */
+  readonly key: string;
+  readonly field: ArgumentField;
+  readonly path: string;
+}
+
 /**
  * Check the arguments' structure against the tool's argument table
  * (docs/runtime.md, "Structure check"): every unknown key, then every
- * missing required field, of each object, depth first in schema order.
- * Values of the wrong JSON kind are left for the fix-up to report.
+ * missing required field, of each object, depth first in schema order;
+ * then the paths of every FieldMask field (lenient or not), each good mask
+ * REPLACED in `args` by its wire form. Values of the wrong JSON kind are
+ * left for the fix-up to report.
  */
 export function checkArguments(
   args: JsonMap,
@@ -79,6 +90,7 @@ export function checkArguments(
   options: ArgumentCheckOptions = {},
 ): Violation[] {
   const out: Violation[] = [];
+  const maskSites: MaskSite[] = [];
   const walk = (
     obj: JsonMap,
     node: ArgumentNode,
@@ -111,6 +123,13 @@ export function checkArguments(
     }
     for (const name of node.names) {
       const field = node.fields.get(name) as ArgumentField;
+      if (field.mask !== undefined) {
+        const key = keyOf(obj, name, node, options.lenient === true);
+        if (key !== undefined) {
+          maskSites.push({ obj, key, field, path: childPath(path, name) });
+        }
+        continue;
+      }
       const v =
         field.node === undefined && field.map !== true
           ? undefined
@@ -145,7 +164,37 @@ export function checkArguments(
     }
   };
   walk(args, table.nodes[0]!, "", true);
+  for (const site of maskSites) {
+    checkMask(site, table, out);
+  }
   return out;
+}
+
+/**
+ * Check the paths of one FieldMask field (each string item of a list),
+ * adding a violation per bad path to `out` and writing each good value's
+ * wire form in its place. Values of other kinds are left as they are.
+ */
+function checkMask(site: MaskSite, table: ArgumentTable, out: Violation[]) {
+  const mask = site.field.mask as number;
+  const check = (value: JsonTree, path: string): JsonTree => {
+    if (typeof value !== "string") {
+      return value;
+    }
+    const checked = checkFieldMask(value, table.masks, mask);
+    for (const message of checked.problems ?? []) {
+      out.push({ field: path, reason: "invalid-value", message });
+    }
+    return checked.wire ?? value;
+  };
+  const value = site.obj[site.key] as JsonTree;
+  if (site.field.list !== true) {
+    site.obj[site.key] = check(value, site.path);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      value[i] = check(item, `${site.path}[${i}]`);
+    });
+  }
 }
 
 /**
@@ -158,16 +207,30 @@ function valueOf(
   node: ArgumentNode,
   lenient: boolean,
 ): JsonTree | undefined {
-  const value = Object.hasOwn(obj, name) ? obj[name] : undefined;
-  const json = lenient ? node.fields.get(name)?.json : undefined;
-  if ((value === undefined || value === null) && json !== undefined) {
-    return Object.hasOwn(obj, json) ? obj[json] : value;
-  }
-  return value;
+  const key = keyOf(obj, name, node, lenient);
+  return key === undefined ? undefined : obj[key];
 }
 
-/** How many valid fields an unknown-field message lists. */
-const fieldsListed = 20;
+/**
+ * The key a field's value is under: its name when present and not `null`;
+ * when lenient, else its JSON name when present; else its name when
+ * present (`null`), else undefined.
+ */
+function keyOf(
+  obj: JsonMap,
+  name: string,
+  node: ArgumentNode,
+  lenient: boolean,
+): string | undefined {
+  const has = Object.hasOwn(obj, name);
+  const json = lenient ? node.fields.get(name)?.json : undefined;
+  if ((!has || obj[name] === null) && json !== undefined) {
+    if (Object.hasOwn(obj, json)) {
+      return json;
+    }
+  }
+  return has ? name : undefined;
+}
 
 /**
  * `unknown field; did you mean "id"? valid fields: id, title`, without the
@@ -178,13 +241,5 @@ export function unknownFieldMessage(
   key: string,
   names: readonly string[],
 ): string {
-  if (names.length === 0) {
-    return "unknown field; no fields are valid here";
-  }
-  const guess = didYouMean(key, names);
-  let list = names.slice(0, fieldsListed).join(", ");
-  if (names.length > fieldsListed) {
-    list += `, and ${names.length - fieldsListed} more`;
-  }
-  return `unknown field; ${guess === undefined ? "" : `did you mean ${quote(guess)}? `}valid fields: ${list}`;
+  return `unknown field; ${validFieldsNote(key, names)}`;
 }

@@ -1,3 +1,26 @@
+import { quote } from "./json.js";
+
+/** How many valid fields an unknown-field message lists. */
+const fieldsListed = 20;
+
+/**
+ * What an unknown-field message says after the unknown name:
+ * `did you mean "id"? valid fields: id, title` (the first 20, then
+ * `, and <N> more`), without the question when nothing is close, or
+ * `no fields are valid here`.
+ */
+export function validFieldsNote(key: string, names: readonly string[]): string {
+  if (names.length === 0) {
+    return "no fields are valid here";
+  }
+  const guess = didYouMean(key, names);
+  let list = names.slice(0, fieldsListed).join(", ");
+  if (names.length > fieldsListed) {
+    list += `, and ${names.length - fieldsListed} more`;
+  }
+  return `${guess === undefined ? "" : `did you mean ${quote(guess)}? `}valid fields: ${list}`;
+}
+
 /**
  * The candidate a mistyped key most likely meant (docs/runtime.md,
  * "Unknown fields"), or undefined: the first candidate equal to the key

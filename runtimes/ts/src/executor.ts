@@ -23,7 +23,7 @@ import {
 import { checkArguments, readArguments } from "./argument-check.js";
 import { parseArgumentTable, type ArgumentTable } from "./argument-table.js";
 import { fixTree, invalidArguments, toDecoderJson } from "./fixup.js";
-import { tryParseJson, type JsonMap } from "./json.js";
+import { stringifyJson, tryParseJson, type JsonMap } from "./json.js";
 import { createMethodRegistry } from "./method-registry.js";
 import { toProtoJsonString, toProtoJsonStrings } from "./proto-json.js";
 import {
@@ -424,6 +424,7 @@ function decode(
   if (violation !== undefined) {
     throw violationError([violation]);
   }
+  let checked = argsJson;
   if (entry.table !== undefined) {
     const violations = checkArguments(args, entry.table, {
       lenient: config.lenientArguments,
@@ -432,8 +433,12 @@ function decode(
     if (violations.length > 0) {
       throw violationError(violations);
     }
+    // The check writes FieldMask values in their wire form.
+    if (entry.table.masks.length > 0) {
+      checked = stringifyJson(args);
+    }
   }
-  const tree = resolveAliases(aliases, argsJson);
+  const tree = resolveAliases(aliases, checked);
   const input = entry.method.input;
   fixTree(tree, input, entry.tool.strict);
   const json = toDecoderJson(tree, input);

@@ -1,6 +1,7 @@
 export { defineTool, type AgentTool, type ToolMethod } from "./agent-tool.js";
 export {
   createAliasManager,
+  isAliasName,
   isUuid,
   type AliasConfig,
   type AliasManager,

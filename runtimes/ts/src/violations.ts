@@ -11,7 +11,8 @@ import { ToolError, type ToolErrorReason } from "./tool-error.js";
  * - `unknown-field`: a key that is no property of the schema;
  * - `required`: a required field absent or `null`;
  * - `invalid-value`: a value of the wrong kind, an enum name or base64 that
- *   is not one, two members of a oneof, or what the decoder refused;
+ *   is not one, two members of a oneof, a FieldMask path that names no
+ *   field, or what the decoder refused;
  * - `unknown-alias`: an alias of a known prefix that was never registered;
  * - `validation`: a `buf.validate` rule (protovalidate);
  * - `server`: a field violation of the server's `google.rpc.BadRequest`.

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkArguments, readArguments } from "../src/argument-check.js";
 import { parseArgumentTable } from "../src/argument-table.js";
+import { stringifyJson } from "../src/json.js";
 import { violationError, type Violation } from "../src/violations.js";
 
 interface ArgumentCase {
@@ -18,6 +19,8 @@ interface ArgumentCase {
   readonly extraRoot?: readonly string[];
   readonly expect: readonly Violation[];
   readonly text?: string;
+  /** The arguments after the check (FieldMask values rewritten). */
+  readonly checked?: unknown;
 }
 
 interface ArgumentVector {
@@ -34,17 +37,21 @@ const files = readdirSync(dir)
   .filter((f) => f.endsWith(".json"))
   .sort();
 
-/** Stages 1 and 2, as the executor runs them. */
-function check(c: ArgumentCase, table: unknown): Violation[] {
+/**
+ * Stages 1 and 2, as the executor runs them: the violations, and the
+ * arguments after the check as plain JSON (undefined after stage 1).
+ */
+function check(c: ArgumentCase, table: unknown): [Violation[], unknown] {
   const { args, violation } = readArguments(c.args);
   if (violation !== undefined) {
-    return [violation];
+    return [[violation], undefined];
   }
-  return checkArguments(
+  const violations = checkArguments(
     args,
     parseArgumentTable("tool", JSON.stringify(table)),
     { lenient: c.lenient, extraRoot: new Set(c.extraRoot ?? []) },
   );
+  return [violations, JSON.parse(stringifyJson(args))];
 }
 
 describe("argument vectors", () => {
@@ -58,10 +65,13 @@ describe("argument vectors", () => {
     describe(file, () => {
       for (const c of vector.cases) {
         it(c.name, () => {
-          const got = check(c, c.arguments ?? vector.arguments);
+          const [got, args] = check(c, c.arguments ?? vector.arguments);
           expect(got).toEqual(c.expect);
           if (c.expect.length > 0) {
             expect(violationError(got).message).toBe(c.text);
+          }
+          if (c.checked !== undefined) {
+            expect(args).toEqual(c.checked);
           }
         });
       }

@@ -29,7 +29,7 @@ export type {
   McpHandlerOptions,
   McpServiceOptions,
 } from "./service-options.js";
-export type { ListedTool } from "./tool-listing.js";
+export type { ListedTool, ToolHints } from "./tool-listing.js";
 export {
   createMcpToolServer,
   type ConversationScope,

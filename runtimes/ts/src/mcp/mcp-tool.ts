@@ -18,8 +18,23 @@ export interface McpToolMethod extends ToolMethod {
    * By default `"messages"` for a server-streaming RPC, else `""`.
    */
   readonly outputWrapKey?: "" | "messages" | "value" | undefined;
-  /** True for `idempotency_level = NO_SIDE_EFFECTS`. */
+  /**
+   * MCP's `readOnlyHint`: the tool changes nothing. The generator sets all
+   * four hints (docs/mcp.md, "Hints"): from the method's kind (Get, List,
+   * Search, Watch, BatchGet read), then its `idempotency_level`, then the
+   * annotation's `hints`. A hint left undefined is not listed.
+   */
   readonly readOnlyHint?: boolean | undefined;
-  /** True for `idempotency_level = IDEMPOTENT`. */
+  /**
+   * MCP's `destructiveHint`: a change may destroy or overwrite data (MCP
+   * assumes true when it is not listed).
+   */
+  readonly destructiveHint?: boolean | undefined;
+  /** MCP's `idempotentHint`: calling it again with the same arguments changes nothing more. */
   readonly idempotentHint?: boolean | undefined;
+  /**
+   * MCP's `openWorldHint`: it reaches entities outside the server's own
+   * domain (MCP assumes true when it is not listed).
+   */
+  readonly openWorldHint?: boolean | undefined;
 }

@@ -15,12 +15,25 @@ export interface ListedTool {
   readonly inputSchema: { type: "object"; [key: string]: unknown };
   /** The JSON Schema of `structuredContent`. */
   readonly outputSchema: { type: "object"; [key: string]: unknown };
-  /** The hints that hold, when any does. */
-  readonly annotations?: {
-    readonly readOnlyHint?: boolean;
-    readonly idempotentHint?: boolean;
-  };
+  /** The hints the tool's method sets, when it sets any. */
+  readonly annotations?: ToolHints;
 }
+
+/** MCP's tool annotations that hint at what a call does. */
+export interface ToolHints {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** The hints, in the order they are listed. */
+const hintNames = [
+  "readOnlyHint",
+  "destructiveHint",
+  "idempotentHint",
+  "openWorldHint",
+] as const;
 
 /**
  * The listing of one tool under name: its input schema with the extra
@@ -81,11 +94,25 @@ export function listTool(
       type: "object",
     },
   };
-  if (m.readOnlyHint === true || m.idempotentHint === true) {
-    listed.annotations = {
-      ...(m.readOnlyHint === true ? { readOnlyHint: true } : {}),
-      ...(m.idempotentHint === true ? { idempotentHint: true } : {}),
-    };
+  const hints = hintsOf(m);
+  if (hints !== undefined) {
+    listed.annotations = hints;
   }
   return listed;
+}
+
+/**
+ * Every hint `m` sets, true or false, in the order readOnlyHint,
+ * destructiveHint, idempotentHint, openWorldHint; undefined when it sets
+ * none (a hand-written method).
+ */
+function hintsOf(m: McpToolMethod): ToolHints | undefined {
+  const hints: { -readonly [K in keyof ToolHints]: boolean } = {};
+  for (const name of hintNames) {
+    const value = m[name];
+    if (value !== undefined) {
+      hints[name] = value;
+    }
+  }
+  return Object.keys(hints).length > 0 ? hints : undefined;
 }

@@ -107,7 +107,19 @@ describe("tools/list", () => {
     expect(create?.outputSchema).toEqual({ type: "object" });
     expect(create?.annotations).toBeUndefined();
     expect(tools[1]?.annotations).toEqual({ readOnlyHint: true });
-    expect(tools[2]?.annotations).toEqual({ idempotentHint: true });
+    // Every hint the method sets, false ones too, in MCP's order.
+    expect(tools[2]?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(Object.keys(tools[2]?.annotations ?? {})).toEqual([
+      "readOnlyHint",
+      "destructiveHint",
+      "idempotentHint",
+      "openWorldHint",
+    ]);
     await client.close();
   });
 

@@ -5,6 +5,7 @@ import { Code } from "@connectrpc/connect";
 import { expect, it } from "vitest";
 import {
   ToolError,
+  createAliasManager,
   createConversationExecutor,
   createExecutor,
   type ConversationExecutor,
@@ -50,6 +51,22 @@ export function storeContract(store: () => ConversationStore): void {
       expect((await s.load(h)).state).toBe(c.steps.at(-1)!.state);
     });
   }
+
+  it("holds an operation name (not a UUID) as an alias value, which a manager restores", async () => {
+    const s = store();
+    const h = await s.create();
+    const { epoch } = await s.load(h);
+    const name = "workspaces/w1/operations/7";
+    const state = `{"aliases":{"operation-1":"${name}"},"counters":{"operation":1},"version":1}`;
+    expect(await s.register(h, epoch, [["operation", name]])).toBe(state);
+    expect((await s.load(h)).state).toBe(state);
+    const m = createAliasManager({
+      knownAliasPrefixes: ["operation"],
+      responseAliases: { types: {}, tools: {} },
+    });
+    m.restoreState((await s.load(h)).state);
+    expect(m.aliasifyJson(`{"name":"${name}"}`)).toBe('{"name":"operation-1"}');
+  });
 
   it("refuses a register with another epoch, a missing conversation, a deleted one", async () => {
     const s = store();
