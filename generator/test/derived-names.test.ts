@@ -4,6 +4,7 @@ import {
   deriveToolName,
   hashHead,
   maxToolNameBytes,
+  wordTail,
 } from "../src/model/derived-names.js";
 import { cleanMethodComment } from "../src/model/method-description.js";
 import { toolNamePattern } from "../src/model/tool-names.js";
@@ -115,6 +116,45 @@ describe("derived tool names", () => {
     expect(deriveToolName("acme.v1.S._M", "acme.v1.S")).toHaveProperty(
       "problem",
     );
+  });
+});
+
+describe("shortened names cut at a word", () => {
+  it("keep the longest tail that starts after _ or at a capital after a lower-case letter or digit", () => {
+    expect(wordTail("acme_v1_LongServiceName_CreateAccount", 20)).toBe(
+      "Name_CreateAccount",
+    );
+    expect(wordTail("acme_v1_LongServiceName_CreateAccount", 17)).toBe(
+      "CreateAccount",
+    );
+    expect(wordTail("acme_v1_Svc_GetThing", 12)).toBe("Svc_GetThing");
+    expect(wordTail("acme_v1_Svc_GetThing", 11)).toBe("GetThing");
+    expect(wordTail("acme_v2_Svc_Get", 8)).toBe("Svc_Get");
+    expect(wordTail("acme_v2Svc", 3)).toBe("Svc");
+  });
+
+  it("never start at _, and keep the plain cut when no word starts in the room", () => {
+    expect(wordTail("a__Bcd", 4)).toBe("Bcd");
+    expect(wordTail("abcdefgh", 3)).toBe("fgh");
+    expect(wordTail("ab_cdefgh", 3)).toBe("fgh");
+    expect(wordTail("ab__", 2)).toBe("");
+  });
+
+  it("make Google's long names readable, without __", () => {
+    const full =
+      "google.cloud.aiplatform.v1.FeaturestoreOnlineServingService.StreamingReadFeatureValues";
+    const name = nameOf(full);
+    expect(name).toBe(
+      `${hashHead(full.replaceAll(".", "_"))}_OnlineServingService_StreamingReadFeatureValues`,
+    );
+    expect(name.length).toBeLessThanOrEqual(64);
+    expect(name).not.toContain("__");
+    const short = nameOf(
+      "acme.v1.ServiceWithAVeryLongName.DoSomethingQuiteLongIndeed",
+      "",
+      40,
+    );
+    expect(short.slice(11)).toBe("DoSomethingQuiteLongIndeed");
   });
 });
 

@@ -1,0 +1,178 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { DescField, DescMessage } from "../src/descriptors.js";
+import type { GeneratorModel, ToolModel } from "../src/model/model.js";
+import { isRequiredField } from "../src/schema/field-behavior.js";
+import { hasUnspecifiedZero } from "../src/schema/enum-schema.js";
+import { httpBoundFields } from "../src/schema/http-bound-fields.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { modelOf } from "./support/model.js";
+import { realApiRequest } from "./support/real-apis.js";
+
+// Issue 31's AIP rules on Google's own protos (google-proto-files), with
+// `tools=all` as a user of these APIs would generate them.
+
+let pubsub: GeneratorModel;
+let gemini: GeneratorModel;
+
+beforeAll(() => {
+  pubsub = modelOf(realApiRequest("google/pubsub/v1", "target=go,tools=all"));
+  gemini = modelOf(
+    realApiRequest(
+      "google/ai/generativelanguage/v1beta",
+      "target=go,tools=all",
+    ),
+  );
+}, 120_000);
+
+function toolFor(model: GeneratorModel, method: string): ToolModel {
+  const tool = model.tools.find((t) => t.method.name === method);
+  if (tool === undefined) throw new Error(`no tool for ${method}`);
+  return tool;
+}
+
+function deref(root: JsonSchema, schema: JsonSchema): JsonSchema {
+  const ref = schema["$ref"];
+  if (typeof ref !== "string") return schema;
+  const key = ref.slice("#/$defs/".length).replace(/~1/g, "/");
+  return deref(root, (root["$defs"] as Record<string, JsonSchema>)[key]!);
+}
+
+/** The object branches of a schema, `$ref`s followed, nulls left out. */
+function objects(root: JsonSchema, schema: JsonSchema): JsonSchema[] {
+  const s = deref(root, schema);
+  const anyOf = s["anyOf"] as JsonSchema[] | undefined;
+  if (anyOf !== undefined) {
+    return anyOf
+      .filter((b) => b["type"] !== "null")
+      .flatMap((b) => objects(root, b));
+  }
+  return s["properties"] !== undefined ? [s] : [];
+}
+
+/** True when a call may leave the property `name` of `object` unset. */
+function canLeaveUnset(
+  root: JsonSchema,
+  object: JsonSchema,
+  name: string,
+): boolean {
+  const required = (object["required"] ?? []) as string[];
+  const prop = deref(
+    root,
+    (object["properties"] as Record<string, JsonSchema>)[name]!,
+  );
+  const anyOf = prop["anyOf"] as JsonSchema[] | undefined;
+  return (
+    !required.includes(name) ||
+    anyOf?.some((b) => deref(root, b)["type"] === "null") === true
+  );
+}
+
+/** `visit` for every field a tool's schema shows, with its object. */
+function eachField(
+  tool: ToolModel,
+  visit: (field: DescField, object: JsonSchema, root: JsonSchema) => void,
+): void {
+  const root = JSON.parse(tool.schemaJson) as JsonSchema;
+  const seen = new Set<JsonSchema>();
+  const walk = (schema: JsonSchema, message: DescMessage): void => {
+    for (const object of objects(root, schema)) {
+      if (seen.has(object)) continue;
+      seen.add(object);
+      const properties = object["properties"] as Record<string, JsonSchema>;
+      for (const field of message.fields) {
+        const prop = properties[field.name];
+        if (prop === undefined) continue;
+        visit(field, object, root);
+        if (field.fieldKind === "message") walk(prop, field.message);
+      }
+    }
+  };
+  walk(root, tool.input);
+}
+
+describe("AIP rules on real Google APIs", () => {
+  it("Pub/Sub CreateTopic(Topic) keeps the topic's name required", () => {
+    for (const method of ["CreateTopic", "CreateSubscription"]) {
+      const tool = toolFor(pubsub, method);
+      expect(tool.strict).toBe(true);
+      const root = JSON.parse(tool.schemaJson) as JsonSchema;
+      expect(canLeaveUnset(root, root, "name")).toBe(false);
+      expect(JSON.parse(tool.argumentsJson).nodes[0].required).toContain(
+        "name",
+      );
+    }
+  });
+
+  it("an AIP-133 Create (Gemini API CreateDocument, CreateChunk, CreatePermission) no longer requires the identifier", () => {
+    for (const [method, resource] of [
+      ["CreateDocument", "document"],
+      ["CreateChunk", "chunk"],
+      ["CreatePermission", "permission"],
+    ] as const) {
+      const tool = toolFor(gemini, method);
+      const root = JSON.parse(tool.schemaJson) as JsonSchema;
+      const inner = objects(
+        root,
+        (root["properties"] as Record<string, JsonSchema>)[resource]!,
+      )[0]!;
+      expect(
+        (inner["properties"] as Record<string, JsonSchema>)["name"],
+      ).toBeDefined();
+      expect(canLeaveUnset(root, inner, "name")).toBe(true);
+      const table = JSON.parse(tool.argumentsJson);
+      const node = table.nodes[table.nodes[0].fields[resource].node];
+      expect(node.required ?? []).not.toContain("name");
+    }
+  });
+
+  it("path-bound fields are never nullable nor optional", () => {
+    let checked = 0;
+    for (const model of [pubsub, gemini]) {
+      for (const tool of model.tools) {
+        const root = JSON.parse(tool.schemaJson) as JsonSchema;
+        for (const bound of httpBoundFields(tool.method)) {
+          let object = root;
+          let message: DescMessage | undefined = tool.input;
+          for (const name of bound.split(".")) {
+            const field = message?.fields.find((f) => f.name === name);
+            if (field === undefined || message === undefined) break;
+            expect(
+              canLeaveUnset(root, object, name),
+              `${tool.name}: ${bound}`,
+            ).toBe(false);
+            checked++;
+            const props = object["properties"] as Record<string, JsonSchema>;
+            object = objects(root, props[name]!)[0] ?? object;
+            message = field.fieldKind === "message" ? field.message : undefined;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(60);
+  });
+
+  it("strict enum fields with an UNSPECIFIED zero can be null unless required", () => {
+    let nullable = 0;
+    for (const model of [pubsub, gemini]) {
+      for (const tool of model.tools.filter((t) => t.strict)) {
+        eachField(tool, (field, object, root) => {
+          if (
+            field.fieldKind !== "enum" ||
+            field.oneof !== undefined ||
+            !hasUnspecifiedZero(field.enum) ||
+            isRequiredField(field) ||
+            httpBoundFields(tool.method).has(field.name)
+          ) {
+            return;
+          }
+          expect(
+            canLeaveUnset(root, object, field.name),
+            `${tool.name}: ${field.parent.typeName}.${field.name}`,
+          ).toBe(true);
+          nullable++;
+        });
+      }
+    }
+    expect(nullable).toBeGreaterThan(20);
+  });
+});
