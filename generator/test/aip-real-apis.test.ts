@@ -11,6 +11,14 @@ import { realApiRequest } from "./support/real-apis.js";
 // Issue 31's AIP rules on Google's own protos (google-proto-files), with
 // `tools=all` as a user of these APIs would generate them.
 
+interface Table {
+  nodes: { fields: Record<string, { node?: number }>; required?: string[] }[];
+}
+
+function tableOf(tool: ToolModel): Table {
+  return JSON.parse(tool.argumentsJson) as Table;
+}
+
 let pubsub: GeneratorModel;
 let gemini: GeneratorModel;
 
@@ -97,9 +105,7 @@ describe("AIP rules on real Google APIs", () => {
       expect(tool.strict).toBe(true);
       const root = JSON.parse(tool.schemaJson) as JsonSchema;
       expect(canLeaveUnset(root, root, "name")).toBe(false);
-      expect(JSON.parse(tool.argumentsJson).nodes[0].required).toContain(
-        "name",
-      );
+      expect(tableOf(tool).nodes[0]!.required).toContain("name");
     }
   });
 
@@ -119,8 +125,8 @@ describe("AIP rules on real Google APIs", () => {
         (inner["properties"] as Record<string, JsonSchema>)["name"],
       ).toBeDefined();
       expect(canLeaveUnset(root, inner, "name")).toBe(true);
-      const table = JSON.parse(tool.argumentsJson);
-      const node = table.nodes[table.nodes[0].fields[resource].node];
+      const table = tableOf(tool);
+      const node = table.nodes[table.nodes[0]!.fields[resource]!.node!]!;
       expect(node.required ?? []).not.toContain("name");
     }
   });
@@ -134,7 +140,9 @@ describe("AIP rules on real Google APIs", () => {
           let object = root;
           let message: DescMessage | undefined = tool.input;
           for (const name of bound.split(".")) {
-            const field = message?.fields.find((f) => f.name === name);
+            const field: DescField | undefined = message?.fields.find(
+              (f) => f.name === name,
+            );
             if (field === undefined || message === undefined) break;
             expect(
               canLeaveUnset(root, object, name),
