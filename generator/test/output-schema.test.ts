@@ -301,7 +301,15 @@ message Thing { string id = 1 [(ai.tools.v1.tool_field) = {alias_prefix: "thing"
       responseAliasTypes: [
         [
           "t.v5.Thing",
-          [{ field: "id", prefix: "thing", message: "", map: false }],
+          [
+            {
+              field: "id",
+              prefix: "thing",
+              message: "",
+              map: false,
+              anyValue: false,
+            },
+          ],
         ],
       ],
       toolResponseAliases: [

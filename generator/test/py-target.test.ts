@@ -195,6 +195,7 @@ function readGoGolden(source: string): GoTarget {
         prefix: (g["prefix"] as string | undefined) ?? "",
         message: (g["message"] as string | undefined) ?? "",
         map: g["isMap"] === true,
+        anyValue: g["anyValue"] === true,
       };
     });
     responseAliasTypes.push([goUnquote(m[1]!), fields]);
@@ -281,6 +282,7 @@ print(
                             "prefix": f.prefix,
                             "message": f.message,
                             "map": f.is_map,
+                            "anyValue": f.any_value,
                         }
                         for f in fields
                     ],

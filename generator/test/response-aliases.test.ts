@@ -91,7 +91,7 @@ describe("response registration tables", () => {
       prefix: string,
       message: string,
       map = false,
-    ) => ({ field, prefix, message, map });
+    ) => ({ field, prefix, message, map, anyValue: false });
     expect(model.responseAliasTypes).toEqual([
       [
         "crm.v1.Account",

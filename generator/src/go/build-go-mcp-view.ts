@@ -222,6 +222,7 @@ function aliasTableLines(model: GeneratorModel): string[] {
         ["prefix", f.prefix === "" ? "" : goQuote(f.prefix)],
         ["message", f.message === "" ? "" : goQuote(f.message)],
         ["isMap", f.map ? "true" : ""],
+        ["anyValue", f.anyValue ? "true" : ""],
       ]),
     );
     lines.push(

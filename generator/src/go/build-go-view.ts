@@ -150,6 +150,7 @@ export function buildGoView(
           ["prefix", f.prefix === "" ? "" : goQuote(f.prefix)],
           ["message", f.message === "" ? "" : goQuote(f.message)],
           ["isMap", f.map ? "true" : ""],
+          ["anyValue", f.anyValue ? "true" : ""],
         ]),
       ),
     })),

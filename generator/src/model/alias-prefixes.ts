@@ -1,9 +1,13 @@
 import type { DescField, DescFile, DescMessage } from "../descriptors.js";
 import { readToolField } from "../annotations.js";
 import type { ProblemCollector } from "../errors.js";
+import { aliasPrefixOf } from "../schema/alias-prefix.js";
 import type { AliasField } from "./model.js";
 
-function prefixOf(field: DescField): string {
+const prefixOf = aliasPrefixOf;
+
+/** The annotated prefix only (the legacy table knows no synthesized one). */
+function annotatedPrefixOf(field: DescField): string {
   return readToolField(field).aliasPrefix;
 }
 
@@ -131,7 +135,7 @@ export function responseFieldPrefixes(
     visited.add(message.typeName);
     for (let i = 0, fields = message.fields; i < fields.length; i++) {
       const field = fields[i]!;
-      const prefix = prefixOf(field);
+      const prefix = annotatedPrefixOf(field);
       if (prefix !== "") {
         if (field.jsonName === "id") {
           out.set("id", "");

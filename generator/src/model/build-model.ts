@@ -192,8 +192,16 @@ export function buildModel(
   const byName = new Map<string, ToolModel>();
   // Tools share response types; each one's walk is done once.
   const prefixesByResponse = new Map<DescMessage, Map<string, string>>();
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
+  // The files to generate, then those of tools added from imports (the
+  // GetOperation of long-running operations: operations-tool.ts).
+  const toolFiles = [...files];
+  for (const candidate of selected.values()) {
+    if (!toolFiles.includes(candidate.file)) {
+      toolFiles.push(candidate.file);
+    }
+  }
+  for (let i = 0; i < toolFiles.length; i++) {
+    const file = toolFiles[i]!;
     for (let j = 0, services = file.services; j < services.length; j++) {
       const service = services[j]!;
       for (let k = 0, methods = service.methods; k < methods.length; k++) {

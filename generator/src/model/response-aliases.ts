@@ -1,6 +1,6 @@
 import { ScalarType } from "@bufbuild/protobuf";
 import type { DescField, DescMessage } from "../descriptors.js";
-import { readToolField } from "../annotations.js";
+import { aliasPrefixOf, takesAnyValue } from "../schema/alias-prefix.js";
 import { sortUtf8 } from "./utf8-order.js";
 import { heldMessage } from "../schema/held-message.js";
 
@@ -17,6 +17,11 @@ export interface ResponseAliasField {
   readonly message: string;
   /** True for a map field: its values are visited, not the object. */
   readonly map: boolean;
+  /**
+   * True when any non-empty string registers, not only a UUID
+   * (google.longrunning.Operation.name: alias-prefix.ts).
+   */
+  readonly anyValue: boolean;
 }
 
 /** How one auto-executed tool's response registers its ids. */
@@ -48,7 +53,7 @@ function holdsStrings(field: DescField): boolean {
 }
 
 function prefixOf(field: DescField): string {
-  return holdsStrings(field) ? readToolField(field).aliasPrefix : "";
+  return holdsStrings(field) ? aliasPrefixOf(field) : "";
 }
 
 function hasStringId(message: DescMessage): DescField | undefined {
@@ -135,6 +140,7 @@ export function responseAliasTypes(
           prefix,
           message,
           map: field.fieldKind === "map",
+          anyValue: prefix !== "" && takesAnyValue(field),
         });
       }
     }
@@ -158,9 +164,7 @@ export function entityId(
     return f.fieldKind !== "map" && held !== undefined && !isWellKnown(held);
   });
   const annotatedId = (message: DescMessage): boolean =>
-    message.fields.some(
-      (f) => f.jsonName === "id" && readToolField(f).aliasPrefix !== "",
-    );
+    message.fields.some((f) => f.jsonName === "id" && aliasPrefixOf(f) !== "");
   if (
     primaryPrefix === "" ||
     annotatedId(response) ||

@@ -28,6 +28,7 @@ import { toolNameProblem } from "./tool-names.js";
 import type { SchemaForm } from "../schema/schema-form.js";
 import { schemaRulesOf, type SchemaRules } from "../schema/schema-rules.js";
 import { wellKnownSchema } from "../schema/well-known.js";
+import { operationsTool } from "./operations-tool.js";
 
 /** Which methods of the files to generate become tools, and how named. */
 export interface ToolSelection {
@@ -389,6 +390,9 @@ export function selectTools(
       }
     }
   }
+  if (addOperationsTool(selected, owners, selection, problems)) {
+    trimmed++;
+  }
   throwOptionErrors(selection, includes, excludes, services, trimmed);
   // The methods tools=all leaves out, named (and not only when no tool is
   // left: a run with other files' tools would drop them without a word).
@@ -461,6 +465,58 @@ function trimSuggestion(
     }
   }
   return best;
+}
+
+/**
+ * Add google.longrunning.Operations.GetOperation as a derived tool when a
+ * selected tool returns an Operation (operations-tool.ts): named as
+ * tools=all names it, strict, executed when such a tool is. Returns true
+ * when trim_prefix trimmed its name.
+ */
+function addOperationsTool(
+  selected: Map<DescMethod, ToolCandidate>,
+  owners: ReadonlyMap<string, { candidate: ToolCandidate; how: string }>,
+  selection: ToolSelection,
+  problems: ProblemCollector,
+): boolean {
+  const definitions = new Map(
+    [...selected].map(([m, c]) => [m, c.definition] as const),
+  );
+  const lro = operationsTool(definitions);
+  if (lro === undefined) {
+    return false;
+  }
+  const { method, file } = lro;
+  const fullName = methodFullName(method);
+  const at = { file: file.proto.name, element: `Operations.${method.name}` };
+  const named = toolName(fullName, undefined, selection);
+  const previous = "problem" in named ? undefined : owners.get(named.name);
+  if ("problem" in named || previous !== undefined) {
+    problems.add({
+      ...at,
+      message:
+        "problem" in named
+          ? named.problem
+          : collision(named.name, named.how, previous!),
+    });
+    return false;
+  }
+  selected.set(method, {
+    file,
+    service: method.parent,
+    method,
+    fullName,
+    derived: true,
+    definition: {
+      name: named.name,
+      description: lro.description,
+      strict: true,
+      autoExecute: lro.autoExecute,
+    },
+  });
+  return (
+    selection.trimPrefix !== "" && fullName.startsWith(selection.trimPrefix)
+  );
 }
 
 type Named =

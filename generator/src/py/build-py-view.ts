@@ -198,6 +198,7 @@ export function pyAliasConfigView(tables: AliasTables): PyAliasConfigView {
           ...(f.prefix !== "" ? [`prefix=${pyQuote(f.prefix)}`] : []),
           ...(f.message !== "" ? [`message=${pyQuote(f.message)}`] : []),
           ...(f.map ? ["is_map=True"] : []),
+          ...(f.anyValue ? ["any_value=True"] : []),
         ],
       })),
     }),

@@ -2,10 +2,36 @@ import { readToolField } from "../annotations.js";
 import type { DescField } from "../descriptors.js";
 
 /**
- * The alias prefix a request field takes (`acct`), or "": the one place the
- * schema reads it, so that prefixes the generator synthesizes (issue 31's
- * `operation` on google.longrunning names) reach descriptions too.
+ * Prefixes the generator gives fields without an annotation, by
+ * `<message>.<field>`: a long-running operation's name (docs/runtime.md,
+ * "Long-running operations"), so that the model follows `operation-1`.
+ */
+const synthesized: ReadonlyMap<string, string> = new Map([
+  ["google.longrunning.GetOperationRequest.name", "operation"],
+  ["google.longrunning.Operation.name", "operation"],
+]);
+
+/**
+ * The alias prefix a field takes (`acct`), or "": its `alias_prefix`
+ * annotation, else a synthesized one. The one place the generator reads
+ * prefixes (the legacy Go `responseFieldPrefixes` aside, which keeps the
+ * annotated ones only).
  */
 export function aliasPrefixOf(field: DescField): string {
-  return readToolField(field).aliasPrefix;
+  const own = readToolField(field).aliasPrefix;
+  return own !== ""
+    ? own
+    : (synthesized.get(`${field.parent.typeName}.${field.name}`) ?? "");
+}
+
+/**
+ * True when a response field registers any non-empty string, not only
+ * UUIDs (ResponseAliasField `anyValue`): a synthesized prefix on
+ * google.longrunning.Operation.name, whose names are paths.
+ */
+export function takesAnyValue(field: DescField): boolean {
+  return (
+    readToolField(field).aliasPrefix === "" &&
+    synthesized.has(`${field.parent.typeName}.${field.name}`)
+  );
 }

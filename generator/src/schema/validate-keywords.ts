@@ -1,6 +1,6 @@
 import type { DescEnum, DescField } from "../descriptors.js";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
-import { readToolField } from "../annotations.js";
+import { aliasPrefixOf } from "./alias-prefix.js";
 import { anthropicStrictFormats } from "../providers/anthropic-strict.js";
 import { openAiStrictFormats } from "../providers/openai-strict.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -140,7 +140,7 @@ export function applyValidateRules(
     // IGNORE_IF_ZERO_VALUE: a zero value is accepted whatever the rules
     // say, so no keyword may refuse it.
     const ifSet = rules.ignore === ignoreIfZeroValue;
-    const aliased = readToolField(field).aliasPrefix !== "";
+    const aliased = aliasPrefixOf(field) !== "";
     const own: string[] = [];
     applyRules(
       field,

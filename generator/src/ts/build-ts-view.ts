@@ -405,6 +405,7 @@ function responseAliasField(f: ResponseAliasField): JsonValue {
     ...(f.prefix !== "" ? { prefix: f.prefix } : {}),
     ...(f.message !== "" ? { message: f.message } : {}),
     ...(f.map ? { map: true } : {}),
+    ...(f.anyValue ? { anyValue: true } : {}),
   };
 }
 
