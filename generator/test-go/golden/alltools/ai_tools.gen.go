@@ -59,7 +59,7 @@ var AitoolsTestAlltoolsV1NoteServiceGetNote = AgentTool{
 	Name:        "aitools_test_alltools_v1_NoteService_GetNote",
 	Description: "Calls GetNote of the gRPC service aitools.test.alltools.v1.NoteService.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"An id alias such as \\\"note-1\\\".\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
 }
 
 // AitoolsTestAlltoolsV1NoteServiceTag is the tool "aitools_test_alltools_v1_NoteService_Tag".
@@ -78,12 +78,12 @@ var AitoolsTestAlltoolsV1NoteServiceWatchNotes = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"limit\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}]}},\"required\":[\"limit\"],\"type\":\"object\"}"),
 }
 
-// Gj9h57nl1zDRenewalNotificationServiceRenewContractBeforeExpiry is the tool "gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry".
-var Gj9h57nl1zDRenewalNotificationServiceRenewContractBeforeExpiry = AgentTool{
-	Name:        "gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry",
+// Gj9h57nl1zRenewalNotificationServiceRenewContractBeforeExpiry is the tool "gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry".
+var Gj9h57nl1zRenewalNotificationServiceRenewContractBeforeExpiry = AgentTool{
+	Name:        "gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry",
 	Description: "Renews a contract.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"An id alias such as \\\"note-1\\\".\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}"),
 }
 
 // NotesList is the tool "notes_list".
@@ -101,7 +101,7 @@ func AllTools() []AgentTool {
 		AitoolsTestAlltoolsV1NoteServiceGetNote,
 		AitoolsTestAlltoolsV1NoteServiceTag,
 		AitoolsTestAlltoolsV1NoteServiceWatchNotes,
-		Gj9h57nl1zDRenewalNotificationServiceRenewContractBeforeExpiry,
+		Gj9h57nl1zRenewalNotificationServiceRenewContractBeforeExpiry,
 		NotesList,
 	}
 }
@@ -142,10 +142,10 @@ var toolResponseAliases = map[string]responseAliasTool{
 // toolArguments holds, per executed tool, its argument table as JSON text:
 // the fields the model may and must send (docs/runtime.md).
 var toolArguments = map[string]string{
-	"aitools_test_alltools_v1_NoteService_CreateNote":                  "{\"nodes\":[{\"fields\":{\"text\":{}},\"required\":[\"text\"]}]}",
-	"aitools_test_alltools_v1_NoteService_GetNote":                     "{\"nodes\":[{\"fields\":{\"id\":{}},\"required\":[\"id\"]}]}",
-	"aitools_test_alltools_v1_NoteService_WatchNotes":                  "{\"nodes\":[{\"fields\":{\"limit\":{}}}]}",
-	"gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry": "{\"nodes\":[{\"fields\":{\"id\":{}},\"required\":[\"id\"]}]}",
+	"aitools_test_alltools_v1_NoteService_CreateNote":                 "{\"nodes\":[{\"fields\":{\"text\":{}},\"required\":[\"text\"]}]}",
+	"aitools_test_alltools_v1_NoteService_GetNote":                    "{\"nodes\":[{\"fields\":{\"id\":{}},\"required\":[\"id\"]}]}",
+	"aitools_test_alltools_v1_NoteService_WatchNotes":                 "{\"nodes\":[{\"fields\":{\"limit\":{}}}]}",
+	"gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry": "{\"nodes\":[{\"fields\":{\"id\":{}},\"required\":[\"id\"]}]}",
 	"notes_list": "{\"nodes\":[{\"fields\":{}}]}",
 }
 
@@ -218,17 +218,17 @@ func (e *Executor) ExecuteAitoolsTestAlltoolsV1NoteServiceWatchNotes(ctx context
 	return collect(e, "aitools_test_alltools_v1_NoteService_WatchNotes", stream.Recv)
 }
 
-// ExecuteGj9h57nl1zDRenewalNotificationServiceRenewContractBeforeExpiry runs the "gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry" tool by calling ContractLifecycleManagementAndRenewalNotificationService.RenewContractBeforeExpiry.
-func (e *Executor) ExecuteGj9h57nl1zDRenewalNotificationServiceRenewContractBeforeExpiry(ctx context.Context, argsJSON string) (string, error) {
+// ExecuteGj9h57nl1zRenewalNotificationServiceRenewContractBeforeExpiry runs the "gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry" tool by calling ContractLifecycleManagementAndRenewalNotificationService.RenewContractBeforeExpiry.
+func (e *Executor) ExecuteGj9h57nl1zRenewalNotificationServiceRenewContractBeforeExpiry(ctx context.Context, argsJSON string) (string, error) {
 	var req alltoolsv1.GetNoteRequest
-	if err := e.decode("gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry", argsJSON, &req, true); err != nil {
+	if err := e.decode("gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry", argsJSON, &req, true); err != nil {
 		return "", err
 	}
 	resp, err := alltoolsv1.NewContractLifecycleManagementAndRenewalNotificationServiceClient(e.conn).RenewContractBeforeExpiry(ctx, &req)
 	if err != nil {
-		return "", e.serverError("gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry", err)
+		return "", e.serverError("gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry", err)
 	}
-	return e.finish("gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry", resp)
+	return e.finish("gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry", resp)
 }
 
 // ExecuteNotesList runs the "notes_list" tool by calling NoteService.ListNotes.
@@ -255,7 +255,7 @@ func (e *Executor) CanExecute(toolName string) bool {
 		return true
 	case "aitools_test_alltools_v1_NoteService_WatchNotes":
 		return true
-	case "gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry":
+	case "gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry":
 		return true
 	case "notes_list":
 		return true
@@ -275,8 +275,8 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		return e.ExecuteAitoolsTestAlltoolsV1NoteServiceTag(ctx, argsJSON)
 	case "aitools_test_alltools_v1_NoteService_WatchNotes":
 		return e.ExecuteAitoolsTestAlltoolsV1NoteServiceWatchNotes(ctx, argsJSON)
-	case "gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry":
-		return e.ExecuteGj9h57nl1zDRenewalNotificationServiceRenewContractBeforeExpiry(ctx, argsJSON)
+	case "gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry":
+		return e.ExecuteGj9h57nl1zRenewalNotificationServiceRenewContractBeforeExpiry(ctx, argsJSON)
 	case "notes_list":
 		return e.ExecuteNotesList(ctx, argsJSON)
 	}

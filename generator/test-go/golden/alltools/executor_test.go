@@ -115,7 +115,7 @@ func TestAllToolsListsUnannotatedMethods(t *testing.T) {
 		"aitools_test_alltools_v1_NoteService_GetNote",
 		"aitools_test_alltools_v1_NoteService_Tag",
 		"aitools_test_alltools_v1_NoteService_WatchNotes",
-		"gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry",
+		"gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry",
 		"notes_list",
 	}
 	if !reflect.DeepEqual(names, want) {
@@ -145,7 +145,7 @@ func TestDerivedToolsExecute(t *testing.T) {
 		t.Fatalf("CreateNote gave %s, want the note with id note-1", created)
 	}
 	mustExecute(t, e, "aitools_test_alltools_v1_NoteService_GetNote", `{"id":"note-1"}`)
-	mustExecute(t, e, "gj9h57nl1z_dRenewalNotificationService_RenewContractBeforeExpiry", `{"id":"note-1"}`)
+	mustExecute(t, e, "gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry", `{"id":"note-1"}`)
 	if want := []string{testkit.UUID(1), testkit.UUID(1)}; !reflect.DeepEqual(s.asked, want) {
 		t.Fatalf("the server received ids %q, want %q (note-1 resolved)", s.asked, want)
 	}
