@@ -47,10 +47,9 @@ class _Node:
     """(proto name, JSON name) of each required field, in schema order (the
     table gives a JSON name that differs only for lenient tools)."""
     nested: tuple[tuple[str, str, _Field], ...]
-    """(proto name, JSON name, field) of the fields holding messages, and of
-    the maps (a map of non-messages is looked into as entries only)."""
-    masked: tuple[tuple[str, str, _Field], ...]
-    """(proto name, JSON name, field) of the FieldMask fields."""
+    """(proto name, JSON name, field) of the fields the walk looks at, in
+    declaration order: those holding messages, the maps (a map of
+    non-messages is looked into as entries only) and the FieldMasks."""
     valid: str
     """The list of the unknown-field message: ``valid fields: id, title``."""
 
@@ -70,7 +69,6 @@ _ENTRY: Final = _Node(
     fields={"key": _Field(None, ""), "value": _Field(None, "")},
     required=(("key", "key"), ("value", "value")),
     nested=(),
-    masked=(),
     valid="valid fields: key, value",
 )
 
@@ -109,10 +107,11 @@ def _node(raw: Mapping[str, Any], count: int, masks: int) -> _Node:
         if n not in fields:
             raise ValueError(f"required field {n!r} is not a field")
     nested = tuple(
-        (n, json_names[n], f) for n, f in fields.items() if f.node is not None or f.kind == "map"
+        (n, json_names[n], f)
+        for n, f in fields.items()
+        if f.node is not None or f.kind == "map" or f.mask is not None
     )
-    masked = tuple((n, json_names[n], f) for n, f in fields.items() if f.mask is not None)
-    return _Node(names, fields, required, nested, masked, valid_fields(names))
+    return _Node(names, fields, required, nested, valid_fields(names))
 
 
 def check_arguments(
@@ -122,14 +121,17 @@ def check_arguments(
     extra_root: Collection[str] = (),
     lenient: bool = False,
 ) -> list[Violation]:
-    """Every unknown key (unless ``lenient``), every missing required
-    field and every bad FieldMask path of ``args`` (a JSON object, decoded),
-    in the order of docs/runtime.md; names in ``extra_root`` are never
-    unknown at the root. Each FieldMask without a bad path is replaced in
-    ``args`` by its wire form. Values of the wrong JSON kind are left for
-    the fix-up to report."""
+    """Every unknown key (unless ``lenient``) and every missing required
+    field of ``args`` (a JSON object, decoded), in the order of
+    docs/runtime.md; then every bad path of its FieldMasks, in the order of
+    the same walk. Names in ``extra_root`` are never unknown at the root.
+    Each FieldMask without a bad path is replaced in ``args`` by its wire
+    form. Values of the wrong JSON kind are left for the fix-up to report."""
     out: list[Violation] = []
-    _Check(table.nodes, table.masks, lenient, out).object(args, table.nodes[0], "", extra_root)
+    check = _Check(table.nodes, table.masks, lenient, out, [])
+    check.object(args, table.nodes[0], "", extra_root)
+    for obj, key, f, path in check.masks_found:
+        check.masks_at(obj, key, f, path)
     return out
 
 
@@ -143,6 +145,9 @@ class _Check:
     masks: tuple[MaskNode, ...]
     lenient: bool
     out: list[Violation]
+    masks_found: list[tuple[dict[str, Any], str, _Field, str]]
+    """(object, key, field, path) of each FieldMask present, in walk order:
+    checked once the walk is over."""
 
     def _key(self, obj: Mapping[str, Any], name: str, json_name: str) -> str:
         """The key of the field's value: its proto name, or (lenient) its
@@ -168,14 +173,16 @@ class _Check:
             if self._get(obj, name, json_name) is None:
                 self.out.append(Violation(child_path(path, name), "required", _REQUIRED))
         for name, json_name, f in node.nested:
-            value = self._get(obj, name, json_name)
+            key = self._key(obj, name, json_name)
+            if f.mask is not None:
+                self.masks_found.append((obj, key, f, child_path(path, name)))
+                continue
+            value = obj.get(key)
             if value is not None:
                 inner = None if f.node is None else self.nodes[f.node]
                 self._field(value, f.kind, inner, child_path(path, name))
-        for name, json_name, f in node.masked:
-            self._masks(obj, self._key(obj, name, json_name), f, child_path(path, name))
 
-    def _masks(self, obj: dict[str, Any], key: str, f: _Field, path: str) -> None:
+    def masks_at(self, obj: dict[str, Any], key: str, f: _Field, path: str) -> None:
         """Check the FieldMask(s) under ``key``, replacing each good one by
         its wire form; strings only (other kinds are the fix-up's)."""
         value = obj.get(key)
