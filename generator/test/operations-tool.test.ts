@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { createProblemCollector } from "../src/errors.js";
 import type { GeneratorModel } from "../src/model/model.js";
+import { assignImports } from "../src/py/build-py-view.js";
 import { compileRequest } from "./support/compile.js";
 import { modelOf, toolOf } from "./support/model.js";
 import { realApiRequest } from "./support/real-apis.js";
@@ -134,5 +136,25 @@ describe("GetOperation on a real API (google-proto-files)", () => {
         (t) => t.output.typeName === "google.longrunning.Operation",
       ).length,
     ).toBeGreaterThan(2);
+  });
+});
+
+describe("GetOperation in Python", () => {
+  it("imports google.longrunning from its package, never under py_package", () => {
+    const model = build(proto(true));
+    const imports = assignImports(
+      model.tools,
+      ["google/longrunning/operations.proto", "lro/v1/lro.proto"],
+      "gen",
+      createProblemCollector(),
+    );
+    expect(imports.thirdParty.map((i) => i.module)).toEqual([
+      "google.longrunning.operations_pb2",
+      "google.longrunning.operations_pb2_grpc",
+    ]);
+    expect(imports.ownModules.map((i) => i.module)).toEqual([
+      "gen.lro.v1.lro_pb2",
+      "gen.lro.v1.lro_pb2_grpc",
+    ]);
   });
 });

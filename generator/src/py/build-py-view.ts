@@ -321,7 +321,7 @@ export function assignImports(
       [tool.output, "response"],
     ] as const) {
       const fileName = message.file.proto.name;
-      const thirdParty = fileName.startsWith("google/protobuf/");
+      const thirdParty = isPackagedProto(fileName);
       const base = pyProtoModule(fileName);
       const module =
         thirdParty || pyPackage === "" ? base : `${pyPackage}.${base}`;
@@ -361,15 +361,24 @@ export function assignImports(
     [...modules]
       .filter(([, m]) => m.thirdParty === thirdParty)
       .map(([base, m]) => ({ module: m.module, name: names.get(base)! }));
-  const grpcModules: PyImport[] = [...new Set(grpcBases.values())].map(
-    (base) => ({
-      module: `${pyPackage === "" ? base : `${pyPackage}.${base}`}_grpc`,
-      name: `${names.get(base)!}_grpc`,
-    }),
-  );
-  const ownModules = [...section(false), ...grpcModules];
+  const grpcModule = (file: string, own: boolean): PyImport[] => {
+    const base = grpcBases.get(file)!;
+    return own === !isPackagedProto(file)
+      ? [
+          {
+            module: `${pyPackage === "" || !own ? base : `${pyPackage}.${base}`}_grpc`,
+            name: `${names.get(base)!}_grpc`,
+          },
+        ]
+      : [];
+  };
+  const grpcOf = (own: boolean): PyImport[] =>
+    [...new Map(grpcFiles.map((f) => [grpcBases.get(f)!, f])).values()].flatMap(
+      (f) => grpcModule(f, own),
+    );
+  const ownModules = [...section(false), ...grpcOf(true)];
   return {
-    thirdParty: section(true),
+    thirdParty: [...section(true), ...grpcOf(false)],
     ownModules,
     own: pyImportStatements(ownModules),
     grpcModule: (protoFile) => `${names.get(pyProtoModule(protoFile))!}_grpc`,
@@ -378,6 +387,16 @@ export function assignImports(
       return `${names.get(base)!}.${local}`;
     },
   };
+}
+
+/**
+ * True for a proto file whose Python modules come from a package, never
+ * from the user's generated code: google/protobuf (protobuf) and the
+ * googleapis-common-protos ones (google/api, google/longrunning, google/rpc,
+ * google/type), which `py_package` does not move.
+ */
+function isPackagedProto(fileName: string): boolean {
+  return /^google\/(protobuf|api|longrunning|rpc|type)\//.test(fileName);
 }
 
 function hardKeyword(s: string): boolean {
