@@ -560,7 +560,7 @@ function toolName(
     derived.trimmed
       ? `after trim_prefix ${JSON.stringify(selection.trimPrefix)}`
       : "",
-    derived.shortened ? `shortened to ${maxToolNameBytes} bytes` : "",
+    derived.shortened ? `shortened to fit ${maxToolNameBytes} bytes` : "",
     withPrefix.trim(),
   ].filter((s) => s !== "");
   const how = `derived from ${fullName}${steps.length > 0 ? `, ${steps.join(", ")}` : ""}`;
