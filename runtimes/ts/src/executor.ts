@@ -93,6 +93,13 @@ export interface ExecutorConfig {
    * caller wins.
    */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Message types an Any in a result or an error detail may hold, besides
+   * the well-known types and the types of the files of every tool's method
+   * and their imports (an operation's response declared beside the method
+   * that started it: `GetOperation` is declared in another file).
+   */
+  readonly registry?: Registry | undefined;
 }
 
 /** The deadline of a call when neither the tool nor the executor sets one. */
@@ -177,6 +184,12 @@ export function createExecutor(
 ): Executor {
   checkCallLimits(config);
   const tools = new Map<string, Entry>();
+  // One registry for every tool: an Any in one tool's result may hold a
+  // type of another tool's file.
+  const registry = createMethodRegistry(
+    config.methods.map((m) => m.method),
+    config.registry,
+  );
   for (const m of config.methods) {
     if (
       m.method.methodKind !== "unary" &&
@@ -191,7 +204,7 @@ export function createExecutor(
     }
     tools.set(m.tool.name, {
       ...m,
-      registry: createMethodRegistry(m.method),
+      registry,
       table: argumentTableOf(m),
     });
   }

@@ -36,10 +36,10 @@ const wellKnownFiles: readonly DescFile[] = [
 
 /**
  * A registry of the types of `extra`, the well-known types, and the types
- * of the method's file and its imports.
+ * of the files of the method (or methods) and their imports.
  */
 export function createMethodRegistry(
-  method: DescMethod,
+  method: DescMethod | readonly DescMethod[],
   extra?: Registry,
 ): Registry {
   const files = new Set<DescFile>(wellKnownFiles);
@@ -49,7 +49,9 @@ export function createMethodRegistry(
       file.dependencies.forEach(add);
     }
   };
-  add(method.parent.file);
+  for (const m of Array.isArray(method) ? method : [method]) {
+    add((m as DescMethod).parent.file);
+  }
   return extra === undefined
     ? createRegistry(...files)
     : createRegistry(extra, ...files);

@@ -74,9 +74,10 @@ export interface McpToolServerOptions {
    */
   readonly idleTtlMs?: number | undefined;
   /**
-   * Message types of the error details servers send, to write them as
-   * JSON; the types of the tools' files and their imports are known
-   * without it.
+   * Message types of the error details servers send and of the Any values
+   * results hold, to write them as JSON (an operation's response type, for
+   * `GetOperation`); the types of each service's files and their imports
+   * are known without it.
    */
   readonly registry?: Registry | undefined;
   /**
@@ -367,6 +368,7 @@ function executorConfig(
     lenientArguments: set.lenientArguments,
     maxResultBytes: options.maxResultBytes,
     timeoutMs: options.timeoutMs,
+    registry: options.registry,
   };
 }
 
