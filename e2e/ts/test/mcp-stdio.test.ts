@@ -14,7 +14,9 @@ import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { allTools } from "../src/gen/ai_tools.gen.js";
 import {
+  exportServiceTools,
   linkServiceTools,
+  operationsTools,
   pageThemeServiceTools,
   registerWorkflowServiceHandler,
   sampleServiceTools,
@@ -35,6 +37,8 @@ import { newUUID, useServer } from "./support.js";
 const env = useServer();
 
 const mcpTools = [
+  ...exportServiceTools,
+  ...operationsTools,
   ...linkServiceTools,
   ...pageThemeServiceTools,
   ...sampleServiceTools,
@@ -52,12 +56,39 @@ for (const revision of ["2026-07-28", "2025-11-25"] as Revision[]) {
         expect(t.description).toBe(m.tool.description);
         expect(t.inputSchema).toEqual(m.tool.parameters);
         expect(t.outputSchema).toEqual(m.outputSchema);
-        const hints = {
-          ...(m.readOnlyHint === true ? { readOnlyHint: true } : {}),
-          ...(m.idempotentHint === true ? { idempotentHint: true } : {}),
-        };
-        expect(t.annotations ?? {}).toEqual(hints);
+        // Every generated tool sets all four hints, false ones too.
+        expect(t.annotations).toEqual({
+          readOnlyHint: m.readOnlyHint,
+          destructiveHint: m.destructiveHint,
+          idempotentHint: m.idempotentHint,
+          openWorldHint: m.openWorldHint,
+        });
+        expect(Object.values(t.annotations ?? {})).not.toContain(undefined);
       }
+      // The method kinds' hints (docs/mcp.md, "Tool hints").
+      const hints = (name: string) =>
+        tools.find((t) => t.name === name)?.annotations;
+      const read = {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      };
+      expect(hints("links_get")).toEqual(read);
+      expect(hints("google_longrunning_Operations_GetOperation")).toEqual(read);
+      expect(hints("links_create")).toEqual({
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      });
+      // DeleteLink: idempotency_level IDEMPOTENT.
+      expect(hints("links_delete")).toEqual({
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
     });
 
     it("calls tools with aliases across calls, results valid against outputSchema", async () => {

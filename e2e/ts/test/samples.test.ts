@@ -5,6 +5,11 @@
 // independently (expectedJson: the schema fixes of docs/compat.md undone by
 // hand, then protobuf-es decoding), and so must the echo.
 //
+// A FieldMask (Sample.mask) is generated as any string: one whose paths name
+// no field of Sample is refused before sending (invalid-value on "mask"),
+// then sent again with a mask of Sample (wireMask decides, from Sample's
+// descriptor, independently of the runtime).
+//
 // A map or Struct key "__proto__" (fast-check likes it) is refused by the
 // runtime as invalid arguments, with nothing sent and no prototype touched:
 // protobuf-es keeps maps in plain objects, where that key would set the
@@ -15,7 +20,12 @@ import {
   valuesPerTool,
 } from "@protoc-gen-ai-tools/e2e-samples";
 import { valuesFor, validateAgainst } from "@protoc-gen-ai-tools/testkit";
-import { equals, fromJsonString } from "@bufbuild/protobuf";
+import {
+  equals,
+  fromJsonString,
+  type DescField,
+  type DescMessage,
+} from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import {
   samplesEchoLoose,
@@ -38,6 +48,64 @@ function oneofGroupsOf(toolName: string) {
   const tool = modelOfTestApi("ts").tools.find((t) => t.name === toolName)!;
   return { schemaJson: tool.schemaJson, groups: tool.oneofGroups };
 }
+
+/**
+ * A FieldMask text as sent (lowerCamel paths joined by `,`, blanks around
+ * paths and empty paths dropped), or undefined when a path names no field
+ * of Sample: each segment a field by proto or lowerCamel name, a message
+ * (not google.protobuf.*) descended into, one key after a map, nothing
+ * after anything else; `*` alone.
+ */
+function wireMask(text: string): string | undefined {
+  const paths: string[] = [];
+  for (const raw of text.split(",")) {
+    const path = raw.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
+    if (path === "" || path === "*") {
+      if (path === "*") paths.push(path);
+      continue;
+    }
+    let message: DescMessage | undefined = SampleSchema;
+    let mapKey = false;
+    const segments: string[] = [];
+    for (const seg of path.split(".")) {
+      if (seg === "") return undefined;
+      if (mapKey) {
+        segments.push(seg);
+        mapKey = false;
+        message = undefined;
+        continue;
+      }
+      const field: DescField | undefined = message?.fields.find(
+        (f) => f.name === seg || protoCamelCase(f.name) === seg,
+      );
+      if (field === undefined) return undefined;
+      segments.push(protoCamelCase(field.name));
+      mapKey = field.fieldKind === "map";
+      message =
+        field.fieldKind === "message" &&
+        !field.message.typeName.startsWith("google.protobuf.")
+          ? field.message
+          : undefined;
+    }
+    paths.push(segments.join("."));
+  }
+  return paths.join(",");
+}
+
+/** A proto name in lowerCamel, as FieldMask JSON writes it. */
+function protoCamelCase(name: string): string {
+  return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Masks of Sample in either naming, sent instead of a refused one. */
+const sampleMasks = [
+  "maybe_text, byName.k",
+  "inner.name,at",
+  "*",
+  "items,by_num.7",
+  "meta,ttl",
+  "text,inner.rank,",
+];
 
 /** Sample arguments rewritten into protobuf JSON (docs/compat.md, by hand). */
 function expectedJson(args: string, strict: boolean): string {
@@ -66,6 +134,7 @@ function expectedJson(args: string, strict: boolean): string {
     else if (k === "by_name" || k === "by_num" || k === "by_flag")
       v = entries(v, false);
     else if (k === "value") v = jsonText(v);
+    else if (k === "mask" && typeof v === "string") v = wireMask(v);
     else if (k === "list" && Array.isArray(v)) v = v.map(jsonText);
     out[k] = v;
   }
@@ -148,6 +217,7 @@ describe("schema-generated values reach the server intact", () => {
       let protoKeys = 0;
       let negZero = 0;
       let emptyKeys = 0;
+      let masksRefused = 0;
       for (const v of values) {
         expect(validateAgainst(JSON.parse(schemaJson), v, groups)).toEqual([]);
         const args = JSON.stringify(v);
@@ -177,6 +247,26 @@ describe("schema-generated values reach the server intact", () => {
           expect((await recorded(env)).length).toBe(before);
           continue;
         }
+        const mask = (v as Record<string, unknown>)["mask"];
+        if (typeof mask === "string" && wireMask(mask) === undefined) {
+          const err = await toolError(
+            m.executor.execute(tool.name, JSON.stringify(v)),
+            args,
+          );
+          expect(
+            err.violations.map((x) => [x.field, x.reason]),
+            args,
+          ).toEqual(err.violations.map(() => ["mask", "invalid-value"]));
+          expect(err.violations.length).toBeGreaterThan(0);
+          expect((await recorded(env)).length).toBe(before);
+          (v as Record<string, unknown>)["mask"] =
+            sampleMasks[masksRefused++ % sampleMasks.length];
+        }
+        await sendIntact(v);
+      }
+      async function sendIntact(v: unknown): Promise<void> {
+        const args = JSON.stringify(v);
+        const before = (await recorded(env)).length;
         const want = fromJsonString(
           SampleSchema,
           expectedJson(args, tool.strict),
@@ -209,7 +299,7 @@ describe("schema-generated values reach the server intact", () => {
         sent++;
       }
       console.log(
-        `${tool.name}: ${sent} schema-generated values sent, all intact; ${protoKeys} with a "__proto__" key refused before sending; ${emptyKeys} with keys in the empty message refused as unknown fields; ${negZero} with a score of -0`,
+        `${tool.name}: ${sent} schema-generated values sent, all intact; ${protoKeys} with a "__proto__" key refused before sending; ${emptyKeys} with keys in the empty message refused as unknown fields; ${masksRefused} with a mask naming no field refused, then sent with a mask of Sample; ${negZero} with a score of -0`,
       );
       expect(sent).toBeGreaterThanOrEqual(count / 2);
     });

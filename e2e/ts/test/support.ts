@@ -22,10 +22,12 @@ import { createClient, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createExecutor } from "../src/gen/ai_tools.gen.js";
+import { GetOperationRequestSchema } from "../src/gen/google/longrunning/operations_pb.js";
 import {
   TestControlService,
   type RecordedRequest,
 } from "../src/gen/linkhub/v1/control_pb.js";
+import { ExportLinksRequestSchema } from "../src/gen/linkhub/v1/exports_pb.js";
 import {
   CreateLinkRequestSchema,
   DeleteLinkRequestSchema,
@@ -52,7 +54,7 @@ export const uuidRe =
   /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
 
 /** A string value that is exactly an alias of a declared prefix. */
-export const aliasRe = /"(link|theme|step)-[0-9]+"/;
+export const aliasRe = /"(link|theme|step|operation)-[0-9]+"/;
 
 export interface Env {
   readonly server: RunningServer;
@@ -144,6 +146,8 @@ const requestTypes: Record<string, DescMessage> = {
   "linkhub.v1.WorkflowService/Ping": EmptySchema,
   "linkhub.v1.SampleService/EchoStrict": SampleSchema,
   "linkhub.v1.SampleService/EchoLoose": SampleSchema,
+  "linkhub.v1.ExportService/ExportLinks": ExportLinksRequestSchema,
+  "google.longrunning.Operations/GetOperation": GetOperationRequestSchema,
 };
 
 /** Decode a recorded request_json into its request type. */
@@ -220,6 +224,10 @@ export interface ToolResult {
   };
   readonly steps: readonly { readonly id: string }[];
   readonly server_time: string;
+  /** A google.longrunning.Operation's fields. */
+  readonly name: string;
+  readonly done: boolean;
+  readonly response: { readonly [key: string]: unknown };
 }
 
 /** A conversation: one executor; the model sees only result text. */
