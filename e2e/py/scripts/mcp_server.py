@@ -30,6 +30,8 @@ from linkhub.v1 import control_pb2
 _DETAIL_TYPES = (control_pb2.ResourceInfo,)
 
 FORWARDS = (
+    ai_tools_mcp_gen.forward_to_export_service_client,
+    ai_tools_mcp_gen.forward_to_operations_client,
     ai_tools_mcp_gen.forward_to_link_service_client,
     ai_tools_mcp_gen.forward_to_page_theme_service_client,
     ai_tools_mcp_gen.forward_to_sample_service_client,

@@ -3,7 +3,8 @@ gen/ai_tools_mcp_gen.py, forwarding to the real test server), started over
 stdio and over streamable HTTP and driven by the official Python MCP client
 on both protocol revisions: tools as listed, aliases across calls,
 structured content validated against the output schema, isError results,
-the unknown tool, two clients at once, stateless clients with a handle."""
+the unknown tool, two clients at once, stateless clients with a handle; the
+four hints of every tool, and an operation followed by its alias."""
 
 from __future__ import annotations
 
@@ -21,9 +22,12 @@ import grpc
 import jsonschema
 import mcp_types
 import pytest
-from helpers import new_uuid, reset_server, tools_by_name
+from google.longrunning import operations_pb2
+from helpers import decode_recorded, new_uuid, recorded, reset_server, tools_by_name
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
+
+import ai_tools_mcp_gen
 
 SCRIPT = str(Path(__file__).resolve().parent.parent / "scripts" / "mcp_server.py")
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -223,7 +227,7 @@ async def test_http_stateless_handle_as_argument(http_url: str) -> None:
 SAMPLE: dict[str, Any] = {
     "at": "2024-01-02T03:04:05.500Z",
     "ttl": "1.500s",
-    "mask": "a,bC",
+    "mask": "maybe_text, by_name.k",
     "meta": {"k": [1, "x", None], "b": True, "a": {"z": 2}},
     "value": {"b": 1.0, "a": 0.5},
     "list": [1, "a", 100.0, 1e21, 1e-7, 123456789012345680000.0, 0.00001],
@@ -260,7 +264,7 @@ SAMPLE: dict[str, Any] = {
 SAMPLE_TEXT = (
     '{"at":"2024-01-02T03:04:05.500Z",'
     '"ttl":"1.500s",'
-    '"mask":"a,bC",'
+    '"mask":"maybeText,byName.k",'
     '"meta":{"a":{"z":2},"b":true,"k":[1,"x",null]},'
     '"value":{"a":0.5,"b":1},'
     '"list":[1,"a",100,1e+21,1e-7,123456789012345680000,0.00001],'
@@ -299,3 +303,57 @@ async def test_result_text_is_what_go_writes(server_addr: str) -> None:
             block = result.content[0]
             assert isinstance(block, mcp_types.TextContent)
             assert block.text == SAMPLE_TEXT
+
+
+# What issue 31 makes each kind of method: a Get or List reads, a Create only
+# adds, an Update or Delete may destroy, an IDEMPOTENT Delete is idempotent,
+# anything else (ExportLinks, Ping) may destroy; the world is closed.
+HINTS = {
+    "links_get": (True, False, True, False),
+    "links_list": (True, False, True, False),
+    "links_create": (False, False, False, False),
+    "links_update": (False, True, False, False),
+    "links_delete": (False, True, True, False),
+    "links_export": (False, True, False, False),
+    "google_longrunning_Operations_GetOperation": (True, False, True, False),
+}
+HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+def generated_hints() -> dict[str, tuple[bool | None, ...]]:
+    """Each tool's four hints as the generated MCP file sets them."""
+    out: dict[str, tuple[bool | None, ...]] = {}
+    for name in ai_tools_mcp_gen.__all__:
+        if name.endswith("_TOOLS"):
+            for m in getattr(ai_tools_mcp_gen, name):
+                hints = (m.read_only_hint, m.destructive_hint, m.idempotent_hint, m.open_world_hint)
+                out[m.tool.name] = hints
+    return out
+
+
+async def test_every_tool_lists_its_four_hints(server_addr: str) -> None:
+    generated = generated_hints()
+    async with stdio(server_addr) as s:
+        tools = await s.list()
+    assert len(tools) == len(generated)
+    for t in tools:
+        assert t.annotations is not None, t.name
+        listed = t.annotations.model_dump(by_alias=True, exclude_none=True)
+        assert list(listed) == list(HINT_NAMES), t.name  # all four, in MCP's order
+        assert tuple(listed.values()) == generated[t.name], t.name
+    for name, hints in HINTS.items():
+        assert generated[name] == hints, name
+
+
+async def test_an_operation_is_followed_over_mcp(server_addr: str, channel: grpc.Channel) -> None:
+    reset_server(channel)
+    ws = new_uuid()
+    async with stdio(server_addr) as s:
+        started = await s.call("links_export", {"workspace_id": ws})
+        assert started["name"] == "operation-1" and started["done"] is False, started
+        done = await s.call("google_longrunning_Operations_GetOperation", {"name": "operation-1"})
+        assert done["name"] == "operation-1" and done["done"] is True, done
+    got = [r for r in recorded(channel) if r.procedure.endswith("/GetOperation")]
+    assert [decode_recorded(r) for r in got] == [
+        operations_pb2.GetOperationRequest(name=f"workspaces/{ws}/operations/1")
+    ]

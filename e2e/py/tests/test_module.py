@@ -2,6 +2,7 @@
 happen before any connection is made."""
 
 import dataclasses
+import re
 
 import grpc
 import pytest
@@ -14,11 +15,13 @@ from ai_tools_gen import ALL_TOOLS, LINKS_GET, PAGE_THEMES_UPDATE, AgentTool, Ex
 
 def test_tools_in_name_order_with_constants() -> None:
     names = [t.name for t in ALL_TOOLS]
-    assert names == sorted(names) and len(names) == 13
+    assert names == sorted(names) and len(names) == 15
     assert all_tools() == list(ALL_TOOLS) and all_tools() is not all_tools()
     for t in ALL_TOOLS:
-        assert getattr(ai_tools_gen, t.name.upper()) is t
-        assert t.name.upper() in ai_tools_gen.__all__
+        # UPPER_SNAKE_CASE, camel humps split: GOOGLE_LONGRUNNING_OPERATIONS_GET_OPERATION
+        constant = re.sub("(?<=[a-z0-9])(?=[A-Z])", "_", t.name).upper()
+        assert getattr(ai_tools_gen, constant) is t
+        assert constant in ai_tools_gen.__all__
     assert PAGE_THEMES_UPDATE.name == "page_themes_update" and PAGE_THEMES_UPDATE.strict
     assert LINKS_GET.schema()["required"] == ["id"]
     with pytest.raises(TypeError):
@@ -44,7 +47,12 @@ def test_response_alias_tables() -> None:
         ResponseAliasField(field="linkId", prefix="link"),
         ResponseAliasField(field="openLink", message="linkhub.v1.OpenLink"),
     )
-    assert config.known_alias_prefixes == frozenset({"link", "step", "theme"})
+    assert config.known_alias_prefixes == frozenset({"link", "operation", "step", "theme"})
+    # An operation's name is registered whatever it looks like (issue 31).
+    assert types["google.longrunning.Operation"] == (
+        ResponseAliasField(field="name", prefix="operation", any_value=True),
+    )
+    assert tools["links_export"] == ResponseAliasTool(message="google.longrunning.Operation")
 
 
 def test_refusals_need_no_server() -> None:
