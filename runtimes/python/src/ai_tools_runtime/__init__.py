@@ -8,7 +8,7 @@ stores of docs/store.md (in memory here; Redis in
 extra; this module never imports it."""
 
 from ._agent_tool import AgentTool
-from ._aliases import AliasManager
+from ._aliases import AliasManager, is_alias_name, is_uuid
 from ._conversation_executor import ConversationExecutor
 from ._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
@@ -79,6 +79,8 @@ __all__ = [
     "gemini_function_declaration",
     "gemini_parameters",
     "gemini_tool",
+    "is_alias_name",
+    "is_uuid",
     "mint_conversation_handle",
     "openai_chat_tool",
     "openai_chat_tools",

@@ -16,7 +16,7 @@ from ._tables import AliasConfig, ResponseAliasField
 from ._tool_error import ToolError
 from ._violations import Violation, child_path
 
-__all__ = ["AliasManager", "is_name", "is_uuid"]
+__all__ = ["AliasManager", "is_alias_name", "is_uuid"]
 
 _HEX: Final = "[0-9a-fA-F]"
 _UUID_RE: Final = re.compile(f"{_HEX}{{8}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}")
@@ -36,7 +36,7 @@ def is_uuid(s: str) -> bool:
     return len(s) == 36 and _UUID_RE.fullmatch(s) is not None
 
 
-def is_name(s: str) -> bool:
+def is_alias_name(s: str) -> bool:
     """Whether ``s`` may be registered as a name, the value of a field that
     takes any value (``google.longrunning.Operation.name``): not empty, at
     most 1024 UTF-8 bytes, no control characters."""
@@ -304,7 +304,7 @@ class AliasManager:
                 values = (x,)
             prefix = f.prefix
             nested = f.message if f.message in types else None
-            takes = is_name if f.any_value else is_uuid
+            takes = is_alias_name if f.any_value else is_uuid
             for item in values:
                 if prefix and isinstance(item, str):
                     # A value seen before keeps its alias: skip the shape check.
@@ -383,7 +383,7 @@ class AliasManager:
             parts = _split_alias(alias)
             if parts is None or parts[1].startswith("0") or int(parts[1]) > _MAX_INT:
                 raise _RestoreError(f"invalid alias {quote(alias)}")
-            if not (is_uuid(uuid) or is_name(uuid)):
+            if not (is_uuid(uuid) or is_alias_name(uuid)):
                 raise _RestoreError(
                     f"alias {quote(alias)} maps to {quote(uuid)}, neither a UUID nor a name"
                 )
