@@ -9,8 +9,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 rm -rf gen
 mkdir -p gen
 
+# The test API without exports.proto, whose google.longrunning import
+# needs googleapis' protos (the e2e suites have them).
+API=()
+for f in ../../e2e/proto/linkhub/v1/*.proto; do
+  [[ $f == */exports.proto ]] || API+=("$f")
+done
 python -m grpc_tools.protoc -I ../../e2e/proto -I ../../proto \
   --python_out=gen --mypy_out=gen \
   --plugin=protoc-gen-ai-tools=node_modules/.bin/protoc-gen-ai-tools \
   --ai-tools_out=gen --ai-tools_opt=target=py \
-  ../../e2e/proto/linkhub/v1/*.proto ai/tools/v1/annotations.proto
+  "${API[@]}" ai/tools/v1/annotations.proto
