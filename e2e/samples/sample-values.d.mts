@@ -63,3 +63,9 @@ export function writeSuiteValues(options: {
   out: string;
   count?: number;
 }): Promise<void>;
+
+/**
+ * A schema with each FieldMask narrowed to masks the argument check takes
+ * (empty, or its hint's example paths in lowerCamel), for generating values.
+ */
+export function withKnownMasks<T>(schema: T): T;

@@ -162,13 +162,49 @@ export function integerRangeIn(input) {
   };
 }
 
+/** protobuf's JSONCamelCase (the FieldMask JSON form): `_x` → `X`. */
+function jsonCamel(name) {
+  return name.replace(/_+([a-z])?/g, (_, c) =>
+    c === undefined ? "" : c.toUpperCase(),
+  );
+}
+
+/**
+ * The schema with each FieldMask (a string whose hint says
+ * "Comma-separated field paths of T, e.g. \"a,b\"", docs/schemas.md)
+ * narrowed, for generating values only, to masks the argument check takes
+ * and every decoder reads: empty, or the hint's example paths in their
+ * lowerCamel form (a path naming no field of T is refused before sending).
+ */
+export function withKnownMasks(node) {
+  if (Array.isArray(node)) return node.map(withKnownMasks);
+  if (typeof node !== "object" || node === null) return node;
+  const out = Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, withKnownMasks(v)]),
+  );
+  const hint =
+    out.type === "string" && typeof out.description === "string"
+      ? /Comma-separated field paths(?: of \w+, e\.g\. "([^"]*)")?; "\*" for all fields\./.exec(
+          out.description,
+        )
+      : null;
+  if (hint !== null) {
+    const paths = (hint[1] ?? "")
+      .split(",")
+      .filter((p) => p !== "")
+      .map(jsonCamel);
+    out.enum = [...new Set(["", paths.join(","), paths[0] ?? ""])];
+  }
+  return out;
+}
+
 /**
  * `count` values for one tool, each admitted by its schema (checked here);
  * values with a "__proto__" key are dropped (see sampleValues).
  */
 function toolValues(tool, { seed, count, integerRange }) {
   const schema = JSON.parse(tool.schemaJson);
-  const generated = valuesFor(schema, {
+  const generated = valuesFor(withKnownMasks(schema), {
     count: count * 2,
     seed,
     oneofGroups: tool.oneofGroups.map((g) => ({
