@@ -1,0 +1,42 @@
+"""FieldMask checks beyond the shared vectors (e2e/vectors/arguments/
+field-masks.json): a mask given under its JSON name, in lenient mode and
+not (the executors' path end to end is e2e/py tests/test_update_mask.py)."""
+
+from __future__ import annotations
+
+import json
+
+from ai_tools_runtime._argument_check import check_arguments, parse_argument_table
+from ai_tools_runtime._json import decode_json
+
+TABLE = parse_argument_table(
+    json.dumps(
+        {
+            "nodes": [{"fields": {"update_mask": {"mask": 0, "json": "updateMask"}}}],
+            "masks": [{"fields": {"display_name": {"json": "displayName"}}}],
+        }
+    )
+)
+
+
+def args(text: str) -> dict[str, object]:
+    value, ok = decode_json(text)
+    assert ok and isinstance(value, dict)
+    return value
+
+
+def test_lenient_mask_under_its_json_name_is_rewritten_there() -> None:
+    a = args('{"updateMask":"display_name"}')
+    assert check_arguments(a, TABLE, lenient=True) == []
+    assert a == {"updateMask": "displayName"}
+    bad = args('{"updateMask":"dispaly"}')
+    [v] = check_arguments(bad, TABLE, lenient=True)
+    assert (v.field, v.reason) == ("update_mask", "invalid-value")
+    assert v.message.startswith('unknown field "dispaly" in path "dispaly"; ')
+
+
+def test_strict_mode_does_not_read_the_json_name() -> None:
+    a = args('{"updateMask":"display_name"}')
+    [v] = check_arguments(a, TABLE)
+    assert (v.field, v.reason) == ("updateMask", "unknown-field")
+    assert a == {"updateMask": "display_name"}  # not a mask here: left as written
