@@ -23,6 +23,10 @@
 //               the request) whose resource IDENTIFIER must be sent
 //   boundNull   path-bound fields (google.api.http) that are nullable, not
 //               required or missing from the schema
+//   masks       top-level FieldMask fields whose schema example (snake_case
+//               paths), through the TypeScript runtime's argument check
+//               (runtimes/ts/dist) and protobuf-es fromJson, decodes to
+//               exactly those paths: passing / all
 import { spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -36,8 +40,12 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { fromBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
+import { createFileRegistry, fromBinary, fromJson } from "@bufbuild/protobuf";
+import {
+  CodeGeneratorRequestSchema,
+  FileDescriptorSetSchema,
+} from "@bufbuild/protobuf/wkt";
+import { create } from "@bufbuild/protobuf";
 import { countO200k, openAiToolList } from "./tool-tokens.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -63,6 +71,14 @@ const load = (file) => import(pathToFileURL(resolve(opt.dist, file)).href);
 const gen = await load("index.js");
 const { httpBoundFields } = await load("schema/http-bound-fields.js");
 const { isIdentifier, isRequired } = await load("annotations.js");
+
+const runtimeDist = join(repoRoot, "runtimes", "ts", "dist");
+const { checkArguments } = await import(
+  pathToFileURL(join(runtimeDist, "argument-check.js")).href
+);
+const { parseArgumentTable } = await import(
+  pathToFileURL(join(runtimeDist, "argument-table.js")).href
+);
 
 const root =
   opt.root ??
@@ -231,6 +247,47 @@ function boundNullable(tool, schema, defs) {
   return sites;
 }
 
+/**
+ * The top-level FieldMask fields of `tool`: [passing, all]. A field passes
+ * when its schema's example, in the schema's (snake_case) names, passes
+ * the runtime's check and decodes, with protobuf-es, to those paths.
+ */
+function maskFacts(tool, schema, registry) {
+  let pass = 0;
+  let all = 0;
+  if (!tool.argumentsJson.includes('"mask"')) return [0, 0];
+  const table = parseArgumentTable(tool.name, tool.argumentsJson);
+  const desc = registry.getMessage(tool.input.typeName);
+  for (const field of tool.input.fields) {
+    if (field.message?.typeName !== "google.protobuf.FieldMask") continue;
+    if (field.fieldKind !== "message") continue;
+    all++;
+    const hint = /e\.g\. "([^"]*)"/.exec(
+      schema.properties?.[field.name]?.description ?? "",
+    );
+    if (hint === null) continue;
+    const args = { [field.name]: hint[1] };
+    const problems = checkArguments(args, table).filter(
+      (v) => v.field === field.name,
+    );
+    if (problems.length > 0) continue;
+    try {
+      const msg = fromJson(
+        desc,
+        { [field.jsonName]: args[field.name] },
+        { ignoreUnknownFields: true },
+      );
+      const paths =
+        msg[desc.fields.find((f) => f.name === field.name).localName]?.paths ??
+        [];
+      if (paths.join(",") === hint[1]) pass++;
+    } catch {
+      // not decodable: not passing
+    }
+  }
+  return [pass, all];
+}
+
 const rows = [];
 for (const api of opt.apis.split(",").map((a) => a.trim())) {
   if (!existsSync(join(root, api))) {
@@ -246,6 +303,10 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
     undefined,
     gen.toolSelectionOf(options.common, options.lists),
   );
+  const registry = createFileRegistry(
+    create(FileDescriptorSetSchema, { file: request.protoFile }),
+  );
+  const masks = [0, 0];
   const facts = {
     enumFields: new Set(),
     enumSites: 0,
@@ -265,6 +326,9 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
       facts,
       httpBoundFields(tool.method),
     );
+    const [pass, all] = maskFacts(tool, schema, registry);
+    masks[0] += pass;
+    masks[1] += all;
     if (createIdRequired(tool, schema, defs)) facts.createId.push(tool.name);
     facts.boundNull.push(...boundNullable(tool, schema, defs));
   }
@@ -275,6 +339,7 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
     enumStuck: `${facts.enumFields.size} [${facts.enumSites}]`,
     createId: facts.createId.length,
     boundNull: facts.boundNull.length,
+    masks: `${masks[0]}/${masks[1]}`,
     boundNullSites: facts.boundNull,
     createIdTools: facts.createId,
   });
