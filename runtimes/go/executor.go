@@ -90,8 +90,12 @@ func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, s
 	if err != nil {
 		return e.refuse("invalid-arguments", []Violation{violationOf(err, "invalid-value")}, err)
 	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
+	text := encodeJSON(args)
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(text), req); err != nil {
 		return e.refuse("invalid-arguments", []Violation{{Reason: "invalid-value", Message: decoderMessage(err, md)}}, decoderError{err})
+	}
+	if strings.Contains(text, wildcardPath) {
+		replaceMaskPaths(req.ProtoReflect(), wildcardProto, "*")
 	}
 	if validateRequest != nil {
 		if err := validateRequest(req); err != nil {

@@ -5,6 +5,8 @@ package aitools
 import (
 	"strconv"
 	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // maskField checks the paths of a FieldMask field met by the argument check
@@ -102,4 +104,96 @@ func (node *argNode) field(seg string) *argField {
 		}
 	}
 	return nil
+}
+
+// wildcardPath stands for a mask's "*" path in the JSON protojson reads
+// or writes: Go's protojson refuses "*" both ways (it takes every path for
+// a lowerCamel name). The fix-up writes this name for "*" and decode
+// writes "*" back in the decoded request; a response with a "*" path is
+// written with this name, then "*" put back in the text
+// ("aitools_wildcard" as protojson reads it).
+const (
+	wildcardPath  = "aitoolsWildcard"
+	wildcardProto = "aitools_wildcard"
+)
+
+// maskWithoutWildcard is a FieldMask's text with each "*" path written as
+// wildcardPath.
+func maskWithoutWildcard(s string) string {
+	if !strings.Contains(s, "*") {
+		return s
+	}
+	paths := strings.Split(s, ",")
+	for i, p := range paths {
+		if strings.Trim(p, " \t\n\r") == "*" {
+			paths[i] = wildcardPath
+		}
+	}
+	return strings.Join(paths, ",")
+}
+
+// wildcardsInText writes "*" for each wildcardPath path of the FieldMasks
+// in a JSON text protojson wrote (a path between '"' or ',' and '"' or ',').
+func wildcardsInText(b []byte) []byte {
+	s := string(b)
+	var out strings.Builder
+	done := 0
+	for i := strings.Index(s, wildcardPath); i >= 0; {
+		end := i + len(wildcardPath)
+		if i > 0 && (s[i-1] == '"' || s[i-1] == ',') && end < len(s) && (s[end] == '"' || s[end] == ',') {
+			out.WriteString(s[done:i])
+			out.WriteByte('*')
+			done = end
+		}
+		next := strings.Index(s[end:], wildcardPath)
+		if next < 0 {
+			break
+		}
+		i = end + next
+	}
+	if done == 0 {
+		return b
+	}
+	out.WriteString(s[done:])
+	return []byte(out.String())
+}
+
+// replaceMaskPaths replaces each path from by to in every FieldMask of m,
+// at any depth, and reports whether it replaced any.
+func replaceMaskPaths(m protoreflect.Message, from, to string) bool {
+	if m.Descriptor().FullName() == "google.protobuf.FieldMask" {
+		fd := m.Descriptor().Fields().ByName("paths")
+		if !m.Has(fd) {
+			return false
+		}
+		paths, changed := m.Mutable(fd).List(), false
+		for i := 0; i < paths.Len(); i++ {
+			if paths.Get(i).String() == from {
+				paths.Set(i, protoreflect.ValueOfString(to))
+				changed = true
+			}
+		}
+		return changed
+	}
+	changed := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+			if fd.MapValue().Message() != nil {
+				v.Map().Range(func(_ protoreflect.MapKey, item protoreflect.Value) bool {
+					changed = replaceMaskPaths(item.Message(), from, to) || changed
+					return true
+				})
+			}
+		case fd.Message() == nil:
+		case fd.IsList():
+			for i := 0; i < v.List().Len(); i++ {
+				changed = replaceMaskPaths(v.List().Get(i).Message(), from, to) || changed
+			}
+		default:
+			changed = replaceMaskPaths(v.Message(), from, to) || changed
+		}
+		return true
+	})
+	return changed
 }

@@ -221,8 +221,14 @@ func fixMessageValue(v any, md protoreflect.MessageDescriptor, strict bool, path
 		return checkString(v, path, `a duration such as "1.5s"`, durationText)
 	case "google.protobuf.Timestamp":
 		return checkString(v, path, "an RFC 3339 timestamp", timestampText)
-	case "google.protobuf.StringValue", "google.protobuf.FieldMask":
+	case "google.protobuf.StringValue":
 		return checkString(v, path, "a string", nil)
+	case "google.protobuf.FieldMask":
+		s, err := checkString(v, path, "a string", nil)
+		if text, ok := s.(string); ok {
+			return maskWithoutWildcard(text), err
+		}
+		return s, err
 	case "google.protobuf.BoolValue":
 		return checkBool(v, path)
 	case "google.protobuf.Int32Value", "google.protobuf.Int64Value", "google.protobuf.UInt32Value", "google.protobuf.UInt64Value":

@@ -17,7 +17,8 @@ import (
 // white space (protojson adds some at random, so that no program relies on
 // its text), except that an Any whose type is not linked into the program
 // (protojson fails on it) is written as its type URL and its bytes, base64:
-// {"@type":"<type URL>","value":"<base64>"} (docs/runtime.md, "Responses").
+// {"@type":"<type URL>","value":"<base64>"} (docs/runtime.md, "Responses"),
+// and a FieldMask's "*" path, which protojson refuses, is written as it is.
 // The model then sees the rest of the response instead of an error.
 func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte, error) {
 	b, err := opts.Marshal(resp)
@@ -26,13 +27,19 @@ func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte,
 	}
 	c := proto.Clone(resp)
 	opaque := map[string]bool{}
-	if !opaqueAnys(c.ProtoReflect(), opaque, 0) {
+	wildcards := replaceMaskPaths(c.ProtoReflect(), "*", wildcardProto)
+	if !opaqueAnys(c.ProtoReflect(), opaque, 0) && !wildcards {
 		return nil, err
 	}
-	opts.Resolver = opaqueResolver(opaque)
+	if len(opaque) > 0 {
+		opts.Resolver = opaqueResolver(opaque)
+	}
 	b, err = opts.Marshal(c)
 	if err != nil {
 		return nil, err
+	}
+	if wildcards {
+		b = wildcardsInText(compactJSON(b))
 	}
 	return compactJSON(b), nil
 }

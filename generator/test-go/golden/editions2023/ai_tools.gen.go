@@ -1738,8 +1738,12 @@ func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, s
 	if err != nil {
 		return e.refuse("invalid-arguments", []Violation{violationOf(err, "invalid-value")}, err)
 	}
-	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(encodeJSON(args)), req); err != nil {
+	text := encodeJSON(args)
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(text), req); err != nil {
 		return e.refuse("invalid-arguments", []Violation{{Reason: "invalid-value", Message: decoderMessage(err, md)}}, decoderError{err})
+	}
+	if strings.Contains(text, wildcardPath) {
+		replaceMaskPaths(req.ProtoReflect(), wildcardProto, "*")
 	}
 	if validateRequest != nil {
 		if err := validateRequest(req); err != nil {
@@ -1992,6 +1996,98 @@ func (node *argNode) field(seg string) *argField {
 	return nil
 }
 
+// wildcardPath stands for a mask's "*" path in the JSON protojson reads
+// or writes: Go's protojson refuses "*" both ways (it takes every path for
+// a lowerCamel name). The fix-up writes this name for "*" and decode
+// writes "*" back in the decoded request; a response with a "*" path is
+// written with this name, then "*" put back in the text
+// ("aitools_wildcard" as protojson reads it).
+const (
+	wildcardPath  = "aitoolsWildcard"
+	wildcardProto = "aitools_wildcard"
+)
+
+// maskWithoutWildcard is a FieldMask's text with each "*" path written as
+// wildcardPath.
+func maskWithoutWildcard(s string) string {
+	if !strings.Contains(s, "*") {
+		return s
+	}
+	paths := strings.Split(s, ",")
+	for i, p := range paths {
+		if strings.Trim(p, " \t\n\r") == "*" {
+			paths[i] = wildcardPath
+		}
+	}
+	return strings.Join(paths, ",")
+}
+
+// wildcardsInText writes "*" for each wildcardPath path of the FieldMasks
+// in a JSON text protojson wrote (a path between '"' or ',' and '"' or ',').
+func wildcardsInText(b []byte) []byte {
+	s := string(b)
+	var out strings.Builder
+	done := 0
+	for i := strings.Index(s, wildcardPath); i >= 0; {
+		end := i + len(wildcardPath)
+		if i > 0 && (s[i-1] == '"' || s[i-1] == ',') && end < len(s) && (s[end] == '"' || s[end] == ',') {
+			out.WriteString(s[done:i])
+			out.WriteByte('*')
+			done = end
+		}
+		next := strings.Index(s[end:], wildcardPath)
+		if next < 0 {
+			break
+		}
+		i = end + next
+	}
+	if done == 0 {
+		return b
+	}
+	out.WriteString(s[done:])
+	return []byte(out.String())
+}
+
+// replaceMaskPaths replaces each path from by to in every FieldMask of m,
+// at any depth, and reports whether it replaced any.
+func replaceMaskPaths(m protoreflect.Message, from, to string) bool {
+	if m.Descriptor().FullName() == "google.protobuf.FieldMask" {
+		fd := m.Descriptor().Fields().ByName("paths")
+		if !m.Has(fd) {
+			return false
+		}
+		paths, changed := m.Mutable(fd).List(), false
+		for i := 0; i < paths.Len(); i++ {
+			if paths.Get(i).String() == from {
+				paths.Set(i, protoreflect.ValueOfString(to))
+				changed = true
+			}
+		}
+		return changed
+	}
+	changed := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+			if fd.MapValue().Message() != nil {
+				v.Map().Range(func(_ protoreflect.MapKey, item protoreflect.Value) bool {
+					changed = replaceMaskPaths(item.Message(), from, to) || changed
+					return true
+				})
+			}
+		case fd.Message() == nil:
+		case fd.IsList():
+			for i := 0; i < v.List().Len(); i++ {
+				changed = replaceMaskPaths(v.List().Get(i).Message(), from, to) || changed
+			}
+		default:
+			changed = replaceMaskPaths(v.Message(), from, to) || changed
+		}
+		return true
+	})
+	return changed
+}
+
 // The text forms the kind checks accept (docs/runtime.md, "Argument fix-up").
 var (
 	jsonNumberText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
@@ -2199,8 +2295,14 @@ func fixMessageValue(v any, md protoreflect.MessageDescriptor, strict bool, path
 		return checkString(v, path, `a duration such as "1.5s"`, durationText)
 	case "google.protobuf.Timestamp":
 		return checkString(v, path, "an RFC 3339 timestamp", timestampText)
-	case "google.protobuf.StringValue", "google.protobuf.FieldMask":
+	case "google.protobuf.StringValue":
 		return checkString(v, path, "a string", nil)
+	case "google.protobuf.FieldMask":
+		s, err := checkString(v, path, "a string", nil)
+		if text, ok := s.(string); ok {
+			return maskWithoutWildcard(text), err
+		}
+		return s, err
 	case "google.protobuf.BoolValue":
 		return checkBool(v, path)
 	case "google.protobuf.Int32Value", "google.protobuf.Int64Value", "google.protobuf.UInt32Value", "google.protobuf.UInt64Value":
@@ -2420,7 +2522,8 @@ func joinPath(path, key string) string {
 // white space (protojson adds some at random, so that no program relies on
 // its text), except that an Any whose type is not linked into the program
 // (protojson fails on it) is written as its type URL and its bytes, base64:
-// {"@type":"<type URL>","value":"<base64>"} (docs/runtime.md, "Responses").
+// {"@type":"<type URL>","value":"<base64>"} (docs/runtime.md, "Responses"),
+// and a FieldMask's "*" path, which protojson refuses, is written as it is.
 // The model then sees the rest of the response instead of an error.
 func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte, error) {
 	b, err := opts.Marshal(resp)
@@ -2429,13 +2532,19 @@ func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte,
 	}
 	c := proto.Clone(resp)
 	opaque := map[string]bool{}
-	if !opaqueAnys(c.ProtoReflect(), opaque, 0) {
+	wildcards := replaceMaskPaths(c.ProtoReflect(), "*", wildcardProto)
+	if !opaqueAnys(c.ProtoReflect(), opaque, 0) && !wildcards {
 		return nil, err
 	}
-	opts.Resolver = opaqueResolver(opaque)
+	if len(opaque) > 0 {
+		opts.Resolver = opaqueResolver(opaque)
+	}
 	b, err = opts.Marshal(c)
 	if err != nil {
 		return nil, err
+	}
+	if wildcards {
+		b = wildcardsInText(compactJSON(b))
 	}
 	return compactJSON(b), nil
 }
