@@ -28,6 +28,8 @@ describe("target registry", () => {
       name_prefix: "",
       schema: "inline",
       lenient_arguments: "false",
+      deprecated: "drop",
+      output_only_comments: "false",
       json_names: "false",
     };
     const lists = { include: [], exclude: [], providers: [] };
@@ -53,7 +55,7 @@ describe("target registry", () => {
 
   it("lists every target's options when a key is unknown", () => {
     expect(() => parseOptions("tsimport=x")).toThrow(
-      'unknown option "tsimport"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, json_names, providers, provider_forms, validate, ts_import_path, py_package, M<file>.proto',
+      'unknown option "tsimport"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, provider_forms, validate, ts_import_path, py_package, M<file>.proto',
     );
     expect(() => parseOptions("target=rust")).toThrow(
       'invalid value "rust" for option "target"; valid values: go, ts, py',
