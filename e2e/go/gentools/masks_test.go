@@ -7,6 +7,7 @@ package gentools_test
 // sent.
 
 import (
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
@@ -58,4 +59,11 @@ func TestUpdateMaskReachesTheServerAsPaths(t *testing.T) {
 			"did you mean \"target_url\"? valid fields: id, target_url, title, page_theme_id, status, update_mask")
 	expectRejected(t, m.e, "links_update", `{"id":"link-1","title":"x","update_mask":"title.text"}`,
 		"invalid arguments, nothing was sent:\n- \"update_mask\": field \"title\" has no fields, in path \"title.text\"")
+
+	// "*" reaches the server as it is (Go's protojson refuses it; the
+	// executor sends it all the same), which refuses it for this method.
+	_, err = m.e.Execute(ctx, "links_update", `{"id":"link-1","title":"x","update_mask":" * "}`)
+	if err == nil || !strings.Contains(err.Error(), `update_mask path "*" is not an updatable field`) {
+		t.Errorf("update_mask \"*\": %v", err)
+	}
 }

@@ -317,10 +317,19 @@ func TestMCPOutputSchemas(t *testing.T) {
 	ok("steps_create", map[string]any{"link_id": "link-1", "send_email": nil, "open_link": nil, "wait": map[string]any{"duration": "60s"}})
 	ok("steps_list", map[string]any{"link_id": "link-1"})
 	ok("ping", map[string]any{})
+	ok("links_export", map[string]any{"workspace_id": ws})
+	ok(getOperation, map[string]any{"name": "operation-1"})
 	ok("links_delete", map[string]any{"id": "link-1"})
 	for _, tool := range []string{"samples_echo_strict", "samples_echo_loose"} {
 		validated[tool] = true
 		for i, args := range loadValues(t, tool).Values {
+			good, bad := fixSampleMask(t, args, i)
+			if bad {
+				if res, text := c.call(tool, json.RawMessage(args), nil); !res.IsError || !strings.Contains(text, "\n- \"mask\": ") {
+					t.Fatalf("%s value %d: a mask naming no field: %s", tool, i, text)
+				}
+			}
+			args = good
 			res, text := c.call(tool, json.RawMessage(args), nil)
 			if res.IsError && onlyEmptyMessageKeys(text) {
 				continue // keys in an empty message: refused, see emptyMessageKeys

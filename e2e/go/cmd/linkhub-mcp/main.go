@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"cloud.google.com/go/longrunning/autogen/longrunningpb"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore"
 	"github.com/redis/go-redis/v9"
@@ -69,7 +70,9 @@ func run(grpcAddr, httpAddr, redisAddr string, handleArgument bool) error {
 		defer client.Close()
 		opts = append(opts, gentools.WithConversationStore(redisstore.New(client, redisstore.Options{})))
 	}
+	gentools.ForwardToExportServiceClient(server, linkhubv1.NewExportServiceClient(conn), opts...)
 	gentools.ForwardToLinkServiceClient(server, linkhubv1.NewLinkServiceClient(conn), opts...)
+	gentools.ForwardToOperationsClient(server, longrunningpb.NewOperationsClient(conn), opts...)
 	gentools.ForwardToPageThemeServiceClient(server, linkhubv1.NewPageThemeServiceClient(conn), opts...)
 	gentools.ForwardToSampleServiceClient(server, linkhubv1.NewSampleServiceClient(conn), opts...)
 	gentools.ForwardToWorkflowServiceClient(server, linkhubv1.NewWorkflowServiceClient(conn), opts...)
