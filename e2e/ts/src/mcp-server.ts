@@ -33,7 +33,6 @@ import {
   forwardToWorkflowServiceClient,
 } from "./gen/ai_tools_mcp.gen.js";
 import { file_linkhub_v1_control } from "./gen/linkhub/v1/control_pb.js";
-import { file_linkhub_v1_exports } from "./gen/linkhub/v1/exports_pb.js";
 
 const usage =
   "usage: node dist/mcp-server.js --grpc HOST:PORT [--http PORT] [--handle-argument] [--redis redis://HOST:PORT]";
@@ -86,14 +85,16 @@ async function main(): Promise<void> {
     version: "1.0.0",
     handleArgument: values["handle-argument"] === true,
     conversationStore,
-    // The test server's error details (ResourceInfo, FieldViolation), and
-    // the response an export operation holds (an Any).
-    registry: createRegistry(file_linkhub_v1_control, file_linkhub_v1_exports),
+    // The test server's error details (ResourceInfo, FieldViolation).
+    registry: createRegistry(file_linkhub_v1_control),
   });
   const transport = createGrpcTransport({ baseUrl });
+  // Operations before ExportService: GetOperation still writes the
+  // ExportLinksResponse its operation holds (the server knows the types of
+  // every registered service's files).
+  forwardToOperationsClient(server, transport);
   forwardToExportServiceClient(server, transport);
   forwardToLinkServiceClient(server, transport);
-  forwardToOperationsClient(server, transport);
   forwardToPageThemeServiceClient(server, transport);
   forwardToSampleServiceClient(server, transport);
   forwardToWorkflowServiceClient(server, transport);

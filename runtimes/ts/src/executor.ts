@@ -24,7 +24,10 @@ import { checkArguments, readArguments } from "./argument-check.js";
 import { parseArgumentTable, type ArgumentTable } from "./argument-table.js";
 import { fixTree, invalidArguments, toDecoderJson } from "./fixup.js";
 import { stringifyJson, tryParseJson, type JsonMap } from "./json.js";
-import { createMethodRegistry } from "./method-registry.js";
+import {
+  createChainedRegistry,
+  createMethodRegistry,
+} from "./method-registry.js";
 import { toProtoJsonString, toProtoJsonStrings } from "./proto-json.js";
 import {
   validateRequest,
@@ -186,10 +189,11 @@ export function createExecutor(
   const tools = new Map<string, Entry>();
   // One registry for every tool: an Any in one tool's result may hold a
   // type of another tool's file.
-  const registry = createMethodRegistry(
-    config.methods.map((m) => m.method),
-    config.registry,
-  );
+  const own = createMethodRegistry(config.methods.map((m) => m.method));
+  const registry =
+    config.registry === undefined
+      ? own
+      : createChainedRegistry(config.registry, own);
   for (const m of config.methods) {
     if (
       m.method.methodKind !== "unary" &&

@@ -56,3 +56,48 @@ export function createMethodRegistry(
     ? createRegistry(...files)
     : createRegistry(extra, ...files);
 }
+
+/**
+ * A registry that asks `current()` at each lookup: the registry of a set of
+ * methods that grows (an MCP server's services, registered one by one).
+ */
+export function createDelegatingRegistry(current: () => Registry): Registry {
+  return {
+    kind: "registry",
+    [Symbol.iterator]: () => current()[Symbol.iterator](),
+    get: (typeName) => current().get(typeName),
+    getMessage: (typeName) => current().getMessage(typeName),
+    getEnum: (typeName) => current().getEnum(typeName),
+    getExtension: (typeName) => current().getExtension(typeName),
+    getExtensionFor: (extendee, no) => current().getExtensionFor(extendee, no),
+    getService: (typeName) => current().getService(typeName),
+  };
+}
+
+/**
+ * A registry that looks a type up in `first`, then in `second`, at each
+ * lookup (createRegistry would copy `first` as it is now).
+ */
+export function createChainedRegistry(
+  first: Registry,
+  second: Registry,
+): Registry {
+  return {
+    kind: "registry",
+    *[Symbol.iterator]() {
+      yield* first;
+      yield* second;
+    },
+    get: (typeName) => first.get(typeName) ?? second.get(typeName),
+    getMessage: (typeName) =>
+      first.getMessage(typeName) ?? second.getMessage(typeName),
+    getEnum: (typeName) => first.getEnum(typeName) ?? second.getEnum(typeName),
+    getExtension: (typeName) =>
+      first.getExtension(typeName) ?? second.getExtension(typeName),
+    getExtensionFor: (extendee, no) =>
+      first.getExtensionFor(extendee, no) ??
+      second.getExtensionFor(extendee, no),
+    getService: (typeName) =>
+      first.getService(typeName) ?? second.getService(typeName),
+  };
+}

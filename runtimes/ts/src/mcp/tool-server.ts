@@ -1,4 +1,4 @@
-import type { Registry } from "@bufbuild/protobuf";
+import type { DescMethod, Registry } from "@bufbuild/protobuf";
 import { createContextValues, type Transport } from "@connectrpc/connect";
 import {
   ProtocolError,
@@ -25,7 +25,10 @@ import {
 } from "../executor.js";
 import type { RequestValidator } from "../request-validation.js";
 import { quote } from "../json.js";
-import { createMethodRegistry } from "../method-registry.js";
+import {
+  createDelegatingRegistry,
+  createMethodRegistry,
+} from "../method-registry.js";
 import { checkCallLimits } from "../result-limit.js";
 import {
   errorResult,
@@ -75,9 +78,10 @@ export interface McpToolServerOptions {
   readonly idleTtlMs?: number | undefined;
   /**
    * Message types of the error details servers send and of the Any values
-   * results hold, to write them as JSON (an operation's response type, for
-   * `GetOperation`); the types of each service's files and their imports
-   * are known without it.
+   * results hold, to write them as JSON; the types of every registered
+   * service's files and their imports are known without it (so
+   * `GetOperation` writes the response of an operation another service
+   * started).
    */
   readonly registry?: Registry | undefined;
   /**
@@ -197,13 +201,21 @@ export function createMcpToolServer(
   let listing: ListedTool[] | undefined;
 
   const aliasConfig = () => (merged ??= mergeAliasConfigs(configs));
+  // The types of every registered service's files, for Any values: an
+  // operation's response type is declared beside the method that started
+  // it, GetOperation in another service.
+  const methods: DescMethod[] = [];
+  let union: Registry | undefined;
+  const registry = createDelegatingRegistry(
+    () => (union ??= createMethodRegistry(methods, options.registry)),
+  );
   const server: McpToolServer = {
     options,
     addTools(set) {
       const added: Entry[] = [];
       const executors = new WeakMap<AliasManager, Executor>();
       const core = coreOf(
-        createExecutor(set.transport, executorConfig(set, options)),
+        createExecutor(set.transport, executorConfig(set, options, registry)),
       ) as ExecutorCore;
       const conversations = set.aliases.knownAliasPrefixes.length > 0;
       for (const m of set.methods) {
@@ -224,7 +236,7 @@ export function createMcpToolServer(
           set,
           executors,
           core,
-          registry: createMethodRegistry(m.method, options.registry),
+          registry,
           wrapKey:
             m.outputWrapKey ??
             (m.method.methodKind === "server_streaming" ? "messages" : ""),
@@ -233,7 +245,9 @@ export function createMcpToolServer(
       }
       for (const a of added) {
         entries.set(a.listed.name, a);
+        methods.push(a.method.method);
       }
+      union = undefined;
       configs.push(set.aliases);
       merged = undefined;
       listing = undefined;
@@ -359,6 +373,7 @@ async function callTool(
 function executorConfig(
   set: McpToolSet,
   options: McpToolServerOptions,
+  registry: Registry,
 ): ExecutorConfig {
   return {
     methods: set.methods,
@@ -368,7 +383,7 @@ function executorConfig(
     lenientArguments: set.lenientArguments,
     maxResultBytes: options.maxResultBytes,
     timeoutMs: options.timeoutMs,
-    registry: options.registry,
+    registry,
   };
 }
 
@@ -392,7 +407,7 @@ function executorOf(
   let e = entry.executors.get(aliases);
   if (e === undefined) {
     e = createExecutor(entry.set.transport, {
-      ...executorConfig(entry.set, server.options),
+      ...executorConfig(entry.set, server.options, entry.registry),
       aliasManager: aliases,
     });
     entry.executors.set(aliases, e);
