@@ -17,9 +17,9 @@ import (
 // maxNameBytes is the longest name a restored state may hold.
 const maxNameBytes = 1024
 
-// isName reports whether s may be registered as a name: not empty, at most
+// isAliasName reports whether s may be registered as a name: not empty, at most
 // 1024 bytes of UTF-8, no control character (C0, DEL, C1).
-func isName(s string) bool {
+func isAliasName(s string) bool {
 	if s == "" || len(s) > maxNameBytes || !utf8.ValidString(s) {
 		return false
 	}

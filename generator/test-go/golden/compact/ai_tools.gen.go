@@ -852,7 +852,7 @@ func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
 func (c *argCheck) maskField(m maskValue) {
 	if !m.list {
 		if s, ok := m.obj[m.key].(string); ok {
-			if wire, ok := c.maskPaths(s, m.mask, m.path); ok {
+			if wire, ok := c.checkFieldMask(s, m.mask, m.path); ok {
 				m.obj[m.key] = wire
 			}
 		}
@@ -861,17 +861,17 @@ func (c *argCheck) maskField(m maskValue) {
 	items, _ := m.obj[m.key].([]any)
 	for i, item := range items {
 		if s, ok := item.(string); ok {
-			if wire, ok := c.maskPaths(s, m.mask, m.path+"["+strconv.Itoa(i)+"]"); ok {
+			if wire, ok := c.checkFieldMask(s, m.mask, m.path+"["+strconv.Itoa(i)+"]"); ok {
 				items[i] = wire
 			}
 		}
 	}
 }
 
-// maskPaths checks the comma-separated paths of s against masks[mask] and
+// checkFieldMask checks the comma-separated paths of s against masks[mask] and
 // returns their wire form (no spaces, each field by its JSON name), or adds
 // one violation per bad path at field.
-func (c *argCheck) maskPaths(s string, mask int, field string) (string, bool) {
+func (c *argCheck) checkFieldMask(s string, mask int, field string) (string, bool) {
 	var wire []string
 	ok := true
 	for _, p := range strings.Split(s, ",") {
@@ -879,7 +879,7 @@ func (c *argCheck) maskPaths(s string, mask int, field string) (string, bool) {
 		if p == "" {
 			continue
 		}
-		w, problem := c.maskPath(p, mask)
+		w, problem := c.checkPath(p, mask)
 		if problem != "" {
 			c.out = append(c.out, Violation{Field: field, Reason: "invalid-value", Message: problem})
 			ok = false
@@ -889,11 +889,11 @@ func (c *argCheck) maskPaths(s string, mask int, field string) (string, bool) {
 	return strings.Join(wire, ","), ok
 }
 
-// maskPath walks one path from masks[mask]: each segment a field by proto
+// checkPath walks one path from masks[mask]: each segment a field by proto
 // name or wire name, then the fields of its message, or one map key, or
 // nothing after any other field. It returns the wire form, or the message
 // saying what is wrong.
-func (c *argCheck) maskPath(p string, mask int) (string, string) {
+func (c *argCheck) checkPath(p string, mask int) (string, string) {
 	if p == "*" {
 		return p, ""
 	}

@@ -540,9 +540,9 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 // maxNameBytes is the longest name a restored state may hold.
 const maxNameBytes = 1024
 
-// isName reports whether s may be registered as a name: not empty, at most
+// isAliasName reports whether s may be registered as a name: not empty, at most
 // 1024 bytes of UTF-8, no control character (C0, DEL, C1).
-func isName(s string) bool {
+func isAliasName(s string) bool {
 	if s == "" || len(s) > maxNameBytes || !utf8.ValidString(s) {
 		return false
 	}
@@ -916,7 +916,7 @@ func (m *AliasManager) RestoreState(data []byte) error {
 		if !ok || err != nil || n <= 0 || strconv.Itoa(n) != digits {
 			return fmt.Errorf("restore alias state: invalid alias %s", quote(alias))
 		}
-		if !isUUID(uuid) && !isName(uuid) {
+		if !isUUID(uuid) && !isAliasName(uuid) {
 			return fmt.Errorf("restore alias state: alias %s maps to %s, neither a UUID nor a name", quote(alias), quote(uuid))
 		}
 		if other, dup := seen[uuid]; dup {
@@ -977,7 +977,7 @@ type responseAliasField struct {
 	prefix  string // the alias prefix of the strings it holds, or ""
 	message string // the message type it holds, when that type is listed, or ""
 	isMap   bool   // a map field: its values are visited
-	// anyValue: the field registers any name (isName), not only UUIDs
+	// anyValue: the field registers any name (isAliasName), not only UUIDs
 	// (google.longrunning.Operation.name).
 	anyValue bool
 }
@@ -1085,7 +1085,7 @@ type registrations struct {
 // add gathers (prefix, uuid) when uuid is new and a UUID, or, with
 // anyValue, a name.
 func (c *registrations) add(prefix, uuid string, anyValue bool) {
-	if _, ok := c.known[uuid]; ok || c.seen[uuid] || !isUUID(uuid) && !(anyValue && isName(uuid)) {
+	if _, ok := c.known[uuid]; ok || c.seen[uuid] || !isUUID(uuid) && !(anyValue && isAliasName(uuid)) {
 		return
 	}
 	c.seen[uuid] = true
@@ -2253,7 +2253,7 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 func (c *argCheck) maskField(m maskValue) {
 	if !m.list {
 		if s, ok := m.obj[m.key].(string); ok {
-			if wire, ok := c.maskPaths(s, m.mask, m.path); ok {
+			if wire, ok := c.checkFieldMask(s, m.mask, m.path); ok {
 				m.obj[m.key] = wire
 			}
 		}
@@ -2262,17 +2262,17 @@ func (c *argCheck) maskField(m maskValue) {
 	items, _ := m.obj[m.key].([]any)
 	for i, item := range items {
 		if s, ok := item.(string); ok {
-			if wire, ok := c.maskPaths(s, m.mask, m.path+"["+strconv.Itoa(i)+"]"); ok {
+			if wire, ok := c.checkFieldMask(s, m.mask, m.path+"["+strconv.Itoa(i)+"]"); ok {
 				items[i] = wire
 			}
 		}
 	}
 }
 
-// maskPaths checks the comma-separated paths of s against masks[mask] and
+// checkFieldMask checks the comma-separated paths of s against masks[mask] and
 // returns their wire form (no spaces, each field by its JSON name), or adds
 // one violation per bad path at field.
-func (c *argCheck) maskPaths(s string, mask int, field string) (string, bool) {
+func (c *argCheck) checkFieldMask(s string, mask int, field string) (string, bool) {
 	var wire []string
 	ok := true
 	for _, p := range strings.Split(s, ",") {
@@ -2280,7 +2280,7 @@ func (c *argCheck) maskPaths(s string, mask int, field string) (string, bool) {
 		if p == "" {
 			continue
 		}
-		w, problem := c.maskPath(p, mask)
+		w, problem := c.checkPath(p, mask)
 		if problem != "" {
 			c.out = append(c.out, Violation{Field: field, Reason: "invalid-value", Message: problem})
 			ok = false
@@ -2290,11 +2290,11 @@ func (c *argCheck) maskPaths(s string, mask int, field string) (string, bool) {
 	return strings.Join(wire, ","), ok
 }
 
-// maskPath walks one path from masks[mask]: each segment a field by proto
+// checkPath walks one path from masks[mask]: each segment a field by proto
 // name or wire name, then the fields of its message, or one map key, or
 // nothing after any other field. It returns the wire form, or the message
 // saying what is wrong.
-func (c *argCheck) maskPath(p string, mask int) (string, string) {
+func (c *argCheck) checkPath(p string, mask int) (string, string) {
 	if p == "*" {
 		return p, ""
 	}

@@ -84,9 +84,9 @@ var toolResponseAliases = map[string]responseAliasTool{}
 // maxNameBytes is the longest name a restored state may hold.
 const maxNameBytes = 1024
 
-// isName reports whether s may be registered as a name: not empty, at most
+// isAliasName reports whether s may be registered as a name: not empty, at most
 // 1024 bytes of UTF-8, no control character (C0, DEL, C1).
-func isName(s string) bool {
+func isAliasName(s string) bool {
 	if s == "" || len(s) > maxNameBytes || !utf8.ValidString(s) {
 		return false
 	}
@@ -460,7 +460,7 @@ func (m *AliasManager) RestoreState(data []byte) error {
 		if !ok || err != nil || n <= 0 || strconv.Itoa(n) != digits {
 			return fmt.Errorf("restore alias state: invalid alias %s", quote(alias))
 		}
-		if !isUUID(uuid) && !isName(uuid) {
+		if !isUUID(uuid) && !isAliasName(uuid) {
 			return fmt.Errorf("restore alias state: alias %s maps to %s, neither a UUID nor a name", quote(alias), quote(uuid))
 		}
 		if other, dup := seen[uuid]; dup {
@@ -521,7 +521,7 @@ type responseAliasField struct {
 	prefix  string // the alias prefix of the strings it holds, or ""
 	message string // the message type it holds, when that type is listed, or ""
 	isMap   bool   // a map field: its values are visited
-	// anyValue: the field registers any name (isName), not only UUIDs
+	// anyValue: the field registers any name (isAliasName), not only UUIDs
 	// (google.longrunning.Operation.name).
 	anyValue bool
 }
@@ -629,7 +629,7 @@ type registrations struct {
 // add gathers (prefix, uuid) when uuid is new and a UUID, or, with
 // anyValue, a name.
 func (c *registrations) add(prefix, uuid string, anyValue bool) {
-	if _, ok := c.known[uuid]; ok || c.seen[uuid] || !isUUID(uuid) && !(anyValue && isName(uuid)) {
+	if _, ok := c.known[uuid]; ok || c.seen[uuid] || !isUUID(uuid) && !(anyValue && isAliasName(uuid)) {
 		return
 	}
 	c.seen[uuid] = true
