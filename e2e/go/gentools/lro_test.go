@@ -6,12 +6,16 @@ package gentools_test
 // the server receives the real name. Over the executor and over MCP.
 
 import (
+	"strings"
 	"testing"
 
 	"cloud.google.com/go/longrunning/autogen/longrunningpb"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore/redistest"
 	"google.golang.org/protobuf/proto"
 
 	linkhubv1 "example.com/aitools/e2e/gen/linkhub/v1"
+	"example.com/aitools/e2e/gentools"
 )
 
 // getOperation is the tool the generator adds for
@@ -67,6 +71,32 @@ func TestMCPOperationFollowedByAlias(t *testing.T) {
 	r = c.ok(getOperation, map[string]any{"name": "operation-1"}, nil, ws)
 	if r["name"] != "operation-1" || r["done"] != true {
 		t.Fatalf("%s: %v", getOperation, r)
+	}
+	expectRecordedFrom(t, from, exportWants(ws))
+}
+
+// TestStoredOperationName: in a conversation kept in Redis, the operation's
+// name (not a UUID) is stored under its alias, and another executor of the
+// same store, as another process would, follows it.
+func TestStoredOperationName(t *testing.T) {
+	c := needServer(t)
+	resetServer(t)
+	ctx := ctxT(t)
+	store := redisstore.New(redistest.Start(t).Client(nil), redisstore.Options{})
+	first, second := gentools.NewConversationExecutor(c, store), gentools.NewConversationExecutor(c, store)
+	handle, err := first.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := newUUID()
+	from := len(recorded(t))
+	out, err := first.Execute(ctx, handle, "links_export", js(map[string]any{"workspace_id": ws}))
+	if err != nil || !strings.Contains(out, `"name":"operation-1"`) {
+		t.Fatalf("links_export: %s %v", out, err)
+	}
+	out, err = second.Execute(ctx, handle, getOperation, `{"name":"operation-1"}`)
+	if err != nil || !strings.Contains(out, `"name":"operation-1"`) || !strings.Contains(out, `"done":true`) {
+		t.Fatalf("%s: %s %v", getOperation, out, err)
 	}
 	expectRecordedFrom(t, from, exportWants(ws))
 }
