@@ -5,6 +5,7 @@ package aitools
 // concurrency (run with -race), export/restore.
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -179,3 +180,27 @@ func TestRegisterNewUUIDsDeprecated(t *testing.T) {
 
 // testUUID is a valid, recognisable UUID for test entity n.
 func testUUID(n int) string { return fmt.Sprintf("0a1b2c3d-0000-4000-8000-%012d", n) }
+
+// TestNamesBelowTheResponse: a response without a UUID is read when a
+// field that takes any value lies below its message (an Operation inside
+// it), and not otherwise.
+func TestNamesBelowTheResponse(t *testing.T) {
+	resp := &responseAliasesJSON{}
+	if err := json.Unmarshal([]byte(`{
+		"types": {
+			"t.Wrapper": [{"field": "op", "message": "google.longrunning.Operation"}],
+			"google.longrunning.Operation": [{"field": "name", "prefix": "operation", "anyValue": true}],
+			"t.Plain": [{"field": "name", "prefix": "operation"}]
+		},
+		"tools": {"wrapped": {"message": "t.Wrapper"}, "plain": {"message": "t.Plain"}}
+	}`), resp); err != nil {
+		t.Fatal(err)
+	}
+	useTables(t, nil, []string{"operation"}, resp)
+	m := NewAliasManager()
+	m.RegisterResponseJSON("plain", `{"name":"ops/1"}`)
+	m.RegisterResponseJSON("wrapped", `{"op":{"name":"ops/2"}}`)
+	if got := m.AliasifyJSON("t", "ops/1 ops/2"); got != "ops/1 operation-1" {
+		t.Fatalf("got %s", got)
+	}
+}

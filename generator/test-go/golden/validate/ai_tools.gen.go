@@ -671,10 +671,11 @@ func (m *AliasManager) CollectRegistrations(toolName, jsonStr string) [][2]strin
 }
 
 // responseValue decodes a response of toolName when it may register
-// something: the tool is listed and the text holds a UUID, or some field
-// takes any value.
+// something: the tool is listed and the text holds a UUID, or its response
+// holds a field that takes any value.
 func responseValue(toolName, jsonStr string) (any, bool) {
-	if _, ok := toolResponseAliases[toolName]; !ok || nextUUID(jsonStr, 0) < 0 && !anyValueFields() {
+	tool, ok := toolResponseAliases[toolName]
+	if !ok || nextUUID(jsonStr, 0) < 0 && !anyValueBelow(tool.message, map[string]bool{}) {
 		return nil, false
 	}
 	var v any
@@ -710,13 +711,16 @@ func (m *AliasManager) collect(toolName string, v any) [][2]string {
 	return c.pairs
 }
 
-// anyValueFields reports whether some response alias field takes any value.
-func anyValueFields() bool {
-	for _, fields := range responseAliasTypes {
-		for _, f := range fields {
-			if f.anyValue {
-				return true
-			}
+// anyValueBelow reports whether a field that takes any value registers in
+// a message of type typeName, at any depth.
+func anyValueBelow(typeName string, seen map[string]bool) bool {
+	if seen[typeName] {
+		return false
+	}
+	seen[typeName] = true
+	for _, f := range responseAliasTypes[typeName] {
+		if f.anyValue || f.message != "" && anyValueBelow(f.message, seen) {
+			return true
 		}
 	}
 	return false
