@@ -111,18 +111,10 @@ export function handleOf(outcome: Outcome | undefined): unknown {
 
 /**
  * A listing in a comparable form: per tool its name, description, input
- * and output schemas and annotations with false hints dropped (go-sdk
- * writes both hints whenever it writes annotations; docs/mcp.md); other
- * keys kept, so that an extra one shows.
+ * and output schemas and annotations, every hint as listed (each server
+ * writes all four of a generated tool, false ones too; docs/mcp.md "Tool
+ * hints"); other keys kept, so that an extra one shows.
  */
 export function comparable(tools: readonly ListedTool[]): ListedTool[] {
-  return tools.map((t) => {
-    const { annotations, ...rest } = t;
-    const hints = Object.fromEntries(
-      Object.entries(annotations ?? {}).filter(([, v]) => v !== false),
-    );
-    return Object.keys(hints).length > 0
-      ? { ...rest, annotations: hints }
-      : rest;
-  });
+  return tools.map((t) => ({ ...t }));
 }

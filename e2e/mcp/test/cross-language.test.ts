@@ -75,16 +75,19 @@ describe("tools/list", () => {
     const expected = [...model.tools]
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map((t) => {
+        // Every generated tool lists all four hints, false ones too.
         const hints = {
-          ...(t.readOnlyHint ? { readOnlyHint: true } : {}),
-          ...(t.idempotentHint ? { idempotentHint: true } : {}),
+          readOnlyHint: t.hints.readOnly,
+          destructiveHint: t.hints.destructive,
+          idempotentHint: t.hints.idempotent,
+          openWorldHint: t.hints.openWorld,
         };
         return {
           name: t.name,
           description: t.description,
           inputSchema: JSON.parse(t.schemaJson) as unknown,
           outputSchema: JSON.parse(t.outputSchemaJson) as unknown,
-          ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
+          annotations: hints,
         };
       });
     for (const name of names) {
