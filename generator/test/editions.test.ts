@@ -369,17 +369,18 @@ ${service}`;
       "by_name",
       "numbers",
     ]);
+    // An enum with a COLOR_UNSPECIFIED zero may be left unset unless
+    // required (LEGACY_REQUIRED is).
     expect(parameters(implicit, "feat_loose").required?.sort()).toEqual([
       "box",
       "boxes",
       "by_name",
-      "color",
       "count",
       "name",
       "numbers",
     ]);
-    expect(parameters(required, "feat_loose").required).toEqual(
-      parameters(implicit, "feat_loose").required,
+    expect(parameters(required, "feat_loose").required?.sort()).toEqual(
+      [...parameters(implicit, "feat_loose").required!, "color"].sort(),
     );
     // Strict: every property is required; optional ones are nullable.
     expect(parameters(explicit, "feat_strict").properties["name"]).toEqual(
@@ -391,11 +392,18 @@ ${service}`;
       });
     }
     // LEGACY_REQUIRED reads as proto2 `required`, IMPLICIT as proto3: the
-    // fields' schemas are the same (Box.label keeps explicit presence).
-    for (const field of ["name", "count", "color"]) {
+    // fields' schemas are the same (Box.label keeps explicit presence),
+    // but for the enum, which only LEGACY_REQUIRED makes required.
+    for (const field of ["name", "count"]) {
       expect(parameters(required, "feat_strict").properties[field]).toEqual(
         parameters(implicit, "feat_strict").properties[field],
       );
     }
+    expect(
+      parameters(implicit, "feat_strict").properties["color"]!["anyOf"],
+    ).toEqual([
+      parameters(required, "feat_strict").properties["color"],
+      { type: "null" },
+    ]);
   });
 });
