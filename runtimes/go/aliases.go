@@ -23,9 +23,11 @@ type AliasManager struct {
 	aliases  map[string]string // alias -> UUID
 	uuids    map[string]string // UUID (or name) -> alias
 	prefixes map[string]bool   // known prefixes
-	// names are the registered values that are not UUIDs, by first byte,
-	// longer first (aliasify).
-	names map[byte][]string
+	// names counts the registered values that are not UUIDs; spaced holds
+	// those with a byte that may touch a name (aliasifyNames), by first
+	// byte, longer first.
+	names  int
+	spaced map[byte][]string
 }
 
 // NewAliasManager returns an empty manager that knows the declared prefixes.
@@ -39,7 +41,7 @@ func (m *AliasManager) reset() {
 	m.counters = map[string]int{}
 	m.aliases = map[string]string{}
 	m.uuids = map[string]string{}
-	m.names = map[byte][]string{}
+	m.names, m.spaced = 0, map[byte][]string{}
 	m.prefixes = make(map[string]bool, len(knownAliasPrefixes))
 	for prefix := range knownAliasPrefixes {
 		m.prefixes[prefix] = true

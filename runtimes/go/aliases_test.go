@@ -204,3 +204,17 @@ func TestNamesBelowTheResponse(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// TestNamesWithSpaces: names holding bytes that may touch a name are found
+// too, the longest first at each place; a token name only as a whole run.
+func TestNamesWithSpaces(t *testing.T) {
+	useTables(t, nil, []string{"n"}, nil)
+	m := NewAliasManager()
+	for _, name := range []string{"a b", "a b c", "x.y"} {
+		m.Register("n", name)
+	}
+	in := `"a b c" a b! x.y x.yz (a b) a bc`
+	if got, want := m.AliasifyJSON("t", in), `"n-2" n-1! n-3 x.yz (n-1) a bc`; got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}

@@ -70,6 +70,25 @@ func BenchmarkAliasifyJSON(b *testing.B) {
 
 // BenchmarkRegisterResponseJSON registers a response of 100 accounts with 4
 // contacts each (500 ids, ~45 KB) in one walk, on a fresh manager each time.
+// BenchmarkAliasifyJSONWithNames is BenchmarkAliasifyJSON with 100
+// operation names registered too (the second, whole-token pass), one of
+// them in the text.
+func BenchmarkAliasifyJSONWithNames(b *testing.B) {
+	m, in, _ := aliasifyFixture(b)
+	for i := 1; i <= 100; i++ {
+		m.Register("operation", fmt.Sprintf("workspaces/w%d/operations/%d", i, i))
+	}
+	in = strings.Replace(in, `"items"`, `"op":"workspaces/w7/operations/7","items"`, 1)
+	if out := m.AliasifyJSON("t", in); !strings.Contains(out, `"op":"operation-7"`) {
+		b.Fatal("the name was not aliasified")
+	}
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.AliasifyJSON("t", in)
+	}
+}
+
 func BenchmarkRegisterResponseJSON(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join(vectorsDir(b), "aliases", "register-response-nested.json"))
 	if err != nil {

@@ -346,23 +346,30 @@ func isAliasName(s string) bool {
 	return true
 }
 
-// addName keeps value for aliasify's second pass when it is not a UUID:
-// names by first byte, longer first, then in byte order.
+// addName counts value for aliasify's second pass when it is not a UUID,
+// and keeps it in spaced when it holds a byte that may touch a name.
 func (m *AliasManager) addName(value string) {
 	if value == "" || isUUID(value) {
 		return
 	}
-	list := m.names[value[0]]
+	m.names++
+	if strings.IndexFunc(value, func(r rune) bool { return r >= utf8.RuneSelf || !isTokenByte(byte(r)) }) < 0 {
+		return
+	}
+	list := m.spaced[value[0]]
 	i := sort.Search(len(list), func(i int) bool {
 		return len(list[i]) < len(value) || len(list[i]) == len(value) && list[i] >= value
 	})
-	m.names[value[0]] = append(list[:i], append([]string{value}, list[i:]...)...)
+	m.spaced[value[0]] = append(list[:i], append([]string{value}, list[i:]...)...)
 }
 
 // aliasifyNames replaces each registered name standing as a whole token in
 // s by its alias, left to right, the longest name first at each place.
+// A name of token bytes only stands at i exactly when it is the run of
+// token bytes starting there (one map lookup); a spaced one, which must
+// then reach past that run, is tried first.
 func (m *AliasManager) aliasifyNames(s string) string {
-	if len(m.names) == 0 {
+	if m.names == 0 {
 		return s
 	}
 	var b strings.Builder
@@ -371,23 +378,42 @@ func (m *AliasManager) aliasifyNames(s string) string {
 		if i > 0 && isTokenByte(s[i-1]) {
 			continue
 		}
-		for _, name := range m.names[s[i]] {
-			end := i + len(name)
-			if !strings.HasPrefix(s[i:], name) || (end < len(s) && isTokenByte(s[end])) {
-				continue
-			}
-			b.WriteString(s[done:i])
-			b.WriteString(m.uuids[name])
-			done = end
-			i = end - 1
-			break
+		end := i
+		for end < len(s) && isTokenByte(s[end]) {
+			end++
 		}
+		alias, n := m.nameAt(s, i, end)
+		if n == 0 {
+			i = max(i, end-1)
+			continue
+		}
+		b.WriteString(s[done:i])
+		b.WriteString(alias)
+		done = i + n
+		i = done - 1
 	}
 	if done == 0 {
 		return s
 	}
 	b.WriteString(s[done:])
 	return b.String()
+}
+
+// nameAt is the alias and length of the longest name standing at s[i:],
+// whose run of token bytes ends at end; n is 0 when none.
+func (m *AliasManager) nameAt(s string, i, end int) (alias string, n int) {
+	for _, name := range m.spaced[s[i]] {
+		after := i + len(name)
+		if strings.HasPrefix(s[i:], name) && (after == len(s) || !isTokenByte(s[after])) {
+			return m.uuids[name], len(name)
+		}
+	}
+	if run := s[i:end]; run != "" && !isUUID(run) {
+		if alias, ok := m.uuids[run]; ok {
+			return alias, len(run)
+		}
+	}
+	return "", 0
 }
 
 // isTokenByte reports whether c may not touch a name: a letter, a digit,
@@ -406,9 +432,11 @@ type AliasManager struct {
 	aliases  map[string]string // alias -> UUID
 	uuids    map[string]string // UUID (or name) -> alias
 	prefixes map[string]bool   // known prefixes
-	// names are the registered values that are not UUIDs, by first byte,
-	// longer first (aliasify).
-	names map[byte][]string
+	// names counts the registered values that are not UUIDs; spaced holds
+	// those with a byte that may touch a name (aliasifyNames), by first
+	// byte, longer first.
+	names  int
+	spaced map[byte][]string
 }
 
 // NewAliasManager returns an empty manager that knows the declared prefixes.
@@ -422,7 +450,7 @@ func (m *AliasManager) reset() {
 	m.counters = map[string]int{}
 	m.aliases = map[string]string{}
 	m.uuids = map[string]string{}
-	m.names = map[byte][]string{}
+	m.names, m.spaced = 0, map[byte][]string{}
 	m.prefixes = make(map[string]bool, len(knownAliasPrefixes))
 	for prefix := range knownAliasPrefixes {
 		m.prefixes[prefix] = true
