@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from ._did_you_mean import field_choices, valid_fields
+from ._did_you_mean import valid_fields, valid_fields_note
 from ._field_mask import MaskNode, check_field_mask, parse_mask_nodes
 from ._json import decode_json, json_kind
 from ._violations import Violation, child_path
@@ -136,7 +136,7 @@ def check_arguments(
 
 
 def _unknown(node: _Node, key: str) -> str:
-    return f"unknown field; {field_choices(key, node.names, node.valid)}"
+    return f"unknown field; {valid_fields_note(key, node.names, node.valid)}"
 
 
 @dataclass

@@ -8,7 +8,7 @@ from typing import Final
 
 from ._json import quote
 
-__all__ = ["did_you_mean", "field_choices", "osa_distance", "valid_fields"]
+__all__ = ["did_you_mean", "osa_distance", "valid_fields", "valid_fields_note"]
 
 _LISTED: Final = 20
 
@@ -52,7 +52,7 @@ def valid_fields(names: Sequence[str]) -> str:
     return f"valid fields: {listed}" + (f", and {more} more" if more > 0 else "")
 
 
-def field_choices(key: str, names: Sequence[str], valid: str) -> str:
+def valid_fields_note(key: str, names: Sequence[str], valid: str) -> str:
     """The end of a message about the unknown name ``key`` among ``names``:
     ``did you mean "title"? <valid>``, or ``valid`` alone when nothing is
     close (``valid`` is :func:`valid_fields` of ``names``)."""

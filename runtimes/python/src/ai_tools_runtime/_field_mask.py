@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ._did_you_mean import field_choices, valid_fields
+from ._did_you_mean import valid_fields, valid_fields_note
 from ._json import quote
 
 __all__ = ["MaskNode", "check_field_mask", "parse_mask_nodes"]
@@ -108,7 +108,7 @@ def _path(path: str, masks: tuple[MaskNode, ...], root: int) -> tuple[str, str |
             return "", f"field {quote(leaf)} has no fields, in path {quote(path)}"
         name = seg if seg in node.fields else node.by_json.get(seg)
         if name is None:
-            choices = field_choices(seg, node.names, node.valid)
+            choices = valid_fields_note(seg, node.names, node.valid)
             return "", f"unknown field {quote(seg)} in path {quote(path)}; {choices}"
         field = node.fields[name]
         out.append(field.wire)
