@@ -3,7 +3,12 @@
 // alias operation-1; the GetOperation tool the generator adds takes that
 // alias, and the test server receives the real name. Through the generated
 // executor and through the generated MCP server (stdio).
+import { createConversationExecutor } from "@protoc-gen-ai-tools/runtime";
+import { createRedisConversationStore } from "@protoc-gen-ai-tools/runtime/redis";
+import { startRedis } from "@protoc-gen-ai-tools/testkit";
+import { createClient } from "redis";
 import { describe, expect, it } from "vitest";
+import { createExecutor } from "../src/gen/ai_tools.gen.js";
 import { GetOperationRequestSchema } from "../src/gen/google/longrunning/operations_pb.js";
 import { ExportLinksRequestSchema } from "../src/gen/linkhub/v1/exports_pb.js";
 import { callOk, callTool, connectStdio } from "./mcp-support.js";
@@ -92,6 +97,54 @@ describe("long-running operations through the executor", () => {
       'invalid arguments, nothing was sent:\n- "name": unknown alias "operation-9"; valid operation aliases: operation-1',
     );
     expect((await recorded(env)).length).toBe(from);
+  });
+});
+
+describe("long-running operations in a conversation kept on Redis", () => {
+  it("an operation name registered by one executor is resolved by another", async () => {
+    await resetServer(env);
+    const redis = await startRedis();
+    const client = createClient({ url: redis.url, disableOfflineQueue: true });
+    await client.connect();
+    try {
+      const store = createRedisConversationStore({ client });
+      // Two executors, as two processes serving one conversation.
+      const [a, b] = [1, 2].map(() =>
+        createConversationExecutor(createExecutor(env.transport), store),
+      );
+      const handle = await a!.start();
+      const started = await a!.execute(
+        handle,
+        "links_export",
+        '{"workspace_id":"w4"}',
+      );
+      expect(JSON.parse(started)).toEqual({ name: "operation-1" });
+      const from = (await recorded(env)).length;
+      const polled = await b!.execute(
+        handle,
+        getOperation,
+        '{"name":"operation-1"}',
+      );
+      expect(JSON.parse(polled)).toMatchObject({
+        name: "operation-1",
+        done: true,
+      });
+      await expectRecordedFrom(env, from, [
+        want(
+          "google.longrunning.Operations/GetOperation",
+          GetOperationRequestSchema,
+          { name: "workspaces/w4/operations/1" },
+        ),
+      ]);
+      expect(
+        JSON.parse((await store.load(handle)).state) as unknown,
+      ).toMatchObject({
+        aliases: { "operation-1": "workspaces/w4/operations/1" },
+      });
+    } finally {
+      client.destroy();
+      await redis.stop();
+    }
   });
 });
 
