@@ -31,7 +31,7 @@ func isAliasName(s string) bool {
 	return true
 }
 
-// addName counts value for aliasify's second pass when it is not a UUID,
+// addName counts value for aliasify's names pass when it is not a UUID,
 // and keeps it in spaced when it holds a byte that may touch a name.
 func (m *AliasManager) addName(value string) {
 	if value == "" || isUUID(value) {

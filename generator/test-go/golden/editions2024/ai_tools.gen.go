@@ -192,7 +192,7 @@ func isAliasName(s string) bool {
 	return true
 }
 
-// addName counts value for aliasify's second pass when it is not a UUID,
+// addName counts value for aliasify's names pass when it is not a UUID,
 // and keeps it in spaced when it holds a byte that may touch a name.
 func (m *AliasManager) addName(value string) {
 	if value == "" || isUUID(value) {
@@ -336,10 +336,11 @@ func (m *AliasManager) ResolveAlias(alias string) string {
 
 // AliasifyJSON replaces every registered UUID in jsonStr by its alias, in one
 // pass over the text. A UUID counts only when no hex digit or '-' touches it;
-// everything else is copied unchanged (the text need not be JSON). Then
-// every registered value that is not a UUID (an operation's name) is
-// replaced where it stands as a whole token: no letter, digit, '_', '.', '/'
-// or '-' touches it; at each place the longest such value first.
+// everything else is copied unchanged (the text need not be JSON). Before
+// that, every registered value that is not a UUID (an operation's name,
+// which may hold a registered UUID) is replaced where it stands as a whole
+// token: no letter, digit, '_', '.', '/' or '-' touches it; at each place
+// the longest such value first.
 func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -347,7 +348,7 @@ func (m *AliasManager) AliasifyJSON(toolName string, jsonStr string) string {
 }
 
 func (m *AliasManager) aliasify(s string) string {
-	return m.aliasifyNames(m.aliasifyUUIDs(s))
+	return m.aliasifyUUIDs(m.aliasifyNames(s))
 }
 
 func (m *AliasManager) aliasifyUUIDs(s string) string {
