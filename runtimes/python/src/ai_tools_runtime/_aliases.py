@@ -135,12 +135,13 @@ class AliasManager:
             return self._aliases.get(alias, alias)
 
     def aliasify_json(self, json_text: str) -> str:
-        """Replace every registered UUID in the text by its alias, in one pass.
-        A UUID counts only when no hex digit or '-' touches it; everything else
-        is copied unchanged (the text need not be JSON). Then, in a second
-        pass, every registered value that is not a UUID (an operation's name)
-        where it stands as a whole token: no letter, digit, ``_``, ``.``,
-        ``/`` or ``-`` touches it; longer values first."""
+        """Replace every registered value in the text by its alias: first
+        each value that is not a UUID (an operation's name) where it stands
+        as a whole token (no letter, digit, ``_``, ``.``, ``/`` or ``-``
+        touches it), in one scan taking the longest at each place; then, in
+        a second pass, every registered UUID, which counts only when no hex
+        digit or '-' touches it. Everything else is copied unchanged (the
+        text need not be JSON)."""
         with self._lock:
             return self._aliasify(json_text)
 
@@ -153,13 +154,14 @@ class AliasManager:
             found = m.group(0)
             return uuids.get(found, found)
 
-        text = _UUID_IN_TEXT.sub(replace, text)
-        if not self._names:
-            return text
-        if self._names_re is None:
-            self._names_re = _names_pattern(self._names)
-        assert self._names_re is not None
-        return self._names_re.sub(replace, text)
+        if self._names:
+            # Names first, on the text as written: one may hold a registered
+            # UUID (workspaces/<uuid>/operations/1).
+            if self._names_re is None:
+                self._names_re = _names_pattern(self._names)
+            assert self._names_re is not None
+            text = self._names_re.sub(replace, text)
+        return _UUID_IN_TEXT.sub(replace, text)
 
     def resolve_json(self, json_text: str, *, checked: bool = True) -> str:
         """Replace every JSON string value that is exactly a registered alias by
