@@ -127,7 +127,9 @@ function ruffClean(files: string[]): void {
   for (const f of files) {
     const text = readFileSync(join(work, f), "utf8");
     for (const m of text.matchAll(/^from ([\w.]+) import \w+_pb2\b/gm)) {
-      if (!m[1]!.startsWith("google.protobuf")) {
+      // Not the modules of packages: protobuf's and googleapis-common-protos'
+      // (google.longrunning of an Operations tool), third-party to isort.
+      if (!/^google\.(protobuf|api|longrunning|rpc|type)\b/.test(m[1]!)) {
         generated.add(m[1]!);
       }
     }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
+import { withDecodableMasks } from "./support/decodable-masks.js";
 import { validateAgainst, valuesFor } from "@protoc-gen-ai-tools/testkit";
 
 /**
@@ -19,39 +20,6 @@ import { validateAgainst, valuesFor } from "@protoc-gen-ai-tools/testkit";
 export const valuesPerTool = 200;
 
 const valuesDir = join(paths.generator, "test-go", "values");
-
-/** The paths protojson decodes: lowerCamel names, `.` and `,`. */
-const decodableMask =
-  "^([a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*(,[a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)*)*)?$";
-
-/**
- * The schema with a FieldMask's hint (mask-target.ts) given the pattern of
- * paths protojson decodes, for generating values only: the schema has no
- * pattern, since the argument check takes snake_case paths too, refuses a
- * path naming no field with a violation and sends lowerCamel (docs/
- * runtime.md, "Field masks"), which the fix-up of the Go test does not.
- */
-function withDecodableMasks<T>(node: T): T {
-  if (Array.isArray(node)) {
-    return node.map(withDecodableMasks) as T;
-  }
-  if (typeof node !== "object" || node === null) {
-    return node;
-  }
-  // fromEntries defines a `__proto__` key as an own property.
-  const out: Record<string, unknown> = Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [k, withDecodableMasks(v)]),
-  );
-  const description = out["description"];
-  if (
-    out["type"] === "string" &&
-    typeof description === "string" &&
-    description.includes("Comma-separated field paths")
-  ) {
-    out["pattern"] = decodableMask;
-  }
-  return out as T;
-}
 
 describe.each(goldenCases())("case %s", (caseName) => {
   it("has only strict tools OpenAI accepts, and admits values for every tool", async () => {
