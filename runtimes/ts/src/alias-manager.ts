@@ -10,6 +10,7 @@ import {
   tryParseJson,
   type JsonTree,
 } from "./json.js";
+import { NameIndex, isAliasName } from "./alias-names.js";
 import { ToolError } from "./tool-error.js";
 import { childPath } from "./violations.js";
 
@@ -84,11 +85,12 @@ export interface AliasManager {
   /** The UUID of a registered alias, else the input unchanged. */
   resolveAlias(alias: string): string;
   /**
-   * Replace every registered UUID in text by its alias, in one pass. A UUID
-   * counts only when no hex digit or `-` touches it. Then every registered
-   * value that is not a UUID (an operation name), longer ones first, where
-   * it stands as a whole token: the characters around it are not letters,
-   * digits, `_`, `.`, `/` or `-`. The text need not be JSON.
+   * Replace every registered value that is not a UUID (an operation name)
+   * where it stands as a whole token (the characters around it are not
+   * letters, digits, `_`, `.`, `/` or `-`), in one scan from left to right
+   * taking the longest name at each place; then every registered UUID, in
+   * one pass (a UUID counts only when no hex digit or `-` touches it). The
+   * text need not be JSON.
    */
   aliasifyJson(json: string): string;
   /**
@@ -160,61 +162,6 @@ export function isUuid(s: string): boolean {
   return uuidPattern.test(s);
 }
 
-/** The longest value other than a UUID that an alias stands for, in UTF-8 bytes. */
-const maxNameBytes = 1024;
-
-const utf8 = new TextEncoder();
-
-/**
- * Report whether s may be registered as the value of an alias when it is
- * not a UUID (a field with `anyValue`, a restored state): not empty, at
- * most 1024 bytes of UTF-8, no control character (U+0000 to U+001F,
- * U+007F to U+009F).
- */
-export function isAliasName(s: string): boolean {
-  return (
-    s !== "" &&
-    // eslint-disable-next-line no-control-regex
-    !/[\u0000-\u001f\u007f-\u009f]/.test(s) &&
-    (s.length <= maxNameBytes / 3 || utf8.encode(s).length <= maxNameBytes)
-  );
-}
-
-/** Report whether c may continue a name: what may not touch one in text. */
-function isNameChar(c: number): boolean {
-  return (
-    (c >= 0x30 && c <= 0x39) ||
-    (c >= 0x41 && c <= 0x5a) ||
-    (c >= 0x61 && c <= 0x7a) ||
-    c === 0x5f ||
-    c === 0x2e ||
-    c === 0x2f ||
-    c === 0x2d
-  );
-}
-
-/**
- * Replace each whole-token occurrence of name in text by alias: where the
- * characters before and after it (when any) are not name characters.
- */
-function replaceToken(text: string, name: string, alias: string): string {
-  let out = "";
-  let done = 0;
-  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
-    const end = i + name.length;
-    if (
-      i < done ||
-      (i > 0 && isNameChar(text.charCodeAt(i - 1))) ||
-      (end < text.length && isNameChar(text.charCodeAt(end)))
-    ) {
-      continue;
-    }
-    out += text.slice(done, i) + alias;
-    done = end;
-  }
-  return done === 0 ? text : out + text.slice(done);
-}
-
 /** Split `<prefix>-<digits>` at its last `-`; undefined for another shape. */
 function splitAlias(s: string): [prefix: string, digits: string] | undefined {
   const i = s.lastIndexOf("-");
@@ -237,9 +184,8 @@ class Manager implements AliasManager {
   private counters = new Map<string, number>();
   private aliases = new Map<string, string>(); // alias → UUID
   private uuids = new Map<string, string>(); // UUID or name → alias
-  // The values that are not UUIDs, longest first (then in byte order), for
-  // aliasifyJson's token pass; undefined when it must be sorted again.
-  private names: string[] | undefined = [];
+  // The values that are not UUIDs, for aliasifyJson's names pass.
+  private readonly names = new NameIndex();
   private prefixes = new Set<string>();
 
   constructor(config: AliasConfig) {
@@ -253,7 +199,7 @@ class Manager implements AliasManager {
     this.counters = new Map();
     this.aliases = new Map();
     this.uuids = new Map();
-    this.names = [];
+    this.names.clear();
     this.prefixes = new Set(this.declared);
   }
 
@@ -262,16 +208,8 @@ class Manager implements AliasManager {
     this.aliases.set(alias, value);
     this.uuids.set(value, alias);
     if (!isUuid(value)) {
-      this.names = undefined;
+      this.names.add(value);
     }
-  }
-
-  /** The values that are not UUIDs, longest first. */
-  private namesByLength(): string[] {
-    this.names ??= [...this.uuids.keys()]
-      .filter((v) => !isUuid(v))
-      .sort((a, b) => b.length - a.length || compareBytes(a, b));
-    return this.names;
   }
 
   register(prefix: string, uuid: string): string {
@@ -295,11 +233,11 @@ class Manager implements AliasManager {
     if (this.uuids.size === 0) {
       return json;
     }
-    let out = this.aliasifyUuids(json);
-    for (const name of this.namesByLength()) {
-      out = replaceToken(out, name, this.uuids.get(name) as string);
-    }
-    return out;
+    // Names first: a name may hold a registered UUID.
+    const named = this.names.aliasify(json, (name) =>
+      isUuid(name) ? undefined : this.uuids.get(name),
+    );
+    return this.aliasifyUuids(named);
   }
 
   /** aliasifyJson's UUID pass. */

@@ -1,7 +1,6 @@
 export { defineTool, type AgentTool, type ToolMethod } from "./agent-tool.js";
 export {
   createAliasManager,
-  isAliasName,
   isUuid,
   type AliasConfig,
   type AliasManager,
@@ -10,6 +9,7 @@ export {
   type ResponseAliasTool,
   type ResponseAliases,
 } from "./alias-manager.js";
+export { isAliasName } from "./alias-names.js";
 export {
   conversationCorrupt,
   conversationExpired,

@@ -46,6 +46,26 @@ describe("alias names", () => {
     expect(other.aliasifyJson("(ops/1)")).toBe("(operation-1)");
   });
 
+  it("are found alike by one search each (32 names or fewer) and by one scan (more)", () => {
+    for (const count of [3, 40]) {
+      const m = createAliasManager(config);
+      for (let i = 1; i <= count; i++) {
+        m.registerResponse(
+          "links_export",
+          JSON.stringify({ name: `ops/${i}` }),
+        );
+      }
+      expect(
+        m.aliasifyJson('"ops/3" ops/30 xops/3 ops/3. ops/3,ops/1'),
+        `${count}`,
+      ).toBe(
+        count === 3
+          ? '"operation-3" ops/30 xops/3 ops/3. operation-3,operation-1'
+          : '"operation-3" operation-30 xops/3 ops/3. operation-3,operation-1',
+      );
+    }
+  });
+
   it("are replaced as whole tokens, one occurrence after another", () => {
     const m = createAliasManager(config);
     m.registerResponse("links_export", '{"name":"op"}');
