@@ -190,6 +190,7 @@ describe("reading by number", () => {
     expect(readFieldRules(field("Required", "c"))?.enum).toEqual({
       definedOnly: true,
       in: [1, 3],
+      notIn: [],
     });
     expect(readFieldRules(field("Required", "plain_optional"))).toBe(undefined);
   });

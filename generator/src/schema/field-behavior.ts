@@ -37,8 +37,9 @@ export function isIdentifierBehavior(field: DescField): boolean {
 
 /**
  * True when the field must be sent, whatever the method: REQUIRED
- * behavior, a `buf.validate` `required` rule, or proto2's `required`
- * (LEGACY_REQUIRED).
+ * behavior, `buf.validate` rules that require it (`required`, or enum
+ * rules refusing the 0 an unset field sends: isRequiredByRules), or
+ * proto2's `required` (LEGACY_REQUIRED).
  */
 export function isRequiredField(field: DescField): boolean {
   return (

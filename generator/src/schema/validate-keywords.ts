@@ -112,13 +112,40 @@ export function schemaDialect(strict: boolean): KeywordDialect {
 }
 
 /**
- * True when `(buf.validate.field).required` makes a field with presence
- * (proto3 `optional`, proto2 `optional`) always set: the schema then
- * requires it and does not make it nullable.
+ * True when the field's `buf.validate` rules make a call send it: the
+ * schema then requires it and does not make it nullable. Either
+ * `(buf.validate.field).required` (a field with presence must be set, one
+ * without must not be zero), or, on an enum field without presence, enum
+ * rules that refuse its 0 value (`const` other than 0, `in` without 0,
+ * `not_in` with 0, `defined_only` when the enum declares no 0), since
+ * leaving the field unset sends 0 (a `*_UNSPECIFIED` zero is otherwise
+ * left unset, build-schema.ts).
  */
 export function isRequiredByRules(field: DescField): boolean {
   const rules = readFieldRules(field);
-  return rules !== undefined && rules.required && rules.ignore !== ignoreAlways;
+  if (rules === undefined || rules.ignore === ignoreAlways) {
+    return false;
+  }
+  if (rules.required) {
+    return true;
+  }
+  return (
+    rules.enum !== undefined &&
+    field.fieldKind === "enum" &&
+    !hasPresence(field) &&
+    rules.ignore !== ignoreIfZeroValue &&
+    !enumAccepts(rules.enum, field.enum, 0)
+  );
+}
+
+/** True when the enum rules `rules` accept the number `n` of `desc`. */
+function enumAccepts(rules: EnumRules, desc: DescEnum, n: number): boolean {
+  return (
+    (rules.const === undefined || rules.const === n) &&
+    (rules.in.length === 0 || rules.in.includes(n)) &&
+    !rules.notIn.includes(n) &&
+    (!rules.definedOnly || desc.values.some((v) => v.number === n))
+  );
 }
 
 /**
@@ -605,12 +632,18 @@ function enumRules(
   out: string[],
 ): void {
   // defined_only: the schema lists only defined names already.
-  if (rules.in.length === 0) {
+  if (
+    rules.in.length === 0 &&
+    rules.notIn.length === 0 &&
+    rules.const === undefined
+  ) {
     return;
   }
   const names = schema["enum"];
   const allowed = new Set(
-    desc.values.filter((v) => rules.in.includes(v.number)).map((v) => v.name),
+    desc.values
+      .filter((v) => enumAccepts(rules, desc, v.number))
+      .map((v) => v.name),
   );
   if (Array.isArray(names)) {
     const kept = names.filter((n) => allowed.has(n as string));
@@ -619,5 +652,7 @@ function enumRules(
       return;
     }
   }
-  out.push(`Must be one of ${[...allowed].join(", ")}.`);
+  if (allowed.size > 0) {
+    out.push(`Must be one of ${[...allowed].join(", ")}.`);
+  }
 }

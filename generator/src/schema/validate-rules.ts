@@ -58,8 +58,11 @@ export interface RepeatedRules {
 
 /** `EnumRules`, the part the schemas use. */
 export interface EnumRules {
+  /** `const`: the one number accepted. */
+  readonly const?: number;
   readonly definedOnly: boolean;
   readonly in: readonly number[];
+  readonly notIn: readonly number[];
 }
 
 /** `FieldRules`, the part the schemas use. */
@@ -291,25 +294,36 @@ function decodeRepeated(payload: Uint8Array): RepeatedRules {
 }
 
 function decodeEnum(payload: Uint8Array): EnumRules {
+  let constant: number | undefined;
   let definedOnly = false;
   const values: number[] = [];
+  const notIn: number[] = [];
   eachField(payload, (no, wireType, r) => {
+    if (no === 1 && wireType === WireType.Varint) {
+      constant = r.int32();
+      return true;
+    }
     if (no === 2 && wireType === WireType.Varint) {
       definedOnly = r.bool();
       return true;
     }
-    if (no === 3) {
+    if (no === 3 || no === 4) {
       return readRepeated(
         wireType,
         r,
         WireType.Varint,
         (x) => x.int32(),
-        values,
+        no === 3 ? values : notIn,
       );
     }
     return false;
   });
-  return { definedOnly, in: values };
+  return {
+    ...(constant !== undefined ? { const: constant } : {}),
+    definedOnly,
+    in: values,
+    notIn,
+  };
 }
 
 /** Decode a `FieldRules` message. */
