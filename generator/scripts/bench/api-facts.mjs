@@ -348,5 +348,14 @@ if (opt.json) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
   console.log(`options: tools=all${opt.opt.map((o) => `,${o}`).join("")}`);
-  console.table(rows.map(({ createIdTools, boundNullSites, ...r }) => r));
+  const columns = [
+    "api",
+    "tools",
+    "tokens",
+    "enumStuck",
+    "createId",
+    "boundNull",
+    "masks",
+  ];
+  console.table(rows, columns);
 }
