@@ -13,7 +13,9 @@ export type CheckedFieldMask =
  * ones dropped; each path `*` or dot-separated field names walked from
  * `masks[root]`, each by proto name or lowerCamel name. Returns the wire
  * form (every field written lowerCamel, map keys and `*` as written, joined
- * by `,`), else one message per bad path, in the order of the paths.
+ * by `,`), else one message per bad path, in the order of the paths. A map
+ * key must be lower-case letters and digits, starting with a letter: the
+ * only keys the JSON form of a mask carries unchanged.
  */
 export function checkFieldMask(
   value: string,
@@ -37,6 +39,13 @@ export function checkFieldMask(
   return problems.length > 0 ? { problems } : { wire: wire.join(",") };
 }
 
+/**
+ * A map key the JSON form of a FieldMask can carry: protojson, protobuf-es
+ * fromJson and json_format refuse `_` in a path and read an upper-case
+ * letter as `_` and its lower-case form.
+ */
+const MAP_KEY = /^[a-z][a-z0-9]*$/;
+
 type CheckedPath =
   | { readonly ok: true; readonly wire: string }
   | { readonly ok: false; readonly problem: string };
@@ -58,6 +67,11 @@ function checkPath(
       return fail(`empty field name in path ${quote(path)}`);
     }
     if (mapField !== undefined) {
+      if (!MAP_KEY.test(seg)) {
+        return fail(
+          `map key ${quote(seg)} in path ${quote(path)} cannot be sent in a field mask: keys there take lower-case letters and digits only, starting with a letter`,
+        );
+      }
       out.push(seg);
       leaf = mapField;
       mapField = undefined;

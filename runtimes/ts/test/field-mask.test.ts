@@ -86,6 +86,33 @@ describe("field masks in the argument check", () => {
   });
 });
 
+describe("map keys in a mask", () => {
+  const masks = parseArgumentTable(
+    "t",
+    '{"nodes":[{"fields":{"m":{"mask":0}}}],"masks":[{"fields":{"labels":{"map":true}}}]}',
+  ).masks;
+
+  it("sends a key of lower-case letters and digits as written", () => {
+    expect(checkFieldMask("labels.a1,labels.z", masks, 0)).toEqual({
+      wire: "labels.a1,labels.z",
+    });
+  });
+
+  it("refuses any other key before what follows it", () => {
+    const refused = (key: string, path: string) =>
+      `map key ${JSON.stringify(key)} in path ${JSON.stringify(path)} cannot be sent in a field mask: keys there take lower-case letters and digits only, starting with a letter`;
+    expect(
+      checkFieldMask("labels.Env.x,labels.é,labels.env.x", masks, 0),
+    ).toEqual({
+      problems: [
+        refused("Env", "labels.Env.x"),
+        refused("é", "labels.é"),
+        'field "labels" has no fields, in path "labels.env.x"',
+      ],
+    });
+  });
+});
+
 describe("argument tables with masks", () => {
   const bad = (text: string) => () => parseArgumentTable("t", text);
 
