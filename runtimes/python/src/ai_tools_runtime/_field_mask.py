@@ -5,6 +5,7 @@ protobuf JSON decoder reads (lowerCamel segments, joined by ``,``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -16,6 +17,10 @@ __all__ = ["MaskNode", "check_field_mask", "parse_mask_nodes"]
 
 _SPACE: Final = " \t\n\r"
 _ALL: Final = "*"
+_MAP_KEY: Final = re.compile(r"[a-z][a-z0-9]*")
+"""A map key the JSON form of a mask carries: json_format, protojson and
+protobuf-es refuse ``_`` in a path and read a capital as ``_`` and its
+lower-case letter."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,11 @@ def _path(path: str, masks: tuple[MaskNode, ...], root: int) -> tuple[str, str |
         if seg == "":
             return "", f"empty field name in path {quote(path)}"
         if map_key:
+            if _MAP_KEY.fullmatch(seg) is None:
+                return "", (
+                    f"map key {quote(seg)} in path {quote(path)} cannot be sent in a field mask:"
+                    " keys there take lower-case letters and digits only, starting with a letter"
+                )
             out.append(seg)  # the key, as written; nothing may follow it
             map_key = False
             continue
