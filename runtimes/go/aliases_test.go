@@ -163,6 +163,11 @@ func TestExportRestoreContinuesNumbering(t *testing.T) {
 	if err := b.RestoreState([]byte(long)); err == nil || !strings.Contains(err.Error(), "neither a UUID nor a name") {
 		t.Fatalf("restore of a 1025-byte value: %v", err)
 	}
+	twice := `{"aliases":{"operation-1":"ops/1","operation-2":"ops/1"},"counters":{"operation":2},"version":1}`
+	want := `restore alias state: name "ops/1" has two aliases: "operation-1" and "operation-2"`
+	if err := b.RestoreState([]byte(twice)); err == nil || err.Error() != want {
+		t.Fatalf("restore of a name under two aliases: %v; want %s", err, want)
+	}
 	after, _ := b.ExportState()
 	if string(before) != string(after) {
 		t.Fatalf("refused restore changed the state:\n%s\n%s", before, after)

@@ -227,7 +227,7 @@ func (c *argCheck) object(obj map[string]any, n int, path string, extra []string
 		if v == nil {
 			continue
 		}
-		at := joinPath(path, key)
+		at := joinPath(path, f.name) // reported by proto name, whatever the key
 		switch {
 		case f.mask >= 0:
 			c.masks = append(c.masks, maskValue{obj: obj, key: key, path: at, mask: f.mask, list: f.list})

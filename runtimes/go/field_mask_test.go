@@ -4,6 +4,7 @@ package aitools
 // executor decodes a stand-in and writes "*" back (field_mask.go).
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -107,5 +108,31 @@ func TestMaskWildcardInAResponse(t *testing.T) {
 	}
 	if !proto.Equal(resp, before) {
 		t.Error("the response changed")
+	}
+}
+
+// The stand-in for "*" is put back inside FieldMask values only: the
+// server's own "aitoolsWildcard" (a map key, a path) and the next stand-in
+// it wrote stay as they are.
+func TestMaskWildcardStandInWrittenByTheServer(t *testing.T) {
+	md := maskMessage(t)
+	resp := dynamicpb.NewMessage(md)
+	text := `{"mask":"aitoolsWildcard,aitoolsWildcard","by":{"aitoolsWildcard":{"mask":"aitoolsWildcard"},"aitoolsWildcardQ0":{}}}`
+	if err := (protojson.UnmarshalOptions{}).Unmarshal([]byte(text), resp); err != nil {
+		t.Fatal(err)
+	}
+	mask := resp.Get(md.Fields().ByName("mask")).Message()
+	mask.Get(mask.Descriptor().Fields().ByName("paths")).List().Set(0, protoreflect.ValueOfString("*"))
+	b, err := marshalResponse(protojson.MarshalOptions{}, resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	_ = json.Unmarshal([]byte(`{"mask":"*,aitoolsWildcard","by":{"aitoolsWildcard":{"mask":"aitoolsWildcard"},"aitoolsWildcardQ0":{}}}`), &want)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %s", b)
 	}
 }

@@ -5,6 +5,7 @@ package aitools
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -25,23 +26,37 @@ func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte,
 	if err == nil {
 		return compactJSON(b), nil
 	}
-	c := proto.Clone(resp)
-	opaque := map[string]bool{}
-	wildcards := replaceMaskPaths(c.ProtoReflect(), "*", wildcardProto)
-	if !opaqueAnys(c.ProtoReflect(), opaque, 0) && !wildcards {
-		return nil, err
+	standIn, standInProto := wildcardPath, wildcardProto
+	for {
+		c := proto.Clone(resp)
+		wildcards := replaceMaskPaths(c.ProtoReflect(), "*", standInProto)
+		opaque := map[string]bool{}
+		if !opaqueAnys(c.ProtoReflect(), opaque, 0) && wildcards == 0 {
+			return nil, err
+		}
+		o := opts
+		if len(opaque) > 0 {
+			o.Resolver = opaqueResolver(opaque)
+		}
+		raw, merr := o.Marshal(c)
+		if merr != nil {
+			return nil, merr
+		}
+		text := compactJSON(raw)
+		if wildcards == 0 {
+			return text, nil
+		}
+		out, found := wildcardsInText(text, standIn)
+		if found == wildcards {
+			return out, nil
+		}
+		if standIn != wildcardPath {
+			return nil, fmt.Errorf("a field mask path \"*\" cannot be written: stand-in %s found %d times, want %d", quote(standIn), found, wildcards)
+		}
+		// The server wrote the stand-in elsewhere too (a string, a map
+		// key, a path): take one found nowhere in the text.
+		standIn, standInProto = unusedStandIn(string(text))
 	}
-	if len(opaque) > 0 {
-		opts.Resolver = opaqueResolver(opaque)
-	}
-	b, err = opts.Marshal(c)
-	if err != nil {
-		return nil, err
-	}
-	if wildcards {
-		b = wildcardsInText(compactJSON(b))
-	}
-	return compactJSON(b), nil
 }
 
 // compactJSON removes the white space protojson may add.
