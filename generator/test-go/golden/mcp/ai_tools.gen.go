@@ -643,7 +643,11 @@ func (m *AliasManager) RestoreState(data []byte) error {
 			return fmt.Errorf("restore alias state: alias %s maps to %s, neither a UUID nor a name", quote(alias), quote(uuid))
 		}
 		if other, dup := seen[uuid]; dup {
-			return fmt.Errorf("restore alias state: UUID %s has two aliases: %s and %s", quote(uuid), quote(other), quote(alias))
+			kind := "name"
+			if isUUID(uuid) {
+				kind = "UUID"
+			}
+			return fmt.Errorf("restore alias state: %s %s has two aliases: %s and %s", kind, quote(uuid), quote(other), quote(alias))
 		}
 		seen[uuid] = alias
 		if n > highest[prefix] {
@@ -1161,7 +1165,7 @@ func (c *argCheck) object(obj map[string]any, n int, path string, extra []string
 		if v == nil {
 			continue
 		}
-		at := joinPath(path, key)
+		at := joinPath(path, f.name) // reported by proto name, whatever the key
 		switch {
 		case f.mask >= 0:
 			c.masks = append(c.masks, maskValue{obj: obj, key: key, path: at, mask: f.mask, list: f.list})
@@ -1968,9 +1972,9 @@ func (c *argCheck) checkFieldMask(s string, mask int, field string) (string, boo
 }
 
 // checkPath walks one path from masks[mask]: each segment a field by proto
-// name or wire name, then the fields of its message, or one map key, or
-// nothing after any other field. It returns the wire form, or the message
-// saying what is wrong.
+// name or wire name, then the fields of its message, or one map key
+// (isMaskMapKey), or nothing after any other field. It returns the wire
+// form, or the message saying what is wrong.
 func (c *argCheck) checkPath(p string, mask int) (string, string) {
 	if p == "*" {
 		return p, ""
@@ -1985,6 +1989,9 @@ func (c *argCheck) checkPath(p string, mask int) (string, string) {
 		case leaf != "":
 			return "", "field " + quote(leaf) + " has no fields," + in
 		case mapField != "":
+			if !isMaskMapKey(seg) {
+				return "", "map key " + quote(seg) + in + " cannot be sent in a field mask: keys there take lower-case letters and digits only, starting with a letter"
+			}
 			leaf, mapField = mapField, "" // the key, as written
 			continue
 		}
@@ -2006,6 +2013,20 @@ func (c *argCheck) checkPath(p string, mask int) (string, string) {
 	return strings.Join(segs, "."), ""
 }
 
+// isMaskMapKey reports whether a map key can stand in a FieldMask path as
+// written: protojson, protobuf-es and json_format refuse '_' in the JSON
+// form and read an upper-case letter as '_' and its lower case, so only
+// [a-z][a-z0-9]* reaches the server unchanged.
+func isMaskMapKey(key string) bool {
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !('a' <= c && c <= 'z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return key != ""
+}
+
 // field is the field of a mask node named seg, by proto name, else by its
 // wire name; nil when none.
 func (node *argNode) field(seg string) *argField {
@@ -2024,8 +2045,9 @@ func (node *argNode) field(seg string) *argField {
 // or writes: Go's protojson refuses "*" both ways (it takes every path for
 // a lowerCamel name). The fix-up writes this name for "*" and decode
 // writes "*" back in the decoded request; a response with a "*" path is
-// written with this name, then "*" put back in the text
-// ("aitools_wildcard" as protojson reads it).
+// written with this name ("aitools_wildcard" as protojson reads it), or
+// one unusedStandIn gives when the server wrote it too, then "*" put back
+// in the text.
 const (
 	wildcardPath  = "aitoolsWildcard"
 	wildcardProto = "aitools_wildcard"
@@ -2046,70 +2068,84 @@ func maskWithoutWildcard(s string) string {
 	return strings.Join(paths, ",")
 }
 
-// wildcardsInText writes "*" for each wildcardPath path of the FieldMasks
-// in a JSON text protojson wrote (a path between '"' or ',' and '"' or ',').
-func wildcardsInText(b []byte) []byte {
+// unusedStandIn returns a stand-in for "*" found nowhere in text, as
+// protojson writes it and as a path: "aitoolsWildcardQ<n>" and
+// "aitools_wildcard_q<n>" for the lowest n.
+func unusedStandIn(text string) (string, string) {
+	for n := 0; ; n++ {
+		digits := strconv.Itoa(n)
+		if s := wildcardPath + "Q" + digits; !strings.Contains(text, s) {
+			return s, wildcardProto + "_q" + digits
+		}
+	}
+}
+
+// wildcardsInText writes "*" for each standIn path in a compact JSON text
+// protojson wrote (standIn between '"' or ',' and '"' or ','), and counts
+// them; anything else is left as it is.
+func wildcardsInText(b []byte, standIn string) ([]byte, int) {
 	s := string(b)
 	var out strings.Builder
-	done := 0
-	for i := strings.Index(s, wildcardPath); i >= 0; {
-		end := i + len(wildcardPath)
+	done, found := 0, 0
+	for i := strings.Index(s, standIn); i >= 0; {
+		end := i + len(standIn)
 		if i > 0 && (s[i-1] == '"' || s[i-1] == ',') && end < len(s) && (s[end] == '"' || s[end] == ',') {
 			out.WriteString(s[done:i])
 			out.WriteByte('*')
 			done = end
+			found++
 		}
-		next := strings.Index(s[end:], wildcardPath)
+		next := strings.Index(s[end:], standIn)
 		if next < 0 {
 			break
 		}
 		i = end + next
 	}
-	if done == 0 {
-		return b
+	if found == 0 {
+		return b, 0
 	}
 	out.WriteString(s[done:])
-	return []byte(out.String())
+	return []byte(out.String()), found
 }
 
 // replaceMaskPaths replaces each path from by to in every FieldMask of m,
-// at any depth, and reports whether it replaced any.
-func replaceMaskPaths(m protoreflect.Message, from, to string) bool {
+// at any depth, and returns how many it replaced.
+func replaceMaskPaths(m protoreflect.Message, from, to string) int {
 	if m.Descriptor().FullName() == "google.protobuf.FieldMask" {
 		fd := m.Descriptor().Fields().ByName("paths")
 		if !m.Has(fd) {
-			return false
+			return 0
 		}
-		paths, changed := m.Mutable(fd).List(), false
+		paths, n := m.Mutable(fd).List(), 0
 		for i := 0; i < paths.Len(); i++ {
 			if paths.Get(i).String() == from {
 				paths.Set(i, protoreflect.ValueOfString(to))
-				changed = true
+				n++
 			}
 		}
-		return changed
+		return n
 	}
-	changed := false
+	n := 0
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
 		case fd.IsMap():
 			if fd.MapValue().Message() != nil {
 				v.Map().Range(func(_ protoreflect.MapKey, item protoreflect.Value) bool {
-					changed = replaceMaskPaths(item.Message(), from, to) || changed
+					n += replaceMaskPaths(item.Message(), from, to)
 					return true
 				})
 			}
 		case fd.Message() == nil:
 		case fd.IsList():
 			for i := 0; i < v.List().Len(); i++ {
-				changed = replaceMaskPaths(v.List().Get(i).Message(), from, to) || changed
+				n += replaceMaskPaths(v.List().Get(i).Message(), from, to)
 			}
 		default:
-			changed = replaceMaskPaths(v.Message(), from, to) || changed
+			n += replaceMaskPaths(v.Message(), from, to)
 		}
 		return true
 	})
-	return changed
+	return n
 }
 
 // The text forms the kind checks accept (docs/runtime.md, "Argument fix-up").
@@ -2554,23 +2590,37 @@ func marshalResponse(opts protojson.MarshalOptions, resp proto.Message) ([]byte,
 	if err == nil {
 		return compactJSON(b), nil
 	}
-	c := proto.Clone(resp)
-	opaque := map[string]bool{}
-	wildcards := replaceMaskPaths(c.ProtoReflect(), "*", wildcardProto)
-	if !opaqueAnys(c.ProtoReflect(), opaque, 0) && !wildcards {
-		return nil, err
+	standIn, standInProto := wildcardPath, wildcardProto
+	for {
+		c := proto.Clone(resp)
+		wildcards := replaceMaskPaths(c.ProtoReflect(), "*", standInProto)
+		opaque := map[string]bool{}
+		if !opaqueAnys(c.ProtoReflect(), opaque, 0) && wildcards == 0 {
+			return nil, err
+		}
+		o := opts
+		if len(opaque) > 0 {
+			o.Resolver = opaqueResolver(opaque)
+		}
+		raw, merr := o.Marshal(c)
+		if merr != nil {
+			return nil, merr
+		}
+		text := compactJSON(raw)
+		if wildcards == 0 {
+			return text, nil
+		}
+		out, found := wildcardsInText(text, standIn)
+		if found == wildcards {
+			return out, nil
+		}
+		if standIn != wildcardPath {
+			return nil, fmt.Errorf("a field mask path \"*\" cannot be written: stand-in %s found %d times, want %d", quote(standIn), found, wildcards)
+		}
+		// The server wrote the stand-in elsewhere too (a string, a map
+		// key, a path): take one found nowhere in the text.
+		standIn, standInProto = unusedStandIn(string(text))
 	}
-	if len(opaque) > 0 {
-		opts.Resolver = opaqueResolver(opaque)
-	}
-	b, err = opts.Marshal(c)
-	if err != nil {
-		return nil, err
-	}
-	if wildcards {
-		b = wildcardsInText(compactJSON(b))
-	}
-	return compactJSON(b), nil
 }
 
 // compactJSON removes the white space protojson may add.

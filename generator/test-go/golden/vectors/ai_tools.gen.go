@@ -493,7 +493,11 @@ func (m *AliasManager) RestoreState(data []byte) error {
 			return fmt.Errorf("restore alias state: alias %s maps to %s, neither a UUID nor a name", quote(alias), quote(uuid))
 		}
 		if other, dup := seen[uuid]; dup {
-			return fmt.Errorf("restore alias state: UUID %s has two aliases: %s and %s", quote(uuid), quote(other), quote(alias))
+			kind := "name"
+			if isUUID(uuid) {
+				kind = "UUID"
+			}
+			return fmt.Errorf("restore alias state: %s %s has two aliases: %s and %s", kind, quote(uuid), quote(other), quote(alias))
 		}
 		seen[uuid] = alias
 		if n > highest[prefix] {
