@@ -67,3 +67,20 @@ func TestUpdateMaskReachesTheServerAsPaths(t *testing.T) {
 		t.Errorf("update_mask \"*\": %v", err)
 	}
 }
+
+// A map key in a path reaches the server as written when protojson can
+// carry it ([a-z][a-z0-9]*); any other key is refused, nothing sent
+// (protojson would read "Prod" as "_prod").
+func TestMaskMapKeys(t *testing.T) {
+	c := needServer(t)
+	resetServer(t)
+	ctx := ctxT(t)
+	m := newModel(t, c, newUUID())
+	expectRejected(t, m.e, "samples_echo_loose", `{"mask":"byName.prod2,by_name.Prod"}`,
+		"invalid arguments, nothing was sent:\n- \"mask\": map key \"Prod\" in path \"by_name.Prod\" cannot be sent in a field mask: "+
+			"keys there take lower-case letters and digits only, starting with a letter")
+	from := len(recorded(t))
+	m.call(ctx, "samples_echo_loose", `{"mask":"byName.prod2, by_name.k"}`)
+	expectRecordedFrom(t, from, []want{{"linkhub.v1.SampleService/EchoLoose",
+		&linkhubv1.Sample{Mask: &fieldmaskpb.FieldMask{Paths: []string{"by_name.prod2", "by_name.k"}}}}})
+}

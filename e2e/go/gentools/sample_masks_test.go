@@ -12,6 +12,7 @@ package gentools_test
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +30,8 @@ var sampleMasks = []string{"maybe_text, byName.k", "inner.name,at", "maybeCount,
 
 // maskWire is what a FieldMask's text sends (CONTRACT31 M4): each path's
 // fields by JSON name, a map's key and "*" as written, joined by ","
-// without spaces, empty paths dropped; false when a path names no field.
+// without spaces, empty paths dropped; false when a path names no field or
+// has a map key outside [a-z][a-z0-9]*.
 func maskWire(text string, md protoreflect.MessageDescriptor) (string, bool) {
 	var wire []string
 	for _, p := range strings.Split(text, ",") {
@@ -49,6 +51,11 @@ func maskWire(text string, md protoreflect.MessageDescriptor) (string, bool) {
 	return strings.Join(wire, ","), true
 }
 
+// mapKeyInMask is a map key the JSON form of a FieldMask carries as
+// written: protojson refuses '_' there and reads an upper-case letter as
+// '_' and its lower case.
+var mapKeyInMask = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+
 // maskPathWire is the wire form of one path's segments below md.
 func maskPathWire(segs []string, md protoreflect.MessageDescriptor) (string, bool) {
 	out := make([]string, len(segs))
@@ -67,6 +74,9 @@ func maskPathWire(segs []string, md protoreflect.MessageDescriptor) (string, boo
 		switch {
 		case fd.IsMap() && i+1 < len(segs):
 			i++
+			if !mapKeyInMask.MatchString(segs[i]) {
+				return "", false // the decoders would read another key
+			}
 			out[i] = segs[i] // the key, then nothing
 		case fd.Message() != nil && !fd.IsList() && !fd.IsMap() && !strings.HasPrefix(string(fd.Message().FullName()), "google.protobuf."):
 			md = fd.Message()
