@@ -1,5 +1,6 @@
 """Quick benchmark: aliasify_json on a 25 KB response holding 1,000
-registered UUIDs (plus resolve_json and register_response on it).
+registered UUIDs (plus resolve_json and register_response on it), then with
+20 and 100 operation names registered too.
 
 With ``--before REV`` (a git revision of this repository, e.g. the commit
 before issue 30), also the executor's overhead: one tool call through the
@@ -15,6 +16,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
@@ -77,6 +79,14 @@ def main() -> int:
     print(f"bench: aliasify_json  {t_aliasify * 1e3:.2f} ms (best of 20)")
     print(f"bench: resolve_json   {t_resolve * 1e3:.2f} ms (best of 20, aliasified text)")
     print(f"bench: register_response {t_register * 1e3:.2f} ms (best of 20, one walk)")
+    # Names (operation names, not UUIDs) registered too, ten of them in the text.
+    for count in (20, 100):
+        names = [f"workspaces/w1/operations/{i}" for i in range(1, count + 1)]
+        for name in names:
+            manager.register("operation", name)
+        named = json.dumps({"accounts": items, "operations": names[:10]}, separators=(",", ":"))
+        t_names = best_of(partial(manager.aliasify_json, named))
+        print(f"bench: aliasify_json  {t_names * 1e3:.2f} ms (best of 20, {count} names too)")
     if len(sys.argv) == 3 and sys.argv[1] == "--before":
         from bench_executor import compare
 

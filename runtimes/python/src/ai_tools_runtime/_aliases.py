@@ -11,6 +11,7 @@ from typing import Any, Final
 import grpc
 from google.protobuf import descriptor_pool
 
+from ._alias_names import NameIndex
 from ._json import JsonNumber, decode_json, encode_json, json_kind, quote
 from ._tables import AliasConfig, ResponseAliasField
 from ._tool_error import ToolError
@@ -23,8 +24,6 @@ _UUID_RE: Final = re.compile(f"{_HEX}{{8}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{
 # A UUID-shaped run touching no hex digit and no '-'.
 _UUID_IN_TEXT: Final = re.compile(f"(?<![0-9a-fA-F-]){_UUID_RE.pattern}(?![0-9a-fA-F-])")
 _DIGITS: Final = re.compile("[0-9]+")
-# What may not touch a name (a registered value that is not a UUID) in text.
-_TOKEN: Final = "A-Za-z0-9_./-"
 _CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
 _MAX_NAME_BYTES: Final = 1024
 _MAX_INT: Final = (1 << 63) - 1
@@ -45,16 +44,6 @@ def is_alias_name(s: str) -> bool:
         and len(s.encode("utf-8", "surrogatepass")) <= _MAX_NAME_BYTES
         and _CONTROL.search(s) is None
     )
-
-
-def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
-    """One pattern matching any of ``names`` as a whole token, longer names
-    first (so that the longest one standing there wins)."""
-    ordered = sorted(names, key=lambda n: (-len(n), n))
-    if not ordered:
-        return None
-    alternatives = "|".join(re.escape(n) for n in ordered)
-    return re.compile(f"(?<![{_TOKEN}])(?:{alternatives})(?![{_TOKEN}])")
 
 
 def _split_alias(s: str) -> tuple[str, str] | None:
@@ -86,8 +75,7 @@ class AliasManager:
         self._aliases: dict[str, str] = {}
         self._uuids: dict[str, str] = {}
         self._prefixes: set[str] = set()
-        self._names: set[str] = set()
-        self._names_re: re.Pattern[str] | None = None
+        self._names = NameIndex()
         self._reset()
 
     @property
@@ -99,8 +87,7 @@ class AliasManager:
         self._aliases = {}
         self._uuids = {}
         self._prefixes = set(self._config.known_alias_prefixes)
-        self._names = set()
-        self._names_re = None
+        self._names = NameIndex()
 
     # -- register / resolve ------------------------------------------------
 
@@ -127,7 +114,6 @@ class AliasManager:
         """Aliasify ``value`` as a whole token when it is not a UUID."""
         if value != "" and not is_uuid(value):
             self._names.add(value)
-            self._names_re = None
 
     def resolve_alias(self, alias: str) -> str:
         """The UUID of a registered alias, else ``alias`` unchanged."""
@@ -157,10 +143,7 @@ class AliasManager:
         if self._names:
             # Names first, on the text as written: one may hold a registered
             # UUID (workspaces/<uuid>/operations/1).
-            if self._names_re is None:
-                self._names_re = _names_pattern(self._names)
-            assert self._names_re is not None
-            text = self._names_re.sub(replace, text)
+            text = self._names.aliasify(text, uuids)
         return _UUID_IN_TEXT.sub(replace, text)
 
     def resolve_json(self, json_text: str, *, checked: bool = True) -> str:
