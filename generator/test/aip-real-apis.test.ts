@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DescField, DescMessage } from "../src/descriptors.js";
 import type { GeneratorModel, ToolModel } from "../src/model/model.js";
-import { isRequiredField } from "../src/schema/field-behavior.js";
-import { hasUnspecifiedZero } from "../src/schema/enum-schema.js";
 import { httpBoundFields } from "../src/schema/http-bound-fields.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { modelOf } from "./support/model.js";
@@ -109,11 +107,13 @@ describe("AIP rules on real Google APIs", () => {
     }
   });
 
-  it("an AIP-133 Create (Gemini API CreateDocument, CreateChunk, CreatePermission) no longer requires the identifier", () => {
+  it("an AIP-133 Create (Gemini API CreateDocument, CreateChunk, CreatePermission; top-level CreateCorpus, CreateFile) no longer requires the identifier", () => {
     for (const [method, resource] of [
       ["CreateDocument", "document"],
       ["CreateChunk", "chunk"],
       ["CreatePermission", "permission"],
+      ["CreateCorpus", "corpus"],
+      ["CreateFile", "file"],
     ] as const) {
       const tool = toolFor(gemini, method);
       const root = JSON.parse(tool.schemaJson) as JsonSchema;
@@ -160,27 +160,47 @@ describe("AIP rules on real Google APIs", () => {
   });
 
   it("strict enum fields with an UNSPECIFIED zero can be null unless required", () => {
-    let nullable = 0;
+    // Every singular enum field outside a oneof that a strict tool shows,
+    // by message: all have an UNSPECIFIED zero; the three REQUIRED ones
+    // (field_behavior) must be sent, the others may be null.
+    const nullable = [
+      "google.ai.generativelanguage.v1beta.EmbedContentRequest.task_type",
+      "google.ai.generativelanguage.v1beta.File.source",
+      "google.ai.generativelanguage.v1beta.FunctionCallingConfig.mode",
+      "google.ai.generativelanguage.v1beta.GenerationConfig.media_resolution",
+      "google.ai.generativelanguage.v1beta.Permission.grantee_type",
+      "google.pubsub.v1.GetSchemaRequest.view",
+      "google.pubsub.v1.ListSchemaRevisionsRequest.view",
+      "google.pubsub.v1.ListSchemasRequest.view",
+      "google.pubsub.v1.PlatformLogsSettings.severity",
+      "google.pubsub.v1.Schema.type",
+      "google.pubsub.v1.SchemaSettings.encoding",
+      "google.pubsub.v1.ValidateMessageRequest.encoding",
+    ];
+    const required = [
+      "google.ai.generativelanguage.v1beta.GenerateAnswerRequest.answer_style",
+      "google.ai.generativelanguage.v1beta.Permission.role",
+      "google.ai.generativelanguage.v1beta.Schema.type",
+    ];
+    const seen = new Map<string, Set<boolean>>();
     for (const model of [pubsub, gemini]) {
       for (const tool of model.tools.filter((t) => t.strict)) {
         eachField(tool, (field, object, root) => {
-          if (
-            field.fieldKind !== "enum" ||
-            field.oneof !== undefined ||
-            !hasUnspecifiedZero(field.enum) ||
-            isRequiredField(field) ||
-            httpBoundFields(tool.method).has(field.name)
-          ) {
-            return;
-          }
-          expect(
-            canLeaveUnset(root, object, field.name),
-            `${tool.name}: ${field.parent.typeName}.${field.name}`,
-          ).toBe(true);
-          nullable++;
+          if (field.fieldKind !== "enum" || field.oneof !== undefined) return;
+          const name = `${field.parent.typeName}.${field.name}`;
+          const set = seen.get(name) ?? new Set<boolean>();
+          set.add(canLeaveUnset(root, object, field.name));
+          seen.set(name, set);
         });
       }
     }
-    expect(nullable).toBeGreaterThan(20);
+    const each = (value: boolean): string[] =>
+      [...seen]
+        .filter(([, values]) => values.size === 1 && values.has(value))
+        .map(([name]) => name)
+        .sort();
+    expect(each(true)).toEqual(nullable);
+    expect(each(false)).toEqual(required);
+    expect(seen.size).toBe(nullable.length + required.length);
   });
 });

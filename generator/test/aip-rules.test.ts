@@ -44,6 +44,8 @@ message Shelf {
 message Topic { string name = 1 [(google.api.field_behavior) = IDENTIFIER]; string label = 2; }
 message CreateBookRequest { string parent = 1; Book book = 2; }
 message CreateShelfRequest { string parent = 1; Shelf shelf = 2; }
+// A top-level resource: no parent (the Gemini API's CreateCorpusRequest).
+message CreateRootBookRequest { Book book = 1; }
 message UpdateBookRequest { Book book = 1; }
 message Options {
   optional string note = 1 [(google.api.field_behavior) = REQUIRED];
@@ -60,6 +62,10 @@ message Options {
   //   1. ask
   //   2. answer
   string steps = 10;
+  // The reviewer, such as acct-2.
+  string reviewer_id = 11 [(ai.tools.v1.tool_field) = {alias_prefix: "acct"}];
+  // Not aliases: xacct-1, acct-1x, acct-one.
+  string editor_id = 12 [(ai.tools.v1.tool_field) = {alias_prefix: "acct"}];
 }
 message BoundRequest { optional string name = 1; Color color = 2; }
 
@@ -67,6 +73,7 @@ service S {
 ${[
   ["create_book", "CreateBook", "CreateBookRequest", ""],
   ["create_shelf", "CreateShelf", "CreateShelfRequest", ""],
+  ["create_root_book", "CreateRootBook", "CreateRootBookRequest", ""],
   ["update_book", "UpdateBook", "UpdateBookRequest", ""],
   ["create_topic", "CreateTopic", "Topic", ""],
   ["options", "SetOptions", "Options", ""],
@@ -297,6 +304,24 @@ describe("AIP-133 Create and AIP-134 Update (contract A)", () => {
     expectStrictAgreement("create_book_strict");
   });
 
+  it("Create without parent (a top-level resource): the same", () => {
+    const book = object(
+      props(schemaOf(plain, "create_root_book_strict"))["book"]!,
+    );
+    expect(nullable(props(book)["name"]!)).toBe(true);
+    const loose = object(
+      props(schemaOf(plain, "create_root_book_loose"))["book"]!,
+    );
+    expect(loose["required"]).toEqual(["title", "create_time", "must_title"]);
+    expect(
+      tableOf(plain, "create_root_book_strict").nodes[1]!.required,
+    ).toEqual(["title", "create_time", "must_title"]);
+    expect(tableOf(plain, "create_root_book_loose").nodes[1]!.required).toEqual(
+      ["must_title"],
+    );
+    expectStrictAgreement("create_root_book_strict");
+  });
+
   it("Create: an IDENTIFIER that is also REQUIRED stays required", () => {
     const shelf = object(
       props(schemaOf(plain, "create_shelf_strict"))["shelf"]!,
@@ -347,6 +372,16 @@ describe("descriptions (contract D)", () => {
     );
     expect(loose["owner_ids"]!["description"]).toBe(
       'The owners.\n\nAn id alias such as "acct-1".',
+    );
+  });
+
+  it("add no alias note to a description that names an alias already", () => {
+    const loose = props(schemaOf(plain, "options_loose"));
+    expect(loose["reviewer_id"]!["description"]).toBe(
+      "The reviewer, such as acct-2.",
+    );
+    expect(loose["editor_id"]!["description"]).toBe(
+      'Not aliases: xacct-1, acct-1x, acct-one.\n\nAn id alias such as "acct-1".',
     );
   });
 

@@ -6,7 +6,7 @@ import {
   maxToolNameBytes,
   wordTail,
 } from "../src/model/derived-names.js";
-import { cleanMethodComment } from "../src/model/method-description.js";
+import { cleanComment } from "../src/schema/comments.js";
 import { toolNamePattern } from "../src/model/tool-names.js";
 
 /** SHA-256 of `s` as a big-endian unsigned integer, in lowercase base 36. */
@@ -161,21 +161,17 @@ describe("shortened names cut at a word", () => {
 describe("method comments as descriptions", () => {
   it("drop lint directives, the space after // and blank lines at the ends", () => {
     expect(
-      cleanMethodComment(
+      cleanComment(
         " buf:lint:ignore RPC_REQUEST_STANDARD_NAME\n Creates an account.\n\n Owners only.  \n @ignore-comment\n\n",
       ),
     ).toBe("Creates an account.\n\nOwners only.");
   });
 
   it("keep indentation past the first space, and Windows line ends", () => {
-    expect(cleanMethodComment(" Steps:\r\n   1. ask\r\n")).toBe(
-      "Steps:\n  1. ask",
-    );
+    expect(cleanComment(" Steps:\r\n   1. ask\r\n")).toBe("Steps:\n  1. ask");
   });
 
   it("leave nothing of a comment that only holds directives", () => {
-    expect(cleanMethodComment(" buf:lint:ignore X\n  @ignore-comment\n")).toBe(
-      "",
-    );
+    expect(cleanComment(" buf:lint:ignore X\n  @ignore-comment\n")).toBe("");
   });
 });

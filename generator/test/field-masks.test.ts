@@ -139,6 +139,39 @@ describe("field mask target and hint", () => {
     );
   });
 
+  it("leaves out of the example what the input leaves out, by the options too", () => {
+    const shelf = `${header}
+message Shelf {
+  string old = 4 [deprecated = true];
+  // [Output Only] The theme.
+  string theme = 1;
+  string label = 2;
+  string size = 3;
+}
+message UpdateShelfRequest { Shelf shelf = 1; google.protobuf.FieldMask update_mask = 2; }
+service ShelfService {
+${rpc("UpdateShelf", "update_shelf", "UpdateShelfRequest", "Shelf")}
+}
+`;
+    const hint = (parameter: string): unknown => {
+      const tool = toolOf(
+        modelOf(compileRequest({ "m/v1/s.proto": shelf }, parameter)),
+        "update_shelf",
+      );
+      const schema = JSON.parse(tool.schemaJson) as Json;
+      return ((schema["properties"] as Json)["update_mask"] as Json)[
+        "description"
+      ];
+    };
+    const example = (fields: string): string =>
+      `Comma-separated field paths of Shelf, e.g. "${fields}"; "*" for all fields.`;
+    expect(hint("target=go")).toBe(example("theme,label"));
+    expect(hint("target=go,deprecated=keep")).toBe(example("theme,label"));
+    expect(hint("target=go,output_only_comments=true")).toBe(
+      example("label,size"),
+    );
+  });
+
   it("has no pattern any more", () => {
     expect(toolOf(model, "update_book").schemaJson).not.toContain("pattern");
   });

@@ -185,14 +185,15 @@ function toolView(
   if (tool.outputWrapKey !== "") {
     lines.push(["wrap", goQuote(tool.outputWrapKey)]);
   }
-  // Every hint, true or false: the runtime lists all four (docs/mcp.md).
+  // The true hints only, as hand-written Go would: false is the zero
+  // value, and the runtime lists all four either way (docs/mcp.md).
   const { readOnly, destructive, idempotent, openWorld } = tool.hints;
-  lines.push(
-    ["readOnly", String(readOnly)],
-    ["destructive", String(destructive)],
-    ["idempotent", String(idempotent)],
-    ["openWorld", String(openWorld)],
-  );
+  const hints = { readOnly, destructive, idempotent, openWorld };
+  for (const [key, value] of Object.entries(hints)) {
+    if (value) {
+      lines.push([key, "true"]);
+    }
+  }
   const keys = alignKeys(lines.map(([key, value]) => ({ key, value })));
   const requestPkg = packages.get(tool.input.file.proto.name)!.name;
   const request = `${requestPkg}.${goMessageName(tool.input.typeName, tool.input.file.proto.package)}`;

@@ -4,8 +4,6 @@ import type { ProblemCollector } from "../errors.js";
 import { aliasPrefixOf } from "../schema/alias-prefix.js";
 import type { AliasField } from "./model.js";
 
-const prefixOf = aliasPrefixOf;
-
 /** The annotated prefix only (the legacy table knows no synthesized one). */
 function annotatedPrefixOf(field: DescField): string {
   return readToolField(field).aliasPrefix;
@@ -34,7 +32,7 @@ export function checkAliasPrefixes(
     visited.add(message.typeName);
     for (let i = 0, fields = message.fields; i < fields.length; i++) {
       const field = fields[i]!;
-      const prefix = prefixOf(field);
+      const prefix = aliasPrefixOf(field);
       if (prefix !== "" && !prefixPattern.test(prefix)) {
         const pkg = message.file.proto.package;
         problems.add({
@@ -70,7 +68,7 @@ export function requestAliasFields(request: DescMessage): AliasField[] {
   const out: AliasField[] = [];
   for (let i = 0, fields = request.fields; i < fields.length; i++) {
     const field = fields[i]!;
-    const prefix = prefixOf(field);
+    const prefix = aliasPrefixOf(field);
     if (prefix !== "") {
       out.push({ name: field.name, jsonName: field.jsonName, prefix });
     }
@@ -89,8 +87,8 @@ export function outputPrefix(
 ): string {
   for (let i = 0, fields = response.fields; i < fields.length; i++) {
     const field = fields[i]!;
-    if (field.jsonName === "id" && prefixOf(field) !== "") {
-      return prefixOf(field);
+    if (field.jsonName === "id" && aliasPrefixOf(field) !== "") {
+      return aliasPrefixOf(field);
     }
   }
   for (let i = 0, fields = response.fields; i < fields.length; i++) {
@@ -106,8 +104,8 @@ export function outputPrefix(
     }
     for (let j = 0, inners = message.fields; j < inners.length; j++) {
       const inner = inners[j]!;
-      if (inner.jsonName === "id" && prefixOf(inner) !== "") {
-        return prefixOf(inner);
+      if (inner.jsonName === "id" && aliasPrefixOf(inner) !== "") {
+        return aliasPrefixOf(inner);
       }
     }
   }

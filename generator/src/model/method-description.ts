@@ -2,19 +2,12 @@ import type { DescMethod } from "../descriptors.js";
 import { cleanComment, methodLeadingComment } from "../schema/comments.js";
 
 /**
- * A method's leading comment as a tool description: {@link cleanComment}
- * (linter directives dropped, the common indentation taken off, blank
- * lines at either end removed), the same cleaning as fields' comments.
- */
-export function cleanMethodComment(comment: string): string {
-  return cleanComment(comment);
-}
-
-/**
  * The description of a tool: `annotated` (the rpc_tool option's) when it is
- * not empty, else the method's cleaned leading comment
- * ({@link cleanMethodComment}), else one generated from the method's names:
- * `Calls CreateAccount of the gRPC service acme.crm.v1.CrmService.`
+ * not empty, else the method's leading comment cleaned as fields' comments
+ * are ({@link cleanComment}: linter directives dropped, the common
+ * indentation taken off, blank lines at either end removed), else one
+ * generated from the method's names: `Calls CreateAccount of the gRPC
+ * service acme.crm.v1.CrmService.`
  */
 export function methodDescription(
   method: DescMethod,
@@ -23,7 +16,7 @@ export function methodDescription(
   if (annotated.trim() !== "") {
     return annotated;
   }
-  const comment = cleanMethodComment(methodLeadingComment(method));
+  const comment = cleanComment(methodLeadingComment(method));
   if (comment !== "") {
     return comment;
   }

@@ -13,7 +13,7 @@ import {
 import { readToolField } from "../annotations.js";
 
 import { aliasPrefixOf } from "./alias-prefix.js";
-import { aliasNote } from "./alias-note.js";
+import { withAliasNote } from "./alias-note.js";
 import { enumSchema, hasUnspecifiedZero } from "./enum-schema.js";
 import {
   isDeprecatedField,
@@ -358,7 +358,8 @@ function isLeftUnset(
  * A request field's description (field-description.ts), marked
  * `Deprecated.` first when the field is deprecated (kept because it is
  * required, or by `deprecated=keep`), with the alias note (alias-note.ts)
- * as its last paragraph when the field takes an alias.
+ * as its last paragraph when the field takes an alias and its description
+ * names no alias of that prefix yet.
  */
 function inputDescription(field: DescField): string {
   let description = fieldDescription(field);
@@ -367,11 +368,7 @@ function inputDescription(field: DescField): string {
       description === "" ? "Deprecated." : `Deprecated. ${description}`;
   }
   const prefix = aliasPrefixOf(field);
-  if (prefix !== "") {
-    const note = aliasNote(prefix);
-    description = description === "" ? note : `${description}\n\n${note}`;
-  }
-  return description;
+  return prefix === "" ? description : withAliasNote(description, prefix);
 }
 
 function closedEmptyObject(): JsonSchema {
@@ -574,7 +571,10 @@ function expandMessage(
       continue; // google.protobuf.Any: no usable JSON shape
     }
     if (isFieldMask(field)) {
-      schema["description"] = maskHint(maskTarget(field, atRoot, ctx.method));
+      schema["description"] = maskHint(
+        maskTarget(field, atRoot, ctx.method),
+        ctx.rules,
+      );
     }
     const description = applyValidateRules(
       field,

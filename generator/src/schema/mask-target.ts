@@ -1,6 +1,11 @@
-import { isIdentifier, isOutputOnly, readToolField } from "../annotations.js";
 import type { DescField, DescMessage, DescMethod } from "../descriptors.js";
-import { methodKind } from "../model/method-kind.js";
+import { hasMethodPrefix, methodKind } from "../model/method-kind.js";
+import {
+  isDeprecatedField,
+  isIdentifierBehavior,
+  leftOutOfInput,
+} from "./field-behavior.js";
+import { defaultSchemaRules, type SchemaRules } from "./schema-rules.js";
 
 /**
  * The message a `google.protobuf.FieldMask` field's paths name (docs/schemas.md,
@@ -42,10 +47,9 @@ export function maskTarget(
   method: DescMethod | undefined,
 ): DescMessage {
   const holder = field.parent;
-  const update =
-    field.name.startsWith("update") ||
-    (atRoot && method !== undefined && method.name.startsWith("Update"));
-  if (update) {
+  const updateMethod =
+    atRoot && method !== undefined && hasMethodPrefix(method.name, "Update");
+  if (updateMethod || field.name.startsWith("update")) {
     const resources = holder.fields.filter(
       (f) => f.fieldKind === "message" && !isProtobufType(f.message),
     );
@@ -54,10 +58,9 @@ export function maskTarget(
     }
     // Several: the one the method is named after (UpdateWorkerConfig's
     // `worker_config`), as AIP-134 names the resource field.
-    const named =
-      atRoot && method !== undefined && method.name.startsWith("Update")
-        ? resources.find((f) => f.name === snakeCase(method.name.slice(6)))
-        : undefined;
+    const named = updateMethod
+      ? resources.find((f) => f.name === snakeCase(method.name.slice(6)))
+      : undefined;
     return named?.message ?? holder;
   }
   if (!atRoot || method === undefined) {
@@ -87,26 +90,34 @@ function snakeCase(name: string): string {
   return name.replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase();
 }
 
-/** True when a mask example may name the field: one the caller writes. */
-function writable(field: DescField): boolean {
+/**
+ * True when a mask example may name the field: one the caller writes, so
+ * not one an input schema leaves out (skip, OUTPUT_ONLY, with
+ * `output_only_comments=true` by comment too), nor an IDENTIFIER nor a
+ * deprecated field (even under `deprecated=keep`).
+ */
+function writable(field: DescField, rules: SchemaRules): boolean {
   return !(
-    isOutputOnly(field) ||
-    isIdentifier(field) ||
-    readToolField(field).skip ||
-    field.proto.options?.deprecated === true
+    leftOutOfInput(field, rules) ||
+    isIdentifierBehavior(field) ||
+    isDeprecatedField(field)
   );
 }
 
 /**
  * The schema hint of a mask whose paths name `target`'s fields: its short
- * name and an example of the first two fields a caller writes.
+ * name and an example of the first two fields a caller writes (`rules`:
+ * the options `deprecated` and `output_only_comments`).
  */
-export function maskHint(target: DescMessage): string {
+export function maskHint(
+  target: DescMessage,
+  rules: SchemaRules = defaultSchemaRules,
+): string {
   const fields = target.fields;
   if (fields.length === 0) {
     return `Comma-separated field paths; "*" for all fields.`;
   }
-  const shown = fields.filter(writable).slice(0, 2);
+  const shown = fields.filter((f) => writable(f, rules)).slice(0, 2);
   const example = (shown.length > 0 ? shown : [fields[0]!])
     .map((f) => f.name)
     .join(",");

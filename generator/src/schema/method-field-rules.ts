@@ -1,6 +1,8 @@
 import type { DescField, DescMessage, DescMethod } from "../descriptors.js";
+import { hasMethodPrefix } from "../model/method-kind.js";
 import { isIdentifierBehavior, isRequiredField } from "./field-behavior.js";
 import { httpBoundFields } from "./http-bound-fields.js";
+import { isProtobufType } from "./mask-target.js";
 
 /**
  * What a method makes of a request field, whatever its own declaration
@@ -8,13 +10,6 @@ import { httpBoundFields } from "./http-bound-fields.js";
  * argument table) or `optional` (nullable in a strict tool, not required).
  */
 export type FieldRule = "required" | "optional";
-
-/** True when `name` is `prefix` followed by an upper-case letter or nothing. */
-function startsWithWord(name: string, prefix: string): boolean {
-  return (
-    name.startsWith(prefix) && !/^[a-z0-9]/.test(name.slice(prefix.length))
-  );
-}
 
 /**
  * The request's resource fields (AIP-133, AIP-134): its singular message
@@ -26,10 +21,7 @@ function resourceIdentifiers(
 ): { readonly resource: DescField; readonly id: DescField }[] {
   const out = [];
   for (const resource of request.fields) {
-    if (
-      resource.fieldKind !== "message" ||
-      resource.message.typeName.startsWith("google.protobuf.")
-    ) {
+    if (resource.fieldKind !== "message" || isProtobufType(resource.message)) {
       continue;
     }
     const id = resource.message.fields.find(isIdentifierBehavior);
@@ -50,10 +42,12 @@ const rulesByMethod = new WeakMap<DescMethod, ReadonlyMap<string, FieldRule>>();
  *   fields on the way to it (`book` of `{book.name=…}`): required;
  * - AIP-134, a method named `Update…`: the IDENTIFIER field of the
  *   resource field: required;
- * - AIP-133, a method named `Create…` whose request has a top-level
- *   `parent` field: the IDENTIFIER field of the resource field: optional
- *   (the server names the resource), unless REQUIRED or bound. A request
- *   without `parent` (Pub/Sub's `CreateTopic(Topic)`) is left alone.
+ * - AIP-133, a method named `Create…`: the IDENTIFIER field of the
+ *   resource field: optional (the server names the resource), unless
+ *   REQUIRED or bound; with or without a `parent` field (a top-level
+ *   resource has none: the Gemini API's `CreateCorpus(corpus)`). A request
+ *   that is itself the resource (Pub/Sub's `CreateTopic(Topic)`) has no
+ *   resource field and is left alone.
  */
 export function methodFieldRules(
   method: DescMethod | undefined,
@@ -74,10 +68,8 @@ const noRules: ReadonlyMap<string, FieldRule> = new Map();
 function readRules(method: DescMethod): ReadonlyMap<string, FieldRule> {
   const rules = new Map<string, FieldRule>();
   const request = method.input;
-  const update = startsWithWord(method.name, "Update");
-  const create =
-    startsWithWord(method.name, "Create") &&
-    request.fields.some((f) => f.name === "parent");
+  const update = hasMethodPrefix(method.name, "Update");
+  const create = hasMethodPrefix(method.name, "Create");
   if (update || create) {
     for (const { resource, id } of resourceIdentifiers(request)) {
       if (update || !isRequiredField(id)) {

@@ -67,7 +67,7 @@ var LinksCreate = AgentTool{
 	Name:        "links_create",
 	Description: "Create a link on a page.",
 	Strict:      true,
-	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"page_id\":{\"description\":\"The page to add the link to.\\n\\nUse a page alias such as page-1.\\n\\nAn id alias such as \\\"page-1\\\".\",\"type\":\"string\"},\"title\":{\"description\":\"Display title.\",\"type\":\"string\"},\"url\":{\"description\":\"Target URL.\",\"type\":\"string\"},\"workspace_id\":{\"description\":\"The workspace: a raw UUID, no alias.\",\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"url\",\"title\"],\"type\":\"object\"}"),
+	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"page_id\":{\"description\":\"The page to add the link to.\\n\\nUse a page alias such as page-1.\",\"type\":\"string\"},\"title\":{\"description\":\"Display title.\",\"type\":\"string\"},\"url\":{\"description\":\"Target URL.\",\"type\":\"string\"},\"workspace_id\":{\"description\":\"The workspace: a raw UUID, no alias.\",\"type\":\"string\"}},\"required\":[\"workspace_id\",\"page_id\",\"url\",\"title\"],\"type\":\"object\"}"),
 }
 
 // LinksDelete is the tool "links_delete".

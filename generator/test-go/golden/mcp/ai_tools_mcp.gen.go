@@ -49,23 +49,17 @@ func RegisterNoteServiceHandler(server *mcp.Server, impl mcpdemov1.NoteServiceSe
 func ForwardToNoteServiceClient(server *mcp.Server, client mcpdemov1.NoteServiceClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
-			tool:        NotesCreate,
-			output:      json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
-			readOnly:    false,
-			destructive: false,
-			idempotent:  false,
-			openWorld:   false,
+			tool:   NotesCreate,
+			output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, NotesCreate, args, &mcpdemov1.CreateNoteRequest{}, client.CreateNote)
 			},
 		},
 		{
-			tool:        NotesGet,
-			output:      json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
-			readOnly:    true,
-			destructive: false,
-			idempotent:  true,
-			openWorld:   false,
+			tool:       NotesGet,
+			output:     json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+			readOnly:   true,
+			idempotent: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, NotesGet, args, &mcpdemov1.GetNoteRequest{}, client.GetNote)
 			},
@@ -73,22 +67,18 @@ func ForwardToNoteServiceClient(server *mcp.Server, client mcpdemov1.NoteService
 		{
 			tool:        NotesPut,
 			output:      json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
-			readOnly:    false,
 			destructive: true,
 			idempotent:  true,
-			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, NotesPut, args, &mcpdemov1.Note{}, client.PutNote)
 			},
 		},
 		{
-			tool:        NotesWatch,
-			output:      json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
-			wrap:        "messages",
-			readOnly:    true,
-			destructive: false,
-			idempotent:  true,
-			openWorld:   false,
+			tool:       NotesWatch,
+			output:     json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
+			wrap:       "messages",
+			readOnly:   true,
+			idempotent: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpStream(ctx, e, NotesWatch, args, &mcpdemov1.WatchNotesRequest{}, client.WatchNotes)
 			},
@@ -110,12 +100,10 @@ func RegisterTagServiceHandler(server *mcp.Server, impl mcpdemov1.TagServiceServ
 func ForwardToTagServiceClient(server *mcp.Server, client mcpdemov1.TagServiceClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
-			tool:        TagsList,
-			output:      json.RawMessage("{\"properties\":{\"tags\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"id\",\"name\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}"),
-			readOnly:    true,
-			destructive: false,
-			idempotent:  true,
-			openWorld:   false,
+			tool:       TagsList,
+			output:     json.RawMessage("{\"properties\":{\"tags\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"id\",\"name\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}"),
+			readOnly:   true,
+			idempotent: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, TagsList, args, &emptypb.Empty{}, client.ListTags)
 			},
@@ -124,10 +112,7 @@ func ForwardToTagServiceClient(server *mcp.Server, client mcpdemov1.TagServiceCl
 			tool:        TagsNow,
 			output:      json.RawMessage("{\"properties\":{\"value\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"value\"],\"type\":\"object\"}"),
 			wrap:        "value",
-			readOnly:    false,
 			destructive: true,
-			idempotent:  false,
-			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, TagsNow, args, &emptypb.Empty{}, client.Now)
 			},

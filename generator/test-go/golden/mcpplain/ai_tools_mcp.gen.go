@@ -58,10 +58,7 @@ func ForwardToGreeterClient(server *mcp.Server, client mcpplainv1.GreeterClient,
 		{
 			tool:        Greet,
 			output:      json.RawMessage("{\"properties\":{\"greeting\":{\"type\":\"string\"}},\"required\":[\"greeting\"],\"type\":\"object\"}"),
-			readOnly:    false,
 			destructive: true,
-			idempotent:  false,
-			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, Greet, args, &mcpplainv1.GreetRequest{}, client.Greet)
 			},

@@ -49,23 +49,15 @@ func RegisterRulesServiceHandler(server *mcp.Server, impl rulesv1.RulesServiceSe
 func ForwardToRulesServiceClient(server *mcp.Server, client rulesv1.RulesServiceClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
-			tool:        RulesCreateLoose,
-			output:      json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			readOnly:    false,
-			destructive: false,
-			idempotent:  false,
-			openWorld:   false,
+			tool:   RulesCreateLoose,
+			output: json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, RulesCreateLoose, args, &rulesv1.CreateRequest{}, client.CreateLoose)
 			},
 		},
 		{
-			tool:        RulesCreateStrict,
-			output:      json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			readOnly:    false,
-			destructive: false,
-			idempotent:  false,
-			openWorld:   false,
+			tool:   RulesCreateStrict,
+			output: json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, RulesCreateStrict, args, &rulesv1.CreateRequest{}, client.CreateStrict)
 			},
@@ -73,10 +65,7 @@ func ForwardToRulesServiceClient(server *mcp.Server, client rulesv1.RulesService
 		{
 			tool:        RulesPickLoose,
 			output:      json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			readOnly:    false,
 			destructive: true,
-			idempotent:  false,
-			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, RulesPickLoose, args, &rulesv1.PickRequest{}, client.PickLoose)
 			},
@@ -84,10 +73,7 @@ func ForwardToRulesServiceClient(server *mcp.Server, client rulesv1.RulesService
 		{
 			tool:        RulesPickStrict,
 			output:      json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			readOnly:    false,
 			destructive: true,
-			idempotent:  false,
-			openWorld:   false,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, RulesPickStrict, args, &rulesv1.PickRequest{}, client.PickStrict)
 			},
