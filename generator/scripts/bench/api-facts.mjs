@@ -27,16 +27,8 @@
 //               paths), through the TypeScript runtime's argument check
 //               (runtimes/ts/dist) and protobuf-es fromJson, decodes to
 //               exactly those paths: passing / all
-import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -46,6 +38,7 @@ import {
   FileDescriptorSetSchema,
 } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
+import { createRequestCapture } from "./buf-request.mjs";
 import { countO200k, openAiToolList } from "./tool-tokens.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -87,37 +80,10 @@ const root =
       paths: [generatorDir],
     }),
   );
-const buf = join(repoRoot, "node_modules", ".bin", "buf");
-const work = mkdtempSync(join(tmpdir(), "ai-tools-api-facts-"));
-process.on("exit", () => rmSync(work, { recursive: true, force: true }));
-const capture = join(work, "capture.cjs");
-writeFileSync(
-  capture,
-  `#!${process.execPath}\nrequire("node:fs").writeFileSync(process.env.AI_TOOLS_CAPTURE, require("node:fs").readFileSync(0));\n`,
-  { mode: 0o755 },
-);
+const capture = createRequestCapture();
 
 function captureRequest(api) {
-  const out = join(work, "request.binpb");
-  const template = join(work, "buf.gen.yaml");
-  writeFileSync(
-    template,
-    `version: v2\nplugins:\n  - local: ${capture}\n    out: ${join(work, "out")}\n    strategy: all\n`,
-  );
-  const r = spawnSync(
-    buf,
-    ["generate", root, "--template", template, "--path", join(root, api)],
-    {
-      cwd: work,
-      encoding: "utf8",
-      env: { ...process.env, AI_TOOLS_CAPTURE: out },
-    },
-  );
-  if (r.status !== 0) {
-    console.error(`buf generate on ${api} failed:\n${r.stderr}`);
-    process.exit(1);
-  }
-  return fromBinary(CodeGeneratorRequestSchema, readFileSync(out));
+  return fromBinary(CodeGeneratorRequestSchema, capture(root, api));
 }
 
 /** The object node of a schema: through null wrappers, $refs and oneof branches. */

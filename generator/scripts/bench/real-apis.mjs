@@ -9,14 +9,7 @@
 //   node scripts/bench/real-apis.mjs
 //   node scripts/bench/real-apis.mjs --apis google/pubsub/v1 --targets go,ts
 //   node scripts/bench/real-apis.mjs --baseline /path/to/old/bin/protoc-gen-ai-tools
-import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -24,12 +17,12 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
+import { createRequestCapture } from "./buf-request.mjs";
 import { runPlugin } from "./measure.mjs";
 import { wholeNumber } from "./whole-number.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const generatorDir = join(here, "..", "..");
-const repoRoot = join(generatorDir, "..");
 const require = createRequire(import.meta.url);
 
 /** The default APIs: the largest of Google's, and two of a usual size. */
@@ -97,54 +90,23 @@ if (opt.baseline) {
 }
 
 const protos = dirname(require.resolve("google-proto-files/package.json"));
-const buf = join(repoRoot, "node_modules", ".bin", "buf");
-if (!existsSync(buf)) fail(`${buf} not found: run pnpm install`);
-
 const work = mkdtempSync(join(tmpdir(), "ai-tools-real-apis-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 
-// A plugin that only keeps its request and answers with an empty response.
-const capture = join(work, "capture.cjs");
-writeFileSync(
-  capture,
-  `#!${process.execPath}
-require("node:fs").writeFileSync(process.env.AI_TOOLS_CAPTURE, require("node:fs").readFileSync(0));
-`,
-  { mode: 0o755 },
-);
+let capture;
+try {
+  capture = createRequestCapture();
+} catch (e) {
+  fail(e.message);
+}
 
 /** The request buf sends for `api`, with `tools=all`. */
 function captureRequest(api) {
-  if (!existsSync(join(protos, api))) {
-    fail(
-      `--apis ${JSON.stringify(api)}: no such directory in google-proto-files`,
-    );
+  try {
+    return capture(protos, api, "tools=all");
+  } catch (e) {
+    fail(`--apis: ${e.message}`);
   }
-  const out = join(work, "request.binpb");
-  const template = join(work, "buf.gen.yaml");
-  writeFileSync(
-    template,
-    `version: v2
-plugins:
-  - local: ${capture}
-    out: ${join(work, "out")}
-    strategy: all
-    opt: [tools=all]
-`,
-  );
-  const r = spawnSync(
-    buf,
-    ["generate", protos, "--template", template, "--path", join(protos, api)],
-    {
-      cwd: work,
-      encoding: "utf8",
-      env: { ...process.env, AI_TOOLS_CAPTURE: out },
-    },
-  );
-  if (r.status !== 0) {
-    fail(`buf generate on ${api} failed (exit ${r.status}):\n${r.stderr}`);
-  }
-  return readFileSync(out);
 }
 
 const median = (xs) => {
