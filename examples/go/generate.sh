@@ -14,15 +14,12 @@ mkdir -p gentools
 # user's go.mod gets from go mod tidy; this in-repository example depends on
 # no published module, so M maps the annotations into gen/ as well.
 GO_OPTS=module=example.com/aitools/e2e,Mai/tools/v1/annotations.proto=example.com/aitools/e2e/gen/ai/tools/v1\;toolsv1
-# The test API without exports.proto, whose google.longrunning import
-# needs googleapis' protos (the e2e suites have them).
-API=()
-for f in ../../e2e/proto/linkhub/v1/*.proto; do
-  [[ $f == */exports.proto ]] || API+=("$f")
-done
+# exports.proto is left out: its google.longrunning import needs googleapis'
+# protos (the e2e suites carry them).
 protoc -I ../../e2e/proto -I ../../proto \
   --go_out=. --go_opt="$GO_OPTS" \
   --go-grpc_out=. --go-grpc_opt="$GO_OPTS" \
   --plugin=protoc-gen-ai-tools=node_modules/.bin/protoc-gen-ai-tools \
   --ai-tools_out=gentools --ai-tools_opt=target=go \
-  "${API[@]}" ai/tools/v1/annotations.proto
+  ../../e2e/proto/linkhub/v1/{control,links,samples,themes,workflows}.proto \
+  ai/tools/v1/annotations.proto

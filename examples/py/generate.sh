@@ -9,14 +9,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 rm -rf gen
 mkdir -p gen
 
-# The test API without exports.proto, whose google.longrunning import
-# needs googleapis' protos (the e2e suites have them).
-API=()
-for f in ../../e2e/proto/linkhub/v1/*.proto; do
-  [[ $f == */exports.proto ]] || API+=("$f")
-done
+# exports.proto is left out: its google.longrunning import needs googleapis'
+# protos (the e2e suites carry them).
 python -m grpc_tools.protoc -I ../../e2e/proto -I ../../proto \
   --python_out=gen --mypy_out=gen \
   --plugin=protoc-gen-ai-tools=node_modules/.bin/protoc-gen-ai-tools \
   --ai-tools_out=gen --ai-tools_opt=target=py \
-  "${API[@]}" ai/tools/v1/annotations.proto
+  ../../e2e/proto/linkhub/v1/{control,links,samples,themes,workflows}.proto \
+  ai/tools/v1/annotations.proto

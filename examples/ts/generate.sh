@@ -7,15 +7,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 rm -rf src/gen
 mkdir -p src/gen
 
-# The test API without exports.proto, whose google.longrunning import
-# needs googleapis' protos (the e2e suites have them).
-API=()
-for f in ../../e2e/proto/linkhub/v1/*.proto; do
-  [[ $f == */exports.proto ]] || API+=("$f")
-done
+# exports.proto is left out: its google.longrunning import needs googleapis'
+# protos (the e2e suites carry them).
 protoc -I ../../e2e/proto -I ../../proto \
   --plugin=protoc-gen-es=node_modules/.bin/protoc-gen-es \
   --es_out=src/gen --es_opt=target=ts,import_extension=js \
   --plugin=protoc-gen-ai-tools=node_modules/.bin/protoc-gen-ai-tools \
   --ai-tools_out=src/gen --ai-tools_opt=target=ts \
-  "${API[@]}" ai/tools/v1/annotations.proto
+  ../../e2e/proto/linkhub/v1/{control,links,samples,themes,workflows}.proto \
+  ai/tools/v1/annotations.proto
