@@ -53,7 +53,8 @@ function oneofGroupsOf(toolName: string) {
  * A FieldMask text as sent (lowerCamel paths joined by `,`, blanks around
  * paths and empty paths dropped), or undefined when a path names no field
  * of Sample: each segment a field by proto or lowerCamel name, a message
- * (not google.protobuf.*) descended into, one key after a map, nothing
+ * (not google.protobuf.*) descended into, one key of lower-case letters
+ * and digits after a map, nothing
  * after anything else; `*` alone.
  */
 function wireMask(text: string): string | undefined {
@@ -70,6 +71,8 @@ function wireMask(text: string): string | undefined {
     for (const seg of path.split(".")) {
       if (seg === "") return undefined;
       if (mapKey) {
+        // The JSON form of a mask carries lower-case keys only (runtime.md).
+        if (!/^[a-z][a-z0-9]*$/.test(seg)) return undefined;
         segments.push(seg);
         mapKey = false;
         message = undefined;
@@ -102,7 +105,7 @@ const sampleMasks = [
   "maybe_text, byName.k",
   "inner.name,at",
   "*",
-  "items,by_num.7",
+  "items,by_num.n7",
   "meta,ttl",
   "text,inner.rank,",
 ];
