@@ -1,4 +1,5 @@
 import type { DescField, DescFile, DescMessage } from "../descriptors.js";
+import { isProtobufType } from "../schema/well-known.js";
 import { readToolField } from "../annotations.js";
 import type { ProblemCollector } from "../errors.js";
 import { aliasPrefixOf } from "../schema/alias-prefix.js";
@@ -59,10 +60,6 @@ export function checkAliasPrefixes(
   }
 }
 
-function isWellKnown(message: DescMessage): boolean {
-  return message.typeName.startsWith("google.protobuf.");
-}
-
 /** The request fields with an alias_prefix, in declaration order. */
 export function requestAliasFields(request: DescMessage): AliasField[] {
   const out: AliasField[] = [];
@@ -99,7 +96,7 @@ export function outputPrefix(
         : field.fieldKind === "list" && field.listKind === "message"
           ? field.message
           : undefined;
-    if (message === undefined || isWellKnown(message)) {
+    if (message === undefined || isProtobufType(message)) {
       continue;
     }
     for (let j = 0, inners = message.fields; j < inners.length; j++) {
@@ -127,7 +124,7 @@ export function responseFieldPrefixes(
   const out = new Map<string, string>();
   const visited = new Set<string>();
   const walk = (message: DescMessage): void => {
-    if (visited.has(message.typeName) || isWellKnown(message)) {
+    if (visited.has(message.typeName) || isProtobufType(message)) {
       return;
     }
     visited.add(message.typeName);

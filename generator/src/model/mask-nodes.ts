@@ -1,6 +1,6 @@
 import type { DescField, DescMessage } from "../descriptors.js";
 import { quoteJsonString } from "../schema/canonical-json.js";
-import { isProtobufType } from "../schema/mask-target.js";
+import { isProtobufType } from "../schema/well-known.js";
 
 /**
  * The `masks` of an argument table (docs/runtime.md, "Field masks"): per

@@ -1,4 +1,5 @@
 import { ScalarType } from "@bufbuild/protobuf";
+import { isProtobufType } from "../schema/well-known.js";
 import type { DescField, DescMessage } from "../descriptors.js";
 import { aliasPrefixOf, takesAnyValue } from "../schema/alias-prefix.js";
 import { sortUtf8 } from "./utf8-order.js";
@@ -32,10 +33,6 @@ export interface ResponseAliasTool {
   readonly idPrefix: string;
   /** The JSON name of the entity field, or "" for the response itself. */
   readonly idField: string;
-}
-
-function isWellKnown(message: DescMessage): boolean {
-  return message.typeName.startsWith("google.protobuf.");
 }
 
 /** True when the field holds strings: a string, repeated string or map to string. */
@@ -77,7 +74,7 @@ export function responseAliasTypes(
   const holders = new Map<string, DescMessage[]>();
   const aliased: DescMessage[] = [];
   const collect = (message: DescMessage): void => {
-    if (isWellKnown(message) || reachable.has(message.typeName)) {
+    if (isProtobufType(message) || reachable.has(message.typeName)) {
       return;
     }
     reachable.set(message.typeName, message);
@@ -161,7 +158,7 @@ export function entityId(
   const none = { idPrefix: "", idField: "" };
   const entities = response.fields.filter((f) => {
     const held = heldMessage(f);
-    return f.fieldKind !== "map" && held !== undefined && !isWellKnown(held);
+    return f.fieldKind !== "map" && held !== undefined && !isProtobufType(held);
   });
   const annotatedId = (message: DescMessage): boolean =>
     message.fields.some((f) => f.jsonName === "id" && aliasPrefixOf(f) !== "");

@@ -6,6 +6,7 @@ import {
   leftOutOfInput,
 } from "./field-behavior.js";
 import { defaultSchemaRules, type SchemaRules } from "./schema-rules.js";
+import { isProtobufType } from "./well-known.js";
 
 /**
  * The message a `google.protobuf.FieldMask` field's paths name (docs/schemas.md,
@@ -22,11 +23,6 @@ export function isFieldMask(field: DescField): boolean {
       (field.fieldKind === "list" && field.listKind === "message")) &&
     field.message.typeName === fieldMaskName
   );
-}
-
-/** True for the types a mask path never goes into (`google.protobuf.*`). */
-export function isProtobufType(message: DescMessage): boolean {
-  return message.typeName.startsWith("google.protobuf.");
 }
 
 /**

@@ -2,7 +2,7 @@ import type { DescField, DescMessage, DescMethod } from "../descriptors.js";
 import { hasMethodPrefix } from "../model/method-kind.js";
 import { isIdentifierBehavior, isRequiredField } from "./field-behavior.js";
 import { httpBoundFields } from "./http-bound-fields.js";
-import { isProtobufType } from "./mask-target.js";
+import { isProtobufType } from "./well-known.js";
 
 /**
  * What a method makes of a request field, whatever its own declaration

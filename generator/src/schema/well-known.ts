@@ -1,3 +1,4 @@
+import type { DescMessage } from "../descriptors.js";
 import type { JsonSchema } from "./json-schema.js";
 
 /**
@@ -63,6 +64,14 @@ const wellKnownNames: ReadonlySet<string> = new Set([
   "google.protobuf.BoolValue",
   "google.protobuf.BytesValue",
 ]);
+
+/**
+ * True for a message of package `google.protobuf` (its own JSON forms):
+ * one that field-mask paths and alias registration never go into.
+ */
+export function isProtobufType(message: DescMessage): boolean {
+  return message.typeName.startsWith("google.protobuf.");
+}
 
 /**
  * True when {@link wellKnownSchema} has a schema (or `null`) for the type:
