@@ -1,5 +1,5 @@
 // Compiles a Handlebars template to the source of a plain JavaScript
-// function (a CompiledTemplate of src/template-runtime.ts), for
+// function (a CompiledTemplate of src/render/template-runtime.ts), for
 // embed-templates.mjs. The templates only print and iterate, so the
 // function is a run of string concatenations, `for` loops in the runtime's
 // `each` and `if`s: far less work per printed value than Handlebars' own

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerate (or, with --check, verify) src/py/py-confusables.ts: the
+// Regenerate (or, with --check, verify) src/targets/py/py-confusables.ts: the
 // characters ruff reports as "ambiguous" (RUF001, RUF002, RUF003: an en
 // dash that looks like `-`, a Cyrillic `а` that looks like `a`, …), asked
 // of the ruff the project pins (runtimes/python/requirements-dev.txt).
@@ -10,7 +10,7 @@
 // and what str.isprintable() rejects are escaped anyway) goes into one
 // module, one string literal per line, after an ASCII letter: in that
 // place ruff reports a character exactly when it is on its list, letter or
-// not (see src/py/py-quote.ts for the rule on words). The lines it reports
+// not (see src/targets/py/py-quote.ts for the rule on words). The lines it reports
 // give the table.
 //
 //   --check  write nothing; exit 1 if the table differs from ruff's (CI).
@@ -30,7 +30,13 @@ for (const a of argv) {
   }
 }
 const check = argv.includes("--check");
-const target = path.join(generatorDir, "src", "py", "py-confusables.ts");
+const target = path.join(
+  generatorDir,
+  "src",
+  "targets",
+  "py",
+  "py-confusables.ts",
+);
 const python =
   (process.env.AI_TOOLS_PYTHON ?? "") !== ""
     ? process.env.AI_TOOLS_PYTHON
@@ -122,7 +128,7 @@ if (check) {
   const current = readFileSync(target, "utf8");
   if (current !== text) {
     fail(
-      `src/py/py-confusables.ts differs from what ${version} reports; ` +
+      `src/targets/py/py-confusables.ts differs from what ${version} reports; ` +
         "run `node scripts/py-confusables.mjs` and review the change",
     );
   }

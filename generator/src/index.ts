@@ -1,5 +1,9 @@
 export { protocGenAiTools, generate, type GeneratedFile } from "./plugin.js";
-export { parseOptions, type PluginOptions, type Target } from "./options.js";
+export {
+  parseOptions,
+  type PluginOptions,
+  type Target,
+} from "./read/options.js";
 export { GeneratorError } from "./errors.js";
 export { buildModel, resolveRequestFiles } from "./model/build-model.js";
 export { toolSelectionOf } from "./model/tool-selection.js";
@@ -13,7 +17,7 @@ export type {
   DescMethod,
   DescOneof,
   DescService,
-} from "./descriptors.js";
+} from "./read/descriptors.js";
 export type { GeneratorModel, ToolModel, AliasField } from "./model/model.js";
 export {
   buildToolSchema,

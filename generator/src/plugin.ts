@@ -7,14 +7,18 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import type { Plugin } from "@bufbuild/protoplugin";
 import { createProblemCollector, GeneratorError } from "./errors.js";
-import { supportedEditions } from "./editions.js";
+import { supportedEditions } from "./read/editions.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { noToolsWarning } from "./model/no-tools.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
-import { parseOptions } from "./options.js";
+import { parseOptions } from "./read/options.js";
 import { createToolChecker, providersOf } from "./providers/provider-checks.js";
-import { createRenderer } from "./render.js";
-import { targets, type TargetEntry, type TargetView } from "./targets.js";
+import { createRenderer } from "./render/render.js";
+import {
+  targets,
+  type TargetEntry,
+  type TargetView,
+} from "./targets/registry.js";
 import { version } from "./version.js";
 
 /** A generated file: path relative to the output root, and its content. */

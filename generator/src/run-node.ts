@@ -1,8 +1,8 @@
 import { readSync, writeSync } from "node:fs";
 import type { Plugin } from "@bufbuild/protoplugin";
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
-import { readRequest } from "./read-request.js";
-import { writeResponse } from "./write-response.js";
+import { readRequest } from "./read/read-request.js";
+import { writeResponse } from "./render/write-response.js";
 
 /**
  * Run a plugin as a protoc plugin process, as protoplugin's runNodeJs does

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DescField, DescMessage } from "../src/descriptors.js";
+import type { DescField, DescMessage } from "../src/read/descriptors.js";
 import type { GeneratorModel, ToolModel } from "../src/model/model.js";
 import { httpBoundFields } from "../src/schema/http-bound-fields.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";

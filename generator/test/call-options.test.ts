@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "../src/errors.js";
-import { goDuration } from "../src/go/go-call-tables.js";
+import { goDuration } from "../src/targets/go/go-call-tables.js";
 import { generate } from "../src/plugin.js";
-import { pyFloat } from "../src/py/build-py-view.js";
+import { pyFloat } from "../src/targets/py/build-py-view.js";
 import { compileRequest } from "./support/compile.js";
 import { modelOf, toolOf } from "./support/model.js";
 import { buildRequest, goldenCases } from "./support/request.js";

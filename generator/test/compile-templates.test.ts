@@ -5,13 +5,13 @@ import Handlebars from "handlebars";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileTemplate } from "../scripts/compile-templates.mjs";
 import { createProblemCollector } from "../src/errors.js";
-import { parseOptions } from "../src/options.js";
-import { createRenderer } from "../src/render.js";
-import { targets, type TargetEntry } from "../src/targets.js";
+import { parseOptions } from "../src/read/options.js";
+import { createRenderer } from "../src/render/render.js";
+import { targets, type TargetEntry } from "../src/targets/registry.js";
 import {
   createTemplateRuntime,
   type CompiledTemplate,
-} from "../src/template-runtime.js";
+} from "../src/render/template-runtime.js";
 import { modelOf } from "./support/model.js";
 import { buildRequest, paths } from "./support/request.js";
 

@@ -26,7 +26,7 @@ import {
   type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { createDescriptors } from "../src/create-descriptors.js";
+import { createDescriptors } from "../src/read/create-descriptors.js";
 import {
   nestedTypes,
   type DescEnum,
@@ -34,9 +34,9 @@ import {
   type DescFile,
   type DescMessage,
   type DescService,
-} from "../src/descriptors.js";
+} from "../src/read/descriptors.js";
 import { resolveRequestFiles } from "../src/model/build-model.js";
-import { readRequest } from "../src/read-request.js";
+import { readRequest } from "../src/read/read-request.js";
 import { randomProto } from "./fuzz/random-proto.js";
 import { generateCorpus } from "./support/bench-corpus.js";
 import { compileRequest } from "./support/compile.js";
@@ -44,7 +44,7 @@ import { largeApiProtos } from "./support/large-api.js";
 import { realApiRequest, realApis } from "./support/real-apis.js";
 import { buildRequest, goldenCases } from "./support/request.js";
 
-// createDescriptors must give, for every property src/descriptors.ts keeps,
+// createDescriptors must give, for every property src/read/descriptors.ts keeps,
 // what protobuf-es's createFileRegistry gives (the generator read those
 // before), over every kind of request the project knows: golden cases, the
 // e2e protos, the benchmark corpus, real and large APIs, random files, and

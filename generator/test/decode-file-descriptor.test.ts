@@ -14,7 +14,7 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { describe, expect, it } from "vitest";
-import { decodeFileDescriptor } from "../src/decode-file-descriptor.js";
+import { decodeFileDescriptor } from "../src/read/decode-file-descriptor.js";
 import { createRandom } from "./fuzz/random-proto.js";
 import { generateCorpus } from "./support/bench-corpus.js";
 import { compileRequest } from "./support/compile.js";

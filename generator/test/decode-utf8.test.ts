@@ -1,6 +1,6 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { describe, expect, it } from "vitest";
-import { decodeUtf8, decodeUtf8Buffer } from "../src/decode-utf8.js";
+import { decodeUtf8, decodeUtf8Buffer } from "../src/read/decode-utf8.js";
 
 /** What protobuf-es's BinaryReader.string() gives for the same bytes. */
 function readerString(bytes: Uint8Array): string {

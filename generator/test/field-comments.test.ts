@@ -7,7 +7,7 @@
 import { toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { readRequest } from "../src/read-request.js";
+import { readRequest } from "../src/read/read-request.js";
 import { compileRequest } from "./support/compile.js";
 import { modelOf, toolOf } from "./support/model.js";
 

@@ -36,7 +36,7 @@ import { compileTs } from "./fuzz/compile-ts.js";
 import { mutateBytes, mutateRequest } from "./fuzz/mutate.js";
 import { randomProto } from "./fuzz/random-proto.js";
 import { oneLine } from "../src/errors.js";
-import { formatTs } from "../src/ts/build-ts-view.js";
+import { formatTs } from "../src/targets/ts/build-ts-view.js";
 import { buildRequest } from "./support/request.js";
 
 const seconds = Number(process.env["FUZZ_SECONDS"] ?? "0");
@@ -443,7 +443,7 @@ function failing(
  * runtime on the path), Go builds and vets the package (protoc-gen-go and
  * protoc-gen-go-grpc code, the module of generator/test-go's versions),
  * TypeScript, which the plugin writes as prettier would without running it
- * (src/ts/ts-doc.ts), is formatted by the pinned prettier, which must
+ * (src/targets/ts/ts-doc.ts), is formatted by the pinned prettier, which must
  * parse it and leave it as it is (compileTs then runs tsc). The compiler's
  * complaint, or undefined.
  */

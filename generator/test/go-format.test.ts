@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { alignKeys } from "../src/go/go-align.js";
-import { goCamelCase } from "../src/go/go-camel-case.js";
-import { goPackageName, goPascalCase } from "../src/go/go-names.js";
-import { goQuote } from "../src/go/go-quote.js";
+import { alignKeys } from "../src/targets/go/go-align.js";
+import { goCamelCase } from "../src/targets/go/go-camel-case.js";
+import { goPackageName, goPascalCase } from "../src/targets/go/go-names.js";
+import { goQuote } from "../src/targets/go/go-quote.js";
 import { wellFormed } from "../src/schema/well-formed.js";
 
 // These tests hold the Go helpers to the real Go toolchain: strconv.Quote and

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { goFileIdentifiers } from "../src/go/go-imports.js";
+import { goFileIdentifiers } from "../src/targets/go/go-imports.js";
 import {
   goRuntime,
   goRuntimeBeside,
   goRuntimeDeclarations,
   goRuntimeIdentifiers,
-} from "../src/go/go-runtime.js";
+} from "../src/targets/go/go-runtime.js";
 
 // The inlined Go runtime (runtimes/go): which parts a file gets, which
 // imports it needs, and which names it reserves. The goldens compile every

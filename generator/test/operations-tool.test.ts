@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createProblemCollector } from "../src/errors.js";
 import type { GeneratorModel } from "../src/model/model.js";
-import { assignImports } from "../src/py/build-py-view.js";
+import { assignImports } from "../src/targets/py/build-py-view.js";
 import { compileRequest } from "./support/compile.js";
 import { modelOf, toolOf } from "./support/model.js";
 import { realApiRequest } from "./support/real-apis.js";

@@ -1,6 +1,6 @@
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { describe, expect, it } from "vitest";
-import { decodeFlat, messagePayload } from "../src/annotations.js";
+import { decodeFlat, messagePayload } from "../src/read/annotations.js";
 
 // decodeFlat and messagePayload read the usual shapes by hand and leave the
 // rest to BinaryReader. These references are BinaryReader alone: on every

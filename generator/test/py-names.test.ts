@@ -5,16 +5,16 @@ import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { protocGenAiTools } from "../src/plugin.js";
-import { sortExports } from "../src/py/build-py-view.js";
-import { natord, pyImportStatements } from "../src/py/py-imports.js";
+import { sortExports } from "../src/targets/py/build-py-view.js";
+import { natord, pyImportStatements } from "../src/targets/py/py-imports.js";
 import {
   pyImportAlias,
   pyModuleNames,
   pyModuleProblem,
   pyProtoModule,
   pyUpperSnake,
-} from "../src/py/py-names.js";
-import { pyQuote } from "../src/py/py-quote.js";
+} from "../src/targets/py/py-names.js";
+import { pyQuote } from "../src/targets/py/py-quote.js";
 import { wellFormed } from "../src/schema/well-formed.js";
 import { compileRequest, type ProtoSources } from "./support/compile.js";
 import { paths } from "./support/request.js";

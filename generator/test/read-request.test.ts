@@ -5,8 +5,8 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { protocGenAiTools } from "../src/plugin.js";
-import { readRequest } from "../src/read-request.js";
-import { scanLeadingComments } from "../src/source-info.js";
+import { readRequest } from "../src/read/read-request.js";
+import { scanLeadingComments } from "../src/read/source-info.js";
 import { buildRequest, goldenCases } from "./support/request.js";
 
 // The executable decodes requests with readRequest (source info kept as

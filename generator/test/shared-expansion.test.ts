@@ -3,7 +3,7 @@
 // get its own field description and oneof paths, and the shared nodes must
 // be frozen, so that no pass can change one tool's schema through another.
 import { beforeAll, expect, it } from "vitest";
-import type { DescMessage } from "../src/descriptors.js";
+import type { DescMessage } from "../src/read/descriptors.js";
 import { resolveRequestFiles } from "../src/model/build-model.js";
 import { buildToolSchema } from "../src/schema/build-schema.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { createStringMemo } from "../src/string-memo.js";
+import { createStringMemo } from "../src/schema/string-memo.js";
 
 it("computes a key once, undefined results included, and forgets all at the limit", () => {
   const calls: string[] = [];

@@ -1,12 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
 import type { GeneratorModel } from "../src/model/model.js";
-import { goFileIdentifiers, goLocalNames } from "../src/go/go-imports.js";
-import { goMcpLocalNames } from "../src/go/build-go-mcp-view.js";
-import { goPascalCase } from "../src/go/go-names.js";
-import { pyFileIdentifiers } from "../src/py/py-names.js";
-import { tsMcpFileIdentifiers } from "../src/ts/build-ts-mcp-view.js";
-import { tsFileIdentifiers } from "../src/ts/build-ts-view.js";
+import {
+  goFileIdentifiers,
+  goLocalNames,
+} from "../src/targets/go/go-imports.js";
+import { goMcpLocalNames } from "../src/targets/go/build-go-mcp-view.js";
+import { goPascalCase } from "../src/targets/go/go-names.js";
+import { pyFileIdentifiers } from "../src/targets/py/py-names.js";
+import { tsMcpFileIdentifiers } from "../src/targets/ts/build-ts-mcp-view.js";
+import { tsFileIdentifiers } from "../src/targets/ts/build-ts-view.js";
 import { buildRequest } from "./support/request.js";
 import { modelOf } from "./support/model.js";
 

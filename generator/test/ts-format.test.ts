@@ -4,17 +4,17 @@ import { describe, expect, it } from "vitest";
 import { createProblemCollector } from "../src/errors.js";
 import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
 import { toolSelectionOf } from "../src/model/tool-selection.js";
-import { parseOptions } from "../src/options.js";
+import { parseOptions } from "../src/read/options.js";
 import { generate } from "../src/plugin.js";
-import { createRenderer } from "../src/render.js";
-import { buildTsView, formatTs } from "../src/ts/build-ts-view.js";
+import { createRenderer } from "../src/render/render.js";
+import { buildTsView, formatTs } from "../src/targets/ts/build-ts-view.js";
 import { compileRequest } from "./support/compile.js";
 import { buildRequest, goldenCases, paths } from "./support/request.js";
 import { generateCorpus } from "./support/bench-corpus.js";
 import { realApiRequest, realApis } from "./support/real-apis.js";
 
 // ai_tools.gen.ts is printed as prettier formats it, without prettier
-// (src/ts/ts-doc.ts, src/ts/ts-tool-layout.ts). For every golden case, the
+// (src/targets/ts/ts-doc.ts, src/targets/ts/ts-tool-layout.ts). For every golden case, the
 // e2e API and a sample of the benchmark corpus (both versions), the file
 // the plugin writes is compared byte for byte with what the pinned
 // prettier makes of the same file printed unformatted (the view's

@@ -2,11 +2,11 @@ import { runInThisContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generate, protocGenAiTools } from "../src/plugin.js";
-import { formatTs } from "../src/ts/build-ts-view.js";
+import { formatTs } from "../src/targets/ts/build-ts-view.js";
 import type { JsonValue } from "../src/schema/json-schema.js";
 import { wellFormed } from "../src/schema/well-formed.js";
-import { tsKey, tsLiteral, tsString } from "../src/ts/ts-literal.js";
-import { tsCamelCase } from "../src/ts/ts-names.js";
+import { tsKey, tsLiteral, tsString } from "../src/targets/ts/ts-literal.js";
+import { tsCamelCase } from "../src/targets/ts/ts-names.js";
 import { compileRequest } from "./support/compile.js";
 
 /** The value of a TypeScript/JavaScript expression. */

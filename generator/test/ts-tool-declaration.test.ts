@@ -3,7 +3,7 @@ import { util } from "prettier";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../src/schema/canonical-json.js";
 import type { JsonValue } from "../src/schema/json-schema.js";
-import { tsToolDeclarationDoc } from "../src/ts/build-ts-view.js";
+import { tsToolDeclarationDoc } from "../src/targets/ts/build-ts-view.js";
 import {
   printTs,
   tsConst,
@@ -12,12 +12,12 @@ import {
   tsObjectKey,
   tsProperty,
   tsStringExpr,
-} from "../src/ts/ts-doc.js";
+} from "../src/targets/ts/ts-doc.js";
 import {
   createTsToolDeclarations,
   layJsonStatement,
   narrowCharacters,
-} from "../src/ts/ts-tool-declaration.js";
+} from "../src/targets/ts/ts-tool-declaration.js";
 
 // ts-tool-declaration.ts lays a tool out from the bytes of its JSON schema;
 // the document ts-doc.ts builds, printed by prettier's document printer, is

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DescField, DescMessage } from "../src/descriptors.js";
+import type { DescField, DescMessage } from "../src/read/descriptors.js";
 import { resolveRequestFiles } from "../src/model/build-model.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";

@@ -1,7 +1,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { writeResponse } from "../src/write-response.js";
+import { writeResponse } from "../src/render/write-response.js";
 
 // The executable writes responses with writeResponse; it must give exactly
 // the bytes of protobuf-es's toBinary.

@@ -1,6 +1,6 @@
-import type { DescField, DescFile, DescMessage } from "../descriptors.js";
+import type { DescField, DescFile, DescMessage } from "../read/descriptors.js";
 import { isProtobufType } from "../schema/well-known.js";
-import { readToolField } from "../annotations.js";
+import { readToolField } from "../read/annotations.js";
 import type { ProblemCollector } from "../errors.js";
 import { aliasPrefixOf } from "../schema/alias-prefix.js";
 import type { AliasField } from "./model.js";

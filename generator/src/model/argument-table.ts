@@ -1,5 +1,9 @@
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
-import type { DescField, DescMessage, DescMethod } from "../descriptors.js";
+import type {
+  DescField,
+  DescMessage,
+  DescMethod,
+} from "../read/descriptors.js";
 import { isRequiredBehavior } from "../schema/field-behavior.js";
 import { methodRequiredFields } from "../schema/method-field-rules.js";
 import { quoteJsonString } from "../schema/canonical-json.js";

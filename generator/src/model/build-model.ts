@@ -1,8 +1,11 @@
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
-import { createDescriptors, type Descriptors } from "../create-descriptors.js";
-import type { DescFile, DescMessage } from "../descriptors.js";
-import { checkEditions } from "../editions.js";
+import {
+  createDescriptors,
+  type Descriptors,
+} from "../read/create-descriptors.js";
+import type { DescFile, DescMessage } from "../read/descriptors.js";
+import { checkEditions } from "../read/editions.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
 import {
   createProblemCollector,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { DescMethod } from "../descriptors.js";
+import type { DescMethod } from "../read/descriptors.js";
 
 /** The longest tool name every provider accepts, in bytes. */
 export const maxToolNameBytes = 64;

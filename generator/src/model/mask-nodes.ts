@@ -1,4 +1,4 @@
-import type { DescField, DescMessage } from "../descriptors.js";
+import type { DescField, DescMessage } from "../read/descriptors.js";
 import { quoteJsonString } from "../schema/canonical-json.js";
 import { isProtobufType } from "../schema/well-known.js";
 

@@ -1,4 +1,4 @@
-import type { DescMessage } from "../descriptors.js";
+import type { DescMessage } from "../read/descriptors.js";
 import type { ProblemCollector } from "../errors.js";
 import {
   buildOutputSchema,

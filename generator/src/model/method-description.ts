@@ -1,4 +1,4 @@
-import type { DescMethod } from "../descriptors.js";
+import type { DescMethod } from "../read/descriptors.js";
 import { cleanComment, methodLeadingComment } from "../schema/comments.js";
 
 /**

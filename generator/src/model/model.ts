@@ -1,4 +1,8 @@
-import type { DescMessage, DescMethod, DescService } from "../descriptors.js";
+import type {
+  DescMessage,
+  DescMethod,
+  DescService,
+} from "../read/descriptors.js";
 import type { OneofGroup } from "../schema/build-schema.js";
 import type { OutputWrapKey } from "../schema/build-output-schema.js";
 import type { AliasTables } from "./alias-tables.js";

@@ -1,5 +1,5 @@
-import { readToolDefinition } from "../annotations.js";
-import type { DescFile, DescMethod } from "../descriptors.js";
+import { readToolDefinition } from "../read/annotations.js";
+import type { DescFile, DescMethod } from "../read/descriptors.js";
 import type { ToolSelection } from "./tool-selection.js";
 
 const drivable = (m: DescMethod): boolean =>

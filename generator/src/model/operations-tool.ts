@@ -1,4 +1,4 @@
-import type { DescFile, DescMethod } from "../descriptors.js";
+import type { DescFile, DescMethod } from "../read/descriptors.js";
 import { methodDescription } from "./method-description.js";
 
 /**

@@ -1,6 +1,6 @@
 import { ScalarType } from "@bufbuild/protobuf";
 import { isProtobufType } from "../schema/well-known.js";
-import type { DescField, DescMessage } from "../descriptors.js";
+import type { DescField, DescMessage } from "../read/descriptors.js";
 import { aliasPrefixOf, takesAnyValue } from "../schema/alias-prefix.js";
 import { sortUtf8 } from "./utf8-order.js";
 import { heldMessage } from "../schema/held-message.js";

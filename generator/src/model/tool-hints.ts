@@ -1,6 +1,6 @@
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
-import { readToolDefinition } from "../annotations.js";
-import type { DescMethod } from "../descriptors.js";
+import { readToolDefinition } from "../read/annotations.js";
+import type { DescMethod } from "../read/descriptors.js";
 import { methodKind } from "./method-kind.js";
 
 /** A tool's MCP hints (docs/mcp.md, "Tool hints"), every one decided. */

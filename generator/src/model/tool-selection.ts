@@ -3,8 +3,11 @@ import type {
   DescMessage,
   DescMethod,
   DescService,
-} from "../descriptors.js";
-import { readToolDefinition, type ToolDefinition } from "../annotations.js";
+} from "../read/descriptors.js";
+import {
+  readToolDefinition,
+  type ToolDefinition,
+} from "../read/annotations.js";
 import { GeneratorError, type ProblemCollector } from "../errors.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
 import {

@@ -1,4 +1,4 @@
-import type { ToolTimeout } from "../annotations.js";
+import type { ToolTimeout } from "../read/annotations.js";
 
 /** One day, the longest `timeout` a tool may have, in nanoseconds. */
 const maxNanos = 86_400n * 1_000_000_000n;

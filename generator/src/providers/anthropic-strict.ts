@@ -42,7 +42,7 @@ import {
   type Report,
   type SchemaVisit,
 } from "./schema-walk.js";
-import { createStringMemo } from "../string-memo.js";
+import { createStringMemo } from "../schema/string-memo.js";
 
 /** Every keyword a strict schema may use. */
 export const anthropicStrictKeywords: readonly string[] = [

@@ -42,7 +42,7 @@ import {
   show,
   type JsonObject,
 } from "./schema-walk.js";
-import { createStringMemo } from "../string-memo.js";
+import { createStringMemo } from "../schema/string-memo.js";
 
 // Schemas repeat the same few patterns (durations, field masks, base64):
 // compile each once.

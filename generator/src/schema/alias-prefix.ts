@@ -1,5 +1,5 @@
-import { readToolField } from "../annotations.js";
-import type { DescField } from "../descriptors.js";
+import { readToolField } from "../read/annotations.js";
+import type { DescField } from "../read/descriptors.js";
 
 /**
  * Prefixes the generator gives fields without an annotation, by

@@ -1,5 +1,5 @@
 import { ScalarType } from "@bufbuild/protobuf";
-import type { DescEnum, DescField, DescMessage } from "../descriptors.js";
+import type { DescEnum, DescField, DescMessage } from "../read/descriptors.js";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { fieldDescription } from "./field-description.js";
 import type { JsonSchema } from "./json-schema.js";

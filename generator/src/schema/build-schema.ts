@@ -4,13 +4,13 @@ import type {
   DescMessage,
   DescMethod,
   DescOneof,
-} from "../descriptors.js";
+} from "../read/descriptors.js";
 import {
   Edition,
   FeatureSet_FieldPresence,
   FieldDescriptorProto_Label,
 } from "@bufbuild/protobuf/wkt";
-import { readToolField } from "../annotations.js";
+import { readToolField } from "../read/annotations.js";
 
 import { aliasPrefixOf } from "./alias-prefix.js";
 import { withAliasNote } from "./alias-note.js";

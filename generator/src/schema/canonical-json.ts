@@ -1,6 +1,6 @@
 import type { JsonValue } from "./json-schema.js";
-import { flatString } from "../flat-string.js";
-import { createStringMemo } from "../string-memo.js";
+import { flatString } from "./flat-string.js";
+import { createStringMemo } from "./string-memo.js";
 
 /**
  * Compare two strings by their UTF-8 bytes, the order Go's encoding/json

@@ -4,9 +4,9 @@ import type {
   DescField,
   DescFile,
   DescMethod,
-} from "../descriptors.js";
+} from "../read/descriptors.js";
 import { GeneratorError } from "../errors.js";
-import { rawSourceInfo, scanLeadingComments } from "../source-info.js";
+import { rawSourceInfo, scanLeadingComments } from "../read/source-info.js";
 
 // Field numbers in descriptor.proto that make up a field's or a method's
 // source path.

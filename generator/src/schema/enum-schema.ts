@@ -1,4 +1,4 @@
-import type { DescEnum, DescEnumValue } from "../descriptors.js";
+import type { DescEnum, DescEnumValue } from "../read/descriptors.js";
 import { cleanComment, enumValueLeadingComment } from "./comments.js";
 import { isDeprecatedValue } from "./field-behavior.js";
 import type { JsonSchema } from "./json-schema.js";

@@ -5,8 +5,8 @@ import {
   isRequired,
   perFieldOption,
   readToolField,
-} from "../annotations.js";
-import type { DescEnumValue, DescField } from "../descriptors.js";
+} from "../read/annotations.js";
+import type { DescEnumValue, DescField } from "../read/descriptors.js";
 import { fieldLeadingComment } from "./comments.js";
 import { defaultSchemaRules, type SchemaRules } from "./schema-rules.js";
 import { isRequiredByRules } from "./validate-keywords.js";

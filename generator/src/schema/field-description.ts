@@ -1,5 +1,8 @@
-import type { DescField } from "../descriptors.js";
-import { readFieldContextDescription, readToolField } from "../annotations.js";
+import type { DescField } from "../read/descriptors.js";
+import {
+  readFieldContextDescription,
+  readToolField,
+} from "../read/annotations.js";
 import { cleanComment, fieldLeadingComment } from "./comments.js";
 import { wellFormed } from "./well-formed.js";
 

@@ -1,4 +1,4 @@
-import type { DescField, DescMessage } from "../descriptors.js";
+import type { DescField, DescMessage } from "../read/descriptors.js";
 
 /**
  * The message a field holds: its type when singular, its element type when

@@ -1,5 +1,5 @@
-import type { DescMethod } from "../descriptors.js";
-import { readHttpPaths } from "../annotations.js";
+import type { DescMethod } from "../read/descriptors.js";
+import { readHttpPaths } from "../read/annotations.js";
 
 // A path variable: `{name}` or `{permission.name=projects/*/permissions/*}`
 // (google/api/http.proto, "Path template syntax": Variable = "{" FieldPath

@@ -1,4 +1,8 @@
-import type { DescField, DescMessage, DescMethod } from "../descriptors.js";
+import type {
+  DescField,
+  DescMessage,
+  DescMethod,
+} from "../read/descriptors.js";
 import { hasMethodPrefix, methodKind } from "../model/method-kind.js";
 import {
   isDeprecatedField,

@@ -1,4 +1,8 @@
-import type { DescField, DescMessage, DescMethod } from "../descriptors.js";
+import type {
+  DescField,
+  DescMessage,
+  DescMethod,
+} from "../read/descriptors.js";
 import { hasMethodPrefix } from "../model/method-kind.js";
 import { isIdentifierBehavior, isRequiredField } from "./field-behavior.js";
 import { httpBoundFields } from "./http-bound-fields.js";

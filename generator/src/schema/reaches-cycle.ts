@@ -1,4 +1,4 @@
-import type { DescMessage } from "../descriptors.js";
+import type { DescMessage } from "../read/descriptors.js";
 import { isWellKnown } from "./well-known.js";
 import { heldMessage } from "./held-message.js";
 

@@ -1,4 +1,4 @@
-import type { DescField, DescMessage } from "../descriptors.js";
+import type { DescField, DescMessage } from "../read/descriptors.js";
 import { leftOutOfInput } from "./field-behavior.js";
 import { defaultSchemaRules, type SchemaRules } from "./schema-rules.js";
 import type { JsonSchema } from "./json-schema.js";

@@ -1,4 +1,4 @@
-import type { DescEnum, DescField } from "../descriptors.js";
+import type { DescEnum, DescField } from "../read/descriptors.js";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { aliasPrefixOf } from "./alias-prefix.js";
 import { anthropicStrictFormats } from "../providers/anthropic-strict.js";

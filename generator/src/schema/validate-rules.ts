@@ -1,4 +1,4 @@
-import type { DescField, DescMessage, DescOneof } from "../descriptors.js";
+import type { DescField, DescMessage, DescOneof } from "../read/descriptors.js";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import {
   decodeOption,
@@ -6,7 +6,7 @@ import {
   perFieldOption,
   unknownOf,
   type WithUnknown,
-} from "../annotations.js";
+} from "../read/annotations.js";
 
 /**
  * The `buf.validate` rules the schemas use, read by number from the options'

@@ -7,7 +7,7 @@
 // { id, ms, thrown } (an exception out of run: a bug).
 import { parentPort } from "node:worker_threads";
 import { protocGenAiTools } from "../../dist/plugin.js";
-import { readRequest } from "../../dist/read-request.js";
+import { readRequest } from "../../dist/read/read-request.js";
 
 // Warnings go to stderr in the plugin process; here they are dropped.
 const quiet = process.stderr.write.bind(process.stderr);

@@ -13,7 +13,7 @@ import {
 /**
  * protobuf-es's registry of a request's files, for tests that create,
  * encode or decode messages of the model's types (the model's descriptors,
- * src/descriptors.ts, are the generator's own).
+ * src/read/descriptors.ts, are the generator's own).
  */
 export function esRegistry(request: CodeGeneratorRequest): FileRegistry {
   return createFileRegistry(

@@ -1,4 +1,4 @@
-import type { ToolModel } from "../model/model.js";
+import type { ToolModel } from "../../model/model.js";
 import { alignKeys } from "./go-align.js";
 import { goQuote } from "./go-quote.js";
 import type { GoImport } from "./go-runtime.js";

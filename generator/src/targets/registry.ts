@@ -1,8 +1,8 @@
-import type { ProblemCollector } from "./errors.js";
+import type { ProblemCollector } from "../errors.js";
 import { buildGoMcpView } from "./go/build-go-mcp-view.js";
 import { buildGoView } from "./go/build-go-view.js";
 import { goImportMapOf, goImportMapOption } from "./go/go-import-map.js";
-import type { GeneratorModel } from "./model/model.js";
+import type { GeneratorModel } from "../model/model.js";
 import { buildPyMcpView } from "./py/build-py-mcp-view.js";
 import { buildPyView } from "./py/build-py-view.js";
 import { pyPackageWarning } from "./py/py-package-warning.js";

@@ -1,5 +1,5 @@
 import { Edition, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
-import { createProblemCollector } from "./errors.js";
+import { createProblemCollector } from "../errors.js";
 
 /**
  * The editions the plugin accepts (docs/editions.md): from proto2 up to the

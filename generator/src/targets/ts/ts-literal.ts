@@ -1,4 +1,4 @@
-import type { JsonValue } from "../schema/json-schema.js";
+import type { JsonValue } from "../../schema/json-schema.js";
 
 // Characters a double-quoted TypeScript string literal must not hold raw, or
 // that would be invisible or misread in a source file:

@@ -1,5 +1,5 @@
-import { goRuntimeFiles } from "../gen/templates.js";
-import { compareUtf8 } from "../schema/canonical-json.js";
+import { goRuntimeFiles } from "../../gen/templates.js";
+import { compareUtf8 } from "../../schema/canonical-json.js";
 
 /**
  * The Go runtime (runtimes/go), inlined into ai_tools.gen.go. Each runtime

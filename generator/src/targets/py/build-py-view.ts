@@ -1,9 +1,9 @@
-import type { DescMessage } from "../descriptors.js";
-import type { ProblemCollector } from "../errors.js";
-import type { AliasTables } from "../model/alias-tables.js";
-import type { GeneratorModel, ToolModel } from "../model/model.js";
-import { assignToolIdentifiers } from "../model/tool-identifiers.js";
-import { compareUtf8 } from "../schema/canonical-json.js";
+import type { DescMessage } from "../../read/descriptors.js";
+import type { ProblemCollector } from "../../errors.js";
+import type { AliasTables } from "../../model/alias-tables.js";
+import type { GeneratorModel, ToolModel } from "../../model/model.js";
+import { assignToolIdentifiers } from "../../model/tool-identifiers.js";
+import { compareUtf8 } from "../../schema/canonical-json.js";
 import {
   isortType,
   natord,

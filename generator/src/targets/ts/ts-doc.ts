@@ -2,7 +2,7 @@ import { builders, printer, utils } from "prettier/doc";
 
 /** A document of prettier's printer. */
 export type Doc = builders.Doc;
-import type { JsonValue } from "../schema/json-schema.js";
+import type { JsonValue } from "../../schema/json-schema.js";
 import { tsString } from "./ts-literal.js";
 
 const {

@@ -1,4 +1,4 @@
-import { templates } from "./gen/templates.js";
+import { templates } from "../gen/templates.js";
 import {
   createTemplateRuntime,
   type CompiledTemplate,

@@ -1,14 +1,14 @@
 import { createRequire } from "node:module";
-import type { DescMethod, DescService } from "../descriptors.js";
-import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel, ToolModel } from "../model/model.js";
+import type { DescMethod, DescService } from "../../read/descriptors.js";
+import type { ProblemCollector } from "../../errors.js";
+import type { GeneratorModel, ToolModel } from "../../model/model.js";
 import type {
   ResponseAliasField,
   ResponseAliasTool,
-} from "../model/response-aliases.js";
-import { assignToolIdentifiers } from "../model/tool-identifiers.js";
-import { compareUtf8 } from "../schema/canonical-json.js";
-import type { JsonValue } from "../schema/json-schema.js";
+} from "../../model/response-aliases.js";
+import { assignToolIdentifiers } from "../../model/tool-identifiers.js";
+import { compareUtf8 } from "../../schema/canonical-json.js";
+import type { JsonValue } from "../../schema/json-schema.js";
 import {
   printTs,
   printTsUnformatted,

@@ -2,7 +2,7 @@ import {
   nestedTypes,
   type DescFile,
   type DescService,
-} from "../descriptors.js";
+} from "../../read/descriptors.js";
 
 /**
  * A tool name in camelCase: split on "_" and "-", drop empty parts, the first

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../schema/json-schema.js";
+import type { JsonValue } from "../../schema/json-schema.js";
 import { tsObjectKey, tsStringExpr, type TsUnsure } from "./ts-doc.js";
 
 // The statements of ai_tools.gen.ts that grow with the API besides the

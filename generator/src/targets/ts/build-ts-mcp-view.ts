@@ -1,7 +1,7 @@
-import type { ProblemCollector } from "../errors.js";
-import { checkMcpServiceNames } from "../model/mcp-services.js";
-import type { GeneratorModel, McpServiceModel } from "../model/model.js";
-import type { JsonValue } from "../schema/json-schema.js";
+import type { ProblemCollector } from "../../errors.js";
+import { checkMcpServiceNames } from "../../model/mcp-services.js";
+import type { GeneratorModel, McpServiceModel } from "../../model/model.js";
+import type { JsonValue } from "../../schema/json-schema.js";
 import {
   tsFileName,
   tsMethodExpr,

@@ -1,10 +1,10 @@
-import type { ProblemCollector } from "../errors.js";
-import { checkMcpServiceNames } from "../model/mcp-services.js";
+import type { ProblemCollector } from "../../errors.js";
+import { checkMcpServiceNames } from "../../model/mcp-services.js";
 import type {
   GeneratorModel,
   McpServiceModel,
   ToolModel,
-} from "../model/model.js";
+} from "../../model/model.js";
 import { alignKeys } from "./go-align.js";
 import {
   goArgumentEntries,

@@ -1,7 +1,7 @@
-import type { ProblemCollector } from "../errors.js";
-import { checkMcpServiceNames } from "../model/mcp-services.js";
-import type { GeneratorModel, McpServiceModel } from "../model/model.js";
-import { compareUtf8 } from "../schema/canonical-json.js";
+import type { ProblemCollector } from "../../errors.js";
+import { checkMcpServiceNames } from "../../model/mcp-services.js";
+import type { GeneratorModel, McpServiceModel } from "../../model/model.js";
+import { compareUtf8 } from "../../schema/canonical-json.js";
 import {
   assignImports,
   pyAliasConfigNames,

@@ -1,5 +1,5 @@
-import type { GeneratorModel } from "../model/model.js";
-import { repeatedDirectory } from "../model/repeated-directory.js";
+import type { GeneratorModel } from "../../model/model.js";
+import { repeatedDirectory } from "../../model/repeated-directory.js";
 import { pyProtoModule } from "./py-names.js";
 
 /**

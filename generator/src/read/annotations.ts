@@ -1,6 +1,6 @@
 import type { DescField, DescMethod } from "./descriptors.js";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
-import { GeneratorError } from "./errors.js";
+import { GeneratorError } from "../errors.js";
 import { decodeUtf8 } from "./decode-utf8.js";
 
 /**

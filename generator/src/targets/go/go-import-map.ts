@@ -1,4 +1,4 @@
-import type { TargetMappingOption } from "../targets.js";
+import type { TargetMappingOption } from "../registry.js";
 
 /** The prefix and suffix of protoc-gen-go's `M<file>=<import path>` keys. */
 const prefix = "M";

@@ -1,8 +1,8 @@
-import type { DescFile } from "../descriptors.js";
-import type { ProblemCollector } from "../errors.js";
-import type { GeneratorModel, ToolModel } from "../model/model.js";
-import { assignToolIdentifiers } from "../model/tool-identifiers.js";
-import { compareUtf8 } from "../schema/canonical-json.js";
+import type { DescFile } from "../../read/descriptors.js";
+import type { ProblemCollector } from "../../errors.js";
+import type { GeneratorModel, ToolModel } from "../../model/model.js";
+import { assignToolIdentifiers } from "../../model/tool-identifiers.js";
+import { compareUtf8 } from "../../schema/canonical-json.js";
 import { alignKeys } from "./go-align.js";
 import {
   goCallTableImports,
