@@ -16,8 +16,10 @@ const repositoryUrl =
 
 // Files a package must hold beyond what its package.json names: the plugin's
 // annotation proto (copied by generator/scripts/copy-protos.mjs at pack time)
-// and its bundle, which bin/protoc-gen-ai-tools requires.
+// and its bundle, which bin/protoc-gen-ai-tools requires; the runtime's Redis
+// scripts, embedded from runtimes/go/redisstore/*.lua by its generate step.
 const requiredFiles = {
+  "@protoc-gen-ai-tools/runtime": ["dist/gen/redis-scripts.js"],
   "protoc-gen-ai-tools": [
     "proto/ai/tools/v1/annotations.proto",
     "bin/protoc-gen-ai-tools",

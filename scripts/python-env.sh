@@ -34,8 +34,12 @@ find_python() {
   return 1
 }
 
-want="$(sha256sum "$REQS" runtimes/python/pyproject.toml | sha256sum | cut -d' ' -f1)"
-if [ -x "$VENV/bin/python" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then
+# The editable install also copies the Redis scripts into the package
+# (runtimes/python/setup.py): it runs again when they change or are missing.
+want="$(sha256sum "$REQS" runtimes/python/pyproject.toml runtimes/python/setup.py \
+  runtimes/go/redisstore/*.lua | sha256sum | cut -d' ' -f1)"
+if [ -x "$VENV/bin/python" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] &&
+  [ -f runtimes/python/src/ai_tools_runtime/redis/create.lua ]; then
   exit 0
 fi
 

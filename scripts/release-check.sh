@@ -63,7 +63,8 @@ done
 # PyPI: built from a copy of the files git tracks (or would), so that no
 # build/, *.egg-info or generated test file of the work tree gets in, and
 # setuptools writes its own there; --no-isolation: the pinned setuptools.
-git ls-files -z --cached --others --exclude-standard runtimes/python |
+# With runtimes/go/redisstore/*.lua, which setup.py copies into the package.
+git ls-files -z --cached --others --exclude-standard runtimes/python 'runtimes/go/redisstore/*.lua' |
   tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$work" -xf -
 quiet .venv/bin/python -m build --no-isolation --outdir "$out/python" "$work/runtimes/python"
 # PEP 440 spells a prerelease its own way: 1.0.0-rc.1 is 1.0.0rc1.
@@ -73,6 +74,17 @@ for want in "protoc_gen_ai_tools_runtime-$pyversion.tar.gz" \
   [ -f "$out/python/$want" ] || fail "python -m build made no $want: see runtimes/python/pyproject.toml"
 done
 quiet .venv/bin/twine check --strict "$out"/python/*
+.venv/bin/python - "$out/python" <<'PY' || fail "the Python packages lack the Redis scripts: see runtimes/python/setup.py"
+import sys, tarfile, zipfile
+from pathlib import Path
+out = Path(sys.argv[1])
+for archive in out.iterdir():
+    names = (zipfile.ZipFile(archive).namelist() if archive.suffix == ".whl"
+             else tarfile.open(archive).getnames())
+    for lua in ("create.lua", "load.lua", "register.lua"):
+        if not any(n.endswith(f"ai_tools_runtime/redis/{lua}") for n in names):
+            sys.exit(f"{archive.name} has no ai_tools_runtime/redis/{lua}")
+PY
 
 # Go: the tags a release pushes (fails on a module path Go would refuse).
 gotags="$(node scripts/version.mjs go-tags)"

@@ -10,8 +10,8 @@
 //	executor := gentools.NewConversationExecutor(conn, store)
 //
 // One hash per conversation, "<prefix>conv:{<handle>}", changed only by the
-// three Lua scripts of docs/store.md (create.lua, load.lua, register.lua,
-// byte-identical in every language), run with EVALSHA and, after a NOSCRIPT
+// three Lua scripts of docs/store.md (create.lua, load.lua, register.lua in
+// this module, which the other languages' runtimes embed at build time), run with EVALSHA and, after a NOSCRIPT
 // reply, EVAL: two processes registering in one conversation at once are
 // serialized by Redis, and numbering has no gaps. A conversation Redis lost
 // is never made again: Load and Register return an error for which

@@ -17,7 +17,11 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// The scripts of docs/store.md, copies of e2e/vectors/store/*.lua.
+// The scripts of docs/store.md. create.lua, load.lua and register.lua here
+// are their one committed copy: //go:embed reads only files inside this
+// module, and `go get` users receive the module alone from the Go proxy, so
+// the TypeScript and Python runtimes embed these files at build time instead
+// (runtimes/ts/scripts/embed-redis-scripts.mjs, runtimes/python/setup.py).
 var (
 	//go:embed create.lua
 	createLua string

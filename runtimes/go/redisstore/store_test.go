@@ -70,19 +70,12 @@ func loadLayout(t *testing.T) layout {
 	return l
 }
 
-func TestScriptsAreCanonical(t *testing.T) {
+func TestScriptsMatchTheVectors(t *testing.T) {
 	l := loadLayout(t)
 	for name, embedded := range map[string]string{"create.lua": createLua, "load.lua": loadLua, "register.lua": registerLua} {
-		canonical, err := os.ReadFile(filepath.Join(vectorsDir(), name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if embedded != string(canonical) {
-			t.Errorf("%s differs from e2e/vectors/store/%s", name, name)
-		}
 		sum := sha1.Sum([]byte(embedded))
 		if got := hex.EncodeToString(sum[:]); got != l.Scripts[name] {
-			t.Errorf("%s: SHA-1 %s, layout.json says %s", name, got, l.Scripts[name])
+			t.Errorf("%s: SHA-1 %s, layout.json says %s: a changed script needs a new layout.json", name, got, l.Scripts[name])
 		}
 	}
 	if createScript.Hash() != l.Scripts["create.lua"] || registerScript.Hash() != l.Scripts["register.lua"] || loadScript.Hash() != l.Scripts["load.lua"] {

@@ -36,7 +36,8 @@ from ai_tools_runtime._conversation_executor import StoredConversation
 from ai_tools_runtime.redis import SCRIPTS, RedisConversationStore
 
 LAYOUT: dict[str, Any] = load_vectors("store")[0]
-CANONICAL = REPO / "e2e" / "vectors" / "store"
+# The scripts' one committed copy; setup.py copies it into the package.
+CANONICAL = REPO / "runtimes" / "go" / "redisstore"
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,9 @@ def test_the_scripts_are_the_canonical_ones() -> None:
     assert [s.name for s in SCRIPTS] == sorted(LAYOUT["scripts"])
     for script in SCRIPTS:
         canonical = (CANONICAL / script.name).read_bytes()
-        assert script.text.encode("utf-8") == canonical, script.name
+        assert script.text.encode("utf-8") == canonical, (
+            f"{script.name} differs from runtimes/go/redisstore: run bash scripts/python-env.sh"
+        )
         assert script.sha1 == hashlib.sha1(canonical).hexdigest() == LAYOUT["scripts"][script.name]
 
 

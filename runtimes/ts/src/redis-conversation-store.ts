@@ -12,7 +12,11 @@ import {
   type StoredConversation,
 } from "./conversation-store.js";
 import { compareBytes, quoteJson } from "./json.js";
-import { createScript, loadScript, registerScript } from "./redis-scripts.js";
+import {
+  createScript,
+  loadScript,
+  registerScript,
+} from "./gen/redis-scripts.js";
 import { ToolError } from "./tool-error.js";
 
 /**

@@ -23,7 +23,7 @@ import {
   createScript,
   loadScript,
   registerScript,
-} from "../src/redis-scripts.js";
+} from "../src/gen/redis-scripts.js";
 import {
   startAitestServer,
   type AitestServer,
@@ -90,7 +90,7 @@ describe("redis scripts", () => {
     ["load.lua", loadScript],
     ["register.lua", registerScript],
   ] as const) {
-    it(`${name} is the canonical script, with its SHA-1`, () => {
+    it(`${name} is the committed script (runtimes/go/redisstore), with its SHA-1`, () => {
       expect(text).toBe(canonicalScript(name));
       expect(createHash("sha1").update(text).digest("hex")).toBe(
         layout.scripts[name],

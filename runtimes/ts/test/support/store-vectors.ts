@@ -1,5 +1,6 @@
 // The conversation store vectors (e2e/vectors/store/layout.json) and the
-// canonical Lua scripts next to them.
+// Lua scripts' one committed copy (runtimes/go/redisstore/*.lua), which the
+// package's generate step embeds into src/gen/redis-scripts.ts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,7 +38,12 @@ export const layout = JSON.parse(
   readFileSync(path.join(storeVectorsDir, "layout.json"), "utf8"),
 ) as LayoutVectors;
 
-/** The text of a canonical script (`create.lua`, …). */
+const scriptsDir = path.resolve(
+  storeVectorsDir,
+  "../../../runtimes/go/redisstore",
+);
+
+/** The text of a committed script (`create.lua`, …). */
 export function canonicalScript(name: string): string {
-  return readFileSync(path.join(storeVectorsDir, name), "utf8");
+  return readFileSync(path.join(scriptsDir, name), "utf8");
 }

@@ -1,5 +1,6 @@
-"""The Lua scripts of the Redis store (docs/store.md, "Scripts"): byte for
-byte the canonical ones of e2e/vectors/store, shipped beside this module."""
+"""The Lua scripts of the Redis store (docs/store.md, "Scripts"), shipped
+beside this module: the build (setup.py) copies them from their one committed
+copy, runtimes/go/redisstore/*.lua."""
 
 from __future__ import annotations
 
