@@ -1,8 +1,6 @@
+import type HandlebarsApi from "handlebars";
+import runtime from "handlebars/runtime.js";
 import { templates } from "../gen/templates.js";
-import {
-  createTemplateRuntime,
-  type CompiledTemplate,
-} from "./template-runtime.js";
 
 /** Renders one language's templates; built once per process. */
 export interface Renderer {
@@ -15,25 +13,32 @@ export interface Renderer {
 
 const cache = new Map<string, Renderer>();
 
+// Handlebars' runtime: its API without the compiler (handlebars/runtime.d.ts
+// declares no exports, so it is typed as the whole API).
+const Handlebars = runtime as unknown as typeof HandlebarsApi;
+
 /**
- * Create the renderer of a language. Every `templates/<language>/*.hbs` is
- * a partial `<language>/<name>`; any of them can be an entry point (`file`
- * is the main one). The templates were compiled at build time
- * (scripts/compile-templates.mjs) with Handlebars' semantics: templates
- * print finished text, so nothing is HTML-escaped.
+ * Create the renderer of a language, on Handlebars' runtime. Every
+ * `templates/<language>/*.hbs` is a partial `<language>/<name>`; any of
+ * them can be an entry point (`file` is the main one). The templates were
+ * precompiled at build time (scripts/embed-templates.mjs) with the options
+ * they are written for: they print finished code, so nothing is
+ * HTML-escaped, and a value the view lacks is an error.
  */
 export function createRenderer(language: string): Renderer {
   const cached = cache.get(language);
   if (cached !== undefined) {
     return cached;
   }
-  const entries = new Map<string, CompiledTemplate>();
-  for (const [name, template] of Object.entries(templates)) {
+  const hbs = Handlebars.create();
+  const entries = new Map<string, HandlebarsApi.TemplateDelegate>();
+  for (const [name, spec] of Object.entries(templates)) {
     if (name.startsWith(`${language}/`)) {
+      const template = hbs.template(spec);
+      hbs.registerPartial(name, template);
       entries.set(name, template);
     }
   }
-  const rt = createTemplateRuntime(entries);
   const renderer: Renderer = {
     render: (view, entry = "file") => {
       const template = entries.get(`${language}/${entry}`);
@@ -42,8 +47,7 @@ export function createRenderer(language: string): Renderer {
           `no template ${JSON.stringify(`${language}/${entry}`)}`,
         );
       }
-      // Handlebars' @root: the entry template's context.
-      return template(view, { root: view }, rt);
+      return template(view);
     },
   };
   cache.set(language, renderer);
