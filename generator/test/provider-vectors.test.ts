@@ -5,14 +5,19 @@ import {
   checkAnthropicStrict,
   countAnthropicStrictParameters,
 } from "../src/providers/anthropic-strict.js";
+import { anthropicStrictForm } from "../src/providers/anthropic-strict-form.js";
 import { checkGeminiOpenApi } from "../src/providers/gemini-openapi.js";
+import { geminiParametersForm } from "../src/providers/gemini-parameters-form.js";
 import { paths } from "./support/request.js";
 
-// The shared vectors of e2e/vectors/providers, which the runtimes' adapters
-// run, held to the generator's checkers: every derived Gemini `parameters`
-// form passes gemini-openapi.ts, every derived Anthropic strict form
-// anthropic-strict.ts, and the Anthropic counts are the ones the generator
-// warns with.
+// The shared vectors of e2e/vectors/providers, run against the generator's
+// form builders (provider-forms.ts writes their output into every target)
+// and held to its checkers: each Gemini `parameters` form is
+// gemini-parameters-form.ts's and passes gemini-openapi.ts, each Anthropic
+// strict form is anthropic-strict-form.ts's (the vectors' expects are
+// Anthropic's SDK's output: runtimes/python/tests checks them against the
+// SDK) and passes anthropic-strict.ts, and the Anthropic counts are the
+// ones the forms carry and the generator warns with.
 
 const dir = resolve(paths.generator, "..", "e2e", "vectors", "providers");
 
@@ -26,14 +31,18 @@ function load<E>(name: string): Vector<E> {
 
 describe("e2e/vectors/providers", () => {
   for (const c of load<unknown>("gemini-parameters.json").cases) {
-    it(`gemini-parameters ${c.name}: the expected form passes the Gemini parameters checker`, () => {
+    it(`gemini-parameters ${c.name}: the generator's form, which passes the Gemini parameters checker`, () => {
+      expect(geminiParametersForm(c.input) ?? null).toEqual(c.expect);
       if (c.expect !== null) {
         expect(checkGeminiOpenApi(c.expect)).toEqual([]);
       }
     });
   }
   for (const c of load<unknown>("anthropic-strict.json").cases) {
-    it(`anthropic-strict ${c.name}: the expected form passes the Anthropic strict checker`, () => {
+    it(`anthropic-strict ${c.name}: the generator's form is the SDK's, which passes the Anthropic strict checker`, () => {
+      // Read in the input's key order, as the SDK reads it: the order of
+      // the keywords moved into a description follows it.
+      expect(anthropicStrictForm(c.input, true)).toEqual(c.expect);
       expect(checkAnthropicStrict(c.expect)).toEqual([]);
     });
   }

@@ -7,6 +7,7 @@ import {
 import type { DescFile, DescMessage } from "../read/descriptors.js";
 import { checkEditions } from "../read/editions.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
+import { providerForms } from "../providers/provider-forms.js";
 import {
   createProblemCollector,
   GeneratorError,
@@ -251,6 +252,17 @@ export function buildModel(
           problems.add({ ...at, message: built.problem });
           continue;
         }
+        const forms = providerForms({
+          strict: def.strict,
+          parameters: built.schema,
+        });
+        if ("problem" in forms) {
+          problems.add({
+            ...at,
+            message: `strict tool ${JSON.stringify(def.name)} cannot be sent to Anthropic with strict: Anthropic's SDK (transform_schema) refuses ${forms.problem.path}: ${forms.problem.message}; set strict: false`,
+          });
+          continue;
+        }
         const aliasFields = requestAliasFields(method.input);
         const prefix = outputPrefix(method.output, aliasFields);
         let responsePrefixes = prefixesByResponse.get(method.output);
@@ -272,6 +284,7 @@ export function buildModel(
           strict: def.strict,
           autoExecute: def.autoExecute,
           schemaJson: built.schemaJson,
+          formsJson: forms.formsJson,
           argumentsJson,
           timeoutNanos:
             timeout === undefined ? undefined : timeoutNanos(timeout),

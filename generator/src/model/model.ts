@@ -36,6 +36,12 @@ export interface ToolModel {
    */
   readonly schemaJson: string;
   /**
+   * The tool's provider forms (providers/provider-forms.ts) in their
+   * canonical serialization: what each provider's adapters send instead of
+   * `parameters`, as one JSON object identical in every target.
+   */
+  readonly formsJson: string;
+  /**
    * The argument table (argument-table.ts) as JSON text, from the walk of
    * the schema's tree: "" when the request's schema is an open object.
    */
