@@ -1,4 +1,5 @@
 import type { DescMethod, JsonObject } from "@bufbuild/protobuf";
+import type { AnthropicStrictCounts } from "./provider-limits.js";
 
 /** A tool definition, provider-neutral, as the generated code declares it. */
 export interface AgentTool {
@@ -10,6 +11,33 @@ export interface AgentTool {
   readonly strict: boolean;
   /** The JSON Schema of the arguments (same schema as the Go target's). */
   readonly parameters: JsonObject;
+  /**
+   * The provider forms the generator computed for the tool
+   * ({@link ProviderForms}); absent on a tool written by hand, which the
+   * adapters send with `parameters` in every default form.
+   */
+  readonly forms?: ProviderForms | undefined;
+}
+
+/**
+ * A tool's schema in each provider's form, as the generator writes it
+ * (docs/compat.md, "What providers accept"): an absent key means "send
+ * `parameters`". The adapters select a form and wrap it; no runtime
+ * transforms a schema.
+ */
+export interface ProviderForms {
+  /** `parameters` of OpenAI Chat Completions and Responses. */
+  readonly openai?: JsonObject;
+  /** Anthropic's `input_schema` without strict tool use. */
+  readonly anthropic?: JsonObject;
+  /** Anthropic's `input_schema` with strict tool use (a strict tool only). */
+  readonly anthropicStrict?: JsonObject;
+  /** What `anthropicStrict` adds to a request's strict tool use limits. */
+  readonly anthropicStrictCounts?: AnthropicStrictCounts;
+  /** Gemini's `parametersJsonSchema`. */
+  readonly gemini?: JsonObject;
+  /** Gemini's OpenAPI-subset `parameters`; `null`: the declaration has none. */
+  readonly geminiParameters?: JsonObject | null;
 }
 
 /** One auto-executed tool: its definition and the RPC it calls. */
@@ -37,19 +65,85 @@ export interface ToolMethod {
 }
 
 /**
- * A deep copy of the tool's parameters: adapters hand out copies, so that a
- * caller editing a provider's tool never changes the generated one.
+ * A deep copy of the tool's schema in a provider's form (`forms[form]`,
+ * else `parameters`): adapters hand out copies, so that a caller editing a
+ * provider's tool never changes the generated one.
  */
-export function parametersOf(tool: AgentTool): { [key: string]: unknown } {
-  return structuredClone(tool.parameters);
+export function parametersOf(
+  tool: AgentTool,
+  form?: "openai" | "anthropic" | "gemini",
+): { [key: string]: unknown } {
+  const forms = form === undefined ? undefined : tool.forms;
+  return structuredClone(
+    (form === undefined ? undefined : forms?.[form]) ?? tool.parameters,
+  );
+}
+
+/**
+ * A provider form the generator wrote for the tool, or an error naming the
+ * tool when it has none (a tool written by hand).
+ */
+export function generatedForm<K extends keyof ProviderForms>(
+  tool: AgentTool,
+  key: K,
+): NonNullable<ProviderForms[K]> | null {
+  const forms = tool.forms;
+  if (forms === undefined || !(key in forms)) {
+    throw new Error(
+      `tool ${JSON.stringify(tool.name)} has no generated provider forms: generate it with protoc-gen-ai-tools`,
+    );
+  }
+  return forms[key] ?? null;
 }
 
 /**
  * Freeze a tool and its schema, deeply, and return it: the generated tools
  * are frozen so that no caller can change what every conversation sends.
  */
-export function defineTool(tool: AgentTool): AgentTool {
-  return deepFreeze(tool);
+export function defineTool(tool: AgentTool): AgentTool;
+/**
+ * A generated tool: its schema and provider forms are JSON text, parsed on
+ * first read (the same frozen object on every read). Generated code
+ * passes JSON text rather than object literals, which TypeScript checks
+ * far faster (docs/benchmarks.md, "Type-checking the generated code").
+ */
+export function defineTool(
+  name: string,
+  description: string,
+  strict: boolean,
+  parametersJson: string,
+  formsJson?: string,
+): AgentTool;
+export function defineTool(
+  toolOrName: AgentTool | string,
+  description = "",
+  strict = false,
+  parametersJson = "{}",
+  formsJson?: string,
+): AgentTool {
+  if (typeof toolOrName !== "string") {
+    return deepFreeze(toolOrName);
+  }
+  const parameters = lazyJson<JsonObject>(parametersJson);
+  const forms =
+    formsJson === undefined ? undefined : lazyJson<ProviderForms>(formsJson);
+  return Object.freeze({
+    name: toolOrName,
+    description,
+    strict,
+    get parameters(): JsonObject {
+      return parameters();
+    },
+    get forms(): ProviderForms | undefined {
+      return forms?.();
+    },
+  });
+}
+
+/** A getter of `json` parsed once, on first call, and frozen deeply. */
+function lazyJson<T>(json: string): () => T {
+  let value: T | undefined;
+  return () => (value ??= deepFreeze(JSON.parse(json) as T));
 }
 
 function deepFreeze<T>(v: T): T {

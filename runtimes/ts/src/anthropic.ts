@@ -1,6 +1,8 @@
-import { parametersOf, type AgentTool } from "./agent-tool.js";
-import { toAnthropicStrictSchema } from "./anthropic-strict-schema.js";
-import { checkAnthropicStrictRequest } from "./provider-limits.js";
+import { generatedForm, parametersOf, type AgentTool } from "./agent-tool.js";
+import {
+  checkAnthropicStrictRequest,
+  type AnthropicStrictCounts,
+} from "./provider-limits.js";
 
 /** An Anthropic Messages API tool (`Anthropic.Tool`). */
 export interface AnthropicTool {
@@ -22,64 +24,54 @@ export interface AnthropicToolOptions {
 
 /**
  * The tool as an Anthropic tool: `name`, `description`, `input_schema` (a
- * copy), and `strict: true` when asked for and the tool is strict; the
- * schema is then the form strict tool use takes
- * ({@link toAnthropicStrictSchema}).
+ * copy of the generated form: `forms.anthropic`, else `parameters`), and
+ * `strict: true` when asked for and the tool is strict; the schema is then
+ * the strict tool use form the generator wrote (`forms.anthropicStrict`,
+ * what Anthropic's SDK makes of the schema), which a tool written by hand
+ * does not have (an error naming the tool).
  */
 export function toAnthropicTool(
   tool: AgentTool,
   options: AnthropicToolOptions = {},
 ): AnthropicTool {
-  const schema = objectSchema(tool);
   if (options.strict === true && tool.strict) {
     return {
       name: tool.name,
       description: tool.description,
-      input_schema: strictSchemaOf(tool.name, schema),
+      input_schema: objectSchema(
+        tool,
+        structuredClone(generatedForm(tool, "anthropicStrict") ?? {}),
+      ),
       strict: true,
     };
   }
   return {
     name: tool.name,
     description: tool.description,
-    input_schema: schema,
+    input_schema: objectSchema(tool, parametersOf(tool, "anthropic")),
   };
 }
 
-/** The strict tool use form of a tool's schema; errors name the tool. */
-function strictSchemaOf(
-  name: string,
-  schema: Record<string, unknown>,
+/** A form of the tool's schema (a copy), checked to be an object schema. */
+function objectSchema(
+  tool: AgentTool,
+  form: object,
 ): AnthropicTool["input_schema"] {
-  try {
-    return toAnthropicStrictSchema(schema) as AnthropicTool["input_schema"];
-  } catch (e) {
-    throw new Error(
-      `tool ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`,
-      { cause: e },
-    );
-  }
-}
-
-/** A copy of the tool's parameters, checked to be an object schema. */
-export function objectSchema(tool: AgentTool): {
-  type: "object";
-  [key: string]: unknown;
-} {
-  const schema = parametersOf(tool);
+  const schema = form as Record<string, unknown>;
   if (schema["type"] !== "object") {
     throw new Error(
       `tool ${JSON.stringify(tool.name)}: parameters are not an object schema`,
     );
   }
-  return schema as { type: "object"; [key: string]: unknown };
+  return schema as AnthropicTool["input_schema"];
 }
 
 /**
  * The tools of one Anthropic request, each as {@link toAnthropicTool}
  * makes it. With `strict: true`, the strict tools carry the flag, and a
  * request over the limits of strict tool use (20 strict tools, 24 optional
- * and 16 union parameters across them: {@link anthropicStrictLimits}) is
+ * and 16 union parameters across them: {@link anthropicStrictLimits},
+ * summed from each tool's generated `forms.anthropicStrictCounts`) is
  * refused here, as Anthropic would refuse it.
  */
 export function toAnthropicTools(
@@ -87,8 +79,19 @@ export function toAnthropicTools(
   options: AnthropicToolOptions = {},
 ): AnthropicTool[] {
   const out = tools.map((t) => toAnthropicTool(t, options));
-  checkAnthropicStrictRequest(
-    out.filter((t) => t.strict === true).map((t) => t.input_schema),
-  );
+  const counts: AnthropicStrictCounts[] = [];
+  if (options.strict === true) {
+    for (const t of tools) {
+      if (t.strict) {
+        counts.push(
+          generatedForm(t, "anthropicStrictCounts") ?? {
+            optional: 0,
+            unions: 0,
+          },
+        );
+      }
+    }
+  }
+  checkAnthropicStrictRequest(counts);
   return out;
 }

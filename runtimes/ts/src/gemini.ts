@@ -1,7 +1,5 @@
-import { parametersOf, type AgentTool } from "./agent-tool.js";
-import { toGeminiParameters } from "./gemini-parameters.js";
+import { generatedForm, parametersOf, type AgentTool } from "./agent-tool.js";
 import { geminiLimits } from "./provider-limits.js";
-import { findRefCycle } from "./schema-cycles.js";
 
 /** A Gemini function declaration (`FunctionDeclaration` of `@google/genai`). */
 export interface GeminiFunctionDeclaration {
@@ -17,9 +15,9 @@ export interface GeminiFunctionDeclaration {
 export interface GeminiOptions {
   /**
    * Which field carries the schema: `parametersJsonSchema` (default, the
-   * generated schema as it is) or `parameters` (the OpenAPI subset, derived
-   * by {@link toGeminiParameters}; a tool left without parameters has
-   * none).
+   * generated schema) or `parameters` (the OpenAPI subset the generator
+   * wrote, `forms.geminiParameters`; a tool left without parameters has
+   * none, and a tool written by hand has no such form: an error naming it).
    */
   readonly form?: "parametersJsonSchema" | "parameters" | undefined;
 }
@@ -31,12 +29,10 @@ export interface GeminiTool {
 
 /**
  * The tool as a Gemini function declaration (a copy). By default the
- * schema goes in `parametersJsonSchema` (plain JSON Schema), not
- * `parameters` (an OpenAPI subset that refuses `additionalProperties`);
- * `form: "parameters"` derives that subset instead. A schema with a `$ref`
- * cycle through required properties (a compact strict tool generated with
- * `providers=openai`), which Gemini refuses, is an error in the default
- * form; the `parameters` form leaves the recursion out.
+ * schema goes in `parametersJsonSchema` (plain JSON Schema: the generated
+ * `forms.gemini`, else `parameters`), not `parameters` (an OpenAPI subset
+ * that refuses `additionalProperties`); `form: "parameters"` sends the
+ * subset the generator wrote (`forms.geminiParameters`) instead.
  */
 export function toGeminiFunctionDeclaration(
   tool: AgentTool,
@@ -47,19 +43,12 @@ export function toGeminiFunctionDeclaration(
     description: tool.description,
   };
   if (options.form === "parameters") {
-    const parameters = toGeminiParameters(parametersOf(tool));
-    if (parameters !== undefined) {
-      declaration.parameters = parameters;
+    const parameters = generatedForm(tool, "geminiParameters");
+    if (parameters !== null) {
+      declaration.parameters = structuredClone(parameters);
     }
   } else {
-    const schema = parametersOf(tool);
-    const cycle = findRefCycle(schema, true);
-    if (cycle !== undefined) {
-      throw new Error(
-        `tool ${JSON.stringify(tool.name)}: the schema has a $ref cycle through required properties (${JSON.stringify(cycle)}), which Gemini refuses (a cycle only through properties that are not required; nullable is not enough); use form "parameters", which leaves the recursion out, or generate the tool with providers=gemini`,
-      );
-    }
-    declaration.parametersJsonSchema = schema;
+    declaration.parametersJsonSchema = parametersOf(tool, "gemini");
   }
   return declaration;
 }

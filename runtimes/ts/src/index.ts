@@ -1,4 +1,9 @@
-export { defineTool, type AgentTool, type ToolMethod } from "./agent-tool.js";
+export {
+  defineTool,
+  type AgentTool,
+  type ProviderForms,
+  type ToolMethod,
+} from "./agent-tool.js";
 export {
   createAliasManager,
   isUuid,
@@ -78,12 +83,9 @@ export {
   type GeminiOptions,
   type GeminiTool,
 } from "./gemini.js";
-export { toGeminiParameters } from "./gemini-parameters.js";
-export { toAnthropicStrictSchema } from "./anthropic-strict-schema.js";
 export {
   anthropicStrictLimits,
   checkAnthropicStrictRequest,
-  countAnthropicStrictParameters,
   geminiLimits,
   openAiLimits,
   type AnthropicStrictCounts,

@@ -27,7 +27,7 @@ export function toOpenAiResponsesTool(tool: AgentTool): OpenAiResponsesTool {
     type: "function",
     name: tool.name,
     description: tool.description,
-    parameters: parametersOf(tool),
+    parameters: parametersOf(tool, "openai"),
     strict: tool.strict,
   };
 }
@@ -39,7 +39,7 @@ export function toOpenAiChatTool(tool: AgentTool): OpenAiChatTool {
     function: {
       name: tool.name,
       description: tool.description,
-      parameters: parametersOf(tool),
+      parameters: parametersOf(tool, "openai"),
       strict: tool.strict,
     },
   };

@@ -27,7 +27,11 @@ export const geminiLimits = { maxFunctionDeclarations: 512 } as const;
  */
 export const openAiLimits = { maxTools: 128 } as const;
 
-/** What one strict schema adds to a request's Anthropic counts. */
+/**
+ * What one strict tool adds to a request's Anthropic counts, as the
+ * generator counts them on its strict form (shared vectors
+ * e2e/vectors/providers/anthropic-strict-counts.json).
+ */
 export interface AnthropicStrictCounts {
   /** Properties, at every depth, that their object does not require. */
   readonly optional: number;
@@ -35,64 +39,21 @@ export interface AnthropicStrictCounts {
   readonly unions: number;
 }
 
-type Node = Record<string, unknown>;
-
-function isNode(v: unknown): v is Node {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /**
- * Counts a schema's optional and union parameters at every depth
- * (`properties`, `items`, `anyOf` branches, `$defs`), as the shared
- * vectors e2e/vectors/providers/anthropic-strict-counts.json pin.
+ * Throws when the strict tools of one Anthropic request exceed a limit of
+ * {@link anthropicStrictLimits}, naming the count and the limit: `counts`
+ * holds each strict tool's, as the generator counted them
+ * (`forms.anthropicStrictCounts`).
  */
-export function countAnthropicStrictParameters(
-  schema: unknown,
-): AnthropicStrictCounts {
-  let optional = 0;
-  let unions = 0;
-  const walk = (node: unknown): void => {
-    if (!isNode(node)) {
-      return;
-    }
-    const properties = node["properties"];
-    if (isNode(properties)) {
-      const required = Array.isArray(node["required"]) ? node["required"] : [];
-      for (const [name, sub] of Object.entries(properties)) {
-        if (!required.includes(name)) {
-          optional++;
-        }
-        if (isNode(sub) && ("anyOf" in sub || Array.isArray(sub["type"]))) {
-          unions++;
-        }
-        walk(sub);
-      }
-    }
-    walk(node["items"]);
-    for (const branch of Array.isArray(node["anyOf"]) ? node["anyOf"] : []) {
-      walk(branch);
-    }
-    const defs = node["$defs"];
-    for (const def of isNode(defs) ? Object.values(defs) : []) {
-      walk(def);
-    }
-  };
-  walk(schema);
-  return { optional, unions };
-}
-
-/**
- * Throws when the strict schemas of one Anthropic request exceed a limit
- * of {@link anthropicStrictLimits}, naming the count and the limit.
- */
-export function checkAnthropicStrictRequest(schemas: readonly unknown[]): void {
+export function checkAnthropicStrictRequest(
+  counts: readonly AnthropicStrictCounts[],
+): void {
   const limits = anthropicStrictLimits;
   let optional = 0;
   let unions = 0;
-  for (const schema of schemas) {
-    const counts = countAnthropicStrictParameters(schema);
-    optional += counts.optional;
-    unions += counts.unions;
+  for (const c of counts) {
+    optional += c.optional;
+    unions += c.unions;
   }
   const over = (what: string, count: number, limit: number): void => {
     if (count > limit) {
@@ -101,7 +62,7 @@ export function checkAnthropicStrictRequest(schemas: readonly unknown[]): void {
       );
     }
   };
-  over("strict tools", schemas.length, limits.maxStrictTools);
+  over("strict tools", counts.length, limits.maxStrictTools);
   over(
     "optional parameters across the strict tools",
     optional,

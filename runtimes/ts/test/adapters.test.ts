@@ -19,6 +19,7 @@ import {
   startCaptureServer,
   type CaptureServer,
 } from "./support/capture-server.js";
+import { generatedTool } from "./support/generated-tool.js";
 import { sampleTool } from "./support/sample-tool.js";
 
 let stub: CaptureServer;
@@ -130,8 +131,29 @@ describe("Anthropic (@anthropic-ai/sdk)", () => {
     ]);
   });
 
-  it("strict on request", async () => {
-    const tool: Anthropic.Tool = toAnthropicTool(sampleTool, { strict: true });
+  it("strict on request: the generated strict form", async () => {
+    // What Anthropic's SDK makes of the schema (pattern moved into the
+    // description), as the generator writes it in forms.anthropicStrict.
+    const strictForm = {
+      type: "object",
+      properties: {
+        id: {
+          type: "string",
+          description: "The note.\n\n{pattern: ^n-[0-9]+$}",
+        },
+      },
+      required: ["id"],
+      additionalProperties: false,
+    };
+    const generated = generatedTool({
+      ...sampleTool,
+      forms: {
+        anthropicStrict: strictForm,
+        anthropicStrictCounts: { optional: 0, unions: 0 },
+        geminiParameters: null,
+      },
+    });
+    const tool: Anthropic.Tool = toAnthropicTool(generated, { strict: true });
     const body = await bodyOf(() =>
       client().messages.create({
         model: "claude-test",
@@ -144,10 +166,13 @@ describe("Anthropic (@anthropic-ai/sdk)", () => {
       {
         name: expected.name,
         description: expected.description,
-        input_schema: expected.schema,
+        input_schema: strictForm,
         strict: true,
       },
     ]);
+    expect(() => toAnthropicTool(sampleTool, { strict: true })).toThrow(
+      'tool "links_create" has no generated provider forms: generate it with protoc-gen-ai-tools',
+    );
   });
 
   it("a non-strict tool never carries the flag, even on request", () => {
@@ -304,5 +329,24 @@ describe("adapters return copies", () => {
     expect(() => {
       (tool.parameters["required"] as string[]).push("x");
     }).toThrow(TypeError);
+  });
+
+  it("defineTool of JSON text: parsed on first read, the same frozen object on every read", () => {
+    const tool = defineTool(
+      "t",
+      "A tool.",
+      true,
+      '{"type":"object","properties":{"a":{"type":"string"}}}',
+      '{"geminiParameters":null}',
+    );
+    expect(Object.isFrozen(tool)).toBe(true);
+    expect(tool.parameters).toBe(tool.parameters);
+    expect(tool.forms).toBe(tool.forms);
+    expect(tool.forms).toEqual({ geminiParameters: null });
+    expect(Object.isFrozen(tool.parameters["properties"])).toBe(true);
+    expect(() => {
+      (tool.parameters as Record<string, unknown>)["x"] = 1;
+    }).toThrow(TypeError);
+    expect(defineTool("u", "", false, "{}").forms).toBeUndefined();
   });
 });

@@ -1,17 +1,11 @@
-// The per-request limits the adapters enforce, the Gemini `parameters`
-// form, and the shared vectors of e2e/vectors/providers (format in
-// e2e/vectors/README.md), run unchanged.
+// The per-request limits the adapters enforce (summed from the generated
+// forms' counts, never counted here) and the Gemini `parameters` form sent
+// through @google/genai. The shared vectors of e2e/vectors/providers run in
+// adapter-vectors.test.ts.
 import { GoogleGenAI, type Tool } from "@google/genai";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  countAnthropicStrictParameters,
-  toAnthropicStrictSchema,
-  toAnthropicTool,
   toAnthropicTools,
-  toGeminiParameters,
   toGeminiTool,
   toOpenAiChatTool,
   toOpenAiChatTools,
@@ -22,69 +16,39 @@ import {
   startCaptureServer,
   type CaptureServer,
 } from "./support/capture-server.js";
+import { generatedTool } from "./support/generated-tool.js";
 import { sampleTool } from "./support/sample-tool.js";
 
-const vectors = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../../e2e/vectors/providers",
-);
+const parameters = {
+  type: "object",
+  properties: { url: { type: "string" } },
+  required: ["url"],
+  additionalProperties: false,
+};
 
-interface Vector<I, E> {
-  readonly cases: readonly { name: string; input: I; expect: E }[];
-}
-
-function load<I, E>(name: string): Vector<I, E> {
-  return JSON.parse(readFileSync(path.join(vectors, name), "utf8")) as Vector<
-    I,
-    E
-  >;
-}
-
-function tools(count: number, strict: boolean): AgentTool[] {
-  return Array.from({ length: count }, (_, i) => ({
-    ...sampleTool,
-    name: `tool_${i}`,
-    strict,
-    parameters: {
-      type: "object",
-      properties: { url: { type: "string" } },
-      required: ["url"],
-      additionalProperties: false,
-    },
-  }));
-}
-
-describe("shared vectors: e2e/vectors/providers", () => {
-  const gemini = load<Record<string, unknown>, Record<string, unknown> | null>(
-    "gemini-parameters.json",
+/** `count` generated tools, each adding `counts` to Anthropic's limits. */
+function tools(
+  count: number,
+  strict: boolean,
+  counts = { optional: 0, unions: 0 },
+): AgentTool[] {
+  const forms = strict
+    ? {
+        anthropicStrict: parameters,
+        anthropicStrictCounts: counts,
+        geminiParameters: null,
+      }
+    : { geminiParameters: null };
+  return Array.from({ length: count }, (_, i) =>
+    generatedTool({
+      name: `tool_${i}`,
+      description: "A tool.",
+      strict,
+      parameters,
+      forms,
+    }),
   );
-  for (const c of gemini.cases) {
-    it(`gemini-parameters: ${c.name}`, () => {
-      expect(toGeminiParameters(c.input) ?? null).toEqual(c.expect);
-    });
-  }
-  const strict = load<Record<string, unknown>, Record<string, unknown>>(
-    "anthropic-strict.json",
-  );
-  for (const c of strict.cases) {
-    it(`anthropic-strict: ${c.name}`, () => {
-      expect(toAnthropicStrictSchema(c.input)).toEqual(c.expect);
-      const tool = { ...sampleTool, parameters: c.input } as AgentTool;
-      expect(toAnthropicTool(tool, { strict: true }).input_schema).toEqual(
-        c.expect,
-      );
-      expect(toAnthropicTool(tool).input_schema).toEqual(c.input);
-    });
-  }
-  const counts = load<unknown, { optional: number; unions: number }>(
-    "anthropic-strict-counts.json",
-  );
-  for (const c of counts.cases) {
-    it(`anthropic-strict-counts: ${c.name}`, () => {
-      expect(countAnthropicStrictParameters(c.input)).toEqual(c.expect);
-    });
-  }
-});
+}
 
 describe("toAnthropicTools: Anthropic's per-request limits", () => {
   it("takes 20 strict tools, refuses 21 when sent strict", () => {
@@ -102,11 +66,7 @@ describe("toAnthropicTools: Anthropic's per-request limits", () => {
   });
 
   it("refuses more than 16 union parameters across the strict tools", () => {
-    // sampleTool has one union parameter (pageThemeId: ["string", "null"]).
-    const many = Array.from({ length: 17 }, (_, i) => ({
-      ...sampleTool,
-      name: `t${i}`,
-    }));
+    const many = tools(17, true, { optional: 0, unions: 1 });
     expect(() => toAnthropicTools(many, { strict: true })).toThrow(
       "17 parameters with a union type across the strict tools in one request: Anthropic strict tool use takes at most 16; send fewer tools with strict",
     );
@@ -114,19 +74,16 @@ describe("toAnthropicTools: Anthropic's per-request limits", () => {
   });
 
   it("refuses more than 24 optional parameters across the strict tools", () => {
-    const properties = Object.fromEntries(
-      Array.from({ length: 25 }, (_, i) => [`p${i}`, { type: "string" }]),
-    );
-    const tool: AgentTool = {
-      ...sampleTool,
-      parameters: {
-        type: "object",
-        properties,
-        required: [],
-        additionalProperties: false,
-      },
-    };
-    expect(() => toAnthropicTools([tool], { strict: true })).toThrow(
+    const many = tools(2, true, { optional: 12, unions: 0 });
+    expect(toAnthropicTools(many, { strict: true })).toHaveLength(2);
+    expect(() =>
+      toAnthropicTools(
+        [...many, ...tools(1, true, { optional: 1, unions: 0 })],
+        {
+          strict: true,
+        },
+      ),
+    ).toThrow(
       "25 optional parameters across the strict tools in one request: Anthropic strict tool use takes at most 24; send fewer tools with strict",
     );
   });
@@ -163,12 +120,27 @@ describe("toGeminiTool", () => {
     );
   });
 
-  it("sends the parameters form through @google/genai", async () => {
+  it("sends the generated parameters form through @google/genai", async () => {
     const ai = new GoogleGenAI({
       apiKey: "test",
       httpOptions: { baseUrl: stub.url },
     });
-    const tool: Tool = toGeminiTool([sampleTool], { form: "parameters" });
+    const geminiParameters = {
+      type: "OBJECT",
+      properties: {
+        url: { type: "STRING", description: "The target URL." },
+        pageThemeId: {
+          type: "STRING",
+          nullable: true,
+          description: "Use a theme alias.",
+        },
+      },
+      required: ["url", "pageThemeId"],
+    };
+    const tool: Tool = toGeminiTool(
+      [generatedTool({ ...sampleTool, forms: { geminiParameters } })],
+      { form: "parameters" },
+    );
     const before = stub.requests.length;
     await expect(
       ai.models.generateContent({
@@ -185,115 +157,10 @@ describe("toGeminiTool", () => {
           {
             name: sampleTool.name,
             description: sampleTool.description,
-            parameters: {
-              type: "OBJECT",
-              properties: {
-                url: { type: "STRING", description: "The target URL." },
-                pageThemeId: {
-                  type: "STRING",
-                  nullable: true,
-                  description: "Use a theme alias.",
-                },
-                tags: {
-                  type: "ARRAY",
-                  items: {
-                    type: "OBJECT",
-                    properties: {
-                      key: { type: "STRING" },
-                      value: { type: "STRING" },
-                    },
-                    required: ["key", "value"],
-                  },
-                },
-              },
-              required: ["url", "pageThemeId", "tags"],
-            },
+            parameters: geminiParameters,
           },
         ],
       },
     ]);
-  });
-});
-
-describe("recursive schemas (schema=compact, providers=openai)", () => {
-  // The strict form a compact strict tool with a recursive message gets
-  // when OpenAI alone is enforced: the cycle passes through required
-  // properties (docs/compat.md, "$defs and $ref").
-  const recursive: AgentTool = {
-    ...sampleTool,
-    name: "save_folder",
-    strict: true,
-    parameters: {
-      $defs: {
-        "t.v1.Folder": {
-          type: "object",
-          properties: {
-            name: { type: "string" },
-            parent: {
-              anyOf: [{ $ref: "#/$defs/t.v1.Folder" }, { type: "null" }],
-            },
-          },
-          required: ["name", "parent"],
-          additionalProperties: false,
-        },
-      },
-      type: "object",
-      properties: { root: { $ref: "#/$defs/t.v1.Folder" } },
-      required: ["root"],
-      additionalProperties: false,
-    },
-  };
-
-  it("sends it to OpenAI strict as it is", () => {
-    expect(toOpenAiChatTool(recursive).function.parameters).toEqual(
-      recursive.parameters,
-    );
-  });
-
-  it("refuses the Anthropic strict form, naming the tool and the cycle", () => {
-    expect(() => toAnthropicTools([recursive], { strict: true })).toThrow(
-      'tool "save_folder": the schema is recursive (a $ref cycle through "#/$defs/t.v1.Folder"), which Anthropic strict tool use refuses; send the tool without strict, or generate it with providers=anthropic (recursion then stops at an empty object)',
-    );
-    // Without strict, Anthropic takes recursion through $ref.
-    expect(toAnthropicTool(recursive).input_schema).toEqual(
-      recursive.parameters,
-    );
-  });
-
-  it("refuses Gemini's parametersJsonSchema form; the parameters form leaves the recursion out", () => {
-    expect(() => toGeminiTool([recursive])).toThrow(
-      'tool "save_folder": the schema has a $ref cycle through required properties ("#/$defs/t.v1.Folder"), which Gemini refuses',
-    );
-    const declaration = toGeminiTool([recursive], { form: "parameters" })
-      .functionDeclarations[0]!;
-    expect(JSON.stringify(declaration.parameters)).not.toContain("$ref");
-  });
-
-  it("takes a cycle through a property that is not required (Gemini's rule)", () => {
-    const loose: AgentTool = {
-      ...recursive,
-      strict: false,
-      parameters: {
-        $defs: {
-          "t.v1.Folder": {
-            type: "object",
-            properties: {
-              name: { type: "string" },
-              parent: { $ref: "#/$defs/t.v1.Folder" },
-            },
-            required: ["name"],
-          },
-        },
-        type: "object",
-        properties: { root: { $ref: "#/$defs/t.v1.Folder" } },
-        required: ["root"],
-      },
-    };
-    expect(
-      toGeminiTool([loose]).functionDeclarations[0]!.parametersJsonSchema,
-    ).toEqual(loose.parameters);
-    expect(() => toAnthropicStrictSchema(loose.parameters)).toThrow(
-      "the schema is recursive",
-    );
   });
 });
