@@ -239,6 +239,15 @@ import grpc
 
 import ai_tools_gen as g
 
+
+def plain(value):
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    if hasattr(value, "items"):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
 tools = g.all_tools()
 assert tools == list(g.ALL_TOOLS), "all_tools() differs from ALL_TOOLS"
 assert tools is not g.all_tools(), "all_tools() must return a new list"
@@ -270,6 +279,7 @@ print(
                 }
                 for t in tools
             ],
+            "forms": {t.name: plain(t.forms) for t in tools},
             "consts": consts,
             "exports": g.__all__,
             "executors": executors,
@@ -378,6 +388,7 @@ describe.runIf(python !== undefined)("python target: golden cases", () => {
         writeFileSync(join(dir, "dump.py"), dumpScript);
         const dumped = JSON.parse(must(py, ["dump.py"], { cwd: dir, env })) as {
           tools: GoTarget["tools"];
+          forms: Record<string, unknown>;
           consts: Record<string, string>;
           exports: string[];
           executors: string[];
@@ -392,6 +403,19 @@ describe.runIf(python !== undefined)("python target: golden cases", () => {
             JSON.stringify(go.tools[i]!.parameters),
           );
         }
+        // The provider forms: the model's, parsed, in its key order.
+        const model = modelOf(request);
+        const forms = Object.fromEntries(
+          model.tools.map((t) => [t.name, JSON.parse(t.formsJson) as unknown]),
+        );
+        expect(dumped.forms).toEqual(forms);
+        expect(JSON.stringify(dumped.forms)).toBe(
+          JSON.stringify(
+            Object.fromEntries(
+              Object.keys(dumped.forms).map((name) => [name, forms[name]]),
+            ),
+          ),
+        );
         expect(dumped.executors).toEqual(go.executors);
         expect(dumped.consts).toEqual(
           Object.fromEntries(go.tools.map((t) => [upperSnake(t.name), t.name])),
@@ -407,7 +431,6 @@ describe.runIf(python !== undefined)("python target: golden cases", () => {
         }
         // The response registration tables: the model's, entry for entry
         // and in its order (types by name, fields in declaration order).
-        const model = modelOf(request);
         expect(dumped.responseAliasTypes).toEqual(model.responseAliasTypes);
         expect(dumped.toolResponseAliases).toEqual(model.toolResponseAliases);
         // ... and the Go file's, the same tables in Go's syntax.

@@ -1,11 +1,11 @@
-"""The per-request limits the provider adapters enforce, the Gemini
-``parameters`` form, and the shared vectors of e2e/vectors/providers (format
-in e2e/vectors/README.md), run unchanged."""
+"""The provider adapters against the shared vectors
+e2e/vectors/providers/adapters.json (format in its description), run
+unchanged, and the per-request limits they enforce."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from conftest import VECTORS
@@ -14,55 +14,76 @@ from toolset import ACCOUNTS_CREATE
 
 from ai_tools_runtime import (
     AgentTool,
-    anthropic_strict_schema,
-    anthropic_tool,
     anthropic_tools,
-    count_anthropic_strict_parameters,
     gemini_function_declaration,
-    gemini_parameters,
     gemini_tool,
     openai_chat_tool,
     openai_chat_tools,
     openai_responses_tools,
 )
 
-
-def _cases(name: str) -> list[dict[str, Any]]:
-    cases: list[dict[str, Any]] = json.loads(
-        (VECTORS / "providers" / name).read_text(encoding="utf-8")
-    )["cases"]
-    return cases
-
-
-@pytest.mark.parametrize("case", _cases("gemini-parameters.json"), ids=lambda c: str(c["name"]))
-def test_gemini_parameters_vectors(case: dict[str, Any]) -> None:
-    assert gemini_parameters(case["input"]) == case["expect"]
-
-
-@pytest.mark.parametrize("case", _cases("anthropic-strict.json"), ids=lambda c: str(c["name"]))
-def test_anthropic_strict_vectors(case: dict[str, Any]) -> None:
-    assert anthropic_strict_schema(case["input"]) == case["expect"]
-    tool = AgentTool("t", "d", True, case["input"])
-    assert anthropic_tool(tool, strict=True)["input_schema"] == case["expect"]
-    assert anthropic_tool(tool)["input_schema"] == case["input"]
-
-
-@pytest.mark.parametrize(
-    "case", _cases("anthropic-strict-counts.json"), ids=lambda c: str(c["name"])
+ADAPTERS: dict[str, Any] = json.loads(
+    (VECTORS / "providers" / "adapters.json").read_text(encoding="utf-8")
 )
-def test_anthropic_strict_counts_vectors(case: dict[str, Any]) -> None:
-    counts = count_anthropic_strict_parameters(case["input"])
-    assert {"optional": counts.optional, "unions": counts.unions} == case["expect"]
+GEMINI_FORMS: dict[str, Literal["parameters_json_schema", "parameters"]] = {
+    "parametersJsonSchema": "parameters_json_schema",
+    "parameters": "parameters",
+}
 
 
-def _tools(count: int, *, strict: bool, schema: dict[str, Any] | None = None) -> list[AgentTool]:
+def _vector_tool(spec: dict[str, Any]) -> AgentTool:
+    return AgentTool(
+        spec["name"], spec["description"], spec["strict"], spec["parameters"], spec.get("forms")
+    )
+
+
+def _gemini_in_vector_keys(tool: Any) -> dict[str, Any]:
+    """gemini_tool's output with the keys the vectors use (the API's JSON names)."""
+    keys = {v: k for k, v in GEMINI_FORMS.items()}
+    declarations = [
+        {keys.get(k, k): v for k, v in d.items()} for d in tool["function_declarations"]
+    ]
+    return {"functionDeclarations": declarations}
+
+
+def _run_adapter(case: dict[str, Any]) -> Any:
+    tools = [_vector_tool(ADAPTERS["tools"][t]) for t in case["tools"]]
+    options = case.get("options", {})
+    match case["adapter"]:
+        case "openaiChat":
+            return openai_chat_tools(tools)
+        case "openaiResponses":
+            return openai_responses_tools(tools)
+        case "anthropic":
+            return anthropic_tools(tools, strict=options["strict"])
+        case "gemini":
+            return _gemini_in_vector_keys(gemini_tool(tools, form=GEMINI_FORMS[options["form"]]))
+    raise AssertionError(f"unknown adapter {case['adapter']!r}")
+
+
+@pytest.mark.parametrize("case", ADAPTERS["cases"], ids=lambda c: str(c["name"]))
+def test_adapters_vectors(case: dict[str, Any]) -> None:
+    if "expectError" in case:
+        with pytest.raises(ValueError) as e:
+            _run_adapter(case)
+        assert case["expectError"] in str(e.value)
+    else:
+        assert _run_adapter(case) == case["expect"]
+
+
+def _tools(count: int, *, strict: bool, optional: int = 0, unions: int = 0) -> list[AgentTool]:
+    """``count`` tools as generated, each with the given parameter counts."""
     closed = {
         "type": "object",
         "properties": {"url": {"type": "string"}},
         "required": ["url"],
         "additionalProperties": False,
     }
-    return [AgentTool(f"tool_{i}", "d", strict, schema or closed) for i in range(count)]
+    forms: dict[str, Any] = {"geminiParameters": None}
+    if strict:
+        forms["anthropicStrict"] = closed
+        forms["anthropicStrictCounts"] = {"optional": optional, "unions": unions}
+    return [AgentTool(f"tool_{i}", "d", strict, closed, forms) for i in range(count)]
 
 
 def test_anthropic_tools_takes_20_strict_tools_and_refuses_21() -> None:
@@ -78,32 +99,19 @@ def test_anthropic_tools_takes_20_strict_tools_and_refuses_21() -> None:
     assert len(anthropic_tools(_tools(21, strict=False), strict=True)) == 21
 
 
-def test_anthropic_tools_refuses_more_than_16_union_parameters() -> None:
-    union = {
-        "type": "object",
-        "properties": {"note": {"type": ["string", "null"]}},
-        "required": ["note"],
-        "additionalProperties": False,
-    }
-    assert len(anthropic_tools(_tools(16, strict=True, schema=union), strict=True)) == 16
+def test_anthropic_tools_sums_the_generated_counts_up_to_16_unions_and_24_optional() -> None:
+    assert len(anthropic_tools(_tools(8, strict=True, unions=2, optional=3), strict=True)) == 8
     with pytest.raises(
         ValueError,
         match=r"^17 parameters with a union type across the strict tools in one request: ",
     ):
-        anthropic_tools(_tools(17, strict=True, schema=union), strict=True)
-
-
-def test_anthropic_tools_refuses_more_than_24_optional_parameters() -> None:
-    schema = {
-        "type": "object",
-        "properties": {f"p{i}": {"type": "string"} for i in range(25)},
-        "required": [],
-        "additionalProperties": False,
-    }
+        anthropic_tools(_tools(17, strict=True, unions=1), strict=True)
     with pytest.raises(
         ValueError, match=r"^25 optional parameters across the strict tools in one request: "
     ):
-        anthropic_tools(_tools(1, strict=True, schema=schema), strict=True)
+        anthropic_tools(_tools(5, strict=True, optional=5), strict=True)
+    # The counts are the generator's: the schema itself is not looked at.
+    assert len(anthropic_tools(_tools(25, strict=True, optional=1), strict=False)) == 25
 
 
 def test_openai_tool_lists_take_128_tools_and_refuse_129() -> None:

@@ -27,9 +27,7 @@ from toolset import ACCOUNTS_CREATE, ACCOUNTS_WATCH
 
 from ai_tools_runtime import (
     AgentTool,
-    anthropic_strict_schema,
     anthropic_tool,
-    anthropic_tools,
     gemini_function_declaration,
     gemini_tool,
     openai_chat_tool,
@@ -166,11 +164,23 @@ def test_generated_tools_are_frozen() -> None:
     assert made.schema() == {"type": "object", "required": ["a"]}
     assert made == AgentTool("t", "d", False, {"type": "object", "required": ["a"]})
     assert json.loads(json.dumps(made.schema())) == made.schema()
+    # The generated provider forms are frozen as well.
+    assert tool.forms is not None
+    with pytest.raises(TypeError):
+        tool.forms["anthropicStrict"]["type"] = "array"
+    with pytest.raises(TypeError):
+        tool.forms["extra"] = {}  # type: ignore[index]
     # Copies and pickles of a frozen tool are equal, and frozen too.
     for copied in (copy.deepcopy(tool), copy.copy(tool), pickle.loads(pickle.dumps(tool))):
         assert copied == tool
+        assert copied.forms == tool.forms
         with pytest.raises(TypeError):
             copied.parameters["type"] = "array"  # type: ignore[index]
+        with pytest.raises(TypeError):
+            copied.forms["geminiParameters"] = None  # type: ignore[index]
+    for copied in (copy.deepcopy(made), pickle.loads(pickle.dumps(made))):
+        assert copied == made
+        assert copied.forms is None
 
 
 # -- the official clients against a local stub ---------------------------------
@@ -342,77 +352,3 @@ def test_gemini_request(stub: Stub) -> None:
             ]
         }
     ]
-
-
-# A compact strict tool generated with providers=openai keeps its recursion
-# (docs/compat.md, "$defs and $ref"): the cycle passes through required
-# properties.
-_RECURSIVE = AgentTool(
-    name="save_folder",
-    description="Save a folder tree.",
-    strict=True,
-    parameters={
-        "$defs": {
-            "t.v1.Folder": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string"},
-                    "parent": {"anyOf": [{"$ref": "#/$defs/t.v1.Folder"}, {"type": "null"}]},
-                },
-                "required": ["name", "parent"],
-                "additionalProperties": False,
-            }
-        },
-        "type": "object",
-        "properties": {"root": {"$ref": "#/$defs/t.v1.Folder"}},
-        "required": ["root"],
-        "additionalProperties": False,
-    },
-)
-
-
-def test_recursive_schema_refused_in_anthropic_strict_form() -> None:
-    with pytest.raises(ValueError) as e:
-        anthropic_tools([_RECURSIVE], strict=True)
-    assert str(e.value) == (
-        'tool "save_folder": the schema is recursive (a $ref cycle through '
-        '"#/$defs/t.v1.Folder"), which Anthropic strict tool use refuses; send the tool '
-        "without strict, or generate it with providers=anthropic (recursion then stops at "
-        "an empty object)"
-    )
-    # Without strict, Anthropic takes recursion through $ref.
-    assert anthropic_tool(_RECURSIVE)["input_schema"] == _RECURSIVE.schema()
-
-
-def test_recursive_schema_refused_in_gemini_json_schema_form() -> None:
-    with pytest.raises(ValueError, match="cycle through required properties"):
-        gemini_tool([_RECURSIVE])
-    declaration = gemini_tool([_RECURSIVE], form="parameters")["function_declarations"][0]
-    assert "$ref" not in json.dumps(declaration.get("parameters"))
-
-
-def test_cycle_through_optional_property_goes_to_gemini() -> None:
-    loose = AgentTool(
-        name="save_folder",
-        description="Save a folder tree.",
-        strict=False,
-        parameters={
-            "$defs": {
-                "t.v1.Folder": {
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string"},
-                        "parent": {"$ref": "#/$defs/t.v1.Folder"},
-                    },
-                    "required": ["name"],
-                }
-            },
-            "type": "object",
-            "properties": {"root": {"$ref": "#/$defs/t.v1.Folder"}},
-            "required": ["root"],
-        },
-    )
-    declaration = gemini_tool([loose])["function_declarations"][0]
-    assert declaration.get("parameters_json_schema") == loose.schema()
-    with pytest.raises(ValueError, match="the schema is recursive"):
-        anthropic_strict_schema(loose.parameters)

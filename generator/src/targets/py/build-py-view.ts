@@ -63,6 +63,7 @@ export function buildPyView(
     description: pyQuote(tool.description),
     strict: pyBool(tool.strict),
     parameters: pyQuote(tool.schemaJson),
+    forms: pyQuote(tool.formsJson),
   }));
 
   const executors: PyExecutorView[] = model.executors.map((tool) => ({

@@ -70,6 +70,8 @@ export interface PyToolView {
   readonly strict: string;
   /** The canonical schema JSON, quoted. */
   readonly parameters: string;
+  /** The provider forms' canonical JSON (`ToolModel.formsJson`), quoted. */
+  readonly forms: string;
 }
 
 /** A message type of the response registration table. */

@@ -33,12 +33,9 @@ from ._tool_error import ToolError, ToolErrorReason
 from ._validation import RequestValidator
 from ._violations import Violation, ViolationReason
 from .providers import (
-    anthropic_strict_schema,
     anthropic_tool,
     anthropic_tools,
-    count_anthropic_strict_parameters,
     gemini_function_declaration,
-    gemini_parameters,
     gemini_tool,
     openai_chat_tool,
     openai_chat_tools,
@@ -72,12 +69,9 @@ __all__ = [
     "ToolMethod",
     "Violation",
     "ViolationReason",
-    "anthropic_strict_schema",
     "anthropic_tool",
     "anthropic_tools",
-    "count_anthropic_strict_parameters",
     "gemini_function_declaration",
-    "gemini_parameters",
     "gemini_tool",
     "is_alias_name",
     "is_uuid",

@@ -5,7 +5,11 @@ parameter types (``openai.types.responses.FunctionToolParam``,
 ``openai.types.chat.ChatCompletionFunctionToolParam``,
 ``anthropic.types.ToolParam``, ``google.genai.types.FunctionDeclarationDict``),
 and the tests check with mypy that each one is assignable to the SDK's own
-type. Every call returns a new dict holding a deep copy of the schema."""
+type. Every call returns a new dict holding a deep copy of the schema.
+
+The adapters select and wrap; they never transform a schema: each form is
+the one the generator wrote in the tool's ``forms`` (docs/compat.md, "What
+providers accept"), or ``parameters`` where it wrote none."""
 
 from __future__ import annotations
 
@@ -13,16 +17,12 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal, Required, TypedDict
 
-from ._agent_tool import AgentTool
-from ._anthropic_strict_schema import anthropic_strict_schema
-from ._gemini_parameters import gemini_parameters
+from ._agent_tool import AgentTool, _thaw
 from ._provider_limits import (
     GEMINI_MAX_FUNCTION_DECLARATIONS,
     OPENAI_MAX_TOOLS,
     check_anthropic_strict_request,
-    count_anthropic_strict_parameters,
 )
-from ._schema_cycles import find_ref_cycle
 
 __all__ = [
     "AnthropicTool",
@@ -30,12 +30,9 @@ __all__ = [
     "OpenAIChatFunction",
     "OpenAIChatTool",
     "OpenAIResponsesTool",
-    "anthropic_strict_schema",
     "anthropic_tool",
     "anthropic_tools",
-    "count_anthropic_strict_parameters",
     "gemini_function_declaration",
-    "gemini_parameters",
     "gemini_tool",
     "openai_chat_tool",
     "openai_chat_tools",
@@ -95,8 +92,25 @@ class GeminiTool(TypedDict, total=False):
     function_declarations: list[GeminiFunctionDeclaration] | None
 
 
-def _schema(tool: AgentTool) -> dict[str, object]:
-    return tool.schema()
+def _form(tool: AgentTool, key: str) -> dict[str, Any]:
+    """A copy of the tool's ``key`` form, or of its ``parameters`` when the
+    generator wrote none (the form equals them) or the tool has no forms."""
+    form = None if tool.forms is None else tool.forms.get(key)
+    if form is None:
+        return tool.schema()
+    thawed: dict[str, Any] = _thaw(form)
+    return thawed
+
+
+def _generated_form(tool: AgentTool, key: str) -> Any:
+    """A copy of the tool's ``key`` form, which only generated tools have
+    (``None`` when the generator wrote ``null``)."""
+    if tool.forms is None or key not in tool.forms:
+        raise ValueError(
+            f"tool {json.dumps(tool.name)} has no generated provider forms: "
+            "generate it with protoc-gen-ai-tools"
+        )
+    return _thaw(tool.forms[key])
 
 
 def openai_responses_tool(tool: AgentTool) -> OpenAIResponsesTool:
@@ -105,7 +119,7 @@ def openai_responses_tool(tool: AgentTool) -> OpenAIResponsesTool:
         "type": "function",
         "name": tool.name,
         "description": tool.description,
-        "parameters": _schema(tool),
+        "parameters": _form(tool, "openai"),
         "strict": tool.strict,
     }
 
@@ -117,7 +131,7 @@ def openai_chat_tool(tool: AgentTool) -> OpenAIChatTool:
         "function": {
             "name": tool.name,
             "description": tool.description,
-            "parameters": _schema(tool),
+            "parameters": _form(tool, "openai"),
             "strict": tool.strict,
         },
     }
@@ -150,21 +164,22 @@ def openai_chat_tools(tools: Sequence[AgentTool]) -> list[OpenAIChatTool]:
 def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
     """A client tool of the Anthropic Messages API. ``strict=True`` adds
     ``"strict": true`` to a strict tool (Anthropic's strict tool use, at most
-    20 strict tools per request), with the schema in the form strict tool use
-    takes (:func:`anthropic_strict_schema`); a non-strict tool never carries
-    the flag, as in the TypeScript runtime. Off by default."""
-    out: AnthropicTool = {
+    20 strict tools per request), with the generated ``anthropicStrict`` form
+    (what Anthropic's SDK makes of the schema; a tool written by hand has
+    none and raises ValueError); a non-strict tool never carries the flag, as
+    in the TypeScript runtime. Off by default."""
+    if strict and tool.strict:
+        return {
+            "name": tool.name,
+            "description": tool.description,
+            "input_schema": _generated_form(tool, "anthropicStrict"),
+            "strict": True,
+        }
+    return {
         "name": tool.name,
         "description": tool.description,
-        "input_schema": _schema(tool),
+        "input_schema": _form(tool, "anthropic"),
     }
-    if strict and tool.strict:
-        try:
-            out["input_schema"] = anthropic_strict_schema(out["input_schema"])
-        except ValueError as e:
-            raise ValueError(f"tool {json.dumps(tool.name)}: {e}") from None
-        out["strict"] = True
-    return out
 
 
 def anthropic_tools(tools: Sequence[AgentTool], *, strict: bool = False) -> list[AnthropicTool]:
@@ -173,7 +188,10 @@ def anthropic_tools(tools: Sequence[AgentTool], *, strict: bool = False) -> list
     use (20 strict tools, 24 optional and 16 union parameters across them)
     raises ValueError, as Anthropic would refuse it."""
     out = [anthropic_tool(t, strict=strict) for t in tools]
-    check_anthropic_strict_request(t["input_schema"] for t in out if t.get("strict") is True)
+    if strict:
+        check_anthropic_strict_request(
+            _generated_form(t, "anthropicStrictCounts") for t in tools if t.strict
+        )
     return out
 
 
@@ -183,30 +201,17 @@ def gemini_function_declaration(
     form: Literal["parameters_json_schema", "parameters"] = "parameters_json_schema",
 ) -> GeminiFunctionDeclaration:
     """A Gemini function declaration carrying the schema as plain JSON Schema
-    (``parameters_json_schema``; ``parameters`` refuses ``additionalProperties``),
-    or with ``form="parameters"`` the OpenAPI subset :func:`gemini_parameters`
-    derives (a tool left without parameters has none). A schema with a
-    ``$ref`` cycle through required properties (a compact strict tool
-    generated with ``providers=openai``), which Gemini refuses, raises
-    ValueError in the default form; the ``parameters`` form leaves the
-    recursion out."""
+    (``parameters_json_schema``, the generated ``gemini`` form; ``parameters``
+    refuses ``additionalProperties``), or with ``form="parameters"`` the
+    generated OpenAPI-subset ``geminiParameters`` form (a tool left without
+    parameters has none; a tool written by hand raises ValueError)."""
     out: GeminiFunctionDeclaration = {"name": tool.name, "description": tool.description}
     if form == "parameters":
-        parameters = gemini_parameters(_schema(tool))
+        parameters = _generated_form(tool, "geminiParameters")
         if parameters is not None:
             out["parameters"] = parameters
     else:
-        schema = _schema(tool)
-        cycle = find_ref_cycle(schema, True)
-        if cycle is not None:
-            raise ValueError(
-                f"tool {json.dumps(tool.name)}: the schema has a $ref cycle through required "
-                f"properties ({json.dumps(cycle)}), which Gemini refuses (a cycle only through "
-                "properties that are not required; nullable is not enough); use "
-                'form="parameters", which leaves the recursion out, or generate the tool with '
-                "providers=gemini"
-            )
-        out["parameters_json_schema"] = schema
+        out["parameters_json_schema"] = _form(tool, "gemini")
     return out
 
 
