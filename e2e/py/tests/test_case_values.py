@@ -52,9 +52,9 @@ DESCRIBED: dict[str, set[str]] = {
 }
 
 
-def load_case(name: str) -> tuple[ModuleType, dict[str, Any]]:
+def load_case_module(name: str) -> ModuleType:
     """The case's generated module (its directory on sys.path for the
-    grpcio-tools modules it imports) and its values file."""
+    grpcio-tools modules it imports)."""
     directory = os.path.abspath(os.path.join(GEN, "cases", name))
     if directory not in sys.path:
         sys.path.append(directory)
@@ -64,6 +64,13 @@ def load_case(name: str) -> tuple[ModuleType, dict[str, Any]]:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def load_case(name: str) -> tuple[ModuleType, dict[str, Any]]:
+    """The case's generated module (:func:`load_case_module`) and its values
+    file."""
+    module = load_case_module(name)
     values_dir = os.environ.get("E2E_VALUES_DIR") or os.path.join(GEN, "values")
     with open(os.path.join(values_dir, f"{name}.json"), encoding="utf-8") as f:
         values: dict[str, Any] = json.load(f)
