@@ -37,7 +37,7 @@ describe("target registry", () => {
       target: "go",
       common,
       lists,
-      values: { provider_forms: "false", validate: "false" },
+      values: { provider_forms: "", validate: "false" },
     });
     expect(parseOptions("target=ts")).toEqual({
       target: "ts",

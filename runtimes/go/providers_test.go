@@ -1,21 +1,27 @@
 package aitools
 
-// The provider forms and per-request limits of providers.go, and the shared
-// vectors of e2e/vectors/providers (format in e2e/vectors/README.md).
+// The provider functions of providers.go on tools with and without
+// generated provider forms, the per-request limits, and the shared vectors
+// of e2e/vectors/providers/adapters.json (format in e2e/vectors/README.md).
+// The other provider vectors pin the generator's forms; the generator runs
+// them.
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
+	"sync"
 	"testing"
 )
 
-type providerVector struct {
-	Cases []struct {
-		Name   string          `json:"name"`
-		Input  json.RawMessage `json:"input"`
-		Expect json.RawMessage `json:"expect"`
-	} `json:"cases"`
+// useProviderForms installs a table of generated provider forms until the
+// test ends.
+func useProviderForms(t testing.TB, forms map[string]string) {
+	t.Helper()
+	savedForms, savedParsed := toolProviderForms, parsedProviderForms
+	t.Cleanup(func() { toolProviderForms, parsedProviderForms = savedForms, savedParsed })
+	toolProviderForms, parsedProviderForms = forms, &sync.Map{}
 }
 
 func sameJSON(t *testing.T, got, want json.RawMessage) {
@@ -32,107 +38,134 @@ func sameJSON(t *testing.T, got, want json.RawMessage) {
 	}
 }
 
-func TestGeminiParametersVectors(t *testing.T) {
-	v := loadVectors[providerVector](t, "providers")["gemini-parameters.json"]
-	if len(v.Cases) == 0 {
-		t.Fatal("no cases in gemini-parameters.json")
+type adapterVector struct {
+	Tools map[string]struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Strict      bool            `json:"strict"`
+		Parameters  json.RawMessage `json:"parameters"`
+		Forms       json.RawMessage `json:"forms"`
+	} `json:"tools"`
+	Cases []struct {
+		Name    string `json:"name"`
+		Adapter string `json:"adapter"`
+		Options struct {
+			Strict bool   `json:"strict"`
+			Form   string `json:"form"`
+		} `json:"options"`
+		Tools       []string        `json:"tools"`
+		Expect      json.RawMessage `json:"expect"`
+		ExpectError string          `json:"expectError"`
+	} `json:"cases"`
+}
+
+// callAdapter runs the function a case of adapters.json names, the result
+// as JSON.
+func callAdapter(adapter string, strict bool, form string, tools []AgentTool) (any, error) {
+	switch adapter {
+	case "openaiChat":
+		return OpenAIChatTools(tools)
+	case "openaiResponses":
+		return OpenAIResponsesTools(tools)
+	case "anthropic":
+		return AnthropicTools(tools, strict)
+	case "gemini":
+		declarations, err := GeminiFunctionDeclarations(tools, form == "parameters")
+		return map[string]any{"functionDeclarations": declarations}, err
 	}
+	return nil, fmt.Errorf("unknown adapter %q", adapter)
+}
+
+func TestAdapterVectors(t *testing.T) {
+	v := loadVectors[adapterVector](t, "providers")["adapters.json"]
+	if len(v.Cases) == 0 {
+		t.Fatal("no cases in adapters.json")
+	}
+	forms := map[string]string{}
+	for _, tool := range v.Tools {
+		if tool.Forms != nil {
+			forms[tool.Name] = string(tool.Forms)
+		}
+	}
+	useProviderForms(t, forms)
 	for _, c := range v.Cases {
 		t.Run(c.Name, func(t *testing.T) {
-			got, err := GeminiParameters(c.Input)
+			tools := make([]AgentTool, len(c.Tools))
+			for i, id := range c.Tools {
+				tool, ok := v.Tools[id]
+				if !ok {
+					t.Fatalf("no tool %q", id)
+				}
+				tools[i] = AgentTool{Name: tool.Name, Description: tool.Description, Strict: tool.Strict, Parameters: tool.Parameters}
+			}
+			got, err := callAdapter(c.Adapter, c.Options.Strict, c.Options.Form, tools)
+			if c.ExpectError != "" {
+				if err == nil || !strings.Contains(err.Error(), c.ExpectError) {
+					t.Fatalf("error %v, want one containing %q", err, c.ExpectError)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got == nil {
-				got = json.RawMessage("null")
+			b, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
 			}
-			sameJSON(t, got, c.Expect)
+			sameJSON(t, b, c.Expect)
 		})
 	}
 }
 
-func TestAnthropicStrictVectors(t *testing.T) {
-	v := loadVectors[providerVector](t, "providers")["anthropic-strict.json"]
-	if len(v.Cases) == 0 {
-		t.Fatal("no cases in anthropic-strict.json")
-	}
-	for _, c := range v.Cases {
-		t.Run(c.Name, func(t *testing.T) {
-			got, err := AnthropicStrictSchema(c.Input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameJSON(t, got, c.Expect)
-			tools, err := AnthropicTools([]AgentTool{{Name: "t", Strict: true, Parameters: c.Input}}, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameJSON(t, tools[0].InputSchema, c.Expect)
-		})
-	}
-}
-
-func TestAnthropicStrictCountsVectors(t *testing.T) {
-	v := loadVectors[providerVector](t, "providers")["anthropic-strict-counts.json"]
-	if len(v.Cases) == 0 {
-		t.Fatal("no cases in anthropic-strict-counts.json")
-	}
-	for _, c := range v.Cases {
-		t.Run(c.Name, func(t *testing.T) {
-			optional, unions, err := CountAnthropicStrictParameters(c.Input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := fmt.Sprintf(`{"optional":%d,"unions":%d}`, optional, unions)
-			sameJSON(t, json.RawMessage(got), c.Expect)
-		})
-	}
-}
-
-func providerTools(n int, strict bool, schema string) []AgentTool {
+// providerTools returns n tools "tool_<i>" of one schema, each with
+// generated forms holding the Anthropic strict counts (optional, unions)
+// when strict.
+func providerTools(t testing.TB, n int, strict bool, optional, unions int) []AgentTool {
+	t.Helper()
 	tools := make([]AgentTool, n)
+	forms := map[string]string{}
 	for i := range tools {
-		tools[i] = AgentTool{Name: fmt.Sprintf("tool_%d", i), Description: "d", Strict: strict, Parameters: json.RawMessage(schema)}
+		tools[i] = AgentTool{Name: fmt.Sprintf("tool_%d", i), Description: "d", Strict: strict, Parameters: json.RawMessage(closedSchema)}
+		forms[tools[i].Name] = `{"geminiParameters":` + closedGemini + `}`
+		if strict {
+			forms[tools[i].Name] = fmt.Sprintf(`{"anthropicStrict":%s,"anthropicStrictCounts":{"optional":%d,"unions":%d},"geminiParameters":%s}`, closedSchema, optional, unions, closedGemini)
+		}
 	}
+	useProviderForms(t, forms)
 	return tools
 }
 
-const closedSchema = `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"],"additionalProperties":false}`
+const (
+	closedSchema = `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"],"additionalProperties":false}`
+	closedGemini = `{"type":"OBJECT","properties":{"url":{"type":"STRING"}},"required":["url"]}`
+)
 
 func TestAnthropicToolsLimits(t *testing.T) {
-	if got, err := AnthropicTools(providerTools(20, true, closedSchema), true); err != nil || len(got) != 20 || !got[0].Strict {
+	if got, err := AnthropicTools(providerTools(t, 20, true, 0, 0), true); err != nil || len(got) != 20 || !got[0].Strict {
 		t.Fatalf("20 strict tools: %v, %v", got, err)
 	}
-	_, err := AnthropicTools(providerTools(21, true, closedSchema), true)
+	_, err := AnthropicTools(providerTools(t, 21, true, 0, 0), true)
 	want := "21 strict tools in one request: Anthropic strict tool use takes at most 20; send fewer tools with strict"
 	if err == nil || err.Error() != want {
 		t.Fatalf("21 strict tools: %v, want %q", err, want)
 	}
 	// Without strict, or with tools that are not strict, no limit applies.
-	if got, err := AnthropicTools(providerTools(21, true, closedSchema), false); err != nil || len(got) != 21 || got[0].Strict {
+	if got, err := AnthropicTools(providerTools(t, 21, true, 0, 0), false); err != nil || len(got) != 21 || got[0].Strict {
 		t.Fatalf("21 tools without strict: %v", err)
 	}
-	if _, err := AnthropicTools(providerTools(21, false, closedSchema), true); err != nil {
+	if _, err := AnthropicTools(providerTools(t, 21, false, 0, 0), true); err != nil {
 		t.Fatalf("21 tools that are not strict: %v", err)
 	}
-	union := `{"type":"object","properties":{"note":{"type":["string","null"]}},"required":["note"],"additionalProperties":false}`
-	if _, err := AnthropicTools(providerTools(16, true, union), true); err != nil {
-		t.Fatalf("16 union parameters: %v", err)
+	// The counts of the forms add up across the tools.
+	if _, err := AnthropicTools(providerTools(t, 2, true, 12, 8), true); err != nil {
+		t.Fatalf("24 optional and 16 union parameters: %v", err)
 	}
-	_, err = AnthropicTools(providerTools(17, true, union), true)
-	want = "17 parameters with a union type across the strict tools in one request: Anthropic strict tool use takes at most 16; send fewer tools with strict"
+	_, err = AnthropicTools(providerTools(t, 2, true, 0, 9), true)
+	want = "18 parameters with a union type across the strict tools in one request: Anthropic strict tool use takes at most 16; send fewer tools with strict"
 	if err == nil || err.Error() != want {
-		t.Fatalf("17 union parameters: %v, want %q", err, want)
+		t.Fatalf("18 union parameters: %v, want %q", err, want)
 	}
-	optional := `{"type":"object","properties":{`
-	for i := range 25 {
-		if i > 0 {
-			optional += ","
-		}
-		optional += fmt.Sprintf(`"p%d":{"type":"string"}`, i)
-	}
-	optional += `},"required":[],"additionalProperties":false}`
-	_, err = AnthropicTools(providerTools(1, true, optional), true)
+	_, err = AnthropicTools(providerTools(t, 5, true, 5, 0), true)
 	want = "25 optional parameters across the strict tools in one request: Anthropic strict tool use takes at most 24; send fewer tools with strict"
 	if err == nil || err.Error() != want {
 		t.Fatalf("25 optional parameters: %v, want %q", err, want)
@@ -140,50 +173,62 @@ func TestAnthropicToolsLimits(t *testing.T) {
 }
 
 func TestGeminiFunctionDeclarations(t *testing.T) {
-	got, err := GeminiFunctionDeclarations(providerTools(512, false, closedSchema), false)
+	got, err := GeminiFunctionDeclarations(providerTools(t, 512, false, 0, 0), false)
 	if err != nil || len(got) != 512 {
 		t.Fatalf("512 declarations: %v", err)
 	}
 	b, _ := json.Marshal(got[0])
 	sameJSON(t, b, json.RawMessage(`{"name":"tool_0","description":"d","parametersJsonSchema":`+closedSchema+`}`))
-	_, err = GeminiFunctionDeclarations(providerTools(513, false, closedSchema), false)
+	_, err = GeminiFunctionDeclarations(providerTools(t, 513, false, 0, 0), false)
 	want := "513 function declarations in one request: Gemini takes at most 512; send a subset of the tools"
 	if err == nil || err.Error() != want {
 		t.Fatalf("513 declarations: %v, want %q", err, want)
 	}
-	openAPI, err := GeminiFunctionDeclarations(providerTools(1, true, closedSchema), true)
+	openAPI, err := GeminiFunctionDeclarations(providerTools(t, 1, true, 0, 0), true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ = json.Marshal(openAPI[0])
-	sameJSON(t, b, json.RawMessage(`{"name":"tool_0","description":"d","parameters":{"type":"OBJECT","properties":{"url":{"type":"STRING"}},"required":["url"]}}`))
-	empty, err := GeminiFunctionDeclarations(providerTools(1, true, `{"type":"object","properties":{}}`), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b, _ = json.Marshal(empty[0]); string(b) != `{"name":"tool_0","description":"d"}` {
-		t.Errorf("no parameters: %s", b)
-	}
+	sameJSON(t, b, json.RawMessage(`{"name":"tool_0","description":"d","parameters":`+closedGemini+`}`))
 }
 
 func TestOpenAITools(t *testing.T) {
-	responses, err := OpenAIResponsesTools(providerTools(128, true, closedSchema))
+	responses, err := OpenAIResponsesTools(providerTools(t, 128, true, 0, 0))
 	if err != nil || len(responses) != 128 {
 		t.Fatalf("128 tools: %v", err)
 	}
 	b, _ := json.Marshal(responses[0])
 	sameJSON(t, b, json.RawMessage(`{"type":"function","name":"tool_0","description":"d","parameters":`+closedSchema+`,"strict":true}`))
-	chat, err := OpenAIChatTools(providerTools(128, false, closedSchema))
+	chat, err := OpenAIChatTools(providerTools(t, 128, false, 0, 0))
 	if err != nil || len(chat) != 128 {
 		t.Fatalf("128 tools: %v", err)
 	}
 	b, _ = json.Marshal(chat[0])
 	sameJSON(t, b, json.RawMessage(`{"type":"function","function":{"name":"tool_0","description":"d","parameters":`+closedSchema+`,"strict":false}}`))
 	want := "129 tools in one request: OpenAI takes at most 128; send a subset of the tools"
-	if _, err := OpenAIResponsesTools(providerTools(129, true, closedSchema)); err == nil || err.Error() != want {
+	if _, err := OpenAIResponsesTools(providerTools(t, 129, true, 0, 0)); err == nil || err.Error() != want {
 		t.Fatalf("129 Responses tools: %v, want %q", err, want)
 	}
-	if _, err := OpenAIChatTools(providerTools(129, true, closedSchema)); err == nil || err.Error() != want {
+	if _, err := OpenAIChatTools(providerTools(t, 129, true, 0, 0)); err == nil || err.Error() != want {
 		t.Fatalf("129 Chat Completions tools: %v, want %q", err, want)
+	}
+}
+
+func TestProviderFormsParsedOnce(t *testing.T) {
+	useProviderForms(t, map[string]string{"t": `{"anthropic":{"type":"object"},"geminiParameters":null}`})
+	tool := AgentTool{Name: "t", Parameters: json.RawMessage(`{}`)}
+	if _, err := AnthropicTools([]AgentTool{tool}, false); err != nil {
+		t.Fatal(err)
+	}
+	// A later change to the table is not read again: the entry was parsed.
+	toolProviderForms["t"] = `not json`
+	got, err := AnthropicTools([]AgentTool{tool}, false)
+	if err != nil || string(got[0].InputSchema) != `{"type":"object"}` {
+		t.Fatalf("%s, %v", got[0].InputSchema, err)
+	}
+	toolProviderForms["u"] = `not json`
+	_, err = AnthropicTools([]AgentTool{{Name: "u"}}, false)
+	if err == nil || !strings.HasPrefix(err.Error(), `tool "u": its generated provider forms are not valid JSON`) {
+		t.Fatalf("bad forms: %v", err)
 	}
 }

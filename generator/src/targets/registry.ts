@@ -101,12 +101,15 @@ function callOptions(options: Readonly<Record<string, string>>): {
 export const targets = {
   go: {
     options: {
+      // Gone: the provider forms are always written. Still read, so that a
+      // configuration giving it gets a warning (optionWarning below), not an
+      // error; "" when not given.
       provider_forms: {
-        default: "false",
+        default: "",
         check: (v) =>
           v === "true" || v === "false"
             ? undefined
-            : "valid values: true, false",
+            : "valid values: true, false (the option is no longer needed: remove it)",
         example: "provider_forms=true",
       },
       validate: {
@@ -121,7 +124,6 @@ export const targets = {
     mapping: goImportMapOption,
     buildView: (model, options, problems) =>
       buildGoView(model, problems, {
-        providerForms: options["provider_forms"] === "true",
         importMap: goImportMapOf(options),
         ...callOptions(options),
         validate: options["validate"] === "true",
@@ -131,6 +133,10 @@ export const targets = {
         ...callOptions(options),
         validate: options["validate"] === "true",
       }),
+    optionWarning: (_model, options) =>
+      options["provider_forms"] === ""
+        ? undefined
+        : "option provider_forms is no longer needed: the provider forms (AnthropicTools, GeminiFunctionDeclarations, OpenAIChatTools, OpenAIResponsesTools) are always written; remove it",
   },
   ts: {
     options: {

@@ -106,6 +106,7 @@ export function buildGoMcpView(
     executors: model.hasExecutors,
     streaming: model.executors.some((t) => t.serverStreaming),
     mcp: false,
+    providers: true,
   };
   const runtime = goRuntimeBeside(mainFeatures, {
     ...mainFeatures,

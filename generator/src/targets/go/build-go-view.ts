@@ -23,7 +23,7 @@ import {
   goPascalCase,
   isGoIdentifier,
 } from "./go-names.js";
-import { goQuote } from "./go-quote.js";
+import { goQuote, goRawQuote } from "./go-quote.js";
 import {
   goRuntime,
   goRuntimeDeclarations,
@@ -55,7 +55,6 @@ export function buildGoView(
   model: GeneratorModel,
   problems: ProblemCollector,
   options: {
-    readonly providerForms?: boolean;
     /** go_package by proto file, from `M<file>=` options (go-import-map.ts). */
     readonly importMap?: ReadonlyMap<string, string>;
   } & GoCallOptions = {},
@@ -71,7 +70,7 @@ export function buildGoView(
     executors: model.hasExecutors,
     streaming: model.executors.some((t) => t.serverStreaming),
     mcp: false,
-    providers: options.providerForms === true,
+    providers: true,
   };
   const runtime = goRuntime(features);
   const validator = goMainValidates(model, options);
@@ -154,6 +153,13 @@ export function buildGoView(
         ]),
       ),
     })),
+    toolProviderForms: mapEntries(
+      model.tools.map((tool) => [
+        goQuote(tool.name),
+        goRawQuote(tool.formsJson),
+        "",
+      ]),
+    ),
     toolResponseAliases: mapEntries(
       model.toolResponseAliases.map(([tool, t]) => [
         goQuote(tool),
@@ -265,6 +271,7 @@ const allFeatures: GoFeatures = {
   executors: true,
   streaming: true,
   mcp: false,
+  providers: true,
 };
 
 /** A Go package the file imports: its path and the name it has there. */

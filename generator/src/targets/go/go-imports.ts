@@ -26,6 +26,7 @@ export function isGoStdImport(path: string): boolean {
 export const goFileIdentifiers: readonly string[] = [
   "AgentTool",
   "AllTools",
+  "toolProviderForms",
   "Execute",
   "CanExecute",
   "GetAliasManager",

@@ -80,3 +80,12 @@ export function goQuote(s: string): string {
   }
   return `"${s.replace(specialAll, quoteRune)}"`;
 }
+
+/**
+ * A Go string literal of `s`: a raw one (`` `…` ``) when `s` is printable
+ * ASCII without a backquote, as JSON text mostly is (a third shorter than
+ * escaping its quotes, and readable), else as {@link goQuote} writes it.
+ */
+export function goRawQuote(s: string): string {
+  return nonPrintableAscii.test(s) || s.includes("`") ? goQuote(s) : `\`${s}\``;
+}

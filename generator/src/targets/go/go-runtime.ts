@@ -19,7 +19,11 @@ export interface GoFeatures {
   readonly streaming: boolean;
   /** The MCP file (ai_tools_mcp.gen.go); never the main file. */
   readonly mcp: boolean;
-  /** Each provider's form of the tools (option provider_forms=true). */
+  /**
+   * The provider functions (OpenAIChatTools, AnthropicTools, ...), which
+   * read the file's toolProviderForms: always in the main file, never in
+   * the MCP file.
+   */
   readonly providers?: boolean;
 }
 

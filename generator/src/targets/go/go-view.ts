@@ -16,6 +16,11 @@ export interface GoFileView {
   readonly hasAliases: boolean;
   /** True when any tool has auto_execute. */
   readonly hasExecutors: boolean;
+  /**
+   * Entries of `toolProviderForms` (tool → its provider forms as a quoted
+   * JSON text, docs/compat.md), sorted by tool name.
+   */
+  readonly toolProviderForms: readonly GoMapEntry[];
   /** Entries of `responseFieldPrefixes` (legacy), sorted by key. */
   readonly responseFieldPrefixes: readonly GoMapEntry[];
   /** Entries of `knownAliasPrefixes` (prefix → true), sorted. */

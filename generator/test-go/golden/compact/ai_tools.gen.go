@@ -82,6 +82,18 @@ func AllTools() []AgentTool {
 	}
 }
 
+// toolProviderForms holds, per tool, each provider's form of its schema
+// where it differs from Parameters (the Anthropic strict one with its
+// counts, Gemini's OpenAPI subset), as JSON text that AnthropicTools,
+// OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
+// select from.
+var toolProviderForms = map[string]string{
+	"dig_loose":    `{"geminiParameters":{"properties":{"fee":{"description":"Used once, beside the chain.","properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"},"top":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"leaf":{"type":"STRING"}},"required":["leaf"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["top","fee"],"type":"OBJECT"}}`,
+	"dig_strict":   `{"anthropicStrict":{"$defs":{"Level0":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level1"}},"required":["next"],"type":"object"},"Level1":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level2"}},"required":["next"],"type":"object"},"Level10":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level11"}},"required":["next"],"type":"object"},"Level11":{"additionalProperties":false,"properties":{"leaf":{"type":"string"}},"required":["leaf"],"type":"object"},"Level2":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level3"}},"required":["next"],"type":"object"},"Level3":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level4"}},"required":["next"],"type":"object"},"Level4":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level5"}},"required":["next"],"type":"object"},"Level5":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level6"}},"required":["next"],"type":"object"},"Level6":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level7"}},"required":["next"],"type":"object"},"Level7":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level8"}},"required":["next"],"type":"object"},"Level8":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level9"}},"required":["next"],"type":"object"},"Level9":{"additionalProperties":false,"properties":{"next":{"$ref":"#/$defs/Level10"}},"required":["next"],"type":"object"},"Money":{"additionalProperties":false,"properties":{"currency_code":{"type":"string"},"nanos":{"type":"integer"},"units":{"type":"integer"}},"required":["currency_code","units","nanos"],"type":"object"}},"additionalProperties":false,"properties":{"fee":{"anyOf":[{"$ref":"#/$defs/Money"}],"description":"Used once, beside the chain."},"top":{"$ref":"#/$defs/Level0"}},"required":["top","fee"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":1},"geminiParameters":{"properties":{"fee":{"description":"Used once, beside the chain.","properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"},"top":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"next":{"properties":{"leaf":{"type":"STRING"}},"required":["leaf"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["next"],"type":"OBJECT"}},"required":["top","fee"],"type":"OBJECT"}}`,
+	"order_loose":  `{"geminiParameters":{"properties":{"buyer":{"properties":{"billing":{"description":"Where invoices go.","properties":{"checksum":{"format":"byte","type":"STRING"},"city":{"type":"STRING"},"lines":{"items":{"type":"STRING"},"type":"ARRAY"},"postal_code":{"type":"STRING"},"town":{"type":"STRING"},"zip":{"type":"INTEGER"}},"required":["lines","checksum"],"type":"OBJECT"},"name":{"type":"STRING"},"shipping":{"description":"Set at most one of city, town; at most one of postal_code, zip.","properties":{"checksum":{"format":"byte","type":"STRING"},"city":{"type":"STRING"},"lines":{"items":{"type":"STRING"},"type":"ARRAY"},"postal_code":{"type":"STRING"},"town":{"type":"STRING"},"zip":{"type":"INTEGER"}},"required":["lines","checksum"],"type":"OBJECT"}},"required":["name","billing"],"type":"OBJECT"},"category":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"},"items":{"items":{"properties":{"added":{"format":"date-time","type":"STRING"},"discount":{"properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"},"price":{"properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"},"sku":{"type":"STRING"}},"required":["sku","price","added"],"type":"OBJECT"},"type":"ARRAY"},"note":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"},"seller":{"properties":{"billing":{"description":"Where invoices go.","properties":{"checksum":{"format":"byte","type":"STRING"},"city":{"type":"STRING"},"lines":{"items":{"type":"STRING"},"type":"ARRAY"},"postal_code":{"type":"STRING"},"town":{"type":"STRING"},"zip":{"type":"INTEGER"}},"required":["lines","checksum"],"type":"OBJECT"},"name":{"type":"STRING"},"shipping":{"description":"Set at most one of city, town; at most one of postal_code, zip.","properties":{"checksum":{"format":"byte","type":"STRING"},"city":{"type":"STRING"},"lines":{"items":{"type":"STRING"},"type":"ARRAY"},"postal_code":{"type":"STRING"},"town":{"type":"STRING"},"zip":{"type":"INTEGER"}},"required":["lines","checksum"],"type":"OBJECT"}},"required":["name","billing"],"type":"OBJECT"},"total":{"properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"}},"required":["buyer","seller","items","total","category","note"],"type":"OBJECT"}}`,
+	"order_strict": `{"anthropicStrict":{"$defs":{"Address":{"additionalProperties":false,"description":"Set at most one of city, town; at most one of postal_code, zip.","properties":{"checksum":{"description":"{pattern: ^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$}","type":"string"},"city":{"anyOf":[{"type":"string"},{"type":"null"}]},"lines":{"items":{"type":"string"},"type":"array"},"postal_code":{"anyOf":[{"type":"string"},{"type":"null"}]},"town":{"anyOf":[{"type":"string"},{"type":"null"}]},"zip":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["lines","checksum","city","town","postal_code","zip"],"type":"object"},"Money":{"additionalProperties":false,"properties":{"currency_code":{"type":"string"},"nanos":{"type":"integer"},"units":{"type":"integer"}},"required":["currency_code","units","nanos"],"type":"object"},"Party":{"additionalProperties":false,"properties":{"balances":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"$ref":"#/$defs/Money"}},"required":["key","value"],"type":"object"},"type":"array"},"billing":{"anyOf":[{"$ref":"#/$defs/Address"}],"description":"Where invoices go."},"name":{"type":"string"},"shipping":{"anyOf":[{"$ref":"#/$defs/Address"},{"type":"null"}]}},"required":["name","billing","shipping","balances"],"type":"object"}},"additionalProperties":false,"properties":{"buyer":{"$ref":"#/$defs/Party"},"category":{"additionalProperties":false,"properties":{"children":{"items":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"type":"array"},"name":{"type":"string"},"parent":{"anyOf":[{"additionalProperties":false,"properties":{},"required":[],"type":"object"},{"type":"null"}]}},"required":["name","parent","children"],"type":"object"},"items":{"items":{"additionalProperties":false,"properties":{"added":{"format":"date-time","type":"string"},"bundle":{"description":"Items sold together with this one.","items":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"type":"array"},"discount":{"anyOf":[{"$ref":"#/$defs/Money"},{"type":"null"}]},"price":{"$ref":"#/$defs/Money"},"sku":{"type":"string"}},"required":["sku","price","discount","bundle","added"],"type":"object"},"type":"array"},"note":{"additionalProperties":false,"properties":{"reply":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"text":{"type":"string"}},"required":["text","reply"],"type":"object"},"seller":{"$ref":"#/$defs/Party"},"total":{"$ref":"#/$defs/Money"}},"required":["buyer","seller","items","total","category","note"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":8},"geminiParameters":{"properties":{"buyer":{"properties":{"balances":{"items":{"properties":{"key":{"type":"STRING"},"value":{"properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"billing":{"description":"Where invoices go.","properties":{"checksum":{"pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$","type":"STRING"},"city":{"nullable":true,"type":"STRING"},"lines":{"items":{"type":"STRING"},"type":"ARRAY"},"postal_code":{"nullable":true,"type":"STRING"},"town":{"nullable":true,"type":"STRING"},"zip":{"nullable":true,"type":"INTEGER"}},"required":["lines","checksum","city","town","postal_code","zip"],"type":"OBJECT"},"name":{"type":"STRING"},"shipping":{"description":"Set at most one of city, town; at most one of postal_code, zip.","nullable":true,"properties":{"checksum":{"pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$","type":"STRING"},"city":{"nullable":true,"type":"STRING"},"lines":{"items":{"type":"STRING"},"type":"ARRAY"},"postal_code":{"nullable":true,"type":"STRING"},"town":{"nullable":true,"type":"STRING"},"zip":{"nullable":true,"type":"INTEGER"}},"required":["lines","checksum","city","town","postal_code","zip"],"type":"OBJECT"}},"required":["name","billing","shipping","balances"],"type":"OBJECT"},"category":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"},"items":{"items":{"properties":{"added":{"format":"date-time","type":"STRING"},"discount":{"nullable":true,"properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"},"price":{"properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"},"sku":{"type":"STRING"}},"required":["sku","price","discount","added"],"type":"OBJECT"},"type":"ARRAY"},"note":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"},"seller":{"properties":{"balances":{"items":{"properties":{"key":{"type":"STRING"},"value":{"properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"billing":{"description":"Where invoices go.","properties":{"checksum":{"pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$","type":"STRING"},"city":{"nullable":true,"type":"STRING"},"lines":{"items":{"type":"STRING"},"type":"ARRAY"},"postal_code":{"nullable":true,"type":"STRING"},"town":{"nullable":true,"type":"STRING"},"zip":{"nullable":true,"type":"INTEGER"}},"required":["lines","checksum","city","town","postal_code","zip"],"type":"OBJECT"},"name":{"type":"STRING"},"shipping":{"description":"Set at most one of city, town; at most one of postal_code, zip.","nullable":true,"properties":{"checksum":{"pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$","type":"STRING"},"city":{"nullable":true,"type":"STRING"},"lines":{"items":{"type":"STRING"},"type":"ARRAY"},"postal_code":{"nullable":true,"type":"STRING"},"town":{"nullable":true,"type":"STRING"},"zip":{"nullable":true,"type":"INTEGER"}},"required":["lines","checksum","city","town","postal_code","zip"],"type":"OBJECT"}},"required":["name","billing","shipping","balances"],"type":"OBJECT"},"total":{"properties":{"currency_code":{"type":"STRING"},"nanos":{"type":"INTEGER"},"units":{"type":"INTEGER"}},"required":["currency_code","units","nanos"],"type":"OBJECT"}},"required":["buyer","seller","items","total","category","note"],"type":"OBJECT"}}`,
+}
+
 // toolArguments holds, per executed tool, its argument table as JSON text:
 // the fields the model may and must send (docs/runtime.md).
 var toolArguments = map[string]string{
@@ -1644,6 +1656,268 @@ func (opaqueResolver) FindExtensionByName(name protoreflect.FullName) (protorefl
 
 func (opaqueResolver) FindExtensionByNumber(message protoreflect.FullName, field protoreflect.FieldNumber) (protoreflect.ExtensionType, error) {
 	return protoregistry.GlobalTypes.FindExtensionByNumber(message, field)
+}
+
+// providerForms is one tool's entry of toolProviderForms: each provider's
+// form of its schema, computed by the generator (docs/compat.md, "What
+// providers accept"). A form left out (nil) is the tool's Parameters;
+// GeminiParameters is "null" for a declaration without parameters.
+type providerForms struct {
+	OpenAI                json.RawMessage       `json:"openai"`
+	Anthropic             json.RawMessage       `json:"anthropic"`
+	AnthropicStrict       json.RawMessage       `json:"anthropicStrict"`
+	AnthropicStrictCounts anthropicStrictCounts `json:"anthropicStrictCounts"`
+	Gemini                json.RawMessage       `json:"gemini"`
+	GeminiParameters      json.RawMessage       `json:"geminiParameters"`
+}
+
+// anthropicStrictCounts is what a strict tool adds to the limits of
+// Anthropic strict tool use: its optional parameters and those with a
+// union type, at every depth.
+type anthropicStrictCounts struct {
+	Optional int `json:"optional"`
+	Unions   int `json:"unions"`
+}
+
+// parsedProviderForms holds the entries of toolProviderForms parsed so far,
+// by tool name (each is parsed once, when first asked for).
+var parsedProviderForms = &sync.Map{}
+
+// formsOf returns the generated provider forms of a tool; nil for a tool
+// the file does not generate (an AgentTool written by hand).
+func formsOf(tool AgentTool) (*providerForms, error) {
+	if f, ok := parsedProviderForms.Load(tool.Name); ok {
+		return f.(*providerForms), nil
+	}
+	text, ok := toolProviderForms[tool.Name]
+	if !ok {
+		return nil, nil
+	}
+	f := &providerForms{}
+	if err := json.Unmarshal([]byte(text), f); err != nil {
+		return nil, fmt.Errorf("tool %q: its generated provider forms are not valid JSON (%w): generate the file again with protoc-gen-ai-tools", tool.Name, err)
+	}
+	parsedProviderForms.Store(tool.Name, f)
+	return f, nil
+}
+
+// formOr returns form, or the tool's Parameters when form is absent.
+func formOr(form json.RawMessage, tool AgentTool) json.RawMessage {
+	if form == nil {
+		return tool.Parameters
+	}
+	return form
+}
+
+// noProviderForms is the error for a tool asked for a form only the
+// generator computes.
+func noProviderForms(tool AgentTool) error {
+	return fmt.Errorf("tool %q has no generated provider forms: generate it with protoc-gen-ai-tools", tool.Name)
+}
+
+// Each provider's form of the tools, and the limits that hold per request
+// (docs/compat.md, "What providers accept"). The functions select the forms
+// the generator wrote (toolProviderForms, provider_forms.go) and wrap them;
+// none transforms a schema. The TypeScript and Python runtimes have the
+// same functions; e2e/vectors/providers/adapters.json pins what they build.
+
+// Limits of one model request, which the functions below refuse to exceed.
+const (
+	// AnthropicMaxStrictTools is the number of strict tools Anthropic strict
+	// tool use takes in one request.
+	AnthropicMaxStrictTools = 20
+	// AnthropicMaxOptionalParameters is the number of optional parameters
+	// across the strict tools of one request.
+	AnthropicMaxOptionalParameters = 24
+	// AnthropicMaxUnionParameters is the number of parameters with a union
+	// type (anyOf, a type list) across the strict tools of one request.
+	AnthropicMaxUnionParameters = 16
+	// GeminiMaxFunctionDeclarations is the number of function declarations
+	// Gemini takes in one request.
+	GeminiMaxFunctionDeclarations = 512
+	// OpenAIMaxTools is the number of tools OpenAI takes in one request
+	// ("maxItems": 128 on "tools" in OpenAI's API description).
+	OpenAIMaxTools = 128
+)
+
+// OpenAIResponsesTool is a function tool of the OpenAI Responses API.
+type OpenAIResponsesTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// OpenAIChatTool is a function tool of the OpenAI Chat Completions API.
+type OpenAIChatTool struct {
+	Type     string             `json:"type"`
+	Function OpenAIChatFunction `json:"function"`
+}
+
+// OpenAIChatFunction is the function of an OpenAIChatTool.
+type OpenAIChatFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// OpenAIResponsesTools returns the tools of one OpenAI Responses API
+// request, each with its schema (the generated OpenAI form: with $ref where
+// a strict tool's request is recursive) and strict flag. More than
+// OpenAIMaxTools is an error, as OpenAI would refuse them.
+func OpenAIResponsesTools(tools []AgentTool) ([]OpenAIResponsesTool, error) {
+	if err := checkOpenAIRequest(len(tools)); err != nil {
+		return nil, err
+	}
+	out := make([]OpenAIResponsesTool, len(tools))
+	for i, t := range tools {
+		schema, err := openAIParameters(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: schema, Strict: t.Strict}
+	}
+	return out, nil
+}
+
+// OpenAIChatTools returns the tools of one OpenAI Chat Completions request,
+// each with its schema (as OpenAIResponsesTools) and strict flag. More than
+// OpenAIMaxTools is an error, as OpenAI would refuse them.
+func OpenAIChatTools(tools []AgentTool) ([]OpenAIChatTool, error) {
+	if err := checkOpenAIRequest(len(tools)); err != nil {
+		return nil, err
+	}
+	out := make([]OpenAIChatTool, len(tools))
+	for i, t := range tools {
+		schema, err := openAIParameters(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = OpenAIChatTool{Type: "function", Function: OpenAIChatFunction{Name: t.Name, Description: t.Description, Parameters: schema, Strict: t.Strict}}
+	}
+	return out, nil
+}
+
+func checkOpenAIRequest(count int) error {
+	if count > OpenAIMaxTools {
+		return fmt.Errorf("%d tools in one request: OpenAI takes at most %d; send a subset of the tools", count, OpenAIMaxTools)
+	}
+	return nil
+}
+
+// openAIParameters is a tool's OpenAI form, its Parameters for a tool
+// without generated forms.
+func openAIParameters(t AgentTool) (json.RawMessage, error) {
+	forms, err := formsOf(t)
+	if err != nil || forms == nil {
+		return t.Parameters, err
+	}
+	return formOr(forms.OpenAI, t), nil
+}
+
+// AnthropicTool is a client tool of the Anthropic Messages API.
+type AnthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	Strict      bool            `json:"strict,omitempty"`
+}
+
+// AnthropicTools returns the tools of one Anthropic request, each with the
+// generated Anthropic form of its schema. With strict, the strict tools
+// carry "strict": true and the strict form (what Anthropic's SDK makes of
+// the schema: the keywords strict tool use does not take moved into the
+// description, recursion stopped), which only the generator computes: a
+// strict tool written by hand is an error. A request over the limits of
+// strict tool use (AnthropicMaxStrictTools, AnthropicMaxOptionalParameters,
+// AnthropicMaxUnionParameters) is an error, as Anthropic would refuse it.
+func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
+	out := make([]AnthropicTool, 0, len(tools))
+	strictTools, total := 0, anthropicStrictCounts{}
+	for _, t := range tools {
+		forms, err := formsOf(t)
+		if err != nil {
+			return nil, err
+		}
+		a := AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters}
+		switch {
+		case strict && t.Strict:
+			if forms == nil || forms.AnthropicStrict == nil {
+				return nil, noProviderForms(t)
+			}
+			a.InputSchema, a.Strict = forms.AnthropicStrict, true
+			strictTools++
+			total.Optional += forms.AnthropicStrictCounts.Optional
+			total.Unions += forms.AnthropicStrictCounts.Unions
+		case forms != nil:
+			a.InputSchema = formOr(forms.Anthropic, t)
+		}
+		out = append(out, a)
+	}
+	if err := checkAnthropicStrictRequest(strictTools, total); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkAnthropicStrictRequest(strictTools int, total anthropicStrictCounts) error {
+	for _, limit := range []struct {
+		what         string
+		count, limit int
+	}{
+		{"strict tools", strictTools, AnthropicMaxStrictTools},
+		{"optional parameters across the strict tools", total.Optional, AnthropicMaxOptionalParameters},
+		{"parameters with a union type across the strict tools", total.Unions, AnthropicMaxUnionParameters},
+	} {
+		if limit.count > limit.limit {
+			return fmt.Errorf("%d %s in one request: Anthropic strict tool use takes at most %d; send fewer tools with strict", limit.count, limit.what, limit.limit)
+		}
+	}
+	return nil
+}
+
+// GeminiFunctionDeclaration is a function declaration of the Gemini API:
+// the schema in ParametersJSONSchema (plain JSON Schema), or in Parameters
+// (the OpenAPI subset).
+type GeminiFunctionDeclaration struct {
+	Name                 string          `json:"name"`
+	Description          string          `json:"description"`
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
+	Parameters           json.RawMessage `json:"parameters,omitempty"`
+}
+
+// GeminiFunctionDeclarations returns the declarations of one Gemini
+// request: the generated Gemini form of each schema as
+// parametersJsonSchema, or with openAPI the generated OpenAPI-subset form
+// as parameters (a tool left without parameters has none), which only the
+// generator computes: a tool written by hand is then an error. More than
+// GeminiMaxFunctionDeclarations is an error, as Gemini would refuse them.
+func GeminiFunctionDeclarations(tools []AgentTool, openAPI bool) ([]GeminiFunctionDeclaration, error) {
+	if len(tools) > GeminiMaxFunctionDeclarations {
+		return nil, fmt.Errorf("%d function declarations in one request: Gemini takes at most %d; send a subset of the tools", len(tools), GeminiMaxFunctionDeclarations)
+	}
+	out := make([]GeminiFunctionDeclaration, 0, len(tools))
+	for _, t := range tools {
+		forms, err := formsOf(t)
+		if err != nil {
+			return nil, err
+		}
+		d := GeminiFunctionDeclaration{Name: t.Name, Description: t.Description}
+		switch {
+		case !openAPI && forms == nil:
+			d.ParametersJSONSchema = t.Parameters
+		case !openAPI:
+			d.ParametersJSONSchema = formOr(forms.Gemini, t)
+		case forms == nil || forms.GeminiParameters == nil:
+			return nil, noProviderForms(t)
+		case string(forms.GeminiParameters) != "null":
+			d.Parameters = forms.GeminiParameters
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
 
 // DefaultMaxResultBytes is the largest result text shown to the model

@@ -104,6 +104,20 @@ func AllTools() []AgentTool {
 	}
 }
 
+// toolProviderForms holds, per tool, each provider's form of its schema
+// where it differs from Parameters (the Anthropic strict one with its
+// counts, Gemini's OpenAPI subset), as JSON text that AnthropicTools,
+// OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
+// select from.
+var toolProviderForms = map[string]string{
+	"accounts_create": `{"anthropicStrict":{"additionalProperties":false,"properties":{"contact_count":{"description":"Test hook: the server returns this many contacts with fresh ids.","type":"integer"},"name":{"type":"string"},"note_count":{"description":"Test hook: the server returns this many notes with fresh ids.","type":"integer"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"string"}},"required":["name","owner_id","note_count","contact_count"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"contact_count":{"description":"Test hook: the server returns this many contacts with fresh ids.","type":"INTEGER"},"name":{"type":"STRING"},"note_count":{"description":"Test hook: the server returns this many notes with fresh ids.","type":"INTEGER"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"STRING"}},"required":["name","owner_id","note_count","contact_count"],"type":"OBJECT"}}`,
+	"accounts_list":   `{"anthropicStrict":{"additionalProperties":false,"properties":{"contacts_per_account":{"description":"Test hook: each account has this many contacts with fresh ids.","type":"integer"},"count":{"description":"Test hook: the server returns this many accounts with fresh ids.","type":"integer"}},"required":["count","contacts_per_account"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"contacts_per_account":{"description":"Test hook: each account has this many contacts with fresh ids.","type":"INTEGER"},"count":{"description":"Test hook: the server returns this many accounts with fresh ids.","type":"INTEGER"}},"required":["count","contacts_per_account"],"type":"OBJECT"}}`,
+	"accounts_merge":  `{"anthropicStrict":{"additionalProperties":false,"properties":{"note":{"type":"string"},"source_id":{"description":"An id alias such as \"acct-1\".","type":"string"},"target_id":{"description":"An id alias such as \"acct-1\".","type":"string"}},"required":["source_id","target_id","note"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"note":{"type":"STRING"},"source_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"},"target_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"}},"required":["source_id","target_id","note"],"type":"OBJECT"}}`,
+	"accounts_watch":  `{"geminiParameters":{"properties":{"count":{"description":"Test hook: the server streams this many accounts.","type":"INTEGER"}},"required":["count"],"type":"OBJECT"}}`,
+	"fixup_loose":     `{"geminiParameters":{"properties":{"count":{"type":"INTEGER"},"data":{"format":"byte","type":"STRING"},"display_name":{"type":"STRING"},"enabled":{"type":"BOOLEAN"},"item":{"properties":{"name":{"type":"STRING"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"STRING"}},"required":["name","owner_id"],"type":"OBJECT"},"items":{"items":{"properties":{"name":{"type":"STRING"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"STRING"}},"required":["name","owner_id"],"type":"OBJECT"},"type":"ARRAY"},"level":{"enum":["LEVEL_LOW","LEVEL_HIGH"],"type":"STRING"},"nested":{"properties":{"name":{"type":"STRING"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"STRING"}},"required":["name","owner_id"],"type":"OBJECT"},"note":{"type":"STRING"},"number":{"type":"INTEGER"},"other_text":{"type":"STRING"},"text":{"type":"STRING"},"timeout":{"pattern":"^-?(0|[1-9][0-9]{0,10})(\\.[0-9]{1,9})?s$","type":"STRING"}},"required":["count","data","display_name","enabled","item","items","timeout"],"type":"OBJECT"}}`,
+	"fixup_strict":    `{"anthropicStrict":{"additionalProperties":false,"properties":{"attrs":{"description":"JSON object as key/value entries","items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"description":"JSON-encoded value","type":"string"}},"required":["key","value"],"type":"object"},"type":"array"},"count":{"type":"integer"},"data":{"description":"{pattern: ^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$}","type":"string"},"display_name":{"type":"string"},"enabled":{"type":"boolean"},"extra":{"description":"JSON-encoded value","type":"string"},"flags":{"items":{"additionalProperties":false,"properties":{"key":{"type":"boolean"},"value":{"type":"string"}},"required":["key","value"],"type":"object"},"type":"array"},"item":{"additionalProperties":false,"properties":{"children":{"items":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"type":"array"},"counts":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"type":"integer"}},"required":["key","value"],"type":"object"},"type":"array"},"name":{"type":"string"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"string"},"payload":{"description":"JSON-encoded value","type":"string"}},"required":["name","counts","payload","children","owner_id"],"type":"object"},"items":{"items":{"additionalProperties":false,"properties":{"children":{"items":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"type":"array"},"counts":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"type":"integer"}},"required":["key","value"],"type":"object"},"type":"array"},"name":{"type":"string"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"string"},"payload":{"description":"JSON-encoded value","type":"string"}},"required":["name","counts","payload","children","owner_id"],"type":"object"},"type":"array"},"items_by_num":{"items":{"additionalProperties":false,"properties":{"key":{"type":"integer"},"value":{"additionalProperties":false,"properties":{"children":{"items":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"type":"array"},"counts":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"type":"integer"}},"required":["key","value"],"type":"object"},"type":"array"},"name":{"type":"string"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"string"},"payload":{"description":"JSON-encoded value","type":"string"}},"required":["name","counts","payload","children","owner_id"],"type":"object"}},"required":["key","value"],"type":"object"},"type":"array"},"labels":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"type":"string"}},"required":["key","value"],"type":"object"},"type":"array"},"level":{"anyOf":[{"enum":["LEVEL_LOW","LEVEL_HIGH"]},{"type":"null"}]},"levels":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"enum":["LEVEL_LOW","LEVEL_HIGH"]}},"required":["key","value"],"type":"object"},"type":"array"},"list":{"items":{"description":"JSON-encoded value","type":"string"},"type":"array"},"nested":{"anyOf":[{"additionalProperties":false,"properties":{"children":{"items":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"type":"array"},"counts":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"type":"integer"}},"required":["key","value"],"type":"object"},"type":"array"},"name":{"type":"string"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"string"},"payload":{"description":"JSON-encoded value","type":"string"}},"required":["name","counts","payload","children","owner_id"],"type":"object"},{"type":"null"}]},"note":{"anyOf":[{"type":"string"},{"type":"null"}]},"number":{"anyOf":[{"type":"integer"},{"type":"null"}]},"other_text":{"anyOf":[{"type":"string"},{"type":"null"}]},"text":{"anyOf":[{"type":"string"},{"type":"null"}]},"timeout":{"description":"{pattern: ^-?(0|[1-9][0-9]{0,10})(\\.[0-9]{1,9})?s$}","type":"string"},"value_map":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"description":"JSON-encoded value","type":"string"}},"required":["key","value"],"type":"object"},"type":"array"},"values":{"items":{"description":"JSON-encoded value","type":"string"},"type":"array"}},"required":["labels","items_by_num","flags","attrs","extra","list","item","items","note","values","value_map","display_name","count","enabled","timeout","data","level","levels","text","number","nested","other_text"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":6},"geminiParameters":{"properties":{"attrs":{"description":"JSON object as key/value entries","items":{"properties":{"key":{"type":"STRING"},"value":{"description":"JSON-encoded value","type":"STRING"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"count":{"type":"INTEGER"},"data":{"pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$","type":"STRING"},"display_name":{"type":"STRING"},"enabled":{"type":"BOOLEAN"},"extra":{"description":"JSON-encoded value","type":"STRING"},"flags":{"items":{"properties":{"key":{"type":"BOOLEAN"},"value":{"type":"STRING"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"item":{"properties":{"counts":{"items":{"properties":{"key":{"type":"STRING"},"value":{"type":"INTEGER"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"name":{"type":"STRING"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"STRING"},"payload":{"description":"JSON-encoded value","type":"STRING"}},"required":["name","counts","payload","owner_id"],"type":"OBJECT"},"items":{"items":{"properties":{"counts":{"items":{"properties":{"key":{"type":"STRING"},"value":{"type":"INTEGER"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"name":{"type":"STRING"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"STRING"},"payload":{"description":"JSON-encoded value","type":"STRING"}},"required":["name","counts","payload","owner_id"],"type":"OBJECT"},"type":"ARRAY"},"items_by_num":{"items":{"properties":{"key":{"type":"INTEGER"},"value":{"properties":{"counts":{"items":{"properties":{"key":{"type":"STRING"},"value":{"type":"INTEGER"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"name":{"type":"STRING"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"STRING"},"payload":{"description":"JSON-encoded value","type":"STRING"}},"required":["name","counts","payload","owner_id"],"type":"OBJECT"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"labels":{"items":{"properties":{"key":{"type":"STRING"},"value":{"type":"STRING"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"level":{"enum":["LEVEL_LOW","LEVEL_HIGH"],"nullable":true,"type":"STRING"},"levels":{"items":{"properties":{"key":{"type":"STRING"},"value":{"enum":["LEVEL_LOW","LEVEL_HIGH"],"type":"STRING"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"list":{"items":{"description":"JSON-encoded value","type":"STRING"},"type":"ARRAY"},"nested":{"nullable":true,"properties":{"counts":{"items":{"properties":{"key":{"type":"STRING"},"value":{"type":"INTEGER"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"name":{"type":"STRING"},"owner_id":{"description":"An id alias such as \"user-1\".","type":"STRING"},"payload":{"description":"JSON-encoded value","type":"STRING"}},"required":["name","counts","payload","owner_id"],"type":"OBJECT"},"note":{"nullable":true,"type":"STRING"},"number":{"nullable":true,"type":"INTEGER"},"other_text":{"nullable":true,"type":"STRING"},"text":{"nullable":true,"type":"STRING"},"timeout":{"pattern":"^-?(0|[1-9][0-9]{0,10})(\\.[0-9]{1,9})?s$","type":"STRING"},"value_map":{"items":{"properties":{"key":{"type":"STRING"},"value":{"description":"JSON-encoded value","type":"STRING"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"values":{"items":{"description":"JSON-encoded value","type":"STRING"},"type":"ARRAY"}},"required":["labels","items_by_num","flags","attrs","extra","list","item","items","note","values","value_map","display_name","count","enabled","timeout","data","level","levels","text","number","nested","other_text"],"type":"OBJECT"}}`,
+}
+
 // responseFieldPrefixes maps the JSON name of a response field holding an
 // entity id to its alias prefix; "" stands for the tool's primary prefix.
 // Legacy: only RegisterFieldsFromJSON reads it.
@@ -2874,6 +2888,268 @@ func (opaqueResolver) FindExtensionByName(name protoreflect.FullName) (protorefl
 
 func (opaqueResolver) FindExtensionByNumber(message protoreflect.FullName, field protoreflect.FieldNumber) (protoreflect.ExtensionType, error) {
 	return protoregistry.GlobalTypes.FindExtensionByNumber(message, field)
+}
+
+// providerForms is one tool's entry of toolProviderForms: each provider's
+// form of its schema, computed by the generator (docs/compat.md, "What
+// providers accept"). A form left out (nil) is the tool's Parameters;
+// GeminiParameters is "null" for a declaration without parameters.
+type providerForms struct {
+	OpenAI                json.RawMessage       `json:"openai"`
+	Anthropic             json.RawMessage       `json:"anthropic"`
+	AnthropicStrict       json.RawMessage       `json:"anthropicStrict"`
+	AnthropicStrictCounts anthropicStrictCounts `json:"anthropicStrictCounts"`
+	Gemini                json.RawMessage       `json:"gemini"`
+	GeminiParameters      json.RawMessage       `json:"geminiParameters"`
+}
+
+// anthropicStrictCounts is what a strict tool adds to the limits of
+// Anthropic strict tool use: its optional parameters and those with a
+// union type, at every depth.
+type anthropicStrictCounts struct {
+	Optional int `json:"optional"`
+	Unions   int `json:"unions"`
+}
+
+// parsedProviderForms holds the entries of toolProviderForms parsed so far,
+// by tool name (each is parsed once, when first asked for).
+var parsedProviderForms = &sync.Map{}
+
+// formsOf returns the generated provider forms of a tool; nil for a tool
+// the file does not generate (an AgentTool written by hand).
+func formsOf(tool AgentTool) (*providerForms, error) {
+	if f, ok := parsedProviderForms.Load(tool.Name); ok {
+		return f.(*providerForms), nil
+	}
+	text, ok := toolProviderForms[tool.Name]
+	if !ok {
+		return nil, nil
+	}
+	f := &providerForms{}
+	if err := json.Unmarshal([]byte(text), f); err != nil {
+		return nil, fmt.Errorf("tool %q: its generated provider forms are not valid JSON (%w): generate the file again with protoc-gen-ai-tools", tool.Name, err)
+	}
+	parsedProviderForms.Store(tool.Name, f)
+	return f, nil
+}
+
+// formOr returns form, or the tool's Parameters when form is absent.
+func formOr(form json.RawMessage, tool AgentTool) json.RawMessage {
+	if form == nil {
+		return tool.Parameters
+	}
+	return form
+}
+
+// noProviderForms is the error for a tool asked for a form only the
+// generator computes.
+func noProviderForms(tool AgentTool) error {
+	return fmt.Errorf("tool %q has no generated provider forms: generate it with protoc-gen-ai-tools", tool.Name)
+}
+
+// Each provider's form of the tools, and the limits that hold per request
+// (docs/compat.md, "What providers accept"). The functions select the forms
+// the generator wrote (toolProviderForms, provider_forms.go) and wrap them;
+// none transforms a schema. The TypeScript and Python runtimes have the
+// same functions; e2e/vectors/providers/adapters.json pins what they build.
+
+// Limits of one model request, which the functions below refuse to exceed.
+const (
+	// AnthropicMaxStrictTools is the number of strict tools Anthropic strict
+	// tool use takes in one request.
+	AnthropicMaxStrictTools = 20
+	// AnthropicMaxOptionalParameters is the number of optional parameters
+	// across the strict tools of one request.
+	AnthropicMaxOptionalParameters = 24
+	// AnthropicMaxUnionParameters is the number of parameters with a union
+	// type (anyOf, a type list) across the strict tools of one request.
+	AnthropicMaxUnionParameters = 16
+	// GeminiMaxFunctionDeclarations is the number of function declarations
+	// Gemini takes in one request.
+	GeminiMaxFunctionDeclarations = 512
+	// OpenAIMaxTools is the number of tools OpenAI takes in one request
+	// ("maxItems": 128 on "tools" in OpenAI's API description).
+	OpenAIMaxTools = 128
+)
+
+// OpenAIResponsesTool is a function tool of the OpenAI Responses API.
+type OpenAIResponsesTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// OpenAIChatTool is a function tool of the OpenAI Chat Completions API.
+type OpenAIChatTool struct {
+	Type     string             `json:"type"`
+	Function OpenAIChatFunction `json:"function"`
+}
+
+// OpenAIChatFunction is the function of an OpenAIChatTool.
+type OpenAIChatFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// OpenAIResponsesTools returns the tools of one OpenAI Responses API
+// request, each with its schema (the generated OpenAI form: with $ref where
+// a strict tool's request is recursive) and strict flag. More than
+// OpenAIMaxTools is an error, as OpenAI would refuse them.
+func OpenAIResponsesTools(tools []AgentTool) ([]OpenAIResponsesTool, error) {
+	if err := checkOpenAIRequest(len(tools)); err != nil {
+		return nil, err
+	}
+	out := make([]OpenAIResponsesTool, len(tools))
+	for i, t := range tools {
+		schema, err := openAIParameters(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: schema, Strict: t.Strict}
+	}
+	return out, nil
+}
+
+// OpenAIChatTools returns the tools of one OpenAI Chat Completions request,
+// each with its schema (as OpenAIResponsesTools) and strict flag. More than
+// OpenAIMaxTools is an error, as OpenAI would refuse them.
+func OpenAIChatTools(tools []AgentTool) ([]OpenAIChatTool, error) {
+	if err := checkOpenAIRequest(len(tools)); err != nil {
+		return nil, err
+	}
+	out := make([]OpenAIChatTool, len(tools))
+	for i, t := range tools {
+		schema, err := openAIParameters(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = OpenAIChatTool{Type: "function", Function: OpenAIChatFunction{Name: t.Name, Description: t.Description, Parameters: schema, Strict: t.Strict}}
+	}
+	return out, nil
+}
+
+func checkOpenAIRequest(count int) error {
+	if count > OpenAIMaxTools {
+		return fmt.Errorf("%d tools in one request: OpenAI takes at most %d; send a subset of the tools", count, OpenAIMaxTools)
+	}
+	return nil
+}
+
+// openAIParameters is a tool's OpenAI form, its Parameters for a tool
+// without generated forms.
+func openAIParameters(t AgentTool) (json.RawMessage, error) {
+	forms, err := formsOf(t)
+	if err != nil || forms == nil {
+		return t.Parameters, err
+	}
+	return formOr(forms.OpenAI, t), nil
+}
+
+// AnthropicTool is a client tool of the Anthropic Messages API.
+type AnthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	Strict      bool            `json:"strict,omitempty"`
+}
+
+// AnthropicTools returns the tools of one Anthropic request, each with the
+// generated Anthropic form of its schema. With strict, the strict tools
+// carry "strict": true and the strict form (what Anthropic's SDK makes of
+// the schema: the keywords strict tool use does not take moved into the
+// description, recursion stopped), which only the generator computes: a
+// strict tool written by hand is an error. A request over the limits of
+// strict tool use (AnthropicMaxStrictTools, AnthropicMaxOptionalParameters,
+// AnthropicMaxUnionParameters) is an error, as Anthropic would refuse it.
+func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
+	out := make([]AnthropicTool, 0, len(tools))
+	strictTools, total := 0, anthropicStrictCounts{}
+	for _, t := range tools {
+		forms, err := formsOf(t)
+		if err != nil {
+			return nil, err
+		}
+		a := AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters}
+		switch {
+		case strict && t.Strict:
+			if forms == nil || forms.AnthropicStrict == nil {
+				return nil, noProviderForms(t)
+			}
+			a.InputSchema, a.Strict = forms.AnthropicStrict, true
+			strictTools++
+			total.Optional += forms.AnthropicStrictCounts.Optional
+			total.Unions += forms.AnthropicStrictCounts.Unions
+		case forms != nil:
+			a.InputSchema = formOr(forms.Anthropic, t)
+		}
+		out = append(out, a)
+	}
+	if err := checkAnthropicStrictRequest(strictTools, total); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkAnthropicStrictRequest(strictTools int, total anthropicStrictCounts) error {
+	for _, limit := range []struct {
+		what         string
+		count, limit int
+	}{
+		{"strict tools", strictTools, AnthropicMaxStrictTools},
+		{"optional parameters across the strict tools", total.Optional, AnthropicMaxOptionalParameters},
+		{"parameters with a union type across the strict tools", total.Unions, AnthropicMaxUnionParameters},
+	} {
+		if limit.count > limit.limit {
+			return fmt.Errorf("%d %s in one request: Anthropic strict tool use takes at most %d; send fewer tools with strict", limit.count, limit.what, limit.limit)
+		}
+	}
+	return nil
+}
+
+// GeminiFunctionDeclaration is a function declaration of the Gemini API:
+// the schema in ParametersJSONSchema (plain JSON Schema), or in Parameters
+// (the OpenAPI subset).
+type GeminiFunctionDeclaration struct {
+	Name                 string          `json:"name"`
+	Description          string          `json:"description"`
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
+	Parameters           json.RawMessage `json:"parameters,omitempty"`
+}
+
+// GeminiFunctionDeclarations returns the declarations of one Gemini
+// request: the generated Gemini form of each schema as
+// parametersJsonSchema, or with openAPI the generated OpenAPI-subset form
+// as parameters (a tool left without parameters has none), which only the
+// generator computes: a tool written by hand is then an error. More than
+// GeminiMaxFunctionDeclarations is an error, as Gemini would refuse them.
+func GeminiFunctionDeclarations(tools []AgentTool, openAPI bool) ([]GeminiFunctionDeclaration, error) {
+	if len(tools) > GeminiMaxFunctionDeclarations {
+		return nil, fmt.Errorf("%d function declarations in one request: Gemini takes at most %d; send a subset of the tools", len(tools), GeminiMaxFunctionDeclarations)
+	}
+	out := make([]GeminiFunctionDeclaration, 0, len(tools))
+	for _, t := range tools {
+		forms, err := formsOf(t)
+		if err != nil {
+			return nil, err
+		}
+		d := GeminiFunctionDeclaration{Name: t.Name, Description: t.Description}
+		switch {
+		case !openAPI && forms == nil:
+			d.ParametersJSONSchema = t.Parameters
+		case !openAPI:
+			d.ParametersJSONSchema = formOr(forms.Gemini, t)
+		case forms == nil || forms.GeminiParameters == nil:
+			return nil, noProviderForms(t)
+		case string(forms.GeminiParameters) != "null":
+			d.Parameters = forms.GeminiParameters
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
 
 // DefaultMaxResultBytes is the largest result text shown to the model
