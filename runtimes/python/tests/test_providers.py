@@ -28,6 +28,7 @@ from toolset import ACCOUNTS_CREATE, ACCOUNTS_WATCH
 from ai_tools_runtime import (
     AgentTool,
     anthropic_tool,
+    anthropic_tools,
     gemini_function_declaration,
     gemini_tool,
     openai_chat_tool,
@@ -323,6 +324,27 @@ def test_anthropic_request(stub: Stub) -> None:
     assert path == "/v1/messages"
     assert body["tools"] == [
         {"name": "accounts_create", "description": "Create an account.", "input_schema": SCHEMA}
+    ]
+
+
+def test_anthropic_strict_request(stub: Stub) -> None:
+    client = anthropic.Anthropic(api_key="test", base_url=stub.url, max_retries=0)
+    client.messages.create(
+        model="stub",
+        max_tokens=16,
+        messages=[{"role": "user", "content": "hi"}],
+        tools=anthropic_tools([ACCOUNTS_CREATE, ACCOUNTS_WATCH], strict=True),
+    )
+    path, body = stub.only_request()
+    assert path == "/v1/messages"
+    assert body["tools"] == [
+        {
+            "name": "accounts_create",
+            "description": "Create an account.",
+            "input_schema": anthropic.transform_schema(SCHEMA),
+            "strict": True,
+        },
+        {"name": "accounts_watch", "description": "Stream accounts.", "input_schema": WATCH_SCHEMA},
     ]
 
 
