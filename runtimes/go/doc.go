@@ -9,6 +9,7 @@
 // left out of files without that feature ("//aitools:if !<feature>": with
 // it): "aliases" (some tool involves aliases), "executors" (some tool has
 // auto_execute), "streaming" (some auto-executed tool is server-streaming),
+// "providers" (the provider functions, providers.go, in every main file),
 // "mcp" (the MCP file,
 // ai_tools_mcp.gen.go, beside it: the files marked mcp, and those of the
 // other features the main file lacks). ConversationStore,

@@ -4,7 +4,7 @@ import { compareUtf8 } from "../../schema/canonical-json.js";
 /**
  * The Go runtime (runtimes/go), inlined into ai_tools.gen.go. Each runtime
  * file says when it is needed with a line `//aitools:inline <feature>...`
- * (any of `aliases`, `executors`, `streaming`, `mcp`); lines between
+ * (any of `aliases`, `executors`, `streaming`, `mcp`, `providers`); lines between
  * `//aitools:if <feature>` and `//aitools:end` (nested or not) are kept
  * only when the file has that feature, those after `//aitools:if !<feature>`
  * only when it has not. The package clause goes; the imports
