@@ -314,7 +314,7 @@ export function buildModel(
             method.output,
             method.methodKind === "server_streaming",
           ),
-          hints: toolHints(method),
+          hints: toolHints(method, def.hints),
         };
         byName.set(def.name, tool);
         tools.push(tool);

@@ -1,5 +1,5 @@
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
-import { readToolDefinition } from "../read/annotations.js";
+import type { ToolHintOptions } from "../read/annotations.js";
 import type { DescMethod } from "../read/descriptors.js";
 import { methodKind } from "./method-kind.js";
 
@@ -19,9 +19,13 @@ type Mutable = { -readonly [K in keyof ToolHints]: ToolHints[K] };
  * additive; Update, Delete and their Batch forms destructive; any other
  * method destructive, as MCP assumes), then its `idempotency_level`
  * (NO_SIDE_EFFECTS reads, IDEMPOTENT is idempotent), then each field set
- * in the `rpc_tool` option's `hints`. openWorld is false unless set there.
+ * in the `rpc_tool` option's `hints` (`set`, as tool selection decoded it:
+ * the candidate's definition). openWorld is false unless set there.
  */
-export function toolHints(method: DescMethod): ToolHints {
+export function toolHints(
+  method: DescMethod,
+  set: ToolHintOptions | undefined,
+): ToolHints {
   const hints: Mutable = {
     readOnly: false,
     destructive: true,
@@ -48,7 +52,6 @@ export function toolHints(method: DescMethod): ToolHints {
   } else if (level === MethodOptions_IdempotencyLevel.IDEMPOTENT) {
     hints.idempotent = true;
   }
-  const set = readToolDefinition(method)?.hints;
   if (set !== undefined) {
     for (const key of [
       "readOnly",

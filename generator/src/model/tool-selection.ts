@@ -134,7 +134,8 @@ export interface ToolCandidate {
   readonly fullName: string;
   /**
    * The tool as the model builder takes it: the final name (name prefix
-   * included), the description (see methodDescription), and for a method
+   * included), the description (see methodDescription), the option's
+   * timeout and hints as decoded here, and for a method
    * without an `rpc_tool` option the defaults: strict when the request
    * allows it ({@link allowedStrictSchema}), executed.
    */
@@ -371,6 +372,9 @@ export function selectTools(
             ...(annotation?.timeout === undefined
               ? {}
               : { timeout: annotation.timeout }),
+            ...(annotation?.hints === undefined
+              ? {}
+              : { hints: annotation.hints }),
           },
           ...(strictSchema === undefined
             ? {}

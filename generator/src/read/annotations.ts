@@ -21,8 +21,15 @@ export const extensionNumbers = {
   http: 72295728,
 } as const;
 
-/** google.api.FieldBehavior values the plugin reads. */
-const fieldBehaviors = { required: 2, outputOnly: 3, identifier: 8 } as const;
+/** google.api.FieldBehavior values the plugin reads, as bits of a field's set. */
+const fieldBehaviors = { required: 1, outputOnly: 2, identifier: 4 } as const;
+
+/** The bit of each google.api.FieldBehavior value the plugin reads. */
+const behaviorBits = new Map<number, number>([
+  [2, fieldBehaviors.required], // REQUIRED
+  [3, fieldBehaviors.outputOnly], // OUTPUT_ONLY
+  [8, fieldBehaviors.identifier], // IDENTIFIER
+]);
 
 /** The `rpc_tool` method option. */
 export interface ToolDefinition {
@@ -92,15 +99,28 @@ export function perFieldOption<T extends NonNullable<unknown> | null>(
   absent: T,
   decode: (field: DescField) => T,
 ): (field: DescField) => T {
-  const cache = new WeakMap<DescField, T>();
-  return (field) => {
-    if (noExtensions(field.proto.options)) {
+  return perElementOption(absent, decode);
+}
+
+/**
+ * {@link perFieldOption} of a method or a field: every option the plugin
+ * reads is decoded once per element of a request (descriptors are made per
+ * request, so the cache lives as long as the request), however many stages
+ * ask for it: tool selection, hints, schemas, field rules.
+ */
+function perElementOption<
+  E extends DescMethod | DescField,
+  T extends NonNullable<unknown> | null,
+>(absent: T, decode: (element: E) => T): (element: E) => T {
+  const cache = new WeakMap<E, T>();
+  return (element) => {
+    if (noExtensions(element.proto.options)) {
       return absent;
     }
-    let value = cache.get(field);
+    let value = cache.get(element);
     if (value === undefined) {
-      value = decode(field);
-      cache.set(field, value);
+      value = decode(element);
+      cache.set(element, value);
     }
     return value;
   };
@@ -319,20 +339,22 @@ function bool(values: Map<number, FieldValue>, no: number): boolean {
 export function readToolDefinition(
   method: DescMethod,
 ): ToolDefinition | undefined {
-  if (noExtensions(method.proto.options)) {
-    return undefined;
-  }
-  return decodeElementOption(method, "(ai.tools.v1.rpc_tool)", () =>
-    decodeToolDefinition(method),
-  );
+  return toolDefinition(method) ?? undefined;
 }
 
-function decodeToolDefinition(method: DescMethod): ToolDefinition | undefined {
+/** The `rpc_tool` option, decoded once per method; null when absent. */
+const toolDefinition = perElementOption(null, (method: DescMethod) =>
+  decodeElementOption(method, "(ai.tools.v1.rpc_tool)", () =>
+    decodeToolDefinition(method),
+  ),
+);
+
+function decodeToolDefinition(method: DescMethod): ToolDefinition | null {
   const payload = messagePayload(
     unknownOf(method.proto.options, extensionNumbers.rpcTool),
   );
   if (payload === undefined) {
-    return undefined;
+    return null;
   }
   const v = decodeFlat(payload, {
     1: "string",
@@ -456,14 +478,11 @@ function decodeToolField(field: DescField): ToolFieldOptions {
 }
 
 /** The description of the field's `(ai.context.v1.field_context)`, or "". */
-export function readFieldContextDescription(field: DescField): string {
-  if (noExtensions(field.proto.options)) {
-    return "";
-  }
-  return decodeElementOption(field, "(ai.context.v1.field_context)", () =>
+export const readFieldContextDescription = perFieldOption("", (field) =>
+  decodeElementOption(field, "(ai.context.v1.field_context)", () =>
     decodeFieldContext(field),
-  );
-}
+  ),
+);
 
 function decodeFieldContext(field: DescField): string {
   const payload = messagePayload(
@@ -477,48 +496,46 @@ function decodeFieldContext(field: DescField): string {
 
 /** True when `(google.api.field_behavior)` includes OUTPUT_ONLY, packed or not. */
 export function isOutputOnly(field: DescField): boolean {
-  return hasFieldBehavior(field, fieldBehaviors.outputOnly);
+  return (fieldBehaviorBits(field) & fieldBehaviors.outputOnly) !== 0;
 }
 
 /** True when `(google.api.field_behavior)` includes REQUIRED, packed or not. */
 export function isRequired(field: DescField): boolean {
-  return hasFieldBehavior(field, fieldBehaviors.required);
+  return (fieldBehaviorBits(field) & fieldBehaviors.required) !== 0;
 }
 
 /** True when `(google.api.field_behavior)` includes IDENTIFIER, packed or not. */
 export function isIdentifier(field: DescField): boolean {
-  return hasFieldBehavior(field, fieldBehaviors.identifier);
+  return (fieldBehaviorBits(field) & fieldBehaviors.identifier) !== 0;
 }
 
-function hasFieldBehavior(field: DescField, behavior: number): boolean {
-  if (noExtensions(field.proto.options)) {
-    return false;
-  }
-  return decodeElementOption(field, "(google.api.field_behavior)", () =>
-    decodeFieldBehavior(field, behavior),
-  );
-}
+/** The behaviors the plugin reads, one bit each, decoded once per field. */
+const fieldBehaviorBits = perFieldOption(0, (field) =>
+  decodeElementOption(field, "(google.api.field_behavior)", () =>
+    decodeFieldBehavior(field),
+  ),
+);
 
-function decodeFieldBehavior(field: DescField, behavior: number): boolean {
+function decodeFieldBehavior(field: DescField): number {
+  let bits = 0;
+  const add = (value: number) => {
+    bits |= behaviorBits.get(value) ?? 0;
+  };
   for (const f of unknownOf(
     field.proto.options,
     extensionNumbers.fieldBehavior,
   )) {
     const reader = new BinaryReader(f.data);
     if (f.wireType === WireType.Varint) {
-      if (reader.int32() === behavior) {
-        return true;
-      }
+      add(reader.int32());
     } else if (f.wireType === WireType.LengthDelimited) {
       const packed = new BinaryReader(reader.bytes());
       while (packed.pos < packed.len) {
-        if (packed.int32() === behavior) {
-          return true;
-        }
+        add(packed.int32());
       }
     }
   }
-  return false;
+  return bits;
 }
 
 /**
@@ -528,14 +545,13 @@ function decodeFieldBehavior(field: DescField, behavior: number): boolean {
  * CustomHttpPattern.path = 2, 11 additional_bindings). Empty without the
  * option.
  */
-export function readHttpPaths(method: DescMethod): string[] {
-  if (noExtensions(method.proto.options)) {
-    return [];
-  }
-  return decodeElementOption(method, "(google.api.http)", () =>
-    decodeHttpPaths(method),
-  );
-}
+export const readHttpPaths = perElementOption(
+  [] as readonly string[],
+  (method: DescMethod): readonly string[] =>
+    decodeElementOption(method, "(google.api.http)", () =>
+      decodeHttpPaths(method),
+    ),
+);
 
 function decodeHttpPaths(method: DescMethod): string[] {
   const payload = messagePayload(

@@ -3,7 +3,6 @@ import {
   isIdentifier,
   isOutputOnly,
   isRequired,
-  perFieldOption,
   readToolField,
 } from "../read/annotations.js";
 import type { DescEnumValue, DescField } from "../read/descriptors.js";
@@ -11,28 +10,17 @@ import { fieldLeadingComment } from "./comments.js";
 import { defaultSchemaRules, type SchemaRules } from "./schema-rules.js";
 import { isRequiredByRules } from "./validate-keywords.js";
 
-// annotations.ts decodes `(google.api.field_behavior)` on every call.
-
-/** {@link isOutputOnly}, decoded once per field. */
-const outputOnly = perFieldOption(false, isOutputOnly);
-
-/** {@link isIdentifier}, decoded once per field. */
-const identifier = perFieldOption(false, isIdentifier);
-
-/** {@link isRequired}, decoded once per field. */
-const required = perFieldOption(false, isRequired);
-
 /**
  * True when `(google.api.field_behavior)` includes REQUIRED: the argument
  * check (argument-table.ts) refuses a call without the field.
  */
 export function isRequiredBehavior(field: DescField): boolean {
-  return required(field);
+  return isRequired(field);
 }
 
 /** True when `(google.api.field_behavior)` includes IDENTIFIER. */
 export function isIdentifierBehavior(field: DescField): boolean {
-  return identifier(field);
+  return isIdentifier(field);
 }
 
 /**
@@ -44,7 +32,7 @@ export function isIdentifierBehavior(field: DescField): boolean {
 export function isRequiredField(field: DescField): boolean {
   return (
     field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED ||
-    required(field) ||
+    isRequired(field) ||
     isRequiredByRules(field)
   );
 }
@@ -71,7 +59,7 @@ export function isOutputOnlyField(
   rules: SchemaRules = defaultSchemaRules,
 ): boolean {
   return (
-    outputOnly(field) ||
+    isOutputOnly(field) ||
     (rules.outputOnlyComments &&
       outputOnlyComment.test(fieldLeadingComment(field)))
   );
@@ -91,7 +79,7 @@ export function leftOutOfInput(
 ): boolean {
   return (
     readToolField(field).skip ||
-    (isOutputOnlyField(field, rules) && !identifier(field)) ||
+    (isOutputOnlyField(field, rules) && !isIdentifier(field)) ||
     (!rules.keepDeprecated &&
       isDeprecatedField(field) &&
       !isRequiredField(field))
