@@ -29,10 +29,6 @@ import {
   type TsUnsure,
 } from "./ts-doc.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
-import {
-  createTsToolDeclarations,
-  layJsonStatement,
-} from "./ts-tool-declaration.js";
 import { tsInstallComment } from "./ts-install.js";
 import { laid, layImport, layStatement } from "./ts-tool-layout.js";
 import {
@@ -111,152 +107,21 @@ export function buildTsView(
   const unsure: TsUnsure = () => {
     formatted = false;
   };
-  // responseAliases as data, for either layout: per message type its
-  // fields, per tool its response message.
-  const aliasTypes = model.responseAliasTypes.map(([typeName, fields]) => ({
-    key: tsStringKey(typeName, unsure),
-    fields: fields.map(responseAliasField),
-  }));
-  const aliasTools = model.toolResponseAliases.map(([toolName, a]) => ({
-    key: tsObjectKey(toolName, unsure),
-    value: { message: a.message, idPrefix: a.idPrefix, idField: a.idField },
-  }));
-  const declarations = createTsToolDeclarations();
-  const statements = {
+  // The documents are made before printing: any of them may find the
+  // printer unsure, and then all are printed unformatted.
+  const docs = {
     serviceImports: serviceImports.map((i) => tsImport(i.specifiers, i.module)),
-    // Laid out directly (ts-tool-declaration.ts) when it can; as a
-    // document otherwise.
-    tools: model.tools.map((tool) => {
-      const constName = constNames.get(tool)!;
-      const laid =
-        layout === "formatted" ? declarations.lay(tool, constName) : undefined;
-      return laid ?? tsToolDeclarationDoc(tool, constName, unsure);
-    }),
-    allTools: tsReturn(
-      tsArray(model.tools.map((t) => tsPlainExpr(constNames.get(t)!))),
+    tools: model.tools.map((tool) =>
+      tsToolDeclarationDoc(tool, constNames.get(tool)!),
     ),
-    responseAliases: (): Doc =>
-      tsConst(
-        true,
-        "responseAliases",
-        "ResponseAliases",
-        tsObject(
-          [
-            tsProperty(
-              "types",
-              tsObject(
-                aliasTypes.map((t) =>
-                  tsProperty(
-                    t.key,
-                    tsArray(t.fields.map((f) => tsJson(f, unsure))),
-                  ),
-                ),
-                true,
-              ),
-            ),
-            tsProperty(
-              "tools",
-              tsObject(
-                aliasTools.map((t) =>
-                  tsProperty(t.key, tsJson(t.value, unsure)),
-                ),
-                true,
-              ),
-            ),
-          ],
-          true,
-        ),
-      ),
-    knownAliasPrefixes: tsConst(
-      true,
-      "knownAliasPrefixes",
-      "readonly string[]",
-      tsArray(model.knownAliasPrefixes.map(tsStringExpr)),
-    ),
-    toolMethods: (): Doc =>
-      tsConst(
-        false,
-        "toolMethods",
-        "readonly ToolMethod[]",
-        tsArray(
-          model.executors.map((tool) =>
-            tsObject(
-              [
-                tsProperty("tool", tsPlainExpr(constNames.get(tool)!)),
-                tsProperty(
-                  "method",
-                  tsMemberChain(
-                    serviceNames.get(tool.service)!,
-                    "method",
-                    tool.method.localName,
-                  ),
-                ),
-                ...toolMethodData(tool).map(([key, value]) =>
-                  tsProperty(key, tsJson(value, unsure)),
-                ),
-              ],
-              true,
-            ),
-          ),
-        ),
-      ),
+    responseAliases: responseAliasesDoc(model, unsure),
+    toolMethods: toolMethodsDoc(model, constNames, serviceNames, unsure),
   };
-  const print = formatted ? printTs : printTsUnformatted;
-  // The statements that grow with the API, laid out directly when they can
-  // (ts-tool-layout.ts); as documents otherwise.
   const direct =
     layout === "formatted"
-      ? {
-          allTools: layStatement(
-            "return",
-            laid.array(model.tools.map((t) => laid.text(constNames.get(t)!))),
-            2,
-          ),
-          knownAliasPrefixes: layStatement(
-            "export const knownAliasPrefixes: readonly string[] =",
-            laid.array(
-              model.knownAliasPrefixes.map((p) => laid.json(p, unsure)),
-            ),
-          ),
-          // As JSON text, laid out from its bytes; a type named
-          // `__proto__` is no computed key there.
-          responseAliases: model.responseAliasTypes.some(
-            ([typeName]) => typeName === "__proto__",
-          )
-            ? undefined
-            : layJsonStatement(
-                "export const responseAliases: ResponseAliases =",
-                responseAliasesJson(model),
-              ),
-          toolMethods: layStatement(
-            "const toolMethods: readonly ToolMethod[] =",
-            laid.array(
-              model.executors.map((tool) =>
-                laid.object(
-                  [
-                    { key: "tool", value: laid.text(constNames.get(tool)!) },
-                    {
-                      key: "method",
-                      value: laid.text(
-                        tsMethodExpr(
-                          serviceNames.get(tool.service)!,
-                          tool.method,
-                        ),
-                        "chain",
-                      ),
-                    },
-                    ...toolMethodData(tool).map(([key, value]) => ({
-                      key,
-                      value: laid.json(value, unsure),
-                    })),
-                  ],
-                  true,
-                ),
-              ),
-            ),
-          ),
-        }
-      : {};
+      ? laidStatements(model, constNames, serviceNames, unsure)
+      : undefined;
+  const print = formatted ? printTs : printTsUnformatted;
 
   return {
     fileName: tsFileName,
@@ -280,52 +145,181 @@ export function buildTsView(
       (i, n) =>
         (layout === "formatted"
           ? layImport(i.specifiers, i.module)
-          : undefined) ?? print(statements.serviceImports[n]!),
+          : undefined) ?? print(docs.serviceImports[n]!),
     ),
-    tools: model.tools.map((tool, i) => {
-      const declaration = statements.tools[i]!;
-      return {
-        rawName: tool.name,
-        element: tool.element,
-        declaration:
-          typeof declaration === "string" ? declaration : print(declaration),
-      };
-    }),
-    allTools: direct.allTools ?? print(statements.allTools, 1),
-    responseAliases:
-      direct.responseAliases ?? print(statements.responseAliases()),
+    tools: model.tools.map((tool, i) => ({
+      rawName: tool.name,
+      element: tool.element,
+      declaration: print(docs.tools[i]!),
+    })),
+    allTools:
+      direct?.allTools ??
+      print(
+        tsReturn(
+          tsArray(model.tools.map((t) => tsPlainExpr(constNames.get(t)!))),
+        ),
+        1,
+      ),
+    responseAliases: print(docs.responseAliases),
     knownAliasPrefixes:
-      direct.knownAliasPrefixes ?? print(statements.knownAliasPrefixes),
-    toolMethods: direct.toolMethods ?? print(statements.toolMethods()),
+      direct?.knownAliasPrefixes ??
+      print(
+        tsConst(
+          true,
+          "knownAliasPrefixes",
+          "readonly string[]",
+          tsArray(model.knownAliasPrefixes.map(tsStringExpr)),
+        ),
+      ),
+    toolMethods: direct?.toolMethods ?? print(docs.toolMethods),
   };
 }
 
 /**
- * `export const x: AgentTool = defineTool({…});` as a document, for the
- * tools ts-tool-declaration.ts does not lay out.
+ * `export const responseAliases: ResponseAliases = {…};`: per message type
+ * its fields, per tool its response message.
+ */
+function responseAliasesDoc(model: GeneratorModel, unsure: TsUnsure): Doc {
+  const types = model.responseAliasTypes.map(([typeName, fields]) =>
+    tsProperty(
+      tsStringKey(typeName, unsure),
+      tsArray(fields.map((f) => tsJson(responseAliasField(f), unsure))),
+    ),
+  );
+  const tools = model.toolResponseAliases.map(([toolName, a]) =>
+    tsProperty(
+      tsObjectKey(toolName, unsure),
+      tsJson(
+        { message: a.message, idPrefix: a.idPrefix, idField: a.idField },
+        unsure,
+      ),
+    ),
+  );
+  return tsConst(
+    true,
+    "responseAliases",
+    "ResponseAliases",
+    tsObject(
+      [
+        tsProperty("types", tsObject(types, true)),
+        tsProperty("tools", tsObject(tools, true)),
+      ],
+      true,
+    ),
+  );
+}
+
+/** `const toolMethods: readonly ToolMethod[] = […];` as a document. */
+function toolMethodsDoc(
+  model: GeneratorModel,
+  constNames: ReadonlyMap<ToolModel, string>,
+  serviceNames: ReadonlyMap<DescService, string>,
+  unsure: TsUnsure,
+): Doc {
+  return tsConst(
+    false,
+    "toolMethods",
+    "readonly ToolMethod[]",
+    tsArray(
+      model.executors.map((tool) =>
+        tsObject(
+          [
+            tsProperty("tool", tsPlainExpr(constNames.get(tool)!)),
+            tsProperty(
+              "method",
+              tsMemberChain(
+                serviceNames.get(tool.service)!,
+                "method",
+                tool.method.localName,
+              ),
+            ),
+            ...toolMethodData(tool).map(([key, value]) =>
+              tsProperty(key, tsJson(value, unsure)),
+            ),
+          ],
+          true,
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * The statements that grow with the API, laid out directly
+ * (ts-tool-layout.ts), faster than through documents; each undefined where
+ * that layout cannot promise prettier's.
+ */
+function laidStatements(
+  model: GeneratorModel,
+  constNames: ReadonlyMap<ToolModel, string>,
+  serviceNames: ReadonlyMap<DescService, string>,
+  unsure: TsUnsure,
+): {
+  allTools: string | undefined;
+  knownAliasPrefixes: string | undefined;
+  toolMethods: string | undefined;
+} {
+  return {
+    allTools: layStatement(
+      "return",
+      laid.array(model.tools.map((t) => laid.text(constNames.get(t)!))),
+      2,
+    ),
+    knownAliasPrefixes: layStatement(
+      "export const knownAliasPrefixes: readonly string[] =",
+      laid.array(model.knownAliasPrefixes.map((p) => laid.json(p, unsure))),
+    ),
+    toolMethods: layStatement(
+      "const toolMethods: readonly ToolMethod[] =",
+      laid.array(
+        model.executors.map((tool) =>
+          laid.object(
+            [
+              { key: "tool", value: laid.text(constNames.get(tool)!) },
+              {
+                key: "method",
+                value: laid.text(
+                  tsMethodExpr(serviceNames.get(tool.service)!, tool.method),
+                  "chain",
+                ),
+              },
+              ...toolMethodData(tool).map(([key, value]) => ({
+                key,
+                value: laid.json(value, unsure),
+              })),
+            ],
+            true,
+          ),
+        ),
+      ),
+    ),
+  };
+}
+
+/**
+ * `export const x: AgentTool = defineTool("name", "description", strict,
+ * '<parameters>', '<forms>');`: the schema and the provider forms as JSON
+ * text, which TypeScript checks as fast as any string, where an object
+ * literal of the same schema costs it a type per node (docs/benchmarks.md,
+ * "Type-checking the generated code").
  */
 export function tsToolDeclarationDoc(
-  tool: Pick<ToolModel, "name" | "description" | "strict" | "schemaJson">,
+  tool: Pick<
+    ToolModel,
+    "name" | "description" | "strict" | "schemaJson" | "formsJson"
+  >,
   constName: string,
-  unsure: TsUnsure,
 ): Doc {
   return tsConst(
     true,
     constName,
     "AgentTool",
     tsCall("defineTool", [
-      tsObject(
-        [
-          tsProperty("name", tsStringExpr(tool.name)),
-          tsProperty("description", tsStringExpr(tool.description)),
-          tsProperty("strict", { doc: String(tool.strict), kind: "boolean" }),
-          tsProperty(
-            "parameters",
-            tsJson(JSON.parse(tool.schemaJson) as JsonValue, unsure),
-          ),
-        ],
-        true,
-      ),
+      tsStringExpr(tool.name),
+      tsStringExpr(tool.description),
+      { doc: String(tool.strict), kind: "boolean" },
+      tsStringExpr(tool.schemaJson),
+      tsStringExpr(tool.formsJson),
     ]),
   );
 }
@@ -384,19 +378,6 @@ export function tsValidatorImport(tools: readonly ToolModel[]): string {
 
 /** The package of protovalidate for TypeScript (docs/runtime.md). */
 export const tsValidatorModule = "@bufbuild/protovalidate";
-
-/** `responseAliases` as JSON text, its keys in the order of the model. */
-function responseAliasesJson(model: GeneratorModel): string {
-  const types = model.responseAliasTypes.map(
-    ([typeName, fields]) =>
-      `${JSON.stringify(typeName)}:[${fields.map((f) => JSON.stringify(responseAliasField(f))).join(",")}]`,
-  );
-  const tools = model.toolResponseAliases.map(
-    ([toolName, a]) =>
-      `${JSON.stringify(toolName)}:${JSON.stringify({ message: a.message, idPrefix: a.idPrefix, idField: a.idField })}`,
-  );
-  return `{"types":{${types.join(",")}},"tools":{${tools.join(",")}}}`;
-}
 
 /** A field of `responseAliases.types`, as the vectors write it: "" and false left out. */
 function responseAliasField(f: ResponseAliasField): JsonValue {

@@ -2,14 +2,12 @@ import type { JsonValue } from "../../schema/json-schema.js";
 import { tsObjectKey, tsStringExpr, type TsUnsure } from "./ts-doc.js";
 
 // The statements of ai_tools.gen.ts that grow with the API besides the
-// tools (responseAliases, toolMethods), laid out directly, without
+// tools (allTools, knownAliasPrefixes, toolMethods), laid out directly, without
 // building a document: the same decisions prettier's printer makes for the
 // document ts-doc.ts builds (which build-ts-view.ts uses when this returns
 // undefined), taken from the widths of each part printed flat. It covers
 // ASCII text, no array of numbers too long for its line (prettier fills
-// those); test/ts-format.test.ts holds both to prettier's output. The
-// tools themselves are laid out from their JSON text
-// (ts-tool-declaration.ts).
+// those); test/ts-format.test.ts holds both to prettier's output.
 
 const width = 80;
 // eslint-disable-next-line no-control-regex -- any character outside ASCII
