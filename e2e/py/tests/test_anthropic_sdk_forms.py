@@ -5,16 +5,21 @@ patterns, formats, recursion cut at a closed object) are what Anthropic's
 own SDK (``anthropic.transform_schema``, the version pinned in
 runtimes/python/requirements-dev.txt) makes of their stop form, compared as
 parsed values. runtimes/python/tests/test_anthropic_sdk_forms.py does the
-same for the runtime's test module and the shared vectors."""
+same for the runtime's test module and the shared vectors. Every tool's
+generated Gemini ``parameters`` form validates as google-genai's own
+``FunctionDeclaration``."""
 
 from __future__ import annotations
 
+import json
+import warnings
 from typing import Any
 
 import pytest
 from ai_tools_runtime import AgentTool, anthropic_tool, gemini_function_declaration
 from anthropic import transform_schema
 from edtools import ai_tools_gen as editions
+from google.genai import types as genai_types
 from test_case_values import load_case_module
 
 import ai_tools_gen
@@ -45,3 +50,25 @@ def test_generated_anthropic_strict_form_is_the_sdks(tool: AgentTool) -> None:
     stop = gemini_function_declaration(tool)["parameters_json_schema"]
     assert isinstance(stop, dict)
     assert anthropic_tool(tool, strict=True)["input_schema"] == transform_schema(stop)
+
+
+ALL_TOOLS = [
+    pytest.param(tool, id=f"{module}.{tool.name}")
+    for module, loaded in MODULES.items()
+    for tool in loaded.ALL_TOOLS
+]
+
+
+@pytest.mark.parametrize("tool", ALL_TOOLS)
+def test_generated_gemini_parameters_form_is_a_schema_of_the_sdk(tool: AgentTool) -> None:
+    # google-genai's models refuse keys they do not know (extra="forbid")
+    # and warn about a type outside its Type enum; they know
+    # additionalProperties, which the API refuses in this form.
+    declaration = gemini_function_declaration(tool, form="parameters")
+    assert "additionalProperties" not in json.dumps(declaration)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = genai_types.FunctionDeclaration.model_validate(declaration)
+    assert (model.parameters is None) == (
+        tool.forms is None or tool.forms["geminiParameters"] is None
+    )
