@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { alignKeys } from "../src/targets/go/go-align.js";
 import { goCamelCase } from "../src/targets/go/go-camel-case.js";
 import { goPackageName, goPascalCase } from "../src/targets/go/go-names.js";
-import { goQuote } from "../src/targets/go/go-quote.js";
+import { goQuote, goRawQuote } from "../src/targets/go/go-quote.js";
 import { wellFormed } from "../src/schema/well-formed.js";
 
 // These tests hold the Go helpers to the real Go toolchain: strconv.Quote and
@@ -76,6 +76,57 @@ func main() {
       });
     });
     expect(inputs.map(goQuote).join("\n") + "\n").toBe(got);
+  });
+});
+
+describe("goRawQuote", () => {
+  it("writes a literal Go reads back as the string, raw where it can", () => {
+    const inputs = [
+      ...tricky,
+      '{"a":"b","c":[1,2]}',
+      "back `quote`",
+      "Zürich",
+      ...fc.sample(fc.string({ unit: "binary", maxLength: 30 }), {
+        numRuns: 300,
+        seed: 9,
+      }),
+    ].map(wellFormed);
+    const literals = inputs.map(goRawQuote);
+    expect(literals.slice(tricky.length, tricky.length + 3)).toEqual([
+      '`{"a":"b","c":[1,2]}`',
+      goQuote("back `quote`"),
+      "`Zürich`",
+    ]);
+    const got = withTempDir((dir) => {
+      writeFileSync(
+        join(dir, "main.go"),
+        `package main
+
+import (
+	"encoding/json"
+	"os"
+)
+
+var in = []string{
+${literals.map((l) => `\t${l},\n`).join("")}}
+
+func main() {
+	_ = json.NewEncoder(os.Stdout).Encode(in)
+}
+`,
+      );
+      expect(
+        execFileSync("gofmt", ["-l", "main.go"], {
+          cwd: dir,
+          encoding: "utf8",
+        }),
+      ).toBe("");
+      return execFileSync("go", ["run", "main.go"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+    });
+    expect(JSON.parse(got)).toEqual(inputs);
   });
 });
 

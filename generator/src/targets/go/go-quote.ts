@@ -82,10 +82,15 @@ export function goQuote(s: string): string {
 }
 
 /**
- * A Go string literal of `s`: a raw one (`` `…` ``) when `s` is printable
- * ASCII without a backquote, as JSON text mostly is (a third shorter than
- * escaping its quotes, and readable), else as {@link goQuote} writes it.
+ * A Go string literal of `s`: a raw one (`` `…` ``) when every rune of `s`
+ * is printable (strconv.IsPrint) and none is a backquote, as JSON text
+ * mostly is (shorter than escaping its quotes, and readable), else as
+ * {@link goQuote} writes it.
  */
 export function goRawQuote(s: string): string {
-  return nonPrintableAscii.test(s) || s.includes("`") ? goQuote(s) : `\`${s}\``;
+  const printable =
+    !control.test(s) &&
+    !s.includes("`") &&
+    (s.match(delOrNonAscii) ?? []).every((c) => quoteRune(c) === c);
+  return printable ? `\`${s}\`` : goQuote(s);
 }
