@@ -114,6 +114,19 @@ def test_anthropic_tools_sums_the_generated_counts_up_to_16_unions_and_24_option
     assert len(anthropic_tools(_tools(25, strict=True, optional=1), strict=False)) == 25
 
 
+def test_a_strict_tool_without_an_anthropic_strict_form_sends_its_parameters() -> None:
+    # A generated strict tool whose Anthropic strict form equals its
+    # parameters may leave the form out (like the other forms); only a tool
+    # without forms at all is refused.
+    (tool,) = _tools(1, strict=True)
+    assert tool.forms is not None
+    forms = {k: v for k, v in tool.forms.items() if k != "anthropicStrict"}
+    bare = AgentTool(tool.name, tool.description, True, tool.parameters, forms)
+    assert anthropic_tools([bare], strict=True) == [
+        {"name": "tool_0", "description": "d", "input_schema": bare.schema(), "strict": True}
+    ]
+
+
 def test_openai_tool_lists_take_128_tools_and_refuse_129() -> None:
     few = _tools(128, strict=True)
     assert openai_chat_tools(few) == [openai_chat_tool(t) for t in few]

@@ -102,14 +102,18 @@ def _form(tool: AgentTool, key: str) -> dict[str, Any]:
     return thawed
 
 
+def _no_forms(tool: AgentTool) -> ValueError:
+    return ValueError(
+        f"tool {json.dumps(tool.name)} has no generated provider forms: "
+        "generate it with protoc-gen-ai-tools"
+    )
+
+
 def _generated_form(tool: AgentTool, key: str) -> Any:
     """A copy of the tool's ``key`` form, which only generated tools have
     (``None`` when the generator wrote ``null``)."""
     if tool.forms is None or key not in tool.forms:
-        raise ValueError(
-            f"tool {json.dumps(tool.name)} has no generated provider forms: "
-            "generate it with protoc-gen-ai-tools"
-        )
+        raise _no_forms(tool)
     return _thaw(tool.forms[key])
 
 
@@ -169,10 +173,12 @@ def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
     none and raises ValueError); a non-strict tool never carries the flag, as
     in the TypeScript runtime. Off by default."""
     if strict and tool.strict:
+        if tool.forms is None:
+            raise _no_forms(tool)
         return {
             "name": tool.name,
             "description": tool.description,
-            "input_schema": _generated_form(tool, "anthropicStrict"),
+            "input_schema": _form(tool, "anthropicStrict"),
             "strict": True,
         }
     return {
