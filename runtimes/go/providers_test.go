@@ -232,3 +232,18 @@ func TestProviderFormsParsedOnce(t *testing.T) {
 		t.Fatalf("bad forms: %v", err)
 	}
 }
+
+func TestAnthropicStrictFormLeftOut(t *testing.T) {
+	// Forms without anthropicStrict (equal to Parameters), counts present:
+	// Parameters go out with strict, and the counts still add up.
+	useProviderForms(t, map[string]string{"t": `{"anthropicStrictCounts":{"optional":0,"unions":9},"geminiParameters":null}`})
+	tool := AgentTool{Name: "t", Strict: true, Parameters: json.RawMessage(closedSchema)}
+	got, err := AnthropicTools([]AgentTool{tool}, true)
+	if err != nil || !got[0].Strict || string(got[0].InputSchema) != closedSchema {
+		t.Fatalf("%+v, %v", got, err)
+	}
+	_, err = AnthropicTools([]AgentTool{tool, tool}, true)
+	if err == nil || !strings.HasPrefix(err.Error(), "18 parameters with a union type") {
+		t.Fatalf("two tools: %v", err)
+	}
+}

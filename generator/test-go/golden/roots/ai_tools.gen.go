@@ -1764,8 +1764,9 @@ type AnthropicTool struct {
 // generated Anthropic form of its schema. With strict, the strict tools
 // carry "strict": true and the strict form (what Anthropic's SDK makes of
 // the schema: the keywords strict tool use does not take moved into the
-// description, recursion stopped), which only the generator computes: a
-// strict tool written by hand is an error. A request over the limits of
+// description, recursion stopped; Parameters where the generator left it
+// out), which only the generator computes: a strict tool written by hand
+// is an error. A request over the limits of
 // strict tool use (AnthropicMaxStrictTools, AnthropicMaxOptionalParameters,
 // AnthropicMaxUnionParameters) is an error, as Anthropic would refuse it.
 func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
@@ -1779,10 +1780,10 @@ func AnthropicTools(tools []AgentTool, strict bool) ([]AnthropicTool, error) {
 		a := AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters}
 		switch {
 		case strict && t.Strict:
-			if forms == nil || forms.AnthropicStrict == nil {
+			if forms == nil {
 				return nil, noProviderForms(t)
 			}
-			a.InputSchema, a.Strict = forms.AnthropicStrict, true
+			a.InputSchema, a.Strict = formOr(forms.AnthropicStrict, t), true
 			strictTools++
 			total.Optional += forms.AnthropicStrictCounts.Optional
 			total.Unions += forms.AnthropicStrictCounts.Unions
