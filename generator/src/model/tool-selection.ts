@@ -268,25 +268,11 @@ export function selectTools(
   problems: ProblemCollector,
   warn: (message: string) => void = () => {},
 ): Map<DescMethod, ToolCandidate> {
-  const uses = (patterns: readonly string[]) =>
-    new Map<string, PatternUse>(
-      patterns.map((p) => [
-        p,
-        {
-          matched: 0,
-          selected: 0,
-          unannotated: 0,
-          streaming: 0,
-          notObject: 0,
-          excluded: 0,
-        },
-      ]),
-    );
   const notObject: string[] = [];
   const streamingIn: string[] = [];
   const shortened: ShortenedName[] = [];
-  const includes = uses(selection.include);
-  const excludes = uses(selection.exclude);
+  const includes = patternUses(selection.include);
+  const excludes = patternUses(selection.exclude);
   const services = new Set<string>();
   let trimmed = 0;
   const selected = new Map<DescMethod, ToolCandidate>();
@@ -351,35 +337,12 @@ export function selectTools(
             name: named.name,
           });
         }
-        const strictSchema =
-          annotation === undefined
-            ? allowedStrictSchema(method.input, method, selection.schemaRules)
-            : undefined;
-        const candidate: ToolCandidate = {
-          file,
-          service,
-          method,
-          fullName,
-          derived: annotation === undefined,
-          definition: {
-            name: named.name,
-            description: methodDescription(
-              method,
-              annotation?.description ?? "",
-            ),
-            strict: annotation?.strict ?? strictSchema !== undefined,
-            autoExecute: annotation?.autoExecute ?? true,
-            ...(annotation?.timeout === undefined
-              ? {}
-              : { timeout: annotation.timeout }),
-            ...(annotation?.hints === undefined
-              ? {}
-              : { hints: annotation.hints }),
-          },
-          ...(strictSchema === undefined
-            ? {}
-            : { strictInlineSchema: strictSchema }),
-        };
+        const candidate = createCandidate(
+          { file, service, method, fullName },
+          named.name,
+          annotation,
+          selection,
+        );
         selected.set(method, candidate);
         if (isStreamingIn(method)) {
           continue; // refused by the model builder, under its own name
@@ -401,8 +364,71 @@ export function selectTools(
     trimmed++;
   }
   throwOptionErrors(selection, includes, excludes, services, trimmed);
-  // The methods tools=all leaves out, named (and not only when no tool is
-  // left: a run with other files' tools would drop them without a word).
+  warnLeftOut(streamingIn, notObject, warn);
+  warnShortened(shortened, selection, warn);
+  return selected;
+}
+
+/** A use count of each pattern, all zero. */
+function patternUses(patterns: readonly string[]): Map<string, PatternUse> {
+  return new Map<string, PatternUse>(
+    patterns.map((p) => [
+      p,
+      {
+        matched: 0,
+        selected: 0,
+        unannotated: 0,
+        streaming: 0,
+        notObject: 0,
+        excluded: 0,
+      },
+    ]),
+  );
+}
+
+/**
+ * The candidate of a selected method named `name`: the `rpc_tool` option's
+ * description, strictness, execution, timeout and hints, or for a method
+ * without one the defaults (strict when the request allows it, executed).
+ */
+function createCandidate(
+  where: Pick<ToolCandidate, "file" | "service" | "method" | "fullName">,
+  name: string,
+  annotation: ToolDefinition | undefined,
+  selection: ToolSelection,
+): ToolCandidate {
+  const method = where.method;
+  const strictSchema =
+    annotation === undefined
+      ? allowedStrictSchema(method.input, method, selection.schemaRules)
+      : undefined;
+  return {
+    ...where,
+    derived: annotation === undefined,
+    definition: {
+      name,
+      description: methodDescription(method, annotation?.description ?? ""),
+      strict: annotation?.strict ?? strictSchema !== undefined,
+      autoExecute: annotation?.autoExecute ?? true,
+      ...(annotation?.timeout === undefined
+        ? {}
+        : { timeout: annotation.timeout }),
+      ...(annotation?.hints === undefined ? {} : { hints: annotation.hints }),
+    },
+    ...(strictSchema === undefined ? {} : { strictInlineSchema: strictSchema }),
+  };
+}
+
+/**
+ * Warns of the methods tools=all leaves out, named (and not only when no
+ * tool is left: a run with other files' tools would drop them without a
+ * word).
+ */
+function warnLeftOut(
+  streamingIn: readonly string[],
+  notObject: readonly string[],
+  warn: (message: string) => void,
+): void {
   const leftOut = (methods: readonly string[], what: string) => {
     if (methods.length > 0) {
       const more = methods.length - leftOutListed;
@@ -421,6 +447,14 @@ export function selectTools(
     notObject,
     `method${notObject.length === 1 ? "" : "s"} whose request type has no JSON object form, which a tool's arguments must have`,
   );
+}
+
+/** Warns of the derived names shortened to fit, with the trim_prefix that would keep them whole. */
+function warnShortened(
+  shortened: readonly ShortenedName[],
+  selection: ToolSelection,
+  warn: (message: string) => void,
+): void {
   const trim = trimSuggestion(shortened, selection);
   if (trim !== undefined) {
     warn(
@@ -428,7 +462,6 @@ export function selectTools(
         `option trim_prefix=${trim.prefix} would keep ${trim.whole === shortened.length ? (shortened.length === 1 ? "it" : "them all") : `${trim.whole} of them`} whole`,
     );
   }
-  return selected;
 }
 
 /** A derived tool name shortened to fit (deriveToolName). */
