@@ -106,13 +106,18 @@ export function argumentTable(
   return serialize(walk.node(root, branches, message, true));
 }
 
+/**
+ * The table's nodes, made from the schema's object branches and the
+ * request's descriptors: one node per schema object, an equal node met
+ * again (the same message expanded inline elsewhere) shared.
+ */
 function createWalk(
   root: JsonSchema,
   strict: boolean,
   lenientArguments: boolean,
   method: DescMethod | undefined,
 ) {
-  const defs = (root["$defs"] ?? {}) as Record<string, JsonSchema>;
+  const { objectBranches, admitsNull, single } = createSchemaShapes(root);
   // Fields the method requires (HTTP-bound, AIP-134 identifiers), loose too.
   const methodRequired = methodRequiredFields(method);
   const byObject = new Map<JsonSchema, TableNode>();
@@ -120,6 +125,160 @@ function createWalk(
   /** Nodes a node below them points back to (recursion through `$ref`). */
   const referenced = new Set<TableNode>();
   let nextId = 0;
+
+  const node = (
+    key: JsonSchema,
+    branches: readonly JsonSchema[],
+    message: DescMessage,
+    atRoot = false,
+  ): TableNode => {
+    const known = byObject.get(key);
+    if (known !== undefined) {
+      referenced.add(known);
+      return known;
+    }
+    // Registered before its fields, which may lead back to it through a
+    // `$ref` (a cycle of definitions).
+    const made: TableNode = { id: nextId++, fields: [], required: [] };
+    byObject.set(key, made);
+    fill(made, branches, message, atRoot);
+    // An equal node met before (the same message expanded again inline)
+    // takes its place: its signature names its children by identity.
+    const signature = signatureOf(made);
+    const same = bySignature.get(signature);
+    if (same !== undefined && !referenced.has(made)) {
+      byObject.set(key, same);
+      return same;
+    }
+    bySignature.set(signature, made);
+    return made;
+  };
+
+  /** The node's fields and required names, from its schema branches. */
+  const fill = (
+    made: TableNode,
+    branches: readonly JsonSchema[],
+    message: DescMessage,
+    atRoot: boolean,
+  ): void => {
+    // Declaration order (docs/runtime.md): the order messages list them in.
+    let matched = 0;
+    for (let i = 0, fields = message.fields; i < fields.length; i++) {
+      const field = fields[i]!;
+      const name = field.name;
+      let schema: JsonSchema | undefined;
+      let requiredIn = 0;
+      for (let b = 0; b < branches.length; b++) {
+        const branch = branches[b]!;
+        const own = propertyOf(branch["properties"] as JsonSchema, name);
+        schema ??= own;
+        if (
+          strict &&
+          own !== undefined &&
+          (branch["required"] as string[] | undefined)?.includes(name) === true
+        ) {
+          requiredIn++;
+        }
+      }
+      if (schema === undefined) {
+        continue;
+      }
+      matched++;
+      made.fields.push(
+        isFieldMask(field)
+          ? {
+              ...fieldOf(field, lenientArguments),
+              ...(field.fieldKind === "list" ? { list: true } : {}),
+              mask: maskTarget(field, atRoot, method),
+            }
+          : tableField(field, schema),
+      );
+      const required =
+        field.presence === LEGACY_REQUIRED ||
+        isRequiredBehavior(field) ||
+        methodRequired.has(field) ||
+        (strict && requiredIn === branches.length && !admitsNull(schema));
+      if (required) {
+        made.required.push(name);
+      }
+    }
+    if (matched !== propertyCount(branches)) {
+      throw new Error(
+        `argument table: ${message.typeName} lacks a field its schema shows`,
+      );
+    }
+  };
+
+  /** A property of `field`, whose schema is `schema`. */
+  const tableField = (field: DescField, schema: JsonSchema): TableField => {
+    const own = fieldOf(field, lenientArguments);
+    let child: DescMessage | undefined;
+    let value: JsonSchema | undefined = schema;
+    let shape: "list" | "map" | undefined;
+    if (field.fieldKind === "message") {
+      child = field.message;
+    } else if (field.fieldKind === "list" && field.listKind === "message") {
+      child = field.message;
+      shape = "list";
+      value = single(schema)?.["items"] as JsonSchema | undefined;
+    } else if (field.fieldKind === "map" && field.mapKind === "message") {
+      child = field.message;
+      shape = "map";
+      const outer = single(schema);
+      value = (
+        strict
+          ? (
+              (outer?.["items"] as JsonSchema | undefined)?.["properties"] as
+                Record<string, JsonSchema> | undefined
+            )?.["value"]
+          : outer?.["additionalProperties"]
+      ) as JsonSchema | undefined;
+    }
+    if (
+      child === undefined ||
+      value === undefined ||
+      (wellKnownSchema(child.typeName, strict) !== undefined &&
+        child.typeName !== "google.protobuf.Empty")
+    ) {
+      return own;
+    }
+    const branches = objectBranches(value);
+    if (branches === undefined) {
+      return own; // an open object: nothing checked inside
+    }
+    const target = single(value) ?? value;
+    return {
+      ...own,
+      node: node(target, branches, child),
+      ...(shape === "list" ? { list: true } : {}),
+      ...(shape === "map" ? { map: true } : {}),
+    };
+  };
+
+  return { objectBranches, node };
+}
+
+/**
+ * A field without a node: its name (and JSON name, lenient), and `map` for
+ * a map (whose entries form is looked into all the same).
+ */
+function fieldOf(field: DescField, lenientArguments: boolean): TableField {
+  return {
+    name: field.name,
+    ...(lenientArguments && field.jsonName !== field.name
+      ? { json: field.jsonName }
+      : {}),
+    ...(field.fieldKind === "map" ? { map: true } : {}),
+  };
+}
+
+/**
+ * How the schema `root` shows a value, read through `$ref`s into its
+ * `$defs`: the object branches a value may match, whether it admits null,
+ * the one non-null schema of a wrapper.
+ */
+function createSchemaShapes(root: JsonSchema) {
+  const defs = (root["$defs"] ?? {}) as Record<string, JsonSchema>;
 
   /** The schema a `$ref` points to. */
   const deref = (ref: string): JsonSchema => {
@@ -185,147 +344,6 @@ function createWalk(
     );
   };
 
-  const node = (
-    key: JsonSchema,
-    branches: readonly JsonSchema[],
-    message: DescMessage,
-    atRoot = false,
-  ): TableNode => {
-    const known = byObject.get(key);
-    if (known !== undefined) {
-      referenced.add(known);
-      return known;
-    }
-    // Registered before its fields, which may lead back to it through a
-    // `$ref` (a cycle of definitions).
-    const made: TableNode = { id: nextId++, fields: [], required: [] };
-    byObject.set(key, made);
-    fill(made, branches, message, atRoot);
-    // An equal node met before (the same message expanded again inline)
-    // takes its place: its signature names its children by identity.
-    const signature = signatureOf(made);
-    const same = bySignature.get(signature);
-    if (same !== undefined && !referenced.has(made)) {
-      byObject.set(key, same);
-      return same;
-    }
-    bySignature.set(signature, made);
-    return made;
-  };
-
-  /** The node's fields and required names, from its schema branches. */
-  const fill = (
-    made: TableNode,
-    branches: readonly JsonSchema[],
-    message: DescMessage,
-    atRoot: boolean,
-  ): void => {
-    // Declaration order (docs/runtime.md): the order messages list them in.
-    let matched = 0;
-    for (let i = 0, fields = message.fields; i < fields.length; i++) {
-      const field = fields[i]!;
-      const name = field.name;
-      let schema: JsonSchema | undefined;
-      let requiredIn = 0;
-      for (let b = 0; b < branches.length; b++) {
-        const branch = branches[b]!;
-        const own = propertyOf(branch["properties"] as JsonSchema, name);
-        schema ??= own;
-        if (
-          strict &&
-          own !== undefined &&
-          (branch["required"] as string[] | undefined)?.includes(name) === true
-        ) {
-          requiredIn++;
-        }
-      }
-      if (schema === undefined) {
-        continue;
-      }
-      matched++;
-      made.fields.push(
-        isFieldMask(field)
-          ? {
-              ...fieldOf(field),
-              ...(field.fieldKind === "list" ? { list: true } : {}),
-              mask: maskTarget(field, atRoot, method),
-            }
-          : tableField(field, schema),
-      );
-      const required =
-        field.presence === LEGACY_REQUIRED ||
-        isRequiredBehavior(field) ||
-        methodRequired.has(field) ||
-        (strict && requiredIn === branches.length && !admitsNull(schema));
-      if (required) {
-        made.required.push(name);
-      }
-    }
-    if (matched !== propertyCount(branches)) {
-      throw new Error(
-        `argument table: ${message.typeName} lacks a field its schema shows`,
-      );
-    }
-  };
-
-  /** A property of `field`, whose schema is `schema`. */
-  const tableField = (field: DescField, schema: JsonSchema): TableField => {
-    const own = fieldOf(field);
-    let child: DescMessage | undefined;
-    let value: JsonSchema | undefined = schema;
-    let shape: "list" | "map" | undefined;
-    if (field.fieldKind === "message") {
-      child = field.message;
-    } else if (field.fieldKind === "list" && field.listKind === "message") {
-      child = field.message;
-      shape = "list";
-      value = single(schema)?.["items"] as JsonSchema | undefined;
-    } else if (field.fieldKind === "map" && field.mapKind === "message") {
-      child = field.message;
-      shape = "map";
-      const outer = single(schema);
-      value = (
-        strict
-          ? (
-              (outer?.["items"] as JsonSchema | undefined)?.["properties"] as
-                Record<string, JsonSchema> | undefined
-            )?.["value"]
-          : outer?.["additionalProperties"]
-      ) as JsonSchema | undefined;
-    }
-    if (
-      child === undefined ||
-      value === undefined ||
-      (wellKnownSchema(child.typeName, strict) !== undefined &&
-        child.typeName !== "google.protobuf.Empty")
-    ) {
-      return own;
-    }
-    const branches = objectBranches(value);
-    if (branches === undefined) {
-      return own; // an open object: nothing checked inside
-    }
-    const target = single(value) ?? value;
-    return {
-      ...own,
-      node: node(target, branches, child),
-      ...(shape === "list" ? { list: true } : {}),
-      ...(shape === "map" ? { map: true } : {}),
-    };
-  };
-
-  /**
-   * A field without a node: its name (and JSON name, lenient), and
-   * `map` for a map (whose entries form is looked into all the same).
-   */
-  const fieldOf = (field: DescField): TableField => ({
-    name: field.name,
-    ...(lenientArguments && field.jsonName !== field.name
-      ? { json: field.jsonName }
-      : {}),
-    ...(field.fieldKind === "map" ? { map: true } : {}),
-  });
-
   /**
    * The one non-null schema of a (nullable, described or referenced)
    * wrapper: the list or map schema itself.
@@ -343,7 +361,7 @@ function createWalk(
     return schema;
   };
 
-  return { objectBranches, node };
+  return { objectBranches, admitsNull, single };
 }
 
 /**
