@@ -42,8 +42,8 @@ class AgentTool:
     """The JSON Schema of the arguments (the same schema as the Go target's)."""
     forms: Mapping[str, Any] | None = None
     """The provider forms the generator computed (docs/compat.md, "What
-    providers accept"): ``openai``, ``anthropic``, ``gemini`` where they
-    differ from ``parameters``, ``anthropicStrict`` and
+    providers accept"): ``openai``, ``anthropic``, ``gemini`` and
+    ``anthropicStrict`` where they differ from ``parameters``,
     ``anthropicStrictCounts`` for a strict tool, ``geminiParameters`` always.
     ``None`` for a tool written by hand, which the adapters send with
     ``parameters`` in every form but Anthropic strict and Gemini

@@ -169,9 +169,10 @@ def anthropic_tool(tool: AgentTool, *, strict: bool = False) -> AnthropicTool:
     """A client tool of the Anthropic Messages API. ``strict=True`` adds
     ``"strict": true`` to a strict tool (Anthropic's strict tool use, at most
     20 strict tools per request), with the generated ``anthropicStrict`` form
-    (what Anthropic's SDK makes of the schema; a tool written by hand has
-    none and raises ValueError); a non-strict tool never carries the flag, as
-    in the TypeScript runtime. Off by default."""
+    (what Anthropic's SDK makes of the schema; ``parameters`` where the two
+    are the same; a tool written by hand has no forms and raises
+    ValueError); a non-strict tool never carries the flag, as in the
+    TypeScript runtime. Off by default."""
     if strict and tool.strict:
         if tool.forms is None:
             raise _no_forms(tool)
