@@ -209,7 +209,12 @@ function responseAliasesDoc(model: GeneratorModel, unsure: TsUnsure): Doc {
   );
 }
 
-/** `const toolMethods: readonly ToolMethod[] = […];` as a document. */
+/**
+ * `const toolMethods: Readonly<Record<string, ToolMethod>> = {…};` as a
+ * document: keyed by tool name, an object rather than an array, which tsc
+ * would type as the union of its elements' types (each with its own
+ * method type), reducing it pairwise: minutes at Compute's size.
+ */
 function toolMethodsDoc(
   model: GeneratorModel,
   constNames: ReadonlyMap<ToolModel, string>,
@@ -219,30 +224,37 @@ function toolMethodsDoc(
   return tsConst(
     false,
     "toolMethods",
-    "readonly ToolMethod[]",
-    tsArray(
+    toolMethodsType,
+    tsObject(
       model.executors.map((tool) =>
-        tsObject(
-          [
-            tsProperty("tool", tsPlainExpr(constNames.get(tool)!)),
-            tsProperty(
-              "method",
-              tsMemberChain(
-                serviceNames.get(tool.service)!,
+        tsProperty(
+          tsObjectKey(tool.name, unsure),
+          tsObject(
+            [
+              tsProperty("tool", tsPlainExpr(constNames.get(tool)!)),
+              tsProperty(
                 "method",
-                tool.method.localName,
+                tsMemberChain(
+                  serviceNames.get(tool.service)!,
+                  "method",
+                  tool.method.localName,
+                ),
               ),
-            ),
-            ...toolMethodData(tool).map(([key, value]) =>
-              tsProperty(key, tsJson(value, unsure)),
-            ),
-          ],
-          true,
+              ...toolMethodData(tool).map(([key, value]) =>
+                tsProperty(key, tsJson(value, unsure)),
+              ),
+            ],
+            true,
+          ),
         ),
       ),
+      true,
     ),
   );
 }
+
+/** The type of `toolMethods`. */
+const toolMethodsType = "Readonly<Record<string, ToolMethod>>";
 
 /**
  * The statements that grow with the API, laid out directly
@@ -270,10 +282,11 @@ function laidStatements(
       laid.array(model.knownAliasPrefixes.map((p) => laid.json(p, unsure))),
     ),
     toolMethods: layStatement(
-      "const toolMethods: readonly ToolMethod[] =",
-      laid.array(
-        model.executors.map((tool) =>
-          laid.object(
+      `const toolMethods: ${toolMethodsType} =`,
+      laid.object(
+        model.executors.map((tool) => ({
+          key: tsObjectKey(tool.name, unsure),
+          value: laid.object(
             [
               { key: "tool", value: laid.text(constNames.get(tool)!) },
               {
@@ -290,7 +303,8 @@ function laidStatements(
             ],
             true,
           ),
-        ),
+        })),
+        true,
       ),
     ),
   };

@@ -39,7 +39,7 @@ export interface TsFileView {
   readonly responseAliases: string;
   /** The `export const knownAliasPrefixes` statement. */
   readonly knownAliasPrefixes: string;
-  /** The `const toolMethods` statement (auto-executed tools, in tool-name order). */
+  /** The `const toolMethods` statement (auto-executed tools by name, in tool-name order). */
   readonly toolMethods: string;
 }
 
