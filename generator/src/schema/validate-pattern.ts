@@ -27,7 +27,10 @@ const sameEscapes = new Set("dDwWbBtnrfv");
 
 const reSpace = "\\t\\n\\f\\r ";
 
-function refuse(reason: string): PatternTranslation {
+/** Why a pattern has no translation. */
+type Refusal = { readonly ok: false; readonly reason: string };
+
+function refuse(reason: string): Refusal {
   return { ok: false, reason };
 }
 
@@ -41,126 +44,19 @@ export function translateRe2Pattern(re2: string): PatternTranslation {
   // Whether the previous item can take a quantifier.
   let quantifiable = false;
   let depth = 0;
-  const n = re2.length;
-  while (i < n) {
+  while (i < re2.length) {
     const c = re2[i]!;
-    const code = re2.codePointAt(i)!;
-    if (code > 0xffff) {
-      return refuse(
-        `${JSON.stringify(String.fromCodePoint(code))} is outside the BMP (one character in RE2, two without the u flag)`,
-      );
+    if (c === ")" && depth === 0) {
+      return refuse("unbalanced )");
     }
-    switch (c) {
-      case "\\": {
-        const escaped = escapeOutside(re2, i);
-        if (!escaped.ok) {
-          return escaped;
-        }
-        out += escaped.text;
-        i = escaped.next;
-        quantifiable = escaped.quantifiable;
-        continue;
-      }
-      case "[": {
-        const cls = characterClass(re2, i);
-        if (!cls.ok) {
-          return cls;
-        }
-        out += cls.text;
-        i = cls.next;
-        quantifiable = true;
-        continue;
-      }
-      case "(": {
-        if (re2[i + 1] === "?") {
-          if (re2[i + 2] !== ":") {
-            return refuse(
-              `group ${JSON.stringify(re2.slice(i, i + 4))} (flags, named groups and lookaround differ or are RE2-only)`,
-            );
-          }
-          out += "(?:";
-          i += 3;
-        } else {
-          out += "(";
-          i += 1;
-        }
-        depth++;
-        quantifiable = false;
-        continue;
-      }
-      case ")":
-        if (depth === 0) {
-          return refuse("unbalanced )");
-        }
-        depth--;
-        out += ")";
-        i += 1;
-        quantifiable = true;
-        continue;
-      case "*":
-      case "+":
-      case "?":
-      case "{": {
-        const q = quantifier(re2, i);
-        if (q === undefined) {
-          if (c === "{") {
-            // RE2 reads a `{` that starts no repetition as a literal.
-            out += "\\{";
-            i += 1;
-            quantifiable = true;
-            continue;
-          }
-          return refuse(`${JSON.stringify(c)} repeats nothing`);
-        }
-        if (q === "invalid") {
-          return refuse("repeat count above 1000 or going down");
-        }
-        if (!quantifiable) {
-          return refuse(`${JSON.stringify(q)} repeats nothing`);
-        }
-        let next = i + q.length;
-        let text = q;
-        if (re2[next] === "?") {
-          text += "?";
-          next++;
-        } else if (re2[next] === "+") {
-          return refuse("possessive quantifier");
-        }
-        if (re2[next] === "*" || re2[next] === "+" || re2[next] === "?") {
-          return refuse("repeated quantifier");
-        }
-        out += text;
-        i = next;
-        quantifiable = false;
-        continue;
-      }
-      case ".":
-        out += "[^\\n]";
-        i += 1;
-        quantifiable = true;
-        continue;
-      case "^":
-      case "$":
-        out += c;
-        i += 1;
-        quantifiable = false;
-        continue;
-      case "|":
-        out += c;
-        i += 1;
-        quantifiable = false;
-        continue;
-      case "]":
-      case "}":
-        out += `\\${c}`;
-        i += 1;
-        quantifiable = true;
-        continue;
-      default:
-        out += c;
-        i += 1;
-        quantifiable = true;
+    const piece = pieceAt(re2, i, quantifiable);
+    if (!piece.ok) {
+      return piece;
     }
+    depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+    out += piece.text;
+    i = piece.next;
+    quantifiable = piece.quantifiable;
   }
   if (depth !== 0) {
     return refuse("unbalanced (");
@@ -173,6 +69,105 @@ export function translateRe2Pattern(re2: string): PatternTranslation {
     }
   }
   return { ok: true, pattern: out };
+}
+
+/** The item of `re2` at `i` (after an item that takes a quantifier or not), translated. */
+function pieceAt(
+  re2: string,
+  i: number,
+  quantifiable: boolean,
+): Piece | Refusal {
+  const c = re2[i]!;
+  const code = re2.codePointAt(i)!;
+  if (code > 0xffff) {
+    return refuse(
+      `${JSON.stringify(String.fromCodePoint(code))} is outside the BMP (one character in RE2, two without the u flag)`,
+    );
+  }
+  switch (c) {
+    case "\\":
+      return escapeOutside(re2, i);
+    case "[": {
+      const cls = characterClass(re2, i);
+      return cls.ok ? { ...cls, quantifiable: true } : cls;
+    }
+    case "(":
+      return group(re2, i);
+    case ")":
+      return literal(")", i, true);
+    case "*":
+    case "+":
+    case "?":
+    case "{":
+      return repetition(re2, i, quantifiable);
+    case ".":
+      return literal("[^\\n]", i, true);
+    case "^":
+    case "$":
+    case "|":
+      return literal(c, i, false);
+    case "]":
+    case "}":
+      return literal(`\\${c}`, i, true);
+    default:
+      return literal(c, i, true);
+  }
+}
+
+/** `text` for the one character at `i`. */
+function literal(text: string, i: number, quantifiable: boolean): Piece {
+  return { ok: true, text, next: i + 1, quantifiable };
+}
+
+/** A group's opening at `i`: `(` or `(?:`; RE2's other groups refused. */
+function group(re2: string, i: number): Piece | Refusal {
+  if (re2[i + 1] !== "?") {
+    return literal("(", i, false);
+  }
+  if (re2[i + 2] !== ":") {
+    return refuse(
+      `group ${JSON.stringify(re2.slice(i, i + 4))} (flags, named groups and lookaround differ or are RE2-only)`,
+    );
+  }
+  return { ok: true, text: "(?:", next: i + 3, quantifiable: false };
+}
+
+/**
+ * A repetition at `i` after an item that takes one (`quantifiable`) or
+ * not, with its lazy `?`; a `{` that starts none is a literal, as in RE2.
+ */
+function repetition(
+  re2: string,
+  i: number,
+  quantifiable: boolean,
+): Piece | Refusal {
+  const c = re2[i]!;
+  const q = quantifier(re2, i);
+  if (q === undefined) {
+    if (c === "{") {
+      // RE2 reads a `{` that starts no repetition as a literal.
+      return literal("\\{", i, true);
+    }
+    return refuse(`${JSON.stringify(c)} repeats nothing`);
+  }
+  if (q === "invalid") {
+    return refuse("repeat count above 1000 or going down");
+  }
+  if (!quantifiable) {
+    return refuse(`${JSON.stringify(q)} repeats nothing`);
+  }
+  let next = i + q.length;
+  let text = q;
+  if (re2[next] === "?") {
+    text += "?";
+    next++;
+  } else if (re2[next] === "+") {
+    return refuse("possessive quantifier");
+  }
+  if (re2[next] === "*" || re2[next] === "+" || re2[next] === "?") {
+    return refuse("repeated quantifier");
+  }
+  return { ok: true, text, next, quantifiable: false };
 }
 
 /**
