@@ -170,6 +170,74 @@ function toolSchemaText(
 }
 
 /**
+ * The files to generate, then those of tools added from imports (the
+ * GetOperation of long-running operations: operations-tool.ts).
+ */
+function toolFilesOf(
+  files: readonly DescFile[],
+  selected: ReadonlyMap<unknown, ToolCandidate>,
+): DescFile[] {
+  const toolFiles = [...files];
+  for (const candidate of selected.values()) {
+    if (!toolFiles.includes(candidate.file)) {
+      toolFiles.push(candidate.file);
+    }
+  }
+  return toolFiles;
+}
+
+/**
+ * Why a selected method cannot be a tool before its schema is built: a
+ * name providers refuse, a client- or bidi-streaming method, a name
+ * another tool has (`byName`), a timeout out of range; else undefined.
+ */
+function candidateProblem(
+  candidate: ToolCandidate,
+  byName: ReadonlyMap<string, ToolModel>,
+): string | undefined {
+  const def = candidate.definition;
+  const method = candidate.method;
+  const nameProblem = toolNameProblem(def.name);
+  if (nameProblem !== undefined) {
+    return nameProblem;
+  }
+  if (
+    method.methodKind === "client_streaming" ||
+    method.methodKind === "bidi_streaming"
+  ) {
+    return `tool ${JSON.stringify(def.name)} is a ${method.methodKind.replace("_", "-")} method, which a tool call cannot drive; remove the rpc_tool option or make the method unary or server-streaming`;
+  }
+  const previous = byName.get(def.name);
+  if (previous !== undefined) {
+    return `tool name ${JSON.stringify(def.name)} is already used by ${previous.element} in ${previous.file}; give each tool a unique name`;
+  }
+  return def.timeout === undefined
+    ? undefined
+    : timeoutProblem(def.name, def.timeout);
+}
+
+/**
+ * The response field prefixes of all tools, merged (a field one tool
+ * leaves unprefixed stays so; else the first prefix wins), sorted by field.
+ */
+function mergedResponsePrefixes(
+  tools: readonly ToolModel[],
+): [string, string][] {
+  const merged = new Map<string, string>();
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]!;
+    for (const [field, prefix] of tool.responseFieldPrefixes) {
+      if (prefix === "") {
+        merged.set(field, "");
+      } else if (!merged.has(field)) {
+        merged.set(field, prefix);
+      }
+    }
+  }
+  return sortByUtf8([...merged], ([field]) => field);
+}
+
+/**
  * Build the model: every RPC of the files to generate that `selection`
  * makes a tool (by default the annotated ones), with its schema and alias
  * facts. Problems in the protos are collected and thrown together as one
@@ -196,14 +264,7 @@ export function buildModel(
   const byName = new Map<string, ToolModel>();
   // Tools share response types; each one's walk is done once.
   const prefixesByResponse = new Map<DescMessage, Map<string, string>>();
-  // The files to generate, then those of tools added from imports (the
-  // GetOperation of long-running operations: operations-tool.ts).
-  const toolFiles = [...files];
-  for (const candidate of selected.values()) {
-    if (!toolFiles.includes(candidate.file)) {
-      toolFiles.push(candidate.file);
-    }
-  }
+  const toolFiles = toolFilesOf(files, selected);
   for (let i = 0; i < toolFiles.length; i++) {
     const file = toolFiles[i]!;
     for (let j = 0, services = file.services; j < services.length; j++) {
@@ -217,36 +278,12 @@ export function buildModel(
         const def = candidate.definition;
         const element = `${service.name}.${method.name}`;
         const at = { file: file.proto.name, element };
-        const nameProblem = toolNameProblem(def.name);
-        if (nameProblem !== undefined) {
-          problems.add({ ...at, message: nameProblem });
-          continue;
-        }
-        if (
-          method.methodKind === "client_streaming" ||
-          method.methodKind === "bidi_streaming"
-        ) {
-          problems.add({
-            ...at,
-            message: `tool ${JSON.stringify(def.name)} is a ${method.methodKind.replace("_", "-")} method, which a tool call cannot drive; remove the rpc_tool option or make the method unary or server-streaming`,
-          });
-          continue;
-        }
-        const previous = byName.get(def.name);
-        if (previous !== undefined) {
-          problems.add({
-            ...at,
-            message: `tool name ${JSON.stringify(def.name)} is already used by ${previous.element} in ${previous.file}; give each tool a unique name`,
-          });
+        const refused = candidateProblem(candidate, byName);
+        if (refused !== undefined) {
+          problems.add({ ...at, message: refused });
           continue;
         }
         const timeout = def.timeout;
-        const badTimeout =
-          timeout === undefined ? undefined : timeoutProblem(def.name, timeout);
-        if (badTimeout !== undefined) {
-          problems.add({ ...at, message: badTimeout });
-          continue;
-        }
         const built = toolSchemaText(candidate, selection, enforceOpenAiStrict);
         if ("problem" in built) {
           problems.add({ ...at, message: built.problem });
@@ -327,17 +364,6 @@ export function buildModel(
   sortByUtf8(tools, (t) => t.name);
   const executors = tools.filter((t) => t.autoExecute);
 
-  const merged = new Map<string, string>();
-  for (let i = 0; i < tools.length; i++) {
-    const tool = tools[i]!;
-    for (const [field, prefix] of tool.responseFieldPrefixes) {
-      if (prefix === "") {
-        merged.set(field, "");
-      } else if (!merged.has(field)) {
-        merged.set(field, prefix);
-      }
-    }
-  }
   const tables = aliasTables(tools, executors);
   let mcpTables: AliasTables | undefined;
   return {
@@ -345,7 +371,7 @@ export function buildModel(
     executors,
     hasAliases: tools.some((t) => t.involvesAliases),
     hasExecutors: executors.length > 0,
-    responseFieldPrefixes: sortByUtf8([...merged], ([field]) => field),
+    responseFieldPrefixes: mergedResponsePrefixes(tools),
     toolOutputPrefix: executors
       .filter((t) => t.outputPrefix !== "")
       .map((t) => [t.name, t.outputPrefix] as const),
