@@ -58,7 +58,7 @@ export function generate(
     selection,
     providers.includes("openai"),
     warn,
-    (tool, schema) => checker.check(tool, schema),
+    (tool, schema, forms) => checker.check(tool, schema, forms),
     options.common["lenient_arguments"] === "true",
   );
   if (model.tools.length === 0) {

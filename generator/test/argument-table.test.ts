@@ -263,15 +263,18 @@ describe("required kinds", () => {
         entry: { node: 1 },
         maybe: {},
         plain: {},
-        // The root's own recursion, cut at once: an open object.
-        self: {},
+        // The root's own recursion, through $defs (a non-strict tool's
+        // recursion is real): the root's node again.
+        self: { node: 0 },
         title: {},
       },
       required: ["account_id", "title"],
     });
-    // Entry's recursion cut at once: an open object (a leaf); one Entry
+    // Entry's recursion, through $defs: its own node again; one Entry
     // node for the map values, the oneof member and the field.
-    expect(loose.nodes.slice(1)).toEqual([{ fields: { key: {}, next: {} } }]);
+    expect(loose.nodes.slice(1)).toEqual([
+      { fields: { key: {}, next: { node: 1 } } },
+    ]);
     const strict = table("p3_strict");
     // Strict: the nullable ones (optional, oneof members) are not required
     // unless REQUIRED says so; the recursion stop (a closed empty object)

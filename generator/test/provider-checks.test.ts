@@ -7,7 +7,6 @@ import { createProblemCollector, GeneratorError } from "../src/errors.js";
 import { parseOptions } from "../src/read/options.js";
 import { generate } from "../src/plugin.js";
 import {
-  anthropicStrictDerived,
   allProviders,
   checkModelTools,
   checkToolForProviders,
@@ -18,6 +17,10 @@ import {
 } from "../src/providers/provider-checks.js";
 import { toolSelectionOf } from "../src/model/tool-selection.js";
 import { checkAnthropicStrict } from "../src/providers/anthropic-strict.js";
+import {
+  AnthropicStrictFormError,
+  anthropicStrictForm,
+} from "../src/providers/anthropic-strict-form.js";
 import { checkAnthropicTool } from "../src/providers/anthropic-tools.js";
 import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
@@ -45,6 +48,27 @@ service Limits {
 ${rpcs}
 }
 `;
+}
+
+/**
+ * What Anthropic strict tool use refuses in a strict tool's Anthropic
+ * strict form, or the SDK transform's refusal of the schema.
+ */
+function strictFormViolations(schema: unknown): ProviderViolation[] {
+  try {
+    return checkAnthropicStrict(anthropicStrictForm(schema));
+  } catch (e) {
+    if (!(e instanceof AnthropicStrictFormError)) {
+      throw e;
+    }
+    return [
+      {
+        path: e.path,
+        rule: "sdk-transform",
+        message: `Anthropic's SDK (transform_schema) refuses the schema: ${e.message}`,
+      },
+    ];
+  }
 }
 
 const refusedEverywhere = {
@@ -192,27 +216,46 @@ describe("checkModelTools", () => {
     expect(warnings).toEqual([]);
   });
 
-  it("warns about a strict tool Anthropic strict tool use would refuse", () => {
+  it("warns about a strict tool whose Anthropic strict form strict tool use would refuse", () => {
     const warnings: string[] = [];
+    const strictTool = (name: string, schema: unknown) => ({
+      ...refusedEverywhere,
+      name,
+      strict: true,
+      schemaJson: JSON.stringify(schema),
+    });
     checkModelTools(
       [
-        {
-          ...refusedEverywhere,
-          strict: true,
-          schemaJson: JSON.stringify({
-            type: "object",
-            properties: { s: { type: "string", pattern: "^(?=a)" } },
-            required: ["s"],
-            additionalProperties: false,
-          }),
-        },
+        // A pattern with lookaround goes into the description of the
+        // form (the SDK's transform): nothing to warn about.
+        strictTool("lookaround", {
+          type: "object",
+          properties: { s: { type: "string", pattern: "^(?=a)" } },
+          required: ["s"],
+          additionalProperties: false,
+        }),
+        // Recursion stays in the form.
+        strictTool("recursive", {
+          type: "object",
+          properties: { n: { $ref: "#/$defs/N" } },
+          required: ["n"],
+          additionalProperties: false,
+          $defs: {
+            N: {
+              type: "object",
+              properties: { next: { $ref: "#/$defs/N" } },
+              required: ["next"],
+              additionalProperties: false,
+            },
+          },
+        }),
       ],
       ["anthropic"],
       createProblemCollector(),
       (m) => warnings.push(m),
     );
     expect(warnings).toEqual([
-      'tool "bad_tool" is strict, and Anthropic strict tool use would refuse it: #/properties/s: pattern "^(?=a)" uses lookaround, which strict tool use does not support [pattern]; send it to Anthropic without strict',
+      'tool "recursive" is strict, and Anthropic strict tool use would refuse it: #/$defs/N/properties/next: recursive $ref (through "#/$defs/N") is not supported in strict tool use [no-recursion]; send it to Anthropic without strict',
     ]);
   });
 });
@@ -431,12 +474,9 @@ describe("plain scalar leaves", () => {
       violations.map((v) => `${v.path}: ${v.message} [${v.rule}]`).join("; ");
     const expected = (name: string, strict: boolean, schema: unknown) => {
       const anthropic = checkAnthropicTool(schema);
+      // Strict tool use is judged on the tool's Anthropic strict form.
       const anthropicStrict =
-        strict && anthropic.length === 0
-          ? checkAnthropicStrict(schema).filter(
-              (v) => !anthropicStrictDerived.includes(v.rule),
-            )
-          : [];
+        strict && anthropic.length === 0 ? strictFormViolations(schema) : [];
       const gemini = checkGeminiJsonSchema(schema);
       return {
         problems: [
@@ -548,7 +588,8 @@ describe("plain scalar leaves", () => {
       { ...shared, properties: { ...shared.properties, more: shared } },
       {
         ...shared,
-        properties: { ...shared.properties, bad: extras[1]!["bad"] },
+        // Recursion, which the Anthropic strict form keeps.
+        properties: { ...shared.properties, bad: { $ref: "#" } },
       },
     ].map((schema, i) => ({
       name: `t${i}`,

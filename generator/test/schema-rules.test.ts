@@ -165,9 +165,13 @@ describe("base rules (bytes as the replaced Go plugin wrote them)", () => {
     );
   });
 
-  it("stops recursion at an ancestor", () => {
+  it("writes recursion through $defs when non-strict, and stops it at an ancestor when strict", () => {
+    // Non-strict: the message on the cycle under $defs, the field closing
+    // the cycle not required (docs/compat.md, "$defs and $ref").
+    const node =
+      '{"properties":{"children":{"items":{"$ref":"#/$defs/Node"},"type":"array"},"label":{"type":"string"}},"required":["label"],"type":"object"}';
     expect(schemaOf("node_loose")).toBe(
-      '{"properties":{"children":{"items":{"type":"object"},"type":"array"},"label":{"type":"string"}},"required":["label","children"],"type":"object"}',
+      `{"$defs":{"Node":${node}},${node.slice(1)}`,
     );
     expect(schemaOf("node_strict")).toBe(
       '{"additionalProperties":false,"properties":{"children":{"items":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"type":"array"},"label":{"type":"string"}},"required":["label","children"],"type":"object"}',

@@ -7,7 +7,8 @@ import {
 import type { DescFile, DescMessage } from "../read/descriptors.js";
 import { checkEditions } from "../read/editions.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
-import { providerForms } from "../providers/provider-forms.js";
+import type { FormTrees } from "../providers/provider-forms.js";
+import { parametersRecursion, toolForms } from "../providers/tool-forms.js";
 import {
   createProblemCollector,
   GeneratorError,
@@ -144,6 +145,7 @@ function toolSchemaText(
       selection.schemaForm,
       selection.strictCycles,
       selection.schemaRules,
+      parametersRecursion(def.strict),
     );
   } catch (e) {
     if (e instanceof RootSchemaError) {
@@ -245,7 +247,7 @@ function mergedResponsePrefixes(
  * unless `enforceOpenAiStrict` is false (`providers=` without openai).
  * Warnings (methods `tools=all` leaves out) go to `warn`. Each tool, once
  * built, goes to `checkTool` with the schema tree its text was written
- * from (the provider checks, provider-checks.ts). `lenientArguments`
+ * from and its provider forms (the provider checks, provider-checks.ts). `lenientArguments`
  * (lenient_arguments=true) writes JSON names into the argument tables.
  */
 export function buildModel(
@@ -254,7 +256,11 @@ export function buildModel(
   selection: ToolSelection = annotatedTools,
   enforceOpenAiStrict = true,
   warn: (message: string) => void = () => {},
-  checkTool: (tool: ToolModel, schema: unknown) => void = () => {},
+  checkTool: (
+    tool: ToolModel,
+    schema: unknown,
+    forms: FormTrees,
+  ) => void = () => {},
   lenientArguments = false,
 ): GeneratorModel {
   checkAliasPrefixes(files, problems);
@@ -289,9 +295,15 @@ export function buildModel(
           problems.add({ ...at, message: built.problem });
           continue;
         }
-        const forms = providerForms({
+        const forms = toolForms({
+          message: method.input,
           strict: def.strict,
-          parameters: built.schema,
+          method,
+          form: selection.schemaForm ?? "inline",
+          strictCycles: selection.strictCycles ?? false,
+          rules: selection.schemaRules,
+          parameters: built.schema as JsonSchema,
+          parametersJson: built.schemaJson,
         });
         if ("problem" in forms) {
           problems.add({
@@ -355,7 +367,7 @@ export function buildModel(
         };
         byName.set(def.name, tool);
         tools.push(tool);
-        checkTool(tool, built.schema);
+        checkTool(tool, built.schema, forms.forms);
       }
     }
   }

@@ -113,7 +113,8 @@ function transform(
     );
   }
   const rest = keywordsOf(node, keysAsGiven);
-  const out = record();
+  // Only keywords are set on a node: a plain object.
+  const out: JsonSchema = {};
   const defs = pop(rest, "$defs");
   if (!isNone(defs)) {
     out["$defs"] = transformMap(defs, `${path}/$defs`, keysAsGiven);

@@ -8,12 +8,14 @@
  *
  * - `openai`: a strict tool passes openai-strict.ts (build-model.ts runs
  *   it, as before this option existed);
- * - `anthropic`: every tool passes anthropic-tools.ts (`input_schema`); a
- *   strict tool that Anthropic strict tool use would refuse
- *   (anthropic-strict.ts) even in the form the adapters derive for it is a
- *   warning, since the adapters send `strict` to Anthropic only when asked;
- * - `gemini`: every tool passes gemini-json-schema.ts
- *   (`parametersJsonSchema`, the form the adapters send).
+ * - `anthropic`: every tool's `anthropic` form (provider-forms.ts; else
+ *   its `parameters`) passes anthropic-tools.ts (`input_schema`); a strict
+ *   tool whose `anthropicStrict` form Anthropic strict tool use would
+ *   refuse (anthropic-strict.ts) is a warning, since the adapters send
+ *   `strict` to Anthropic only when asked;
+ * - `gemini`: every tool's `gemini` form (else `parameters`) passes
+ *   gemini-json-schema.ts (`parametersJsonSchema`, the form the adapters
+ *   send by default).
  *
  * Per request, warnings (the adapters refuse a request over them):
  * Anthropic's strict-tool limits, Gemini's function declarations, OpenAI's
@@ -23,7 +25,6 @@
 import {
   anthropicStrictRequestLimits,
   checkAnthropicStrictNode,
-  countAnthropicStrictParameter,
   countAnthropicStrictParameters,
   reportAnthropicStrictRecursion,
   type AnthropicStrictCounts,
@@ -36,6 +37,7 @@ import {
   reportGeminiCycles,
 } from "./gemini-json-schema.js";
 import type { Problem, ProblemCollector } from "../errors.js";
+import { providerForms, type FormTrees } from "./provider-forms.js";
 import {
   checkShape,
   createViolations,
@@ -44,23 +46,8 @@ import {
   isRef,
   type BelowHooks,
   type ProviderViolation,
-  type Report,
   type SchemaVisit,
 } from "./schema-walk.js";
-
-/**
- * Rules of Anthropic strict tool use that the adapters meet by deriving
- * the strict form (keywords moved into the description, objects closed:
- * TypeScript `toAnthropicStrictSchema`, Python `anthropic_strict_schema`,
- * Go `AnthropicStrictSchema`), so a strict tool breaking only these needs
- * no warning.
- */
-export const anthropicStrictDerived: readonly string[] = [
-  "unsupported-keyword",
-  "format",
-  "min-items",
-  "additional-properties-false",
-];
 
 /** A provider whose rules the generator can enforce. */
 export type Provider = "openai" | "anthropic" | "gemini";
@@ -87,8 +74,10 @@ export const allProviders: readonly Provider[] = [
  *   (Anthropic, "Structured outputs", JSON Schema limitations), and a
  *   strict tool is held to it when `anthropic` is enforced.
  *
- * So only OpenAI alone (`providers=openai`); otherwise strict recursion
- * stops at a closed empty object (docs/compat.md, "$defs and $ref").
+ * So with OpenAI alone (`providers=openai`) and `schema=compact`, a strict
+ * tool's `parameters` is recursive; otherwise its recursion stops at a
+ * closed empty object, and the recursive variant is its `openai` and
+ * `anthropic` forms (tool-forms.ts; docs/compat.md, "$defs and $ref").
  */
 export function strictRecursionAllowed(
   providers: readonly Provider[],
@@ -157,8 +146,8 @@ interface SchemaCheck {
   /** Anthropic's refusal of `input_schema`. */
   readonly anthropic: readonly ProviderViolation[];
   /**
-   * Anthropic strict tool use's refusal, the rules the adapters meet
-   * aside; empty when `anthropic` is not.
+   * Anthropic strict tool use's refusal of the `anthropicStrict` form;
+   * empty when `anthropic` is not enforced or refuses the tool.
    */
   readonly anthropicStrict: readonly ProviderViolation[];
   /** Gemini's refusal of `parametersJsonSchema`. */
@@ -167,41 +156,137 @@ interface SchemaCheck {
   readonly counts: AnthropicStrictCounts;
 }
 
+const noCounts: AnthropicStrictCounts = {
+  optionalParameters: 0,
+  unionParameters: 0,
+};
+
 /**
- * The checks of anthropic-tools.ts, anthropic-strict.ts (for a strict
- * tool) and gemini-json-schema.ts that the enforced `providers` call for,
- * with the strict parameter counts, in one walk of `schema`: each
- * checker's violations in the order it reports them alone. `clean` is
- * what earlier walks found clean, and gains what this one finds.
+ * The checks of the enforced `providers`, each on the form its provider
+ * gets (provider-forms.ts; `parameters` where the tool has no form of its
+ * own for it): anthropic-tools.ts on `anthropic`, anthropic-strict.ts on
+ * `anthropicStrict` (a strict tool; judged only when Anthropic takes the
+ * tool without strict), gemini-json-schema.ts on `gemini`; each checker's
+ * violations in the order it reports them alone. `forms` undefined: made
+ * from `schema` (a tool on no cycle). `clean` is what earlier walks found
+ * clean, and gains what these find.
  */
 function checkSchemaForProviders(
   schema: unknown,
   strict: boolean,
   providers: readonly Provider[],
   clean: CleanBelowFrozen,
+  forms?: FormTrees,
 ): SchemaCheck {
+  const enforceAnthropic = providers.includes("anthropic");
+  const enforceGemini = providers.includes("gemini");
+  const anthropicOwn = forms?.["anthropic"];
+  const geminiOwn = forms?.["gemini"];
+  const own = walkChecks(
+    schema,
+    enforceAnthropic && anthropicOwn === undefined,
+    false,
+    enforceGemini && geminiOwn === undefined,
+    clean,
+  );
+  const anthropic =
+    enforceAnthropic && anthropicOwn !== undefined
+      ? walkChecks(anthropicOwn, true, false, false, clean).anthropic
+      : own.anthropic;
+  const gemini =
+    enforceGemini && geminiOwn !== undefined
+      ? walkChecks(geminiOwn, false, false, true, clean).gemini
+      : own.gemini;
+  if (!enforceAnthropic || !strict) {
+    return { anthropic, anthropicStrict: [], gemini, counts: noCounts };
+  }
+  const strictForm = strictFormOf(schema, forms);
+  if ("problem" in strictForm) {
+    return {
+      anthropic,
+      anthropicStrict: [strictForm.problem],
+      gemini,
+      counts: countAnthropicStrictParameters(schema),
+    };
+  }
+  const counts = strictForm.counts;
+  if (anthropic.length > 0) {
+    return { anthropic, anthropicStrict: [], gemini, counts };
+  }
+  const judged = walkChecks(strictForm.schema, true, true, false, clean);
+  return {
+    anthropic,
+    anthropicStrict: [...judged.anthropic, ...judged.anthropicStrict],
+    gemini,
+    counts,
+  };
+}
+
+/** A strict tool's `anthropicStrict` form and counts, or why there is none. */
+function strictFormOf(
+  schema: unknown,
+  forms: FormTrees | undefined,
+):
+  | { readonly schema: unknown; readonly counts: AnthropicStrictCounts }
+  | { readonly problem: ProviderViolation } {
+  let trees = forms;
+  if (trees === undefined) {
+    const made = providerForms({ strict: true, parameters: schema });
+    if ("problem" in made) {
+      return {
+        problem: {
+          path: made.problem.path,
+          rule: "sdk-transform",
+          message: `Anthropic's SDK (transform_schema) refuses the schema: ${made.problem.message}`,
+        },
+      };
+    }
+    trees = made.forms;
+  }
+  const counts = trees["anthropicStrictCounts"] as {
+    readonly optional: number;
+    readonly unions: number;
+  };
+  return {
+    schema: trees["anthropicStrict"],
+    counts: {
+      optionalParameters: counts.optional,
+      unionParameters: counts.unions,
+    },
+  };
+}
+
+/** The violations of one walk (walkChecks), by checker. */
+interface WalkFound {
+  readonly anthropic: readonly ProviderViolation[];
+  readonly anthropicStrict: readonly ProviderViolation[];
+  readonly gemini: readonly ProviderViolation[];
+}
+
+/**
+ * Runs the checks asked for (anthropic-tools.ts, the strict rules of
+ * anthropic-strict.ts without those of anthropic-tools.ts,
+ * gemini-json-schema.ts) in one walk of `schema`, skipping what `clean`
+ * knows below a frozen sub-schema.
+ */
+function walkChecks(
+  schema: unknown,
+  anthropicChecks: boolean,
+  strictChecks: boolean,
+  geminiChecks: boolean,
+  clean: CleanBelowFrozen,
+): WalkFound {
   const anthropic = createViolations();
   const anthropicStrict = createViolations();
   const gemini = createViolations();
-  const counts = { optionalParameters: 0, unionParameters: 0 };
   const refs: SchemaVisit[] = [];
-  const enforceAnthropic = providers.includes("anthropic");
-  const enforceGemini = providers.includes("gemini");
   const anthropicWalk =
-    enforceAnthropic && checkAnthropicToolRoot(schema, anthropic.report);
-  const strictWalk = anthropicWalk && strict;
-  const countWalk = enforceAnthropic && strict;
-  if (enforceGemini) {
+    anthropicChecks && checkAnthropicToolRoot(schema, anthropic.report);
+  const strictWalk = strictChecks && isPlainObject(schema);
+  if (geminiChecks) {
     checkGeminiRoot(schema, gemini.report);
   }
-  if (anthropicWalk || countWalk || enforceGemini) {
-    // What the adapters' strict form meets never comes out (below): not
-    // recorded, it leaves a frozen sub-schema "clean".
-    const reportStrict: Report = (path, rule, message) => {
-      if (!anthropicStrictDerived.includes(rule)) {
-        anthropicStrict.report(path, rule, message);
-      }
-    };
+  if (anthropicWalk || strictWalk || geminiChecks) {
     // A `$ref` is judged against the root whichever checks run: one below
     // a frozen node keeps it from being memoised.
     let refKeys = 0;
@@ -217,17 +302,14 @@ function checkSchemaForProviders(
           checkShape(schema, v, anthropic.report);
         }
         if (strictWalk) {
-          checkAnthropicStrictNode(v, reportStrict);
+          checkAnthropicStrictNode(v, anthropicStrict.report);
         }
-        if (countWalk) {
-          countAnthropicStrictParameter(v, counts);
-        }
-        if (enforceGemini) {
+        if (geminiChecks) {
           checkGeminiNode(schema, v, gemini.report);
         }
         if (isPlainObject(v.node) && "$ref" in v.node) {
           refKeys++;
-          if ((strictWalk || enforceGemini) && isRef(v.node)) {
+          if ((strictWalk || geminiChecks) && isRef(v.node)) {
             refs.push(v);
           }
         }
@@ -237,97 +319,76 @@ function checkSchemaForProviders(
           clean,
           (anthropicWalk ? 1 : 0) |
             (strictWalk ? 2 : 0) |
-            (countWalk ? 4 : 0) |
-            (enforceGemini ? 8 : 0),
-          counts,
+            (geminiChecks ? 8 : 0),
           found,
         ),
         // No check of this walk refuses a plain scalar leaf
-        // (schema-walk.ts): a property counts as a strict parameter, as
-        // countAnthropicStrictParameter counts it, and that is all.
-        plainScalar: (keyword, required) => {
-          if (countWalk && keyword === "properties" && !required) {
-            counts.optionalParameters++;
-          }
-        },
+        // (schema-walk.ts).
+        plainScalar: () => {},
       },
     );
   }
-  // Anthropic strict tool use is judged only for a schema Anthropic
-  // accepts without strict.
-  const judgeStrict = strictWalk && anthropic.violations.length === 0;
-  if (judgeStrict) {
+  if (strictWalk) {
     reportAnthropicStrictRecursion(schema, refs, anthropicStrict.report);
   }
-  if (enforceGemini) {
+  if (geminiChecks) {
     reportGeminiCycles(schema, refs, gemini.report);
   }
   return {
     anthropic: anthropic.violations,
-    anthropicStrict: judgeStrict ? anthropicStrict.violations : [],
+    anthropicStrict: anthropicStrict.violations,
     gemini: gemini.violations,
-    counts,
   };
 }
 
 /**
  * The frozen sub-schemas below which the checks found nothing (no
- * violation, no `$ref`), with what each adds to the strict parameter
- * counts: by the checks that ran (a bit set), then by frozen node. Kept by
- * a {@link ToolChecker} for its run, which the nodes do not outlive: a
- * plain map, and no state left in the module between the runs of a
- * library caller. A frozen node met inside another is recorded too: a
- * message's expansion is shared by every tool using it, and sits inside
- * the frozen expansion of each message holding it (as a field's copy of
- * its top, with the field's description); recording only the outermost
- * frozen nodes skipped almost nothing (at 2,000 tools, below 561 of the
- * 75,351 frozen nodes the walk met; now below 25,092 of 50,809).
+ * violation, no `$ref`): by the checks that ran (a bit set), then by
+ * frozen node. Kept by a {@link ToolChecker} for its run, which the nodes
+ * do not outlive: a plain map, and no state left in the module between the
+ * runs of a library caller. A frozen node met inside another is recorded
+ * too: a message's expansion is shared by every tool using it, and sits
+ * inside the frozen expansion of each message holding it (as a field's
+ * copy of its top, with the field's description); recording only the
+ * outermost frozen nodes skipped almost nothing (at 2,000 tools, below 561
+ * of the 75,351 frozen nodes the walk met; now below 25,092 of 50,809).
  */
-type CleanBelowFrozen = Map<number, Map<object, AnthropicStrictCounts>>;
+type CleanBelowFrozen = Map<number, WeakSet<object>>;
 
 /**
  * Walk hooks that skip what lies below a frozen sub-schema (a message
- * shared by many tools, build-schema.ts) when the same `checks` found
- * nothing there before, adding what it added to `counts`. Only a `$ref`
- * or a violation depends on where a sub-schema sits (its path, the
- * definitions of the schema), and with neither the outcome below a node
- * depends on the node alone. Frozen is taken to mean frozen all the way
- * down, as the schema builder freezes (the only one that does).
+ * shared by many tools, build-schema.ts, or its Anthropic strict form,
+ * anthropic-strict-form.ts) when the same `checks` found nothing there
+ * before. Only a `$ref` or a violation depends on where a sub-schema sits
+ * (its path, the definitions of the schema), and with neither the outcome
+ * below a node depends on the node alone. Frozen is taken to mean frozen
+ * all the way down, as the schema builder freezes (the only one that
+ * does).
  */
 function cleanBelow(
   cleanByChecks: CleanBelowFrozen,
   checks: number,
-  counts: { optionalParameters: number; unionParameters: number },
   found: () => number,
 ): BelowHooks {
   let clean = cleanByChecks.get(checks);
   if (clean === undefined) {
-    clean = new Map();
+    clean = new WeakSet();
     cleanByChecks.set(checks, clean);
   }
-  // The frozen nodes being walked, outermost first.
-  const started: {
-    readonly found: number;
-    readonly optional: number;
-    readonly unions: number;
-  }[] = [];
+  const known = clean;
+  // What had been found when each frozen node being walked was entered,
+  // outermost first.
+  const started: number[] = [];
   return {
     enter(v) {
       const node = v.node as object;
       if (!Object.isFrozen(node)) {
         return false;
       }
-      const below = clean.get(node);
-      if (below !== undefined) {
-        counts.optionalParameters += below.optionalParameters;
-        counts.unionParameters += below.unionParameters;
+      if (known.has(node)) {
         return true;
       }
-      started.push({
-        found: found(),
-        optional: counts.optionalParameters,
-        unions: counts.unionParameters,
-      });
+      started.push(found());
       return false;
     },
     leave(v) {
@@ -335,14 +396,9 @@ function cleanBelow(
       if (!Object.isFrozen(node)) {
         return;
       }
-      const start = started.pop()!;
-      if (found() !== start.found) {
-        return;
+      if (found() === started.pop()) {
+        known.add(node);
       }
-      clean.set(node, {
-        optionalParameters: counts.optionalParameters - start.optional,
-        unionParameters: counts.unionParameters - start.unions,
-      });
     },
   };
 }
@@ -380,12 +436,22 @@ export function requestLimitWarnings(
   return limitWarnings(
     tools.length,
     providers.includes("anthropic")
-      ? tools
-          .filter((t) => t.strict)
-          .map((t) => countAnthropicStrictParameters(t.schema))
+      ? tools.filter((t) => t.strict).map((t) => strictCounts(t.schema))
       : [],
     providers,
   );
+}
+
+/**
+ * What a strict tool of this schema adds to an Anthropic request's totals:
+ * counted on its Anthropic strict form, or on the schema when the SDK's
+ * transform refuses it.
+ */
+function strictCounts(schema: unknown): AnthropicStrictCounts {
+  const form = strictFormOf(schema, undefined);
+  return "problem" in form
+    ? countAnthropicStrictParameters(schema)
+    : form.counts;
 }
 
 /**
@@ -455,6 +521,11 @@ export interface LocatedTool {
   readonly strict: boolean;
   /** The canonical JSON of its input schema. */
   readonly schemaJson: string;
+  /**
+   * The canonical JSON of its provider forms (provider-forms.ts); when
+   * absent, they are made from the schema (a tool on no message cycle).
+   */
+  readonly formsJson?: string;
   readonly file: string;
   readonly element: string;
 }
@@ -475,9 +546,10 @@ interface CheckedText {
 export interface ToolChecker {
   /**
    * Checks one tool: `schema` is the tree `tool.schemaJson` was written
-   * from (canonicalJson), or undefined to read the text.
+   * from (canonicalJson), or undefined to read the text; `forms` likewise
+   * the trees of `tool.formsJson`.
    */
-  check(tool: LocatedTool, schema?: unknown): void;
+  check(tool: LocatedTool, schema?: unknown, forms?: FormTrees): void;
   /**
    * Adds what the checks refused to the problems and passes every warning
    * on, in the order of `tools` (the model's), the request's limits last.
@@ -507,8 +579,21 @@ export function createToolChecker(
   const warnings = new Map<string, readonly string[]>();
   const clean: CleanBelowFrozen = new Map();
   // Named, so that a profile (scripts/bench/phases.mjs) finds them.
-  function checkTool(t: LocatedTool, schema?: unknown): void {
-    const cache = checked[t.strict ? 1 : 0]!;
+  function checkTool(
+    t: LocatedTool,
+    schema?: unknown,
+    forms?: FormTrees,
+  ): void {
+    const trees =
+      forms ??
+      (t.formsJson === undefined
+        ? undefined
+        : (JSON.parse(t.formsJson) as FormTrees));
+    // A tool's forms follow from its text, except the variants of a tool
+    // on a message cycle (tool-forms.ts): those are checked each time.
+    const cache = hasOwnVariants(trees)
+      ? new Map<number, CheckedText[]>()
+      : checked[t.strict ? 1 : 0]!;
     const key = t.schemaJson.length;
     let texts = cache.get(key);
     let check = texts?.find((c) => c.text === t.schemaJson)?.check;
@@ -516,7 +601,7 @@ export function createToolChecker(
       check =
         schema === undefined
           ? undefined
-          : checkSchemaForProviders(schema, t.strict, providers, clean);
+          : checkSchemaForProviders(schema, t.strict, providers, clean, trees);
       // A refusal names paths in the order of the text's keys (sorted),
       // and a tree may hold what the text leaves out (an undefined
       // value): what the tree fails is judged again on the text.
@@ -526,6 +611,9 @@ export function createToolChecker(
           t.strict,
           providers,
           clean,
+          t.formsJson === undefined
+            ? undefined
+            : (JSON.parse(t.formsJson) as FormTrees),
         );
       }
       if (texts === undefined) {
@@ -554,6 +642,16 @@ export function createToolChecker(
     limitWarnings(tools.length, strictCounts, providers).forEach(warn);
   }
   return { check: checkTool, finish: finishChecks };
+}
+
+/** True when `forms` hold a variant of the schema (tool-forms.ts). */
+function hasOwnVariants(forms: FormTrees | undefined): boolean {
+  return (
+    forms !== undefined &&
+    (forms["openai"] !== undefined ||
+      forms["anthropic"] !== undefined ||
+      forms["gemini"] !== undefined)
+  );
 }
 
 function refuses(check: SchemaCheck): boolean {

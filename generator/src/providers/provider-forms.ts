@@ -40,16 +40,21 @@ export interface ToolSchemas {
   readonly parameters: unknown;
   /** The stop variant, when `parameters` is the recursive one. */
   readonly stop?: unknown;
-  /**
-   * The recursive variant, when `parameters` is the stop one (a strict
-   * tool) and OpenAI strict mode takes it.
-   */
+  /** The recursive variant, when `parameters` is the stop one (a strict tool). */
   readonly recursive?: unknown;
+  /** True when OpenAI strict mode takes `recursive`: then it is OpenAI's form too. */
+  readonly openai?: boolean;
+}
+
+/** The forms of one tool, as trees: what the checks judge. */
+export interface FormTrees {
+  /** Each key of the forms object but `anthropicStrictCounts`. */
+  readonly [key: string]: JsonValue | undefined;
 }
 
 /** The provider forms of one tool, as canonical JSON text. */
 export type ProviderForms =
-  | { readonly formsJson: string }
+  | { readonly formsJson: string; readonly forms: FormTrees }
   | {
       /** Why Anthropic's SDK would refuse the strict tool: a JSON Pointer and a message. */
       readonly problem: { readonly path: string; readonly message: string };
@@ -61,7 +66,9 @@ export function providerForms(tool: ToolSchemas): ProviderForms {
   const stop = tool.stop ?? tool.parameters;
   if (tool.strict) {
     if (tool.recursive !== undefined) {
-      forms["openai"] = tool.recursive as JsonValue;
+      if (tool.openai === true) {
+        forms["openai"] = tool.recursive as JsonValue;
+      }
       forms["anthropic"] = tool.recursive as JsonValue;
     }
     if (tool.stop !== undefined) {
@@ -84,5 +91,5 @@ export function providerForms(tool: ToolSchemas): ProviderForms {
     };
   }
   forms["geminiParameters"] = geminiParametersForm(stop) ?? null;
-  return { formsJson: canonicalJson(forms) };
+  return { formsJson: canonicalJson(forms), forms };
 }

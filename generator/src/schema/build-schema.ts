@@ -128,7 +128,11 @@ export class RootSchemaError extends Error {}
  * recursion is real, through `$ref`, instead of a closed empty object.
  * `rules`: the options `deprecated` and `output_only_comments`. With
  * `method`, the method's AIP-133/134 and HTTP rules on which fields are
- * required apply too (method-field-rules.ts).
+ * required apply too (method-field-rules.ts). `recursion` asks for one
+ * variant of docs/compat.md, "$defs and $ref", whatever the form and
+ * `strictCycles` choose: `refs` (messages on a cycle under `$defs`, short
+ * keys, the rest as the form writes it) or `stop` (recursion cut at an
+ * empty object, closed in a strict tool).
  */
 export function buildToolSchema(
   message: DescMessage,
@@ -137,8 +141,16 @@ export function buildToolSchema(
   form: SchemaForm = "inline",
   strictCycles = false,
   rules: SchemaRules = defaultSchemaRules,
+  recursion?: Recursion,
 ): ToolSchema {
-  const cycles = strictCycles && form === "compact";
+  const compact = form === "compact";
+  const cycles =
+    recursion === undefined
+      ? compact && (strictCycles || !strict)
+      : recursion === "refs";
+  // An inline tool reaching no cycle is the same in both variants, built
+  // without the message graph the definitions need.
+  const cycleDefs = cycles && !compact && reachesCycle(message);
   return buildInForm(
     (policy) =>
       buildWithDefs(
@@ -147,22 +159,32 @@ export function buildToolSchema(
         method,
         policy,
         cycles,
-        form === "compact",
+        compact,
         rules,
+        compact || cycleDefs,
       ),
     strict,
     form,
+    cycleDefs,
   );
 }
+
+/**
+ * A variant of a tool's schema on a message cycle (docs/compat.md, "$defs
+ * and $ref"): `refs`, the recursion written with `$ref`; `stop`, cut at an
+ * empty object.
+ */
+export type Recursion = "refs" | "stop";
 
 function buildWithDefs(
   message: DescMessage,
   strict: boolean,
   method: DescMethod | undefined,
   policy: DefsPolicy,
-  strictCycles: boolean,
+  cycles: boolean,
   compact: boolean,
   rules: SchemaRules,
+  shortKeys: boolean,
 ): ToolSchema {
   const base64Before = base64PatternsWritten();
   const ctx: Context = {
@@ -173,14 +195,7 @@ function buildWithDefs(
     fieldRules: methodFieldRules(method),
     rules,
     method,
-    defs: createSchemaDefs(
-      message,
-      policy,
-      strict,
-      strictCycles,
-      compact,
-      rules,
-    ),
+    defs: createSchemaDefs(message, policy, strict, cycles, shortKeys, rules),
     refSites: [],
     compact,
   };
@@ -504,8 +519,9 @@ function messageSchema(
   atRoot: boolean,
 ): JsonSchema {
   if (!atRoot && !bindsBelow(ctx, path)) {
+    const policy = ctx.defs.policy;
     if (
-      ctx.defs.policy === "inline" &&
+      (policy === "inline" || policy === "cycles") &&
       !ctx.compact &&
       !reachesCycle(message)
     ) {

@@ -12,11 +12,14 @@ import { heldMessage } from "./held-message.js";
  *   drop-in's bytes), recursion cut to an empty object;
  * - `shared`: a message used more than once in the tool, or recursive, is
  *   written once under `$defs` and referred to with `$ref` (`schema=compact`);
+ * - `cycles`: every message expanded where it is used, except those on a
+ *   cycle of message types, written once under `$defs` (the recursive
+ *   variant of an inline tool, docs/compat.md "$defs and $ref");
  * - `every`: every message but the root is a definition, so that each sits
  *   one level below the root, whatever the depth of its uses (the form of
  *   last resort for a tool nested too deep; see schema-depth.ts).
  */
-export type DefsPolicy = "inline" | "shared" | "every";
+export type DefsPolicy = "inline" | "shared" | "cycles" | "every";
 
 /** A `$ref` written into a schema: where (value path segments) and to what. */
 export interface RefSite {
@@ -87,8 +90,7 @@ export interface SchemaDefs<F extends PathFact = PathFact> {
    * message: a cycle of message types passes through it. Gemini accepts a
    * cycle only through a property that is not required; a strict tool
    * requires every property and makes such a field nullable instead (with
-   * `strictCycles` only: otherwise strict recursion is cut and this is
-   * false).
+   * `cycles` only: otherwise recursion is cut and this is false).
    */
   isCyclic(field: DescField): boolean;
   /** The definitions written, by key; undefined when there is none. */
@@ -105,19 +107,20 @@ export interface SchemaDefs<F extends PathFact = PathFact> {
 /**
  * The `$defs` of a tool whose request message is `root`, under `policy`;
  * `strict` selects the well-known-type forms (messages that have their own
- * JSON form are never definitions). `strictCycles` makes a strict tool's
- * recursion real (`$ref` cycles) instead of a closed empty object: only
- * when every enforced provider takes a cycle through required properties
- * (provider-checks.ts, strictRecursionAllowed). `shortKeys` (compact
- * schemas) keys a message's definition by its own name (`Money`), by its
- * full name only when another message the tool reaches has that name.
+ * JSON form are never definitions). `cycles` makes recursion real (`$ref`
+ * cycles); without it, a message on a cycle is never a definition and its
+ * recursion stops at an empty object (closed in a strict tool: the stop
+ * variant of docs/compat.md, "$defs and $ref"). `shortKeys` (compact
+ * schemas and recursive variants) keys a message's definition by its own
+ * name (`Money`), by its full name only when another message the tool
+ * reaches has that name.
  * `rules` (schema-rules.ts) say which fields the schema leaves out.
  */
 export function createSchemaDefs<F extends PathFact>(
   root: DescMessage,
   policy: DefsPolicy,
   strict: boolean,
-  strictCycles = false,
+  cycles = false,
   shortKeys = false,
   rules: SchemaRules = defaultSchemaRules,
 ): SchemaDefs<F> {
@@ -125,8 +128,8 @@ export function createSchemaDefs<F extends PathFact>(
     policy === "inline" ? undefined : createMessageGraph(root, strict, rules);
   const keys =
     graph !== undefined && shortKeys ? definitionKeys(graph) : undefined;
-  // Cut recursion where a strict tool may not have a cycle.
-  const cut = strict && !strictCycles;
+  // Cut recursion where the schema may not have a cycle.
+  const cut = !cycles;
   const defs = new Map<string, JsonSchema>();
   const scopes = new Map<string, DefScope<F>>();
   const building = new Set<string>();
@@ -149,17 +152,18 @@ export function createSchemaDefs<F extends PathFact>(
     policy,
     messageRef(message, expand) {
       const name = message.typeName;
-      // Unless `strictCycles`, a strict tool keeps its recursion stops (a
-      // closed empty object): every property of a strict object is
-      // required, and Gemini's parametersJsonSchema takes a cycle only
+      // Unless `cycles`, the schema keeps its recursion stops (a closed
+      // empty object in a strict tool): every property of a strict object
+      // is required, and Gemini's parametersJsonSchema takes a cycle only
       // through a property that is not required, Anthropic strict tool use
       // no cycle at all.
+      const recursive = graph?.recursive.has(name) ?? false;
       const isDef =
         graph !== undefined &&
-        !(cut && graph.recursive.has(name)) &&
+        !(cut && recursive) &&
         (policy === "every" ||
-          (graph.uses.get(name) ?? 0) > 1 ||
-          graph.recursive.has(name));
+          recursive ||
+          (policy === "shared" && (graph.uses.get(name) ?? 0) > 1));
       if (!isDef) {
         return undefined;
       }

@@ -19,15 +19,19 @@ export const schemaForms: readonly SchemaForm[] = ["inline", "compact"];
  * SDK counts them: schema-depth.ts). Each `$defs` entry counts from level
  * 1 wherever it is used, so a deep tool is built again with its shared and
  * recursive messages as definitions, then, if still too deep, with every
- * message as one. A schema still too deep is returned as it is: the strict
+ * message as one. `cycleDefs` (the recursive variant of an inline tool)
+ * starts with the messages on a cycle as definitions. A schema still too deep is returned as it is: the strict
  * checker refuses it at generation, naming the tool, the path and the rule.
  */
 export function buildInForm<T extends { readonly schema: JsonSchema }>(
   build: (policy: DefsPolicy) => T,
   strict: boolean,
   form: SchemaForm,
+  cycleDefs = false,
 ): T {
-  const first = build(form === "compact" ? "shared" : "inline");
+  const first = build(
+    form === "compact" ? "shared" : cycleDefs ? "cycles" : "inline",
+  );
   if (!strict || fits(first)) {
     return first;
   }

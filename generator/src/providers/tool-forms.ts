@@ -1,0 +1,88 @@
+/**
+ * A tool's provider forms (provider-forms.ts) from its request message:
+ * for a tool on a message cycle, the variant of its schema that the tool's
+ * `parameters` is not (docs/compat.md, "$defs and $ref") is built here, and
+ * each provider gets the one it takes:
+ *
+ * |                  | non-strict tool   | strict tool                          |
+ * | ---------------- | ----------------- | ------------------------------------ |
+ * | `parameters`     | recursive         | stop (recursive with OpenAI alone and `schema=compact`) |
+ * | openai           | = parameters      | recursive, if OpenAI strict takes it |
+ * | anthropic        | = parameters      | recursive                            |
+ * | anthropicStrict  | —                 | the SDK's transform of stop          |
+ * | gemini           | = parameters      | stop                                 |
+ * | geminiParameters | from stop         | from stop                            |
+ */
+
+import type { DescMessage, DescMethod } from "../read/descriptors.js";
+import { buildToolSchema, type Recursion } from "../schema/build-schema.js";
+import { canonicalJson } from "../schema/canonical-json.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import { reachesCycle } from "../schema/reaches-cycle.js";
+import type { SchemaForm } from "../schema/schema-form.js";
+import type { SchemaRules } from "../schema/schema-rules.js";
+import { checkOpenAiStrict } from "./openai-strict.js";
+import { providerForms, type ProviderForms } from "./provider-forms.js";
+
+/** What a tool's schema was built from, and the schema. */
+export interface ToolSchemaSource {
+  readonly message: DescMessage;
+  readonly strict: boolean;
+  readonly method: DescMethod;
+  readonly form: SchemaForm;
+  /** `strictCycles` of buildToolSchema: OpenAI is the one provider enforced. */
+  readonly strictCycles: boolean;
+  readonly rules: SchemaRules | undefined;
+  /** The tool's `parameters` and its canonical text. */
+  readonly parameters: JsonSchema;
+  readonly parametersJson: string;
+}
+
+/**
+ * The variant of `parameters` a non-strict tool's schema is built in:
+ * recursive (docs/compat.md, "$defs and $ref"). A strict tool's follows
+ * the form and the enforced providers (undefined).
+ */
+export function parametersRecursion(strict: boolean): Recursion | undefined {
+  return strict ? undefined : "refs";
+}
+
+/** The provider forms of a tool (see the file's comment). */
+export function toolForms(tool: ToolSchemaSource): ProviderForms {
+  const { strict, parameters } = tool;
+  if (!reachesCycle(tool.message)) {
+    return providerForms({ strict, parameters });
+  }
+  const recursiveParameters =
+    !strict || (tool.strictCycles && tool.form === "compact");
+  const other = variant(tool, recursiveParameters ? "stop" : "refs");
+  if (other === undefined) {
+    return providerForms({ strict, parameters });
+  }
+  if (recursiveParameters) {
+    return providerForms({ strict, parameters, stop: other });
+  }
+  return providerForms({
+    strict,
+    parameters,
+    recursive: other,
+    openai: checkOpenAiStrict(other).length === 0,
+  });
+}
+
+/** The tool's schema in the `recursion` variant, or undefined when it is `parameters`. */
+function variant(
+  tool: ToolSchemaSource,
+  recursion: Recursion,
+): JsonSchema | undefined {
+  const built = buildToolSchema(
+    tool.message,
+    tool.strict,
+    tool.method,
+    tool.form,
+    tool.strictCycles,
+    tool.rules,
+    recursion,
+  ).schema;
+  return canonicalJson(built) === tool.parametersJson ? undefined : built;
+}
