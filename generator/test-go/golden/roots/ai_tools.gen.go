@@ -75,8 +75,8 @@ func AllTools() []AgentTool {
 }
 
 // toolProviderForms holds, per tool, each provider's form of its schema
-// where it differs from Parameters (the Anthropic strict one with its
-// counts, Gemini's OpenAPI subset), as JSON text that AnthropicTools,
+// where it differs from Parameters, a strict tool's counts for Anthropic's
+// limits and Gemini's OpenAPI subset, as JSON text that AnthropicTools,
 // OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
 // select from.
 var toolProviderForms = map[string]string{
