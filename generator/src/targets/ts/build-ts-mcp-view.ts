@@ -1,7 +1,6 @@
 import type { ProblemCollector } from "../../errors.js";
 import { checkMcpServiceNames } from "../../model/mcp-services.js";
 import type { GeneratorModel, McpServiceModel } from "../../model/model.js";
-import type { JsonValue } from "../../schema/json-schema.js";
 import {
   tsFileName,
   tsMethodExpr,
@@ -96,7 +95,7 @@ export function buildTsMcpView(
       tools: s.tools.map((t) => ({
         constName: constNames.get(t)!,
         method: tsMethodExpr(serviceLocal, t.method),
-        outputSchema: tsLiteral(JSON.parse(t.outputSchemaJson) as JsonValue),
+        outputSchema: tsLiteral(t.outputSchemaJson),
         outputWrapKey: tsString(t.outputWrapKey),
         readOnlyHint: String(t.hints.readOnly),
         destructiveHint: String(t.hints.destructive),

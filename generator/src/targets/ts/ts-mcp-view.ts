@@ -73,7 +73,7 @@ export interface TsMcpToolView {
   readonly constName: string;
   /** The method descriptor expression, e.g. `LinkService.method.createLink`. */
   readonly method: string;
-  /** The output schema as an object literal. */
+  /** The output schema as a string literal of its JSON text. */
   readonly outputSchema: string;
   /** Quoted wrap key: `""`, `"messages"` or `"value"`. */
   readonly outputWrapKey: string;

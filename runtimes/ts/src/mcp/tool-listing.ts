@@ -90,7 +90,9 @@ export function listTool(
     description: m.tool.description,
     inputSchema: { ...schema, type: "object" },
     outputSchema: {
-      ...(structuredClone(m.outputSchema) as { [key: string]: unknown }),
+      ...((typeof m.outputSchema === "string"
+        ? JSON.parse(m.outputSchema)
+        : structuredClone(m.outputSchema)) as { [key: string]: unknown }),
       type: "object",
     },
   };
