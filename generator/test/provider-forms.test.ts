@@ -79,8 +79,12 @@ describe.each(goldenCases())("provider forms of case %s", (caseName) => {
       // runtimes/python/tests.
       const stop = stopOf(tool, forms);
       expect(geminiParameters, at).toEqual(geminiParametersForm(stop) ?? null);
-      const strictForm = forms["anthropicStrict"];
+      // Absent when it is `parameters` (as parsed JSON).
+      const strictForm = forms["anthropicStrict"] ?? parameters;
       expect(strictForm, at).toEqual(anthropicStrictForm(stop));
+      if ("anthropicStrict" in forms) {
+        expect(forms["anthropicStrict"], at).not.toEqual(parameters);
+      }
       expect(checkAnthropicStrict(strictForm), at).toEqual([]);
       const counts = countAnthropicStrictParameters(strictForm);
       expect(forms["anthropicStrictCounts"], at).toEqual({

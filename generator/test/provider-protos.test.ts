@@ -56,7 +56,7 @@ const checkers: Record<
   },
   "anthropic strict (anthropicStrict)": {
     strictOnly: true,
-    check: (t) => checkAnthropicStrict(t.forms["anthropicStrict"]),
+    check: (t) => checkAnthropicStrict(t.forms["anthropicStrict"] ?? t.schema),
   },
   "gemini parametersJsonSchema (gemini)": {
     strictOnly: false,

@@ -248,7 +248,8 @@ function strictFormOf(
     readonly unions: number;
   };
   return {
-    schema: trees["anthropicStrict"],
+    // Absent when it is the schema itself.
+    schema: trees["anthropicStrict"] ?? schema,
     counts: {
       optionalParameters: counts.optional,
       unionParameters: counts.unions,

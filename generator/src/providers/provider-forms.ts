@@ -10,8 +10,9 @@
  *   recursion OpenAI strict mode takes;
  * - `anthropic`: Anthropic's `input_schema` without strict, likewise;
  * - `anthropicStrict`, `anthropicStrictCounts` (strict tools only): the
- *   `input_schema` sent with `strict: true` (anthropic-strict-form.ts) and
- *   its optional and union parameters (the per-request limits);
+ *   `input_schema` sent with `strict: true` (anthropic-strict-form.ts),
+ *   when not `parameters` (as parsed JSON), and its optional and union
+ *   parameters (the per-request limits), always;
  * - `gemini`: Gemini's `parametersJsonSchema`, when not `parameters`;
  * - `geminiParameters`: Gemini's OpenAPI-subset `parameters`
  *   (gemini-parameters-form.ts), `null` when none remains.
@@ -38,6 +39,8 @@ import { geminiParametersForm } from "./gemini-parameters-form.js";
 export interface ToolSchemas {
   readonly strict: boolean;
   readonly parameters: unknown;
+  /** The canonical text of `parameters`, when known. */
+  readonly parametersJson?: string;
   /** The stop variant, when `parameters` is the recursive one. */
   readonly stop?: unknown;
   /** The recursive variant, when `parameters` is the stop one (a strict tool). */
@@ -63,7 +66,8 @@ export type ProviderForms =
 /** The provider forms of a tool with these schemas (see the file's comment). */
 export function providerForms(tool: ToolSchemas): ProviderForms {
   const forms: JsonSchema = {};
-  const stop = tool.stop ?? tool.parameters;
+  const parameters = tool.parameters as JsonValue;
+  const stop = tool.stop ?? parameters;
   if (tool.strict) {
     if (tool.recursive !== undefined) {
       if (tool.openai === true) {
@@ -84,7 +88,10 @@ export function providerForms(tool: ToolSchemas): ProviderForms {
       throw e;
     }
     const counts = countAnthropicStrictParameters(strictForm);
-    forms["anthropicStrict"] = strictForm;
+    const parametersJson = tool.parametersJson ?? canonicalJson(parameters);
+    if (canonicalJson(strictForm) !== parametersJson) {
+      forms["anthropicStrict"] = strictForm;
+    }
     forms["anthropicStrictCounts"] = {
       optional: counts.optionalParameters,
       unions: counts.unionParameters,

@@ -9,7 +9,7 @@
  * | `parameters`     | recursive         | stop (recursive with OpenAI alone and `schema=compact`) |
  * | openai           | = parameters      | recursive, if OpenAI strict takes it |
  * | anthropic        | = parameters      | recursive                            |
- * | anthropicStrict  | —                 | the SDK's transform of stop          |
+ * | anthropicStrict  | —                 | the SDK's transform of stop (if not = parameters) |
  * | gemini           | = parameters      | stop                                 |
  * | geminiParameters | from stop         | from stop                            |
  */
@@ -49,22 +49,23 @@ export function parametersRecursion(strict: boolean): Recursion | undefined {
 
 /** The provider forms of a tool (see the file's comment). */
 export function toolForms(tool: ToolSchemaSource): ProviderForms {
-  const { strict, parameters } = tool;
+  const { strict, parameters, parametersJson } = tool;
   if (!reachesCycle(tool.message)) {
-    return providerForms({ strict, parameters });
+    return providerForms({ strict, parameters, parametersJson });
   }
   const recursiveParameters =
     !strict || (tool.strictCycles && tool.form === "compact");
   const other = variant(tool, recursiveParameters ? "stop" : "refs");
   if (other === undefined) {
-    return providerForms({ strict, parameters });
+    return providerForms({ strict, parameters, parametersJson });
   }
   if (recursiveParameters) {
-    return providerForms({ strict, parameters, stop: other });
+    return providerForms({ strict, parameters, parametersJson, stop: other });
   }
   return providerForms({
     strict,
     parameters,
+    parametersJson,
     recursive: other,
     openai: checkOpenAiStrict(other).length === 0,
   });

@@ -112,12 +112,12 @@ func AllTools() []AgentTool {
 // OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
 // select from.
 var toolProviderForms = map[string]string{
-	"aitools_test_alltools_v1_NoteService_CreateNote":                 `{"anthropicStrict":{"additionalProperties":false,"properties":{"text":{"description":"The note's text.","type":"string"}},"required":["text"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"text":{"description":"The note's text.","type":"STRING"}},"required":["text"],"type":"OBJECT"}}`,
-	"aitools_test_alltools_v1_NoteService_GetNote":                    `{"anthropicStrict":{"additionalProperties":false,"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"string"}},"required":["id"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`,
+	"aitools_test_alltools_v1_NoteService_CreateNote":                 `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"text":{"description":"The note's text.","type":"STRING"}},"required":["text"],"type":"OBJECT"}}`,
+	"aitools_test_alltools_v1_NoteService_GetNote":                    `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`,
 	"aitools_test_alltools_v1_NoteService_Tag":                        `{"geminiParameters":null}`,
-	"aitools_test_alltools_v1_NoteService_WatchNotes":                 `{"anthropicStrict":{"additionalProperties":false,"properties":{"limit":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["limit"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":1},"geminiParameters":{"properties":{"limit":{"nullable":true,"type":"INTEGER"}},"required":["limit"],"type":"OBJECT"}}`,
-	"gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry": `{"anthropicStrict":{"additionalProperties":false,"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"string"}},"required":["id"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`,
-	"notes_list": `{"anthropicStrict":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":null}`,
+	"aitools_test_alltools_v1_NoteService_WatchNotes":                 `{"anthropicStrictCounts":{"optional":0,"unions":1},"geminiParameters":{"properties":{"limit":{"nullable":true,"type":"INTEGER"}},"required":["limit"],"type":"OBJECT"}}`,
+	"gj9h57nl1z_RenewalNotificationService_RenewContractBeforeExpiry": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`,
+	"notes_list": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":null}`,
 }
 
 // responseFieldPrefixes maps the JSON name of a response field holding an

@@ -110,8 +110,8 @@ func AllTools() []AgentTool {
 // OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
 // select from.
 var toolProviderForms = map[string]string{
-	"notes_create": `{"anthropicStrict":{"additionalProperties":false,"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`,
-	"notes_get":    `{"anthropicStrict":{"additionalProperties":false,"properties":{"note_id":{"description":"An id alias such as \"note-1\".","type":"string"}},"required":["note_id"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"note_id":{"description":"An id alias such as \"note-1\".","type":"STRING"}},"required":["note_id"],"type":"OBJECT"}}`,
+	"notes_create": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`,
+	"notes_get":    `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"note_id":{"description":"An id alias such as \"note-1\".","type":"STRING"}},"required":["note_id"],"type":"OBJECT"}}`,
 	"notes_put":    `{"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"STRING"},"text":{"type":"STRING"},"views":{"type":"INTEGER"}},"required":["id","text","views"],"type":"OBJECT"}}`,
 	"notes_watch":  `{"geminiParameters":{"properties":{"count":{"type":"INTEGER"}},"required":["count"],"type":"OBJECT"}}`,
 	"tags_list":    `{"geminiParameters":null}`,

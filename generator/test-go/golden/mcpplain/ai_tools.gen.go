@@ -38,7 +38,7 @@ func AllTools() []AgentTool {
 // OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
 // select from.
 var toolProviderForms = map[string]string{
-	"greet": `{"anthropicStrict":{"additionalProperties":false,"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"}}`,
+	"greet": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"}}`,
 }
 
 // The rest of this file is the runtime of protoc-gen-ai-tools (runtimes/go),

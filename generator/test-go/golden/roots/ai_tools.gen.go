@@ -81,7 +81,7 @@ func AllTools() []AgentTool {
 // select from.
 var toolProviderForms = map[string]string{
 	"root_empty_loose":  `{"geminiParameters":null}`,
-	"root_empty_strict": `{"anthropicStrict":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":null}`,
+	"root_empty_strict": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":null}`,
 	"root_struct_loose": `{"geminiParameters":null}`,
 }
 

@@ -48,7 +48,7 @@ func AllTools() []AgentTool {
 // select from.
 var toolProviderForms = map[string]string{
 	"unpacked_loose":  `{"geminiParameters":{"properties":{"label":{"description":"Kept: no OUTPUT_ONLY.","type":"STRING"},"name":{"description":"Kept.","type":"STRING"},"nested":{"properties":{"client_note":{"type":"STRING"}},"required":["client_note"],"type":"OBJECT"}},"required":["name","label","nested"],"type":"OBJECT"}}`,
-	"unpacked_strict": `{"anthropicStrict":{"additionalProperties":false,"properties":{"label":{"description":"Kept: no OUTPUT_ONLY.","type":"string"},"name":{"description":"Kept.","type":"string"},"nested":{"additionalProperties":false,"properties":{"client_note":{"type":"string"}},"required":["client_note"],"type":"object"}},"required":["name","label","nested"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"label":{"description":"Kept: no OUTPUT_ONLY.","type":"STRING"},"name":{"description":"Kept.","type":"STRING"},"nested":{"properties":{"client_note":{"type":"STRING"}},"required":["client_note"],"type":"OBJECT"}},"required":["name","label","nested"],"type":"OBJECT"}}`,
+	"unpacked_strict": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"label":{"description":"Kept: no OUTPUT_ONLY.","type":"STRING"},"name":{"description":"Kept.","type":"STRING"},"nested":{"properties":{"client_note":{"type":"STRING"}},"required":["client_note"],"type":"OBJECT"}},"required":["name","label","nested"],"type":"OBJECT"}}`,
 }
 
 // The rest of this file is the runtime of protoc-gen-ai-tools (runtimes/go),

@@ -54,7 +54,7 @@ func AllTools() []AgentTool {
 // OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
 // select from.
 var toolProviderForms = map[string]string{
-	"accounts_get": `{"anthropicStrict":{"additionalProperties":false,"properties":{"id":{"description":"An id alias such as \"acct-1\".","type":"string"},"workspace_id":{"type":"string"}},"required":["id","workspace_id"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"acct-1\".","type":"STRING"},"workspace_id":{"type":"STRING"}},"required":["id","workspace_id"],"type":"OBJECT"}}`,
+	"accounts_get": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"acct-1\".","type":"STRING"},"workspace_id":{"type":"STRING"}},"required":["id","workspace_id"],"type":"OBJECT"}}`,
 	"steps_list":   `{"geminiParameters":{"properties":{"account_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"}},"required":["account_id"],"type":"OBJECT"}}`,
 }
 
