@@ -23,6 +23,8 @@
 //               the request) whose resource IDENTIFIER must be sent
 //   boundNull   path-bound fields (google.api.http) that are nullable, not
 //               required or missing from the schema
+//   recursive   tools whose OpenAI form (forms.openai ?? parameters) keeps
+//               recursion (a $ref cycle), strict ones in brackets
 //   masks       top-level FieldMask fields whose schema example (snake_case
 //               paths), through the TypeScript runtime's argument check
 //               (runtimes/ts/dist) and protobuf-es fromJson, decodes to
@@ -63,7 +65,8 @@ const { values: opt } = parseArgs({
 const load = (file) => import(pathToFileURL(resolve(opt.dist, file)).href);
 const gen = await load("index.js");
 const { httpBoundFields } = await load("schema/http-bound-fields.js");
-const { isIdentifier, isRequired } = await load("annotations.js");
+const { isIdentifier, isRequired } = await load("read/annotations.js");
+const { findRefCycles } = await load("providers/schema-walk.js");
 
 const runtimeDist = join(repoRoot, "runtimes", "ts", "dist");
 const { checkArguments } = await import(
@@ -278,8 +281,17 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
     enumSites: 0,
     createId: [],
     boundNull: [],
+    recursive: [],
   };
   for (const tool of tools) {
+    const forms =
+      tool.formsJson === undefined ? {} : JSON.parse(tool.formsJson);
+    if (
+      findRefCycles(forms.openai ?? JSON.parse(tool.schemaJson), false).length >
+      0
+    ) {
+      facts.recursive.push(tool);
+    }
     const schema = JSON.parse(tool.schemaJson);
     const defs = schema.$defs;
     walk(
@@ -305,7 +317,9 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
     enumStuck: `${facts.enumFields.size} [${facts.enumSites}]`,
     createId: facts.createId.length,
     boundNull: facts.boundNull.length,
+    recursive: `${facts.recursive.length} [${facts.recursive.filter((t) => t.strict).length}]`,
     masks: `${masks[0]}/${masks[1]}`,
+    recursiveTools: facts.recursive.map((t) => t.name),
     boundNullSites: facts.boundNull,
     createIdTools: facts.createId,
   });
@@ -321,6 +335,7 @@ if (opt.json) {
     "enumStuck",
     "createId",
     "boundNull",
+    "recursive",
     "masks",
   ];
   console.table(rows, columns);

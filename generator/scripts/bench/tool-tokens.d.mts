@@ -6,6 +6,8 @@ export interface CountedTool {
   readonly description: string;
   readonly strict: boolean;
   readonly schemaJson: string;
+  /** The provider forms (ToolModel.formsJson): `openai` replaces the schema. */
+  readonly formsJson?: string;
 }
 
 export function countO200k(text: string): number;

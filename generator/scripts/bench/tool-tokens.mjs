@@ -14,7 +14,9 @@ export function countO200k(text) {
 /**
  * The tool list in OpenAI's Chat Completions function-tool form, as JSON
  * without whitespace: `[{"type":"function","function":{"name",
- * "description","parameters","strict"}}, …]`.
+ * "description","parameters","strict"}}, …]`. A tool with provider forms
+ * (`formsJson`) is sent in its `openai` form when it has one, as the
+ * adapters send it.
  */
 export function openAiToolList(tools) {
   return JSON.stringify(
@@ -23,11 +25,16 @@ export function openAiToolList(tools) {
       function: {
         name: t.name,
         description: t.description,
-        parameters: JSON.parse(t.schemaJson),
+        parameters: openAiParameters(t),
         strict: t.strict,
       },
     })),
   );
+}
+
+function openAiParameters(tool) {
+  const forms = tool.formsJson === undefined ? {} : JSON.parse(tool.formsJson);
+  return forms.openai ?? JSON.parse(tool.schemaJson);
 }
 
 /**
