@@ -168,7 +168,7 @@ def test_generated_tools_are_frozen() -> None:
     # The generated provider forms are frozen as well.
     assert tool.forms is not None
     with pytest.raises(TypeError):
-        tool.forms["anthropicStrict"]["type"] = "array"
+        tool.forms["anthropicStrictCounts"]["optional"] = 1
     with pytest.raises(TypeError):
         tool.forms["extra"] = {}  # type: ignore[index]
     # Copies and pickles of a frozen tool are equal, and frozen too.
