@@ -30,7 +30,12 @@ import {
 } from "./ts-doc.js";
 import { tsKey, tsLiteral, tsString } from "./ts-literal.js";
 import { tsInstallComment } from "./ts-install.js";
-import { laid, layImport, layStatement } from "./ts-tool-layout.js";
+import {
+  laid,
+  layImport,
+  layStatement,
+  type LaidScalar,
+} from "./ts-tool-layout.js";
 import {
   esImportsComment,
   esModulePath,
@@ -279,7 +284,7 @@ function laidStatements(
     ),
     knownAliasPrefixes: layStatement(
       "export const knownAliasPrefixes: readonly string[] =",
-      laid.array(model.knownAliasPrefixes.map((p) => laid.json(p, unsure))),
+      laid.array(model.knownAliasPrefixes.map((p) => laid.json(p))),
     ),
     toolMethods: layStatement(
       `const toolMethods: ${toolMethodsType} =`,
@@ -298,7 +303,7 @@ function laidStatements(
               },
               ...toolMethodData(tool).map(([key, value]) => ({
                 key,
-                value: laid.json(value, unsure),
+                value: laid.json(value),
               })),
             ],
             true,
@@ -342,8 +347,8 @@ export function tsToolDeclarationDoc(
  * The data of a tool's ToolMethod beyond its tool and method: the argument
  * table, the deadline (`timeoutMs`) and `validate`, those set.
  */
-export function toolMethodData(tool: ToolModel): [string, JsonValue][] {
-  const out: [string, JsonValue][] = [];
+export function toolMethodData(tool: ToolModel): [string, LaidScalar][] {
+  const out: [string, LaidScalar][] = [];
   if (tool.argumentsJson !== "") {
     out.push(["arguments", tool.argumentsJson]);
   }

@@ -1,13 +1,12 @@
-import type { JsonValue } from "../../schema/json-schema.js";
-import { tsObjectKey, tsStringExpr, type TsUnsure } from "./ts-doc.js";
+import { tsStringExpr } from "./ts-doc.js";
 
 // The statements of ai_tools.gen.ts that grow with the API besides the
 // tools (allTools, knownAliasPrefixes, toolMethods), laid out directly, without
 // building a document: the same decisions prettier's printer makes for the
 // document ts-doc.ts builds (which build-ts-view.ts uses when this returns
 // undefined), taken from the widths of each part printed flat. It covers
-// ASCII text, no array of numbers too long for its line (prettier fills
-// those); test/ts-format.test.ts holds both to prettier's output.
+// ASCII text and values no deeper than the objects and arrays built here;
+// test/ts-format.test.ts holds both to prettier's output.
 
 const width = 80;
 // eslint-disable-next-line no-control-regex -- any character outside ASCII
@@ -25,11 +24,10 @@ interface Laid {
   /**
    * `string`, `chain` (a member expression) and `atom` (null, negative
    * numbers, identifiers, `{}`, `[]`) may move after `key:`; `short`
-   * (booleans, other numbers) never does; `object`, `array` and `numbers`
-   * (an array of numbers only) are containers.
+   * (booleans, other numbers) never does; `object` and `array` are
+   * containers.
    */
-  readonly kind:
-    "string" | "chain" | "atom" | "short" | "object" | "array" | "numbers";
+  readonly kind: "string" | "chain" | "atom" | "short" | "object" | "array";
   /** The text of a string or atom. */
   readonly text?: string;
   /** An object's printed keys and values. */
@@ -49,9 +47,10 @@ function atom(text: string, kind: "string" | "chain" | "atom" | "short"): Laid {
   return { width: text.length, forced: false, kind, text };
 }
 
-const objectTypes = new Set(["object", "array", "numbers"]);
+/** A scalar: the values of the statements laid out here are no deeper. */
+export type LaidScalar = string | number | boolean | null;
 
-function lay(value: JsonValue, unsure: TsUnsure): Laid {
+function lay(value: LaidScalar): Laid {
   if (value === null) {
     return atom("null", "atom");
   }
@@ -68,55 +67,6 @@ function lay(value: JsonValue, unsure: TsUnsure): Laid {
     case "boolean":
       return atom(String(value), "short");
   }
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      return atom("[]", "atom");
-    }
-    const elements = value.map((v) => lay(v, unsure));
-    // `[` + elements joined by ", " + `]`
-    let w = 2 * elements.length;
-    let forced = false;
-    let numbers = true;
-    let sameKind = true;
-    const kind0 = elements[0]!.kind;
-    for (let i = 0; i < elements.length; i++) {
-      const e = elements[i]!;
-      w += e.width;
-      forced ||= e.forced;
-      numbers &&= typeof e.text === "string" && /^-?\d/.test(e.text);
-      sameKind &&=
-        objectTypes.has(e.kind) &&
-        (e.kind === "array" || e.kind === "numbers"
-          ? kind0 === "array" || kind0 === "numbers"
-          : e.kind === kind0) &&
-        (e.entries ?? e.elements ?? [0]).length > 1;
-    }
-    if (numbers) {
-      // Prettier fills such an array when it breaks: printValue bails.
-      return { width: w, forced: false, kind: "numbers", elements };
-    }
-    return {
-      width: w,
-      forced: forced || (elements.length > 1 && sameKind),
-      kind: "array",
-      elements,
-    };
-  }
-  const entries: Entry[] = [];
-  // `{ ` + entries joined by ", " + ` }`
-  let w = 2;
-  let forced = false;
-  for (const k in value) {
-    const key = tsObjectKey(k, unsure);
-    const v = lay(value[k]!, unsure);
-    entries.push({ key, value: v });
-    w += key.length + 2 + v.width + 2;
-    forced ||= v.forced;
-  }
-  if (entries.length === 0) {
-    return atom("{}", "atom");
-  }
-  return { width: w, forced, kind: "object", entries };
 }
 
 /** The value on one line. */
@@ -141,9 +91,6 @@ const spaces = (n: number): string => (indents[n] ??= " ".repeat(n));
 function printValue(v: Laid, indent: number, col: number): string {
   if (!v.forced && col + v.width + 1 <= width) {
     return flat(v);
-  }
-  if (v.kind === "numbers") {
-    throw new Bail();
   }
   if (v.entries !== undefined) {
     const inner = indent + 2;
@@ -202,8 +149,8 @@ export const laid = {
   /** Text printed as it is: an identifier, a member expression (`chain`). */
   text: (text: string, kind: "chain" | "atom" = "atom"): Laid =>
     atom(text, kind),
-  /** A JSON value. */
-  json: (value: JsonValue, unsure: TsUnsure): Laid => lay(value, unsure),
+  /** A string, number, boolean or null. */
+  json: (value: LaidScalar): Laid => lay(value),
   /**
    * An object literal of printed keys; `expanded`: a line break after `{`
    * in the source, which prettier keeps.
@@ -221,7 +168,7 @@ export const laid = {
     }
     return { width: w, forced, kind: "object", entries };
   },
-  /** An array literal (not of numbers only). */
+  /** An array literal. */
   array: (elements: readonly Laid[]): Laid => {
     if (elements.length === 0) {
       return atom("[]", "atom");
