@@ -106,7 +106,7 @@ describe("recursion in the default inline form (case cycles)", () => {
   const model = buildRequest("cycles").then(modelOf);
 
   it("writes a non-strict tool's recursion with $ref in parameters, its only form", async () => {
-    for (const name of ["count_tokens", "fail_activity_loose"]) {
+    for (const name of ["count_tokens", "fail_activity_loose", "evaluate"]) {
       const tool = toolOf(await model, name);
       const parameters = parametersOf(tool);
       expect(recursive(parameters), name).toBe(true);
@@ -134,8 +134,33 @@ describe("recursion in the default inline form (case cycles)", () => {
     expect(schema["required"]).not.toContain("properties");
   });
 
+  it("leaves a oneof member that closes a cycle out of its branch's required in a non-strict tool", async () => {
+    const parameters = parametersOf(toolOf(await model, "evaluate"));
+    const expr = (parameters["$defs"] as Record<string, unknown>)["Expr"] as {
+      anyOf: { required: string[]; properties: Record<string, unknown> }[];
+    };
+    expect(expr.anyOf.map((b) => b.required)).toEqual([["number"], [], []]);
+    // Strict: every member required in its branch, as before.
+    const strict = formsOf(toolOf(await model, "evaluate_strict"));
+    const strictExpr = (
+      (strict["openai"] as Record<string, unknown>)["$defs"] as Record<
+        string,
+        { anyOf: { required: string[] }[] }
+      >
+    )["Expr"]!;
+    expect(strictExpr.anyOf.map((b) => b.required)).toEqual([
+      ["number"],
+      ["negated"],
+      ["sum"],
+    ]);
+  });
+
   it("gives a strict tool's recursion to OpenAI and Anthropic, and stops it elsewhere", async () => {
-    for (const name of ["count_tokens_strict", "fail_activity"]) {
+    for (const name of [
+      "count_tokens_strict",
+      "fail_activity",
+      "evaluate_strict",
+    ]) {
       const tool = toolOf(await model, name);
       const forms = formsOf(tool);
       const parameters = parametersOf(tool);

@@ -565,6 +565,8 @@ interface Member {
   readonly name: string;
   readonly schema: JsonSchema;
   readonly oneof: DescOneof;
+  /** The member closes a cycle of message types (SchemaDefs.isCyclic). */
+  readonly cyclic: boolean;
 }
 
 function expandMessage(
@@ -606,7 +608,12 @@ function expandMessage(
         typeof hint === "string" ? `${description}\n\n${hint}` : description;
     }
     if (field.oneof !== undefined) {
-      members.push({ name: field.name, schema, oneof: field.oneof });
+      members.push({
+        name: field.name,
+        schema,
+        oneof: field.oneof,
+        cyclic: ctx.defs.isCyclic(field),
+      });
       if (!oneofs.includes(field.oneof)) {
         oneofs.push(field.oneof);
       }
@@ -631,7 +638,8 @@ function expandMessage(
   // required, and in a compact schema, which writes the message's other
   // fields once, not once per member (and where a member that closes a
   // cycle must not be required in a non-strict tool, as Gemini needs):
-  // there it is treated like several oneofs.
+  // there it is treated like several oneofs. In a branch of a non-strict
+  // tool, a member that closes a cycle is not required either.
   if (oneofs.length === 1 && !(ctx.strict && atRoot) && !ctx.compact) {
     if (atRoot) {
       ctx.oneofGroups.push({
@@ -645,7 +653,8 @@ function expandMessage(
         const branch: JsonSchema = {
           type: "object",
           properties: withMember(properties, m),
-          required: [...required, m.name],
+          required:
+            m.cyclic && !ctx.strict ? [...required] : [...required, m.name],
         };
         if (ctx.strict) {
           branch["additionalProperties"] = false;
