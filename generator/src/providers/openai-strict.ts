@@ -195,7 +195,8 @@ function cleanSince(
  * it refers to, in first-reference order) goes to the node rules of
  * openai-strict-rules.ts; the walk keeps what spans nodes: depth, the
  * size totals, the `$defs` queue, and the clean sub-schemas it need not
- * walk again.
+ * walk again. One closure over that state (about 160 lines), as each of
+ * its short inner functions reads and updates it.
  */
 function createStrictChecker(root: unknown): StrictChecker {
   const violations: StrictViolation[] = [];
