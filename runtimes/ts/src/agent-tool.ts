@@ -30,7 +30,10 @@ export interface ProviderForms {
   readonly openai?: JsonObject;
   /** Anthropic's `input_schema` without strict tool use. */
   readonly anthropic?: JsonObject;
-  /** Anthropic's `input_schema` with strict tool use (a strict tool only). */
+  /**
+   * Anthropic's `input_schema` with strict tool use (a strict tool only;
+   * absent when equal to `parameters`).
+   */
   readonly anthropicStrict?: JsonObject;
   /** What `anthropicStrict` adds to a request's strict tool use limits. */
   readonly anthropicStrictCounts?: AnthropicStrictCounts;
@@ -80,20 +83,17 @@ export function parametersOf(
 }
 
 /**
- * A provider form the generator wrote for the tool, or an error naming the
- * tool when it has none (a tool written by hand).
+ * The provider forms the generator wrote for the tool, or an error naming
+ * the tool when it has none (a tool written by hand).
  */
-export function generatedForm<K extends keyof ProviderForms>(
-  tool: AgentTool,
-  key: K,
-): NonNullable<ProviderForms[K]> | null {
+export function formsOf(tool: AgentTool): ProviderForms {
   const forms = tool.forms;
-  if (forms === undefined || !(key in forms)) {
+  if (forms === undefined) {
     throw new Error(
       `tool ${JSON.stringify(tool.name)} has no generated provider forms: generate it with protoc-gen-ai-tools`,
     );
   }
-  return forms[key] ?? null;
+  return forms;
 }
 
 /**

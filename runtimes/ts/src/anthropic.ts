@@ -1,4 +1,4 @@
-import { generatedForm, parametersOf, type AgentTool } from "./agent-tool.js";
+import { formsOf, parametersOf, type AgentTool } from "./agent-tool.js";
 import {
   checkAnthropicStrictRequest,
   type AnthropicStrictCounts,
@@ -27,8 +27,9 @@ export interface AnthropicToolOptions {
  * copy of the generated form: `forms.anthropic`, else `parameters`), and
  * `strict: true` when asked for and the tool is strict; the schema is then
  * the strict tool use form the generator wrote (`forms.anthropicStrict`,
- * what Anthropic's SDK makes of the schema), which a tool written by hand
- * does not have (an error naming the tool).
+ * what Anthropic's SDK makes of the schema, absent when that is
+ * `parameters`), which a tool written by hand does not have (an error
+ * naming the tool).
  */
 export function toAnthropicTool(
   tool: AgentTool,
@@ -40,7 +41,7 @@ export function toAnthropicTool(
       description: tool.description,
       input_schema: objectSchema(
         tool,
-        structuredClone(generatedForm(tool, "anthropicStrict") ?? {}),
+        structuredClone(formsOf(tool).anthropicStrict ?? tool.parameters),
       ),
       strict: true,
     };
@@ -84,10 +85,7 @@ export function toAnthropicTools(
     for (const t of tools) {
       if (t.strict) {
         counts.push(
-          generatedForm(t, "anthropicStrictCounts") ?? {
-            optional: 0,
-            unions: 0,
-          },
+          formsOf(t).anthropicStrictCounts ?? { optional: 0, unions: 0 },
         );
       }
     }

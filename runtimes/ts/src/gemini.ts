@@ -1,4 +1,4 @@
-import { generatedForm, parametersOf, type AgentTool } from "./agent-tool.js";
+import { formsOf, parametersOf, type AgentTool } from "./agent-tool.js";
 import { geminiLimits } from "./provider-limits.js";
 
 /** A Gemini function declaration (`FunctionDeclaration` of `@google/genai`). */
@@ -43,8 +43,8 @@ export function toGeminiFunctionDeclaration(
     description: tool.description,
   };
   if (options.form === "parameters") {
-    const parameters = generatedForm(tool, "geminiParameters");
-    if (parameters !== null) {
+    const parameters = formsOf(tool).geminiParameters;
+    if (parameters !== undefined && parameters !== null) {
       declaration.parameters = structuredClone(parameters);
     }
   } else {
