@@ -291,7 +291,7 @@ export function countAnthropicStrictParameters(
  * Adds one sub-schema met by a walk (`forEachSchema`) to the counts of
  * {@link countAnthropicStrictParameters}.
  */
-export function countAnthropicStrictParameter(
+function countAnthropicStrictParameter(
   at: SchemaVisit,
   counts: { optionalParameters: number; unionParameters: number },
 ): void {
@@ -303,8 +303,7 @@ export function countAnthropicStrictParameter(
     counts.optionalParameters++;
   }
   // `!== undefined` rather than `in`: the same answer for JSON, and for a
-  // schema tree (provider-checks.ts) that holds an undefined value the
-  // text leaves out.
+  // schema tree that holds an undefined value the text leaves out.
   if (node["anyOf"] !== undefined || Array.isArray(node["type"])) {
     counts.unionParameters++;
   }

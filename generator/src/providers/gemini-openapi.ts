@@ -1,10 +1,11 @@
 /**
  * An offline checker for a Gemini function declaration's `parameters`: the
  * Gemini API's `Schema` message, "a select subset of an OpenAPI 3.0 schema
- * object". The generator never emits this form; the runtimes' adapters
- * derive it from the generated schema for users who need `parameters`
- * (docs/compat.md, "What providers accept"), and their shared vectors
- * (e2e/vectors/providers) are checked against this checker.
+ * object". The generator writes this form as each tool's
+ * `geminiParameters` (gemini-parameters-form.ts) for users who need
+ * `parameters` (docs/compat.md, "What providers accept"); its tests hold
+ * the forms of the test APIs and the shared vectors
+ * (e2e/vectors/providers) to this checker.
  *
  * Sources of the rules: the `Schema` reference of the Gemini API
  * (https://ai.google.dev/api/caching#Schema: fields `type`, `format`,
