@@ -3,7 +3,7 @@ import { builders, printer, utils } from "prettier/doc";
 /** A document of prettier's printer. */
 export type Doc = builders.Doc;
 import type { JsonValue } from "../../schema/json-schema.js";
-import { tsString } from "./ts-literal.js";
+import { tsSingleQuoted, tsString } from "./ts-literal.js";
 
 const {
   breakParent,
@@ -60,32 +60,20 @@ const nonAscii = /[^\u0000-\u007f]/;
  * `"` dropped and `'` escaped.
  */
 export function tsStringExpr(value: string): TsExpr {
-  return { doc: preferredQuotes(tsString(value)), kind: "string" };
-}
-
-function preferredQuotes(literal: string): string {
-  if (literal.indexOf('"', 1) === literal.length - 1) {
-    return literal; // no double quote inside
-  }
-  const content = literal.slice(1, -1);
   let doubles = 0;
   let singles = 0;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    if (c === 0x22) {
-      doubles++;
-    } else if (c === 0x27) {
+  for (let i = value.indexOf('"'); i !== -1; i = value.indexOf('"', i + 1)) {
+    doubles++;
+  }
+  if (doubles > 0) {
+    for (let i = value.indexOf("'"); i !== -1; i = value.indexOf("'", i + 1)) {
       singles++;
     }
   }
-  if (doubles <= singles) {
-    return literal;
-  }
-  return `'${content.replace(
-    /\\(.)|(["'])/gs,
-    (match, escaped?: string, quote?: string) =>
-      escaped === '"' ? '"' : quote === "'" ? "\\'" : match,
-  )}'`;
+  return {
+    doc: doubles > singles ? tsSingleQuoted(value) : tsString(value),
+    kind: "string",
+  };
 }
 
 /** A JSON number: prettier writes an exponent without `+`. */
@@ -117,7 +105,7 @@ export function tsStringKey(key: string, unsure: TsUnsure): string {
   if (nonAscii.test(key)) {
     unsure(`object key ${JSON.stringify(key)}`);
   }
-  return preferredQuotes(tsString(key));
+  return tsStringExpr(key).doc as string;
 }
 
 /**

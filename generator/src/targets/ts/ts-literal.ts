@@ -54,6 +54,19 @@ export function tsString(s: string): string {
   return `"${s.replace(specialAll, escapeChar)}"`;
 }
 
+const specialSingleAll =
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern finds, to escape them
+  /['\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\$\{/g;
+
+/**
+ * A single-quoted TypeScript string literal of `s`, escaped as
+ * {@link tsString} escapes, with `'` escaped instead of `"`: what prettier
+ * makes of a literal holding more double than single quotes (JSON text).
+ */
+export function tsSingleQuoted(s: string): string {
+  return `'${s.replace(specialSingleAll, (c) => (c === "'" ? "\\'" : escapeChar(c)))}'`;
+}
+
 const identifierKey = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
