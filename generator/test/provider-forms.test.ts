@@ -10,6 +10,7 @@ import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
 import { checkGeminiOpenApi } from "../src/providers/gemini-openapi.js";
 import { geminiParametersForm } from "../src/providers/gemini-parameters-form.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
+import { providerForms } from "../src/providers/provider-forms.js";
 import { findRefCycles } from "../src/providers/schema-walk.js";
 import { modelOf, toolOf } from "./support/model.js";
 import { buildRequest, goldenCases } from "./support/request.js";
@@ -184,5 +185,32 @@ describe("recursion in the default inline form (case cycles)", () => {
         description: "The failure that caused this one.",
       });
     }
+  });
+});
+
+describe("providerForms", () => {
+  it("leaves out what equals parameters, and says where the SDK's transform would refuse a strict tool", () => {
+    const plain = {
+      type: "object",
+      properties: { id: { type: "string" } },
+      required: ["id"],
+      additionalProperties: false,
+    };
+    // The Anthropic strict form is the schema itself: left out.
+    expect(providerForms({ strict: true, parameters: plain })).toMatchObject({
+      formsJson:
+        '{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"type":"STRING"}},"required":["id"],"type":"OBJECT"}}',
+    });
+    const free = { ...plain, properties: { id: {} } };
+    expect(providerForms({ strict: false, parameters: free })).toMatchObject({
+      formsJson: '{"geminiParameters":null}',
+    });
+    expect(providerForms({ strict: true, parameters: free })).toEqual({
+      problem: {
+        path: "#/properties/id",
+        message:
+          "a schema needs a type, anyOf, oneOf or allOf, or a const or non-empty enum of strings, numbers, booleans or null",
+      },
+    });
   });
 });
