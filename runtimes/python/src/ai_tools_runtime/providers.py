@@ -14,7 +14,7 @@ providers accept"), or ``parameters`` where it wrote none."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Required, TypedDict
 
 from ._agent_tool import AgentTool, _thaw
@@ -196,10 +196,19 @@ def anthropic_tools(tools: Sequence[AgentTool], *, strict: bool = False) -> list
     raises ValueError, as Anthropic would refuse it."""
     out = [anthropic_tool(t, strict=strict) for t in tools]
     if strict:
-        check_anthropic_strict_request(
-            _generated_form(t, "anthropicStrictCounts") for t in tools if t.strict
-        )
+        check_anthropic_strict_request(_strict_counts(t) for t in tools if t.strict)
     return out
+
+
+_NO_COUNTS: dict[str, int] = {"optional": 0, "unions": 0}
+
+
+def _strict_counts(tool: AgentTool) -> Mapping[str, Any]:
+    """The generator's ``anthropicStrictCounts`` of a strict tool with forms
+    (:func:`anthropic_tool` has refused one without), zero where the forms
+    leave them out, as in the TypeScript and Go runtimes."""
+    counts: Mapping[str, Any] = (tool.forms or {}).get("anthropicStrictCounts", _NO_COUNTS)
+    return counts
 
 
 def gemini_function_declaration(
