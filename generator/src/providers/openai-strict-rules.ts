@@ -2,11 +2,28 @@
  * The rules of OpenAI strict mode that one schema node breaks by itself
  * (keywords, types, values, object and array keywords, a `$ref`'s target),
  * and the size limits: what openai-strict.ts's walk applies to each node
- * it reaches. The keyword lists and limits are exported from
- * openai-strict.ts.
+ * it reaches. The keyword lists and limits are in openai-strict-keywords.ts
+ * (exported from openai-strict.ts).
  */
 
-import { isPlainObject, quote, show, type JsonObject } from "./schema-walk.js";
+import {
+  isPlainObject,
+  quote,
+  show,
+  unescapePointer,
+  type JsonObject,
+} from "./schema-walk.js";
+import {
+  bit,
+  holds,
+  keywordBits,
+  openAiStrictFormats,
+  openAiStrictLimits,
+  openAiStrictTypes,
+  openAiStrictUnsupportedKeywords,
+  type Held,
+  type StrictKeyword,
+} from "./openai-strict-keywords.js";
 import { createStringMemo } from "../schema/string-memo.js";
 
 // Schemas repeat the same few patterns (durations, field masks, base64):
@@ -20,141 +37,9 @@ const isValidPattern = createStringMemo((pattern) => {
   }
 });
 
-/** Values of `format` that OpenAI strict mode accepts. */
-export const openAiStrictFormats: readonly string[] = [
-  "date-time",
-  "time",
-  "date",
-  "duration",
-  "email",
-  "hostname",
-  "ipv4",
-  "ipv6",
-  "uuid",
-];
-
-/** Values of `type` that OpenAI strict mode accepts. */
-export const openAiStrictTypes: readonly string[] = [
-  "string",
-  "number",
-  "boolean",
-  "integer",
-  "object",
-  "array",
-  "null",
-];
-
-const strictKeywords = [
-  "type",
-  "title",
-  "description",
-  "properties",
-  "required",
-  "additionalProperties",
-  "items",
-  "enum",
-  "const",
-  "anyOf",
-  "format",
-  "pattern",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minItems",
-  "maxItems",
-  "$ref",
-  "$defs",
-] as const;
-
-/** Every keyword the checker accepts on a schema node. */
-export const openAiStrictKeywords: readonly string[] = strictKeywords;
-
-/**
- * Standard JSON Schema keywords that OpenAI strict mode does not support;
- * reported as "not supported" rather than "unknown".
- */
-export const openAiStrictUnsupportedKeywords: readonly string[] = [
-  "allOf",
-  "oneOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "patternProperties",
-  "propertyNames",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "minProperties",
-  "maxProperties",
-  "minLength",
-  "maxLength",
-  "uniqueItems",
-  "contains",
-  "minContains",
-  "maxContains",
-  "prefixItems",
-  "additionalItems",
-  "contentEncoding",
-  "contentMediaType",
-  "contentSchema",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "nullable",
-  "definitions",
-  "$schema",
-  "$id",
-  "$anchor",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$comment",
-];
-
-/** The size limits of OpenAI strict mode. */
-export const openAiStrictLimits = {
-  /** Object properties in the whole schema, definitions included. */
-  maxProperties: 5_000,
-  /**
-   * Sub-schema steps from the root to any sub-schema (property, `items`,
-   * `anyOf` branch, `$defs` entry; `$ref` adds nothing), as OpenAI's SDK
-   * counts them.
-   */
-  maxDepth: 10,
-  /** Enum values in the whole schema. */
-  maxEnumValues: 1_000,
-  /** A string enum with more values than this is subject to `maxLargeEnumChars`. */
-  largeStringEnumValues: 250,
-  /** Characters across the values of one large string enum. */
-  maxLargeEnumChars: 15_000,
-  /** Characters across property names, definition names, enum and const values. */
-  maxTotalChars: 120_000,
-} as const;
-
 const unsupportedSet = new Set(openAiStrictUnsupportedKeywords);
 const typeSet = new Set(openAiStrictTypes);
 const formatSet = new Set(openAiStrictFormats);
-
-export type StrictKeyword = (typeof strictKeywords)[number];
-
-/**
- * One bit per keyword of {@link openAiStrictKeywords}: the walk notes the
- * keywords a node holds as one number (its first pass over the node's
- * keys), and the rules test bits instead of looking properties up.
- */
-export const keywordBits = new Map<string, number>(
-  strictKeywords.map((k, i) => [k, 1 << i]),
-);
-export const bit = Object.fromEntries(keywordBits) as Record<
-  StrictKeyword,
-  number
->;
 
 /** Keywords that only apply to a node of the given types. */
 const typedKeywords: ReadonlyArray<
@@ -211,17 +96,6 @@ const arrayCountBits = bit.minItems | bit.maxItems;
 const singleTypes = new Map<string, readonly string[]>(
   openAiStrictTypes.map((t) => [t, [t]]),
 );
-
-/** A schema node with the bits of the strict keywords it holds. */
-export interface Held {
-  readonly node: JsonObject;
-  /** One bit per keyword held ({@link keywordBits}). */
-  readonly keywords: number;
-}
-
-export function holds(held: Held, keyword: StrictKeyword): boolean {
-  return (held.keywords & bit[keyword]) !== 0;
-}
 
 /** Where a node sits, as the rules need it: its JSON Pointer, and whether it is the root. */
 export interface NodePlace {
@@ -807,8 +681,4 @@ const highSurrogate = /[\uD800-\uDBFF]/;
 export function codePoints(s: string): number {
   // Without a high surrogate every code unit is a code point.
   return highSurrogate.test(s) ? Array.from(s).length : s.length;
-}
-
-export function unescapePointer(token: string): string {
-  return token.replaceAll("~1", "/").replaceAll("~0", "~");
 }

@@ -42,16 +42,18 @@ import {
   type JsonObject,
 } from "./schema-walk.js";
 import {
+  holds,
+  openAiStrictLimits,
+  type Held,
+} from "./openai-strict-keywords.js";
+import {
   checkAnyOfNode,
   checkArrayNode,
   checkRefNode,
   checkTypedNode,
   codePoints,
-  holds,
-  openAiStrictLimits,
   readKeywords,
   reportLimits,
-  type Held,
   type StrictTotals,
 } from "./openai-strict-rules.js";
 
@@ -61,7 +63,7 @@ export {
   openAiStrictLimits,
   openAiStrictTypes,
   openAiStrictUnsupportedKeywords,
-} from "./openai-strict-rules.js";
+} from "./openai-strict-keywords.js";
 
 /** One rule of OpenAI strict mode that a schema breaks. */
 export interface StrictViolation {

@@ -63,6 +63,11 @@ export function escapePointer(name: string): string {
   return name.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
+/** A JSON Pointer token as the name it escapes (the inverse of {@link escapePointer}). */
+export function unescapePointer(token: string): string {
+  return token.replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
 /** How a keyword holds sub-schemas. */
 type KeywordShape = "one" | "list" | "map";
 

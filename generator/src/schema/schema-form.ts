@@ -1,4 +1,4 @@
-import { openAiStrictLimits } from "../providers/openai-strict.js";
+import { openAiStrictLimits } from "../providers/openai-strict-keywords.js";
 import type { DefsPolicy } from "./schema-defs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { exceedsDepth } from "./schema-depth.js";

@@ -2,7 +2,7 @@ import type { DescEnum, DescField } from "../read/descriptors.js";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { aliasPrefixOf } from "./alias-prefix.js";
 import { anthropicStrictFormats } from "../providers/anthropic-strict.js";
-import { openAiStrictFormats } from "../providers/openai-strict.js";
+import { openAiStrictFormats } from "../providers/openai-strict-keywords.js";
 import type { JsonSchema } from "./json-schema.js";
 import { translateRe2Pattern } from "./validate-pattern.js";
 import {
