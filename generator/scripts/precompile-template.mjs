@@ -37,7 +37,9 @@ export function templateOptions() {
 export function precompileTemplate(name, source, partials) {
   for (const node of partialsOf(Handlebars.parse(source))) {
     if (node.name.type !== "PathExpression") {
-      throw new Error(`${name}${at(node)}: a dynamic partial is not supported`);
+      throw new Error(
+        `${JSON.stringify(name)}${at(node)}: a dynamic partial is not supported`,
+      );
     }
     if (!partials.has(node.name.original)) {
       throw new Error(
@@ -48,9 +50,8 @@ export function precompileTemplate(name, source, partials) {
   try {
     return Handlebars.precompile(source, templateOptions());
   } catch (e) {
-    throw new Error(`${name}: ${e instanceof Error ? e.message : String(e)}`, {
-      cause: e,
-    });
+    const message = e instanceof Error ? e.message : String(e);
+    throw new Error(`${JSON.stringify(name)}: ${message}`, { cause: e });
   }
 }
 

@@ -130,12 +130,12 @@ describe("precompiled templates", () => {
       expect(() =>
         precompileTemplate("t/x", source!, new Set(["t/x"])),
       ).toThrow(
-        `t/x: You specified knownHelpersOnly, but used the unknown helper ${helper}`,
+        `"t/x": You specified knownHelpersOnly, but used the unknown helper ${helper}`,
       );
     }
     expect(() =>
       precompileTemplate("t/x", "{{> (a)}}", new Set(["t/x"])),
-    ).toThrow("t/x:1:0: a dynamic partial is not supported");
+    ).toThrow('"t/x":1:0: a dynamic partial is not supported');
     expect(() =>
       precompileTemplate(
         "t/x",
