@@ -34,7 +34,8 @@ service Canvas {
 `;
 
 // Writes what each provider function builds from AllTools() to $FORMS_OUT,
-// and the error of a strict tool written by hand.
+// and what they make of a strict tool written by hand, with a new name or
+// with a generated tool's name but other Parameters.
 const formsTest = `package gentools
 
 import (
@@ -67,6 +68,14 @@ func TestProviderForms(t *testing.T) {
 	handmade := AgentTool{Name: "handmade", Strict: true, Parameters: json.RawMessage(\`{"type":"object"}\`)}
 	if _, err := AnthropicTools([]AgentTool{handmade}, true); err != nil {
 		out["handmadeError"] = err.Error()
+	}
+	impostor := AllTools()[0]
+	impostor.Parameters = json.RawMessage(\`{"type":"object","properties":{},"additionalProperties":false}\`)
+	if _, err := AnthropicTools([]AgentTool{impostor}, true); err != nil {
+		out["impostorError"] = err.Error()
+	}
+	if out["impostorOpenAI"], err = OpenAIChatTools([]AgentTool{impostor}); err != nil {
+		t.Fatal(err)
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -150,7 +159,9 @@ describe("Go target: provider functions", () => {
   it("writes them and the forms table in every file, the same with the old option, which warns", () => {
     const code = goFile("target=go");
     expect(code).toContain("func AnthropicTools(");
-    expect(code).toContain("var toolProviderForms = map[string]string{");
+    expect(code).toContain(
+      "var toolProviderForms = map[string]generatedForms{",
+    );
     expect(code).not.toContain("func GeminiParameters(");
     expect(code).not.toContain("aitools:");
     const warnings: string[] = [];
@@ -247,5 +258,12 @@ describe("Go target: provider functions", () => {
     expect(got["handmadeError"]).toBe(
       'tool "handmade" has no generated provider forms: generate it with protoc-gen-ai-tools',
     );
+    expect(got["impostorError"]).toBe(
+      'tool "canvas_draw" has no generated provider forms: generate it with protoc-gen-ai-tools',
+    );
+    expect(
+      (got["impostorOpenAI"] as { function: { parameters: unknown } }[])[0]!
+        .function.parameters,
+    ).toEqual({ type: "object", properties: {}, additionalProperties: false });
   }, 120_000);
 });

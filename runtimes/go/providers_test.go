@@ -17,7 +17,7 @@ import (
 
 // useProviderForms installs a table of generated provider forms until the
 // test ends.
-func useProviderForms(t testing.TB, forms map[string]string) {
+func useProviderForms(t testing.TB, forms map[string]generatedForms) {
 	t.Helper()
 	savedForms, savedParsed := toolProviderForms, parsedProviderForms
 	t.Cleanup(func() { toolProviderForms, parsedProviderForms = savedForms, savedParsed })
@@ -81,10 +81,10 @@ func TestAdapterVectors(t *testing.T) {
 	if len(v.Cases) == 0 {
 		t.Fatal("no cases in adapters.json")
 	}
-	forms := map[string]string{}
+	forms := map[string]generatedForms{}
 	for _, tool := range v.Tools {
 		if tool.Forms != nil {
-			forms[tool.Name] = string(tool.Forms)
+			forms[tool.Name] = generatedForms{tool.Parameters, string(tool.Forms)}
 		}
 	}
 	useProviderForms(t, forms)
@@ -123,13 +123,14 @@ func TestAdapterVectors(t *testing.T) {
 func providerTools(t testing.TB, n int, strict bool, optional, unions int) []AgentTool {
 	t.Helper()
 	tools := make([]AgentTool, n)
-	forms := map[string]string{}
+	forms := map[string]generatedForms{}
 	for i := range tools {
 		tools[i] = AgentTool{Name: fmt.Sprintf("tool_%d", i), Description: "d", Strict: strict, Parameters: json.RawMessage(closedSchema)}
-		forms[tools[i].Name] = `{"geminiParameters":` + closedGemini + `}`
+		text := `{"geminiParameters":` + closedGemini + `}`
 		if strict {
-			forms[tools[i].Name] = fmt.Sprintf(`{"anthropicStrict":%s,"anthropicStrictCounts":{"optional":%d,"unions":%d},"geminiParameters":%s}`, closedSchema, optional, unions, closedGemini)
+			text = fmt.Sprintf(`{"anthropicStrict":%s,"anthropicStrictCounts":{"optional":%d,"unions":%d},"geminiParameters":%s}`, closedSchema, optional, unions, closedGemini)
 		}
+		forms[tools[i].Name] = generatedForms{tools[i].Parameters, text}
 	}
 	useProviderForms(t, forms)
 	return tools
@@ -215,18 +216,18 @@ func TestOpenAITools(t *testing.T) {
 }
 
 func TestProviderFormsParsedOnce(t *testing.T) {
-	useProviderForms(t, map[string]string{"t": `{"anthropic":{"type":"object"},"geminiParameters":null}`})
 	tool := AgentTool{Name: "t", Parameters: json.RawMessage(`{}`)}
+	useProviderForms(t, map[string]generatedForms{"t": {tool.Parameters, `{"anthropic":{"type":"object"},"geminiParameters":null}`}})
 	if _, err := AnthropicTools([]AgentTool{tool}, false); err != nil {
 		t.Fatal(err)
 	}
 	// A later change to the table is not read again: the entry was parsed.
-	toolProviderForms["t"] = `not json`
+	toolProviderForms["t"] = generatedForms{tool.Parameters, `not json`}
 	got, err := AnthropicTools([]AgentTool{tool}, false)
 	if err != nil || string(got[0].InputSchema) != `{"type":"object"}` {
 		t.Fatalf("%s, %v", got[0].InputSchema, err)
 	}
-	toolProviderForms["u"] = `not json`
+	toolProviderForms["u"] = generatedForms{nil, `not json`}
 	_, err = AnthropicTools([]AgentTool{{Name: "u"}}, false)
 	if err == nil || !strings.HasPrefix(err.Error(), `tool "u": its generated provider forms are not valid JSON`) {
 		t.Fatalf("bad forms: %v", err)
@@ -236,8 +237,8 @@ func TestProviderFormsParsedOnce(t *testing.T) {
 func TestAnthropicStrictFormLeftOut(t *testing.T) {
 	// Forms without anthropicStrict (equal to Parameters), counts present:
 	// Parameters go out with strict, and the counts still add up.
-	useProviderForms(t, map[string]string{"t": `{"anthropicStrictCounts":{"optional":0,"unions":9},"geminiParameters":null}`})
 	tool := AgentTool{Name: "t", Strict: true, Parameters: json.RawMessage(closedSchema)}
+	useProviderForms(t, map[string]generatedForms{"t": {tool.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":9},"geminiParameters":null}`}})
 	got, err := AnthropicTools([]AgentTool{tool}, true)
 	if err != nil || !got[0].Strict || string(got[0].InputSchema) != closedSchema {
 		t.Fatalf("%+v, %v", got, err)
@@ -245,5 +246,30 @@ func TestAnthropicStrictFormLeftOut(t *testing.T) {
 	_, err = AnthropicTools([]AgentTool{tool, tool}, true)
 	if err == nil || !strings.HasPrefix(err.Error(), "18 parameters with a union type") {
 		t.Fatalf("two tools: %v", err)
+	}
+}
+
+func TestProviderFormsOnlyForTheGeneratedTool(t *testing.T) {
+	generated := AgentTool{Name: "t", Strict: true, Parameters: json.RawMessage(closedSchema)}
+	useProviderForms(t, map[string]generatedForms{"t": {generated.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":` + closedGemini + `}`}})
+	// The same Parameters text in another slice is the generated tool.
+	same := generated
+	same.Parameters = json.RawMessage(closedSchema)
+	if got, err := GeminiFunctionDeclarations([]AgentTool{same}, true); err != nil || string(got[0].Parameters) != closedGemini {
+		t.Fatalf("same parameters: %+v, %v", got, err)
+	}
+	// Other Parameters under the generated name: a tool written by hand.
+	trimmed := generated
+	trimmed.Parameters = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+	want := `tool "t" has no generated provider forms: generate it with protoc-gen-ai-tools`
+	if _, err := GeminiFunctionDeclarations([]AgentTool{trimmed}, true); err == nil || err.Error() != want {
+		t.Fatalf("trimmed parameters, Gemini: %v, want %q", err, want)
+	}
+	if _, err := AnthropicTools([]AgentTool{trimmed}, true); err == nil || err.Error() != want {
+		t.Fatalf("trimmed parameters, Anthropic strict: %v, want %q", err, want)
+	}
+	got, err := OpenAIChatTools([]AgentTool{trimmed})
+	if err != nil || string(got[0].Function.Parameters) != string(trimmed.Parameters) {
+		t.Fatalf("trimmed parameters, OpenAI: %+v, %v", got, err)
 	}
 }

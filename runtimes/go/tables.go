@@ -28,9 +28,10 @@ var toolResponseAliases = map[string]responseAliasTool{}
 // text (docs/runtime.md, "Arguments").
 var toolArguments = map[string]string{}
 
-// toolProviderForms holds, per tool, each provider's form of its schema as
-// JSON text (provider_forms.go; docs/compat.md, "What providers accept").
-var toolProviderForms = map[string]string{}
+// toolProviderForms holds, per tool, its generated Parameters and each
+// provider's form of its schema as JSON text (provider_forms.go;
+// docs/compat.md, "What providers accept").
+var toolProviderForms = map[string]generatedForms{}
 
 // toolTimeouts holds the deadline of the tools whose annotation sets one.
 var toolTimeouts = map[string]time.Duration{}

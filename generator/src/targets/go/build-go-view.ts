@@ -153,10 +153,12 @@ export function buildGoView(
         ]),
       ),
     })),
+    // Each entry names the generated tool's Parameters: the forms apply
+    // only to a tool declared with them (provider_forms.go, formsOf).
     toolProviderForms: mapEntries(
       model.tools.map((tool) => [
         goQuote(tool.name),
-        goRawQuote(tool.formsJson),
+        `{${varNames.get(tool)!}.Parameters, ${goRawQuote(tool.formsJson)}}`,
         "",
       ]),
     ),

@@ -17,8 +17,9 @@ export interface GoFileView {
   /** True when any tool has auto_execute. */
   readonly hasExecutors: boolean;
   /**
-   * Entries of `toolProviderForms` (tool → its provider forms as a quoted
-   * JSON text, docs/compat.md), sorted by tool name.
+   * Entries of `toolProviderForms` (tool → the tool variable's Parameters
+   * and its provider forms as a quoted JSON text, docs/compat.md), sorted
+   * by tool name.
    */
   readonly toolProviderForms: readonly GoMapEntry[];
   /** Entries of `responseFieldPrefixes` (legacy), sorted by key. */

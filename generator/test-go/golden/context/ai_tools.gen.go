@@ -3,6 +3,7 @@
 package gentools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -41,18 +42,27 @@ func AllTools() []AgentTool {
 	}
 }
 
-// toolProviderForms holds, per tool, each provider's form of its schema
-// where it differs from Parameters, a strict tool's counts for Anthropic's
-// limits and Gemini's OpenAPI subset, as JSON text that AnthropicTools,
-// OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
-// select from.
-var toolProviderForms = map[string]string{
-	"notes_create": `{"anthropicStrictCounts":{"optional":0,"unions":1},"geminiParameters":{"properties":{"note":{"description":"The note to create.","properties":{"body":{"description":"A comment is the description when there is no field_context.","type":"STRING"},"color":{"description":"A CSS color \u003c#rrggbb\u003e \u0026 \"named\" colors.","nullable":true,"type":"STRING"},"title":{"description":"The note title, at most 80 characters.","type":"STRING"}},"required":["title","body","color"],"type":"OBJECT"},"tags":{"description":"Tags, lower case.","items":{"type":"STRING"},"type":"ARRAY"}},"required":["note","tags"],"type":"OBJECT"}}`,
-	"notes_list":   `{"geminiParameters":{"properties":{"page_size":{"description":"How many notes, 1 to 100.","type":"INTEGER"},"page_token":{"type":"STRING"}},"required":["page_size","page_token"],"type":"OBJECT"}}`,
+// toolProviderForms holds, per tool, its Parameters and each provider's
+// form of its schema where it differs from Parameters, a strict tool's
+// counts for Anthropic's limits and Gemini's OpenAPI subset, as JSON text
+// that AnthropicTools, OpenAIChatTools, OpenAIResponsesTools and
+// GeminiFunctionDeclarations select from, for a tool with these Parameters.
+var toolProviderForms = map[string]generatedForms{
+	"notes_create": {NotesCreate.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":1},"geminiParameters":{"properties":{"note":{"description":"The note to create.","properties":{"body":{"description":"A comment is the description when there is no field_context.","type":"STRING"},"color":{"description":"A CSS color \u003c#rrggbb\u003e \u0026 \"named\" colors.","nullable":true,"type":"STRING"},"title":{"description":"The note title, at most 80 characters.","type":"STRING"}},"required":["title","body","color"],"type":"OBJECT"},"tags":{"description":"Tags, lower case.","items":{"type":"STRING"},"type":"ARRAY"}},"required":["note","tags"],"type":"OBJECT"}}`},
+	"notes_list":   {NotesList.Parameters, `{"geminiParameters":{"properties":{"page_size":{"description":"How many notes, 1 to 100.","type":"INTEGER"},"page_token":{"type":"STRING"}},"required":["page_size","page_token"],"type":"OBJECT"}}`},
 }
 
 // The rest of this file is the runtime of protoc-gen-ai-tools (runtimes/go),
 // the same in every generated file.
+
+// generatedForms is one entry of toolProviderForms: the Parameters the
+// generated tool was declared with, and its provider forms as JSON text.
+// The forms belong to that tool only: an AgentTool with the same name but
+// other Parameters (written or changed by hand) has none.
+type generatedForms struct {
+	parameters json.RawMessage
+	forms      string
+}
 
 // providerForms is one tool's entry of toolProviderForms: each provider's
 // form of its schema, computed by the generator (docs/compat.md, "What
@@ -80,17 +90,18 @@ type anthropicStrictCounts struct {
 var parsedProviderForms = &sync.Map{}
 
 // formsOf returns the generated provider forms of a tool; nil for a tool
-// the file does not generate (an AgentTool written by hand).
+// the file does not generate (an AgentTool written by hand, even under a
+// generated tool's name: its Parameters are not the generated ones).
 func formsOf(tool AgentTool) (*providerForms, error) {
+	entry, ok := toolProviderForms[tool.Name]
+	if !ok || !bytes.Equal(tool.Parameters, entry.parameters) {
+		return nil, nil
+	}
 	if f, ok := parsedProviderForms.Load(tool.Name); ok {
 		return f.(*providerForms), nil
 	}
-	text, ok := toolProviderForms[tool.Name]
-	if !ok {
-		return nil, nil
-	}
 	f := &providerForms{}
-	if err := json.Unmarshal([]byte(text), f); err != nil {
+	if err := json.Unmarshal([]byte(entry.forms), f); err != nil {
 		return nil, fmt.Errorf("tool %q: its generated provider forms are not valid JSON (%w): generate the file again with protoc-gen-ai-tools", tool.Name, err)
 	}
 	parsedProviderForms.Store(tool.Name, f)

@@ -67,14 +67,14 @@ func AllTools() []AgentTool {
 	}
 }
 
-// toolProviderForms holds, per tool, each provider's form of its schema
-// where it differs from Parameters, a strict tool's counts for Anthropic's
-// limits and Gemini's OpenAPI subset, as JSON text that AnthropicTools,
-// OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
-// select from.
-var toolProviderForms = map[string]string{
-	"twin_put_loose":  `{"geminiParameters":{"properties":{"at":{"format":"date-time","type":"STRING"},"big":{"type":"INTEGER"},"blob":{"format":"byte","type":"STRING"},"flag":{"type":"BOOLEAN"},"id":{"description":"The record to write.\n\nAn id alias such as \"rec-1\".","type":"STRING"},"item":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"items":{"items":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"type":"ARRAY"},"maybe_mood":{"enum":["MOOD_CALM","MOOD_BUSY"],"type":"STRING"},"mood":{"enum":["MOOD_CALM","MOOD_BUSY"],"type":"STRING"},"note":{"type":"STRING"},"numbers":{"items":{"type":"INTEGER"},"type":"ARRAY"},"other":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"ratio":{"type":"NUMBER"},"text":{"type":"STRING"}},"required":["at","big","blob","id","item","items","numbers","ratio"],"type":"OBJECT"}}`,
-	"twin_put_strict": `{"anthropicStrict":{"additionalProperties":false,"properties":{"at":{"format":"date-time","type":"string"},"big":{"type":"integer"},"blob":{"description":"{pattern: ^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$}","type":"string"},"by_name":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"additionalProperties":false,"properties":{"count":{"type":"integer"},"name":{"type":"string"}},"required":["name","count"],"type":"object"}},"required":["key","value"],"type":"object"},"type":"array"},"flag":{"anyOf":[{"type":"boolean"},{"type":"null"}]},"id":{"description":"The record to write.\n\nAn id alias such as \"rec-1\".","type":"string"},"item":{"additionalProperties":false,"properties":{"count":{"type":"integer"},"name":{"type":"string"}},"required":["name","count"],"type":"object"},"items":{"items":{"additionalProperties":false,"properties":{"count":{"type":"integer"},"name":{"type":"string"}},"required":["name","count"],"type":"object"},"type":"array"},"maybe_mood":{"anyOf":[{"enum":["MOOD_CALM","MOOD_BUSY"]},{"type":"null"}]},"mood":{"anyOf":[{"enum":["MOOD_CALM","MOOD_BUSY"]},{"type":"null"}]},"note":{"anyOf":[{"type":"string"},{"type":"null"}]},"numbers":{"items":{"type":"integer"},"type":"array"},"other":{"anyOf":[{"additionalProperties":false,"properties":{"count":{"type":"integer"},"name":{"type":"string"}},"required":["name","count"],"type":"object"},{"type":"null"}]},"ratio":{"type":"number"},"text":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["id","note","big","mood","maybe_mood","item","items","numbers","by_name","at","blob","ratio","flag","text","other"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":6},"geminiParameters":{"properties":{"at":{"format":"date-time","type":"STRING"},"big":{"type":"INTEGER"},"blob":{"pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$","type":"STRING"},"by_name":{"items":{"properties":{"key":{"type":"STRING"},"value":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"flag":{"nullable":true,"type":"BOOLEAN"},"id":{"description":"The record to write.\n\nAn id alias such as \"rec-1\".","type":"STRING"},"item":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"items":{"items":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"type":"ARRAY"},"maybe_mood":{"enum":["MOOD_CALM","MOOD_BUSY"],"nullable":true,"type":"STRING"},"mood":{"enum":["MOOD_CALM","MOOD_BUSY"],"nullable":true,"type":"STRING"},"note":{"nullable":true,"type":"STRING"},"numbers":{"items":{"type":"INTEGER"},"type":"ARRAY"},"other":{"nullable":true,"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"ratio":{"type":"NUMBER"},"text":{"nullable":true,"type":"STRING"}},"required":["id","note","big","mood","maybe_mood","item","items","numbers","by_name","at","blob","ratio","flag","text","other"],"type":"OBJECT"}}`,
+// toolProviderForms holds, per tool, its Parameters and each provider's
+// form of its schema where it differs from Parameters, a strict tool's
+// counts for Anthropic's limits and Gemini's OpenAPI subset, as JSON text
+// that AnthropicTools, OpenAIChatTools, OpenAIResponsesTools and
+// GeminiFunctionDeclarations select from, for a tool with these Parameters.
+var toolProviderForms = map[string]generatedForms{
+	"twin_put_loose":  {TwinPutLoose.Parameters, `{"geminiParameters":{"properties":{"at":{"format":"date-time","type":"STRING"},"big":{"type":"INTEGER"},"blob":{"format":"byte","type":"STRING"},"flag":{"type":"BOOLEAN"},"id":{"description":"The record to write.\n\nAn id alias such as \"rec-1\".","type":"STRING"},"item":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"items":{"items":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"type":"ARRAY"},"maybe_mood":{"enum":["MOOD_CALM","MOOD_BUSY"],"type":"STRING"},"mood":{"enum":["MOOD_CALM","MOOD_BUSY"],"type":"STRING"},"note":{"type":"STRING"},"numbers":{"items":{"type":"INTEGER"},"type":"ARRAY"},"other":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"ratio":{"type":"NUMBER"},"text":{"type":"STRING"}},"required":["at","big","blob","id","item","items","numbers","ratio"],"type":"OBJECT"}}`},
+	"twin_put_strict": {TwinPutStrict.Parameters, `{"anthropicStrict":{"additionalProperties":false,"properties":{"at":{"format":"date-time","type":"string"},"big":{"type":"integer"},"blob":{"description":"{pattern: ^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$}","type":"string"},"by_name":{"items":{"additionalProperties":false,"properties":{"key":{"type":"string"},"value":{"additionalProperties":false,"properties":{"count":{"type":"integer"},"name":{"type":"string"}},"required":["name","count"],"type":"object"}},"required":["key","value"],"type":"object"},"type":"array"},"flag":{"anyOf":[{"type":"boolean"},{"type":"null"}]},"id":{"description":"The record to write.\n\nAn id alias such as \"rec-1\".","type":"string"},"item":{"additionalProperties":false,"properties":{"count":{"type":"integer"},"name":{"type":"string"}},"required":["name","count"],"type":"object"},"items":{"items":{"additionalProperties":false,"properties":{"count":{"type":"integer"},"name":{"type":"string"}},"required":["name","count"],"type":"object"},"type":"array"},"maybe_mood":{"anyOf":[{"enum":["MOOD_CALM","MOOD_BUSY"]},{"type":"null"}]},"mood":{"anyOf":[{"enum":["MOOD_CALM","MOOD_BUSY"]},{"type":"null"}]},"note":{"anyOf":[{"type":"string"},{"type":"null"}]},"numbers":{"items":{"type":"integer"},"type":"array"},"other":{"anyOf":[{"additionalProperties":false,"properties":{"count":{"type":"integer"},"name":{"type":"string"}},"required":["name","count"],"type":"object"},{"type":"null"}]},"ratio":{"type":"number"},"text":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["id","note","big","mood","maybe_mood","item","items","numbers","by_name","at","blob","ratio","flag","text","other"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":6},"geminiParameters":{"properties":{"at":{"format":"date-time","type":"STRING"},"big":{"type":"INTEGER"},"blob":{"pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$","type":"STRING"},"by_name":{"items":{"properties":{"key":{"type":"STRING"},"value":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"}},"required":["key","value"],"type":"OBJECT"},"type":"ARRAY"},"flag":{"nullable":true,"type":"BOOLEAN"},"id":{"description":"The record to write.\n\nAn id alias such as \"rec-1\".","type":"STRING"},"item":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"items":{"items":{"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"type":"ARRAY"},"maybe_mood":{"enum":["MOOD_CALM","MOOD_BUSY"],"nullable":true,"type":"STRING"},"mood":{"enum":["MOOD_CALM","MOOD_BUSY"],"nullable":true,"type":"STRING"},"note":{"nullable":true,"type":"STRING"},"numbers":{"items":{"type":"INTEGER"},"type":"ARRAY"},"other":{"nullable":true,"properties":{"count":{"type":"INTEGER"},"name":{"type":"STRING"}},"required":["name","count"],"type":"OBJECT"},"ratio":{"type":"NUMBER"},"text":{"nullable":true,"type":"STRING"}},"required":["id","note","big","mood","maybe_mood","item","items","numbers","by_name","at","blob","ratio","flag","text","other"],"type":"OBJECT"}}`},
 }
 
 // responseFieldPrefixes maps the JSON name of a response field holding an
@@ -2682,6 +2682,15 @@ func (opaqueResolver) FindExtensionByNumber(message protoreflect.FullName, field
 	return protoregistry.GlobalTypes.FindExtensionByNumber(message, field)
 }
 
+// generatedForms is one entry of toolProviderForms: the Parameters the
+// generated tool was declared with, and its provider forms as JSON text.
+// The forms belong to that tool only: an AgentTool with the same name but
+// other Parameters (written or changed by hand) has none.
+type generatedForms struct {
+	parameters json.RawMessage
+	forms      string
+}
+
 // providerForms is one tool's entry of toolProviderForms: each provider's
 // form of its schema, computed by the generator (docs/compat.md, "What
 // providers accept"). A form left out (nil) is the tool's Parameters;
@@ -2708,17 +2717,18 @@ type anthropicStrictCounts struct {
 var parsedProviderForms = &sync.Map{}
 
 // formsOf returns the generated provider forms of a tool; nil for a tool
-// the file does not generate (an AgentTool written by hand).
+// the file does not generate (an AgentTool written by hand, even under a
+// generated tool's name: its Parameters are not the generated ones).
 func formsOf(tool AgentTool) (*providerForms, error) {
+	entry, ok := toolProviderForms[tool.Name]
+	if !ok || !bytes.Equal(tool.Parameters, entry.parameters) {
+		return nil, nil
+	}
 	if f, ok := parsedProviderForms.Load(tool.Name); ok {
 		return f.(*providerForms), nil
 	}
-	text, ok := toolProviderForms[tool.Name]
-	if !ok {
-		return nil, nil
-	}
 	f := &providerForms{}
-	if err := json.Unmarshal([]byte(text), f); err != nil {
+	if err := json.Unmarshal([]byte(entry.forms), f); err != nil {
 		return nil, fmt.Errorf("tool %q: its generated provider forms are not valid JSON (%w): generate the file again with protoc-gen-ai-tools", tool.Name, err)
 	}
 	parsedProviderForms.Store(tool.Name, f)

@@ -178,26 +178,26 @@ func AllTools() []AgentTool {
 	}
 }
 
-// toolProviderForms holds, per tool, each provider's form of its schema
-// where it differs from Parameters, a strict tool's counts for Anthropic's
-// limits and Gemini's OpenAPI subset, as JSON text that AnthropicTools,
-// OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
-// select from.
-var toolProviderForms = map[string]string{
-	"accounts_list":        `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"page_size":{"type":"INTEGER"},"workspace_id":{"type":"STRING"}},"required":["workspace_id","page_size"],"type":"OBJECT"}}`,
-	"accounts_merge":       `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"note":{"description":"Free text that mentions aliases (\"merge acct-1 into acct-2\").","type":"STRING"},"source_account_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"},"target_account_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"}},"required":["source_account_id","target_account_id","note"],"type":"OBJECT"}}`,
-	"links_create":         `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"page_id":{"description":"The page to add the link to.\n\nUse a page alias such as page-1.","type":"STRING"},"title":{"description":"Display title.","type":"STRING"},"url":{"description":"Target URL.","type":"STRING"},"workspace_id":{"description":"The workspace: a raw UUID, no alias.","type":"STRING"}},"required":["workspace_id","page_id","url","title"],"type":"OBJECT"}}`,
-	"links_delete":         `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"link-1\".","type":"STRING"},"workspace_id":{"type":"STRING"}},"required":["id","workspace_id"],"type":"OBJECT"}}`,
-	"links_get":            `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"Request field named id: a link alias.\n\nAn id alias such as \"link-1\".","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`,
-	"links_list":           `{"geminiParameters":{"properties":{"page_id":{"description":"An id alias such as \"page-1\".","type":"STRING"},"page_size":{"type":"INTEGER"},"workspace_id":{"type":"STRING"}},"required":["workspace_id","page_id","page_size"],"type":"OBJECT"}}`,
-	"links_merge":          `{"geminiParameters":{"properties":{"link_ids":{"description":"Repeated aliased ids.\n\nAn id alias such as \"link-1\".","items":{"type":"STRING"},"type":"ARRAY"},"note":{"description":"Free text: \"merge link-1 into link-2\" must reach the server as written.","type":"STRING"},"target_link_id":{"description":"The target link.\n\nAn id alias such as \"link-1\".","type":"STRING"}},"required":["link_ids","target_link_id","note"],"type":"OBJECT"}}`,
-	"links_ping":           `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":null}`,
-	"links_watch":          `{"geminiParameters":{"properties":{"limit":{"description":"How many events to send.","type":"INTEGER"},"page_id":{"description":"An id alias such as \"page-1\".","type":"STRING"}},"required":["page_id","limit"],"type":"OBJECT"}}`,
-	"page_themes_update":   `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"based_on":{"description":"An aliased id one level down in the request.","properties":{"theme_id":{"description":"An id alias such as \"theme-1\".","type":"STRING"}},"required":["theme_id"],"type":"OBJECT"},"colors":{"properties":{"primary":{"description":"Primary color, e.g. \"#ff0000\".","type":"STRING"},"secondary":{"type":"STRING"}},"required":["primary","secondary"],"type":"OBJECT"},"page_id":{"description":"An id alias such as \"page-1\".","type":"STRING"},"update_mask":{"description":"Comma-separated field paths of UpdatePageThemeRequest, e.g. \"workspace_id,page_id\"; \"*\" for all fields.","type":"STRING"},"workspace_id":{"type":"STRING"}},"required":["workspace_id","page_id","colors","update_mask","based_on"],"type":"OBJECT"}}`,
-	"themes_featured_link": `{"geminiParameters":{"properties":{"theme_id":{"description":"An id alias such as \"theme-1\".","type":"STRING"}},"required":["theme_id"],"type":"OBJECT"}}`,
-	"themes_for_link":      `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"Request field named id: a link alias.\n\nAn id alias such as \"link-1\".","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`,
-	"themes_list":          `{"geminiParameters":{"properties":{"workspace_id":{"type":"STRING"}},"required":["workspace_id"],"type":"OBJECT"}}`,
-	"themes_preview":       `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"theme_id":{"description":"An id alias such as \"theme-1\".","type":"STRING"}},"required":["theme_id"],"type":"OBJECT"}}`,
+// toolProviderForms holds, per tool, its Parameters and each provider's
+// form of its schema where it differs from Parameters, a strict tool's
+// counts for Anthropic's limits and Gemini's OpenAPI subset, as JSON text
+// that AnthropicTools, OpenAIChatTools, OpenAIResponsesTools and
+// GeminiFunctionDeclarations select from, for a tool with these Parameters.
+var toolProviderForms = map[string]generatedForms{
+	"accounts_list":        {AccountsList.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"page_size":{"type":"INTEGER"},"workspace_id":{"type":"STRING"}},"required":["workspace_id","page_size"],"type":"OBJECT"}}`},
+	"accounts_merge":       {AccountsMerge.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"note":{"description":"Free text that mentions aliases (\"merge acct-1 into acct-2\").","type":"STRING"},"source_account_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"},"target_account_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"}},"required":["source_account_id","target_account_id","note"],"type":"OBJECT"}}`},
+	"links_create":         {LinksCreate.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"page_id":{"description":"The page to add the link to.\n\nUse a page alias such as page-1.","type":"STRING"},"title":{"description":"Display title.","type":"STRING"},"url":{"description":"Target URL.","type":"STRING"},"workspace_id":{"description":"The workspace: a raw UUID, no alias.","type":"STRING"}},"required":["workspace_id","page_id","url","title"],"type":"OBJECT"}}`},
+	"links_delete":         {LinksDelete.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"link-1\".","type":"STRING"},"workspace_id":{"type":"STRING"}},"required":["id","workspace_id"],"type":"OBJECT"}}`},
+	"links_get":            {LinksGet.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"Request field named id: a link alias.\n\nAn id alias such as \"link-1\".","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`},
+	"links_list":           {LinksList.Parameters, `{"geminiParameters":{"properties":{"page_id":{"description":"An id alias such as \"page-1\".","type":"STRING"},"page_size":{"type":"INTEGER"},"workspace_id":{"type":"STRING"}},"required":["workspace_id","page_id","page_size"],"type":"OBJECT"}}`},
+	"links_merge":          {LinksMerge.Parameters, `{"geminiParameters":{"properties":{"link_ids":{"description":"Repeated aliased ids.\n\nAn id alias such as \"link-1\".","items":{"type":"STRING"},"type":"ARRAY"},"note":{"description":"Free text: \"merge link-1 into link-2\" must reach the server as written.","type":"STRING"},"target_link_id":{"description":"The target link.\n\nAn id alias such as \"link-1\".","type":"STRING"}},"required":["link_ids","target_link_id","note"],"type":"OBJECT"}}`},
+	"links_ping":           {LinksPing.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":null}`},
+	"links_watch":          {LinksWatch.Parameters, `{"geminiParameters":{"properties":{"limit":{"description":"How many events to send.","type":"INTEGER"},"page_id":{"description":"An id alias such as \"page-1\".","type":"STRING"}},"required":["page_id","limit"],"type":"OBJECT"}}`},
+	"page_themes_update":   {PageThemesUpdate.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"based_on":{"description":"An aliased id one level down in the request.","properties":{"theme_id":{"description":"An id alias such as \"theme-1\".","type":"STRING"}},"required":["theme_id"],"type":"OBJECT"},"colors":{"properties":{"primary":{"description":"Primary color, e.g. \"#ff0000\".","type":"STRING"},"secondary":{"type":"STRING"}},"required":["primary","secondary"],"type":"OBJECT"},"page_id":{"description":"An id alias such as \"page-1\".","type":"STRING"},"update_mask":{"description":"Comma-separated field paths of UpdatePageThemeRequest, e.g. \"workspace_id,page_id\"; \"*\" for all fields.","type":"STRING"},"workspace_id":{"type":"STRING"}},"required":["workspace_id","page_id","colors","update_mask","based_on"],"type":"OBJECT"}}`},
+	"themes_featured_link": {ThemesFeaturedLink.Parameters, `{"geminiParameters":{"properties":{"theme_id":{"description":"An id alias such as \"theme-1\".","type":"STRING"}},"required":["theme_id"],"type":"OBJECT"}}`},
+	"themes_for_link":      {ThemesForLink.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"Request field named id: a link alias.\n\nAn id alias such as \"link-1\".","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`},
+	"themes_list":          {ThemesList.Parameters, `{"geminiParameters":{"properties":{"workspace_id":{"type":"STRING"}},"required":["workspace_id"],"type":"OBJECT"}}`},
+	"themes_preview":       {ThemesPreview.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"theme_id":{"description":"An id alias such as \"theme-1\".","type":"STRING"}},"required":["theme_id"],"type":"OBJECT"}}`},
 }
 
 // responseFieldPrefixes maps the JSON name of a response field holding an
@@ -3106,6 +3106,15 @@ func (opaqueResolver) FindExtensionByNumber(message protoreflect.FullName, field
 	return protoregistry.GlobalTypes.FindExtensionByNumber(message, field)
 }
 
+// generatedForms is one entry of toolProviderForms: the Parameters the
+// generated tool was declared with, and its provider forms as JSON text.
+// The forms belong to that tool only: an AgentTool with the same name but
+// other Parameters (written or changed by hand) has none.
+type generatedForms struct {
+	parameters json.RawMessage
+	forms      string
+}
+
 // providerForms is one tool's entry of toolProviderForms: each provider's
 // form of its schema, computed by the generator (docs/compat.md, "What
 // providers accept"). A form left out (nil) is the tool's Parameters;
@@ -3132,17 +3141,18 @@ type anthropicStrictCounts struct {
 var parsedProviderForms = &sync.Map{}
 
 // formsOf returns the generated provider forms of a tool; nil for a tool
-// the file does not generate (an AgentTool written by hand).
+// the file does not generate (an AgentTool written by hand, even under a
+// generated tool's name: its Parameters are not the generated ones).
 func formsOf(tool AgentTool) (*providerForms, error) {
+	entry, ok := toolProviderForms[tool.Name]
+	if !ok || !bytes.Equal(tool.Parameters, entry.parameters) {
+		return nil, nil
+	}
 	if f, ok := parsedProviderForms.Load(tool.Name); ok {
 		return f.(*providerForms), nil
 	}
-	text, ok := toolProviderForms[tool.Name]
-	if !ok {
-		return nil, nil
-	}
 	f := &providerForms{}
-	if err := json.Unmarshal([]byte(text), f); err != nil {
+	if err := json.Unmarshal([]byte(entry.forms), f); err != nil {
 		return nil, fmt.Errorf("tool %q: its generated provider forms are not valid JSON (%w): generate the file again with protoc-gen-ai-tools", tool.Name, err)
 	}
 	parsedProviderForms.Store(tool.Name, f)

@@ -104,18 +104,18 @@ func AllTools() []AgentTool {
 	}
 }
 
-// toolProviderForms holds, per tool, each provider's form of its schema
-// where it differs from Parameters, a strict tool's counts for Anthropic's
-// limits and Gemini's OpenAPI subset, as JSON text that AnthropicTools,
-// OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
-// select from.
-var toolProviderForms = map[string]string{
-	"notes_create": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`,
-	"notes_get":    `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"note_id":{"description":"An id alias such as \"note-1\".","type":"STRING"}},"required":["note_id"],"type":"OBJECT"}}`,
-	"notes_put":    `{"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"STRING"},"text":{"type":"STRING"},"views":{"type":"INTEGER"}},"required":["id","text","views"],"type":"OBJECT"}}`,
-	"notes_watch":  `{"geminiParameters":{"properties":{"count":{"type":"INTEGER"}},"required":["count"],"type":"OBJECT"}}`,
-	"tags_list":    `{"geminiParameters":null}`,
-	"tags_now":     `{"geminiParameters":null}`,
+// toolProviderForms holds, per tool, its Parameters and each provider's
+// form of its schema where it differs from Parameters, a strict tool's
+// counts for Anthropic's limits and Gemini's OpenAPI subset, as JSON text
+// that AnthropicTools, OpenAIChatTools, OpenAIResponsesTools and
+// GeminiFunctionDeclarations select from, for a tool with these Parameters.
+var toolProviderForms = map[string]generatedForms{
+	"notes_create": {NotesCreate.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`},
+	"notes_get":    {NotesGet.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"note_id":{"description":"An id alias such as \"note-1\".","type":"STRING"}},"required":["note_id"],"type":"OBJECT"}}`},
+	"notes_put":    {NotesPut.Parameters, `{"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"note-1\".","type":"STRING"},"text":{"type":"STRING"},"views":{"type":"INTEGER"}},"required":["id","text","views"],"type":"OBJECT"}}`},
+	"notes_watch":  {NotesWatch.Parameters, `{"geminiParameters":{"properties":{"count":{"type":"INTEGER"}},"required":["count"],"type":"OBJECT"}}`},
+	"tags_list":    {TagsList.Parameters, `{"geminiParameters":null}`},
+	"tags_now":     {TagsNow.Parameters, `{"geminiParameters":null}`},
 }
 
 // responseFieldPrefixes maps the JSON name of a response field holding an
@@ -2742,6 +2742,15 @@ func (opaqueResolver) FindExtensionByNumber(message protoreflect.FullName, field
 	return protoregistry.GlobalTypes.FindExtensionByNumber(message, field)
 }
 
+// generatedForms is one entry of toolProviderForms: the Parameters the
+// generated tool was declared with, and its provider forms as JSON text.
+// The forms belong to that tool only: an AgentTool with the same name but
+// other Parameters (written or changed by hand) has none.
+type generatedForms struct {
+	parameters json.RawMessage
+	forms      string
+}
+
 // providerForms is one tool's entry of toolProviderForms: each provider's
 // form of its schema, computed by the generator (docs/compat.md, "What
 // providers accept"). A form left out (nil) is the tool's Parameters;
@@ -2768,17 +2777,18 @@ type anthropicStrictCounts struct {
 var parsedProviderForms = &sync.Map{}
 
 // formsOf returns the generated provider forms of a tool; nil for a tool
-// the file does not generate (an AgentTool written by hand).
+// the file does not generate (an AgentTool written by hand, even under a
+// generated tool's name: its Parameters are not the generated ones).
 func formsOf(tool AgentTool) (*providerForms, error) {
+	entry, ok := toolProviderForms[tool.Name]
+	if !ok || !bytes.Equal(tool.Parameters, entry.parameters) {
+		return nil, nil
+	}
 	if f, ok := parsedProviderForms.Load(tool.Name); ok {
 		return f.(*providerForms), nil
 	}
-	text, ok := toolProviderForms[tool.Name]
-	if !ok {
-		return nil, nil
-	}
 	f := &providerForms{}
-	if err := json.Unmarshal([]byte(text), f); err != nil {
+	if err := json.Unmarshal([]byte(entry.forms), f); err != nil {
 		return nil, fmt.Errorf("tool %q: its generated provider forms are not valid JSON (%w): generate the file again with protoc-gen-ai-tools", tool.Name, err)
 	}
 	parsedProviderForms.Store(tool.Name, f)

@@ -3,6 +3,7 @@
 package gentools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -48,14 +49,14 @@ func AllTools() []AgentTool {
 	}
 }
 
-// toolProviderForms holds, per tool, each provider's form of its schema
-// where it differs from Parameters, a strict tool's counts for Anthropic's
-// limits and Gemini's OpenAPI subset, as JSON text that AnthropicTools,
-// OpenAIChatTools, OpenAIResponsesTools and GeminiFunctionDeclarations
-// select from.
-var toolProviderForms = map[string]string{
-	"accounts_get": `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"acct-1\".","type":"STRING"},"workspace_id":{"type":"STRING"}},"required":["id","workspace_id"],"type":"OBJECT"}}`,
-	"steps_list":   `{"geminiParameters":{"properties":{"account_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"}},"required":["account_id"],"type":"OBJECT"}}`,
+// toolProviderForms holds, per tool, its Parameters and each provider's
+// form of its schema where it differs from Parameters, a strict tool's
+// counts for Anthropic's limits and Gemini's OpenAPI subset, as JSON text
+// that AnthropicTools, OpenAIChatTools, OpenAIResponsesTools and
+// GeminiFunctionDeclarations select from, for a tool with these Parameters.
+var toolProviderForms = map[string]generatedForms{
+	"accounts_get": {AccountsGet.Parameters, `{"anthropicStrictCounts":{"optional":0,"unions":0},"geminiParameters":{"properties":{"id":{"description":"An id alias such as \"acct-1\".","type":"STRING"},"workspace_id":{"type":"STRING"}},"required":["id","workspace_id"],"type":"OBJECT"}}`},
+	"steps_list":   {StepsList.Parameters, `{"geminiParameters":{"properties":{"account_id":{"description":"An id alias such as \"acct-1\".","type":"STRING"}},"required":["account_id"],"type":"OBJECT"}}`},
 }
 
 // responseFieldPrefixes maps the JSON name of a response field holding an
@@ -886,6 +887,15 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
+// generatedForms is one entry of toolProviderForms: the Parameters the
+// generated tool was declared with, and its provider forms as JSON text.
+// The forms belong to that tool only: an AgentTool with the same name but
+// other Parameters (written or changed by hand) has none.
+type generatedForms struct {
+	parameters json.RawMessage
+	forms      string
+}
+
 // providerForms is one tool's entry of toolProviderForms: each provider's
 // form of its schema, computed by the generator (docs/compat.md, "What
 // providers accept"). A form left out (nil) is the tool's Parameters;
@@ -912,17 +922,18 @@ type anthropicStrictCounts struct {
 var parsedProviderForms = &sync.Map{}
 
 // formsOf returns the generated provider forms of a tool; nil for a tool
-// the file does not generate (an AgentTool written by hand).
+// the file does not generate (an AgentTool written by hand, even under a
+// generated tool's name: its Parameters are not the generated ones).
 func formsOf(tool AgentTool) (*providerForms, error) {
+	entry, ok := toolProviderForms[tool.Name]
+	if !ok || !bytes.Equal(tool.Parameters, entry.parameters) {
+		return nil, nil
+	}
 	if f, ok := parsedProviderForms.Load(tool.Name); ok {
 		return f.(*providerForms), nil
 	}
-	text, ok := toolProviderForms[tool.Name]
-	if !ok {
-		return nil, nil
-	}
 	f := &providerForms{}
-	if err := json.Unmarshal([]byte(text), f); err != nil {
+	if err := json.Unmarshal([]byte(entry.forms), f); err != nil {
 		return nil, fmt.Errorf("tool %q: its generated provider forms are not valid JSON (%w): generate the file again with protoc-gen-ai-tools", tool.Name, err)
 	}
 	parsedProviderForms.Store(tool.Name, f)
