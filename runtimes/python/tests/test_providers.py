@@ -184,6 +184,38 @@ def test_generated_tools_are_frozen() -> None:
         assert copied.forms is None
 
 
+def test_tools_from_json_text_decode_it_on_first_use() -> None:
+    # A generated module declares its tools with from_json: nothing is
+    # decoded before it is read, so a broken text shows only then.
+    broken = AgentTool.from_json("t", "d", False, "{not json", "[]")
+    assert (broken.name, broken.description, broken.strict) == ("t", "d", False)
+    for copied in (copy.deepcopy(broken), pickle.loads(pickle.dumps(broken))):
+        with pytest.raises(json.JSONDecodeError):
+            copied.schema()
+        assert copied.forms is not None
+        with pytest.raises(ValueError, match=r"^not a JSON object: '\[\]'$"):
+            copied.forms.get("openai")
+    # Decoded, it is the tool made from the same values, frozen likewise.
+    text = '{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}'
+    lazy = AgentTool.from_json("t", "d", True, text, '{"geminiParameters":null}')
+    eager = AgentTool("t", "d", True, json.loads(text), {"geminiParameters": None})
+    assert lazy == eager and eager == lazy
+    assert lazy.schema() == eager.schema() == json.loads(text)
+    assert lazy.schema() is not lazy.schema()
+    assert list(lazy.parameters) == ["type", "properties", "required"]
+    assert repr(lazy) == repr(eager)
+    with pytest.raises(TypeError):
+        lazy.parameters["type"] = "array"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        lazy.parameters["properties"]["a"]["type"] = "integer"
+    assert AgentTool.from_json("t", "d", True, text).forms is None
+    # Every generated tool equals its eager copy (schema and forms alike).
+    for tool in ai_tools_gen.all_tools():
+        assert tool.forms is not None
+        forms = {k: tool.forms[k] for k in tool.forms}
+        assert tool == AgentTool(tool.name, tool.description, tool.strict, tool.schema(), forms)
+
+
 # -- the official clients against a local stub ---------------------------------
 
 ANSWERS: dict[str, dict[str, Any]] = {
