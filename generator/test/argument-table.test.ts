@@ -60,9 +60,22 @@ function propertiesOf(branches: Schema[]): Map<string, Schema> {
   return out;
 }
 
+/**
+ * The schema a tool's table is built from: a strict tool sent in two
+ * variants (docs/compat.md, "$defs and $ref") gets the table of the
+ * recursive one, its `anthropic` form or its parameters when the `gemini`
+ * form is the stop one.
+ */
+function tableSchema(tool: ToolModel): Schema {
+  const parameters = JSON.parse(tool.schemaJson) as Schema;
+  const forms = JSON.parse(tool.formsJson) as Record<string, Schema>;
+  if (!tool.strict) return parameters;
+  return forms["anthropic"] ?? parameters;
+}
+
 /** Walk the table and the schema together; returns the nodes reached. */
 function checkTool(tool: ToolModel): number {
-  const root = JSON.parse(tool.schemaJson) as Schema;
+  const root = tableSchema(tool);
   const text = tool.argumentsJson;
   const rootObjects = objects(root, root);
   if (rootObjects.length === 0) {
@@ -276,15 +289,14 @@ describe("required kinds", () => {
       { fields: { key: {}, next: { node: 1 } } },
     ]);
     const strict = table("p3_strict");
-    // Strict: the nullable ones (optional, oneof members) are not required
-    // unless REQUIRED says so; the recursion stop (a closed empty object)
-    // is, as the schema says.
+    // Strict: the nullable ones (optional, oneof members, and `self`,
+    // which closes a cycle: the table is the recursive variant's) are not
+    // required unless REQUIRED says so.
     expect(strict.nodes[0]!.required).toEqual([
       "account_id",
       "title",
       "plain",
       "by_name",
-      "self",
       "entry",
     ]);
     // Fields and required names in declaration order.
@@ -299,10 +311,19 @@ describe("required kinds", () => {
       "self",
       "entry",
     ]);
-    // A strict recursion cut is a closed empty object: a node without fields.
-    expect(strict.nodes.some((n) => Object.keys(n.fields).length === 0)).toBe(
-      true,
-    );
+    // A message reached through a field that closes a cycle (`self`,
+    // Entry's `next`) has a node that requires nothing, REQUIRED fields
+    // included: the stop variant's closed empty object `{}` passes there,
+    // a nested value (the recursive variant) is checked field by field,
+    // and deeper levels reuse the node.
+    const self = strict.nodes[0]!.fields["self"]!.node!;
+    expect(strict.nodes[self]).toEqual({ fields: strict.nodes[0]!.fields });
+    const entry = strict.nodes[0]!.fields["entry"]!.node!;
+    expect(strict.nodes[entry]!.required).toEqual(["key"]);
+    const next = strict.nodes[entry]!.fields["next"]!.node!;
+    expect(strict.nodes[next]).toEqual({
+      fields: { key: {}, next: { node: next } },
+    });
   });
 });
 

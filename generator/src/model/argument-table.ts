@@ -9,6 +9,7 @@ import { methodRequiredFields } from "../schema/method-field-rules.js";
 import { quoteJsonString } from "../schema/canonical-json.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { wellKnownSchema } from "../schema/well-known.js";
+import { closesCycle } from "../schema/reaches-cycle.js";
 import { isFieldMask, maskTarget } from "../schema/mask-target.js";
 import { createMaskNodes } from "./mask-nodes.js";
 
@@ -90,6 +91,14 @@ const { LEGACY_REQUIRED } = FeatureSet_FieldPresence;
  * proto name carries it as `json`. A FieldMask field carries `mask`, an
  * index into the table's `masks` (mask-nodes.ts); `method` is the tool's,
  * whose response a read mask at the root names.
+ *
+ * `stopAccepted` (a strict tool whose providers get two variants of its
+ * schema, docs/compat.md "$defs and $ref"): `root` is the recursive
+ * variant, and the table must also take what the stop variant lets a
+ * model write, the empty object where the recursion stops. So a message
+ * reached through a field that closes a cycle gets a node of its own
+ * that requires nothing (`{}` passes; a nested value is checked field by
+ * field), reused at every depth below.
  */
 export function argumentTable(
   root: JsonSchema,
@@ -97,8 +106,9 @@ export function argumentTable(
   strict: boolean,
   lenientArguments = false,
   method?: DescMethod,
+  stopAccepted = false,
 ): string {
-  const walk = createWalk(root, strict, lenientArguments, method);
+  const walk = createWalk(root, strict, lenientArguments, method, stopAccepted);
   const branches = walk.objectBranches(root);
   if (branches === undefined) {
     return "";
@@ -116,11 +126,14 @@ function createWalk(
   strict: boolean,
   lenientArguments: boolean,
   method: DescMethod | undefined,
+  stopAccepted: boolean,
 ) {
   const { objectBranches, admitsNull, single } = createSchemaShapes(root);
   // Fields the method requires (HTTP-bound, AIP-134 identifiers), loose too.
   const methodRequired = methodRequiredFields(method);
   const byObject = new Map<JsonSchema, TableNode>();
+  /** The nodes that require nothing (`stopAccepted`), by schema object. */
+  const stopByObject = new Map<JsonSchema, TableNode>();
   const bySignature = new Map<string, TableNode>();
   /** Nodes a node below them points back to (recursion through `$ref`). */
   const referenced = new Set<TableNode>();
@@ -131,8 +144,10 @@ function createWalk(
     branches: readonly JsonSchema[],
     message: DescMessage,
     atRoot = false,
+    atStop = false,
   ): TableNode => {
-    const known = byObject.get(key);
+    const nodes = atStop ? stopByObject : byObject;
+    const known = nodes.get(key);
     if (known !== undefined) {
       referenced.add(known);
       return known;
@@ -140,14 +155,17 @@ function createWalk(
     // Registered before its fields, which may lead back to it through a
     // `$ref` (a cycle of definitions).
     const made: TableNode = { id: nextId++, fields: [], required: [] };
-    byObject.set(key, made);
+    nodes.set(key, made);
     fill(made, branches, message, atRoot);
+    if (atStop) {
+      made.required = [];
+    }
     // An equal node met before (the same message expanded again inline)
     // takes its place: its signature names its children by identity.
     const signature = signatureOf(made);
     const same = bySignature.get(signature);
     if (same !== undefined && !referenced.has(made)) {
-      byObject.set(key, same);
+      nodes.set(key, same);
       return same;
     }
     bySignature.set(signature, made);
@@ -249,7 +267,13 @@ function createWalk(
     const target = single(value) ?? value;
     return {
       ...own,
-      node: node(target, branches, child),
+      node: node(
+        target,
+        branches,
+        child,
+        false,
+        stopAccepted && closesCycle(field),
+      ),
       ...(shape === "list" ? { list: true } : {}),
       ...(shape === "map" ? { map: true } : {}),
     };

@@ -8,7 +8,11 @@ import type { DescFile, DescMessage } from "../read/descriptors.js";
 import { checkEditions } from "../read/editions.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
 import type { FormTrees } from "../providers/provider-forms.js";
-import { parametersRecursion, toolForms } from "../providers/tool-forms.js";
+import {
+  parametersRecursion,
+  strictRecursiveVariant,
+  toolForms,
+} from "../providers/tool-forms.js";
 import {
   createProblemCollector,
   GeneratorError,
@@ -319,13 +323,19 @@ export function buildModel(
           responsePrefixes = responseFieldPrefixes(method.output);
           prefixesByResponse.set(method.output, responsePrefixes);
         }
-        // From the schema tree, which the model does not keep.
+        // From the schema tree, which the model does not keep: a strict
+        // tool sent in two variants (recursive and stop) gets the table of
+        // the recursive one that also takes the stop's empty objects.
+        const recursive = def.strict
+          ? strictRecursiveVariant(forms.forms, built.schema as JsonSchema)
+          : undefined;
         const argumentsJson = argumentTable(
-          built.schema as JsonSchema,
+          recursive ?? (built.schema as JsonSchema),
           method.input,
           def.strict,
           lenientArguments,
           method,
+          recursive !== undefined,
         );
         const tool: ToolModel = {
           name: def.name,

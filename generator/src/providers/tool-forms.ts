@@ -22,7 +22,11 @@ import { reachesCycle } from "../schema/reaches-cycle.js";
 import type { SchemaForm } from "../schema/schema-form.js";
 import type { SchemaRules } from "../schema/schema-rules.js";
 import { checkOpenAiStrict } from "./openai-strict.js";
-import { providerForms, type ProviderForms } from "./provider-forms.js";
+import {
+  providerForms,
+  type FormTrees,
+  type ProviderForms,
+} from "./provider-forms.js";
 
 /** What a tool's schema was built from, and the schema. */
 export interface ToolSchemaSource {
@@ -69,6 +73,21 @@ export function toolForms(tool: ToolSchemaSource): ProviderForms {
     recursive: other,
     openai: checkOpenAiStrict(other).length === 0,
   });
+}
+
+/**
+ * The recursive variant of a strict tool whose providers get two (see the
+ * file's comment): its `anthropic` form, or its `parameters` when the
+ * `gemini` form is the stop one; undefined for a tool sent in one.
+ */
+export function strictRecursiveVariant(
+  forms: FormTrees,
+  parameters: JsonSchema,
+): JsonSchema | undefined {
+  if (forms["anthropic"] !== undefined) {
+    return forms["anthropic"] as JsonSchema;
+  }
+  return forms["gemini"] !== undefined ? parameters : undefined;
 }
 
 /** The tool's schema in the `recursion` variant, or undefined when it is `parameters`. */
