@@ -3,7 +3,7 @@ export {
   parseOptions,
   type PluginOptions,
   type Target,
-} from "./read/options.js";
+} from "./options.js";
 export { GeneratorError } from "./errors.js";
 export { buildModel, resolveRequestFiles } from "./model/build-model.js";
 export { toolSelectionOf } from "./model/tool-selection.js";

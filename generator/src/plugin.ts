@@ -11,7 +11,7 @@ import { supportedEditions } from "./read/editions.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { noToolsWarning } from "./model/no-tools.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
-import { parseOptions } from "./read/options.js";
+import { parseOptions } from "./options.js";
 import { createToolChecker, providersOf } from "./providers/provider-checks.js";
 import { createRenderer } from "./render/render.js";
 import {

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { commonOptions } from "../src/read/options.js";
+import { commonOptions } from "../src/options.js";
 import { targets } from "../src/targets/registry.js";
 
 // The plugin as users run it: a separate process started by protoc or buf.

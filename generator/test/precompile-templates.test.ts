@@ -5,7 +5,7 @@ import Handlebars from "handlebars";
 import { beforeAll, describe, expect, it } from "vitest";
 import { precompileTemplate } from "../scripts/precompile-template.mjs";
 import { createProblemCollector } from "../src/errors.js";
-import { parseOptions } from "../src/read/options.js";
+import { parseOptions } from "../src/options.js";
 import { createRenderer } from "../src/render/render.js";
 import { targets, type TargetEntry } from "../src/targets/registry.js";
 import { modelOf } from "./support/model.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createProblemCollector, GeneratorError } from "../src/errors.js";
-import { parseOptions } from "../src/read/options.js";
+import { parseOptions } from "../src/options.js";
 import { generate } from "../src/plugin.js";
 import {
   allProviders,

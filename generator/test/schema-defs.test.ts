@@ -16,7 +16,7 @@ import { checkAnthropicStrict } from "../src/providers/anthropic-strict.js";
 import { checkGeminiJsonSchema } from "../src/providers/gemini-json-schema.js";
 import { checkOpenAiStrict } from "../src/providers/openai-strict.js";
 import { toolSelectionOf } from "../src/model/tool-selection.js";
-import { parseOptions } from "../src/read/options.js";
+import { parseOptions } from "../src/options.js";
 import { buildToolSchema } from "../src/schema/build-schema.js";
 import { schemaDepth } from "../src/schema/schema-depth.js";
 import { compileRequest } from "./support/compile.js";

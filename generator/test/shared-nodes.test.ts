@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createProblemCollector, GeneratorError } from "../src/errors.js";
 import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
 import { toolSelectionOf } from "../src/model/tool-selection.js";
-import { parseOptions } from "../src/read/options.js";
+import { parseOptions } from "../src/options.js";
 import {
   allProviders,
   checkModelTools,

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseOptions } from "../src/read/options.js";
+import { parseOptions } from "../src/options.js";
 import { generate } from "../src/plugin.js";
 import { targets, type TargetEntry } from "../src/targets/registry.js";
 import { buildRequest } from "./support/request.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { methodKind } from "../src/model/method-kind.js";
+import { methodKind } from "../src/schema/method-kind.js";
 import { compileRequest } from "./support/compile.js";
 import { modelOf, toolOf } from "./support/model.js";
 

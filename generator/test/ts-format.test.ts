@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createProblemCollector } from "../src/errors.js";
 import { buildModel, resolveRequestFiles } from "../src/model/build-model.js";
 import { toolSelectionOf } from "../src/model/tool-selection.js";
-import { parseOptions } from "../src/read/options.js";
+import { parseOptions } from "../src/options.js";
 import { generate } from "../src/plugin.js";
 import { createRenderer } from "../src/render/render.js";
 import { buildTsView, formatTs } from "../src/targets/ts/build-ts-view.js";

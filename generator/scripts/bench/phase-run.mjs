@@ -45,15 +45,15 @@ const [
   { targets },
   { createRenderer },
 ] = await Promise.all([
-  load("read-request.js"),
-  load("write-response.js"),
+  load("read/read-request.js"),
+  load("render/write-response.js"),
   load("options.js"),
   load("model/build-model.js"),
   load("model/tool-selection.js"),
   load("errors.js"),
   load("providers/provider-checks.js"),
-  load("targets.js"),
-  load("render.js"),
+  load("targets/registry.js"),
+  load("render/render.js"),
 ]);
 const { create } = await import("@bufbuild/protobuf");
 const { CodeGeneratorResponseSchema } = await import("@bufbuild/protobuf/wkt");

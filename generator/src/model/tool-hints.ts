@@ -1,7 +1,7 @@
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
 import type { ToolHintOptions } from "../read/annotations.js";
 import type { DescMethod } from "../read/descriptors.js";
-import { methodKind } from "./method-kind.js";
+import { methodKind } from "../schema/method-kind.js";
 
 /** A tool's MCP hints (docs/mcp.md, "Tool hints"), every one decided. */
 export interface ToolHints {

@@ -3,7 +3,7 @@ import type {
   DescMessage,
   DescMethod,
 } from "../read/descriptors.js";
-import { hasMethodPrefix, methodKind } from "../model/method-kind.js";
+import { hasMethodPrefix, methodKind } from "./method-kind.js";
 import {
   isDeprecatedField,
   isIdentifierBehavior,

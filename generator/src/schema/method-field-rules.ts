@@ -3,7 +3,7 @@ import type {
   DescMessage,
   DescMethod,
 } from "../read/descriptors.js";
-import { hasMethodPrefix } from "../model/method-kind.js";
+import { hasMethodPrefix } from "./method-kind.js";
 import { isIdentifierBehavior, isRequiredField } from "./field-behavior.js";
 import { httpBoundFields } from "./http-bound-fields.js";
 import { isProtobufType } from "./well-known.js";

@@ -6,7 +6,7 @@
 // run it on a broken page as well as on the real ones.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { parseOptions } from "../../src/read/options.js";
+import { parseOptions } from "../../src/options.js";
 
 /** A Markdown page: its path relative to the repository root, and its text. */
 export interface Page {

@@ -5,7 +5,7 @@ import {
 } from "../../src/model/build-model.js";
 import type { GeneratorModel, ToolModel } from "../../src/model/model.js";
 import { toolSelectionOf } from "../../src/model/tool-selection.js";
-import { parseOptions } from "../../src/read/options.js";
+import { parseOptions } from "../../src/options.js";
 
 /** Build the model of a request, with the tool selection its options ask for. */
 export function modelOf(request: CodeGeneratorRequest): GeneratorModel {

@@ -1,17 +1,17 @@
-import { GeneratorError } from "../errors.js";
+import { GeneratorError } from "./errors.js";
 import {
   methodPatternProblem,
   namePrefixProblem,
   trimPrefixProblem,
-} from "../model/tool-selection.js";
-import { providerProblem } from "../providers/provider-checks.js";
-import { schemaForms } from "../schema/schema-form.js";
+} from "./model/tool-selection.js";
+import { providerProblem } from "./providers/provider-checks.js";
+import { schemaForms } from "./schema/schema-form.js";
 import {
   targets,
   type Target,
   type TargetEntry,
   type TargetOption,
-} from "../targets/registry.js";
+} from "./targets/registry.js";
 
 export type { Target };
 
