@@ -156,7 +156,7 @@ const drawParameters = {
 };
 
 describe("Go target: provider functions", () => {
-  it("writes them and the forms table in every file, the same with the old option, which warns", () => {
+  it("writes them and the forms table in every file", () => {
     const code = goFile("target=go");
     expect(code).toContain("func AnthropicTools(");
     expect(code).toContain(
@@ -164,11 +164,9 @@ describe("Go target: provider functions", () => {
     );
     expect(code).not.toContain("func GeminiParameters(");
     expect(code).not.toContain("aitools:");
-    const warnings: string[] = [];
-    expect(goFile("target=go,provider_forms=true", warnings)).toBe(code);
-    expect(warnings).toEqual([
-      "option provider_forms is no longer needed: the provider forms (AnthropicTools, GeminiFunctionDeclarations, OpenAIChatTools, OpenAIResponsesTools) are always written; remove it",
-    ]);
+    expect(() => goFile("target=go,provider_forms=true")).toThrow(
+      /unknown option "provider_forms"; valid options: .*validate/,
+    );
   });
 
   it("selects the generated forms for AllTools(), gofmt- and vet-clean", () => {

@@ -37,7 +37,7 @@ describe("target registry", () => {
       target: "go",
       common,
       lists,
-      values: { provider_forms: "", validate: "false" },
+      values: { validate: "false" },
     });
     expect(parseOptions("target=ts")).toEqual({
       target: "ts",
@@ -55,7 +55,7 @@ describe("target registry", () => {
 
   it("lists every target's options when a key is unknown", () => {
     expect(() => parseOptions("tsimport=x")).toThrow(
-      'unknown option "tsimport"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, provider_forms, validate, ts_import_path, py_package, M<file>.proto',
+      'unknown option "tsimport"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, validate, ts_import_path, py_package, M<file>.proto',
     );
     expect(() => parseOptions("target=rust")).toThrow(
       'invalid value "rust" for option "target"; valid values: go, ts, py',

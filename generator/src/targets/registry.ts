@@ -101,17 +101,6 @@ function callOptions(options: Readonly<Record<string, string>>): {
 export const targets = {
   go: {
     options: {
-      // Gone: the provider forms are always written. Still read, so that a
-      // configuration giving it gets a warning (optionWarning below), not an
-      // error; "" when not given.
-      provider_forms: {
-        default: "",
-        check: (v) =>
-          v === "true" || v === "false"
-            ? undefined
-            : "valid values: true, false (the option is no longer needed: remove it)",
-        example: "provider_forms=true",
-      },
       validate: {
         default: "false",
         check: (v) =>
@@ -133,10 +122,6 @@ export const targets = {
         ...callOptions(options),
         validate: options["validate"] === "true",
       }),
-    optionWarning: (_model, options) =>
-      options["provider_forms"] === ""
-        ? undefined
-        : "option provider_forms is no longer needed: the provider forms (AnthropicTools, GeminiFunctionDeclarations, OpenAIChatTools, OpenAIResponsesTools) are always written; remove it",
   },
   ts: {
     options: {
