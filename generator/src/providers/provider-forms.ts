@@ -13,7 +13,9 @@
  *   `input_schema` sent with `strict: true` (anthropic-strict-form.ts),
  *   when not `parameters` (as parsed JSON), and its optional and union
  *   parameters (the per-request limits), always;
- * - `gemini`: Gemini's `parametersJsonSchema`, when not `parameters`;
+ * - `gemini`: Gemini's `parametersJsonSchema`, when not `parameters` (a
+ *   strict tool's stop variant; a non-strict tool's recursive one with no
+ *   field that closes a cycle required);
  * - `geminiParameters`: Gemini's OpenAPI-subset `parameters`
  *   (gemini-parameters-form.ts), `null` when none remains.
  *
@@ -47,6 +49,11 @@ export interface ToolSchemas {
   readonly recursive?: unknown;
   /** True when OpenAI strict mode takes `recursive`: then it is OpenAI's form too. */
   readonly openai?: boolean;
+  /**
+   * A non-strict tool's Gemini form, when not `parameters`: the recursive
+   * variant with no field that closes a cycle required.
+   */
+  readonly gemini?: unknown;
 }
 
 /** The forms of one tool, as trees: what the checks judge. */
@@ -96,6 +103,9 @@ export function providerForms(tool: ToolSchemas): ProviderForms {
       optional: counts.optionalParameters,
       unions: counts.unionParameters,
     };
+  }
+  if (tool.gemini !== undefined) {
+    forms["gemini"] = tool.gemini as JsonValue;
   }
   forms["geminiParameters"] = geminiParametersForm(stop) ?? null;
   return { formsJson: canonicalJson(forms), forms };

@@ -10,7 +10,7 @@
  * | openai           | = parameters      | recursive, if OpenAI strict takes it |
  * | anthropic        | = parameters      | recursive                            |
  * | anthropicStrict  | —                 | the SDK's transform of stop (if not = parameters) |
- * | gemini           | = parameters      | stop                                 |
+ * | gemini           | recursive, no field closing a cycle required (if not = parameters) | stop |
  * | geminiParameters | from stop         | from stop                            |
  */
 
@@ -64,7 +64,16 @@ export function toolForms(tool: ToolSchemaSource): ProviderForms {
     return providerForms({ strict, parameters, parametersJson });
   }
   if (recursiveParameters) {
-    return providerForms({ strict, parameters, parametersJson, stop: other });
+    // A non-strict tool's REQUIRED field that closes a cycle is required in
+    // `parameters`; Gemini gets the variant where it is not.
+    const gemini = strict ? undefined : variant(tool, "gemini");
+    return providerForms({
+      strict,
+      parameters,
+      parametersJson,
+      stop: other,
+      ...(gemini === undefined ? {} : { gemini }),
+    });
   }
   return providerForms({
     strict,

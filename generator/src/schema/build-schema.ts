@@ -111,6 +111,12 @@ interface Context {
    * a sentence (oneof-note.ts), never as one whole object per member.
    */
   readonly compact: boolean;
+  /**
+   * The `gemini` variant of a non-strict tool: a field that closes a cycle
+   * is never required, REQUIRED ones included (Gemini refuses a cycle
+   * through required properties).
+   */
+  readonly cyclesOptional: boolean;
 }
 
 /** Thrown when the request message cannot be the root of a tool schema. */
@@ -131,8 +137,9 @@ export class RootSchemaError extends Error {}
  * required apply too (method-field-rules.ts). `recursion` asks for one
  * variant of docs/compat.md, "$defs and $ref", whatever the form and
  * `strictCycles` choose: `refs` (messages on a cycle under `$defs`, short
- * keys, the rest as the form writes it) or `stop` (recursion cut at an
- * empty object, closed in a strict tool).
+ * keys, the rest as the form writes it), `gemini` (as `refs`, a field
+ * that closes a cycle never required: a non-strict tool's Gemini form) or
+ * `stop` (recursion cut at an empty object, closed in a strict tool).
  */
 export function buildToolSchema(
   message: DescMessage,
@@ -147,7 +154,7 @@ export function buildToolSchema(
   const cycles =
     recursion === undefined
       ? compact && (strictCycles || !strict)
-      : recursion === "refs";
+      : recursion !== "stop";
   // An inline tool reaching no cycle is the same in both variants, built
   // without the message graph the definitions need.
   const cycleDefs = cycles && !compact && reachesCycle(message);
@@ -162,6 +169,7 @@ export function buildToolSchema(
         compact,
         rules,
         compact || cycleDefs,
+        recursion === "gemini",
       ),
     strict,
     form,
@@ -171,10 +179,11 @@ export function buildToolSchema(
 
 /**
  * A variant of a tool's schema on a message cycle (docs/compat.md, "$defs
- * and $ref"): `refs`, the recursion written with `$ref`; `stop`, cut at an
+ * and $ref"): `refs`, the recursion written with `$ref`; `gemini`, the
+ * same with no field that closes a cycle required; `stop`, cut at an
  * empty object.
  */
-export type Recursion = "refs" | "stop";
+export type Recursion = "refs" | "gemini" | "stop";
 
 function buildWithDefs(
   message: DescMessage,
@@ -185,6 +194,7 @@ function buildWithDefs(
   compact: boolean,
   rules: SchemaRules,
   shortKeys: boolean,
+  cyclesOptional = false,
 ): ToolSchema {
   const base64Before = base64PatternsWritten();
   const ctx: Context = {
@@ -198,6 +208,7 @@ function buildWithDefs(
     defs: createSchemaDefs(message, policy, strict, cycles, shortKeys, rules),
     refSites: [],
     compact,
+    cyclesOptional,
   };
   const wkt = wellKnownSchema(message.typeName, strict);
   if (wkt !== undefined) {
@@ -621,14 +632,20 @@ function expandMessage(
     }
     const optional = isLeftUnset(field, ctx, child(path, field.name));
     // A message field that closes a cycle is nullable (strict) or not
-    // required, so that the schema has finite values; Gemini takes a cycle
-    // only through a property that is not required.
+    // required, so that the schema has finite values, unless the field
+    // must be sent (REQUIRED, proto2 required: the argument check requires
+    // it too) and the variant is not Gemini's, which takes a cycle only
+    // through a property that is not required.
     const cyclic = ctx.defs.isCyclic(field);
     properties[field.name] =
       ctx.strict && (optional || (cyclic && field.fieldKind === "message"))
         ? nullableWithDescription(schema)
         : schema;
-    if (ctx.strict || (!optional && !cyclic)) {
+    if (
+      ctx.strict ||
+      (!optional &&
+        (!cyclic || (!ctx.cyclesOptional && isRequiredField(field))))
+    ) {
       required.push(field.name);
     }
   }
