@@ -83,7 +83,13 @@ export function pythonFloatRepr(n: number): string {
 }
 
 // Python's str.isprintable() is false for the categories Other (Cc, Cf,
-// Cs, Co, Cn) and Separator (Zl, Zp, Zs), the ASCII space aside.
+// Cs, Co, Cn) and Separator (Zl, Zp, Zs), the ASCII space aside. The
+// categories are read from Node's Unicode tables (17.0 in Node 20), not
+// Python's (14.0 in Python 3.11): a character assigned after Unicode 14
+// (U+1F6DC) is written as itself here, where Python 3.11's repr writes
+// `\U0001f6dc` (unassigned, Cn, to it). Only a string inside a list or
+// dict leftover keyword can hold one; the SDK's output then depends on
+// the Python that runs it.
 const unprintable = /^[\p{C}\p{Z}]$/u;
 
 /** Python's `repr(str)`. */
