@@ -8,11 +8,7 @@ import type { DescFile, DescMessage } from "../read/descriptors.js";
 import { checkEditions } from "../read/editions.js";
 import { checkOpenAiStrict } from "../providers/openai-strict.js";
 import type { FormTrees } from "../providers/provider-forms.js";
-import {
-  parametersRecursion,
-  strictRecursiveVariant,
-  toolForms,
-} from "../providers/tool-forms.js";
+import { strictRecursiveVariant, toolForms } from "../providers/tool-forms.js";
 import {
   createProblemCollector,
   GeneratorError,
@@ -20,7 +16,11 @@ import {
 } from "../errors.js";
 import { canonicalJson, compareUtf8 } from "../schema/canonical-json.js";
 import { wellFormed } from "../schema/well-formed.js";
-import { buildToolSchema, RootSchemaError } from "../schema/build-schema.js";
+import {
+  buildToolSchema,
+  parametersRecursion,
+  RootSchemaError,
+} from "../schema/build-schema.js";
 import {
   checkAliasPrefixes,
   outputPrefix,

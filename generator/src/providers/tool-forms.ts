@@ -42,15 +42,6 @@ export interface ToolSchemaSource {
   readonly parametersJson: string;
 }
 
-/**
- * The variant of `parameters` a non-strict tool's schema is built in:
- * recursive (docs/compat.md, "$defs and $ref"). A strict tool's follows
- * the form and the enforced providers (undefined).
- */
-export function parametersRecursion(strict: boolean): Recursion | undefined {
-  return strict ? undefined : "refs";
-}
-
 /** The provider forms of a tool (see the file's comment). */
 export function toolForms(tool: ToolSchemaSource): ProviderForms {
   const { strict, parameters, parametersJson } = tool;

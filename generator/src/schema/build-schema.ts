@@ -185,6 +185,15 @@ export function buildToolSchema(
  */
 export type Recursion = "refs" | "gemini" | "stop";
 
+/**
+ * The variant of `parameters` a non-strict tool's schema is built in:
+ * recursive (docs/compat.md, "$defs and $ref"). A strict tool's follows
+ * the form and the enforced providers (undefined).
+ */
+export function parametersRecursion(strict: boolean): Recursion | undefined {
+  return strict ? undefined : "refs";
+}
+
 function buildWithDefs(
   message: DescMessage,
   strict: boolean,
