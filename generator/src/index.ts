@@ -1,9 +1,5 @@
 export { protocGenAiTools, generate, type GeneratedFile } from "./plugin.js";
-export {
-  parseOptions,
-  type PluginOptions,
-  type Target,
-} from "./options.js";
+export { parseOptions, type PluginOptions, type Target } from "./options.js";
 export { GeneratorError } from "./errors.js";
 export { buildModel, resolveRequestFiles } from "./model/build-model.js";
 export { toolSelectionOf } from "./model/tool-selection.js";
