@@ -415,3 +415,37 @@ service Calc {
     expect(forms["gemini"]).toEqual(parameters);
   });
 });
+
+describe("a strict tool's table on a message cycle", () => {
+  const model = modelOf(
+    compileRequest({
+      "t/v1/calc.proto": `syntax = "proto3";
+package t.v1;
+import "ai/tools/v1/annotations.proto";
+import "google/api/field_behavior.proto";
+option go_package = "example.com/t/v1;tv1";
+message EvalRequest { Expr expr = 1 [(google.api.field_behavior) = REQUIRED]; }
+message Expr { oneof kind { double literal = 1; Binary binary = 2; } }
+message Binary {
+  Expr left = 1 [(google.api.field_behavior) = REQUIRED];
+  Expr right = 2 [(google.api.field_behavior) = REQUIRED];
+  string op = 3 [(google.api.field_behavior) = REQUIRED];
+}
+message Empty {}
+service Calc {
+  rpc Eval(EvalRequest) returns (Empty) { option (ai.tools.v1.rpc_tool) = { name: "eval_strict" strict: true auto_execute: true }; }
+}
+`,
+    }),
+  );
+  const table = JSON.parse(toolOf(model, "eval_strict").argumentsJson) as Table;
+
+  it("keeps a REQUIRED field beside the cycle required above the stop, and takes {} where the stop variant cuts", () => {
+    // REVIEW32 GEN-6: only the message met again below itself (Expr under
+    // Binary) requires nothing; Binary itself keeps left, right and op.
+    const required = table.nodes.map((n) => n.required ?? []);
+    expect(required[2]).toEqual(["left", "right", "op"]);
+    const left = table.nodes[2]!.fields["left"]!.node!;
+    expect(required[left]).toEqual([]);
+  });
+});

@@ -9,7 +9,6 @@ import { methodRequiredFields } from "../schema/method-field-rules.js";
 import { quoteJsonString } from "../schema/canonical-json.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { wellKnownSchema } from "../schema/well-known.js";
-import { closesCycle } from "../schema/reaches-cycle.js";
 import { isFieldMask, maskTarget } from "../schema/mask-target.js";
 import { createMaskNodes } from "./mask-nodes.js";
 
@@ -96,9 +95,10 @@ const { LEGACY_REQUIRED } = FeatureSet_FieldPresence;
  * schema, docs/compat.md "$defs and $ref"): `root` is the recursive
  * variant, and the table must also take what the stop variant lets a
  * model write, the empty object where the recursion stops. So a message
- * reached through a field that closes a cycle gets a node of its own
- * that requires nothing (`{}` passes; a nested value is checked field by
- * field), reused at every depth below.
+ * met again below itself (where the stop variant cuts) gets a node of
+ * its own that requires nothing (`{}` passes; a nested value is checked
+ * field by field); the messages above the first such point keep their
+ * required fields (a REQUIRED scalar beside the cycle too).
  */
 export function argumentTable(
   root: JsonSchema,
@@ -138,6 +138,8 @@ function createWalk(
   /** Nodes a node below them points back to (recursion through `$ref`). */
   const referenced = new Set<TableNode>();
   let nextId = 0;
+  /** The messages whose nodes are being filled, outermost first. */
+  const filling: DescMessage[] = [];
 
   const node = (
     key: JsonSchema,
@@ -156,7 +158,9 @@ function createWalk(
     // `$ref` (a cycle of definitions).
     const made: TableNode = { id: nextId++, fields: [], required: [] };
     nodes.set(key, made);
+    filling.push(message);
     fill(made, branches, message, atRoot);
+    filling.pop();
     if (atStop) {
       made.required = [];
     }
@@ -272,7 +276,8 @@ function createWalk(
         branches,
         child,
         false,
-        stopAccepted && closesCycle(field),
+        // Where the stop variant cuts: a message met again below itself.
+        stopAccepted && filling.includes(child),
       ),
       ...(shape === "list" ? { list: true } : {}),
       ...(shape === "map" ? { map: true } : {}),

@@ -1,4 +1,4 @@
-import type { DescField, DescMessage } from "../read/descriptors.js";
+import type { DescMessage } from "../read/descriptors.js";
 import { isWellKnown } from "./well-known.js";
 import { heldMessage } from "./held-message.js";
 
@@ -41,47 +41,4 @@ export function reachesCycle(message: DescMessage): boolean {
   }
   reachesCycleCache.set(message, found);
   return found;
-}
-
-/** Per message: the messages reachable from it through message fields. */
-const reachableCache = new WeakMap<DescMessage, ReadonlySet<DescMessage>>();
-
-/** The messages reachable from `message` (itself only through a cycle). */
-function reachable(message: DescMessage): ReadonlySet<DescMessage> {
-  const known = reachableCache.get(message);
-  if (known !== undefined) {
-    return known;
-  }
-  const out = new Set<DescMessage>();
-  const pending = [message];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    for (let i = 0, fields = next.fields; i < fields.length; i++) {
-      const target = heldMessage(fields[i]!);
-      if (
-        target !== undefined &&
-        !isWellKnown(target.typeName) &&
-        !out.has(target)
-      ) {
-        out.add(target);
-        pending.push(target);
-      }
-    }
-  }
-  reachableCache.set(message, out);
-  return out;
-}
-
-/**
- * True when `field` closes a cycle of message types: the message it holds
- * (singular, list element or map value; well-known types aside) leads back
- * to the message declaring it. In a tool's stop variant (docs/compat.md,
- * "$defs and $ref") the recursion is cut at such a field.
- */
-export function closesCycle(field: DescField): boolean {
-  const target = heldMessage(field);
-  return (
-    target !== undefined &&
-    !isWellKnown(target.typeName) &&
-    reachable(target).has(field.parent)
-  );
 }
