@@ -364,10 +364,14 @@ describe("JSON names (lenient_arguments=true only), maps of scalars", () => {
   });
 });
 
-describe("a non-strict tool's REQUIRED field that closes a cycle", () => {
-  const model = modelOf(
-    compileRequest({
-      "t/v1/expr.proto": `syntax = "proto3";
+/**
+ * An expression API whose Binary holds REQUIRED operands on a cycle
+ * (Expr -> Binary -> Expr), with `extra` more Binary fields and `option`
+ * the tool's annotation fields.
+ */
+function calcRequest(extra: string, option: string) {
+  return compileRequest({
+    "t/v1/expr.proto": `syntax = "proto3";
 package t.v1;
 import "ai/tools/v1/annotations.proto";
 import "google/api/field_behavior.proto";
@@ -378,15 +382,18 @@ message Binary {
   Expr left = 1 [(google.api.field_behavior) = REQUIRED];
   Expr right = 2 [(google.api.field_behavior) = REQUIRED];
   string op = 3 [(google.api.field_behavior) = REQUIRED];
-  Expr note = 4;
+  ${extra}
 }
 message Empty {}
 service Calc {
-  rpc Eval(EvalRequest) returns (Empty) { option (ai.tools.v1.rpc_tool) = { name: "eval" auto_execute: true }; }
+  rpc Eval(EvalRequest) returns (Empty) { option (ai.tools.v1.rpc_tool) = { ${option} auto_execute: true }; }
 }
 `,
-    }),
-  );
+  });
+}
+
+describe("a non-strict tool's REQUIRED field that closes a cycle", () => {
+  const model = modelOf(calcRequest("Expr note = 4;", 'name: "eval"'));
   const tool = toolOf(model, "eval");
   const binary = (schema: Schema): Schema =>
     (schema["$defs"] as Record<string, Schema>)["Binary"]!;
@@ -417,27 +424,7 @@ service Calc {
 });
 
 describe("a strict tool's table on a message cycle", () => {
-  const model = modelOf(
-    compileRequest({
-      "t/v1/calc.proto": `syntax = "proto3";
-package t.v1;
-import "ai/tools/v1/annotations.proto";
-import "google/api/field_behavior.proto";
-option go_package = "example.com/t/v1;tv1";
-message EvalRequest { Expr expr = 1 [(google.api.field_behavior) = REQUIRED]; }
-message Expr { oneof kind { double literal = 1; Binary binary = 2; } }
-message Binary {
-  Expr left = 1 [(google.api.field_behavior) = REQUIRED];
-  Expr right = 2 [(google.api.field_behavior) = REQUIRED];
-  string op = 3 [(google.api.field_behavior) = REQUIRED];
-}
-message Empty {}
-service Calc {
-  rpc Eval(EvalRequest) returns (Empty) { option (ai.tools.v1.rpc_tool) = { name: "eval_strict" strict: true auto_execute: true }; }
-}
-`,
-    }),
-  );
+  const model = modelOf(calcRequest("", 'name: "eval_strict" strict: true'));
   const table = JSON.parse(toolOf(model, "eval_strict").argumentsJson) as Table;
 
   it("keeps a REQUIRED field beside the cycle required above the stop, and takes {} where the stop variant cuts", () => {
