@@ -305,7 +305,7 @@ describe("a large API in Temporal's shape: Python", () => {
     // grpcio-tools modules by package and file, the two
     // request_response_pb2 told apart; no grpcio-tools `_dot_` names.
     const imports = source.slice(
-      source.indexOf("\nimport json"),
+      source.indexOf("\nimport grpc"),
       source.indexOf("__all__"),
     );
     expect(imports).toContain("from google.protobuf import empty_pb2\n");

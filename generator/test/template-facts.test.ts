@@ -201,7 +201,9 @@ describe("lists of template facts", () => {
 
   it("pyFileIdentifiers: the Python module's own names", () => {
     const py = out["py"]!;
-    const toolConsts = new Set(matches(py, /^(\w+) = AgentTool\(/gm));
+    const toolConsts = new Set(
+      matches(py, /^(\w+) = AgentTool(?:\.from_json)?\(/gm),
+    );
     const declared = [
       ...matches(py, /^(\w+)(?::[^=\n]*)? =/gm),
       ...matches(py, /^(?:def|class) (\w+)/gm),

@@ -82,7 +82,6 @@ export const pyFileIdentifiers: ReadonlySet<string> = new Set([
   "__all__",
   "ai_tools_runtime",
   "grpc",
-  "json",
   "AgentTool",
   "AliasConfig",
   "ResponseAliases",
