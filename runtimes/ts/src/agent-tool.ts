@@ -76,10 +76,8 @@ export function parametersOf(
   tool: AgentTool,
   form?: "openai" | "anthropic" | "gemini",
 ): { [key: string]: unknown } {
-  const forms = form === undefined ? undefined : tool.forms;
-  return structuredClone(
-    (form === undefined ? undefined : forms?.[form]) ?? tool.parameters,
-  );
+  const chosen = form === undefined ? undefined : tool.forms?.[form];
+  return structuredClone(chosen ?? tool.parameters);
 }
 
 /**
