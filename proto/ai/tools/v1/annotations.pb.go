@@ -55,9 +55,14 @@ type ToolDefinition struct {
 	// MCP tool hints that override the ones read from the method's
 	// idempotency_level and its name (Get, List… read-only; Create
 	// additive; Update, Delete destructive): only the fields set count.
-	Hints         *ToolHints `protobuf:"bytes,6,opt,name=hints,proto3" json:"hints,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Hints *ToolHints `protobuf:"bytes,6,opt,name=hints,proto3" json:"hints,omitempty"`
+	// Scopes a caller's token must hold to call the tool over MCP HTTP, e.g.
+	// "links.archive": each one is checked exactly (no hierarchy, no
+	// wildcard), and a token lacking one gets 403 insufficient_scope. Each is
+	// a non-empty RFC 6749 scope token: no spaces, quotes or backslashes.
+	RequiredScopes []string `protobuf:"bytes,7,rep,name=required_scopes,json=requiredScopes,proto3" json:"required_scopes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ToolDefinition) Reset() {
@@ -128,6 +133,13 @@ func (x *ToolDefinition) GetTimeout() *durationpb.Duration {
 func (x *ToolDefinition) GetHints() *ToolHints {
 	if x != nil {
 		return x.Hints
+	}
+	return nil
+}
+
+func (x *ToolDefinition) GetRequiredScopes() []string {
+	if x != nil {
+		return x.RequiredScopes
 	}
 	return nil
 }
@@ -316,14 +328,15 @@ var File_ai_tools_v1_annotations_proto protoreflect.FileDescriptor
 
 const file_ai_tools_v1_annotations_proto_rawDesc = "" +
 	"\n" +
-	"\x1dai/tools/v1/annotations.proto\x12\vai.tools.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\xe4\x01\n" +
+	"\x1dai/tools/v1/annotations.proto\x12\vai.tools.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\x8d\x02\n" +
 	"\x0eToolDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x16\n" +
 	"\x06strict\x18\x03 \x01(\bR\x06strict\x12!\n" +
 	"\fauto_execute\x18\x04 \x01(\bR\vautoExecute\x123\n" +
 	"\atimeout\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\atimeout\x12,\n" +
-	"\x05hints\x18\x06 \x01(\v2\x16.ai.tools.v1.ToolHintsR\x05hints\"\xd9\x01\n" +
+	"\x05hints\x18\x06 \x01(\v2\x16.ai.tools.v1.ToolHintsR\x05hints\x12'\n" +
+	"\x0frequired_scopes\x18\a \x03(\tR\x0erequiredScopes\"\xd9\x01\n" +
 	"\tToolHints\x12 \n" +
 	"\tread_only\x18\x01 \x01(\bH\x00R\breadOnly\x88\x01\x01\x12%\n" +
 	"\vdestructive\x18\x02 \x01(\bH\x01R\vdestructive\x88\x01\x01\x12#\n" +
