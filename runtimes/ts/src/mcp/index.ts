@@ -16,6 +16,12 @@ export {
   createInProcessTransport,
   type InProcessTransportOptions,
 } from "./in-process-transport.js";
+export {
+  authInfoOf,
+  identityOf,
+  type Identity,
+  type IdentityContext,
+} from "./identity.js";
 export type { McpToolMethod } from "./mcp-tool.js";
 export {
   createMcpHttpHandler,
