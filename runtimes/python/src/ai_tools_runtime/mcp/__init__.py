@@ -20,6 +20,7 @@ from ._conversation_handle import (
     mint_conversation_handle,
 )
 from ._extra_properties import CallMetadata, ExtraProperty, McpCall, current_call
+from ._identity import Identity, identity_of
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
 from ._serve_http import create_mcp_http_app, serve_http
@@ -35,6 +36,7 @@ __all__ = [
     "CallMetadata",
     "ConversationStore",
     "ExtraProperty",
+    "Identity",
     "McpCall",
     "McpToolMethod",
     "McpToolServer",
@@ -43,6 +45,7 @@ __all__ = [
     "create_mcp_http_app",
     "current_call",
     "error_text",
+    "identity_of",
     "mint_conversation_handle",
     "serve_http",
     "serve_stdio",
