@@ -102,6 +102,10 @@ class ToolMethod:
     validate: bool = False
     """Whether the request (transitively) carries buf.validate rules, which
     the executor's validator checks before sending."""
+    needs_approval: bool = False
+    """Whether a call asks for an approval before it is sent (the tool's
+    annotation does not set ``auto_execute``; docs/production.md,
+    "Approvals")."""
 
 
 ChannelT = TypeVar("ChannelT")

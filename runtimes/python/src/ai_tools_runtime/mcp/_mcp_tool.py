@@ -42,5 +42,9 @@ class McpToolMethod(ToolMethod):
     entities (false unless the ``hints`` annotation says so); None: not set
     (MCP reads true)."""
 
+    required_scopes: tuple[str, ...] = ()
+    """The OAuth scopes a token needs to call the tool (its
+    ``required_scopes`` annotation); the HTTP gate checks them."""
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "output_schema", _freeze(self.output_schema))
