@@ -65,6 +65,12 @@ export interface ToolMethod {
    * executor's validator, when it has one, before sending.
    */
   readonly validate?: boolean | undefined;
+  /**
+   * Whether a call needs an approval before it is sent (the annotation
+   * does not set `auto_execute`; docs/mcp.md, "Approvals"): the MCP servers
+   * and executors ask their `approve` hook, or MCP elicitation.
+   */
+  readonly needsApproval?: boolean | undefined;
 }
 
 /**

@@ -39,4 +39,10 @@ export interface McpToolMethod extends ToolMethod {
    * domain (MCP assumes true when it is not listed).
    */
   readonly openWorldHint?: boolean | undefined;
+  /**
+   * The scopes a caller's token must hold to call the tool over HTTP with
+   * authorization (the annotation's `required_scopes`), besides the
+   * server's `requiredScopes` option for it; compared exactly.
+   */
+  readonly requiredScopes?: readonly string[] | undefined;
 }

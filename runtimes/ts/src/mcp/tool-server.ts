@@ -96,6 +96,13 @@ export interface McpToolServerOptions {
    * `timeoutMs`: 30,000 by default; 0 for none.
    */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Scopes a caller's token must hold to call a tool over HTTP with
+   * authorization, by tool name, besides the tool's own (the annotation's
+   * `required_scopes`).
+   */
+  readonly requiredScopes?:
+    Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /** A group of tools served through one transport. */
@@ -144,6 +151,12 @@ export interface McpToolServer {
   addTools(set: McpToolSet): void;
   /** The tools as `tools/list` lists them, sorted by name. */
   listTools(): ListedTool[];
+  /**
+   * The scopes a call of the tool needs: its own (`requiredScopes` of its
+   * method) and the `requiredScopes` option's for it, sorted, each once;
+   * none for an unknown tool. The HTTP layer checks them per call.
+   */
+  requiredScopes(tool: string): readonly string[];
   /** A fresh alias manager knowing every added tool (one conversation). */
   createAliasManager(): AliasManager;
   /** The store of conversations with handles. */
@@ -257,6 +270,17 @@ export function createMcpToolServer(
         .map((e) => e.listed)
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       return structuredClone(listing);
+    },
+    requiredScopes(tool) {
+      const entry = entries.get(tool);
+      if (entry === undefined) {
+        return [];
+      }
+      const own = entry.method.requiredScopes ?? [];
+      const added = Object.hasOwn(options.requiredScopes ?? {}, tool)
+        ? (options.requiredScopes?.[tool] ?? [])
+        : [];
+      return [...new Set([...own, ...added])].sort();
     },
     createAliasManager() {
       return createAliasManager(aliasConfig());
