@@ -4,36 +4,54 @@
 export interface CliOptions {
   /** The port to listen on; 0 lets the OS choose one. */
   port: number;
+  /** With tlsKey: serve over TLS with this certificate file (PEM). */
+  tlsCert?: string;
+  /** With tlsCert: the certificate's private key file (PEM). */
+  tlsKey?: string;
 }
 
 /** The usage line printed with a command line error. */
-export const usage = "usage: node dist/main.js [--port N]";
+export const usage =
+  "usage: node dist/main.js [--port N] [--tls-cert FILE --tls-key FILE]";
+
+/** The flags that take a value. */
+const flags = ["--port", "--tls-cert", "--tls-key"] as const;
 
 /**
- * Parses the arguments after the script name: `--port N` or `--port=N`,
- * N from 0 to 65535. Throws an Error naming the offending argument.
+ * Parses the arguments after the script name: `--port N` (N from 0 to
+ * 65535) and `--tls-cert FILE --tls-key FILE` (both or neither), each also
+ * as `--flag=value`. Throws an Error naming the offending argument.
  */
 export function parseCliOptions(args: readonly string[]): CliOptions {
   const options: CliOptions = { port: 0 };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? "";
-    let value: string | undefined;
-    if (arg === "--port") {
-      value = args[++i];
-      if (value === undefined) {
-        throw new Error(`missing value for "--port"`);
-      }
-    } else if (arg.startsWith("--port=")) {
-      value = arg.slice("--port=".length);
-    } else {
+    const flag = flags.find((f) => arg === f || arg.startsWith(`${f}=`));
+    if (flag === undefined) {
       throw new Error(`unknown argument ${JSON.stringify(arg)}`);
     }
-    if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
-      throw new Error(
-        `invalid port ${JSON.stringify(value)}: want an integer from 0 to 65535`,
-      );
+    const value = arg === flag ? args[++i] : arg.slice(flag.length + 1);
+    if (value === undefined) {
+      throw new Error(`missing value for ${JSON.stringify(flag)}`);
     }
-    options.port = Number(value);
+    if (flag === "--tls-cert") options.tlsCert = value;
+    else if (flag === "--tls-key") options.tlsKey = value;
+    else options.port = parsePort(value);
+  }
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    throw new Error(
+      `"--tls-cert" and "--tls-key" go together: give both files, or neither for cleartext`,
+    );
   }
   return options;
+}
+
+/** A port number from 0 to 65535. */
+function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new Error(
+      `invalid port ${JSON.stringify(value)}: want an integer from 0 to 65535`,
+    );
+  }
+  return Number(value);
 }

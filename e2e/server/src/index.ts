@@ -3,14 +3,21 @@ export {
   defaultHost,
   startServer,
   type LinkhubServer,
+  type LinkhubServerOptions,
   type ListenOptions,
   type RunningServer,
   type ServerAddress,
+  type TlsOptions,
 } from "./linkhub-server.js";
 export { createRoutes, recordedServices } from "./routes.js";
 export { createStore, type Store } from "./store.js";
 export { createRecorder, type Recorder } from "./recorder.js";
-export { startServerProcess, type ServerProcess } from "./server-process.js";
+export {
+  startServerProcess,
+  testTlsFiles,
+  type ServerProcess,
+  type ServerProcessOptions,
+} from "./server-process.js";
 export { LinkService } from "./gen/linkhub/v1/links_pb.js";
 export { ExportService } from "./gen/linkhub/v1/exports_pb.js";
 export { Operations } from "./gen/google/longrunning/operations_pb.js";

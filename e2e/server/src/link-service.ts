@@ -142,6 +142,14 @@ export function createLinkService(
       }
       return {};
     },
+
+    // Archiving pauses the link (there is no archived status) and keeps it.
+    archiveLink(req) {
+      const link = clone(LinkSchema, getLink(req.linkId));
+      link.status = LinkStatus.PAUSED;
+      store.links.set(link.id, link);
+      return { link };
+    },
   };
 }
 

@@ -23,7 +23,7 @@ export interface ServerAddress {
   readonly port: number;
   /** `<host>:<port>`, as printed in the ready line. */
   readonly address: string;
-  /** `http://<host>:<port>`: the base URL for a Connect transport. */
+  /** `http://<host>:<port>` (`https://` with TLS): the base URL for a Connect transport. */
   readonly baseUrl: string;
 }
 
@@ -32,7 +32,7 @@ export interface ServerAddress {
  */
 export interface LinkhubServer {
   /** The underlying server; its request handler serves every service. */
-  readonly http2Server: http2.Http2Server;
+  readonly http2Server: http2.Http2Server | http2.Http2SecureServer;
   /** Starts listening; port 0 (the default) lets the OS choose one. */
   listen(options?: ListenOptions): Promise<ServerAddress>;
   /**
@@ -54,6 +54,25 @@ export interface ListenOptions {
 }
 
 /**
+ * The server's certificate and key (PEM), to serve over TLS instead of
+ * cleartext HTTP/2.
+ */
+export interface TlsOptions {
+  /** The certificate chain, PEM. */
+  cert: string | Buffer;
+  /** Its private key, PEM. */
+  key: string | Buffer;
+}
+
+/**
+ * How to create the server.
+ */
+export interface LinkhubServerOptions {
+  /** Serve over TLS with this certificate; cleartext HTTP/2 when absent. */
+  tls?: TlsOptions;
+}
+
+/**
  * A server that is listening: its address, and close().
  */
 export interface RunningServer extends ServerAddress {
@@ -64,9 +83,12 @@ export interface RunningServer extends ServerAddress {
 /**
  * Creates the test API server: every `linkhub.v1` service over fresh
  * in-memory state, served with the gRPC, gRPC-Web and Connect protocols over
- * HTTP/2 cleartext. It does not listen until listen() is called.
+ * HTTP/2 cleartext, or over TLS with `options.tls`. It does not listen until
+ * listen() is called.
  */
-export function createLinkhubServer(): LinkhubServer {
+export function createLinkhubServer(
+  options: LinkhubServerOptions = {},
+): LinkhubServer {
   const store = createStore();
   const recorder = createRecorder();
   const holds = createHolds();
@@ -78,7 +100,14 @@ export function createLinkhubServer(): LinkhubServer {
     ],
     grpc: true,
   });
-  const server = http2.createServer(handler);
+  const server =
+    options.tls === undefined
+      ? http2.createServer(handler)
+      : http2.createSecureServer(
+          { cert: options.tls.cert, key: options.tls.key, allowHTTP1: false },
+          handler,
+        );
+  const scheme = options.tls === undefined ? "http" : "https";
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);
@@ -102,7 +131,7 @@ export function createLinkhubServer(): LinkhubServer {
             host,
             port: bound,
             address: `${host}:${bound}`,
-            baseUrl: `http://${host}:${bound}`,
+            baseUrl: `${scheme}://${host}:${bound}`,
           });
         });
       });
@@ -131,12 +160,14 @@ export function createLinkhubServer(): LinkhubServer {
 
 /**
  * Creates the test API server and starts listening, by default on
- * `127.0.0.1` and a port the OS chooses.
+ * `127.0.0.1` and a port the OS chooses, over TLS with `options.tls`.
  */
 export async function startServer(
-  options: ListenOptions = {},
+  options: ListenOptions & LinkhubServerOptions = {},
 ): Promise<RunningServer> {
-  const server = createLinkhubServer();
+  const server = createLinkhubServer(
+    options.tls === undefined ? {} : { tls: options.tls },
+  );
   const address = await server.listen(options);
   return { ...address, close: () => server.close() };
 }

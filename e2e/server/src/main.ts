@@ -1,15 +1,21 @@
 /**
- * The test API as a process: `node dist/main.js [--port N]`.
+ * The test API as a process:
+ * `node dist/main.js [--port N] [--tls-cert FILE --tls-key FILE]`.
  *
- * Listens on 127.0.0.1 (port N, or one the OS chooses), prints exactly one
+ * Listens on 127.0.0.1 (port N, or one the OS chooses), over TLS with the
+ * certificate and key files when given, prints exactly one
  * line to stdout, `ready 127.0.0.1:<port>`, and nothing else; diagnostics go
  * to stderr. It closes the server and exits with status 0 on SIGTERM, SIGINT,
  * or when its stdin (a pipe) reaches end of file, so a parent that dies never
  * leaves it running. A second signal during shutdown exits at once.
  */
-import { fstatSync } from "node:fs";
-import { parseCliOptions, usage } from "./cli-options.js";
-import { startServer, type RunningServer } from "./linkhub-server.js";
+import { fstatSync, readFileSync } from "node:fs";
+import { parseCliOptions, usage, type CliOptions } from "./cli-options.js";
+import {
+  startServer,
+  type RunningServer,
+  type TlsOptions,
+} from "./linkhub-server.js";
 
 /** Whether stdin is a pipe or socket, whose end means the parent is gone. */
 function stdinIsPipe(): boolean {
@@ -21,16 +27,43 @@ function stdinIsPipe(): boolean {
   }
 }
 
+/** The certificate and key the options name, read; undefined for cleartext. */
+function readTls(options: CliOptions): TlsOptions | undefined {
+  if (options.tlsCert === undefined || options.tlsKey === undefined) {
+    return undefined;
+  }
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(
+        `cannot read ${flag} ${JSON.stringify(file)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+        { cause: err },
+      );
+    }
+  };
+  return {
+    cert: read("--tls-cert", options.tlsCert),
+    key: read("--tls-key", options.tlsKey),
+  };
+}
+
 async function main(): Promise<void> {
   let port: number;
+  let tls: TlsOptions | undefined;
   try {
-    ({ port } = parseCliOptions(process.argv.slice(2)));
+    const options = parseCliOptions(process.argv.slice(2));
+    port = options.port;
+    tls = readTls(options);
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${usage}\n`);
     process.exit(2);
   }
 
-  const server: RunningServer = await startServer({ port });
+  const server: RunningServer = await startServer({
+    port,
+    ...(tls === undefined ? {} : { tls }),
+  });
   let shuttingDown = false;
   const shutdown = (reason: string) => {
     if (shuttingDown) {

@@ -8,8 +8,15 @@ import {
  * The requests a server received, oldest first.
  */
 export interface Recorder {
-  /** Appends one request: its procedure and its protobuf JSON. */
-  record(procedure: string, requestJson: string): void;
+  /**
+   * Appends one request: its procedure, its protobuf JSON and its metadata
+   * (lower-case keys, pseudo-headers left out).
+   */
+  record(
+    procedure: string,
+    requestJson: string,
+    metadata?: Readonly<Record<string, string>>,
+  ): void;
   /** A copy of every request recorded since the last clear, oldest first. */
   list(): RecordedRequest[];
   /** Forgets every recorded request. */
@@ -22,8 +29,14 @@ export interface Recorder {
 export function createRecorder(): Recorder {
   const recorded: RecordedRequest[] = [];
   return {
-    record(procedure, requestJson) {
-      recorded.push(create(RecordedRequestSchema, { procedure, requestJson }));
+    record(procedure, requestJson, metadata = {}) {
+      recorded.push(
+        create(RecordedRequestSchema, {
+          procedure,
+          requestJson,
+          metadata: { ...metadata },
+        }),
+      );
     },
     list() {
       return recorded.slice();

@@ -15,7 +15,8 @@ import type { Recorder } from "./recorder.js";
  * and its JSON as protobuf-es `toJsonString` writes it with default options.
  * A request that has no JSON form (a field mask path such as `targetUrl`, a
  * timestamp out of range) is still recorded and still handled; its JSON is
- * then `{"$error":"<why it cannot be written>"}`.
+ * then `{"$error":"<why it cannot be written>"}`. Its metadata is recorded
+ * whole, `authorization` included.
  */
 export function createRecordingInterceptor(
   recorder: Recorder,
@@ -26,6 +27,7 @@ export function createRecordingInterceptor(
       recorder.record(
         `${req.service.typeName}/${req.method.name}`,
         requestJson(req.method.input, req.message),
+        metadataOf(req.header),
       );
     }
     return await next(req);
@@ -44,4 +46,13 @@ function requestJson<Desc extends DescMessage>(
       $error: err instanceof Error ? err.message : String(err),
     });
   }
+}
+
+/** Every header of a request but the HTTP/2 pseudo-headers, keys lower-case. */
+function metadataOf(header: Headers): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  header.forEach((value, key) => {
+    if (!key.startsWith(":")) metadata[key] = value;
+  });
+  return metadata;
 }

@@ -6,6 +6,25 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
+/**
+ * The committed test certificates (testdata/tls, see its README.md): the
+ * CA a client trusts, and the server's certificate (SANs `127.0.0.1` and
+ * `localhost`) and key.
+ */
+export const testTlsFiles = {
+  ca: fileURLToPath(new URL("../testdata/tls/ca.pem", import.meta.url)),
+  cert: fileURLToPath(new URL("../testdata/tls/server.pem", import.meta.url)),
+  key: fileURLToPath(
+    new URL("../testdata/tls/server-key.pem", import.meta.url),
+  ),
+} as const;
+
+/** How to start the test server process. */
+export interface ServerProcessOptions {
+  /** Serve over TLS with these PEM files (e.g. {@link testTlsFiles}). */
+  tls?: { readonly cert: string; readonly key: string };
+}
+
 /** A test server process started by {@link startServerProcess}. */
 export interface ServerProcess {
   /** host:port. */
@@ -17,13 +36,19 @@ export interface ServerProcess {
 }
 
 /**
- * Run `node dist/main.js` on a free port; resolves once it printed its
- * `ready <host:port>` line.
+ * Run `node dist/main.js` on a free port, over TLS with `options.tls`;
+ * resolves once it printed its `ready <host:port>` line.
  */
-export async function startServerProcess(): Promise<ServerProcess> {
+export async function startServerProcess(
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   // dist/main.js from src/ (under test) and from dist/ alike.
   const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
-  const child = spawn(process.execPath, [main], {
+  const tls =
+    options.tls === undefined
+      ? []
+      : ["--tls-cert", options.tls.cert, "--tls-key", options.tls.key];
+  const child = spawn(process.execPath, [main, ...tls], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {

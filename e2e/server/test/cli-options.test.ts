@@ -11,12 +11,27 @@ describe("parseCliOptions", () => {
     expect(parseCliOptions(["--port=65535"])).toEqual({ port: 65535 });
   });
 
+  it("reads --tls-cert FILE and --tls-key=FILE", () => {
+    expect(
+      parseCliOptions(["--tls-cert", "c.pem", "--tls-key=k.pem", "--port=1"]),
+    ).toEqual({ port: 1, tlsCert: "c.pem", tlsKey: "k.pem" });
+  });
+
   it.each([
     [["--port"], 'missing value for "--port"'],
     [["--port", "x"], 'invalid port "x": want an integer from 0 to 65535'],
     [["--port=70000"], 'invalid port "70000": want an integer from 0 to 65535'],
     [["--port=-1"], 'invalid port "-1": want an integer from 0 to 65535'],
     [["--verbose"], 'unknown argument "--verbose"'],
+    [["--tls-cert"], 'missing value for "--tls-cert"'],
+    [
+      ["--tls-cert", "c.pem"],
+      '"--tls-cert" and "--tls-key" go together: give both files, or neither for cleartext',
+    ],
+    [
+      ["--tls-key=k.pem"],
+      '"--tls-cert" and "--tls-key" go together: give both files, or neither for cleartext',
+    ],
   ])("refuses %j", (args, message) => {
     expect(() => parseCliOptions(args)).toThrow(message);
   });

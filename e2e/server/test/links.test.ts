@@ -304,3 +304,24 @@ describe("DeleteLink", () => {
     expect(err.rawMessage).toBe(`link "${id}" not found`);
   });
 });
+
+describe("ArchiveLink", () => {
+  it("pauses the link, keeps it, and returns it", async () => {
+    const { link } = await h.links.createLink({
+      workspaceId,
+      targetUrl: "https://example.com",
+    });
+    const id = link?.id ?? "";
+    const archived = await h.links.archiveLink({ linkId: id });
+    expect(archived.link).toEqual({ ...link, status: LinkStatus.PAUSED });
+    expect((await h.links.getLink({ id })).link).toEqual(archived.link);
+  });
+
+  it("fails with NOT_FOUND for an unknown id", async () => {
+    const err = await expectConnectError(
+      h.links.archiveLink({ linkId: "no-such-link" }),
+      Code.NotFound,
+    );
+    expect(err.rawMessage).toBe('link "no-such-link" not found');
+  });
+});

@@ -92,6 +92,34 @@ describe("TestControlService", () => {
     ]);
   });
 
+  it("records each request's metadata, authorization included, without pseudo-headers", async () => {
+    await h.links.listLinks(
+      { workspaceId: "ws" },
+      {
+        headers: [
+          ["Authorization", "Bearer backend-token"],
+          ["x-user-id", "alice"],
+          ["x-tenant", "a"],
+          ["x-tenant", "b"],
+        ],
+      },
+    );
+    await h.links.listLinks({ workspaceId: "ws" });
+
+    const [first, second] = (await h.control.getRecorded({})).requests;
+    expect(first?.metadata).toMatchObject({
+      authorization: "Bearer backend-token",
+      "x-user-id": "alice",
+      "x-tenant": "a, b",
+      "content-type": "application/grpc+proto",
+    });
+    expect(
+      Object.keys(first?.metadata ?? {}).filter((k) => k.startsWith(":")),
+    ).toEqual([]);
+    expect(second?.metadata).not.toHaveProperty("authorization");
+    expect(second?.metadata).not.toHaveProperty("x-user-id");
+  });
+
   it("reset forgets recordings and every entity", async () => {
     const { pageTheme } = await h.themes.createPageTheme({ workspaceId: "ws" });
     const { link } = await h.links.createLink({
