@@ -28,6 +28,9 @@ type ConversationExecutor struct {
 	// annotation, as Executor.Timeout (zero: DefaultToolTimeout; negative:
 	// none). Set it before the first call.
 	Timeout time.Duration
+	// Approve decides the calls of tools that need an approval, as
+	// Executor.Approve. Set it before the first call.
+	Approve ApproveFunc
 
 	conn  grpc.ClientConnInterface
 	store ConversationStore
@@ -60,6 +63,7 @@ func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, ar
 	}
 	e.conn = c.conn
 	e.MaxResultBytes, e.Timeout = c.MaxResultBytes, c.Timeout
+	e.Approve = c.Approve
 	return e.Execute(ctx, toolName, argsJSON)
 }
 

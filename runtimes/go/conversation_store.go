@@ -81,10 +81,18 @@ func NewMemoryConversationStore(ttl time.Duration) *MemoryConversationStore {
 
 // Create starts a conversation under a new handle of 128 random bits.
 func (s *MemoryConversationStore) Create(ctx context.Context) (string, error) {
+	return s.CreateWithSuffix(ctx, "")
+}
+
+// CreateWithSuffix starts a conversation under a new handle followed by
+// suffix, and returns that key: the MCP server binds a handle to its caller
+// so (conversationKey).
+func (s *MemoryConversationStore) CreateWithSuffix(ctx context.Context, suffix string) (string, error) {
 	handle, err := newConversationHandle()
 	if err != nil {
 		return "", err
 	}
+	handle += suffix
 	epoch, err := newConversationEpoch()
 	if err != nil {
 		return "", err

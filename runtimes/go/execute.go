@@ -31,6 +31,9 @@ func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string
 		if err := e.decode(toolName, argsJSON, &req, true); err != nil {
 			return "", err
 		}
+		if err := e.approve(ctx, toolName, argsJSON); err != nil {
+			return "", err
+		}
 		ctx, cancel := e.callContext(ctx, toolName)
 		defer cancel()
 		resp, err := aitestv1.NewAccountServiceClient(e.conn).MergeAccounts(ctx, &req)

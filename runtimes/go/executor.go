@@ -3,6 +3,7 @@
 package aitools
 
 import (
+	"context"
 	"errors"
 	"io"
 	"regexp"
@@ -27,8 +28,16 @@ type Executor struct {
 	// annotation. Zero: DefaultToolTimeout; negative: none. A shorter
 	// deadline of the caller's context wins.
 	Timeout time.Duration
+	// Approve decides each call of a tool that needs an approval (the
+	// proto does not set auto_execute; docs/mcp.md, "Approvals") after its
+	// arguments passed their checks; without it such a call is refused
+	// and nothing is sent.
+	Approve ApproveFunc
 
 	conn grpc.ClientConnInterface
+	// gate replaces Approve in a call of the MCP server, which asks by
+	// elicitation or its own hook.
+	gate func(ctx context.Context, argsJSON string) error
 	// extraRoot are names never unknown at the root of the arguments: the
 	// MCP server's conversation property.
 	extraRoot []string

@@ -5,11 +5,14 @@ package aitools
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc"
@@ -18,12 +21,29 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// call runs one tools/call (docs/mcp.md, "Calls"). Every failure, a panic
-// included, is an isError result: nothing here is a protocol error.
-func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) (res *mcp.CallToolResult) {
+// call runs one tools/call (docs/mcp.md, "Calls") and audits it: every
+// failure, a panic included, is an isError result, never a protocol error.
+func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) *mcp.CallToolResult {
+	start := time.Now()
+	id := IdentityFromRequest(req)
+	res, outcome, code := s.run(ctx, req, t, id)
+	if s.opts.audit != nil && res.InputRequests == nil {
+		r := AuditRecord{Time: time.Now(), Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
+		if id != nil {
+			r.Subject = id.Subject
+		}
+		r.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+		s.opts.audit(r)
+	}
+	return res
+}
+
+// run runs one tools/call of the caller id (nil without authorization):
+// the result and its audit outcome and code.
+func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool, id *Identity) (res *mcp.CallToolResult, outcome, code string) {
 	defer func() {
 		if r := recover(); r != nil {
-			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
+			res, outcome, code = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r)), "tool_error", grpcCodeName(codes.Internal)
 		}
 	}()
 	if httpCtx := httpRequestDone(req); httpCtx != nil {
@@ -32,14 +52,26 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 		defer cancel()
 		defer context.AfterFunc(httpCtx, cancel)()
 	}
+	subject := ""
+	if id != nil {
+		subject = id.Subject
+		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
+			return mcpErrorResult(fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing))), "unauthorized", ""
+		}
+	}
+	if req.Params.RequestState == "" { // an approval's answer was counted when asked
+		if refused := s.guard.takeToken(subject, time.Now()); refused != "" {
+			return mcpErrorResult(refused), "limited", ""
+		}
+	}
 	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
-		return mcpErrorResult(err.Error())
+		return mcpErrorResult(err.Error()), "invalid_arguments", ""
 	}
 	//aitools:if aliases
 	handle, err := metaHandle(req.Params.Meta)
 	if err != nil {
-		return mcpErrorResult(err.Error())
+		return mcpErrorResult(err.Error()), "invalid_arguments", ""
 	}
 	if h, ok := values[conversationArgument]; ok && s.opts.handleArgument {
 		if handle == "" { // _meta wins: the application knows its conversation
@@ -57,24 +89,43 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 		}
 	}
 	e := &Executor{}
+	var inConversation any = req.Session
 	//aitools:if aliases
-	conv, err := s.conversation(ctx, req, handle)
+	conv, err := s.conversation(ctx, req, handle, subject)
 	if err != nil {
-		return mcpErrorResult(err.Error())
+		outcome, code := auditOutcome(err, subject)
+		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
+	if conv.key != "" {
+		inConversation = conv.key
+	}
 	//aitools:end
+	leave, refused := s.guard.enter(inConversation)
+	if refused != "" {
+		return mcpErrorResult(refused), "limited", ""
+	}
+	defer leave()
 	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
 	e.extraRoot = mcpExtraRoot
+	e.gate = s.approvalGate(req, t, subject)
+	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
+		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
+	}
 	out, err := t.call(ctx, e, args)
 	//aitools:if aliases
 	if err != nil && conv.minted {
 		// The model never sees this handle: the conversation ends here.
-		_ = s.opts.store.Delete(ctx, conv.handle)
+		_ = s.opts.store.Delete(ctx, conv.key)
 	}
 	//aitools:end
+	var ask *inputRequired
+	if errors.As(err, &ask) {
+		return &mcp.CallToolResult{InputRequests: ask.requests, RequestState: ask.state}, "", ""
+	}
 	if err != nil {
-		return mcpErrorResult(mcpErrorText(e, err))
+		outcome, code := auditOutcome(err, subject)
+		return mcpErrorResult(mcpErrorText(e, err)), outcome, code
 	}
 	if t.wrap != "" {
 		out = "{" + quote(t.wrap) + ":" + out + "}"
@@ -86,7 +137,7 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 		res.Content = append(res.Content, &mcp.TextContent{Text: "conversation: " + conv.handle})
 	}
 	//aitools:end
-	return res
+	return res, "ok", ""
 }
 
 // mcpExtraRoot are the arguments never unknown in a call: the conversation
@@ -168,36 +219,78 @@ func metaHandle(meta mcp.Meta) (string, error) {
 // store"); shown is true when a successful result carries its handle.
 type mcpConversation struct {
 	handle   string
+	key      string // the store's key of a handle (conversationKey), "" in a session
 	executor *Executor
 	shown    bool
 	minted   bool // made for this call, which had no handle
 }
 
 // conversation finds the conversation of a call: the connection's (stdio,
-// HTTP sessions), or, on stateless HTTP (2026-07-28), the one of handle, a
-// new one when handle is "".
-func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, handle string) (mcpConversation, error) {
+// HTTP sessions), or, on stateless HTTP (2026-07-28), the one of handle
+// bound to subject (conversationKey), a new one when handle is "".
+func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, handle, subject string) (mcpConversation, error) {
 	store := s.opts.store
 	stateless := req.Session == nil || (req.Extra != nil && req.Extra.Header != nil && req.Session.ID() == "")
 	if !stateless {
 		return s.sessionConversation(ctx, req.Session)
 	}
 	minted := handle == ""
+	key := conversationKey(handle, subject)
 	if minted {
-		h, err := store.Create(ctx)
+		suffix := conversationKeySuffix(subject)
+		k, err := createConversation(ctx, store, suffix)
 		if err != nil {
 			return mcpConversation{}, storeError("", err)
 		}
-		handle = h
+		key, handle = k, strings.TrimSuffix(k, suffix)
 	}
-	e, err := openConversation(ctx, store, handle)
+	e, err := openConversation(ctx, store, key)
 	if isExpired(err) {
-		return mcpConversation{}, fmt.Errorf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
+		return mcpConversation{}, unknownHandle(handle)
 	}
 	if err != nil {
 		return mcpConversation{}, err
 	}
-	return mcpConversation{handle: handle, executor: e, shown: true, minted: minted}, nil
+	return mcpConversation{handle: handle, key: key, executor: e, shown: true, minted: minted}, nil
+}
+
+// unknownHandle is the error of a handle the store does not hold under
+// the caller's key: unknown, expired, or another caller's.
+func unknownHandle(handle string) *ToolError {
+	msg := fmt.Sprintf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
+	return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg}
+}
+
+// conversationKey is the store's key of a conversation handle given by
+// subject (docs/mcp.md, "Conversations and callers"): the handle itself
+// without authorization, else the handle, a dot and the first 22
+// characters of the base64url SHA-256 of the subject; another caller's
+// handle is thus unknown.
+func conversationKey(handle, subject string) string {
+	return handle + conversationKeySuffix(subject)
+}
+
+func conversationKeySuffix(subject string) string {
+	if subject == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(subject))
+	return "." + base64.RawURLEncoding.EncodeToString(sum[:])[:22]
+}
+
+// createConversation creates a conversation whose key is a new handle and
+// suffix: the store must have CreateWithSuffix (MemoryConversationStore
+// and redisstore have it) unless suffix is "".
+func createConversation(ctx context.Context, store ConversationStore, suffix string) (string, error) {
+	if suffix == "" {
+		return store.Create(ctx)
+	}
+	if s, ok := store.(interface {
+		CreateWithSuffix(ctx context.Context, suffix string) (string, error)
+	}); ok {
+		return s.CreateWithSuffix(ctx, suffix)
+	}
+	return "", fmt.Errorf("the conversation store %T cannot bind conversations to callers: give it the method CreateWithSuffix(ctx, suffix) (handle+suffix, err)", store)
 }
 
 // isExpired reports whether err is the error "conversation-expired".
@@ -300,6 +393,9 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
+	if err := e.approve(ctx, tool.Name, args); err != nil {
+		return "", err
+	}
 	ctx, cancel := e.callContext(ctx, tool.Name)
 	defer cancel()
 	resp, err := call(ctx, req)
@@ -330,6 +426,9 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 // interfaces of earlier releases (or of use_generic_streams_experimental=false).
 func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Stream, error)) (string, error) {
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
+		return "", err
+	}
+	if err := e.approve(ctx, tool.Name, args); err != nil {
 		return "", err
 	}
 	ctx, cancel := e.callContext(ctx, tool.Name)

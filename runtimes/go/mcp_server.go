@@ -36,6 +36,13 @@ type mcpOptions struct {
 	extras         []MCPExtraProperty
 	maxResultBytes int
 	timeout        time.Duration
+	approve        ApproveFunc
+	approvalSecret []byte
+	requiredScopes map[string][]string
+	forward        ForwardIdentity
+	rateLimit      int
+	maxConcurrent  int
+	audit          func(AuditRecord)
 	//aitools:if aliases
 
 	store          ConversationStore
@@ -110,13 +117,21 @@ type mcpTool struct {
 	destructive bool
 	idempotent  bool
 	openWorld   bool
-	call        func(ctx context.Context, e *Executor, args string) (string, error)
+	// Method is the full gRPC method, "/pkg.Service/Method".
+	Method string
+	// RequiredScopes are the scopes of the annotation's required_scopes.
+	RequiredScopes []string
+	// NeedsApproval: a call is approved before it is sent (docs/mcp.md,
+	// "Approvals").
+	NeedsApproval bool
+	call          func(ctx context.Context, e *Executor, args string) (string, error)
 }
 
 // mcpServer is the state the tools of one *mcp.Server share.
 type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
+	guard *mcpGuard  // approvals' secret, rate limits, calls in flight, scopes
 	//aitools:if aliases
 
 	mu       sync.Mutex
@@ -139,7 +154,7 @@ func mcpServerOf(server *mcp.Server, opts []MCPOption) *mcpServer {
 		o.store = NewMemoryConversationStore(0)
 	}
 	//aitools:end
-	s := &mcpServer{opts: o}
+	s := &mcpServer{opts: o, guard: newMCPGuard(o)}
 	//aitools:if aliases
 	s.sessions = map[*mcp.ServerSession]string{}
 	//aitools:end
@@ -149,10 +164,25 @@ func mcpServerOf(server *mcp.Server, opts []MCPOption) *mcpServer {
 		return s
 	}
 	have := actual.(*mcpServer)
-	if len(opts) > 0 && !reflect.DeepEqual(have.given, given) {
+	if len(opts) > 0 && !sameMCPOptions(have.given, given) {
 		panic("the tools of one MCP server share their options; pass the same ones to each registration, or to the first one only")
 	}
 	return have
+}
+
+// sameMCPOptions reports whether two registrations gave the same options:
+// hooks compare by their function, everything else by value.
+func sameMCPOptions(a, b mcpOptions) bool {
+	sameFunc := func(f, g any) bool {
+		fv, gv := reflect.ValueOf(f), reflect.ValueOf(g)
+		return fv.IsNil() == gv.IsNil() && (fv.IsNil() || fv.Pointer() == gv.Pointer())
+	}
+	if !sameFunc(a.approve, b.approve) || !sameFunc(a.audit, b.audit) || !sameFunc(a.forward.BackendCredentials, b.forward.BackendCredentials) {
+		return false
+	}
+	a.approve, a.audit, a.forward.BackendCredentials = nil, nil, nil
+	b.approve, b.audit, b.forward.BackendCredentials = nil, nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 // addMCPTools adds tools to server; an extra property named like a
@@ -171,6 +201,7 @@ func addMCPTools(server *mcp.Server, opts []MCPOption, tools []mcpTool) {
 			IdempotentHint:  t.idempotent,
 			OpenWorldHint:   &t.openWorld,
 		}
+		s.guard.addScopes(t.tool.Name, t.RequiredScopes)
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
 		})

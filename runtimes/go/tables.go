@@ -36,6 +36,13 @@ var toolProviderForms = map[string]generatedForms{}
 // toolTimeouts holds the deadline of the tools whose annotation sets one.
 var toolTimeouts = map[string]time.Duration{}
 
+// toolNeedsApproval holds the tools whose calls need an approval, and
+// toolMethods their full gRPC methods ("/pkg.Service/Method").
+var (
+	toolNeedsApproval = map[string]bool{}
+	toolMethods       = map[string]string{}
+)
+
 // lenientArguments and jsonNames are constants in a generated file (plugin
 // options lenient_arguments and json_names); variables here, for the tests.
 var (

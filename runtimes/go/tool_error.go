@@ -15,7 +15,9 @@ import (
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
 	// "failed-validation", "server-error", "unavailable",
-	// "invalid-response" and "result-too-large", and for a conversation
+	// "invalid-response", "result-too-large" and "not-approved" (a call
+	// that needs an approval was refused, or none could be asked; code
+	// PermissionDenied), and for a conversation
 	// kept in a store "conversation-expired", "conversation-corrupt" and
 	// "store-unavailable".
 	Reason string

@@ -128,11 +128,19 @@ func (s *Store) Key(handle string) string {
 // base64url) and a new epoch, minting another handle when one is taken, at
 // most createTries times (docs/store.md).
 func (s *Store) Create(ctx context.Context) (string, error) {
+	return s.CreateWithSuffix(ctx, "")
+}
+
+// CreateWithSuffix starts a conversation under a new handle followed by
+// suffix, and returns that key: the MCP server binds a handle to its
+// caller so.
+func (s *Store) CreateWithSuffix(ctx context.Context, suffix string) (string, error) {
 	for range createTries {
 		handle, err := randomText(base64.RawURLEncoding.EncodeToString)
 		if err != nil {
 			return "", err
 		}
+		handle += suffix
 		epoch, err := randomText(hex.EncodeToString)
 		if err != nil {
 			return "", err

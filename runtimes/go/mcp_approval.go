@@ -1,0 +1,153 @@
+//aitools:inline mcp
+
+package aitools
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// WithApprove decides the calls of tools that need an approval (the proto
+// does not set auto_execute; docs/mcp.md, "Approvals") once their
+// arguments passed their checks. Without it such a call is approved by the
+// user through MCP elicitation when the client supports it, else refused;
+// either way nothing is sent before it is approved.
+func WithApprove(approve ApproveFunc) MCPOption {
+	return func(o *mcpOptions) { o.approve = approve }
+}
+
+// WithApprovalSecret sets the key that signs the state of an approval asked
+// by elicitation (2026-07-28 clients return it with their answer). Default:
+// a random key per process; give every replica of a server the same one.
+func WithApprovalSecret(secret []byte) MCPOption {
+	return func(o *mcpOptions) { o.approvalSecret = secret }
+}
+
+// approvalInput is the key of the approval in the input requests, and
+// approvalTTL how long an asked approval can be answered.
+const (
+	approvalInput = "approval"
+	approvalTTL   = 10 * time.Minute
+)
+
+// inputRequired is the gate's answer when it asks the user: the call's
+// result asks for input instead of running (2026-07-28; the SDK asks older
+// clients itself and calls the tool again with the answer).
+type inputRequired struct {
+	requests mcp.InputRequestMap
+	state    string
+}
+
+func (*inputRequired) Error() string { return "input required" }
+
+// approvalGate is the approval step of a call of t by subject, run after
+// its arguments passed their checks and before it is sent.
+func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject string) func(ctx context.Context, args string) error {
+	return func(ctx context.Context, args string) error {
+		if !t.NeedsApproval {
+			return nil
+		}
+		name := t.tool.Name
+		if s.opts.approve != nil {
+			ok, err := s.opts.approve(ctx, ApprovalRequest{Subject: subject, Tool: name, Method: t.Method, Arguments: json.RawMessage(args)})
+			if err != nil || !ok {
+				return notApproved(name, err)
+			}
+			return nil
+		}
+		p := req.Params
+		if p.RequestState != "" || p.InputResponses != nil {
+			if accepted(p.InputResponses) && s.guard.verifyApproval(p.RequestState, subject, name, args, time.Now()) {
+				return nil
+			}
+			return notApproved(name, nil)
+		}
+		if !canElicit(req) {
+			return noApproval(name, "no approval hook, and the client does not support elicitation")
+		}
+		ask := &mcp.ElicitParams{
+			Mode:    "form",
+			Message: fmt.Sprintf("Allow the call of %s? Arguments: %s", quote(name), args),
+			RequestedSchema: map[string]any{
+				"type":       "object",
+				"properties": map[string]any{"approve": map[string]any{"type": "boolean", "title": "Approve"}},
+				"required":   []string{"approve"},
+			},
+		}
+		return &inputRequired{
+			requests: mcp.InputRequestMap{approvalInput: ask},
+			state:    s.guard.signApproval(subject, name, args, time.Now().Add(approvalTTL)),
+		}
+	}
+}
+
+// canElicit reports whether the client of req answers form elicitation.
+func canElicit(req *mcp.CallToolRequest) bool {
+	caps := req.ClientCapabilities()
+	if caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+}
+
+// accepted reports whether the user accepted the approval: action accept,
+// approve true.
+func accepted(responses mcp.InputResponseMap) bool {
+	r, ok := responses[approvalInput].(*mcp.ElicitResult)
+	return ok && r.Action == "accept" && r.Content["approve"] == true
+}
+
+// approvalClaims is what an approval's state binds: the caller, the tool,
+// the arguments' SHA-256 (of their canonical JSON) and the expiry.
+type approvalClaims struct {
+	Subject string `json:"s"`
+	Tool    string `json:"t"`
+	Args    string `json:"a"`
+	Expires int64  `json:"e"`
+}
+
+func argumentsDigest(args string) string {
+	canonical := args
+	if v, ok := decodeJSON(args); ok {
+		canonical = encodeJSON(v)
+	}
+	sum := sha256.Sum256([]byte(canonical))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// signApproval is the state of an approval asked now: its claims and their
+// HMAC-SHA256, base64url, joined by a dot.
+func (g *mcpGuard) signApproval(subject, tool, args string, expires time.Time) string {
+	b, _ := json.Marshal(approvalClaims{subject, tool, argumentsDigest(args), expires.Unix()})
+	payload := base64.RawURLEncoding.EncodeToString(b)
+	return payload + "." + g.mac(payload)
+}
+
+// verifyApproval reports whether state is one this server signed for this
+// caller, tool and arguments, and has not expired.
+func (g *mcpGuard) verifyApproval(state, subject, tool, args string, now time.Time) bool {
+	payload, mac, ok := strings.Cut(state, ".")
+	if !ok || !hmac.Equal([]byte(mac), []byte(g.mac(payload))) {
+		return false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(payload)
+	var c approvalClaims
+	if err != nil || json.Unmarshal(b, &c) != nil {
+		return false
+	}
+	return c.Subject == subject && c.Tool == tool && c.Args == argumentsDigest(args) && now.Unix() < c.Expires
+}
+
+func (g *mcpGuard) mac(payload string) string {
+	h := hmac.New(sha256.New, g.secret)
+	h.Write([]byte(payload))
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+}
