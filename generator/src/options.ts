@@ -5,6 +5,7 @@ import {
   trimPrefixProblem,
 } from "./model/tool-selection.js";
 import { providerProblem } from "./providers/provider-checks.js";
+import { unannotatedToolsProblem } from "./model/tool-approval.js";
 import { schemaForms } from "./schema/schema-form.js";
 import {
   targets,
@@ -47,6 +48,11 @@ export const commonOptions: Readonly<Record<string, CommonOption>> = {
         ? undefined
         : "valid values: annotated, all",
     example: "tools=all",
+  },
+  unannotated_tools: {
+    default: "read-only-run",
+    check: unannotatedToolsProblem,
+    example: "unannotated_tools=ask",
   },
   include: {
     default: "",

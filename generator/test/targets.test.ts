@@ -24,6 +24,7 @@ describe("target registry", () => {
     const common = {
       mcp: "false",
       tools: "annotated",
+      unannotated_tools: "read-only-run",
       trim_prefix: "",
       name_prefix: "",
       schema: "inline",
@@ -55,7 +56,10 @@ describe("target registry", () => {
 
   it("lists every target's options when a key is unknown", () => {
     expect(() => parseOptions("tsimport=x")).toThrow(
-      'unknown option "tsimport"; valid options: target, mcp, tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, validate, ts_import_path, py_package, M<file>.proto',
+      'unknown option "tsimport"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, validate, ts_import_path, py_package, M<file>.proto',
+    );
+    expect(() => parseOptions("unannotated_tools=never")).toThrow(
+      'invalid value "never" for option "unannotated_tools"; valid values: read-only-run, run, ask',
     );
     expect(() => parseOptions("target=rust")).toThrow(
       'invalid value "rust" for option "target"; valid values: go, ts, py',

@@ -36,6 +36,8 @@ import { reachesValidateRules } from "../schema/validate-rules.js";
 import { toolNameProblem } from "./tool-names.js";
 import { createOutputSchemaCache, mcpServices } from "./mcp-services.js";
 import { toolHints } from "./tool-hints.js";
+import { needsApproval } from "./tool-approval.js";
+import { normalizedScopes, requiredScopesProblem } from "./required-scopes.js";
 import { outputWrapKey } from "../schema/build-output-schema.js";
 import {
   annotatedTools,
@@ -217,9 +219,12 @@ function candidateProblem(
   if (previous !== undefined) {
     return `tool name ${JSON.stringify(def.name)} is already used by ${previous.element} in ${previous.file}; give each tool a unique name`;
   }
-  return def.timeout === undefined
-    ? undefined
-    : timeoutProblem(def.name, def.timeout);
+  return (
+    (def.timeout === undefined
+      ? undefined
+      : timeoutProblem(def.name, def.timeout)) ??
+    requiredScopesProblem(def.name, def.requiredScopes ?? [])
+  );
 }
 
 /**
@@ -337,6 +342,7 @@ export function buildModel(
           method,
           recursive !== undefined,
         );
+        const hints = toolHints(method, def.hints);
         const tool: ToolModel = {
           name: def.name,
           description: wellFormed(def.description),
@@ -373,7 +379,14 @@ export function buildModel(
             method.output,
             method.methodKind === "server_streaming",
           ),
-          hints: toolHints(method, def.hints),
+          hints,
+          requiredScopes: normalizedScopes(def.requiredScopes ?? []),
+          needsApproval: needsApproval(
+            candidate.derived,
+            def.autoExecute,
+            hints,
+            selection.unannotatedTools,
+          ),
         };
         byName.set(def.name, tool);
         tools.push(tool);

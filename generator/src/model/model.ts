@@ -93,6 +93,17 @@ export interface ToolModel {
   readonly outputWrapKey: OutputWrapKey;
   /** The MCP hints (tool-hints.ts): method kind, idempotency_level, option. */
   readonly hints: ToolHints;
+  /**
+   * The annotation's `required_scopes` (required-scopes.ts), sorted (byte
+   * order) without repeats; empty when none.
+   */
+  readonly requiredScopes: readonly string[];
+  /**
+   * True when a call waits for an approval (tool-approval.ts): an
+   * annotated tool without `auto_execute`, or a derived one as the option
+   * `unannotated_tools` says.
+   */
+  readonly needsApproval: boolean;
 }
 
 /** A service with at least one tool, as the MCP files register it. */

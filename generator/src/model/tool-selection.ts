@@ -32,6 +32,7 @@ import type { SchemaForm } from "../schema/schema-form.js";
 import { schemaRulesOf, type SchemaRules } from "../schema/schema-rules.js";
 import { wellKnownSchema } from "../schema/well-known.js";
 import { operationsTool } from "./operations-tool.js";
+import { unannotatedToolsOf, type UnannotatedTools } from "./tool-approval.js";
 
 /** Which methods of the files to generate become tools, and how named. */
 export interface ToolSelection {
@@ -64,6 +65,12 @@ export interface ToolSelection {
    * default none of them.
    */
   readonly schemaRules?: SchemaRules;
+  /**
+   * Which tools without an `rpc_tool` option ask for an approval before
+   * each call (option `unannotated_tools`, tool-approval.ts); default
+   * `read-only-run`.
+   */
+  readonly unannotatedTools?: UnannotatedTools;
 }
 
 /** The default selection: every annotated method, named as annotated. */
@@ -122,6 +129,7 @@ export function toolSelectionOf(
     schemaForm: common["schema"] === "compact" ? "compact" : "inline",
     strictCycles: strictRecursionAllowed(providersOf(lists["providers"] ?? [])),
     schemaRules: schemaRulesOf(common),
+    unannotatedTools: unannotatedToolsOf(common["unannotated_tools"]),
   };
 }
 
@@ -414,6 +422,9 @@ function createCandidate(
         ? {}
         : { timeout: annotation.timeout }),
       ...(annotation?.hints === undefined ? {} : { hints: annotation.hints }),
+      ...(annotation?.requiredScopes === undefined
+        ? {}
+        : { requiredScopes: annotation.requiredScopes }),
     },
     ...(strictSchema === undefined ? {} : { strictInlineSchema: strictSchema }),
   };

@@ -41,6 +41,11 @@ export interface ToolDefinition {
   readonly timeout?: ToolTimeout;
   /** `hints`: the MCP hints it sets, each only when set. */
   readonly hints?: ToolHintOptions;
+  /**
+   * `required_scopes`, as written (order and repeats kept, unchecked: the
+   * model checks and sorts them, required-scopes.ts); absent when none.
+   */
+  readonly requiredScopes?: readonly string[];
 }
 
 /** The `hints` of a ToolDefinition: the fields set, by name. */
@@ -364,6 +369,7 @@ function decodeToolDefinition(method: DescMethod): ToolDefinition | null {
   });
   const timeout = decodeTimeout(payload);
   const hints = decodeHints(payload);
+  const scopes = decodeRequiredScopes(payload);
   return {
     name: str(v, 1),
     description: str(v, 2),
@@ -371,7 +377,27 @@ function decodeToolDefinition(method: DescMethod): ToolDefinition | null {
     autoExecute: bool(v, 4),
     ...(timeout === undefined ? {} : { timeout }),
     ...(hints === undefined ? {} : { hints }),
+    ...(scopes.length === 0 ? {} : { requiredScopes: scopes }),
   };
+}
+
+/**
+ * ToolDefinition's field 7, `repeated string required_scopes`, every
+ * value in the order given (several occurrences of the option append, as
+ * protobuf merges a repeated field).
+ */
+function decodeRequiredScopes(payload: Uint8Array): string[] {
+  const scopes: string[] = [];
+  const reader = new BinaryReader(payload);
+  while (reader.pos < reader.len) {
+    const [no, wireType] = reader.tag();
+    if (no === 7 && wireType === WireType.LengthDelimited) {
+      scopes.push(reader.string());
+    } else {
+      reader.skip(wireType, no);
+    }
+  }
+  return scopes;
 }
 
 const hintNames = [

@@ -7,7 +7,9 @@ import type {
 } from "../../model/model.js";
 import { alignKeys } from "./go-align.js";
 import {
+  goApprovalEntries,
   goArgumentEntries,
+  goFullMethod,
   goCallTableImports,
   goCallTablesView,
   goTimeoutEntries,
@@ -181,6 +183,7 @@ function toolView(
   const varName = varNames.get(tool)!;
   const lines: [string, string][] = [
     ["tool", varName],
+    ["Method", goQuote(goFullMethod(tool))],
     ["output", `json.RawMessage(${goQuote(tool.outputSchemaJson)})`],
   ];
   if (tool.outputWrapKey !== "") {
@@ -194,6 +197,15 @@ function toolView(
     if (value) {
       lines.push([key, "true"]);
     }
+  }
+  if (tool.requiredScopes.length > 0) {
+    lines.push([
+      "RequiredScopes",
+      `[]string{${tool.requiredScopes.map(goQuote).join(", ")}}`,
+    ]);
+  }
+  if (tool.needsApproval) {
+    lines.push(["NeedsApproval", "true"]);
   }
   const keys = alignKeys(lines.map(([key, value]) => ({ key, value })));
   const requestPkg = packages.get(tool.input.file.proto.name)!.name;
@@ -263,6 +275,10 @@ function callTableLines(
   return [
     ...goArgumentEntries(others).map(([k, v]) => `toolArguments[${k}] = ${v}`),
     ...goTimeoutEntries(others).map(([k, v]) => `toolTimeouts[${k}] = ${v}`),
+    ...goApprovalEntries(others).flatMap(([k, v]) => [
+      `toolNeedsApproval[${k}] = true`,
+      `toolMethods[${k}] = ${v}`,
+    ]),
   ];
 }
 

@@ -61,6 +61,7 @@ export function goCallTablesView(
   return {
     arguments: aligned(goArgumentEntries(tools)),
     timeouts: aligned(goTimeoutEntries(tools)),
+    approvals: aligned(goApprovalEntries(tools)),
     lenientArguments: String(options.lenientArguments === true),
     jsonNames: String(options.jsonNames === true),
     validator,
@@ -83,6 +84,23 @@ export function goTimeoutEntries(
   return tools
     .filter((t) => t.timeoutNanos !== undefined)
     .map((t) => [goQuote(t.name), goDuration(t.timeoutNanos!)]);
+}
+
+/**
+ * Each tool whose calls wait for an approval: its quoted name and quoted
+ * full gRPC method (`"/linkhub.v1.LinkService/ArchiveLink"`).
+ */
+export function goApprovalEntries(
+  tools: readonly ToolModel[],
+): [string, string][] {
+  return tools
+    .filter((t) => t.needsApproval)
+    .map((t) => [goQuote(t.name), goQuote(goFullMethod(t))]);
+}
+
+/** The full gRPC method of a tool: `/linkhub.v1.LinkService/GetLink`. */
+export function goFullMethod(tool: ToolModel): string {
+  return `/${tool.service.typeName}/${tool.method.name}`;
 }
 
 function aligned(

@@ -114,6 +114,14 @@ export interface GoCallTablesView {
     readonly key: string;
     readonly value: string;
   }[];
+  /**
+   * The tools whose calls wait for an approval: the quoted tool name, the
+   * quoted full gRPC method (`toolNeedsApproval`, `toolMethods`).
+   */
+  readonly approvals: readonly {
+    readonly key: string;
+    readonly value: string;
+  }[];
   /** `toolTimeouts` entries: the quoted tool name, a duration expression. */
   readonly timeouts: readonly {
     readonly key: string;

@@ -95,7 +95,10 @@ export interface PyMcpToolView {
   readonly destructiveHint: string;
   readonly idempotentHint: string;
   readonly openWorldHint: string;
-  /** Keyword arguments of the argument table, deadline and `validate`. */
+  /**
+   * Keyword arguments of the required scopes, the argument table, the
+   * deadline, `validate` and `needs_approval`, those set.
+   */
   readonly data: readonly string[];
 }
 
@@ -158,7 +161,7 @@ export function buildPyMcpView(
         destructiveHint: pyBool(t.hints.destructive),
         idempotentHint: pyBool(t.hints.idempotent),
         openWorldHint: pyBool(t.hints.openWorld),
-        data: pyToolMethodData(t),
+        data: [...pyRequiredScopes(t.requiredScopes), ...pyToolMethodData(t)],
       })),
     };
   });
@@ -235,3 +238,28 @@ function pyServiceNames(service: McpServiceModel): {
     forwardName: `forward_to_${snake}_client`,
   };
 }
+
+/**
+ * The `required_scopes` keyword argument of an McpToolMethod (none when
+ * the tool requires no scope), a tuple broken one scope a line as ruff
+ * format breaks one over 88 columns at the argument's indentation.
+ */
+export function pyRequiredScopes(scopes: readonly string[]): string[] {
+  if (scopes.length === 0) {
+    return [];
+  }
+  const quoted = scopes.map(pyQuote);
+  const tuple =
+    quoted.length === 1 ? `(${quoted[0]},)` : `(${quoted.join(", ")})`;
+  const line = `required_scopes=${tuple},`;
+  if (argumentIndent.length + line.length <= 88) {
+    return [line];
+  }
+  const inner = `${argumentIndent}    `;
+  return [
+    `required_scopes=(\n${quoted.map((q) => `${inner}${q},\n`).join("")}${argumentIndent}),`,
+  ];
+}
+
+/** The indentation of McpToolMethod's arguments in templates/py/mcp-file.hbs. */
+const argumentIndent = " ".repeat(8);

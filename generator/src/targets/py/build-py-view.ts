@@ -124,7 +124,8 @@ export function buildPyView(
 
 /**
  * The keyword arguments of a tool's ToolMethod beyond its RPC: the
- * argument table, the deadline in seconds and `validate`, those set.
+ * argument table, the deadline in seconds, `validate` and
+ * `needs_approval`, those set.
  */
 export function pyToolMethodData(tool: ToolModel): string[] {
   const out: string[] = [];
@@ -136,6 +137,9 @@ export function pyToolMethodData(tool: ToolModel): string[] {
   }
   if (tool.validate) {
     out.push("validate=True,");
+  }
+  if (tool.needsApproval) {
+    out.push("needs_approval=True,");
   }
   return out;
 }

@@ -101,9 +101,12 @@ export function buildTsMcpView(
         destructiveHint: String(t.hints.destructive),
         idempotentHint: String(t.hints.idempotent),
         openWorldHint: String(t.hints.openWorld),
-        data: toolMethodData(t).map(
-          ([key, value]) => `${key}: ${tsLiteral(value)},`,
-        ),
+        data: [
+          ...tsRequiredScopes(t.requiredScopes),
+          ...toolMethodData(t).map(
+            ([key, value]) => `${key}: ${tsLiteral(value)},`,
+          ),
+        ],
       })),
     };
   });
@@ -184,3 +187,26 @@ function tsServiceView(service: McpServiceModel): {
     forwardName: `forwardTo${name}Client`,
   };
 }
+
+/**
+ * The `requiredScopes` line of an MCP tool entry (none when the tool
+ * requires no scope), broken one scope a line as prettier breaks an
+ * array over 80 columns at the entry's indentation.
+ */
+export function tsRequiredScopes(scopes: readonly string[]): string[] {
+  if (scopes.length === 0) {
+    return [];
+  }
+  const quoted = scopes.map(tsString);
+  const line = `requiredScopes: [${quoted.join(", ")}],`;
+  if (entryIndent.length + line.length <= 80) {
+    return [line];
+  }
+  const inner = `${entryIndent}  `;
+  return [
+    `requiredScopes: [\n${quoted.map((q) => `${inner}${q},\n`).join("")}${entryIndent}],`,
+  ];
+}
+
+/** The indentation of a tool entry's properties in templates/ts/mcp-service.hbs. */
+const entryIndent = "    ";

@@ -345,7 +345,8 @@ export function tsToolDeclarationDoc(
 
 /**
  * The data of a tool's ToolMethod beyond its tool and method: the argument
- * table, the deadline (`timeoutMs`) and `validate`, those set.
+ * table, the deadline (`timeoutMs`), `validate` and `needsApproval`, those
+ * set.
  */
 export function toolMethodData(tool: ToolModel): [string, LaidScalar][] {
   const out: [string, LaidScalar][] = [];
@@ -357,6 +358,9 @@ export function toolMethodData(tool: ToolModel): [string, LaidScalar][] {
   }
   if (tool.validate) {
     out.push(["validate", true]);
+  }
+  if (tool.needsApproval) {
+    out.push(["needsApproval", true]);
   }
   return out;
 }
