@@ -123,7 +123,7 @@ class FieldsStore:
     def __init__(self, fields: dict[str, str] | None) -> None:
         self.fields = fields
 
-    async def create(self) -> str:
+    async def create(self, suffix: str = "") -> str:
         raise AssertionError("not used")
 
     async def load(self, handle: str) -> tuple[str, str]:
@@ -338,9 +338,9 @@ class FailingStore(MemoryConversationStore):
                 f"Error 111 connecting to 127.0.0.1:1.\nConnection refused ({op})"
             )
 
-    async def create(self) -> str:
+    async def create(self, suffix: str = "") -> str:
         self._fail("create")
-        return await super().create()
+        return await super().create(suffix)
 
     async def load(self, handle: str) -> tuple[str, str]:
         self._fail("load")

@@ -9,6 +9,7 @@ extra; this module never imports it."""
 
 from ._agent_tool import AgentTool
 from ._aliases import AliasManager, is_alias_name, is_uuid
+from ._approval import ApprovalRequest, Approve
 from ._conversation_executor import ConversationExecutor
 from ._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
@@ -51,6 +52,8 @@ __all__ = [
     "AgentTool",
     "AliasConfig",
     "AliasManager",
+    "ApprovalRequest",
+    "Approve",
     "AsyncExecutor",
     "ConversationCorruptError",
     "ConversationExecutor",

@@ -83,12 +83,12 @@ class StoredConversation:
 
     @classmethod
     async def create(
-        cls, store: ConversationStore, config: AliasConfig | None
+        cls, store: ConversationStore, config: AliasConfig | None, suffix: str = ""
     ) -> StoredConversation:
-        """A new conversation (``create``), loaded. Raises :class:`ToolError`
-        only."""
+        """A new conversation (``create``, its handle followed by
+        ``suffix``), loaded. Raises :class:`ToolError` only."""
         try:
-            handle = await store.create()
+            handle = await (store.create(suffix) if suffix else store.create())
         except Exception as err:
             raise store_failure("", err) from err
         return await cls.load(store, handle, config)

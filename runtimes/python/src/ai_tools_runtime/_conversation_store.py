@@ -81,9 +81,11 @@ class ConversationStore(Protocol):
     may raise :class:`ConversationCorruptError` for one they cannot read;
     any other exception means the store failed (``store-unavailable``)."""
 
-    async def create(self) -> str:
+    async def create(self, suffix: str = "") -> str:
         """Start an empty conversation under a new handle (see
-        :func:`mint_conversation_handle`) and a new epoch; its handle."""
+        :func:`mint_conversation_handle`) followed by ``suffix`` (the MCP
+        servers bind a handle to its caller this way; docs/production.md)
+        and a new epoch; its handle, suffix included."""
         ...
 
     async def load(self, handle: str) -> tuple[str, str]:
@@ -123,11 +125,11 @@ class MemoryConversationStore:
         # Least recently used first: every use re-inserts.
         self._entries: dict[str, tuple[dict[str, str], float]] = {}
 
-    async def create(self) -> str:
+    async def create(self, suffix: str = "") -> str:
         now = self._sweep()
-        handle = mint_conversation_handle()
+        handle = mint_conversation_handle() + suffix
         while handle in self._entries:
-            handle = mint_conversation_handle()
+            handle = mint_conversation_handle() + suffix
         self._entries[handle] = ({"v": "1", "epoch": mint_epoch()}, now)
         return handle
 

@@ -12,6 +12,8 @@ aliasified, its size checked. Arguments refused before the RPC are one
 from __future__ import annotations
 
 import copy
+import inspect
+import json
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,6 +27,14 @@ from google.protobuf.message import Message
 
 from ._agent_tool import AgentTool
 from ._aliases import AliasManager
+from ._approval import (
+    ApprovalRequest,
+    Approve,
+    approval_refused,
+    ask_approval,
+    denied_text,
+    no_approval_text,
+)
 from ._argument_check import ArgumentTable, check_argument_text, parse_argument_table
 from ._fixup import FixupError, fix_value_tree
 from ._json import encode_json
@@ -137,6 +147,7 @@ class _Base(Generic[ChannelT]):
         validator: RequestValidator | None = None,
         max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
         timeout: float | None = None,
+        approve: Approve | None = None,
     ) -> None:
         """Run ``methods`` over ``channel``, with ``aliases`` (a
         configuration, or a manager to share).
@@ -152,7 +163,11 @@ class _Base(Generic[ChannelT]):
         - ``max_result_bytes``: the largest result text (UTF-8 bytes) handed
           to the model, 0 for no limit;
         - ``timeout``: the deadline of a call in seconds when the tool sets
-          none (default :data:`DEFAULT_TIMEOUT`; 0 for none)."""
+          none (default :data:`DEFAULT_TIMEOUT`; 0 for none);
+        - ``approve``: asked before a tool with ``needs_approval`` is sent
+          (its arguments checked); without it such a tool is refused
+          (``not-approved``), nothing sent. :class:`Executor` takes a plain
+          function only; :class:`AsyncExecutor` awaits a coroutine one."""
         if response_json not in ("compact", "full"):
             raise ValueError(f'response_json must be "compact" or "full", got {response_json!r}')
         check_call_limits(max_result_bytes, timeout)
@@ -162,6 +177,7 @@ class _Base(Generic[ChannelT]):
         self._validator = validator
         self._max_result_bytes = max_result_bytes
         self._timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout) or None
+        self._approve = approve
         self._methods: dict[str, ToolMethod] = {}
         self._tables: dict[str, ArgumentTable] = {}
         for m in methods:
@@ -249,6 +265,16 @@ class _Base(Generic[ChannelT]):
         if method.validate and self._validator is not None:
             self._validate(request)
         return request
+
+    def _approval(self, method: ToolMethod, args_json: str) -> ApprovalRequest | None:
+        """What to ask the hook before sending a call of ``method`` (None:
+        nothing to ask); a ``not-approved`` error when there is no hook."""
+        if not method.needs_approval:
+            return None
+        name = method.tool.name
+        if self._approve is None:
+            raise approval_refused(no_approval_text(name, "no approval hook"))
+        return ApprovalRequest("", name, method.method, json.loads(args_json))
 
     def _fixed(self, method: ToolMethod, value: dict[str, Any]) -> str:
         """The arguments with aliases resolved and fix-up applied, as text."""
@@ -458,6 +484,16 @@ class Executor(_Base[grpc.Channel]):
         ``metadata`` may be made once the arguments passed."""
         method = self._method(tool_name)
         request = self._decode(method, args_json, extra_root)
+        asked = self._approval(method, args_json)
+        if asked is not None:
+            assert self._approve is not None
+            answer = self._approve(asked)
+            if inspect.iscoroutine(answer):
+                answer.close()
+            if inspect.isawaitable(answer):
+                raise TypeError("an Executor's approve hook must not be a coroutine function")
+            if answer is not True:
+                raise approval_refused(denied_text(tool_name))
         metadata = metadata() if callable(metadata) else metadata
         call = self._calls[tool_name]
         deadline = self._deadline(method, timeout)
@@ -520,6 +556,11 @@ class AsyncExecutor(_Base[grpc.aio.Channel]):
         ``metadata`` may be made once the arguments passed."""
         method = self._method(tool_name)
         request = self._decode(method, args_json, extra_root)
+        asked = self._approval(method, args_json)
+        if asked is not None:
+            assert self._approve is not None
+            if not await ask_approval(self._approve, asked):
+                raise approval_refused(denied_text(tool_name))
         metadata = metadata() if callable(metadata) else metadata
         call_metadata = grpc.aio.Metadata(*metadata) if metadata else None
         call = self._calls[tool_name]

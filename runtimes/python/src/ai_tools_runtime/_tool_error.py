@@ -37,6 +37,7 @@ ToolErrorReason = Literal[
     "conversation-expired",
     "conversation-corrupt",
     "store-unavailable",
+    "not-approved",
 ]
 """Why a tool call failed (docs/runtime.md, "Errors"):
 
@@ -59,7 +60,10 @@ ToolErrorReason = Literal[
 - ``conversation-corrupt``: the stored state is refused by
   ``restore_state`` (DATA_LOSS);
 - ``store-unavailable``: the conversation store cannot be reached, timed
-  out, or failed (UNAVAILABLE)."""
+  out, or failed (UNAVAILABLE);
+- ``not-approved``: the tool needs an approval (no ``auto_execute``) and the
+  approval hook said no, or there is none (PERMISSION_DENIED; nothing was
+  sent)."""
 
 Metadata = tuple[tuple[str, str | bytes], ...]
 

@@ -7,11 +7,13 @@ properties, output schema, annotations) and calls them through the
 executors, one alias table per conversation; :func:`serve_stdio` and
 :func:`serve_http` serve it."""
 
+from .._approval import ApprovalRequest, Approve
 from .._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
     ConversationStore,
     MemoryConversationStore,
 )
+from ._audit import Audit, AuditOutcome, AuditRecord, json_lines_audit_writer
 from ._call_result import error_text
 from ._conversation_handle import (
     CONVERSATION_ARGUMENT,
@@ -19,7 +21,9 @@ from ._conversation_handle import (
     CONVERSATION_META_KEY,
     mint_conversation_handle,
 )
+from ._conversation_key import conversation_key
 from ._extra_properties import CallMetadata, ExtraProperty, McpCall, current_call
+from ._forward_identity import BackendCredentials, ForwardIdentity
 from ._identity import Identity, identity_of
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
@@ -33,19 +37,28 @@ __all__ = [
     "CONVERSATION_META_KEY",
     "DEFAULT_IDLE_TTL_SECONDS",
     "AddServicer",
+    "ApprovalRequest",
+    "Approve",
+    "Audit",
+    "AuditOutcome",
+    "AuditRecord",
+    "BackendCredentials",
     "CallMetadata",
     "ConversationStore",
     "ExtraProperty",
+    "ForwardIdentity",
     "Identity",
     "McpCall",
     "McpToolMethod",
     "McpToolServer",
     "MemoryConversationStore",
+    "conversation_key",
     "create_in_process_channel",
     "create_mcp_http_app",
     "current_call",
     "error_text",
     "identity_of",
+    "json_lines_audit_writer",
     "mint_conversation_handle",
     "serve_http",
     "serve_stdio",

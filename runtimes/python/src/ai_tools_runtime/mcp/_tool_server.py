@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Final
 
@@ -24,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._aliases import AliasManager
+from .._approval import ApprovalRequest, Approve, denied_text
 from .._conversation_executor import StoredConversation
 from .._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
@@ -35,10 +38,14 @@ from .._result_limit import DEFAULT_MAX_RESULT_BYTES
 from .._tables import AliasConfig
 from .._tool_error import ToolError
 from .._validation import RequestValidator
+from ._approval_flow import approval_answer, request_state_boundary, state_refusal
+from ._audit import Audit, AuditOutcome, AuditRecord, audit_time
 from ._call_arguments import CallArgumentError, take_call_arguments
 from ._call_cancel import CallCanceller
+from ._call_limits import ConcurrencyLimit, RateLimit, concurrency_text, rate_text
 from ._call_result import error_result, error_text, success_result
 from ._conversation_handle import CONVERSATION_ARGUMENT, unknown_conversation_message
+from ._conversation_key import conversation_key, subject_suffix
 from ._default_validator import default_validator
 from ._extra_properties import (
     _CURRENT,
@@ -46,6 +53,8 @@ from ._extra_properties import (
     ExtraProperty,
     McpCall,
 )
+from ._forward_identity import ForwardIdentity, forwarded_metadata
+from ._identity import Identity, identity_of
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
 from ._merge_alias_configs import merge_alias_configs
@@ -77,6 +86,73 @@ class _Running:
 
     in_process: grpc.aio.Channel | None
     connection: _Scope = field(default_factory=_Scope)
+
+
+def _scope_option(given: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """The ``required_scopes`` option, checked: lists of scope strings."""
+    out: dict[str, tuple[str, ...]] = {}
+    for tool, scopes in given.items():
+        if isinstance(scopes, str) or not all(isinstance(x, str) and x for x in scopes):
+            raise ValueError(
+                f"required_scopes[{json.dumps(tool)}] must be a list of scope names, got {scopes!r}"
+            )
+        out[tool] = tuple(scopes)
+    return out
+
+
+@dataclass(frozen=True)
+class _Caller:
+    """Who makes a ``tools/call``, and the request."""
+
+    ctx: ServerRequestContext[_Running]
+    params: mcp_types.CallToolRequestParams
+    identity: Identity | None
+    """None: no authorization."""
+
+    @property
+    def subject(self) -> str:
+        return self.identity.subject if self.identity is not None else ""
+
+
+@dataclass
+class _Ending:
+    """How a call ended, for its audit record."""
+
+    outcome: AuditOutcome = "ok"
+    code: str | None = None
+
+
+class _Answer(Exception):
+    """The answer of a call decided before it was sent: refused for want of
+    an approval (``denied``), or asking the client for one."""
+
+    def __init__(
+        self,
+        result: mcp_types.CallToolResult | mcp_types.InputRequiredResult,
+        outcome: AuditOutcome,
+    ) -> None:
+        super().__init__(outcome)
+        self.result = result
+        self.outcome = outcome
+
+
+def _approved(_request: ApprovalRequest) -> bool:
+    """The executors' hook under MCP: the server asked already."""
+    return True
+
+
+_BEFORE_SENDING: Final = frozenset({"invalid-arguments", "unknown-alias", "failed-validation"})
+
+
+def _error_outcome(err: Exception) -> tuple[AuditOutcome, str | None]:
+    """The audit outcome and code of a call that raised ``err``."""
+    if isinstance(err, ToolError):
+        if err.reason in _BEFORE_SENDING:
+            return "invalid_arguments", None
+        if err.reason == "not-approved":
+            return "denied", None
+        return "tool_error", err.code.name
+    return "tool_error", "INTERNAL"
 
 
 @dataclass(frozen=True)
@@ -123,6 +199,24 @@ class McpToolServer:
       buf.validate rules; by default ``protovalidate.Validator()`` when a
       tool needs one (``pip install protovalidate``).
 
+    Safe on a network (docs/production.md):
+
+    - ``approve``: asked (sync or async) before a tool with
+      ``needs_approval`` is sent; without it the client is asked through
+      elicitation when it can answer forms, else the call is refused.
+    - ``approval_secret``: the key (32 bytes or more) sealing the
+      ``requestState`` of an approval asked on 2026-07-28; random per
+      process when not given (set it when several replicas serve one URL).
+    - ``required_scopes``: tool name → scopes its token needs, added to the
+      tool's annotation (:meth:`required_scopes`; the HTTP gate checks them).
+    - ``forward_identity``: the caller's subject or claims as gRPC metadata,
+      and metadata from a hook (:class:`ForwardIdentity`); never the
+      client's token.
+    - ``rate_limit``: calls per minute per subject (in this process).
+    - ``max_concurrent_calls``: calls at once per conversation (default 16).
+    - ``audit``: called with an :class:`AuditRecord` per call
+      (:func:`json_lines_audit_writer` writes them as JSON lines).
+
     A ``notifications/cancelled`` of a call, or the client going away,
     cancels its gRPC call."""
 
@@ -141,6 +235,13 @@ class McpToolServer:
         max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
         lenient_arguments: bool = False,
         validator: RequestValidator | None = None,
+        approve: Approve | None = None,
+        approval_secret: str | bytes | None = None,
+        required_scopes: Mapping[str, Sequence[str]] | None = None,
+        forward_identity: ForwardIdentity | None = None,
+        rate_limit: int | None = None,
+        max_concurrent_calls: int = 16,
+        audit: Audit | None = None,
     ) -> None:
         seen: set[str] = set()
         for e in extra_properties:
@@ -165,6 +266,12 @@ class McpToolServer:
             "lenient_arguments": lenient_arguments,
         }
         self._validator = validator
+        self._approve = approve
+        self._required = _scope_option(required_scopes or {})
+        self._forward = forward_identity
+        self._rate = RateLimit(rate_limit) if rate_limit is not None else None
+        self._concurrency = ConcurrencyLimit(max_concurrent_calls)
+        self._audit = audit
         self._configs: list[AliasConfig] = []
         self._merged: AliasConfig | None = None
         self._entries: dict[str, _Entry] = {}
@@ -185,6 +292,8 @@ class McpToolServer:
             on_call_tool=self._on_call_tool,
         )
         self.sdk_server.middleware.append(mark_non_object_arguments)
+        self.sdk_server.middleware.append(state_refusal(self._state_refused))
+        self.sdk_server.middleware.append(request_state_boundary(approval_secret, name))
 
     # -- tools ----------------------------------------------------------------
 
@@ -266,6 +375,19 @@ class McpToolServer:
         """The tools as ``tools/list`` lists them, sorted by name."""
         return list(self._listing)
 
+    def tool_names(self) -> tuple[str, ...]:
+        """The names of the tools, sorted as listed."""
+        return tuple(t.name for t in self._listing)
+
+    def required_scopes(self, tool: str) -> tuple[str, ...]:
+        """The scopes a token needs to call ``tool``: its annotation's and
+        the ``required_scopes`` option's, sorted, once each; ``()`` for an
+        unknown tool."""
+        entry = self._entries.get(tool)
+        if entry is None:
+            return ()
+        return tuple(sorted({*entry.method.required_scopes, *self._required.get(tool, ())}))
+
     def create_alias_manager(self) -> AliasManager:
         """A fresh alias manager knowing every added tool (one conversation)."""
         return AliasManager(self._merged)
@@ -309,15 +431,34 @@ class McpToolServer:
 
     async def _on_call_tool(
         self, ctx: ServerRequestContext[_Running], params: mcp_types.CallToolRequestParams
-    ) -> mcp_types.CallToolResult:
+    ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
         entry = self._entries.get(params.name)
         if entry is None:
             raise MCPError(mcp_types.INVALID_PARAMS, f"unknown tool {json.dumps(params.name)}")
+        caller = _Caller(ctx, params, identity_of(ctx))
+        began, clock = datetime.now(UTC), time.monotonic()
+        ending = _Ending()
+        result = await self._call_tool(entry, caller, ending)
+        if not isinstance(result, mcp_types.InputRequiredResult):
+            self._record(caller, entry, ending, began, clock)
+        return result
+
+    async def _call_tool(
+        self, entry: _Entry, caller: _Caller, ending: _Ending
+    ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
+        """The call's result; ``ending`` learns how it ended."""
+        ctx, params, subject = caller.ctx, caller.params, caller.subject
+        if self._rate is not None:
+            wait = self._rate.take(subject)
+            if wait is not None:
+                ending.outcome = "limited"
+                return error_result(rate_text(self._rate.calls_per_minute, wait))
         aliases: AliasManager | None = None
         try:
             args = dict(params.arguments or {})
             refused = non_object_arguments(args)
             if refused is not None:
+                ending.outcome = "invalid_arguments"
                 return error_result(refused)
             taken = take_call_arguments(
                 args,
@@ -325,40 +466,91 @@ class McpToolServer:
                 handle_argument=self.handle_argument and entry.conversations,
                 meta=ctx.meta if entry.conversations else None,
             )
-            if not entry.conversations:
-                aliases = AliasManager(entry.aliases)
-                call = McpCall(params.name, taken.extras, None)
-                out, model_text = await self._run(
-                    entry, ctx.lifespan_context, call, aliases, args, []
-                )
-                return success_result(model_text(out), entry.method.output_wrap_key, None)
-            found = await self._conversation(ctx, taken.handle)
-            if isinstance(found, str):
-                return error_result(found)
-            conversation, shown = found
-            aliases = conversation.aliases
-            call = McpCall(params.name, taken.extras, shown)
-            try:
-                text = await self._execute(entry, ctx.lifespan_context, call, conversation, args)
-            except Exception:
-                if shown is not None and taken.handle is None:
-                    # Minted for this call: the model never sees its handle.
-                    with suppress(Exception):
-                        await conversation.store.delete(conversation.handle)
-                raise
-            return success_result(text, entry.method.output_wrap_key, shown)
+            with self._concurrency.enter(self._limit_key(caller, taken.handle)) as admitted:
+                if not admitted:
+                    ending.outcome = "limited"
+                    return error_result(concurrency_text(self._concurrency.limit))
+                if not entry.conversations:
+                    aliases = AliasManager(entry.aliases)
+                    call = McpCall(params.name, taken.extras, None)
+                    out, model_text = await self._run(entry, caller, call, aliases, args, [])
+                    return success_result(model_text(out), entry.method.output_wrap_key, None)
+                found = await self._conversation(ctx, taken.handle, subject)
+                if isinstance(found, str):
+                    ending.outcome = "unauthorized" if subject else "invalid_arguments"
+                    return error_result(found)
+                conversation, shown = found
+                aliases = conversation.aliases
+                call = McpCall(params.name, taken.extras, shown)
+                try:
+                    text = await self._execute(entry, caller, call, conversation, args)
+                except Exception:
+                    if shown is not None and taken.handle is None:
+                        # Minted for this call: the model never sees its handle.
+                        with suppress(Exception):
+                            await conversation.store.delete(conversation.handle)
+                    raise
+                return success_result(text, entry.method.output_wrap_key, shown)
+        except _Answer as answer:
+            ending.outcome = answer.outcome
+            return answer.result
         except CallArgumentError as err:
+            ending.outcome = "invalid_arguments"
             return error_result(str(err))
         except Exception as err:
             # Nothing but an unknown tool is a protocol error.
             if not isinstance(err, ToolError):
                 logger.exception("tool %s failed", params.name)
+            ending.outcome, ending.code = _error_outcome(err)
             return error_result(error_text(err, aliases))
+
+    def _limit_key(self, caller: _Caller, handle: str | None) -> Hashable | None:
+        """The conversation a call counts against for ``max_concurrent_calls``:
+        the connection (stdio, in memory), the session (2025-11-25) or the
+        handle passed back; None for a call that starts a conversation."""
+        ctx = caller.ctx
+        headers = getattr(ctx.request, "headers", None)
+        if headers is None:
+            return ("connection", id(ctx.lifespan_context.connection))
+        session = headers.get(_SESSION_HEADER)
+        if session is not None and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return ("session", session)
+        if handle is not None:
+            return ("handle", conversation_key(handle, caller.subject))
+        return None
+
+    def _record(
+        self, caller: _Caller, entry: _Entry | None, ending: _Ending, began: datetime, clock: float
+    ) -> None:
+        """Hand the call's audit record to the hook (its failure is logged)."""
+        if self._audit is None:
+            return
+        record = AuditRecord(
+            time=audit_time(began),
+            subject=caller.subject,
+            tool=caller.params.name,
+            method=entry.method.method if entry is not None else "",
+            outcome=ending.outcome,
+            duration_ms=round((time.monotonic() - clock) * 1000.0, 3),
+            code=ending.code,
+        )
+        try:
+            self._audit(record)
+        except Exception:
+            logger.exception("the audit hook failed")
+
+    def _state_refused(self, ctx: ServerRequestContext[Any, Any], name: str) -> None:
+        """Audit a call whose approval state the SDK's boundary refused."""
+        params = mcp_types.CallToolRequestParams(name=name)
+        caller = _Caller(ctx, params, identity_of(ctx))
+        self._record(
+            caller, self._entries.get(name), _Ending("denied"), datetime.now(UTC), time.monotonic()
+        )
 
     async def _execute(
         self,
         entry: _Entry,
-        running: _Running,
+        caller: _Caller,
         call: McpCall,
         conversation: StoredConversation,
         args: dict[str, Any],
@@ -367,14 +559,14 @@ class McpToolServer:
         call through a store"): the response's ids are stored before it is
         returned."""
         values: list[Any] = []
-        out, shown = await self._run(entry, running, call, conversation.aliases, args, values)
+        out, shown = await self._run(entry, caller, call, conversation.aliases, args, values)
         await conversation.confirm(entry.method.tool.name, values)
         return shown(out)
 
     async def _run(
         self,
         entry: _Entry,
-        running: _Running,
+        caller: _Caller,
         call: McpCall,
         aliases: AliasManager,
         args: dict[str, Any],
@@ -385,21 +577,20 @@ class McpToolServer:
         the responses go to ``values``."""
         method = entry.method
         args_json = json.dumps(args, ensure_ascii=False)
+        running = caller.ctx.lifespan_context
         channel = entry.channel if entry.channel is not None else running.in_process
         # The executor runs the tool under its own name, whatever the prefix.
         name = method.tool.name
         extra = self._extra_root
-        options = {**self._options, "validator": self._validator}
+        # The approval, when the tool needs one, is asked here, not by the executor.
+        options = {**self._options, "validator": self._validator, "approve": _approved}
         token = _CURRENT.set(call)
         try:
-            # Made once the arguments passed their checks (nothing is sent
-            # otherwise, and the call's context is not handed out).
-            made = self._metadata
-            metadata = None if made is None else partial(made, call)
             if isinstance(channel, grpc.aio.Channel):
                 executor = AsyncExecutor(
                     channel, [method], aliases, response_json="full", **options
                 )
+                metadata = await self._before_sending(executor, entry, caller, call, args)
                 # Cancelling this task (notifications/cancelled, the client
                 # gone) cancels the grpc.aio call.
                 out = await executor._run(name, args_json, None, metadata, values.append, extra)
@@ -407,6 +598,7 @@ class McpToolServer:
             if channel is None:
                 raise RuntimeError("the in-process services are not running")
             sync = Executor(channel, [method], aliases, response_json="full", **options)
+            metadata = await self._before_sending(sync, entry, caller, call, args)
             cancel = CallCanceller()
             run = partial(
                 sync._run, name, args_json, None, metadata, values.append, cancel.started, extra
@@ -420,6 +612,43 @@ class McpToolServer:
         finally:
             _CURRENT.reset(token)
 
+    async def _before_sending(
+        self,
+        executor: Executor | AsyncExecutor,
+        entry: _Entry,
+        caller: _Caller,
+        call: McpCall,
+        args: dict[str, Any],
+    ) -> Callable[[], list[tuple[str, str | bytes]] | None]:
+        """The approval of a tool that needs one (its arguments checked
+        first: an :class:`_Answer` when it is not given, or to ask the
+        client), and the call's metadata, made once the executor's checks
+        passed (nothing is sent otherwise, and the call's context is not
+        handed out): the ``metadata`` option's, then the forwarded
+        identity's."""
+        method = entry.method
+        if method.needs_approval or self._forward is not None:
+            executor._decode(method, json.dumps(args, ensure_ascii=False), self._extra_root)
+        if method.needs_approval:
+            request = ApprovalRequest(caller.subject, caller.params.name, method.method, args)
+            answer = await approval_answer(caller.ctx, caller.params, self._approve, request)
+            if isinstance(answer, mcp_types.InputRequiredResult):
+                raise _Answer(answer, "ok")
+            if isinstance(answer, str):
+                raise _Answer(error_result(answer), "denied")
+            if not answer:
+                raise _Answer(error_result(denied_text(caller.params.name)), "denied")
+        forwarded: list[tuple[str, str | bytes]] = []
+        if self._forward is not None:
+            forwarded.extend(await forwarded_metadata(self._forward, caller.identity))
+        made = self._metadata
+
+        def metadata() -> list[tuple[str, str | bytes]] | None:
+            own = list(made(call)) if made is not None else []
+            return [*own, *forwarded] or None
+
+        return metadata
+
     @property
     def _extra_root(self) -> frozenset[str]:
         """The root keys of the arguments that are never unknown: the
@@ -427,12 +656,14 @@ class McpToolServer:
         return frozenset([CONVERSATION_ARGUMENT, *(e.name for e in self.extra_properties)])
 
     async def _conversation(
-        self, ctx: ServerRequestContext[_Running], given: str | None
+        self, ctx: ServerRequestContext[_Running], given: str | None, subject: str
     ) -> tuple[StoredConversation, str | None] | str:
         """The call's conversation, loaded, and the handle to show the
         client (or None); or the message of an unknown handle. ``given`` is
         the handle the request passes back, which only stateless HTTP
-        (2026-07-28) looks at."""
+        (2026-07-28) looks at: it is stored under :func:`conversation_key`
+        of the caller's ``subject``, so another subject's handle is
+        unknown."""
         headers = getattr(ctx.request, "headers", None)
         if headers is None:
             # stdio or in memory: the connection is the conversation.
@@ -441,11 +672,12 @@ class McpToolServer:
         if session is not None and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
             return await self._scoped(self._session_scope(session)), None
         store = self.conversation_store
+        suffix = subject_suffix(subject)
         if given is None:
-            conversation = await StoredConversation.create(store, self._merged)
-            return conversation, conversation.handle
+            conversation = await StoredConversation.create(store, self._merged, suffix)
+            return conversation, conversation.handle[: len(conversation.handle) - len(suffix)]
         try:
-            conversation = await StoredConversation.load(store, given, self._merged)
+            conversation = await StoredConversation.load(store, given + suffix, self._merged)
         except ToolError as err:
             if err.reason == "conversation-expired":
                 return unknown_conversation_message(given)

@@ -65,9 +65,9 @@ class RedisConversationStore:
         """The key of a conversation's hash."""
         return conversation_key(self._prefix, handle)
 
-    async def create(self) -> str:
+    async def create(self, suffix: str = "") -> str:
         for _ in range(_CREATE_TRIES):
-            handle = mint_conversation_handle()
+            handle = mint_conversation_handle() + suffix
             if await self._run(CREATE, handle, self._ttl_ms, mint_epoch()) == 1:
                 return handle
         raise RuntimeError(

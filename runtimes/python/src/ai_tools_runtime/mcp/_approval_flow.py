@@ -1,0 +1,154 @@
+"""Approvals over MCP (docs/production.md, "Approvals"): the application's
+hook, else an elicitation form (2026-07-28: an ``input_required`` result
+whose ``requestState`` the SDK seals; 2025-11-25: ``elicitation/create`` on
+the session), else a refusal. Asked once the arguments passed their checks,
+before anything is sent."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import mcp_types
+from mcp.server import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerMiddleware
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .._approval import ApprovalRequest, Approve, ask_approval, denied_text, no_approval_text
+from ._call_result import error_result
+from ._identity import identity_of
+
+__all__ = [
+    "APPROVAL_KEY",
+    "Approved",
+    "approval_answer",
+    "approval_message",
+    "request_state_boundary",
+    "state_refusal",
+]
+
+APPROVAL_KEY: Final = "approval"
+"""The key of the approval form among a result's ``inputRequests``."""
+
+_STATE: Final = "ai-tools/approval"
+"""The plaintext of the ``requestState`` of an approval round (sealed by
+the SDK's boundary with the tool, the arguments' digest, the subject and an
+expiry of ten minutes)."""
+
+_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {"approve": {"type": "boolean", "title": "Approve"}},
+    "required": ["approve"],
+}
+
+_NOT_ASKED: Final = "no approval hook, and the client does not support elicitation"
+
+Approved = bool | mcp_types.InputRequiredResult
+"""The answer of :func:`approval_answer`: run (True), refused (False, the
+denied text), or ask the client first (the result to return)."""
+
+
+def approval_message(tool: str, arguments: Mapping[str, Any]) -> str:
+    """The question of the approval form."""
+    args = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+    return f"Allow the call of {json.dumps(tool)}? Arguments: {args}"
+
+
+def _asks_forms(ctx: ServerRequestContext[Any, Any]) -> bool:
+    """Whether the client takes form elicitations on this request (an empty
+    ``elicitation`` capability means form)."""
+    caps = ctx.session.client_capabilities
+    elicitation = caps.elicitation if caps is not None else None
+    if elicitation is None:
+        return False
+    return elicitation.form is not None or elicitation.url is None
+
+
+def _accepted(result: Any) -> bool:
+    return (
+        isinstance(result, mcp_types.ElicitResult)
+        and result.action == "accept"
+        and (result.content or {}).get("approve") is True
+    )
+
+
+async def approval_answer(
+    ctx: ServerRequestContext[Any, Any],
+    params: mcp_types.CallToolRequestParams,
+    approve: Approve | None,
+    request: ApprovalRequest,
+) -> Approved | str:
+    """Whether the call of ``request`` runs: the hook's answer; else the
+    client's through elicitation; else the text of a refusal for want of
+    anyone to ask."""
+    if approve is not None:
+        return await ask_approval(approve, request)
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        if params.request_state is not None or params.input_responses is not None:
+            # The boundary let the state through: it is ours, unaltered, for
+            # this tool, these arguments and this subject, and not expired.
+            answer = (params.input_responses or {}).get(APPROVAL_KEY)
+            return params.request_state == _STATE and _accepted(answer)
+        if not _asks_forms(ctx):
+            return no_approval_text(request.tool, _NOT_ASKED)
+        form = mcp_types.ElicitRequest(
+            params=mcp_types.ElicitRequestFormParams(
+                message=approval_message(request.tool, request.arguments),
+                requested_schema=_SCHEMA,
+            )
+        )
+        asked: mcp_types.InputRequests = {APPROVAL_KEY: form}
+        return mcp_types.InputRequiredResult(input_requests=asked, request_state=_STATE)
+    if not _asks_forms(ctx) or not ctx.session.can_send_request:
+        return no_approval_text(request.tool, _NOT_ASKED)
+    result = await ctx.session.elicit_form(
+        approval_message(request.tool, request.arguments), _SCHEMA, ctx.request_id
+    )
+    return _accepted(result)
+
+
+def request_state_boundary(secret: str | bytes | None, audience: str) -> RequestStateBoundary:
+    """The SDK's middleware sealing ``requestState`` under ``secret`` (32
+    bytes or more; None: a key of this process only), bound to the subject."""
+    key = os.urandom(32) if secret is None else secret
+    if isinstance(key, str):
+        key = key.encode("utf-8")
+    if len(key) < 32:
+        raise ValueError(
+            f"approval_secret must be 32 bytes or more, got {len(key)}: "
+            'make one with python -c "import secrets; print(secrets.token_hex(32))"'
+        )
+    security = RequestStateSecurity(keys=[key], ttl=600.0, bind_principal=_subject)
+    return RequestStateBoundary(security, default_audience=audience)
+
+
+def _subject(ctx: ServerRequestContext[Any, Any]) -> str | None:
+    identity = identity_of(ctx)
+    return None if identity is None else identity.subject
+
+
+def state_refusal(
+    refused: Callable[[ServerRequestContext[Any, Any], str], object],
+) -> ServerMiddleware[Any]:
+    """Server middleware (outside the boundary): a ``tools/call`` whose
+    ``requestState`` the boundary refused (forged, altered, expired, another
+    subject's) is the denied result of its tool, not a JSON-RPC error;
+    ``refused`` is told (context, tool name)."""
+
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        try:
+            return await call_next(ctx)
+        except MCPError as err:
+            data = err.error.data
+            reason = data.get("reason") if isinstance(data, dict) else None
+            if ctx.method != "tools/call" or reason != "invalid_request_state":
+                raise
+            name = str((ctx.params or {}).get("name", ""))
+            refused(ctx, name)
+            return error_result(denied_text(name))
+
+    return middleware
