@@ -12,3 +12,11 @@ export {
   type StoreWorkerOptions,
   type WorkerAnswer,
 } from "./store-worker.js";
+export {
+  createTestIssuer,
+  type RecipeDefaults,
+  type SignOptions,
+  type TestAlg,
+  type TestIssuer,
+  type TokenRecipe,
+} from "./test-issuer.js";
