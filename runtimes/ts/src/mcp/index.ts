@@ -23,6 +23,12 @@ export {
   type IdentityContext,
 } from "./identity.js";
 export type { McpToolMethod } from "./mcp-tool.js";
+export type {
+  HttpAuthOptions,
+  IntrospectAuthOptions,
+  JwtAuthOptions,
+  McpHttpOptions,
+} from "./http-auth-options.js";
 export {
   createMcpHttpHandler,
   serveHttp,

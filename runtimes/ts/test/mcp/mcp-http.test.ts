@@ -253,7 +253,7 @@ describe("streamable HTTP, idle TTL", () => {
           ...strictDefaults.accounts_list,
           count: 1,
         }),
-      ).rejects.toThrow(/Session not found/);
+      ).rejects.toThrow(/"error":"session_not_found"/);
       await client.close();
     } finally {
       await short.close();
@@ -330,7 +330,7 @@ describe("streamable HTTP, bad requests", () => {
     await closed;
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(received).toMatch(/\r\nconnection: close\r\n/i);
-    expect(received).toContain('"code":-32600');
+    expect(received).toContain('"error":"request_too_large"');
     expect(sent).toBeLessThan(64 * 1024 * 1024);
   });
 });

@@ -1,0 +1,59 @@
+import type { ServerResponse } from "node:http";
+
+/**
+ * The codes of an HTTP-level refusal, the same in the Go, Python and
+ * TypeScript runtimes (docs/production.md).
+ */
+export type RefusalCode =
+  | "invalid_token"
+  | "insufficient_scope"
+  | "forbidden_host"
+  | "forbidden_origin"
+  | "request_too_large"
+  | "shutting_down"
+  | "session_not_found";
+
+/** An HTTP-level refusal: status, body and extra headers. */
+export interface Refusal {
+  readonly status: number;
+  readonly code: RefusalCode;
+  readonly description: string;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * Write a refusal: `{"error": code, "error_description": text}` as JSON
+ * with its status and headers.
+ */
+export function writeRefusal(res: ServerResponse, refusal: Refusal): void {
+  res
+    .writeHead(refusal.status, {
+      "content-type": "application/json",
+      ...refusal.headers,
+    })
+    .end(
+      JSON.stringify({
+        error: refusal.code,
+        error_description: refusal.description,
+      }),
+    );
+}
+
+/**
+ * A `WWW-Authenticate: Bearer …` value (RFC 6750 §3): the parameters in
+ * the order given, each a quoted string (`\` and `"` escaped, other
+ * characters outside printable ASCII replaced by a space); parameters
+ * without a value are left out.
+ */
+export function bearerChallenge(
+  params: ReadonlyArray<readonly [string, string | undefined]>,
+): string {
+  const written = params.flatMap(([name, value]) =>
+    value === undefined ? [] : [`${name}="${quotedValue(value)}"`],
+  );
+  return `Bearer ${written.join(", ")}`;
+}
+
+function quotedValue(value: string): string {
+  return value.replace(/[\\"]/g, "\\$&").replace(/[^\x20-\x7e]/g, " ");
+}

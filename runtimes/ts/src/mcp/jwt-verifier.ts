@@ -1,0 +1,155 @@
+import type { JwtAuthOptions } from "./http-auth-options.js";
+import type { Identity } from "./identity.js";
+
+type Jose = typeof import("jose");
+type KeySet = ReturnType<Jose["createRemoteJWKSet"]>;
+
+/** A token refused: `message` is short, names the check, never the token. */
+export class InvalidTokenError extends Error {
+  override name = "InvalidTokenError";
+}
+
+/** Checks a bearer token; throws {@link InvalidTokenError} for a bad one. */
+export type TokenVerifier = (token: string) => Promise<Identity>;
+
+/** The algorithms accepted by default. */
+const defaultAlgorithms = ["RS256", "ES256"];
+
+/**
+ * Check the algorithms of the options: never `none`, never a shared-secret
+ * `HS*` (the issuer's JWKS holds public keys).
+ */
+export function checkAlgorithms(algorithms: readonly string[]): void {
+  for (const alg of algorithms) {
+    if (alg.toLowerCase() === "none" || /^HS/i.test(alg)) {
+      throw new Error(
+        `auth.algorithms: ${JSON.stringify(alg)} is not allowed (a token must be signed with the issuer's private key): use RS256, ES256, PS256 or EdDSA`,
+      );
+    }
+  }
+}
+
+/**
+ * A verifier of JWTs from one issuer (`jose`): signature by a key of the
+ * issuer's JWKS (fetched once, cached, refetched for an unknown key id at
+ * most every 30 s), `iss`, `aud` containing `audience` exactly, `exp`
+ * (required) and `nbf` with the leeway, and `sub` (required).
+ */
+export async function createJwtVerifier(
+  options: JwtAuthOptions,
+  audience: string,
+): Promise<TokenVerifier> {
+  const jose = await loadJose();
+  const algorithms = [...(options.algorithms ?? defaultAlgorithms)];
+  checkAlgorithms(algorithms);
+  let keys: Promise<KeySet> | undefined;
+  const keySet = () =>
+    (keys ??= jwksUrlOf(options).then(
+      (url) => jose.createRemoteJWKSet(new URL(url)),
+      (e: unknown) => {
+        keys = undefined;
+        throw e;
+      },
+    ));
+  return async (token) => {
+    try {
+      const { payload } = await jose.jwtVerify(token, await keySet(), {
+        issuer: options.issuer,
+        audience,
+        algorithms,
+        clockTolerance: options.leewaySeconds ?? 30,
+        requiredClaims: ["exp", "sub"],
+      });
+      return identityOfClaims(payload);
+    } catch (e) {
+      throw new InvalidTokenError(reasonOf(e), { cause: e });
+    }
+  };
+}
+
+/** The identity of verified claims: `sub`, and `scope` (or `scp`). */
+export function identityOfClaims(claims: Record<string, unknown>): Identity {
+  const scope = claims.scope ?? claims.scp;
+  const scopes =
+    typeof scope === "string"
+      ? scope.split(" ").filter((s) => s !== "")
+      : Array.isArray(scope)
+        ? scope.filter((s): s is string => typeof s === "string")
+        : [];
+  return {
+    subject: typeof claims.sub === "string" ? claims.sub : "",
+    scopes,
+    claims,
+    ...(typeof claims.exp === "number" ? { expiresAt: claims.exp } : {}),
+  };
+}
+
+/** The check a jose error says failed, in a few words. */
+function reasonOf(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  const claim = (e as { claim?: unknown }).claim;
+  const missing = (e as { reason?: unknown }).reason === "missing";
+  switch (code) {
+    case "ERR_JWT_EXPIRED":
+      return "token expired";
+    case "ERR_JWT_CLAIM_VALIDATION_FAILED":
+      if (missing) {
+        return `token has no ${String(claim)} claim`;
+      }
+      return claim === "nbf"
+        ? "token not yet valid"
+        : claim === "iss"
+          ? "wrong issuer"
+          : claim === "aud"
+            ? "wrong audience"
+            : `bad ${String(claim)} claim`;
+    case "ERR_JOSE_ALG_NOT_ALLOWED":
+    case "ERR_JOSE_NOT_SUPPORTED":
+      return "signing algorithm not allowed";
+    case "ERR_JWKS_NO_MATCHING_KEY":
+    case "ERR_JWKS_MULTIPLE_MATCHING_KEYS":
+      return "unknown signing key";
+    case "ERR_JWS_SIGNATURE_VERIFICATION_FAILED":
+      return "bad signature";
+    case "ERR_JWS_INVALID":
+    case "ERR_JWT_INVALID":
+      return "malformed token";
+    default:
+      return "could not get the issuer's signing keys";
+  }
+}
+
+/** The JWKS URL: the option, else the issuer's metadata's `jwks_uri`. */
+async function jwksUrlOf(options: JwtAuthOptions): Promise<string> {
+  if (options.jwksUrl !== undefined) {
+    return options.jwksUrl;
+  }
+  const issuer = new URL(options.issuer);
+  const path = issuer.pathname === "/" ? "" : issuer.pathname;
+  for (const suffix of [
+    `/.well-known/oauth-authorization-server${path}`,
+    `${path}/.well-known/openid-configuration`,
+  ]) {
+    const res = await fetch(new URL(suffix, issuer.origin), {
+      signal: AbortSignal.timeout(5000),
+    });
+    if (res.ok) {
+      const meta = (await res.json()) as { jwks_uri?: unknown };
+      if (typeof meta.jwks_uri === "string") {
+        return meta.jwks_uri;
+      }
+    }
+  }
+  throw new Error(`issuer ${JSON.stringify(options.issuer)} has no jwks_uri`);
+}
+
+async function loadJose(): Promise<Jose> {
+  try {
+    return await import("jose");
+  } catch (e) {
+    throw new Error(
+      "auth with an issuer needs jose: install it (npm install jose)",
+      { cause: e },
+    );
+  }
+}
