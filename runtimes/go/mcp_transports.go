@@ -20,15 +20,18 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 )
 
-// NewMCPHTTPHandler serves server over streamable HTTP in both protocol
-// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
-// header) is stateless, its conversation a handle the client passes back;
-// older clients get sessions (Mcp-Session-Id), one conversation each,
-// closed after DefaultConversationTTL idle.
-func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
+// newMCPTransportHandler serves server over streamable HTTP in both
+// protocol revisions (NewMCPHTTPHandler), bodies up to maxBody bytes (0:
+// the SDK's 4 MiB): a request of 2026-07-28 or later (its
+// MCP-Protocol-Version header) is stateless, its conversation a handle the
+// client passes back; older clients get sessions (Mcp-Session-Id), one
+// conversation each, closed after 30 minutes idle.
+func newMCPTransportHandler(server *mcp.Server, maxBody int64) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
-	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
-	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true})
+	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute, MaxRequestBodyBytes: maxBody})
+	// The SDK ends a stateless call with its request, also where the tools
+	// are another package's (the runtime's gate in front of generated code).
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, MaxRequestBodyBytes: maxBody, PropagateRequestCancellation: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The call of this request ends with it: a client that goes away
 		// cancels its gRPC call (the SDK does not, for stateless requests).
@@ -45,7 +48,7 @@ func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
 }
 
 // httpCalls holds the context of each HTTP request in flight, by the id
-// NewMCPHTTPHandler puts in its header httpCallHeader (replacing any value
+// newMCPTransportHandler puts in its header httpCallHeader (replacing any value
 // the client sent).
 var (
 	httpCalls  sync.Map

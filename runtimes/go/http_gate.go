@@ -1,0 +1,223 @@
+package aitools
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// httpGate checks each request before the SDK sees it (docs/production.md),
+// in this order: shutting down (503), Host (403 forbidden_host), Origin (403
+// forbidden_origin), the protected resource metadata (served, no token),
+// the body's size (413), the bearer token (401, 403 for a server-wide
+// scope), the scopes of the tools/calls in the body (403), the session's
+// subject (404). The verified identity then rides in the SDK's
+// auth.TokenInfo (auth.RequireBearerToken; IdentityFromRequest).
+type httpGate struct {
+	path       string // the MCP endpoint's path; "" for any
+	maxBody    int64
+	hosts      hostOrigin
+	auth       *AuthOptions // nil: no token asked
+	jwt        *jwtVerifier // nil with Introspect
+	prm        *protectedResource
+	challenges challenges
+	toolScopes map[string][]string
+	sessions   *sessionBinding
+	inner      http.Handler
+	draining   atomic.Bool
+	streamsMu  sync.Mutex
+	streams    map[*http.Request]context.CancelFunc // GET event streams open
+}
+
+// gateTokenKey holds the TokenInfo of a request the gate verified.
+type gateTokenKey struct{}
+
+// newHTTPGate protects server's endpoint with options o (defaults filled,
+// checked); ctx ends the key set's refresh.
+func newHTTPGate(ctx context.Context, server *mcp.Server, o HTTPOptions, path string, loopback bool) *httpGate {
+	g := &httpGate{
+		path:       path,
+		maxBody:    o.MaxBodyBytes,
+		hosts:      newHostOrigin(o, loopback),
+		auth:       o.Auth,
+		toolScopes: o.ToolScopes,
+		sessions:   newSessionBinding(),
+		inner:      newMCPTransportHandler(server, o.MaxBodyBytes),
+		streams:    map[*http.Request]context.CancelFunc{},
+	}
+	if g.toolScopes == nil {
+		g.toolScopes = MCPRequiredScopes(server)
+	}
+	if a := o.Auth; a != nil {
+		all := [][]string{a.Scopes}
+		for _, s := range g.toolScopes {
+			all = append(all, s)
+		}
+		g.prm = newProtectedResource(o.PublicURL, a.AuthorizationServers, sortedScopes(all...))
+		g.challenges = challenges{metadataURL: g.prm.metadataURL, scopes: sortedScopes(a.Scopes)}
+		if a.Introspect == nil {
+			g.jwt = newJWTVerifier(ctx, *a)
+		}
+		fromGate := func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+			return ctx.Value(gateTokenKey{}).(*auth.TokenInfo), nil
+		}
+		g.inner = auth.RequireBearerToken(fromGate, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true, ClockSkew: a.Leeway})(g.inner)
+	}
+	return g
+}
+
+func (g *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.draining.Load() {
+		w.Header().Set("Connection", "close")
+		writeRefusal(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another instance")
+		return
+	}
+	if !g.hosts.hostAllowed(r.Host) {
+		writeRefusal(w, http.StatusForbidden, "forbidden_host", "host "+quote(r.Host)+" is not served here")
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !g.hosts.originAllowed(origin) {
+		writeRefusal(w, http.StatusForbidden, "forbidden_origin", "origin "+quote(origin)+" is not allowed")
+		return
+	}
+	if g.prm != nil && g.prm.serves(r) {
+		g.prm.ServeHTTP(w, r)
+		return
+	}
+	if g.path != "" && r.URL.Path != g.path {
+		http.NotFound(w, r)
+		return
+	}
+	body, ok := g.readBody(w, r)
+	if !ok {
+		return
+	}
+	var id *Identity
+	if g.auth != nil {
+		if id = g.authenticate(w, r); id == nil {
+			return
+		}
+		if s := callNeedingScope(body, g.toolScopes, id.Scopes); s != nil {
+			g.challenges.insufficientScope(w, sortedScopes(g.auth.Scopes, s.needed), s.description())
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), gateTokenKey{}, tokenInfoOf(id)))
+	}
+	subject := subjectOf(id)
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && !g.sessions.allowed(sid, subject) {
+		writeRefusal(w, http.StatusNotFound, "session_not_found", "unknown session: initialize a new one")
+		return
+	}
+	if r.Method == http.MethodGet {
+		defer g.openStream(&r)()
+	}
+	g.inner.ServeHTTP(&sessionRecorder{ResponseWriter: w, record: func(h http.Header, status int) {
+		g.sessions.record(r, h, status, subject)
+	}}, r)
+}
+
+// readBody reads the body whole, up to the limit (413 over it, nothing
+// parsed), and puts it back for the SDK.
+func (g *httpGate) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	tooLarge := func() ([]byte, bool) {
+		writeRefusal(w, http.StatusRequestEntityTooLarge, "request_too_large", "the body is over the limit of "+strconv.FormatInt(g.maxBody, 10)+" bytes")
+		return nil, false
+	}
+	if r.ContentLength > g.maxBody {
+		return tooLarge()
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, true
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, g.maxBody+1))
+	if int64(len(body)) > g.maxBody {
+		return tooLarge()
+	}
+	if err != nil {
+		http.Error(w, "could not read the request body", http.StatusBadRequest)
+		return nil, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, true
+}
+
+// authenticate verifies the bearer token, answering 401 or 403 itself when
+// it does not pass (nil then).
+func (g *httpGate) authenticate(w http.ResponseWriter, r *http.Request) *Identity {
+	fields := strings.Fields(r.Header.Get("Authorization"))
+	if len(fields) != 2 || !strings.EqualFold(fields[0], "bearer") {
+		g.challenges.noToken(w)
+		return nil
+	}
+	var id *Identity
+	reason := ""
+	if g.jwt != nil {
+		id, reason = g.jwt.verify(r.Context(), fields[1])
+	} else if got, err := g.auth.Introspect(r.Context(), fields[1]); err != nil {
+		reason = "could not introspect the token"
+	} else if id = got; id == nil {
+		reason = "token is not active"
+	}
+	if reason != "" {
+		g.challenges.invalidToken(w, reason)
+		return nil
+	}
+	if missing := missingScopes(g.auth.Scopes, id.Scopes); len(missing) > 0 {
+		g.challenges.insufficientScope(w, sortedScopes(g.auth.Scopes), "the token lacks scope "+quote(strings.Join(missing, " ")))
+		return nil
+	}
+	return id
+}
+
+// tokenInfoOf is the SDK's form of id (IdentityFromRequest reads it).
+func tokenInfoOf(id *Identity) *auth.TokenInfo {
+	return &auth.TokenInfo{
+		UserID:     id.Subject,
+		Scopes:     id.Scopes,
+		Expiration: id.ExpiresAt,
+		Extra:      map[string]any{"claims": id.Claims, "identity": id},
+	}
+}
+
+// subjectOf is the subject of id, "" without auth.
+func subjectOf(id *Identity) string {
+	if id == nil {
+		return ""
+	}
+	return id.Subject
+}
+
+// openStream makes *r end when the server starts draining (a GET event
+// stream carries no call) and returns its cleanup.
+func (g *httpGate) openStream(r **http.Request) func() {
+	ctx, cancel := context.WithCancel((*r).Context())
+	*r = (*r).WithContext(ctx)
+	g.streamsMu.Lock()
+	g.streams[*r] = cancel
+	g.streamsMu.Unlock()
+	return func() {
+		g.streamsMu.Lock()
+		delete(g.streams, *r)
+		g.streamsMu.Unlock()
+		cancel()
+	}
+}
+
+// drain refuses new requests (503 shutting_down) and ends the event
+// streams; calls in flight go on.
+func (g *httpGate) drain() {
+	g.draining.Store(true)
+	g.streamsMu.Lock()
+	defer g.streamsMu.Unlock()
+	for _, cancel := range g.streams {
+		cancel()
+	}
+}

@@ -1,0 +1,180 @@
+package aitools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/MicahParks/keyfunc/v3"
+	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/time/rate"
+)
+
+// jwtVerifier checks bearer JWTs (golang-jwt/jwt/v5): the signature with
+// a key of the issuer's JWKS (keyfunc/v3: fetched once, refreshed hourly
+// and, for an unknown key id, at most every 30 s), an allowed algorithm,
+// iss, aud, exp (required), nbf, with the leeway.
+type jwtVerifier struct {
+	opts   AuthOptions
+	ctx    context.Context // ends the key set's refresh
+	parser *jwt.Parser
+	keys   atomic.Pointer[keyfunc.Keyfunc]
+	mu     sync.Mutex // held while the key set is made
+}
+
+func newJWTVerifier(ctx context.Context, opts AuthOptions) *jwtVerifier {
+	return &jwtVerifier{
+		opts: opts,
+		ctx:  ctx,
+		parser: jwt.NewParser(
+			jwt.WithValidMethods(opts.Algorithms),
+			jwt.WithIssuer(opts.Issuer),
+			jwt.WithAudience(opts.Audience),
+			jwt.WithExpirationRequired(),
+			jwt.WithLeeway(opts.Leeway),
+		),
+	}
+}
+
+// verify returns the token's identity, or the check that failed in a few
+// words (never the token).
+func (v *jwtVerifier) verify(ctx context.Context, token string) (*Identity, string) {
+	keys, err := v.keySet(ctx)
+	if err != nil {
+		return nil, "could not get the issuer's signing keys"
+	}
+	claims := jwt.MapClaims{}
+	parsed, err := v.parser.ParseWithClaims(token, claims, (*keys).KeyfuncCtx(ctx))
+	if err != nil {
+		return nil, v.reason(parsed, err)
+	}
+	sub, _ := claims["sub"].(string)
+	if sub == "" {
+		return nil, "token has no sub claim"
+	}
+	id := &Identity{Subject: sub, Scopes: scopesOf(claims), Claims: claims}
+	if exp, err := claims.GetExpirationTime(); err == nil && exp != nil {
+		id.ExpiresAt = exp.Time
+	}
+	return id, ""
+}
+
+// reason is the check a parse error says failed.
+func (v *jwtVerifier) reason(parsed *jwt.Token, err error) string {
+	if errors.Is(err, jwt.ErrTokenMalformed) {
+		return "malformed token"
+	}
+	if parsed != nil {
+		alg, _ := parsed.Header["alg"].(string)
+		if !slices.Contains(v.opts.Algorithms, alg) {
+			return "signing algorithm not allowed"
+		}
+	}
+	switch {
+	case errors.Is(err, jwt.ErrTokenUnverifiable):
+		return "unknown signing key"
+	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
+		return "bad signature"
+	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
+		return "token has no exp claim"
+	case errors.Is(err, jwt.ErrTokenExpired):
+		return "token expired"
+	case errors.Is(err, jwt.ErrTokenNotValidYet):
+		return "token not yet valid"
+	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
+		return "wrong issuer"
+	case errors.Is(err, jwt.ErrTokenInvalidAudience):
+		return "wrong audience"
+	}
+	return "invalid token claims"
+}
+
+// scopesOf reads "scope" (space-separated, RFC 8693) or "scp" (a list or
+// a string, as some issuers write it).
+func scopesOf(claims jwt.MapClaims) []string {
+	switch s := claims["scope"].(type) {
+	case string:
+		return strings.Fields(s)
+	}
+	switch s := claims["scp"].(type) {
+	case string:
+		return strings.Fields(s)
+	case []any:
+		var out []string
+		for _, x := range s {
+			if str, ok := x.(string); ok {
+				out = append(out, str)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// keySet is the issuer's JWKS, made on the first token: at JWKSURL, else
+// at the jwks_uri of the issuer's metadata. A failure is tried again on
+// the next token.
+func (v *jwtVerifier) keySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
+	if k := v.keys.Load(); k != nil {
+		return k, nil
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if k := v.keys.Load(); k != nil {
+		return k, nil
+	}
+	jwksURL := v.opts.JWKSURL
+	if jwksURL == "" {
+		var err error
+		if jwksURL, err = discoverJWKS(ctx, v.opts.Issuer); err != nil {
+			return nil, err
+		}
+	}
+	k, err := keyfunc.NewDefaultOverrideCtx(v.ctx, []string{jwksURL}, keyfunc.Override{
+		HTTPTimeout:       5 * time.Second,
+		RefreshUnknownKID: rate.NewLimiter(rate.Every(30*time.Second), 1),
+		RateLimitWaitMax:  5 * time.Second,
+	})
+	if err != nil {
+		return nil, err
+	}
+	v.keys.Store(&k)
+	return &k, nil
+}
+
+// discoverJWKS reads the jwks_uri of the issuer's metadata (RFC 8414, then
+// OpenID Connect discovery).
+func discoverJWKS(ctx context.Context, issuer string) (string, error) {
+	u, err := url.Parse(issuer)
+	if err != nil {
+		return "", err
+	}
+	path := strings.TrimSuffix(u.Path, "/")
+	client := &http.Client{Timeout: 5 * time.Second}
+	for _, p := range []string{"/.well-known/oauth-authorization-server" + path, path + "/.well-known/openid-configuration"} {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.Scheme+"://"+u.Host+p, nil)
+		if err != nil {
+			return "", err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			continue
+		}
+		var meta struct {
+			JWKSURI string `json:"jwks_uri"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&meta)
+		resp.Body.Close()
+		if err == nil && resp.StatusCode == http.StatusOK && meta.JWKSURI != "" {
+			return meta.JWKSURI, nil
+		}
+	}
+	return "", errors.New("issuer " + quote(issuer) + " has no jwks_uri")
+}

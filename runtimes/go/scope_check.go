@@ -1,0 +1,66 @@
+package aitools
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// scopeRefusal is a tools/call whose tool needs scopes the token lacks.
+type scopeRefusal struct {
+	tool    string
+	needed  []string // the tool's scopes
+	missing []string
+}
+
+// callNeedingScope peeks a JSON-RPC body (a message or a batch) for the
+// first tools/call whose tool (toolScopes) needs a scope not in held; nil
+// when none does, or the body is not JSON-RPC (the SDK answers that).
+// Comparison is exact.
+func callNeedingScope(body []byte, toolScopes map[string][]string, held []string) *scopeRefusal {
+	if len(toolScopes) == 0 {
+		return nil
+	}
+	body = bytes.TrimSpace(body)
+	var messages []json.RawMessage
+	if len(body) > 0 && body[0] == '[' {
+		if json.Unmarshal(body, &messages) != nil {
+			return nil
+		}
+	} else {
+		messages = []json.RawMessage{body}
+	}
+	for _, raw := range messages {
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(raw, &msg) != nil || msg.Method != "tools/call" {
+			continue
+		}
+		needed := toolScopes[msg.Params.Name]
+		if missing := missingScopes(needed, held); len(missing) > 0 {
+			return &scopeRefusal{tool: msg.Params.Name, needed: needed, missing: missing}
+		}
+	}
+	return nil
+}
+
+// description is the refusal's text for the client.
+func (s *scopeRefusal) description() string {
+	return "the call of " + quote(s.tool) + " needs scope " + quote(strings.Join(s.missing, " "))
+}
+
+// missingScopes are the scopes of needed not in held.
+func missingScopes(needed, held []string) []string {
+	var missing []string
+	for _, s := range needed {
+		if !slices.Contains(held, s) {
+			missing = append(missing, s)
+		}
+	}
+	return missing
+}

@@ -1,0 +1,93 @@
+package aitools
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// NewMCPHTTPHandler serves server over streamable HTTP in both protocol
+// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
+// header) is stateless, its conversation a handle the client passes back;
+// older clients get sessions (Mcp-Session-Id), one conversation each,
+// closed after 30 minutes idle.
+//
+// With options (one HTTPOptions) every request passes the gate of
+// ServeMCPHTTP first (Host and Origin allow-lists, body limit, bearer
+// token, per-tool scopes, sessions bound to their subject) and the
+// protected resource metadata is served at its well-known paths: mount
+// the handler at "/" or at those paths too. Its address being the
+// application's, a host that is not loopback is not refused here. Options
+// that cannot work (Auth without PublicURL) panic.
+func NewMCPHTTPHandler(server *mcp.Server, opts ...HTTPOptions) http.Handler {
+	switch len(opts) {
+	case 0:
+		return newMCPTransportHandler(server, 0)
+	case 1:
+	default:
+		panic("aitools.NewMCPHTTPHandler: pass one HTTPOptions at most")
+	}
+	o := opts[0]
+	if err := checkHTTPOptions(o, "", false); err != nil {
+		panic("aitools.NewMCPHTTPHandler: " + err.Error())
+	}
+	loopback := true
+	if o.PublicURL != "" {
+		u, _ := url.Parse(o.PublicURL)
+		loopback = isLoopbackHost(u.Hostname())
+	}
+	return newHTTPGate(context.Background(), server, o.withDefaults(), "", loopback)
+}
+
+// ServeMCPHTTP serves server's tools over streamable HTTP at addr
+// (host:port; port 0 takes a free one) on the endpoint o.Path ("/mcp")
+// until ctx is done, behind the gate of HTTPOptions (docs/production.md).
+// It refuses, before listening, options that cannot serve safely: Auth
+// without PublicURL, or a host that is not loopback (0.0.0.0 and "" are
+// not) without Auth or AllowUnauthenticated. Connections: headers read
+// within 10 s, idle ones closed after 5 s, at most o.MaxConnections open.
+// When ctx is done new requests get 503 shutting_down, the calls in flight
+// have o.ShutdownGrace to finish, and it returns nil.
+func ServeMCPHTTP(ctx context.Context, server *mcp.Server, addr string, o HTTPOptions) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("listen address " + quote(addr) + ` is not host:port, e.g. "127.0.0.1:8080"`)
+	}
+	shown := host
+	if shown == "" {
+		shown = "0.0.0.0"
+	}
+	if err := checkHTTPOptions(o, shown, true); err != nil {
+		return err
+	}
+	o = o.withDefaults()
+	gate := newHTTPGate(ctx, server, o, o.Path, isLoopbackHost(host))
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: gate, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(newConnLimit(lis, o.MaxConnections)) }()
+	if o.Listening != nil {
+		o.Listening(lis.Addr())
+	}
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	gate.drain()
+	grace, cancel := context.WithTimeout(context.Background(), o.ShutdownGrace)
+	defer cancel()
+	if srv.Shutdown(grace) != nil {
+		_ = srv.Close()
+	}
+	<-served
+	return nil
+}
