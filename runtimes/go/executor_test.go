@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -40,6 +41,8 @@ type testServer struct {
 	cancelled atomic.Int64
 	// holding, when set, receives once from each held call as it holds.
 	holding chan struct{}
+	// merged is the request metadata of the last MergeAccounts.
+	merged atomic.Pointer[metadata.MD]
 }
 
 func (s *testServer) begin() error {
@@ -66,7 +69,9 @@ func (s *testServer) ListAccounts(_ context.Context, req *aitestv1.ListAccountsR
 	return resp, s.begin()
 }
 
-func (s *testServer) MergeAccounts(_ context.Context, req *aitestv1.MergeAccountsRequest) (*aitestv1.MergeAccountsResponse, error) {
+func (s *testServer) MergeAccounts(ctx context.Context, req *aitestv1.MergeAccountsRequest) (*aitestv1.MergeAccountsResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	s.merged.Store(&md)
 	return &aitestv1.MergeAccountsResponse{ReceivedSourceId: req.SourceId}, s.begin()
 }
 
