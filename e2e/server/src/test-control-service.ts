@@ -37,5 +37,8 @@ export function createTestControlService(
     getHeld() {
       return holds?.state() ?? { holding: 0, cancelled: [] };
     },
+    releaseHeld() {
+      return { released: holds?.release() ?? 0 };
+    },
   };
 }
