@@ -16,12 +16,13 @@ import { ruffCheckArgs } from "./support/ruff.js";
 import { mypyArgs, mypyConfig } from "./support/mypy.js";
 
 // The Python MCP file (mcp=true): for the MCP golden cases and the
-// executors case, ai_tools_mcp_gen.py is checked as generated (ruff format,
+// approvals and executors cases, ai_tools_mcp_gen.py is checked as generated (ruff format,
 // ruff check with the strict rule set, mypy --strict with typed stubs of the
 // grpcio-tools output, _pb2_grpc included), then imported next to
 // ai_tools_gen.py by a real Python with ai_tools_runtime.mcp: its tools, as
 // an McpToolServer lists them, must be the model's MCP tools with their
-// schemas and hints. The mcp case's tools are also called (behaviourScript).
+// schemas and hints, and carry its required scopes and approval flags. The
+// mcp case's tools are also called (behaviourScript).
 
 const repoRoot = resolve(paths.generator, "..");
 const runtimeSrc = join(repoRoot, "runtimes", "python", "src");
@@ -69,10 +70,29 @@ print(json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) fo
 `;
 
 /**
+ * Each generated McpToolMethod's scopes and approval flag, by tool name
+ * (run in the output root).
+ */
+const fieldsScript = String.raw`
+import json
+
+import ai_tools_mcp_gen as m
+
+out = {}
+for name in m.__all__:
+    if name.endswith("_TOOLS"):
+        for t in getattr(m, name):
+            out[t.tool.name] = [list(t.required_scopes), t.needs_approval]
+print(json.dumps(out))
+`;
+
+/**
  * The mcp case's services served in process (a grpc.aio server on a
  * loopback port) to the official client in memory: the tools without
- * auto_execute register their responses' ids (MCP_ALIAS_CONFIG), which the
- * next call resolves. Prints "ok" (run in the output root).
+ * auto_execute are approved by the server's hook, which sees each call's
+ * tool, method and arguments, and register their responses' ids
+ * (MCP_ALIAS_CONFIG), which the next call resolves. Prints "ok" (run in
+ * the output root).
  */
 const behaviourScript = String.raw`
 import json
@@ -92,6 +112,7 @@ NOTES = {str(uuid.uuid4()): f"note {i}" for i in range(2)}
 NOTE_IDS = list(NOTES)
 TAG_IDS = [str(uuid.uuid4()) for _ in range(2)]
 received = []
+asked = []
 
 
 class Notes(notes_pb2_grpc.NoteServiceServicer):
@@ -125,8 +146,13 @@ async def call(client, name, args):
     return value
 
 
+def approve(request):
+    asked.append((request.tool, request.method, dict(request.arguments)))
+    return True
+
+
 async def main():
-    server = McpToolServer()
+    server = McpToolServer(approve=approve)
     m.register_note_service_handler(server, Notes())
     m.register_tag_service_handler(server, Tags())
     async with Client(server.sdk_server) as client:
@@ -141,6 +167,13 @@ async def main():
         assert NOTES[NOTE_IDS[0]] == "changed", NOTES
         result = await client.call_tool("notes_get", {"note_id": "note-3"})
         assert result.is_error and "note-3" in result.content[0].text, result
+    # The tools without auto_execute were approved, with the model's
+    # arguments (aliases); notes_get (auto_execute) was not asked about.
+    assert asked == [
+        ("tags_list", "/aitools.test.mcpdemo.v1.TagService/ListTags", {}),
+        ("notes_watch", "/aitools.test.mcpdemo.v1.NoteService/WatchNotes", {"count": 2}),
+        ("notes_put", "/aitools.test.mcpdemo.v1.NoteService/PutNote", {"id": "note-1", "text": "changed"}),
+    ], asked
     print("ok")
 
 
@@ -152,6 +185,7 @@ const cases: [string, string][] = [
   ...goldenCases()
     .filter((c) => c.startsWith("mcp"))
     .map((c): [string, string] => [c, "target=py"]),
+  ["approvals", "target=py"],
   ["executors", "target=py,mcp=true"],
 ];
 
@@ -197,6 +231,7 @@ describe.runIf(existsSync(python))("python target: the MCP file", () => {
         );
         for (const f of files) writeFileSync(join(dir, f.name), f.content);
         writeFileSync(join(dir, "list.py"), listScript);
+        writeFileSync(join(dir, "fields.py"), fieldsScript);
         writeFileSync(join(dir, "mypy.ini"), mypyConfig);
         const env = {
           PYTHONPATH: [dir, runtimeSrc].join(":"),
@@ -234,6 +269,14 @@ describe.runIf(existsSync(python))("python target: the MCP file", () => {
           .flatMap((s) => s.tools)
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         expect(listed.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+        const fields = JSON.parse(must(["fields.py"], { cwd: dir, env })) as {
+          [tool: string]: [string[], boolean];
+        };
+        expect(fields).toEqual(
+          Object.fromEntries(
+            tools.map((t) => [t.name, [t.requiredScopes, t.needsApproval]]),
+          ),
+        );
         for (const [i, t] of tools.entries()) {
           const l = listed[i]!;
           expect(l.description).toBe(t.description);
