@@ -31,7 +31,6 @@ import (
 	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore"
 	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	linkhubv1 "example.com/aitools/e2e/gen/linkhub/v1"
 	"example.com/aitools/e2e/gentools"
@@ -54,14 +53,21 @@ func main() {
 }
 
 func run(grpcAddr, httpAddr, redisAddr string, handleArgument bool) error {
-	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	creds, err := grpcCredentials()
+	if err != nil {
+		return err
+	}
+	conn, err := grpc.NewClient(grpcAddr, creds)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 
 	server := mcp.NewServer(&mcp.Implementation{Name: "linkhub", Version: "1.0.0"}, nil)
-	var opts []gentools.MCPOption
+	opts, err := toolOptions()
+	if err != nil {
+		return err
+	}
 	if handleArgument {
 		opts = append(opts, gentools.WithHandleArgument())
 	}
