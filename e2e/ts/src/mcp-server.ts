@@ -10,7 +10,9 @@
  * exits when its stdin ends. `--handle-argument` lists the `conversation`
  * argument in every tool's input schema. `--redis redis://HOST:PORT` keeps
  * the handles' conversations on Redis (docs/store.md), so that several
- * instances serve one handle.
+ * instances serve one handle. The HTTP security flags (`--public-url`,
+ * `--auth-issuer`, …) are in mcp-http-flags.ts; a start-up refusal exits 1
+ * with its text on stderr, and SIGTERM drains the calls in flight.
  */
 import { fstatSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -33,9 +35,14 @@ import {
   forwardToWorkflowServiceClient,
 } from "./gen/ai_tools_mcp.gen.js";
 import { file_linkhub_v1_control } from "./gen/linkhub/v1/control_pb.js";
+import {
+  httpFlags,
+  httpFlagsUsage,
+  serveHttpOptionsOf,
+  type HttpFlagValues,
+} from "./mcp-http-flags.js";
 
-const usage =
-  "usage: node dist/mcp-server.js --grpc HOST:PORT [--http PORT] [--handle-argument] [--redis redis://HOST:PORT]";
+const usage = `usage: node dist/mcp-server.js --grpc HOST:PORT [--handle-argument] [--redis redis://HOST:PORT] ${httpFlagsUsage}`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -43,17 +50,16 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  let values: {
+  let values: HttpFlagValues & {
     grpc?: string;
-    http?: string;
     "handle-argument"?: boolean;
     redis?: string;
   };
   try {
     ({ values } = parseArgs({
       options: {
+        ...httpFlags,
         grpc: { type: "string" },
-        http: { type: "string" },
         "handle-argument": { type: "boolean" },
         redis: { type: "string" },
       },
@@ -63,9 +69,11 @@ async function main(): Promise<void> {
   }
   const grpc = values.grpc ?? fail("--grpc is required");
   const baseUrl = grpc.includes("://") ? grpc : `http://${grpc}`;
-  const port = values.http === undefined ? undefined : Number(values.http);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0)) {
-    fail(`--http: ${JSON.stringify(values.http)} is not a port`);
+  let httpOptions: ReturnType<typeof serveHttpOptionsOf>;
+  try {
+    httpOptions = serveHttpOptionsOf(values);
+  } catch (e) {
+    fail((e as Error).message);
   }
 
   let conversationStore: ConversationStore | undefined;
@@ -99,13 +107,13 @@ async function main(): Promise<void> {
   forwardToSampleServiceClient(server, transport);
   forwardToWorkflowServiceClient(server, transport);
 
-  if (port === undefined) {
+  if (httpOptions === undefined) {
     serveStdio(server, {
       onerror: (e) => process.stderr.write(`mcp: ${e.message}\n`),
     });
     return;
   }
-  const http = await serveHttp(server, { port });
+  const http = await serveHttp(server, httpOptions);
   const stop = () => {
     void http.close().then(() => process.exit(0));
   };
@@ -129,6 +137,8 @@ function stdinIsPipe(): boolean {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`mcp-server: ${String(e)}\n`);
+  process.stderr.write(
+    `mcp-server: ${e instanceof Error ? e.message : String(e)}\n`,
+  );
   process.exit(1);
 });
