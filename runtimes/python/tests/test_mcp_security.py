@@ -1,0 +1,556 @@
+"""The MCP tool layer of issue 33 (docs/production.md): handles bound to
+the caller, approvals (hook, elicitation on both protocol revisions,
+refusal), identity to the backend, limits and the audit record; against the
+in-process gRPC server (real socket) with the official mcp client, in memory
+and over streamable HTTP on a real socket.
+
+Over HTTP the caller's identity is put where the HTTP gate puts it (the
+request scope's ``user``, an ``AuthenticatedUser`` carrying the SDK's
+``AccessToken``), from a test header, so that these tests exercise the tool
+layer alone; the gate itself is tested with real tokens elsewhere."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import grpc
+import grpc.aio
+import httpx2
+import mcp_types
+import pytest
+import uvicorn
+from conftest import VECTORS, Servers
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from test_mcp import HOLD, MODERN, mcp_tools, text_of, wait_for
+from toolset import ALIASES, METHODS, create_args, create_json
+
+from ai_tools_runtime import ApprovalRequest, Executor, ToolError
+from ai_tools_runtime.mcp import (
+    CONVERSATION_META_KEY,
+    AuditRecord,
+    ForwardIdentity,
+    Identity,
+    McpToolMethod,
+    McpToolServer,
+    conversation_key,
+    json_lines_audit_writer,
+)
+from ai_tools_runtime.mcp._identity import access_token_of
+
+SECURITY = json.loads((VECTORS / "mcp" / "security.json").read_text(encoding="utf-8"))
+LEGACY = "legacy"
+APPROVED = "accounts_create"
+"""The tool these tests mark as needing an approval (no auto_execute)."""
+DENIED = f'the call of "{APPROVED}" was not approved; nothing was sent'
+NOT_ASKED = (
+    f'the call of "{APPROVED}" needs an approval and none could be asked (no approval hook, '
+    "and the client does not support elicitation); nothing was sent"
+)
+SUBJECT_HEADER = "x-test-subject"
+
+
+def tools(**changes: Any) -> list[McpToolMethod]:
+    """The vectors' tools, accounts_create needing an approval."""
+    return [
+        dataclasses.replace(m, needs_approval=True, **changes) if m.tool.name == APPROVED else m
+        for m in mcp_tools()
+    ]
+
+
+def tool_server(channel: grpc.aio.Channel, **options: Any) -> McpToolServer:
+    server = McpToolServer(name="vectors", **options)
+    server.add_tools(tools(), ALIASES, channel)
+    return server
+
+
+@pytest.fixture
+async def aio_channel(servers: Servers) -> AsyncIterator[grpc.aio.Channel]:
+    async with grpc.aio.insecure_channel(servers.target) as ch:
+        yield ch
+
+
+def with_subject(app: Any) -> Any:
+    """``app`` with the caller's identity where the HTTP gate puts it, the
+    subject read from a test header (none: no authorization)."""
+
+    async def asgi(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope["headers"])
+            subject = headers.get(SUBJECT_HEADER.encode())
+            if subject is not None:
+                identity = Identity(subject.decode(), claims={"tenant": "t-1", "level": 3})
+                scope = {**scope, "user": AuthenticatedUser(access_token_of(identity))}
+        await app(scope, receive, send)
+
+    return asgi
+
+
+@asynccontextmanager
+async def serving(server: McpToolServer) -> AsyncIterator[str]:
+    """``server`` on streamable HTTP (uvicorn on a free port); its URL."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    app = server.sdk_server.streamable_http_app(
+        streamable_http_path="/mcp", host="127.0.0.1", session_idle_timeout=60
+    )
+    config = uvicorn.Config(with_subject(app), log_level="warning", lifespan="on")
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(lambda: uvicorn.Server(config).serve(sockets=[sock]))
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                await anyio.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+        tg.cancel_scope.cancel()
+    sock.close()
+
+
+@asynccontextmanager
+async def client_as(url: str, subject: str | None, mode: str, **kw: Any) -> AsyncIterator[Client]:
+    """A client of ``url`` calling as ``subject`` (None: no identity)."""
+    headers = {SUBJECT_HEADER: subject} if subject is not None else {}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        Client(streamable_http_client(url, http_client=http), mode=mode, **kw) as client,
+    ):
+        yield client
+
+
+def answering(action: str, approve: Any = True) -> tuple[Any, list[Any]]:
+    """An elicitation callback answering ``action`` (with ``approve``), and
+    the list of the forms it was shown."""
+    seen: list[Any] = []
+
+    async def callback(_context: Any, params: Any) -> mcp_types.ElicitResult:
+        seen.append(params)
+        content = {"approve": approve} if action == "accept" else None
+        return mcp_types.ElicitResult(action=action, content=content)  # type: ignore[arg-type]
+
+    return callback, seen
+
+
+# -- handles bound to the caller -----------------------------------------------
+
+
+@pytest.mark.parametrize("case", SECURITY["conversationKey"], ids=lambda c: repr(c["subject"]))
+def test_conversation_key_vectors(case: dict[str, str]) -> None:
+    assert conversation_key(case["handle"], case["subject"]) == case["key"]
+
+
+async def test_another_subjects_handle_is_unknown(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    records: list[AuditRecord] = []
+    server = tool_server(aio_channel, audit=records.append)
+    merge = {"source_id": "acct-1", "target_id": "", "note": ""}
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN) as alice,
+        client_as(url, "bob", MODERN) as bob,
+    ):
+        first = await alice.call_tool("accounts_list", {"count": 1, "contacts_per_account": 0})
+        assert first.meta is not None
+        handle = first.meta[CONVERSATION_META_KEY]
+        meta = {CONVERSATION_META_KEY: handle}
+        sent = servers.received()
+        refused = await bob.call_tool("accounts_merge", merge, meta=meta)
+        assert refused.is_error
+        assert text_of(refused) == (
+            f'unknown or expired conversation "{handle}"; '
+            'call again without "conversation" to start a new one'
+        )
+        assert servers.received() == sent
+        assert records[-1].outcome == "unauthorized" and records[-1].subject == "bob"
+        # the owner still has it: acct-1 resolves in alice's conversation
+        mine = await alice.call_tool("accounts_merge", merge, meta=meta)
+        assert not mine.is_error, text_of(mine)
+        assert servers.received() == sent + 1
+    store = server.conversation_store
+    assert await store.load(conversation_key(handle, "alice"))
+    with pytest.raises(LookupError):
+        await store.load(handle)
+
+
+async def test_without_authorization_the_handle_is_the_key(aio_channel: grpc.aio.Channel) -> None:
+    server = tool_server(aio_channel)
+    async with serving(server) as url, client_as(url, None, MODERN) as client:
+        first = await client.call_tool("accounts_list", {"count": 0, "contacts_per_account": 0})
+        assert first.meta is not None
+        assert await server.conversation_store.load(first.meta[CONVERSATION_META_KEY])
+
+
+# -- approvals -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+@pytest.mark.parametrize("answer", [True, False])
+async def test_an_approval_hook_decides(
+    aio_channel: grpc.aio.Channel, servers: Servers, kind: str, answer: bool
+) -> None:
+    asked: list[ApprovalRequest] = []
+
+    def sync_hook(request: ApprovalRequest) -> bool:
+        asked.append(request)
+        return answer
+
+    async def async_hook(request: ApprovalRequest) -> bool:
+        return sync_hook(request)
+
+    server = tool_server(aio_channel, approve=sync_hook if kind == "sync" else async_hook)
+    async with Client(server.sdk_server) as client:
+        result = await client.call_tool(APPROVED, create_args("A"))
+        assert result.is_error is not answer
+        if not answer:
+            assert text_of(result) == DENIED
+            assert servers.received() == 0
+        else:
+            assert len(servers.accounts.received) == 1
+        # tools that need none are not asked about
+        listed = await client.call_tool("accounts_list", {"count": 0, "contacts_per_account": 0})
+        assert not listed.is_error
+    assert asked == [
+        ApprovalRequest("", APPROVED, "/aitest.v1.AccountService/CreateAccount", create_args("A"))
+    ]
+
+
+async def test_bad_arguments_are_refused_before_anyone_is_asked(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    asked: list[ApprovalRequest] = []
+    server = tool_server(aio_channel, approve=lambda r: bool(asked.append(r)) or True)
+    async with Client(server.sdk_server) as client:
+        result = await client.call_tool(APPROVED, {"name": "A", "bogus": 1})
+        assert result.is_error
+        assert text_of(result).startswith("invalid arguments, nothing was sent:")
+    assert asked == [] and servers.received() == 0
+
+
+@pytest.mark.parametrize("mode", [MODERN, LEGACY])
+async def test_no_way_to_ask_is_refused(
+    aio_channel: grpc.aio.Channel, servers: Servers, mode: str
+) -> None:
+    records: list[AuditRecord] = []
+    server = tool_server(aio_channel, audit=records.append)
+    async with Client(server.sdk_server, mode=mode) as client:
+        result = await client.call_tool(APPROVED, create_args("A"))
+    assert result.is_error and text_of(result) == NOT_ASKED
+    assert servers.received() == 0
+    assert [r.outcome for r in records] == ["denied"]
+
+
+@pytest.mark.parametrize("transport", ["memory", "http"])
+@pytest.mark.parametrize("mode", [MODERN, LEGACY])
+@pytest.mark.parametrize(
+    ("action", "approve"), [("accept", True), ("accept", False), ("decline", True)]
+)
+async def test_elicitation_asks_the_user(
+    aio_channel: grpc.aio.Channel,
+    servers: Servers,
+    transport: str,
+    mode: str,
+    action: str,
+    approve: bool,
+) -> None:
+    callback, seen = answering(action, approve)
+    server = tool_server(aio_channel)
+    runs = action == "accept" and approve
+    async with serving(server) as url:
+        connect = (
+            Client(server.sdk_server, mode=mode, elicitation_callback=callback)
+            if transport == "memory"
+            else client_as(url, "alice", mode, elicitation_callback=callback)
+        )
+        async with connect as client:
+            result = await client.call_tool(APPROVED, create_args("A"))
+    assert result.is_error is not runs, text_of(result)
+    if not runs:
+        assert text_of(result) == DENIED
+    assert len(servers.accounts.received) == (1 if runs else 0)
+    assert len(seen) == 1
+    form = seen[0]
+    assert isinstance(form, mcp_types.ElicitRequestFormParams)
+    assert form.message == (
+        'Allow the call of "accounts_create"? Arguments: '
+        '{"name":"A","owner_id":"","note_count":0,"contact_count":0}'
+    )
+    assert form.requested_schema == {
+        "type": "object",
+        "properties": {"approve": {"type": "boolean", "title": "Approve"}},
+        "required": ["approve"],
+    }
+
+
+async def first_round(client: Client, args: dict[str, Any]) -> mcp_types.InputRequiredResult:
+    asked = await client.session.call_tool(APPROVED, args, allow_input_required=True)
+    assert isinstance(asked, mcp_types.InputRequiredResult)
+    return asked
+
+
+ACCEPT: mcp_types.InputResponses = {
+    "approval": mcp_types.ElicitResult(action="accept", content={"approve": True})
+}
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    ["altered state", "other arguments", "no state", "other subject", "other server"],
+)
+async def test_a_forged_approval_is_denied(
+    aio_channel: grpc.aio.Channel, servers: Servers, tamper: str
+) -> None:
+    # The requestState of a 2026-07-28 approval is sealed and bound to the
+    # tool, the arguments, the subject and ten minutes: anything else that
+    # comes back is the denied result, and nothing is sent.
+    callback, _ = answering("accept")
+    server = tool_server(aio_channel, approval_secret="s" * 32)
+    other = tool_server(aio_channel, approval_secret="t" * 32)
+    records: list[AuditRecord] = []
+    server._audit = records.append
+    async with (
+        serving(server) as url,
+        serving(other) as other_url,
+        client_as(url, "alice", MODERN, elicitation_callback=callback) as alice,
+        client_as(url, "bob", MODERN, elicitation_callback=callback) as bob,
+        client_as(other_url, "alice", MODERN, elicitation_callback=callback) as elsewhere,
+    ):
+        asked = await first_round(alice, create_args("A"))
+        assert asked.input_requests is not None and list(asked.input_requests) == ["approval"]
+        state = asked.request_state
+        assert state is not None and "ai-tools" not in state  # sealed, not readable
+        retry: Callable[..., Awaitable[Any]] = alice.session.call_tool
+        args = create_args("A")
+        if tamper == "altered state":
+            state = state[:-2] + ("AA" if state[-2:] != "AA" else "BB")
+        elif tamper == "other arguments":
+            args = create_args("B")
+        elif tamper == "no state":
+            state = None
+        elif tamper == "other subject":
+            retry = bob.session.call_tool
+        else:
+            retry = elsewhere.session.call_tool
+        result = await retry(APPROVED, args, input_responses=ACCEPT, request_state=state)
+        assert isinstance(result, mcp_types.CallToolResult)
+        assert result.is_error and text_of(result) == DENIED
+        assert servers.received() == 0
+        # the genuine retry runs
+        good = await alice.session.call_tool(
+            APPROVED, create_args("A"), input_responses=ACCEPT, request_state=asked.request_state
+        )
+        assert isinstance(good, mcp_types.CallToolResult) and not good.is_error
+        assert servers.received() == 1
+    if tamper not in ("other server",):
+        assert [r.outcome for r in records] == ["denied", "ok"]
+
+
+def test_a_short_approval_secret_is_refused() -> None:
+    with pytest.raises(ValueError, match="approval_secret must be 32 bytes or more, got 5"):
+        McpToolServer(approval_secret="short")
+
+
+# -- identity to the backend ------------------------------------------------------
+
+
+async def test_forward_identity_sends_claims_and_backend_credentials(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    seen: list[Identity] = []
+
+    async def credentials(identity: Identity) -> dict[str, str]:
+        seen.append(identity)
+        return {"Authorization": f"Bearer backend-for-{identity.subject}"}
+
+    forward = ForwardIdentity(
+        metadata={"X-User-Id": "sub", "x-tenant": "tenant", "x-level": "level", "x-no": "nope"},
+        backend_credentials=credentials,
+    )
+    server = tool_server(aio_channel, forward_identity=forward, approve=lambda _r: True)
+    async with serving(server) as url, client_as(url, "alice", MODERN) as client:
+        result = await client.call_tool(APPROVED, create_args("A"))
+        assert not result.is_error, text_of(result)
+        # a call refused before sending asks the hook nothing
+        bad = await client.call_tool(APPROVED, {"name": 1})
+        assert bad.is_error
+    (metadata,) = servers.accounts.metadata
+    sent = dict(metadata)
+    assert sent["x-user-id"] == "alice"
+    assert sent["x-tenant"] == "t-1"
+    assert sent["x-level"] == "3"
+    assert "x-no" not in sent
+    assert sent["authorization"] == "Bearer backend-for-alice"
+    assert [i.subject for i in seen] == ["alice"]
+    assert "backend-for" not in json.dumps(result.model_dump(mode="json"))
+
+
+async def test_without_authorization_no_claims_are_sent(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    server = tool_server(aio_channel, forward_identity=ForwardIdentity(metadata={"x-user": "sub"}))
+    async with Client(server.sdk_server) as client:
+        await client.call_tool("accounts_list", {"count": 0, "contacts_per_account": 0})
+        await client.call_tool(APPROVED, create_args("A"))
+    assert all("x-user" not in dict(m) for m in servers.accounts.metadata)
+
+
+# -- limits --------------------------------------------------------------------
+
+
+async def test_the_rate_limit_is_per_subject(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    records: list[AuditRecord] = []
+    server = tool_server(aio_channel, rate_limit=2, audit=records.append)
+    args = {"count": 0, "contacts_per_account": 0}
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN) as alice,
+        client_as(url, "bob", MODERN) as bob,
+    ):
+        for _ in range(2):
+            assert not (await alice.call_tool("accounts_list", args)).is_error
+        over = await alice.call_tool("accounts_list", args)
+        assert over.is_error
+        assert (
+            text_of(over)
+            == "too many calls: the limit is 2 per minute for this user; retry in 30 s"
+        )
+        assert not (await bob.call_tool("accounts_list", args)).is_error
+    assert servers.received() == 3
+    assert [r.outcome for r in records] == ["ok", "ok", "limited", "ok"]
+
+
+async def test_concurrent_calls_are_limited_per_conversation(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    server = tool_server(aio_channel, max_concurrent_calls=1)
+    accounts = servers.accounts
+    async with (
+        Client(server.sdk_server) as client,
+        Client(server.sdk_server) as other,
+        anyio.create_task_group() as tg,
+    ):
+        tg.start_soon(client.call_tool, "accounts_watch", HOLD)
+        await wait_for("the call held", accounts.holding.is_set)
+        over = await client.call_tool("accounts_list", {"count": 0, "contacts_per_account": 0})
+        assert over.is_error
+        assert text_of(over) == (
+            "too many calls at once in this conversation (limit 1); retry when one finishes"
+        )
+        # another conversation is not held back
+        listed = await other.call_tool("accounts_list", {"count": 0, "contacts_per_account": 0})
+        assert not listed.is_error, text_of(listed)
+        tg.cancel_scope.cancel()
+    assert len(accounts.received) == 2
+
+
+def test_limits_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="rate_limit must be a whole number of 1 or more"):
+        McpToolServer(rate_limit=0)
+    with pytest.raises(ValueError, match="max_concurrent_calls must be a whole number"):
+        McpToolServer(max_concurrent_calls=0)
+
+
+# -- audit ---------------------------------------------------------------------
+
+
+async def test_the_audit_record_of_each_call(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    stream = io.StringIO()
+    server = tool_server(
+        aio_channel,
+        audit=json_lines_audit_writer(stream),
+        approve=lambda r: r.arguments["name"] == "A",
+    )
+    secret_id = "9b2f1d3c-0000-4000-8000-00000000beef"
+    async with Client(server.sdk_server) as client:
+        await client.call_tool(APPROVED, create_args("A"))
+        await client.call_tool(APPROVED, create_args("no"))
+        await client.call_tool(
+            "accounts_merge", {"source_id": secret_id, "target_id": "", "note": ""}
+        )
+        await client.call_tool("accounts_list", {"count": "many"})
+    lines = stream.getvalue().splitlines()
+    assert secret_id not in stream.getvalue() and '"no"' not in stream.getvalue()
+    records = [json.loads(line) for line in lines]
+    assert [(r["tool"], r["outcome"], r.get("code")) for r in records] == [
+        (APPROVED, "ok", None),
+        (APPROVED, "denied", None),
+        ("accounts_merge", "tool_error", "NOT_FOUND"),
+        ("accounts_list", "invalid_arguments", None),
+    ]
+    for r in records:
+        assert list(r) == [
+            k
+            for k in ("time", "subject", "tool", "method", "outcome", "code", "durationMs")
+            if k in r
+        ]
+        assert r["subject"] == ""
+        assert r["method"].startswith("/aitest.v1.AccountService/")
+        assert isinstance(r["durationMs"], float) and r["durationMs"] >= 0
+        assert len(r["time"]) == 24 and r["time"].endswith("Z") and r["time"][19] == "."
+
+
+# -- scopes --------------------------------------------------------------------
+
+
+def test_required_scopes_merge_the_annotation_and_the_option(
+    aio_channel: grpc.aio.Channel,
+) -> None:
+    server = McpToolServer(required_scopes={APPROVED: ["b", "a"], "accounts_list": ["r"]})
+    server.add_tools(tools(required_scopes=("a", "c")), ALIASES, aio_channel)
+    assert server.required_scopes(APPROVED) == ("a", "b", "c")
+    assert server.required_scopes("accounts_list") == ("r",)
+    assert server.required_scopes("accounts_watch") == ()
+    assert server.required_scopes("nope") == ()
+    assert server.tool_names() == tuple(t.name for t in server.list_tools())
+    with pytest.raises(ValueError, match=r'required_scopes\["x"\] must be a list of scope names'):
+        McpToolServer(required_scopes={"x": "a"})
+
+
+# -- executors -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hook", ["none", "allow", "deny"])
+def test_executor_approvals(channel: grpc.Channel, servers: Servers, hook: str) -> None:
+    methods = [dataclasses.replace(m, needs_approval=m.tool.name == APPROVED) for m in METHODS]
+    asked: list[ApprovalRequest] = []
+
+    def approve(request: ApprovalRequest) -> bool:
+        asked.append(request)
+        return hook == "allow"
+
+    executor = Executor(channel, methods, ALIASES, approve=None if hook == "none" else approve)
+    if hook == "allow":
+        assert json.loads(executor.execute(APPROVED, create_json("A")))["account"]["name"] == "A"
+        assert len(servers.accounts.received) == 1
+    else:
+        with pytest.raises(ToolError) as caught:
+            executor.execute(APPROVED, create_json("A"))
+        assert caught.value.reason == "not-approved"
+        assert caught.value.code == grpc.StatusCode.PERMISSION_DENIED
+        assert str(caught.value) == (
+            DENIED
+            if hook == "deny"
+            else f'the call of "{APPROVED}" needs an approval and none could be asked '
+            "(no approval hook); nothing was sent"
+        )
+        assert servers.received() == 0
+    assert len(asked) == (0 if hook == "none" else 1)
+    if asked:
+        assert asked[0].method == "/aitest.v1.AccountService/CreateAccount"
+        assert asked[0].arguments == create_args("A")
+    # the others run without asking
+    executor.execute("accounts_list", '{"count": 0, "contacts_per_account": 0}')
