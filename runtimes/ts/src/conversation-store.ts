@@ -23,8 +23,12 @@ export interface StoredConversation {
  * they throw is reported as `store-unavailable`.
  */
 export interface ConversationStore {
-  /** Start an empty conversation under a new handle and a new epoch. */
-  create(): Promise<string>;
+  /**
+   * Start an empty conversation under a new handle and a new epoch; with
+   * keySuffix, the key is the new handle followed by it (the MCP servers
+   * bind a handle to its caller so: docs/store.md). Returns the key.
+   */
+  create(keySuffix?: string): Promise<string>;
   /** The conversation's epoch and state; renews its idle TTL. */
   load(handle: string): Promise<StoredConversation>;
   /**
@@ -118,10 +122,10 @@ export function createMemoryConversationStore(
     return e;
   };
   return {
-    create() {
-      let handle = mintConversationHandle();
+    create(keySuffix = "") {
+      let handle = mintConversationHandle() + keySuffix;
       while (entries.has(handle)) {
-        handle = mintConversationHandle();
+        handle = mintConversationHandle() + keySuffix;
       }
       entries.set(handle, {
         epoch: mintConversationEpoch(),

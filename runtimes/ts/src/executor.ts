@@ -16,6 +16,13 @@ import {
 import { createAsyncIterable } from "@connectrpc/connect/protocol";
 import type { ToolMethod } from "./agent-tool.js";
 import {
+  askApprover,
+  grpcMethodName,
+  noApprover,
+  notApproved,
+  type ApproveHook,
+} from "./approval.js";
+import {
   createAliasManager,
   type AliasConfig,
   type AliasManager,
@@ -103,6 +110,12 @@ export interface ExecutorConfig {
    * that started it: `GetOperation` is declared in another file).
    */
   readonly registry?: Registry | undefined;
+  /**
+   * Asked before a tool that needs an approval (`needsApproval`: its
+   * annotation does not set `auto_execute`) is called; without it such a
+   * call is refused (reason `not-approved`), nothing sent.
+   */
+  readonly approve?: ApproveHook | undefined;
 }
 
 /** The deadline of a call when neither the tool nor the executor sets one. */
@@ -124,6 +137,8 @@ export interface CreateExecutorOptions {
   readonly maxResultBytes?: number | undefined;
   /** See {@link ExecutorConfig.timeoutMs}. */
   readonly timeoutMs?: number | undefined;
+  /** See {@link ExecutorConfig.approve}. */
+  readonly approve?: ApproveHook | undefined;
 }
 
 /** Options of one {@link Executor.execute} call. */
@@ -145,6 +160,15 @@ export interface ExecuteOptions {
    * them.
    */
   readonly extraRoot?: ReadonlySet<string> | undefined;
+  /** The caller's subject, for the approval hook; `""` by default. */
+  readonly subject?: string | undefined;
+  /**
+   * Run once the arguments are checked and decoded, just before the RPC is
+   * called, instead of the executor's approval: what it throws fails the
+   * call, nothing sent (the MCP servers ask for approvals and apply their
+   * limits here).
+   */
+  readonly beforeSend?: ((tool: ToolMethod) => Promise<void>) | undefined;
 }
 
 /**
@@ -366,6 +390,11 @@ async function run(
       ? e
       : invalidArguments(e instanceof Error ? e.message : String(e), e);
   }
+  if (options.beforeSend !== undefined) {
+    await options.beforeSend(entry);
+  } else if (entry.needsApproval === true) {
+    await approveCall(config.approve, entry, argsJson, options.subject ?? "");
+  }
   const resultJson = shownJson(config);
   const timeoutMs = deadlineMs(entry, config, options);
   if (entry.method.methodKind === "unary") {
@@ -394,6 +423,28 @@ async function run(
     options,
     onResponse,
   );
+}
+
+/** Ask the executor's hook; throws the `not-approved` ToolError of a refusal. */
+async function approveCall(
+  approve: ApproveHook | undefined,
+  entry: Entry,
+  argsJson: string,
+  subject: string,
+): Promise<void> {
+  const tool = entry.tool.name;
+  if (approve === undefined) {
+    throw noApprover(tool, "no approval hook");
+  }
+  const ok = await askApprover(approve, {
+    subject,
+    tool,
+    method: grpcMethodName(entry.method),
+    arguments: JSON.parse(argsJson) as Record<string, unknown>,
+  });
+  if (!ok) {
+    throw notApproved(tool);
+  }
 }
 
 /**

@@ -56,6 +56,7 @@ export {
   type SessionRegistry,
   type SessionRegistryOptions,
 } from "./session-registry.js";
+export type { ApprovalRequest, ApproveHook } from "./approval.js";
 export {
   ToolError,
   type ToolErrorOptions,

@@ -112,9 +112,9 @@ export function createRedisConversationStore(
     }
   };
   return {
-    async create() {
+    async create(keySuffix = "") {
       for (let i = 0; i < createTries; i++) {
-        const handle = mintConversationHandle();
+        const handle = mintConversationHandle() + keySuffix;
         const made = await run(scripts.create, handle, [
           ttl,
           mintConversationEpoch(),

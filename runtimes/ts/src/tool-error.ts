@@ -27,7 +27,11 @@ import { violationLines, type Violation } from "./violations.js";
  *   under the handle, or one of another epoch (`NotFound`);
  * - `conversation-corrupt`: the stored state cannot be read (`DataLoss`);
  * - `store-unavailable`: the conversation store cannot be reached, timed
- *   out or failed (`Unavailable`).
+ *   out or failed (`Unavailable`);
+ * - `not-approved`: a tool that needs an approval was not approved, or no
+ *   approval could be asked (`PermissionDenied`); nothing was sent;
+ * - `too-many-calls`: an MCP server's rate or concurrency limit refused
+ *   the call (`ResourceExhausted`); nothing was sent.
  */
 export type ToolErrorReason =
   | "unknown-tool"
@@ -40,7 +44,9 @@ export type ToolErrorReason =
   | "invalid-response"
   | "conversation-expired"
   | "conversation-corrupt"
-  | "store-unavailable";
+  | "store-unavailable"
+  | "not-approved"
+  | "too-many-calls";
 
 /** Options of the {@link ToolError} constructor. */
 export interface ToolErrorOptions {
@@ -80,7 +86,8 @@ export class ToolError extends Error {
    * `unknown-tool`; `ResourceExhausted` for `result-too-large`;
    * `ResourceExhausted` or `Internal` for `invalid-response`; `NotFound`,
    * `DataLoss` and `Unavailable` for `conversation-expired`,
-   * `conversation-corrupt` and `store-unavailable`.
+   * `conversation-corrupt` and `store-unavailable`; `PermissionDenied`
+   * for `not-approved`; `ResourceExhausted` for `too-many-calls`.
    */
   readonly code: Code;
 

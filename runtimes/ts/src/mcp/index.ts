@@ -1,4 +1,15 @@
+export {
+  createJsonLinesAuditWriter,
+  type AuditHook,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditStream,
+} from "./audit.js";
+export type { ApprovalRequest, ApproveHook } from "../approval.js";
+export type { RateLimit } from "./call-limits.js";
 export { errorText, codeName, type ToolResult } from "./call-result.js";
+export { conversationKey } from "./conversation-key.js";
+export type { ForwardIdentity } from "./forward-identity.js";
 export {
   conversationArgument,
   conversationArgumentDescription,

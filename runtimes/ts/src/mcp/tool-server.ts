@@ -1,11 +1,14 @@
 import type { DescMethod, Registry } from "@bufbuild/protobuf";
 import { createContextValues, type Transport } from "@connectrpc/connect";
 import {
+  isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
+  type InputRequiredResult,
   type Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import type { ApproveHook } from "../approval.js";
 import {
   createAliasManager,
   type AliasConfig,
@@ -19,6 +22,7 @@ import {
 import {
   coreOf,
   createExecutor,
+  type ExecuteOptions,
   type Executor,
   type ExecutorConfig,
   type ExecutorCore,
@@ -37,6 +41,16 @@ import {
   type ToolResult,
 } from "./call-result.js";
 import { takeCallArguments } from "./call-arguments.js";
+import type { AuditHook } from "./audit.js";
+import type { RateLimit } from "./call-limits.js";
+import {
+  createCallPolicy,
+  failureOutcome,
+  policeCall,
+  type CallPolicy,
+} from "./call-policy.js";
+import { conversationKey, subjectConversations } from "./conversation-key.js";
+import type { ForwardIdentity } from "./forward-identity.js";
 import {
   conversationArgument,
   unknownConversationMessage,
@@ -103,6 +117,38 @@ export interface McpToolServerOptions {
    */
   readonly requiredScopes?:
     Readonly<Record<string, readonly string[]>> | undefined;
+  /**
+   * Asked before a tool that needs an approval runs (`needsApproval`: its
+   * annotation does not set `auto_execute`). Without it the client is
+   * asked through MCP elicitation when it supports it; else the call is
+   * refused, nothing sent (docs/mcp.md, "Approvals").
+   */
+  readonly approve?: ApproveHook | undefined;
+  /**
+   * The key of the signed `requestState` of approvals asked by elicitation;
+   * random per process by default: set the same one on every replica.
+   */
+  readonly approvalSecret?: string | Uint8Array | undefined;
+  /**
+   * What of the caller's verified identity goes to the gRPC service as
+   * metadata; nothing by default. The client's token never does.
+   */
+  readonly forwardIdentity?: ForwardIdentity | undefined;
+  /**
+   * A rate limit per subject (a token bucket in this process: per
+   * replica); none by default.
+   */
+  readonly rateLimit?: RateLimit | undefined;
+  /**
+   * The most calls under way at once in one conversation (an HTTP session,
+   * a handle, the stdio connection); 16 by default.
+   */
+  readonly maxConcurrentCalls?: number | undefined;
+  /**
+   * Receives one record per call (`createJsonLinesAuditWriter` writes
+   * them as JSON lines); none by default.
+   */
+  readonly audit?: AuditHook | undefined;
 }
 
 /** A group of tools served through one transport. */
@@ -198,6 +244,7 @@ export function createMcpToolServer(
   options: McpToolServerOptions = {},
 ): McpToolServer {
   checkCallLimits(options);
+  const policy = createCallPolicy(options);
   const extras = options.extraProperties ?? [];
   const handleArgument = options.handleArgument === true;
   for (const e of extras) {
@@ -317,12 +364,16 @@ export function createMcpToolServer(
         }
         const result = await callTool(
           server,
+          policy,
           entry,
           request.params.arguments ?? {},
           ctx,
           scope,
+          sdk,
         );
-        return sdk.projectCallToolResult(result, entry.listed.outputSchema);
+        return isInputRequiredResult(result)
+          ? result
+          : sdk.projectCallToolResult(result, entry.listed.outputSchema);
       });
       return sdk;
     },
@@ -333,50 +384,80 @@ export function createMcpToolServer(
 /** One `tools/call`: never throws; every failure is an `isError` result. */
 async function callTool(
   server: McpToolServer,
+  policy: CallPolicy,
   entry: Entry,
   argsIn: Record<string, unknown>,
   ctx: ServerContext,
   scope: ConversationScope,
-): Promise<ToolResult> {
+  sdk: Server,
+): Promise<ToolResult | InputRequiredResult> {
+  const taken = entry.conversations
+    ? takeCallArguments(argsIn, ctx.mcpReq._meta, server.options)
+    : takeCallArguments(argsIn, undefined, {
+        ...server.options,
+        handleArgument: false,
+      });
+  const call = policeCall(
+    policy,
+    {
+      tool: entry.listed.name,
+      method: entry.method.method,
+      args: typeof taken === "string" ? argsIn : taken.args,
+      handle: typeof taken === "string" ? undefined : taken.handle,
+      conversation: (subject) =>
+        scope.kind === "connection"
+          ? scope.aliases
+          : typeof taken !== "string" && taken.handle !== undefined
+            ? conversationKey(taken.handle, subject)
+            : {},
+    },
+    ctx,
+    sdk,
+  );
+  if (typeof taken === "string") {
+    call.end("invalid_arguments");
+    return errorResult(taken);
+  }
   let aliases: AliasManager | undefined;
+  const fail = (e: unknown): ToolResult => {
+    call.end(...failureOutcome(e));
+    return errorResult(errorText(e, aliases, entry.registry));
+  };
   try {
-    const taken = entry.conversations
-      ? takeCallArguments(argsIn, ctx.mcpReq._meta, server.options)
-      : takeCallArguments(argsIn, undefined, {
-          ...server.options,
-          handleArgument: false,
-        });
-    if (typeof taken === "string") {
-      return errorResult(taken);
-    }
     const { args, extras } = taken;
     const contextValues = createContextValues().set(extraPropertiesKey, extras);
-    const callOptions = {
+    const callOptions: ExecuteOptions = {
       signal: ctx.mcpReq.signal,
       contextValues,
       extraRoot: rootExtras(server.options),
+      headers: call.headers,
+      subject: call.subject,
+      beforeSend: (m) => call.beforeSend(m),
     };
     if (scope.kind === "handle" && entry.conversations) {
-      const call = await executeInConversation(
+      const result = await executeInConversation(
         entry.core,
-        server.conversationStore(),
+        subjectConversations(server.conversationStore(), call.subject),
         () => server.createAliasManager(),
         taken.handle,
         entry.method.tool.name,
         JSON.stringify(args),
         callOptions,
       );
-      aliases = call.aliases;
-      if (call.error === undefined) {
-        return successResult(call.out, entry.wrapKey, call.handle);
+      aliases = result.aliases;
+      if (result.error === undefined) {
+        call.end("ok");
+        return successResult(result.out, entry.wrapKey, result.handle);
       }
       if (
-        call.error.reason === "conversation-expired" &&
+        result.error.reason === "conversation-expired" &&
         taken.handle !== undefined
       ) {
+        // Another subject's handle is unknown to this one: the same answer.
+        call.end(call.subject === "" ? "invalid_arguments" : "unauthorized");
         return errorResult(unknownConversationMessage(taken.handle));
       }
-      return errorResult(errorText(call.error, aliases, entry.registry));
+      return call.inputRequired() ?? fail(result.error);
     }
     aliases =
       scope.kind === "connection" && entry.conversations
@@ -387,9 +468,10 @@ async function callTool(
       JSON.stringify(args),
       callOptions,
     );
+    call.end("ok");
     return successResult(out, entry.wrapKey, undefined);
   } catch (e) {
-    return errorResult(errorText(e, aliases, entry.registry));
+    return call.inputRequired() ?? fail(e);
   }
 }
 

@@ -3,7 +3,12 @@
 // contacts), FixupService echoing, and a hook answering the next call with
 // a given status (the `server` cases of e2e/vectors/errors).
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  type Interceptor,
+} from "@connectrpc/connect";
 import {
   connectNodeAdapter,
   createGrpcTransport,
@@ -30,6 +35,8 @@ export interface AitestServer {
    * in milliseconds, for ListAccounts).
    */
   readonly calls: { method: string; request: unknown; timeoutMs?: number }[];
+  /** The request metadata of every call, in order (keys lower case). */
+  readonly metadata: Record<string, string>[];
   /** Account ids the server created. */
   readonly accounts: Map<string, Account>;
   /**
@@ -169,7 +176,18 @@ export async function startAitestServer(): Promise<AitestServer> {
       },
     });
   };
-  const server = http2.createServer(connectNodeAdapter({ routes }));
+  const metadata: Record<string, string>[] = [];
+  const recordMetadata: Interceptor = (next) => (req) => {
+    const headers: Record<string, string> = {};
+    req.header.forEach((value, key) => {
+      headers[key] = value;
+    });
+    metadata.push(headers);
+    return next(req);
+  };
+  const server = http2.createServer(
+    connectNodeAdapter({ routes, interceptors: [recordMetadata] }),
+  );
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (s) => {
     sessions.add(s);
@@ -184,6 +202,7 @@ export async function startAitestServer(): Promise<AitestServer> {
     url: `http://127.0.0.1:${port}`,
     transport,
     calls,
+    metadata,
     accounts,
     failNext(code, message, details) {
       failure = new ConnectError(message, code);

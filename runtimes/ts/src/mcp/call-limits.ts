@@ -1,0 +1,120 @@
+import { Code } from "@connectrpc/connect";
+import { ToolError } from "../tool-error.js";
+
+/** Options of the MCP servers' rate limit. */
+export interface RateLimit {
+  /** Calls a subject may make per minute (a token bucket of that size). */
+  readonly callsPerMinute: number;
+}
+
+/**
+ * A token bucket per subject (`""` for callers without authorization), in
+ * this process: `take` spends a call or throws the model-facing error.
+ */
+export interface RateLimiter {
+  take(subject: string): void;
+}
+
+/** The default of `maxConcurrentCalls`. */
+export const defaultMaxConcurrentCalls = 16;
+
+/** The most buckets kept before full ones are dropped. */
+const maxBuckets = 10_000;
+
+/** Create a rate limiter; throws an Error for a limit that is not a positive number. */
+export function createRateLimiter(
+  limit: RateLimit,
+  now: () => number = Date.now,
+): RateLimiter {
+  const n = limit.callsPerMinute;
+  if (!(typeof n === "number" && n > 0 && Number.isFinite(n))) {
+    throw new Error(
+      `rateLimit.callsPerMinute must be a positive number, got ${String(n)}`,
+    );
+  }
+  const perMs = n / 60_000;
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const refill = (b: { tokens: number; at: number }, t: number) => {
+    b.tokens = Math.min(n, b.tokens + (t - b.at) * perMs);
+    b.at = t;
+  };
+  return {
+    take(subject) {
+      const t = now();
+      if (buckets.size >= maxBuckets) {
+        for (const [s, b] of buckets) {
+          refill(b, t);
+          if (b.tokens >= n) {
+            buckets.delete(s);
+          }
+        }
+      }
+      let b = buckets.get(subject);
+      if (b === undefined) {
+        b = { tokens: n, at: t };
+        buckets.set(subject, b);
+      }
+      refill(b, t);
+      if (b.tokens >= 1) {
+        b.tokens -= 1;
+        return;
+      }
+      const seconds = Math.ceil((1 - b.tokens) / perMs / 1000);
+      throw tooManyCalls(
+        `too many calls: the limit is ${n} per minute for this user; retry in ${seconds} s`,
+      );
+    },
+  };
+}
+
+/**
+ * The calls under way per conversation: `enter` takes a place or throws
+ * the model-facing error; the function it returns gives the place back.
+ */
+export interface ConcurrencyLimiter {
+  enter(conversation: unknown): () => void;
+}
+
+/** Create a concurrency limiter; throws an Error for a limit that is not a positive whole number. */
+export function createConcurrencyLimiter(
+  max: number | undefined,
+): ConcurrencyLimiter {
+  const limit = max ?? defaultMaxConcurrentCalls;
+  if (!(Number.isSafeInteger(limit) && limit > 0)) {
+    throw new Error(
+      `maxConcurrentCalls must be a positive whole number, got ${String(max)}`,
+    );
+  }
+  const running = new Map<unknown, number>();
+  return {
+    enter(conversation) {
+      const count = running.get(conversation) ?? 0;
+      if (count >= limit) {
+        throw tooManyCalls(
+          `too many calls at once in this conversation (limit ${limit}); retry when one finishes`,
+        );
+      }
+      running.set(conversation, count + 1);
+      let left = false;
+      return () => {
+        if (left) {
+          return;
+        }
+        left = true;
+        const c = (running.get(conversation) ?? 1) - 1;
+        if (c === 0) {
+          running.delete(conversation);
+        } else {
+          running.set(conversation, c);
+        }
+      };
+    },
+  };
+}
+
+function tooManyCalls(message: string): ToolError {
+  return new ToolError(message, {
+    reason: "too-many-calls",
+    code: Code.ResourceExhausted,
+  });
+}

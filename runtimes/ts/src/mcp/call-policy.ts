@@ -1,0 +1,226 @@
+import type {
+  InputRequiredResult,
+  Server,
+  ServerContext,
+} from "@modelcontextprotocol/server";
+import type { ToolMethod } from "../agent-tool.js";
+import {
+  askApprover,
+  grpcMethodName,
+  noApprover,
+  notApproved,
+  type ApprovalRequest,
+  type ApproveHook,
+} from "../approval.js";
+import { ToolError } from "../tool-error.js";
+import {
+  approvalBinding,
+  approvalInputRequired,
+  canElicitForm,
+  createApprovalStates,
+  elicitedApproval,
+  type ApprovalStates,
+} from "./approval-elicitation.js";
+import type { AuditHook, AuditOutcome } from "./audit.js";
+import { codeName } from "./call-result.js";
+import {
+  createConcurrencyLimiter,
+  createRateLimiter,
+  type ConcurrencyLimiter,
+  type RateLimit,
+  type RateLimiter,
+} from "./call-limits.js";
+import {
+  checkForwardIdentity,
+  forwardIdentity,
+  type ForwardIdentity,
+} from "./forward-identity.js";
+import { identityOf, type Identity } from "./identity.js";
+
+/** The options of an MCP tool server that {@link createCallPolicy} reads. */
+export interface CallPolicyOptions {
+  readonly approve?: ApproveHook | undefined;
+  readonly approvalSecret?: string | Uint8Array | undefined;
+  readonly forwardIdentity?: ForwardIdentity | undefined;
+  readonly rateLimit?: RateLimit | undefined;
+  readonly maxConcurrentCalls?: number | undefined;
+  readonly audit?: AuditHook | undefined;
+}
+
+/**
+ * What a server applies to every call (docs/mcp.md, "Approvals, limits,
+ * audit"): approvals, the rate and concurrency limits, the identity sent
+ * to the backend, the audit.
+ */
+export interface CallPolicy {
+  readonly options: CallPolicyOptions;
+  readonly states: ApprovalStates;
+  readonly rate: RateLimiter | undefined;
+  readonly concurrency: ConcurrencyLimiter;
+}
+
+/** Create the policy of a server; throws an Error for a bad option. */
+export function createCallPolicy(options: CallPolicyOptions): CallPolicy {
+  checkForwardIdentity(options.forwardIdentity);
+  return {
+    options,
+    states: createApprovalStates(options.approvalSecret),
+    rate:
+      options.rateLimit === undefined
+        ? undefined
+        : createRateLimiter(options.rateLimit),
+    concurrency: createConcurrencyLimiter(options.maxConcurrentCalls),
+  };
+}
+
+/** One tools/call under a policy: what it asked, how it ended. */
+export interface PolicedCall {
+  /** The caller, when authorized. */
+  readonly identity: Identity | undefined;
+  /** The caller's subject; `""` without authorization. */
+  readonly subject: string;
+  /** The metadata the call sends (the forwarded identity). */
+  readonly headers: Headers;
+  /**
+   * Run before sending: the approval, the limits, the identity. Throws the
+   * ToolError of a refusal; an approval to ask leaves {@link inputRequired}.
+   */
+  beforeSend(tool: ToolMethod): Promise<void>;
+  /** The `input_required` result of an approval to ask, once asked. */
+  inputRequired(): InputRequiredResult | undefined;
+  /** End the call: leave the conversation's place, write the audit record. */
+  end(outcome: AuditOutcome, code?: string): void;
+}
+
+/** The facts of one call {@link policeCall} needs. */
+export interface CallFacts {
+  /** The tool's name as called. */
+  readonly tool: string;
+  /** Its method. */
+  readonly method: ToolMethod["method"];
+  /** The model's arguments (the added properties taken out). */
+  readonly args: Record<string, unknown>;
+  /** The conversation handle given. */
+  readonly handle: string | undefined;
+  /** The conversation the call counts in for the concurrency limit. */
+  readonly conversation: (subject: string) => unknown;
+}
+
+/** Start one call under policy. */
+export function policeCall(
+  policy: CallPolicy,
+  facts: CallFacts,
+  ctx: ServerContext,
+  sdk: Server,
+): PolicedCall {
+  const started = Date.now();
+  const identity = identityOf(ctx);
+  const subject = identity?.subject ?? "";
+  const headers = new Headers();
+  const method = grpcMethodName(facts.method);
+  let asked: InputRequiredResult | undefined;
+  let leave: (() => void) | undefined;
+
+  const approve = async () => {
+    const { tool, args } = facts;
+    const hook = policy.options.approve;
+    if (hook !== undefined) {
+      const request: ApprovalRequest = {
+        subject,
+        tool,
+        method,
+        arguments: args,
+      };
+      if (!(await askApprover(hook, request))) {
+        throw notApproved(tool);
+      }
+      return;
+    }
+    const binding = approvalBinding(subject, tool, args, facts.handle);
+    const answer = elicitedApproval(ctx);
+    if (answer !== undefined) {
+      const state = ctx.mcpReq.requestState();
+      if (
+        !answer ||
+        typeof state !== "string" ||
+        !(await policy.states.verify(state, binding, ctx))
+      ) {
+        throw notApproved(tool);
+      }
+      return;
+    }
+    if (!canElicitForm(ctx, sdk)) {
+      throw noApprover(
+        tool,
+        "no approval hook, and the client does not support elicitation",
+      );
+    }
+    const state = await policy.states.mint(binding, ctx);
+    asked = approvalInputRequired(tool, args, state);
+    throw notApproved(tool);
+  };
+
+  return {
+    identity,
+    subject,
+    headers,
+    async beforeSend(m) {
+      if (m.needsApproval === true) {
+        await approve();
+      }
+      policy.rate?.take(subject);
+      leave = policy.concurrency.enter(facts.conversation(subject));
+      const f = policy.options.forwardIdentity;
+      if (f !== undefined && identity !== undefined) {
+        await forwardIdentity(
+          f,
+          identity,
+          ctx.http?.authInfo?.token,
+          facts.tool,
+          headers,
+        );
+      }
+    },
+    inputRequired: () => asked,
+    end(outcome, code) {
+      leave?.();
+      const audit = policy.options.audit;
+      if (asked !== undefined || audit === undefined) {
+        return;
+      }
+      try {
+        audit({
+          time: new Date(started).toISOString(),
+          subject,
+          tool: facts.tool,
+          method,
+          outcome,
+          ...(code === undefined ? {} : { code }),
+          durationMs: Math.round(Date.now() - started),
+        });
+      } catch {
+        // An audit hook that fails does not fail the call it records.
+      }
+    },
+  };
+}
+
+/** The audit outcome and code of a failed call's error. */
+export function failureOutcome(e: unknown): [AuditOutcome, string?] {
+  if (!(e instanceof ToolError)) {
+    return ["tool_error", "UNKNOWN"];
+  }
+  switch (e.reason) {
+    case "invalid-arguments":
+    case "unknown-alias":
+    case "failed-validation":
+    case "unknown-tool":
+      return ["invalid_arguments"];
+    case "not-approved":
+      return ["denied"];
+    case "too-many-calls":
+      return ["limited"];
+    default:
+      return ["tool_error", codeName(e.code)];
+  }
+}
