@@ -70,14 +70,15 @@ func serverMain() string {
 	return filepath.Join(repoRoot(), "e2e", "server", "dist", "main.js")
 }
 
-// startServer runs `node main`, and returns once it printed its ready line.
+// startServer runs `node main args...`, and returns once it printed its
+// ready line.
 // stop closes its stdin, waits for it to exit (SIGTERM, then SIGKILL, if it
 // does not) and reports an exit that was not clean.
-func startServer(main string, timeout time.Duration) (stop func() error, addr string, err error) {
+func startServer(main string, timeout time.Duration, args ...string) (stop func() error, addr string, err error) {
 	if _, err := os.Stat(main); err != nil {
 		return nil, "", fmt.Errorf("%w (build it: npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-server build)", err)
 	}
-	cmd := exec.Command("node", main)
+	cmd := exec.Command("node", append([]string{main}, args...)...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
