@@ -24,10 +24,11 @@ from ._conversation_handle import (
 from ._conversation_key import conversation_key
 from ._extra_properties import CallMetadata, ExtraProperty, McpCall, current_call
 from ._forward_identity import BackendCredentials, ForwardIdentity
+from ._http_auth import HttpAuth, Introspect, IntrospectionAuth, JwtAuth
 from ._identity import Identity, identity_of
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
-from ._serve_http import create_mcp_http_app, serve_http
+from ._serve_http import DEFAULT_MAX_BODY_BYTES, create_mcp_http_app, serve_http
 from ._serve_stdio import serve_stdio
 from ._tool_server import McpToolServer
 
@@ -36,6 +37,7 @@ __all__ = [
     "CONVERSATION_ARGUMENT_DESCRIPTION",
     "CONVERSATION_META_KEY",
     "DEFAULT_IDLE_TTL_SECONDS",
+    "DEFAULT_MAX_BODY_BYTES",
     "AddServicer",
     "ApprovalRequest",
     "Approve",
@@ -47,7 +49,11 @@ __all__ = [
     "ConversationStore",
     "ExtraProperty",
     "ForwardIdentity",
+    "HttpAuth",
     "Identity",
+    "Introspect",
+    "IntrospectionAuth",
+    "JwtAuth",
     "McpCall",
     "McpToolMethod",
     "McpToolServer",

@@ -1,30 +1,145 @@
-"""Serving the tools over streamable HTTP (docs/mcp.md, "Transports")."""
+"""Serving the tools over streamable HTTP (docs/mcp.md, "Transports";
+docs/production.md): the SDK's app behind the runtime's HTTP gate."""
 
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
 
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 
+from ._http_auth import HttpAuth, JwtAuth
+from ._http_gate import GateAuth, GateState, HttpGate
+from ._http_hosts import HostRules, is_loopback
+from ._token_verifier import create_token_verifier
 from ._tool_server import McpToolServer
 
-__all__ = ["create_mcp_http_app", "serve_http"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "create_mcp_http_app", "serve_http"]
+
+DEFAULT_MAX_BODY_BYTES: Final = 4 * 1024 * 1024
+"""The default body limit, 4 MiB (the three MCP SDKs' default)."""
+
+_KEEP_ALIVE_SECONDS: Final = 5
+
+
+@dataclass(frozen=True)
+class _Options:
+    path: str
+    host: str
+    public_url: str | None
+    auth: HttpAuth | None
+    allow_unauthenticated: bool
+    allowed_hosts: tuple[str, ...] | None
+    allowed_origins: tuple[str, ...] | None
+    max_body_bytes: int
+
+
+def _check(options: _Options) -> None:
+    """The start-up refusals (before anything listens)."""
+    if options.auth is not None and not options.public_url:
+        raise ValueError(
+            'auth needs publicUrl (public_url / PublicURL): the URL clients use, e.g. "https://tools.example.com/mcp"'
+        )
+    if options.auth is None and not options.allow_unauthenticated and not is_loopback(options.host):
+        raise ValueError(
+            f'refusing to serve MCP over HTTP on "{options.host}" without authorization: set auth, '
+            "or set allowUnauthenticated (allow_unauthenticated / AllowUnauthenticated) to serve "
+            "anyone who can reach the port"
+        )
+    if options.max_body_bytes <= 0:
+        raise ValueError(f"max_body_bytes: {options.max_body_bytes} is not a positive size")
+
+
+def _gate_auth(server: McpToolServer, options: _Options) -> GateAuth | None:
+    auth, public_url = options.auth, options.public_url
+    if auth is None or public_url is None:
+        return None
+    if isinstance(auth, JwtAuth):
+        audience = auth.audience or public_url
+        servers: tuple[str, ...] = (auth.issuer,)
+    else:
+        audience, servers = public_url, auth.authorization_servers
+    return GateAuth(
+        verify=create_token_verifier(auth, audience),
+        public_url=public_url,
+        audience=audience,
+        authorization_servers=servers,
+        scopes=tuple(sorted(set(auth.scopes))),
+        tool_scopes=server.required_scopes,
+        tool_names=server.tool_names,
+    )
+
+
+def _build(server: McpToolServer, options: _Options) -> tuple[Starlette, GateState]:
+    _check(options)
+    app = server.sdk_server.streamable_http_app(
+        streamable_http_path=options.path,
+        host=options.host,
+        session_idle_timeout=server.idle_ttl_seconds,
+        max_request_body_size=options.max_body_bytes,
+        # Host and Origin are checked by the gate in front (its lists, its
+        # 403 bodies); the SDK's own check would only repeat them.
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    state = GateState()
+    hosts = HostRules.create(
+        options.host, options.public_url, options.allowed_hosts, options.allowed_origins
+    )
+    app.add_middleware(
+        HttpGate,
+        hosts=hosts,
+        max_body_bytes=options.max_body_bytes,
+        mcp_path=options.path,
+        auth=_gate_auth(server, options),
+        state=state,
+    )
+    return app, state
 
 
 def create_mcp_http_app(
-    server: McpToolServer, *, path: str = "/mcp", host: str = "127.0.0.1"
+    server: McpToolServer,
+    *,
+    path: str = "/mcp",
+    host: str = "127.0.0.1",
+    public_url: str | None = None,
+    auth: HttpAuth | None = None,
+    allow_unauthenticated: bool = False,
+    allowed_hosts: Iterable[str] | None = None,
+    allowed_origins: Iterable[str] | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
 ) -> Starlette:
     """An ASGI app serving the tools over streamable HTTP at ``path``, both
     protocol revisions: 2026-07-28 requests (no session; the conversation is
     the handle a call passes back) and 2025-11-25 sessions (one conversation
-    per ``Mcp-Session-Id``, closed after the idle TTL). ``host`` is where it
-    is served: on a loopback address only loopback ``Host`` and ``Origin``
-    headers are accepted. Create one app per server."""
-    return server.sdk_server.streamable_http_app(
-        streamable_http_path=path,
+    per ``Mcp-Session-Id``, closed after the idle TTL). Create one app per
+    server. Every request first passes the gate (docs/production.md):
+
+    - ``host``: where it is served. A non-loopback host without ``auth``
+      is refused (``ValueError``) unless ``allow_unauthenticated``.
+    - ``public_url``: the URL clients use (the protected resource
+      metadata's ``resource``, the tokens' audience); required with ``auth``.
+    - ``auth``: :class:`JwtAuth` or :class:`IntrospectionAuth`; without it
+      nobody is asked for a token.
+    - ``allowed_hosts`` (``host`` or ``host:port``) and ``allowed_origins``:
+      by default the loopback names and the public URL's host; the public
+      URL's origin, and on a loopback host any loopback origin. Others: 403.
+      A request without ``Origin`` passes.
+    - ``max_body_bytes``: larger bodies get 413, unread (default 4 MiB).
+    """
+    options = _Options(
+        path=path,
         host=host,
-        session_idle_timeout=server.idle_ttl_seconds,
+        public_url=public_url,
+        auth=auth,
+        allow_unauthenticated=allow_unauthenticated,
+        allowed_hosts=tuple(allowed_hosts) if allowed_hosts is not None else None,
+        allowed_origins=tuple(allowed_origins) if allowed_origins is not None else None,
+        max_body_bytes=max_body_bytes,
     )
+    return _build(server, options)[0]
 
 
 async def serve_http(
@@ -34,11 +149,49 @@ async def serve_http(
     port: int = 8000,
     path: str = "/mcp",
     sock: socket.socket | None = None,
+    public_url: str | None = None,
+    auth: HttpAuth | None = None,
+    allow_unauthenticated: bool = False,
+    allowed_hosts: Iterable[str] | None = None,
+    allowed_origins: Iterable[str] | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    shutdown_grace_seconds: float = 10.0,
+    max_connections: int = 1024,
 ) -> None:
-    """Serve :func:`create_mcp_http_app` with uvicorn on ``host:port`` (or on
-    ``sock``, a socket already bound, e.g. to port 0) until cancelled."""
+    """Serve :func:`create_mcp_http_app` (same options) with uvicorn on
+    ``host:port`` (or on ``sock``, a socket already bound, e.g. to port 0)
+    until cancelled, or until SIGTERM/SIGINT: then new requests get 503
+    ``shutting_down``, those in flight have ``shutdown_grace_seconds`` to
+    finish, and it returns. At most ``max_connections`` connections are
+    served (uvicorn answers the others 503); a connection idle after a
+    response is closed after 5 s, one that has not sent a request head
+    after 10 s too. Start-up refusals raise ``ValueError`` before anything
+    listens."""
     import uvicorn
 
-    app = create_mcp_http_app(server, path=path, host=host)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
-    await uvicorn.Server(config).serve(sockets=[sock] if sock is not None else None)
+    from ._draining_server import DrainingServer
+    from ._head_timeout_protocol import HeadTimeoutProtocol
+
+    options = _Options(
+        path=path,
+        host=host,
+        public_url=public_url,
+        auth=auth,
+        allow_unauthenticated=allow_unauthenticated,
+        allowed_hosts=tuple(allowed_hosts) if allowed_hosts is not None else None,
+        allowed_origins=tuple(allowed_origins) if allowed_origins is not None else None,
+        max_body_bytes=max_body_bytes,
+    )
+    app, state = _build(server, options)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        http=HeadTimeoutProtocol,
+        limit_concurrency=max_connections,
+        timeout_keep_alive=_KEEP_ALIVE_SECONDS,
+    )
+    drained = DrainingServer(config, state, shutdown_grace_seconds)
+    await drained.serve(sockets=[sock] if sock is not None else None)

@@ -1,0 +1,47 @@
+"""uvicorn's h11 protocol with a request-head timeout (docs/production.md,
+"Hardened HTTP"): a connection that has not sent a whole request head
+within ``HEAD_TIMEOUT_SECONDS`` of connecting, or of its previous response,
+is closed, so idle and slow connections cannot hold the connection cap."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Final
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+__all__ = ["HEAD_TIMEOUT_SECONDS", "HeadTimeoutProtocol"]
+
+HEAD_TIMEOUT_SECONDS: Final = 10.0
+
+
+class HeadTimeoutProtocol(H11Protocol):
+    """:class:`H11Protocol` that closes a connection waiting too long for a
+    request head (keep-alive idleness stays uvicorn's ``timeout_keep_alive``)."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_head_timer()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._arm_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        super().connection_lost(exc)
+
+    def _arm_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+        self._head_timer = self.loop.call_later(HEAD_TIMEOUT_SECONDS, self._head_timeout)
+
+    def _head_timeout(self) -> None:
+        self._head_timer = None
+        waiting = self.cycle is None or self.cycle.response_complete
+        if waiting and not self.transport.is_closing():
+            self.timeout_keep_alive_handler()

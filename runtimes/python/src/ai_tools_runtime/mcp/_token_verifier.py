@@ -1,0 +1,192 @@
+"""Bearer token → :class:`Identity` (docs/production.md, "Authorization"):
+PyJWT with a cached ``PyJWKClient`` for JWTs, or the application's
+introspection hook for opaque tokens."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import time
+import urllib.request
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import urlsplit
+
+import jwt
+from jwt import PyJWK, PyJWKClient, PyJWKSet
+
+from ._http_auth import HttpAuth, IntrospectionAuth, JwtAuth
+from ._identity import Identity
+
+__all__ = ["TokenError", "TokenVerifier", "create_token_verifier"]
+
+TokenVerifier = Callable[[str], Awaitable[Identity]]
+"""Checks a bearer token; raises :class:`TokenError` when it is refused."""
+
+_JWKS_LIFESPAN_SECONDS = 300
+_FETCH_TIMEOUT_SECONDS = 10
+
+
+class TokenError(Exception):
+    """A refused token; ``str(error)`` says which check failed (never the
+    token itself): the 401's ``error_description``."""
+
+
+def create_token_verifier(auth: HttpAuth, audience: str) -> TokenVerifier:
+    """The verifier of ``auth``; JWTs must name ``audience``."""
+    if isinstance(auth, IntrospectionAuth):
+        return _introspection_verifier(auth)
+    return _JwtVerifier(auth, audience).verify
+
+
+def _introspection_verifier(auth: IntrospectionAuth) -> TokenVerifier:
+    async def verify(token: str) -> Identity:
+        answer = auth.introspect(token)
+        identity = await answer if inspect.isawaitable(answer) else answer
+        if identity is None:
+            raise TokenError("token not active")
+        if identity.expires_at is not None and identity.expires_at <= time.time():
+            raise TokenError("token expired")
+        return identity
+
+    return verify
+
+
+_KEY_MISFIT = "bad signature (the key does not fit the algorithm)"
+
+# Which check a PyJWT error means, most specific first (the classes nest).
+_JWT_ERRORS: tuple[tuple[type[jwt.PyJWTError], str], ...] = (
+    (jwt.ExpiredSignatureError, "token expired"),
+    (jwt.ImmatureSignatureError, "token not yet valid (nbf or iat in the future)"),
+    (jwt.InvalidAudienceError, "wrong audience"),
+    (jwt.InvalidIssuerError, "wrong issuer"),
+    (jwt.InvalidAlgorithmError, "algorithm not allowed"),
+    (jwt.InvalidSignatureError, "bad signature"),
+    (jwt.InvalidKeyError, _KEY_MISFIT),
+    (jwt.DecodeError, "malformed token"),
+)
+
+
+class _JwtVerifier:
+    def __init__(self, auth: JwtAuth, audience: str) -> None:
+        self._auth = auth
+        self._audience = audience
+        self._client: PyJWKClient | None = None
+        self._algorithms = list(auth.algorithms)
+
+    async def verify(self, token: str) -> Identity:
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.PyJWTError:
+            raise TokenError("malformed token") from None
+        if header.get("alg") not in self._auth.algorithms:
+            raise TokenError("algorithm not allowed")
+        kid = header.get("kid")
+        if not isinstance(kid, str):
+            raise TokenError("unknown key id (the token names none)")
+        key = await self._key(kid)
+        if key.algorithm_name != header["alg"]:
+            raise TokenError(_KEY_MISFIT)
+        try:
+            claims = jwt.decode(
+                token,
+                key,
+                algorithms=self._algorithms,
+                audience=self._audience,
+                issuer=self._auth.issuer,
+                leeway=self._auth.leeway_seconds,
+                options={"require": ["exp", "iss", "aud", "sub"], "strict_aud": False},
+            )
+        except jwt.MissingRequiredClaimError as e:
+            raise TokenError(f"missing {e.claim} claim") from None
+        except jwt.PyJWTError as e:
+            raise TokenError(_describe(e)) from None
+        return _identity(claims)
+
+    async def _key(self, kid: str) -> PyJWK:
+        client = self._client
+        if client is not None:
+            cached = _cached_key(client, kid)
+            if cached is not None:
+                return cached
+        try:
+            # PyJWKClient fetches with urllib (blocking): off the event loop.
+            return await asyncio.to_thread(self._fetch_key, kid)
+        except jwt.PyJWKClientConnectionError:
+            raise TokenError("the issuer's key set could not be fetched") from None
+        except jwt.PyJWTError:
+            raise TokenError("unknown key id") from None
+
+    def _fetch_key(self, kid: str) -> PyJWK:
+        if self._client is None:
+            url = self._auth.jwks_url or _discover_jwks_url(self._auth.issuer)
+            self._client = PyJWKClient(
+                url, lifespan=_JWKS_LIFESPAN_SECONDS, timeout=_FETCH_TIMEOUT_SECONDS
+            )
+        return self._client.get_signing_key(kid)
+
+
+def _cached_key(client: PyJWKClient, kid: str) -> PyJWK | None:
+    """The key ``kid`` from the client's unexpired key set, without I/O."""
+    cache = client.jwk_set_cache
+    keys = cache.get() if cache is not None else None
+    if not isinstance(keys, PyJWKSet):
+        return None
+    for key in keys.keys:
+        if key.key_id == kid and key.public_key_use in ("sig", None):
+            return key
+    return None
+
+
+def _describe(error: jwt.PyJWTError) -> str:
+    for kind, text in _JWT_ERRORS:
+        if isinstance(error, kind):
+            return text
+    return "invalid token"
+
+
+def _identity(claims: Mapping[str, Any]) -> Identity:
+    subject = claims.get("sub")
+    if not isinstance(subject, str) or not subject:
+        raise TokenError("missing sub claim")
+    exp = claims.get("exp")
+    return Identity(
+        subject=subject,
+        scopes=_scopes(claims),
+        claims=MappingProxyType(dict(claims)),
+        expires_at=int(exp) if isinstance(exp, int | float) else None,
+    )
+
+
+def _scopes(claims: Mapping[str, Any]) -> tuple[str, ...]:
+    """The ``scope`` claim (space-separated, RFC 9068) or ``scp`` (a list
+    or a string, as some issuers write it)."""
+    value = claims.get("scope", claims.get("scp"))
+    if isinstance(value, str):
+        return tuple(value.split())
+    if isinstance(value, list):
+        return tuple(s for s in value if isinstance(s, str))
+    return ()
+
+
+def _discover_jwks_url(issuer: str) -> str:
+    """``jwks_uri`` of the issuer's metadata (RFC 8414, then OpenID
+    Connect discovery); blocking, run off the event loop."""
+    parts = urlsplit(issuer)
+    path = parts.path.rstrip("/")
+    origin = f"{parts.scheme}://{parts.netloc}"
+    for url in (
+        f"{origin}/.well-known/oauth-authorization-server{path}",
+        f"{issuer.rstrip('/')}/.well-known/openid-configuration",
+    ):
+        try:
+            with urllib.request.urlopen(url, timeout=_FETCH_TIMEOUT_SECONDS) as response:
+                document = json.load(response)
+        except (OSError, ValueError):
+            continue
+        jwks_uri = document.get("jwks_uri") if isinstance(document, dict) else None
+        if isinstance(jwks_uri, str):
+            return jwks_uri
+    raise jwt.PyJWKClientConnectionError(f'no jwks_uri in the metadata of "{issuer}"')
