@@ -17,10 +17,10 @@ import argparse
 import socket
 
 import anyio
-import grpc
 import redis.asyncio
 from ai_tools_runtime.mcp import ConversationStore, McpToolServer, serve_http, serve_stdio
 from ai_tools_runtime.redis import RedisConversationStore
+from tool_flags import add_tool_flags, grpc_channel, tool_options
 
 import ai_tools_mcp_gen
 from linkhub.v1 import control_pb2
@@ -43,13 +43,17 @@ async def main(args: argparse.Namespace) -> None:
     store: ConversationStore | None = None
     if args.redis is not None:
         store = RedisConversationStore(redis.asyncio.Redis.from_url(args.redis))
-    server = McpToolServer(
-        name="linkhub",
-        version="1.0.0",
-        handle_argument=args.handle_argument,
-        conversation_store=store,
-    )
-    async with grpc.aio.insecure_channel(args.grpc) as channel:
+    try:
+        server = McpToolServer(
+            name="linkhub",
+            version="1.0.0",
+            handle_argument=args.handle_argument,
+            conversation_store=store,
+            **tool_options(args),
+        )
+    except ValueError as err:
+        raise SystemExit(str(err)) from None
+    async with grpc_channel(args) as channel:
         for forward in FORWARDS:
             forward(server, channel)
         if args.http is None:
@@ -72,4 +76,5 @@ if __name__ == "__main__":
     parser.add_argument("--http", type=int, help="serve HTTP on this port (0: a free one)")
     parser.add_argument("--handle-argument", action="store_true")
     parser.add_argument("--redis", help="keep the conversations in Redis: redis://host:port/db")
+    add_tool_flags(parser)
     anyio.run(main, parser.parse_args())
