@@ -23,8 +23,9 @@ type AuditRecord struct {
 	// Outcome is "ok", "tool_error" (the server failed it; Code says how),
 	// "invalid_arguments" (a model mistake caught before sending),
 	// "denied" (its approval said no or could not be asked), "limited"
-	// (rate or concurrency) or "unauthorized" (an unknown conversation
-	// handle of a caller with authorization, a missing scope).
+	// (rate or concurrency) or "unauthorized" (a caller with authorization
+	// gave a handle unknown under its key, which may be another caller's;
+	// its token lacks a scope of the tool).
 	Outcome string
 	// Code is the gRPC code name of a "tool_error" ("NOT_FOUND"), else "".
 	Code       string
@@ -80,10 +81,10 @@ func auditOutcome(err error, subject string) (outcome, code string) {
 	case "not-approved":
 		return "denied", ""
 	case "conversation-expired":
-		if subject != "" {
-			return "unauthorized", ""
+		if subject != "" && errors.Is(err, errUnknownHandle) {
+			return "unauthorized", "" // perhaps another caller's
 		}
-		return "invalid_arguments", ""
+		return "tool_error", grpcCodeName(te.Code)
 	}
 	return "tool_error", grpcCodeName(te.Code)
 }

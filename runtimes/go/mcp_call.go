@@ -258,8 +258,11 @@ func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, 
 // the caller's key: unknown, expired, or another caller's.
 func unknownHandle(handle string) *ToolError {
 	msg := fmt.Sprintf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
-	return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg}
+	return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg, Cause: errUnknownHandle}
 }
+
+// errUnknownHandle is the cause of unknownHandle's errors.
+var errUnknownHandle = errors.New("unknown conversation handle")
 
 // conversationKey is the store's key of a conversation handle given by
 // subject (docs/mcp.md, "Conversations and callers"): the handle itself
