@@ -207,6 +207,28 @@ func TestNames(t *testing.T) {
 	}
 }
 
+// TestCreateWithSuffix: the MCP server's key of a handle bound to a caller
+// (handle + "." + tag) is a conversation of its own; the bare handle is not.
+func TestCreateWithSuffix(t *testing.T) {
+	server := redistest.Start(t)
+	s := New(server.Client(nil), Options{})
+	ctx := context.Background()
+	key, err := s.CreateWithSuffix(ctx, ".K9gGyX8OAK8aH8Myj6djqS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	handle, ok := strings.CutSuffix(key, ".K9gGyX8OAK8aH8Myj6djqS")
+	if !ok || len(handle) != 22 {
+		t.Fatalf("key %q", key)
+	}
+	if _, _, err := s.Load(ctx, key); err != nil {
+		t.Fatalf("load %q: %v", key, err)
+	}
+	if _, _, err := s.Load(ctx, handle); !errors.Is(err, ErrConversationExpired) {
+		t.Fatalf("the bare handle loads: %v", err)
+	}
+}
+
 // TestKeyOfAnotherType: a conversation key that is not a hash (WRONGTYPE)
 // is a corrupt conversation, and is left alone.
 func TestKeyOfAnotherType(t *testing.T) {
