@@ -4,8 +4,12 @@ service forwarded to a linkhub.v1 gRPC server.
     python scripts/mcp_server.py --grpc 127.0.0.1:8080               # stdio
     python scripts/mcp_server.py --grpc 127.0.0.1:8080 --http 8000   # HTTP
 
-With --http, it serves streamable HTTP on 127.0.0.1 (port 0: a free one)
-at /mcp, and prints ``listening http://127.0.0.1:<port>/mcp`` when ready.
+With --http [HOST:]PORT, it serves streamable HTTP (on 127.0.0.1 unless
+--host; port 0: a free one) at /mcp, and prints
+``listening http://<host>:<port>/mcp`` when ready; the HTTP security flags
+are in scripts/http_flags.py. A start-up refusal (e.g. --host 0.0.0.0
+without auth) exits 1 with its text on stderr; SIGTERM drains the calls in
+flight and exits 0.
 --handle-argument also takes the conversation handle as a tool argument;
 --redis keeps the conversations in Redis (docs/store.md), so that several
 instances serve one handle.
@@ -14,12 +18,24 @@ instances serve one handle.
 from __future__ import annotations
 
 import argparse
-import socket
 
 import anyio
 import redis.asyncio
-from ai_tools_runtime.mcp import ConversationStore, McpToolServer, serve_http, serve_stdio
+from ai_tools_runtime.mcp import (
+    ConversationStore,
+    McpToolServer,
+    create_mcp_http_app,
+    serve_http,
+    serve_stdio,
+)
 from ai_tools_runtime.redis import RedisConversationStore
+from http_flags import (
+    add_http_flags,
+    http_address,
+    http_options,
+    listening_socket,
+    listening_url,
+)
 from tool_flags import add_tool_flags, grpc_channel, tool_options
 
 import ai_tools_mcp_gen
@@ -59,22 +75,25 @@ async def main(args: argparse.Namespace) -> None:
         if args.http is None:
             await serve_stdio(server)
             return
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", args.http))
-        # Listening before "listening" is printed: a client that connects at
-        # once waits in the backlog until uvicorn accepts, instead of being
-        # refused.
-        sock.listen(128)
-        print(f"listening http://127.0.0.1:{sock.getsockname()[1]}/mcp", flush=True)
-        await serve_http(server, sock=sock)
+        host, port = http_address(args)
+        options = http_options(args)
+        try:
+            create_mcp_http_app(server, host=host, **options)  # the start-up refusals
+        except ValueError as err:
+            raise SystemExit(str(err)) from None
+        sock = listening_socket(host, port)
+        print(f"listening {listening_url(sock)}", flush=True)
+        grace = args.shutdown_grace_ms
+        if grace is not None:
+            options["shutdown_grace_seconds"] = grace / 1000
+        await serve_http(server, host=host, sock=sock, **options)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--grpc", required=True, help="the gRPC server, host:port")
-    parser.add_argument("--http", type=int, help="serve HTTP on this port (0: a free one)")
     parser.add_argument("--handle-argument", action="store_true")
     parser.add_argument("--redis", help="keep the conversations in Redis: redis://host:port/db")
     add_tool_flags(parser)
+    add_http_flags(parser)
     anyio.run(main, parser.parse_args())
