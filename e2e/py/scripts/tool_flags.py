@@ -65,7 +65,7 @@ def tool_options(args: argparse.Namespace) -> dict[str, Any]:
     exits with code 1 and the reason on stderr."""
     options: dict[str, Any] = {}
     if args.approve is not None:
-        allow = args.approve == "allow"
+        allow: bool = args.approve == "allow"
 
         def approve(_request: ApprovalRequest) -> bool:
             return allow

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import grpc
@@ -34,6 +35,14 @@ def _server_main() -> str:
 
 @pytest.fixture(scope="session")
 def server_addr() -> Iterator[str]:
+    with running_test_server() as addr:
+        yield addr
+
+
+@contextmanager
+def running_test_server(*flags: str) -> Iterator[str]:
+    """The test server started with ``flags`` (e.g. ``--tls-cert``), until
+    the block ends; its address."""
     if os.environ.get("E2E_NO_SERVER"):
         pytest.fail("this test needs the test server (E2E_NO_SERVER is set)")
     main = _server_main()
@@ -42,7 +51,7 @@ def server_addr() -> Iterator[str]:
             f"{main} not found: npx -y pnpm@12.4.2 --filter @protoc-gen-ai-tools/e2e-server build"
         )
     proc = subprocess.Popen(
-        ["node", main], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr
+        ["node", main, *flags], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr
     )
     assert proc.stdin is not None and proc.stdout is not None
     ready: list[str] = []
