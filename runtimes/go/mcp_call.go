@@ -55,14 +55,9 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	subject := ""
 	if id != nil {
 		subject = id.Subject
-		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
-			return mcpErrorResult(fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing))), "unauthorized", ""
-		}
 	}
-	if req.Params.RequestState == "" { // an approval's answer was counted when asked
-		if refused := s.guard.takeToken(subject, time.Now()); refused != "" {
-			return mcpErrorResult(refused), "limited", ""
-		}
+	if refused, outcome := s.admit(t, id); refused != "" {
+		return mcpErrorResult(refused), outcome, ""
 	}
 	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
@@ -138,6 +133,23 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	}
 	//aitools:end
 	return res, "ok", ""
+}
+
+// admit checks a call of t by id before anything else: the scopes of its
+// token, then its subject's rate (every call counts, the answer to an
+// approval too). It returns the text and outcome of a refusal, else "".
+func (s *mcpServer) admit(t *mcpTool, id *Identity) (refused, outcome string) {
+	subject := ""
+	if id != nil {
+		subject = id.Subject
+		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
+			return fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing)), "unauthorized"
+		}
+	}
+	if refused := s.guard.takeToken(subject, time.Now()); refused != "" {
+		return refused, "limited"
+	}
+	return "", ""
 }
 
 // mcpExtraRoot are the arguments never unknown in a call: the conversation
