@@ -264,7 +264,8 @@ async def test_elicitation_asks_the_user(
     approve: bool,
 ) -> None:
     callback, seen = answering(action, approve)
-    server = tool_server(aio_channel)
+    records: list[AuditRecord] = []
+    server = tool_server(aio_channel, audit=records.append)
     runs = action == "accept" and approve
     async with serving(server) as url:
         connect = (
@@ -278,6 +279,8 @@ async def test_elicitation_asks_the_user(
     if not runs:
         assert text_of(result) == DENIED
     assert len(servers.accounts.received) == (1 if runs else 0)
+    assert [r.subject for r in records] == ["" if transport == "memory" else "alice"]
+    assert [r.outcome for r in records] == ["ok" if runs else "denied"]
     assert len(seen) == 1
     form = seen[0]
     assert isinstance(form, mcp_types.ElicitRequestFormParams)
@@ -554,3 +557,16 @@ def test_executor_approvals(channel: grpc.Channel, servers: Servers, hook: str) 
         assert asked[0].arguments == create_args("A")
     # the others run without asking
     executor.execute("accounts_list", '{"count": 0, "contacts_per_account": 0}')
+
+
+async def test_an_elicitation_the_client_fails_is_denied(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    async def failing(_context: Any, _params: Any) -> mcp_types.ErrorData:
+        return mcp_types.ErrorData(code=mcp_types.INTERNAL_ERROR, message="no user here")
+
+    server = tool_server(aio_channel)
+    async with Client(server.sdk_server, mode=LEGACY, elicitation_callback=failing) as client:
+        result = await client.call_tool(APPROVED, create_args("A"))
+    assert result.is_error and text_of(result) == DENIED
+    assert servers.received() == 0

@@ -358,3 +358,16 @@ async def test_redis_restarted_mid_call_shows_nothing(faulty: Faulty, servers: S
     fresh = await executor.start()
     out = await executor.execute(fresh, "accounts_create", create_json("C"))
     assert json.loads(out)["account"]["id"] == "acct-1"
+
+
+async def test_a_handle_made_with_a_suffix(client: redis.asyncio.Redis) -> None:
+    # The MCP servers bind a handle to its caller: the conversation lives
+    # under the minted handle followed by the subject's suffix.
+    store = RedisConversationStore(client)
+    handle = await store.create(".K9gGyX8OAK8aH8Myj6djqS")
+    minted, _, suffix = handle.partition(".")
+    assert len(minted) == 22 and suffix == "K9gGyX8OAK8aH8Myj6djqS"
+    assert await client.exists(store.key(handle)) == 1
+    await store.load(handle)
+    with pytest.raises(ConversationExpiredError):
+        await store.load(minted)

@@ -105,9 +105,12 @@ async def approval_answer(
         return mcp_types.InputRequiredResult(input_requests=asked, request_state=_STATE)
     if not _asks_forms(ctx) or not ctx.session.can_send_request:
         return no_approval_text(request.tool, _NOT_ASKED)
-    result = await ctx.session.elicit_form(
-        approval_message(request.tool, request.arguments), _SCHEMA, ctx.request_id
-    )
+    try:
+        result = await ctx.session.elicit_form(
+            approval_message(request.tool, request.arguments), _SCHEMA, ctx.request_id
+        )
+    except MCPError:  # the client answered with an error: no approval
+        return False
     return _accepted(result)
 
 
