@@ -56,6 +56,7 @@ NOT_ASKED = (
     "and the client does not support elicitation); nothing was sent"
 )
 SUBJECT_HEADER = "x-test-subject"
+SCOPES_HEADER = "x-test-scopes"
 
 
 def tools(**changes: Any) -> list[McpToolMethod]:
@@ -86,8 +87,10 @@ def with_subject(app: Any) -> Any:
         if scope["type"] == "http":
             headers = dict(scope["headers"])
             subject = headers.get(SUBJECT_HEADER.encode())
+            scopes = tuple(headers.get(SCOPES_HEADER.encode(), b"").decode().split())
             if subject is not None:
-                identity = Identity(subject.decode(), claims={"tenant": "t-1", "level": 3})
+                claims = {"tenant": "t-1", "level": 3}
+                identity = Identity(subject.decode(), scopes=scopes, claims=claims)
                 scope = {**scope, "user": AuthenticatedUser(access_token_of(identity))}
         await app(scope, receive, send)
 
@@ -118,9 +121,12 @@ async def serving(server: McpToolServer) -> AsyncIterator[str]:
 
 
 @asynccontextmanager
-async def client_as(url: str, subject: str | None, mode: str, **kw: Any) -> AsyncIterator[Client]:
-    """A client of ``url`` calling as ``subject`` (None: no identity)."""
-    headers = {SUBJECT_HEADER: subject} if subject is not None else {}
+async def client_as(
+    url: str, subject: str | None, mode: str, scopes: str = "", **kw: Any
+) -> AsyncIterator[Client]:
+    """A client of ``url`` calling as ``subject`` (None: no identity) with
+    ``scopes`` (space-separated)."""
+    headers = {SUBJECT_HEADER: subject, SCOPES_HEADER: scopes} if subject is not None else {}
     async with (
         httpx2.AsyncClient(headers=headers, timeout=30) as http,
         Client(streamable_http_client(url, http_client=http), mode=mode, **kw) as client,
@@ -570,3 +576,46 @@ async def test_an_elicitation_the_client_fails_is_denied(
         result = await client.call_tool(APPROVED, create_args("A"))
     assert result.is_error and text_of(result) == DENIED
     assert servers.received() == 0
+
+
+async def test_the_tool_layer_checks_the_scopes_too(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    records: list[AuditRecord] = []
+    server = McpToolServer(required_scopes={"accounts_list": ["b", "a"]}, audit=records.append)
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    args = {"count": 0, "contacts_per_account": 0}
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN, scopes="a") as alice,
+        client_as(url, "bob", MODERN, scopes="b a") as bob,
+        client_as(url, None, MODERN) as anyone,
+    ):
+        refused = await alice.call_tool("accounts_list", args)
+        assert (
+            refused.is_error and text_of(refused) == 'the call of "accounts_list" needs scope "b"'
+        )
+        assert servers.received() == 0
+        assert not (await bob.call_tool("accounts_list", args)).is_error
+        # without authorization there are no scopes to check (the gate's job)
+        assert not (await anyone.call_tool("accounts_list", args)).is_error
+    assert [r.outcome for r in records] == ["unauthorized", "ok", "ok"]
+
+
+async def test_a_failing_backend_credentials_hook_sends_nothing(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    def broken(_identity: Identity) -> dict[str, str]:
+        raise RuntimeError("token exchange down: secret-detail")
+
+    records: list[AuditRecord] = []
+    forward = ForwardIdentity(backend_credentials=broken)
+    server = tool_server(aio_channel, forward_identity=forward, audit=records.append)
+    async with Client(server.sdk_server) as client:
+        result = await client.call_tool("accounts_list", {"count": 0, "contacts_per_account": 0})
+    assert result.is_error and text_of(result) == (
+        'the backend credentials of the call of "accounts_list" could not be obtained; '
+        "nothing was sent"
+    )
+    assert servers.received() == 0
+    assert [(r.outcome, r.code) for r in records] == [("tool_error", "UNAVAILABLE")]

@@ -130,10 +130,12 @@ class _Answer(Exception):
         self,
         result: mcp_types.CallToolResult | mcp_types.InputRequiredResult,
         outcome: AuditOutcome,
+        code: str | None = None,
     ) -> None:
         super().__init__(outcome)
         self.result = result
         self.outcome = outcome
+        self.code = code
 
 
 def _approved(_request: ApprovalRequest) -> bool:
@@ -453,6 +455,13 @@ class McpToolServer:
             if wait is not None:
                 ending.outcome = "limited"
                 return error_result(rate_text(self._rate.calls_per_minute, wait))
+        missing = self._missing_scopes(caller)
+        if missing:
+            # The HTTP gate refuses these with 403 before the SDK sees them;
+            # this is for an app that mounts the tools behind its own.
+            ending.outcome = "unauthorized"
+            text = f"the call of {json.dumps(params.name)} needs scope {json.dumps(missing)}"
+            return error_result(text)
         aliases: AliasManager | None = None
         try:
             args = dict(params.arguments or {})
@@ -492,7 +501,7 @@ class McpToolServer:
                     raise
                 return success_result(text, entry.method.output_wrap_key, shown)
         except _Answer as answer:
-            ending.outcome = answer.outcome
+            ending.outcome, ending.code = answer.outcome, answer.code
             return answer.result
         except CallArgumentError as err:
             ending.outcome = "invalid_arguments"
@@ -503,6 +512,14 @@ class McpToolServer:
                 logger.exception("tool %s failed", params.name)
             ending.outcome, ending.code = _error_outcome(err)
             return error_result(error_text(err, aliases))
+
+    def _missing_scopes(self, caller: _Caller) -> str:
+        """The scopes the caller's token lacks for the tool, space-joined;
+        ``""`` without authorization."""
+        if caller.identity is None:
+            return ""
+        have = set(caller.identity.scopes)
+        return " ".join(s for s in self.required_scopes(caller.params.name) if s not in have)
 
     def _limit_key(self, caller: _Caller, handle: str | None) -> Hashable | None:
         """The conversation a call counts against for ``max_concurrent_calls``:
@@ -640,7 +657,15 @@ class McpToolServer:
                 raise _Answer(error_result(denied_text(caller.params.name)), "denied")
         forwarded: list[tuple[str, str | bytes]] = []
         if self._forward is not None:
-            forwarded.extend(await forwarded_metadata(self._forward, caller.identity))
+            try:
+                forwarded.extend(await forwarded_metadata(self._forward, caller.identity))
+            except Exception as err:
+                logger.exception("the backend credentials of %s failed", caller.params.name)
+                text = (
+                    f"the backend credentials of the call of {json.dumps(caller.params.name)} "
+                    "could not be obtained; nothing was sent"
+                )
+                raise _Answer(error_result(text), "tool_error", "UNAVAILABLE") from err
         made = self._metadata
 
         def metadata() -> list[tuple[str, str | bytes]] | None:
