@@ -103,6 +103,21 @@ export interface HttpServer {
   readonly url: URL;
   /** Stop it (SIGTERM) and wait for its exit. */
   close(): Promise<void>;
+  /** The lines it wrote to stderr so far (with `captureStderr`). */
+  stderrLines(): string[];
+  /** Send it a signal. */
+  kill(signal: NodeJS.Signals): void;
+  /** Its exit code (null when a signal ended it), once it exits. */
+  readonly exited: Promise<number | null>;
+}
+
+/** How to start an HTTP server child. */
+export interface StartHttpOptions {
+  /**
+   * Read its stderr into stderrLines() (audit records, refusals) instead of
+   * passing it through; lines not starting with `{` are still passed on.
+   */
+  readonly captureStderr?: boolean;
 }
 
 /**
@@ -113,6 +128,7 @@ export async function startHttp(
   language: Language,
   grpc: string,
   flags: string[] = [],
+  options: StartHttpOptions = {},
 ): Promise<HttpServer> {
   const { command, args, env } = language.stdio(grpc, [
     "--http",
@@ -120,16 +136,32 @@ export async function startHttp(
     ...flags,
   ]);
   const child = spawn(command, args, {
-    stdio: ["pipe", "pipe", "inherit"],
+    stdio: [
+      "pipe",
+      "pipe",
+      options.captureStderr === true ? "pipe" : "inherit",
+    ],
     ...(env === undefined ? {} : { env }),
   });
+  const stderr: string[] = [];
+  if (child.stderr !== null) {
+    createInterface({ input: child.stderr }).on("line", (l) => {
+      stderr.push(l);
+      if (!l.startsWith("{")) process.stderr.write(`${l}\n`);
+    });
+  }
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
   const line = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
+    const lines = createInterface({ input: child.stdout! });
     lines.once("line", resolve);
     child.once("error", reject);
     child.once("exit", (code) =>
       reject(
-        new Error(`${language.name} MCP server exited with ${String(code)}`),
+        new Error(
+          `${language.name} MCP server exited with ${String(code)}${stderr.length > 0 ? `: ${stderr.join("\n")}` : ""}`,
+        ),
       ),
     );
   });
@@ -143,6 +175,9 @@ export async function startHttp(
   const url = new URL(m[1]!);
   return {
     url,
+    stderrLines: () => stderr.slice(),
+    kill: (signal) => child.kill(signal),
+    exited,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null)

@@ -1,0 +1,529 @@
+// The security suite of one language's HTTP server (issue 33): every case
+// of e2e/vectors/mcp/security.json, then approvals, limits and audit,
+// identity to the backend (over TLS too), the start-up refusal and a
+// graceful shutdown. Each language's file has its own gRPC test server, so
+// that the request log (the evidence that nothing reached the backend)
+// holds only its calls; the tests of a file run one after the other.
+import { createClient, type Client } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import {
+  startServerProcess,
+  testTlsFiles,
+  TestControlService,
+  type ServerProcess,
+} from "@protoc-gen-ai-tools/e2e-server";
+import {
+  createTestIssuer,
+  type TestIssuer,
+} from "@protoc-gen-ai-tools/testkit";
+import { readFileSync } from "node:fs";
+import type { Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  languages,
+  startHttp,
+  type HttpServer,
+  type LanguageName,
+} from "./languages.js";
+import { callParams, rpcAnswer, type Revision } from "./raw-http.js";
+import {
+  authFlags,
+  connectWithToken,
+  idleConnections,
+  runToExit,
+  type User,
+} from "./security-servers.js";
+import {
+  authorizationOf,
+  postRpc,
+  runCase,
+  securityVector,
+  tokenDefaults,
+  vectorFlags,
+} from "./security-vector.js";
+import { newLinkArgs } from "./steps.js";
+
+const archive = "linkhub.v1.LinkService/ArchiveLink";
+const listLinks = "linkhub.v1.LinkService/ListLinks";
+const deniedText =
+  'the call of "links_archive" was not approved; nothing was sent';
+const noWayText =
+  'the call of "links_archive" needs an approval and none could be asked (no approval hook, and the client does not support elicitation); nothing was sent';
+const handleKey = "ai-tools/conversation";
+
+/** A gRPC test server and its control client. */
+interface Backend {
+  readonly process: ServerProcess;
+  readonly control: Client<typeof TestControlService>;
+}
+
+async function startBackend(tls: boolean): Promise<Backend> {
+  const process = await startServerProcess(tls ? { tls: testTlsFiles } : {});
+  const control = createClient(
+    TestControlService,
+    createGrpcTransport(
+      tls
+        ? {
+            baseUrl: `https://${process.address}`,
+            nodeOptions: { ca: readFileSync(testTlsFiles.ca) },
+          }
+        : { baseUrl: `http://${process.address}` },
+    ),
+  );
+  return { process, control };
+}
+
+/** The requests a backend recorded, of a procedure (all when none). */
+async function recorded(b: Backend, procedure?: string) {
+  const { requests } = await b.control.getRecorded({});
+  return requests.filter(
+    (r) => procedure === undefined || r.procedure === procedure,
+  );
+}
+
+/** A tools/call over raw HTTP (2026-07-28): its answer's result. */
+async function call(
+  server: HttpServer,
+  authorization: string | undefined,
+  tool: string,
+  args: unknown,
+  handle?: string,
+): Promise<Record<string, unknown>> {
+  const id = Math.floor(Math.random() * 1e9);
+  const res = await postRpc(
+    Number(server.url.port),
+    {
+      id,
+      method: "tools/call",
+      params: callParams(
+        tool,
+        args,
+        handle === undefined ? {} : { [handleKey]: handle },
+      ),
+    },
+    authorization === undefined ? {} : { authorization },
+  );
+  expect(res.status, res.text.slice(0, 300)).toBe(200);
+  const { result, error } = rpcAnswer(res, id);
+  expect(error).toBeUndefined();
+  return result ?? {};
+}
+
+/** The one text block of an isError result. */
+function toolError(result: Record<string, unknown>): string {
+  expect(result["isError"], JSON.stringify(result)).toBe(true);
+  const content = result["content"] as { text: string }[];
+  expect(content).toHaveLength(1);
+  return content[0]!.text;
+}
+
+/** A link made by the bearer of authorization: the conversation's handle. */
+async function linkConversation(
+  server: HttpServer,
+  authorization: string,
+): Promise<string> {
+  const result = await call(
+    server,
+    authorization,
+    "links_create",
+    newLinkArgs("ws-security", 1),
+  );
+  const handle = (result["_meta"] as Record<string, unknown>)[handleKey];
+  expect(typeof handle, JSON.stringify(result)).toBe("string");
+  return handle as string;
+}
+
+/** A token of the vector's defaults for another subject and claims. */
+function tokenFor(
+  issuer: TestIssuer,
+  set: Record<string, unknown>,
+): Promise<string> {
+  return issuer.authorization({ set }, tokenDefaults);
+}
+
+/**
+ * A server started by the first test that needs it: when it cannot start
+ * (a flag not there yet), each of those tests fails, none is skipped.
+ */
+function once<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => (started ??= start());
+}
+
+/** Define the security suite of one language. */
+export function describeSecurity(name: LanguageName): void {
+  const language = languages[name];
+  let issuer: TestIssuer;
+  let backend: Backend;
+  const started: HttpServer[] = [];
+  const start = async (flags: string[], grpc?: string) => {
+    const s = await startHttp(
+      language,
+      grpc ?? backend.process.address,
+      flags,
+      { captureStderr: true },
+    );
+    started.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    issuer = await createTestIssuer({ issuer: securityVector.server.issuer });
+    backend = await startBackend(false);
+  });
+  afterAll(async () => {
+    await Promise.all(started.map((s) => s.close()));
+    await backend?.process.close();
+    await issuer?.close();
+  });
+
+  describe(`${name}: e2e/vectors/mcp/security.json`, () => {
+    const server = once(() => start(vectorFlags(issuer)));
+
+    it.each(securityVector.cases)("$name", async (c) => {
+      await runCase(c, {
+        port: Number((await server()).url.port),
+        issuer,
+        recorded: async () => (await recorded(backend)).length,
+      });
+    });
+
+    it("200 idle connections (half of them a request's first line only), then a call still succeeds", async () => {
+      const sockets: Socket[] = await idleConnections(
+        Number((await server()).url.port),
+        200,
+      );
+      try {
+        const result = await call(
+          await server(),
+          await authorizationOf(issuer, "valid"),
+          "links_list",
+          { workspace_id: "ws-idle", page_theme_id: null },
+        );
+        expect(result["isError"]).toBeUndefined();
+      } finally {
+        for (const s of sockets) s.destroy();
+      }
+    });
+  });
+
+  describe(`${name}: approvals, limits, audit`, () => {
+    describe("no approval hook", () => {
+      const started = once(() =>
+        start([
+          ...authFlags(issuer),
+          "--approval-secret",
+          "e2e-security-approval-secret-0123456789",
+        ]),
+      );
+
+      it("a client that cannot answer an elicitation is refused, nothing sent", async () => {
+        const server = await started();
+        const auth = (await authorizationOf(issuer, "valid"))!;
+        const handle = await linkConversation(server, auth);
+        const before = (await recorded(backend, archive)).length;
+        const result = await call(
+          server,
+          auth,
+          "links_archive",
+          { link_id: "link-1" },
+          handle,
+        );
+        expect(toolError(result)).toBe(noWayText);
+        expect(await recorded(backend, archive)).toHaveLength(before);
+      });
+
+      it.each<[Revision, "accept" | "decline"]>([
+        ["2026-07-28", "accept"],
+        ["2025-11-25", "accept"],
+        ["2026-07-28", "decline"],
+        ["2025-11-25", "decline"],
+      ])(
+        "approval by elicitation, %s: the user answers %s",
+        async (revision, action) => {
+          const server = await started();
+          const auth = (await authorizationOf(issuer, "valid"))!;
+          const user: User = {
+            answer:
+              action === "accept"
+                ? { action, content: { approve: true } }
+                : { action },
+            asked: [],
+          };
+          const client = await connectWithToken(
+            server.url,
+            revision,
+            auth,
+            user,
+          );
+          try {
+            const created = await client.callTool({
+              name: "links_create",
+              arguments: newLinkArgs("ws-approval", 1),
+            });
+            expect(created.isError, JSON.stringify(created)).toBeFalsy();
+            const handle = created._meta?.[handleKey];
+            const before = (await recorded(backend, archive)).length;
+            const result = await client.callTool({
+              name: "links_archive",
+              arguments: { link_id: "link-1" },
+              ...(typeof handle === "string"
+                ? { _meta: { [handleKey]: handle } }
+                : {}),
+            });
+            expect(user.asked).toHaveLength(1);
+            const prefix = 'Allow the call of "links_archive"? Arguments: ';
+            expect(user.asked[0]!.startsWith(prefix), user.asked[0]).toBe(true);
+            expect(JSON.parse(user.asked[0]!.slice(prefix.length))).toEqual({
+              link_id: "link-1",
+            });
+            const sent = await recorded(backend, archive);
+            if (action === "accept") {
+              expect(result.isError, JSON.stringify(result)).toBeFalsy();
+              expect(result.structuredContent).toMatchObject({
+                link: { id: "link-1", status: "LINK_STATUS_PAUSED" },
+              });
+              expect(sent).toHaveLength(before + 1);
+            } else {
+              expect(toolError(result as Record<string, unknown>)).toBe(
+                deniedText,
+              );
+              expect(sent).toHaveLength(before);
+            }
+          } finally {
+            await client.close();
+          }
+        },
+      );
+    });
+
+    describe("--approve deny --rate-limit 3 --audit", () => {
+      const started = once(() =>
+        start([
+          ...authFlags(issuer),
+          "--approve",
+          "deny",
+          "--rate-limit",
+          "3",
+          "--audit",
+        ]),
+      );
+      let aliceAuth: string;
+      let carolAuth: string;
+      beforeAll(async () => {
+        aliceAuth = (await authorizationOf(issuer, "valid"))!;
+        carolAuth = await tokenFor(issuer, { sub: "carol" });
+      });
+
+      it("a denied approval: the denied result, nothing sent", async () => {
+        const server = await started();
+        const handle = await linkConversation(server, aliceAuth);
+        const before = (await recorded(backend, archive)).length;
+        const result = await call(
+          server,
+          aliceAuth,
+          "links_archive",
+          { link_id: "link-1" },
+          handle,
+        );
+        expect(toolError(result)).toBe(deniedText);
+        expect(await recorded(backend, archive)).toHaveLength(before);
+      });
+
+      it("the rate limit: the 4th call of a subject within a minute is refused, nothing sent", async () => {
+        const server = await started();
+        const args = { workspace_id: "ws-rate-secret", page_theme_id: null };
+        for (let i = 0; i < 3; i++) {
+          const ok = await call(server, carolAuth, "links_list", args);
+          expect(ok["isError"], JSON.stringify(ok)).toBeUndefined();
+        }
+        const before = (await recorded(backend, listLinks)).length;
+        const limited = await call(server, carolAuth, "links_list", args);
+        expect(toolError(limited)).toMatch(
+          /^too many calls: the limit is 3 per minute for this user; retry in [1-9]\d* s$/,
+        );
+        expect(await recorded(backend, listLinks)).toHaveLength(before);
+        // Another subject has a bucket of its own.
+        const other = await call(
+          server,
+          await tokenFor(issuer, { sub: "dave" }),
+          "links_list",
+          args,
+        );
+        expect(other["isError"]).toBeUndefined();
+      });
+
+      it("an audit record per call on stderr: subject, tool, method, outcome, duration; no arguments, ids or tokens", async () => {
+        const server = await started();
+        const records = () =>
+          server
+            .stderrLines()
+            .filter((l) => l.startsWith("{"))
+            .map((l) => JSON.parse(l) as Record<string, unknown>);
+        await expect
+          .poll(() => records().filter((r) => r["subject"] === "carol").length)
+          .toBe(4);
+        const outcomes = (subject: string, tool: string) =>
+          records()
+            .filter((r) => r["subject"] === subject && r["tool"] === tool)
+            .map((r) => r["outcome"]);
+        expect(outcomes("carol", "links_list")).toEqual([
+          "ok",
+          "ok",
+          "ok",
+          "limited",
+        ]);
+        expect(outcomes("alice", "links_archive")).toEqual(["denied"]);
+        const denied = records().find((r) => r["outcome"] === "denied")!;
+        expect(denied).toMatchObject({
+          subject: "alice",
+          tool: "links_archive",
+          method: "/linkhub.v1.LinkService/ArchiveLink",
+        });
+        for (const r of records()) {
+          expect(
+            Object.keys(r).every((k) =>
+              [
+                "time",
+                "subject",
+                "tool",
+                "method",
+                "outcome",
+                "code",
+                "durationMs",
+              ].includes(k),
+            ),
+            JSON.stringify(r),
+          ).toBe(true);
+          expect(r["time"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+          expect(typeof r["durationMs"]).toBe("number");
+        }
+        const lines = server.stderrLines().join("\n");
+        for (const secret of [
+          "ws-rate-secret",
+          aliceAuth.slice(7),
+          carolAuth.slice(7),
+        ])
+          expect(lines).not.toContain(secret);
+        expect(lines).not.toMatch(
+          /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/,
+        );
+      });
+    });
+  });
+
+  describe(`${name}: identity to the backend`, () => {
+    const forward = ["--forward-claims", "x-user-id=sub,x-tenant=tenant"];
+
+    /** Call links_list with a tenant's token; check what the backend got. */
+    async function checkForwarded(server: HttpServer, b: Backend) {
+      const auth = await tokenFor(issuer, { tenant: "acme" });
+      const token = auth.slice("Bearer ".length);
+      const result = await call(server, auth, "links_list", {
+        workspace_id: "ws-forward",
+        page_theme_id: null,
+      });
+      expect(result["isError"], JSON.stringify(result)).toBeUndefined();
+      expect(JSON.stringify(result)).not.toContain(token);
+      const all = await recorded(b);
+      const last = all.filter((r) => r.procedure === listLinks).at(-1);
+      expect(last?.metadata).toMatchObject({
+        "x-user-id": "alice",
+        "x-tenant": "acme",
+      });
+      const signature = token.split(".")[2]!;
+      for (const r of all) {
+        for (const value of Object.values(r.metadata)) {
+          expect(value).not.toContain(token);
+          expect(value).not.toContain(signature);
+        }
+      }
+    }
+
+    it("--forward-claims: the subject and a claim arrive as metadata, the client's token nowhere", async () => {
+      const server = await start([...vectorFlags(issuer), ...forward]);
+      await checkForwarded(server, backend);
+    });
+
+    it("over TLS to the gRPC server (--grpc-tls-ca, the test CA): the call and its metadata arrive", async () => {
+      const tls = await startBackend(true);
+      try {
+        const server = await start(
+          [
+            ...vectorFlags(issuer),
+            ...forward,
+            "--grpc-tls-ca",
+            testTlsFiles.ca,
+          ],
+          tls.process.address,
+        );
+        await checkForwarded(server, tls);
+      } finally {
+        await tls.process.close();
+      }
+    });
+  });
+
+  describe(`${name}: start-up and shutdown`, () => {
+    it("refuses to start on 0.0.0.0 without authorization (exit 1, the contract's text)", async () => {
+      const ended = await runToExit(language, backend.process.address, [
+        "--host",
+        "0.0.0.0",
+      ]);
+      expect(ended.code, ended.stderr).toBe(1);
+      expect(ended.stderr).toContain(
+        'refusing to serve MCP over HTTP on "0.0.0.0" without authorization: set auth, or set allowUnauthenticated (allow_unauthenticated / AllowUnauthenticated) to serve anyone who can reach the port',
+      );
+    });
+
+    it("refuses to start with auth but no public URL (exit 1, the contract's text)", async () => {
+      const ended = await runToExit(language, backend.process.address, [
+        "--auth-issuer",
+        issuer.issuer,
+        "--auth-jwks-url",
+        issuer.jwksUrl,
+      ]);
+      expect(ended.code, ended.stderr).toBe(1);
+      expect(ended.stderr).toContain(
+        'auth needs publicUrl (public_url / PublicURL): the URL clients use, e.g. "https://tools.example.com/mcp"',
+      );
+    });
+
+    it("SIGTERM: a held call finishes, a new one is refused, exit 0", async () => {
+      const server = await start(["--shutdown-grace-ms", "20000"]);
+      await backend.control.holdNext({ procedure: listLinks });
+      const held = call(server, undefined, "links_list", {
+        workspace_id: "ws-drain",
+        page_theme_id: null,
+      });
+      await expect
+        .poll(async () => (await backend.control.getHeld({})).holding)
+        .toBe(1);
+      server.kill("SIGTERM");
+      const refused = async () => {
+        try {
+          const res = await postRpc(Number(server.url.port), {
+            id: 1,
+            method: "tools/list",
+          });
+          if (res.status === 503) return JSON.parse(res.text) as unknown;
+          return res.status;
+        } catch {
+          return "connection refused";
+        }
+      };
+      await expect
+        .poll(refused)
+        .toSatisfy(
+          (r) =>
+            r === "connection refused" ||
+            (typeof r === "object" &&
+              (r as { error?: string }).error === "shutting_down"),
+        );
+      expect((await backend.control.releaseHeld({})).released).toBe(1);
+      const result = await held;
+      expect(result["isError"], JSON.stringify(result)).toBeUndefined();
+      expect(await server.exited).toBe(0);
+    });
+  });
+}
