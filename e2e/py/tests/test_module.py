@@ -10,12 +10,13 @@ from ai_tools_runtime import ResponseAliasField, ResponseAliasTool, ToolError
 from helpers import refusal_code
 
 import ai_tools_gen
+import ai_tools_mcp_gen
 from ai_tools_gen import ALL_TOOLS, LINKS_GET, PAGE_THEMES_UPDATE, AgentTool, Executor, all_tools
 
 
 def test_tools_in_name_order_with_constants() -> None:
     names = [t.name for t in ALL_TOOLS]
-    assert names == sorted(names) and len(names) == 15
+    assert names == sorted(names) and len(names) == 16
     assert all_tools() == list(ALL_TOOLS) and all_tools() is not all_tools()
     for t in ALL_TOOLS:
         # UPPER_SNAKE_CASE, camel humps split: GOOGLE_LONGRUNNING_OPERATIONS_GET_OPERATION
@@ -75,3 +76,19 @@ def test_refusals_need_no_server() -> None:
             e.execute(tool, args)
         assert str(info.value).startswith(message)
         assert info.value.code == refusal_code(message)
+
+
+def test_approval_and_scopes_in_the_mcp_file() -> None:
+    # links_archive: no auto_execute (an approval is asked), required_scopes
+    # links.archive; every other tool of the test API runs unasked.
+    entries = {
+        m.tool.name: m
+        for name in ai_tools_mcp_gen.__all__
+        if name.endswith("_TOOLS")
+        for m in getattr(ai_tools_mcp_gen, name)
+    }
+    archive = entries["links_archive"]
+    assert archive.needs_approval and archive.required_scopes == ("links.archive",)
+    assert archive.method == "/linkhub.v1.LinkService/ArchiveLink"
+    others = [m for name, m in entries.items() if name != "links_archive"]
+    assert others and not any(m.needs_approval or m.required_scopes for m in others)
