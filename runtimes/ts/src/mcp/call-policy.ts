@@ -171,7 +171,7 @@ export function policeCall(
       policy.rate?.take(subject);
       leave = policy.concurrency.enter(facts.conversation(subject));
       const f = policy.options.forwardIdentity;
-      if (f !== undefined && identity !== undefined) {
+      if (f !== undefined) {
         await forwardIdentity(
           f,
           identity,

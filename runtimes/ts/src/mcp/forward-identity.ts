@@ -10,49 +10,56 @@ import type { Identity } from "./identity.js";
  */
 export interface ForwardIdentity {
   /**
-   * Metadata key (lower case) → claim name: `sub` is the verified subject,
-   * any other name a claim of the token. A claim that is not a string,
-   * number or boolean is sent as JSON; an absent one is not sent.
+   * Metadata key (sent lower case) → claim name: `sub` is the verified
+   * subject, any other name a claim of the token. A claim that is not a
+   * string, number or boolean is sent as JSON; an absent one is not sent;
+   * nothing is sent without authorization.
    */
   readonly metadata?: Readonly<Record<string, string>> | undefined;
   /**
-   * Metadata to add for the caller, e.g. `authorization` with a backend
-   * token from an RFC 8693 exchange or the application's own credentials.
+   * Metadata to add to each call, e.g. `authorization` with a backend token
+   * from an RFC 8693 exchange for the caller, or the application's own
+   * credentials; called with `undefined` without authorization. A throw
+   * fails the call, nothing sent.
    */
   readonly backendCredentials?:
-    ((identity: Identity) => Promise<Record<string, string>>) | undefined;
+    | ((identity: Identity | undefined) => Promise<Record<string, string>>)
+    | undefined;
 }
 
-const metadataKey = /^[0-9a-z_.-]+$/;
+const metadataKey = /^[0-9a-zA-Z_.-]+$/;
 
 /** Check the option; throws an Error naming a key that is not gRPC metadata. */
 export function checkForwardIdentity(f: ForwardIdentity | undefined): void {
   for (const key of Object.keys(f?.metadata ?? {})) {
-    if (!metadataKey.test(key) || key.startsWith("grpc-")) {
+    if (!metadataKey.test(key) || key.toLowerCase().startsWith("grpc-")) {
       throw new Error(
-        `forwardIdentity.metadata key ${quote(key)} is not a gRPC metadata key: use lower-case letters, digits, "-", "_" and "." (not "grpc-…"), e.g. "x-user-id"`,
+        `forwardIdentity.metadata key ${quote(key)} is not a gRPC metadata key: use letters, digits, "-", "_" and "." (not "grpc-…"), e.g. "x-user-id"`,
       );
     }
   }
 }
 
 /**
- * Set the metadata of identity on headers. A value holding the client's
- * token is refused (the MCP specification forbids passing it through), as
- * is a hook that fails: both a ToolError naming the tool, nothing sent.
+ * Set the metadata of identity (undefined without authorization) on
+ * headers. A value holding the client's token is refused (the MCP
+ * specification forbids passing it through), as is a hook that fails:
+ * both a ToolError naming the tool, nothing sent.
  */
 export async function forwardIdentity(
   f: ForwardIdentity,
-  identity: Identity,
+  identity: Identity | undefined,
   token: string | undefined,
   tool: string,
   headers: Headers,
 ): Promise<void> {
   const values: [string, string][] = [];
-  for (const [key, claim] of Object.entries(f.metadata ?? {})) {
-    const v = claim === "sub" ? identity.subject : identity.claims[claim];
+  for (const [key, claim] of Object.entries(
+    identity === undefined ? {} : (f.metadata ?? {}),
+  )) {
+    const v = claim === "sub" ? identity?.subject : identity?.claims[claim];
     if (v !== undefined && v !== null) {
-      values.push([key, metadataValue(v)]);
+      values.push([key.toLowerCase(), metadataValue(v)]);
     }
   }
   if (f.backendCredentials !== undefined) {

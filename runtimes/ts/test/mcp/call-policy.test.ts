@@ -169,19 +169,19 @@ describe("handles bound to the subject", () => {
 
 describe("identity to the backend", () => {
   it("sends the configured claims and the backend credentials, never the client's token", async () => {
-    const seen: Identity[] = [];
+    const seen: string[] = [];
     const server = toolServer({
       forwardIdentity: {
         metadata: {
           "x-user-id": "sub",
-          "x-tenant": "tenant",
+          "X-Tenant": "tenant",
           "x-groups": "groups",
           "x-missing": "absent",
         },
         backendCredentials: (who) => {
-          seen.push(who);
+          seen.push(who?.subject ?? "(none)");
           return Promise.resolve({
-            authorization: `Bearer backend-for-${who.subject}`,
+            authorization: `Bearer backend-for-${who?.subject ?? "app"}`,
           });
         },
       },
@@ -200,16 +200,18 @@ describe("identity to the backend", () => {
       authorization: "Bearer backend-for-alice",
     });
     expect(grpc.metadata[0]).not.toHaveProperty("x-missing");
-    expect(seen.map((s) => s.subject)).toEqual(["alice"]);
+    expect(seen).toEqual(["alice"]);
     expect(JSON.stringify(grpc.metadata)).not.toContain(clientToken);
     expect(JSON.stringify(r)).not.toContain(clientToken);
     expect(JSON.stringify(r)).not.toContain("backend-for");
 
-    // Without authorization, nothing is added.
+    // Without authorization, no claims; the hook's credentials (the
+    // application's own).
     const anonymous = await connect(server);
     await callTool(anonymous, "accounts_list", listArgs);
     expect(grpc.metadata[1]).not.toHaveProperty("x-user-id");
-    expect(grpc.metadata[1]).not.toHaveProperty("authorization");
+    expect(grpc.metadata[1]?.["authorization"]).toBe("Bearer backend-for-app");
+    expect(seen).toEqual(["alice", "(none)"]);
     await Promise.all([client.close(), anonymous.close()]);
   });
 
@@ -233,10 +235,10 @@ describe("identity to the backend", () => {
   it("refuses a metadata key that is not gRPC metadata", () => {
     expect(() =>
       createMcpToolServer({
-        forwardIdentity: { metadata: { "X-User": "sub" } },
+        forwardIdentity: { metadata: { "x user": "sub" } },
       }),
     ).toThrow(
-      /forwardIdentity.metadata key "X-User" is not a gRPC metadata key/,
+      /forwardIdentity.metadata key "x user" is not a gRPC metadata key/,
     );
   });
 });
