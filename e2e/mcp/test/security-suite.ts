@@ -109,6 +109,11 @@ async function call(
   return result ?? {};
 }
 
+/** A result that is not an error (isError false or left out). */
+function expectOk(result: Record<string, unknown>): void {
+  expect(result["isError"] ?? false, JSON.stringify(result)).toBe(false);
+}
+
 /** The one text block of an isError result. */
 function toolError(result: Record<string, unknown>): string {
   expect(result["isError"], JSON.stringify(result)).toBe(true);
@@ -200,7 +205,7 @@ export function describeSecurity(name: LanguageName): void {
           "links_list",
           { workspace_id: "ws-idle", page_theme_id: null },
         );
-        expect(result["isError"]).toBeUndefined();
+        expectOk(result);
       } finally {
         for (const s of sockets) s.destroy();
       }
@@ -335,7 +340,7 @@ export function describeSecurity(name: LanguageName): void {
         const args = { workspace_id: "ws-rate-secret", page_theme_id: null };
         for (let i = 0; i < 3; i++) {
           const ok = await call(server, carolAuth, "links_list", args);
-          expect(ok["isError"], JSON.stringify(ok)).toBeUndefined();
+          expectOk(ok);
         }
         const before = (await recorded(backend, listLinks)).length;
         const limited = await call(server, carolAuth, "links_list", args);
@@ -350,7 +355,7 @@ export function describeSecurity(name: LanguageName): void {
           "links_list",
           args,
         );
-        expect(other["isError"]).toBeUndefined();
+        expectOk(other);
       });
 
       it("an audit record per call on stderr: subject, tool, method, outcome, duration; no arguments, ids or tokens", async () => {
@@ -423,7 +428,7 @@ export function describeSecurity(name: LanguageName): void {
         workspace_id: "ws-forward",
         page_theme_id: null,
       });
-      expect(result["isError"], JSON.stringify(result)).toBeUndefined();
+      expectOk(result);
       expect(JSON.stringify(result)).not.toContain(token);
       const all = await recorded(b);
       const last = all.filter((r) => r.procedure === listLinks).at(-1);
@@ -522,7 +527,7 @@ export function describeSecurity(name: LanguageName): void {
         );
       expect((await backend.control.releaseHeld({})).released).toBe(1);
       const result = await held;
-      expect(result["isError"], JSON.stringify(result)).toBeUndefined();
+      expectOk(result);
       expect(await server.exited).toBe(0);
     });
   });
