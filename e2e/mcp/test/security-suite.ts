@@ -50,6 +50,8 @@ const deniedText =
 const noWayText =
   'the call of "links_archive" needs an approval and none could be asked (no approval hook, and the client does not support elicitation); nothing was sent';
 const handleKey = "ai-tools/conversation";
+/** How long a poll waits for what another process does (a loaded CI machine). */
+const patience = { timeout: 15_000, interval: 50 };
 
 /** A gRPC test server and its control client. */
 interface Backend {
@@ -366,7 +368,10 @@ export function describeSecurity(name: LanguageName): void {
             .filter((l) => l.startsWith("{"))
             .map((l) => JSON.parse(l) as Record<string, unknown>);
         await expect
-          .poll(() => records().filter((r) => r["subject"] === "carol").length)
+          .poll(
+            () => records().filter((r) => r["subject"] === "carol").length,
+            patience,
+          )
           .toBe(4);
         const outcomes = (subject: string, tool: string) =>
           records()
@@ -502,7 +507,7 @@ export function describeSecurity(name: LanguageName): void {
         page_theme_id: null,
       });
       await expect
-        .poll(async () => (await backend.control.getHeld({})).holding)
+        .poll(async () => (await backend.control.getHeld({})).holding, patience)
         .toBe(1);
       server.kill("SIGTERM");
       const refused = async () => {
@@ -518,7 +523,7 @@ export function describeSecurity(name: LanguageName): void {
         }
       };
       await expect
-        .poll(refused)
+        .poll(refused, patience)
         .toSatisfy(
           (r) =>
             r === "connection refused" ||
