@@ -10,7 +10,10 @@ import {
   type TestIssuer,
   type TokenRecipe,
 } from "@protoc-gen-ai-tools/testkit";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createMcpToolServer,
@@ -453,6 +456,43 @@ describe("the caller's identity", () => {
     });
     expect(alice.status).toBe(200);
     await client.close();
+  });
+});
+
+describe("the issuer's metadata", () => {
+  it("gives the JWKS URL when auth has none", async () => {
+    // An issuer at a loopback URL whose RFC 8414 metadata names the
+    // test issuer's JWKS.
+    const meta = createServer((req, res) => {
+      const found = req.url === "/.well-known/oauth-authorization-server";
+      res.writeHead(found ? 200 : 404, { "content-type": "application/json" });
+      res.end(found ? JSON.stringify({ jwks_uri: issuer.jwksUrl }) : "");
+    });
+    meta.listen(0, "127.0.0.1");
+    await once(meta, "listening");
+    const iss = `http://127.0.0.1:${String((meta.address() as AddressInfo).port)}`;
+    const running = await serveHttp(createMcpToolServer(), {
+      publicUrl,
+      auth: { issuer: iss },
+    });
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const jwt = await issuer.sign({
+        iss,
+        aud: publicUrl,
+        sub: "alice",
+        exp: now + 60,
+      });
+      const list = modernRpc("tools/list");
+      const res = await send(running.url, {
+        headers: { ...list.headers, authorization: `Bearer ${jwt}` },
+        body: list.body,
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await running.close();
+      meta.close();
+    }
   });
 });
 
