@@ -120,6 +120,7 @@ export function buildGoView(
       method: goCamelCase(tool.method.name),
       strict: String(tool.strict),
       serverStreaming: tool.serverStreaming,
+      needsApproval: tool.needsApproval,
     };
   });
 

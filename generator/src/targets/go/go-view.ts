@@ -105,6 +105,8 @@ export interface GoExecutorView {
   readonly strict: string;
   /** The RPC is server-streaming: collect the stream into a JSON array. */
   readonly serverStreaming: boolean;
+  /** The call waits for the executor's approval (`e.approve`) before it is sent. */
+  readonly needsApproval: boolean;
 }
 
 /** What templates/go/call-tables.hbs prints (go-call-tables.ts). */

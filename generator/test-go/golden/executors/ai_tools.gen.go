@@ -300,6 +300,14 @@ var toolArguments = map[string]string{
 // toolTimeouts holds the deadline of each tool whose annotation sets one.
 var toolTimeouts = map[string]time.Duration{}
 
+// toolNeedsApproval lists the tools whose calls wait for an approval
+// (docs/mcp.md, "Approvals"), and toolMethods their gRPC methods, which
+// the approval request names.
+var (
+	toolNeedsApproval = map[string]bool{}
+	toolMethods       = map[string]string{}
+)
+
 // lenientArguments drops unknown argument keys instead of refusing them
 // (plugin option lenient_arguments=true); jsonNames writes results with
 // JSON names instead of proto names (json_names=true).
@@ -1277,6 +1285,62 @@ func protoFieldName(typeName, jsonName string) string {
 	return name
 }
 
+// ApprovalRequest is what an approval hook is asked: who calls which tool
+// with which arguments, before anything is sent (docs/mcp.md, "Approvals").
+type ApprovalRequest struct {
+	// Subject is the verified caller ("" without authorization).
+	Subject string
+	// Tool is the tool's name.
+	Tool string
+	// Method is the full gRPC method, "/pkg.Service/Method".
+	Method string
+	// Arguments are the model's arguments as it sent them: aliases, not
+	// UUIDs.
+	Arguments json.RawMessage
+}
+
+// ApproveFunc decides whether a call of a tool that needs an approval is
+// sent: true runs it; false or an error refuses it, and nothing is sent.
+type ApproveFunc func(ctx context.Context, req ApprovalRequest) (bool, error)
+
+// approve runs before a call is sent, its arguments checked: in an MCP
+// call the server's gate; else, for a tool that needs an approval
+// (toolNeedsApproval), Approve, asked with the subject of the identity in
+// ctx (WithIdentity).
+func (e *Executor) approve(ctx context.Context, toolName, argsJSON string) error {
+	if e.gate != nil {
+		return e.gate(ctx, argsJSON)
+	}
+	if !toolNeedsApproval[toolName] {
+		return nil
+	}
+	if e.Approve == nil {
+		return noApproval(toolName, "no approval hook")
+	}
+	subject := ""
+	if id := IdentityFromContext(ctx); id != nil {
+		subject = id.Subject
+	}
+	ok, err := e.Approve(ctx, ApprovalRequest{Subject: subject, Tool: toolName, Method: toolMethods[toolName], Arguments: json.RawMessage(argsJSON)})
+	if err != nil || !ok {
+		return notApproved(toolName, err)
+	}
+	return nil
+}
+
+// notApproved is the error of a call its approval refused.
+func notApproved(toolName string, cause error) *ToolError {
+	msg := fmt.Sprintf("the call of %s was not approved; nothing was sent", quote(toolName))
+	return &ToolError{Reason: "not-approved", Code: codes.PermissionDenied, Message: msg, RawMessage: msg, Cause: cause}
+}
+
+// noApproval is the error of a call that needs an approval none could give;
+// why says what was missing.
+func noApproval(toolName, why string) *ToolError {
+	msg := fmt.Sprintf("the call of %s needs an approval and none could be asked (%s); nothing was sent", quote(toolName), why)
+	return &ToolError{Reason: "not-approved", Code: codes.PermissionDenied, Message: msg, RawMessage: msg}
+}
+
 // argTable is a tool's argument table (docs/runtime.md, "Arguments"): the
 // messages of its schema as nodes, nodes[0] the request.
 type argTable struct {
@@ -1663,6 +1727,9 @@ type ConversationExecutor struct {
 	// annotation, as Executor.Timeout (zero: DefaultToolTimeout; negative:
 	// none). Set it before the first call.
 	Timeout time.Duration
+	// Approve decides the calls of tools that need an approval, as
+	// Executor.Approve. Set it before the first call.
+	Approve ApproveFunc
 
 	conn  grpc.ClientConnInterface
 	store ConversationStore
@@ -1695,6 +1762,7 @@ func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, ar
 	}
 	e.conn = c.conn
 	e.MaxResultBytes, e.Timeout = c.MaxResultBytes, c.Timeout
+	e.Approve = c.Approve
 	return e.Execute(ctx, toolName, argsJSON)
 }
 
@@ -1836,10 +1904,18 @@ func NewMemoryConversationStore(ttl time.Duration) *MemoryConversationStore {
 
 // Create starts a conversation under a new handle of 128 random bits.
 func (s *MemoryConversationStore) Create(ctx context.Context) (string, error) {
+	return s.CreateWithSuffix(ctx, "")
+}
+
+// CreateWithSuffix starts a conversation under a new handle followed by
+// suffix, and returns that key: the MCP server binds a handle to its caller
+// so (conversationKey).
+func (s *MemoryConversationStore) CreateWithSuffix(ctx context.Context, suffix string) (string, error) {
 	handle, err := newConversationHandle()
 	if err != nil {
 		return "", err
 	}
+	handle += suffix
 	epoch, err := newConversationEpoch()
 	if err != nil {
 		return "", err
@@ -2041,8 +2117,16 @@ type Executor struct {
 	// annotation. Zero: DefaultToolTimeout; negative: none. A shorter
 	// deadline of the caller's context wins.
 	Timeout time.Duration
+	// Approve decides each call of a tool that needs an approval (the
+	// proto does not set auto_execute; docs/mcp.md, "Approvals") after its
+	// arguments passed their checks; without it such a call is refused
+	// and nothing is sent.
+	Approve ApproveFunc
 
 	conn grpc.ClientConnInterface
+	// gate replaces Approve in a call of the MCP server, which asks by
+	// elicitation or its own hook.
+	gate func(ctx context.Context, argsJSON string) error
 	// extraRoot are names never unknown at the root of the arguments: the
 	// MCP server's conversation property.
 	extraRoot []string
@@ -2879,6 +2963,31 @@ func isWellKnown(md protoreflect.MessageDescriptor, name protoreflect.Name) bool
 	return md != nil && md.FullName() == "google.protobuf."+protoreflect.FullName(name)
 }
 
+// Identity is the verified caller of a tool: the subject ("sub") of the
+// bearer token the HTTP gate accepted, its scopes and claims. It never holds
+// the token itself. Over stdio, or over HTTP without Auth, there is none.
+type Identity struct {
+	Subject   string
+	Scopes    []string
+	Claims    map[string]any
+	ExpiresAt time.Time // zero when the token has no expiry (introspection)
+}
+
+// identityKey is the context key of WithIdentity.
+type identityKey struct{}
+
+// WithIdentity returns ctx carrying id, for an executor (its approval hook
+// and audit read the subject from there) or a tool implementation.
+func WithIdentity(ctx context.Context, id *Identity) context.Context {
+	return context.WithValue(ctx, identityKey{}, id)
+}
+
+// IdentityFromContext is the identity WithIdentity put in ctx, else nil.
+func IdentityFromContext(ctx context.Context) *Identity {
+	id, _ := ctx.Value(identityKey{}).(*Identity)
+	return id
+}
+
 // decodeJSON decodes exactly one JSON value, keeping numbers as written.
 func decodeJSON(s string) (any, bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
@@ -3468,7 +3577,9 @@ func (s *streamBudget) over(e *Executor, toolName, text string) error {
 type ToolError struct {
 	// Reason is one of "unknown-tool", "unknown-alias", "invalid-arguments",
 	// "failed-validation", "server-error", "unavailable",
-	// "invalid-response" and "result-too-large", and for a conversation
+	// "invalid-response", "result-too-large" and "not-approved" (a call
+	// that needs an approval was refused, or none could be asked; code
+	// PermissionDenied), and for a conversation
 	// kept in a store "conversation-expired", "conversation-corrupt" and
 	// "store-unavailable".
 	Reason string

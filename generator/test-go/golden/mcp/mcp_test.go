@@ -69,8 +69,15 @@ func (noteServer) Now(context.Context, *emptypb.Empty) (*timestamppb.Timestamp, 
 func TestMCPFile(t *testing.T) {
 	ctx := context.Background()
 	server := mcp.NewServer(&mcp.Implementation{Name: "mcpdemo", Version: "1.0.0"}, nil)
-	RegisterNoteServiceHandler(server, noteServer{})
-	RegisterTagServiceHandler(server, noteServer{})
+	// The tools without auto_execute need an approval (docs/mcp.md,
+	// "Approvals"): the hook approves each, remembering what it was asked.
+	var asked []string
+	approve := WithApprove(func(_ context.Context, r ApprovalRequest) (bool, error) {
+		asked = append(asked, r.Tool+" "+r.Method+" "+string(r.Arguments))
+		return true, nil
+	})
+	RegisterNoteServiceHandler(server, noteServer{}, approve)
+	RegisterTagServiceHandler(server, noteServer{}, approve)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
@@ -147,5 +154,15 @@ func TestMCPFile(t *testing.T) {
 	}
 	if got, isError := call("notes_get", `{"note_id":"note-9"}`); !isError || got != "invalid arguments, nothing was sent:\n- \"note_id\": unknown alias \"note-9\"; valid note aliases: note-1, note-2, note-3" {
 		t.Errorf("unknown alias: %s", got)
+	}
+	// Asked about the three tools without auto_execute, with the model's
+	// arguments (aliases); never about notes_create, notes_get, tags_now.
+	want := []string{
+		`tags_list /aitools.test.mcpdemo.v1.TagService/ListTags {}`,
+		`notes_put /aitools.test.mcpdemo.v1.NoteService/PutNote {"id":"note-1","text":"x"}`,
+		`notes_watch /aitools.test.mcpdemo.v1.NoteService/WatchNotes {"count":2}`,
+	}
+	if strings.Join(asked, "\n") != strings.Join(want, "\n") {
+		t.Errorf("approvals asked:\n%s\nwant:\n%s", strings.Join(asked, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -6,14 +6,20 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,6 +56,7 @@ func ForwardToRulesServiceClient(server *mcp.Server, client rulesv1.RulesService
 	addMCPTools(server, opts, []mcpTool{
 		{
 			tool:   RulesCreateLoose,
+			Method: "/aitools.test.validate.v1.RulesService/CreateLoose",
 			output: json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, RulesCreateLoose, args, &rulesv1.CreateRequest{}, client.CreateLoose)
@@ -57,23 +64,28 @@ func ForwardToRulesServiceClient(server *mcp.Server, client rulesv1.RulesService
 		},
 		{
 			tool:   RulesCreateStrict,
+			Method: "/aitools.test.validate.v1.RulesService/CreateStrict",
 			output: json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, RulesCreateStrict, args, &rulesv1.CreateRequest{}, client.CreateStrict)
 			},
 		},
 		{
-			tool:        RulesPickLoose,
-			output:      json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			destructive: true,
+			tool:          RulesPickLoose,
+			Method:        "/aitools.test.validate.v1.RulesService/PickLoose",
+			output:        json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
+			destructive:   true,
+			NeedsApproval: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, RulesPickLoose, args, &rulesv1.PickRequest{}, client.PickLoose)
 			},
 		},
 		{
-			tool:        RulesPickStrict,
-			output:      json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			destructive: true,
+			tool:          RulesPickStrict,
+			Method:        "/aitools.test.validate.v1.RulesService/PickStrict",
+			output:        json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
+			destructive:   true,
+			NeedsApproval: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
 				return mcpUnary(ctx, e, RulesPickStrict, args, &rulesv1.PickRequest{}, client.PickStrict)
 			},
@@ -86,18 +98,285 @@ func ForwardToRulesServiceClient(server *mcp.Server, client rulesv1.RulesService
 func init() {
 	toolArguments["rules_pick_loose"] = "{\"nodes\":[{\"fields\":{\"first\":{},\"second\":{},\"user\":{},\"group\":{}}}]}"
 	toolArguments["rules_pick_strict"] = "{\"nodes\":[{\"fields\":{\"first\":{},\"second\":{},\"user\":{},\"group\":{}},\"required\":[\"first\",\"second\"]}]}"
+	toolNeedsApproval["rules_pick_loose"] = true
+	toolMethods["rules_pick_loose"] = "/aitools.test.validate.v1.RulesService/PickLoose"
+	toolNeedsApproval["rules_pick_strict"] = true
+	toolMethods["rules_pick_strict"] = "/aitools.test.validate.v1.RulesService/PickStrict"
 	validateRequest = func(m proto.Message) error { return protovalidate.Validate(m) }
 }
 
 // The rest of this file is the MCP part of the runtime of
 // protoc-gen-ai-tools (runtimes/go), the same in every generated file.
 
-// call runs one tools/call (docs/mcp.md, "Calls"). Every failure, a panic
-// included, is an isError result: nothing here is a protocol error.
-func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) (res *mcp.CallToolResult) {
+// The HTTP gate (ServeMCPHTTP, NewMCPHTTPHandler with Auth) passes the
+// verified identity through the SDK's auth.TokenInfo, set by
+// auth.RequireBearerToken, which the SDK copies into every request's
+// Extra.TokenInfo and checks sessions against: UserID is the subject,
+// Scopes and Expiration the token's, Extra["claims"] its claims (a
+// map[string]any) and Extra["identity"] the *Identity itself. The gate and
+// a generated package are different Go packages, so IdentityFromRequest
+// also rebuilds the identity from those fields.
+
+// IdentityFromRequest is the verified caller of a tools/call, nil when the
+// request came without auth (stdio, in process, HTTP without Auth).
+func IdentityFromRequest(req *mcp.CallToolRequest) *Identity {
+	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
+		return nil
+	}
+	info := req.Extra.TokenInfo
+	if id, ok := info.Extra["identity"].(*Identity); ok {
+		return id
+	}
+	claims, _ := info.Extra["claims"].(map[string]any)
+	return &Identity{Subject: info.UserID, Scopes: info.Scopes, Claims: claims, ExpiresAt: info.Expiration}
+}
+
+// WithApprove decides the calls of tools that need an approval (the proto
+// does not set auto_execute; docs/mcp.md, "Approvals") once their
+// arguments passed their checks. Without it such a call is approved by the
+// user through MCP elicitation when the client supports it, else refused;
+// either way nothing is sent before it is approved.
+func WithApprove(approve ApproveFunc) MCPOption {
+	return func(o *mcpOptions) { o.approve = approve }
+}
+
+// WithApprovalSecret sets the key that signs the state of an approval asked
+// by elicitation (2026-07-28 clients return it with their answer). Default:
+// a random key per process; give every replica of a server the same one.
+func WithApprovalSecret(secret []byte) MCPOption {
+	return func(o *mcpOptions) { o.approvalSecret = secret }
+}
+
+// approvalInput is the key of the approval in the input requests, and
+// approvalTTL how long an asked approval can be answered.
+const (
+	approvalInput = "approval"
+	approvalTTL   = 10 * time.Minute
+)
+
+// inputRequired is the gate's answer when it asks the user: the call's
+// result asks for input instead of running (2026-07-28; the SDK asks older
+// clients itself and calls the tool again with the answer).
+type inputRequired struct {
+	requests mcp.InputRequestMap
+	state    string
+}
+
+func (*inputRequired) Error() string { return "input required" }
+
+// approvalGate is the approval step of a call of t by subject, run after
+// its arguments passed their checks and before it is sent.
+func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject string) func(ctx context.Context, args string) error {
+	return func(ctx context.Context, args string) error {
+		if !t.NeedsApproval {
+			return nil
+		}
+		name := t.tool.Name
+		if s.opts.approve != nil {
+			ok, err := s.opts.approve(ctx, ApprovalRequest{Subject: subject, Tool: name, Method: t.Method, Arguments: json.RawMessage(args)})
+			if err != nil || !ok {
+				return notApproved(name, err)
+			}
+			return nil
+		}
+		p := req.Params
+		if p.RequestState != "" || p.InputResponses != nil {
+			if accepted(p.InputResponses) && s.guard.verifyApproval(p.RequestState, subject, name, args, time.Now()) {
+				return nil
+			}
+			return notApproved(name, nil)
+		}
+		if !canElicit(req) {
+			return noApproval(name, "no approval hook, and the client does not support elicitation")
+		}
+		ask := &mcp.ElicitParams{
+			Mode:    "form",
+			Message: fmt.Sprintf("Allow the call of %s? Arguments: %s", quote(name), args),
+			RequestedSchema: map[string]any{
+				"type":       "object",
+				"properties": map[string]any{"approve": map[string]any{"type": "boolean", "title": "Approve"}},
+				"required":   []string{"approve"},
+			},
+		}
+		return &inputRequired{
+			requests: mcp.InputRequestMap{approvalInput: ask},
+			state:    s.guard.signApproval(subject, name, args, time.Now().Add(approvalTTL)),
+		}
+	}
+}
+
+// canElicit reports whether the client of req answers form elicitation.
+func canElicit(req *mcp.CallToolRequest) bool {
+	caps := req.ClientCapabilities()
+	if caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+}
+
+// accepted reports whether the user accepted the approval: action accept,
+// approve true.
+func accepted(responses mcp.InputResponseMap) bool {
+	r, ok := responses[approvalInput].(*mcp.ElicitResult)
+	return ok && r.Action == "accept" && r.Content["approve"] == true
+}
+
+// approvalClaims is what an approval's state binds: the caller, the tool,
+// the arguments' SHA-256 (of their canonical JSON) and the expiry.
+type approvalClaims struct {
+	Subject string `json:"s"`
+	Tool    string `json:"t"`
+	Args    string `json:"a"`
+	Expires int64  `json:"e"`
+}
+
+func argumentsDigest(args string) string {
+	canonical := args
+	if v, ok := decodeJSON(args); ok {
+		canonical = encodeJSON(v)
+	}
+	sum := sha256.Sum256([]byte(canonical))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// signApproval is the state of an approval asked now: its claims and their
+// HMAC-SHA256, base64url, joined by a dot.
+func (g *mcpGuard) signApproval(subject, tool, args string, expires time.Time) string {
+	b, _ := json.Marshal(approvalClaims{subject, tool, argumentsDigest(args), expires.Unix()})
+	payload := base64.RawURLEncoding.EncodeToString(b)
+	return payload + "." + g.mac(payload)
+}
+
+// verifyApproval reports whether state is one this server signed for this
+// caller, tool and arguments, and has not expired.
+func (g *mcpGuard) verifyApproval(state, subject, tool, args string, now time.Time) bool {
+	payload, mac, ok := strings.Cut(state, ".")
+	if !ok || !hmac.Equal([]byte(mac), []byte(g.mac(payload))) {
+		return false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(payload)
+	var c approvalClaims
+	if err != nil || json.Unmarshal(b, &c) != nil {
+		return false
+	}
+	return c.Subject == subject && c.Tool == tool && c.Args == argumentsDigest(args) && now.Unix() < c.Expires
+}
+
+func (g *mcpGuard) mac(payload string) string {
+	h := hmac.New(sha256.New, g.secret)
+	h.Write([]byte(payload))
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+}
+
+// AuditRecord is the record of one tools/call (docs/mcp.md, "Audit"): who
+// called what and how it ended. It holds no argument values, no UUIDs, no
+// token and no claim but the subject.
+type AuditRecord struct {
+	Time    time.Time // when the call ended
+	Subject string    // "" without authorization
+	Tool    string
+	Method  string // "/pkg.Service/Method"
+	// Outcome is "ok", "tool_error" (the server failed it; Code says how),
+	// "invalid_arguments" (a model mistake caught before sending),
+	// "denied" (its approval said no or could not be asked), "limited"
+	// (rate or concurrency) or "unauthorized" (a caller with authorization
+	// gave a handle unknown under its key, which may be another caller's;
+	// its token lacks a scope of the tool).
+	Outcome string
+	// Code is the gRPC code name of a "tool_error" ("NOT_FOUND"), else "".
+	Code       string
+	DurationMs float64
+}
+
+// MarshalJSON writes the record as every runtime's writer does: time in
+// RFC 3339 UTC with milliseconds, code left out when empty.
+func (r AuditRecord) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Time       string  `json:"time"`
+		Subject    string  `json:"subject"`
+		Tool       string  `json:"tool"`
+		Method     string  `json:"method"`
+		Outcome    string  `json:"outcome"`
+		Code       string  `json:"code,omitempty"`
+		DurationMs float64 `json:"durationMs"`
+	}{r.Time.UTC().Format("2006-01-02T15:04:05.000Z"), r.Subject, r.Tool, r.Method, r.Outcome, r.Code, r.DurationMs})
+}
+
+// WithAudit calls audit with the record of each tools/call once it ended
+// (NewJSONLinesAuditWriter writes them as JSON lines). audit runs on the
+// call's goroutine: keep it fast.
+func WithAudit(audit func(AuditRecord)) MCPOption {
+	return func(o *mcpOptions) { o.audit = audit }
+}
+
+// NewJSONLinesAuditWriter returns an audit hook writing each record to w as
+// one JSON object on one line; calls from several goroutines are written
+// one after the other. Write errors are dropped.
+func NewJSONLinesAuditWriter(w io.Writer) func(AuditRecord) {
+	var mu sync.Mutex
+	return func(r AuditRecord) {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		_, _ = w.Write(append(b, '\n'))
+	}
+}
+
+// auditOutcome is the outcome and code of a call that failed with err.
+func auditOutcome(err error, subject string) (outcome, code string) {
+	var te *ToolError
+	if !errors.As(err, &te) {
+		return "tool_error", grpcCodeName(codes.Unknown)
+	}
+	switch te.Reason {
+	case "invalid-arguments", "unknown-alias", "failed-validation", "unknown-tool":
+		return "invalid_arguments", ""
+	case "not-approved":
+		return "denied", ""
+	case "conversation-expired":
+		if subject != "" && errors.Is(err, errUnknownHandle) {
+			return "unauthorized", "" // perhaps another caller's
+		}
+		return "tool_error", grpcCodeName(te.Code)
+	}
+	return "tool_error", grpcCodeName(te.Code)
+}
+
+// grpcCodeName is the canonical name of a gRPC code, "NOT_FOUND".
+func grpcCodeName(c codes.Code) string {
+	names := [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
+	if int(c) < len(names) {
+		return names[c]
+	}
+	return "UNKNOWN"
+}
+
+// call runs one tools/call (docs/mcp.md, "Calls") and audits it: every
+// failure, a panic included, is an isError result, never a protocol error.
+func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) *mcp.CallToolResult {
+	start := time.Now()
+	id := IdentityFromRequest(req)
+	res, outcome, code := s.run(ctx, req, t, id)
+	if s.opts.audit != nil && res.InputRequests == nil {
+		r := AuditRecord{Time: time.Now(), Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
+		if id != nil {
+			r.Subject = id.Subject
+		}
+		r.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+		s.opts.audit(r)
+	}
+	return res
+}
+
+// run runs one tools/call of the caller id (nil without authorization):
+// the result and its audit outcome and code.
+func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool, id *Identity) (res *mcp.CallToolResult, outcome, code string) {
 	defer func() {
 		if r := recover(); r != nil {
-			res = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r))
+			res, outcome, code = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r)), "tool_error", grpcCodeName(codes.Internal)
 		}
 	}()
 	if httpCtx := httpRequestDone(req); httpCtx != nil {
@@ -106,13 +385,20 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 		defer cancel()
 		defer context.AfterFunc(httpCtx, cancel)()
 	}
+	subject := ""
+	if id != nil {
+		subject = id.Subject
+	}
+	if refused, outcome := s.admit(t, id); refused != "" {
+		return mcpErrorResult(refused), outcome, ""
+	}
 	args, values, err := s.takeArguments(req.Params.Arguments)
 	if err != nil {
-		return mcpErrorResult(err.Error())
+		return mcpErrorResult(err.Error()), "invalid_arguments", ""
 	}
 	handle, err := metaHandle(req.Params.Meta)
 	if err != nil {
-		return mcpErrorResult(err.Error())
+		return mcpErrorResult(err.Error()), "invalid_arguments", ""
 	}
 	if h, ok := values[conversationArgument]; ok && s.opts.handleArgument {
 		if handle == "" { // _meta wins: the application knows its conversation
@@ -129,20 +415,39 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 		}
 	}
 	e := &Executor{}
-	conv, err := s.conversation(ctx, req, handle)
+	var inConversation any = req.Session
+	conv, err := s.conversation(ctx, req, handle, subject)
 	if err != nil {
-		return mcpErrorResult(err.Error())
+		outcome, code := auditOutcome(err, subject)
+		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
+	if conv.key != "" {
+		inConversation = conv.key
+	}
+	leave, refused := s.guard.enter(inConversation)
+	if refused != "" {
+		return mcpErrorResult(refused), "limited", ""
+	}
+	defer leave()
 	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
 	e.extraRoot = mcpExtraRoot
+	e.gate = s.approvalGate(req, t, subject)
+	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
+		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
+	}
 	out, err := t.call(ctx, e, args)
 	if err != nil && conv.minted {
 		// The model never sees this handle: the conversation ends here.
-		_ = s.opts.store.Delete(ctx, conv.handle)
+		_ = s.opts.store.Delete(ctx, conv.key)
+	}
+	var ask *inputRequired
+	if errors.As(err, &ask) {
+		return &mcp.CallToolResult{InputRequests: ask.requests, RequestState: ask.state}, "", ""
 	}
 	if err != nil {
-		return mcpErrorResult(mcpErrorText(e, err))
+		outcome, code := auditOutcome(err, subject)
+		return mcpErrorResult(mcpErrorText(e, err)), outcome, code
 	}
 	if t.wrap != "" {
 		out = "{" + quote(t.wrap) + ":" + out + "}"
@@ -152,7 +457,24 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 		res.Meta = mcp.Meta{conversationMetaKey: conv.handle}
 		res.Content = append(res.Content, &mcp.TextContent{Text: "conversation: " + conv.handle})
 	}
-	return res
+	return res, "ok", ""
+}
+
+// admit checks a call of t by id before anything else: the scopes of its
+// token, then its subject's rate (every call counts, the answer to an
+// approval too). It returns the text and outcome of a refusal, else "".
+func (s *mcpServer) admit(t *mcpTool, id *Identity) (refused, outcome string) {
+	subject := ""
+	if id != nil {
+		subject = id.Subject
+		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
+			return fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing)), "unauthorized"
+		}
+	}
+	if refused := s.guard.takeToken(subject, time.Now()); refused != "" {
+		return refused, "limited"
+	}
+	return "", ""
 }
 
 // mcpExtraRoot are the arguments never unknown in a call: the conversation
@@ -230,36 +552,81 @@ func metaHandle(meta mcp.Meta) (string, error) {
 // store"); shown is true when a successful result carries its handle.
 type mcpConversation struct {
 	handle   string
+	key      string // the store's key of a handle (conversationKey), "" in a session
 	executor *Executor
 	shown    bool
 	minted   bool // made for this call, which had no handle
 }
 
 // conversation finds the conversation of a call: the connection's (stdio,
-// HTTP sessions), or, on stateless HTTP (2026-07-28), the one of handle, a
-// new one when handle is "".
-func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, handle string) (mcpConversation, error) {
+// HTTP sessions), or, on stateless HTTP (2026-07-28), the one of handle
+// bound to subject (conversationKey), a new one when handle is "".
+func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, handle, subject string) (mcpConversation, error) {
 	store := s.opts.store
 	stateless := req.Session == nil || (req.Extra != nil && req.Extra.Header != nil && req.Session.ID() == "")
 	if !stateless {
 		return s.sessionConversation(ctx, req.Session)
 	}
 	minted := handle == ""
+	key := conversationKey(handle, subject)
 	if minted {
-		h, err := store.Create(ctx)
+		suffix := conversationKeySuffix(subject)
+		k, err := createConversation(ctx, store, suffix)
 		if err != nil {
 			return mcpConversation{}, storeError("", err)
 		}
-		handle = h
+		key, handle = k, strings.TrimSuffix(k, suffix)
 	}
-	e, err := openConversation(ctx, store, handle)
+	e, err := openConversation(ctx, store, key)
 	if isExpired(err) {
-		return mcpConversation{}, fmt.Errorf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
+		return mcpConversation{}, unknownHandle(handle)
 	}
 	if err != nil {
 		return mcpConversation{}, err
 	}
-	return mcpConversation{handle: handle, executor: e, shown: true, minted: minted}, nil
+	return mcpConversation{handle: handle, key: key, executor: e, shown: true, minted: minted}, nil
+}
+
+// unknownHandle is the error of a handle the store does not hold under
+// the caller's key: unknown, expired, or another caller's.
+func unknownHandle(handle string) *ToolError {
+	msg := fmt.Sprintf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
+	return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg, Cause: errUnknownHandle}
+}
+
+// errUnknownHandle is the cause of unknownHandle's errors.
+var errUnknownHandle = errors.New("unknown conversation handle")
+
+// conversationKey is the store's key of a conversation handle given by
+// subject (docs/mcp.md, "Conversations and callers"): the handle itself
+// without authorization, else the handle, a dot and the first 22
+// characters of the base64url SHA-256 of the subject; another caller's
+// handle is thus unknown.
+func conversationKey(handle, subject string) string {
+	return handle + conversationKeySuffix(subject)
+}
+
+func conversationKeySuffix(subject string) string {
+	if subject == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(subject))
+	return "." + base64.RawURLEncoding.EncodeToString(sum[:])[:22]
+}
+
+// createConversation creates a conversation whose key is a new handle and
+// suffix: the store must have CreateWithSuffix (MemoryConversationStore
+// and redisstore have it) unless suffix is "".
+func createConversation(ctx context.Context, store ConversationStore, suffix string) (string, error) {
+	if suffix == "" {
+		return store.Create(ctx)
+	}
+	if s, ok := store.(interface {
+		CreateWithSuffix(ctx context.Context, suffix string) (string, error)
+	}); ok {
+		return s.CreateWithSuffix(ctx, suffix)
+	}
+	return "", fmt.Errorf("the conversation store %T cannot bind conversations to callers: give it the method CreateWithSuffix(ctx, suffix) (handle+suffix, err)", store)
 }
 
 // isExpired reports whether err is the error "conversation-expired".
@@ -358,6 +725,9 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
 		return "", err
 	}
+	if err := e.approve(ctx, tool.Name, args); err != nil {
+		return "", err
+	}
 	ctx, cancel := e.callContext(ctx, tool.Name)
 	defer cancel()
 	resp, err := call(ctx, req)
@@ -386,6 +756,9 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 // interfaces of earlier releases (or of use_generic_streams_experimental=false).
 func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Stream, error)) (string, error) {
 	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
+		return "", err
+	}
+	if err := e.approve(ctx, tool.Name, args); err != nil {
 		return "", err
 	}
 	ctx, cancel := e.callContext(ctx, tool.Name)
@@ -434,6 +807,244 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	return out, nil
 }
 
+// ForwardIdentity says what of the verified caller goes to the gRPC server
+// with each call, as request metadata. The client's bearer token never
+// does (the MCP specification forbids passing it on), and nothing of it
+// reaches a result.
+type ForwardIdentity struct {
+	// Metadata maps a metadata key to a claim name ("sub": the subject),
+	// e.g. {"x-user-id": "sub", "x-tenant": "tenant"}. A claim the token
+	// lacks is left out; one that is not a string, number or bool is sent
+	// as JSON.
+	Metadata map[string]string
+	// BackendCredentials, when set, returns metadata to add to each call:
+	// a backend token from an RFC 8693 token exchange, or the
+	// application's own credentials ("authorization" allowed). identity is
+	// nil without authorization. An error fails the call, nothing sent.
+	BackendCredentials func(ctx context.Context, identity *Identity) (map[string]string, error)
+}
+
+// WithForwardIdentity sends the caller's identity to the gRPC server with
+// each call (default: nothing).
+func WithForwardIdentity(f ForwardIdentity) MCPOption {
+	return func(o *mcpOptions) { o.forward = f }
+}
+
+// outgoing is ctx with the metadata of f for the caller id.
+func (f ForwardIdentity) outgoing(ctx context.Context, id *Identity) (context.Context, error) {
+	var kv []string
+	if id != nil {
+		for key, claim := range f.Metadata {
+			if v, ok := claimText(id, claim); ok {
+				kv = append(kv, strings.ToLower(key), v)
+			}
+		}
+	}
+	if f.BackendCredentials != nil {
+		creds, err := f.BackendCredentials(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		for key, v := range creds {
+			kv = append(kv, strings.ToLower(key), v)
+		}
+	}
+	if len(kv) == 0 {
+		return ctx, nil
+	}
+	return metadata.AppendToOutgoingContext(ctx, kv...), nil
+}
+
+// claimText is the metadata value of a claim of id ("sub": the subject).
+func claimText(id *Identity, claim string) (string, bool) {
+	if claim == "sub" {
+		return id.Subject, id.Subject != ""
+	}
+	v, ok := id.Claims[claim]
+	if !ok || v == nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case bool, float64, float32, int, int64, json.Number:
+		return fmt.Sprint(v), true
+	}
+	b, err := json.Marshal(v)
+	return string(b), err == nil
+}
+
+// DefaultMaxConcurrentCalls is how many calls one conversation (an HTTP
+// session, a handle, a stdio connection) runs at once unless
+// WithMaxConcurrentCalls says otherwise.
+const DefaultMaxConcurrentCalls = 16
+
+// mcpGuard is what the calls of one server share to be safe on a network
+// (docs/production.md): the approvals' signing key, the rate limit of each
+// subject, the calls in flight per conversation and the tools' scopes.
+type mcpGuard struct {
+	secret        []byte
+	perMinute     int
+	maxConcurrent int
+
+	mu       sync.Mutex
+	buckets  map[string]*tokenBucket // per subject
+	inFlight map[any]int             // per conversation
+	scopes   map[string][]string     // per tool: annotation ∪ WithRequiredScopes
+}
+
+func newMCPGuard(o mcpOptions) *mcpGuard {
+	g := &mcpGuard{
+		secret:        o.approvalSecret,
+		perMinute:     o.rateLimit,
+		maxConcurrent: o.maxConcurrent,
+		buckets:       map[string]*tokenBucket{},
+		inFlight:      map[any]int{},
+		scopes:        map[string][]string{},
+	}
+	if len(g.secret) == 0 {
+		g.secret = make([]byte, 32)
+		_, _ = rand.Read(g.secret) // never fails (crypto/rand)
+	}
+	if g.maxConcurrent == 0 {
+		g.maxConcurrent = DefaultMaxConcurrentCalls
+	}
+	for tool, scopes := range o.requiredScopes {
+		g.addScopes(tool, scopes)
+	}
+	return g
+}
+
+// WithRequiredScopes adds, per tool name, scopes a caller's token must hold
+// to call it over HTTP with authorization, to those of the tool's
+// annotation (required_scopes).
+func WithRequiredScopes(scopes map[string][]string) MCPOption {
+	return func(o *mcpOptions) { o.requiredScopes = scopes }
+}
+
+// addScopes adds scopes to those tool requires: sorted, each once.
+func (g *mcpGuard) addScopes(tool string, scopes []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	all := append(slices.Clone(g.scopes[tool]), scopes...)
+	slices.Sort(all)
+	g.scopes[tool] = slices.Compact(all)
+}
+
+// MCPRequiredScopes returns, per tool of server, the scopes a call needs
+// (the annotation's required_scopes and WithRequiredScopes, sorted, each
+// once; tools needing none are left out): the HTTP gate checks them per
+// tools/call, and lists them in the resource metadata.
+func MCPRequiredScopes(server *mcp.Server) map[string][]string {
+	v, ok := mcpServers.Load(server)
+	if !ok {
+		return map[string][]string{}
+	}
+	g := v.(*mcpServer).guard
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make(map[string][]string, len(g.scopes))
+	for tool, scopes := range g.scopes {
+		if len(scopes) > 0 {
+			out[tool] = slices.Clone(scopes)
+		}
+	}
+	return out
+}
+
+// missingScopes is the first scope tool requires that scopes lacks, "" when
+// none is missing.
+func (g *mcpGuard) missingScopes(tool string, scopes []string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, need := range g.scopes[tool] {
+		if !slices.Contains(scopes, need) {
+			return need
+		}
+	}
+	return ""
+}
+
+// NewMCPHTTPHandler serves server over streamable HTTP in both protocol
+// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
+// header) is stateless, its conversation a handle the client passes back;
+// older clients get sessions (Mcp-Session-Id), one conversation each,
+// closed after 30 minutes idle. It checks no token: for authorization,
+// Host and Origin allow-lists and a graceful shutdown, serve server with
+// the runtime module's ServeMCPHTTP (docs/production.md).
+func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
+	return newMCPTransportHandler(server, 0)
+}
+
+// WithRateLimit lets each subject (the token's "sub"; "" for every caller
+// without authorization) make at most callsPerMinute calls a minute, in
+// bursts of up to callsPerMinute: a token bucket per subject, in this
+// process (each replica counts its own). A call over the limit is an
+// isError result and nothing is sent. Zero: no limit.
+func WithRateLimit(callsPerMinute int) MCPOption {
+	return func(o *mcpOptions) { o.rateLimit = callsPerMinute }
+}
+
+// WithMaxConcurrentCalls sets how many calls one conversation (an HTTP
+// session, a conversation handle, a stdio connection) runs at once (zero:
+// DefaultMaxConcurrentCalls; negative: no limit); one more is an isError
+// result and nothing is sent.
+func WithMaxConcurrentCalls(n int) MCPOption {
+	return func(o *mcpOptions) { o.maxConcurrent = n }
+}
+
+// tokenBucket holds up to size tokens, refilled at size per minute.
+type tokenBucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// takeToken takes a token of subject's bucket: "" when there was one,
+// else the text for the model, with the wait until the next one.
+func (g *mcpGuard) takeToken(subject string, now time.Time) string {
+	if g.perMinute <= 0 {
+		return ""
+	}
+	size := float64(g.perMinute)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	b := g.buckets[subject]
+	if b == nil {
+		b = &tokenBucket{tokens: size, last: now}
+		g.buckets[subject] = b
+	}
+	b.tokens = math.Min(size, b.tokens+now.Sub(b.last).Minutes()*size)
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return ""
+	}
+	wait := math.Ceil((1 - b.tokens) / size * 60)
+	return fmt.Sprintf("too many calls: the limit is %d per minute for this user; retry in %d s", g.perMinute, int(wait))
+}
+
+// enter counts a call of conversation in: it returns the function that
+// counts it out, or the text for the model when the conversation already
+// runs its maximum.
+func (g *mcpGuard) enter(conversation any) (leave func(), refused string) {
+	if g.maxConcurrent < 0 || conversation == nil {
+		return func() {}, ""
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.inFlight[conversation] >= g.maxConcurrent {
+		return nil, fmt.Sprintf("too many calls at once in this conversation (limit %d); retry when one finishes", g.maxConcurrent)
+	}
+	g.inFlight[conversation]++
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.inFlight[conversation]--; g.inFlight[conversation] == 0 {
+			delete(g.inFlight, conversation)
+		}
+	}, ""
+}
+
 // MCPExtraProperty is an argument added to the input schema of every tool
 // of a server (docs/mcp.md, "Tools as listed"): a nullable string, taken out
 // of the arguments before they are decoded and handed to the call's context
@@ -457,6 +1068,13 @@ type mcpOptions struct {
 	extras         []MCPExtraProperty
 	maxResultBytes int
 	timeout        time.Duration
+	approve        ApproveFunc
+	approvalSecret []byte
+	requiredScopes map[string][]string
+	forward        ForwardIdentity
+	rateLimit      int
+	maxConcurrent  int
+	audit          func(AuditRecord)
 
 	store          ConversationStore
 	handleArgument bool
@@ -525,13 +1143,21 @@ type mcpTool struct {
 	destructive bool
 	idempotent  bool
 	openWorld   bool
-	call        func(ctx context.Context, e *Executor, args string) (string, error)
+	// Method is the full gRPC method, "/pkg.Service/Method".
+	Method string
+	// RequiredScopes are the scopes of the annotation's required_scopes.
+	RequiredScopes []string
+	// NeedsApproval: a call is approved before it is sent (docs/mcp.md,
+	// "Approvals").
+	NeedsApproval bool
+	call          func(ctx context.Context, e *Executor, args string) (string, error)
 }
 
 // mcpServer is the state the tools of one *mcp.Server share.
 type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
+	guard *mcpGuard  // approvals' secret, rate limits, calls in flight, scopes
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // the conversation of each connection
@@ -550,7 +1176,7 @@ func mcpServerOf(server *mcp.Server, opts []MCPOption) *mcpServer {
 	if o.store == nil {
 		o.store = NewMemoryConversationStore(0)
 	}
-	s := &mcpServer{opts: o}
+	s := &mcpServer{opts: o, guard: newMCPGuard(o)}
 	s.sessions = map[*mcp.ServerSession]string{}
 	actual, loaded := mcpServers.LoadOrStore(server, s)
 	if !loaded {
@@ -558,10 +1184,25 @@ func mcpServerOf(server *mcp.Server, opts []MCPOption) *mcpServer {
 		return s
 	}
 	have := actual.(*mcpServer)
-	if len(opts) > 0 && !reflect.DeepEqual(have.given, given) {
+	if len(opts) > 0 && !sameMCPOptions(have.given, given) {
 		panic("the tools of one MCP server share their options; pass the same ones to each registration, or to the first one only")
 	}
 	return have
+}
+
+// sameMCPOptions reports whether two registrations gave the same options:
+// hooks compare by their function, everything else by value.
+func sameMCPOptions(a, b mcpOptions) bool {
+	sameFunc := func(f, g any) bool {
+		fv, gv := reflect.ValueOf(f), reflect.ValueOf(g)
+		return fv.IsNil() == gv.IsNil() && (fv.IsNil() || fv.Pointer() == gv.Pointer())
+	}
+	if !sameFunc(a.approve, b.approve) || !sameFunc(a.audit, b.audit) || !sameFunc(a.forward.BackendCredentials, b.forward.BackendCredentials) {
+		return false
+	}
+	a.approve, a.audit, a.forward.BackendCredentials = nil, nil, nil
+	b.approve, b.audit, b.forward.BackendCredentials = nil, nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 // addMCPTools adds tools to server; an extra property named like a
@@ -580,6 +1221,7 @@ func addMCPTools(server *mcp.Server, opts []MCPOption, tools []mcpTool) {
 			IdempotentHint:  t.idempotent,
 			OpenWorldHint:   &t.openWorld,
 		}
+		s.guard.addScopes(t.tool.Name, t.RequiredScopes)
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
 		})
@@ -761,15 +1403,18 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// NewMCPHTTPHandler serves server over streamable HTTP in both protocol
-// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
-// header) is stateless, its conversation a handle the client passes back;
-// older clients get sessions (Mcp-Session-Id), one conversation each,
-// closed after DefaultConversationTTL idle.
-func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
+// newMCPTransportHandler serves server over streamable HTTP in both
+// protocol revisions (NewMCPHTTPHandler), bodies up to maxBody bytes (0:
+// the SDK's 4 MiB): a request of 2026-07-28 or later (its
+// MCP-Protocol-Version header) is stateless, its conversation a handle the
+// client passes back; older clients get sessions (Mcp-Session-Id), one
+// conversation each, closed after 30 minutes idle.
+func newMCPTransportHandler(server *mcp.Server, maxBody int64) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
-	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
-	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true})
+	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute, MaxRequestBodyBytes: maxBody})
+	// The SDK ends a stateless call with its request, also where the tools
+	// are another package's (the runtime's gate in front of generated code).
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, MaxRequestBodyBytes: maxBody, PropagateRequestCancellation: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The call of this request ends with it: a client that goes away
 		// cancels its gRPC call (the SDK does not, for stateless requests).
@@ -786,7 +1431,7 @@ func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
 }
 
 // httpCalls holds the context of each HTTP request in flight, by the id
-// NewMCPHTTPHandler puts in its header httpCallHeader (replacing any value
+// newMCPTransportHandler puts in its header httpCallHeader (replacing any value
 // the client sent).
 var (
 	httpCalls  sync.Map
