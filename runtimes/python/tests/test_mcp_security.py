@@ -41,6 +41,7 @@ from ai_tools_runtime.mcp import (
     Identity,
     McpToolMethod,
     McpToolServer,
+    MemoryConversationStore,
     conversation_key,
     json_lines_audit_writer,
 )
@@ -619,3 +620,28 @@ async def test_a_failing_backend_credentials_hook_sends_nothing(
     )
     assert servers.received() == 0
     assert [(r.outcome, r.code) for r in records] == [("tool_error", "UNAVAILABLE")]
+
+
+class OldStore(MemoryConversationStore):
+    """A store written before handles were bound to callers."""
+
+    async def create(self) -> str:  # type: ignore[override]
+        return await super().create()
+
+
+async def test_a_store_that_cannot_bind_handles_is_named(aio_channel: grpc.aio.Channel) -> None:
+    server = McpToolServer(conversation_store=OldStore())
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    args = {"count": 0, "contacts_per_account": 0}
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN) as alice,
+        client_as(url, None, MODERN) as anyone,
+    ):
+        refused = await alice.call_tool("accounts_list", args)
+        assert refused.is_error
+        assert text_of(refused) == (
+            "the conversation store OldStore cannot bind conversations to callers: "
+            'give its create a parameter, create(self, suffix: str = "") -> handle + suffix'
+        )
+        assert not (await anyone.call_tool("accounts_list", args)).is_error

@@ -4,6 +4,7 @@ conversations."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -87,6 +88,13 @@ class StoredConversation:
     ) -> StoredConversation:
         """A new conversation (``create``, its handle followed by
         ``suffix``), loaded. Raises :class:`ToolError` only."""
+        if suffix and not _takes_suffix(store):
+            name = type(store).__name__
+            message = (
+                f"the conversation store {name} cannot bind conversations to callers: "
+                'give its create a parameter, create(self, suffix: str = "") -> handle + suffix'
+            )
+            raise ToolError(message, reason="store-unavailable", code=grpc.StatusCode.UNAVAILABLE)
         try:
             handle = await (store.create(suffix) if suffix else store.create())
         except Exception as err:
@@ -120,6 +128,16 @@ class StoredConversation:
         except Exception as err:
             raise store_failure(self.handle, err) from err
         _restore(self.aliases, self.handle, state)
+
+
+def _takes_suffix(store: ConversationStore) -> bool:
+    """Whether the store's ``create`` takes a suffix (stores written before
+    handles were bound to callers take none)."""
+    try:
+        parameters = inspect.signature(store.create).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: try it
+        return True
+    return any(p.kind is not inspect.Parameter.KEYWORD_ONLY for p in parameters)
 
 
 def _restore(aliases: AliasManager, handle: str, state: str) -> None:
