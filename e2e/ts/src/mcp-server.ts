@@ -12,12 +12,13 @@
  * the handles' conversations on Redis (docs/store.md), so that several
  * instances serve one handle. The HTTP security flags (`--public-url`,
  * `--auth-issuer`, …) are in mcp-http-flags.ts; a start-up refusal exits 1
- * with its text on stderr, and SIGTERM drains the calls in flight.
+ * with its text on stderr, and SIGTERM drains the calls in flight. The
+ * tool-layer flags (`--approve`, `--forward-claims`, `--audit`,
+ * `--grpc-tls-ca`, …) are in tool-flags.ts; a bad value exits 1.
  */
 import { fstatSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createRegistry } from "@bufbuild/protobuf";
-import { createGrpcTransport } from "@connectrpc/connect-node";
 import {
   createMcpToolServer,
   serveHttp,
@@ -41,8 +42,15 @@ import {
   serveHttpOptionsOf,
   type HttpFlagValues,
 } from "./mcp-http-flags.js";
+import {
+  grpcTransport,
+  toolFlags,
+  toolFlagsUsage,
+  toolServerOptions,
+  type ToolFlagValues,
+} from "./tool-flags.js";
 
-const usage = `usage: node dist/mcp-server.js --grpc HOST:PORT [--handle-argument] [--redis redis://HOST:PORT] ${httpFlagsUsage}`;
+const usage = `usage: node dist/mcp-server.js --grpc HOST:PORT [--handle-argument] [--redis redis://HOST:PORT] ${httpFlagsUsage} ${toolFlagsUsage}`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -50,15 +58,17 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  let values: HttpFlagValues & {
-    grpc?: string;
-    "handle-argument"?: boolean;
-    redis?: string;
-  };
+  let values: HttpFlagValues &
+    ToolFlagValues & {
+      grpc?: string;
+      "handle-argument"?: boolean;
+      redis?: string;
+    };
   try {
     ({ values } = parseArgs({
       options: {
         ...httpFlags,
+        ...toolFlags,
         grpc: { type: "string" },
         "handle-argument": { type: "boolean" },
         redis: { type: "string" },
@@ -68,12 +78,22 @@ async function main(): Promise<void> {
     fail((e as Error).message);
   }
   const grpc = values.grpc ?? fail("--grpc is required");
-  const baseUrl = grpc.includes("://") ? grpc : `http://${grpc}`;
   let httpOptions: ReturnType<typeof serveHttpOptionsOf>;
   try {
     httpOptions = serveHttpOptionsOf(values);
   } catch (e) {
     fail((e as Error).message);
+  }
+
+  let toolOptions: ReturnType<typeof toolServerOptions>;
+  let transport: ReturnType<typeof grpcTransport>;
+  try {
+    toolOptions = toolServerOptions(values);
+    transport = grpcTransport(grpc, values);
+  } catch (e) {
+    // A bad tool flag value is a start-up refusal: exit code 1.
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(1);
   }
 
   let conversationStore: ConversationStore | undefined;
@@ -95,8 +115,8 @@ async function main(): Promise<void> {
     conversationStore,
     // The test server's error details (ResourceInfo, FieldViolation).
     registry: createRegistry(file_linkhub_v1_control),
+    ...toolOptions,
   });
-  const transport = createGrpcTransport({ baseUrl });
   // Operations before ExportService: GetOperation still writes the
   // ExportLinksResponse its operation holds (the server knows the types of
   // every registered service's files).
