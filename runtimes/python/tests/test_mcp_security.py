@@ -17,6 +17,7 @@ import json
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 import anyio
@@ -645,3 +646,24 @@ async def test_a_store_that_cannot_bind_handles_is_named(aio_channel: grpc.aio.C
             'give its create a parameter, create(self, suffix: str = "") -> handle + suffix'
         )
         assert not (await anyone.call_tool("accounts_list", args)).is_error
+
+
+async def test_concurrent_calls_are_limited_per_handle(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    server = tool_server(aio_channel, max_concurrent_calls=1)
+    accounts = servers.accounts
+    args = {"count": 0, "contacts_per_account": 0}
+    async with serving(server) as url, client_as(url, "alice", MODERN) as client:
+        first = await client.call_tool("accounts_list", args)
+        assert first.meta is not None
+        meta = {CONVERSATION_META_KEY: first.meta[CONVERSATION_META_KEY]}
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(partial(client.call_tool, "accounts_watch", HOLD, meta=meta))
+            await wait_for("the call held", accounts.holding.is_set)
+            over = await client.call_tool("accounts_list", args, meta=meta)
+            assert over.is_error and text_of(over).startswith("too many calls at once")
+            # a call that starts another conversation is not held back
+            assert not (await client.call_tool("accounts_list", args)).is_error
+            tg.cancel_scope.cancel()
+    assert len(accounts.received) == 3
