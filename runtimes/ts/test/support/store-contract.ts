@@ -40,6 +40,16 @@ export function storeContract(store: () => ConversationStore): void {
     expect(await s.create()).not.toBe(h);
   });
 
+  it("creates under a key suffix: the handle and the suffix are the key, the bare handle none", async () => {
+    const s = store();
+    const suffix = ".K9gGyX8OAK8aH8Myj6djqS";
+    const key = await s.create(suffix);
+    expect(key).toMatch(/^[A-Za-z0-9_-]{22}\.K9gGyX8OAK8aH8Myj6djqS$/);
+    expect((await s.load(key)).state).toBe(empty);
+    const bare = await toolErrorOf(s.load(key.slice(0, 22)));
+    expect(bare.reason).toBe("conversation-expired");
+  });
+
   for (const c of layout.cases) {
     it(`layout vector: ${c.name}`, async () => {
       const s = store();
