@@ -1,6 +1,8 @@
 """Quick benchmark: aliasify_json on a 25 KB response holding 1,000
 registered UUIDs (plus resolve_json and register_response on it), then with
-20 and 100 operation names registered too.
+20 and 100 operation names registered too. Then the MCP HTTP gate's token
+verification per request, auth on and off alternating
+(scripts/bench_http_auth.py).
 
 With ``--before REV`` (a git revision of this repository, e.g. the commit
 before issue 30), also the executor's overhead: one tool call through the
@@ -87,6 +89,9 @@ def main() -> int:
         named = json.dumps({"accounts": items, "operations": names[:10]}, separators=(",", ":"))
         t_names = best_of(partial(manager.aliasify_json, named))
         print(f"bench: aliasify_json  {t_names * 1e3:.2f} ms (best of 20, {count} names too)")
+    from bench_http_auth import compare_auth
+
+    compare_auth()
     if len(sys.argv) == 3 and sys.argv[1] == "--before":
         from bench_executor import compare
 

@@ -35,7 +35,7 @@ from ai_tools_runtime.mcp import (
     create_mcp_http_app,
     serve_http,
 )
-from ai_tools_runtime.mcp import _head_timeout_protocol as head_timeout
+from ai_tools_runtime.mcp import _connection_protocol as connection_protocol
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -565,7 +565,7 @@ async def test_idle_connections_are_closed(
 ) -> None:
     # More idle connections than the cap: each is closed once it has sent
     # no request head for the head timeout, and the server answers again.
-    monkeypatch.setattr(head_timeout, "HEAD_TIMEOUT_SECONDS", 0.3)
+    monkeypatch.setattr(connection_protocol, "HEAD_TIMEOUT_SECONDS", 0.3)
     async with gated(servers, max_connections=8) as g:
         idle = [socket.create_connection(("127.0.0.1", g.port)) for _ in range(12)]
         half = idle[0]

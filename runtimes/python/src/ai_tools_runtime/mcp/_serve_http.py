@@ -169,8 +169,8 @@ async def serve_http(
     listens."""
     import uvicorn
 
+    from ._connection_protocol import ConnectionProtocol
     from ._draining_server import DrainingServer
-    from ._head_timeout_protocol import HeadTimeoutProtocol
 
     options = _Options(
         path=path,
@@ -189,7 +189,7 @@ async def serve_http(
         port=port,
         log_level="warning",
         lifespan="on",
-        http=HeadTimeoutProtocol,
+        http=ConnectionProtocol,
         limit_concurrency=max_connections,
         timeout_keep_alive=_KEEP_ALIVE_SECONDS,
     )
