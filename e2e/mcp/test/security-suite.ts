@@ -148,21 +148,25 @@ function tokenFor(
   return issuer.authorization({ set }, tokenDefaults);
 }
 
-/**
- * A server started by the first test that needs it: when it cannot start
- * (a flag not there yet), each of those tests fails, none is skipped.
- */
-function once<T>(start: () => Promise<T>): () => Promise<T> {
-  let started: Promise<T> | undefined;
-  return () => (started ??= start());
-}
-
 /** Define the security suite of one language. */
 export function describeSecurity(name: LanguageName): void {
   const language = languages[name];
   let issuer: TestIssuer;
   let backend: Backend;
   const started: HttpServer[] = [];
+  const backends: Backend[] = [];
+  const starts: (() => Promise<unknown>)[] = [];
+  /**
+   * A server of the tests below: all start at once, in parallel, when the
+   * file begins, and each test awaits its own. One that cannot start (a flag
+   * not there yet) fails each of its tests; none is skipped.
+   */
+  const once = <T>(begin: () => Promise<T>): (() => Promise<T>) => {
+    let promise: Promise<T> | undefined;
+    const get = () => (promise ??= begin());
+    starts.push(get);
+    return get;
+  };
   const start = async (flags: string[], grpc?: string) => {
     const s = await startHttp(
       language,
@@ -177,9 +181,12 @@ export function describeSecurity(name: LanguageName): void {
   beforeAll(async () => {
     issuer = await createTestIssuer({ issuer: securityVector.server.issuer });
     backend = await startBackend(false);
+    // Failures are reported by the tests that await them.
+    for (const get of starts) get().catch(() => undefined);
   });
   afterAll(async () => {
     await Promise.all(started.map((s) => s.close()));
+    await Promise.all(backends.map((b) => b.process.close()));
     await backend?.process.close();
     await issuer?.close();
   });
@@ -450,27 +457,24 @@ export function describeSecurity(name: LanguageName): void {
       }
     }
 
+    const forwarding = once(() => start([...vectorFlags(issuer), ...forward]));
+    const tls = once(async () => {
+      const b = await startBackend(true);
+      backends.push(b);
+      const server = await start(
+        [...vectorFlags(issuer), ...forward, "--grpc-tls-ca", testTlsFiles.ca],
+        b.process.address,
+      );
+      return { backend: b, server };
+    });
+
     it("--forward-claims: the subject and a claim arrive as metadata, the client's token nowhere", async () => {
-      const server = await start([...vectorFlags(issuer), ...forward]);
-      await checkForwarded(server, backend);
+      await checkForwarded(await forwarding(), backend);
     });
 
     it("over TLS to the gRPC server (--grpc-tls-ca, the test CA): the call and its metadata arrive", async () => {
-      const tls = await startBackend(true);
-      try {
-        const server = await start(
-          [
-            ...vectorFlags(issuer),
-            ...forward,
-            "--grpc-tls-ca",
-            testTlsFiles.ca,
-          ],
-          tls.process.address,
-        );
-        await checkForwarded(server, tls);
-      } finally {
-        await tls.process.close();
-      }
+      const { backend: b, server } = await tls();
+      await checkForwarded(server, b);
     });
   });
 
@@ -499,8 +503,10 @@ export function describeSecurity(name: LanguageName): void {
       );
     });
 
+    const draining = once(() => start(["--shutdown-grace-ms", "20000"]));
+
     it("SIGTERM: a held call finishes, a new one is refused, exit 0", async () => {
-      const server = await start(["--shutdown-grace-ms", "20000"]);
+      const server = await draining();
       await backend.control.holdNext({ procedure: listLinks });
       const held = call(server, undefined, "links_list", {
         workspace_id: "ws-drain",
