@@ -36,6 +36,8 @@ export const goFileIdentifiers: readonly string[] = [
   "toolResponseAliases",
   "toolArguments",
   "toolTimeouts",
+  "toolNeedsApproval",
+  "toolMethods",
   "lenientArguments",
   "jsonNames",
   "validateRequest",

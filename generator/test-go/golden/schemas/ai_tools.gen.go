@@ -497,10 +497,9 @@ var toolTimeouts = map[string]time.Duration{}
 // toolNeedsApproval lists the tools whose calls wait for an approval
 // (docs/mcp.md, "Approvals"), and toolMethods their gRPC methods, which
 // the approval request names.
-var (
-	toolNeedsApproval = map[string]bool{}
-	toolMethods       = map[string]string{}
-)
+var toolNeedsApproval = map[string]bool{}
+
+var toolMethods = map[string]string{}
 
 // lenientArguments drops unknown argument keys instead of refusing them
 // (plugin option lenient_arguments=true); jsonNames writes results with
