@@ -82,7 +82,8 @@ class HttpGate:
             return
         if self.state.draining:
             headers = {"connection": "close", "retry-after": "1"}
-            await send_refusal(send, 503, "shutting_down", "the server is shutting down", headers)
+            text = "the server is shutting down: retry on another instance"
+            await send_refusal(send, 503, "shutting_down", text, headers)
             return
         counted = scope["method"] != "GET"
         if counted:
@@ -95,12 +96,15 @@ class HttpGate:
 
     async def _gate(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-        if not self.hosts.host_allowed(headers.get("host")):
-            await send_refusal(send, 403, "forbidden_host", "this Host is not served here")
+        host = headers.get("host", "")
+        if not self.hosts.host_allowed(host):
+            text = f'host "{host}" is not allowed: add it to allowed_hosts'
+            await send_refusal(send, 403, "forbidden_host", text)
             return
         origin = headers.get("origin")
         if origin is not None and not self.hosts.origin_allowed(origin):
-            await send_refusal(send, 403, "forbidden_origin", "this Origin may not call")
+            text = f'origin "{origin}" is not allowed: add it to allowed_origins'
+            await send_refusal(send, 403, "forbidden_origin", text)
             return
         if self.auth is not None and scope["path"] in self.metadata_paths:
             if scope["method"] == "GET":
@@ -111,7 +115,7 @@ class HttpGate:
             try:
                 body = await self._read_body(headers, receive)
             except _TooLarge:
-                description = f"the body is over {self.max_body_bytes} bytes"
+                description = f"the request body is over {self.max_body_bytes} bytes"
                 await send_refusal(send, 413, "request_too_large", description)
                 return
         identity = None
@@ -175,7 +179,7 @@ class HttpGate:
         held = set(identity.scopes)
         missing = [s for s in auth.scopes if s not in held]
         if missing:
-            text = f'the server needs scope "{" ".join(missing)}"'
+            text = f'the token lacks scope "{" ".join(missing)}"'
             await self._insufficient(send, auth.scopes, text)
             return None
         for tool in called_tools(body) if body else []:
@@ -242,7 +246,7 @@ def _session_not_found(send: Send) -> Send:
         nonlocal replaced
         if message["type"] == "http.response.start" and message["status"] == 404:
             replaced = True
-            description = "no session with this Mcp-Session-Id (unknown, expired or not yours)"
+            description = "session not found: initialize a new one"
             await send_refusal(send, 404, "session_not_found", description)
             return
         if not replaced:

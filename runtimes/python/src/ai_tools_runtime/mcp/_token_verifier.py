@@ -47,7 +47,7 @@ def _introspection_verifier(auth: IntrospectionAuth) -> TokenVerifier:
         answer = auth.introspect(token)
         identity = await answer if inspect.isawaitable(answer) else answer
         if identity is None:
-            raise TokenError("token not active")
+            raise TokenError("token not accepted")
         if identity.expires_at is not None and identity.expires_at <= time.time():
             raise TokenError("token expired")
         return identity
@@ -56,14 +56,16 @@ def _introspection_verifier(auth: IntrospectionAuth) -> TokenVerifier:
 
 
 _KEY_MISFIT = "bad signature (the key does not fit the algorithm)"
+_ALG_REFUSED = "signing algorithm not allowed"
+_UNKNOWN_KEY = "unknown signing key"
 
 # Which check a PyJWT error means, most specific first (the classes nest).
 _JWT_ERRORS: tuple[tuple[type[jwt.PyJWTError], str], ...] = (
     (jwt.ExpiredSignatureError, "token expired"),
-    (jwt.ImmatureSignatureError, "token not yet valid (nbf or iat in the future)"),
+    (jwt.ImmatureSignatureError, "token not yet valid"),
     (jwt.InvalidAudienceError, "wrong audience"),
     (jwt.InvalidIssuerError, "wrong issuer"),
-    (jwt.InvalidAlgorithmError, "algorithm not allowed"),
+    (jwt.InvalidAlgorithmError, _ALG_REFUSED),
     (jwt.InvalidSignatureError, "bad signature"),
     (jwt.InvalidKeyError, _KEY_MISFIT),
     (jwt.DecodeError, "malformed token"),
@@ -80,10 +82,10 @@ class _JwtVerifier:
     async def verify(self, token: str) -> Identity:
         header = _header(token)
         if header.get("alg") not in self._auth.algorithms:
-            raise TokenError("algorithm not allowed")
+            raise TokenError(_ALG_REFUSED)
         kid = header.get("kid")
         if not isinstance(kid, str):
-            raise TokenError("unknown key id (the token names none)")
+            raise TokenError(_UNKNOWN_KEY)
         key = await self._key(kid)
         if key.algorithm_name != header["alg"]:
             raise TokenError(_KEY_MISFIT)
@@ -98,7 +100,7 @@ class _JwtVerifier:
                 options={"require": ["exp", "iss", "aud", "sub"], "strict_aud": False},
             )
         except jwt.MissingRequiredClaimError as e:
-            raise TokenError(f"missing {e.claim} claim") from None
+            raise TokenError(f"token has no {e.claim} claim") from None
         except jwt.PyJWTError as e:
             raise TokenError(_describe(e)) from None
         return _identity(claims)
@@ -113,9 +115,9 @@ class _JwtVerifier:
             # PyJWKClient fetches with urllib (blocking): off the event loop.
             return await asyncio.to_thread(self._fetch_key, kid)
         except jwt.PyJWKClientConnectionError:
-            raise TokenError("the issuer's key set could not be fetched") from None
+            raise TokenError("could not get the issuer's signing keys") from None
         except jwt.PyJWTError:
-            raise TokenError("unknown key id") from None
+            raise TokenError(_UNKNOWN_KEY) from None
 
     def _fetch_key(self, kid: str) -> PyJWK:
         if self._client is None:
@@ -161,7 +163,7 @@ def _describe(error: jwt.PyJWTError) -> str:
 def _identity(claims: Mapping[str, Any]) -> Identity:
     subject = claims.get("sub")
     if not isinstance(subject, str) or not subject:
-        raise TokenError("missing sub claim")
+        raise TokenError("token has no sub claim")
     exp = claims.get("exp")
     return Identity(
         subject=subject,
