@@ -23,9 +23,9 @@ export interface Refusal {
 
 /**
  * Write a refusal: `{"error": code, "error_description": text}` as JSON
- * with its status and headers.
+ * with its status and headers (returns undefined: nothing more to do).
  */
-export function writeRefusal(res: ServerResponse, refusal: Refusal): void {
+export function writeRefusal(res: ServerResponse, refusal: Refusal): undefined {
   res
     .writeHead(refusal.status, {
       "content-type": "application/json",
@@ -37,6 +37,25 @@ export function writeRefusal(res: ServerResponse, refusal: Refusal): void {
         error_description: refusal.description,
       }),
     );
+  return undefined;
+}
+
+/**
+ * Write a JSON-RPC error without an id (a request the SDK never saw:
+ * not JSON, no session, a failure) with its HTTP status.
+ */
+export function writeRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+): undefined {
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(
+      JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
+    );
+  return undefined;
 }
 
 /**

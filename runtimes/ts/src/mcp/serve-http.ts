@@ -6,38 +6,20 @@ import {
 import type { AddressInfo } from "node:net";
 import {
   createMcpHandler,
-  isInitializeRequest,
   isLegacyRequest,
-  type AuthInfo,
 } from "@modelcontextprotocol/server";
-import { defaultIdleTtlMs } from "../conversation-store.js";
-import { createBearerGate, sortedUnique } from "./bearer-gate.js";
-import { mintConversationHandle } from "./conversation-handle.js";
-import {
-  checkHostOrigin,
-  hostOriginPolicy,
-  isLoopbackHost,
-} from "./host-origin.js";
+import { createFlightCounter } from "./flight-counter.js";
+import { isLoopbackHost } from "./host-origin.js";
 import type { McpHttpOptions } from "./http-auth-options.js";
-import { writeRefusal, type Refusal } from "./http-refusal.js";
-import {
-  checkAuthorizedBind,
-  checkHttpOptions,
-  checkPositive,
-} from "./http-settings.js";
-import {
-  protectedResourceOf,
-  writeProtectedResourceMetadata,
-} from "./protected-resource.js";
-import { closeAfterResponse, readBody } from "./read-body.js";
-import { checkToolScopes } from "./scope-check.js";
+import { createHttpGate } from "./http-gate.js";
+import { writeRefusal, writeRpcError, type Refusal } from "./http-refusal.js";
+import { createHttpSessions } from "./http-sessions.js";
+import { checkAuthorizedBind, checkPositive } from "./http-settings.js";
+import { closeAfterResponse } from "./read-body.js";
 import type { McpToolServer } from "./tool-server.js";
 
 type NodeAdapter = typeof import("@modelcontextprotocol/node");
 type NodeRequest = import("@modelcontextprotocol/node").NodeIncomingMessageLike;
-type SessionTransport = InstanceType<
-  NodeAdapter["NodeStreamableHTTPServerTransport"]
->;
 
 /**
  * A Node `(req, res)` handler serving the tools over streamable HTTP, both
@@ -127,118 +109,28 @@ async function createHandler(
   options: McpHttpOptions,
   loopback: boolean | undefined,
 ): Promise<McpHttpHandler> {
-  const { maxBodyBytes } = checkHttpOptions(options);
+  const gate = await createHttpGate(server, options, loopback);
   const node = await loadNodeAdapter();
-  const resource =
-    options.auth !== undefined && options.publicUrl !== undefined
-      ? protectedResourceOf(options.publicUrl)
-      : undefined;
-  const gate =
-    options.auth !== undefined && resource !== undefined
-      ? await createBearerGate(options.auth, resource)
-      : undefined;
-  const policy = hostOriginPolicy(options, loopback);
   const modern = createMcpHandler(
     () => server.createSdkServer({ kind: "handle" }),
     { legacy: "reject" },
   );
   const serveModern = node.toNodeHandler(modern);
-  const sessions = createSessions(server);
+  const sessions = createHttpSessions(server, node);
   const flight = createFlightCounter();
 
-  const serveLegacy = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: unknown,
-    subject: string,
-  ) => {
-    const id = req.headers["mcp-session-id"];
-    if (typeof id === "string") {
-      const s = sessions.get(id, subject);
-      if (s === undefined) {
-        return writeRefusal(res, {
-          status: 404,
-          code: "session_not_found",
-          description: "session not found: initialize a new one",
-        });
-      }
-      cancelOnDisconnect(s, res, body);
-      return s.handleRequest(req, res, body);
-    }
-    if (req.method !== "POST" || !isInitializeRequest(body)) {
-      return reply(res, 400, -32000, "Bad Request: No valid session ID");
-    }
-    const transport = await sessions.open(node, subject);
-    await transport.handleRequest(req, res, body);
-  };
-
-  const scopesSupported = () =>
-    sortedUnique([
-      ...(gate?.scopes ?? []),
-      ...server.listTools().flatMap((t) => server.requiredScopes(t.name)),
-    ]);
-
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
-    const refused = checkHostOrigin(req, policy);
-    if (refused !== undefined) {
-      return writeRefusal(res, refused);
+    const admitted = await gate.admit(req, res);
+    if (admitted === undefined) {
+      return;
     }
-    const pathname = new URL(req.url ?? "/", "http://x").pathname;
-    if (resource !== undefined && resource.paths.includes(pathname)) {
-      return writeProtectedResourceMetadata(req.method, res, {
-        resource: resource.resource,
-        authorization_servers:
-          options.auth !== undefined && "issuer" in options.auth
-            ? [options.auth.issuer]
-            : [...(options.auth?.authorizationServers ?? [])],
-        bearer_methods_supported: ["header"],
-        scopes_supported: scopesSupported(),
-      });
-    }
-    let body: unknown;
-    if (req.method === "POST") {
-      const read = await readBody(req, maxBodyBytes);
-      if (read.text === undefined) {
-        if (read.tooLarge === "cut") {
-          closeAfterResponse(req, res);
-        }
-        return writeRefusal(res, {
-          status: 413,
-          code: "request_too_large",
-          description: `the request body is over ${String(maxBodyBytes)} bytes`,
-        });
-      }
-      try {
-        body = JSON.parse(read.text) as unknown;
-      } catch {
-        return reply(res, 400, -32700, "Parse error: invalid JSON");
-      }
-    }
-    let subject = "";
-    if (gate !== undefined) {
-      const checked = await gate.check(req);
-      if ("refusal" in checked) {
-        return writeRefusal(res, checked.refusal);
-      }
-      const refusal = checkToolScopes(
-        body,
-        checked.identity,
-        (tool) => server.requiredScopes(tool),
-        gate,
-      );
-      if (refusal !== undefined) {
-        return writeRefusal(res, refusal);
-      }
-      subject = checked.identity.subject;
-      // The SDK hands it to the handlers (both revisions) as ctx.http.authInfo.
-      (req as IncomingMessage & { auth?: AuthInfo }).auth = checked.authInfo;
-    }
+    const { body, subject } = admitted;
     // Node's optional fields and the adapter's are typed apart
     // (exactOptionalPropertyTypes); the object is what it reads.
     const nodeReq = req as NodeRequest;
     const probe = await node.toWebRequest(nodeReq, body);
     if (await isLegacyRequest(probe, body)) {
-      await serveLegacy(req, res, body, subject);
+      await sessions.serve(req, res, body, subject);
     } else {
       await serveModern(nodeReq, res, body);
     }
@@ -256,7 +148,8 @@ async function createHandler(
       await serve(req, res);
     } catch (e) {
       if (!res.headersSent) {
-        reply(res, 500, -32603, e instanceof Error ? e.message : String(e));
+        const message = e instanceof Error ? e.message : String(e);
+        writeRpcError(res, 500, -32603, message);
       } else {
         res.end();
       }
@@ -267,7 +160,7 @@ async function createHandler(
     await modern.close();
   };
   return Object.assign(handler, {
-    metadataPaths: resource?.paths ?? [],
+    metadataPaths: gate.metadataPaths,
     async shutdown(graceMs = defaultShutdownGraceMs) {
       await flight.drain(graceMs);
       await close();
@@ -356,110 +249,6 @@ export async function serveHttp(
   };
 }
 
-/** The 2025-11-25 sessions of a handler, each bound to its subject. */
-interface Sessions {
-  /** The session `id` opened by `subject`, marked used; else undefined. */
-  get(id: string, subject: string): SessionTransport | undefined;
-  /** A new session of `subject`, connected to a fresh SDK server. */
-  open(node: NodeAdapter, subject: string): Promise<SessionTransport>;
-  /** End every session. */
-  close(): Promise<void>;
-}
-
-function createSessions(server: McpToolServer): Sessions {
-  const ttl = server.options.idleTtlMs ?? defaultIdleTtlMs;
-  const sessions = new Map<
-    string,
-    { transport: SessionTransport; used: number; subject: string }
-  >();
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, s] of sessions) {
-        if (now - s.used >= ttl) {
-          sessions.delete(id);
-          void s.transport.close();
-        }
-      }
-    },
-    Math.min(ttl, 60_000),
-  );
-  sweep.unref();
-  return {
-    get(id, subject) {
-      const s = sessions.get(id);
-      if (s === undefined || s.subject !== subject) {
-        return undefined;
-      }
-      s.used = Date.now();
-      return s.transport;
-    },
-    async open(node, subject) {
-      const transport: SessionTransport =
-        new node.NodeStreamableHTTPServerTransport({
-          sessionIdGenerator: mintConversationHandle,
-          onsessioninitialized: (sid) => {
-            sessions.set(sid, { transport, used: Date.now(), subject });
-          },
-          onsessionclosed: (sid) => {
-            sessions.delete(sid);
-          },
-        });
-      const sdk = server.createSdkServer({
-        kind: "connection",
-        aliases: server.createAliasManager(),
-      });
-      await sdk.connect(transport);
-      return transport;
-    },
-    async close() {
-      clearInterval(sweep);
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(open.map((s) => s.transport.close()));
-    },
-  };
-}
-
-/** Counts the POST requests in flight, for a graceful shutdown. */
-interface FlightCounter {
-  /** Whether new requests are refused. */
-  readonly draining: boolean;
-  /** Count a request until its response closes. */
-  start(res: ServerResponse): void;
-  /** Refuse new requests; resolve when none is in flight, or after `ms`. */
-  drain(ms: number): Promise<void>;
-}
-
-function createFlightCounter(): FlightCounter {
-  let count = 0;
-  let idle: (() => void) | undefined;
-  const counter = {
-    draining: false,
-    start(res: ServerResponse) {
-      count++;
-      res.once("close", () => {
-        if (--count === 0) {
-          idle?.();
-        }
-      });
-    },
-    async drain(ms: number) {
-      counter.draining = true;
-      if (count === 0) {
-        return;
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        idle = resolve;
-        timer = setTimeout(resolve, ms);
-      });
-      clearTimeout(timer);
-    },
-  };
-  return counter;
-}
-
 async function loadNodeAdapter(): Promise<NodeAdapter> {
   try {
     return await import("@modelcontextprotocol/node");
@@ -469,53 +258,4 @@ async function loadNodeAdapter(): Promise<NodeAdapter> {
       { cause: e },
     );
   }
-}
-
-/**
- * When the connection of a session's POST closes before its response is
- * written (the client went away), cancel the requests it carried, as a
- * `notifications/cancelled` from the client would: their gRPC calls end.
- */
-function cancelOnDisconnect(
-  transport: SessionTransport,
-  res: ServerResponse,
-  body: unknown,
-): void {
-  const ids = (Array.isArray(body) ? body : [body]).flatMap((m: unknown) =>
-    typeof m === "object" &&
-    m !== null &&
-    "method" in m &&
-    "id" in m &&
-    (typeof m.id === "string" || typeof m.id === "number")
-      ? [m.id]
-      : [],
-  );
-  if (ids.length === 0) {
-    return;
-  }
-  res.on("close", () => {
-    if (res.writableFinished) {
-      return;
-    }
-    for (const requestId of ids) {
-      transport.onmessage?.({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId, reason: "the client disconnected" },
-      });
-    }
-  });
-}
-
-function reply(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-): void {
-  res
-    .writeHead(status, { "content-type": "application/json" })
-    .end(
-      JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
-    );
 }
