@@ -28,6 +28,8 @@ class Issuer:
         self.rsa = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.other_ec = ec.generate_private_key(ec.SECP256R1())
         self.fetches = 0
+        self.url = ""
+        """The issuer's own URL once served (its metadata is there)."""
         self.jwks_url = ""
 
     def jwks(self) -> dict[str, Any]:
@@ -61,13 +63,18 @@ class Issuer:
 
     @contextmanager
     def serving(self) -> Iterator[Issuer]:
-        """The JWKS on ``http://127.0.0.1:<free port>/jwks.json``."""
+        """The JWKS on ``http://127.0.0.1:<free port>/jwks.json``, and the
+        issuer metadata naming it under ``/.well-known/``."""
         issuer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                issuer.fetches += 1
-                body = json.dumps(issuer.jwks()).encode()
+                if self.path.startswith("/.well-known/"):
+                    # The issuer's metadata (RFC 8414), naming the key set.
+                    body = json.dumps({"issuer": issuer.url, "jwks_uri": issuer.jwks_url}).encode()
+                else:
+                    issuer.fetches += 1
+                    body = json.dumps(issuer.jwks()).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -80,7 +87,8 @@ class Issuer:
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
-        self.jwks_url = f"http://127.0.0.1:{server.server_address[1]}/jwks.json"
+        self.url = f"http://127.0.0.1:{server.server_address[1]}"
+        self.jwks_url = f"{self.url}/jwks.json"
         try:
             yield self
         finally:

@@ -325,6 +325,24 @@ async def test_a_custom_audience(servers: Servers, issuer: Issuer) -> None:
         assert refusal(response, 401, "invalid_token") == "wrong audience"
 
 
+async def test_the_key_set_found_in_the_issuer_metadata(servers: Servers, issuer: Issuer) -> None:
+    # No jwks_url: jwks_uri of <issuer>/.well-known/oauth-authorization-server.
+    async with gated(servers, auth=JwtAuth(issuer=issuer.url)) as g:
+        response = await g.post(modern("tools/list"), issuer.token(iss=issuer.url))
+        assert response.status_code == 200, response.text
+
+
+async def test_an_unreachable_key_set(servers: Servers, issuer: Issuer) -> None:
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    url = f"http://127.0.0.1:{closed.getsockname()[1]}/jwks.json"
+    closed.close()
+    async with gated(servers, auth=JwtAuth(issuer=ISSUER, jwks_url=url)) as g:
+        response = await g.post(modern("tools/list"), issuer.token())
+        text = refusal(response, 401, "invalid_token")
+        assert text == "could not get the issuer's signing keys"
+
+
 # -- scopes ------------------------------------------------------------------------------
 
 
