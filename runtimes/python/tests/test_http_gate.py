@@ -411,6 +411,16 @@ async def test_protected_resource_metadata(servers: Servers, issuer: Issuer) -> 
             }
 
 
+async def test_metadata_head(servers: Servers, issuer: Issuer) -> None:
+    async with gated(servers, auth=jwt_auth(issuer)) as g:
+        response = await g.client.head(
+            f"http://127.0.0.1:{g.port}/.well-known/oauth-protected-resource"
+        )
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/json"
+        assert response.content == b""
+
+
 async def test_no_metadata_without_auth(servers: Servers) -> None:
     async with gated(servers) as g:
         response = await g.client.get(

@@ -107,7 +107,7 @@ class HttpGate:
             await send_refusal(send, 403, "forbidden_origin", text)
             return
         if self.auth is not None and scope["path"] in self.metadata_paths:
-            if scope["method"] == "GET":
+            if scope["method"] in ("GET", "HEAD"):  # uvicorn sends no body to a HEAD
                 await self._metadata(send, self.auth)
                 return
         body: bytes | None = None
