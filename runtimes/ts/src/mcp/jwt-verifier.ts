@@ -42,12 +42,14 @@ export async function createJwtVerifier(
   const jose = await loadJose();
   const algorithms = [...(options.algorithms ?? defaultAlgorithms)];
   checkAlgorithms(algorithms);
+  // The issuer's metadata is read again after a failure, at most every
+  // 30 s (as jose refetches a JWKS for an unknown key id).
   let keys: Promise<KeySet> | undefined;
   const keySet = () =>
     (keys ??= jwksUrlOf(options).then(
       (url) => jose.createRemoteJWKSet(new URL(url)),
       (e: unknown) => {
-        keys = undefined;
+        setTimeout(() => (keys = undefined), 30_000).unref();
         throw e;
       },
     ));

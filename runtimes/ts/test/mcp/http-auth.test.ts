@@ -494,6 +494,29 @@ describe("the issuer's metadata", () => {
       meta.close();
     }
   });
+
+  it("refuses tokens with 401 while the issuer's keys cannot be had", async () => {
+    const running = await serveHttp(createMcpToolServer(), {
+      publicUrl,
+      auth: { issuer: "http://127.0.0.1:1" },
+    });
+    try {
+      const list = modernRpc("tools/list");
+      for (let i = 0; i < 2; i++) {
+        const res = await send(running.url, {
+          headers: { ...list.headers, authorization: await token({}) },
+          body: list.body,
+        });
+        expect(res.status).toBe(401);
+        expect(JSON.parse(res.text)).toEqual({
+          error: "invalid_token",
+          error_description: "could not get the issuer's signing keys",
+        });
+      }
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 describe("introspection", () => {
