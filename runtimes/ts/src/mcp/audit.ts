@@ -30,7 +30,7 @@ export interface AuditRecord {
   readonly outcome: AuditOutcome;
   /** The gRPC code name of a `tool_error` (`NOT_FOUND`). */
   readonly code?: string | undefined;
-  /** How long the call took, in whole milliseconds. */
+  /** How long the call took, in milliseconds (to the microsecond). */
   readonly durationMs: number;
 }
 

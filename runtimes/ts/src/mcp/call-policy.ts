@@ -86,6 +86,11 @@ export interface PolicedCall {
    * ToolError of a refusal; an approval to ask leaves {@link inputRequired}.
    */
   beforeSend(tool: ToolMethod): Promise<void>;
+  /**
+   * The first of required the caller's token lacks; none without
+   * authorization.
+   */
+  missingScope(required: readonly string[]): string | undefined;
   /** The `input_required` result of an approval to ask, once asked. */
   inputRequired(): InputRequiredResult | undefined;
   /** End the call: leave the conversation's place, write the audit record. */
@@ -114,6 +119,7 @@ export function policeCall(
   sdk: Server,
 ): PolicedCall {
   const started = Date.now();
+  const startedAt = performance.now();
   const identity = identityOf(ctx);
   const subject = identity?.subject ?? "";
   const headers = new Headers();
@@ -181,6 +187,10 @@ export function policeCall(
         );
       }
     },
+    missingScope: (required) =>
+      identity === undefined
+        ? undefined
+        : required.find((s) => !identity.scopes.includes(s)),
     inputRequired: () => asked,
     end(outcome, code) {
       leave?.();
@@ -196,7 +206,7 @@ export function policeCall(
           method,
           outcome,
           ...(code === undefined ? {} : { code }),
-          durationMs: Math.round(Date.now() - started),
+          durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
         });
       } catch {
         // An audit hook that fails does not fail the call it records.

@@ -67,7 +67,10 @@ export async function forwardIdentity(
     try {
       added = await f.backendCredentials(identity);
     } catch {
-      throw refused(tool, "the backend credentials hook failed");
+      throw new ToolError(
+        `the backend credentials of the call of ${quote(tool)} could not be obtained; nothing was sent`,
+        { reason: "unavailable", code: Code.Unavailable },
+      );
     }
     values.push(
       ...Object.entries(added).map(([k, v]): [string, string] => [

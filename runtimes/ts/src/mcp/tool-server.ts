@@ -414,6 +414,14 @@ async function callTool(
     ctx,
     sdk,
   );
+  // The HTTP gate refuses it first (403); this holds for any transport.
+  const missing = call.missingScope(server.requiredScopes(entry.listed.name));
+  if (missing !== undefined) {
+    call.end("unauthorized");
+    return errorResult(
+      `the call of ${quote(entry.listed.name)} needs scope ${quote(missing)}`,
+    );
+  }
   if (typeof taken === "string") {
     call.end("invalid_arguments");
     return errorResult(taken);
