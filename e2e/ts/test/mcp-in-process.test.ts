@@ -1,6 +1,7 @@
 // The generator's mcp case (src/gen/mcpdemo, mcp=true) served in process
 // with register<Service>Handler to the official client: tools that only MCP
-// executes (no auto_execute) register their ids too, a server stream is
+// executes (no auto_execute: each asks the approve hook first) register
+// their ids too, a server stream is
 // wrapped as {"messages": …}, a Timestamp response as {"value": …}; every
 // result valid against its outputSchema (ajv).
 import { randomUUID } from "node:crypto";
@@ -31,7 +32,13 @@ it("mcpdemo in process: every tool registers its ids, results wrapped and valid"
     return n;
   };
   const tagIds = [randomUUID(), randomUUID()];
-  const server = createMcpToolServer();
+  const approved: string[] = [];
+  const server = createMcpToolServer({
+    approve: (r) => {
+      approved.push(r.tool);
+      return Promise.resolve(true);
+    },
+  });
   registerNoteServiceHandler(server, {
     createNote: (req) => newNote(req.text),
     getNote: (req) => notes.get(req.noteId)!,
@@ -58,7 +65,8 @@ it("mcpdemo in process: every tool registers its ids, results wrapped and valid"
   );
   await client.connect(clientSide);
 
-  // tags_list and notes_watch have no auto_execute: MCP registers them.
+  // tags_list and notes_watch have no auto_execute: approved, MCP
+  // registers them.
   const tags = await callOk(client, "tags_list", {});
   expect(tags.structuredContent).toEqual({
     tags: [
@@ -67,6 +75,7 @@ it("mcpdemo in process: every tool registers its ids, results wrapped and valid"
     ],
   });
   const watched = await callOk(client, "notes_watch", { count: 2 });
+  expect(approved).toEqual(["tags_list", "notes_watch"]);
   expect(watched.structuredContent).toEqual({
     messages: [
       { id: "note-1", text: "watched 0", views: "7" },
