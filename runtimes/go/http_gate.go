@@ -50,8 +50,10 @@ func newHTTPGate(ctx context.Context, server *mcp.Server, o HTTPOptions, path st
 		auth:       o.Auth,
 		toolScopes: o.ToolScopes,
 		sessions:   newSessionBinding(),
-		inner:      newMCPTransportHandler(server, o.MaxBodyBytes),
-		streams:    map[*http.Request]context.CancelFunc{},
+		// The SDK's localhost check would refuse a proxy's Host on a
+		// loopback port; the gate's allow-list replaces it.
+		inner:   newMCPTransportHandler(server, mcp.StreamableHTTPOptions{MaxRequestBodyBytes: o.MaxBodyBytes, DisableLocalhostProtection: true}),
+		streams: map[*http.Request]context.CancelFunc{},
 	}
 	if g.toolScopes == nil {
 		g.toolScopes = MCPRequiredScopes(server)

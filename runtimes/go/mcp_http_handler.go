@@ -22,5 +22,5 @@ import (
 // Host and Origin allow-lists and a graceful shutdown, serve server with
 // the runtime module's ServeMCPHTTP (docs/production.md).
 func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
-	return newMCPTransportHandler(server, 0)
+	return newMCPTransportHandler(server, mcp.StreamableHTTPOptions{})
 }

@@ -21,17 +21,22 @@ import (
 )
 
 // newMCPTransportHandler serves server over streamable HTTP in both
-// protocol revisions (NewMCPHTTPHandler), bodies up to maxBody bytes (0:
-// the SDK's 4 MiB): a request of 2026-07-28 or later (its
-// MCP-Protocol-Version header) is stateless, its conversation a handle the
-// client passes back; older clients get sessions (Mcp-Session-Id), one
-// conversation each, closed after 30 minutes idle.
-func newMCPTransportHandler(server *mcp.Server, maxBody int64) http.Handler {
+// protocol revisions (NewMCPHTTPHandler), with the SDK options base (the
+// HTTP gate's body limit, and its own Host check instead of the SDK's): a
+// request of 2026-07-28 or later (its MCP-Protocol-Version header) is
+// stateless, its conversation a handle the client passes back; older
+// clients get sessions (Mcp-Session-Id), one conversation each, closed
+// after 30 minutes idle.
+func newMCPTransportHandler(server *mcp.Server, base mcp.StreamableHTTPOptions) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
-	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute, MaxRequestBodyBytes: maxBody})
+	sessionOpts, statelessOpts := base, base
+	sessionOpts.SessionTimeout = 30 * time.Minute
+	statelessOpts.Stateless = true
 	// The SDK ends a stateless call with its request, also where the tools
 	// are another package's (the runtime's gate in front of generated code).
-	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, MaxRequestBodyBytes: maxBody, PropagateRequestCancellation: true})
+	statelessOpts.PropagateRequestCancellation = true
+	sessions := mcp.NewStreamableHTTPHandler(getServer, &sessionOpts)
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &statelessOpts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The call of this request ends with it: a client that goes away
 		// cancels its gRPC call (the SDK does not, for stateless requests).
@@ -48,8 +53,8 @@ func newMCPTransportHandler(server *mcp.Server, maxBody int64) http.Handler {
 }
 
 // httpCalls holds the context of each HTTP request in flight, by the id
-// newMCPTransportHandler puts in its header httpCallHeader (replacing any value
-// the client sent).
+// newMCPTransportHandler puts in its header httpCallHeader (replacing any
+// value the client sent).
 var (
 	httpCalls  sync.Map
 	httpCallID atomic.Uint64

@@ -27,7 +27,7 @@ import (
 func NewMCPHTTPHandler(server *mcp.Server, opts ...HTTPOptions) http.Handler {
 	switch len(opts) {
 	case 0:
-		return newMCPTransportHandler(server, 0)
+		return newMCPTransportHandler(server, mcp.StreamableHTTPOptions{})
 	case 1:
 	default:
 		panic("aitools.NewMCPHTTPHandler: pass one HTTPOptions at most")

@@ -1,0 +1,154 @@
+package aitools
+
+import (
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestScopeRefused: a token without a server-wide scope, or without the
+// scope of the tool a tools/call names (alone or in a batch), gets 403
+// insufficient_scope naming every scope needed; nothing reaches a tool.
+func TestScopeRefused(t *testing.T) {
+	g := newGateServer(t, nil)
+	iss := g.iss
+	noScope := iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"scope": nil}))
+	g.post(t, noScope, toolsList(), nil).want(t, http.StatusForbidden, "insufficient_scope", map[string]string{
+		"scheme": "Bearer", "error": "insufficient_scope", "scope": "links.read", "resource_metadata": testMetadata,
+	})
+	readOnly := iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"scope": "links.read"}))
+	a := g.post(t, readOnly, toolsCall("links_archive"), nil)
+	a.want(t, http.StatusForbidden, "insufficient_scope", map[string]string{
+		"scheme": "Bearer", "error": "insufficient_scope", "scope": "links.archive links.read", "resource_metadata": testMetadata,
+	})
+	if a.body["error_description"] != `the call of "links_archive" needs scope "links.archive"` {
+		t.Fatalf("%v", a.body)
+	}
+	batch := "[" + toolsList() + "," + toolsCall("links_delete") + "]"
+	a = g.post(t, iss.valid(t, "alice"), batch, nil)
+	a.want(t, http.StatusForbidden, "insufficient_scope", map[string]string{
+		"scheme": "Bearer", "error": "insufficient_scope", "scope": "links.delete links.read", "resource_metadata": testMetadata,
+	})
+	if a.body["error_description"] != `the call of "links_delete" needs scope "links.delete"` {
+		t.Fatalf("%v", a.body)
+	}
+	if g.calls.Load() != 0 {
+		t.Fatalf("%d calls reached a tool", g.calls.Load())
+	}
+	cs := connectWithToken(t, g.url, iss.valid(t, "alice"), "2026-07-28")
+	if res := callTool(t, cs, "links_archive", map[string]any{}, nil); res.IsError {
+		t.Fatal(textOf(res, 0))
+	}
+}
+
+// TestProtectedResourceMetadata: served path-inserted and at the root
+// without a token, its resource the configured URL whatever the Host.
+func TestProtectedResourceMetadata(t *testing.T) {
+	g := newGateServer(t, nil)
+	base := strings.TrimSuffix(g.url, "/mcp")
+	want := map[string]any{
+		"resource":                 testPublicURL,
+		"authorization_servers":    []any{testIssuerURL},
+		"bearer_methods_supported": []any{"header"},
+		"scopes_supported":         []any{"links.archive", "links.delete", "links.read"},
+	}
+	for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		req.Host = "localhost:4444"
+		a := send(t, req)
+		if a.status != http.StatusOK || a.header.Get("Cache-Control") != "max-age=3600" || !reflect.DeepEqual(a.body, want) {
+			t.Fatalf("%s: %d %q %v", path, a.status, a.header.Get("Cache-Control"), a.body)
+		}
+	}
+	// Without auth there is nothing to describe.
+	open := newGateServer(t, func(o *HTTPOptions) { o.Auth = nil })
+	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(open.url, "/mcp")+"/.well-known/oauth-protected-resource", nil)
+	if a := send(t, req); a.status == http.StatusOK {
+		t.Fatalf("metadata served without auth: %v", a.body)
+	}
+}
+
+// TestHostAndOrigin: a Host or an Origin not listed gets 403 before the
+// token is looked at; the public URL's origin and loopback hosts pass.
+func TestHostAndOrigin(t *testing.T) {
+	g := newGateServer(t, nil)
+	token := g.iss.valid(t, "alice")
+	g.post(t, "", toolsList(), map[string]string{"Host": "evil.example.test"}).want(t, http.StatusForbidden, "forbidden_host", nil)
+	g.post(t, token, toolsCall("echo"), map[string]string{"Host": "evil.example.test:8080"}).want(t, http.StatusForbidden, "forbidden_host", nil)
+	g.post(t, token, toolsCall("echo"), map[string]string{"Origin": "https://evil.example.test"}).want(t, http.StatusForbidden, "forbidden_origin", nil)
+	g.post(t, token, toolsList(), map[string]string{"Origin": "null"}).want(t, http.StatusForbidden, "forbidden_origin", nil)
+	// Not a loopback public URL: loopback origins are not listed.
+	g.post(t, token, toolsList(), map[string]string{"Origin": "http://localhost:5173"}).want(t, http.StatusForbidden, "forbidden_origin", nil)
+	if g.calls.Load() != 0 {
+		t.Fatalf("%d calls reached a tool", g.calls.Load())
+	}
+	for _, h := range []map[string]string{{"Origin": "https://mcp.example.test"}, {"Host": "localhost:9"}, {"Host": "mcp.example.test"}, {"Host": "[::1]:80"}} {
+		if a := g.post(t, token, toolsList(), h); a.status != http.StatusOK {
+			t.Fatalf("%v: %d %v", h, a.status, a.body)
+		}
+	}
+	loopback := newGateServer(t, func(o *HTTPOptions) { o.PublicURL, o.Auth = "", nil })
+	if a := loopback.post(t, "", toolsList(), map[string]string{"Origin": "http://localhost:5173"}); a.status != http.StatusOK {
+		t.Fatalf("loopback origin on a loopback server: %d %v", a.status, a.body)
+	}
+	listed := newGateServer(t, func(o *HTTPOptions) {
+		o.AllowedHosts, o.AllowedOrigins = []string{"tools.internal:8443"}, []string{"https://app.example.com"}
+	})
+	listed.post(t, token, toolsList(), map[string]string{"Host": "tools.internal:9"}).want(t, http.StatusForbidden, "forbidden_host", nil)
+	if a := listed.post(t, listed.iss.valid(t, "alice"), toolsList(), map[string]string{"Host": "tools.internal:8443", "Origin": "https://app.example.com"}); a.status != http.StatusOK {
+		t.Fatalf("listed host and origin: %d %v", a.status, a.body)
+	}
+}
+
+// TestBodyLimit: a body over MaxBodyBytes gets 413 before the token is
+// checked, with or without Content-Length; one of exactly the limit passes.
+func TestBodyLimit(t *testing.T) {
+	g := newGateServer(t, nil)
+	g.post(t, "", toolsList()+strings.Repeat(" ", 65537-len(toolsList())), nil).want(t, http.StatusRequestEntityTooLarge, "request_too_large", nil)
+	req, _ := http.NewRequest(http.MethodPost, g.url, struct{ *strings.Reader }{strings.NewReader(toolsList() + strings.Repeat(" ", 200000))})
+	req.Header.Set("Authorization", "Bearer "+g.iss.valid(t, "alice"))
+	if req.ContentLength != 0 {
+		t.Fatal("the body should be sent chunked")
+	}
+	send(t, req).want(t, http.StatusRequestEntityTooLarge, "request_too_large", nil)
+	exact := toolsCall("echo") + strings.Repeat(" ", 65536-len(toolsCall("echo")))
+	if a := g.post(t, g.iss.valid(t, "alice"), exact, nil); a.status != http.StatusOK || g.calls.Load() != 1 {
+		t.Fatalf("a body of exactly the limit: %d %v, %d calls", a.status, a.body, g.calls.Load())
+	}
+}
+
+// TestSessionBoundToSubject: a 2025-11-25 session is its initializer's:
+// another subject, or an id never given, gets 404 session_not_found.
+func TestSessionBoundToSubject(t *testing.T) {
+	g := newGateServer(t, nil)
+	cs := connectWithToken(t, g.url, g.iss.valid(t, "alice"), "2025-11-25")
+	if cs.ID() == "" {
+		t.Fatal("no session")
+	}
+	if res := callTool(t, cs, "echo", map[string]any{}, nil); textOf(res, 0) != "alice "+testIssuerURL {
+		t.Fatalf("%q", textOf(res, 0))
+	}
+	calls := g.calls.Load()
+	for _, c := range []struct{ subject, session string }{{"bob", cs.ID()}, {"alice", "not-a-session"}} {
+		a := g.post(t, g.iss.valid(t, c.subject), toolsCall("echo"), map[string]string{"Mcp-Session-Id": c.session, "MCP-Protocol-Version": "2025-11-25"})
+		a.want(t, http.StatusNotFound, "session_not_found", nil)
+	}
+	if g.calls.Load() != calls {
+		t.Fatal("another subject's call reached the tool")
+	}
+}
+
+// TestDrainRefusesNewRequests: once draining, a request gets 503
+// shutting_down and its connection is closed.
+func TestDrainRefusesNewRequests(t *testing.T) {
+	gate := newHTTPGate(t.Context(), newEchoServer(), HTTPOptions{}.withDefaults(), "", true)
+	srv := newTestHTTPServer(t, gate)
+	gate.drain()
+	req, _ := http.NewRequest(http.MethodPost, srv+"/mcp", strings.NewReader(toolsList()))
+	a := send(t, req)
+	a.want(t, http.StatusServiceUnavailable, "shutting_down", nil)
+	if !a.close {
+		t.Fatal("the connection stays open")
+	}
+}

@@ -1,0 +1,135 @@
+package aitools
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestBearerTokenRefused: every token that fails a check gets 401
+// invalid_token with a description naming the check, and reaches no tool.
+func TestBearerTokenRefused(t *testing.T) {
+	g := newGateServer(t, nil)
+	iss := g.iss
+	now := time.Now()
+	cases := []struct {
+		name, token, reason string
+	}{
+		{"expired", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"exp": now.Add(-2 * time.Minute).Unix(), "iat": now.Add(-10 * time.Minute).Unix()})), "^token expired$"},
+		{"nbf ahead", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"nbf": now.Add(2 * time.Minute).Unix()})), "^token not yet valid$"},
+		{"no exp", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"exp": nil})), "^token has no exp claim$"},
+		{"no sub", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"sub": nil})), "^token has no sub claim$"},
+		{"wrong aud", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"aud": "https://other.example.test/mcp"})), "^wrong audience$"},
+		{"aud with a trailing slash", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"aud": testPublicURL + "/"})), "^wrong audience$"},
+		{"wrong iss", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"iss": "https://evil.example.test"})), "^wrong issuer$"},
+		{"bad signature ES256", iss.token(t, "ES256", "ec-1", true, iss.claims("alice", nil)), "^bad signature$"},
+		{"bad signature RS256", iss.token(t, "RS256", "rsa-1", true, iss.claims("alice", nil)), "^bad signature$"},
+		{"alg none", iss.token(t, "none", "ec-1", false, iss.claims("alice", nil)), "^signing algorithm not allowed$"},
+		{"alg HS256", iss.token(t, "HS256", "ec-1", false, iss.claims("alice", nil)), "^signing algorithm not allowed$"},
+		{"unknown kid", iss.token(t, "ES256", "not-in-the-jwks", true, iss.claims("alice", nil)), "^unknown signing key$"},
+		{"malformed", "not.a-jwt", "^malformed token$"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := g.post(t, c.token, toolsCall("echo"), nil)
+			a.want(t, http.StatusUnauthorized, "invalid_token", map[string]string{
+				"scheme": "Bearer", "error": "invalid_token", "error_description": a.challenge["error_description"], "resource_metadata": testMetadata,
+			})
+			if !regexp.MustCompile(c.reason).MatchString(a.challenge["error_description"]) || a.body["error_description"] != a.challenge["error_description"] {
+				t.Fatalf("description %q (body %q), want %s", a.challenge["error_description"], a.body["error_description"], c.reason)
+			}
+		})
+	}
+	if g.calls.Load() != 0 {
+		t.Fatalf("%d calls reached a tool", g.calls.Load())
+	}
+	if n := iss.fetches.Load(); n > 2 {
+		t.Fatalf("the JWKS was fetched %d times: it is cached (one refetch for the unknown kid)", n)
+	}
+}
+
+// TestBearerTokenMissing: no token, or not a bearer one, gets the 401 that
+// points at the metadata and names the server-wide scopes.
+func TestBearerTokenMissing(t *testing.T) {
+	g := newGateServer(t, nil)
+	for _, header := range []string{"", "Bearer ", "Basic YWxpY2U6c2VjcmV0"} {
+		a := g.post(t, "", toolsList(), map[string]string{"Authorization": header})
+		a.want(t, http.StatusUnauthorized, "invalid_token", map[string]string{"scheme": "Bearer", "resource_metadata": testMetadata, "scope": "links.read"})
+		if a.body["error_description"] != "no bearer token" {
+			t.Fatalf("%q: %v", header, a.body)
+		}
+	}
+}
+
+// TestBearerTokenAccepted: valid tokens (ES256, RS256, aud in an array,
+// expired within the leeway) reach the tool, whose IdentityFromRequest is
+// the token's subject and claims; the JWKS is fetched once.
+func TestBearerTokenAccepted(t *testing.T) {
+	g := newGateServer(t, nil)
+	iss := g.iss
+	tokens := map[string]string{
+		"ES256":         iss.valid(t, "alice"),
+		"RS256":         iss.token(t, "RS256", "rsa-1", false, iss.claims("alice", nil)),
+		"aud array":     iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"aud": []string{"https://other.example.test", testPublicURL}})),
+		"within leeway": iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"exp": time.Now().Add(-5 * time.Second).Unix()})),
+		"no kid":        iss.token(t, "ES256", "", false, iss.claims("alice", nil)),
+	}
+	for name, token := range tokens {
+		t.Run(name, func(t *testing.T) {
+			cs := connectWithToken(t, g.url, token, "2026-07-28")
+			res := callTool(t, cs, "echo", map[string]any{}, nil)
+			if res.IsError || textOf(res, 0) != "alice "+testIssuerURL {
+				t.Fatalf("%v %q", res.IsError, textOf(res, 0))
+			}
+		})
+	}
+	if n := iss.fetches.Load(); n != 1 {
+		t.Fatalf("the JWKS was fetched %d times, want 1", n)
+	}
+}
+
+// TestIntrospection: an opaque token verified by the hook; nil means not
+// active.
+func TestIntrospection(t *testing.T) {
+	g := newGateServer(t, func(o *HTTPOptions) {
+		o.Auth = &AuthOptions{AuthorizationServers: []string{testIssuerURL}, Introspect: func(_ context.Context, token string) (*Identity, error) {
+			if token != "opaque-alice" {
+				return nil, nil
+			}
+			return &Identity{Subject: "alice", Scopes: []string{"links.read"}, Claims: map[string]any{"iss": "introspected"}}, nil
+		}}
+	})
+	g.post(t, "opaque-bob", toolsList(), nil).want(t, http.StatusUnauthorized, "invalid_token", map[string]string{
+		"scheme": "Bearer", "error": "invalid_token", "error_description": "token is not active", "resource_metadata": testMetadata,
+	})
+	cs := connectWithToken(t, g.url, "opaque-alice", "2026-07-28")
+	if res := callTool(t, cs, "echo", map[string]any{}, nil); textOf(res, 0) != "alice introspected" {
+		t.Fatalf("%q", textOf(res, 0))
+	}
+}
+
+// connectWithToken connects an SDK client sending token on every request.
+func connectWithToken(t testing.TB, url, token, version string) *mcp.ClientSession {
+	t.Helper()
+	client := &http.Client{Transport: bearerTransport{token}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client, DisableStandaloneSSE: true},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
