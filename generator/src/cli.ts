@@ -24,6 +24,7 @@ Options (opt: in buf.gen.yaml, --ai-tools_opt= for protoc; comma-separated):
   target=go|ts|py          the language to write (default go)
   mcp=true                 also write the MCP servers
   tools=annotated|all      all: every unary and server-streaming RPC is a tool
+  unannotated_tools=read-only-run|run|ask  which unannotated tools ask for an approval
   include=PATTERN          only the methods matching one entry (repeatable)
   exclude=PATTERN          never the methods matching one entry (repeatable)
   trim_prefix=PACKAGE      taken off the full names tool names come from

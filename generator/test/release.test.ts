@@ -283,7 +283,7 @@ describe("the annotation protos' contract (scripts/proto-contract.mjs)", () => {
     expect(node("proto-contract.mjs", ...released).status).toBe(0);
     const dir = editedModule(
       "bool auto_execute = 4;",
-      "bool auto_execute = 4;\n  bool dry_run = 7;",
+      "bool auto_execute = 4;\n  bool dry_run = 8;",
     );
     expect(
       node("proto-contract.mjs", "--proto", dir, "--baseline", baseline).status,
@@ -331,9 +331,9 @@ describe("the annotation protos' contract (scripts/proto-contract.mjs)", () => {
   it("refuses a ToolDefinition field at a number the companion's message uses", () => {
     const dir = editedModule(
       "bool auto_execute = 4;",
-      "bool auto_execute = 4;\n  bool dry_run = 7;",
+      "bool auto_execute = 4;\n  bool dry_run = 8;",
     );
-    // Without the companion using 7, the addition is fine.
+    // Without the companion using 8, the addition is fine.
     expect(node("proto-contract.mjs", "--proto", dir).status).toBe(0);
     const include = temp();
     mkdirSync(join(include, "ai/context/v1"), { recursive: true });
@@ -341,15 +341,15 @@ describe("the annotation protos' contract (scripts/proto-contract.mjs)", () => {
       join(include, "ai/context/v1/rpc_tool.proto"),
       companion.replace(
         "bool strict = 3;",
-        "bool strict = 3;\n  string audience = 7;",
+        "bool strict = 3;\n  string audience = 8;",
       ),
     );
     const r = node("proto-contract.mjs", "--proto", dir, "--include", include);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
-      'ToolDefinition field 7 is "dry_run" (TYPE_BOOL), the companion\'s is "audience" (TYPE_STRING)',
+      'ToolDefinition field 8 is "dry_run" (TYPE_BOOL), the companion\'s is "audience" (TYPE_STRING)',
     );
-    expect(r.stderr).toContain("(it uses 1, 2, 3, 7)");
+    expect(r.stderr).toContain("(it uses 1, 2, 3, 8)");
   });
 });
 
