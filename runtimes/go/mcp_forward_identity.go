@@ -29,9 +29,30 @@ type ForwardIdentity struct {
 }
 
 // WithForwardIdentity sends the caller's identity to the gRPC server with
-// each call (default: nothing).
+// each call (default: nothing). A key of f.Metadata that cannot be a gRPC
+// metadata key panics, naming it.
 func WithForwardIdentity(f ForwardIdentity) MCPOption {
+	for key := range f.Metadata {
+		if err := checkMetadataKey(key); err != nil {
+			panic(err.Error())
+		}
+	}
 	return func(o *mcpOptions) { o.forward = f }
+}
+
+// checkMetadataKey refuses a key gRPC would not send: characters other
+// than a-z, 0-9, "-", "_" and "." (upper case is lowered), the reserved
+// prefix "grpc-" and the binary suffix "-bin".
+func checkMetadataKey(key string) error {
+	k := strings.ToLower(key)
+	bad := k == "" || strings.HasPrefix(k, "grpc-") || strings.HasSuffix(k, "-bin")
+	for _, r := range k {
+		bad = bad || !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}
+	if bad {
+		return fmt.Errorf("forward identity: metadata key %s cannot be sent; use letters, digits, \"-\", \"_\" or \".\", not the prefix \"grpc-\" nor the suffix \"-bin\"", quote(key))
+	}
+	return nil
 }
 
 // outgoing is ctx with the metadata of f for the caller id.
@@ -50,6 +71,9 @@ func (f ForwardIdentity) outgoing(ctx context.Context, id *Identity) (context.Co
 			return nil, err
 		}
 		for key, v := range creds {
+			if err := checkMetadataKey(key); err != nil {
+				return nil, err
+			}
 			kv = append(kv, strings.ToLower(key), v)
 		}
 	}

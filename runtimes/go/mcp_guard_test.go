@@ -410,6 +410,22 @@ func TestMCPForwardIdentity(t *testing.T) {
 	}
 }
 
+// TestForwardIdentityKeys: a metadata key gRPC cannot send panics at
+// WithForwardIdentity, naming it.
+func TestForwardIdentityKeys(t *testing.T) {
+	for _, key := range []string{"x user", "grpc-user", "x-user-bin", "x/user", ""} {
+		func() {
+			defer func() {
+				if r, _ := recover().(string); !strings.Contains(r, "metadata key "+quote(key)+" cannot be sent") {
+					t.Errorf("%q: panic %q", key, r)
+				}
+			}()
+			WithForwardIdentity(ForwardIdentity{Metadata: map[string]string{key: "sub"}})
+		}()
+	}
+	WithForwardIdentity(ForwardIdentity{Metadata: map[string]string{"X-User_Id.v1": "sub"}})
+}
+
 // TestMCPRateLimit: per subject, a token bucket of callsPerMinute.
 func TestMCPRateLimit(t *testing.T) {
 	conn, srv := startServer(t)
