@@ -13,6 +13,7 @@ import {
   createMcpToolServer,
   serveHttp,
   type ApprovalRequest,
+  type AuditRecord,
   type McpToolServerOptions,
   type RunningHttpServer,
 } from "../../src/mcp/index.js";
@@ -176,11 +177,16 @@ describe.each(revisions)("approvals, %s", (revision) => {
       answer: { action: "accept", content: { approve: true } },
       asked: [],
     };
-    const url = await serve();
+    const audit: AuditRecord[] = [];
+    const url = await serve({ audit: (a) => audit.push(a) });
     const client = await connect(url, revision, user);
     const args = createArgs();
     const r = await callTool(client, "accounts_create", args);
     expect(r.isError).toBeFalsy();
+    // One record for the call: the round that asked is not one.
+    expect(audit.map((a) => [a.tool, a.outcome])).toEqual([
+      ["accounts_create", "ok"],
+    ]);
     expect(r.structuredContent).toMatchObject({
       account: { id: "acct-1", name: "approved" },
     });
