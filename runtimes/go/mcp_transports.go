@@ -20,23 +20,15 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 )
 
-// newMCPTransportHandler serves server over streamable HTTP in both
-// protocol revisions (NewMCPHTTPHandler), with the SDK options base (the
-// HTTP gate's body limit, and its own Host check instead of the SDK's): a
-// request of 2026-07-28 or later (its MCP-Protocol-Version header) is
-// stateless, its conversation a handle the client passes back; older
-// clients get sessions (Mcp-Session-Id), one conversation each, closed
-// after 30 minutes idle.
-func newMCPTransportHandler(server *mcp.Server, base mcp.StreamableHTTPOptions) http.Handler {
+// NewMCPHTTPHandler serves server over streamable HTTP in both protocol
+// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
+// header) is stateless, its conversation a handle the client passes back;
+// older clients get sessions (Mcp-Session-Id), one conversation each,
+// closed after DefaultConversationTTL idle.
+func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
-	sessionOpts, statelessOpts := base, base
-	sessionOpts.SessionTimeout = 30 * time.Minute
-	statelessOpts.Stateless = true
-	// The SDK ends a stateless call with its request, also where the tools
-	// are another package's (the runtime's gate in front of generated code).
-	statelessOpts.PropagateRequestCancellation = true
-	sessions := mcp.NewStreamableHTTPHandler(getServer, &sessionOpts)
-	stateless := mcp.NewStreamableHTTPHandler(getServer, &statelessOpts)
+	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The call of this request ends with it: a client that goes away
 		// cancels its gRPC call (the SDK does not, for stateless requests).
@@ -53,8 +45,8 @@ func newMCPTransportHandler(server *mcp.Server, base mcp.StreamableHTTPOptions) 
 }
 
 // httpCalls holds the context of each HTTP request in flight, by the id
-// newMCPTransportHandler puts in its header httpCallHeader (replacing any
-// value the client sent).
+// NewMCPHTTPHandler puts in its header httpCallHeader (replacing any value
+// the client sent).
 var (
 	httpCalls  sync.Map
 	httpCallID atomic.Uint64

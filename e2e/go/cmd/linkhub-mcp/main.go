@@ -10,21 +10,20 @@
 // Over HTTP it serves both protocol revisions (2025-11-25 sessions,
 // 2026-07-28 stateless with conversation handles), prints
 // "listening http://<host:port>/mcp" once it accepts connections (--http 0
-// takes a free port) and stops on SIGINT or SIGTERM.
+// takes a free port) and, on SIGINT or SIGTERM, refuses new requests and
+// lets the calls in flight finish. The HTTP gate's flags (http_flags.go):
+//
+//	linkhub-mcp --grpc 127.0.0.1:8080 --http 0 --public-url https://mcp.example.test/mcp \
+//	    --auth-issuer https://issuer.example.test --auth-jwks-url http://127.0.0.1:9000/jwks.json --auth-scopes links.read
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
-	"time"
 
 	"cloud.google.com/go/longrunning/autogen/longrunningpb"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +42,7 @@ func main() {
 	redisAddr := flag.String("redis", "", "keep the conversations in this Redis server, host:port (default: in memory)")
 	flag.Parse()
 	if *grpcAddr == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: linkhub-mcp --grpc host:port [--http port] [--handle-argument] [--redis host:port]")
+		fmt.Fprintln(os.Stderr, "usage: linkhub-mcp --grpc host:port [--http port] [--handle-argument] [--redis host:port] [flags; -h lists them]")
 		os.Exit(2)
 	}
 	if err := run(*grpcAddr, *httpAddr, *redisAddr, *handleArgument); err != nil {
@@ -88,28 +87,5 @@ func run(grpcAddr, httpAddr, redisAddr string, handleArgument bool) error {
 	if httpAddr == "" {
 		return server.Run(ctx, gentools.NewMCPStdioTransport())
 	}
-
-	if !strings.Contains(httpAddr, ":") {
-		httpAddr = "127.0.0.1:" + httpAddr
-	}
-	lis, err := net.Listen("tcp", httpAddr)
-	if err != nil {
-		return err
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", gentools.NewMCPHTTPHandler(server))
-	srv := &http.Server{Handler: mux}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if srv.Shutdown(shutdown) != nil {
-			_ = srv.Close()
-		}
-	}()
-	fmt.Printf("listening http://%s/mcp\n", lis.Addr())
-	if err := srv.Serve(lis); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serveHTTP(ctx, server, httpAddr)
 }

@@ -1,4 +1,4 @@
-package aitools
+package mcphttp
 
 import (
 	"context"
@@ -66,8 +66,8 @@ func TestBearerTokenMissing(t *testing.T) {
 }
 
 // TestBearerTokenAccepted: valid tokens (ES256, RS256, aud in an array,
-// expired within the leeway) reach the tool, whose IdentityFromRequest is
-// the token's subject and claims; the JWKS is fetched once.
+// expired within the leeway) reach the tool, whose TokenInfo holds the
+// token's subject and claims (what the generated IdentityFromRequest reads); the JWKS is fetched once.
 func TestBearerTokenAccepted(t *testing.T) {
 	g := newGateServer(t, nil)
 	iss := g.iss
@@ -81,9 +81,9 @@ func TestBearerTokenAccepted(t *testing.T) {
 	for name, token := range tokens {
 		t.Run(name, func(t *testing.T) {
 			cs := connectWithToken(t, g.url, token, "2026-07-28")
-			res := callTool(t, cs, "echo", map[string]any{}, nil)
-			if res.IsError || textOf(res, 0) != "alice "+testIssuerURL {
-				t.Fatalf("%v %q", res.IsError, textOf(res, 0))
+			res := call(t, cs, "echo")
+			if res.IsError || text(res) != "alice "+testIssuerURL {
+				t.Fatalf("%v %q", res.IsError, text(res))
 			}
 		})
 	}
@@ -107,8 +107,8 @@ func TestIntrospection(t *testing.T) {
 		"scheme": "Bearer", "error": "invalid_token", "error_description": "token is not active", "resource_metadata": testMetadata,
 	})
 	cs := connectWithToken(t, g.url, "opaque-alice", "2026-07-28")
-	if res := callTool(t, cs, "echo", map[string]any{}, nil); textOf(res, 0) != "alice introspected" {
-		t.Fatalf("%q", textOf(res, 0))
+	if res := call(t, cs, "echo"); text(res) != "alice introspected" {
+		t.Fatalf("%q", text(res))
 	}
 }
 
@@ -130,6 +130,8 @@ type bearerTransport struct{ token string }
 
 func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
+	if b.token != "" {
+		r.Header.Set("Authorization", "Bearer "+b.token)
+	}
 	return http.DefaultTransport.RoundTrip(r)
 }

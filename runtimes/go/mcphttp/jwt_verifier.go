@@ -1,4 +1,4 @@
-package aitools
+package mcphttp
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package aitools
+package mcphttp
 
 import (
 	"context"
@@ -134,10 +134,10 @@ func newGateServer(t testing.TB, change func(*HTTPOptions)) *gateServer {
 	server := mcp.NewServer(&mcp.Implementation{Name: "gate-test", Version: "1.0.0"}, nil)
 	handler := func(_ context.Context, req *mcp.CallToolRequest, _ map[string]any) (*mcp.CallToolResult, any, error) {
 		g.calls.Add(1)
-		id := IdentityFromRequest(req)
+		// What the generated IdentityFromRequest reads.
 		text := "anonymous"
-		if id != nil {
-			text = id.Subject + " " + id.Claims["iss"].(string)
+		if info := req.Extra.TokenInfo; info != nil {
+			text = info.UserID + " " + info.Extra["claims"].(map[string]any)["iss"].(string)
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	}
@@ -267,4 +267,31 @@ func (a answer) want(t *testing.T, status int, code string, challenge map[string
 	if challenge != nil && len(a.challenge) != len(challenge) {
 		t.Fatalf("WWW-Authenticate %v, want exactly %v", a.challenge, challenge)
 	}
+}
+
+// connectHTTP connects an SDK client of protocol version, without a token.
+func connectHTTP(t testing.TB, url, version string) *mcp.ClientSession {
+	t.Helper()
+	return connectWithToken(t, url, "", version)
+}
+
+// call calls a tool without arguments; it fails the test on a protocol
+// error.
+func call(t testing.TB, cs *mcp.ClientSession, name string) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+// text is the result's first text, "" when it has none.
+func text(res *mcp.CallToolResult) string {
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			return t.Text
+		}
+	}
+	return ""
 }

@@ -1,4 +1,4 @@
-package aitools
+package mcphttp
 
 import (
 	"context"
@@ -79,8 +79,8 @@ func TestServeRefusals(t *testing.T) {
 	// Explicitly open, or with auth, a non-loopback address serves.
 	url, stop := serve(t, newEchoServer(), "0.0.0.0:0", HTTPOptions{AllowUnauthenticated: true, AllowedHosts: []string{"127.0.0.1"}})
 	url = "http://127.0.0.1:" + url[strings.LastIndex(url, ":")+1:] // it listens on [::]
-	if res := callTool(t, connectHTTP(t, url, "2026-07-28"), "echo", map[string]any{}, nil); textOf(res, 0) != "ok" {
-		t.Fatal(textOf(res, 0))
+	if res := call(t, connectHTTP(t, url, "2026-07-28"), "echo"); text(res) != "ok" {
+		t.Fatal(text(res))
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestServeDrain(t *testing.T) {
 	default:
 	}
 	close(release)
-	if res := <-held; res == nil || textOf(res, 0) != "held" {
+	if res := <-held; res == nil || text(res) != "held" {
 		t.Fatalf("the held call: %+v", res)
 	}
 	if err := <-stopped; err != nil {

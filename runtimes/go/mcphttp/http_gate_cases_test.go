@@ -1,4 +1,4 @@
-package aitools
+package mcphttp
 
 import (
 	"net/http"
@@ -37,8 +37,8 @@ func TestScopeRefused(t *testing.T) {
 		t.Fatalf("%d calls reached a tool", g.calls.Load())
 	}
 	cs := connectWithToken(t, g.url, iss.valid(t, "alice"), "2026-07-28")
-	if res := callTool(t, cs, "links_archive", map[string]any{}, nil); res.IsError {
-		t.Fatal(textOf(res, 0))
+	if res := call(t, cs, "links_archive"); res.IsError {
+		t.Fatal(text(res))
 	}
 }
 
@@ -126,8 +126,8 @@ func TestSessionBoundToSubject(t *testing.T) {
 	if cs.ID() == "" {
 		t.Fatal("no session")
 	}
-	if res := callTool(t, cs, "echo", map[string]any{}, nil); textOf(res, 0) != "alice "+testIssuerURL {
-		t.Fatalf("%q", textOf(res, 0))
+	if res := call(t, cs, "echo"); text(res) != "alice "+testIssuerURL {
+		t.Fatalf("%q", text(res))
 	}
 	calls := g.calls.Load()
 	for _, c := range []struct{ subject, session string }{{"bob", cs.ID()}, {"alice", "not-a-session"}} {

@@ -1,4 +1,4 @@
-package aitools
+package mcphttp
 
 import (
 	"context"
@@ -12,29 +12,26 @@ import (
 )
 
 // NewMCPHTTPHandler serves server over streamable HTTP in both protocol
-// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
-// header) is stateless, its conversation a handle the client passes back;
-// older clients get sessions (Mcp-Session-Id), one conversation each,
-// closed after 30 minutes idle.
-//
-// With options (one HTTPOptions) every request passes the gate of
-// ServeMCPHTTP first (Host and Origin allow-lists, body limit, bearer
-// token, per-tool scopes, sessions bound to their subject) and the
+// revisions, as the generated NewMCPHTTPHandler does (2026-07-28 requests
+// stateless, older clients in sessions), each request passing the gate of
+// ServeMCPHTTP first: Host and Origin allow-lists, body limit, bearer
+// token, per-tool scopes, sessions bound to their subject. With Auth the
 // protected resource metadata is served at its well-known paths: mount
 // the handler at "/" or at those paths too. Its address being the
-// application's, a host that is not loopback is not refused here. Options
-// that cannot work (Auth without PublicURL) panic.
+// application's, a host that is not loopback is not refused here; options
+// that cannot work (Auth without PublicURL) panic. Without options it is
+// the gate's defaults (loopback Host and Origin, 4 MiB bodies, no token).
 func NewMCPHTTPHandler(server *mcp.Server, opts ...HTTPOptions) http.Handler {
 	switch len(opts) {
 	case 0:
-		return newMCPTransportHandler(server, mcp.StreamableHTTPOptions{})
+		return newHTTPGate(context.Background(), server, HTTPOptions{}.withDefaults(), "", true)
 	case 1:
 	default:
-		panic("aitools.NewMCPHTTPHandler: pass one HTTPOptions at most")
+		panic("mcphttp.NewMCPHTTPHandler: pass one HTTPOptions at most")
 	}
 	o := opts[0]
 	if err := checkHTTPOptions(o, "", false); err != nil {
-		panic("aitools.NewMCPHTTPHandler: " + err.Error())
+		panic("mcphttp.NewMCPHTTPHandler: " + err.Error())
 	}
 	loopback := true
 	if o.PublicURL != "" {

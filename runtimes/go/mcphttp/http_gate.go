@@ -1,4 +1,4 @@
-package aitools
+package mcphttp
 
 import (
 	"bytes"
@@ -50,13 +50,8 @@ func newHTTPGate(ctx context.Context, server *mcp.Server, o HTTPOptions, path st
 		auth:       o.Auth,
 		toolScopes: o.ToolScopes,
 		sessions:   newSessionBinding(),
-		// The SDK's localhost check would refuse a proxy's Host on a
-		// loopback port; the gate's allow-list replaces it.
-		inner:   newMCPTransportHandler(server, mcp.StreamableHTTPOptions{MaxRequestBodyBytes: o.MaxBodyBytes, DisableLocalhostProtection: true}),
-		streams: map[*http.Request]context.CancelFunc{},
-	}
-	if g.toolScopes == nil {
-		g.toolScopes = MCPRequiredScopes(server)
+		inner:      newTransportHandler(server, o.MaxBodyBytes),
+		streams:    map[*http.Request]context.CancelFunc{},
 	}
 	if a := o.Auth; a != nil {
 		all := [][]string{a.Scopes}
@@ -177,24 +172,6 @@ func (g *httpGate) authenticate(w http.ResponseWriter, r *http.Request) *Identit
 		return nil
 	}
 	return id
-}
-
-// tokenInfoOf is the SDK's form of id (IdentityFromRequest reads it).
-func tokenInfoOf(id *Identity) *auth.TokenInfo {
-	return &auth.TokenInfo{
-		UserID:     id.Subject,
-		Scopes:     id.Scopes,
-		Expiration: id.ExpiresAt,
-		Extra:      map[string]any{"claims": id.Claims, "identity": id},
-	}
-}
-
-// subjectOf is the subject of id, "" without auth.
-func subjectOf(id *Identity) string {
-	if id == nil {
-		return ""
-	}
-	return id.Subject
 }
 
 // openStream makes *r end when the server starts draining (a GET event

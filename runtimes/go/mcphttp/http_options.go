@@ -1,4 +1,4 @@
-package aitools
+package mcphttp
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // HTTPOptions configure the MCP HTTP endpoint of ServeMCPHTTP and
 // NewMCPHTTPHandler (docs/production.md). The zero value serves anyone
-// who can reach a loopback port, as NewMCPHTTPHandler(server) always has.
+// who can reach a loopback port, as the generated NewMCPHTTPHandler does.
 type HTTPOptions struct {
 	// PublicURL is the URL clients use, e.g. "https://tools.example.com/mcp":
 	// the "resource" of the protected resource metadata (RFC 9728) and the
@@ -44,9 +44,10 @@ type HTTPOptions struct {
 	Path string
 	// ToolScopes are the scopes each tool needs (tool name → scopes), which
 	// the token must hold for a tools/call of that tool (403
-	// insufficient_scope). Default: MCPRequiredScopes(server) of this
-	// package. Tools registered by generated code are that package's: pass
-	// gentools.MCPRequiredScopes(server) after registering them.
+	// insufficient_scope), also listed in the metadata's scopes_supported:
+	// pass the generated MCPRequiredScopes(server) after registering the
+	// tools (the annotations' required_scopes and WithRequiredScopes). The
+	// generated tool layer refuses such a call too, as a tool error.
 	ToolScopes map[string][]string
 	// Listening, when set, is called once ServeMCPHTTP accepts connections,
 	// with the address it listens on (the port taken for port 0).
