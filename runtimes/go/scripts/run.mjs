@@ -82,7 +82,7 @@ step("protoc → internal/testpb");
 if (mode === "--generate") finish(mode);
 
 if (mode === "--bench") {
-  step("go test -run ^$ -bench . -benchmem");
+  step("go test -run ^$ -bench . -benchmem . ./mcphttp");
   await must("go", [
     "test",
     "-count=1",
@@ -92,6 +92,7 @@ if (mode === "--bench") {
     ".",
     "-benchmem",
     ".",
+    "./mcphttp",
   ]);
   finish(mode);
 }
