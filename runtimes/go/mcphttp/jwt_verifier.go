@@ -46,12 +46,22 @@ func newJWTVerifier(ctx context.Context, opts AuthOptions) *jwtVerifier {
 // verify returns the token's identity, or the check that failed in a few
 // words (never the token).
 func (v *jwtVerifier) verify(ctx context.Context, token string) (*Identity, string) {
-	keys, err := v.keySet(ctx)
-	if err != nil {
-		return nil, "could not get the issuer's signing keys"
+	// The key set is asked for once the token parses with an allowed
+	// algorithm: a malformed token fetches nothing.
+	var keysErr error
+	key := func(t *jwt.Token) (any, error) {
+		keys, err := v.keySet(ctx)
+		if err != nil {
+			keysErr = err
+			return nil, err
+		}
+		return (*keys).KeyfuncCtx(ctx)(t)
 	}
 	claims := jwt.MapClaims{}
-	parsed, err := v.parser.ParseWithClaims(token, claims, (*keys).KeyfuncCtx(ctx))
+	parsed, err := v.parser.ParseWithClaims(token, claims, key)
+	if keysErr != nil {
+		return nil, "could not get the issuer's signing keys"
+	}
 	if err != nil {
 		return nil, v.reason(parsed, err)
 	}

@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"testing"
 	"time"
@@ -134,4 +135,35 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Set("Authorization", "Bearer "+b.token)
 	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestKeySetFetchedForSignedTokensOnly: a malformed token, or one of an
+// algorithm not allowed, is refused without fetching the JWKS.
+func TestKeySetFetchedForSignedTokensOnly(t *testing.T) {
+	g := newGateServer(t, nil)
+	for _, token := range []string{"not.a-jwt", g.iss.token(t, "none", "ec-1", false, g.iss.claims("alice", nil))} {
+		g.post(t, token, toolsList(), nil).want(t, http.StatusUnauthorized, "invalid_token", nil)
+	}
+	if n := g.iss.fetches.Load(); n != 0 {
+		t.Fatalf("the JWKS was fetched %d times", n)
+	}
+}
+
+// TestJWKSDiscovery: without JWKSURL the keys are found through the
+// issuer's metadata (RFC 8414).
+func TestJWKSDiscovery(t *testing.T) {
+	keys := newTestIssuer(t)
+	issuer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/.well-known/oauth-authorization-server" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write([]byte(`{"issuer":"x","jwks_uri":"` + keys.jwksURL + `"}`))
+	}))
+	t.Cleanup(issuer.Close)
+	g := newGateServer(t, func(o *HTTPOptions) { o.Auth.Issuer, o.Auth.JWKSURL = issuer.URL, "" })
+	token := keys.token(t, "ES256", "ec-1", false, keys.claims("alice", map[string]any{"iss": issuer.URL}))
+	if res := call(t, connectWithToken(t, g.url, token, "2026-07-28"), "echo"); text(res) != "alice "+issuer.URL {
+		t.Fatalf("%q", text(res))
+	}
 }
