@@ -175,3 +175,62 @@ func TestServeConnectionLimit(t *testing.T) {
 func isReset(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "connection reset")
 }
+
+// TestServeDrainEndsEventStreams: a 2025-11-25 session's GET event stream
+// carries no call: the drain ends it rather than waiting out the grace.
+func TestServeDrainEndsEventStreams(t *testing.T) {
+	url, stop := serve(t, newEchoServer(), "127.0.0.1:0", HTTPOptions{ShutdownGrace: time.Hour})
+	cs := connectHTTP(t, url, "2025-11-25")
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %d", resp.StatusCode)
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	_, _ = io.Copy(io.Discard, resp.Body) // ends with the drain (else after an hour)
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoopbackAndHosts: what counts as loopback, and Host matching (a
+// listed name takes any port, host:port only that port, IPv6 bracketed,
+// any case).
+func TestLoopbackAndHosts(t *testing.T) {
+	for host, want := range map[string]bool{
+		"127.0.0.1": true, "127.8.9.10": true, "::1": true, "[::1]": true, "localhost": true, "LocalHost": true,
+		"0.0.0.0": false, "::": false, "": false, "10.0.0.1": false, "example.com": false, "localhost.example.com": false,
+	} {
+		if isLoopbackHost(host) != want {
+			t.Errorf("isLoopbackHost(%q) = %v", host, !want)
+		}
+	}
+	h := newHostOrigin(HTTPOptions{AllowedHosts: []string{"Tools.Example.com", "api.example.com:8443"}}, false)
+	for host, want := range map[string]bool{
+		"tools.example.com": true, "TOOLS.example.com:443": true, "api.example.com:8443": true,
+		"api.example.com": false, "api.example.com:443": false, "localhost": false, "evil.example.com": false,
+	} {
+		if h.hostAllowed(host) != want {
+			t.Errorf("hostAllowed(%q) = %v", host, !want)
+		}
+	}
+	d := newHostOrigin(HTTPOptions{}, true)
+	for host, want := range map[string]bool{"[::1]:8080": true, "127.0.0.1:1": true, "localhost": true, "[::2]:80": false, "127.0.0.2": false} {
+		if d.hostAllowed(host) != want {
+			t.Errorf("default hostAllowed(%q) = %v", host, !want)
+		}
+	}
+	for origin, want := range map[string]bool{"http://localhost:5173": true, "https://127.0.0.1": true, "http://[::1]:3000": true, "null": false, "file://localhost": false, "http://example.com": false} {
+		if d.originAllowed(origin) != want {
+			t.Errorf("default originAllowed(%q) = %v", origin, !want)
+		}
+	}
+}
