@@ -72,17 +72,7 @@ func newHTTPGate(ctx context.Context, server *mcp.Server, o HTTPOptions, path st
 }
 
 func (g *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if g.draining.Load() {
-		w.Header().Set("Connection", "close")
-		writeRefusal(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another instance")
-		return
-	}
-	if !g.hosts.hostAllowed(r.Host) {
-		writeRefusal(w, http.StatusForbidden, "forbidden_host", "host "+quote(r.Host)+" is not served here")
-		return
-	}
-	if origin := r.Header.Get("Origin"); origin != "" && !g.hosts.originAllowed(origin) {
-		writeRefusal(w, http.StatusForbidden, "forbidden_origin", "origin "+quote(origin)+" is not allowed")
+	if !g.admit(w, r) {
 		return
 	}
 	if g.prm != nil && g.prm.serves(r) {
@@ -99,11 +89,7 @@ func (g *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var id *Identity
 	if g.auth != nil {
-		if id = g.authenticate(w, r); id == nil {
-			return
-		}
-		if s := callNeedingScope(body, g.toolScopes, id.Scopes); s != nil {
-			g.challenges.insufficientScope(w, sortedScopes(g.auth.Scopes, s.needed), s.description())
+		if id = g.authorize(w, r, body); id == nil {
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), gateTokenKey{}, tokenInfoOf(id)))
@@ -114,11 +100,30 @@ func (g *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodGet {
-		defer g.openStream(&r)()
+		var closed func()
+		r, closed = g.openStream(r)
+		defer closed()
 	}
 	g.inner.ServeHTTP(&sessionRecorder{ResponseWriter: w, record: func(h http.Header, status int) {
 		g.sessions.record(r, h, status, subject)
 	}}, r)
+}
+
+// admit refuses a request while draining (503), or from a Host or an
+// Origin not listed (403).
+func (g *httpGate) admit(w http.ResponseWriter, r *http.Request) bool {
+	switch origin := r.Header.Get("Origin"); {
+	case g.draining.Load():
+		w.Header().Set("Connection", "close")
+		writeRefusal(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another instance")
+	case !g.hosts.hostAllowed(r.Host):
+		writeRefusal(w, http.StatusForbidden, "forbidden_host", "host "+quote(r.Host)+" is not served here")
+	case origin != "" && !g.hosts.originAllowed(origin):
+		writeRefusal(w, http.StatusForbidden, "forbidden_origin", "origin "+quote(origin)+" is not allowed")
+	default:
+		return true
+	}
+	return false
 }
 
 // readBody reads the body whole, up to the limit (413 over it, nothing
@@ -146,9 +151,9 @@ func (g *httpGate) readBody(w http.ResponseWriter, r *http.Request) ([]byte, boo
 	return body, true
 }
 
-// authenticate verifies the bearer token, answering 401 or 403 itself when
-// it does not pass (nil then).
-func (g *httpGate) authenticate(w http.ResponseWriter, r *http.Request) *Identity {
+// authorize verifies the bearer token and the scopes of the calls in body,
+// answering 401 or 403 itself when they do not pass (nil then).
+func (g *httpGate) authorize(w http.ResponseWriter, r *http.Request, body []byte) *Identity {
 	fields := strings.Fields(r.Header.Get("Authorization"))
 	if len(fields) != 2 || !strings.EqualFold(fields[0], "bearer") {
 		g.challenges.noToken(w)
@@ -171,20 +176,24 @@ func (g *httpGate) authenticate(w http.ResponseWriter, r *http.Request) *Identit
 		g.challenges.insufficientScope(w, sortedScopes(g.auth.Scopes), "the token lacks scope "+quote(strings.Join(missing, " ")))
 		return nil
 	}
+	if s := callNeedingScope(body, g.toolScopes, id.Scopes); s != nil {
+		g.challenges.insufficientScope(w, sortedScopes(g.auth.Scopes, s.needed), s.description())
+		return nil
+	}
 	return id
 }
 
-// openStream makes *r end when the server starts draining (a GET event
-// stream carries no call) and returns its cleanup.
-func (g *httpGate) openStream(r **http.Request) func() {
-	ctx, cancel := context.WithCancel((*r).Context())
-	*r = (*r).WithContext(ctx)
+// openStream is r ending when the server starts draining (a GET event
+// stream carries no call), and its cleanup.
+func (g *httpGate) openStream(r *http.Request) (*http.Request, func()) {
+	ctx, cancel := context.WithCancel(r.Context())
+	r = r.WithContext(ctx)
 	g.streamsMu.Lock()
-	g.streams[*r] = cancel
+	g.streams[r] = cancel
 	g.streamsMu.Unlock()
-	return func() {
+	return r, func() {
 		g.streamsMu.Lock()
-		delete(g.streams, *r)
+		delete(g.streams, r)
 		g.streamsMu.Unlock()
 		cancel()
 	}
