@@ -79,7 +79,8 @@ func (g *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.prm.ServeHTTP(w, r)
 		return
 	}
-	if g.path != "" && r.URL.Path != g.path {
+	// Without auth there is no metadata: its paths are not the endpoint.
+	if (g.path != "" && r.URL.Path != g.path) || strings.HasPrefix(r.URL.Path, protectedResourcePath) {
 		http.NotFound(w, r)
 		return
 	}

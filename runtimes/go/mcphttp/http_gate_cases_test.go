@@ -64,8 +64,8 @@ func TestProtectedResourceMetadata(t *testing.T) {
 	// Without auth there is nothing to describe.
 	open := newGateServer(t, func(o *HTTPOptions) { o.Auth = nil })
 	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(open.url, "/mcp")+"/.well-known/oauth-protected-resource", nil)
-	if a := send(t, req); a.status == http.StatusOK {
-		t.Fatalf("metadata served without auth: %v", a.body)
+	if a := send(t, req); a.status != http.StatusNotFound {
+		t.Fatalf("metadata without auth: %d %v, want 404", a.status, a.body)
 	}
 }
 
