@@ -24,6 +24,7 @@ func TestMCPListsEveryHint(t *testing.T) {
 		"links_update":        change,
 		"links_delete":        {false, true, true}, // IDEMPOTENT
 		"links_export":        change,
+		"links_archive":       change, // "Archive" is no AIP read or create verb
 		"page_themes_create":  create,
 		"page_themes_list":    read,
 		"page_themes_update":  change,
