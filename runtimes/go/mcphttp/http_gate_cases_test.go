@@ -152,3 +152,24 @@ func TestDrainRefusesNewRequests(t *testing.T) {
 		t.Fatal("the connection stays open")
 	}
 }
+
+// TestScopeCheckReadsKeysAsTheSDK: a tools/call whose keys repeat "method"
+// or "name" in another case is checked for the tool the SDK calls (it
+// matches keys by exact case): 403, nothing reaches a tool. encoding/json
+// took "Method" or "NAME" and let links_archive run.
+func TestScopeCheckReadsKeysAsTheSDK(t *testing.T) {
+	g := newGateServer(t, nil)
+	readOnly := g.iss.token(t, "ES256", "ec-1", false, g.iss.claims("alice", map[string]any{"scope": "links.read"}))
+	bodies := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","Method":"x","params":{"name":"links_archive","arguments":{},` + rpcMeta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"links_archive","NAME":"echo","arguments":{},` + rpcMeta + `}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"links_archive","Name":"echo","arguments":{},` + rpcMeta + `}}]`,
+	}
+	for _, body := range bodies {
+		a := g.post(t, readOnly, body, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "links_archive"})
+		a.want(t, http.StatusForbidden, "insufficient_scope", nil)
+	}
+	if g.calls.Load() != 0 {
+		t.Fatalf("%d calls reached a tool", g.calls.Load())
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	sdkjson "github.com/segmentio/encoding/json"
 )
 
 // scopeRefusal is a tools/call whose tool needs scopes the token lacks.
@@ -17,7 +19,10 @@ type scopeRefusal struct {
 // callNeedingScope peeks a JSON-RPC body (a message or a batch) for the
 // first tools/call whose tool (toolScopes) needs a scope not in held; nil
 // when none does, or the body is not JSON-RPC (the SDK answers that).
-// Comparison is exact.
+// Comparison is exact. The body is read as the go-sdk reads it (keys
+// matched by exact case, the last of duplicates winning), so that the
+// gate checks the very tool the SDK will call: encoding/json would take
+// "Method" or "NAME" for "method" or "name".
 func callNeedingScope(body []byte, toolScopes map[string][]string, held []string) *scopeRefusal {
 	if len(toolScopes) == 0 {
 		return nil
@@ -25,7 +30,7 @@ func callNeedingScope(body []byte, toolScopes map[string][]string, held []string
 	body = bytes.TrimSpace(body)
 	var messages []json.RawMessage
 	if len(body) > 0 && body[0] == '[' {
-		if json.Unmarshal(body, &messages) != nil {
+		if decodeAsSDK(body, &messages) != nil {
 			return nil
 		}
 	} else {
@@ -38,7 +43,7 @@ func callNeedingScope(body []byte, toolScopes map[string][]string, held []string
 				Name string `json:"name"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(raw, &msg) != nil || msg.Method != "tools/call" {
+		if decodeAsSDK(raw, &msg) != nil || msg.Method != "tools/call" {
 			continue
 		}
 		needed := toolScopes[msg.Params.Name]
@@ -47,6 +52,14 @@ func callNeedingScope(body []byte, toolScopes map[string][]string, held []string
 		}
 	}
 	return nil
+}
+
+// decodeAsSDK decodes data into v as the go-sdk's internal/json does:
+// segmentio/encoding/json matching struct fields by exact case.
+func decodeAsSDK(data []byte, v any) error {
+	dec := sdkjson.NewDecoder(bytes.NewReader(data))
+	dec.DontMatchCaseInsensitiveStructFields()
+	return dec.Decode(v)
 }
 
 // description is the refusal's text for the client.
