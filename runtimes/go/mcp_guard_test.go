@@ -114,14 +114,14 @@ func wantResult(t *testing.T, res *mcp.CallToolResult, isError bool, text string
 }
 
 // TestConversationKeyVectors runs the conversationKey cases of
-// e2e/vectors/mcp/security.json.
+// e2e/vectors/security/security.json.
 func TestConversationKeyVectors(t *testing.T) {
 	type vector struct {
 		ConversationKey []struct{ Handle, Subject, Key string } `json:"conversationKey"`
 	}
-	cases := loadVectors[vector](t, "mcp")["security.json"].ConversationKey
+	cases := loadVectors[vector](t, "security")["security.json"].ConversationKey
 	if len(cases) == 0 {
-		t.Fatal("no conversationKey cases in e2e/vectors/mcp/security.json")
+		t.Fatal("no conversationKey cases in e2e/vectors/security/security.json")
 	}
 	for _, c := range cases {
 		if got := conversationKey(c.Handle, c.Subject); got != c.Key {

@@ -489,9 +489,6 @@ func TestMCPCallArgumentVectors(t *testing.T) {
 		t.Fatal("no e2e/vectors/mcp vectors")
 	}
 	for _, file := range sortedKeys(vectors) {
-		if file == "security.json" { // the HTTP gate's cases (mcp_guard_test.go runs its conversationKey cases)
-			continue
-		}
 		vec := vectors[file]
 		if vec.Tool != accountsWatch.Name {
 			t.Fatalf("%s: tool %q", file, vec.Tool)

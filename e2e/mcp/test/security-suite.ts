@@ -1,5 +1,5 @@
 // The security suite of one language's HTTP server (issue 33): every case
-// of e2e/vectors/mcp/security.json, then approvals, limits and audit,
+// of e2e/vectors/security/security.json, then approvals, limits and audit,
 // identity to the backend (over TLS too), the start-up refusal and a
 // graceful shutdown. Each language's file has its own gRPC test server, so
 // that the request log (the evidence that nothing reached the backend)
@@ -191,7 +191,7 @@ export function describeSecurity(name: LanguageName): void {
     await issuer?.close();
   });
 
-  describe(`${name}: e2e/vectors/mcp/security.json`, () => {
+  describe(`${name}: e2e/vectors/security/security.json`, () => {
     const server = once(() => start(vectorFlags(issuer)));
 
     it.each(securityVector.cases)("$name", async (c) => {

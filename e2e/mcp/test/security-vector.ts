@@ -1,4 +1,4 @@
-// e2e/vectors/mcp/security.json (its format: e2e/vectors/README.md), and
+// e2e/vectors/security/security.json (its format: e2e/vectors/README.md), and
 // how one of its cases is sent to a running server and checked.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -22,6 +22,10 @@ export interface VectorRequest {
   rpc?: "tools/list" | "tools/call";
   tool?: string;
   arguments?: unknown;
+  /** The whole `params` of the tools/call, sent as written (`_meta` added). */
+  params?: Record<string, unknown>;
+  /** The conversation handle sent; `$handle` is the one of `setup: "link"`. */
+  handle?: string;
   revision?: Revision;
   batch?: boolean;
   method?: string;
@@ -38,6 +42,8 @@ export interface VectorExpect {
   text?: string;
   json?: unknown;
   cacheControl?: string;
+  /** Response headers (lower-case names) and their exact values. */
+  headers?: Record<string, string>;
   reachedServer?: boolean;
 }
 
@@ -72,7 +78,7 @@ export interface SecurityVector {
 /** The vector, read. */
 export const securityVector = JSON.parse(
   readFileSync(
-    path.join(repoRoot, "e2e", "vectors", "mcp", "security.json"),
+    path.join(repoRoot, "e2e", "vectors", "security", "security.json"),
     "utf8",
   ),
 ) as SecurityVector;
@@ -241,6 +247,8 @@ export async function runCase(c: VectorCase, t: CaseTarget): Promise<void> {
       },
     });
   } else {
+    if (r.handle !== undefined)
+      handle = r.handle.replace("$handle", handle ?? "");
     const meta =
       handle === undefined ? {} : { "ai-tools/conversation": handle };
     res = await postRpc(
@@ -249,9 +257,14 @@ export async function runCase(c: VectorCase, t: CaseTarget): Promise<void> {
         id,
         method: r.rpc,
         params:
-          r.rpc === "tools/call"
-            ? callParams(r.tool ?? "", r.arguments ?? {}, meta)
-            : {},
+          r.rpc !== "tools/call"
+            ? {}
+            : r.params !== undefined
+              ? {
+                  ...r.params,
+                  ...(handle === undefined ? {} : { _meta: meta }),
+                }
+              : callParams(r.tool ?? "", r.arguments ?? {}, meta),
       },
       {
         revision: r.revision ?? "2026-07-28",
@@ -319,6 +332,8 @@ function checkResponse(
     expect(res.text).not.toContain(token);
     expect(JSON.stringify(res.headers)).not.toContain(token);
   }
+  for (const [name, value] of Object.entries(e.headers ?? {}))
+    expect(res.headers[name], shown).toBe(value);
   if (e.cacheControl !== undefined)
     expect(res.headers["cache-control"], shown).toBe(e.cacheControl);
   if (e.json !== undefined) expect(JSON.parse(res.text), shown).toEqual(e.json);

@@ -13,20 +13,23 @@ export type TestAlg = "ES256" | "RS256" | "HS256" | "none";
 export interface SignOptions {
   /** ES256 (the default), RS256, HS256 (HMAC key `"secret"`) or none (unsigned). */
   alg?: TestAlg;
-  /** The header's `kid`; the issuer's key id of the algorithm by default. */
-  kid?: string;
+  /**
+   * The header's `kid`; the issuer's key id of the algorithm by default;
+   * null: no `kid` in the header.
+   */
+  kid?: string | null;
   /** `"wrong"`: a key of the same algorithm that the JWKS does not hold. */
   key?: "issuer" | "wrong";
 }
 
 /**
- * A token recipe of e2e/vectors/mcp/security.json: the default claims
+ * A token recipe of e2e/vectors/security/security.json: the default claims
  * changed by `set` (`{"$now": n}` is now + n seconds) and `unset`, signed
  * as `alg`/`kid`/`key` say; or `raw`, a whole Authorization header.
  */
 export interface TokenRecipe {
   alg?: TestAlg;
-  kid?: string;
+  kid?: string | null;
   key?: "issuer" | "wrong";
   set?: Record<string, unknown>;
   unset?: string[];
@@ -150,13 +153,14 @@ export async function createTestIssuer(
     if (alg === "none") {
       return `${b64json({ alg: "none", typ: "JWT" })}.${b64json(claims)}.`;
     }
-    const kid = o.kid ?? (alg === "HS256" ? kids.ES256 : kids[alg]);
+    const kid =
+      o.kid === undefined ? (alg === "HS256" ? kids.ES256 : kids[alg]) : o.kid;
     const key =
       alg === "HS256"
         ? hmacSecret
         : (o.key === "wrong" ? wrong : keys)[alg].privateKey;
     return await new SignJWT(claims)
-      .setProtectedHeader({ alg, kid, typ: "JWT" })
+      .setProtectedHeader({ alg, ...(kid === null ? {} : { kid }), typ: "JWT" })
       .sign(key);
   };
 

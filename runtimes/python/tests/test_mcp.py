@@ -620,8 +620,7 @@ async def test_http_handles_as_an_argument(servers: Servers) -> None:
 
 # -- the shared vectors of e2e/vectors/mcp (format in e2e/vectors/README.md) ------------
 
-# security.json beside it is run by test_security.py.
-CALL_VECTORS = [v for v in load_vectors("mcp") if "tool" in v]
+CALL_VECTORS = load_vectors("mcp")
 
 
 def _setups() -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:

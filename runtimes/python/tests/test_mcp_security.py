@@ -48,7 +48,7 @@ from ai_tools_runtime.mcp import (
 )
 from ai_tools_runtime.mcp._identity import access_token_of
 
-SECURITY = json.loads((VECTORS / "mcp" / "security.json").read_text(encoding="utf-8"))
+SECURITY = json.loads((VECTORS / "security" / "security.json").read_text(encoding="utf-8"))
 LEGACY = "legacy"
 APPROVED = "accounts_create"
 """The tool these tests mark as needing an approval (no auto_execute)."""

@@ -53,11 +53,7 @@ interface Vector {
   cases: Case[];
 }
 
-// security.json is the HTTP gate's (e2e/mcp security suite; its
-// conversationKey cases run in call-policy.test.ts).
-const files = readdirSync(dir).filter(
-  (f) => f.endsWith(".json") && f !== "security.json",
-);
+const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
 const vectors = files.map(
   (f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Vector,
 );

@@ -112,7 +112,7 @@ describe("conversationKey", () => {
     readFileSync(
       path.resolve(
         path.dirname(fileURLToPath(import.meta.url)),
-        "../../../../e2e/vectors/mcp/security.json",
+        "../../../../e2e/vectors/security/security.json",
       ),
       "utf8",
     ),

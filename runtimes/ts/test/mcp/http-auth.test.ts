@@ -1,6 +1,6 @@
 // The HTTP gate of serveHttp with authorization, over real sockets: a test
 // issuer serving its JWKS on a loopback port, tokens signed with its keys,
-// and the cases of e2e/vectors/mcp/security.json that need no linkhub tool.
+// and the cases of e2e/vectors/security/security.json that need no linkhub tool.
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -14,7 +14,7 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   createMcpToolServer,
   identityOf,
@@ -64,7 +64,7 @@ interface VectorCase {
 
 const vectors = JSON.parse(
   readFileSync(
-    new URL("../../../../e2e/vectors/mcp/security.json", import.meta.url),
+    new URL("../../../../e2e/vectors/security/security.json", import.meta.url),
     "utf8",
   ),
 ) as {
@@ -257,6 +257,11 @@ describe("bearer tokens", () => {
       "nbf-future": { set: { nbf: { $now: 120 } } },
       "missing-exp": { unset: ["exp"] },
       "missing-sub": { unset: ["sub"] },
+      "empty-sub": { set: { sub: "" } },
+      "numeric-sub": { set: { sub: 123 } },
+      "missing-iss": { unset: ["iss"] },
+      "missing-aud": { unset: ["aud"] },
+      "bad-nbf": { set: { nbf: "soon" } },
       "wrong-aud": { set: { aud: "https://other.example.test/mcp" } },
       "wrong-iss": { set: { iss: "https://evil.example.test" } },
       "bad-signature": { key: "wrong" },
@@ -277,14 +282,19 @@ describe("bearer tokens", () => {
     }
     expect(texts).toEqual({
       expired: "token expired",
-      "nbf-future": "token not yet valid",
+      "nbf-future": "token not valid yet",
       "missing-exp": "token has no exp claim",
       "missing-sub": "token has no sub claim",
+      "empty-sub": "token has no sub claim",
+      "numeric-sub": "token has no sub claim",
+      "missing-iss": "token has no iss claim",
+      "missing-aud": "token has no aud claim",
+      "bad-nbf": "invalid token",
       "wrong-aud": "wrong audience",
       "wrong-iss": "wrong issuer",
       "bad-signature": "bad signature",
-      "alg-none": "signing algorithm not allowed",
-      "alg-hs256": "signing algorithm not allowed",
+      "alg-none": 'algorithm "none" is not allowed',
+      "alg-hs256": 'algorithm "HS256" is not allowed',
       "unknown-kid": "unknown signing key",
       malformed: "malformed token",
     });
@@ -373,6 +383,10 @@ describe("protected resource metadata", () => {
     expect(JSON.parse(res.text)).toEqual(document);
     const post = await send(http.url, { path, method: "POST", body: "{}" });
     expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET, HEAD");
+    expect(JSON.parse(post.text)).toMatchObject({
+      error: "method_not_allowed",
+    });
   });
 
   it("is not served without auth", async () => {
@@ -525,12 +539,20 @@ describe("introspection", () => {
     const running = await serveHttp(server, {
       publicUrl,
       auth: {
-        introspect: (t) =>
-          t === "good"
+        introspect: (t) => {
+          if (t === "throws") {
+            throw new Error(
+              `introspection of ${t} at https://as.internal failed`,
+            );
+          }
+          return t === "good"
             ? { subject: "svc", scopes: ["s"], claims: {} }
             : t === "old"
               ? { subject: "svc", scopes: [], claims: {}, expiresAt: 1 }
-              : undefined,
+              : t === "nobody"
+                ? { subject: "", scopes: ["s"], claims: {} }
+                : undefined;
+        },
         authorizationServers: ["https://as.example.test"],
         scopes: ["s"],
       },
@@ -549,10 +571,23 @@ describe("introspection", () => {
         401,
         '{"error":"invalid_token","error_description":"token not accepted"}',
       ]);
-      expect(await answer("old")).toEqual([
-        401,
-        '{"error":"invalid_token","error_description":"token expired"}',
-      ]);
+      for (const t of ["old", "nobody"]) {
+        expect(await answer(t)).toEqual([
+          401,
+          '{"error":"invalid_token","error_description":"token not accepted"}',
+        ]);
+      }
+      // The hook's message (which may name the token) never reaches the client.
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      try {
+        expect(await answer("throws")).toEqual([
+          401,
+          '{"error":"invalid_token","error_description":"could not introspect the token"}',
+        ]);
+        expect(errors).toHaveBeenCalledOnce();
+      } finally {
+        errors.mockRestore();
+      }
       const prm = await send(running.url, {
         path: "/.well-known/oauth-protected-resource",
       });
@@ -608,5 +643,34 @@ describe("start-up refusals", () => {
         auth: { introspect: () => undefined, authorizationServers: [] },
       }),
     ).rejects.toThrow("auth.introspect needs auth.authorizationServers");
+  });
+
+  it("refuses a leeway outside 0 to 300 s", async () => {
+    const auth = { issuer: issuer.issuer, jwksUrl: issuer.jwksUrl };
+    for (const leewaySeconds of [-1, 301, Number.NaN]) {
+      await expect(
+        serveHttp(server(), { publicUrl, auth: { ...auth, leewaySeconds } }),
+      ).rejects.toThrow(
+        `auth.leewaySeconds ${String(leewaySeconds)} is out of range: use 0 to 300 seconds, or leave it out for 30`,
+      );
+    }
+    const running = await serveHttp(server(), {
+      publicUrl,
+      auth: { ...auth, leewaySeconds: 0 },
+    });
+    try {
+      // Expired 5 s ago: inside the default 30 s, refused with none.
+      const list = modernRpc("tools/list");
+      const res = await send(running.url, {
+        headers: {
+          ...list.headers,
+          authorization: await token({ set: { exp: { $now: -5 } } }),
+        },
+        body: list.body,
+      });
+      expect(res.status).toBe(401);
+    } finally {
+      await running.close();
+    }
   });
 });
