@@ -12,8 +12,10 @@ import os
 import re
 import signal
 import socket
+import threading
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import anyio
@@ -114,7 +116,8 @@ def challenge(response: httpx2.Response) -> dict[str, str]:
     """The WWW-Authenticate parameters (scheme Bearer checked)."""
     header = response.headers["www-authenticate"]
     assert header.startswith("Bearer ")
-    return dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', header))
+    found = re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', header)
+    return {k: re.sub(r"\\(.)", r"\1", v) for k, v in found}
 
 
 def refusal(response: httpx2.Response, status: int, code: str) -> str:
@@ -236,7 +239,7 @@ def bad_tokens(issuer: Issuer) -> list[tuple[str, str, str]]:
         (
             "nbf ahead",
             issuer.token(nbf=claims["iat"] + 120),
-            "token not yet valid",
+            "token not valid yet",
         ),
         ("no exp", issuer.token(exp=None), "token has no exp claim"),
         ("no sub", issuer.token(sub=None), "token has no sub claim"),
@@ -248,12 +251,12 @@ def bad_tokens(issuer: Issuer) -> list[tuple[str, str, str]]:
         (
             "alg none",
             jwt.encode(claims, None, algorithm="none", headers={"kid": "ec-1"}),
-            "signing algorithm not allowed",
+            'algorithm "none" is not allowed',
         ),
         (
             "HS256",
             jwt.encode(claims, "k" * 32, algorithm="HS256", headers={"kid": "ec-1"}),
-            "signing algorithm not allowed",
+            'algorithm "HS256" is not allowed',
         ),
         (
             "unknown kid",
@@ -261,15 +264,15 @@ def bad_tokens(issuer: Issuer) -> list[tuple[str, str, str]]:
             "unknown signing key",
         ),
         (
-            "no kid",
-            jwt.encode(claims, issuer.ec, algorithm="ES256"),
-            "unknown signing key",
+            "no kid, signed by a key not in the set",
+            jwt.encode(claims, issuer.other_ec, algorithm="ES256"),
+            "bad signature",
         ),
         ("malformed", "not.a-jwt", "malformed token"),
         (
             "ES256 header, RSA kid",
             issuer.token(kid="rsa-1"),
-            "bad signature (the key does not fit the algorithm)",
+            "bad signature",
         ),
     ]
 
@@ -304,6 +307,9 @@ async def test_valid_tokens(servers: Servers, issuer: Issuer) -> None:
             issuer.token(aud=["https://other.example.test/mcp", PUBLIC_URL]),
             issuer.token(exp=iat - 5),  # within the 30 s leeway
             issuer.token(scope=None, scp=["vectors.read"]),
+            # No kid: the one key of the set that fits the algorithm (X-1).
+            jwt.encode(issuer.claims(), issuer.ec, algorithm="ES256"),
+            jwt.encode(issuer.claims(), issuer.rsa, algorithm="RS256"),
         ):
             response = await g.post(modern("tools/list"), token)
             assert response.status_code == 200, response.text
@@ -341,6 +347,70 @@ async def test_an_unreachable_key_set(servers: Servers, issuer: Issuer) -> None:
         response = await g.post(modern("tools/list"), issuer.token())
         text = refusal(response, 401, "invalid_token")
         assert text == "could not get the issuer's signing keys"
+
+
+@contextmanager
+def failing_issuer() -> Iterator[list[str]]:
+    """An issuer whose every URL answers 500; yields the paths asked."""
+    asked: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    asked.append(f"http://127.0.0.1:{server.server_address[1]}")
+    try:
+        yield asked
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+async def test_a_failed_key_fetch_is_remembered(servers: Servers, issuer: Issuer) -> None:
+    # Metadata discovery failing: the next tokens are refused for 30 s
+    # without asking the issuer again (X-5).
+    with failing_issuer() as asked:
+        url = asked.pop()
+        async with gated(servers, auth=JwtAuth(issuer=url)) as g:
+            for _ in range(5):
+                response = await g.post(modern("tools/list"), issuer.token(iss=url))
+                text = refusal(response, 401, "invalid_token")
+                assert text == "could not get the issuer's signing keys"
+        assert len(asked) == 2  # the two metadata documents, once
+
+
+async def test_unknown_key_ids_fetch_the_key_set_boundedly(
+    servers: Servers, issuer: Issuer
+) -> None:
+    # 20 distinct unknown kids: PyJWKClient's cooldown (PyJWT >= 2.14)
+    # refetches at most once per 30 s.
+    async with gated(servers, auth=jwt_auth(issuer)) as g:
+        assert (await g.post(modern("tools/list"), issuer.token())).status_code == 200
+        fetches = issuer.fetches
+        for n in range(20):
+            token = issuer.token(kid=f"unknown-{n}", key=issuer.other_ec)
+            response = await g.post(modern("tools/list"), token)
+            assert refusal(response, 401, "invalid_token") == "unknown signing key"
+        assert issuer.fetches - fetches <= 1
+
+
+async def test_leeway(servers: Servers, issuer: Issuer) -> None:
+    for bad in (-1, 301):
+        with pytest.raises(ValueError, match=r"auth leeway_seconds: .* is not 0 to 300 seconds"):
+            JwtAuth(issuer=ISSUER, leeway_seconds=bad)
+    async with gated(servers, auth=jwt_auth(issuer, leeway_seconds=0)) as g:
+        token = issuer.token(exp=issuer.claims()["iat"] - 2)
+        response = await g.post(modern("tools/list"), token)
+        assert refusal(response, 401, "invalid_token") == "token expired"
 
 
 # -- scopes ------------------------------------------------------------------------------
@@ -569,6 +639,10 @@ async def test_introspection(servers: Servers) -> None:
             return Identity("alice", ("vectors.read", "accounts.write"))
         if token == "opaque-old":
             return Identity("alice", ("vectors.read",), expires_at=1)
+        if token == "opaque-nobody":
+            return Identity("", ("vectors.read",))
+        if token == "opaque-broken":
+            raise RuntimeError("fetch failed for https://introspect.internal/?token=opaque-broken")
         return None
 
     auth = IntrospectionAuth(
@@ -580,15 +654,18 @@ async def test_introspection(servers: Servers) -> None:
         assert servers.received() == 1
         for token, description in (
             ("opaque-bob", "token not accepted"),
-            ("opaque-old", "token expired"),
+            ("opaque-old", "token not accepted"),
+            ("opaque-nobody", "token not accepted"),
+            ("opaque-broken", "could not introspect the token"),
         ):
             response = await g.post(modern("tools/list"), token)
             assert refusal(response, 401, "invalid_token") == description
+            assert "introspect.internal" not in response.text
         response = await g.client.get(
             f"http://127.0.0.1:{g.port}/.well-known/oauth-protected-resource"
         )
         assert response.json()["authorization_servers"] == ["https://as.example.test"]
-    assert seen == ["opaque-alice", "opaque-bob", "opaque-old"]
+    assert seen == ["opaque-alice", "opaque-bob", "opaque-old", "opaque-nobody", "opaque-broken"]
     assert [r.subject for r in g.records] == ["alice"]
 
 

@@ -16,6 +16,7 @@ Introspect = Callable[[str], Awaitable[Identity | None] | Identity | None]
 ``None`` when the token is not valid (expired, revoked, unknown)."""
 
 _DEFAULT_ALGORITHMS = ("RS256", "ES256")
+_MAX_LEEWAY_SECONDS = 300
 
 
 def _check_scopes(scopes: tuple[str, ...]) -> None:
@@ -32,7 +33,7 @@ class JwtAuth:
     signature by a key of the issuer's JWKS (cached), ``iss`` = ``issuer``,
     ``aud`` holding ``audience`` exactly (default: the server's
     ``public_url``, RFC 8707), ``exp`` required, ``nbf`` honoured, ``sub``
-    required (the subject), ``leeway_seconds`` of clock skew, and only
+    required (the subject), ``leeway_seconds`` of clock skew (0 to 300), and only
     ``algorithms`` (never ``none`` nor a shared-secret ``HS*``).
 
     - ``jwks_url``: the issuer's key set (default: ``jwks_uri`` of the
@@ -60,8 +61,11 @@ class JwtAuth:
                     f'auth algorithms: "{alg}" is not allowed (a resource server checks '
                     "public-key signatures only); use RS256, ES256, PS256 or EdDSA"
                 )
-        if self.leeway_seconds < 0:
-            raise ValueError(f"auth leeway_seconds: {self.leeway_seconds} is negative")
+        if not 0 <= self.leeway_seconds <= _MAX_LEEWAY_SECONDS:
+            raise ValueError(
+                f"auth leeway_seconds: {self.leeway_seconds!r} is not 0 to "
+                f"{_MAX_LEEWAY_SECONDS} seconds (the clock skew tolerated; default 30)"
+            )
         _check_scopes(self.scopes)
 
 

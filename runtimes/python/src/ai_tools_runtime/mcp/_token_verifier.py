@@ -8,6 +8,7 @@ import asyncio
 import base64
 import inspect
 import json
+import logging
 import time
 import urllib.request
 from collections.abc import Awaitable, Callable, Mapping
@@ -26,8 +27,14 @@ __all__ = ["TokenError", "TokenVerifier", "create_token_verifier"]
 TokenVerifier = Callable[[str], Awaitable[Identity]]
 """Checks a bearer token; raises :class:`TokenError` when it is refused."""
 
+logger = logging.getLogger("ai_tools_runtime.mcp")
+
 _JWKS_LIFESPAN_SECONDS = 300
 _FETCH_TIMEOUT_SECONDS = 10
+_FAILURE_MEMORY_SECONDS = 30.0
+"""How long a failed fetch of the issuer's keys (or metadata) is answered
+without fetching again."""
+_KEYS_UNAVAILABLE = "could not get the issuer's signing keys"
 
 
 class TokenError(Exception):
@@ -44,30 +51,33 @@ def create_token_verifier(auth: HttpAuth, audience: str) -> TokenVerifier:
 
 def _introspection_verifier(auth: IntrospectionAuth) -> TokenVerifier:
     async def verify(token: str) -> Identity:
-        answer = auth.introspect(token)
-        identity = await answer if inspect.isawaitable(answer) else answer
-        if identity is None:
+        try:
+            answer = auth.introspect(token)
+            identity = await answer if inspect.isawaitable(answer) else answer
+        except Exception:
+            # Logged here; the caller never sees the hook's text.
+            logger.exception("the introspection hook failed")
+            raise TokenError("could not introspect the token") from None
+        if identity is None or not identity.subject:
             raise TokenError("token not accepted")
         if identity.expires_at is not None and identity.expires_at <= time.time():
-            raise TokenError("token expired")
+            raise TokenError("token not accepted")
         return identity
 
     return verify
 
 
-_KEY_MISFIT = "bad signature (the key does not fit the algorithm)"
-_ALG_REFUSED = "signing algorithm not allowed"
+_BAD_SIGNATURE = "bad signature"
 _UNKNOWN_KEY = "unknown signing key"
 
 # Which check a PyJWT error means, most specific first (the classes nest).
 _JWT_ERRORS: tuple[tuple[type[jwt.PyJWTError], str], ...] = (
     (jwt.ExpiredSignatureError, "token expired"),
-    (jwt.ImmatureSignatureError, "token not yet valid"),
+    (jwt.ImmatureSignatureError, "token not valid yet"),
     (jwt.InvalidAudienceError, "wrong audience"),
     (jwt.InvalidIssuerError, "wrong issuer"),
-    (jwt.InvalidAlgorithmError, _ALG_REFUSED),
-    (jwt.InvalidSignatureError, "bad signature"),
-    (jwt.InvalidKeyError, _KEY_MISFIT),
+    (jwt.InvalidSignatureError, _BAD_SIGNATURE),
+    (jwt.InvalidKeyError, _BAD_SIGNATURE),
     (jwt.DecodeError, "malformed token"),
 )
 
@@ -78,17 +88,20 @@ class _JwtVerifier:
         self._audience = audience
         self._client: PyJWKClient | None = None
         self._algorithms = list(auth.algorithms)
+        self._failed_at: float | None = None
+        """When fetching the keys (or the issuer's metadata) last failed."""
 
     async def verify(self, token: str) -> Identity:
         header = _header(token)
-        if header.get("alg") not in self._auth.algorithms:
-            raise TokenError(_ALG_REFUSED)
+        alg = header.get("alg")
+        if not isinstance(alg, str):
+            raise TokenError("malformed token")
+        if alg not in self._auth.algorithms:
+            raise TokenError(f"algorithm {json.dumps(alg)} is not allowed")
         kid = header.get("kid")
-        if not isinstance(kid, str):
-            raise TokenError(_UNKNOWN_KEY)
-        key = await self._key(kid)
-        if key.algorithm_name != header["alg"]:
-            raise TokenError(_KEY_MISFIT)
+        key = await self._key(kid if isinstance(kid, str) else None, alg)
+        if key.algorithm_name != alg:
+            raise TokenError(_BAD_SIGNATURE)
         try:
             claims = jwt.decode(
                 token,
@@ -105,27 +118,40 @@ class _JwtVerifier:
             raise TokenError(_describe(e)) from None
         return _identity(claims)
 
-    async def _key(self, kid: str) -> PyJWK:
+    async def _key(self, kid: str | None, alg: str) -> PyJWK:
+        """The key of ``kid``; without one, the only key of the set that
+        fits ``alg`` (as jose and keyfunc pick it)."""
         client = self._client
         if client is not None:
-            cached = _cached_key(client, kid)
+            cached = _cached_key(client, kid, alg)
             if cached is not None:
                 return cached
+        failed = self._failed_at
+        if failed is not None and time.monotonic() - failed < _FAILURE_MEMORY_SECONDS:
+            raise TokenError(_KEYS_UNAVAILABLE)
         try:
             # PyJWKClient fetches with urllib (blocking): off the event loop.
-            return await asyncio.to_thread(self._fetch_key, kid)
+            return await asyncio.to_thread(self._fetch_key, kid, alg)
         except jwt.PyJWKClientConnectionError:
-            raise TokenError("could not get the issuer's signing keys") from None
+            self._failed_at = time.monotonic()
+            raise TokenError(_KEYS_UNAVAILABLE) from None
         except jwt.PyJWTError:
             raise TokenError(_UNKNOWN_KEY) from None
 
-    def _fetch_key(self, kid: str) -> PyJWK:
+    def _fetch_key(self, kid: str | None, alg: str) -> PyJWK:
         if self._client is None:
             url = self._auth.jwks_url or _discover_jwks_url(self._auth.issuer)
             self._client = PyJWKClient(
                 url, lifespan=_JWKS_LIFESPAN_SECONDS, timeout=_FETCH_TIMEOUT_SECONDS
             )
-        return self._client.get_signing_key(kid)
+        if kid is not None:
+            # An unknown kid refetches the set at most once per 30 s
+            # (PyJWKClient's cooldown, PyJWT 2.14 and later).
+            return self._client.get_signing_key(kid)
+        key = _only_fitting(self._client.get_jwk_set().keys, alg)
+        if key is None:
+            raise jwt.PyJWKClientError(_UNKNOWN_KEY)
+        return key
 
 
 def _header(token: str) -> dict[str, Any]:
@@ -141,16 +167,25 @@ def _header(token: str) -> dict[str, Any]:
     return header
 
 
-def _cached_key(client: PyJWKClient, kid: str) -> PyJWK | None:
-    """The key ``kid`` from the client's unexpired key set, without I/O."""
+def _cached_key(client: PyJWKClient, kid: str | None, alg: str) -> PyJWK | None:
+    """The key ``kid`` (or the only one fitting ``alg``) from the client's
+    unexpired key set, without I/O."""
     cache = client.jwk_set_cache
     keys = cache.get() if cache is not None else None
     if not isinstance(keys, PyJWKSet):
         return None
+    if kid is None:
+        return _only_fitting(keys.keys, alg)
     for key in keys.keys:
         if key.key_id == kid and key.public_key_use in ("sig", None):
             return key
     return None
+
+
+def _only_fitting(keys: list[PyJWK], alg: str) -> PyJWK | None:
+    """The signing key of ``keys`` for ``alg`` when exactly one fits."""
+    fitting = [k for k in keys if k.algorithm_name == alg and k.public_key_use in ("sig", None)]
+    return fitting[0] if len(fitting) == 1 else None
 
 
 def _describe(error: jwt.PyJWTError) -> str:
