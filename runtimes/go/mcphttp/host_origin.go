@@ -32,18 +32,29 @@ func newHostOrigin(o HTTPOptions, loopback bool) hostOrigin {
 	} else {
 		h.hosts = slices.Clone(loopbackNames)
 		if public != nil {
-			h.hosts = append(h.hosts, strings.ToLower(public.Host))
+			h.hosts = append(h.hosts, withoutDefaultPort(public))
 		}
 	}
 	if len(o.AllowedOrigins) > 0 {
 		h.origins = lower(o.AllowedOrigins)
 	} else {
 		if public != nil {
-			h.origins = []string{strings.ToLower(public.Scheme + "://" + public.Host)}
+			h.origins = []string{strings.ToLower(public.Scheme) + "://" + withoutDefaultPort(public)}
 		}
 		h.loopbackOrigin = loopback
 	}
 	return h
+}
+
+// withoutDefaultPort is u's host, lower case, without the scheme's default
+// port (":443" of https, ":80" of http), as browsers write an Origin.
+func withoutDefaultPort(u *url.URL) string {
+	host := strings.ToLower(u.Host)
+	switch port := u.Port(); {
+	case port == "443" && strings.EqualFold(u.Scheme, "https"), port == "80" && strings.EqualFold(u.Scheme, "http"):
+		return strings.TrimSuffix(host, ":"+port)
+	}
+	return host
 }
 
 func lower(list []string) []string {

@@ -3,12 +3,16 @@ package mcphttp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"log"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +28,7 @@ import (
 type httpGate struct {
 	path       string // the MCP endpoint's path; "" for any
 	maxBody    int64
+	bodyTime   time.Duration // the whole body must arrive within it
 	hosts      hostOrigin
 	auth       *AuthOptions // nil: no token asked
 	jwt        *jwtVerifier // nil with Introspect
@@ -46,6 +51,7 @@ func newHTTPGate(ctx context.Context, server *mcp.Server, o HTTPOptions, path st
 	g := &httpGate{
 		path:       path,
 		maxBody:    o.MaxBodyBytes,
+		bodyTime:   bodyTimeout,
 		hosts:      newHostOrigin(o, loopback),
 		auth:       o.Auth,
 		toolScopes: o.ToolScopes,
@@ -97,7 +103,7 @@ func (g *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	subject := subjectOf(id)
 	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && !g.sessions.allowed(sid, subject) {
-		writeRefusal(w, http.StatusNotFound, "session_not_found", "unknown session: initialize a new one")
+		writeRefusal(w, http.StatusNotFound, "session_not_found", "session not found: initialize a new one")
 		return
 	}
 	if r.Method == http.MethodGet {
@@ -118,20 +124,26 @@ func (g *httpGate) admit(w http.ResponseWriter, r *http.Request) bool {
 		w.Header().Set("Connection", "close")
 		writeRefusal(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another instance")
 	case !g.hosts.hostAllowed(r.Host):
-		writeRefusal(w, http.StatusForbidden, "forbidden_host", "host "+quote(r.Host)+" is not served here")
+		writeRefusal(w, http.StatusForbidden, "forbidden_host", "host "+quote(r.Host)+" is not allowed: add it to AllowedHosts")
 	case origin != "" && !g.hosts.originAllowed(origin):
-		writeRefusal(w, http.StatusForbidden, "forbidden_origin", "origin "+quote(origin)+" is not allowed")
+		writeRefusal(w, http.StatusForbidden, "forbidden_origin", "origin "+quote(origin)+" is not allowed: add it to AllowedOrigins")
 	default:
 		return true
 	}
 	return false
 }
 
+// bodyTimeout is how long a request's body may take to arrive: a client
+// trickling it would otherwise hold its connection (slowloris).
+const bodyTimeout = 30 * time.Second
+
 // readBody reads the body whole, up to the limit (413 over it, nothing
-// parsed), and puts it back for the SDK.
+// parsed), within bodyTime (408, the connection closed), and puts it back
+// for the SDK. The read deadline is the connection's, taken off again
+// once the body is read: an answer streamed long after is not cut.
 func (g *httpGate) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	tooLarge := func() ([]byte, bool) {
-		writeRefusal(w, http.StatusRequestEntityTooLarge, "request_too_large", "the body is over the limit of "+strconv.FormatInt(g.maxBody, 10)+" bytes")
+		writeRefusal(w, http.StatusRequestEntityTooLarge, "request_too_large", "the request body is over "+strconv.FormatInt(g.maxBody, 10)+" bytes")
 		return nil, false
 	}
 	if r.ContentLength > g.maxBody {
@@ -140,12 +152,22 @@ func (g *httpGate) readBody(w http.ResponseWriter, r *http.Request) ([]byte, boo
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, true
 	}
+	rc := http.NewResponseController(w)
+	deadline := rc.SetReadDeadline(time.Now().Add(g.bodyTime)) == nil
 	body, err := io.ReadAll(io.LimitReader(r.Body, g.maxBody+1))
+	if deadline {
+		_ = rc.SetReadDeadline(time.Time{})
+	}
 	if int64(len(body)) > g.maxBody {
 		return tooLarge()
 	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		w.Header().Set("Connection", "close")
+		writeRefusal(w, http.StatusRequestTimeout, "request_timeout", "the request body did not arrive within "+strconv.FormatFloat(g.bodyTime.Seconds(), 'f', -1, 64)+" s")
+		return nil, false
+	}
 	if err != nil {
-		http.Error(w, "could not read the request body", http.StatusBadRequest)
+		writeRefusal(w, http.StatusBadRequest, "invalid_request", "could not read the request body")
 		return nil, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -164,10 +186,8 @@ func (g *httpGate) authorize(w http.ResponseWriter, r *http.Request, body []byte
 	reason := ""
 	if g.jwt != nil {
 		id, reason = g.jwt.verify(r.Context(), fields[1])
-	} else if got, err := g.auth.Introspect(r.Context(), fields[1]); err != nil {
-		reason = "could not introspect the token"
-	} else if id = got; id == nil {
-		reason = "token is not active"
+	} else {
+		id, reason = g.introspect(r.Context(), fields[1])
 	}
 	if reason != "" {
 		g.challenges.invalidToken(w, reason)
@@ -182,6 +202,28 @@ func (g *httpGate) authorize(w http.ResponseWriter, r *http.Request, body []byte
 		return nil
 	}
 	return id
+}
+
+// introspect asks the Introspect hook about an opaque token: the caller,
+// or the reason it is refused. A hook's failure (an error, a panic) is
+// logged, never shown: its text may hold the token or an internal URL.
+// An identity without a subject, or expired, is not accepted.
+func (g *httpGate) introspect(ctx context.Context, token string) (id *Identity, reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Printf("mcphttp: the Introspect hook panicked: %v", p)
+			id, reason = nil, "could not introspect the token"
+		}
+	}()
+	id, err := g.auth.Introspect(ctx, token)
+	switch {
+	case err != nil:
+		log.Printf("mcphttp: the Introspect hook failed: %v", err)
+		return nil, "could not introspect the token"
+	case id == nil || id.Subject == "" || (!id.ExpiresAt.IsZero() && !time.Now().Before(id.ExpiresAt)):
+		return nil, "token not accepted"
+	}
+	return id, ""
 }
 
 // openStream is r ending when the server starts draining (a GET event

@@ -1,10 +1,15 @@
 package mcphttp
 
 import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestScopeRefused: a token without a server-wide scope, or without the
@@ -61,9 +66,14 @@ func TestProtectedResourceMetadata(t *testing.T) {
 			t.Fatalf("%s: %d %q %v", path, a.status, a.header.Get("Cache-Control"), a.body)
 		}
 	}
+	// Another method: 405 with the JSON body.
+	req, _ := http.NewRequest(http.MethodPost, base+"/.well-known/oauth-protected-resource", nil)
+	if a := send(t, req); a.status != http.StatusMethodNotAllowed || a.body["error"] != "method_not_allowed" || a.header.Get("Allow") != "GET, HEAD" {
+		t.Fatalf("POST metadata: %d %v %v", a.status, a.header, a.body)
+	}
 	// Without auth there is nothing to describe.
 	open := newGateServer(t, func(o *HTTPOptions) { o.Auth = nil })
-	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(open.url, "/mcp")+"/.well-known/oauth-protected-resource", nil)
+	req, _ = http.NewRequest(http.MethodGet, strings.TrimSuffix(open.url, "/mcp")+"/.well-known/oauth-protected-resource", nil)
 	if a := send(t, req); a.status != http.StatusNotFound {
 		t.Fatalf("metadata without auth: %d %v, want 404", a.status, a.body)
 	}
@@ -78,12 +88,20 @@ func TestHostAndOrigin(t *testing.T) {
 	g.post(t, token, toolsCall("echo"), map[string]string{"Host": "evil.example.test:8080"}).want(t, http.StatusForbidden, "forbidden_host", nil)
 	g.post(t, token, toolsCall("echo"), map[string]string{"Origin": "https://evil.example.test"}).want(t, http.StatusForbidden, "forbidden_origin", nil)
 	g.post(t, token, toolsList(), map[string]string{"Origin": "null"}).want(t, http.StatusForbidden, "forbidden_origin", nil)
-	// Not a loopback public URL: loopback origins are not listed.
-	g.post(t, token, toolsList(), map[string]string{"Origin": "http://localhost:5173"}).want(t, http.StatusForbidden, "forbidden_origin", nil)
+	a := g.post(t, token, toolsList(), map[string]string{"Origin": "https://evil.example.test"})
+	if a.body["error_description"] != `origin "https://evil.example.test" is not allowed: add it to AllowedOrigins` {
+		t.Fatalf("%v", a.body)
+	}
+	a = g.post(t, token, toolsList(), map[string]string{"Host": "evil.example.test"})
+	if a.body["error_description"] != `host "evil.example.test" is not allowed: add it to AllowedHosts` {
+		t.Fatalf("%v", a.body)
+	}
 	if g.calls.Load() != 0 {
 		t.Fatalf("%d calls reached a tool", g.calls.Load())
 	}
-	for _, h := range []map[string]string{{"Origin": "https://mcp.example.test"}, {"Host": "localhost:9"}, {"Host": "mcp.example.test"}, {"Host": "[::1]:80"}} {
+	// The mountable handler's address is unknown: it lists the loopback
+	// origins too (the same default in the three runtimes).
+	for _, h := range []map[string]string{{"Origin": "https://mcp.example.test"}, {"Host": "localhost:9"}, {"Host": "mcp.example.test"}, {"Host": "[::1]:80"}, {"Origin": "http://localhost:5173"}} {
 		if a := g.post(t, token, toolsList(), h); a.status != http.StatusOK {
 			t.Fatalf("%v: %d %v", h, a.status, a.body)
 		}
@@ -91,6 +109,13 @@ func TestHostAndOrigin(t *testing.T) {
 	loopback := newGateServer(t, func(o *HTTPOptions) { o.PublicURL, o.Auth = "", nil })
 	if a := loopback.post(t, "", toolsList(), map[string]string{"Origin": "http://localhost:5173"}); a.status != http.StatusOK {
 		t.Fatalf("loopback origin on a loopback server: %d %v", a.status, a.body)
+	}
+	// A public URL written with its default port: browsers leave it out.
+	port443 := newGateServer(t, func(o *HTTPOptions) { o.PublicURL, o.Auth = "https://tools.example.com:443/mcp", nil })
+	for _, h := range []map[string]string{{"Origin": "https://tools.example.com"}, {"Host": "tools.example.com"}} {
+		if a := port443.post(t, "", toolsList(), h); a.status != http.StatusOK {
+			t.Fatalf("default port, %v: %d %v", h, a.status, a.body)
+		}
 	}
 	listed := newGateServer(t, func(o *HTTPOptions) {
 		o.AllowedHosts, o.AllowedOrigins = []string{"tools.internal:8443"}, []string{"https://app.example.com"}
@@ -171,5 +196,32 @@ func TestScopeCheckReadsKeysAsTheSDK(t *testing.T) {
 	}
 	if g.calls.Load() != 0 {
 		t.Fatalf("%d calls reached a tool", g.calls.Load())
+	}
+}
+
+// TestBodyTimeout: a body trickled slower than the gate's deadline gets
+// 408 request_timeout and its connection closed; others are still served.
+func TestBodyTimeout(t *testing.T) {
+	gate := newHTTPGate(t.Context(), newEchoServer(), HTTPOptions{}.withDefaults(), "", true)
+	gate.bodyTime = 100 * time.Millisecond
+	url := newTestHTTPServer(t, gate)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = io.WriteString(conn, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"json")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != http.StatusRequestTimeout || !resp.Close || body["error"] != "request_timeout" ||
+		body["error_description"] != "the request body did not arrive within 0.1 s" {
+		t.Fatalf("%d close=%v %v", resp.StatusCode, resp.Close, body)
+	}
+	if res := call(t, connectHTTP(t, url, "2026-07-28"), "echo"); text(res) != "ok" {
+		t.Fatal(text(res))
 	}
 }

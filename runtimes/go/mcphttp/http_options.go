@@ -71,7 +71,8 @@ type AuthOptions struct {
 	Algorithms []string
 	// Scopes are the scopes every request's token must hold.
 	Scopes []string
-	// Leeway is the clock skew allowed on exp and nbf; default 30 s.
+	// Leeway is the clock skew allowed on exp and nbf, at most 5 minutes;
+	// default (zero) 30 s, NoLeeway for none.
 	Leeway time.Duration
 	// Introspect, when set, verifies opaque tokens instead (RFC 7662 or the
 	// application's own store): the caller, or nil for a token that is not
@@ -88,7 +89,12 @@ const (
 	DefaultShutdownGrace  = 10 * time.Second
 	DefaultMaxConnections = 1024
 	defaultLeeway         = 30 * time.Second
+	maxLeeway             = 5 * time.Minute
 )
+
+// NoLeeway is the AuthOptions.Leeway of no clock skew allowed (zero
+// means the default, 30 s).
+const NoLeeway time.Duration = -1
 
 // checkHTTPOptions refuses options that cannot serve safely: Auth without
 // PublicURL; with host (the address to listen on; "" for a handler, whose
@@ -109,6 +115,9 @@ func checkHTTPOptions(o HTTPOptions, host string, listening bool) error {
 		}
 		if a.Introspect != nil && a.Issuer == "" && len(a.AuthorizationServers) == 0 {
 			return errors.New("auth with Introspect needs AuthorizationServers (or Issuer): the protected resource metadata names them")
+		}
+		if (a.Leeway < 0 && a.Leeway != NoLeeway) || a.Leeway > maxLeeway {
+			return errors.New("auth Leeway " + a.Leeway.String() + " is out of range: between 0 and 5m (NoLeeway for none, zero for the default 30 s)")
 		}
 		for _, alg := range a.Algorithms {
 			if strings.EqualFold(alg, "none") || strings.HasPrefix(strings.ToUpper(alg), "HS") {
@@ -156,8 +165,11 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 		if len(a.Algorithms) == 0 {
 			a.Algorithms = []string{"RS256", "ES256"}
 		}
-		if a.Leeway <= 0 {
+		switch a.Leeway {
+		case 0:
 			a.Leeway = defaultLeeway
+		case NoLeeway:
+			a.Leeway = 0
 		}
 		if len(a.AuthorizationServers) == 0 {
 			a.AuthorizationServers = []string{a.Issuer}

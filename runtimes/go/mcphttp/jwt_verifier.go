@@ -27,7 +27,13 @@ type jwtVerifier struct {
 	parser *jwt.Parser
 	keys   atomic.Pointer[keyfunc.Keyfunc]
 	mu     sync.Mutex // held while the key set is made
+	failed time.Time  // when making it last failed; guarded by mu
 }
+
+// keysRetry is how long a failure to get the issuer's keys is remembered:
+// meanwhile tokens are refused without a fetch, so that clients cannot
+// make the server fetch, nor queue behind a slow issuer, on every request.
+const keysRetry = 30 * time.Second
 
 func newJWTVerifier(ctx context.Context, opts AuthOptions) *jwtVerifier {
 	return &jwtVerifier{
@@ -63,7 +69,7 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (*Identity, stri
 		return nil, "could not get the issuer's signing keys"
 	}
 	if err != nil {
-		return nil, v.reason(parsed, err)
+		return nil, v.reason(parsed, claims, err)
 	}
 	sub, _ := claims["sub"].(string)
 	if sub == "" {
@@ -76,15 +82,16 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (*Identity, stri
 	return id, ""
 }
 
-// reason is the check a parse error says failed.
-func (v *jwtVerifier) reason(parsed *jwt.Token, err error) string {
+// reason is the check a parse error says failed (the texts of
+// docs/production.md, the same in the three runtimes).
+func (v *jwtVerifier) reason(parsed *jwt.Token, claims jwt.MapClaims, err error) string {
 	if errors.Is(err, jwt.ErrTokenMalformed) {
 		return "malformed token"
 	}
 	if parsed != nil {
 		alg, _ := parsed.Header["alg"].(string)
 		if !slices.Contains(v.opts.Algorithms, alg) {
-			return "signing algorithm not allowed"
+			return "algorithm " + quote(alg) + " is not allowed"
 		}
 	}
 	switch {
@@ -93,17 +100,22 @@ func (v *jwtVerifier) reason(parsed *jwt.Token, err error) string {
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
 		return "bad signature"
 	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
-		return "token has no exp claim"
+		// golang-jwt says so of a missing exp, iss or aud alike.
+		for _, claim := range []string{"exp", "iss", "aud"} {
+			if _, ok := claims[claim]; !ok {
+				return "token has no " + claim + " claim"
+			}
+		}
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return "token expired"
 	case errors.Is(err, jwt.ErrTokenNotValidYet):
-		return "token not yet valid"
+		return "token not valid yet"
 	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
 		return "wrong issuer"
 	case errors.Is(err, jwt.ErrTokenInvalidAudience):
 		return "wrong audience"
 	}
-	return "invalid token claims"
+	return "invalid token"
 }
 
 // scopesOf reads "scope" (space-separated, RFC 8693) or "scp" (a list or
@@ -129,8 +141,8 @@ func scopesOf(claims jwt.MapClaims) []string {
 }
 
 // keySet is the issuer's JWKS, made on the first token: at JWKSURL, else
-// at the jwks_uri of the issuer's metadata. A failure is tried again on
-// the next token.
+// at the jwks_uri of the issuer's metadata. A failure is tried again by a
+// token keysRetry later at the earliest.
 func (v *jwtVerifier) keySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 	if k := v.keys.Load(); k != nil {
 		return k, nil
@@ -140,6 +152,20 @@ func (v *jwtVerifier) keySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 	if k := v.keys.Load(); k != nil {
 		return k, nil
 	}
+	if !v.failed.IsZero() && time.Since(v.failed) < keysRetry {
+		return nil, errors.New("the issuer's keys failed less than 30 s ago")
+	}
+	k, err := v.makeKeySet(ctx)
+	if err != nil {
+		v.failed = time.Now()
+		return nil, err
+	}
+	v.keys.Store(k)
+	return k, nil
+}
+
+// makeKeySet makes the key set of JWKSURL or of the issuer's metadata.
+func (v *jwtVerifier) makeKeySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 	jwksURL := v.opts.JWKSURL
 	if jwksURL == "" {
 		var err error
@@ -155,7 +181,6 @@ func (v *jwtVerifier) keySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.keys.Store(&k)
 	return &k, nil
 }
 

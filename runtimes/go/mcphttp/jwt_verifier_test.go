@@ -2,9 +2,14 @@ package mcphttp
 
 import (
 	"context"
+	"errors"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,7 +26,7 @@ func TestBearerTokenRefused(t *testing.T) {
 		name, token, reason string
 	}{
 		{"expired", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"exp": now.Add(-2 * time.Minute).Unix(), "iat": now.Add(-10 * time.Minute).Unix()})), "^token expired$"},
-		{"nbf ahead", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"nbf": now.Add(2 * time.Minute).Unix()})), "^token not yet valid$"},
+		{"nbf ahead", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"nbf": now.Add(2 * time.Minute).Unix()})), "^token not valid yet$"},
 		{"no exp", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"exp": nil})), "^token has no exp claim$"},
 		{"no sub", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"sub": nil})), "^token has no sub claim$"},
 		{"wrong aud", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"aud": "https://other.example.test/mcp"})), "^wrong audience$"},
@@ -29,8 +34,12 @@ func TestBearerTokenRefused(t *testing.T) {
 		{"wrong iss", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"iss": "https://evil.example.test"})), "^wrong issuer$"},
 		{"bad signature ES256", iss.token(t, "ES256", "ec-1", true, iss.claims("alice", nil)), "^bad signature$"},
 		{"bad signature RS256", iss.token(t, "RS256", "rsa-1", true, iss.claims("alice", nil)), "^bad signature$"},
-		{"alg none", iss.token(t, "none", "ec-1", false, iss.claims("alice", nil)), "^signing algorithm not allowed$"},
-		{"alg HS256", iss.token(t, "HS256", "ec-1", false, iss.claims("alice", nil)), "^signing algorithm not allowed$"},
+		{"alg none", iss.token(t, "none", "ec-1", false, iss.claims("alice", nil)), `^algorithm "none" is not allowed$`},
+		{"alg HS256", iss.token(t, "HS256", "ec-1", false, iss.claims("alice", nil)), `^algorithm "HS256" is not allowed$`},
+		{"no iss", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"iss": nil})), "^token has no iss claim$"},
+		{"no aud", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"aud": nil})), "^token has no aud claim$"},
+		{"sub empty", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"sub": ""})), "^token has no sub claim$"},
+		{"sub numeric", iss.token(t, "ES256", "ec-1", false, iss.claims("alice", map[string]any{"sub": 123})), "^token has no sub claim$"},
 		{"unknown kid", iss.token(t, "ES256", "not-in-the-jwks", true, iss.claims("alice", nil)), "^unknown signing key$"},
 		{"malformed", "not.a-jwt", "^malformed token$"},
 	}
@@ -93,20 +102,44 @@ func TestBearerTokenAccepted(t *testing.T) {
 	}
 }
 
-// TestIntrospection: an opaque token verified by the hook; nil means not
-// active.
+// TestIntrospection: an opaque token verified by the hook; nil, an
+// identity without a subject or expired is not accepted; a hook that fails
+// (error or panic) gets a fixed text, never its own.
 func TestIntrospection(t *testing.T) {
 	g := newGateServer(t, func(o *HTTPOptions) {
 		o.Auth = &AuthOptions{AuthorizationServers: []string{testIssuerURL}, Introspect: func(_ context.Context, token string) (*Identity, error) {
-			if token != "opaque-alice" {
-				return nil, nil
+			switch token {
+			case "opaque-alice":
+				return &Identity{Subject: "alice", Scopes: []string{"links.read"}, Claims: map[string]any{"iss": "introspected"}}, nil
+			case "no-subject":
+				return &Identity{Scopes: []string{"links.read"}}, nil
+			case "expired":
+				return &Identity{Subject: "alice", Scopes: []string{"links.read"}, ExpiresAt: time.Now().Add(-time.Minute)}, nil
+			case "fails":
+				return nil, errors.New("GET https://introspect.internal/?token=fails: refused")
+			case "panics":
+				panic("introspection secret fails")
 			}
-			return &Identity{Subject: "alice", Scopes: []string{"links.read"}, Claims: map[string]any{"iss": "introspected"}}, nil
+			return nil, nil
 		}}
 	})
-	g.post(t, "opaque-bob", toolsList(), nil).want(t, http.StatusUnauthorized, "invalid_token", map[string]string{
-		"scheme": "Bearer", "error": "invalid_token", "error_description": "token is not active", "resource_metadata": testMetadata,
-	})
+	log.SetOutput(io.Discard)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+	for token, reason := range map[string]string{
+		"opaque-bob": "token not accepted", "no-subject": "token not accepted", "expired": "token not accepted",
+		"fails": "could not introspect the token", "panics": "could not introspect the token",
+	} {
+		a := g.post(t, token, toolsList(), nil)
+		a.want(t, http.StatusUnauthorized, "invalid_token", map[string]string{
+			"scheme": "Bearer", "error": "invalid_token", "error_description": reason, "resource_metadata": testMetadata,
+		})
+		if a.body["error_description"] != reason {
+			t.Fatalf("%s: %v", token, a.body)
+		}
+	}
+	if g.calls.Load() != 0 {
+		t.Fatalf("%d calls reached a tool", g.calls.Load())
+	}
 	cs := connectWithToken(t, g.url, "opaque-alice", "2026-07-28")
 	if res := call(t, cs, "echo"); text(res) != "alice introspected" {
 		t.Fatalf("%q", text(res))
@@ -152,6 +185,7 @@ func TestKeySetFetchedForSignedTokensOnly(t *testing.T) {
 // TestJWKSDiscovery: without JWKSURL the keys are found through the
 // issuer's metadata (RFC 8414).
 func TestJWKSDiscovery(t *testing.T) {
+	t.Run("failure remembered", testJWKSDiscoveryFailure)
 	keys := newTestIssuer(t)
 	issuer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/.well-known/oauth-authorization-server" {
@@ -165,5 +199,40 @@ func TestJWKSDiscovery(t *testing.T) {
 	token := keys.token(t, "ES256", "ec-1", false, keys.claims("alice", map[string]any{"iss": issuer.URL}))
 	if res := call(t, connectWithToken(t, g.url, token, "2026-07-28"), "echo"); text(res) != "alice "+issuer.URL {
 		t.Fatalf("%q", text(res))
+	}
+}
+
+// testJWKSDiscoveryFailure: while the issuer's metadata fails, tokens get
+// 401 "could not get the issuer's signing keys" and the metadata is asked
+// for once (its two well-known paths), not per token.
+func testJWKSDiscoveryFailure(t *testing.T) {
+	var asked atomic.Int32
+	issuer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		http.Error(w, "down", http.StatusInternalServerError)
+	}))
+	t.Cleanup(issuer.Close)
+	g := newGateServer(t, func(o *HTTPOptions) { o.Auth.Issuer, o.Auth.JWKSURL = issuer.URL, "" })
+	token := g.iss.token(t, "ES256", "ec-1", false, g.iss.claims("alice", map[string]any{"iss": issuer.URL}))
+	for range 4 {
+		g.post(t, token, toolsList(), nil).want(t, http.StatusUnauthorized, "invalid_token", map[string]string{
+			"scheme": "Bearer", "error": "invalid_token", "error_description": "could not get the issuer's signing keys", "resource_metadata": testMetadata,
+		})
+	}
+	if n := asked.Load(); n != 2 {
+		t.Fatalf("the issuer's metadata was asked for %d times, want 2 (one discovery)", n)
+	}
+}
+
+// TestNoLeeway: with NoLeeway a token expired a second ago is refused;
+// with the default leeway it passes.
+func TestNoLeeway(t *testing.T) {
+	g := newGateServer(t, func(o *HTTPOptions) { o.Auth.Leeway = NoLeeway })
+	justExpired := g.iss.claims("alice", map[string]any{"exp": time.Now().Add(-2 * time.Second).Unix()})
+	g.post(t, g.iss.token(t, "ES256", "ec-1", false, justExpired), toolsList(), nil).want(t, http.StatusUnauthorized, "invalid_token", nil)
+	d := newGateServer(t, nil)
+	justExpired["iss"] = testIssuerURL
+	if a := d.post(t, d.iss.token(t, "ES256", "ec-1", false, justExpired), toolsList(), nil); a.status != http.StatusOK {
+		t.Fatalf("default leeway: %d %v", a.status, a.body)
 	}
 }

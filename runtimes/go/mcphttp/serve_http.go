@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,7 +19,9 @@ import (
 // the handler at "/" or at those paths too. Its address being the
 // application's, a host that is not loopback is not refused here; options
 // that cannot work (Auth without PublicURL) panic. Without options it is
-// the gate's defaults (loopback Host and Origin, 4 MiB bodies, no token).
+// the gate's defaults (loopback Host and Origin, 4 MiB bodies, no token);
+// without AllowedHosts or AllowedOrigins those lists are the loopback ones
+// plus the PublicURL's host and origin.
 func NewMCPHTTPHandler(server *mcp.Server, opts ...HTTPOptions) http.Handler {
 	switch len(opts) {
 	case 0:
@@ -33,12 +34,9 @@ func NewMCPHTTPHandler(server *mcp.Server, opts ...HTTPOptions) http.Handler {
 	if err := checkHTTPOptions(o, "", false); err != nil {
 		panic("mcphttp.NewMCPHTTPHandler: " + err.Error())
 	}
-	loopback := true
-	if o.PublicURL != "" {
-		u, _ := url.Parse(o.PublicURL)
-		loopback = isLoopbackHost(u.Hostname())
-	}
-	return newHTTPGate(context.Background(), server, o.withDefaults(), "", loopback)
+	// Its address being unknown, the default lists are the loopback ones
+	// plus the PublicURL's host and origin, as in the other runtimes.
+	return newHTTPGate(context.Background(), server, o.withDefaults(), "", true)
 }
 
 // ServeMCPHTTP serves server's tools over streamable HTTP at addr

@@ -69,6 +69,10 @@ func TestServeRefusals(t *testing.T) {
 		{"127.0.0.1:0", HTTPOptions{PublicURL: testPublicURL, Auth: &AuthOptions{Issuer: testIssuerURL, Algorithms: []string{"HS256"}}},
 			`auth algorithm "HS256" is not allowed: use asymmetric ones (RS256, ES256, PS256, EdDSA...)`},
 		{"127.0.0.1", HTTPOptions{}, `listen address "127.0.0.1" is not host:port, e.g. "127.0.0.1:8080"`},
+		{"127.0.0.1:0", HTTPOptions{PublicURL: testPublicURL, Auth: &AuthOptions{Issuer: testIssuerURL, Leeway: 6 * time.Minute}},
+			`auth Leeway 6m0s is out of range: between 0 and 5m (NoLeeway for none, zero for the default 30 s)`},
+		{"127.0.0.1:0", HTTPOptions{PublicURL: testPublicURL, Auth: &AuthOptions{Issuer: testIssuerURL, Leeway: -time.Second}},
+			`auth Leeway -1s is out of range: between 0 and 5m (NoLeeway for none, zero for the default 30 s)`},
 	}
 	for _, c := range cases {
 		err := ServeMCPHTTP(context.Background(), newEchoServer(), c.addr, c.o)
