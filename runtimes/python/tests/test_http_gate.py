@@ -38,6 +38,7 @@ from ai_tools_runtime.mcp import (
     serve_http,
 )
 from ai_tools_runtime.mcp import _connection_protocol as connection_protocol
+from ai_tools_runtime.mcp import _http_gate as http_gate
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -491,6 +492,18 @@ async def test_metadata_head(servers: Servers, issuer: Issuer) -> None:
         assert response.content == b""
 
 
+async def test_metadata_other_methods(servers: Servers, issuer: Issuer) -> None:
+    async with gated(servers, auth=jwt_auth(issuer)) as g:
+        for path in (
+            "/.well-known/oauth-protected-resource",
+            "/.well-known/oauth-protected-resource/mcp",
+        ):
+            response = await g.client.post(f"http://127.0.0.1:{g.port}{path}", content=b"{}")
+            text = refusal(response, 405, "method_not_allowed")
+            assert text == 'the protected resource metadata answers GET and HEAD, not "POST"'
+            assert response.headers["allow"] == "GET, HEAD"
+
+
 async def test_no_metadata_without_auth(servers: Servers) -> None:
     async with gated(servers) as g:
         response = await g.client.get(
@@ -569,6 +582,53 @@ async def test_body_limit(servers: Servers, issuer: Issuer) -> None:
         assert "content-length" not in response.request.headers
         refusal(response, 413, "request_too_large")
     assert servers.received() == 1
+
+
+async def test_a_slow_body_times_out(
+    servers: Servers, issuer: Issuer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A body trickled past the deadline: 408, the connection closed, and
+    # the server still answers others (SEC-4/D5).
+    monkeypatch.setattr(http_gate, "BODY_TIMEOUT_SECONDS", 0.3)
+    async with gated(servers) as g:
+        slow = socket.create_connection(("127.0.0.1", g.port))
+        head = (
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Accept: {ACCEPT}\r\nContent-Length: 65536\r\n\r\n"
+        )
+        slow.sendall(head.encode() + b"{")
+        slow.settimeout(10)
+
+        def read_all() -> bytes:
+            out = b""
+            while chunk := slow.recv(65536):
+                out += chunk
+            return out
+
+        raw = await anyio.to_thread.run_sync(read_all)  # ends: the server closed it
+        slow.close()
+        status, _, rest = raw.partition(b"\r\n")
+        assert status == b"HTTP/1.1 408 Request Timeout"
+        assert json.loads(rest.partition(b"\r\n\r\n")[2]) == {
+            "error": "request_timeout",
+            "error_description": "the request body did not arrive within 0.3 s",
+        }
+        assert (await g.post(modern("tools/list"))).status_code == 200
+    assert servers.received() == 0
+
+
+async def test_an_error_in_the_gate_is_not_echoed(
+    servers: Servers, monkeypatch: pytest.MonkeyPatch, issuer: Issuer
+) -> None:
+    def broken(body: bytes) -> list[str]:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(http_gate, "called_tools", broken)
+    async with gated(servers, auth=jwt_auth(issuer)) as g:
+        response = await g.post(tool_call("accounts_create", create_args()), issuer.token())
+        assert refusal(response, 500, "internal_error") == "internal error"
+        assert "secret" not in response.text
+    assert servers.received() == 0
 
 
 # -- sessions (2025-11-25) and identity --------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 
 from ai_tools_runtime.mcp._called_tools import called_tools
 from ai_tools_runtime.mcp._http_hosts import HostRules, is_loopback
+from ai_tools_runtime.mcp._http_refusal import bearer_challenge
 from ai_tools_runtime.mcp._protected_resource import metadata_paths, metadata_url
 
 
@@ -43,6 +44,18 @@ def test_default_lists_on_a_non_loopback_host() -> None:
     assert rules.origin_allowed("HTTPS://TOOLS.EXAMPLE.COM")
     for origin in ("http://localhost:5173", "null", "https://tools.example.com:8443"):
         assert not rules.origin_allowed(origin), origin
+
+
+def test_the_default_origin_drops_default_ports() -> None:
+    for url, origin in (
+        ("https://tools.example.com:443/mcp", "https://tools.example.com"),
+        ("http://tools.example.com:80/mcp", "http://tools.example.com"),
+    ):
+        rules = HostRules.create("0.0.0.0", url, None, None)
+        assert rules.origin_allowed(origin), url
+    rules = HostRules.create("0.0.0.0", "https://tools.example.com:8443/mcp", None, None)
+    assert rules.origin_allowed("https://tools.example.com:8443")
+    assert not rules.origin_allowed("https://tools.example.com")
 
 
 def test_default_lists_on_a_specific_address() -> None:
@@ -102,3 +115,14 @@ def test_called_tools() -> None:
     assert called_tools(escaped) == ["a"]
     assert called_tools(b"not json") == []
     assert called_tools(b'{"method": "tools/call", "params": []}') == []
+    # Too deep for json (RecursionError): not read, the SDK answers it.
+    assert called_tools(b"[" * 100_000) == []
+    # Keys are exact: a differently cased key is not the method or the name.
+    cased = b'{"method": "tools/call", "params": {"name": "a", "NAME": "b"}, "Method": "x"}'
+    assert called_tools(cased) == ["a"]
+
+
+def test_challenge_values_are_escaped() -> None:
+    assert bearer_challenge(error_description='a "b" \\ c\r\nd\u00e9') == (
+        'Bearer error_description="a \\"b\\" \\\\ c  d "'
+    )

@@ -12,10 +12,11 @@ __all__ = ["called_tools"]
 
 def called_tools(body: bytes) -> list[str]:
     """The ``params.name`` of every ``tools/call`` in ``body``, in order;
-    ``[]`` for a body that is not JSON (the SDK answers it)."""
+    ``[]`` for a body that is not JSON, or nested too deep to read (the SDK
+    answers it)."""
     try:
         message: Any = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     messages = message if isinstance(message, list) else [message]
     names: list[str] = []

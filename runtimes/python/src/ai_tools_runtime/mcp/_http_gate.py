@@ -5,8 +5,12 @@ per-tool scopes; a refusal is answered here and nothing reaches the SDK."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -20,7 +24,12 @@ from ._identity import Identity, access_token_of
 from ._protected_resource import metadata_document, metadata_paths, metadata_url
 from ._token_verifier import TokenError, TokenVerifier
 
-__all__ = ["GateAuth", "GateState", "HttpGate"]
+__all__ = ["BODY_TIMEOUT_SECONDS", "GateAuth", "GateState", "HttpGate"]
+
+logger = logging.getLogger("ai_tools_runtime.mcp")
+
+BODY_TIMEOUT_SECONDS: Final = 30.0
+"""How long the whole request body may take to arrive (408 after)."""
 
 
 @dataclass(frozen=True)
@@ -88,8 +97,21 @@ class HttpGate:
         counted = scope["method"] != "GET"
         if counted:
             self.state.in_flight += 1
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
         try:
-            await self._gate(scope, receive, send)
+            await self._gate(scope, receive, sending)
+        except Exception:
+            if started:
+                raise
+            # Logged here; the client gets the fixed text, never the error's.
+            logger.exception("the MCP HTTP gate failed")
+            await send_refusal(send, 500, "internal_error", "internal error")
         finally:
             if counted:
                 self.state.in_flight -= 1
@@ -107,16 +129,22 @@ class HttpGate:
             await send_refusal(send, 403, "forbidden_origin", text)
             return
         if self.auth is not None and scope["path"] in self.metadata_paths:
-            if scope["method"] in ("GET", "HEAD"):  # uvicorn sends no body to a HEAD
-                await self._metadata(send, self.auth)
-                return
+            await self._metadata(scope["method"], send, self.auth)
+            return
         body: bytes | None = None
         if scope["method"] not in ("GET", "HEAD", "DELETE", "OPTIONS"):
             try:
-                body = await self._read_body(headers, receive)
+                async with asyncio.timeout(BODY_TIMEOUT_SECONDS):
+                    body = await self._read_body(headers, receive)
             except _TooLarge:
                 description = f"the request body is over {self.max_body_bytes} bytes"
                 await send_refusal(send, 413, "request_too_large", description)
+                return
+            except TimeoutError:
+                seconds = f"{BODY_TIMEOUT_SECONDS:g}"
+                description = f"the request body did not arrive within {seconds} s"
+                closing = {"connection": "close"}
+                await send_refusal(send, 408, "request_timeout", description, closing)
                 return
         identity = None
         if self.auth is not None:
@@ -125,7 +153,14 @@ class HttpGate:
                 return
         await self._forward(scope, receive, send, body, identity, "mcp-session-id" in headers)
 
-    async def _metadata(self, send: Send, auth: GateAuth) -> None:
+    async def _metadata(self, method: str, send: Send, auth: GateAuth) -> None:
+        """The protected resource metadata to GET and HEAD (uvicorn sends
+        no body to a HEAD), 405 otherwise."""
+        if method not in ("GET", "HEAD"):
+            text = f"the protected resource metadata answers GET and HEAD, not {json.dumps(method)}"
+            allow = {"allow": "GET, HEAD"}
+            await send_refusal(send, 405, "method_not_allowed", text, allow)
+            return
         scopes = set(auth.scopes)
         for tool in auth.tool_names():
             scopes.update(auth.tool_scopes(tool))

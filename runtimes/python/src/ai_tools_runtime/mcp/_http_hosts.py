@@ -26,10 +26,18 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
 def origin_of(url: str) -> str:
-    """``scheme://host[:port]`` of ``url``, lower-cased."""
+    """``scheme://host[:port]`` of ``url``, lower-cased, without the
+    scheme's default port (as browsers send an ``Origin``)."""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
+    scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
+    default = _DEFAULT_PORTS.get(scheme)
+    if default is not None and netloc.endswith(default):
+        netloc = netloc[: -len(default)]
+    return f"{scheme}://{netloc}"
 
 
 def _split_host(value: str) -> tuple[str, str | None]:

@@ -13,13 +13,15 @@ __all__ = ["bearer_challenge", "send_json", "send_refusal"]
 
 def bearer_challenge(**params: str) -> str:
     """``Bearer k="v", …`` (the values given, in order; quotes and
-    backslashes escaped)."""
+    backslashes escaped, characters that are not printable ASCII replaced
+    by a space, as in every target)."""
     quoted = (f'{k}="{_escape(v)}"' for k, v in params.items())
     return "Bearer " + ", ".join(quoted)
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    printable = "".join(c if " " <= c <= "~" else " " for c in value)
+    return printable.replace("\\", "\\\\").replace('"', '\\"')
 
 
 async def send_json(
