@@ -1,7 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { HttpAuthOptions } from "./http-auth-options.js";
-import { bearerChallenge, type Refusal } from "./http-refusal.js";
+import {
+  bearerChallenge,
+  logServerError,
+  type Refusal,
+} from "./http-refusal.js";
 import { authInfoOf, type Identity } from "./identity.js";
 import {
   createJwtVerifier,
@@ -9,6 +13,7 @@ import {
   type TokenVerifier,
 } from "./jwt-verifier.js";
 import type { ProtectedResource } from "./protected-resource.js";
+import { sortedUnique } from "./sorted-unique.js";
 
 /** What the gate found: the caller, or why the request is refused. */
 export type GateResult =
@@ -115,28 +120,35 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** An application's introspection hook as a verifier. */
+/**
+ * An application's introspection hook as a verifier: a hook that fails
+ * is logged here and answered `could not introspect the token` (never its
+ * message); no identity, an empty subject or a past `expiresAt` is
+ * `token not accepted`.
+ */
 function introspectionVerifier(
   introspect: (
     token: string,
   ) => Identity | null | undefined | Promise<Identity | null | undefined>,
 ): TokenVerifier {
   return async (token) => {
-    const identity = await introspect(token);
-    if (identity === null || identity === undefined) {
-      throw new InvalidTokenError("token not accepted");
+    let identity: Identity | null | undefined;
+    try {
+      identity = await introspect(token);
+    } catch (e) {
+      logServerError("the introspection hook failed", e);
+      throw new InvalidTokenError("could not introspect the token");
     }
     if (
-      identity.expiresAt !== undefined &&
-      identity.expiresAt * 1000 <= Date.now()
+      identity === null ||
+      identity === undefined ||
+      typeof identity.subject !== "string" ||
+      identity.subject === "" ||
+      (identity.expiresAt !== undefined &&
+        identity.expiresAt * 1000 <= Date.now())
     ) {
-      throw new InvalidTokenError("token expired");
+      throw new InvalidTokenError("token not accepted");
     }
     return identity;
   };
-}
-
-/** Strings sorted by code unit, each once. */
-export function sortedUnique(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort();
 }

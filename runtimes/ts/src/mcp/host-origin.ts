@@ -19,19 +19,19 @@ export function isLoopbackHost(host: string): boolean {
 
 /** The Host and Origin allow-lists of an endpoint (DNS rebinding). */
 export interface HostOriginPolicy {
-  /** Lower-case `host` (any port) or `host:port` entries; undefined: any. */
-  readonly hosts: readonly string[] | undefined;
-  /** Origins (`scheme://host[:port]`) accepted; undefined: any. */
-  readonly origins: readonly string[] | undefined;
+  /** Lower-case `host` (any port) or `host:port` entries. */
+  readonly hosts: readonly string[];
+  /** Origins (`scheme://host[:port]`) accepted. */
+  readonly origins: readonly string[];
   /** Whether any loopback origin (any port) is accepted too. */
   readonly loopbackOrigins: boolean;
 }
 
 /**
- * The allow-lists from the options: the lists given, else `publicUrl`'s
- * host and origin, plus the loopback names (and, when listening on
- * loopback, any loopback origin). `loopback` undefined (a handler the
- * application mounts, without `publicUrl` or lists): no checks.
+ * The allow-lists from the options: the lists given, else the loopback
+ * names and `publicUrl`'s host, and `publicUrl`'s origin plus, when
+ * `loopback` (listening on loopback, or a handler the application mounts,
+ * whose address is unknown), any loopback origin.
  */
 export function hostOriginPolicy(
   options: {
@@ -39,20 +39,19 @@ export function hostOriginPolicy(
     readonly allowedHosts?: readonly string[] | undefined;
     readonly allowedOrigins?: readonly string[] | undefined;
   },
-  loopback: boolean | undefined,
+  loopback: boolean,
 ): HostOriginPolicy {
   const url =
     options.publicUrl === undefined ? undefined : new URL(options.publicUrl);
-  const known = url !== undefined || loopback !== undefined;
-  const hosts =
-    options.allowedHosts ??
-    (known ? [...loopbackNames, ...(url ? [url.host] : [])] : undefined);
-  const origins =
-    options.allowedOrigins ?? (known ? (url ? [url.origin] : []) : undefined);
+  const hosts = options.allowedHosts ?? [
+    ...loopbackNames,
+    ...(url ? [url.host] : []),
+  ];
+  const origins = options.allowedOrigins ?? (url ? [url.origin] : []);
   return {
-    hosts: hosts?.map((h) => h.toLowerCase()),
-    origins: origins?.map(originOf),
-    loopbackOrigins: loopback === true && options.allowedOrigins === undefined,
+    hosts: hosts.map((h) => h.toLowerCase()),
+    origins: origins.map(originOf),
+    loopbackOrigins: loopback && options.allowedOrigins === undefined,
   };
 }
 
@@ -65,7 +64,7 @@ export function checkHostOrigin(
   policy: HostOriginPolicy,
 ): Refusal | undefined {
   const host = (req.headers.host ?? "").toLowerCase();
-  if (policy.hosts !== undefined && !hostAllowed(host, policy.hosts)) {
+  if (!hostAllowed(host, policy.hosts)) {
     return {
       status: 403,
       code: "forbidden_host",
@@ -73,11 +72,7 @@ export function checkHostOrigin(
     };
   }
   const origin = req.headers.origin;
-  if (
-    origin !== undefined &&
-    policy.origins !== undefined &&
-    !originAllowed(origin, policy)
-  ) {
+  if (origin !== undefined && !originAllowed(origin, policy)) {
     return {
       status: 403,
       code: "forbidden_origin",
@@ -105,7 +100,7 @@ function originAllowed(origin: string, policy: HostOriginPolicy): boolean {
   if (policy.loopbackOrigins && loopbackNames.includes(url.hostname)) {
     return true;
   }
-  return policy.origins?.includes(url.origin) ?? true;
+  return policy.origins.includes(url.origin);
 }
 
 function originOf(origin: string): string {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { createBearerGate, sortedUnique } from "./bearer-gate.js";
+import { createBearerGate } from "./bearer-gate.js";
 import { checkHostOrigin, hostOriginPolicy } from "./host-origin.js";
 import type { McpHttpOptions } from "./http-auth-options.js";
 import { writeRefusal, writeRpcError } from "./http-refusal.js";
@@ -10,8 +10,9 @@ import {
   writeProtectedResourceMetadata,
   type ProtectedResource,
 } from "./protected-resource.js";
-import { closeAfterResponse, readBody } from "./read-body.js";
+import { bodyTimeoutMs, closeAfterResponse, readBody } from "./read-body.js";
 import { checkToolScopes } from "./scope-check.js";
+import { sortedUnique } from "./sorted-unique.js";
 import type { McpToolServer } from "./tool-server.js";
 
 /** A request the gate let through: its JSON body and its caller. */
@@ -44,12 +45,13 @@ export interface HttpGate {
 
 /**
  * Create the gate of an endpoint. `loopback`: whether it listens on a
- * loopback address (undefined: a handler the application mounts).
+ * loopback address, or is a handler the application mounts (its address
+ * unknown, the loopback lists apply).
  */
 export async function createHttpGate(
   server: McpToolServer,
   options: McpHttpOptions,
-  loopback: boolean | undefined,
+  loopback: boolean,
 ): Promise<HttpGate> {
   const { maxBodyBytes } = checkHttpOptions(options);
   const policy = hostOriginPolicy(options, loopback);
@@ -126,7 +128,8 @@ function authorizationServers(options: McpHttpOptions): string[] {
 /**
  * The JSON body of a POST (`{body: undefined}` for other methods), or
  * undefined once answered: 413 past the limit (the connection closed when
- * too much was sent to drain it), 400 for text that is not JSON.
+ * too much was sent to drain it), 408 when it takes over 30 s (the
+ * connection closed), 400 for text that is not JSON.
  */
 async function readJsonBody(
   req: IncomingMessage,
@@ -136,7 +139,15 @@ async function readJsonBody(
   if (req.method !== "POST") {
     return { body: undefined };
   }
-  const read = await readBody(req, maxBodyBytes);
+  const read = await readBody(req, maxBodyBytes, bodyTimeoutMs);
+  if ("timedOut" in read) {
+    closeAfterResponse(req, res);
+    return writeRefusal(res, {
+      status: 408,
+      code: "request_timeout",
+      description: `the request body did not arrive within ${String(bodyTimeoutMs / 1000)} s`,
+    });
+  }
   if (read.text === undefined) {
     if (read.tooLarge === "cut") {
       closeAfterResponse(req, res);

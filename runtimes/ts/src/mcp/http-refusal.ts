@@ -11,7 +11,10 @@ export type RefusalCode =
   | "forbidden_origin"
   | "request_too_large"
   | "shutting_down"
-  | "session_not_found";
+  | "session_not_found"
+  | "request_timeout"
+  | "method_not_allowed"
+  | "internal_error";
 
 /** An HTTP-level refusal: status, body and extra headers. */
 export interface Refusal {
@@ -75,4 +78,19 @@ export function bearerChallenge(
 
 function quotedValue(value: string): string {
   return value.replace(/[\\"]/g, "\\$&").replace(/[^\x20-\x7e]/g, " ");
+}
+
+/** The 500 of an unexpected failure: a fixed text, never its message. */
+export const internalError: Refusal = {
+  status: 500,
+  code: "internal_error",
+  description: "internal error",
+};
+
+/**
+ * Log a failure of the server on stderr (the client gets a fixed text):
+ * what failed, and the error with its stack.
+ */
+export function logServerError(what: string, e: unknown): void {
+  console.error(`mcp http: ${what}:`, e);
 }

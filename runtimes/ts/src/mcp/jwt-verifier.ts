@@ -33,7 +33,8 @@ export function checkAlgorithms(algorithms: readonly string[]): void {
  * A verifier of JWTs from one issuer (`jose`): signature by a key of the
  * issuer's JWKS (fetched once, cached, refetched for an unknown key id at
  * most every 30 s), `iss`, `aud` containing `audience` exactly, `exp`
- * (required) and `nbf` with the leeway, and `sub` (required).
+ * (required) and `nbf` with the leeway (0 to 300 s), and `sub` (a
+ * non-empty string).
  */
 export async function createJwtVerifier(
   options: JwtAuthOptions,
@@ -42,6 +43,7 @@ export async function createJwtVerifier(
   const jose = await loadJose();
   const algorithms = [...(options.algorithms ?? defaultAlgorithms)];
   checkAlgorithms(algorithms);
+  const leeway = checkLeeway(options.leewaySeconds);
   // The issuer's metadata is read again after a failure, at most every
   // 30 s (as jose refetches a JWKS for an unknown key id).
   let keys: Promise<KeySet> | undefined;
@@ -59,14 +61,41 @@ export async function createJwtVerifier(
         issuer: options.issuer,
         audience,
         algorithms,
-        clockTolerance: options.leewaySeconds ?? 30,
-        requiredClaims: ["exp", "sub"],
+        clockTolerance: leeway,
+        requiredClaims: ["exp", "iss", "aud", "sub"],
       });
+      if (typeof payload.sub !== "string" || payload.sub === "") {
+        throw new InvalidTokenError("token has no sub claim");
+      }
       return identityOfClaims(payload);
     } catch (e) {
-      throw new InvalidTokenError(reasonOf(e), { cause: e });
+      if (e instanceof InvalidTokenError) {
+        throw e;
+      }
+      throw new InvalidTokenError(reasonOf(e, token, algorithms, jose), {
+        cause: e,
+      });
     }
   };
+}
+
+/** The most clock skew `leewaySeconds` may allow: 5 minutes. */
+const maxLeewaySeconds = 300;
+
+/** The leeway of the options: 0 to 300 s, 30 by default. */
+export function checkLeeway(leewaySeconds: number | undefined): number {
+  const leeway = leewaySeconds ?? 30;
+  if (
+    typeof leeway !== "number" ||
+    !Number.isFinite(leeway) ||
+    leeway < 0 ||
+    leeway > maxLeewaySeconds
+  ) {
+    throw new Error(
+      `auth.leewaySeconds ${String(leeway)} is out of range: use 0 to ${String(maxLeewaySeconds)} seconds, or leave it out for 30`,
+    );
+  }
+  return leeway;
 }
 
 /** The identity of verified claims: `sub`, and `scope` (or `scp`). */
@@ -86,28 +115,44 @@ export function identityOfClaims(claims: Record<string, unknown>): Identity {
   };
 }
 
-/** The check a jose error says failed, in a few words. */
-function reasonOf(e: unknown): string {
+/** What a failed check of a claim is called. */
+const failedChecks = new Map([
+  ["nbf", "token not valid yet"],
+  ["iss", "wrong issuer"],
+  ["aud", "wrong audience"],
+]);
+
+/**
+ * The check a jose error says failed, in a few words (docs/production.md,
+ * "Tokens"); `invalid token` for any other problem of the token.
+ */
+function reasonOf(
+  e: unknown,
+  token: string,
+  algorithms: readonly string[],
+  jose: Jose,
+): string {
   const code = (e as { code?: unknown }).code;
-  const claim = (e as { claim?: unknown }).claim;
-  const missing = (e as { reason?: unknown }).reason === "missing";
+  const claim = String((e as { claim?: unknown }).claim);
+  const reason = (e as { reason?: unknown }).reason;
   switch (code) {
     case "ERR_JWT_EXPIRED":
       return "token expired";
     case "ERR_JWT_CLAIM_VALIDATION_FAILED":
-      if (missing) {
-        return `token has no ${String(claim)} claim`;
+      if (reason === "missing") {
+        return `token has no ${claim} claim`;
       }
-      return claim === "nbf"
-        ? "token not yet valid"
-        : claim === "iss"
-          ? "wrong issuer"
-          : claim === "aud"
-            ? "wrong audience"
-            : `bad ${String(claim)} claim`;
+      return (
+        (reason === "check_failed" ? failedChecks.get(claim) : undefined) ??
+        "invalid token"
+      );
     case "ERR_JOSE_ALG_NOT_ALLOWED":
-    case "ERR_JOSE_NOT_SUPPORTED":
-      return "signing algorithm not allowed";
+    case "ERR_JOSE_NOT_SUPPORTED": {
+      const alg = headerAlg(token, jose);
+      return alg !== undefined && !algorithms.includes(alg)
+        ? `algorithm ${JSON.stringify(alg)} is not allowed`
+        : "invalid token";
+    }
     case "ERR_JWKS_NO_MATCHING_KEY":
     case "ERR_JWKS_MULTIPLE_MATCHING_KEYS":
       return "unknown signing key";
@@ -116,8 +161,23 @@ function reasonOf(e: unknown): string {
     case "ERR_JWS_INVALID":
     case "ERR_JWT_INVALID":
       return "malformed token";
-    default:
+    case undefined:
+    case "ERR_JOSE_GENERIC":
+    case "ERR_JWKS_TIMEOUT":
+    case "ERR_JWKS_INVALID":
+      // Fetching or reading the issuer's metadata or key set failed.
       return "could not get the issuer's signing keys";
+    default:
+      return "invalid token";
+  }
+}
+
+/** The `alg` of a token's header, if it can be read. */
+function headerAlg(token: string, jose: Jose): string | undefined {
+  try {
+    return jose.decodeProtectedHeader(token).alg;
+  } catch {
+    return undefined;
   }
 }
 

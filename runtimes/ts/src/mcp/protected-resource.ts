@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { writeRefusal } from "./http-refusal.js";
 
 /** The well-known path of OAuth protected resource metadata (RFC 9728). */
 const wellKnown = "/.well-known/oauth-protected-resource";
@@ -49,7 +50,12 @@ export function writeProtectedResourceMetadata(
   metadata: ProtectedResourceMetadata,
 ): void {
   if (method !== "GET" && method !== "HEAD") {
-    res.writeHead(405, { allow: "GET, HEAD" }).end();
+    writeRefusal(res, {
+      status: 405,
+      code: "method_not_allowed",
+      description: `the protected resource metadata answers GET and HEAD, not ${JSON.stringify(method ?? "")}`,
+      headers: { allow: "GET, HEAD" },
+    });
     return;
   }
   const body = JSON.stringify(metadata);

@@ -9,10 +9,21 @@ export const defaultMaxBodyBytes = 4 * 1024 * 1024;
  */
 const maxDrainBytes = 1024 * 1024;
 
-/** A request body read: its text, or why not. */
+/** How long a request body may take to arrive: 30 s. */
+export const bodyTimeoutMs = 30_000;
+
+/**
+ * A request body read: its text, or why not (too large, or `timedOut`: not
+ * all there within the time given; the connection must close).
+ */
 export type ReadBody =
   | { readonly text: string; readonly tooLarge?: undefined }
-  | { readonly text?: undefined; readonly tooLarge: "drained" | "cut" };
+  | { readonly text?: undefined; readonly tooLarge: "drained" | "cut" }
+  | {
+      readonly text?: undefined;
+      readonly tooLarge?: undefined;
+      readonly timedOut: true;
+    };
 
 /**
  * The request body as text, unless past `maxBytes` (with or without a
@@ -20,11 +31,14 @@ export type ReadBody =
  * dropped (`drained`: what a 413 left unread would be taken for the next
  * request of a keep-alive connection), up to 1 MiB more; past those, or
  * when `Content-Length` announces more, reading stops (`cut`) and the
- * connection must close ({@link closeAfterResponse}).
+ * connection must close ({@link closeAfterResponse}). A body still coming
+ * after `timeoutMs` ({@link bodyTimeoutMs} by default) is not waited for
+ * (a slow client holds no connection longer).
  */
 export function readBody(
   req: IncomingMessage,
   maxBytes: number,
+  timeoutMs = bodyTimeoutMs,
 ): Promise<ReadBody> {
   const announced = Number(req.headers["content-length"] ?? 0);
   if (announced > maxBytes + maxDrainBytes) {
@@ -34,6 +48,12 @@ export function readBody(
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (read: ReadBody) => {
+      clearTimeout(timer);
+      req.off("data", onData).off("end", onEnd).pause();
+      resolve(read);
+    };
+    const timer = setTimeout(() => stop({ timedOut: true }), timeoutMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBytes) {
@@ -41,18 +61,23 @@ export function readBody(
       } else if (size <= maxBytes + maxDrainBytes) {
         chunks.length = 0;
       } else {
-        req.off("data", onData).off("end", onEnd).pause();
-        resolve({ tooLarge: "cut" });
+        stop({ tooLarge: "cut" });
       }
     };
     const onEnd = () => {
-      resolve(
+      stop(
         size > maxBytes
           ? { tooLarge: "drained" }
           : { text: Buffer.concat(chunks).toString("utf8") },
       );
     };
-    req.on("data", onData).once("end", onEnd).once("error", reject);
+    req
+      .on("data", onData)
+      .once("end", onEnd)
+      .once("error", (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
   });
 }
 

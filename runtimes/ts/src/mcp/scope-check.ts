@@ -1,7 +1,7 @@
 import type { BearerGate } from "./bearer-gate.js";
-import { sortedUnique } from "./bearer-gate.js";
 import type { Refusal } from "./http-refusal.js";
 import type { Identity } from "./identity.js";
+import { sortedUnique } from "./sorted-unique.js";
 
 /** The scopes a tool's calls need: the tool server's answer. */
 export type ToolScopes = (tool: string) => readonly string[];

@@ -12,7 +12,12 @@ import { createFlightCounter } from "./flight-counter.js";
 import { isLoopbackHost } from "./host-origin.js";
 import type { McpHttpOptions } from "./http-auth-options.js";
 import { createHttpGate } from "./http-gate.js";
-import { writeRefusal, writeRpcError, type Refusal } from "./http-refusal.js";
+import {
+  internalError,
+  logServerError,
+  writeRefusal,
+  type Refusal,
+} from "./http-refusal.js";
 import { createHttpSessions } from "./http-sessions.js";
 import { checkAuthorizedBind, checkPositive } from "./http-settings.js";
 import { closeAfterResponse } from "./read-body.js";
@@ -93,21 +98,22 @@ const defaultShutdownGraceMs = 10_000;
 
 /**
  * Create the HTTP handler of the tools (it loads `@modelcontextprotocol/node`,
- * an optional peer dependency, and `jose` for JWTs). Without `publicUrl`
- * or allow-lists it checks no `Host` or `Origin` header: the application
- * mounting it does. Throws an Error for `auth` without `publicUrl`.
+ * an optional peer dependency, and `jose` for JWTs). Without allow-lists
+ * it takes the loopback `Host` names and any loopback `Origin`, plus
+ * `publicUrl`'s host and origin: behind a proxy or on a network, set
+ * `publicUrl` or the lists. Throws an Error for `auth` without `publicUrl`.
  */
 export async function createMcpHttpHandler(
   server: McpToolServer,
   options: McpHttpOptions = {},
 ): Promise<McpHttpHandler> {
-  return createHandler(server, options, undefined);
+  return createHandler(server, options, true);
 }
 
 async function createHandler(
   server: McpToolServer,
   options: McpHttpOptions,
-  loopback: boolean | undefined,
+  loopback: boolean,
 ): Promise<McpHttpHandler> {
   const gate = await createHttpGate(server, options, loopback);
   const node = await loadNodeAdapter();
@@ -147,9 +153,9 @@ async function createHandler(
     try {
       await serve(req, res);
     } catch (e) {
+      logServerError("a request failed", e);
       if (!res.headersSent) {
-        const message = e instanceof Error ? e.message : String(e);
-        writeRpcError(res, 500, -32603, message);
+        writeRefusal(res, internalError);
       } else {
         res.end();
       }

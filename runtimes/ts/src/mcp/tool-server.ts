@@ -59,6 +59,7 @@ import { extraPropertiesKey, type ExtraProperty } from "./extra-properties.js";
 import type { McpToolMethod } from "./mcp-tool.js";
 import { mergeAliasConfigs } from "./merge-alias-configs.js";
 import { ToolCallServer } from "./tool-call-guard.js";
+import { sortedUnique } from "./sorted-unique.js";
 import { listTool, type ListedTool } from "./tool-listing.js";
 
 /** Options of {@link createMcpToolServer}. */
@@ -327,7 +328,7 @@ export function createMcpToolServer(
       const added = Object.hasOwn(options.requiredScopes ?? {}, tool)
         ? (options.requiredScopes?.[tool] ?? [])
         : [];
-      return [...new Set([...own, ...added])].sort();
+      return sortedUnique([...own, ...added]);
     },
     createAliasManager() {
       return createAliasManager(aliasConfig());

@@ -601,6 +601,43 @@ describe("introspection", () => {
   });
 });
 
+describe("unexpected failures", () => {
+  it("answer 500 internal_error, never the error's message", async () => {
+    const base = createMcpToolServer();
+    const server: McpToolServer = {
+      ...base,
+      requiredScopes() {
+        throw new Error("secret detail of the failure");
+      },
+    };
+    const running = await serveHttp(server, {
+      publicUrl,
+      auth: {
+        introspect: () => ({ subject: "svc", scopes: [], claims: {} }),
+        authorizationServers: ["https://as.example.test"],
+      },
+    });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const call = modernRpc("tools/call", { name: "any", arguments: {} });
+      const res = await send(running.url, {
+        headers: { ...call.headers, authorization: "Bearer t" },
+        body: call.body,
+      });
+      expect(res.status).toBe(500);
+      expect(res.headers["content-type"]).toBe("application/json");
+      expect(JSON.parse(res.text)).toEqual({
+        error: "internal_error",
+        error_description: "internal error",
+      });
+      expect(errors).toHaveBeenCalledOnce();
+    } finally {
+      errors.mockRestore();
+      await running.close();
+    }
+  });
+});
+
 describe("start-up refusals", () => {
   const server = () => createMcpToolServer();
 

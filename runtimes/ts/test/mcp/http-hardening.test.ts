@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
 import { once } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   checkHostOrigin,
   hostOriginPolicy,
@@ -112,6 +112,44 @@ describe("graceful shutdown", () => {
   });
 });
 
+describe("slow bodies", () => {
+  it("answers 408 and closes a connection whose body is not all there within 30 s", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const running = await serveHttp(createMcpToolServer());
+    const { port } = new URL(running.url);
+    try {
+      const socket = connect(Number(port), "127.0.0.1");
+      await once(socket, "connect");
+      socket.write(
+        "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+      );
+      // The body's deadline is the one timer the gate sets.
+      while (vi.getTimerCount() === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const answered = new Promise<string>((resolve) => {
+        let text = "";
+        socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
+        socket.once("close", () => resolve(text));
+      });
+      vi.advanceTimersByTime(29_999);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(socket.closed).toBe(false);
+      vi.advanceTimersByTime(1);
+      const text = await answered;
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(JSON.parse(/\{.*\}/.exec(text)?.[0] ?? "")).toEqual({
+        error: "request_timeout",
+        error_description: "the request body did not arrive within 30 s",
+      });
+      expect((await send(running.url, list)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+      await running.close();
+    }
+  });
+});
+
 describe("connections", () => {
   it("closes connections over maxConnections, and still answers the others", async () => {
     const running = await serveHttp(createMcpToolServer(), {
@@ -191,9 +229,40 @@ describe("Host and Origin allow-lists", () => {
     );
   });
 
-  it("a handler the application mounts, without public URL or lists, checks nothing", () => {
-    const policy = hostOriginPolicy({}, undefined);
-    expect(refusal(policy, "anything", "https://x.example")).toBeUndefined();
+  it("a handler the application mounts takes the loopback lists, and the public URL's", async () => {
+    const handler = await createMcpHttpHandler(createMcpToolServer());
+    const http = createServer((req, res) => void handler(req, res));
+    http.listen(0, "127.0.0.1");
+    await once(http, "listening");
+    const url = `http://127.0.0.1:${String((http.address() as AddressInfo).port)}/mcp`;
+    try {
+      const answer = async (headers: Record<string, string>) => {
+        const res = await send(url, {
+          headers: { ...list.headers, ...headers },
+          body: list.body,
+        });
+        return res.status === 200
+          ? "ok"
+          : (JSON.parse(res.text) as { error: string }).error;
+      };
+      expect(await answer({})).toBe("ok");
+      expect(await answer({ origin: "http://localhost:5173" })).toBe("ok");
+      expect(await answer({ host: "evil.example.com" })).toBe("forbidden_host");
+      expect(await answer({ origin: "https://evil.example.com" })).toBe(
+        "forbidden_origin",
+      );
+    } finally {
+      http.close();
+      await handler.close();
+    }
+    const policy = hostOriginPolicy(
+      { publicUrl: "https://tools.example.com/mcp" },
+      true,
+    );
+    expect(refusal(policy, "tools.example.com")).toBeUndefined();
+    expect(
+      refusal(policy, "tools.example.com", "https://tools.example.com"),
+    ).toBeUndefined();
   });
 
   it.each([
