@@ -204,7 +204,26 @@ async def test_serve_http_refuses_before_listening() -> None:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     with pytest.raises(ValueError, match="without authorization"):
+        await serve_http(McpToolServer(), host="0.0.0.0")
+    with pytest.raises(ValueError) as refused:
         await serve_http(McpToolServer(), host="0.0.0.0", sock=sock)
+    assert str(refused.value) == (
+        'host "0.0.0.0" is not the address sock is bound to ("127.0.0.1"): '
+        "leave host out when giving sock"
+    )
+    sock.close()
+
+
+async def test_serve_http_goes_by_the_address_of_sock() -> None:
+    # A socket on every interface without auth is refused, whatever host
+    # defaults to (SEC-6/D7).
+    sock = socket.socket()
+    sock.bind(("0.0.0.0", 0))
+    with pytest.raises(ValueError) as refused:
+        await serve_http(McpToolServer(), sock=sock)
+    assert str(refused.value).startswith(
+        'refusing to serve MCP over HTTP on "0.0.0.0" without authorization'
+    )
     sock.close()
 
 
@@ -746,6 +765,29 @@ async def test_idle_connections_are_closed(
             connection.settimeout(10)
             assert await anyio.to_thread.run_sync(connection.recv, 1) == b""  # closed
             connection.close()
+        response = await g.post(modern("tools/list"))
+        assert response.status_code == 200
+
+
+async def test_connections_over_the_cap_are_closed(servers: Servers) -> None:
+    # Over max_connections a new connection is closed without an answer
+    # (not uvicorn's plain-text 503), and served again once one ends (D22).
+    async with gated(servers, max_connections=2) as g:
+        await anyio.sleep(0.2)  # the start-up probe's connection is gone
+        held = [socket.create_connection(("127.0.0.1", g.port)) for _ in range(2)]
+        await anyio.sleep(0.1)
+        extra = socket.create_connection(("127.0.0.1", g.port))
+        extra.settimeout(10)
+        extra.sendall(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try:
+            got = await anyio.to_thread.run_sync(extra.recv, 1000)
+        except ConnectionResetError:
+            got = b""  # closed with the request unread: a reset
+        assert got == b""
+        extra.close()
+        for connection in held:
+            connection.close()
+        await anyio.sleep(0.1)
         response = await g.post(modern("tools/list"))
         assert response.status_code == 200
 

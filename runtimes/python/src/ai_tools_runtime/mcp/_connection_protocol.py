@@ -15,7 +15,7 @@ from typing import Final
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HEAD_TIMEOUT_SECONDS", "ConnectionProtocol"]
+__all__ = ["HEAD_TIMEOUT_SECONDS", "ConnectionProtocol", "capped_protocol"]
 
 HEAD_TIMEOUT_SECONDS: Final = 10.0
 
@@ -26,9 +26,14 @@ class ConnectionProtocol(H11Protocol):
     and sends without Nagle's delay."""
 
     _head_timer: asyncio.TimerHandle | None = None
+    max_connections: int | None = None
+    """Connections served at once; one more is closed unanswered."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if self.max_connections is not None and len(self.connections) > self.max_connections:
+            transport.close()  # connection_lost forgets it
+            return
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -54,3 +59,14 @@ class ConnectionProtocol(H11Protocol):
         waiting = self.cycle is None or self.cycle.response_complete
         if waiting and not self.transport.is_closing():
             self.timeout_keep_alive_handler()
+
+
+def capped_protocol(max_connections: int) -> type[ConnectionProtocol]:
+    """:class:`ConnectionProtocol` serving at most ``max_connections``
+    connections at once (uvicorn's own ``limit_concurrency`` would answer
+    the others 503 in plain text)."""
+    if isinstance(max_connections, bool) or not isinstance(max_connections, int):
+        raise ValueError(f"max_connections must be a whole number, got {max_connections!r}")
+    if max_connections < 1:
+        raise ValueError(f"max_connections must be 1 or more, got {max_connections}")
+    return type("ConnectionProtocol", (ConnectionProtocol,), {"max_connections": max_connections})

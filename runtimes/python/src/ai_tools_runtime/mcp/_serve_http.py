@@ -32,9 +32,31 @@ class _Options:
     public_url: str | None
     auth: HttpAuth | None
     allow_unauthenticated: bool
-    allowed_hosts: tuple[str, ...] | None
-    allowed_origins: tuple[str, ...] | None
+    allowed_hosts: Iterable[str] | None
+    allowed_origins: Iterable[str] | None
     max_body_bytes: int
+
+    def __post_init__(self) -> None:
+        # The lists as given (any iterable), kept as tuples.
+        for name in ("allowed_hosts", "allowed_origins"):
+            given = getattr(self, name)
+            if given is not None:
+                object.__setattr__(self, name, tuple(given))
+
+
+def _bound_host(sock: socket.socket, host: str | None) -> str:
+    """The address ``sock`` is bound to, which the start-up refusal and the
+    default Host list go by; an explicit ``host`` must name the same."""
+    if sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return "localhost"  # a Unix socket: reachable on this machine only
+    bound = str(sock.getsockname()[0])
+    same = host is None or host.strip("[]") == bound or (is_loopback(host) and is_loopback(bound))
+    if not same:
+        raise ValueError(
+            f'host "{host}" is not the address sock is bound to ("{bound}"): leave host out '
+            "when giving sock"
+        )
+    return bound
 
 
 def _check(options: _Options) -> None:
@@ -130,22 +152,16 @@ def create_mcp_http_app(
     - ``max_body_bytes``: larger bodies get 413, unread (default 4 MiB).
     """
     options = _Options(
-        path=path,
-        host=host,
-        public_url=public_url,
-        auth=auth,
-        allow_unauthenticated=allow_unauthenticated,
-        allowed_hosts=tuple(allowed_hosts) if allowed_hosts is not None else None,
-        allowed_origins=tuple(allowed_origins) if allowed_origins is not None else None,
-        max_body_bytes=max_body_bytes,
-    )
+        path, host, public_url, auth, allow_unauthenticated, allowed_hosts, allowed_origins,
+        max_body_bytes,
+    )  # fmt: skip
     return _build(server, options)[0]
 
 
 async def serve_http(
     server: McpToolServer,
     *,
-    host: str = "127.0.0.1",
+    host: str | None = None,
     port: int = 8000,
     path: str = "/mcp",
     sock: socket.socket | None = None,
@@ -159,38 +175,35 @@ async def serve_http(
     max_connections: int = 1024,
 ) -> None:
     """Serve :func:`create_mcp_http_app` (same options) with uvicorn on
-    ``host:port`` (or on ``sock``, a socket already bound, e.g. to port 0)
-    until cancelled, or until SIGTERM/SIGINT: then new requests get 503
-    ``shutting_down``, those in flight have ``shutdown_grace_seconds`` to
-    finish, and it returns. At most ``max_connections`` connections are
-    served (uvicorn answers the others 503); a connection idle after a
+    ``host:port`` (default ``127.0.0.1``), or on ``sock``, a socket already
+    bound (e.g. to port 0): then the start-up refusal and the default Host
+    list go by the address it is bound to, and a ``host`` naming another is
+    a ``ValueError``. It serves until cancelled, or until SIGTERM/SIGINT: then
+    new requests get 503 ``shutting_down``, those in flight have
+    ``shutdown_grace_seconds`` to finish, and it returns. At most
+    ``max_connections`` connections are served (one more is closed
+    unanswered); a connection idle after a
     response is closed after 5 s, one that has not sent a request head
     after 10 s too. Start-up refusals raise ``ValueError`` before anything
     listens."""
     import uvicorn
 
-    from ._connection_protocol import ConnectionProtocol
+    from ._connection_protocol import capped_protocol
     from ._draining_server import DrainingServer
 
+    bind = _bound_host(sock, host) if sock is not None else host or "127.0.0.1"
     options = _Options(
-        path=path,
-        host=host,
-        public_url=public_url,
-        auth=auth,
-        allow_unauthenticated=allow_unauthenticated,
-        allowed_hosts=tuple(allowed_hosts) if allowed_hosts is not None else None,
-        allowed_origins=tuple(allowed_origins) if allowed_origins is not None else None,
-        max_body_bytes=max_body_bytes,
-    )
+        path, bind, public_url, auth, allow_unauthenticated, allowed_hosts, allowed_origins,
+        max_body_bytes,
+    )  # fmt: skip
     app, state = _build(server, options)
     config = uvicorn.Config(
         app,
-        host=host,
+        host=bind,
         port=port,
         log_level="warning",
         lifespan="on",
-        http=ConnectionProtocol,
-        limit_concurrency=max_connections,
+        http=capped_protocol(max_connections),
         timeout_keep_alive=_KEEP_ALIVE_SECONDS,
     )
     drained = DrainingServer(config, state, shutdown_grace_seconds)
