@@ -18,68 +18,105 @@ const approvalTtlSeconds = 600;
 
 /**
  * Signs and checks the `requestState` of approvals asked by elicitation:
- * HMAC-SHA256 (the SDK's request state codec) over the subject, the tool,
- * the SHA-256 of the canonical arguments and an expiry of 10 minutes.
+ * HMAC-SHA256 (the SDK's request state codec) over a random nonce, the
+ * binding (subject, tool, arguments, conversation) and an expiry of 10
+ * minutes. A state approves one call: the nonces accepted are remembered
+ * in this process until they expire.
  */
 export interface ApprovalStates {
   /** The state of an approval asked for binding. */
   mint(binding: string, ctx: ServerContext): Promise<string>;
-  /** Whether state is one this server minted for binding, unexpired. */
+  /**
+   * Whether state is one this server minted for binding, unexpired and not
+   * used before (it is used now).
+   */
   verify(state: string, binding: string, ctx: ServerContext): Promise<boolean>;
 }
 
+/** The fewest bytes of an `approvalSecret`. */
+const minSecretBytes = 32;
+
 /**
- * Create the approval states of a server: the key comes from secret
- * (share it between replicas), else is random per process. Throws an
- * Error for an empty secret.
+ * Create the approval states of a server: the key is secret (share it
+ * between replicas), else random per process. Throws an Error for a
+ * secret under 32 bytes.
  */
 export function createApprovalStates(
   secret: string | Uint8Array | undefined,
+  now: () => number = Date.now,
 ): ApprovalStates {
-  if (secret !== undefined && secret.length === 0) {
-    throw new Error(
-      "approvalSecret is empty: set a long random secret shared by every replica, or leave it out for a random key per process",
-    );
-  }
-  // The codec wants at least 32 bytes: any secret is stretched to them.
   const key =
     secret === undefined
-      ? randomBytes(32)
-      : createHash("sha256")
-          .update("ai-tools approval state\0")
-          .update(secret)
-          .digest();
+      ? randomBytes(minSecretBytes)
+      : typeof secret === "string"
+        ? Buffer.from(secret, "utf8")
+        : Buffer.from(secret);
+  if (key.length < minSecretBytes) {
+    throw new Error(
+      `approvalSecret must be at least ${String(minSecretBytes)} bytes (got ${String(key.length)})`,
+    );
+  }
   const codecOf = (binding: string) =>
     createRequestStateCodec<string>({
       key,
       ttlSeconds: approvalTtlSeconds,
       bind: () => binding,
     });
+  const used = createUsedNonces(now);
   return {
-    mint: (binding, ctx) => codecOf(binding).mint("approval", ctx),
+    mint: (binding, ctx) =>
+      codecOf(binding).mint(randomBytes(16).toString("base64url"), ctx),
     async verify(state, binding, ctx) {
+      let nonce: unknown;
       try {
-        return (await codecOf(binding).verify(state, ctx)) === "approval";
+        nonce = await codecOf(binding).verify(state, ctx);
       } catch {
         return false;
       }
+      return typeof nonce === "string" && used.take(nonce);
+    },
+  };
+}
+
+/**
+ * The nonces of approvals used in this process, each kept until its state
+ * has expired: `take` is false for one seen before.
+ */
+function createUsedNonces(now: () => number): { take(nonce: string): boolean } {
+  const expiries = new Map<string, number>();
+  return {
+    take(nonce) {
+      const t = now();
+      // Insertion order is expiry order: drop the expired from the front.
+      for (const [n, expiry] of expiries) {
+        if (expiry > t) {
+          break;
+        }
+        expiries.delete(n);
+      }
+      if (expiries.has(nonce)) {
+        return false;
+      }
+      expiries.set(nonce, t + approvalTtlSeconds * 1000);
+      return true;
     },
   };
 }
 
 /**
  * What an approval is bound to: the subject, the tool, and the SHA-256 of
- * the arguments as canonical JSON (keys sorted) with the conversation
- * handle, so that a state answers only the call it was asked for.
+ * the arguments as canonical JSON (keys sorted) with the conversation (the
+ * handle or the session; `""` for none), so that a state answers only the
+ * call it was asked for.
  */
 export function approvalBinding(
   subject: string,
   tool: string,
   args: unknown,
-  handle: string | undefined,
+  conversation: string,
 ): string {
   const digest = createHash("sha256")
-    .update(canonicalJson([args, handle ?? null]))
+    .update(canonicalJson([args, conversation]))
     .digest("base64url");
   return `${subject}\0${tool}\0${digest}`;
 }

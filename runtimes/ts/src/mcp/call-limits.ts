@@ -18,13 +18,14 @@ export interface RateLimiter {
 /** The default of `maxConcurrentCalls`. */
 export const defaultMaxConcurrentCalls = 16;
 
-/** The most buckets kept before full ones are dropped. */
+/** The most buckets kept: past it the least recently used is dropped. */
 const maxBuckets = 10_000;
 
 /** Create a rate limiter; throws an Error for a limit that is not a positive number. */
 export function createRateLimiter(
   limit: RateLimit,
   now: () => number = Date.now,
+  capacity: number = maxBuckets,
 ): RateLimiter {
   const n = limit.callsPerMinute;
   if (!(typeof n === "number" && n > 0 && Number.isFinite(n))) {
@@ -41,19 +42,18 @@ export function createRateLimiter(
   return {
     take(subject) {
       const t = now();
-      if (buckets.size >= maxBuckets) {
-        for (const [s, b] of buckets) {
-          refill(b, t);
-          if (b.tokens >= n) {
-            buckets.delete(s);
-          }
-        }
-      }
+      // Map order is use order: a bucket used moves to the end, and the
+      // first is the least recently used.
       let b = buckets.get(subject);
+      buckets.delete(subject);
       if (b === undefined) {
         b = { tokens: n, at: t };
-        buckets.set(subject, b);
+        const lru = buckets.keys().next();
+        if (buckets.size >= capacity && lru.done !== true) {
+          buckets.delete(lru.value);
+        }
       }
+      buckets.set(subject, b);
       refill(b, t);
       if (b.tokens >= 1) {
         b.tokens -= 1;

@@ -37,20 +37,52 @@ import {
 } from "./forward-identity.js";
 import { identityOf, type Identity } from "./identity.js";
 
-/** The options of an MCP tool server that {@link createCallPolicy} reads. */
+/**
+ * The options of an MCP tool server applied to every call
+ * (docs/production.md, "Approvals", "Limits", "Audit" and "Identity to the
+ * backend").
+ */
 export interface CallPolicyOptions {
+  /**
+   * Asked before a tool that needs an approval runs (`needsApproval`: its
+   * annotation does not set `auto_execute`). Without it the client is
+   * asked through MCP elicitation when it supports it; else the call is
+   * refused, nothing sent.
+   */
   readonly approve?: ApproveHook | undefined;
+  /**
+   * The key of the signed `requestState` of approvals asked by elicitation,
+   * at least 32 bytes; random per process by default: set the same one on
+   * every replica.
+   */
   readonly approvalSecret?: string | Uint8Array | undefined;
+  /**
+   * What of the caller's verified identity goes to the gRPC service as
+   * metadata; nothing by default. The client's token never does.
+   */
   readonly forwardIdentity?: ForwardIdentity | undefined;
+  /**
+   * A rate limit per subject (a token bucket in this process: per
+   * replica); none by default. Every `tools/call` counts, first.
+   */
   readonly rateLimit?: RateLimit | undefined;
+  /**
+   * The most calls under way at once in one conversation (an HTTP session,
+   * a handle, the stdio connection), or for one subject when a call has
+   * none; 16 by default.
+   */
   readonly maxConcurrentCalls?: number | undefined;
+  /**
+   * Receives one record per call (`createJsonLinesAuditWriter` writes
+   * them as JSON lines); none by default.
+   */
   readonly audit?: AuditHook | undefined;
 }
 
 /**
- * What a server applies to every call (docs/mcp.md, "Approvals, limits,
- * audit"): approvals, the rate and concurrency limits, the identity sent
- * to the backend, the audit.
+ * What a server applies to every call (docs/production.md, "Approvals",
+ * "Limits", "Audit"): approvals, the rate and concurrency limits, the
+ * identity sent to the backend, the audit.
  */
 export interface CallPolicy {
   readonly options: CallPolicyOptions;
@@ -82,8 +114,14 @@ export interface PolicedCall {
   /** The metadata the call sends (the forwarded identity). */
   readonly headers: Headers;
   /**
-   * Run before sending: the approval, the limits, the identity. Throws the
-   * ToolError of a refusal; an approval to ask leaves {@link inputRequired}.
+   * Count the call against the caller's rate limit, first of all; throws
+   * the ToolError of the limit.
+   */
+  countCall(): void;
+  /**
+   * Run before sending: the approval, the concurrency limit, the identity.
+   * Throws the ToolError of a refusal; an approval to ask leaves
+   * {@link inputRequired}.
    */
   beforeSend(tool: ToolMethod): Promise<void>;
   /**
@@ -105,9 +143,15 @@ export interface CallFacts {
   readonly method: ToolMethod["method"];
   /** The model's arguments (the added properties taken out). */
   readonly args: Record<string, unknown>;
-  /** The conversation handle given. */
-  readonly handle: string | undefined;
-  /** The conversation the call counts in for the concurrency limit. */
+  /**
+   * The conversation an approval is bound to: the handle given or the
+   * session's id; `""` for none.
+   */
+  readonly conversationId: string;
+  /**
+   * The conversation the call counts in for the concurrency limit; for a
+   * call without one, its subject's count.
+   */
   readonly conversation: (subject: string) => unknown;
 }
 
@@ -142,7 +186,7 @@ export function policeCall(
       }
       return;
     }
-    const binding = approvalBinding(subject, tool, args, facts.handle);
+    const binding = approvalBinding(subject, tool, args, facts.conversationId);
     const answer = elicitedApproval(ctx);
     if (answer !== undefined) {
       const state = ctx.mcpReq.requestState();
@@ -170,11 +214,13 @@ export function policeCall(
     identity,
     subject,
     headers,
+    countCall() {
+      policy.rate?.take(subject);
+    },
     async beforeSend(m) {
       if (m.needsApproval === true) {
         await approve();
       }
-      policy.rate?.take(subject);
       leave = policy.concurrency.enter(facts.conversation(subject));
       const f = policy.options.forwardIdentity;
       if (f !== undefined) {

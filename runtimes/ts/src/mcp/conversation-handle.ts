@@ -25,3 +25,12 @@ export const conversationArgumentDescription =
 export function unknownConversationMessage(handle: string): string {
   return `unknown or expired conversation ${quote(handle)}; call again without "${conversationArgument}" to start a new one`;
 }
+
+/**
+ * Whether handle has the form of a minted one (unpadded base64url, 22
+ * characters or more, no `.`): anything else is an unknown handle, so a
+ * handle cannot name the key of another subject's conversation.
+ */
+export function isMintedHandle(handle: string): boolean {
+  return /^[A-Za-z0-9_-]{22,}$/.test(handle);
+}

@@ -5,7 +5,7 @@ import type { Identity } from "./identity.js";
 
 /**
  * What of the caller's identity goes to the gRPC service, as request
- * metadata (docs/mcp.md, "Identity to the backend"). The client's bearer
+ * metadata (docs/production.md, "Identity to the backend"). The client's bearer
  * token itself is never forwarded.
  */
 export interface ForwardIdentity {

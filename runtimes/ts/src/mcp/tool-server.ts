@@ -8,7 +8,6 @@ import {
   type Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ApproveHook } from "../approval.js";
 import {
   createAliasManager,
   type AliasConfig,
@@ -41,29 +40,33 @@ import {
   type ToolResult,
 } from "./call-result.js";
 import { takeCallArguments } from "./call-arguments.js";
-import type { AuditHook } from "./audit.js";
-import type { RateLimit } from "./call-limits.js";
 import {
   createCallPolicy,
   failureOutcome,
   policeCall,
   type CallPolicy,
+  type CallPolicyOptions,
 } from "./call-policy.js";
 import { conversationKey, subjectConversations } from "./conversation-key.js";
-import type { ForwardIdentity } from "./forward-identity.js";
 import {
   conversationArgument,
+  isMintedHandle,
   unknownConversationMessage,
 } from "./conversation-handle.js";
 import { extraPropertiesKey, type ExtraProperty } from "./extra-properties.js";
 import type { McpToolMethod } from "./mcp-tool.js";
 import { mergeAliasConfigs } from "./merge-alias-configs.js";
 import { ToolCallServer } from "./tool-call-guard.js";
+import { checkRequiredScopes } from "./required-scopes.js";
 import { sortedUnique } from "./sorted-unique.js";
 import { listTool, type ListedTool } from "./tool-listing.js";
 
-/** Options of {@link createMcpToolServer}. */
-export interface McpToolServerOptions {
+/**
+ * Options of {@link createMcpToolServer}; those applied to every call
+ * (approvals, limits, audit, the identity to the backend) are
+ * {@link CallPolicyOptions}.
+ */
+export interface McpToolServerOptions extends CallPolicyOptions {
   /** The server's name, sent to clients; `"ai-tools"` by default. */
   readonly name?: string | undefined;
   /** The server's version, sent to clients; `"0.0.0"` by default. */
@@ -118,38 +121,6 @@ export interface McpToolServerOptions {
    */
   readonly requiredScopes?:
     Readonly<Record<string, readonly string[]>> | undefined;
-  /**
-   * Asked before a tool that needs an approval runs (`needsApproval`: its
-   * annotation does not set `auto_execute`). Without it the client is
-   * asked through MCP elicitation when it supports it; else the call is
-   * refused, nothing sent (docs/mcp.md, "Approvals").
-   */
-  readonly approve?: ApproveHook | undefined;
-  /**
-   * The key of the signed `requestState` of approvals asked by elicitation;
-   * random per process by default: set the same one on every replica.
-   */
-  readonly approvalSecret?: string | Uint8Array | undefined;
-  /**
-   * What of the caller's verified identity goes to the gRPC service as
-   * metadata; nothing by default. The client's token never does.
-   */
-  readonly forwardIdentity?: ForwardIdentity | undefined;
-  /**
-   * A rate limit per subject (a token bucket in this process: per
-   * replica); none by default.
-   */
-  readonly rateLimit?: RateLimit | undefined;
-  /**
-   * The most calls under way at once in one conversation (an HTTP session,
-   * a handle, the stdio connection); 16 by default.
-   */
-  readonly maxConcurrentCalls?: number | undefined;
-  /**
-   * Receives one record per call (`createJsonLinesAuditWriter` writes
-   * them as JSON lines); none by default.
-   */
-  readonly audit?: AuditHook | undefined;
 }
 
 /** A group of tools served through one transport. */
@@ -245,6 +216,7 @@ export function createMcpToolServer(
   options: McpToolServerOptions = {},
 ): McpToolServer {
   checkCallLimits(options);
+  checkRequiredScopes(options.requiredScopes);
   const policy = createCallPolicy(options);
   const extras = options.extraProperties ?? [];
   const handleArgument = options.handleArgument === true;
@@ -398,23 +370,36 @@ async function callTool(
         ...server.options,
         handleArgument: false,
       });
+  const handle = typeof taken === "string" ? undefined : taken.handle;
   const call = policeCall(
     policy,
     {
       tool: entry.listed.name,
       method: entry.method.method,
       args: typeof taken === "string" ? argsIn : taken.args,
-      handle: typeof taken === "string" ? undefined : taken.handle,
+      conversationId:
+        scope.kind === "connection" ? (ctx.sessionId ?? "") : (handle ?? ""),
       conversation: (subject) =>
-        scope.kind === "connection"
+        scope.kind === "connection" && entry.conversations
           ? scope.aliases
-          : typeof taken !== "string" && taken.handle !== undefined
-            ? conversationKey(taken.handle, subject)
-            : {},
+          : handle !== undefined
+            ? conversationKey(handle, subject)
+            : // No conversation: the subject's count (no handle has a NUL).
+              `\0${subject}`,
     },
     ctx,
     sdk,
   );
+  let aliases: AliasManager | undefined;
+  const fail = (e: unknown): ToolResult => {
+    call.end(...failureOutcome(e));
+    return errorResult(errorText(e, aliases, entry.registry));
+  };
+  try {
+    call.countCall();
+  } catch (e) {
+    return fail(e);
+  }
   // The HTTP gate refuses it first (403); this holds for any transport.
   const missing = call.missingScope(server.requiredScopes(entry.listed.name));
   if (missing !== undefined) {
@@ -427,11 +412,15 @@ async function callTool(
     call.end("invalid_arguments");
     return errorResult(taken);
   }
-  let aliases: AliasManager | undefined;
-  const fail = (e: unknown): ToolResult => {
-    call.end(...failureOutcome(e));
-    return errorResult(errorText(e, aliases, entry.registry));
-  };
+  if (
+    scope.kind === "handle" &&
+    handle !== undefined &&
+    !isMintedHandle(handle)
+  ) {
+    // Not a handle this server minted: unknown, whoever asks.
+    call.end(call.subject === "" ? "invalid_arguments" : "unauthorized");
+    return errorResult(unknownConversationMessage(handle));
+  }
   try {
     const { args, extras } = taken;
     const contextValues = createContextValues().set(extraPropertiesKey, extras);

@@ -231,6 +231,7 @@ describe("approval state (2026-07-28)", () => {
     return client;
   }
   const accept = { approval: { action: "accept", content: { approve: true } } };
+  const secret = "shared by the replicas, 32 bytes or more";
 
   async function ask(
     client: Client,
@@ -261,17 +262,59 @@ describe("approval state (2026-07-28)", () => {
     client: Client,
     args: object,
     requestState: string | undefined,
+    handle?: string,
   ) {
     return (await client.callTool({
       name: "accounts_create",
       arguments: args,
       inputResponses: accept,
       ...(requestState === undefined ? {} : { requestState }),
+      ...(handle === undefined
+        ? {}
+        : { _meta: { "ai-tools/conversation": handle } }),
     } as never)) as { isError?: boolean; content: { text: string }[] };
   }
 
+  it("approves one call: the same answer sent again is denied", async () => {
+    const client = await manualClient(await serve());
+    const args = createArgs();
+    const state = await ask(client, args);
+    expect((await retry(client, args, state)).isError).toBeFalsy();
+    const again = await retry(client, args, state);
+    expect(again.isError).toBe(true);
+    expect(again.content[0]?.text).toBe(deniedText);
+    expect(created()).toHaveLength(1);
+    await client.close();
+  });
+
+  it("denies a state asked in another conversation", async () => {
+    const client = await manualClient(await serve());
+    const listed = await client.callTool({
+      name: "accounts_list",
+      arguments: strictDefaults.accounts_list,
+    });
+    const handle = listed._meta?.["ai-tools/conversation"] as string;
+    expect(handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const args = createArgs();
+    // Asked without a conversation, answered in the one of handle.
+    const state = await ask(client, args);
+    const r = await retry(client, args, state, handle);
+    expect(r.isError).toBe(true);
+    expect(r.content[0]?.text).toBe(deniedText);
+    expect(created()).toHaveLength(0);
+    await client.close();
+  });
+
+  it("refuses an approvalSecret under 32 bytes", () => {
+    for (const approvalSecret of ["short", new Uint8Array(31)]) {
+      expect(() => createMcpToolServer({ approvalSecret })).toThrow(
+        `approvalSecret must be at least 32 bytes (got ${String(approvalSecret.length)})`,
+      );
+    }
+  });
+
   it("runs the call the state was signed for, and only that one", async () => {
-    const url = await serve({ approvalSecret: "shared by the replicas" });
+    const url = await serve({ approvalSecret: secret });
     const client = await manualClient(url);
     const args = createArgs();
     const state = await ask(client, args);
@@ -293,13 +336,14 @@ describe("approval state (2026-07-28)", () => {
   });
 
   it("takes a state of another replica with the same secret, not of another secret", async () => {
-    const secret = "shared by the replicas";
     const a = await manualClient(await serve({ approvalSecret: secret }));
     const args = createArgs();
     const state = await ask(a, args);
     const b = await manualClient(await serve({ approvalSecret: secret }));
     expect((await retry(b, args, state)).isError).toBeFalsy();
-    const c = await manualClient(await serve({ approvalSecret: "another" }));
+    const c = await manualClient(
+      await serve({ approvalSecret: "another secret of 32 bytes or more" }),
+    );
     expect((await retry(c, args, state)).content[0]?.text).toBe(deniedText);
     for (const client of [a, b, c]) await client.close();
   });

@@ -35,6 +35,7 @@ import {
   aitestMethods,
   strictDefaults,
 } from "../support/aitest-tools.js";
+import { createRateLimiter } from "../../src/mcp/call-limits.js";
 import { callTool, firstText } from "../support/mcp-client.js";
 import { aitestMcpMethods } from "../support/mcp-tools.js";
 
@@ -165,6 +166,31 @@ describe("handles bound to the subject", () => {
     expect(again.isError).toBeFalsy();
     await alice.close();
   });
+
+  it("answers a handle not of the minted form as unknown: no key of another subject", async () => {
+    const store = createMemoryConversationStore();
+    const alice = await connect(
+      toolServer({ conversationStore: store }),
+      identity("alice"),
+    );
+    const first = await callTool(alice, "accounts_list", listArgs);
+    const key = conversationKey(first._meta?.[handleKey] as string, "alice");
+    // A server without auth sharing the store: the key names alice's.
+    const anonymous = await connect(toolServer({ conversationStore: store }));
+    const sent = grpc.calls.length;
+    for (const handle of [key, "short", "with space in it, 22 chars"]) {
+      const r = await callTool(anonymous, "accounts_merge", {
+        ...mergeArgs,
+        conversation: handle,
+      });
+      expect(r.isError).toBe(true);
+      expect(firstText(r)).toBe(
+        `unknown or expired conversation ${JSON.stringify(handle)}; call again without "conversation" to start a new one`,
+      );
+    }
+    expect(grpc.calls.length).toBe(sent);
+    await Promise.all([alice.close(), anonymous.close()]);
+  });
 });
 
 describe("scopes at the tool layer", () => {
@@ -193,6 +219,16 @@ describe("scopes at the tool layer", () => {
       (await callTool(anonymous, "accounts_list", listArgs)).isError,
     ).toBeFalsy();
     await Promise.all([without.close(), holding.close(), anonymous.close()]);
+  });
+
+  it("refuses a requiredScopes option that is no scope token", () => {
+    for (const bad of ["a b", 'a"b', "a\\b", "", "é"]) {
+      expect(() =>
+        createMcpToolServer({ requiredScopes: { links_get: ["ok", bad] } }),
+      ).toThrow(
+        `requiredScopes: scope ${JSON.stringify(bad)} of tool "links_get" is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)`,
+      );
+    }
   });
 });
 
@@ -353,6 +389,59 @@ describe("limits", () => {
     await client.close();
   });
 
+  it("counts every call first, a refused one too", async () => {
+    const server = toolServer({ rateLimit: { callsPerMinute: 1 } });
+    const alice = await connect(server, identity("alice"));
+    const mistaken = await callTool(alice, "accounts_list", { count: "x" });
+    expect(firstText(mistaken)).toMatch(/^invalid arguments/);
+    const over = await callTool(alice, "accounts_list", listArgs);
+    expect(firstText(over)).toBe(
+      "too many calls: the limit is 1 per minute for this user; retry in 60 s",
+    );
+    expect(grpc.calls).toHaveLength(0);
+    await alice.close();
+  });
+
+  it("counts the calls without a conversation per subject", async () => {
+    const server = toolServer({ maxConcurrentCalls: 1 });
+    const alice = await connect(server, identity("alice"));
+    grpc.holdNextList();
+    const abort = new AbortController();
+    const held = alice
+      .callTool(
+        { name: "accounts_list", arguments: listArgs },
+        { signal: abort.signal },
+      )
+      .catch((e: unknown) => e);
+    await expect.poll(() => grpc.held.holding).toBe(1);
+    const sent = grpc.calls.length;
+    const over = await callTool(alice, "accounts_list", listArgs);
+    expect(firstText(over)).toBe(
+      "too many calls at once in this conversation (limit 1); retry when one finishes",
+    );
+    expect(grpc.calls.length).toBe(sent);
+    // Another subject has its own count.
+    const bob = await connect(server, identity("bob"));
+    expect(
+      (await callTool(bob, "accounts_list", listArgs)).isError,
+    ).toBeFalsy();
+    abort.abort();
+    await held;
+    await expect.poll(() => grpc.held.holding).toBe(0);
+    await Promise.all([alice.close(), bob.close()]);
+  });
+
+  it("keeps the buckets of the subjects used last", () => {
+    const limiter = createRateLimiter({ callsPerMinute: 1 }, () => 0, 2);
+    limiter.take("a");
+    limiter.take("b");
+    expect(() => limiter.take("a")).toThrow(/^too many calls/);
+    // c drops b, the least recently used; a, used after b, stays empty.
+    limiter.take("c");
+    expect(() => limiter.take("a")).toThrow(/^too many calls/);
+    limiter.take("b");
+  });
+
   it("refuses limits that are not positive", () => {
     expect(() => createMcpToolServer({ maxConcurrentCalls: 0 })).toThrow(
       "maxConcurrentCalls must be a positive whole number, got 0",
@@ -366,8 +455,9 @@ describe("limits", () => {
 describe("audit", () => {
   it("writes one JSON line per call: who, what, how it ended; no arguments, ids or tokens", async () => {
     const lines: string[] = [];
+    // Every call counts: the fifth of alice's is over the limit.
     const server = toolServer({
-      rateLimit: { callsPerMinute: 2 },
+      rateLimit: { callsPerMinute: 4 },
       audit: createJsonLinesAuditWriter({
         write: (l: string) => lines.push(l),
       }),
