@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -328,7 +329,7 @@ async def test_a_forged_approval_is_denied(
     server = tool_server(aio_channel, approval_secret="s" * 32)
     other = tool_server(aio_channel, approval_secret="t" * 32)
     records: list[AuditRecord] = []
-    server._audit = records.append
+    server._policy._audit = records.append
     async with (
         serving(server) as url,
         serving(other) as other_url,
@@ -367,7 +368,8 @@ async def test_a_forged_approval_is_denied(
 
 
 def test_a_short_approval_secret_is_refused() -> None:
-    with pytest.raises(ValueError, match="approval_secret must be 32 bytes or more, got 5"):
+    text = "approval_secret must be at least 32 bytes (got 5)"
+    with pytest.raises(ValueError, match=re.escape(text)):
         McpToolServer(approval_secret="short")
 
 
@@ -667,3 +669,142 @@ async def test_concurrent_calls_are_limited_per_handle(
             assert not (await client.call_tool("accounts_list", args)).is_error
             tg.cancel_scope.cancel()
     assert len(accounts.received) == 3
+
+
+# -- fix round: replays, conversations, limits without a handle -----------------
+
+
+async def test_an_approval_state_runs_once(aio_channel: grpc.aio.Channel, servers: Servers) -> None:
+    # A granted requestState replayed is the denied result: nothing sent
+    # again (SEC-2/D2).
+    callback, _ = answering("accept")
+    records: list[AuditRecord] = []
+    server = tool_server(aio_channel, audit=records.append)
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN, elicitation_callback=callback) as alice,
+    ):
+        asked = await first_round(alice, create_args("A"))
+        state = asked.request_state
+        for n in range(2):
+            result = await alice.session.call_tool(
+                APPROVED, create_args("A"), input_responses=ACCEPT, request_state=state
+            )
+            assert isinstance(result, mcp_types.CallToolResult)
+            assert bool(result.is_error) == (n == 1)
+        assert text_of(result) == DENIED
+    assert servers.received() == 1
+    assert [r.outcome for r in records] == ["ok", "denied"]
+
+
+async def test_an_approval_state_of_another_conversation_is_denied(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    # The state asked in one conversation does not run the same arguments
+    # in another (where the same alias names something else; SEC-2/D2).
+    callback, _ = answering("accept")
+    server = tool_server(aio_channel)
+    list_args = {"count": 0, "contacts_per_account": 0}
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN, elicitation_callback=callback) as alice,
+    ):
+        handles = []
+        for _ in range(2):
+            listed = await alice.call_tool("accounts_list", list_args)
+            assert listed.meta is not None
+            handles.append(listed.meta[CONVERSATION_META_KEY])
+        sent = servers.received()
+        asked = await alice.session.call_tool(
+            APPROVED,
+            create_args("A"),
+            allow_input_required=True,
+            meta={CONVERSATION_META_KEY: handles[0]},
+        )
+        assert isinstance(asked, mcp_types.InputRequiredResult)
+        for handle in (handles[1], None):
+            result = await alice.session.call_tool(
+                APPROVED,
+                create_args("A"),
+                input_responses=ACCEPT,
+                request_state=asked.request_state,
+                meta={CONVERSATION_META_KEY: handle} if handle is not None else None,
+            )
+            assert isinstance(result, mcp_types.CallToolResult)
+            assert result.is_error and text_of(result) == DENIED
+        assert servers.received() == sent
+        result = await alice.session.call_tool(
+            APPROVED,
+            create_args("A"),
+            input_responses=ACCEPT,
+            request_state=asked.request_state,
+            meta={CONVERSATION_META_KEY: handles[0]},
+        )
+        assert isinstance(result, mcp_types.CallToolResult) and not result.is_error
+        assert servers.received() == sent + 1
+
+
+async def test_calls_without_a_conversation_are_limited_per_subject(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    # 2026-07-28 calls without a handle count per subject (SEC-5/D6).
+    server = tool_server(aio_channel, max_concurrent_calls=1)
+    accounts = servers.accounts
+    args = {"count": 0, "contacts_per_account": 0}
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN) as alice,
+        client_as(url, "bob", MODERN) as bob,
+        anyio.create_task_group() as tg,
+    ):
+        tg.start_soon(alice.call_tool, "accounts_watch", HOLD)
+        await wait_for("the call held", accounts.holding.is_set)
+        over = await alice.call_tool("accounts_list", args)
+        assert over.is_error and text_of(over).startswith("too many calls at once")
+        assert not (await bob.call_tool("accounts_list", args)).is_error
+        tg.cancel_scope.cancel()
+    assert len(accounts.received) == 2
+
+
+async def test_a_handle_not_minted_is_unknown(aio_channel: grpc.aio.Channel) -> None:
+    # Without auth, "<handle>.<tag>" would name a subject's store key (D18).
+    server = tool_server(aio_channel)
+    args = {"count": 0, "contacts_per_account": 0}
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN) as alice,
+        client_as(url, None, MODERN) as anyone,
+    ):
+        first = await alice.call_tool("accounts_list", args)
+        assert first.meta is not None
+        key = conversation_key(first.meta[CONVERSATION_META_KEY], "alice")
+        refused = await anyone.call_tool("accounts_list", args, meta={CONVERSATION_META_KEY: key})
+        assert refused.is_error
+        assert text_of(refused).startswith(f"unknown or expired conversation {json.dumps(key)}")
+
+
+@pytest.mark.parametrize("scope", ["a b", 'a"b', "a\\b", "a\r", "é", ""])
+def test_required_scopes_are_scope_tokens(scope: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        McpToolServer(required_scopes={"accounts_create": [scope]})
+    assert str(refused.value) == (
+        f'required_scopes: scope {json.dumps(scope)} of tool "accounts_create" is not a valid '
+        "scope token (RFC 6749: printable ASCII, no space, quote or backslash)"
+    )
+
+
+async def test_backend_credentials_without_authorization_get_none(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    seen: list[Any] = []
+
+    def credentials(identity: Identity | None) -> dict[str, str]:
+        seen.append(identity)
+        return {"x-app": "app"}
+
+    forward = ForwardIdentity(backend_credentials=credentials)
+    server = tool_server(aio_channel, forward_identity=forward, approve=lambda _r: True)
+    async with Client(server.sdk_server) as client:
+        assert not (await client.call_tool(APPROVED, create_args("A"))).is_error
+    assert seen == [None]
+    assert dict(servers.accounts.metadata[-1])["x-app"] == "app"

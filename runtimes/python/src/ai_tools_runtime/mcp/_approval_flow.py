@@ -6,8 +6,12 @@ before anything is sent."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
+import secrets
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -25,6 +29,7 @@ from ._identity import identity_of
 __all__ = [
     "APPROVAL_KEY",
     "Approved",
+    "UsedStates",
     "approval_answer",
     "approval_message",
     "request_state_boundary",
@@ -35,9 +40,52 @@ APPROVAL_KEY: Final = "approval"
 """The key of the approval form among a result's ``inputRequests``."""
 
 _STATE: Final = "ai-tools/approval"
-"""The plaintext of the ``requestState`` of an approval round (sealed by
-the SDK's boundary with the tool, the arguments' digest, the subject and an
-expiry of ten minutes)."""
+"""How the plaintext of the ``requestState`` of an approval round starts:
+``ai-tools/approval:<conversation digest>:<nonce>``, sealed by the SDK's
+boundary with the tool, the arguments' digest, the subject and an expiry of
+ten minutes."""
+
+_STATE_SECONDS: Final = 600.0
+
+
+class UsedStates:
+    """The nonces of the approval states already used, each remembered
+    until its state expires: a state runs its call once (in this process;
+    with several replicas, each remembers its own)."""
+
+    def __init__(self) -> None:
+        self._used: dict[str, float] = {}
+
+    def take(self, nonce: str) -> bool:
+        """Whether ``nonce`` was not used yet (it is now)."""
+        now = time.monotonic()
+        if len(self._used) > 1000:
+            self._used = {n: t for n, t in self._used.items() if t > now}
+        if self._used.get(nonce, 0.0) > now:
+            return False
+        self._used[nonce] = now + _STATE_SECONDS + 60.0
+        return True
+
+
+def _conversation_digest(conversation: str) -> str:
+    digest = hashlib.sha256(conversation.encode("utf-8")).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")[:22]
+
+
+def _new_state(conversation: str) -> str:
+    return f"{_STATE}:{_conversation_digest(conversation)}:{secrets.token_urlsafe(16)}"
+
+
+def _state_fits(state: str | None, conversation: str, used: UsedStates) -> bool:
+    """Whether ``state`` (let through by the boundary: ours, unaltered, for
+    this tool, these arguments and this subject, unexpired) was made in
+    ``conversation`` and is used for the first time."""
+    prefix, _, rest = (state or "").partition(":")
+    digest, _, nonce = rest.partition(":")
+    if prefix != _STATE or digest != _conversation_digest(conversation) or not nonce:
+        return False
+    return used.take(nonce)
+
 
 _SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
@@ -81,18 +129,19 @@ async def approval_answer(
     params: mcp_types.CallToolRequestParams,
     approve: Approve | None,
     request: ApprovalRequest,
+    conversation: str,
+    used: UsedStates,
 ) -> Approved | str:
     """Whether the call of ``request`` runs: the hook's answer; else the
     client's through elicitation; else the text of a refusal for want of
-    anyone to ask."""
+    anyone to ask. ``conversation`` (the handle passed back, ``""`` when
+    none) is bound into a 2026-07-28 state, whose nonce ``used`` takes."""
     if approve is not None:
         return await ask_approval(approve, request)
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
         if params.request_state is not None or params.input_responses is not None:
-            # The boundary let the state through: it is ours, unaltered, for
-            # this tool, these arguments and this subject, and not expired.
             answer = (params.input_responses or {}).get(APPROVAL_KEY)
-            return params.request_state == _STATE and _accepted(answer)
+            return _accepted(answer) and _state_fits(params.request_state, conversation, used)
         if not _asks_forms(ctx):
             return no_approval_text(request.tool, _NOT_ASKED)
         form = mcp_types.ElicitRequest(
@@ -102,7 +151,8 @@ async def approval_answer(
             )
         )
         asked: mcp_types.InputRequests = {APPROVAL_KEY: form}
-        return mcp_types.InputRequiredResult(input_requests=asked, request_state=_STATE)
+        state = _new_state(conversation)
+        return mcp_types.InputRequiredResult(input_requests=asked, request_state=state)
     if not _asks_forms(ctx) or not ctx.session.can_send_request:
         return no_approval_text(request.tool, _NOT_ASKED)
     try:
@@ -121,10 +171,7 @@ def request_state_boundary(secret: str | bytes | None, audience: str) -> Request
     if isinstance(key, str):
         key = key.encode("utf-8")
     if len(key) < 32:
-        raise ValueError(
-            f"approval_secret must be 32 bytes or more, got {len(key)}: "
-            'make one with python -c "import secrets; print(secrets.token_hex(32))"'
-        )
+        raise ValueError(f"approval_secret must be at least 32 bytes (got {len(key)})")
     security = RequestStateSecurity(keys=[key], ttl=600.0, bind_principal=_subject)
     return RequestStateBoundary(security, default_audience=audience)
 

@@ -4,6 +4,7 @@ and where a request passes one back."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Final
 
 from .._conversation_store import mint_conversation_handle
@@ -12,6 +13,7 @@ __all__ = [
     "CONVERSATION_ARGUMENT",
     "CONVERSATION_ARGUMENT_DESCRIPTION",
     "CONVERSATION_META_KEY",
+    "is_minted_handle",
     "mint_conversation_handle",
     "unknown_conversation_message",
 ]
@@ -30,6 +32,16 @@ CONVERSATION_ARGUMENT_DESCRIPTION: Final = (
 )
 """The description of the :data:`CONVERSATION_ARGUMENT` property, the same
 in every target."""
+
+
+_MINTED: Final = re.compile(r"[A-Za-z0-9_-]{22,}")
+
+
+def is_minted_handle(handle: str) -> bool:
+    """Whether ``handle`` has the form of a minted one (unpadded base64url,
+    22 characters or more; no ``.``, which only store keys bound to a
+    subject have)."""
+    return _MINTED.fullmatch(handle) is not None
 
 
 def unknown_conversation_message(handle: str) -> str:

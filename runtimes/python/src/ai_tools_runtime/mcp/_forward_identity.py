@@ -16,9 +16,9 @@ from ._identity import Identity
 
 __all__ = ["BackendCredentials", "ForwardIdentity", "forwarded_metadata"]
 
-BackendCredentials = Callable[[Identity], Mapping[str, str] | Awaitable[Mapping[str, str]]]
-"""Metadata to add to a call for an identity (sync or async); an
-``authorization`` entry here is the backend's token, allowed."""
+BackendCredentials = Callable[[Identity | None], Mapping[str, str] | Awaitable[Mapping[str, str]]]
+"""Metadata to add to a call for an identity (None: no authorization; sync
+or async); an ``authorization`` entry here is the backend's token, allowed."""
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,8 @@ class ForwardIdentity:
       ``{"x-user-id": "sub", "x-tenant": "tenant"}``; a claim the token lacks
       is left out, one that is not a string, number or bool is sent as JSON.
       Sent only for an authenticated caller.
-    - ``backend_credentials``: called for every call (with ``Identity("")``
-      when there is no authorization); its entries are added."""
+    - ``backend_credentials``: called for every call (with ``None`` when
+      there is no authorization); its entries are added."""
 
     metadata: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     backend_credentials: BackendCredentials | None = None
@@ -55,7 +55,7 @@ async def forwarded_metadata(
                 out.append((key.lower(), _claim_text(value)))
     hook = forward.backend_credentials
     if hook is not None:
-        made: Any = hook(identity if identity is not None else Identity(""))
+        made: Any = hook(identity)
         if inspect.isawaitable(made):
             made = await made
         out.extend((str(k).lower(), str(v)) for k, v in dict(made).items())

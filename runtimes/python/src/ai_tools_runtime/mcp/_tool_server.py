@@ -4,12 +4,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Hashable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._aliases import AliasManager
-from .._approval import ApprovalRequest, Approve, denied_text
+from .._approval import Approve
 from .._conversation_executor import StoredConversation
 from .._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
@@ -38,14 +39,18 @@ from .._result_limit import DEFAULT_MAX_RESULT_BYTES
 from .._tables import AliasConfig
 from .._tool_error import ToolError
 from .._validation import RequestValidator
-from ._approval_flow import approval_answer, request_state_boundary, state_refusal
-from ._audit import Audit, AuditOutcome, AuditRecord, audit_time
+from ._approval_flow import request_state_boundary, state_refusal
+from ._audit import Audit
 from ._call_arguments import CallArgumentError, take_call_arguments
 from ._call_cancel import CallCanceller
-from ._call_limits import ConcurrencyLimit, RateLimit, concurrency_text, rate_text
+from ._call_policy import Caller, CallPolicy, Ending, PolicyAnswer, approved, error_outcome
 from ._call_result import error_result, error_text, success_result
-from ._conversation_handle import CONVERSATION_ARGUMENT, unknown_conversation_message
-from ._conversation_key import conversation_key, subject_suffix
+from ._conversation_handle import (
+    CONVERSATION_ARGUMENT,
+    is_minted_handle,
+    unknown_conversation_message,
+)
+from ._conversation_key import subject_suffix
 from ._default_validator import default_validator
 from ._extra_properties import (
     _CURRENT,
@@ -53,8 +58,8 @@ from ._extra_properties import (
     ExtraProperty,
     McpCall,
 )
-from ._forward_identity import ForwardIdentity, forwarded_metadata
-from ._identity import Identity, identity_of
+from ._forward_identity import ForwardIdentity
+from ._identity import identity_of
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
 from ._merge_alias_configs import merge_alias_configs
@@ -86,75 +91,6 @@ class _Running:
 
     in_process: grpc.aio.Channel | None
     connection: _Scope = field(default_factory=_Scope)
-
-
-def _scope_option(given: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
-    """The ``required_scopes`` option, checked: lists of scope strings."""
-    out: dict[str, tuple[str, ...]] = {}
-    for tool, scopes in given.items():
-        if isinstance(scopes, str) or not all(isinstance(x, str) and x for x in scopes):
-            raise ValueError(
-                f"required_scopes[{json.dumps(tool)}] must be a list of scope names, got {scopes!r}"
-            )
-        out[tool] = tuple(scopes)
-    return out
-
-
-@dataclass(frozen=True)
-class _Caller:
-    """Who makes a ``tools/call``, and the request."""
-
-    ctx: ServerRequestContext[_Running]
-    params: mcp_types.CallToolRequestParams
-    identity: Identity | None
-    """None: no authorization."""
-
-    @property
-    def subject(self) -> str:
-        return self.identity.subject if self.identity is not None else ""
-
-
-@dataclass
-class _Ending:
-    """How a call ended, for its audit record."""
-
-    outcome: AuditOutcome = "ok"
-    code: str | None = None
-
-
-class _Answer(Exception):
-    """The answer of a call decided before it was sent: refused for want of
-    an approval (``denied``), or asking the client for one."""
-
-    def __init__(
-        self,
-        result: mcp_types.CallToolResult | mcp_types.InputRequiredResult,
-        outcome: AuditOutcome,
-        code: str | None = None,
-    ) -> None:
-        super().__init__(outcome)
-        self.result = result
-        self.outcome = outcome
-        self.code = code
-
-
-def _approved(_request: ApprovalRequest) -> bool:
-    """The executors' hook under MCP: the server asked already."""
-    return True
-
-
-_BEFORE_SENDING: Final = frozenset({"invalid-arguments", "unknown-alias", "failed-validation"})
-
-
-def _error_outcome(err: Exception) -> tuple[AuditOutcome, str | None]:
-    """The audit outcome and code of a call that raised ``err``."""
-    if isinstance(err, ToolError):
-        if err.reason in _BEFORE_SENDING:
-            return "invalid_arguments", None
-        if err.reason == "not-approved":
-            return "denied", None
-        return "tool_error", err.code.name
-    return "tool_error", "INTERNAL"
 
 
 @dataclass(frozen=True)
@@ -268,12 +204,14 @@ class McpToolServer:
             "lenient_arguments": lenient_arguments,
         }
         self._validator = validator
-        self._approve = approve
-        self._required = _scope_option(required_scopes or {})
-        self._forward = forward_identity
-        self._rate = RateLimit(rate_limit) if rate_limit is not None else None
-        self._concurrency = ConcurrencyLimit(max_concurrent_calls)
-        self._audit = audit
+        self._policy = CallPolicy(
+            approve=approve,
+            required_scopes=required_scopes,
+            forward_identity=forward_identity,
+            rate_limit=rate_limit,
+            max_concurrent_calls=max_concurrent_calls,
+            audit=audit,
+        )
         self._configs: list[AliasConfig] = []
         self._merged: AliasConfig | None = None
         self._entries: dict[str, _Entry] = {}
@@ -388,7 +326,7 @@ class McpToolServer:
         entry = self._entries.get(tool)
         if entry is None:
             return ()
-        return tuple(sorted({*entry.method.required_scopes, *self._required.get(tool, ())}))
+        return self._policy.required_scopes(tool, entry.method.required_scopes)
 
     def create_alias_manager(self) -> AliasManager:
         """A fresh alias manager knowing every added tool (one conversation)."""
@@ -437,33 +375,22 @@ class McpToolServer:
         entry = self._entries.get(params.name)
         if entry is None:
             raise MCPError(mcp_types.INVALID_PARAMS, f"unknown tool {json.dumps(params.name)}")
-        caller = _Caller(ctx, params, identity_of(ctx))
+        caller = Caller(ctx, params, identity_of(ctx))
         began, clock = datetime.now(UTC), time.monotonic()
-        ending = _Ending()
+        ending = Ending()
         result = await self._call_tool(entry, caller, ending)
         if not isinstance(result, mcp_types.InputRequiredResult):
-            self._record(caller, entry, ending, began, clock)
+            self._policy.record(caller, entry.method.method, ending, began, clock)
         return result
 
     async def _call_tool(
-        self, entry: _Entry, caller: _Caller, ending: _Ending
+        self, entry: _Entry, caller: Caller, ending: Ending
     ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
         """The call's result; ``ending`` learns how it ended."""
-        ctx, params, subject = caller.ctx, caller.params, caller.subject
-        if self._rate is not None:
-            wait = self._rate.take(subject)
-            if wait is not None:
-                ending.outcome = "limited"
-                return error_result(rate_text(self._rate.calls_per_minute, wait))
-        missing = self._missing_scopes(caller)
-        if missing:
-            # The HTTP gate refuses these with 403 before the SDK sees them;
-            # this is for an app that mounts the tools behind its own.
-            ending.outcome = "unauthorized"
-            text = f"the call of {json.dumps(params.name)} needs scope {json.dumps(missing)}"
-            return error_result(text)
+        params = caller.params
         aliases: AliasManager | None = None
         try:
+            self._policy.admit(caller, self.required_scopes(params.name))
             args = dict(params.arguments or {})
             refused = non_object_arguments(args)
             if refused is not None:
@@ -473,34 +400,20 @@ class McpToolServer:
                 args,
                 self.extra_properties,
                 handle_argument=self.handle_argument and entry.conversations,
-                meta=ctx.meta if entry.conversations else None,
+                meta=caller.ctx.meta if entry.conversations else None,
             )
-            with self._concurrency.enter(self._limit_key(caller, taken.handle)) as admitted:
-                if not admitted:
-                    ending.outcome = "limited"
-                    return error_result(concurrency_text(self._concurrency.limit))
+            caller = dataclasses.replace(caller, handle=taken.handle)
+            connection = caller.ctx.lifespan_context.connection
+            with self._policy.concurrency.enter(self._policy.limit_key(caller, connection)) as ok:
+                if not ok:
+                    raise self._policy.too_many()
                 if not entry.conversations:
                     aliases = AliasManager(entry.aliases)
                     call = McpCall(params.name, taken.extras, None)
                     out, model_text = await self._run(entry, caller, call, aliases, args, [])
                     return success_result(model_text(out), entry.method.output_wrap_key, None)
-                found = await self._conversation(ctx, taken.handle, subject)
-                if isinstance(found, str):
-                    ending.outcome = "unauthorized" if subject else "invalid_arguments"
-                    return error_result(found)
-                conversation, shown = found
-                aliases = conversation.aliases
-                call = McpCall(params.name, taken.extras, shown)
-                try:
-                    text = await self._execute(entry, caller, call, conversation, args)
-                except Exception:
-                    if shown is not None and taken.handle is None:
-                        # Minted for this call: the model never sees its handle.
-                        with suppress(Exception):
-                            await conversation.store.delete(conversation.handle)
-                    raise
-                return success_result(text, entry.method.output_wrap_key, shown)
-        except _Answer as answer:
+                return await self._in_conversation(entry, caller, taken.extras, args, ending)
+        except PolicyAnswer as answer:
             ending.outcome, ending.code = answer.outcome, answer.code
             return answer.result
         except CallArgumentError as err:
@@ -510,64 +423,44 @@ class McpToolServer:
             # Nothing but an unknown tool is a protocol error.
             if not isinstance(err, ToolError):
                 logger.exception("tool %s failed", params.name)
-            ending.outcome, ending.code = _error_outcome(err)
-            return error_result(error_text(err, aliases))
+            ending.outcome, ending.code = error_outcome(err)
+            return error_result(error_text(err, aliases or ending.aliases))
 
-    def _missing_scopes(self, caller: _Caller) -> str:
-        """The scopes the caller's token lacks for the tool, space-joined;
-        ``""`` without authorization."""
-        if caller.identity is None:
-            return ""
-        have = set(caller.identity.scopes)
-        return " ".join(s for s in self.required_scopes(caller.params.name) if s not in have)
-
-    def _limit_key(self, caller: _Caller, handle: str | None) -> Hashable | None:
-        """The conversation a call counts against for ``max_concurrent_calls``:
-        the connection (stdio, in memory), the session (2025-11-25) or the
-        handle passed back; None for a call that starts a conversation."""
-        ctx = caller.ctx
-        headers = getattr(ctx.request, "headers", None)
-        if headers is None:
-            return ("connection", id(ctx.lifespan_context.connection))
-        session = headers.get(_SESSION_HEADER)
-        if session is not None and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            return ("session", session)
-        if handle is not None:
-            return ("handle", conversation_key(handle, caller.subject))
-        return None
-
-    def _record(
-        self, caller: _Caller, entry: _Entry | None, ending: _Ending, began: datetime, clock: float
-    ) -> None:
-        """Hand the call's audit record to the hook (its failure is logged)."""
-        if self._audit is None:
-            return
-        record = AuditRecord(
-            time=audit_time(began),
-            subject=caller.subject,
-            tool=caller.params.name,
-            method=entry.method.method if entry is not None else "",
-            outcome=ending.outcome,
-            duration_ms=round((time.monotonic() - clock) * 1000.0, 3),
-            code=ending.code,
-        )
+    async def _in_conversation(
+        self,
+        entry: _Entry,
+        caller: Caller,
+        extras: Mapping[str, str],
+        args: dict[str, Any],
+        ending: Ending,
+    ) -> mcp_types.CallToolResult:
+        """The call in its conversation (loaded, or made for it)."""
+        found = await self._conversation(caller.ctx, caller.handle, caller.subject)
+        if isinstance(found, str):
+            ending.outcome = "unauthorized" if caller.subject else "invalid_arguments"
+            return error_result(found)
+        conversation, shown = found
+        ending.aliases = conversation.aliases
+        call = McpCall(caller.params.name, extras, shown)
         try:
-            self._audit(record)
+            text = await self._execute(entry, caller, call, conversation, args)
         except Exception:
-            logger.exception("the audit hook failed")
+            if shown is not None and caller.handle is None:
+                # Minted for this call: the model never sees its handle.
+                with suppress(Exception):
+                    await conversation.store.delete(conversation.handle)
+            raise
+        return success_result(text, entry.method.output_wrap_key, shown)
 
     def _state_refused(self, ctx: ServerRequestContext[Any, Any], name: str) -> None:
-        """Audit a call whose approval state the SDK's boundary refused."""
-        params = mcp_types.CallToolRequestParams(name=name)
-        caller = _Caller(ctx, params, identity_of(ctx))
-        self._record(
-            caller, self._entries.get(name), _Ending("denied"), datetime.now(UTC), time.monotonic()
-        )
+        """A call whose approval state the SDK's boundary refused."""
+        entry = self._entries.get(name)
+        self._policy.state_refused(ctx, name, entry.method.method if entry is not None else "")
 
     async def _execute(
         self,
         entry: _Entry,
-        caller: _Caller,
+        caller: Caller,
         call: McpCall,
         conversation: StoredConversation,
         args: dict[str, Any],
@@ -583,7 +476,7 @@ class McpToolServer:
     async def _run(
         self,
         entry: _Entry,
-        caller: _Caller,
+        caller: Caller,
         call: McpCall,
         aliases: AliasManager,
         args: dict[str, Any],
@@ -600,7 +493,7 @@ class McpToolServer:
         name = method.tool.name
         extra = self._extra_root
         # The approval, when the tool needs one, is asked here, not by the executor.
-        options = {**self._options, "validator": self._validator, "approve": _approved}
+        options = {**self._options, "validator": self._validator, "approve": approved}
         token = _CURRENT.set(call)
         try:
             if isinstance(channel, grpc.aio.Channel):
@@ -633,39 +526,21 @@ class McpToolServer:
         self,
         executor: Executor | AsyncExecutor,
         entry: _Entry,
-        caller: _Caller,
+        caller: Caller,
         call: McpCall,
         args: dict[str, Any],
     ) -> Callable[[], list[tuple[str, str | bytes]] | None]:
         """The approval of a tool that needs one (its arguments checked
-        first: an :class:`_Answer` when it is not given, or to ask the
-        client), and the call's metadata, made once the executor's checks
+        first), and the call's metadata, made once the executor's checks
         passed (nothing is sent otherwise, and the call's context is not
         handed out): the ``metadata`` option's, then the forwarded
         identity's."""
         method = entry.method
-        if method.needs_approval or self._forward is not None:
+        if method.needs_approval or self._policy.forwards:
             executor._decode(method, json.dumps(args, ensure_ascii=False), self._extra_root)
         if method.needs_approval:
-            request = ApprovalRequest(caller.subject, caller.params.name, method.method, args)
-            answer = await approval_answer(caller.ctx, caller.params, self._approve, request)
-            if isinstance(answer, mcp_types.InputRequiredResult):
-                raise _Answer(answer, "ok")
-            if isinstance(answer, str):
-                raise _Answer(error_result(answer), "denied")
-            if not answer:
-                raise _Answer(error_result(denied_text(caller.params.name)), "denied")
-        forwarded: list[tuple[str, str | bytes]] = []
-        if self._forward is not None:
-            try:
-                forwarded.extend(await forwarded_metadata(self._forward, caller.identity))
-            except Exception as err:
-                logger.exception("the backend credentials of %s failed", caller.params.name)
-                text = (
-                    f"the backend credentials of the call of {json.dumps(caller.params.name)} "
-                    "could not be obtained; nothing was sent"
-                )
-                raise _Answer(error_result(text), "tool_error", "UNAVAILABLE") from err
+            await self._policy.approve(caller, method.method, args)
+        forwarded = await self._policy.forwarded(caller)
         made = self._metadata
 
         def metadata() -> list[tuple[str, str | bytes]] | None:
@@ -698,6 +573,9 @@ class McpToolServer:
             return await self._scoped(self._session_scope(session)), None
         store = self.conversation_store
         suffix = subject_suffix(subject)
+        if given is not None and not is_minted_handle(given):
+            # Not a handle a store minted (it could name another subject's key).
+            return unknown_conversation_message(given)
         if given is None:
             conversation = await StoredConversation.create(store, self._merged, suffix)
             return conversation, conversation.handle[: len(conversation.handle) - len(suffix)]
