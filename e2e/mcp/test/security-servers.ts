@@ -3,6 +3,7 @@
 // the official TypeScript client with a bearer token and an elicitation
 // handler.
 import { spawn } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { connect as netConnect, type Socket } from "node:net";
 import {
   Client,
@@ -130,4 +131,67 @@ export async function connectWithToken(
     }),
   );
   return client;
+}
+
+/** What a server answered to a body that stopped coming. */
+export interface Trickled {
+  readonly status: number;
+  readonly contentType: string;
+  readonly text: string;
+  /** Whether the server closed the connection after its answer. */
+  readonly closed: boolean;
+}
+
+/**
+ * POST a request announcing a 100-byte body, send 10 bytes of it and then
+ * nothing; resolve with the server's answer once the connection closes
+ * (or 5 s after the answer, `closed` false). Rejects after waitMs without
+ * an answer.
+ */
+export function trickleBody(
+  port: number,
+  path: string,
+  waitMs: number,
+): Promise<Trickled> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path,
+      agent: false,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": "100",
+      },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer within ${String(waitMs)} ms`));
+    }, waitMs);
+    req.on("error", () => undefined); // the close below tells
+    req.on("response", (res) => {
+      clearTimeout(timer);
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("error", () => undefined);
+      const answer = (closed: boolean) => ({
+        status: res.statusCode ?? 0,
+        contentType: res.headers["content-type"] ?? "",
+        text,
+        closed,
+      });
+      const open = setTimeout(() => {
+        resolve(answer(false));
+        req.destroy();
+      }, 5_000);
+      req.socket?.once("close", () => {
+        clearTimeout(open);
+        resolve(answer(true));
+      });
+    });
+    req.write('{"jsonrpc"'); // 10 of the 100 bytes announced
+  });
 }

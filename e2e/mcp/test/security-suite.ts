@@ -1,7 +1,8 @@
 // The security suite of one language's HTTP server (issue 33): every case
 // of e2e/vectors/security/security.json, then approvals, limits and audit,
-// identity to the backend (over TLS too), the start-up refusal and a
-// graceful shutdown. Each language's file has its own gRPC test server, so
+// identity to the backend (over TLS too), keys and concurrency, the
+// start-up refusal and a graceful shutdown (a body that stops coming:
+// security-slow-body.test.ts, the three languages at once). Each language's file has its own gRPC test server, so
 // that the request log (the evidence that nothing reached the backend)
 // holds only its calls; the tests of a file run one after the other.
 import { createClient, type Client } from "@connectrpc/connect";
@@ -25,7 +26,7 @@ import {
   type HttpServer,
   type LanguageName,
 } from "./languages.js";
-import { callParams, rpcAnswer, type Revision } from "./raw-http.js";
+import { callParams, envelope, rpcAnswer, type Revision } from "./raw-http.js";
 import {
   authFlags,
   connectWithToken,
@@ -50,6 +51,9 @@ const deniedText =
 const noWayText =
   'the call of "links_archive" needs an approval and none could be asked (no approval hook, and the client does not support elicitation); nothing was sent';
 const handleKey = "ai-tools/conversation";
+const tooManyAtOnce =
+  /^too many calls at once .*\(limit 1\); retry when one finishes$/;
+const capabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
 /** How long a poll waits for what another process does (a loaded CI machine). */
 const patience = { timeout: 15_000, interval: 50 };
 
@@ -140,6 +144,61 @@ async function linkConversation(
   return handle as string;
 }
 
+/**
+ * A tools/call of links_archive (link-1) in a conversation by a client that
+ * can answer a form elicitation, raw: with no state, the server's
+ * `input_required` result (its requestState returned); with one, the
+ * retry carrying the user's yes, its result.
+ */
+async function archiveWithState(
+  server: HttpServer,
+  authorization: string,
+  handle: string,
+  requestState?: string,
+): Promise<Record<string, unknown>> {
+  const id = Math.floor(Math.random() * 1e9);
+  const res = await postRpc(
+    Number(server.url.port),
+    {
+      id,
+      method: "tools/call",
+      params: {
+        ...callParams(
+          "links_archive",
+          { link_id: "link-1" },
+          {
+            [capabilitiesKey]: {
+              ...envelope[capabilitiesKey],
+              elicitation: { form: {} },
+            },
+            [handleKey]: handle,
+          },
+        ),
+        ...(requestState === undefined
+          ? {}
+          : {
+              requestState,
+              inputResponses: {
+                approval: { action: "accept", content: { approve: true } },
+              },
+            }),
+      },
+    },
+    { authorization },
+  );
+  expect(res.status, res.text.slice(0, 300)).toBe(200);
+  const { result, error } = rpcAnswer(res, id);
+  expect(error).toBeUndefined();
+  return result ?? {};
+}
+
+/** The requestState of an input_required result. */
+function stateOf(result: Record<string, unknown>): string {
+  expect(result["resultType"], JSON.stringify(result)).toBe("input_required");
+  expect(typeof result["requestState"]).toBe("string");
+  return result["requestState"] as string;
+}
+
 /** A token of the vector's defaults for another subject and claims. */
 function tokenFor(
   issuer: TestIssuer,
@@ -180,6 +239,9 @@ export function describeSecurity(name: LanguageName): void {
 
   beforeAll(async () => {
     issuer = await createTestIssuer({ issuer: securityVector.server.issuer });
+    limitsIssuer = await createTestIssuer({
+      issuer: securityVector.server.issuer,
+    });
     backend = await startBackend(false);
     // Failures are reported by the tests that await them.
     for (const get of starts) get().catch(() => undefined);
@@ -189,11 +251,18 @@ export function describeSecurity(name: LanguageName): void {
     await Promise.all(backends.map((b) => b.process.close()));
     await backend?.process.close();
     await issuer?.close();
+    await limitsIssuer?.close();
   });
 
-  describe(`${name}: e2e/vectors/security/security.json`, () => {
-    const server = once(() => start(vectorFlags(issuer)));
+  /** The vector's server. */
+  const server = once(() => start(vectorFlags(issuer)));
+  /** A server of its own issuer (its JWKS fetches counted apart), one call at once. */
+  let limitsIssuer: TestIssuer;
+  const limits = once(() =>
+    start([...vectorFlags(limitsIssuer), "--max-concurrent-calls", "1"]),
+  );
 
+  describe(`${name}: e2e/vectors/security/security.json`, () => {
     it.each(securityVector.cases)("$name", async (c) => {
       await runCase(c, {
         port: Number((await server()).url.port),
@@ -309,6 +378,31 @@ export function describeSecurity(name: LanguageName): void {
           }
         },
       );
+
+      it("a replayed approval state: the call runs once, the replay gets the denied result, nothing sent", async () => {
+        const server = await started();
+        const auth = (await authorizationOf(issuer, "valid"))!;
+        const handle = await linkConversation(server, auth);
+        const state = stateOf(await archiveWithState(server, auth, handle));
+        const before = (await recorded(backend, archive)).length;
+        expectOk(await archiveWithState(server, auth, handle, state));
+        expect(await recorded(backend, archive)).toHaveLength(before + 1);
+        const replayed = await archiveWithState(server, auth, handle, state);
+        expect(toolError(replayed)).toBe(deniedText);
+        expect(await recorded(backend, archive)).toHaveLength(before + 1);
+      });
+
+      it("a state asked in one conversation is denied in another (same subject, same arguments), nothing sent", async () => {
+        const server = await started();
+        const auth = (await authorizationOf(issuer, "valid"))!;
+        const first = await linkConversation(server, auth);
+        const second = await linkConversation(server, auth);
+        const state = stateOf(await archiveWithState(server, auth, first));
+        const before = (await recorded(backend, archive)).length;
+        const other = await archiveWithState(server, auth, second, state);
+        expect(toolError(other)).toBe(deniedText);
+        expect(await recorded(backend, archive)).toHaveLength(before);
+      });
     });
 
     describe("--approve deny --rate-limit 3 --audit", () => {
@@ -365,6 +459,27 @@ export function describeSecurity(name: LanguageName): void {
           args,
         );
         expectOk(other);
+      });
+
+      it("the rate limit counts every call: 3 calls refused for their arguments, then the 4th is limited, nothing sent", async () => {
+        const server = await started();
+        const erin = await tokenFor(issuer, { sub: "erin" });
+        for (let i = 0; i < 3; i++) {
+          const bad = await call(server, erin, "links_list", {
+            workspace_id: 5,
+            page_theme_id: null,
+          });
+          expect(toolError(bad)).not.toMatch(/^too many calls/);
+        }
+        const before = (await recorded(backend, listLinks)).length;
+        const limited = await call(server, erin, "links_list", {
+          workspace_id: "ws-rate-every",
+          page_theme_id: null,
+        });
+        expect(toolError(limited)).toMatch(
+          /^too many calls: the limit is 3 per minute for this user; retry in [1-9]\d* s$/,
+        );
+        expect(await recorded(backend, listLinks)).toHaveLength(before);
       });
 
       it("an audit record per call on stderr: subject, tool, method, outcome, duration; no arguments, ids or tokens", async () => {
@@ -475,6 +590,64 @@ export function describeSecurity(name: LanguageName): void {
     it("over TLS to the gRPC server (--grpc-tls-ca, the test CA): the call and its metadata arrive", async () => {
       const { backend: b, server } = await tls();
       await checkForwarded(server, b);
+    });
+  });
+
+  describe(`${name}: keys and concurrency (--max-concurrent-calls 1, an issuer of its own)`, () => {
+    it("20 tokens of distinct unknown kids: 401 each, the JWKS fetched at most twice more", async () => {
+      const s = await limits();
+      const port = Number(s.url.port);
+      const valid = await limitsIssuer.authorization({}, tokenDefaults);
+      const list = { id: 1, method: "tools/list" };
+      expect((await postRpc(port, list, { authorization: valid })).status).toBe(
+        200,
+      );
+      const fetched = limitsIssuer.jwksFetches();
+      for (let i = 0; i < 20; i++) {
+        const kid = `unknown-${String(i)}-${Math.random().toString(36).slice(2)}`;
+        const auth = await limitsIssuer.authorization(
+          { kid, key: "wrong" },
+          tokenDefaults,
+        );
+        const res = await postRpc(port, list, { authorization: auth });
+        expect(res.status, res.text).toBe(401);
+        expect(JSON.parse(res.text)).toEqual({
+          error: "invalid_token",
+          error_description: "unknown signing key",
+        });
+      }
+      expect(limitsIssuer.jwksFetches() - fetched).toBeLessThanOrEqual(2);
+      expect((await postRpc(port, list, { authorization: valid })).status).toBe(
+        200,
+      );
+    });
+
+    it("calls without a conversation count per subject: a 2nd of the same subject while one is held gets the concurrency text, nothing sent; another subject's runs", async () => {
+      const s = await limits();
+      const alice = await limitsIssuer.authorization({}, tokenDefaults);
+      const bob = await limitsIssuer.authorization(
+        { set: { sub: "bob" } },
+        tokenDefaults,
+      );
+      const args = { workspace_id: "ws-concurrency", page_theme_id: null };
+      await backend.control.holdNext({ procedure: listLinks });
+      const held = call(s, alice, "links_list", args);
+      try {
+        await expect
+          .poll(
+            async () => (await backend.control.getHeld({})).holding,
+            patience,
+          )
+          .toBe(1);
+        const before = (await recorded(backend, listLinks)).length;
+        const second = await call(s, alice, "links_list", args);
+        expect(toolError(second)).toMatch(tooManyAtOnce);
+        expect(await recorded(backend, listLinks)).toHaveLength(before);
+        expectOk(await call(s, bob, "links_list", args));
+      } finally {
+        await backend.control.releaseHeld({});
+      }
+      expectOk(await held);
     });
   });
 
