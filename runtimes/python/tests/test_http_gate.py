@@ -263,6 +263,8 @@ def bad_tokens(issuer: Issuer) -> list[tuple[str, str, str]]:
         ),
         ("no exp", issuer.token(exp=None), "token has no exp claim"),
         ("no sub", issuer.token(sub=None), "token has no sub claim"),
+        ("sub a number", issuer.token(sub=123), "token has no sub claim"),
+        ("sub empty", issuer.token(sub=""), "token has no sub claim"),
         ("wrong aud", issuer.token(aud="https://other.example.test/mcp"), "wrong audience"),
         ("aud with /", issuer.token(aud=PUBLIC_URL + "/"), "wrong audience"),
         ("wrong iss", issuer.token(iss="https://evil.example.test"), "wrong issuer"),

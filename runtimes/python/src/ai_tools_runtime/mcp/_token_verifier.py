@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import jwt
 from jwt import PyJWK, PyJWKClient, PyJWKSet
+from jwt.exceptions import InvalidSubjectError
 
 from ._http_auth import HttpAuth, IntrospectionAuth, JwtAuth
 from ._identity import Identity
@@ -73,6 +74,7 @@ _UNKNOWN_KEY = "unknown signing key"
 # Which check a PyJWT error means, most specific first (the classes nest).
 _JWT_ERRORS: tuple[tuple[type[jwt.PyJWTError], str], ...] = (
     (jwt.ExpiredSignatureError, "token expired"),
+    (InvalidSubjectError, "token has no sub claim"),  # not a string
     (jwt.ImmatureSignatureError, "token not valid yet"),
     (jwt.InvalidAudienceError, "wrong audience"),
     (jwt.InvalidIssuerError, "wrong issuer"),
