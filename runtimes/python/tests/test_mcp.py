@@ -48,7 +48,7 @@ from ai_tools_runtime.mcp import (
     current_call,
     serve_http,
 )
-from ai_tools_runtime.mcp import _tool_server as tool_server_module
+from ai_tools_runtime.mcp import _call_conversations as call_conversations
 from ai_tools_runtime.mcp._call_result import success_result
 
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -294,7 +294,7 @@ async def test_a_session_whose_conversation_expired_is_told_once(servers: Server
 async def test_a_session_dropped_from_the_list_keeps_its_conversation(
     servers: Servers, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tool_server_module, "_MAX_SESSIONS", 1)
+    monkeypatch.setattr(call_conversations, "MAX_SESSIONS", 1)
     async with (
         serving_http(servers.target) as url,
         Client(url, mode="legacy") as one,

@@ -9,7 +9,6 @@ import json
 import logging
 import re
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -24,7 +23,6 @@ import grpc.aio
 import mcp_types
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._aliases import AliasManager
 from .._approval import Approve
@@ -43,14 +41,12 @@ from ._approval_flow import request_state_boundary, state_refusal
 from ._audit import Audit
 from ._call_arguments import CallArgumentError, take_call_arguments
 from ._call_cancel import CallCanceller
+from ._call_conversations import CallConversations, ConversationScope
 from ._call_policy import Caller, CallPolicy, Ending, PolicyAnswer, approved, error_outcome
 from ._call_result import error_result, error_text, success_result
 from ._conversation_handle import (
     CONVERSATION_ARGUMENT,
-    is_minted_handle,
-    unknown_conversation_message,
 )
-from ._conversation_key import subject_suffix
 from ._default_validator import default_validator
 from ._extra_properties import (
     _CURRENT,
@@ -71,16 +67,6 @@ __all__ = ["McpToolServer"]
 logger = logging.getLogger("ai_tools_runtime.mcp")
 
 _TOOL_NAME: Final = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")
-_SESSION_HEADER: Final = "mcp-session-id"
-_MAX_SESSIONS: Final = 10_000
-
-
-@dataclass
-class _Scope:
-    """The conversation of a connection or an HTTP session (no handle shown)."""
-
-    handle: str | None = None
-    lock: anyio.Lock = field(default_factory=anyio.Lock)
 
 
 @dataclass
@@ -90,7 +76,7 @@ class _Running:
     connection when the transport is one connection (stdio, in memory)."""
 
     in_process: grpc.aio.Channel | None
-    connection: _Scope = field(default_factory=_Scope)
+    connection: ConversationScope = field(default_factory=ConversationScope)
 
 
 @dataclass(frozen=True)
@@ -217,12 +203,7 @@ class McpToolServer:
         self._entries: dict[str, _Entry] = {}
         self._listing: list[mcp_types.Tool] = []
         self._servicers: list[AddServicer] = []
-        self._sessions: OrderedDict[str, _Scope] = OrderedDict()
-        self._dropped: OrderedDict[str, str] = OrderedDict()
-        """The conversation handles of sessions dropped from ``_sessions``
-        (oldest first, as many at most; a session idle that long is past the
-        SDK's idle timeout, which ends it, unless over 20,000 sessions are
-        live at once)."""
+        self._conversations = CallConversations()
         self.sdk_server: Server[_Running] = Server(
             name,
             version=version,
@@ -435,7 +416,12 @@ class McpToolServer:
         ending: Ending,
     ) -> mcp_types.CallToolResult:
         """The call in its conversation (loaded, or made for it)."""
-        found = await self._conversation(caller.ctx, caller.handle, caller.subject)
+        ctx = caller.ctx
+        connection = ctx.lifespan_context.connection
+        store = self.conversation_store
+        found = await self._conversations.find(
+            ctx, connection, caller.handle, caller.subject, store, self._merged
+        )
         if isinstance(found, str):
             ending.outcome = "unauthorized" if caller.subject else "invalid_arguments"
             return error_result(found)
@@ -554,70 +540,3 @@ class McpToolServer:
         """The root keys of the arguments that are never unknown: the
         extra properties and the handle argument."""
         return frozenset([CONVERSATION_ARGUMENT, *(e.name for e in self.extra_properties)])
-
-    async def _conversation(
-        self, ctx: ServerRequestContext[_Running], given: str | None, subject: str
-    ) -> tuple[StoredConversation, str | None] | str:
-        """The call's conversation, loaded, and the handle to show the
-        client (or None); or the message of an unknown handle. ``given`` is
-        the handle the request passes back, which only stateless HTTP
-        (2026-07-28) looks at: it is stored under :func:`conversation_key`
-        of the caller's ``subject``, so another subject's handle is
-        unknown."""
-        headers = getattr(ctx.request, "headers", None)
-        if headers is None:
-            # stdio or in memory: the connection is the conversation.
-            return await self._scoped(ctx.lifespan_context.connection), None
-        session = headers.get(_SESSION_HEADER)
-        if session is not None and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            return await self._scoped(self._session_scope(session)), None
-        store = self.conversation_store
-        suffix = subject_suffix(subject)
-        if given is not None and not is_minted_handle(given):
-            # Not a handle a store minted (it could name another subject's key).
-            return unknown_conversation_message(given)
-        if given is None:
-            conversation = await StoredConversation.create(store, self._merged, suffix)
-            return conversation, conversation.handle[: len(conversation.handle) - len(suffix)]
-        try:
-            conversation = await StoredConversation.load(store, given + suffix, self._merged)
-        except ToolError as err:
-            if err.reason == "conversation-expired":
-                return unknown_conversation_message(given)
-            raise
-        return conversation, given
-
-    def _session_scope(self, session: str) -> _Scope:
-        scope = self._sessions.pop(session, None)
-        if scope is None:
-            # A session dropped from the bounded list that comes back gets
-            # its conversation again (or conversation-expired if the store
-            # lost it), not a silent new numbering.
-            scope = _Scope(self._dropped.pop(session, None))
-        self._sessions[session] = scope
-        while len(self._sessions) > _MAX_SESSIONS:
-            dropped, old = self._sessions.popitem(last=False)
-            if old.handle is not None:
-                self._dropped[dropped] = old.handle
-        while len(self._dropped) > _MAX_SESSIONS:
-            self._dropped.popitem(last=False)
-        return scope
-
-    async def _scoped(self, scope: _Scope) -> StoredConversation:
-        """The conversation of a connection or session, made on its first
-        call. One that expired (idle, or lost by the store) fails the call
-        once with ``conversation-expired``: the model still holds its
-        aliases, which a new conversation would number anew (docs/store.md);
-        the next call starts a new conversation."""
-        store = self.conversation_store
-        async with scope.lock:
-            if scope.handle is not None:
-                try:
-                    return await StoredConversation.load(store, scope.handle, self._merged)
-                except ToolError as err:
-                    if err.reason == "conversation-expired":
-                        scope.handle = None
-                    raise
-            conversation = await StoredConversation.create(store, self._merged)
-            scope.handle = conversation.handle
-            return conversation
