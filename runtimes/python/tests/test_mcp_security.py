@@ -513,6 +513,7 @@ async def test_the_audit_record_of_each_call(
         assert r["subject"] == ""
         assert r["method"].startswith("/aitest.v1.AccountService/")
         assert isinstance(r["durationMs"], float) and r["durationMs"] >= 0
+        assert round(r["durationMs"], 3) == r["durationMs"]  # ms, 3 decimals at most
         assert len(r["time"]) == 24 and r["time"].endswith("Z") and r["time"][19] == "."
 
 

@@ -79,6 +79,19 @@ class _Running:
     connection: ConversationScope = field(default_factory=ConversationScope)
 
 
+def _check_extra_properties(given: Sequence[ExtraProperty], handle_argument: bool) -> None:
+    """Refuse an extra property declared twice, or named as the handle
+    argument when there is one."""
+    seen: set[str] = set()
+    for e in given:
+        if e.name in seen:
+            raise ValueError(f"extra property {json.dumps(e.name)} is declared twice")
+        if handle_argument and e.name == CONVERSATION_ARGUMENT:
+            text = f"extra property {json.dumps(e.name)} is the handle argument: rename it"
+            raise ValueError(text)
+        seen.add(e.name)
+
+
 @dataclass(frozen=True)
 class _Entry:
     method: McpToolMethod
@@ -167,15 +180,7 @@ class McpToolServer:
         max_concurrent_calls: int = 16,
         audit: Audit | None = None,
     ) -> None:
-        seen: set[str] = set()
-        for e in extra_properties:
-            if e.name in seen:
-                raise ValueError(f"extra property {json.dumps(e.name)} is declared twice")
-            if handle_argument and e.name == CONVERSATION_ARGUMENT:
-                raise ValueError(
-                    f"extra property {json.dumps(e.name)} is the handle argument: rename it"
-                )
-            seen.add(e.name)
+        _check_extra_properties(extra_properties, handle_argument)
         if not idle_ttl_seconds > 0:
             raise ValueError(f"idle_ttl_seconds must be positive, got {idle_ttl_seconds!r}")
         check_call_limits(max_result_bytes, timeout)
