@@ -95,18 +95,23 @@ async function call(
   args: unknown,
   handle?: string,
 ): Promise<Record<string, unknown>> {
+  return await callWith(
+    server,
+    authorization,
+    callParams(tool, args, handle === undefined ? {} : { [handleKey]: handle }),
+  );
+}
+
+/** A tools/call of these params over raw HTTP (2026-07-28): its result. */
+async function callWith(
+  server: HttpServer,
+  authorization: string | undefined,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const id = Math.floor(Math.random() * 1e9);
   const res = await postRpc(
     Number(server.url.port),
-    {
-      id,
-      method: "tools/call",
-      params: callParams(
-        tool,
-        args,
-        handle === undefined ? {} : { [handleKey]: handle },
-      ),
-    },
+    { id, method: "tools/call", params },
     authorization === undefined ? {} : { authorization },
   );
   expect(res.status, res.text.slice(0, 300)).toBe(200);
@@ -156,40 +161,27 @@ async function archiveWithState(
   handle: string,
   requestState?: string,
 ): Promise<Record<string, unknown>> {
-  const id = Math.floor(Math.random() * 1e9);
-  const res = await postRpc(
-    Number(server.url.port),
-    {
-      id,
-      method: "tools/call",
-      params: {
-        ...callParams(
-          "links_archive",
-          { link_id: "link-1" },
-          {
-            [capabilitiesKey]: {
-              ...envelope[capabilitiesKey],
-              elicitation: { form: {} },
-            },
-            [handleKey]: handle,
+  const elicitation = {
+    ...envelope[capabilitiesKey],
+    elicitation: { form: {} },
+  };
+  const retry =
+    requestState === undefined
+      ? {}
+      : {
+          requestState,
+          inputResponses: {
+            approval: { action: "accept", content: { approve: true } },
           },
-        ),
-        ...(requestState === undefined
-          ? {}
-          : {
-              requestState,
-              inputResponses: {
-                approval: { action: "accept", content: { approve: true } },
-              },
-            }),
-      },
-    },
-    { authorization },
-  );
-  expect(res.status, res.text.slice(0, 300)).toBe(200);
-  const { result, error } = rpcAnswer(res, id);
-  expect(error).toBeUndefined();
-  return result ?? {};
+        };
+  return await callWith(server, authorization, {
+    ...callParams(
+      "links_archive",
+      { link_id: "link-1" },
+      { [capabilitiesKey]: elicitation, [handleKey]: handle },
+    ),
+    ...retry,
+  });
 }
 
 /** The requestState of an input_required result. */
