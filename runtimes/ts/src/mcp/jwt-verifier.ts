@@ -1,3 +1,4 @@
+import type { JWTVerifyGetKey } from "jose";
 import type { JwtAuthOptions } from "./http-auth-options.js";
 import type { Identity } from "./identity.js";
 
@@ -44,20 +45,10 @@ export async function createJwtVerifier(
   const algorithms = [...(options.algorithms ?? defaultAlgorithms)];
   checkAlgorithms(algorithms);
   const leeway = checkLeeway(options.leewaySeconds);
-  // The issuer's metadata is read again after a failure, at most every
-  // 30 s (as jose refetches a JWKS for an unknown key id).
-  let keys: Promise<KeySet> | undefined;
-  const keySet = () =>
-    (keys ??= jwksUrlOf(options).then(
-      (url) => jose.createRemoteJWKSet(new URL(url)),
-      (e: unknown) => {
-        setTimeout(() => (keys = undefined), 30_000).unref();
-        throw e;
-      },
-    ));
+  const getKey = createKeyGetter(options, jose);
   return async (token) => {
     try {
-      const { payload } = await jose.jwtVerify(token, await keySet(), {
+      const { payload } = await jose.jwtVerify(token, getKey, {
         issuer: options.issuer,
         audience,
         algorithms,
@@ -75,6 +66,55 @@ export async function createJwtVerifier(
       throw new InvalidTokenError(reasonOf(e, token, algorithms, jose), {
         cause: e,
       });
+    }
+  };
+}
+
+/** How long keys that could not be had are not asked for again: 30 s. */
+const keysDownMs = 30_000;
+
+/** The jose errors of keys that could not be had (and errors of fetch). */
+const keysUnavailableCodes = new Set([
+  undefined,
+  "ERR_JOSE_GENERIC",
+  "ERR_JWKS_TIMEOUT",
+  "ERR_JWKS_INVALID",
+]);
+
+function keysUnavailable(e: unknown): boolean {
+  return keysUnavailableCodes.has((e as { code?: string } | undefined)?.code);
+}
+
+/**
+ * The key of a token (asked by jose once the token parses with an
+ * allowed algorithm): from the issuer's JWKS, found through its metadata
+ * when `jwksUrl` is not set. When the metadata or the key set cannot be
+ * had, no token asks again for 30 s: each is refused meanwhile without a
+ * fetch.
+ */
+function createKeyGetter(options: JwtAuthOptions, jose: Jose): JWTVerifyGetKey {
+  let keys: Promise<KeySet> | undefined;
+  let downUntil = 0;
+  return async (header, token) => {
+    if (Date.now() < downUntil) {
+      throw new Error("the issuer's keys could not be had a moment ago");
+    }
+    try {
+      keys ??= jwksUrlOf(options).then(
+        (url) => jose.createRemoteJWKSet(new URL(url)),
+        (e: unknown) => {
+          keys = undefined;
+          throw e;
+        },
+      );
+      return await (
+        await keys
+      )(header, token);
+    } catch (e) {
+      if (keysUnavailable(e)) {
+        downUntil = Date.now() + keysDownMs;
+      }
+      throw e;
     }
   };
 }
@@ -135,6 +175,10 @@ function reasonOf(
   const code = (e as { code?: unknown }).code;
   const claim = String((e as { claim?: unknown }).claim);
   const reason = (e as { reason?: unknown }).reason;
+  if (keysUnavailable(e)) {
+    // Fetching or reading the issuer's metadata or key set failed.
+    return "could not get the issuer's signing keys";
+  }
   switch (code) {
     case "ERR_JWT_EXPIRED":
       return "token expired";
@@ -161,12 +205,6 @@ function reasonOf(
     case "ERR_JWS_INVALID":
     case "ERR_JWT_INVALID":
       return "malformed token";
-    case undefined:
-    case "ERR_JOSE_GENERIC":
-    case "ERR_JWKS_TIMEOUT":
-    case "ERR_JWKS_INVALID":
-      // Fetching or reading the issuer's metadata or key set failed.
-      return "could not get the issuer's signing keys";
     default:
       return "invalid token";
   }

@@ -509,6 +509,47 @@ describe("the issuer's metadata", () => {
     }
   });
 
+  it("asks again for keys it could not have only after 30 s", async () => {
+    let asked = 0;
+    const down = createServer((_req, res) => {
+      asked++;
+      res.writeHead(500).end();
+    });
+    down.listen(0, "127.0.0.1");
+    await once(down, "listening");
+    const base = `http://127.0.0.1:${String((down.address() as AddressInfo).port)}`;
+    const list = modernRpc("tools/list");
+    for (const auth of [
+      { issuer: issuer.issuer, jwksUrl: `${base}/jwks.json` },
+      { issuer: base },
+    ]) {
+      asked = 0;
+      const running = await serveHttp(createMcpToolServer(), {
+        publicUrl,
+        auth,
+      });
+      try {
+        for (const authorization of [
+          "Bearer not.a-jwt",
+          await token({}),
+          await token({}),
+          await token({}),
+        ]) {
+          const res = await send(running.url, {
+            headers: { ...list.headers, authorization },
+            body: list.body,
+          });
+          expect(res.status).toBe(401);
+        }
+        // The key set once, or the issuer's two metadata paths once.
+        expect(asked).toBe("jwksUrl" in auth ? 1 : 2);
+      } finally {
+        await running.close();
+      }
+    }
+    down.close();
+  });
+
   it("refuses tokens with 401 while the issuer's keys cannot be had", async () => {
     const running = await serveHttp(createMcpToolServer(), {
       publicUrl,
