@@ -107,9 +107,8 @@ function createKeyGetter(options: JwtAuthOptions, jose: Jose): JWTVerifyGetKey {
           throw e;
         },
       );
-      return await (
-        await keys
-      )(header, token);
+      const keySet = await keys;
+      return await keySet(header, token);
     } catch (e) {
       if (keysUnavailable(e)) {
         downUntil = Date.now() + keysDownMs;
