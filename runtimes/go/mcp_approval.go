@@ -5,6 +5,7 @@ package aitools
 import (
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -25,9 +26,13 @@ func WithApprove(approve ApproveFunc) MCPOption {
 }
 
 // WithApprovalSecret sets the key that signs the state of an approval asked
-// by elicitation (2026-07-28 clients return it with their answer). Default:
-// a random key per process; give every replica of a server the same one.
+// by elicitation (2026-07-28 clients return it with their answer), at least
+// 32 bytes (it panics on a shorter one). Default: 32 random bytes per
+// process; give every replica of a server the same one.
 func WithApprovalSecret(secret []byte) MCPOption {
+	if len(secret) < 32 {
+		panic(fmt.Sprintf("WithApprovalSecret must be at least 32 bytes (got %d)", len(secret)))
+	}
 	return func(o *mcpOptions) { o.approvalSecret = secret }
 }
 
@@ -48,9 +53,10 @@ type inputRequired struct {
 
 func (*inputRequired) Error() string { return "input required" }
 
-// approvalGate is the approval step of a call of t by subject, run after
-// its arguments passed their checks and before it is sent.
-func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject string) func(ctx context.Context, args string) error {
+// approvalGate is the approval step of a call of t by subject in
+// conversation ("" for none), run after its arguments passed their checks
+// and before it is sent.
+func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject, conversation string) func(ctx context.Context, args string) error {
 	return func(ctx context.Context, args string) error {
 		if !t.NeedsApproval {
 			return nil
@@ -65,7 +71,8 @@ func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject s
 		}
 		p := req.Params
 		if p.RequestState != "" || p.InputResponses != nil {
-			if accepted(p.InputResponses) && s.guard.verifyApproval(p.RequestState, subject, name, args, time.Now()) {
+			asked := approvalClaims{Subject: subject, Tool: name, Conversation: digest(conversation), Args: argumentsDigest(args)}
+			if accepted(p.InputResponses) && s.guard.verifyApproval(p.RequestState, asked, time.Now()) {
 				return nil
 			}
 			return notApproved(name, nil)
@@ -84,7 +91,7 @@ func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject s
 		}
 		return &inputRequired{
 			requests: mcp.InputRequestMap{approvalInput: ask},
-			state:    s.guard.signApproval(subject, name, args, time.Now().Add(approvalTTL)),
+			state:    s.guard.signApproval(approvalClaims{Subject: subject, Tool: name, Conversation: digest(conversation), Args: argumentsDigest(args)}, time.Now().Add(approvalTTL)),
 		}
 	}
 }
@@ -105,13 +112,17 @@ func accepted(responses mcp.InputResponseMap) bool {
 	return ok && r.Action == "accept" && r.Content["approve"] == true
 }
 
-// approvalClaims is what an approval's state binds: the caller, the tool,
-// the arguments' SHA-256 (of their canonical JSON) and the expiry.
+// approvalClaims is what an approval's state binds (docs/production.md,
+// "Approvals"): the caller, the tool, the conversation's and the
+// arguments' SHA-256 (of their canonical JSON), the expiry and a random
+// nonce, which makes the state single-use.
 type approvalClaims struct {
-	Subject string `json:"s"`
-	Tool    string `json:"t"`
-	Args    string `json:"a"`
-	Expires int64  `json:"e"`
+	Subject      string `json:"s"`
+	Tool         string `json:"t"`
+	Conversation string `json:"c"`
+	Args         string `json:"a"`
+	Expires      int64  `json:"e"`
+	Nonce        string `json:"n"`
 }
 
 func argumentsDigest(args string) string {
@@ -119,31 +130,56 @@ func argumentsDigest(args string) string {
 	if v, ok := decodeJSON(args); ok {
 		canonical = encodeJSON(v)
 	}
-	sum := sha256.Sum256([]byte(canonical))
+	return digest(canonical)
+}
+
+// digest is the base64url SHA-256 of s.
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// signApproval is the state of an approval asked now: its claims and their
-// HMAC-SHA256, base64url, joined by a dot.
-func (g *mcpGuard) signApproval(subject, tool, args string, expires time.Time) string {
-	b, _ := json.Marshal(approvalClaims{subject, tool, argumentsDigest(args), expires.Unix()})
+// signApproval is the state of an approval of c asked now: its claims,
+// with a new nonce and expires, and their HMAC-SHA256, base64url, joined
+// by a dot.
+func (g *mcpGuard) signApproval(c approvalClaims, expires time.Time) string {
+	nonce := make([]byte, 16)
+	_, _ = rand.Read(nonce) // never fails (crypto/rand)
+	c.Expires, c.Nonce = expires.Unix(), base64.RawURLEncoding.EncodeToString(nonce)
+	b, _ := json.Marshal(c)
 	payload := base64.RawURLEncoding.EncodeToString(b)
 	return payload + "." + g.mac(payload)
 }
 
-// verifyApproval reports whether state is one this server signed for this
-// caller, tool and arguments, and has not expired.
-func (g *mcpGuard) verifyApproval(state, subject, tool, args string, now time.Time) bool {
+// verifyApproval reports whether state is one this server signed for the
+// claims of asked (caller, tool, conversation, arguments), has not expired
+// and was not used before; it is used then. Used nonces are remembered in
+// this process until they expire.
+func (g *mcpGuard) verifyApproval(state string, asked approvalClaims, now time.Time) bool {
 	payload, mac, ok := strings.Cut(state, ".")
 	if !ok || !hmac.Equal([]byte(mac), []byte(g.mac(payload))) {
 		return false
 	}
 	b, err := base64.RawURLEncoding.DecodeString(payload)
 	var c approvalClaims
-	if err != nil || json.Unmarshal(b, &c) != nil {
+	if err != nil || json.Unmarshal(b, &c) != nil || now.Unix() >= c.Expires || c.Nonce == "" {
 		return false
 	}
-	return c.Subject == subject && c.Tool == tool && c.Args == argumentsDigest(args) && now.Unix() < c.Expires
+	if c.Subject != asked.Subject || c.Tool != asked.Tool || c.Conversation != asked.Conversation || c.Args != asked.Args {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for nonce, expires := range g.usedNonces {
+		if now.Unix() >= expires {
+			delete(g.usedNonces, nonce)
+		}
+	}
+	if _, used := g.usedNonces[c.Nonce]; used {
+		return false
+	}
+	g.usedNonces[c.Nonce] = c.Expires
+	return true
 }
 
 func (g *mcpGuard) mac(payload string) string {

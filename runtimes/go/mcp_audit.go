@@ -12,11 +12,11 @@ import (
 	"google.golang.org/grpc/codes"
 )
 
-// AuditRecord is the record of one tools/call (docs/mcp.md, "Audit"): who
+// AuditRecord is the record of one tools/call (docs/production.md, "Audit"): who
 // called what and how it ended. It holds no argument values, no UUIDs, no
 // token and no claim but the subject.
 type AuditRecord struct {
-	Time    time.Time // when the call ended
+	Time    time.Time // when the call started
 	Subject string    // "" without authorization
 	Tool    string
 	Method  string // "/pkg.Service/Method"
@@ -25,11 +25,12 @@ type AuditRecord struct {
 	// "denied" (its approval said no or could not be asked), "limited"
 	// (rate or concurrency) or "unauthorized" (a caller with authorization
 	// gave a handle unknown under its key, which may be another caller's;
-	// its token lacks a scope of the tool).
+	// its token lacks a scope of the tool). An unknown handle without
+	// authorization is "invalid_arguments".
 	Outcome string
 	// Code is the gRPC code name of a "tool_error" ("NOT_FOUND"), else "".
 	Code       string
-	DurationMs float64
+	DurationMs float64 // milliseconds, to the microsecond (3 decimals)
 }
 
 // MarshalJSON writes the record as every runtime's writer does: time in
@@ -81,10 +82,13 @@ func auditOutcome(err error, subject string) (outcome, code string) {
 	case "not-approved":
 		return "denied", ""
 	case "conversation-expired":
-		if subject != "" && errors.Is(err, errUnknownHandle) {
+		switch {
+		case !errors.Is(err, errUnknownHandle):
+			return "tool_error", grpcCodeName(te.Code)
+		case subject != "":
 			return "unauthorized", "" // perhaps another caller's
 		}
-		return "tool_error", grpcCodeName(te.Code)
+		return "invalid_arguments", ""
 	}
 	return "tool_error", grpcCodeName(te.Code)
 }

@@ -28,11 +28,11 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	id := IdentityFromRequest(req)
 	res, outcome, code := s.run(ctx, req, t, id)
 	if s.opts.audit != nil && res.InputRequests == nil {
-		r := AuditRecord{Time: time.Now(), Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
+		r := AuditRecord{Time: start, Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
 		if id != nil {
 			r.Subject = id.Subject
 		}
-		r.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+		r.DurationMs = float64(time.Since(start).Microseconds()) / 1000 // ms, 3 decimals
 		s.opts.audit(r)
 	}
 	return res
@@ -84,7 +84,16 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		}
 	}
 	e := &Executor{}
+	// The conversation the call counts in and an approval is bound to: the
+	// connection's (stdio, an HTTP session), the handle's; a stateless call
+	// without a handle has none and counts with its subject's other calls.
 	var inConversation any = req.Session
+	conversation := ""
+	if isStateless(req) {
+		inConversation = subjectCalls(subject)
+	} else if req.Session != nil {
+		conversation = req.Session.ID()
+	}
 	//aitools:if aliases
 	conv, err := s.conversation(ctx, req, handle, subject)
 	if err != nil {
@@ -92,8 +101,8 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
-	if conv.key != "" {
-		inConversation = conv.key
+	if conv.key != "" && !conv.minted {
+		inConversation, conversation = conv.key, conv.key
 	}
 	//aitools:end
 	leave, refused := s.guard.enter(inConversation)
@@ -103,7 +112,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	defer leave()
 	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
 	e.extraRoot = mcpExtraRoot
-	e.gate = s.approvalGate(req, t, subject)
+	e.gate = s.approvalGate(req, t, subject, conversation)
 	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
@@ -150,6 +159,19 @@ func (s *mcpServer) admit(t *mcpTool, id *Identity) (refused, outcome string) {
 		return refused, "limited"
 	}
 	return "", ""
+}
+
+// errUnknownHandle is the cause of unknownHandle's errors.
+var errUnknownHandle = errors.New("unknown conversation handle")
+
+// subjectCalls is the count of the calls of a subject that belong to no
+// conversation (docs/production.md, "Limits").
+type subjectCalls string
+
+// isStateless reports whether req is a stateless HTTP request (2026-07-28):
+// a session made for it alone, which is no conversation.
+func isStateless(req *mcp.CallToolRequest) bool {
+	return req.Session == nil || (req.Extra != nil && req.Extra.Header != nil && req.Session.ID() == "")
 }
 
 // mcpExtraRoot are the arguments never unknown in a call: the conversation
@@ -242,9 +264,11 @@ type mcpConversation struct {
 // bound to subject (conversationKey), a new one when handle is "".
 func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, handle, subject string) (mcpConversation, error) {
 	store := s.opts.store
-	stateless := req.Session == nil || (req.Extra != nil && req.Extra.Header != nil && req.Session.ID() == "")
-	if !stateless {
+	if !isStateless(req) {
 		return s.sessionConversation(ctx, req.Session)
+	}
+	if handle != "" && !isMintedHandle(handle) {
+		return mcpConversation{}, unknownHandle(handle) // e.g. "<handle>.<tag>": another caller's key
 	}
 	minted := handle == ""
 	key := conversationKey(handle, subject)
@@ -266,6 +290,20 @@ func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, 
 	return mcpConversation{handle: handle, key: key, executor: e, shown: true, minted: minted}, nil
 }
 
+// isMintedHandle reports whether handle has the form stores mint: at least
+// 22 base64url characters (no ".", which separates the caller's tag).
+func isMintedHandle(handle string) bool {
+	if len(handle) < 22 {
+		return false
+	}
+	for _, c := range handle {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // unknownHandle is the error of a handle the store does not hold under
 // the caller's key: unknown, expired, or another caller's.
 func unknownHandle(handle string) *ToolError {
@@ -273,11 +311,9 @@ func unknownHandle(handle string) *ToolError {
 	return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg, Cause: errUnknownHandle}
 }
 
-// errUnknownHandle is the cause of unknownHandle's errors.
-var errUnknownHandle = errors.New("unknown conversation handle")
-
 // conversationKey is the store's key of a conversation handle given by
-// subject (docs/mcp.md, "Conversations and callers"): the handle itself
+// subject (docs/production.md, "Conversations and sessions bound to the
+// caller"): the handle itself
 // without authorization, else the handle, a dot and the first 22
 // characters of the base64url SHA-256 of the subject; another caller's
 // handle is thus unknown.

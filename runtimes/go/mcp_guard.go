@@ -4,6 +4,7 @@ package aitools
 
 import (
 	"crypto/rand"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -23,10 +24,11 @@ type mcpGuard struct {
 	perMinute     int
 	maxConcurrent int
 
-	mu       sync.Mutex
-	buckets  map[string]*tokenBucket // per subject
-	inFlight map[any]int             // per conversation
-	scopes   map[string][]string     // per tool: annotation ∪ WithRequiredScopes
+	mu         sync.Mutex
+	buckets    map[string]*tokenBucket // per subject
+	inFlight   map[any]int             // per conversation
+	usedNonces map[string]int64        // approval states used, until their expiry (Unix s)
+	scopes     map[string][]string     // per tool: annotation + WithRequiredScopes
 }
 
 func newMCPGuard(o mcpOptions) *mcpGuard {
@@ -36,6 +38,7 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 		maxConcurrent: o.maxConcurrent,
 		buckets:       map[string]*tokenBucket{},
 		inFlight:      map[any]int{},
+		usedNonces:    map[string]int64{},
 		scopes:        map[string][]string{},
 	}
 	if len(g.secret) == 0 {
@@ -53,9 +56,28 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 
 // WithRequiredScopes adds, per tool name, scopes a caller's token must hold
 // to call it over HTTP with authorization, to those of the tool's
-// annotation (required_scopes).
+// annotation (required_scopes). It panics on a scope that is not an RFC
+// 6749 scope token.
 func WithRequiredScopes(scopes map[string][]string) MCPOption {
+	for tool, list := range scopes {
+		for _, scope := range list {
+			if !isScopeToken(scope) {
+				panic(fmt.Sprintf("WithRequiredScopes: scope %s of tool %s is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)", quote(scope), quote(tool)))
+			}
+		}
+	}
 	return func(o *mcpOptions) { o.requiredScopes = scopes }
+}
+
+// isScopeToken reports whether s is a scope-token of RFC 6749 (3.3): one
+// or more of %x21 / %x23-5B / %x5D-7E.
+func isScopeToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // addScopes adds scopes to those tool requires: sorted, each once.

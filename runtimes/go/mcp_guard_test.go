@@ -263,15 +263,67 @@ func TestMCPApprovalState(t *testing.T) {
 	}
 	// Argument order and spacing do not matter: the digest is of the
 	// canonical JSON.
-	wantResult(t, retry(alice, `{ "note": "n", "target_id": "b", "source_id": "a" }`, yes, first.RequestState), false, "")
+	approved := retry(alice, `{ "note": "n", "target_id": "b", "source_id": "a" }`, yes, first.RequestState)
+	wantResult(t, approved, false, "")
 	if srv.calls.Load() != calls+1 {
 		t.Fatal("the approved retry was not sent")
 	}
-	g := &mcpGuard{secret: []byte("k")}
-	expired := g.signApproval("alice", "accounts_merge", mergeArguments, time.Now().Add(-time.Second))
-	if g.verifyApproval(expired, "alice", "accounts_merge", mergeArguments, time.Now()) {
+	// A state is single-use, and bound to its conversation: asked without a
+	// handle, it does not run in the handle's conversation, nor one asked
+	// there without it.
+	handle, _ := approved.Meta[conversationMetaKey].(string)
+	inConversation := func(state string) *mcp.CallToolResult {
+		res, err := alice.CallTool(context.Background(), &mcp.CallToolParams{Name: "accounts_merge", Arguments: json.RawMessage(mergeArguments),
+			InputResponses: yes, RequestState: state, Meta: mcp.Meta{conversationMetaKey: handle}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	fresh := callTool(t, alice, "accounts_merge", json.RawMessage(mergeArguments), nil)
+	asked := callTool(t, alice, "accounts_merge", json.RawMessage(mergeArguments), mcp.Meta{conversationMetaKey: handle})
+	for name, res := range map[string]*mcp.CallToolResult{
+		"replayed":                  retry(alice, mergeArguments, yes, first.RequestState),
+		"asked in no conversation":  inConversation(fresh.RequestState),
+		"asked in the conversation": retry(alice, mergeArguments, yes, asked.RequestState),
+	} {
+		if !res.IsError || textOf(res, 0) != deniedMerge {
+			t.Errorf("%s: %+v", name, res)
+		}
+	}
+	if srv.calls.Load() != calls+1 {
+		t.Fatal("a replayed or moved state was sent")
+	}
+	wantResult(t, inConversation(asked.RequestState), false, "")
+	g := &mcpGuard{secret: []byte("0123456789abcdef0123456789abcdef"), usedNonces: map[string]int64{}}
+	c := approvalClaims{Subject: "alice", Tool: "accounts_merge", Args: argumentsDigest(mergeArguments)}
+	if expired := g.signApproval(c, time.Now().Add(-time.Second)); g.verifyApproval(expired, c, time.Now()) {
 		t.Error("an expired state verified")
 	}
+}
+
+// TestMCPOptionsChecked: a short approval secret and a scope that is not
+// an RFC 6749 scope token are refused when the option is made.
+func TestMCPOptionsChecked(t *testing.T) {
+	for want, make := range map[string]func(){
+		"WithApprovalSecret must be at least 32 bytes (got 5)": func() { WithApprovalSecret([]byte("short")) },
+		`WithRequiredScopes: scope "links read" of tool "links_list" is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)`: func() {
+			WithRequiredScopes(map[string][]string{"links_list": {"links read"}})
+		},
+		`WithRequiredScopes: scope "a\"b" of tool "t" is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)`: func() {
+			WithRequiredScopes(map[string][]string{"t": {`a"b`}})
+		},
+	} {
+		func() {
+			defer func() {
+				if got := recover(); got != want {
+					t.Errorf("panic %v, want %s", got, want)
+				}
+			}()
+			make()
+		}()
+	}
+	WithRequiredScopes(map[string][]string{"t": {"links.read", "https://api.example.com/x"}})
 }
 
 // TestExecutorApprove: the executor asks Approve for a tool in
@@ -349,6 +401,35 @@ func TestMCPHandleOfAnotherCaller(t *testing.T) {
 	}
 	if last := records[len(records)-1]; last.Subject != "bob" || last.Outcome != "unauthorized" {
 		t.Errorf("audit %+v", last)
+	}
+	// A handle not of the minted form (alice's key itself) is unknown.
+	key := conversationKey(handle, "alice")
+	wantResult(t, callTool(t, bob, "accounts_list", list, mcp.Meta{conversationMetaKey: key}), true,
+		`unknown or expired conversation "`+key+`"; call again without "conversation" to start a new one`)
+	if srv.calls.Load() != calls {
+		t.Error("a call with a key for a handle was sent")
+	}
+}
+
+// TestMCPAuditStartAndUnknownHandle: without authorization an unknown
+// handle is audited as invalid_arguments; a record's time is when the call
+// started (before its approval hook ran).
+func TestMCPAuditStartAndUnknownHandle(t *testing.T) {
+	conn, _ := startServer(t)
+	var records []AuditRecord
+	var approvedAt time.Time
+	approve := func(context.Context, ApprovalRequest) (bool, error) { approvedAt = time.Now(); return true, nil }
+	server := newGuardedServer(aitestv1.NewAccountServiceClient(conn), WithApprove(approve), WithAudit(func(r AuditRecord) { records = append(records, r) }))
+	httpSrv := httptest.NewServer(NewMCPHTTPHandler(server))
+	t.Cleanup(httpSrv.Close)
+	cs := connectHTTP(t, httpSrv.URL, "2026-07-28")
+	res := callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, mcp.Meta{conversationMetaKey: "AAAAAAAAAAAAAAAAAAAAAA"})
+	if !res.IsError || len(records) != 1 || records[0].Outcome != "invalid_arguments" || records[0].Code != "" {
+		t.Fatalf("%+v %+v", res, records)
+	}
+	wantResult(t, callTool(t, cs, "accounts_merge", json.RawMessage(mergeArguments), nil), false, "")
+	if last := records[len(records)-1]; last.Outcome != "ok" || !last.Time.Before(approvedAt) {
+		t.Errorf("record %+v: its time is not before the approval (%v)", last, approvedAt)
 	}
 }
 
@@ -487,6 +568,33 @@ func TestMCPMaxConcurrentCalls(t *testing.T) {
 	for callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil).IsError {
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// TestMCPMaxConcurrentCallsWithoutHandle: stateless calls without a
+// handle belong to no conversation: they count with their subject's, so
+// leaving the handle out does not lift the limit; another subject's count
+// is its own.
+func TestMCPMaxConcurrentCallsWithoutHandle(t *testing.T) {
+	conn, srv := startServer(t)
+	srv.holding = make(chan struct{})
+	url := serveAsCallers(t, newGuardedServer(aitestv1.NewAccountServiceClient(conn), WithMaxConcurrentCalls(1), WithTimeout(-1)))
+	alice := connectAs(t, url, "2026-07-28", "alice", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := alice.CallTool(ctx, &mcp.CallToolParams{Name: "accounts_watch", Arguments: map[string]any{"count": -1}})
+		done <- err
+	}()
+	<-srv.holding
+	calls := srv.calls.Load()
+	list := map[string]any{"count": 1, "contacts_per_account": 0}
+	wantResult(t, callTool(t, alice, "accounts_list", list, nil), true, "too many calls at once in this conversation (limit 1); retry when one finishes")
+	if srv.calls.Load() != calls {
+		t.Error("a limited call was sent")
+	}
+	wantResult(t, callTool(t, connectAs(t, url, "2026-07-28", "bob", nil), "accounts_list", list, nil), false, "")
+	cancel()
+	<-done
 }
 
 // TestMCPAudit: one record per call, no argument values, the outcome and

@@ -111,7 +111,7 @@ type mcpTool struct {
 	tool   AgentTool
 	output json.RawMessage // the output schema
 	wrap   string          // the key the result wraps the response under, or ""
-	// The MCP hints, every one listed (docs/mcp.md, "Hints"), from the
+	// The MCP hints, every one listed (docs/mcp.md, "Tool hints"), from the
 	// method's kind, its idempotency_level and its hints annotation.
 	readOnly    bool
 	destructive bool

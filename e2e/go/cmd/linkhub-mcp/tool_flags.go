@@ -39,9 +39,14 @@ func init() {
 	flag.Var(&requiredScopes, "required-scope", "a scope a tool needs: tool=scope (repeatable)")
 }
 
-// toolOptions are the MCP options the tool flags ask for.
-func toolOptions() ([]gentools.MCPOption, error) {
-	var opts []gentools.MCPOption
+// toolOptions are the MCP options the tool flags ask for. An option the
+// runtime refuses (it panics, e.g. a short --approval-secret) is an error.
+func toolOptions() (opts []gentools.MCPOption, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			opts, err = nil, fmt.Errorf("%v", p)
+		}
+	}()
 	switch *approveFlag {
 	case "":
 	case "allow", "deny":

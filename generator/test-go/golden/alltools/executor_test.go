@@ -136,6 +136,23 @@ func TestAllToolsListsUnannotatedMethods(t *testing.T) {
 
 func TestDerivedToolsExecute(t *testing.T) {
 	e, s := startNotes(t)
+	// Under tools=all an unannotated method that is not read-only asks for
+	// an approval (unannotated_tools=read-only-run); the reads do not.
+	var asked []string
+	e.Approve = func(_ context.Context, r ApprovalRequest) (bool, error) {
+		asked = append(asked, r.Tool)
+		return true, nil
+	}
+	t.Cleanup(func() {
+		if len(asked) == 0 || asked[0] != "aitools_test_alltools_v1_NoteService_CreateNote" {
+			t.Errorf("asked for approvals of %q, want CreateNote first", asked)
+		}
+		for _, tool := range asked {
+			if tool == "aitools_test_alltools_v1_NoteService_GetNote" {
+				t.Errorf("GetNote (read-only) was asked for an approval")
+			}
+		}
+	})
 	created := mustExecute(t, e, "aitools_test_alltools_v1_NoteService_CreateNote", `{"text":"hello"}`)
 	var note struct{ ID, Text string }
 	if err := json.Unmarshal([]byte(created), &note); err != nil {

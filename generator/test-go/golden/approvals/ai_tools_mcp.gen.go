@@ -118,14 +118,14 @@ func init() {
 // The rest of this file is the MCP part of the runtime of
 // protoc-gen-ai-tools (runtimes/go), the same in every generated file.
 
-// The HTTP gate (ServeMCPHTTP, NewMCPHTTPHandler with Auth) passes the
-// verified identity through the SDK's auth.TokenInfo, set by
-// auth.RequireBearerToken, which the SDK copies into every request's
-// Extra.TokenInfo and checks sessions against: UserID is the subject,
-// Scopes and Expiration the token's, Extra["claims"] its claims (a
-// map[string]any) and Extra["identity"] the *Identity itself. The gate and
-// a generated package are different Go packages, so IdentityFromRequest
-// also rebuilds the identity from those fields.
+// The HTTP gate (package mcphttp of the runtime module: ServeMCPHTTP, or
+// its NewMCPHTTPHandler, with Auth) passes the verified identity through
+// the SDK's auth.TokenInfo, set by auth.RequireBearerToken, which the SDK
+// copies into every request's Extra.TokenInfo and checks sessions against:
+// UserID is the subject, Scopes and Expiration the token's, Extra["claims"]
+// its claims (a map[string]any) and Extra["identity"] the gate's identity.
+// The gate and a generated package are different Go packages, so
+// IdentityFromRequest rebuilds the identity from those fields.
 
 // IdentityFromRequest is the verified caller of a tools/call, nil when the
 // request came without auth (stdio, in process, HTTP without Auth).
@@ -151,9 +151,13 @@ func WithApprove(approve ApproveFunc) MCPOption {
 }
 
 // WithApprovalSecret sets the key that signs the state of an approval asked
-// by elicitation (2026-07-28 clients return it with their answer). Default:
-// a random key per process; give every replica of a server the same one.
+// by elicitation (2026-07-28 clients return it with their answer), at least
+// 32 bytes (it panics on a shorter one). Default: 32 random bytes per
+// process; give every replica of a server the same one.
 func WithApprovalSecret(secret []byte) MCPOption {
+	if len(secret) < 32 {
+		panic(fmt.Sprintf("WithApprovalSecret must be at least 32 bytes (got %d)", len(secret)))
+	}
 	return func(o *mcpOptions) { o.approvalSecret = secret }
 }
 
@@ -174,9 +178,10 @@ type inputRequired struct {
 
 func (*inputRequired) Error() string { return "input required" }
 
-// approvalGate is the approval step of a call of t by subject, run after
-// its arguments passed their checks and before it is sent.
-func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject string) func(ctx context.Context, args string) error {
+// approvalGate is the approval step of a call of t by subject in
+// conversation ("" for none), run after its arguments passed their checks
+// and before it is sent.
+func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject, conversation string) func(ctx context.Context, args string) error {
 	return func(ctx context.Context, args string) error {
 		if !t.NeedsApproval {
 			return nil
@@ -191,7 +196,8 @@ func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject s
 		}
 		p := req.Params
 		if p.RequestState != "" || p.InputResponses != nil {
-			if accepted(p.InputResponses) && s.guard.verifyApproval(p.RequestState, subject, name, args, time.Now()) {
+			asked := approvalClaims{Subject: subject, Tool: name, Conversation: digest(conversation), Args: argumentsDigest(args)}
+			if accepted(p.InputResponses) && s.guard.verifyApproval(p.RequestState, asked, time.Now()) {
 				return nil
 			}
 			return notApproved(name, nil)
@@ -210,7 +216,7 @@ func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject s
 		}
 		return &inputRequired{
 			requests: mcp.InputRequestMap{approvalInput: ask},
-			state:    s.guard.signApproval(subject, name, args, time.Now().Add(approvalTTL)),
+			state:    s.guard.signApproval(approvalClaims{Subject: subject, Tool: name, Conversation: digest(conversation), Args: argumentsDigest(args)}, time.Now().Add(approvalTTL)),
 		}
 	}
 }
@@ -231,13 +237,17 @@ func accepted(responses mcp.InputResponseMap) bool {
 	return ok && r.Action == "accept" && r.Content["approve"] == true
 }
 
-// approvalClaims is what an approval's state binds: the caller, the tool,
-// the arguments' SHA-256 (of their canonical JSON) and the expiry.
+// approvalClaims is what an approval's state binds (docs/production.md,
+// "Approvals"): the caller, the tool, the conversation's and the
+// arguments' SHA-256 (of their canonical JSON), the expiry and a random
+// nonce, which makes the state single-use.
 type approvalClaims struct {
-	Subject string `json:"s"`
-	Tool    string `json:"t"`
-	Args    string `json:"a"`
-	Expires int64  `json:"e"`
+	Subject      string `json:"s"`
+	Tool         string `json:"t"`
+	Conversation string `json:"c"`
+	Args         string `json:"a"`
+	Expires      int64  `json:"e"`
+	Nonce        string `json:"n"`
 }
 
 func argumentsDigest(args string) string {
@@ -245,31 +255,56 @@ func argumentsDigest(args string) string {
 	if v, ok := decodeJSON(args); ok {
 		canonical = encodeJSON(v)
 	}
-	sum := sha256.Sum256([]byte(canonical))
+	return digest(canonical)
+}
+
+// digest is the base64url SHA-256 of s.
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// signApproval is the state of an approval asked now: its claims and their
-// HMAC-SHA256, base64url, joined by a dot.
-func (g *mcpGuard) signApproval(subject, tool, args string, expires time.Time) string {
-	b, _ := json.Marshal(approvalClaims{subject, tool, argumentsDigest(args), expires.Unix()})
+// signApproval is the state of an approval of c asked now: its claims,
+// with a new nonce and expires, and their HMAC-SHA256, base64url, joined
+// by a dot.
+func (g *mcpGuard) signApproval(c approvalClaims, expires time.Time) string {
+	nonce := make([]byte, 16)
+	_, _ = rand.Read(nonce) // never fails (crypto/rand)
+	c.Expires, c.Nonce = expires.Unix(), base64.RawURLEncoding.EncodeToString(nonce)
+	b, _ := json.Marshal(c)
 	payload := base64.RawURLEncoding.EncodeToString(b)
 	return payload + "." + g.mac(payload)
 }
 
-// verifyApproval reports whether state is one this server signed for this
-// caller, tool and arguments, and has not expired.
-func (g *mcpGuard) verifyApproval(state, subject, tool, args string, now time.Time) bool {
+// verifyApproval reports whether state is one this server signed for the
+// claims of asked (caller, tool, conversation, arguments), has not expired
+// and was not used before; it is used then. Used nonces are remembered in
+// this process until they expire.
+func (g *mcpGuard) verifyApproval(state string, asked approvalClaims, now time.Time) bool {
 	payload, mac, ok := strings.Cut(state, ".")
 	if !ok || !hmac.Equal([]byte(mac), []byte(g.mac(payload))) {
 		return false
 	}
 	b, err := base64.RawURLEncoding.DecodeString(payload)
 	var c approvalClaims
-	if err != nil || json.Unmarshal(b, &c) != nil {
+	if err != nil || json.Unmarshal(b, &c) != nil || now.Unix() >= c.Expires || c.Nonce == "" {
 		return false
 	}
-	return c.Subject == subject && c.Tool == tool && c.Args == argumentsDigest(args) && now.Unix() < c.Expires
+	if c.Subject != asked.Subject || c.Tool != asked.Tool || c.Conversation != asked.Conversation || c.Args != asked.Args {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for nonce, expires := range g.usedNonces {
+		if now.Unix() >= expires {
+			delete(g.usedNonces, nonce)
+		}
+	}
+	if _, used := g.usedNonces[c.Nonce]; used {
+		return false
+	}
+	g.usedNonces[c.Nonce] = c.Expires
+	return true
 }
 
 func (g *mcpGuard) mac(payload string) string {
@@ -278,11 +313,11 @@ func (g *mcpGuard) mac(payload string) string {
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
 }
 
-// AuditRecord is the record of one tools/call (docs/mcp.md, "Audit"): who
+// AuditRecord is the record of one tools/call (docs/production.md, "Audit"): who
 // called what and how it ended. It holds no argument values, no UUIDs, no
 // token and no claim but the subject.
 type AuditRecord struct {
-	Time    time.Time // when the call ended
+	Time    time.Time // when the call started
 	Subject string    // "" without authorization
 	Tool    string
 	Method  string // "/pkg.Service/Method"
@@ -291,11 +326,12 @@ type AuditRecord struct {
 	// "denied" (its approval said no or could not be asked), "limited"
 	// (rate or concurrency) or "unauthorized" (a caller with authorization
 	// gave a handle unknown under its key, which may be another caller's;
-	// its token lacks a scope of the tool).
+	// its token lacks a scope of the tool). An unknown handle without
+	// authorization is "invalid_arguments".
 	Outcome string
 	// Code is the gRPC code name of a "tool_error" ("NOT_FOUND"), else "".
 	Code       string
-	DurationMs float64
+	DurationMs float64 // milliseconds, to the microsecond (3 decimals)
 }
 
 // MarshalJSON writes the record as every runtime's writer does: time in
@@ -347,10 +383,13 @@ func auditOutcome(err error, subject string) (outcome, code string) {
 	case "not-approved":
 		return "denied", ""
 	case "conversation-expired":
-		if subject != "" && errors.Is(err, errUnknownHandle) {
+		switch {
+		case !errors.Is(err, errUnknownHandle):
+			return "tool_error", grpcCodeName(te.Code)
+		case subject != "":
 			return "unauthorized", "" // perhaps another caller's
 		}
-		return "tool_error", grpcCodeName(te.Code)
+		return "invalid_arguments", ""
 	}
 	return "tool_error", grpcCodeName(te.Code)
 }
@@ -371,11 +410,11 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	id := IdentityFromRequest(req)
 	res, outcome, code := s.run(ctx, req, t, id)
 	if s.opts.audit != nil && res.InputRequests == nil {
-		r := AuditRecord{Time: time.Now(), Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
+		r := AuditRecord{Time: start, Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
 		if id != nil {
 			r.Subject = id.Subject
 		}
-		r.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+		r.DurationMs = float64(time.Since(start).Microseconds()) / 1000 // ms, 3 decimals
 		s.opts.audit(r)
 	}
 	return res
@@ -425,15 +464,24 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		}
 	}
 	e := &Executor{}
+	// The conversation the call counts in and an approval is bound to: the
+	// connection's (stdio, an HTTP session), the handle's; a stateless call
+	// without a handle has none and counts with its subject's other calls.
 	var inConversation any = req.Session
+	conversation := ""
+	if isStateless(req) {
+		inConversation = subjectCalls(subject)
+	} else if req.Session != nil {
+		conversation = req.Session.ID()
+	}
 	conv, err := s.conversation(ctx, req, handle, subject)
 	if err != nil {
 		outcome, code := auditOutcome(err, subject)
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
-	if conv.key != "" {
-		inConversation = conv.key
+	if conv.key != "" && !conv.minted {
+		inConversation, conversation = conv.key, conv.key
 	}
 	leave, refused := s.guard.enter(inConversation)
 	if refused != "" {
@@ -442,7 +490,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	defer leave()
 	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
 	e.extraRoot = mcpExtraRoot
-	e.gate = s.approvalGate(req, t, subject)
+	e.gate = s.approvalGate(req, t, subject, conversation)
 	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
@@ -485,6 +533,19 @@ func (s *mcpServer) admit(t *mcpTool, id *Identity) (refused, outcome string) {
 		return refused, "limited"
 	}
 	return "", ""
+}
+
+// errUnknownHandle is the cause of unknownHandle's errors.
+var errUnknownHandle = errors.New("unknown conversation handle")
+
+// subjectCalls is the count of the calls of a subject that belong to no
+// conversation (docs/production.md, "Limits").
+type subjectCalls string
+
+// isStateless reports whether req is a stateless HTTP request (2026-07-28):
+// a session made for it alone, which is no conversation.
+func isStateless(req *mcp.CallToolRequest) bool {
+	return req.Session == nil || (req.Extra != nil && req.Extra.Header != nil && req.Session.ID() == "")
 }
 
 // mcpExtraRoot are the arguments never unknown in a call: the conversation
@@ -573,9 +634,11 @@ type mcpConversation struct {
 // bound to subject (conversationKey), a new one when handle is "".
 func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, handle, subject string) (mcpConversation, error) {
 	store := s.opts.store
-	stateless := req.Session == nil || (req.Extra != nil && req.Extra.Header != nil && req.Session.ID() == "")
-	if !stateless {
+	if !isStateless(req) {
 		return s.sessionConversation(ctx, req.Session)
+	}
+	if handle != "" && !isMintedHandle(handle) {
+		return mcpConversation{}, unknownHandle(handle) // e.g. "<handle>.<tag>": another caller's key
 	}
 	minted := handle == ""
 	key := conversationKey(handle, subject)
@@ -597,6 +660,20 @@ func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, 
 	return mcpConversation{handle: handle, key: key, executor: e, shown: true, minted: minted}, nil
 }
 
+// isMintedHandle reports whether handle has the form stores mint: at least
+// 22 base64url characters (no ".", which separates the caller's tag).
+func isMintedHandle(handle string) bool {
+	if len(handle) < 22 {
+		return false
+	}
+	for _, c := range handle {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // unknownHandle is the error of a handle the store does not hold under
 // the caller's key: unknown, expired, or another caller's.
 func unknownHandle(handle string) *ToolError {
@@ -604,11 +681,9 @@ func unknownHandle(handle string) *ToolError {
 	return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg, Cause: errUnknownHandle}
 }
 
-// errUnknownHandle is the cause of unknownHandle's errors.
-var errUnknownHandle = errors.New("unknown conversation handle")
-
 // conversationKey is the store's key of a conversation handle given by
-// subject (docs/mcp.md, "Conversations and callers"): the handle itself
+// subject (docs/production.md, "Conversations and sessions bound to the
+// caller"): the handle itself
 // without authorization, else the handle, a dot and the first 22
 // characters of the base64url SHA-256 of the subject; another caller's
 // handle is thus unknown.
@@ -835,9 +910,30 @@ type ForwardIdentity struct {
 }
 
 // WithForwardIdentity sends the caller's identity to the gRPC server with
-// each call (default: nothing).
+// each call (default: nothing). A key of f.Metadata that cannot be a gRPC
+// metadata key panics, naming it.
 func WithForwardIdentity(f ForwardIdentity) MCPOption {
+	for key := range f.Metadata {
+		if err := checkMetadataKey(key); err != nil {
+			panic(err.Error())
+		}
+	}
 	return func(o *mcpOptions) { o.forward = f }
+}
+
+// checkMetadataKey refuses a key gRPC would not send: characters other
+// than a-z, 0-9, "-", "_" and "." (upper case is lowered), the reserved
+// prefix "grpc-" and the binary suffix "-bin".
+func checkMetadataKey(key string) error {
+	k := strings.ToLower(key)
+	bad := k == "" || strings.HasPrefix(k, "grpc-") || strings.HasSuffix(k, "-bin")
+	for _, r := range k {
+		bad = bad || !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}
+	if bad {
+		return fmt.Errorf("forward identity: metadata key %s cannot be sent; use letters, digits, \"-\", \"_\" or \".\", not the prefix \"grpc-\" nor the suffix \"-bin\"", quote(key))
+	}
+	return nil
 }
 
 // outgoing is ctx with the metadata of f for the caller id.
@@ -856,6 +952,9 @@ func (f ForwardIdentity) outgoing(ctx context.Context, id *Identity) (context.Co
 			return nil, err
 		}
 		for key, v := range creds {
+			if err := checkMetadataKey(key); err != nil {
+				return nil, err
+			}
 			kv = append(kv, strings.ToLower(key), v)
 		}
 	}
@@ -897,10 +996,11 @@ type mcpGuard struct {
 	perMinute     int
 	maxConcurrent int
 
-	mu       sync.Mutex
-	buckets  map[string]*tokenBucket // per subject
-	inFlight map[any]int             // per conversation
-	scopes   map[string][]string     // per tool: annotation ∪ WithRequiredScopes
+	mu         sync.Mutex
+	buckets    map[string]*tokenBucket // per subject
+	inFlight   map[any]int             // per conversation
+	usedNonces map[string]int64        // approval states used, until their expiry (Unix s)
+	scopes     map[string][]string     // per tool: annotation + WithRequiredScopes
 }
 
 func newMCPGuard(o mcpOptions) *mcpGuard {
@@ -910,6 +1010,7 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 		maxConcurrent: o.maxConcurrent,
 		buckets:       map[string]*tokenBucket{},
 		inFlight:      map[any]int{},
+		usedNonces:    map[string]int64{},
 		scopes:        map[string][]string{},
 	}
 	if len(g.secret) == 0 {
@@ -927,9 +1028,28 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 
 // WithRequiredScopes adds, per tool name, scopes a caller's token must hold
 // to call it over HTTP with authorization, to those of the tool's
-// annotation (required_scopes).
+// annotation (required_scopes). It panics on a scope that is not an RFC
+// 6749 scope token.
 func WithRequiredScopes(scopes map[string][]string) MCPOption {
+	for tool, list := range scopes {
+		for _, scope := range list {
+			if !isScopeToken(scope) {
+				panic(fmt.Sprintf("WithRequiredScopes: scope %s of tool %s is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)", quote(scope), quote(tool)))
+			}
+		}
+	}
 	return func(o *mcpOptions) { o.requiredScopes = scopes }
+}
+
+// isScopeToken reports whether s is a scope-token of RFC 6749 (3.3): one
+// or more of %x21 / %x23-5B / %x5D-7E.
+func isScopeToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // addScopes adds scopes to those tool requires: sorted, each once.
@@ -973,17 +1093,6 @@ func (g *mcpGuard) missingScopes(tool string, scopes []string) string {
 		}
 	}
 	return ""
-}
-
-// NewMCPHTTPHandler serves server over streamable HTTP in both protocol
-// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
-// header) is stateless, its conversation a handle the client passes back;
-// older clients get sessions (Mcp-Session-Id), one conversation each,
-// closed after 30 minutes idle. It checks no token: for authorization,
-// Host and Origin allow-lists and a graceful shutdown, serve server with
-// the runtime module's ServeMCPHTTP (docs/production.md).
-func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
-	return newMCPTransportHandler(server, 0)
 }
 
 // WithRateLimit lets each subject (the token's "sub"; "" for every caller
@@ -1147,7 +1256,7 @@ type mcpTool struct {
 	tool   AgentTool
 	output json.RawMessage // the output schema
 	wrap   string          // the key the result wraps the response under, or ""
-	// The MCP hints, every one listed (docs/mcp.md, "Hints"), from the
+	// The MCP hints, every one listed (docs/mcp.md, "Tool hints"), from the
 	// method's kind, its idempotency_level and its hints annotation.
 	readOnly    bool
 	destructive bool
@@ -1413,18 +1522,15 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// newMCPTransportHandler serves server over streamable HTTP in both
-// protocol revisions (NewMCPHTTPHandler), bodies up to maxBody bytes (0:
-// the SDK's 4 MiB): a request of 2026-07-28 or later (its
-// MCP-Protocol-Version header) is stateless, its conversation a handle the
-// client passes back; older clients get sessions (Mcp-Session-Id), one
-// conversation each, closed after 30 minutes idle.
-func newMCPTransportHandler(server *mcp.Server, maxBody int64) http.Handler {
+// NewMCPHTTPHandler serves server over streamable HTTP in both protocol
+// revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
+// header) is stateless, its conversation a handle the client passes back;
+// older clients get sessions (Mcp-Session-Id), one conversation each,
+// closed after DefaultConversationTTL idle.
+func NewMCPHTTPHandler(server *mcp.Server) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
-	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute, MaxRequestBodyBytes: maxBody})
-	// The SDK ends a stateless call with its request, also where the tools
-	// are another package's (the runtime's gate in front of generated code).
-	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, MaxRequestBodyBytes: maxBody, PropagateRequestCancellation: true})
+	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The call of this request ends with it: a client that goes away
 		// cancels its gRPC call (the SDK does not, for stateless requests).
@@ -1441,7 +1547,7 @@ func newMCPTransportHandler(server *mcp.Server, maxBody int64) http.Handler {
 }
 
 // httpCalls holds the context of each HTTP request in flight, by the id
-// newMCPTransportHandler puts in its header httpCallHeader (replacing any value
+// NewMCPHTTPHandler puts in its header httpCallHeader (replacing any value
 // the client sent).
 var (
 	httpCalls  sync.Map
