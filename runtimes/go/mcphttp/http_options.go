@@ -125,10 +125,45 @@ func checkHTTPOptions(o HTTPOptions, host string, listening bool) error {
 			}
 		}
 	}
+	if err := checkScopes(o); err != nil {
+		return err
+	}
 	if listening && o.Auth == nil && !o.AllowUnauthenticated && !isLoopbackHost(host) {
 		return errors.New(`refusing to serve MCP over HTTP on "` + host + `" without authorization: set auth, or set allowUnauthenticated (allow_unauthenticated / AllowUnauthenticated) to serve anyone who can reach the port`)
 	}
 	return nil
+}
+
+// checkScopes refuses a scope of Auth.Scopes or ToolScopes that is not an
+// RFC 6749 scope-token: it would go into a WWW-Authenticate header.
+func checkScopes(o HTTPOptions) error {
+	const rule = " is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)"
+	if o.Auth != nil {
+		for _, s := range o.Auth.Scopes {
+			if !isScopeToken(s) {
+				return errors.New("auth Scopes: scope " + quote(s) + rule)
+			}
+		}
+	}
+	for tool, scopes := range o.ToolScopes {
+		for _, s := range scopes {
+			if !isScopeToken(s) {
+				return errors.New("ToolScopes: scope " + quote(s) + " of tool " + quote(tool) + rule)
+			}
+		}
+	}
+	return nil
+}
+
+// isScopeToken reports whether s is a scope-token of RFC 6749 (3.3): one
+// or more of %x21 / %x23-5B / %x5D-7E.
+func isScopeToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // isLoopbackHost reports whether host (a name or an address, IPv6 with or

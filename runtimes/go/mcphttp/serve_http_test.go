@@ -71,6 +71,10 @@ func TestServeRefusals(t *testing.T) {
 		{"127.0.0.1", HTTPOptions{}, `listen address "127.0.0.1" is not host:port, e.g. "127.0.0.1:8080"`},
 		{"127.0.0.1:0", HTTPOptions{PublicURL: testPublicURL, Auth: &AuthOptions{Issuer: testIssuerURL, Leeway: 6 * time.Minute}},
 			`auth Leeway 6m0s is out of range: between 0 and 5m (NoLeeway for none, zero for the default 30 s)`},
+		{"127.0.0.1:0", HTTPOptions{PublicURL: testPublicURL, Auth: &AuthOptions{Issuer: testIssuerURL, Scopes: []string{"links read"}}},
+			`auth Scopes: scope "links read" is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)`},
+		{"127.0.0.1:0", HTTPOptions{ToolScopes: map[string][]string{"links_delete": {"a\"b"}}},
+			`ToolScopes: scope "a\"b" of tool "links_delete" is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)`},
 		{"127.0.0.1:0", HTTPOptions{PublicURL: testPublicURL, Auth: &AuthOptions{Issuer: testIssuerURL, Leeway: -time.Second}},
 			`auth Leeway -1s is out of range: between 0 and 5m (NoLeeway for none, zero for the default 30 s)`},
 	}
