@@ -225,3 +225,19 @@ func TestBodyTimeout(t *testing.T) {
 		t.Fatal(text(res))
 	}
 }
+
+// TestDeepBodyPassedToTheSDK: a body nested deeper than the SDK accepts is
+// not decoded by the scope check (the decoder recurses: 4 MiB of "[" killed
+// the process with a stack overflow) but passed on; the SDK refuses it,
+// and nothing reaches a tool.
+func TestDeepBodyPassedToTheSDK(t *testing.T) {
+	g := newGateServer(t, func(o *HTTPOptions) { o.MaxBodyBytes = 0 })
+	for _, body := range []string{strings.Repeat("[", 4<<20-1), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + strings.Repeat(`{"a":`, 800000) + "}"} {
+		if a := g.post(t, g.iss.valid(t, "alice"), body, nil); a.status < 400 || a.status >= 500 {
+			t.Fatalf("status %d %v", a.status, a.body)
+		}
+	}
+	if g.calls.Load() != 0 {
+		t.Fatalf("%d calls reached a tool", g.calls.Load())
+	}
+}

@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 
@@ -55,11 +56,44 @@ func callNeedingScope(body []byte, toolScopes map[string][]string, held []string
 }
 
 // decodeAsSDK decodes data into v as the go-sdk's internal/json does:
-// segmentio/encoding/json matching struct fields by exact case.
+// segmentio/encoding/json matching struct fields by exact case, refusing
+// JSON nested deeper than maxDepth first (the decoder recurses: a body of
+// "[[[[..." would overflow the stack, which kills the process).
 func decodeAsSDK(data []byte, v any) error {
+	if tooDeep(data) {
+		return errTooDeep
+	}
 	dec := sdkjson.NewDecoder(bytes.NewReader(data))
 	dec.DontMatchCaseInsensitiveStructFields()
 	return dec.Decode(v)
+}
+
+// maxDepth is the nesting the go-sdk accepts (internal/json).
+const maxDepth = 1000
+
+var errTooDeep = errors.New("JSON nested too deep")
+
+// tooDeep reports whether data nests objects and arrays deeper than
+// maxDepth (strings skipped).
+func tooDeep(data []byte) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString:
+			escaped, inString = b == '\\', b != '"'
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case (b == '}' || b == ']') && depth > 0:
+			depth--
+		}
+	}
+	return false
 }
 
 // description is the refusal's text for the client.
