@@ -112,7 +112,8 @@ func newMCPClient(t testing.TB, transport mcp.Transport, version string) *mcpCli
 // stdioClient starts cmd/linkhub-mcp over stdio (closed with the session).
 func stdioClient(t testing.TB) *mcpClient {
 	t.Helper()
-	cmd := exec.Command(mcpBinary(t), "--grpc", needServer(t).Target())
+	// links_archive needs an approval (no auto_execute): the hook allows.
+	cmd := exec.Command(mcpBinary(t), "--grpc", needServer(t).Target(), "--approve", "allow")
 	cmd.Stderr = os.Stderr
 	return newMCPClient(t, &mcp.CommandTransport{Command: cmd}, "")
 }
@@ -319,6 +320,7 @@ func TestMCPOutputSchemas(t *testing.T) {
 	ok("ping", map[string]any{})
 	ok("links_export", map[string]any{"workspace_id": ws})
 	ok(getOperation, map[string]any{"name": "operation-1"})
+	ok("links_archive", map[string]any{"link_id": "link-1"})
 	ok("links_delete", map[string]any{"id": "link-1"})
 	for _, tool := range []string{"samples_echo_strict", "samples_echo_loose"} {
 		validated[tool] = true
