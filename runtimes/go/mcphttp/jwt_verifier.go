@@ -2,11 +2,15 @@ package mcphttp
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,7 +65,11 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (*Identity, stri
 			keysErr = err
 			return nil, err
 		}
-		return (*keys).KeyfuncCtx(ctx)(t)
+		key, err := (*keys).KeyfuncCtx(ctx)(t)
+		if set, ok := key.(jwt.VerificationKeySet); ok && err == nil {
+			return onlyKeyFor(t.Method, set)
+		}
+		return key, err
 	}
 	claims := jwt.MapClaims{}
 	parsed, err := v.parser.ParseWithClaims(token, claims, key)
@@ -116,6 +124,35 @@ func (v *jwtVerifier) reason(parsed *jwt.Token, claims jwt.MapClaims, err error)
 		return "wrong audience"
 	}
 	return "invalid token"
+}
+
+// onlyKeyFor is the key verifying a token without a key id: the one key
+// of set whose type fits the token's algorithm; none or several is an
+// unknown signing key (the rule of the three runtimes: jose's).
+func onlyKeyFor(method jwt.SigningMethod, set jwt.VerificationKeySet) (any, error) {
+	var fits []jwt.VerificationKey
+	for _, k := range set.Keys {
+		switch k.(type) {
+		case *rsa.PublicKey:
+			if _, ok := method.(*jwt.SigningMethodRSA); ok {
+				fits = append(fits, k)
+			} else if _, ok := method.(*jwt.SigningMethodRSAPSS); ok {
+				fits = append(fits, k)
+			}
+		case *ecdsa.PublicKey:
+			if _, ok := method.(*jwt.SigningMethodECDSA); ok {
+				fits = append(fits, k)
+			}
+		case ed25519.PublicKey:
+			if _, ok := method.(*jwt.SigningMethodEd25519); ok {
+				fits = append(fits, k)
+			}
+		}
+	}
+	if len(fits) != 1 {
+		return nil, errors.New("a token without kid needs exactly one key of its algorithm in the key set, found " + strconv.Itoa(len(fits)))
+	}
+	return fits[0], nil
 }
 
 // scopesOf reads "scope" (space-separated, RFC 8693) or "scp" (a list or

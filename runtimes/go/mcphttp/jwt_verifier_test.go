@@ -2,9 +2,15 @@ package mcphttp
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"io"
 	"log"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -234,5 +240,36 @@ func TestNoLeeway(t *testing.T) {
 	justExpired["iss"] = testIssuerURL
 	if a := d.post(t, d.iss.token(t, "ES256", "ec-1", false, justExpired), toolsList(), nil); a.status != http.StatusOK {
 		t.Fatalf("default leeway: %d %v", a.status, a.body)
+	}
+}
+
+// TestTokenWithoutKid: a token without kid is verified by the one key of
+// its algorithm's type in the set; with two such keys it is refused as an
+// unknown signing key (the rule of the three runtimes).
+func TestTokenWithoutKid(t *testing.T) {
+	iss := newTestIssuer(t)
+	other, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64 := base64.RawURLEncoding.EncodeToString
+	jwk := func(k *ecdsa.PrivateKey, kid string) map[string]string {
+		return map[string]string{"kty": "EC", "crv": "P-256", "kid": kid, "use": "sig",
+			"x": b64(k.X.FillBytes(make([]byte, 32))), "y": b64(k.Y.FillBytes(make([]byte, 32)))}
+	}
+	jwks, _ := json.Marshal(map[string]any{"keys": []any{jwk(iss.ec, "ec-1"), jwk(other, "ec-2"),
+		map[string]string{"kty": "RSA", "kid": "rsa-1", "n": b64(iss.rsa.N.Bytes()), "e": b64(big.NewInt(int64(iss.rsa.E)).Bytes())}}})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(jwks) }))
+	t.Cleanup(srv.Close)
+	g := newGateServer(t, func(o *HTTPOptions) { o.Auth.JWKSURL = srv.URL })
+	a := g.post(t, iss.token(t, "ES256", "", false, iss.claims("alice", nil)), toolsList(), nil)
+	if a.status != http.StatusUnauthorized || a.body["error_description"] != "unknown signing key" {
+		t.Fatalf("two EC keys, no kid: %d %v", a.status, a.body)
+	}
+	if a := g.post(t, iss.token(t, "RS256", "", false, iss.claims("alice", nil)), toolsList(), nil); a.status != http.StatusOK {
+		t.Fatalf("one RSA key, no kid: %d %v", a.status, a.body)
+	}
+	if a := g.post(t, iss.token(t, "ES256", "ec-1", false, iss.claims("alice", nil)), toolsList(), nil); a.status != http.StatusOK {
+		t.Fatalf("kid ec-1: %d %v", a.status, a.body)
 	}
 }
