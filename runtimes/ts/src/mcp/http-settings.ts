@@ -1,11 +1,13 @@
 import type { McpHttpOptions } from "./http-auth-options.js";
 import { isLoopbackHost } from "./host-origin.js";
 import { defaultMaxBodyBytes } from "./read-body.js";
+import { checkScopeTokens } from "./required-scopes.js";
 
 /**
  * Check the security options before anything listens, and fill in their
  * defaults: `auth` needs `publicUrl`, an introspection hook needs its
- * authorization servers, sizes are positive integers. Throws an Error
+ * authorization servers, scopes are RFC 6749 scope tokens, sizes are
+ * positive integers. Throws an Error
  * saying what to set.
  */
 export function checkHttpOptions(options: McpHttpOptions): {
@@ -29,6 +31,7 @@ export function checkHttpOptions(options: McpHttpOptions): {
       "auth.introspect needs auth.authorizationServers: the URLs of the servers clients get their tokens from",
     );
   }
+  checkScopeTokens(auth?.scopes ?? [], "auth.scopes");
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
   checkPositive("maxBodyBytes", maxBodyBytes);
   return { maxBodyBytes };

@@ -7,13 +7,28 @@ export function checkRequiredScopes(
   requiredScopes: Readonly<Record<string, readonly string[]>> | undefined,
 ): void {
   for (const [tool, scopes] of Object.entries(requiredScopes ?? {})) {
-    for (const s of scopes) {
-      if (!scopeToken.test(s)) {
-        throw new Error(
-          `requiredScopes: scope ${JSON.stringify(s)} of tool ${JSON.stringify(tool)} is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)`,
-        );
-      }
-    }
+    checkScopeTokens(
+      scopes,
+      "requiredScopes",
+      ` of tool ${JSON.stringify(tool)}`,
+    );
+  }
+}
+
+/**
+ * Throw an Error naming the option (and `of`, the tool) for the first of
+ * scopes that is not an RFC 6749 scope token.
+ */
+export function checkScopeTokens(
+  scopes: readonly string[],
+  option: string,
+  of = "",
+): void {
+  const bad = scopes.find((s) => !scopeToken.test(s));
+  if (bad !== undefined) {
+    throw new Error(
+      `${option}: scope ${JSON.stringify(bad)}${of} is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)`,
+    );
   }
 }
 

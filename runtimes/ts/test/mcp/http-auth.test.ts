@@ -721,6 +721,14 @@ describe("start-up refusals", () => {
         auth: { introspect: () => undefined, authorizationServers: [] },
       }),
     ).rejects.toThrow("auth.introspect needs auth.authorizationServers");
+    await expect(
+      serveHttp(server(), {
+        publicUrl,
+        auth: { ...auth, scopes: ["links.read", "links write"] },
+      }),
+    ).rejects.toThrow(
+      'auth.scopes: scope "links write" is not a valid scope token (RFC 6749: printable ASCII, no space, quote or backslash)',
+    );
   });
 
   it("refuses a leeway outside 0 to 300 s", async () => {
