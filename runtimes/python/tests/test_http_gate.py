@@ -227,6 +227,20 @@ async def test_serve_http_goes_by_the_address_of_sock() -> None:
     sock.close()
 
 
+@pytest.mark.parametrize("scope", ["links write", 'a"b', "a\\b", "a\r", "é", ""])
+def test_auth_scopes_are_scope_tokens(scope: str) -> None:
+    text = (
+        f"auth scopes: scope {json.dumps(scope)} is not a valid scope token "
+        "(RFC 6749: printable ASCII, no space, quote or backslash)"
+    )
+    with pytest.raises(ValueError) as refused:
+        JwtAuth(issuer=ISSUER, scopes=(scope,))
+    assert str(refused.value) == text
+    with pytest.raises(ValueError) as refused:
+        IntrospectionAuth(lambda _t: None, ("https://as.example.test",), scopes=(scope,))
+    assert str(refused.value) == text
+
+
 @pytest.mark.parametrize("alg", ["none", "HS256", "hs512"])
 def test_jwt_auth_refuses_unsafe_algorithms(alg: str) -> None:
     with pytest.raises(ValueError, match=f'auth algorithms: "{alg}" is not allowed'):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,14 +27,13 @@ from ._call_result import error_result
 from ._conversation_key import conversation_key
 from ._forward_identity import ForwardIdentity, forwarded_metadata
 from ._identity import Identity, identity_of
+from ._scope_token import check_scope_tokens
 
 __all__ = ["CallPolicy", "Caller", "Ending", "PolicyAnswer", "approved", "error_outcome"]
 
 logger = logging.getLogger("ai_tools_runtime.mcp")
 
 _SESSION_HEADER: Final = "mcp-session-id"
-_SCOPE_TOKEN: Final = re.compile(r"[\x21\x23-\x5b\x5d-\x7e]+")
-"""A scope token of RFC 6749 (section 3.3)."""
 _BEFORE_SENDING: Final = frozenset({"invalid-arguments", "unknown-alias", "failed-validation"})
 
 Metadata = list[tuple[str, str | bytes]]
@@ -103,13 +101,7 @@ def _scope_option(given: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ..
             raise ValueError(
                 f"required_scopes[{json.dumps(tool)}] must be a list of scope names, got {scopes!r}"
             )
-        for scope in scopes:
-            if _SCOPE_TOKEN.fullmatch(scope) is None:
-                raise ValueError(
-                    f"required_scopes: scope {json.dumps(scope)} of tool {json.dumps(tool)} is "
-                    "not a valid scope token (RFC 6749: printable ASCII, no space, quote or "
-                    "backslash)"
-                )
+        check_scope_tokens("required_scopes", scopes, tool)
         out[tool] = tuple(scopes)
     return out
 

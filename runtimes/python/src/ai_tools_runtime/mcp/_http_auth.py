@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ._identity import Identity
+from ._scope_token import check_scope_tokens
 
 __all__ = ["HttpAuth", "Introspect", "IntrospectionAuth", "JwtAuth"]
 
@@ -17,14 +18,6 @@ Introspect = Callable[[str], Awaitable[Identity | None] | Identity | None]
 
 _DEFAULT_ALGORITHMS = ("RS256", "ES256")
 _MAX_LEEWAY_SECONDS = 300
-
-
-def _check_scopes(scopes: tuple[str, ...]) -> None:
-    for scope in scopes:
-        if not scope or any(c.isspace() or c in '"\\' for c in scope):
-            raise ValueError(
-                f'auth scopes: "{scope}" is not a scope (a non-empty word without spaces or quotes)'
-            )
 
 
 @dataclass(frozen=True)
@@ -66,7 +59,7 @@ class JwtAuth:
                 f"auth leeway_seconds: {self.leeway_seconds!r} is not 0 to "
                 f"{_MAX_LEEWAY_SECONDS} seconds (the clock skew tolerated; default 30)"
             )
-        _check_scopes(self.scopes)
+        check_scope_tokens("auth scopes", self.scopes)
 
 
 @dataclass(frozen=True)
@@ -88,7 +81,7 @@ class IntrospectionAuth:
                 "auth authorization_servers: empty; name the issuer clients get tokens from, "
                 'e.g. ("https://auth.example.com",)'
             )
-        _check_scopes(self.scopes)
+        check_scope_tokens("auth scopes", self.scopes)
 
 
 HttpAuth = JwtAuth | IntrospectionAuth
