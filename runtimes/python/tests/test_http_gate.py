@@ -357,6 +357,33 @@ async def test_valid_tokens(servers: Servers, issuer: Issuer) -> None:
     assert issuer.fetches - fetches <= 1  # the key set is cached (none: already cached)
 
 
+class NoAlgIssuer(Issuer):
+    """An issuer whose key set names no ``alg`` (kty and crv only)."""
+
+    def jwks(self) -> dict[str, Any]:
+        keys = super().jwks()["keys"]
+        return {"keys": [{k: v for k, v in key.items() if k != "alg"} for key in keys]}
+
+
+async def test_keys_that_name_no_algorithm(servers: Servers) -> None:
+    # A key without alg fits by its type: RSA for RS256 and PS256, EC P-256
+    # for ES256 (with or without kid); ES256 with the RSA key's kid does not.
+    with NoAlgIssuer().serving() as issuer:
+        auth = jwt_auth(issuer, algorithms=("RS256", "PS256", "ES256"))
+        async with gated(servers, auth=auth) as g:
+            claims = issuer.claims()
+            for token in (
+                issuer.token("PS256", kid="rsa-1", key=issuer.rsa),
+                issuer.token("RS256"),
+                issuer.token(),
+                jwt.encode(claims, issuer.rsa, algorithm="PS256"),
+            ):
+                response = await g.post(modern("tools/list"), token)
+                assert response.status_code == 200, response.text
+            response = await g.post(modern("tools/list"), issuer.token(kid="rsa-1"))
+            assert refusal(response, 401, "invalid_token") == "bad signature"
+
+
 async def test_a_custom_audience(servers: Servers, issuer: Issuer) -> None:
     auth = jwt_auth(issuer, audience="api://tools")
     async with gated(servers, auth=auth) as g:

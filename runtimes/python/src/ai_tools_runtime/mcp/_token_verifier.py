@@ -13,7 +13,7 @@ import time
 import urllib.request
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import jwt
@@ -101,8 +101,8 @@ class _JwtVerifier:
         if alg not in self._auth.algorithms:
             raise TokenError(f"algorithm {json.dumps(alg)} is not allowed")
         kid = header.get("kid")
-        key = await self._key(kid if isinstance(kid, str) else None, alg)
-        if key.algorithm_name != alg:
+        key = _for_alg(await self._key(kid if isinstance(kid, str) else None, alg), alg)
+        if key is None:
             raise TokenError(_BAD_SIGNATURE)
         try:
             claims = jwt.decode(
@@ -186,8 +186,37 @@ def _cached_key(client: PyJWKClient, kid: str | None, alg: str) -> PyJWK | None:
 
 def _only_fitting(keys: list[PyJWK], alg: str) -> PyJWK | None:
     """The signing key of ``keys`` for ``alg`` when exactly one fits."""
-    fitting = [k for k in keys if k.algorithm_name == alg and k.public_key_use in ("sig", None)]
+    fitting = [f for f in (_for_alg(k, alg) for k in keys) if f is not None]
     return fitting[0] if len(fitting) == 1 else None
+
+
+_CURVES: Final = {"ES256": "P-256", "ES384": "P-384", "ES512": "P-521", "ES256K": "secp256k1"}
+
+
+def _for_alg(key: PyJWK, alg: str) -> PyJWK | None:
+    """``key`` to verify ``alg`` with, or None when it does not fit: a
+    signing key whose ``alg`` is ``alg``, or that names none and whose type
+    (and curve) fits (an RSA key for RS* and PS*, as jose and keyfunc)."""
+    if key.public_key_use not in ("sig", None):
+        return None
+    data: Mapping[str, Any] = key._jwk_data
+    if "alg" in data:
+        return key if data["alg"] == alg else None
+    kty, crv = data.get("kty"), data.get("crv")
+    if alg[:2] in ("RS", "PS"):
+        fits = kty == "RSA"
+    elif alg in _CURVES:
+        fits = kty == "EC" and crv == _CURVES[alg]
+    else:
+        fits = alg == "EdDSA" and kty == "OKP"
+    if not fits:
+        return None
+    if key.algorithm_name == alg:
+        return key
+    try:
+        return PyJWK(dict(data), alg)
+    except jwt.PyJWTError:
+        return None
 
 
 def _describe(error: jwt.PyJWTError) -> str:
