@@ -603,6 +603,126 @@ func (s *mcpServer) takeArguments(raw json.RawMessage) (args string, values map[
 	return string(b), values, nil
 }
 
+// argumentsError is the error of MCP arguments refused before the
+// executor reads them: one violation, the executor's text.
+func argumentsError(v Violation) error {
+	return (&Executor{}).refuse("invalid-arguments", []Violation{v}, nil)
+}
+
+// mcpErrorText is the text of a failed call for the model: the executor's
+// (docs/mcp.md, "Errors"), UUIDs shown as aliases.
+func mcpErrorText(e *Executor, err error) string {
+	text := err.Error()
+	text = e.aliases.AliasifyJSON("", text)
+	return text
+}
+
+// mcpJSON writes a response as MCP results carry it (docs/mcp.md, "Tools as
+// listed"): proto field names, fields without presence emitted when they
+// hold their default.
+var mcpJSON = protojson.MarshalOptions{UseProtoNames: true, EmitDefaultValues: true}
+
+// mcpEncode returns one response as MCP results carry it.
+func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
+	b, err := marshalResponse(mcpJSON, resp)
+	if err != nil {
+		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
+	}
+	return b, nil
+}
+
+// mcpUnary runs a unary tool: the arguments decoded into req, the RPC
+// called, its response encoded for MCP with UUIDs shown as aliases.
+func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Resp, error)) (string, error) {
+	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
+		return "", err
+	}
+	if err := e.approve(ctx, tool.Name, args); err != nil {
+		return "", err
+	}
+	ctx, cancel := e.callContext(ctx, tool.Name)
+	defer cancel()
+	resp, err := call(ctx, req)
+	if err != nil {
+		return "", e.serverError(tool.Name, err)
+	}
+	b, err := mcpEncode(e, resp)
+	if err != nil {
+		return "", err
+	}
+	out := string(b)
+	if err := e.registerResponses(tool.Name, []string{out}); err != nil {
+		return "", err
+	}
+	out = e.aliases.AliasifyJSON(tool.Name, out)
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// mcpStream runs a server-streaming tool: its messages, at most 1000, are
+// collected into a JSON array (which the result wraps as {"messages":[...]}).
+// The stream is any client stream with Recv: grpc.ServerStreamingClient of
+// protoc-gen-go-grpc 1.4 and later as well as the per-method stream
+// interfaces of earlier releases (or of use_generic_streams_experimental=false).
+func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Stream, error)) (string, error) {
+	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
+		return "", err
+	}
+	if err := e.approve(ctx, tool.Name, args); err != nil {
+		return "", err
+	}
+	ctx, cancel := e.callContext(ctx, tool.Name)
+	defer cancel()
+	stream, err := call(ctx, req)
+	if err != nil {
+		return "", e.serverError(tool.Name, err)
+	}
+	var b strings.Builder
+	var items []string // the messages, for registration
+	budget := e.newStreamBudget()
+	b.WriteByte('[')
+	for n := 0; ; n++ {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", e.serverError(tool.Name, err)
+		}
+		if n == 1000 {
+			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
+		}
+		item, err := mcpEncode(e, msg)
+		if err != nil {
+			return "", err
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(item)
+		items = append(items, string(item))
+		if err := budget.over(e, tool.Name, b.String()); err != nil {
+			return "", err
+		}
+	}
+	b.WriteByte(']')
+	out := b.String()
+	if err := e.registerResponses(tool.Name, items); err != nil {
+		return "", err
+	}
+	out = e.aliases.AliasifyJSON(tool.Name, out)
+	if err := e.checkResult(out); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// The conversations of MCP calls (docs/mcp.md, "Conversations"): the
+// connection's, or a handle's bound to its caller (docs/production.md,
+// "Conversations and sessions bound to the caller").
+
 // metaHandle is the conversation handle a request passes in
 // _meta["ai-tools/conversation"], "" when there is none (null is none); any
 // other value than a string is an error.
@@ -774,122 +894,6 @@ func (s *mcpServer) endWith(ss *mcp.ServerSession) {
 	if handle != "" {
 		_ = s.opts.store.Delete(context.Background(), handle)
 	}
-}
-
-// argumentsError is the error of MCP arguments refused before the
-// executor reads them: one violation, the executor's text.
-func argumentsError(v Violation) error {
-	return (&Executor{}).refuse("invalid-arguments", []Violation{v}, nil)
-}
-
-// mcpErrorText is the text of a failed call for the model: the executor's
-// (docs/mcp.md, "Errors"), UUIDs shown as aliases.
-func mcpErrorText(e *Executor, err error) string {
-	text := err.Error()
-	text = e.aliases.AliasifyJSON("", text)
-	return text
-}
-
-// mcpJSON writes a response as MCP results carry it (docs/mcp.md, "Tools as
-// listed"): proto field names, fields without presence emitted when they
-// hold their default.
-var mcpJSON = protojson.MarshalOptions{UseProtoNames: true, EmitDefaultValues: true}
-
-// mcpEncode returns one response as MCP results carry it.
-func mcpEncode(e *Executor, resp proto.Message) ([]byte, error) {
-	b, err := marshalResponse(mcpJSON, resp)
-	if err != nil {
-		return nil, e.toolError("invalid-response", codes.Internal, "failed to marshal response: "+err.Error(), err)
-	}
-	return b, nil
-}
-
-// mcpUnary runs a unary tool: the arguments decoded into req, the RPC
-// called, its response encoded for MCP with UUIDs shown as aliases.
-func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Resp, error)) (string, error) {
-	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
-		return "", err
-	}
-	if err := e.approve(ctx, tool.Name, args); err != nil {
-		return "", err
-	}
-	ctx, cancel := e.callContext(ctx, tool.Name)
-	defer cancel()
-	resp, err := call(ctx, req)
-	if err != nil {
-		return "", e.serverError(tool.Name, err)
-	}
-	b, err := mcpEncode(e, resp)
-	if err != nil {
-		return "", err
-	}
-	out := string(b)
-	if err := e.registerResponses(tool.Name, []string{out}); err != nil {
-		return "", err
-	}
-	out = e.aliases.AliasifyJSON(tool.Name, out)
-	if err := e.checkResult(out); err != nil {
-		return "", err
-	}
-	return out, nil
-}
-
-// mcpStream runs a server-streaming tool: its messages, at most 1000, are
-// collected into a JSON array (which the result wraps as {"messages":[...]}).
-// The stream is any client stream with Recv: grpc.ServerStreamingClient of
-// protoc-gen-go-grpc 1.4 and later as well as the per-method stream
-// interfaces of earlier releases (or of use_generic_streams_experimental=false).
-func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }](ctx context.Context, e *Executor, tool AgentTool, args string, req Req, call func(context.Context, Req, ...grpc.CallOption) (Stream, error)) (string, error) {
-	if err := e.decode(tool.Name, args, req, tool.Strict); err != nil {
-		return "", err
-	}
-	if err := e.approve(ctx, tool.Name, args); err != nil {
-		return "", err
-	}
-	ctx, cancel := e.callContext(ctx, tool.Name)
-	defer cancel()
-	stream, err := call(ctx, req)
-	if err != nil {
-		return "", e.serverError(tool.Name, err)
-	}
-	var b strings.Builder
-	var items []string // the messages, for registration
-	budget := e.newStreamBudget()
-	b.WriteByte('[')
-	for n := 0; ; n++ {
-		msg, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return "", e.serverError(tool.Name, err)
-		}
-		if n == 1000 {
-			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
-		}
-		item, err := mcpEncode(e, msg)
-		if err != nil {
-			return "", err
-		}
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(item)
-		items = append(items, string(item))
-		if err := budget.over(e, tool.Name, b.String()); err != nil {
-			return "", err
-		}
-	}
-	b.WriteByte(']')
-	out := b.String()
-	if err := e.registerResponses(tool.Name, items); err != nil {
-		return "", err
-	}
-	out = e.aliases.AliasifyJSON(tool.Name, out)
-	if err := e.checkResult(out); err != nil {
-		return "", err
-	}
-	return out, nil
 }
 
 // ForwardIdentity says what of the verified caller goes to the gRPC server
