@@ -241,3 +241,25 @@ func TestDeepBodyPassedToTheSDK(t *testing.T) {
 		t.Fatalf("%d calls reached a tool", g.calls.Load())
 	}
 }
+
+// TestBodyReadError: a body that cannot be read (bad chunked encoding)
+// gets 400 with the JSON refusal body, as every other refusal.
+func TestBodyReadError(t *testing.T) {
+	gate := newHTTPGate(t.Context(), newEchoServer(), HTTPOptions{}.withDefaults(), "", true)
+	url := newTestHTTPServer(t, gate)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = io.WriteString(conn, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "application/json" || body["error"] != "invalid_request" {
+		t.Fatalf("%d %s %v", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}
