@@ -68,7 +68,8 @@ func TestProtectedResourceMetadata(t *testing.T) {
 	}
 	// Another method: 405 with the JSON body.
 	req, _ := http.NewRequest(http.MethodPost, base+"/.well-known/oauth-protected-resource", nil)
-	if a := send(t, req); a.status != http.StatusMethodNotAllowed || a.body["error"] != "method_not_allowed" || a.header.Get("Allow") != "GET, HEAD" {
+	if a := send(t, req); a.status != http.StatusMethodNotAllowed || a.body["error"] != "method_not_allowed" || a.header.Get("Allow") != "GET, HEAD" ||
+		a.body["error_description"] != `the protected resource metadata answers GET and HEAD, not "POST"` {
 		t.Fatalf("POST metadata: %d %v %v", a.status, a.header, a.body)
 	}
 	// Without auth there is nothing to describe.

@@ -45,7 +45,7 @@ func (p *protectedResource) serves(r *http.Request) bool {
 func (p *protectedResource) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		writeRefusal(w, http.StatusMethodNotAllowed, "method_not_allowed", "method "+quote(r.Method)+" is not allowed: the protected resource metadata answers GET and HEAD")
+		writeRefusal(w, http.StatusMethodNotAllowed, "method_not_allowed", "the protected resource metadata answers GET and HEAD, not "+quote(r.Method))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
