@@ -197,7 +197,12 @@ func (g *httpGate) authorize(w http.ResponseWriter, r *http.Request, body []byte
 		g.challenges.insufficientScope(w, sortedScopes(g.auth.Scopes), "the token lacks scope "+quote(strings.Join(missing, " ")))
 		return nil
 	}
-	if s := callNeedingScope(body, g.toolScopes, id.Scopes); s != nil {
+	s, err := callNeedingScope(body, g.toolScopes, id.Scopes)
+	if err != nil {
+		writeRefusal(w, http.StatusBadRequest, "invalid_request", err.Error())
+		return nil
+	}
+	if s != nil {
 		g.challenges.insufficientScope(w, sortedScopes(g.auth.Scopes, s.needed), s.description())
 		return nil
 	}

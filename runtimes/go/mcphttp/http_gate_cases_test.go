@@ -190,10 +190,32 @@ func TestScopeCheckReadsKeysAsTheSDK(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","Method":"x","params":{"name":"links_archive","arguments":{},` + rpcMeta + `}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"links_archive","NAME":"echo","arguments":{},` + rpcMeta + `}}`,
 		`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"links_archive","Name":"echo","arguments":{},` + rpcMeta + `}}]`,
+		// A first duplicate of another type: the SDK takes the last one
+		// (method and params are read raw first); the gate skipped the
+		// message on its type error and links_archive ran.
+		`{"jsonrpc":"2.0","id":1,"method":1,"method":"tools/call","params":{"name":"links_archive","arguments":{},` + rpcMeta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":1,"params":{"name":"links_archive","arguments":{},` + rpcMeta + `}}`,
 	}
 	for _, body := range bodies {
 		a := g.post(t, readOnly, body, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "links_archive"})
 		a.want(t, http.StatusForbidden, "insufficient_scope", nil)
+	}
+	if g.calls.Load() != 0 {
+		t.Fatalf("%d calls reached a tool", g.calls.Load())
+	}
+}
+
+// TestUnreadableCallRefused: a JSON body the scope check cannot read as
+// the SDK reads JSON-RPC is refused 400, not let through unchecked.
+func TestUnreadableCallRefused(t *testing.T) {
+	g := newGateServer(t, nil)
+	readOnly := g.iss.token(t, "ES256", "ec-1", false, g.iss.claims("alice", map[string]any{"scope": "links.read"}))
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","method":1,"params":{"name":"links_archive"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"links_archive","name":1}}`,
+	} {
+		a := g.post(t, readOnly, body, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "links_archive"})
+		a.want(t, http.StatusBadRequest, "invalid_request", nil)
 	}
 	if g.calls.Load() != 0 {
 		t.Fatalf("%d calls reached a tool", g.calls.Load())

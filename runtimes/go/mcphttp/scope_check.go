@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdkjson "github.com/segmentio/encoding/json"
 )
 
@@ -17,42 +18,54 @@ type scopeRefusal struct {
 	missing []string
 }
 
+// errUnreadableCall is a JSON body the gate cannot read as the go-sdk
+// reads JSON-RPC: refused, never passed unchecked.
+var errUnreadableCall = errors.New("the request body is JSON but not a JSON-RPC message the server can read")
+
 // callNeedingScope peeks a JSON-RPC body (a message or a batch) for the
 // first tools/call whose tool (toolScopes) needs a scope not in held; nil
-// when none does, or the body is not JSON-RPC (the SDK answers that).
-// Comparison is exact. The body is read as the go-sdk reads it (keys
-// matched by exact case, the last of duplicates winning), so that the
-// gate checks the very tool the SDK will call: encoding/json would take
-// "Method" or "NAME" for "method" or "name".
-func callNeedingScope(body []byte, toolScopes map[string][]string, held []string) *scopeRefusal {
+// when none does. Comparison is exact. The body is read as the go-sdk
+// reads it (its own jsonrpc.DecodeMessage: keys matched by exact case,
+// method and params taken raw, the last of duplicates winning whatever
+// its type, then decoded), so that the gate checks the very tool the SDK
+// will call. A body that is not JSON at all, or nested too deep, is not
+// checked (nil, nil): the SDK answers it with a parse error and calls
+// nothing. A JSON body the gate cannot decode is errUnreadableCall: the
+// gate refuses it rather than let it through unchecked.
+func callNeedingScope(body []byte, toolScopes map[string][]string, held []string) (*scopeRefusal, error) {
 	if len(toolScopes) == 0 {
-		return nil
+		return nil, nil
 	}
 	body = bytes.TrimSpace(body)
-	var messages []json.RawMessage
-	if len(body) > 0 && body[0] == '[' {
-		if decodeAsSDK(body, &messages) != nil {
-			return nil
-		}
-	} else {
-		messages = []json.RawMessage{body}
+	if tooDeep(body) || !json.Valid(body) {
+		return nil, nil
 	}
-	for _, raw := range messages {
-		var msg struct {
-			Method string `json:"method"`
-			Params struct {
-				Name string `json:"name"`
-			} `json:"params"`
+	// As the SDK's readBatch: an array of messages first, else one message.
+	var raws []json.RawMessage
+	if decodeAsSDK(body, &raws) != nil {
+		raws = []json.RawMessage{body}
+	}
+	for _, raw := range raws {
+		msg, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return nil, errUnreadableCall
 		}
-		if decodeAsSDK(raw, &msg) != nil || msg.Method != "tools/call" {
+		req, ok := msg.(*jsonrpc.Request)
+		if !ok || req.Method != "tools/call" {
 			continue
 		}
-		needed := toolScopes[msg.Params.Name]
+		var params struct {
+			Name string `json:"name"`
+		}
+		if len(req.Params) > 0 && decodeAsSDK(req.Params, &params) != nil {
+			return nil, errUnreadableCall
+		}
+		needed := toolScopes[params.Name]
 		if missing := missingScopes(needed, held); len(missing) > 0 {
-			return &scopeRefusal{tool: msg.Params.Name, needed: needed, missing: missing}
+			return &scopeRefusal{tool: params.Name, needed: needed, missing: missing}, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // decodeAsSDK decodes data into v as the go-sdk's internal/json does:
