@@ -39,6 +39,10 @@ type jwtVerifier struct {
 // make the server fetch, nor queue behind a slow issuer, on every request.
 const keysRetry = 30 * time.Second
 
+// keysTimeout bounds the discovery of the issuer's keys (metadata, then
+// the JWKS), whoever asks.
+const keysTimeout = 10 * time.Second
+
 func newJWTVerifier(ctx context.Context, opts AuthOptions) *jwtVerifier {
 	return &jwtVerifier{
 		opts: opts,
@@ -65,7 +69,9 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (*Identity, stri
 			keysErr = err
 			return nil, err
 		}
-		key, err := (*keys).KeyfuncCtx(ctx)(t)
+		// An unknown kid refetches the set at most once per 30 s: not
+		// on a context the caller can cancel.
+		key, err := (*keys).KeyfuncCtx(context.WithoutCancel(ctx))(t)
 		if set, ok := key.(jwt.VerificationKeySet); ok && err == nil {
 			return onlyKeyFor(t.Method, set)
 		}
@@ -192,9 +198,15 @@ func (v *jwtVerifier) keySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 	if !v.failed.IsZero() && time.Since(v.failed) < keysRetry {
 		return nil, errors.New("the issuer's keys failed less than 30 s ago")
 	}
-	k, err := v.makeKeySet(ctx)
+	// Discovery is the verifier's, not the caller's: a client hanging up
+	// must neither stop it nor be remembered as the issuer being down.
+	fetch, cancel := context.WithTimeout(context.WithoutCancel(ctx), keysTimeout)
+	defer cancel()
+	k, err := v.makeKeySet(fetch)
 	if err != nil {
-		v.failed = time.Now()
+		if !errors.Is(err, context.Canceled) {
+			v.failed = time.Now()
+		}
 		return nil, err
 	}
 	v.keys.Store(k)

@@ -192,6 +192,7 @@ func TestKeySetFetchedForSignedTokensOnly(t *testing.T) {
 // issuer's metadata (RFC 8414).
 func TestJWKSDiscovery(t *testing.T) {
 	t.Run("failure remembered", testJWKSDiscoveryFailure)
+	t.Run("cancelled by the client", testDiscoveryCancelledByClient)
 	keys := newTestIssuer(t)
 	issuer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/.well-known/oauth-authorization-server" {
@@ -205,6 +206,26 @@ func TestJWKSDiscovery(t *testing.T) {
 	token := keys.token(t, "ES256", "ec-1", false, keys.claims("alice", map[string]any{"iss": issuer.URL}))
 	if res := call(t, connectWithToken(t, g.url, token, "2026-07-28"), "echo"); text(res) != "alice "+issuer.URL {
 		t.Fatalf("%q", text(res))
+	}
+}
+
+// testDiscoveryCancelledByClient: a client hanging up while the keys are
+// discovered is not remembered as the issuer being down: the next token is
+// verified. Discovery ran on the request's context, failed on its
+// cancellation and refused every token for 30 s.
+func testDiscoveryCancelledByClient(t *testing.T) {
+	keys := newTestIssuer(t)
+	issuer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"issuer":"x","jwks_uri":"` + keys.jwksURL + `"}`))
+	}))
+	t.Cleanup(issuer.Close)
+	v := newJWTVerifier(t.Context(), AuthOptions{Issuer: issuer.URL, Audience: testPublicURL, Algorithms: []string{"ES256"}})
+	token := keys.token(t, "ES256", "ec-1", false, keys.claims("alice", map[string]any{"iss": issuer.URL}))
+	hungUp, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, _ = v.verify(hungUp, token)
+	if id, reason := v.verify(t.Context(), token); reason != "" || id.Subject != "alice" {
+		t.Fatalf("after a cancelled request: %q", reason)
 	}
 }
 
