@@ -36,6 +36,7 @@ import {
   type ForwardIdentity,
 } from "./forward-identity.js";
 import { identityOf, type Identity } from "./identity.js";
+import { sortedUnique } from "./sorted-unique.js";
 
 /**
  * The options of an MCP tool server applied to every call
@@ -67,9 +68,11 @@ export interface CallPolicyOptions {
    */
   readonly rateLimit?: RateLimit | undefined;
   /**
-   * The most calls under way at once in one conversation (an HTTP session,
-   * a handle, the stdio connection), or for one subject when a call has
-   * none; 16 by default.
+   * The most calls under way at once in one conversation: a handle, a
+   * 2025-11-25 session, the stdio connection (for a tool set without
+   * aliases too); only a call with none (2026-07-28 without a handle)
+   * counts for its subject. A caller runs more at once by opening more
+   * conversations: the rate limit bounds a subject. 16 by default.
    */
   readonly maxConcurrentCalls?: number | undefined;
   /**
@@ -125,10 +128,10 @@ export interface PolicedCall {
    */
   beforeSend(tool: ToolMethod): Promise<void>;
   /**
-   * The first of required the caller's token lacks; none without
-   * authorization.
+   * The scopes of required the caller's token lacks, sorted and joined
+   * by spaces; none when it has them all, or without authorization.
    */
-  missingScope(required: readonly string[]): string | undefined;
+  missingScopes(required: readonly string[]): string | undefined;
   /** The `input_required` result of an approval to ask, once asked. */
   inputRequired(): InputRequiredResult | undefined;
   /** End the call: leave the conversation's place, write the audit record. */
@@ -218,10 +221,20 @@ export function policeCall(
       policy.rate?.take(subject);
     },
     async beforeSend(m) {
+      // The concurrency place first: a call refused for it does not spend
+      // an approval (its state's nonce), and a waiting approval holds one.
+      const left = policy.concurrency.enter(facts.conversation(subject));
+      leave = left;
       if (m.needsApproval === true) {
-        await approve();
+        try {
+          await approve();
+        } catch (e) {
+          // Refused or asked (input_required, no end()): give the place back.
+          leave = undefined;
+          left();
+          throw e;
+        }
       }
-      leave = policy.concurrency.enter(facts.conversation(subject));
       const f = policy.options.forwardIdentity;
       if (f !== undefined) {
         await forwardIdentity(
@@ -233,10 +246,15 @@ export function policeCall(
         );
       }
     },
-    missingScope: (required) =>
-      identity === undefined
-        ? undefined
-        : required.find((s) => !identity.scopes.includes(s)),
+    missingScopes(required) {
+      if (identity === undefined) {
+        return undefined;
+      }
+      const missing = sortedUnique(
+        required.filter((s) => !identity.scopes.includes(s)),
+      );
+      return missing.length === 0 ? undefined : missing.join(" ");
+    },
     inputRequired: () => asked,
     end(outcome, code) {
       leave?.();

@@ -379,8 +379,10 @@ async function callTool(
       args: typeof taken === "string" ? argsIn : taken.args,
       conversationId:
         scope.kind === "connection" ? (ctx.sessionId ?? "") : (handle ?? ""),
+      // A session or stdio connection counts per connection, with or
+      // without aliases; a handle per handle; neither: the subject's count.
       conversation: (subject) =>
-        scope.kind === "connection" && entry.conversations
+        scope.kind === "connection"
           ? scope.aliases
           : handle !== undefined
             ? conversationKey(handle, subject)
@@ -401,7 +403,7 @@ async function callTool(
     return fail(e);
   }
   // The HTTP gate refuses it first (403); this holds for any transport.
-  const missing = call.missingScope(server.requiredScopes(entry.listed.name));
+  const missing = call.missingScopes(server.requiredScopes(entry.listed.name));
   if (missing !== undefined) {
     call.end("unauthorized");
     return errorResult(

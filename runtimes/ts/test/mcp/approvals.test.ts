@@ -287,6 +287,31 @@ describe("approval state (2026-07-28)", () => {
     await client.close();
   });
 
+  it("keeps an approval refused for the concurrency limit unspent", async () => {
+    const client = await manualClient(await serve({ maxConcurrentCalls: 1 }));
+    const args = createArgs();
+    const state = await ask(client, args);
+    // A call without a conversation holds the subject's one place.
+    grpc.holdNextList();
+    const abort = new AbortController();
+    const held = client
+      .callTool(
+        { name: "accounts_list", arguments: strictDefaults.accounts_list },
+        { signal: abort.signal },
+      )
+      .catch((e: unknown) => e);
+    await expect.poll(() => grpc.held.holding).toBe(1);
+    const over = await retry(client, args, state);
+    expect(over.content[0]?.text).toMatch(/^too many calls at once/);
+    abort.abort();
+    await held;
+    await expect.poll(() => grpc.held.holding).toBe(0);
+    // The state's nonce was not spent: the same answer approves the call.
+    expect((await retry(client, args, state)).isError).toBeFalsy();
+    expect(created()).toHaveLength(1);
+    await client.close();
+  });
+
   it("denies a state asked in another conversation", async () => {
     const client = await manualClient(await serve());
     const listed = await client.callTool({

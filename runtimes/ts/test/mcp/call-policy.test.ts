@@ -76,10 +76,22 @@ function toolServer(options: McpToolServerOptions = {}): McpToolServer {
   return server;
 }
 
-/** A client whose requests reach the server as who's (none: no auth). */
-async function connect(server: McpToolServer, who?: Identity): Promise<Client> {
+/**
+ * A client whose requests reach the server as who's (none: no auth); with
+ * session, every request in one conversation of its own, as a 2025-11-25
+ * session or the stdio connection.
+ */
+async function connect(
+  server: McpToolServer,
+  who?: Identity,
+  session = false,
+): Promise<Client> {
+  const aliases = server.createAliasManager();
   const handler = createMcpHandler(
-    () => server.createSdkServer({ kind: "handle" }),
+    () =>
+      server.createSdkServer(
+        session ? { kind: "connection", aliases } : { kind: "handle" },
+      ),
     { legacy: "reject" },
   );
   const authInfo = who === undefined ? undefined : authInfoOf(who, clientToken);
@@ -196,7 +208,7 @@ describe("handles bound to the subject", () => {
 describe("scopes at the tool layer", () => {
   it("refuses a caller whose token lacks a scope of the tool, nothing sent", async () => {
     const server = toolServer({
-      requiredScopes: { accounts_list: ["accounts.read", "a.b"] },
+      requiredScopes: { accounts_list: ["accounts.read", "z.z", "a.b"] },
     });
     const without = await connect(server, {
       ...identity("alice"),
@@ -204,11 +216,14 @@ describe("scopes at the tool layer", () => {
     });
     const r = await callTool(without, "accounts_list", listArgs);
     expect(r.isError).toBe(true);
-    expect(firstText(r)).toBe('the call of "accounts_list" needs scope "a.b"');
+    // Every missing scope, sorted, as the HTTP gate says it.
+    expect(firstText(r)).toBe(
+      'the call of "accounts_list" needs scope "a.b z.z"',
+    );
     expect(grpc.calls).toHaveLength(0);
     const holding = await connect(server, {
       ...identity("alice"),
-      scopes: ["a.b", "accounts.read"],
+      scopes: ["a.b", "accounts.read", "z.z"],
     });
     expect(
       (await callTool(holding, "accounts_list", listArgs)).isError,
@@ -429,6 +444,42 @@ describe("limits", () => {
     await held;
     await expect.poll(() => grpc.held.holding).toBe(0);
     await Promise.all([alice.close(), bob.close()]);
+  });
+
+  it("counts a session's calls per session, for a tool set without aliases too", async () => {
+    const server = createMcpToolServer({ maxConcurrentCalls: 1 });
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: {
+        knownAliasPrefixes: [],
+        responseAliases: { types: {}, tools: {} },
+      },
+      transport: grpc.transport,
+    });
+    const one = await connect(server, identity("alice"), true);
+    const two = await connect(server, identity("alice"), true);
+    grpc.holdNextList();
+    const abort = new AbortController();
+    const held = one
+      .callTool(
+        { name: "accounts_list", arguments: listArgs },
+        { signal: abort.signal },
+      )
+      .catch((e: unknown) => e);
+    await expect.poll(() => grpc.held.holding).toBe(1);
+    const over = await callTool(one, "accounts_merge", mergeArgs);
+    expect(firstText(over)).toBe(
+      "too many calls at once in this conversation (limit 1); retry when one finishes",
+    );
+    // The same subject's other session has its own count.
+    const sent = grpc.calls.length;
+    const other = await callTool(two, "accounts_merge", mergeArgs);
+    expect(firstText(other)).not.toMatch(/^too many calls/);
+    expect(grpc.calls.length).toBe(sent + 1);
+    abort.abort();
+    await held;
+    await expect.poll(() => grpc.held.holding).toBe(0);
+    await Promise.all([one.close(), two.close()]);
   });
 
   it("keeps the buckets of the subjects used last", () => {
