@@ -24,6 +24,8 @@ export interface VectorRequest {
   arguments?: unknown;
   /** The whole `params` of the tools/call, sent as written (`_meta` added). */
   params?: Record<string, unknown>;
+  /** The whole body, sent as written (duplicate keys a JSON value cannot hold). */
+  rawBody?: string;
   /** The conversation handle sent; `$handle` is the one of `setup: "link"`. */
   handle?: string;
   revision?: Revision;
@@ -133,6 +135,7 @@ export async function postRpc(
     batch?: boolean;
     bodyBytes?: number;
     chunked?: boolean;
+    rawBody?: string;
   } = {},
 ): Promise<RawResponse> {
   const { headers, body } = rpcMessage(
@@ -140,7 +143,7 @@ export async function postRpc(
     o.revision ?? "2026-07-28",
     o.session,
   );
-  let text = JSON.stringify(o.batch === true ? [body] : body);
+  let text = o.rawBody ?? JSON.stringify(o.batch === true ? [body] : body);
   if (o.bodyBytes !== undefined) {
     const have = Buffer.byteLength(text);
     if (have > o.bodyBytes)
@@ -272,6 +275,7 @@ export async function runCase(c: VectorCase, t: CaseTarget): Promise<void> {
         ...(authorization === undefined ? {} : { authorization }),
         ...(c.headers === undefined ? {} : { headers: c.headers }),
         ...(r.batch === undefined ? {} : { batch: r.batch }),
+        ...(r.rawBody === undefined ? {} : { rawBody: r.rawBody }),
         ...(c.bodyBytes === undefined ? {} : { bodyBytes: c.bodyBytes }),
         ...(c.chunked === undefined ? {} : { chunked: c.chunked }),
       },
