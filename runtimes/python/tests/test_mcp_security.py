@@ -35,7 +35,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from test_mcp import HOLD, MODERN, mcp_tools, text_of, wait_for
 from toolset import ALIASES, METHODS, create_args, create_json
 
-from ai_tools_runtime import ApprovalRequest, Executor, ToolError
+from ai_tools_runtime import AliasConfig, ApprovalRequest, Executor, ToolError
 from ai_tools_runtime.mcp import (
     CONVERSATION_META_KEY,
     AuditRecord,
@@ -47,6 +47,7 @@ from ai_tools_runtime.mcp import (
     conversation_key,
     json_lines_audit_writer,
 )
+from ai_tools_runtime.mcp._approval_flow import UsedStates
 from ai_tools_runtime.mcp._identity import access_token_of
 
 SECURITY = json.loads((VECTORS / "security" / "security.json").read_text(encoding="utf-8"))
@@ -765,6 +766,43 @@ async def test_calls_without_a_conversation_are_limited_per_subject(
         assert not (await bob.call_tool("accounts_list", args)).is_error
         tg.cancel_scope.cancel()
     assert len(accounts.received) == 2
+
+
+async def test_a_session_counts_per_session_without_aliases_too(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    # A 2025-11-25 session is a conversation, for a tool set without
+    # aliases too: two sessions of one subject have a count each (S-4).
+    server = McpToolServer(name="vectors", max_concurrent_calls=1)
+    server.add_tools(tools(), AliasConfig(), aio_channel)
+    accounts = servers.accounts
+    args = {"count": 0, "contacts_per_account": 0}
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", LEGACY) as one,
+        client_as(url, "alice", LEGACY) as two,
+        anyio.create_task_group() as tg,
+    ):
+        tg.start_soon(one.call_tool, "accounts_watch", HOLD)
+        await wait_for("the call held", accounts.holding.is_set)
+        over = await one.call_tool("accounts_list", args)
+        assert over.is_error and text_of(over).startswith("too many calls at once")
+        listed = await two.call_tool("accounts_list", args)
+        assert not listed.is_error, text_of(listed)
+        tg.cancel_scope.cancel()
+    assert len(accounts.received) == 2
+
+
+def test_used_approval_states_leave_in_order_of_expiry() -> None:
+    now = [0.0]
+    used = UsedStates(clock=lambda: now[0])
+    for i in range(5):
+        assert used.take(f"n{i}")
+    assert not used.take("n0")
+    now[0] = 660.0
+    # The five expired: dropped as the next nonce is taken, no store kept.
+    assert used.take("n0")
+    assert len(used) == 1
 
 
 async def test_a_handle_not_minted_is_unknown(aio_channel: grpc.aio.Channel) -> None:

@@ -12,6 +12,7 @@ import json
 import os
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -53,17 +54,26 @@ class UsedStates:
     until its state expires: a state runs its call once (in this process;
     with several replicas, each remembers its own)."""
 
-    def __init__(self) -> None:
-        self._used: dict[str, float] = {}
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        # Every nonce lives the same time, so the order of taking is the
+        # order of expiry: the expired ones leave from the front, O(1)
+        # amortized per take (no scan), memory bounded by ten minutes'.
+        self._order: deque[tuple[float, str]] = deque()
+        self._used: set[str] = set()
+
+    def __len__(self) -> int:
+        return len(self._used)
 
     def take(self, nonce: str) -> bool:
         """Whether ``nonce`` was not used yet (it is now)."""
-        now = time.monotonic()
-        if len(self._used) > 1000:
-            self._used = {n: t for n, t in self._used.items() if t > now}
-        if self._used.get(nonce, 0.0) > now:
+        now = self._clock()
+        while self._order and self._order[0][0] <= now:
+            self._used.discard(self._order.popleft()[1])
+        if nonce in self._used:
             return False
-        self._used[nonce] = now + _STATE_SECONDS + 60.0
+        self._used.add(nonce)
+        self._order.append((now + _STATE_SECONDS + 60.0, nonce))
         return True
 
 

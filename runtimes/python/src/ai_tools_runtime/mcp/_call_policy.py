@@ -154,7 +154,8 @@ class CallPolicy:
         """What a call counts against for ``max_concurrent_calls``: the
         connection (stdio, in memory), the session (2025-11-25), the handle
         passed back, else the caller's subject (a call without a
-        conversation)."""
+        conversation). A session counts per session for a tool set without
+        aliases too."""
         ctx = caller.ctx
         headers = getattr(ctx.request, "headers", None)
         if headers is None:

@@ -150,7 +150,11 @@ class McpToolServer:
       and metadata from a hook (:class:`ForwardIdentity`); never the
       client's token.
     - ``rate_limit``: calls per minute per subject (in this process).
-    - ``max_concurrent_calls``: calls at once per conversation (default 16).
+    - ``max_concurrent_calls``: calls at once per conversation (default
+      16): a handle, a 2025-11-25 session or the stdio connection, for a
+      tool set without aliases too; a call with none (2026-07-28 without a
+      handle) counts per subject. More conversations run more calls at
+      once: ``rate_limit`` bounds a subject.
     - ``audit``: called with an :class:`AuditRecord` per call
       (:func:`json_lines_audit_writer` writes them as JSON lines).
 
