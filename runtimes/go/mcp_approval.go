@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -168,17 +169,41 @@ func (g *mcpGuard) verifyApproval(state string, asked approvalClaims, now time.T
 	if c.Subject != asked.Subject || c.Tool != asked.Tool || c.Conversation != asked.Conversation || c.Args != asked.Args {
 		return false
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for nonce, expires := range g.usedNonces {
-		if now.Unix() >= expires {
-			delete(g.usedNonces, nonce)
-		}
+	return g.nonces.take(c.Nonce, now)
+}
+
+// usedNonces are the nonces of the approval states used, each remembered
+// for approvalTTL after its use (a state expires at most approvalTTL after
+// it was asked, so before that): in use order, which is the order they are
+// forgotten in, so that a use drops only the expired front of the queue
+// (O(1) amortized) under its own mutex, not the guard's.
+type usedNonces struct {
+	mu    sync.Mutex
+	until map[string]time.Time // nonce → when it is forgotten
+	queue []string             // the nonces of until, in use order
+	head  int                  // queue[:head] are forgotten
+}
+
+// take reports whether nonce was not used before, remembering it.
+func (u *usedNonces) take(nonce string, now time.Time) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for u.head < len(u.queue) && !now.Before(u.until[u.queue[u.head]]) {
+		delete(u.until, u.queue[u.head])
+		u.queue[u.head] = ""
+		u.head++
 	}
-	if _, used := g.usedNonces[c.Nonce]; used {
+	if u.head > 64 && u.head*2 >= len(u.queue) {
+		u.queue, u.head = append([]string(nil), u.queue[u.head:]...), 0
+	}
+	if _, used := u.until[nonce]; used {
 		return false
 	}
-	g.usedNonces[c.Nonce] = c.Expires
+	if u.until == nil {
+		u.until = map[string]time.Time{}
+	}
+	u.until[nonce] = now.Add(approvalTTL)
+	u.queue = append(u.queue, nonce)
 	return true
 }
 

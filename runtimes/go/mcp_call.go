@@ -142,19 +142,22 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	return res, "ok", ""
 }
 
-// admit checks a call of t by id before anything else: the scopes of its
-// token, then its subject's rate (every call counts, the answer to an
-// approval too). It returns the text and outcome of a refusal, else "".
+// admit checks a call of t by id before anything else: its subject's rate
+// first (every call counts, one refused for its scopes and the answer to
+// an approval too), then the scopes of its token. It returns the text and
+// outcome of a refusal, else "".
 func (s *mcpServer) admit(t *mcpTool, id *Identity) (refused, outcome string) {
 	subject := ""
 	if id != nil {
 		subject = id.Subject
-		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
-			return fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing)), "unauthorized"
-		}
 	}
 	if refused := s.guard.takeToken(subject, time.Now()); refused != "" {
 		return refused, "limited"
+	}
+	if id != nil {
+		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
+			return fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing)), "unauthorized"
+		}
 	}
 	return "", ""
 }

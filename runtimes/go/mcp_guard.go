@@ -3,9 +3,11 @@
 package aitools
 
 import (
+	"container/list"
 	"crypto/rand"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,11 +26,13 @@ type mcpGuard struct {
 	perMinute     int
 	maxConcurrent int
 
-	mu         sync.Mutex
-	buckets    map[string]*tokenBucket // per subject
-	inFlight   map[any]int             // per conversation
-	usedNonces map[string]int64        // approval states used, until their expiry (Unix s)
-	scopes     map[string][]string     // per tool: annotation + WithRequiredScopes
+	mu        sync.Mutex
+	buckets   map[string]*list.Element // per subject: a *tokenBucket in bucketLRU
+	bucketLRU list.List                // the buckets, the least recently used first
+	inFlight  map[any]int              // per conversation
+	scopes    map[string][]string      // per tool: annotation + WithRequiredScopes
+
+	nonces usedNonces // of the approval states used
 }
 
 func newMCPGuard(o mcpOptions) *mcpGuard {
@@ -36,9 +40,8 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 		secret:        o.approvalSecret,
 		perMinute:     o.rateLimit,
 		maxConcurrent: o.maxConcurrent,
-		buckets:       map[string]*tokenBucket{},
+		buckets:       map[string]*list.Element{},
 		inFlight:      map[any]int{},
-		usedNonces:    map[string]int64{},
 		scopes:        map[string][]string{},
 	}
 	if len(g.secret) == 0 {
@@ -110,15 +113,17 @@ func MCPRequiredScopes(server *mcp.Server) map[string][]string {
 	return out
 }
 
-// missingScopes is the first scope tool requires that scopes lacks, "" when
-// none is missing.
+// missingScopes are the scopes tool requires that scopes lacks, sorted and
+// space-separated, "" when none is missing.
 func (g *mcpGuard) missingScopes(tool string, scopes []string) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	var missing []string
 	for _, need := range g.scopes[tool] {
 		if !slices.Contains(scopes, need) {
-			return need
+			missing = append(missing, need)
 		}
 	}
-	return ""
+	slices.Sort(missing)
+	return strings.Join(slices.Compact(missing), " ")
 }

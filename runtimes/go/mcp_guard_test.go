@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -295,7 +296,7 @@ func TestMCPApprovalState(t *testing.T) {
 		t.Fatal("a replayed or moved state was sent")
 	}
 	wantResult(t, inConversation(asked.RequestState), false, "")
-	g := &mcpGuard{secret: []byte("0123456789abcdef0123456789abcdef"), usedNonces: map[string]int64{}}
+	g := &mcpGuard{secret: []byte("0123456789abcdef0123456789abcdef")}
 	c := approvalClaims{Subject: "alice", Tool: "accounts_merge", Args: argumentsDigest(mergeArguments)}
 	if expired := g.signApproval(c, time.Now().Add(-time.Second)); g.verifyApproval(expired, c, time.Now()) {
 		t.Error("an expired state verified")
@@ -447,6 +448,60 @@ func TestMCPScopeSafetyNet(t *testing.T) {
 	wantResult(t, callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil), true, `the call of "accounts_list" needs scope "accounts.read"`)
 	if srv.calls.Load() != calls {
 		t.Error("sent without the scope")
+	}
+}
+
+// TestMCPRateBeforeScope: a call refused for its scopes counts against
+// its subject's rate (every tools/call counts, first); the refusal names
+// every missing scope.
+func TestMCPRateBeforeScope(t *testing.T) {
+	conn, _ := startServer(t)
+	server := newGuardedServer(aitestv1.NewAccountServiceClient(conn), WithRateLimit(1))
+	cs := connectAs(t, serveAsCallers(t, server), "2026-07-28", "carol-noscope", nil)
+	list := map[string]any{"count": 1, "contacts_per_account": 0}
+	wantResult(t, callTool(t, cs, "accounts_list", list, nil), true, `the call of "accounts_list" needs scope "accounts.read"`)
+	wantResult(t, callTool(t, cs, "accounts_list", list, nil), true, "too many calls: the limit is 1 per minute for this user; retry in 60 s")
+	g := newMCPGuard(mcpOptions{})
+	g.scopes["t"] = []string{"c", "a", "b"}
+	if got := g.missingScopes("t", []string{"b"}); got != "a c" {
+		t.Errorf("missingScopes = %q, want every missing one", got)
+	}
+}
+
+// TestRateBucketsBounded: past maxRateBuckets subjects the least recently
+// used bucket is dropped.
+func TestRateBucketsBounded(t *testing.T) {
+	g := newMCPGuard(mcpOptions{rateLimit: 1})
+	now := time.Now()
+	for i := range maxRateBuckets {
+		g.takeToken(strconv.Itoa(i), now)
+	}
+	g.takeToken("0", now) // used again: "1" is the least recent now
+	g.takeToken("new", now)
+	if len(g.buckets) != maxRateBuckets || g.bucketLRU.Len() != maxRateBuckets {
+		t.Fatalf("%d buckets, want %d", len(g.buckets), maxRateBuckets)
+	}
+	if g.takeToken("2", now) == "" || g.takeToken("1", now) != "" {
+		t.Error("not the least recently used bucket was dropped")
+	}
+}
+
+// TestUsedNoncesExpireInOrder: a nonce is refused while remembered, and
+// forgotten approvalTTL after its use, from the front of the queue.
+func TestUsedNoncesExpireInOrder(t *testing.T) {
+	var u usedNonces
+	now := time.Now()
+	if !u.take("a", now) || u.take("a", now.Add(approvalTTL-time.Second)) {
+		t.Fatal("a nonce was not single-use")
+	}
+	for i := range 1000 {
+		u.take(strconv.Itoa(i), now.Add(time.Second))
+	}
+	if !u.take("z", now.Add(approvalTTL)) || len(u.until) != 1001 {
+		t.Fatalf("%d remembered, want 1001 (a forgotten)", len(u.until))
+	}
+	if !u.take("y", now.Add(approvalTTL+time.Second)) || len(u.until) != 2 || len(u.queue)-u.head != 2 || len(u.queue) > 4 {
+		t.Fatalf("%d remembered, queue %d from %d", len(u.until), len(u.queue), u.head)
 	}
 }
 

@@ -27,9 +27,15 @@ func WithMaxConcurrentCalls(n int) MCPOption {
 
 // tokenBucket holds up to size tokens, refilled at size per minute.
 type tokenBucket struct {
-	tokens float64
-	last   time.Time
+	subject string
+	tokens  float64
+	last    time.Time
 }
+
+// maxRateBuckets is how many subjects' buckets are kept: past it the least
+// recently used is dropped (its subject starts a full one), so that memory
+// stays bounded whatever the number of subjects.
+const maxRateBuckets = 10000
 
 // takeToken takes a token of subject's bucket: "" when there was one,
 // else the text for the model, with the wait until the next one.
@@ -40,10 +46,16 @@ func (g *mcpGuard) takeToken(subject string, now time.Time) string {
 	size := float64(g.perMinute)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	b := g.buckets[subject]
-	if b == nil {
-		b = &tokenBucket{tokens: size, last: now}
-		g.buckets[subject] = b
+	var b *tokenBucket
+	if e := g.buckets[subject]; e != nil {
+		g.bucketLRU.MoveToBack(e)
+		b = e.Value.(*tokenBucket)
+	} else {
+		if g.bucketLRU.Len() >= maxRateBuckets {
+			delete(g.buckets, g.bucketLRU.Remove(g.bucketLRU.Front()).(*tokenBucket).subject)
+		}
+		b = &tokenBucket{subject: subject, tokens: size, last: now}
+		g.buckets[subject] = g.bucketLRU.PushBack(b)
 	}
 	b.tokens = math.Min(size, b.tokens+now.Sub(b.last).Minutes()*size)
 	b.last = now

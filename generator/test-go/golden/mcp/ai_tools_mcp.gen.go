@@ -5,6 +5,7 @@ package gentools
 import (
 	"bufio"
 	"bytes"
+	"container/list"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -332,17 +333,41 @@ func (g *mcpGuard) verifyApproval(state string, asked approvalClaims, now time.T
 	if c.Subject != asked.Subject || c.Tool != asked.Tool || c.Conversation != asked.Conversation || c.Args != asked.Args {
 		return false
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for nonce, expires := range g.usedNonces {
-		if now.Unix() >= expires {
-			delete(g.usedNonces, nonce)
-		}
+	return g.nonces.take(c.Nonce, now)
+}
+
+// usedNonces are the nonces of the approval states used, each remembered
+// for approvalTTL after its use (a state expires at most approvalTTL after
+// it was asked, so before that): in use order, which is the order they are
+// forgotten in, so that a use drops only the expired front of the queue
+// (O(1) amortized) under its own mutex, not the guard's.
+type usedNonces struct {
+	mu    sync.Mutex
+	until map[string]time.Time // nonce → when it is forgotten
+	queue []string             // the nonces of until, in use order
+	head  int                  // queue[:head] are forgotten
+}
+
+// take reports whether nonce was not used before, remembering it.
+func (u *usedNonces) take(nonce string, now time.Time) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for u.head < len(u.queue) && !now.Before(u.until[u.queue[u.head]]) {
+		delete(u.until, u.queue[u.head])
+		u.queue[u.head] = ""
+		u.head++
 	}
-	if _, used := g.usedNonces[c.Nonce]; used {
+	if u.head > 64 && u.head*2 >= len(u.queue) {
+		u.queue, u.head = append([]string(nil), u.queue[u.head:]...), 0
+	}
+	if _, used := u.until[nonce]; used {
 		return false
 	}
-	g.usedNonces[c.Nonce] = c.Expires
+	if u.until == nil {
+		u.until = map[string]time.Time{}
+	}
+	u.until[nonce] = now.Add(approvalTTL)
+	u.queue = append(u.queue, nonce)
 	return true
 }
 
@@ -557,19 +582,22 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	return res, "ok", ""
 }
 
-// admit checks a call of t by id before anything else: the scopes of its
-// token, then its subject's rate (every call counts, the answer to an
-// approval too). It returns the text and outcome of a refusal, else "".
+// admit checks a call of t by id before anything else: its subject's rate
+// first (every call counts, one refused for its scopes and the answer to
+// an approval too), then the scopes of its token. It returns the text and
+// outcome of a refusal, else "".
 func (s *mcpServer) admit(t *mcpTool, id *Identity) (refused, outcome string) {
 	subject := ""
 	if id != nil {
 		subject = id.Subject
-		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
-			return fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing)), "unauthorized"
-		}
 	}
 	if refused := s.guard.takeToken(subject, time.Now()); refused != "" {
 		return refused, "limited"
+	}
+	if id != nil {
+		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
+			return fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing)), "unauthorized"
+		}
 	}
 	return "", ""
 }
@@ -1039,11 +1067,13 @@ type mcpGuard struct {
 	perMinute     int
 	maxConcurrent int
 
-	mu         sync.Mutex
-	buckets    map[string]*tokenBucket // per subject
-	inFlight   map[any]int             // per conversation
-	usedNonces map[string]int64        // approval states used, until their expiry (Unix s)
-	scopes     map[string][]string     // per tool: annotation + WithRequiredScopes
+	mu        sync.Mutex
+	buckets   map[string]*list.Element // per subject: a *tokenBucket in bucketLRU
+	bucketLRU list.List                // the buckets, the least recently used first
+	inFlight  map[any]int              // per conversation
+	scopes    map[string][]string      // per tool: annotation + WithRequiredScopes
+
+	nonces usedNonces // of the approval states used
 }
 
 func newMCPGuard(o mcpOptions) *mcpGuard {
@@ -1051,9 +1081,8 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 		secret:        o.approvalSecret,
 		perMinute:     o.rateLimit,
 		maxConcurrent: o.maxConcurrent,
-		buckets:       map[string]*tokenBucket{},
+		buckets:       map[string]*list.Element{},
 		inFlight:      map[any]int{},
-		usedNonces:    map[string]int64{},
 		scopes:        map[string][]string{},
 	}
 	if len(g.secret) == 0 {
@@ -1125,17 +1154,19 @@ func MCPRequiredScopes(server *mcp.Server) map[string][]string {
 	return out
 }
 
-// missingScopes is the first scope tool requires that scopes lacks, "" when
-// none is missing.
+// missingScopes are the scopes tool requires that scopes lacks, sorted and
+// space-separated, "" when none is missing.
 func (g *mcpGuard) missingScopes(tool string, scopes []string) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	var missing []string
 	for _, need := range g.scopes[tool] {
 		if !slices.Contains(scopes, need) {
-			return need
+			missing = append(missing, need)
 		}
 	}
-	return ""
+	slices.Sort(missing)
+	return strings.Join(slices.Compact(missing), " ")
 }
 
 // WithRateLimit lets each subject (the token's "sub"; "" for every caller
@@ -1157,9 +1188,15 @@ func WithMaxConcurrentCalls(n int) MCPOption {
 
 // tokenBucket holds up to size tokens, refilled at size per minute.
 type tokenBucket struct {
-	tokens float64
-	last   time.Time
+	subject string
+	tokens  float64
+	last    time.Time
 }
+
+// maxRateBuckets is how many subjects' buckets are kept: past it the least
+// recently used is dropped (its subject starts a full one), so that memory
+// stays bounded whatever the number of subjects.
+const maxRateBuckets = 10000
 
 // takeToken takes a token of subject's bucket: "" when there was one,
 // else the text for the model, with the wait until the next one.
@@ -1170,10 +1207,16 @@ func (g *mcpGuard) takeToken(subject string, now time.Time) string {
 	size := float64(g.perMinute)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	b := g.buckets[subject]
-	if b == nil {
-		b = &tokenBucket{tokens: size, last: now}
-		g.buckets[subject] = b
+	var b *tokenBucket
+	if e := g.buckets[subject]; e != nil {
+		g.bucketLRU.MoveToBack(e)
+		b = e.Value.(*tokenBucket)
+	} else {
+		if g.bucketLRU.Len() >= maxRateBuckets {
+			delete(g.buckets, g.bucketLRU.Remove(g.bucketLRU.Front()).(*tokenBucket).subject)
+		}
+		b = &tokenBucket{subject: subject, tokens: size, last: now}
+		g.buckets[subject] = g.bucketLRU.PushBack(b)
 	}
 	b.tokens = math.Min(size, b.tokens+now.Sub(b.last).Minutes()*size)
 	b.last = now
