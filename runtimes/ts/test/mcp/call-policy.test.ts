@@ -33,6 +33,7 @@ import {
 import {
   aitestAliases,
   aitestMethods,
+  noAliases,
   strictDefaults,
 } from "../support/aitest-tools.js";
 import { createRateLimiter } from "../../src/mcp/call-limits.js";
@@ -450,10 +451,7 @@ describe("limits", () => {
     const server = createMcpToolServer({ maxConcurrentCalls: 1 });
     server.addTools({
       methods: aitestMcpMethods,
-      aliases: {
-        knownAliasPrefixes: [],
-        responseAliases: { types: {}, tools: {} },
-      },
+      aliases: noAliases,
       transport: grpc.transport,
     });
     const one = await connect(server, identity("alice"), true);

@@ -16,7 +16,11 @@ import {
   startAitestServer,
   type AitestServer,
 } from "../support/aitest-server.js";
-import { strictDefaults, aitestAliases } from "../support/aitest-tools.js";
+import {
+  strictDefaults,
+  aitestAliases,
+  noAliases,
+} from "../support/aitest-tools.js";
 import { callTool } from "../support/mcp-client.js";
 import { aitestMcpMethods } from "../support/mcp-tools.js";
 
@@ -120,10 +124,7 @@ describe("streamable HTTP, 2026-07-28", () => {
     });
     server.addTools({
       methods: aitestMcpMethods,
-      aliases: {
-        knownAliasPrefixes: [],
-        responseAliases: { types: {}, tools: {} },
-      },
+      aliases: noAliases,
       transport: grpc.transport,
     });
     const plain = await serveHttp(server);

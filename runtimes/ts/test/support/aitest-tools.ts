@@ -114,6 +114,12 @@ export const aitestMethods: ToolMethod[] = [
 
 const noEntity = { idPrefix: "", idField: "" };
 
+/** The alias configuration of a file that declares no alias prefix. */
+export const noAliases: AliasConfig = {
+  knownAliasPrefixes: [],
+  responseAliases: { types: {}, tools: {} },
+};
+
 export const aitestAliases: AliasConfig = {
   knownAliasPrefixes: ["acct", "contact", "note", "user"],
   responseAliases: {
