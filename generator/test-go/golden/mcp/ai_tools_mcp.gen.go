@@ -343,7 +343,7 @@ func (g *mcpGuard) verifyApproval(state string, asked approvalClaims, now time.T
 // (O(1) amortized) under its own mutex, not the guard's.
 type usedNonces struct {
 	mu    sync.Mutex
-	until map[string]time.Time // nonce → when it is forgotten
+	until map[string]time.Time // nonce: when it is forgotten
 	queue []string             // the nonces of until, in use order
 	head  int                  // queue[:head] are forgotten
 }
