@@ -677,7 +677,7 @@ func argumentsError(v Violation) error {
 }
 
 // mcpErrorText is the text of a failed call for the model: the executor's
-// (docs/mcp.md, "Errors"), UUIDs shown as aliases.
+// (docs/runtime.md, "Errors"), UUIDs shown as aliases.
 func mcpErrorText(e *Executor, err error) string {
 	text := err.Error()
 	text = e.aliases.AliasifyJSON("", text)

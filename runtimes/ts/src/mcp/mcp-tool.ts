@@ -22,7 +22,7 @@ export interface McpToolMethod extends ToolMethod {
   readonly outputWrapKey?: "" | "messages" | "value" | undefined;
   /**
    * MCP's `readOnlyHint`: the tool changes nothing. The generator sets all
-   * four hints (docs/mcp.md, "Hints"): from the method's kind (Get, List,
+   * four hints (docs/mcp.md, "Tool hints"): from the method's kind (Get, List,
    * Search, Watch, BatchGet read), then its `idempotency_level`, then the
    * annotation's `hints`. A hint left undefined is not listed.
    */

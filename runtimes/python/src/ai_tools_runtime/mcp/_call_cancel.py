@@ -1,6 +1,6 @@
 """Cancelling a gRPC call that runs on a worker thread (a ``grpc.Channel``'s)
 from the event loop: ``notifications/cancelled`` or a client gone
-(docs/mcp.md, "Cancellation")."""
+(docs/mcp.md, "Calls")."""
 
 from __future__ import annotations
 
