@@ -6,6 +6,7 @@ services, which can be told to answer the next call with a given status."""
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import threading
 import time
@@ -15,6 +16,7 @@ from concurrent import futures
 from pathlib import Path
 from typing import Any
 
+import anyio
 import grpc
 import pytest
 
@@ -34,6 +36,17 @@ sys.path.insert(0, str(GEN))
 
 # Imported after the sys.path entry above, which is where they are found.
 from aitest.v1 import vectors_pb2, vectors_pb2_grpc  # noqa: E402
+
+
+async def wait_for_port(port: int) -> None:
+    """Wait (up to about 5 s) until 127.0.0.1:port accepts a connection: a
+    server started in a task group is listening."""
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            await anyio.sleep(0.05)
 
 
 def load_vectors(kind: str) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ import grpc.aio
 import httpx2
 import jwt
 import pytest
-from conftest import Servers
+from conftest import Servers, wait_for_port
 from jwt_issuer import ISSUER, PUBLIC_URL, Issuer
 from test_mcp import mcp_tools
 from toolset import ALIASES, create_args
@@ -165,12 +165,7 @@ async def gated(servers: Servers, **options: Any) -> AsyncIterator[Gated]:
 
         async with anyio.create_task_group() as tg, httpx2.AsyncClient() as client:
             tg.start_soon(serve)
-            for _ in range(100):
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=1):
-                        break
-                except OSError:
-                    await anyio.sleep(0.05)
+            await wait_for_port(port)
             yield Gated(f"http://127.0.0.1:{port}/mcp", port, records, client, finished)
             tg.cancel_scope.cancel()
     sock.close()

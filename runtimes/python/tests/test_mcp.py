@@ -29,6 +29,7 @@ from conftest import (
     bad_request,
     load_vectors,
     status_bin,
+    wait_for_port,
 )
 from google.protobuf import any_pb2, descriptor_pb2, struct_pb2, wrappers_pb2
 from mcp import Client
@@ -483,12 +484,7 @@ async def serving(
         server.add_tools(mcp_tools(), aliases, channel)
         async with anyio.create_task_group() as tg:
             tg.start_soon(lambda: serve_http(server, port=port, sock=sock))
-            for _ in range(100):
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=1):
-                        break
-                except OSError:
-                    await anyio.sleep(0.05)
+            await wait_for_port(port)
             yield f"http://127.0.0.1:{port}/mcp"
             tg.cancel_scope.cancel()
     sock.close()

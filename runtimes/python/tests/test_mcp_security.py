@@ -28,7 +28,7 @@ import httpx2
 import mcp_types
 import pytest
 import uvicorn
-from conftest import VECTORS, Servers
+from conftest import VECTORS, Servers, wait_for_port
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -113,12 +113,7 @@ async def serving(server: McpToolServer) -> AsyncIterator[str]:
     config = uvicorn.Config(with_subject(app), log_level="warning", lifespan="on")
     async with anyio.create_task_group() as tg:
         tg.start_soon(lambda: uvicorn.Server(config).serve(sockets=[sock]))
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                await anyio.sleep(0.05)
+        await wait_for_port(port)
         yield f"http://127.0.0.1:{port}/mcp"
         tg.cancel_scope.cancel()
     sock.close()
