@@ -13,6 +13,7 @@ from ._approval import ApprovalRequest, Approve
 from ._conversation_executor import ConversationExecutor
 from ._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
+    DEFAULT_MAX_ALIASES,
     ConversationCorruptError,
     ConversationExpiredError,
     ConversationStore,
@@ -46,6 +47,7 @@ from .providers import (
 
 __all__ = [
     "DEFAULT_IDLE_TTL_SECONDS",
+    "DEFAULT_MAX_ALIASES",
     "DEFAULT_MAX_RESULT_BYTES",
     "DEFAULT_TIMEOUT",
     "MAX_STREAM_MESSAGES",

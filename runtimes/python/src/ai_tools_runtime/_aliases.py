@@ -115,6 +115,11 @@ class AliasManager:
         if value != "" and not is_uuid(value):
             self._names.add(value)
 
+    def alias_count(self) -> int:
+        """How many aliases the table holds (UUIDs and names)."""
+        with self._lock:
+            return len(self._aliases)
+
     def resolve_alias(self, alias: str) -> str:
         """The UUID of a registered alias, else ``alias`` unchanged."""
         with self._lock:

@@ -13,6 +13,7 @@ import grpc
 
 from ._aliases import AliasManager
 from ._conversation_store import (
+    DEFAULT_MAX_ALIASES,
     ConversationCorruptError,
     ConversationExpiredError,
     ConversationStore,
@@ -60,6 +61,16 @@ def corrupt_error(handle: str, cause: Exception) -> ToolError:
     )
 
 
+def full_error(handle: str, count: int) -> ToolError:
+    """The ``conversation-full`` error of a conversation holding ``count``
+    aliases, its store's limit or more (docs/store.md, "Alias limit")."""
+    message = (
+        f"conversation {quote(handle)} holds {count} aliases, its limit: "
+        "start a new conversation (this call was not sent)"
+    )
+    return ToolError(message, reason="conversation-full", code=grpc.StatusCode.RESOURCE_EXHAUSTED)
+
+
 def _error(
     message: str, reason: ToolErrorReason, code: grpc.StatusCode, cause: Exception
 ) -> ToolError:
@@ -103,17 +114,28 @@ class StoredConversation:
 
     @classmethod
     async def load(
-        cls, store: ConversationStore, handle: str, config: AliasConfig | None
+        cls,
+        store: ConversationStore,
+        handle: str,
+        config: AliasConfig | None,
+        shown: str | None = None,
     ) -> StoredConversation:
-        """Step 1: ``load`` the conversation into a fresh alias manager.
-        Raises :class:`ToolError` (``conversation-expired``,
-        ``conversation-corrupt``, ``store-unavailable``) only."""
+        """Step 1: ``load`` the conversation into a fresh alias manager, and
+        refuse it when it holds the store's ``max_aliases`` (the call is not
+        sent; ``shown`` is the handle its message names, ``handle`` unless
+        given). Raises :class:`ToolError` (``conversation-expired``,
+        ``conversation-corrupt``, ``conversation-full``,
+        ``store-unavailable``) only."""
         try:
             epoch, state = await store.load(handle)
         except Exception as err:
             raise store_failure(handle, err) from err
         aliases = AliasManager(config)
         _restore(aliases, handle, state)
+        limit = getattr(store, "max_aliases", None)
+        count = aliases.alias_count()
+        if count >= (DEFAULT_MAX_ALIASES if limit is None else limit):
+            raise full_error(handle if shown is None else shown, count)
         return cls(store, handle, epoch, aliases)
 
     async def confirm(self, tool_name: str, values: Sequence[Any]) -> None:

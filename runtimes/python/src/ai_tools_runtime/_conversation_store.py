@@ -13,10 +13,12 @@ from ._store_layout import register_fields, state_from_fields
 
 __all__ = [
     "DEFAULT_IDLE_TTL_SECONDS",
+    "DEFAULT_MAX_ALIASES",
     "ConversationCorruptError",
     "ConversationExpiredError",
     "ConversationStore",
     "MemoryConversationStore",
+    "checked_max_aliases",
     "expired_message",
     "mint_conversation_handle",
     "mint_epoch",
@@ -24,6 +26,18 @@ __all__ = [
 
 DEFAULT_IDLE_TTL_SECONDS: Final = 30 * 60.0
 """How long a conversation lives unused unless set: 30 minutes."""
+
+DEFAULT_MAX_ALIASES: Final = 1000
+"""How many aliases a conversation holds before its calls are refused
+(``conversation-full``) unless set, and the limit of a store without a
+``max_aliases`` attribute (docs/store.md, "Alias limit")."""
+
+
+def checked_max_aliases(value: int) -> int:
+    """``value`` if it is a positive integer, else :class:`ValueError`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_aliases must be a positive integer, got {value!r}")
+    return value
 
 
 def mint_conversation_handle() -> str:
@@ -79,7 +93,10 @@ class ConversationStore(Protocol):
     with ``AliasManager.restore_state``. ``load`` and ``register`` raise
     :class:`ConversationExpiredError` for a conversation that is gone, and
     may raise :class:`ConversationCorruptError` for one they cannot read;
-    any other exception means the store failed (``store-unavailable``)."""
+    any other exception means the store failed (``store-unavailable``).
+    A store may have a ``max_aliases`` attribute: the calls of a
+    conversation holding that many aliases are refused
+    (``conversation-full``); :data:`DEFAULT_MAX_ALIASES` without it."""
 
     async def create(self, suffix: str = "") -> str:
         """Start an empty conversation under a new handle (see
@@ -110,20 +127,28 @@ class MemoryConversationStore:
     once unused for ``idle_ttl_seconds`` (``load`` and ``register`` renew
     it). No timer runs: idle ones are dropped, oldest first, whenever the
     store is used. ``clock`` is in seconds (``time.monotonic`` unless a
-    test passes its own)."""
+    test passes its own). A call in a conversation holding ``max_aliases``
+    aliases is refused (``conversation-full``) before it is sent."""
 
     def __init__(
         self,
         *,
         idle_ttl_seconds: float = DEFAULT_IDLE_TTL_SECONDS,
+        max_aliases: int = DEFAULT_MAX_ALIASES,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not idle_ttl_seconds > 0:
             raise ValueError(f"idle_ttl_seconds must be positive, got {idle_ttl_seconds!r}")
+        self._max_aliases = checked_max_aliases(max_aliases)
         self._ttl = float(idle_ttl_seconds)
         self._clock = clock
         # Least recently used first: every use re-inserts.
         self._entries: dict[str, tuple[dict[str, str], float]] = {}
+
+    @property
+    def max_aliases(self) -> int:
+        """How many aliases a conversation holds before its calls are refused."""
+        return self._max_aliases
 
     async def create(self, suffix: str = "") -> str:
         now = self._sweep()

@@ -36,6 +36,7 @@ ToolErrorReason = Literal[
     "result-too-large",
     "conversation-expired",
     "conversation-corrupt",
+    "conversation-full",
     "store-unavailable",
     "not-approved",
 ]
@@ -59,6 +60,8 @@ ToolErrorReason = Literal[
   under the handle, or one of another epoch (NOT_FOUND; docs/store.md);
 - ``conversation-corrupt``: the stored state is refused by
   ``restore_state`` (DATA_LOSS);
+- ``conversation-full``: the conversation holds its store's
+  ``max_aliases`` aliases (RESOURCE_EXHAUSTED; nothing was sent);
 - ``store-unavailable``: the conversation store cannot be reached, timed
   out, or failed (UNAVAILABLE);
 - ``not-approved``: the tool needs an approval (no ``auto_execute``) and the

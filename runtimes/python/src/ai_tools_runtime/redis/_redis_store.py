@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Final, TypeVar
 
 import redis.asyncio
+import redis.asyncio.cluster
 from redis.exceptions import NoScriptError, ResponseError
 
 from .._conversation_store import (
     DEFAULT_IDLE_TTL_SECONDS,
+    DEFAULT_MAX_ALIASES,
     ConversationCorruptError,
     ConversationExpiredError,
+    checked_max_aliases,
     mint_conversation_handle,
     mint_epoch,
 )
 from .._store_layout import DEFAULT_KEY_PREFIX, conversation_key, state_from_fields
 from ._scripts import CREATE, LOAD, REGISTER, Script
 
-__all__ = ["RedisConversationStore"]
+__all__ = ["DEFAULT_STORE_TIMEOUT_SECONDS", "RedisClient", "RedisConversationStore"]
+
+DEFAULT_STORE_TIMEOUT_SECONDS: Final = 5.0
+"""How long one store operation may take unless set: 5 seconds."""
+
+RedisClient = redis.asyncio.Redis | redis.asyncio.cluster.RedisCluster
+"""The clients the store takes: a server's, or a Redis Cluster's."""
+
+T = TypeVar("T")
 
 _EXPIRED: Final = "EXPIRED"
 _WRONGTYPE: Final = "WRONGTYPE"
@@ -36,30 +48,52 @@ class RedisConversationStore:
     lost (a restart without persistence, an eviction, the idle TTL) is
     expired, never made again: its epoch marks it.
 
-    ``client`` is the application's ``redis.asyncio.Redis`` (either
-    ``decode_responses``); its errors (unreachable, timed out, restarted
-    mid-call) are raised as they are, and the executor reports them as
-    ``store-unavailable``. ``idle_ttl_seconds`` is renewed by every ``load``
-    and ``register``."""
+    ``client`` is the application's ``redis.asyncio.Redis`` or
+    ``redis.asyncio.cluster.RedisCluster`` (either ``decode_responses``; a
+    conversation's key is one hash slot); its errors (unreachable,
+    restarted mid-call) are raised as they are, and the executor reports
+    them as ``store-unavailable``. Each operation (the ``EVAL`` after a
+    ``NOSCRIPT`` included) is given up after ``timeout`` seconds, whatever
+    the client's own timeouts and retries, with a :class:`TimeoutError`
+    ``redis did not answer within <ms> ms``. ``idle_ttl_seconds`` is renewed
+    by every ``load`` and ``register``. A call in a conversation holding
+    ``max_aliases`` aliases is refused (``conversation-full``) before it is
+    sent."""
 
     def __init__(
         self,
-        client: redis.asyncio.Redis,
+        client: RedisClient,
         *,
         key_prefix: str = DEFAULT_KEY_PREFIX,
         idle_ttl_seconds: float = DEFAULT_IDLE_TTL_SECONDS,
+        timeout: float = DEFAULT_STORE_TIMEOUT_SECONDS,
+        max_aliases: int = DEFAULT_MAX_ALIASES,
     ) -> None:
         ttl_ms = round(idle_ttl_seconds * 1000)
         if not ttl_ms > 0:
             raise ValueError(f"idle_ttl_seconds must be positive, got {idle_ttl_seconds!r}")
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self._client = client
         self._prefix = key_prefix
         self._ttl_ms = ttl_ms
+        self._timeout = float(timeout)
+        self._max_aliases = checked_max_aliases(max_aliases)
 
     @property
-    def client(self) -> redis.asyncio.Redis:
+    def client(self) -> RedisClient:
         """The Redis client the store uses."""
         return self._client
+
+    @property
+    def timeout(self) -> float:
+        """How long one operation may take, in seconds."""
+        return self._timeout
+
+    @property
+    def max_aliases(self) -> int:
+        """How many aliases a conversation holds before its calls are refused."""
+        return self._max_aliases
 
     def key(self, handle: str) -> str:
         """The key of a conversation's hash."""
@@ -89,12 +123,31 @@ class RedisConversationStore:
         return state_from_fields(_fields(handle, reply))
 
     async def delete(self, handle: str) -> None:
-        await self._client.delete(self.key(handle))
+        key = self.key(handle)
+        await self._within(lambda: self._client.delete(key))
+
+    async def _within(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """``operation`` given up after the store's timeout: the client's
+        own timeout is per try and it retries (redis-py's default gives up
+        on a hung server after about a minute), and a cancelled command's
+        connection is dropped by the client, so the next one is clean."""
+        deadline = asyncio.timeout(self._timeout)
+        try:
+            async with deadline:
+                return await operation()
+        except TimeoutError as err:
+            if not deadline.expired():
+                raise
+            ms = f"{self._timeout * 1000:.3f}".rstrip("0").rstrip(".")
+            raise TimeoutError(f"redis did not answer within {ms} ms") from err
 
     async def _run(self, script: Script, handle: str, *args: str | int) -> Any:
         """Run a script on the conversation's key: an ``EXPIRED`` reply is
         :class:`ConversationExpiredError`, ``WRONGTYPE`` (the key is not a
         hash) :class:`ConversationCorruptError`."""
+        return await self._within(lambda: self._send(script, handle, args))
+
+    async def _send(self, script: Script, handle: str, args: Sequence[str | int]) -> Any:
         key = self.key(handle)
         try:
             try:
