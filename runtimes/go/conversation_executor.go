@@ -5,6 +5,7 @@ package aitools
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,6 +62,9 @@ func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, ar
 	if err != nil {
 		return "", err
 	}
+	if err := checkRoom(c.store, handle, e); err != nil {
+		return "", err
+	}
 	e.conn = c.conn
 	e.MaxResultBytes, e.Timeout = c.MaxResultBytes, c.Timeout
 	e.Approve = c.Approve
@@ -98,6 +102,25 @@ func openConversation(ctx context.Context, store ConversationStore, handle strin
 		return restoreConversation(e.aliases, handle, state)
 	}
 	return e, nil
+}
+
+// checkRoom returns the error "conversation-full" when the conversation
+// loaded into e holds its store's limit of aliases or more (MaxAliases() int,
+// else DefaultMaxAliases): the call is not sent. A call let through may
+// end above the limit by its result's new ids (docs/store.md, "Alias cap").
+func checkRoom(store ConversationStore, handle string, e *Executor) error {
+	limit := DefaultMaxAliases
+	if s, ok := store.(interface{ MaxAliases() int }); ok && s.MaxAliases() > 0 {
+		limit = s.MaxAliases()
+	}
+	e.aliases.mu.RLock()
+	n := len(e.aliases.aliases)
+	e.aliases.mu.RUnlock()
+	if n < limit {
+		return nil
+	}
+	msg := "conversation " + quote(handle) + " holds " + strconv.Itoa(n) + " aliases, its limit: start a new conversation (this call was not sent)"
+	return &ToolError{Reason: "conversation-full", Code: codes.ResourceExhausted, Message: msg, RawMessage: msg}
 }
 
 // restoreConversation restores a stored state; a state RestoreState refuses

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -53,15 +54,21 @@ func (conversationExpiredError) ConversationExpired() bool { return true }
 // MemoryConversationStore lives.
 const DefaultConversationTTL = 30 * time.Minute
 
+// DefaultMaxAliases is the most aliases a conversation holds before its
+// calls are refused with "conversation-full" (docs/store.md, "Alias cap"),
+// for a store without the method MaxAliases() int.
+const DefaultMaxAliases = 1000
+
 // MemoryConversationStore is a ConversationStore in memory, the default: a
 // conversation expires after it was idle for the store's TTL; each Load and
 // Register renews it.
 type MemoryConversationStore struct {
-	mu        sync.Mutex
-	ttl       time.Duration
-	now       func() time.Time
-	entries   map[string]*memoryConversation
-	lastSweep time.Time
+	mu         sync.Mutex
+	ttl        time.Duration
+	maxAliases int
+	now        func() time.Time
+	entries    map[string]*memoryConversation
+	lastSweep  time.Time
 }
 
 type memoryConversation struct {
@@ -70,14 +77,35 @@ type memoryConversation struct {
 	expires time.Time
 }
 
+// MemoryStoreOption configures a MemoryConversationStore.
+type MemoryStoreOption func(*MemoryConversationStore)
+
+// WithMaxAliases sets the most aliases a conversation of the store holds
+// before its calls are refused with "conversation-full" (default
+// DefaultMaxAliases); it panics unless n is positive.
+func WithMaxAliases(n int) MemoryStoreOption {
+	if n <= 0 {
+		panic(fmt.Sprintf("WithMaxAliases must be a positive number of aliases (got %d)", n))
+	}
+	return func(s *MemoryConversationStore) { s.maxAliases = n }
+}
+
 // NewMemoryConversationStore returns an empty store whose conversations
 // expire after ttl idle (DefaultConversationTTL when ttl <= 0).
-func NewMemoryConversationStore(ttl time.Duration) *MemoryConversationStore {
+func NewMemoryConversationStore(ttl time.Duration, opts ...MemoryStoreOption) *MemoryConversationStore {
 	if ttl <= 0 {
 		ttl = DefaultConversationTTL
 	}
-	return &MemoryConversationStore{ttl: ttl, now: time.Now, entries: map[string]*memoryConversation{}}
+	s := &MemoryConversationStore{ttl: ttl, maxAliases: DefaultMaxAliases, now: time.Now, entries: map[string]*memoryConversation{}}
+	for _, opt := range opts {
+		opt(s)
+	}
+	return s
 }
+
+// MaxAliases is the most aliases a conversation holds before its calls are
+// refused with "conversation-full".
+func (s *MemoryConversationStore) MaxAliases() int { return s.maxAliases }
 
 // Create starts a conversation under a new handle of 128 random bits.
 func (s *MemoryConversationStore) Create(ctx context.Context) (string, error) {

@@ -1452,6 +1452,9 @@ func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, ar
 	if err != nil {
 		return "", err
 	}
+	if err := checkRoom(c.store, handle, e); err != nil {
+		return "", err
+	}
 	e.conn = c.conn
 	e.MaxResultBytes, e.Timeout = c.MaxResultBytes, c.Timeout
 	e.Approve = c.Approve
@@ -1487,6 +1490,25 @@ func openConversation(ctx context.Context, store ConversationStore, handle strin
 		return restoreConversation(e.aliases, handle, state)
 	}
 	return e, nil
+}
+
+// checkRoom returns the error "conversation-full" when the conversation
+// loaded into e holds its store's limit of aliases or more (MaxAliases() int,
+// else DefaultMaxAliases): the call is not sent. A call let through may
+// end above the limit by its result's new ids (docs/store.md, "Alias cap").
+func checkRoom(store ConversationStore, handle string, e *Executor) error {
+	limit := DefaultMaxAliases
+	if s, ok := store.(interface{ MaxAliases() int }); ok && s.MaxAliases() > 0 {
+		limit = s.MaxAliases()
+	}
+	e.aliases.mu.RLock()
+	n := len(e.aliases.aliases)
+	e.aliases.mu.RUnlock()
+	if n < limit {
+		return nil
+	}
+	msg := "conversation " + quote(handle) + " holds " + strconv.Itoa(n) + " aliases, its limit: start a new conversation (this call was not sent)"
+	return &ToolError{Reason: "conversation-full", Code: codes.ResourceExhausted, Message: msg, RawMessage: msg}
 }
 
 // restoreConversation restores a stored state; a state RestoreState refuses
@@ -1568,15 +1590,21 @@ func (conversationExpiredError) ConversationExpired() bool { return true }
 // MemoryConversationStore lives.
 const DefaultConversationTTL = 30 * time.Minute
 
+// DefaultMaxAliases is the most aliases a conversation holds before its
+// calls are refused with "conversation-full" (docs/store.md, "Alias cap"),
+// for a store without the method MaxAliases() int.
+const DefaultMaxAliases = 1000
+
 // MemoryConversationStore is a ConversationStore in memory, the default: a
 // conversation expires after it was idle for the store's TTL; each Load and
 // Register renews it.
 type MemoryConversationStore struct {
-	mu        sync.Mutex
-	ttl       time.Duration
-	now       func() time.Time
-	entries   map[string]*memoryConversation
-	lastSweep time.Time
+	mu         sync.Mutex
+	ttl        time.Duration
+	maxAliases int
+	now        func() time.Time
+	entries    map[string]*memoryConversation
+	lastSweep  time.Time
 }
 
 type memoryConversation struct {
@@ -1585,14 +1613,35 @@ type memoryConversation struct {
 	expires time.Time
 }
 
+// MemoryStoreOption configures a MemoryConversationStore.
+type MemoryStoreOption func(*MemoryConversationStore)
+
+// WithMaxAliases sets the most aliases a conversation of the store holds
+// before its calls are refused with "conversation-full" (default
+// DefaultMaxAliases); it panics unless n is positive.
+func WithMaxAliases(n int) MemoryStoreOption {
+	if n <= 0 {
+		panic(fmt.Sprintf("WithMaxAliases must be a positive number of aliases (got %d)", n))
+	}
+	return func(s *MemoryConversationStore) { s.maxAliases = n }
+}
+
 // NewMemoryConversationStore returns an empty store whose conversations
 // expire after ttl idle (DefaultConversationTTL when ttl <= 0).
-func NewMemoryConversationStore(ttl time.Duration) *MemoryConversationStore {
+func NewMemoryConversationStore(ttl time.Duration, opts ...MemoryStoreOption) *MemoryConversationStore {
 	if ttl <= 0 {
 		ttl = DefaultConversationTTL
 	}
-	return &MemoryConversationStore{ttl: ttl, now: time.Now, entries: map[string]*memoryConversation{}}
+	s := &MemoryConversationStore{ttl: ttl, maxAliases: DefaultMaxAliases, now: time.Now, entries: map[string]*memoryConversation{}}
+	for _, opt := range opts {
+		opt(s)
+	}
+	return s
 }
+
+// MaxAliases is the most aliases a conversation holds before its calls are
+// refused with "conversation-full".
+func (s *MemoryConversationStore) MaxAliases() int { return s.maxAliases }
 
 // Create starts a conversation under a new handle of 128 random bits.
 func (s *MemoryConversationStore) Create(ctx context.Context) (string, error) {
@@ -3222,8 +3271,8 @@ type ToolError struct {
 	// "invalid-response", "result-too-large" and "not-approved" (a call
 	// that needs an approval was refused, or none could be asked; code
 	// PermissionDenied), and for a conversation
-	// kept in a store "conversation-expired", "conversation-corrupt" and
-	// "store-unavailable".
+	// kept in a store "conversation-expired", "conversation-corrupt",
+	// "conversation-full" (code ResourceExhausted) and "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and
 	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound

@@ -544,6 +544,10 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
+	if err := checkRoom(s.opts.store, conv.handle, e); err != nil {
+		outcome, code := auditOutcome(err, subject)
+		return mcpErrorResult(err.Error()), outcome, code
+	}
 	if conv.key != "" && !conv.minted {
 		inConversation, conversation = conv.key, conv.key
 	}

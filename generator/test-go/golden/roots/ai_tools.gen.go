@@ -2053,8 +2053,8 @@ type ToolError struct {
 	// "invalid-response", "result-too-large" and "not-approved" (a call
 	// that needs an approval was refused, or none could be asked; code
 	// PermissionDenied), and for a conversation
-	// kept in a store "conversation-expired", "conversation-corrupt" and
-	// "store-unavailable".
+	// kept in a store "conversation-expired", "conversation-corrupt",
+	// "conversation-full" (code ResourceExhausted) and "store-unavailable".
 	Reason string
 	// Code is the gRPC code: the server's for "server-error" and
 	// "unavailable", InvalidArgument for bad arguments and aliases, NotFound
