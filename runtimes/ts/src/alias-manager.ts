@@ -137,6 +137,8 @@ export interface AliasManager {
    * counter, or a counter lower than the highest alias number of its prefix.
    */
   restoreState(json: string): void;
+  /** How many aliases the table holds. */
+  aliasCount(): number;
 }
 
 /** Create an empty alias manager that knows the declared prefixes. */
@@ -227,6 +229,10 @@ class Manager implements AliasManager {
 
   resolveAlias(alias: string): string {
     return this.aliases.get(alias) ?? alias;
+  }
+
+  aliasCount(): number {
+    return this.aliases.size;
   }
 
   aliasifyJson(json: string): string {

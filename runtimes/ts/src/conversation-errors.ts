@@ -27,6 +27,18 @@ export function conversationCorrupt(handle: string, cause: unknown): ToolError {
 }
 
 /**
+ * The error of a conversation whose alias table holds its store's limit
+ * (`ConversationStore.maxAliases`) or more: reason `conversation-full`, code
+ * `ResourceExhausted`. The call is refused before anything is sent.
+ */
+export function conversationFull(handle: string, aliases: number): ToolError {
+  return new ToolError(
+    `conversation ${quote(handle)} holds ${aliases} aliases, its limit: start a new conversation (this call was not sent)`,
+    { reason: "conversation-full", code: Code.ResourceExhausted },
+  );
+}
+
+/**
  * The error of a store that cannot be reached, timed out or failed:
  * reason `store-unavailable`, code `Unavailable`. Whatever a store throws
  * that is not a {@link ToolError} is reported so.

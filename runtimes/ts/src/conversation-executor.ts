@@ -5,11 +5,13 @@ import {
 } from "./alias-manager.js";
 import {
   conversationCorrupt,
+  conversationFull,
   storeUnavailable,
 } from "./conversation-errors.js";
-import type {
-  ConversationStore,
-  StoredConversation,
+import {
+  defaultMaxAliases,
+  type ConversationStore,
+  type StoredConversation,
 } from "./conversation-store.js";
 import {
   coreOf,
@@ -20,6 +22,7 @@ import {
   type ExecutorCore,
 } from "./executor.js";
 import { checkResultSize } from "./result-limit.js";
+import { endCall, startCall, type CallStats } from "./telemetry.js";
 import { ToolError } from "./tool-error.js";
 
 /**
@@ -35,8 +38,9 @@ export interface ConversationExecutor {
    * store, the arguments resolved with them, the RPC called, the response's
    * new UUIDs registered in the store, and the response returned
    * aliasified. Every failure is a {@link ToolError}: besides the
-   * executor's own, `conversation-expired`, `conversation-corrupt` and
-   * `store-unavailable`.
+   * executor's own, `conversation-expired`, `conversation-corrupt`,
+   * `conversation-full` (the store's `maxAliases` reached; nothing sent)
+   * and `store-unavailable`.
    */
   execute(
     handle: string,
@@ -52,8 +56,8 @@ export interface ConversationExecutor {
 
 /**
  * Create a store-backed executor of the tools of executor (made by a
- * generated file's `createExecutor`, or the runtime's). Throws an Error for
- * an executor made otherwise.
+ * generated file's `createExecutor`, or the runtime's), observed by the
+ * executor's `telemetry`. Throws an Error for an executor made otherwise.
  */
 export function createConversationExecutor(
   executor: Executor,
@@ -114,7 +118,8 @@ export type ConversationCall =
  * a conversation is created before anything is sent, so a store that fails
  * is `store-unavailable` with the RPC not called; the call runs with empty
  * aliases, and when it fails the new conversation is deleted (best effort):
- * a failed first call leaves nothing in the store. Never throws.
+ * a failed first call leaves nothing in the store. Never throws. Observed
+ * by the executor's `telemetry`, from the load to the registration.
  * @internal
  */
 export async function executeInConversation(
@@ -126,6 +131,44 @@ export async function executeInConversation(
   argsJson: string,
   options: ExecuteOptions,
 ): Promise<ConversationCall> {
+  const telemetry = core.config.telemetry;
+  const call = (stats?: CallStats) =>
+    callInConversation(
+      core,
+      store,
+      fresh,
+      handle,
+      toolName,
+      argsJson,
+      options,
+      stats,
+    );
+  if (telemetry === undefined) {
+    return call();
+  }
+  const stats = startCall(
+    telemetry,
+    toolName,
+    core.method(toolName),
+    options.traceContext,
+  );
+  const out = await stats.call.run(() => call(stats));
+  const size = out.handle === undefined ? undefined : out.aliases.aliasCount();
+  endCall(stats, out.error, size);
+  return out;
+}
+
+/** {@link executeInConversation}, recording in stats when given. */
+async function callInConversation(
+  core: ExecutorCore,
+  store: ConversationStore,
+  fresh: () => AliasManager,
+  handle: string | undefined,
+  toolName: string,
+  argsJson: string,
+  options: ExecuteOptions,
+  stats: CallStats | undefined,
+): Promise<ConversationCall> {
   let aliases = fresh();
   let created: string | undefined;
   try {
@@ -134,6 +177,10 @@ export async function executeInConversation(
       const h = handle;
       loaded = await storeCall(() => store.load(h));
       aliases = restored(fresh, h, loaded.state);
+      const held = aliases.aliasCount();
+      if (held >= (store.maxAliases ?? defaultMaxAliases)) {
+        throw conversationFull(h, held);
+      }
     } else {
       created = await storeCall(() => store.create());
       handle = created;
@@ -154,7 +201,11 @@ export async function executeInConversation(
           }
         }
       },
+      stats,
     );
+    if (stats !== undefined) {
+      stats.registered = pairs.length;
+    }
     if (pairs.length > 0) {
       const { epoch } = loaded ?? (await storeCall(() => store.load(h)));
       const state = await storeCall(() => store.register(h, epoch, pairs));

@@ -43,6 +43,14 @@ export interface ConversationStore {
   ): Promise<string>;
   /** End the conversation; an unknown handle is not an error. */
   delete(handle: string): Promise<void>;
+  /**
+   * The most aliases a conversation may hold before a call: a call in a
+   * conversation holding this many or more is refused before anything is
+   * sent (`conversation-full`). A call let through registers all its
+   * result's ids, so a conversation may end above it by one result's new
+   * ids. {@link defaultMaxAliases} when absent.
+   */
+  readonly maxAliases?: number | undefined;
 }
 
 /** Options of {@link createMemoryConversationStore}. */
@@ -54,10 +62,22 @@ export interface MemoryConversationStoreOptions {
   readonly idleTtlMs?: number | undefined;
   /** The clock, in milliseconds (for tests); `Date.now` by default. */
   readonly now?: (() => number) | undefined;
+  /**
+   * The most aliases a conversation may hold before a call
+   * ({@link ConversationStore.maxAliases}); {@link defaultMaxAliases} by
+   * default.
+   */
+  readonly maxAliases?: number | undefined;
 }
 
 /** The default idle TTL of a conversation: 30 minutes. */
 export const defaultIdleTtlMs = 30 * 60 * 1000;
+
+/**
+ * The default limit of aliases per conversation: 1,000 (about 190 KB of
+ * Redis memory a conversation, docs/store.md).
+ */
+export const defaultMaxAliases = 1000;
 
 /**
  * A new conversation handle: 128 random bits, base64url without padding
@@ -83,6 +103,17 @@ export function checkIdleTtl(ttl: number | undefined): number {
   return t;
 }
 
+/** Check a maxAliases option; the default when absent. */
+export function checkMaxAliases(max: number | undefined): number {
+  const n = max ?? defaultMaxAliases;
+  if (!(n > 0) || !Number.isSafeInteger(n)) {
+    throw new Error(
+      `maxAliases must be a positive whole number, got ${String(max)}`,
+    );
+  }
+  return n;
+}
+
 /** An empty alias table: the store only numbers, it never resolves. */
 const bareAliases = {
   knownAliasPrefixes: [],
@@ -97,6 +128,7 @@ export function createMemoryConversationStore(
   options: MemoryConversationStoreOptions = {},
 ): ConversationStore {
   const ttl = checkIdleTtl(options.idleTtlMs);
+  const maxAliases = checkMaxAliases(options.maxAliases);
   const now = options.now ?? Date.now;
   const entries = new Map<
     string,
@@ -122,6 +154,7 @@ export function createMemoryConversationStore(
     return e;
   };
   return {
+    maxAliases,
     create(keySuffix = "") {
       let handle = mintConversationHandle() + keySuffix;
       while (entries.has(handle)) {

@@ -18,6 +18,7 @@ export { isAliasName } from "./alias-names.js";
 export {
   conversationCorrupt,
   conversationExpired,
+  conversationFull,
   storeUnavailable,
 } from "./conversation-errors.js";
 export {
@@ -27,6 +28,7 @@ export {
 export {
   createMemoryConversationStore,
   defaultIdleTtlMs,
+  defaultMaxAliases,
   mintConversationEpoch,
   mintConversationHandle,
   type ConversationStore,

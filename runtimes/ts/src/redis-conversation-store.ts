@@ -6,6 +6,7 @@ import {
 } from "./conversation-errors.js";
 import {
   checkIdleTtl,
+  checkMaxAliases,
   mintConversationEpoch,
   mintConversationHandle,
   type ConversationStore,
@@ -19,6 +20,12 @@ import {
 } from "./gen/redis-scripts.js";
 import { ToolError } from "./tool-error.js";
 
+/** The command options the store passes to a client's `sendCommand`. */
+export interface RedisCommandOptions {
+  /** Aborted when the store's operation ran out of time. */
+  readonly abortSignal?: AbortSignal;
+}
+
 /**
  * What the Redis store needs of a client: node-redis's `sendCommand` (a
  * `createClient()` of the `redis` package, connected). Its replies are
@@ -26,7 +33,25 @@ import { ToolError } from "./tool-error.js";
  */
 export interface RedisCommandClient {
   /** Send one command; rejects with the server's error reply. */
-  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+  sendCommand(args: string[], options?: RedisCommandOptions): Promise<unknown>;
+}
+
+/**
+ * What the Redis store needs of a Redis Cluster client: node-redis's
+ * (a `createCluster()` of the `redis` package, connected), told apart from
+ * a {@link RedisCommandClient} by its `masters`. It routes each command by
+ * its first key: every key of a conversation is in one slot.
+ */
+export interface RedisClusterCommandClient {
+  /** Send one command to the node holding firstKey. */
+  sendCommand(
+    firstKey: string | undefined,
+    isReadonly: boolean | undefined,
+    args: string[],
+    options?: RedisCommandOptions,
+  ): Promise<unknown>;
+  /** The cluster's primaries (only read to tell a cluster client). */
+  readonly masters: readonly unknown[];
 }
 
 /**
@@ -39,11 +64,14 @@ const createTries = 8;
 /** Options of {@link createRedisConversationStore}. */
 export interface RedisConversationStoreOptions {
   /**
-   * A connected node-redis client. Create it with `disableOfflineQueue:
-   * true` so that calls fail at once while Redis is unreachable, instead of
-   * waiting for `timeoutMs`.
+   * A connected node-redis client (`createClient`) or cluster client
+   * (`createCluster`), with an `"error"` listener: without one, a dropped
+   * connection would crash the process, so the store refuses such a
+   * client. Create it with `disableOfflineQueue: true` so that calls fail
+   * at once while Redis is unreachable, instead of waiting for
+   * `timeoutMs`.
    */
-  readonly client: RedisCommandClient;
+  readonly client: RedisCommandClient | RedisClusterCommandClient;
   /** The prefix of the store's keys; `"ai-tools:"` by default. */
   readonly keyPrefix?: string | undefined;
   /**
@@ -51,9 +79,23 @@ export interface RedisConversationStoreOptions {
    * register renews it. 30 minutes by default.
    */
   readonly idleTtlMs?: number | undefined;
-  /** How long one command may take, in milliseconds; 5 s by default. */
+  /**
+   * How long one store operation (create, load, register, delete; the
+   * EVALSHA and the EVAL after a NOSCRIPT together) may take, in
+   * milliseconds, enforced by the store whatever the client's settings:
+   * past it, the call fails `store-unavailable` ("redis did not answer
+   * within <ms> ms") and the late reply is dropped. 5 s by default.
+   */
   readonly timeoutMs?: number | undefined;
+  /**
+   * The most aliases a conversation may hold before a call
+   * (`ConversationStore.maxAliases`); 1,000 by default.
+   */
+  readonly maxAliases?: number | undefined;
 }
+
+/** The default of {@link RedisConversationStoreOptions.timeoutMs}: 5 s. */
+export const defaultRedisTimeoutMs = 5000;
 
 interface Script {
   readonly text: string;
@@ -82,36 +124,47 @@ export function createRedisConversationStore(
   options: RedisConversationStoreOptions,
 ): ConversationStore {
   const { client } = options;
+  checkErrorListener(client);
   const prefix = options.keyPrefix ?? "ai-tools:";
   const ttl = String(checkIdleTtl(options.idleTtlMs));
-  const timeout = options.timeoutMs ?? 5000;
+  const maxAliases = checkMaxAliases(options.maxAliases);
+  const timeout = options.timeoutMs ?? defaultRedisTimeoutMs;
   if (!(timeout > 0)) {
     throw new Error(
       `timeoutMs must be positive, got ${String(options.timeoutMs)}`,
     );
   }
   const key = (handle: string) => `${prefix}conv:{${handle}}`;
-  const send = (args: string[]) => client.sendCommand(args, { timeout });
-  /** EVALSHA, then EVAL when Redis does not have the script (NOSCRIPT). */
-  const run = async (
-    s: Script,
+  const send = commandSender(client);
+  /**
+   * One store operation on the conversation of handle, within the
+   * timeout; its failure as the ToolError of docs/store.md.
+   */
+  const operation = async <T>(
     handle: string,
-    args: string[],
-  ): Promise<unknown> => {
+    op: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> => {
     try {
-      try {
-        return await send(["EVALSHA", s.sha, "1", key(handle), ...args]);
-      } catch (e) {
-        if (!replyStarts(e, "NOSCRIPT")) {
-          throw e;
-        }
-        return await send(["EVAL", s.text, "1", key(handle), ...args]);
-      }
+      return await withinTimeout(timeout, op);
     } catch (e) {
       throw storeError(e, handle);
     }
   };
+  /** EVALSHA, then EVAL when Redis does not have the script (NOSCRIPT). */
+  const run = (s: Script, handle: string, args: string[]): Promise<unknown> =>
+    operation(handle, async (signal) => {
+      const k = key(handle);
+      try {
+        return await send(k, ["EVALSHA", s.sha, "1", k, ...args], signal);
+      } catch (e) {
+        if (!replyStarts(e, "NOSCRIPT") || signal.aborted) {
+          throw e;
+        }
+        return await send(k, ["EVAL", s.text, "1", k, ...args], signal);
+      }
+    });
   return {
+    maxAliases,
     async create(keySuffix = "") {
       for (let i = 0; i < createTries; i++) {
         const handle = mintConversationHandle() + keySuffix;
@@ -143,13 +196,70 @@ export function createRedisConversationStore(
       return conversationOf(fields, handle).state;
     },
     async delete(handle) {
-      try {
-        await send(["DEL", key(handle)]);
-      } catch (e) {
-        throw storeError(e, handle);
-      }
+      const k = key(handle);
+      await operation(handle, (signal) => send(k, ["DEL", k], signal));
     },
   };
+}
+
+/**
+ * Refuse a client that emits `"error"` with no listener: node-redis emits
+ * one when a connection drops, and an EventEmitter throws an unheard one,
+ * which crashes the process.
+ */
+function checkErrorListener(client: object): void {
+  const events = client as { listenerCount?: unknown };
+  if (
+    typeof events.listenerCount === "function" &&
+    (events.listenerCount as (event: string) => number).call(
+      client,
+      "error",
+    ) === 0
+  ) {
+    throw new Error(
+      `the redis client has no "error" listener: a dropped connection would crash the process; add client.on("error", …) before creating the store`,
+    );
+  }
+}
+
+/** Send one command on the conversation key k, through either client. */
+function commandSender(
+  client: RedisCommandClient | RedisClusterCommandClient,
+): (k: string, args: string[], signal: AbortSignal) => Promise<unknown> {
+  if ("masters" in client) {
+    return (k, args, signal) =>
+      client.sendCommand(k, false, args, { abortSignal: signal });
+  }
+  return (_k, args, signal) =>
+    client.sendCommand(args, { abortSignal: signal });
+}
+
+/**
+ * Run op, failing with "redis did not answer within <ms> ms" when it has
+ * not settled after ms: node-redis's own command timeout stops once a
+ * command is written, so a hung server would hold the call until the
+ * client gives up. The signal aborts what op has not sent yet; a late
+ * reply is dropped.
+ */
+async function withinTimeout<T>(
+  ms: number,
+  op: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const abort = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new Error(`redis did not answer within ${ms} ms`));
+    }, ms);
+  });
+  const work = op(abort.signal);
+  work.catch(() => {}); // settled after the timeout: nobody listens
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Whether e is an error reply of Redis starting with word. */

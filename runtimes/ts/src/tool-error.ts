@@ -26,6 +26,8 @@ import { violationLines, type Violation } from "./violations.js";
  * - `conversation-expired`: the conversation store holds no conversation
  *   under the handle, or one of another epoch (`NotFound`);
  * - `conversation-corrupt`: the stored state cannot be read (`DataLoss`);
+ * - `conversation-full`: the conversation holds its store's `maxAliases`
+ *   aliases or more (`ResourceExhausted`); nothing was sent;
  * - `store-unavailable`: the conversation store cannot be reached, timed
  *   out or failed (`Unavailable`);
  * - `not-approved`: a tool that needs an approval was not approved, or no
@@ -44,6 +46,7 @@ export type ToolErrorReason =
   | "invalid-response"
   | "conversation-expired"
   | "conversation-corrupt"
+  | "conversation-full"
   | "store-unavailable"
   | "not-approved"
   | "too-many-calls";
@@ -86,8 +89,9 @@ export class ToolError extends Error {
    * `unknown-tool`; `ResourceExhausted` for `result-too-large`;
    * `ResourceExhausted` or `Internal` for `invalid-response`; `NotFound`,
    * `DataLoss` and `Unavailable` for `conversation-expired`,
-   * `conversation-corrupt` and `store-unavailable`; `PermissionDenied`
-   * for `not-approved`; `ResourceExhausted` for `too-many-calls`.
+   * `conversation-corrupt` and `store-unavailable`; `ResourceExhausted`
+   * for `conversation-full`; `PermissionDenied` for `not-approved`;
+   * `ResourceExhausted` for `too-many-calls`.
    */
   readonly code: Code;
 

@@ -17,6 +17,7 @@ import {
 } from "./support/aitest-server.js";
 import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
 import {
+  capContract,
   executorContract,
   storeContract,
   toolErrorOf,
@@ -40,6 +41,10 @@ const executor = (): Executor =>
 
 describe("createMemoryConversationStore", () => {
   storeContract(() => createMemoryConversationStore());
+  capContract(
+    () => server,
+    (maxAliases) => createMemoryConversationStore({ maxAliases }),
+  );
 
   it("forgets a conversation idle for the TTL; load and register renew it", async () => {
     let t = 0;

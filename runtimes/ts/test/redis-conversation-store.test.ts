@@ -30,6 +30,7 @@ import {
 } from "./support/aitest-server.js";
 import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
 import {
+  capContract,
   executorContract,
   storeContract,
   toolErrorOf,
@@ -218,6 +219,10 @@ describe("createConversationExecutor on Redis", () => {
   executorContract(
     () => server,
     () => newStore(),
+  );
+  capContract(
+    () => server,
+    (maxAliases) => newStore({ maxAliases }),
   );
 });
 

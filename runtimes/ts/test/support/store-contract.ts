@@ -8,6 +8,7 @@ import {
   createAliasManager,
   createConversationExecutor,
   createExecutor,
+  defaultMaxAliases,
   type ConversationExecutor,
   type ConversationStore,
 } from "../../src/index.js";
@@ -253,6 +254,90 @@ export function executorContract(
     expect(err.code).toBe(Code.NotFound);
     expect(err.message).toBe(
       `conversation "${h}" expired or unknown: start a new conversation`,
+    );
+    expect(server().calls.length).toBe(n);
+  });
+}
+
+/**
+ * The alias cap (docs/store.md): a call in a conversation holding the
+ * store's `maxAliases` aliases or more is refused, nothing sent; store(max)
+ * makes a store with that cap (the default when undefined).
+ */
+export function capContract(
+  server: () => AitestServer,
+  store: (maxAliases?: number) => ConversationStore,
+): void {
+  const newExecutor = (s: ConversationStore) =>
+    createConversationExecutor(
+      createExecutor(server().transport, {
+        methods: aitestMethods,
+        aliases: aitestAliases,
+      }),
+      s,
+    );
+  const create = (contacts: number) =>
+    `{"name":"cap","owner_id":"","note_count":0,"contact_count":${contacts}}`;
+
+  it("maxAliases: 1,000 by default; refuses one that is not a positive whole number", () => {
+    expect(defaultMaxAliases).toBe(1000);
+    expect(store().maxAliases).toBe(1000);
+    expect(store(3).maxAliases).toBe(3);
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => store(bad)).toThrow(
+        `maxAliases must be a positive whole number, got ${bad}`,
+      );
+    }
+  });
+
+  it("a conversation at its cap: conversation-full (ResourceExhausted), nothing sent; a call let through registers all its ids", async () => {
+    const s = store(2);
+    const e = newExecutor(s);
+    const h = await e.start();
+    await e.execute(h, "accounts_create", create(0)); // acct-1
+    // 1 alias < 2: let through; its result adds acct-2 and contact-1.
+    expect(
+      JSON.parse(await e.execute(h, "accounts_create", create(1))),
+    ).toMatchObject({ account: { id: "acct-2" } });
+    const before = (await s.load(h)).state;
+    const n = server().calls.length;
+    const err = await toolErrorOf(e.execute(h, "accounts_create", create(0)));
+    expect(err.reason).toBe("conversation-full");
+    expect(err.code).toBe(Code.ResourceExhausted);
+    expect(err.message).toBe(
+      `conversation "${h}" holds 3 aliases, its limit: start a new conversation (this call was not sent)`,
+    );
+    expect(server().calls.length).toBe(n);
+    expect((await s.load(h)).state).toBe(before);
+  });
+
+  it("a store without maxAliases gets the default: 999 aliases let through, 1,000 refused", async () => {
+    const s = store();
+    const bare: ConversationStore = {
+      create: (suffix) => s.create(suffix),
+      load: (h) => s.load(h),
+      register: (h, epoch, pairs) => s.register(h, epoch, pairs),
+      delete: (h) => s.delete(h),
+    };
+    const e = newExecutor(bare);
+    const h = await e.start();
+    const { epoch } = await s.load(h);
+    const hex = (i: number) => i.toString(16).padStart(12, "0");
+    await s.register(
+      h,
+      epoch,
+      Array.from(
+        { length: 999 },
+        (_, i) => ["user", `0c0f0000-0000-4000-8000-${hex(i)}`] as const,
+      ),
+    );
+    expect(
+      JSON.parse(await e.execute(h, "accounts_create", create(0))),
+    ).toMatchObject({ account: { id: "acct-1" } });
+    const n = server().calls.length;
+    const err = await toolErrorOf(e.execute(h, "accounts_create", create(0)));
+    expect(err.message).toBe(
+      `conversation "${h}" holds 1000 aliases, its limit: start a new conversation (this call was not sent)`,
     );
     expect(server().calls.length).toBe(n);
   });
