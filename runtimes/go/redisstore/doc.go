@@ -5,9 +5,18 @@
 // A *Store is a ConversationStore of every generated package: give it to
 // NewConversationExecutor, or to the MCP server with WithConversationStore.
 //
-//	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+//	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379", ContextTimeoutEnabled: true})
 //	store := redisstore.New(client, redisstore.Options{})
 //	executor := gentools.NewConversationExecutor(conn, store)
+//
+// Each operation gives up after Options.Timeout (5 s by default) with
+// "redis did not answer within <ms> ms", whatever the client's own
+// timeouts and retries; ContextTimeoutEnabled also frees the client's
+// connection at that deadline. A *redis.ClusterClient works as well (every
+// key of a conversation is one hash slot), and so do TLS (rediss:// URLs,
+// Options.TLSConfig) and ACL users (docs/production.md has the
+// least-privilege line). Options.MaxAliases caps the aliases of a
+// conversation (default 1,000).
 //
 // One hash per conversation, "<prefix>conv:{<handle>}", changed only by the
 // three Lua scripts of docs/store.md (create.lua, load.lua, register.lua in

@@ -41,6 +41,14 @@ const DefaultKeyPrefix = "ai-tools:"
 // DefaultTTL is how long an idle conversation lives without Options.TTL.
 const DefaultTTL = 30 * time.Minute
 
+// DefaultTimeout is how long a Store waits for Redis without
+// Options.Timeout.
+const DefaultTimeout = 5 * time.Second
+
+// DefaultMaxAliases is the most aliases a conversation holds without
+// Options.MaxAliases (the generated code's DefaultMaxAliases).
+const DefaultMaxAliases = 1000
+
 // ErrConversationExpired is the error of Load and Register for a handle
 // whose conversation is missing (unknown, expired, deleted, lost by Redis)
 // or was made again under another epoch. The generated code recognizes it
@@ -97,16 +105,32 @@ type Options struct {
 	// TTL is how long an idle conversation lives; each Load and Register
 	// renews it. DefaultTTL when zero or negative; at least a millisecond.
 	TTL time.Duration
+	// Timeout bounds each operation (Create, Load, Register, Delete, the
+	// EVALSHA->EVAL fallback included): the store returns at the deadline
+	// with "redis did not answer within <ms> ms" whatever the client's own
+	// settings. DefaultTimeout when zero; New panics on a negative one. Give
+	// the client ContextTimeoutEnabled: true so that its connection is also
+	// freed at the deadline (else it waits for its ReadTimeout).
+	Timeout time.Duration
+	// MaxAliases is the most aliases a conversation holds: a call in a
+	// conversation holding that many or more is refused with
+	// "conversation-full" before it is sent (docs/store.md, "Alias cap").
+	// DefaultMaxAliases when zero; New panics on a negative one.
+	MaxAliases int
 }
 
 // Store is a conversation store on Redis. It is safe for concurrent use.
 type Store struct {
-	client redis.UniversalClient
-	prefix string
-	ttl    string // milliseconds, as the scripts take it
+	client     redis.UniversalClient
+	prefix     string
+	ttl        string // milliseconds, as the scripts take it
+	timeout    time.Duration
+	maxAliases int
 }
 
-// New returns a store on client, which it never closes.
+// New returns a store on client (a *redis.Client, a *redis.ClusterClient,
+// any redis.UniversalClient), which it never closes. It panics on a
+// negative Options.Timeout or Options.MaxAliases.
 func New(client redis.UniversalClient, opts Options) *Store {
 	if opts.KeyPrefix == "" {
 		opts.KeyPrefix = DefaultKeyPrefix
@@ -114,9 +138,25 @@ func New(client redis.UniversalClient, opts Options) *Store {
 	if opts.TTL <= 0 {
 		opts.TTL = DefaultTTL
 	}
+	if opts.Timeout < 0 {
+		panic(fmt.Sprintf("redisstore: Options.Timeout must be positive (got %v); zero is DefaultTimeout", opts.Timeout))
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxAliases < 0 {
+		panic(fmt.Sprintf("redisstore: Options.MaxAliases must be positive (got %d); zero is DefaultMaxAliases", opts.MaxAliases))
+	}
+	if opts.MaxAliases == 0 {
+		opts.MaxAliases = DefaultMaxAliases
+	}
 	ms := max(opts.TTL.Milliseconds(), 1)
-	return &Store{client: client, prefix: opts.KeyPrefix, ttl: strconv.FormatInt(ms, 10)}
+	return &Store{client: client, prefix: opts.KeyPrefix, ttl: strconv.FormatInt(ms, 10), timeout: opts.Timeout, maxAliases: opts.MaxAliases}
 }
+
+// MaxAliases is the most aliases a conversation holds before its calls are
+// refused with "conversation-full"; the generated code reads it.
+func (s *Store) MaxAliases() int { return s.maxAliases }
 
 // Key returns the Redis key of a conversation: "<prefix>conv:{<handle>}",
 // the handle being the Redis Cluster hash tag.
@@ -135,6 +175,10 @@ func (s *Store) Create(ctx context.Context) (string, error) {
 // suffix, and returns that key: the MCP server binds a handle to its
 // caller so.
 func (s *Store) CreateWithSuffix(ctx context.Context, suffix string) (string, error) {
+	return within(ctx, s.timeout, func(ctx context.Context) (string, error) { return s.createWithSuffix(ctx, suffix) })
+}
+
+func (s *Store) createWithSuffix(ctx context.Context, suffix string) (string, error) {
 	for range createTries {
 		handle, err := randomText(base64.RawURLEncoding.EncodeToString)
 		if err != nil {
@@ -169,7 +213,9 @@ func (s *Store) create(ctx context.Context, handle, epoch string) (bool, error) 
 // Load returns the conversation's epoch and its state (docs/runtime.md,
 // "Export and restore"), and renews its idle TTL.
 func (s *Store) Load(ctx context.Context, handle string) (epoch, state string, err error) {
-	reply, err := loadScript.Run(ctx, s.client, []string{s.Key(handle)}, s.ttl).Result()
+	reply, err := within(ctx, s.timeout, func(ctx context.Context) (any, error) {
+		return loadScript.Run(ctx, s.client, []string{s.Key(handle)}, s.ttl).Result()
+	})
 	if errors.Is(err, redis.Nil) {
 		return "", "", ErrConversationExpired
 	}
@@ -188,7 +234,9 @@ func (s *Store) Register(ctx context.Context, handle, epoch string, pairs [][2]s
 	for _, p := range pairs {
 		args = append(args, p[0], p[1])
 	}
-	reply, err := registerScript.Run(ctx, s.client, []string{s.Key(handle)}, args...).Result()
+	reply, err := within(ctx, s.timeout, func(ctx context.Context) (any, error) {
+		return registerScript.Run(ctx, s.client, []string{s.Key(handle)}, args...).Result()
+	})
 	if err != nil {
 		return "", failure(err)
 	}
@@ -198,7 +246,10 @@ func (s *Store) Register(ctx context.Context, handle, epoch string, pairs [][2]s
 
 // Delete ends the conversation; an unknown handle is not an error.
 func (s *Store) Delete(ctx context.Context, handle string) error {
-	return s.client.Del(ctx, s.Key(handle)).Err()
+	_, err := within(ctx, s.timeout, func(ctx context.Context) (int64, error) {
+		return s.client.Del(ctx, s.Key(handle)).Result()
+	})
+	return err
 }
 
 // integer is a field value written into the state as a JSON number; any

@@ -6,6 +6,7 @@ package redistest
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"os"
 	"os/exec"
@@ -20,26 +21,62 @@ import (
 type Server struct {
 	// Addr is host:port; it stays the same across restarts.
 	Addr string
-	t    testing.TB
-	cmd  *exec.Cmd
-	done chan struct{}
+	// TLS is the client configuration of a server started with
+	// Config.TLS (its CA, ServerName 127.0.0.1), nil otherwise; CAFile is
+	// that CA in PEM.
+	TLS    *tls.Config
+	CAFile string
+	t      testing.TB
+	cmd    *exec.Cmd
+	done   chan struct{}
+	args   []string // added to the command line
+}
+
+// Config configures StartWith.
+type Config struct {
+	// TLS serves TLS only (no plain port), with a certificate for
+	// 127.0.0.1 and localhost from a CA made for the test.
+	TLS bool
+	// Args are added to redis-server's command line.
+	Args []string
 }
 
 // Start runs redis-server on a free port of 127.0.0.1 ($REDIS_SERVER, else
 // redis-server on PATH) and waits until it answers PING.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	return StartWith(t, Config{})
+}
+
+// StartWith runs redis-server as Start does, configured by cfg.
+func StartWith(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	s := &Server{Addr: freeAddr(t), t: t, args: cfg.Args}
+	if cfg.TLS {
+		s.TLS, s.CAFile, s.args = makeTLS(t, s.args)
 	}
-	addr := lis.Addr().String()
-	lis.Close()
-	s := &Server{Addr: addr, t: t}
 	s.start()
 	t.Cleanup(func() { s.stop(syscall.SIGTERM) })
 	return s
 }
+
+// freeAddr is a free port of 127.0.0.1.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	return lis.Addr().String()
+}
+
+// Pause stops the process (SIGSTOP): the kernel still accepts connections
+// and commands, nothing answers: a hung Redis. Resume continues it.
+func (s *Server) Pause() { _ = s.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// Resume continues a paused server (SIGCONT).
+func (s *Server) Resume() { _ = s.cmd.Process.Signal(syscall.SIGCONT) }
 
 // Kill ends the server with SIGKILL: everything it held is lost.
 func (s *Server) Kill() {
@@ -60,6 +97,9 @@ func (s *Server) Client(opts *redis.Options) *redis.Client {
 		o = *opts
 	}
 	o.Addr = s.Addr
+	if o.TLSConfig == nil && s.TLS != nil {
+		o.TLSConfig = s.TLS.Clone()
+	}
 	c := redis.NewClient(&o)
 	s.t.Cleanup(func() { c.Close() })
 	return c
@@ -77,14 +117,19 @@ func (s *Server) start() {
 	}
 	host, port, _ := net.SplitHostPort(s.Addr)
 	dir := s.t.TempDir()
-	s.cmd = exec.Command(path, "--port", port, "--bind", host, "--save", "", "--appendonly", "no", "--dir", dir)
+	args := []string{"--port", port, "--bind", host, "--save", "", "--appendonly", "no", "--dir", dir}
+	if s.TLS != nil {
+		args[1] = "0"
+		args = append(args, "--tls-port", port)
+	}
+	s.cmd = exec.Command(path, append(args, s.args...)...)
 	s.cmd.Stdout, s.cmd.Stderr = nil, os.Stderr
 	if err := s.cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
 	s.done = make(chan struct{})
 	go func(cmd *exec.Cmd, done chan struct{}) { _ = cmd.Wait(); close(done) }(s.cmd, s.done)
-	c := redis.NewClient(&redis.Options{Addr: s.Addr, MaxRetries: -1})
+	c := redis.NewClient(&redis.Options{Addr: s.Addr, MaxRetries: -1, TLSConfig: s.TLS})
 	defer c.Close()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -110,6 +155,7 @@ func (s *Server) stop(sig syscall.Signal) {
 	if s.cmd == nil {
 		return
 	}
+	_ = s.cmd.Process.Signal(syscall.SIGCONT) // a paused server ends too
 	_ = s.cmd.Process.Signal(sig)
 	select {
 	case <-s.done:
