@@ -5,7 +5,21 @@ export {
   type OneofGroup,
   type SchemaValueOptions,
 } from "./schema-values.js";
-export { freePort, startRedis, type RedisServer } from "./redis-server.js";
+export {
+  freePort,
+  redisVersion,
+  startRedis,
+  storeAclRules,
+  type RedisOptions,
+  type RedisServer,
+} from "./redis-server.js";
+export {
+  startRedisCluster,
+  type RedisCluster,
+  type RedisClusterNode,
+  type Shard,
+} from "./redis-cluster.js";
+export { createTestCertificates, type TestCertificates } from "./redis-tls.js";
 export {
   spawnStoreWorker,
   type StoreWorker,

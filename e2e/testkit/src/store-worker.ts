@@ -41,13 +41,35 @@ export interface StoreWorkerOptions {
   readonly args?: readonly string[];
   /** The gRPC test server, host:port. */
   readonly grpc: string;
-  /** The Redis server, a redis:// URL. */
+  /** The Redis server, a redis:// or rediss:// URL (`user:password@` for an ACL user). */
   readonly redisUrl: string;
+  /** The CA certificate (PEM) to trust for rediss:// (`--redis-ca`). */
+  readonly redisCa?: string;
+  /** redisUrl is a seed node of a Redis Cluster (`--redis-cluster`). */
+  readonly cluster?: boolean;
+  /** The store's timeout in ms (`--store-timeout`; the worker's default 5000). */
+  readonly storeTimeoutMs?: number;
+  /** The store's alias cap per conversation (`--max-aliases`). */
+  readonly maxAliases?: number;
   /** How many requests the worker runs at once. */
   readonly parallel: number;
   /** Names the worker in errors, e.g. "go worker". */
   readonly label: string;
   readonly env?: NodeJS.ProcessEnv;
+}
+
+/** The flags of the store's options that are set (contract D of issue 34). */
+function storeFlags(options: StoreWorkerOptions): string[] {
+  return [
+    ...(options.redisCa !== undefined ? ["--redis-ca", options.redisCa] : []),
+    ...(options.cluster === true ? ["--redis-cluster"] : []),
+    ...(options.storeTimeoutMs !== undefined
+      ? ["--store-timeout", String(options.storeTimeoutMs)]
+      : []),
+    ...(options.maxAliases !== undefined
+      ? ["--max-aliases", String(options.maxAliases)]
+      : []),
+  ];
 }
 
 /**
@@ -66,6 +88,7 @@ export function spawnStoreWorker(options: StoreWorkerOptions): StoreWorker {
       options.redisUrl,
       "--parallel",
       String(options.parallel),
+      ...storeFlags(options),
     ],
     { stdio: ["pipe", "pipe", "inherit"], env: options.env ?? process.env },
   );
