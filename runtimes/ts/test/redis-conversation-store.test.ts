@@ -10,11 +10,7 @@ import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createConversationExecutor,
-  createExecutor,
-  type ConversationStore,
-} from "../src/index.js";
+import type { ConversationStore } from "../src/index.js";
 import {
   createRedisConversationStore,
   type RedisConversationStoreOptions,
@@ -28,8 +24,8 @@ import {
   startAitestServer,
   type AitestServer,
 } from "./support/aitest-server.js";
-import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
 import {
+  aitestConversationExecutor,
   capContract,
   executorContract,
   storeContract,
@@ -72,13 +68,7 @@ const newStore = (
 ): ConversationStore => createRedisConversationStore({ client, ...options });
 
 const conversationExecutor = (store: ConversationStore) =>
-  createConversationExecutor(
-    createExecutor(server.transport, {
-      methods: aitestMethods,
-      aliases: aitestAliases,
-    }),
-    store,
-  );
+  aitestConversationExecutor(server, store);
 
 /** HGETALL of key as an object. */
 async function hash(key: string): Promise<Record<string, string>> {

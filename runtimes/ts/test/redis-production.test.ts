@@ -9,11 +9,7 @@ import { Code } from "@connectrpc/connect";
 import { readFileSync } from "node:fs";
 import { createClient, createCluster } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createConversationExecutor,
-  createExecutor,
-  type ConversationStore,
-} from "../src/index.js";
+import type { ConversationStore } from "../src/index.js";
 import {
   createRedisConversationStore,
   type RedisConversationStoreOptions,
@@ -22,8 +18,8 @@ import {
   startAitestServer,
   type AitestServer,
 } from "./support/aitest-server.js";
-import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
 import {
+  aitestConversationExecutor,
   executorContract,
   storeContract,
   toolErrorOf,
@@ -55,13 +51,7 @@ async function connected(url: string, caPath?: string, heard: Error[] = []) {
 }
 
 const conversationExecutor = (store: ConversationStore) =>
-  createConversationExecutor(
-    createExecutor(server.transport, {
-      methods: aitestMethods,
-      aliases: aitestAliases,
-    }),
-    store,
-  );
+  aitestConversationExecutor(server, store);
 
 const create = (name: string) =>
   `{"name":"${name}","owner_id":"","note_count":0,"contact_count":0}`;

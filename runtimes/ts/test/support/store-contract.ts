@@ -29,6 +29,20 @@ export async function toolErrorOf(p: Promise<unknown>): Promise<ToolError> {
 
 const empty = `{"aliases":{},"counters":{},"version":1}`;
 
+/** A store-backed executor of the test API's tools on server. */
+export function aitestConversationExecutor(
+  server: AitestServer,
+  store: ConversationStore,
+): ConversationExecutor {
+  return createConversationExecutor(
+    createExecutor(server.transport, {
+      methods: aitestMethods,
+      aliases: aitestAliases,
+    }),
+    store,
+  );
+}
+
 /** The interface's behaviour; store() is called in each test. */
 export function storeContract(store: () => ConversationStore): void {
   it("creates a conversation: a 22-character handle, a 32-hex epoch, no aliases", async () => {
@@ -115,14 +129,8 @@ export function executorContract(
   server: () => AitestServer,
   store: () => ConversationStore,
 ): void {
-  const newExecutor = (s: ConversationStore): ConversationExecutor =>
-    createConversationExecutor(
-      createExecutor(server().transport, {
-        methods: aitestMethods,
-        aliases: aitestAliases,
-      }),
-      s,
-    );
+  const newExecutor = (s: ConversationStore) =>
+    aitestConversationExecutor(server(), s);
 
   it("continues a conversation in another executor sharing the store", async () => {
     const s = store();
@@ -269,13 +277,7 @@ export function capContract(
   store: (maxAliases?: number) => ConversationStore,
 ): void {
   const newExecutor = (s: ConversationStore) =>
-    createConversationExecutor(
-      createExecutor(server().transport, {
-        methods: aitestMethods,
-        aliases: aitestAliases,
-      }),
-      s,
-    );
+    aitestConversationExecutor(server(), s);
   const create = (contacts: number) =>
     `{"name":"cap","owner_id":"","note_count":0,"contact_count":${contacts}}`;
 
