@@ -5,8 +5,13 @@
 // conversation started by one language's worker goes on in another's.
 //
 //	linkhub-worker --grpc 127.0.0.1:8080 --redis 127.0.0.1:6379 [--key-prefix ai-tools:] [--ttl 30m] [--parallel 1]
+//	    [--redis-ca ca.crt] [--redis-cluster] [--store-timeout 5000] [--max-aliases 1000]
 //
-// (--redis also takes a URL, redis://127.0.0.1:6379/0.)
+// --redis also takes a URL, redis://user:password@127.0.0.1:6379/0, or
+// rediss:// for TLS, checked against --redis-ca (PEM) when given; with
+// --redis-cluster it is a seed node of a Redis Cluster. --store-timeout is
+// the store's timeout in ms (Options.Timeout), --max-aliases its cap of
+// aliases per conversation (Options.MaxAliases; 0: the store's default).
 // It reads one JSON request per line from stdin and writes one JSON line
 // per request to stdout, each with the request's "id" (any JSON value):
 //
@@ -27,6 +32,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -75,33 +82,73 @@ func main() {
 	keyPrefix := flag.String("key-prefix", redisstore.DefaultKeyPrefix, "the prefix of every Redis key")
 	ttl := flag.Duration("ttl", redisstore.DefaultTTL, "how long an idle conversation lives")
 	parallel := flag.Int("parallel", 1, "how many requests run at once")
+	caFile := flag.String("redis-ca", "", "the CA (PEM) of a TLS Redis (rediss://)")
+	cluster := flag.Bool("redis-cluster", false, "--redis is a seed node of a Redis Cluster")
+	timeoutMs := flag.Int("store-timeout", int(redisstore.DefaultTimeout/time.Millisecond), "the store's timeout of each operation, in ms")
+	maxAliases := flag.Int("max-aliases", 0, "the most aliases of a conversation (0: the store's default)")
 	flag.Parse()
-	if *grpcAddr == "" || *redisAddr == "" || *parallel < 1 || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: linkhub-worker --grpc host:port --redis host:port [--key-prefix p] [--ttl 30m] [--parallel n] < requests.jsonl")
+	if *grpcAddr == "" || *redisAddr == "" || *parallel < 1 || *timeoutMs < 1 || *maxAliases < 0 || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: linkhub-worker --grpc host:port --redis host:port|redis[s]://… [--redis-ca ca.crt] [--redis-cluster] [--store-timeout ms] [--max-aliases n] [--key-prefix p] [--ttl 30m] [--parallel n] < requests.jsonl")
 		os.Exit(2)
 	}
-	if err := run(*grpcAddr, *redisAddr, *keyPrefix, *ttl, *parallel); err != nil {
+	client, err := redisClient(*redisAddr, *caFile, *cluster)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "linkhub-worker:", err)
+		os.Exit(1)
+	}
+	defer client.Close()
+	store := redisstore.New(client, redisstore.Options{KeyPrefix: *keyPrefix, TTL: *ttl, Timeout: time.Duration(*timeoutMs) * time.Millisecond, MaxAliases: *maxAliases})
+	if err := run(*grpcAddr, store, *parallel); err != nil {
 		fmt.Fprintln(os.Stderr, "linkhub-worker:", err)
 		os.Exit(1)
 	}
 }
 
-func run(grpcAddr, redisAddr, keyPrefix string, ttl time.Duration, parallel int) error {
+// redisClient is the client of addr (host:port or a redis:// or rediss://
+// URL with user:password@): a cluster client when cluster, TLS checked
+// against the CA in caFile when given, context deadlines honoured on the
+// socket (ContextTimeoutEnabled).
+func redisClient(addr, caFile string, cluster bool) (redis.UniversalClient, error) {
+	opts := &redis.Options{Addr: addr}
+	if strings.Contains(addr, "://") {
+		var err error
+		if opts, err = redis.ParseURL(addr); err != nil {
+			return nil, err
+		}
+	}
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return nil, err
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--redis-ca %q holds no PEM certificate", caFile)
+		}
+		if opts.TLSConfig == nil {
+			host, _, _ := strings.Cut(opts.Addr, ":")
+			opts.TLSConfig = &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12}
+		}
+		opts.TLSConfig.RootCAs = pool
+	}
+	dial, io := time.Second, 2*time.Second
+	if cluster {
+		return redis.NewClusterClient(&redis.ClusterOptions{
+			Addrs: []string{opts.Addr}, Username: opts.Username, Password: opts.Password, TLSConfig: opts.TLSConfig,
+			DialTimeout: dial, ReadTimeout: io, WriteTimeout: io, ContextTimeoutEnabled: true,
+		}), nil
+	}
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.ContextTimeoutEnabled = dial, io, io, true
+	return redis.NewClient(opts), nil
+}
+
+func run(grpcAddr string, store *redisstore.Store, parallel int) error {
 	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	opts := &redis.Options{Addr: redisAddr}
-	if strings.Contains(redisAddr, "://") {
-		if opts, err = redis.ParseURL(redisAddr); err != nil {
-			return err
-		}
-	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.MaxRetries = time.Second, 2*time.Second, 2*time.Second, -1
-	client := redis.NewClient(opts)
-	defer client.Close()
-	executor := gentools.NewConversationExecutor(conn, redisstore.New(client, redisstore.Options{KeyPrefix: keyPrefix, TTL: ttl}))
+	executor := gentools.NewConversationExecutor(conn, store)
 
 	out := json.NewEncoder(os.Stdout)
 	var mu sync.Mutex // one answer per line
