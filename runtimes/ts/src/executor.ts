@@ -1,6 +1,7 @@
 import {
   fromJson,
   type DescMessage,
+  type DescMethod,
   type DescMethodServerStreaming,
   type DescMethodUnary,
   type JsonWriteOptions,
@@ -48,6 +49,15 @@ import {
   streamTooLarge,
   utf8Length,
 } from "./result-limit.js";
+import {
+  countAliases,
+  endCall,
+  sent,
+  startCall,
+  tracedHeaders,
+  type CallStats,
+  type Telemetry,
+} from "./telemetry.js";
 import { ToolError, callError } from "./tool-error.js";
 import { violationError } from "./violations.js";
 
@@ -116,6 +126,11 @@ export interface ExecutorConfig {
    * call is refused (reason `not-approved`), nothing sent.
    */
   readonly approve?: ApproveHook | undefined;
+  /**
+   * Observes every call (a span and metrics with
+   * `@protoc-gen-ai-tools/runtime/otel`); nothing is recorded without it.
+   */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** The deadline of a call when neither the tool nor the executor sets one. */
@@ -139,6 +154,8 @@ export interface CreateExecutorOptions {
   readonly timeoutMs?: number | undefined;
   /** See {@link ExecutorConfig.approve}. */
   readonly approve?: ApproveHook | undefined;
+  /** See {@link ExecutorConfig.telemetry}. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** Options of one {@link Executor.execute} call. */
@@ -169,6 +186,12 @@ export interface ExecuteOptions {
    * limits here).
    */
   readonly beforeSend?: ((tool: ToolMethod) => Promise<void>) | undefined;
+  /**
+   * The W3C trace context the call continues (`traceparent`, `tracestate`,
+   * `baggage`) for {@link ExecutorConfig.telemetry}: the MCP servers pass a
+   * `tools/call`'s `params._meta`.
+   */
+  readonly traceContext?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -239,7 +262,9 @@ export function createExecutor(
   const aliases = config.aliasManager ?? createAliasManager(config.aliases);
   const core: ExecutorCore = {
     config,
-    run: (toolName, argsJson, manager, options, onResponse) =>
+    method: (toolName) =>
+      typeof toolName === "string" ? tools.get(toolName)?.method : undefined,
+    run: (toolName, argsJson, manager, options, onResponse, stats) =>
       run(
         transport,
         tools,
@@ -249,31 +274,78 @@ export function createExecutor(
         manager,
         options,
         onResponse,
+        stats,
       ),
+  };
+  const execute = async (
+    toolName: string,
+    argsJson: string,
+    options: ExecuteOptions,
+    stats?: CallStats,
+  ) => {
+    try {
+      const out = await core.run(
+        toolName,
+        argsJson,
+        aliases,
+        options,
+        (t, json) => aliases.registerResponse(t, json),
+        stats,
+      );
+      return checkResultSize(aliases.aliasifyJson(out), maxResultBytes(config));
+    } catch (e) {
+      throw toolError(aliases, e);
+    }
   };
   return {
     aliases,
     canExecute: (toolName) =>
       typeof toolName === "string" && tools.has(toolName),
-    async execute(toolName, argsJson, options = {}) {
-      try {
-        const out = await core.run(
-          toolName,
-          argsJson,
-          aliases,
-          options,
-          (t, json) => aliases.registerResponse(t, json),
-        );
-        return checkResultSize(
-          aliases.aliasifyJson(out),
-          maxResultBytes(config),
-        );
-      } catch (e) {
-        throw toolError(aliases, e);
-      }
-    },
+    execute: (toolName, argsJson, options = {}) =>
+      config.telemetry === undefined
+        ? execute(toolName, argsJson, options)
+        : traceExecute(
+            config.telemetry,
+            core,
+            aliases,
+            toolName,
+            options,
+            (s) => execute(toolName, argsJson, options, s),
+          ),
     [executorCore]: core,
   } as Executor;
+}
+
+/**
+ * A call of {@link Executor.execute} with telemetry: its alias manager is
+ * the conversation.
+ */
+async function traceExecute(
+  telemetry: Telemetry,
+  core: ExecutorCore,
+  aliases: AliasManager,
+  toolName: string,
+  options: ExecuteOptions,
+  execute: (stats: CallStats) => Promise<string>,
+): Promise<string> {
+  const stats = startCall(
+    telemetry,
+    toolName,
+    core.method(toolName),
+    options.traceContext,
+  );
+  const before = aliases.aliasCount();
+  let error: unknown;
+  try {
+    return await stats.call.run(() => execute(stats));
+  } catch (e) {
+    error = e;
+    throw e;
+  } finally {
+    const after = aliases.aliasCount();
+    stats.registered = after - before;
+    endCall(stats, error, after);
+  }
 }
 
 /**
@@ -284,11 +356,15 @@ export function createExecutor(
 export interface ExecutorCore {
   /** The executor's configuration. */
   readonly config: ExecutorConfig;
+  /** The RPC of an auto-executed tool; undefined for another name. */
+  method(toolName: string): DescMethod | undefined;
   /**
    * Resolve the arguments with aliases, call the RPC and return the
    * response's JSON as shown (not yet aliasified); each response (each
    * message of a stream, in order) goes to onResponse in the runtime
-   * contract's JSON. Throws what failed, not yet a ToolError.
+   * contract's JSON. Throws what failed, not yet a ToolError. With stats,
+   * the aliases resolved and the RPC's status are recorded there and the
+   * call's trace context sent with the request.
    */
   run(
     toolName: string,
@@ -296,6 +372,7 @@ export interface ExecutorCore {
     aliases: AliasManager,
     options: ExecuteOptions,
     onResponse: (toolName: string, json: string) => void,
+    stats?: CallStats,
   ): Promise<string>;
 }
 
@@ -372,6 +449,7 @@ async function run(
   aliases: AliasManager,
   options: ExecuteOptions,
   onResponse: (toolName: string, json: string) => void,
+  stats: CallStats | undefined,
 ): Promise<string> {
   const entry = typeof toolName === "string" ? tools.get(toolName) : undefined;
   if (entry === undefined) {
@@ -383,7 +461,14 @@ async function run(
   }
   let request: Message;
   try {
-    request = decode(entry, aliases, argsJson, config, options.extraRoot);
+    request = decode(
+      entry,
+      aliases,
+      argsJson,
+      config,
+      options.extraRoot,
+      stats,
+    );
   } catch (e) {
     // Anything else is a bug, but reaches the caller as the one error type.
     throw e instanceof ToolError
@@ -397,14 +482,20 @@ async function run(
   }
   const resultJson = shownJson(config);
   const timeoutMs = deadlineMs(entry, config, options);
+  if (stats !== undefined) {
+    options = { ...options, headers: tracedHeaders(stats, options.headers) };
+  }
   if (entry.method.methodKind === "unary") {
-    const res = await transport.unary(
-      entry.method as DescMethodUnary,
-      options.signal,
-      timeoutMs,
-      options.headers,
-      request,
-      options.contextValues,
+    const res = await sent(
+      stats,
+      transport.unary(
+        entry.method as DescMethodUnary,
+        options.signal,
+        timeoutMs,
+        options.headers,
+        request,
+        options.contextValues,
+      ),
     );
     const [contract, shown] = encode(
       entry.method.output,
@@ -415,13 +506,16 @@ async function run(
     onResponse(entry.tool.name, contract);
     return shown;
   }
-  return await collect(
-    transport,
-    entry,
-    { resultJson, timeoutMs, max: maxResultBytes(config), aliases },
-    request,
-    options,
-    onResponse,
+  return await sent(
+    stats,
+    collect(
+      transport,
+      entry,
+      { resultJson, timeoutMs, max: maxResultBytes(config), aliases },
+      request,
+      options,
+      onResponse,
+    ),
   );
 }
 
@@ -487,6 +581,7 @@ function decode(
   argsJson: string,
   config: ExecutorConfig,
   extraRoot: ReadonlySet<string> | undefined,
+  stats: CallStats | undefined,
 ): Message {
   const { args, violation } = readArguments(argsJson);
   if (violation !== undefined) {
@@ -507,6 +602,9 @@ function decode(
     }
   }
   const tree = resolveAliases(aliases, checked);
+  if (stats !== undefined) {
+    stats.resolved = countAliases(aliases, args);
+  }
   const input = entry.method.input;
   fixTree(tree, input, entry.tool.strict);
   const json = toDecoderJson(tree, input);

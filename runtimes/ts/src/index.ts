@@ -59,6 +59,12 @@ export {
   type SessionRegistryOptions,
 } from "./session-registry.js";
 export type { ApprovalRequest, ApproveHook } from "./approval.js";
+export type {
+  Telemetry,
+  ToolCallOutcome,
+  ToolCallStart,
+  ToolCallTelemetry,
+} from "./telemetry.js";
 export {
   ToolError,
   type ToolErrorOptions,

@@ -114,6 +114,7 @@ describe("the package's entries without the optional peers", () => {
   it.each([
     ["/mcp", "@modelcontextprotocol/"],
     ["/vercel-ai", "ai"],
+    ["/otel", "@opentelemetry/api"],
   ])("%s needs its optional peer (%s)", (subpath, peer) => {
     const run = importIn(manifest.name + subpath);
     expect(run.status).not.toBe(0);
@@ -127,7 +128,7 @@ describe("the package's entries without the optional peers", () => {
       [
         "--input-type=module",
         "-e",
-        `for (const s of ["/mcp", "/redis", "/vercel-ai"]) await import(${JSON.stringify(manifest.name)} + s);`,
+        `for (const s of ["/mcp", "/redis", "/vercel-ai", "/otel"]) await import(${JSON.stringify(manifest.name)} + s);`,
       ],
       { cwd: packageDir, encoding: "utf8" },
     );

@@ -33,6 +33,7 @@ import {
   createMethodRegistry,
 } from "../method-registry.js";
 import { checkCallLimits } from "../result-limit.js";
+import type { Telemetry } from "../telemetry.js";
 import {
   errorResult,
   errorText,
@@ -121,6 +122,12 @@ export interface McpToolServerOptions extends CallPolicyOptions {
    */
   readonly requiredScopes?:
     Readonly<Record<string, readonly string[]>> | undefined;
+  /**
+   * Observes every call (a span and metrics with
+   * `@protoc-gen-ai-tools/runtime/otel`), continuing the trace context of a
+   * `tools/call`'s `_meta` (`traceparent`, `tracestate`, `baggage`).
+   */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** A group of tools served through one transport. */
@@ -433,6 +440,7 @@ async function callTool(
       headers: call.headers,
       subject: call.subject,
       beforeSend: (m) => call.beforeSend(m),
+      traceContext: ctx.mcpReq._meta,
     };
     if (scope.kind === "handle" && entry.conversations) {
       const result = await executeInConversation(
@@ -490,6 +498,7 @@ function executorConfig(
     maxResultBytes: options.maxResultBytes,
     timeoutMs: options.timeoutMs,
     registry,
+    telemetry: options.telemetry,
   };
 }
 

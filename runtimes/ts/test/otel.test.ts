@@ -1,0 +1,371 @@
+// createOpenTelemetry with the SDK's in-memory exporter and a metric reader:
+// spans and metrics of executor, conversation and MCP calls against the real
+// aitest gRPC server (over a socket), which records the trace context it
+// receives.
+import { Code } from "@connectrpc/connect";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import {
+  context,
+  metrics,
+  propagation,
+  trace,
+  SpanKind,
+  SpanStatusCode,
+  type Attributes,
+} from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import {
+  CompositePropagator,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from "@opentelemetry/core";
+import {
+  MeterProvider,
+  MetricReader,
+  type DataPoint,
+  type Histogram,
+} from "@opentelemetry/sdk-metrics";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createConversationExecutor,
+  createExecutor,
+  createMemoryConversationStore,
+  type Executor,
+  type Telemetry,
+} from "../src/index.js";
+import { createMcpToolServer, serveStdio } from "../src/mcp/index.js";
+import { createOpenTelemetry } from "../src/otel.js";
+import {
+  startAitestServer,
+  type AitestServer,
+} from "./support/aitest-server.js";
+import { aitestAliases, aitestMethods } from "./support/aitest-tools.js";
+import { callTool } from "./support/mcp-client.js";
+import { aitestMcpMethods } from "./support/mcp-tools.js";
+
+/** A reader collecting on demand. */
+class TestReader extends MetricReader {
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** Telemetry on fresh providers, with what it recorded. */
+interface Recorded {
+  readonly telemetry: Telemetry;
+  spans(): ReadableSpan[];
+  /** Collect the metrics recorded so far. */
+  collect(): Promise<void>;
+  /** The data points of a metric, by name, as last collected. */
+  points(name: string): DataPoint<unknown>[];
+}
+
+/** createOpenTelemetry on fresh SDK providers, given or made global. */
+function record(global = false): Recorded {
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  const reader = new TestReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  if (global) {
+    trace.disable();
+    metrics.disable();
+    trace.setGlobalTracerProvider(tracerProvider);
+    metrics.setGlobalMeterProvider(meterProvider);
+  }
+  let collected: Awaited<ReturnType<TestReader["collect"]>> | undefined;
+  return {
+    telemetry: global
+      ? createOpenTelemetry()
+      : createOpenTelemetry({ tracerProvider, meterProvider }),
+    spans: () => exporter.getFinishedSpans(),
+    points(name) {
+      const all = collected?.resourceMetrics.scopeMetrics.flatMap((s) =>
+        s.metrics.filter((m) => m.descriptor.name === name),
+      );
+      return all?.flatMap((m) => m.dataPoints) ?? [];
+    },
+    async collect() {
+      collected = await reader.collect();
+    },
+  };
+}
+
+const uuidPattern =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+/** Every attribute value of the spans and metric points, as text. */
+function attributeTexts(r: Recorded): string[] {
+  const all: Attributes[] = [
+    ...r.spans().map((s) => s.attributes),
+    ...r.points("ai_tools.tool_call.duration").map((p) => p.attributes),
+    ...r.points("ai_tools.aliases.registered").map((p) => p.attributes),
+  ];
+  return all.flatMap((a) => Object.values(a).map((v) => String(v)));
+}
+
+let grpc: AitestServer;
+
+beforeAll(async () => {
+  context.setGlobalContextManager(
+    new AsyncLocalStorageContextManager().enable(),
+  );
+  propagation.setGlobalPropagator(
+    new CompositePropagator({
+      propagators: [
+        new W3CTraceContextPropagator(),
+        new W3CBaggagePropagator(),
+      ],
+    }),
+  );
+  grpc = await startAitestServer();
+});
+
+afterAll(async () => {
+  await grpc.close();
+  context.disable();
+  propagation.disable();
+  trace.disable();
+  metrics.disable();
+});
+
+function newExecutor(telemetry?: Telemetry): Executor {
+  return createExecutor(grpc.transport, {
+    methods: aitestMethods,
+    aliases: aitestAliases,
+    telemetry,
+  });
+}
+
+const secretName = "name-that-must-not-leak";
+
+function createArgs(noteCount: number): string {
+  return JSON.stringify({
+    name: secretName,
+    owner_id: "",
+    note_count: noteCount,
+    contact_count: 0,
+  });
+}
+
+/** The traceparent header of a span's context. */
+function traceparentOf(span: ReadableSpan): string {
+  const { traceId, spanId } = span.spanContext();
+  return `00-${traceId}-${spanId}-01`;
+}
+
+describe("createOpenTelemetry with an executor", () => {
+  it("records one span and the metrics per call, propagates its context, and no value", async () => {
+    const r = record(true);
+    const e = newExecutor(r.telemetry);
+    await e.execute("accounts_create", createArgs(2));
+    await e.execute("accounts_create", createArgs(0));
+    const metadata = grpc.metadata.at(-1);
+    await e.execute(
+      "accounts_merge",
+      JSON.stringify({ source_id: "acct-1", target_id: "acct-2", note: "" }),
+    );
+    const [first, second, merge] = r.spans();
+    expect(r.spans()).toHaveLength(3);
+    expect(first?.name).toBe("execute_tool accounts_create");
+    expect(first?.kind).toBe(SpanKind.INTERNAL);
+    expect(first?.instrumentationScope.name).toBe("protoc-gen-ai-tools");
+    expect(first?.attributes).toEqual({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "accounts_create",
+      "gen_ai.tool.type": "function",
+      "rpc.system.name": "grpc",
+      "rpc.method": "aitest.v1.AccountService/CreateAccount",
+      "rpc.response.status_code": "OK",
+      "ai_tools.aliases.resolved": 0,
+      "ai_tools.aliases.registered": 3,
+      "ai_tools.conversation.aliases": 3,
+    });
+    expect(first?.status.code).toBe(SpanStatusCode.UNSET);
+    expect(second?.attributes["ai_tools.aliases.registered"]).toBe(1);
+    expect(metadata?.traceparent).toBe(traceparentOf(second!));
+    expect(merge?.attributes).toMatchObject({
+      "rpc.method": "aitest.v1.AccountService/MergeAccounts",
+      "ai_tools.aliases.resolved": 2,
+      "ai_tools.aliases.registered": 0,
+      "ai_tools.conversation.aliases": 4,
+    });
+    expect(grpc.metadata.at(-1)?.traceparent).toBe(traceparentOf(merge!));
+
+    await r.collect();
+    const durations = r.points("ai_tools.tool_call.duration");
+    expect(durations.map((p) => p.attributes)).toEqual([
+      {
+        "gen_ai.tool.name": "accounts_create",
+        "rpc.method": "aitest.v1.AccountService/CreateAccount",
+      },
+      {
+        "gen_ai.tool.name": "accounts_merge",
+        "rpc.method": "aitest.v1.AccountService/MergeAccounts",
+      },
+    ]);
+    expect(durations.map((p) => (p.value as Histogram).count)).toEqual([2, 1]);
+    const registered = r.points("ai_tools.aliases.registered");
+    expect(registered.map((p) => [p.attributes, p.value])).toEqual([
+      [{ "gen_ai.tool.name": "accounts_create" }, 4],
+    ]);
+    const texts = attributeTexts(r);
+    expect(texts.filter((t) => uuidPattern.test(t))).toEqual([]);
+    expect(texts.filter((t) => t.includes(secretName))).toEqual([]);
+    expect(texts.filter((t) => /acct-\d/.test(t))).toEqual([]);
+  });
+
+  it("gives a failure its reason and the gRPC code, status ERROR without text", async () => {
+    const r = record();
+    const e = newExecutor(r.telemetry);
+    grpc.failNext(Code.NotFound, `account ${crypto.randomUUID()} not found`);
+    await expect(
+      e.execute(
+        "accounts_merge",
+        JSON.stringify({ source_id: "x", target_id: "y", note: "" }),
+      ),
+    ).rejects.toThrow("not found");
+    const calls = grpc.calls.length;
+    await expect(
+      e.execute("accounts_merge", JSON.stringify({ source_id: 1 })),
+    ).rejects.toThrow("invalid arguments");
+    expect(grpc.calls.length).toBe(calls);
+    await expect(e.execute("nope", "{}")).rejects.toThrow("no auto-executor");
+    const [rpc, invalid, unknown] = r.spans();
+    expect(rpc?.attributes).toMatchObject({
+      "rpc.response.status_code": "NOT_FOUND",
+      "error.type": "server-error",
+    });
+    expect(rpc?.status).toEqual({ code: SpanStatusCode.ERROR });
+    expect(invalid?.attributes["error.type"]).toBe("invalid-arguments");
+    expect(invalid?.attributes).not.toHaveProperty("rpc.response.status_code");
+    expect(invalid?.status).toEqual({ code: SpanStatusCode.ERROR });
+    expect(unknown?.name).toBe("execute_tool nope");
+    expect(unknown?.attributes["error.type"]).toBe("unknown-tool");
+    expect(unknown?.attributes).not.toHaveProperty("rpc.method");
+    await r.collect();
+    expect(
+      r
+        .points("ai_tools.tool_call.duration")
+        .map((p) => p.attributes["error.type"]),
+    ).toEqual(["server-error", "invalid-arguments", "unknown-tool"]);
+    expect(attributeTexts(r).filter((t) => uuidPattern.test(t))).toEqual([]);
+  });
+
+  it("records a stream's registrations and is the child of the active span", async () => {
+    const r = record();
+    const e = newExecutor(r.telemetry);
+    const parent = trace.getTracer("test").startSpan("parent");
+    await context.with(trace.setSpan(context.active(), parent), () =>
+      e.execute("accounts_watch", JSON.stringify({ count: 2 })),
+    );
+    const [span] = r.spans();
+    expect(span?.attributes).toMatchObject({
+      "rpc.method": "aitest.v1.AccountService/WatchAccounts",
+      "rpc.response.status_code": "OK",
+      "ai_tools.aliases.registered": 4,
+    });
+    expect(span?.spanContext().traceId).toBe(parent.spanContext().traceId);
+    expect(span?.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
+  });
+
+  it("sends no trace context without telemetry", async () => {
+    const parent = trace.getTracer("test").startSpan("parent");
+    await context.with(trace.setSpan(context.active(), parent), () =>
+      newExecutor().execute("accounts_create", createArgs(0)),
+    );
+    expect(grpc.metadata.at(-1)).not.toHaveProperty("traceparent");
+  });
+});
+
+describe("createOpenTelemetry with a conversation executor", () => {
+  it("covers the load and registration, counts the conversation, never shows the handle", async () => {
+    const r = record();
+    const conversations = createConversationExecutor(
+      newExecutor(r.telemetry),
+      createMemoryConversationStore(),
+    );
+    const handle = await conversations.start();
+    await conversations.execute(handle, "accounts_create", createArgs(1));
+    await conversations.execute(handle, "accounts_create", createArgs(1));
+    await conversations.execute(
+      handle,
+      "accounts_merge",
+      JSON.stringify({ source_id: "acct-1", target_id: "acct-2", note: "" }),
+    );
+    await expect(
+      conversations.execute(`${handle}x`, "accounts_create", createArgs(0)),
+    ).rejects.toThrow("conversation");
+    const spans = r.spans();
+    expect(
+      spans.map((s) => [
+        s.attributes["ai_tools.aliases.resolved"],
+        s.attributes["ai_tools.aliases.registered"],
+        s.attributes["ai_tools.conversation.aliases"],
+        s.attributes["error.type"],
+      ]),
+    ).toEqual([
+      [0, 2, 2, undefined],
+      [0, 2, 4, undefined],
+      [2, 0, 4, undefined],
+      [0, 0, 0, "conversation-expired"],
+    ]);
+    expect(spans[3]?.attributes).not.toHaveProperty("rpc.response.status_code");
+    expect(grpc.metadata.at(-1)?.traceparent).toBe(traceparentOf(spans[2]!));
+    await r.collect();
+    const texts = attributeTexts(r);
+    expect(texts.filter((t) => t.includes(handle))).toEqual([]);
+    expect(texts.filter((t) => uuidPattern.test(t))).toEqual([]);
+  });
+});
+
+describe("createOpenTelemetry with an MCP server", () => {
+  it("continues the trace of a tools/call's _meta and sends it to the RPC", async () => {
+    const r = record();
+    const server = createMcpToolServer({ telemetry: r.telemetry });
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    serveStdio(server, { transport: serverSide });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(clientSide);
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const parentId = "00f067aa0ba902b7";
+    const result = await callTool(
+      client,
+      "accounts_create",
+      JSON.parse(createArgs(1)) as Record<string, unknown>,
+      {
+        traceparent: `00-${traceId}-${parentId}-01`,
+        tracestate: "vendor=value",
+        baggage: "tenant=t1",
+      },
+    );
+    await client.close();
+    expect(result.isError).not.toBe(true);
+    const [span] = r.spans();
+    expect(span?.name).toBe("execute_tool accounts_create");
+    expect(span?.spanContext().traceId).toBe(traceId);
+    expect(span?.parentSpanContext?.spanId).toBe(parentId);
+    expect(span?.attributes["ai_tools.aliases.registered"]).toBe(2);
+    const metadata = grpc.metadata.at(-1);
+    expect(metadata?.traceparent).toBe(traceparentOf(span!));
+    expect(metadata?.tracestate).toBe("vendor=value");
+    expect(metadata?.baggage).toBe("tenant=t1");
+    await r.collect();
+    expect(attributeTexts(r).filter((t) => uuidPattern.test(t))).toEqual([]);
+  });
+});
