@@ -5,7 +5,14 @@ server continues any conversation. It speaks the protocol of the Go
 worker (e2e/go/cmd/linkhub-worker), so the two mix:
 
     python scripts/store_worker.py --grpc 127.0.0.1:8080 --redis 127.0.0.1:6379 \\
-        [--key-prefix ai-tools:] [--ttl 30m] [--parallel 1]
+        [--key-prefix ai-tools:] [--ttl 30m] [--parallel 1] [--redis-ca ca.crt] \\
+        [--redis-cluster] [--store-timeout 5000] [--max-aliases 1000]
+
+--redis is ``host:port`` or a ``redis://``/``rediss://`` URL (user and
+password in it for an ACL user); --redis-ca the CA (PEM) of a TLS server;
+--redis-cluster makes it a seed node of a Redis Cluster; --store-timeout
+the store's budget per operation in ms; --max-aliases the store's alias
+limit per conversation.
 
 It reads one JSON request per line from stdin and writes one JSON line per
 request to stdout, each with the request's ``id`` (any JSON value):
@@ -38,8 +45,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gen"))
 
 import grpc
 import redis.asyncio
-from ai_tools_runtime import ConversationExecutor, ToolError
-from ai_tools_runtime.redis import RedisConversationStore
+from ai_tools_runtime import DEFAULT_MAX_ALIASES, ConversationExecutor, ToolError
+from ai_tools_runtime.redis import RedisClient, RedisConversationStore
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
 
 from ai_tools_gen import AsyncExecutor
 
@@ -93,11 +103,28 @@ def redis_url(address: str) -> str:
     return address if "://" in address else f"redis://{address}/0"
 
 
+def redis_client(args: argparse.Namespace) -> RedisClient:
+    """The client of --redis: a connection dropped under a command is
+    retried (from_url's client does not retry unless told), and the
+    store's timeout bounds each operation, retries included."""
+    options: dict[str, Any] = {"socket_connect_timeout": 1, "socket_timeout": 2}
+    if args.redis_ca is not None:
+        options["ssl_ca_certs"] = args.redis_ca
+    if args.redis_cluster:
+        return RedisCluster.from_url(redis_url(args.redis), **options)
+    retry = Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.01), 3)
+    return redis.asyncio.Redis.from_url(redis_url(args.redis), retry=retry, **options)
+
+
 async def main(args: argparse.Namespace) -> None:
-    client = redis.asyncio.Redis.from_url(
-        redis_url(args.redis), socket_connect_timeout=1, socket_timeout=2
+    client = redis_client(args)
+    store = RedisConversationStore(
+        client,
+        key_prefix=args.key_prefix,
+        idle_ttl_seconds=args.ttl,
+        timeout=args.store_timeout / 1000,
+        max_aliases=args.max_aliases,
     )
-    store = RedisConversationStore(client, key_prefix=args.key_prefix, idle_ttl_seconds=args.ttl)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 24)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -134,7 +161,24 @@ if __name__ == "__main__":
         "--ttl", type=duration, default=30 * 60.0, help="how long an idle conversation lives (30m)"
     )
     parser.add_argument("--parallel", type=int, default=1, help="how many requests run at once")
+    parser.add_argument("--redis-ca", help="the CA certificate (PEM) of a TLS Redis server")
+    parser.add_argument(
+        "--redis-cluster", action="store_true", help="--redis is a seed node of a Redis Cluster"
+    )
+    parser.add_argument(
+        "--store-timeout", type=float, default=5000, help="ms per store operation (5000)"
+    )
+    parser.add_argument(
+        "--max-aliases",
+        type=int,
+        default=DEFAULT_MAX_ALIASES,
+        help=f"aliases a conversation holds before its calls are refused ({DEFAULT_MAX_ALIASES})",
+    )
     options = parser.parse_args()
     if options.parallel < 1:
         parser.error("--parallel must be at least 1")
+    if not options.store_timeout > 0:
+        parser.error("--store-timeout must be a positive number of milliseconds")
+    if options.max_aliases < 1:
+        parser.error("--max-aliases must be at least 1")
     asyncio.run(main(options))
