@@ -49,12 +49,13 @@ def test_each_range_starts_at_the_tested_version(where: str, requirement: Requir
     assert requirement.specifier.contains(tested)
 
 
-def test_extras_cover_mcp_redis_validate_and_each_provider_sdk() -> None:
+def test_extras_cover_mcp_redis_otel_validate_and_each_provider_sdk() -> None:
     assert sorted(PROJECT["optional-dependencies"]) == [
         "anthropic",
         "google-genai",
         "mcp",
         "openai",
+        "otel",
         "redis",
         "validate",
     ]

@@ -22,6 +22,7 @@ from ._conversation_store import (
 from ._executor import AsyncExecutor
 from ._json import quote
 from ._tables import AliasConfig
+from ._telemetry import Observed, Telemetry
 from ._tool_error import ToolError, ToolErrorReason
 
 __all__ = ["ConversationExecutor", "StoredConversation"]
@@ -138,18 +139,20 @@ class StoredConversation:
             raise full_error(handle if shown is None else shown, count)
         return cls(store, handle, epoch, aliases)
 
-    async def confirm(self, tool_name: str, values: Sequence[Any]) -> None:
+    async def confirm(self, tool_name: str, values: Sequence[Any]) -> int:
         """Step 4: register the ids of the call's response ``values`` (a
         stream's messages, in order) in the store, and take the state it
-        returns. Nothing to register, nothing is asked."""
+        returns; how many ids were new to the state loaded. Nothing to
+        register, nothing is asked."""
         pairs = self.aliases.collect_registrations(tool_name, values)
         if not pairs:
-            return
+            return 0
         try:
             state = await self.store.register(self.handle, self.epoch, pairs)
         except Exception as err:
             raise store_failure(self.handle, err) from err
         _restore(self.aliases, self.handle, state)
+        return len(pairs)
 
 
 def _takes_suffix(store: ConversationStore) -> bool:
@@ -175,12 +178,22 @@ class ConversationExecutor:
     sharing the store continues any conversation. Every call loads the
     conversation, resolves the arguments with it, calls the RPC, stores the
     aliases of the response (before returning it) and shows it with them.
-    Safe to use from several tasks and processes at once."""
+    Safe to use from several tasks and processes at once.
 
-    def __init__(self, executor: AsyncExecutor, store: ConversationStore) -> None:
+    ``telemetry`` observes every call, its conversation's load and store
+    included (docs/production.md, "Telemetry"); the executor's by default."""
+
+    def __init__(
+        self,
+        executor: AsyncExecutor,
+        store: ConversationStore,
+        *,
+        telemetry: Telemetry | None = None,
+    ) -> None:
         self._executor = executor
         self._store = store
         self._config = executor.aliases.config
+        self._telemetry = telemetry if telemetry is not None else executor._telemetry
 
     @property
     def store(self) -> ConversationStore:
@@ -209,11 +222,32 @@ class ConversationExecutor:
         """Run ``tool_name`` in the conversation ``handle`` with the model's
         arguments; the result (JSON text, ids as aliases) is for the model.
         Raises :class:`ToolError` only."""
+        if self._telemetry is None:
+            return await self._execute(handle, tool_name, args_json, timeout, metadata, None)
+        with self._executor._observed(self._telemetry, tool_name) as observed:
+            return await self._execute(handle, tool_name, args_json, timeout, metadata, observed)
+
+    async def _execute(
+        self,
+        handle: str,
+        tool_name: str,
+        args_json: str,
+        timeout: float | None,
+        metadata: Metadata | None,
+        observed: Observed | None,
+    ) -> str:
         conversation = await StoredConversation.load(self._store, handle, self._config)
+        if observed is not None:
+            observed.outcome.conversation_aliases = conversation.aliases.alias_count()
         call = self._executor._with_aliases(conversation.aliases)
         values: list[Any] = []
-        out = await call._run(tool_name, args_json, timeout, metadata, values.append)
-        await conversation.confirm(tool_name, values)
+        out = await call._run(
+            tool_name, args_json, timeout, metadata, values.append, observed=observed
+        )
+        registered = await conversation.confirm(tool_name, values)
+        if observed is not None:
+            observed.outcome.aliases_registered = registered
+            observed.outcome.conversation_aliases = conversation.aliases.alias_count()
         return call._shown(out)
 
     async def end(self, handle: str) -> None:

@@ -41,6 +41,7 @@ from ._json import encode_json
 from ._proto_json import dict_json, message_dict
 from ._result_limit import DEFAULT_MAX_RESULT_BYTES, StreamBudget, result_too_large, text_bytes
 from ._tables import AliasConfig
+from ._telemetry import Observed, Telemetry, rpc_method
 from ._tool_error import (
     ToolError,
     ToolErrorReason,
@@ -148,6 +149,7 @@ class _Base(Generic[ChannelT]):
         max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
         timeout: float | None = None,
         approve: Approve | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         """Run ``methods`` over ``channel``, with ``aliases`` (a
         configuration, or a manager to share).
@@ -167,7 +169,10 @@ class _Base(Generic[ChannelT]):
         - ``approve``: asked before a tool with ``needs_approval`` is sent
           (its arguments checked); without it such a tool is refused
           (``not-approved``), nothing sent. :class:`Executor` takes a plain
-          function only; :class:`AsyncExecutor` awaits a coroutine one."""
+          function only; :class:`AsyncExecutor` awaits a coroutine one;
+        - ``telemetry``: observes every call (a span from the arguments to
+          the result, the trace context sent with the RPC; docs/production.md,
+          "Telemetry"), e.g. :func:`ai_tools_runtime.otel.create_open_telemetry`."""
         if response_json not in ("compact", "full"):
             raise ValueError(f'response_json must be "compact" or "full", got {response_json!r}')
         check_call_limits(max_result_bytes, timeout)
@@ -178,6 +183,7 @@ class _Base(Generic[ChannelT]):
         self._max_result_bytes = max_result_bytes
         self._timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout) or None
         self._approve = approve
+        self._telemetry = telemetry
         self._methods: dict[str, ToolMethod] = {}
         self._tables: dict[str, ArgumentTable] = {}
         for m in methods:
@@ -223,6 +229,11 @@ class _Base(Generic[ChannelT]):
         ``from`` its cause)."""
         return ToolError(self._aliases.aliasify_json(message), reason=reason, code=code)
 
+    def _observed(self, telemetry: Telemetry, tool_name: str) -> Observed:
+        """The span of a call of ``tool_name``, started."""
+        method = self._methods.get(tool_name)
+        return Observed(telemetry, tool_name, rpc_method(method.method) if method else "")
+
     def _method(self, tool_name: str) -> ToolMethod:
         method = self._methods.get(tool_name)
         if method is None:
@@ -232,7 +243,11 @@ class _Base(Generic[ChannelT]):
         return method
 
     def _decode(
-        self, method: ToolMethod, args_json: str, extra_root: Collection[str] = ()
+        self,
+        method: ToolMethod,
+        args_json: str,
+        extra_root: Collection[str] = (),
+        observed: Observed | None = None,
     ) -> Message:
         """The request (stages 1 to 6 of docs/runtime.md, "Argument
         checks"): one JSON object, its structure checked, aliases resolved,
@@ -253,7 +268,7 @@ class _Base(Generic[ChannelT]):
             raise self._refused("invalid-arguments", [_too_deep()]) from err
         if found or value is None:
             raise self._refused("invalid-arguments", found)
-        text = self._fixed(method, value)
+        text = self._fixed(method, value, observed)
         request = method.request_type()
         try:
             json_format.Parse(text, request, ignore_unknown_fields=True)
@@ -276,9 +291,13 @@ class _Base(Generic[ChannelT]):
             raise approval_refused(no_approval_text(name, "no approval hook"))
         return ApprovalRequest("", name, method.method, json.loads(args_json))
 
-    def _fixed(self, method: ToolMethod, value: dict[str, Any]) -> str:
+    def _fixed(
+        self, method: ToolMethod, value: dict[str, Any], observed: Observed | None = None
+    ) -> str:
         """The arguments with aliases resolved and fix-up applied, as text."""
         try:
+            if observed is not None:
+                observed.resolving(self._aliases, value)
             value = self._aliases.resolve_value(value)
             fix_value_tree(value, method.request_type.DESCRIPTOR, method.tool.strict)
             return encode_json(value)
@@ -464,8 +483,14 @@ class Executor(_Base[grpc.Channel]):
         """Run ``tool_name`` with the model's arguments; the result (JSON text,
         ids as aliases) is for the model. ``timeout`` (seconds) shortens the
         call's deadline. Raises :class:`ToolError` only."""
-        out = self._run(tool_name, args_json, timeout, metadata, self._registering(tool_name))
-        return self._shown(out)
+        seen = self._registering(tool_name)
+        if self._telemetry is None:
+            return self._shown(self._run(tool_name, args_json, timeout, metadata, seen))
+        with self._observed(self._telemetry, tool_name) as observed:
+            before = self._aliases.alias_count()
+            out = self._run(tool_name, args_json, timeout, metadata, seen, observed=observed)
+            observed.outcome.aliases_registered = self._aliases.alias_count() - before
+            return self._shown(out)
 
     def _run(
         self,
@@ -476,14 +501,17 @@ class Executor(_Base[grpc.Channel]):
         seen: Callable[[Any], object],
         started: Callable[[Any], object] | None = None,
         extra_root: Collection[str] = (),
+        *,
+        observed: Observed | None = None,
     ) -> str:
         """The call up to its JSON text, not aliasified (a stream's messages
         as one array); ``seen`` gets each response value as it arrives,
         ``started`` the running call (to cancel it from another thread);
         ``extra_root`` names root keys that are not unknown (MCP's);
-        ``metadata`` may be made once the arguments passed."""
+        ``metadata`` may be made once the arguments passed; ``observed``
+        learns how the call went and adds the trace context."""
         method = self._method(tool_name)
-        request = self._decode(method, args_json, extra_root)
+        request = self._decode(method, args_json, extra_root, observed)
         asked = self._approval(method, args_json)
         if asked is not None:
             assert self._approve is not None
@@ -495,6 +523,8 @@ class Executor(_Base[grpc.Channel]):
             if answer is not True:
                 raise approval_refused(denied_text(tool_name))
         metadata = metadata() if callable(metadata) else metadata
+        if observed is not None:
+            metadata = observed.sending(metadata)
         call = self._calls[tool_name]
         deadline = self._deadline(method, timeout)
         if not method.server_streaming:
@@ -538,8 +568,13 @@ class AsyncExecutor(_Base[grpc.aio.Channel]):
         ids as aliases) is for the model. ``timeout`` (seconds) shortens the
         call's deadline. Raises :class:`ToolError` only."""
         seen = self._registering(tool_name)
-        out = await self._run(tool_name, args_json, timeout, metadata, seen)
-        return self._shown(out)
+        if self._telemetry is None:
+            return self._shown(await self._run(tool_name, args_json, timeout, metadata, seen))
+        with self._observed(self._telemetry, tool_name) as observed:
+            before = self._aliases.alias_count()
+            out = await self._run(tool_name, args_json, timeout, metadata, seen, observed=observed)
+            observed.outcome.aliases_registered = self._aliases.alias_count() - before
+            return self._shown(out)
 
     async def _run(
         self,
@@ -549,19 +584,24 @@ class AsyncExecutor(_Base[grpc.aio.Channel]):
         metadata: Metadata | LateMetadata | None,
         seen: Callable[[Any], object],
         extra_root: Collection[str] = (),
+        *,
+        observed: Observed | None = None,
     ) -> str:
         """The call up to its JSON text, not aliasified (a stream's messages
         as one array); ``seen`` gets each response value as it arrives;
         ``extra_root`` names root keys that are not unknown (MCP's);
-        ``metadata`` may be made once the arguments passed."""
+        ``metadata`` may be made once the arguments passed; ``observed``
+        learns how the call went and adds the trace context."""
         method = self._method(tool_name)
-        request = self._decode(method, args_json, extra_root)
+        request = self._decode(method, args_json, extra_root, observed)
         asked = self._approval(method, args_json)
         if asked is not None:
             assert self._approve is not None
             if not await ask_approval(self._approve, asked):
                 raise approval_refused(denied_text(tool_name))
         metadata = metadata() if callable(metadata) else metadata
+        if observed is not None:
+            metadata = observed.sending(metadata)
         call_metadata = grpc.aio.Metadata(*metadata) if metadata else None
         call = self._calls[tool_name]
         deadline = self._deadline(method, timeout)

@@ -35,6 +35,7 @@ from .._conversation_store import (
 from .._executor import AsyncExecutor, Executor, check_call_limits
 from .._result_limit import DEFAULT_MAX_RESULT_BYTES
 from .._tables import AliasConfig
+from .._telemetry import Observed, Telemetry, rpc_method
 from .._tool_error import ToolError
 from .._validation import RequestValidator
 from ._approval_flow import request_state_boundary, state_refusal
@@ -44,6 +45,7 @@ from ._call_cancel import CallCanceller
 from ._call_conversations import CallConversations, ConversationScope
 from ._call_policy import Caller, CallPolicy, Ending, PolicyAnswer, approved, error_outcome
 from ._call_result import error_result, error_text, success_result
+from ._call_telemetry import refusal_type
 from ._conversation_handle import (
     CONVERSATION_ARGUMENT,
 )
@@ -157,6 +159,10 @@ class McpToolServer:
       once: ``rate_limit`` bounds a subject.
     - ``audit``: called with an :class:`AuditRecord` per call
       (:func:`json_lines_audit_writer` writes them as JSON lines).
+    - ``telemetry``: observes every call (docs/production.md,
+      "Telemetry"), e.g. :func:`ai_tools_runtime.otel.create_open_telemetry`;
+      its span is a child of the SDK's ``tools/call`` span, which takes the
+      trace context of the request's ``_meta``.
 
     A ``notifications/cancelled`` of a call, or the client going away,
     cancels its gRPC call."""
@@ -183,6 +189,7 @@ class McpToolServer:
         rate_limit: int | None = None,
         max_concurrent_calls: int = 16,
         audit: Audit | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         _check_extra_properties(extra_properties, handle_argument)
         if not idle_ttl_seconds > 0:
@@ -199,6 +206,7 @@ class McpToolServer:
             "lenient_arguments": lenient_arguments,
         }
         self._validator = validator
+        self._telemetry = telemetry
         self._policy = CallPolicy(
             approve=approve,
             required_scopes=required_scopes,
@@ -368,15 +376,22 @@ class McpToolServer:
         caller = Caller(ctx, params, identity_of(ctx))
         began, clock = datetime.now(UTC), time.monotonic()
         ending = Ending()
-        result = await self._call_tool(entry, caller, ending)
+        if self._telemetry is None:
+            result = await self._call_tool(entry, caller, ending, None)
+        else:
+            method = rpc_method(entry.method.method)
+            with Observed(self._telemetry, params.name, method) as observed:
+                result = await self._call_tool(entry, caller, ending, observed)
+                if observed.outcome.error_type is None:
+                    observed.outcome.error_type = refusal_type(ending.outcome)
         if not isinstance(result, mcp_types.InputRequiredResult):
             self._policy.record(caller, entry.method.method, ending, began, clock)
         return result
 
     async def _call_tool(
-        self, entry: _Entry, caller: Caller, ending: Ending
+        self, entry: _Entry, caller: Caller, ending: Ending, observed: Observed | None
     ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
-        """The call's result; ``ending`` learns how it ended."""
+        """The call's result; ``ending`` and ``observed`` learn how it ended."""
         params = caller.params
         aliases: AliasManager | None = None
         try:
@@ -400,9 +415,13 @@ class McpToolServer:
                 if not entry.conversations:
                     aliases = AliasManager(entry.aliases)
                     call = McpCall(params.name, taken.extras, None)
-                    out, model_text = await self._run(entry, caller, call, aliases, args, [])
+                    out, model_text = await self._run(
+                        entry, caller, call, aliases, args, [], observed
+                    )
                     return success_result(model_text(out), entry.method.output_wrap_key, None)
-                return await self._in_conversation(entry, caller, taken.extras, args, ending)
+                return await self._in_conversation(
+                    entry, caller, taken.extras, args, ending, observed
+                )
         except PolicyAnswer as answer:
             ending.outcome, ending.code = answer.outcome, answer.code
             return answer.result
@@ -414,6 +433,8 @@ class McpToolServer:
             if not isinstance(err, ToolError):
                 logger.exception("tool %s failed", params.name)
             ending.outcome, ending.code = error_outcome(err)
+            if observed is not None:
+                observed.failed(err)
             return error_result(error_text(err, aliases or ending.aliases))
 
     async def _in_conversation(
@@ -423,6 +444,7 @@ class McpToolServer:
         extras: Mapping[str, str],
         args: dict[str, Any],
         ending: Ending,
+        observed: Observed | None,
     ) -> mcp_types.CallToolResult:
         """The call in its conversation (loaded, or made for it)."""
         ctx = caller.ctx
@@ -436,9 +458,11 @@ class McpToolServer:
             return error_result(found)
         conversation, shown = found
         ending.aliases = conversation.aliases
+        if observed is not None:
+            observed.outcome.conversation_aliases = conversation.aliases.alias_count()
         call = McpCall(caller.params.name, extras, shown)
         try:
-            text = await self._execute(entry, caller, call, conversation, args)
+            text = await self._execute(entry, caller, call, conversation, args, observed)
         except Exception:
             if shown is not None and caller.handle is None:
                 # Minted for this call: the model never sees its handle.
@@ -459,13 +483,18 @@ class McpToolServer:
         call: McpCall,
         conversation: StoredConversation,
         args: dict[str, Any],
+        observed: Observed | None,
     ) -> str:
         """The call through the conversation's store (docs/store.md, "A
         call through a store"): the response's ids are stored before it is
         returned."""
         values: list[Any] = []
-        out, shown = await self._run(entry, caller, call, conversation.aliases, args, values)
-        await conversation.confirm(entry.method.tool.name, values)
+        aliases = conversation.aliases
+        out, shown = await self._run(entry, caller, call, aliases, args, values, observed)
+        registered = await conversation.confirm(entry.method.tool.name, values)
+        if observed is not None:
+            observed.outcome.aliases_registered = registered
+            observed.outcome.conversation_aliases = aliases.alias_count()
         return shown(out)
 
     async def _run(
@@ -476,10 +505,11 @@ class McpToolServer:
         aliases: AliasManager,
         args: dict[str, Any],
         values: list[Any],
+        observed: Observed | None,
     ) -> tuple[str, Callable[[str], str]]:
         """The call's result with ``aliases``, not aliasified, and what
         makes it the model's text (aliasified, size checked); the values of
-        the responses go to ``values``."""
+        the responses go to ``values``; ``observed`` learns how it went."""
         method = entry.method
         args_json = json.dumps(args, ensure_ascii=False)
         running = caller.ctx.lifespan_context
@@ -498,7 +528,9 @@ class McpToolServer:
                 metadata = await self._before_sending(executor, entry, caller, call, args)
                 # Cancelling this task (notifications/cancelled, the client
                 # gone) cancels the grpc.aio call.
-                out = await executor._run(name, args_json, None, metadata, values.append, extra)
+                out = await executor._run(
+                    name, args_json, None, metadata, values.append, extra, observed=observed
+                )
                 return out, executor._shown
             if channel is None:
                 raise RuntimeError("the in-process services are not running")
@@ -506,7 +538,15 @@ class McpToolServer:
             metadata = await self._before_sending(sync, entry, caller, call, args)
             cancel = CallCanceller()
             run = partial(
-                sync._run, name, args_json, None, metadata, values.append, cancel.started, extra
+                sync._run,
+                name,
+                args_json,
+                None,
+                metadata,
+                values.append,
+                cancel.started,
+                extra,
+                observed=observed,
             )
             try:
                 out = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)

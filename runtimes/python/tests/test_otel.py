@@ -1,0 +1,332 @@
+"""ai_tools_runtime.otel on the OpenTelemetry SDK (in-memory span exporter
+and metric reader): one ``execute_tool`` span per tool call with names,
+kinds and counts only, the metrics, the trace context received by the
+real gRPC test server, and over MCP a ``_meta`` trace context honoured
+(our span a child of the SDK's ``tools/call`` span)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import grpc.aio
+import pytest
+from conftest import Servers, new_uuid
+from mcp import Client
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.baggage.propagation import W3CBaggagePropagator
+from opentelemetry.propagate import set_global_textmap
+from opentelemetry.propagators.composite import CompositePropagator
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader, Metric
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import NonRecordingSpan, SpanContext, SpanKind, StatusCode, TraceFlags
+from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+from test_mcp import mcp_tools
+from toolset import ALIASES, METHODS, create_json
+
+from ai_tools_runtime import (
+    AsyncExecutor,
+    ConversationExecutor,
+    Executor,
+    MemoryConversationStore,
+    ToolError,
+)
+from ai_tools_runtime._telemetry import Telemetry
+from ai_tools_runtime.mcp import McpToolServer
+from ai_tools_runtime.otel import INSTRUMENTATION_NAME, create_open_telemetry
+
+CREATE = "aitest.v1.AccountService/CreateAccount"
+MERGE = "aitest.v1.AccountService/MergeAccounts"
+
+
+@dataclass
+class Recorded:
+    spans: InMemorySpanExporter
+    metrics: InMemoryMetricReader
+    provider: TracerProvider
+    meters: MeterProvider
+
+    def ours(self) -> list[ReadableSpan]:
+        """The spans of the runtime's tracer, in end order."""
+        return [
+            s
+            for s in self.spans.get_finished_spans()
+            if s.instrumentation_scope is not None
+            and s.instrumentation_scope.name == INSTRUMENTATION_NAME
+        ]
+
+    def metric(self, name: str) -> Metric:
+        data = self.metrics.get_metrics_data()
+        assert data is not None
+        for resource in data.resource_metrics:
+            for scope in resource.scope_metrics:
+                for m in scope.metrics:
+                    if m.name == name:
+                        assert scope.scope.name == INSTRUMENTATION_NAME
+                        return m
+        raise AssertionError(f"no metric {name}")
+
+
+# One SDK tracer provider for the process, also the global one: the mcp
+# SDK's tools/call span is made by its global tracer (set once per process).
+_SPANS = InMemorySpanExporter()
+_PROVIDER = TracerProvider()
+_PROVIDER.add_span_processor(SimpleSpanProcessor(_SPANS))
+
+
+@pytest.fixture
+def recorded() -> Iterator[Recorded]:
+    if trace.get_tracer_provider() is not _PROVIDER:
+        trace.set_tracer_provider(_PROVIDER)
+    set_global_textmap(
+        CompositePropagator([TraceContextTextMapPropagator(), W3CBaggagePropagator()])
+    )
+    _SPANS.clear()
+    reader = InMemoryMetricReader()
+    meters = MeterProvider(metric_readers=[reader])
+    yield Recorded(_SPANS, reader, _PROVIDER, meters)
+    meters.shutdown()
+
+
+@pytest.fixture
+def telemetry(recorded: Recorded) -> Telemetry:
+    return create_open_telemetry(tracer_provider=recorded.provider, meter_provider=recorded.meters)
+
+
+def attributes(span: ReadableSpan) -> dict[str, Any]:
+    return dict(span.attributes or {})
+
+
+def all_attribute_text(recorded: Recorded) -> str:
+    """Every attribute value of every span and data point, as one text."""
+    values: list[str] = []
+    for span in recorded.spans.get_finished_spans():
+        values += [str(v) for v in (span.attributes or {}).values()]
+        values.append(span.name)
+    data = recorded.metrics.get_metrics_data()
+    assert data is not None
+    for resource in data.resource_metrics:
+        for scope in resource.scope_metrics:
+            for m in scope.metrics:
+                for point in m.data.data_points:
+                    values += [str(v) for v in (point.attributes or {}).values()]
+    return "\n".join(values)
+
+
+@pytest.fixture
+def executor(channel: grpc.Channel, telemetry: Telemetry) -> Executor:
+    return Executor(channel, METHODS, ALIASES, telemetry=telemetry)
+
+
+def create_two(executor: Executor) -> None:
+    """acct-1 with its owner user-1, then acct-2."""
+    executor.execute("accounts_create", create_json("A", owner_id=new_uuid()))
+    executor.execute("accounts_create", create_json("B"))
+
+
+def test_a_call_is_one_internal_span_with_names_and_counts(
+    executor: Executor, recorded: Recorded
+) -> None:
+    create_two(executor)
+    executor.execute("accounts_merge", '{"source_id":"acct-1","target_id":"acct-2","note":""}')
+    first, _, merge = recorded.ours()
+    assert first.name == "execute_tool accounts_create"
+    assert first.kind is SpanKind.INTERNAL
+    assert attributes(first) == {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "accounts_create",
+        "gen_ai.tool.type": "function",
+        "rpc.system.name": "grpc",
+        "rpc.method": CREATE,
+        "rpc.response.status_code": "OK",
+        "ai_tools.aliases.resolved": 0,
+        "ai_tools.aliases.registered": 2,  # acct-1 and its owner user-1
+    }
+    assert first.status.status_code is StatusCode.UNSET
+    assert attributes(merge)["rpc.method"] == MERGE
+    assert attributes(merge)["ai_tools.aliases.resolved"] == 2
+    assert attributes(merge)["ai_tools.aliases.registered"] == 0  # both known
+
+
+def test_failures_name_their_reason_and_the_code_of_a_sent_call(
+    executor: Executor, servers: Servers, recorded: Recorded
+) -> None:
+    unknown = json.dumps({"source_id": new_uuid(), "target_id": new_uuid(), "note": ""})
+    for name, args in [
+        ("accounts_merge", unknown),  # the server answers NOT_FOUND
+        ("accounts_create", '{"name": 1}'),  # refused before sending
+        ("accounts_merge", '{"source_id":"acct-9","target_id":"","note":""}'),
+        ("no_such_tool", "{}"),
+    ]:
+        with pytest.raises(ToolError):
+            executor.execute(name, args)
+    server, invalid, alias, tool = recorded.ours()
+    assert attributes(server)["error.type"] == "server-error"
+    assert attributes(server)["rpc.response.status_code"] == "NOT_FOUND"
+    assert attributes(invalid)["error.type"] == "invalid-arguments"
+    assert attributes(alias)["error.type"] == "unknown-alias"
+    assert attributes(tool)["error.type"] == "unknown-tool"
+    assert "rpc.method" not in attributes(tool)
+    for span in (invalid, alias, tool):
+        assert "rpc.response.status_code" not in attributes(span)  # never sent
+    for span in (server, invalid, alias, tool):
+        assert span.status.status_code is StatusCode.ERROR
+        assert span.status.description is None
+    assert len(servers.accounts.received) == 1
+
+
+def test_metrics_duration_and_registered_aliases(executor: Executor, recorded: Recorded) -> None:
+    create_two(executor)
+    with pytest.raises(ToolError):
+        executor.execute("accounts_create", "[]")
+    duration = recorded.metric("ai_tools.tool_call.duration")
+    assert duration.unit == "s"
+    points = {tuple(sorted((p.attributes or {}).items())): p for p in duration.data.data_points}
+    ok = (("gen_ai.tool.name", "accounts_create"), ("rpc.method", CREATE))
+    failed = (("error.type", "invalid-arguments"), *ok)
+    assert sorted(points) == sorted([ok, failed])
+    assert points[ok].count == 2  # type: ignore[union-attr]
+    assert points[failed].count == 1  # type: ignore[union-attr]
+    assert 0 < points[ok].sum < 30  # type: ignore[union-attr]
+    registered = recorded.metric("ai_tools.aliases.registered")
+    assert registered.unit == "{alias}"
+    (point,) = registered.data.data_points
+    assert point.attributes == {"gen_ai.tool.name": "accounts_create"}
+    assert point.value == 3  # type: ignore[union-attr]
+
+
+async def test_no_value_id_or_handle_in_any_attribute(
+    servers: Servers, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    owner, secret = new_uuid(), "a secret name"
+    store = MemoryConversationStore()
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        executor = ConversationExecutor(AsyncExecutor(channel, METHODS, ALIASES), store)
+        observed = ConversationExecutor(
+            AsyncExecutor(channel, METHODS, ALIASES), store, telemetry=telemetry
+        )
+        assert executor.store is observed.store
+        handle = await observed.start()
+        await observed.execute(handle, "accounts_create", create_json(secret, owner_id=owner))
+        await observed.execute(
+            handle, "accounts_merge", '{"source_id":"acct-1","target_id":"user-1","note":"n"}'
+        )
+        with pytest.raises(ToolError) as failed:
+            await observed.execute(
+                handle, "accounts_merge", json.dumps({"source_id": owner, "target_id": owner})
+            )
+        with pytest.raises(ToolError):
+            await observed.execute("no-such-handle", "accounts_create", create_json(secret))
+    create, merge, _, expired = recorded.ours()
+    assert attributes(create)["ai_tools.conversation.aliases"] == 2
+    assert attributes(create)["ai_tools.aliases.registered"] == 2
+    assert attributes(merge)["ai_tools.aliases.resolved"] == 2
+    assert attributes(merge)["ai_tools.aliases.registered"] == 1  # a new target
+    assert attributes(merge)["ai_tools.conversation.aliases"] == 3
+    assert attributes(expired)["error.type"] == "conversation-expired"
+    assert "ai_tools.conversation.aliases" not in attributes(expired)
+    text = all_attribute_text(recorded)
+    ids = [owner, *(a.id for a in servers.accounts.accounts.values())]
+    for forbidden in [*ids, handle, "no-such-handle", secret, str(failed.value), "acct-1"]:
+        assert forbidden not in text
+
+
+def test_the_server_receives_the_span_as_traceparent(
+    executor: Executor, servers: Servers, recorded: Recorded
+) -> None:
+    executor.execute("accounts_create", create_json("A"), metadata=[("x-tenant", "t1")])
+    (span,) = recorded.ours()
+    received = dict(servers.accounts.metadata[0])
+    assert received["x-tenant"] == "t1"
+    assert received["traceparent"] == _traceparent(span.context)
+
+
+async def test_the_async_executor_sends_the_traceparent_too(
+    servers: Servers, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        executor = AsyncExecutor(channel, METHODS, ALIASES, telemetry=telemetry)
+        parent = _remote_parent()
+        token = otel_context.attach(trace.set_span_in_context(NonRecordingSpan(parent)))
+        try:
+            await executor.execute("accounts_create", create_json("A"))
+        finally:
+            otel_context.detach(token)
+    (span,) = recorded.ours()
+    assert span.parent is not None and span.parent.span_id == parent.span_id
+    assert span.context.trace_id == parent.trace_id
+    received = dict(servers.accounts.metadata[0])
+    assert received["traceparent"] == _traceparent(span.context)
+
+
+def test_without_telemetry_nothing_is_added(
+    channel: grpc.Channel, servers: Servers, recorded: Recorded
+) -> None:
+    Executor(channel, METHODS, ALIASES).execute("accounts_create", create_json("A"))
+    assert recorded.ours() == []
+    assert "traceparent" not in dict(servers.accounts.metadata[0])
+
+
+@pytest.fixture
+async def aio_channel(servers: Servers) -> AsyncIterator[grpc.aio.Channel]:
+    async with grpc.aio.insecure_channel(servers.target) as ch:
+        yield ch
+
+
+@pytest.mark.parametrize("sync", [False, True], ids=["grpc.aio", "grpc"])
+async def test_mcp_meta_trace_context_is_the_parent(
+    servers: Servers,
+    aio_channel: grpc.aio.Channel,
+    recorded: Recorded,
+    telemetry: Telemetry,
+    sync: bool,
+) -> None:
+    server = McpToolServer(name="vectors", telemetry=telemetry)
+    parent = _remote_parent()
+    meta = {"traceparent": _traceparent(parent)}  # SEP-414; no trace is current here
+    with grpc.insecure_channel(servers.target) as plain:
+        server.add_tools(mcp_tools(), ALIASES, plain if sync else aio_channel)
+        async with Client(server.sdk_server) as client:
+            args = json.loads(create_json("A"))
+            result = await client.call_tool("accounts_create", args, meta=meta)
+            refused = await client.call_tool("accounts_create", {"name": 1}, meta=meta)
+    assert not result.is_error and refused.is_error
+    handled = _named(recorded.spans.get_finished_spans(), "tools/call accounts_create")
+    ours = recorded.ours()
+    assert [s.name for s in ours] == ["execute_tool accounts_create"] * 2
+    for server_span, span in zip(handled, ours, strict=True):
+        # The SDK's span takes _meta's context; ours is its child.
+        assert server_span.kind is SpanKind.SERVER
+        assert server_span.parent is not None and server_span.parent.is_remote
+        assert server_span.parent.span_id == parent.span_id
+        assert span.parent is not None and span.parent.span_id == server_span.context.span_id
+        assert span.context.trace_id == parent.trace_id
+    assert attributes(ours[0])["ai_tools.conversation.aliases"] == 1
+    assert attributes(ours[1])["error.type"] == "invalid-arguments"
+    received = dict(servers.accounts.metadata[0])
+    assert received["traceparent"] == _traceparent(ours[0].context)
+
+
+def _named(spans: Sequence[ReadableSpan], name: str) -> list[ReadableSpan]:
+    return sorted((s for s in spans if s.name == name), key=lambda s: s.start_time or 0)
+
+
+def _remote_parent() -> SpanContext:
+    return SpanContext(
+        trace_id=0x0AF7651916CD43DD8448EB211C80319C,
+        span_id=0xB7AD6B7169203331,
+        is_remote=True,
+        trace_flags=TraceFlags(TraceFlags.SAMPLED),
+    )
+
+
+def _traceparent(context: SpanContext | None) -> str:
+    assert context is not None
+    return f"00-{context.trace_id:032x}-{context.span_id:016x}-{context.trace_flags:02x}"
