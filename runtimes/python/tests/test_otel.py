@@ -36,9 +36,9 @@ from ai_tools_runtime import (
     ConversationExecutor,
     Executor,
     MemoryConversationStore,
+    Telemetry,
     ToolError,
 )
-from ai_tools_runtime._telemetry import Telemetry
 from ai_tools_runtime.mcp import McpToolServer
 from ai_tools_runtime.otel import INSTRUMENTATION_NAME, create_open_telemetry
 

@@ -3,7 +3,9 @@
 The generated ``ai_tools_gen.py`` holds data (tools, methods, alias facts);
 this package holds the behaviour of docs/runtime.md, and the conversation
 stores of docs/store.md (in memory here; Redis in
-:mod:`ai_tools_runtime.redis`, which needs the ``redis`` extra). The MCP servers
+:mod:`ai_tools_runtime.redis`, which needs the ``redis`` extra), and the
+telemetry hook (OpenTelemetry in :mod:`ai_tools_runtime.otel`, the ``otel``
+extra). The MCP servers
 (docs/mcp.md) are in :mod:`ai_tools_runtime.mcp`, which needs the ``mcp``
 extra; this module never imports it."""
 
@@ -31,6 +33,7 @@ from ._executor import (
 )
 from ._session_registry import SessionRegistry
 from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
+from ._telemetry import Telemetry, ToolCallOutcome, ToolCallSpan
 from ._tool_error import ToolError, ToolErrorReason
 from ._validation import RequestValidator
 from ._violations import Violation, ViolationReason
@@ -69,6 +72,9 @@ __all__ = [
     "ResponseAliases",
     "ResponseJson",
     "SessionRegistry",
+    "Telemetry",
+    "ToolCallOutcome",
+    "ToolCallSpan",
     "ToolError",
     "ToolErrorReason",
     "ToolMethod",
