@@ -111,6 +111,18 @@ func TestDroppedConnection(t *testing.T) {
 // 7.0; >= 7.2 adds +client|setinfo).
 const aclUser = "ai-tools on >s3cret-pass resetkeys ~ai-tools:* resetchannels -@all +evalsha +eval +del +exists +hget +hset +hexists +hincrby +hgetall +pexpire +ping +hello +client|setname"
 
+// setACLUser runs ACL SETUSER line through the admin client.
+func setACLUser(t *testing.T, admin *redis.Client, line string) {
+	t.Helper()
+	args := []any{"ACL", "SETUSER"}
+	for _, word := range strings.Fields(line) {
+		args = append(args, word)
+	}
+	if err := admin.Do(context.Background(), args...).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestTLSAndACLUser: over TLS (rediss://, a CA of the test), as the ACL
 // user of the documented line, every operation works, the NOSCRIPT
 // fallback included; the user can touch nothing else.
@@ -118,13 +130,7 @@ func TestTLSAndACLUser(t *testing.T) {
 	server := redistest.StartWith(t, redistest.Config{TLS: true})
 	ctx := context.Background()
 	admin := server.Client(nil)
-	setUser := []any{"ACL", "SETUSER"}
-	for _, word := range strings.Fields(aclUser) {
-		setUser = append(setUser, word)
-	}
-	if err := admin.Do(ctx, setUser...).Err(); err != nil {
-		t.Fatal(err)
-	}
+	setACLUser(t, admin, aclUser)
 	opts, err := redis.ParseURL("rediss://ai-tools:s3cret-pass@" + server.Addr + "/0")
 	if err != nil || opts.TLSConfig == nil {
 		t.Fatalf("ParseURL: %v", err)
@@ -167,14 +173,20 @@ func TestTLSAndACLUser(t *testing.T) {
 	}
 }
 
-// TestCluster: on three masters through a *redis.ClusterClient,
+// TestCluster: on three masters through a *redis.ClusterClient logged in
+// as the ACL user (plus +cluster|slots, which the cluster client reads the
+// slots with, and +command, its command table; ACL users are per node),
 // conversations land on every node (the handle is the hash tag), and one
 // continues through another client (another process) after the node
 // holding it lost its script cache.
 func TestCluster(t *testing.T) {
 	cluster := redistest.StartCluster(t, 3)
 	ctx := context.Background()
-	s := New(cluster.Client(&redis.ClusterOptions{ContextTimeoutEnabled: true}), Options{})
+	for _, n := range cluster.Nodes {
+		setACLUser(t, n.Client(nil), aclUser+" +cluster|slots +command")
+	}
+	user := &redis.ClusterOptions{Username: "ai-tools", Password: "s3cret-pass", ContextTimeoutEnabled: true}
+	s := New(cluster.Client(user), Options{})
 	nodes := map[string]string{} // node address -> a handle it holds
 	for len(nodes) < 3 {
 		handle, err := s.Create(ctx)
@@ -190,7 +202,7 @@ func TestCluster(t *testing.T) {
 			t.Fatal("the conversation is on no node")
 		}
 	}
-	other := New(cluster.Client(nil), Options{})
+	other := New(cluster.Client(user), Options{})
 	for _, n := range cluster.Nodes {
 		handle := nodes[n.Addr]
 		epoch, _, err := s.Load(ctx, handle)
