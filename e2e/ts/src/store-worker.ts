@@ -6,6 +6,14 @@
  * Python one (e2e/py), so that the three mix in one run:
  *
  *     node dist/store-worker.js --grpc 127.0.0.1:PORT --redis 127.0.0.1:PORT [--key-prefix ai-tools:] [--ttl 30m] [--parallel 1]
+ *         [--redis-ca ca.crt] [--redis-cluster] [--store-timeout 5000] [--max-aliases 1000]
+ *
+ * `--redis` is `host:port` or a `redis://` / `rediss://` URL, with
+ * `user:password@` for an ACL user; `--redis-ca` the CA (PEM) to trust for
+ * TLS; `--redis-cluster` makes it a seed node of a Redis Cluster
+ * (node-redis `createCluster`, its credentials and TLS used for every
+ * node); `--store-timeout` the store's timeout in ms; `--max-aliases` the
+ * store's alias cap per conversation (the store's default when absent).
  *
  * It reads one JSON request per line on stdin and writes one JSON line per
  * request on stdout, each with the request's `id` (any JSON value):
@@ -23,6 +31,7 @@
  * `--parallel N` it runs up to N requests at once and answers each as it
  * finishes; it exits when stdin ends and every answer is written.
  */
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import {
@@ -32,11 +41,11 @@ import {
 import { codeName } from "@protoc-gen-ai-tools/runtime/mcp";
 import { createRedisConversationStore } from "@protoc-gen-ai-tools/runtime/redis";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createClient } from "redis";
+import { createClient, createCluster } from "redis";
 import { createExecutor } from "./gen/ai_tools.gen.js";
 
 const usage =
-  "usage: node dist/store-worker.js --grpc HOST:PORT --redis HOST:PORT [--key-prefix PREFIX] [--ttl 30m] [--parallel N] < requests.jsonl";
+  "usage: node dist/store-worker.js --grpc HOST:PORT --redis HOST:PORT|URL [--redis-ca FILE] [--redis-cluster] [--store-timeout MS] [--max-aliases N] [--key-prefix PREFIX] [--ttl 30m] [--parallel N] < requests.jsonl";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -51,6 +60,61 @@ function durationMs(text: string): number {
   }
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms"];
   return Number(m[1]) * unit;
+}
+
+/** A flag's whole number of at least 1, or undefined when absent. */
+function count(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) {
+    return undefined;
+  }
+  const n = Number(text);
+  if (!(Number.isSafeInteger(n) && n >= 1)) {
+    fail(`--${flag}: ${JSON.stringify(text)} is not a whole number >= 1`);
+  }
+  return n;
+}
+
+/**
+ * The node-redis client of --redis (a cluster client with
+ * --redis-cluster), with an "error" listener: a dropped connection is
+ * reported by the store's next call, never a crash.
+ */
+function redisClient(
+  url: string,
+  caFile: string | undefined,
+  cluster: boolean,
+) {
+  const socket = {
+    reconnectStrategy: (retries: number) => Math.min(50 * retries, 500),
+    ...(caFile === undefined
+      ? {}
+      : { tls: true as const, ca: readFileSync(caFile) }),
+  };
+  if (!cluster) {
+    const client = createClient({ url, disableOfflineQueue: true, socket });
+    client.on("error", () => {}); // each failed call says store-unavailable
+    return client;
+  }
+  // The seed's credentials and TLS serve every node the cluster names.
+  const seed = new URL(url);
+  const client = createCluster({
+    rootNodes: [{ url }],
+    defaults: {
+      disableOfflineQueue: true,
+      socket: {
+        ...socket,
+        ...(seed.protocol === "rediss:" ? { tls: true as const } : {}),
+      },
+      ...(seed.username === ""
+        ? {}
+        : { username: decodeURIComponent(seed.username) }),
+      ...(seed.password === ""
+        ? {}
+        : { password: decodeURIComponent(seed.password) }),
+    },
+  });
+  client.on("error", () => {});
+  return client;
 }
 
 interface Request {
@@ -68,6 +132,10 @@ async function main(): Promise<void> {
     "key-prefix"?: string;
     ttl?: string;
     parallel?: string;
+    "redis-ca"?: string;
+    "redis-cluster"?: boolean;
+    "store-timeout"?: string;
+    "max-aliases"?: string;
   };
   try {
     ({ values } = parseArgs({
@@ -77,6 +145,10 @@ async function main(): Promise<void> {
         "key-prefix": { type: "string" },
         ttl: { type: "string" },
         parallel: { type: "string" },
+        "redis-ca": { type: "string" },
+        "redis-cluster": { type: "boolean" },
+        "store-timeout": { type: "string" },
+        "max-aliases": { type: "string" },
       },
     }));
   } catch (e) {
@@ -88,12 +160,13 @@ async function main(): Promise<void> {
   if (!(Number.isInteger(parallel) && parallel >= 1)) {
     fail(`--parallel: ${JSON.stringify(values.parallel)} is not a count`);
   }
-  const client = createClient({
-    url: redis.includes("://") ? redis : `redis://${redis}`,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries) => Math.min(50 * retries, 500) },
-  });
-  client.on("error", () => {}); // each failed call says store-unavailable
+  const timeoutMs = count("store-timeout", values["store-timeout"]) ?? 5000;
+  const maxAliases = count("max-aliases", values["max-aliases"]);
+  const client = redisClient(
+    redis.includes("://") ? redis : `redis://${redis}`,
+    values["redis-ca"],
+    values["redis-cluster"] === true,
+  );
   // Wait a moment for Redis, not forever: while it is unreachable, every
   // request is answered store-unavailable, and the client keeps trying.
   await Promise.race([
@@ -110,6 +183,8 @@ async function main(): Promise<void> {
       client,
       keyPrefix: values["key-prefix"],
       idleTtlMs: values.ttl === undefined ? undefined : durationMs(values.ttl),
+      timeoutMs,
+      maxAliases,
     }),
   );
 
