@@ -22,12 +22,14 @@ import (
 // TestHungRedis: with go-redis's defaults (ReadTimeout 5 s, 3 retries:
 // 10 s on a hung server) and without ContextTimeoutEnabled, every
 // operation returns at the store's 400 ms with "redis did not answer
-// within 400 ms"; after the server continues, the same store works.
+// within 400 ms"; after the server continues, the same store works. With
+// ContextTimeoutEnabled and no retries the client's own i/o timeout at
+// that deadline is the same error.
 func TestHungRedis(t *testing.T) {
 	server := redistest.Start(t)
 	ctx := context.Background()
-	for _, opts := range []*redis.Options{nil, {ContextTimeoutEnabled: true}} {
-		t.Run(fmt.Sprintf("ContextTimeoutEnabled=%v", opts != nil), func(t *testing.T) {
+	for _, opts := range []*redis.Options{{}, {ContextTimeoutEnabled: true}, {ContextTimeoutEnabled: true, MaxRetries: -1}} {
+		t.Run(fmt.Sprintf("ContextTimeoutEnabled=%v,MaxRetries=%d", opts.ContextTimeoutEnabled, opts.MaxRetries), func(t *testing.T) {
 			s := New(server.Client(opts), Options{Timeout: 400 * time.Millisecond})
 			handle, err := s.Create(ctx)
 			if err != nil {

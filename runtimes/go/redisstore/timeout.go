@@ -28,9 +28,10 @@ func (timeoutError) Unwrap() error { return context.DeadlineExceeded }
 // a hung server). op then ends with the client's own read timeout, its
 // result dropped. A deadline or cancellation of ctx itself is returned as
 // ctx's error.
-func within[T any](ctx context.Context, timeout time.Duration, op func(context.Context) (T, error)) (T, error) {
+func within[T any](parent context.Context, timeout time.Duration, op func(context.Context) (T, error)) (T, error) {
 	expired := timeoutError{timeout}
-	ctx, cancel := context.WithTimeoutCause(ctx, timeout, expired)
+	deadline := time.Now().Add(timeout)
+	ctx, cancel := context.WithDeadlineCause(parent, deadline, expired)
 	defer cancel()
 	type result struct {
 		value T
@@ -43,11 +44,14 @@ func within[T any](ctx context.Context, timeout time.Duration, op func(context.C
 	}()
 	select {
 	case r := <-done:
+		// With ContextTimeoutEnabled the socket's deadline is ours, and
+		// may fire before ctx is marked done: an error that is no reply
+		// of Redis, once the deadline passed, is the timeout.
 		var reply redis.Error
-		if r.err == nil || errors.As(r.err, &reply) || context.Cause(ctx) != error(expired) {
+		ours := context.Cause(ctx) == error(expired) || parent.Err() == nil && !time.Now().Before(deadline)
+		if r.err == nil || errors.As(r.err, &reply) || !ours {
 			return r.value, r.err
 		}
-		// The client gave up because the deadline passed.
 	case <-ctx.Done():
 		if cause := context.Cause(ctx); cause != error(expired) {
 			var zero T

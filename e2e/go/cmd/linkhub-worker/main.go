@@ -135,10 +135,10 @@ func redisClient(addr, caFile string, cluster bool) (redis.UniversalClient, erro
 	if cluster {
 		return redis.NewClusterClient(&redis.ClusterOptions{
 			Addrs: []string{opts.Addr}, Username: opts.Username, Password: opts.Password, TLSConfig: opts.TLSConfig,
-			DialTimeout: dial, ReadTimeout: io, WriteTimeout: io, ContextTimeoutEnabled: true,
+			DialTimeout: dial, ReadTimeout: io, WriteTimeout: io, MaxRetries: -1, ContextTimeoutEnabled: true,
 		}), nil
 	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.ContextTimeoutEnabled = dial, io, io, true
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.MaxRetries, opts.ContextTimeoutEnabled = dial, io, io, -1, true
 	return redis.NewClient(opts), nil
 }
 
