@@ -42,6 +42,7 @@ export function subjectConversations(
     }
   };
   return {
+    maxAliases: store.maxAliases,
     async create() {
       const key = await store.create(suffix);
       if (!key.endsWith(suffix) || key.length === suffix.length) {

@@ -206,6 +206,35 @@ describe("handles bound to the subject", () => {
   });
 });
 
+describe("the alias cap over MCP", () => {
+  it("a conversation at its store's maxAliases: conversation-full with the handle (not the bound key), nothing sent", async () => {
+    const store = createMemoryConversationStore({ maxAliases: 1 });
+    const alice = await connect(
+      toolServer({ conversationStore: store }),
+      identity("alice"),
+    );
+    const first = await callTool(alice, "accounts_list", listArgs);
+    expect(first.isError).toBeFalsy();
+    const handle = first._meta?.[handleKey] as string;
+    const { state } = await store.load(conversationKey(handle, "alice"));
+    const held = Object.keys(
+      (JSON.parse(state) as { aliases: object }).aliases,
+    ).length;
+    expect(held).toBeGreaterThanOrEqual(1);
+    const sent = grpc.calls.length;
+    const r = await callTool(alice, "accounts_list", {
+      ...listArgs,
+      conversation: handle,
+    });
+    expect(r.isError).toBe(true);
+    expect(firstText(r)).toBe(
+      `conversation "${handle}" holds ${held} aliases, its limit: start a new conversation (this call was not sent)`,
+    );
+    expect(grpc.calls.length).toBe(sent);
+    await alice.close();
+  });
+});
+
 describe("scopes at the tool layer", () => {
   it("refuses a caller whose token lacks a scope of the tool, nothing sent", async () => {
     const server = toolServer({
