@@ -10,7 +10,6 @@ package aitools
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -94,13 +93,17 @@ func TestMCPConversationFull(t *testing.T) {
 		}
 	})
 
-	t.Run("handle", func(t *testing.T) {
-		httpServer := httptest.NewServer(NewMCPHTTPHandler(server))
-		t.Cleanup(httpServer.Close)
-		cs := connectHTTP(t, httpServer.URL, "2026-07-28")
+	t.Run("handle of an authorized caller", func(t *testing.T) {
+		// The store's key is "<handle>.<tag of the subject>": the text names
+		// the handle the model passed.
+		cs := connectAs(t, serveAsCallers(t, server), "2026-07-28", "alice", nil)
 		res := callTool(t, cs, "accounts_list", list, nil)
 		wantSuccess(t, res)
 		handle, _ := res.Meta[conversationMetaKey].(string)
+		if store.mu.Lock(); store.entries[handle] != nil || store.entries[conversationKey(handle, "alice")] == nil {
+			t.Fatal("the conversation is not kept under the caller's key")
+		}
+		store.mu.Unlock()
 		calls := srv.calls.Load()
 		res = callTool(t, cs, "accounts_merge", merge, mcp.Meta{conversationMetaKey: handle})
 		if !res.IsError || textOf(res, 0) != fullText(handle, 2) {
