@@ -2,7 +2,9 @@
 registered UUIDs (plus resolve_json and register_response on it), then with
 20 and 100 operation names registered too. Then the MCP HTTP gate's token
 verification per request, auth on and off alternating
-(scripts/bench_http_auth.py).
+(scripts/bench_http_auth.py). Then the per-call cost of telemetry: no
+telemetry, OpenTelemetry on the no-op API, on an in-memory exporter,
+alternating (scripts/bench_telemetry.py).
 
 With ``--before REV`` (a git revision of this repository, e.g. the commit
 before issue 30), also the executor's overhead: one tool call through the
@@ -92,6 +94,9 @@ def main() -> int:
     from bench_http_auth import compare_auth
 
     compare_auth()
+    from bench_telemetry import compare_telemetry
+
+    compare_telemetry()
     if len(sys.argv) == 3 and sys.argv[1] == "--before":
         from bench_executor import compare
 

@@ -15,8 +15,9 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent import futures
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -84,61 +85,74 @@ def _medians_us(calls: list[Callable[[], object]]) -> list[float]:
     return [statistics.median(t) * 1e6 for t in times]
 
 
+@contextmanager
+def test_server() -> Iterator[tuple[grpc.Channel, Any]]:
+    """A channel to the test server of tests/gen on a local socket, and its
+    FixupService (whose ``received`` the calls should clear)."""
+    from aitest.v1 import vectors_pb2_grpc
+    from conftest import AccountServer, FixupServer, StatusInjector
+
+    inject = StatusInjector()
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    vectors_pb2_grpc.add_AccountServiceServicer_to_server(AccountServer(inject), server)
+    fixup = FixupServer(inject)
+    vectors_pb2_grpc.add_FixupServiceServicer_to_server(fixup, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            yield channel, fixup
+    finally:
+        server.stop(None)
+
+
+def fixup_call(executor: Any, fixup: Any, text: str) -> Callable[[], object]:
+    """One call of fixup_loose with ``text`` through ``executor``."""
+
+    def call() -> object:
+        fixup.received.clear()
+        return executor.execute("fixup_loose", text)
+
+    return call
+
+
 def compare(rev: str) -> None:
     import ai_tools_gen
     from aitest.v1 import vectors_pb2, vectors_pb2_grpc
-    from conftest import AccountServer, FixupServer, StatusInjector
     from google.protobuf import json_format
 
     import ai_tools_runtime
 
     with tempfile.TemporaryDirectory() as tmp:
         before = _runtime_at(rev, Path(tmp))
-        inject = StatusInjector()
-        server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-        vectors_pb2_grpc.add_AccountServiceServicer_to_server(AccountServer(inject), server)
-        fixup = FixupServer(inject)
-        vectors_pb2_grpc.add_FixupServiceServicer_to_server(fixup, server)
-        port = server.add_insecure_port("127.0.0.1:0")
-        server.start()
-        try:
-            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-                methods = list(ai_tools_gen._TOOL_METHODS)
-                old_methods = [
-                    before.ToolMethod(
-                        **{
-                            f.name: getattr(m, f.name)
-                            for f in dataclasses.fields(before.ToolMethod)
-                        }
-                    )
-                    for m in methods
-                ]
-                after_exec = ai_tools_runtime.Executor(channel, methods, ai_tools_gen.ALIAS_CONFIG)
-                before_exec = before.Executor(channel, old_methods, ai_tools_gen.ALIAS_CONFIG)
-                text = json.dumps(ARGS)
-                request = json_format.Parse(text, vectors_pb2.FixupRequest())
-                stub = vectors_pb2_grpc.FixupServiceStub(channel)
+        with test_server() as (channel, fixup):
+            methods = list(ai_tools_gen._TOOL_METHODS)
+            old_methods = [
+                before.ToolMethod(
+                    **{f.name: getattr(m, f.name) for f in dataclasses.fields(before.ToolMethod)}
+                )
+                for m in methods
+            ]
+            after_exec = ai_tools_runtime.Executor(channel, methods, ai_tools_gen.ALIAS_CONFIG)
+            before_exec = before.Executor(channel, old_methods, ai_tools_gen.ALIAS_CONFIG)
+            text = json.dumps(ARGS)
+            request = json_format.Parse(text, vectors_pb2.FixupRequest())
+            stub = vectors_pb2_grpc.FixupServiceStub(channel)
 
-                def direct() -> Any:
-                    fixup.received.clear()
-                    return stub.EchoLoose(request, timeout=30)
+            def direct() -> Any:
+                fixup.received.clear()
+                return stub.EchoLoose(request, timeout=30)
 
-                def run(e: Any) -> Callable[[], object]:
-                    def call() -> object:
-                        fixup.received.clear()
-                        return e.execute("fixup_loose", text)
+            def run(e: Any) -> Callable[[], object]:
+                return fixup_call(e, fixup, text)
 
-                    return call
-
-                assert json.loads(after_exec.execute("fixup_loose", text))["count"] == 3
-                for round_ in (1, 2):
-                    d, b, a = _medians_us([direct, run(before_exec), run(after_exec)])
-                    print(
-                        f"bench: executor round {round_} ({RUNS} calls each, alternating, "
-                        f"median): direct gRPC {d:.0f} µs, before ({rev}) {b:.0f} µs, "
-                        f"after {a:.0f} µs; the change {a - b:+.0f} µs = "
-                        f"{(a - b) / d * 100:+.1f}% of a local call "
-                        f"(executor overhead {(b - d) / d * 100:.0f}% → {(a - d) / d * 100:.0f}%)"
-                    )
-        finally:
-            server.stop(None)
+            assert json.loads(after_exec.execute("fixup_loose", text))["count"] == 3
+            for round_ in (1, 2):
+                d, b, a = _medians_us([direct, run(before_exec), run(after_exec)])
+                print(
+                    f"bench: executor round {round_} ({RUNS} calls each, alternating, "
+                    f"median): direct gRPC {d:.0f} µs, before ({rev}) {b:.0f} µs, "
+                    f"after {a:.0f} µs; the change {a - b:+.0f} µs = "
+                    f"{(a - b) / d * 100:+.1f}% of a local call "
+                    f"(executor overhead {(b - d) / d * 100:.0f}% → {(a - d) / d * 100:.0f}%)"
+                )

@@ -133,10 +133,16 @@ class Observed:
 
 def _alias_count(table: dict[str, str], value: Any) -> int:
     """How many strings in the JSON ``value`` are keys of ``table``."""
-    if isinstance(value, str):
-        return 1 if value in table else 0
-    if isinstance(value, dict):
-        return sum(_alias_count(table, v) for v in value.values())
-    if isinstance(value, list):
-        return sum(_alias_count(table, v) for v in value)
-    return 0
+    if not table:
+        return 0
+    count = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            count += v in table
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return count
