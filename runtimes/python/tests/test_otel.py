@@ -330,3 +330,31 @@ def _remote_parent() -> SpanContext:
 def _traceparent(context: SpanContext | None) -> str:
     assert context is not None
     return f"00-{context.trace_id:032x}-{context.span_id:016x}-{context.trace_flags:02x}"
+
+
+class _Unreachable(MemoryConversationStore):
+    async def load(self, handle: str) -> tuple[str, str]:
+        raise ConnectionError("redis did not answer within 500 ms")
+
+
+async def test_store_failures_name_their_reason(
+    servers: Servers, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        for store in (MemoryConversationStore(max_aliases=2), _Unreachable()):
+            executor = AsyncExecutor(channel, METHODS, ALIASES)
+            conversations = ConversationExecutor(executor, store, telemetry=telemetry)
+            handle = await conversations.start()
+            if not isinstance(store, _Unreachable):
+                await conversations.execute(
+                    handle, "accounts_create", create_json("A", owner_id=new_uuid())
+                )
+            with pytest.raises(ToolError):
+                await conversations.execute(handle, "accounts_create", create_json("B"))
+    *_, full, unreachable = recorded.ours()
+    assert attributes(full)["error.type"] == "conversation-full"
+    assert attributes(unreachable)["error.type"] == "store-unavailable"
+    for span in (full, unreachable):
+        assert "rpc.response.status_code" not in attributes(span)  # nothing sent
+        assert span.status.status_code is StatusCode.ERROR
+    assert len(servers.accounts.received) == 1
