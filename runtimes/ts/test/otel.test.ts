@@ -3,7 +3,11 @@
 // aitest gRPC server (over a socket), which records the trace context it
 // receives.
 import { Code } from "@connectrpc/connect";
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import {
   context,
   metrics,
@@ -39,7 +43,11 @@ import {
   type Executor,
   type Telemetry,
 } from "../src/index.js";
-import { createMcpToolServer, serveStdio } from "../src/mcp/index.js";
+import {
+  createMcpToolServer,
+  serveHttp,
+  serveStdio,
+} from "../src/mcp/index.js";
 import { createOpenTelemetry } from "../src/otel.js";
 import {
   startAitestServer,
@@ -367,5 +375,58 @@ describe("createOpenTelemetry with an MCP server", () => {
     expect(metadata?.baggage).toBe("tenant=t1");
     await r.collect();
     expect(attributeTexts(r).filter((t) => uuidPattern.test(t))).toEqual([]);
+  });
+});
+
+describe("createOpenTelemetry with an MCP server over HTTP, conversations by handle", () => {
+  it("runs a call of a conversation in the _meta trace without showing the handle", async () => {
+    const r = record();
+    const server = createMcpToolServer({ telemetry: r.telemetry });
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+    });
+    const http = await serveHttp(server);
+    const client = new Client(
+      { name: "test", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" } }, // 2026-07-28: handles
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    const args = JSON.parse(createArgs(1)) as Record<string, unknown>;
+    const first = await callTool(client, "accounts_create", args);
+    const handle = String(first._meta?.["ai-tools/conversation"]);
+    const traceId = "0af7651916cd43dd8448eb211c80319c";
+    const parentId = "b7ad6b7169203331";
+    const second = await callTool(
+      client,
+      "accounts_merge",
+      {
+        source_id: "acct-1",
+        target_id: "acct-1",
+        note: "",
+      },
+      {
+        "ai-tools/conversation": handle,
+        traceparent: `00-${traceId}-${parentId}-01`,
+      },
+    );
+    await client.close();
+    await http.close();
+    expect(second.isError).not.toBe(true);
+    const [create, merge] = r.spans();
+    expect(create?.attributes["ai_tools.conversation.aliases"]).toBe(2);
+    expect(merge?.spanContext().traceId).toBe(traceId);
+    expect(merge?.parentSpanContext?.spanId).toBe(parentId);
+    expect(merge?.attributes).toMatchObject({
+      "ai_tools.aliases.resolved": 2,
+      "ai_tools.conversation.aliases": 2,
+    });
+    expect(grpc.metadata.at(-1)?.traceparent).toBe(traceparentOf(merge!));
+    await r.collect();
+    const texts = attributeTexts(r);
+    expect(handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(texts.filter((t) => t.includes(handle))).toEqual([]);
+    expect(texts.filter((t) => uuidPattern.test(t))).toEqual([]);
   });
 });
