@@ -170,6 +170,8 @@ describe("reserved names", () => {
       "OpenAIMaxTools",
       "OpenAIResponsesTool",
       "OpenAIResponsesTools",
+      "Telemetry",
+      "ToolCallEnd",
       "ToolError",
       "Violation",
       "WithApprovalSecret",
@@ -185,6 +187,7 @@ describe("reserved names", () => {
       "WithMaxResultBytes",
       "WithRateLimit",
       "WithRequiredScopes",
+      "WithTelemetry",
       "WithTimeout",
     ]);
     expect(goRuntimeIdentifiers.has("aliases")).toBe(true);

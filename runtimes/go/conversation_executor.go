@@ -32,6 +32,9 @@ type ConversationExecutor struct {
 	// Approve decides the calls of tools that need an approval, as
 	// Executor.Approve. Set it before the first call.
 	Approve ApproveFunc
+	// Telemetry observes each call, its conversation's load included, as
+	// Executor.Telemetry. Set it before the first call.
+	Telemetry Telemetry
 
 	conn  grpc.ClientConnInterface
 	store ConversationStore
@@ -58,10 +61,19 @@ func (c *ConversationExecutor) Start(ctx context.Context) (string, error) {
 // failure is a *ToolError; the store's reasons are "conversation-expired",
 // "conversation-corrupt" and "store-unavailable".
 func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, argsJSON string) (string, error) {
+	ctx, call := startToolCall(ctx, c.Telemetry, toolName)
+	out, err := c.execute(ctx, call, handle, toolName, argsJSON)
+	call.finish(err)
+	return out, err
+}
+
+// execute is Execute, whose record is call (nil: not observed).
+func (c *ConversationExecutor) execute(ctx context.Context, call *toolCall, handle, toolName, argsJSON string) (string, error) {
 	e, err := openConversation(ctx, c.store, handle)
 	if err != nil {
 		return "", err
 	}
+	call.attach(e, true)
 	if err := checkRoom(c.store, handle, e); err != nil {
 		return "", err
 	}

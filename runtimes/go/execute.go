@@ -11,8 +11,15 @@ import (
 	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
 )
 
-// Execute runs the auto-executor of toolName with the model's arguments.
+// Execute runs the auto-executor of toolName with the model's arguments,
+// observed as each generated Execute<Tool> function is (Executor.observe).
 func (e *Executor) Execute(ctx context.Context, toolName string, argsJSON string) (string, error) {
+	return e.observe(ctx, toolName, func(ctx context.Context, e *Executor) (string, error) {
+		return e.execute(ctx, toolName, argsJSON)
+	})
+}
+
+func (e *Executor) execute(ctx context.Context, toolName string, argsJSON string) (string, error) {
 	switch toolName {
 	case "accounts_list":
 		var req aitestv1.ListAccountsRequest

@@ -33,8 +33,14 @@ type Executor struct {
 	// arguments passed their checks; without it such a call is refused
 	// and nothing is sent.
 	Approve ApproveFunc
+	// Telemetry, when set, observes each call (docs/production.md,
+	// "Telemetry"): runtimes/go/otelaitools.New.
+	Telemetry Telemetry
 
 	conn grpc.ClientConnInterface
+	// observed is the record of the call this executor runs, nil when no
+	// Telemetry observes it.
+	observed *toolCall
 	// gate replaces Approve in a call of the MCP server, which asks by
 	// elicitation or its own hook.
 	gate func(ctx context.Context, argsJSON string) error
@@ -89,6 +95,9 @@ func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, s
 	}
 	var v any = obj
 	//aitools:if aliases
+	if e.observed != nil {
+		e.observed.ended.Resolved = e.aliases.countAliases(v)
+	}
 	v, err := e.aliases.resolveValue(v, true)
 	if err != nil {
 		return e.refuse("unknown-alias", []Violation{aliasViolation(err)}, err)
@@ -189,6 +198,7 @@ func (e *Executor) unknownTool(toolName string) *ToolError {
 // its message shown to the model with registered UUIDs as aliases.
 func (e *Executor) serverError(toolName string, err error) *ToolError {
 	st := status.Convert(err)
+	e.observed.sent(st.Code())
 	msg := st.Message()
 	//aitools:if aliases
 	msg = e.aliases.AliasifyJSON(toolName, msg)
@@ -231,6 +241,7 @@ func (e *Executor) encode(resp proto.Message) ([]byte, error) {
 // finish encodes a response for the model; in a file with aliases it
 // registers the response's ids and shows its UUIDs as aliases.
 func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
+	e.observed.sent(codes.OK)
 	b, err := e.encode(resp)
 	if err != nil {
 		return "", err
@@ -278,6 +289,8 @@ func (e *Executor) registerResponses(toolName string, items []string) error {
 // messages; in a file with aliases it registers the ids of the messages, in
 // order, and shows the array's UUIDs as aliases.
 func collect[T proto.Message](e *Executor, toolName string, recv func() (T, error)) (string, error) {
+	// The stream is open: its status is OK unless an error ends it.
+	e.observed.sent(codes.OK)
 	var b strings.Builder
 	//aitools:if aliases
 	var items []string // a stored conversation's messages, registered at the end

@@ -24,7 +24,9 @@ import (
 func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) *mcp.CallToolResult {
 	start := time.Now()
 	id := IdentityFromRequest(req)
+	ctx, observed := s.startCall(ctx, req, t)
 	res, outcome, code := s.run(ctx, req, t, id)
+	observed.finishMCP(res, outcome)
 	if s.opts.audit != nil && res.InputRequests == nil {
 		r := AuditRecord{Time: start, Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
 		if id != nil {
@@ -95,12 +97,12 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	//aitools:if aliases
 	conv, err := s.conversation(ctx, req, handle, subject)
 	if err != nil {
-		outcome, code := auditOutcome(err, subject)
+		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
 	if err := checkRoom(s.opts.store, conv.handle, e); err != nil {
-		outcome, code := auditOutcome(err, subject)
+		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	if conv.key != "" && !conv.minted {
@@ -118,6 +120,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
+	observedCall(ctx).attach(e, true)
 	out, err := t.call(ctx, e, args)
 	//aitools:if aliases
 	if err != nil && conv.minted {
@@ -130,7 +133,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		return &mcp.CallToolResult{InputRequests: ask.requests, RequestState: ask.state}, "", ""
 	}
 	if err != nil {
-		outcome, code := auditOutcome(err, subject)
+		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(mcpErrorText(e, err)), outcome, code
 	}
 	if t.wrap != "" {
@@ -281,6 +284,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	e.observed.sent(codes.OK)
 	b, err := mcpEncode(e, resp)
 	if err != nil {
 		return "", err
@@ -316,6 +320,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	e.observed.sent(codes.OK) // the stream is open; an error ends it
 	var b strings.Builder
 	//aitools:if aliases
 	var items []string // the messages, for registration

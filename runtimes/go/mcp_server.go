@@ -43,6 +43,7 @@ type mcpOptions struct {
 	rateLimit      int
 	maxConcurrent  int
 	audit          func(AuditRecord)
+	telemetry      Telemetry
 	//aitools:if aliases
 
 	store          ConversationStore

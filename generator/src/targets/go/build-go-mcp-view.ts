@@ -10,6 +10,7 @@ import {
   goApprovalEntries,
   goArgumentEntries,
   goFullMethod,
+  goMethodEntries,
   goCallTableImports,
   goCallTablesView,
   goTimeoutEntries,
@@ -275,10 +276,8 @@ function callTableLines(
   return [
     ...goArgumentEntries(others).map(([k, v]) => `toolArguments[${k}] = ${v}`),
     ...goTimeoutEntries(others).map(([k, v]) => `toolTimeouts[${k}] = ${v}`),
-    ...goApprovalEntries(others).flatMap(([k, v]) => [
-      `toolNeedsApproval[${k}] = true`,
-      `toolMethods[${k}] = ${v}`,
-    ]),
+    ...goApprovalEntries(others).map(([k]) => `toolNeedsApproval[${k}] = true`),
+    ...goMethodEntries(others).map(([k, v]) => `toolMethods[${k}] = ${v}`),
   ];
 }
 

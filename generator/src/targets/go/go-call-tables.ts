@@ -62,6 +62,7 @@ export function goCallTablesView(
     arguments: aligned(goArgumentEntries(tools)),
     timeouts: aligned(goTimeoutEntries(tools)),
     approvals: aligned(goApprovalEntries(tools)),
+    methods: aligned(goMethodEntries(tools)),
     lenientArguments: String(options.lenientArguments === true),
     jsonNames: String(options.jsonNames === true),
     validator,
@@ -96,6 +97,13 @@ export function goApprovalEntries(
   return tools
     .filter((t) => t.needsApproval)
     .map((t) => [goQuote(t.name), goQuote(goFullMethod(t))]);
+}
+
+/** Each tool: its quoted name and quoted full gRPC method (`toolMethods`). */
+export function goMethodEntries(
+  tools: readonly ToolModel[],
+): [string, string][] {
+  return tools.map((t) => [goQuote(t.name), goQuote(goFullMethod(t))]);
 }
 
 /** The full gRPC method of a tool: `/linkhub.v1.LinkService/GetLink`. */

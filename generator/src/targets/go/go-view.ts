@@ -118,9 +118,14 @@ export interface GoCallTablesView {
   }[];
   /**
    * The tools whose calls wait for an approval: the quoted tool name, the
-   * quoted full gRPC method (`toolNeedsApproval`, `toolMethods`).
+   * quoted full gRPC method (`toolNeedsApproval`).
    */
   readonly approvals: readonly {
+    readonly key: string;
+    readonly value: string;
+  }[];
+  /** Every tool: the quoted tool name, the quoted full gRPC method (`toolMethods`). */
+  readonly methods: readonly {
     readonly key: string;
     readonly value: string;
   }[];

@@ -149,14 +149,18 @@ var toolArguments = map[string]string{
 var toolTimeouts = map[string]time.Duration{}
 
 // toolNeedsApproval lists the tools whose calls wait for an approval
-// (docs/mcp.md, "Approvals"), and toolMethods their gRPC methods, which
-// the approval request names.
+// (docs/mcp.md, "Approvals").
 var toolNeedsApproval = map[string]bool{
 	"aitools_test_approvals_v1_DocService_RenameDoc": true,
 }
 
+// toolMethods holds each tool's gRPC method, which an approval request and
+// the telemetry of a call name.
 var toolMethods = map[string]string{
+	"aitools_test_approvals_v1_DocService_CountDocs": "/aitools.test.approvals.v1.DocService/CountDocs",
+	"aitools_test_approvals_v1_DocService_GetDoc":    "/aitools.test.approvals.v1.DocService/GetDoc",
 	"aitools_test_approvals_v1_DocService_RenameDoc": "/aitools.test.approvals.v1.DocService/RenameDoc",
+	"docs_create": "/aitools.test.approvals.v1.DocService/CreateDoc",
 }
 
 // lenientArguments drops unknown argument keys instead of refusing them
@@ -173,57 +177,65 @@ var validateRequest func(proto.Message) error
 
 // ExecuteAitoolsTestApprovalsV1DocServiceCountDocs runs the "aitools_test_approvals_v1_DocService_CountDocs" tool by calling DocService.CountDocs.
 func (e *Executor) ExecuteAitoolsTestApprovalsV1DocServiceCountDocs(ctx context.Context, argsJSON string) (string, error) {
-	var req approvalsv1.CountDocsRequest
-	if err := e.decode("aitools_test_approvals_v1_DocService_CountDocs", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := approvalsv1.NewDocServiceClient(e.conn).CountDocs(ctx, &req)
-	if err != nil {
-		return "", e.serverError("aitools_test_approvals_v1_DocService_CountDocs", err)
-	}
-	return e.finish("aitools_test_approvals_v1_DocService_CountDocs", resp)
+	return e.observe(ctx, "aitools_test_approvals_v1_DocService_CountDocs", func(ctx context.Context, e *Executor) (string, error) {
+		var req approvalsv1.CountDocsRequest
+		if err := e.decode("aitools_test_approvals_v1_DocService_CountDocs", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := approvalsv1.NewDocServiceClient(e.conn).CountDocs(ctx, &req)
+		if err != nil {
+			return "", e.serverError("aitools_test_approvals_v1_DocService_CountDocs", err)
+		}
+		return e.finish("aitools_test_approvals_v1_DocService_CountDocs", resp)
+	})
 }
 
 // ExecuteAitoolsTestApprovalsV1DocServiceGetDoc runs the "aitools_test_approvals_v1_DocService_GetDoc" tool by calling DocService.GetDoc.
 func (e *Executor) ExecuteAitoolsTestApprovalsV1DocServiceGetDoc(ctx context.Context, argsJSON string) (string, error) {
-	var req approvalsv1.GetDocRequest
-	if err := e.decode("aitools_test_approvals_v1_DocService_GetDoc", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := approvalsv1.NewDocServiceClient(e.conn).GetDoc(ctx, &req)
-	if err != nil {
-		return "", e.serverError("aitools_test_approvals_v1_DocService_GetDoc", err)
-	}
-	return e.finish("aitools_test_approvals_v1_DocService_GetDoc", resp)
+	return e.observe(ctx, "aitools_test_approvals_v1_DocService_GetDoc", func(ctx context.Context, e *Executor) (string, error) {
+		var req approvalsv1.GetDocRequest
+		if err := e.decode("aitools_test_approvals_v1_DocService_GetDoc", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := approvalsv1.NewDocServiceClient(e.conn).GetDoc(ctx, &req)
+		if err != nil {
+			return "", e.serverError("aitools_test_approvals_v1_DocService_GetDoc", err)
+		}
+		return e.finish("aitools_test_approvals_v1_DocService_GetDoc", resp)
+	})
 }
 
 // ExecuteAitoolsTestApprovalsV1DocServiceRenameDoc runs the "aitools_test_approvals_v1_DocService_RenameDoc" tool by calling DocService.RenameDoc.
 func (e *Executor) ExecuteAitoolsTestApprovalsV1DocServiceRenameDoc(ctx context.Context, argsJSON string) (string, error) {
-	var req approvalsv1.RenameDocRequest
-	if err := e.decode("aitools_test_approvals_v1_DocService_RenameDoc", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	if err := e.approve(ctx, "aitools_test_approvals_v1_DocService_RenameDoc", argsJSON); err != nil {
-		return "", err
-	}
-	resp, err := approvalsv1.NewDocServiceClient(e.conn).RenameDoc(ctx, &req)
-	if err != nil {
-		return "", e.serverError("aitools_test_approvals_v1_DocService_RenameDoc", err)
-	}
-	return e.finish("aitools_test_approvals_v1_DocService_RenameDoc", resp)
+	return e.observe(ctx, "aitools_test_approvals_v1_DocService_RenameDoc", func(ctx context.Context, e *Executor) (string, error) {
+		var req approvalsv1.RenameDocRequest
+		if err := e.decode("aitools_test_approvals_v1_DocService_RenameDoc", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		if err := e.approve(ctx, "aitools_test_approvals_v1_DocService_RenameDoc", argsJSON); err != nil {
+			return "", err
+		}
+		resp, err := approvalsv1.NewDocServiceClient(e.conn).RenameDoc(ctx, &req)
+		if err != nil {
+			return "", e.serverError("aitools_test_approvals_v1_DocService_RenameDoc", err)
+		}
+		return e.finish("aitools_test_approvals_v1_DocService_RenameDoc", resp)
+	})
 }
 
 // ExecuteDocsCreate runs the "docs_create" tool by calling DocService.CreateDoc.
 func (e *Executor) ExecuteDocsCreate(ctx context.Context, argsJSON string) (string, error) {
-	var req approvalsv1.CreateDocRequest
-	if err := e.decode("docs_create", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := approvalsv1.NewDocServiceClient(e.conn).CreateDoc(ctx, &req)
-	if err != nil {
-		return "", e.serverError("docs_create", err)
-	}
-	return e.finish("docs_create", resp)
+	return e.observe(ctx, "docs_create", func(ctx context.Context, e *Executor) (string, error) {
+		var req approvalsv1.CreateDocRequest
+		if err := e.decode("docs_create", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := approvalsv1.NewDocServiceClient(e.conn).CreateDoc(ctx, &req)
+		if err != nil {
+			return "", e.serverError("docs_create", err)
+		}
+		return e.finish("docs_create", resp)
+	})
 }
 
 // CanExecute reports whether toolName has an auto-executor.
@@ -1429,6 +1441,9 @@ type ConversationExecutor struct {
 	// Approve decides the calls of tools that need an approval, as
 	// Executor.Approve. Set it before the first call.
 	Approve ApproveFunc
+	// Telemetry observes each call, its conversation's load included, as
+	// Executor.Telemetry. Set it before the first call.
+	Telemetry Telemetry
 
 	conn  grpc.ClientConnInterface
 	store ConversationStore
@@ -1455,10 +1470,19 @@ func (c *ConversationExecutor) Start(ctx context.Context) (string, error) {
 // failure is a *ToolError; the store's reasons are "conversation-expired",
 // "conversation-corrupt" and "store-unavailable".
 func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, argsJSON string) (string, error) {
+	ctx, call := startToolCall(ctx, c.Telemetry, toolName)
+	out, err := c.execute(ctx, call, handle, toolName, argsJSON)
+	call.finish(err)
+	return out, err
+}
+
+// execute is Execute, whose record is call (nil: not observed).
+func (c *ConversationExecutor) execute(ctx context.Context, call *toolCall, handle, toolName, argsJSON string) (string, error) {
 	e, err := openConversation(ctx, c.store, handle)
 	if err != nil {
 		return "", err
 	}
+	call.attach(e, true)
 	if err := checkRoom(c.store, handle, e); err != nil {
 		return "", err
 	}
@@ -1870,8 +1894,14 @@ type Executor struct {
 	// arguments passed their checks; without it such a call is refused
 	// and nothing is sent.
 	Approve ApproveFunc
+	// Telemetry, when set, observes each call (docs/production.md,
+	// "Telemetry"): runtimes/go/otelaitools.New.
+	Telemetry Telemetry
 
 	conn grpc.ClientConnInterface
+	// observed is the record of the call this executor runs, nil when no
+	// Telemetry observes it.
+	observed *toolCall
 	// gate replaces Approve in a call of the MCP server, which asks by
 	// elicitation or its own hook.
 	gate func(ctx context.Context, argsJSON string) error
@@ -1917,6 +1947,9 @@ func (e *Executor) decode(toolName string, argsJSON string, req proto.Message, s
 		return e.refuse("invalid-arguments", vs, nil)
 	}
 	var v any = obj
+	if e.observed != nil {
+		e.observed.ended.Resolved = e.aliases.countAliases(v)
+	}
 	v, err := e.aliases.resolveValue(v, true)
 	if err != nil {
 		return e.refuse("unknown-alias", []Violation{aliasViolation(err)}, err)
@@ -2014,6 +2047,7 @@ func (e *Executor) unknownTool(toolName string) *ToolError {
 // its message shown to the model with registered UUIDs as aliases.
 func (e *Executor) serverError(toolName string, err error) *ToolError {
 	st := status.Convert(err)
+	e.observed.sent(st.Code())
 	msg := st.Message()
 	msg = e.aliases.AliasifyJSON(toolName, msg)
 	reason := "server-error"
@@ -2052,6 +2086,7 @@ func (e *Executor) encode(resp proto.Message) ([]byte, error) {
 // finish encodes a response for the model; in a file with aliases it
 // registers the response's ids and shows its UUIDs as aliases.
 func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
+	e.observed.sent(codes.OK)
 	b, err := e.encode(resp)
 	if err != nil {
 		return "", err
@@ -3266,6 +3301,166 @@ func (s *streamBudget) over(e *Executor, toolName, text string) error {
 	}
 	s.next = len(text) + s.limit - shown
 	return nil
+}
+
+// Telemetry observes tool calls: a span and metrics per call, and the
+// trace context of the RPC it sends (docs/production.md, "Telemetry").
+// runtimes/go/otelaitools.New returns one built on OpenTelemetry; set it as
+// the Telemetry of an executor, or pass it to an MCP server's WithTelemetry.
+//
+// Its method takes and returns only standard and grpc types (ToolCallEnd
+// is an alias of a struct type without a name), so one value satisfies the
+// Telemetry of every generated package of a program. An MCP server also
+// hands it the trace context of a request's _meta when it has the method
+//
+//	ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+type Telemetry interface {
+	// StartToolCall is called when a call of tool, whose gRPC method is
+	// method ("pkg.Service/Method"), begins: before its conversation is
+	// loaded and its arguments are read. The context it returns is the
+	// call's, the RPC is sent with it (its outgoing metadata carries the
+	// trace context). end is called once, when the call ends.
+	StartToolCall(ctx context.Context, tool, method string) (context.Context, func(ToolCallEnd))
+}
+
+// ToolCallEnd is how a tool call ended, as Telemetry is told. It is an
+// alias of a struct type without a name, the same type in every package.
+type ToolCallEnd = struct {
+	// Sent is true when the RPC was sent, and Code its status then.
+	Sent bool
+	Code codes.Code
+	// Reason is the ToolError reason of a failed call ("_OTHER" for
+	// another error), "" when it succeeded.
+	Reason string
+	// Resolved is the number of aliases of the arguments turned into ids,
+	// Registered the number of aliases the result added.
+	Resolved, Registered int
+	// ConversationAliases is the number of aliases of the conversation
+	// after the call; -1 for a call in no conversation.
+	ConversationAliases int
+}
+
+// toolCall is the record of one observed call, which the executor helpers
+// fill in (each method does nothing on nil: no Telemetry).
+type toolCall struct {
+	ended ToolCallEnd
+	end   func(ToolCallEnd)
+
+	aliases      *AliasManager // the call's, counted at the end
+	before       int           // its aliases when the call was read
+	conversation bool          // they are a conversation's
+}
+
+// startToolCall begins the telemetry of a call of tool, nil without
+// Telemetry or for a tool the generated tables do not list (a model's
+// invented name is no span).
+func startToolCall(ctx context.Context, t Telemetry, tool string) (context.Context, *toolCall) {
+	method, ok := toolMethods[tool]
+	if t == nil || !ok {
+		return ctx, nil
+	}
+	ctx, end := t.StartToolCall(ctx, tool, strings.TrimPrefix(method, "/"))
+	return ctx, &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
+}
+
+// observe runs f, the call of tool, observed by Telemetry: f gets the
+// call's context and an executor that fills the call's record in. A call
+// of a conversation, whose record is already made, and every call without
+// Telemetry run f as it is.
+func (e *Executor) observe(ctx context.Context, tool string, f func(context.Context, *Executor) (string, error)) (string, error) {
+	if e.observed != nil || e.Telemetry == nil {
+		return f(ctx, e)
+	}
+	ctx, c := startToolCall(ctx, e.Telemetry, tool)
+	if c == nil {
+		return f(ctx, e)
+	}
+	call := *e
+	c.attach(&call, false)
+	out, err := f(ctx, &call)
+	c.finish(err)
+	return out, err
+}
+
+// attach makes e fill c in; inConversation: e's aliases are a
+// conversation's, whose size the end reports.
+func (c *toolCall) attach(e *Executor, inConversation bool) {
+	if c == nil {
+		return
+	}
+	e.observed = c
+	c.aliases, c.before, c.conversation = e.aliases, e.aliases.size(), inConversation
+}
+
+// sent records the status of the RPC.
+func (c *toolCall) sent(code codes.Code) {
+	if c != nil {
+		c.ended.Sent, c.ended.Code = true, code
+	}
+}
+
+// fail records the reason of err, the first one recorded.
+func (c *toolCall) fail(err error) {
+	if c == nil || err == nil || c.ended.Reason != "" {
+		return
+	}
+	var te *ToolError
+	if errors.As(err, &te) {
+		c.ended.Reason = te.Reason
+	} else {
+		c.ended.Reason = "_OTHER"
+	}
+}
+
+// finish ends the call with err (nil: it succeeded, unless a reason was
+// recorded).
+func (c *toolCall) finish(err error) {
+	if c == nil {
+		return
+	}
+	c.fail(err)
+	if c.aliases != nil {
+		n := c.aliases.size()
+		c.ended.Registered = max(n-c.before, 0)
+		if c.conversation {
+			c.ended.ConversationAliases = n
+		}
+	}
+	c.end(c.ended)
+}
+
+// size is the number of aliases m holds.
+func (m *AliasManager) size() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.aliases)
+}
+
+// countAliases counts the strings of v that are aliases m holds: those
+// resolveValue turns into ids.
+func (m *AliasManager) countAliases(v any) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.countIn(v)
+}
+
+func (m *AliasManager) countIn(v any) int {
+	n := 0
+	switch x := v.(type) {
+	case string:
+		if _, ok := m.aliases[x]; ok {
+			n = 1
+		}
+	case map[string]any:
+		for _, item := range x {
+			n += m.countIn(item)
+		}
+	case []any:
+		for _, item := range x {
+			n += m.countIn(item)
+		}
+	}
+	return n
 }
 
 // ToolError is the error of every failed tool call (docs/runtime.md,

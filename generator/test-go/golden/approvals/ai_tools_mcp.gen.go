@@ -433,7 +433,9 @@ func grpcCodeName(c codes.Code) string {
 func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) *mcp.CallToolResult {
 	start := time.Now()
 	id := IdentityFromRequest(req)
+	ctx, observed := s.startCall(ctx, req, t)
 	res, outcome, code := s.run(ctx, req, t, id)
+	observed.finishMCP(res, outcome)
 	if s.opts.audit != nil && res.InputRequests == nil {
 		r := AuditRecord{Time: start, Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
 		if id != nil {
@@ -501,12 +503,12 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	}
 	conv, err := s.conversation(ctx, req, handle, subject)
 	if err != nil {
-		outcome, code := auditOutcome(err, subject)
+		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
 	if err := checkRoom(s.opts.store, conv.handle, e); err != nil {
-		outcome, code := auditOutcome(err, subject)
+		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	if conv.key != "" && !conv.minted {
@@ -523,6 +525,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
+	observedCall(ctx).attach(e, true)
 	out, err := t.call(ctx, e, args)
 	if err != nil && conv.minted {
 		// The model never sees this handle: the conversation ends here.
@@ -533,7 +536,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		return &mcp.CallToolResult{InputRequests: ask.requests, RequestState: ask.state}, "", ""
 	}
 	if err != nil {
-		outcome, code := auditOutcome(err, subject)
+		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(mcpErrorText(e, err)), outcome, code
 	}
 	if t.wrap != "" {
@@ -678,6 +681,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	e.observed.sent(codes.OK)
 	b, err := mcpEncode(e, resp)
 	if err != nil {
 		return "", err
@@ -711,6 +715,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	e.observed.sent(codes.OK) // the stream is open; an error ends it
 	var b strings.Builder
 	var items []string // the messages, for registration
 	budget := e.newStreamBudget()
@@ -1245,6 +1250,7 @@ type mcpOptions struct {
 	rateLimit      int
 	maxConcurrent  int
 	audit          func(AuditRecord)
+	telemetry      Telemetry
 
 	store          ConversationStore
 	handleArgument bool
@@ -1572,6 +1578,65 @@ func (r readCloser) Close() error {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// WithTelemetry observes each call with t (docs/production.md,
+// "Telemetry"): runtimes/go/otelaitools.New. A call whose _meta carries a
+// trace context ("traceparent", "tracestate", "baggage") runs in it when t
+// has the method ContextFromMeta.
+func WithTelemetry(t Telemetry) MCPOption {
+	return func(o *mcpOptions) { o.telemetry = t }
+}
+
+// toolCallKey is the context key of a call's telemetry record.
+type toolCallKey struct{}
+
+// startCall begins the telemetry of a tools/call of t, nil without
+// Telemetry; its record is also in the context, for run.
+func (s *mcpServer) startCall(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) (context.Context, *toolCall) {
+	tel := s.opts.telemetry
+	if tel == nil {
+		return ctx, nil
+	}
+	if m, ok := tel.(interface {
+		ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+	}); ok && req.Params != nil && len(req.Params.Meta) > 0 {
+		ctx = m.ContextFromMeta(ctx, req.Params.Meta)
+	}
+	ctx, end := tel.StartToolCall(ctx, t.tool.Name, strings.TrimPrefix(t.Method, "/"))
+	c := &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
+	return context.WithValue(ctx, toolCallKey{}, c), c
+}
+
+// observedCall is the telemetry record of the call of ctx, nil when none.
+func observedCall(ctx context.Context) *toolCall {
+	c, _ := ctx.Value(toolCallKey{}).(*toolCall)
+	return c
+}
+
+// failed is auditOutcome, the reason of err also recorded for the call's
+// telemetry.
+func failed(ctx context.Context, err error, subject string) (outcome, code string) {
+	observedCall(ctx).fail(err)
+	return auditOutcome(err, subject)
+}
+
+// finishMCP ends the telemetry of a call answered with res: a refusal
+// before the executor ran (rate, scopes, arguments) has its audit outcome
+// as its reason.
+func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
+	if c == nil {
+		return
+	}
+	if res.IsError && c.ended.Reason == "" {
+		switch outcome {
+		case "tool_error", "":
+			c.ended.Reason = "_OTHER"
+		default:
+			c.ended.Reason = strings.ReplaceAll(outcome, "_", "-")
+		}
+	}
+	c.finish(nil)
+}
 
 // NewMCPHTTPHandler serves server over streamable HTTP in both protocol
 // revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version

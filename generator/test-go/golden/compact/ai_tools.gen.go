@@ -107,11 +107,17 @@ var toolArguments = map[string]string{
 var toolTimeouts = map[string]time.Duration{}
 
 // toolNeedsApproval lists the tools whose calls wait for an approval
-// (docs/mcp.md, "Approvals"), and toolMethods their gRPC methods, which
-// the approval request names.
+// (docs/mcp.md, "Approvals").
 var toolNeedsApproval = map[string]bool{}
 
-var toolMethods = map[string]string{}
+// toolMethods holds each tool's gRPC method, which an approval request and
+// the telemetry of a call name.
+var toolMethods = map[string]string{
+	"dig_loose":    "/aitools.test.compact.v1.CompactService/DigLoose",
+	"dig_strict":   "/aitools.test.compact.v1.CompactService/DigStrict",
+	"order_loose":  "/aitools.test.compact.v1.CompactService/OrderLoose",
+	"order_strict": "/aitools.test.compact.v1.CompactService/OrderStrict",
+}
 
 // lenientArguments drops unknown argument keys instead of refusing them
 // (plugin option lenient_arguments=true); jsonNames writes results with
@@ -127,54 +133,62 @@ var validateRequest func(proto.Message) error
 
 // ExecuteDigLoose runs the "dig_loose" tool by calling CompactService.DigLoose.
 func (e *Executor) ExecuteDigLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req compactv1.DigRequest
-	if err := e.decode("dig_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := compactv1.NewCompactServiceClient(e.conn).DigLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("dig_loose", err)
-	}
-	return e.finish("dig_loose", resp)
+	return e.observe(ctx, "dig_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req compactv1.DigRequest
+		if err := e.decode("dig_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := compactv1.NewCompactServiceClient(e.conn).DigLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("dig_loose", err)
+		}
+		return e.finish("dig_loose", resp)
+	})
 }
 
 // ExecuteDigStrict runs the "dig_strict" tool by calling CompactService.DigStrict.
 func (e *Executor) ExecuteDigStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req compactv1.DigRequest
-	if err := e.decode("dig_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := compactv1.NewCompactServiceClient(e.conn).DigStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("dig_strict", err)
-	}
-	return e.finish("dig_strict", resp)
+	return e.observe(ctx, "dig_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req compactv1.DigRequest
+		if err := e.decode("dig_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := compactv1.NewCompactServiceClient(e.conn).DigStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("dig_strict", err)
+		}
+		return e.finish("dig_strict", resp)
+	})
 }
 
 // ExecuteOrderLoose runs the "order_loose" tool by calling CompactService.OrderLoose.
 func (e *Executor) ExecuteOrderLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req compactv1.OrderRequest
-	if err := e.decode("order_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := compactv1.NewCompactServiceClient(e.conn).OrderLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("order_loose", err)
-	}
-	return e.finish("order_loose", resp)
+	return e.observe(ctx, "order_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req compactv1.OrderRequest
+		if err := e.decode("order_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := compactv1.NewCompactServiceClient(e.conn).OrderLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("order_loose", err)
+		}
+		return e.finish("order_loose", resp)
+	})
 }
 
 // ExecuteOrderStrict runs the "order_strict" tool by calling CompactService.OrderStrict.
 func (e *Executor) ExecuteOrderStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req compactv1.OrderRequest
-	if err := e.decode("order_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := compactv1.NewCompactServiceClient(e.conn).OrderStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("order_strict", err)
-	}
-	return e.finish("order_strict", resp)
+	return e.observe(ctx, "order_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req compactv1.OrderRequest
+		if err := e.decode("order_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := compactv1.NewCompactServiceClient(e.conn).OrderStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("order_strict", err)
+		}
+		return e.finish("order_strict", resp)
+	})
 }
 
 // CanExecute reports whether toolName has an auto-executor.
@@ -757,8 +771,14 @@ type Executor struct {
 	// arguments passed their checks; without it such a call is refused
 	// and nothing is sent.
 	Approve ApproveFunc
+	// Telemetry, when set, observes each call (docs/production.md,
+	// "Telemetry"): runtimes/go/otelaitools.New.
+	Telemetry Telemetry
 
 	conn grpc.ClientConnInterface
+	// observed is the record of the call this executor runs, nil when no
+	// Telemetry observes it.
+	observed *toolCall
 	// gate replaces Approve in a call of the MCP server, which asks by
 	// elicitation or its own hook.
 	gate func(ctx context.Context, argsJSON string) error
@@ -884,6 +904,7 @@ func (e *Executor) unknownTool(toolName string) *ToolError {
 // its message shown to the model with registered UUIDs as aliases.
 func (e *Executor) serverError(toolName string, err error) *ToolError {
 	st := status.Convert(err)
+	e.observed.sent(st.Code())
 	msg := st.Message()
 	reason := "server-error"
 	if st.Code() == codes.Unavailable {
@@ -917,6 +938,7 @@ func (e *Executor) encode(resp proto.Message) ([]byte, error) {
 // finish encodes a response for the model; in a file with aliases it
 // registers the response's ids and shows its UUIDs as aliases.
 func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
+	e.observed.sent(codes.OK)
 	b, err := e.encode(resp)
 	if err != nil {
 		return "", err
@@ -2106,6 +2128,120 @@ func (s *streamBudget) over(e *Executor, toolName, text string) error {
 	}
 	s.next = len(text) + s.limit - shown
 	return nil
+}
+
+// Telemetry observes tool calls: a span and metrics per call, and the
+// trace context of the RPC it sends (docs/production.md, "Telemetry").
+// runtimes/go/otelaitools.New returns one built on OpenTelemetry; set it as
+// the Telemetry of an executor, or pass it to an MCP server's WithTelemetry.
+//
+// Its method takes and returns only standard and grpc types (ToolCallEnd
+// is an alias of a struct type without a name), so one value satisfies the
+// Telemetry of every generated package of a program. An MCP server also
+// hands it the trace context of a request's _meta when it has the method
+//
+//	ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+type Telemetry interface {
+	// StartToolCall is called when a call of tool, whose gRPC method is
+	// method ("pkg.Service/Method"), begins: before its conversation is
+	// loaded and its arguments are read. The context it returns is the
+	// call's, the RPC is sent with it (its outgoing metadata carries the
+	// trace context). end is called once, when the call ends.
+	StartToolCall(ctx context.Context, tool, method string) (context.Context, func(ToolCallEnd))
+}
+
+// ToolCallEnd is how a tool call ended, as Telemetry is told. It is an
+// alias of a struct type without a name, the same type in every package.
+type ToolCallEnd = struct {
+	// Sent is true when the RPC was sent, and Code its status then.
+	Sent bool
+	Code codes.Code
+	// Reason is the ToolError reason of a failed call ("_OTHER" for
+	// another error), "" when it succeeded.
+	Reason string
+	// Resolved is the number of aliases of the arguments turned into ids,
+	// Registered the number of aliases the result added.
+	Resolved, Registered int
+	// ConversationAliases is the number of aliases of the conversation
+	// after the call; -1 for a call in no conversation.
+	ConversationAliases int
+}
+
+// toolCall is the record of one observed call, which the executor helpers
+// fill in (each method does nothing on nil: no Telemetry).
+type toolCall struct {
+	ended ToolCallEnd
+	end   func(ToolCallEnd)
+}
+
+// startToolCall begins the telemetry of a call of tool, nil without
+// Telemetry or for a tool the generated tables do not list (a model's
+// invented name is no span).
+func startToolCall(ctx context.Context, t Telemetry, tool string) (context.Context, *toolCall) {
+	method, ok := toolMethods[tool]
+	if t == nil || !ok {
+		return ctx, nil
+	}
+	ctx, end := t.StartToolCall(ctx, tool, strings.TrimPrefix(method, "/"))
+	return ctx, &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
+}
+
+// observe runs f, the call of tool, observed by Telemetry: f gets the
+// call's context and an executor that fills the call's record in. A call
+// of a conversation, whose record is already made, and every call without
+// Telemetry run f as it is.
+func (e *Executor) observe(ctx context.Context, tool string, f func(context.Context, *Executor) (string, error)) (string, error) {
+	if e.observed != nil || e.Telemetry == nil {
+		return f(ctx, e)
+	}
+	ctx, c := startToolCall(ctx, e.Telemetry, tool)
+	if c == nil {
+		return f(ctx, e)
+	}
+	call := *e
+	c.attach(&call, false)
+	out, err := f(ctx, &call)
+	c.finish(err)
+	return out, err
+}
+
+// attach makes e fill c in; inConversation: e's aliases are a
+// conversation's, whose size the end reports.
+func (c *toolCall) attach(e *Executor, inConversation bool) {
+	if c == nil {
+		return
+	}
+	e.observed = c
+}
+
+// sent records the status of the RPC.
+func (c *toolCall) sent(code codes.Code) {
+	if c != nil {
+		c.ended.Sent, c.ended.Code = true, code
+	}
+}
+
+// fail records the reason of err, the first one recorded.
+func (c *toolCall) fail(err error) {
+	if c == nil || err == nil || c.ended.Reason != "" {
+		return
+	}
+	var te *ToolError
+	if errors.As(err, &te) {
+		c.ended.Reason = te.Reason
+	} else {
+		c.ended.Reason = "_OTHER"
+	}
+}
+
+// finish ends the call with err (nil: it succeeded, unless a reason was
+// recorded).
+func (c *toolCall) finish(err error) {
+	if c == nil {
+		return
+	}
+	c.fail(err)
+	c.end(c.ended)
 }
 
 // ToolError is the error of every failed tool call (docs/runtime.md,

@@ -84,12 +84,13 @@ var toolArguments = map[string]string{
 var toolTimeouts = map[string]time.Duration{}
 
 // toolNeedsApproval lists the tools whose calls wait for an approval
-// (docs/mcp.md, "Approvals"), and toolMethods their gRPC methods, which
-// the approval request names.
+// (docs/mcp.md, "Approvals").
 var toolNeedsApproval = map[string]bool{
 	"greet": true,
 }
 
+// toolMethods holds each tool's gRPC method, which an approval request and
+// the telemetry of a call name.
 var toolMethods = map[string]string{
 	"greet": "/aitools.test.mcpplain.v1.Greeter/Greet",
 }
@@ -655,8 +656,14 @@ type Executor struct {
 	// arguments passed their checks; without it such a call is refused
 	// and nothing is sent.
 	Approve ApproveFunc
+	// Telemetry, when set, observes each call (docs/production.md,
+	// "Telemetry"): runtimes/go/otelaitools.New.
+	Telemetry Telemetry
 
 	conn grpc.ClientConnInterface
+	// observed is the record of the call this executor runs, nil when no
+	// Telemetry observes it.
+	observed *toolCall
 	// gate replaces Approve in a call of the MCP server, which asks by
 	// elicitation or its own hook.
 	gate func(ctx context.Context, argsJSON string) error
@@ -782,6 +789,7 @@ func (e *Executor) unknownTool(toolName string) *ToolError {
 // its message shown to the model with registered UUIDs as aliases.
 func (e *Executor) serverError(toolName string, err error) *ToolError {
 	st := status.Convert(err)
+	e.observed.sent(st.Code())
 	msg := st.Message()
 	reason := "server-error"
 	if st.Code() == codes.Unavailable {
@@ -815,6 +823,7 @@ func (e *Executor) encode(resp proto.Message) ([]byte, error) {
 // finish encodes a response for the model; in a file with aliases it
 // registers the response's ids and shows its UUIDs as aliases.
 func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
+	e.observed.sent(codes.OK)
 	b, err := e.encode(resp)
 	if err != nil {
 		return "", err
@@ -1816,7 +1825,9 @@ func grpcCodeName(c codes.Code) string {
 func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) *mcp.CallToolResult {
 	start := time.Now()
 	id := IdentityFromRequest(req)
+	ctx, observed := s.startCall(ctx, req, t)
 	res, outcome, code := s.run(ctx, req, t, id)
+	observed.finishMCP(res, outcome)
 	if s.opts.audit != nil && res.InputRequests == nil {
 		r := AuditRecord{Time: start, Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
 		if id != nil {
@@ -1883,13 +1894,14 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
+	observedCall(ctx).attach(e, true)
 	out, err := t.call(ctx, e, args)
 	var ask *inputRequired
 	if errors.As(err, &ask) {
 		return &mcp.CallToolResult{InputRequests: ask.requests, RequestState: ask.state}, "", ""
 	}
 	if err != nil {
-		outcome, code := auditOutcome(err, subject)
+		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(mcpErrorText(e, err)), outcome, code
 	}
 	if t.wrap != "" {
@@ -2026,6 +2038,7 @@ func mcpUnary[Req, Resp proto.Message](ctx context.Context, e *Executor, tool Ag
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	e.observed.sent(codes.OK)
 	b, err := mcpEncode(e, resp)
 	if err != nil {
 		return "", err
@@ -2055,6 +2068,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	e.observed.sent(codes.OK) // the stream is open; an error ends it
 	var b strings.Builder
 	budget := e.newStreamBudget()
 	b.WriteByte('[')
@@ -2406,6 +2420,7 @@ type mcpOptions struct {
 	rateLimit      int
 	maxConcurrent  int
 	audit          func(AuditRecord)
+	telemetry      Telemetry
 }
 
 // WithExtraProperties adds properties to every tool's input schema; a call's
@@ -2698,6 +2713,65 @@ func (r readCloser) Close() error {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// WithTelemetry observes each call with t (docs/production.md,
+// "Telemetry"): runtimes/go/otelaitools.New. A call whose _meta carries a
+// trace context ("traceparent", "tracestate", "baggage") runs in it when t
+// has the method ContextFromMeta.
+func WithTelemetry(t Telemetry) MCPOption {
+	return func(o *mcpOptions) { o.telemetry = t }
+}
+
+// toolCallKey is the context key of a call's telemetry record.
+type toolCallKey struct{}
+
+// startCall begins the telemetry of a tools/call of t, nil without
+// Telemetry; its record is also in the context, for run.
+func (s *mcpServer) startCall(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) (context.Context, *toolCall) {
+	tel := s.opts.telemetry
+	if tel == nil {
+		return ctx, nil
+	}
+	if m, ok := tel.(interface {
+		ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+	}); ok && req.Params != nil && len(req.Params.Meta) > 0 {
+		ctx = m.ContextFromMeta(ctx, req.Params.Meta)
+	}
+	ctx, end := tel.StartToolCall(ctx, t.tool.Name, strings.TrimPrefix(t.Method, "/"))
+	c := &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
+	return context.WithValue(ctx, toolCallKey{}, c), c
+}
+
+// observedCall is the telemetry record of the call of ctx, nil when none.
+func observedCall(ctx context.Context) *toolCall {
+	c, _ := ctx.Value(toolCallKey{}).(*toolCall)
+	return c
+}
+
+// failed is auditOutcome, the reason of err also recorded for the call's
+// telemetry.
+func failed(ctx context.Context, err error, subject string) (outcome, code string) {
+	observedCall(ctx).fail(err)
+	return auditOutcome(err, subject)
+}
+
+// finishMCP ends the telemetry of a call answered with res: a refusal
+// before the executor ran (rate, scopes, arguments) has its audit outcome
+// as its reason.
+func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
+	if c == nil {
+		return
+	}
+	if res.IsError && c.ended.Reason == "" {
+		switch outcome {
+		case "tool_error", "":
+			c.ended.Reason = "_OTHER"
+		default:
+			c.ended.Reason = strings.ReplaceAll(outcome, "_", "-")
+		}
+	}
+	c.finish(nil)
+}
 
 // NewMCPHTTPHandler serves server over streamable HTTP in both protocol
 // revisions: a request of 2026-07-28 or later (its MCP-Protocol-Version
@@ -3065,6 +3139,120 @@ func (s *streamBudget) over(e *Executor, toolName, text string) error {
 	}
 	s.next = len(text) + s.limit - shown
 	return nil
+}
+
+// Telemetry observes tool calls: a span and metrics per call, and the
+// trace context of the RPC it sends (docs/production.md, "Telemetry").
+// runtimes/go/otelaitools.New returns one built on OpenTelemetry; set it as
+// the Telemetry of an executor, or pass it to an MCP server's WithTelemetry.
+//
+// Its method takes and returns only standard and grpc types (ToolCallEnd
+// is an alias of a struct type without a name), so one value satisfies the
+// Telemetry of every generated package of a program. An MCP server also
+// hands it the trace context of a request's _meta when it has the method
+//
+//	ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+type Telemetry interface {
+	// StartToolCall is called when a call of tool, whose gRPC method is
+	// method ("pkg.Service/Method"), begins: before its conversation is
+	// loaded and its arguments are read. The context it returns is the
+	// call's, the RPC is sent with it (its outgoing metadata carries the
+	// trace context). end is called once, when the call ends.
+	StartToolCall(ctx context.Context, tool, method string) (context.Context, func(ToolCallEnd))
+}
+
+// ToolCallEnd is how a tool call ended, as Telemetry is told. It is an
+// alias of a struct type without a name, the same type in every package.
+type ToolCallEnd = struct {
+	// Sent is true when the RPC was sent, and Code its status then.
+	Sent bool
+	Code codes.Code
+	// Reason is the ToolError reason of a failed call ("_OTHER" for
+	// another error), "" when it succeeded.
+	Reason string
+	// Resolved is the number of aliases of the arguments turned into ids,
+	// Registered the number of aliases the result added.
+	Resolved, Registered int
+	// ConversationAliases is the number of aliases of the conversation
+	// after the call; -1 for a call in no conversation.
+	ConversationAliases int
+}
+
+// toolCall is the record of one observed call, which the executor helpers
+// fill in (each method does nothing on nil: no Telemetry).
+type toolCall struct {
+	ended ToolCallEnd
+	end   func(ToolCallEnd)
+}
+
+// startToolCall begins the telemetry of a call of tool, nil without
+// Telemetry or for a tool the generated tables do not list (a model's
+// invented name is no span).
+func startToolCall(ctx context.Context, t Telemetry, tool string) (context.Context, *toolCall) {
+	method, ok := toolMethods[tool]
+	if t == nil || !ok {
+		return ctx, nil
+	}
+	ctx, end := t.StartToolCall(ctx, tool, strings.TrimPrefix(method, "/"))
+	return ctx, &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
+}
+
+// observe runs f, the call of tool, observed by Telemetry: f gets the
+// call's context and an executor that fills the call's record in. A call
+// of a conversation, whose record is already made, and every call without
+// Telemetry run f as it is.
+func (e *Executor) observe(ctx context.Context, tool string, f func(context.Context, *Executor) (string, error)) (string, error) {
+	if e.observed != nil || e.Telemetry == nil {
+		return f(ctx, e)
+	}
+	ctx, c := startToolCall(ctx, e.Telemetry, tool)
+	if c == nil {
+		return f(ctx, e)
+	}
+	call := *e
+	c.attach(&call, false)
+	out, err := f(ctx, &call)
+	c.finish(err)
+	return out, err
+}
+
+// attach makes e fill c in; inConversation: e's aliases are a
+// conversation's, whose size the end reports.
+func (c *toolCall) attach(e *Executor, inConversation bool) {
+	if c == nil {
+		return
+	}
+	e.observed = c
+}
+
+// sent records the status of the RPC.
+func (c *toolCall) sent(code codes.Code) {
+	if c != nil {
+		c.ended.Sent, c.ended.Code = true, code
+	}
+}
+
+// fail records the reason of err, the first one recorded.
+func (c *toolCall) fail(err error) {
+	if c == nil || err == nil || c.ended.Reason != "" {
+		return
+	}
+	var te *ToolError
+	if errors.As(err, &te) {
+		c.ended.Reason = te.Reason
+	} else {
+		c.ended.Reason = "_OTHER"
+	}
+}
+
+// finish ends the call with err (nil: it succeeded, unless a reason was
+// recorded).
+func (c *toolCall) finish(err error) {
+	if c == nil {
+		return
+	}
+	c.fail(err)
+	c.end(c.ended)
 }
 
 // ToolError is the error of every failed tool call (docs/runtime.md,

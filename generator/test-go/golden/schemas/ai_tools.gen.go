@@ -495,11 +495,47 @@ var toolArguments = map[string]string{
 var toolTimeouts = map[string]time.Duration{}
 
 // toolNeedsApproval lists the tools whose calls wait for an approval
-// (docs/mcp.md, "Approvals"), and toolMethods their gRPC methods, which
-// the approval request names.
+// (docs/mcp.md, "Approvals").
 var toolNeedsApproval = map[string]bool{}
 
-var toolMethods = map[string]string{}
+// toolMethods holds each tool's gRPC method, which an approval request and
+// the telemetry of a call name.
+var toolMethods = map[string]string{
+	"behavior_loose":           "/aitools.test.behavior.v1.BehaviorService/BehaviorLoose",
+	"behavior_strict":          "/aitools.test.behavior.v1.BehaviorService/BehaviorStrict",
+	"enums_loose":              "/aitools.test.enums.v1.EnumService/EchoLoose",
+	"enums_strict":             "/aitools.test.enums.v1.EnumService/EchoStrict",
+	"get_topic":                "/aitools.test.resources.v1.ResourceService/GetTopic",
+	"maps_loose":               "/aitools.test.maps.v1.MapService/EchoLoose",
+	"maps_strict":              "/aitools.test.maps.v1.MapService/EchoStrict",
+	"nested_strict":            "/aitools.test.nested.v1.NestedService/NestedStrict",
+	"oneof_nested_loose":       "/aitools.test.oneofs.v1.OneofService/NestedLoose",
+	"oneof_nested_strict":      "/aitools.test.oneofs.v1.OneofService/NestedStrict",
+	"oneof_only_strict":        "/aitools.test.oneofs.v1.OneofService/OnlyOneofStrict",
+	"oneof_root_loose":         "/aitools.test.oneofs.v1.OneofService/RootOneofLoose",
+	"oneof_root_strict":        "/aitools.test.oneofs.v1.OneofService/RootOneofStrict",
+	"oneofs_several_loose":     "/aitools.test.oneofs.v1.OneofService/SeveralLoose",
+	"oneofs_several_strict":    "/aitools.test.oneofs.v1.OneofService/SeveralStrict",
+	"optional_loose":           "/aitools.test.oneofs.v1.OneofService/OptionalLoose",
+	"optional_strict":          "/aitools.test.oneofs.v1.OneofService/OptionalStrict",
+	"payloads_loose":           "/aitools.test.resources.v1.ResourceService/PayloadsLoose",
+	"payloads_strict":          "/aitools.test.resources.v1.ResourceService/PayloadsStrict",
+	"proto2_loose":             "/aitools.test.legacy.v1.LegacyService/LegacyLoose",
+	"proto2_strict":            "/aitools.test.legacy.v1.LegacyService/LegacyStrict",
+	"proto_key_loose":          "/aitools.test.resources.v1.ResourceService/ProtoKeyLoose",
+	"proto_key_strict":         "/aitools.test.resources.v1.ResourceService/ProtoKeyStrict",
+	"recursion_loose":          "/aitools.test.nested.v1.NestedService/RecursionLoose",
+	"recursion_strict":         "/aitools.test.nested.v1.NestedService/RecursionStrict",
+	"scalars_loose":            "/aitools.test.scalars.v1.ScalarService/EchoLoose",
+	"scalars_strict":           "/aitools.test.scalars.v1.ScalarService/EchoStrict",
+	"tree_strict":              "/aitools.test.nested.v1.NestedService/TreeStrict",
+	"update_permission_loose":  "/aitools.test.resources.v1.ResourceService/UpdatePermissionLoose",
+	"update_permission_strict": "/aitools.test.resources.v1.ResourceService/UpdatePermissionStrict",
+	"update_topic_loose":       "/aitools.test.resources.v1.ResourceService/UpdateTopicLoose",
+	"update_topic_strict":      "/aitools.test.resources.v1.ResourceService/UpdateTopicStrict",
+	"wkt_loose":                "/aitools.test.wkt.v1.WktService/EchoLoose",
+	"wkt_strict":               "/aitools.test.wkt.v1.WktService/EchoStrict",
+}
 
 // lenientArguments drops unknown argument keys instead of refusing them
 // (plugin option lenient_arguments=true); jsonNames writes results with
@@ -515,444 +551,512 @@ var validateRequest func(proto.Message) error
 
 // ExecuteBehaviorLoose runs the "behavior_loose" tool by calling BehaviorService.BehaviorLoose.
 func (e *Executor) ExecuteBehaviorLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req behaviorv1.BehaviorRequest
-	if err := e.decode("behavior_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := behaviorv1.NewBehaviorServiceClient(e.conn).BehaviorLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("behavior_loose", err)
-	}
-	return e.finish("behavior_loose", resp)
+	return e.observe(ctx, "behavior_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req behaviorv1.BehaviorRequest
+		if err := e.decode("behavior_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := behaviorv1.NewBehaviorServiceClient(e.conn).BehaviorLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("behavior_loose", err)
+		}
+		return e.finish("behavior_loose", resp)
+	})
 }
 
 // ExecuteBehaviorStrict runs the "behavior_strict" tool by calling BehaviorService.BehaviorStrict.
 func (e *Executor) ExecuteBehaviorStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req behaviorv1.BehaviorRequest
-	if err := e.decode("behavior_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := behaviorv1.NewBehaviorServiceClient(e.conn).BehaviorStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("behavior_strict", err)
-	}
-	return e.finish("behavior_strict", resp)
+	return e.observe(ctx, "behavior_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req behaviorv1.BehaviorRequest
+		if err := e.decode("behavior_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := behaviorv1.NewBehaviorServiceClient(e.conn).BehaviorStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("behavior_strict", err)
+		}
+		return e.finish("behavior_strict", resp)
+	})
 }
 
 // ExecuteEnumsLoose runs the "enums_loose" tool by calling EnumService.EchoLoose.
 func (e *Executor) ExecuteEnumsLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req enumsv1.EnumsRequest
-	if err := e.decode("enums_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := enumsv1.NewEnumServiceClient(e.conn).EchoLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("enums_loose", err)
-	}
-	return e.finish("enums_loose", resp)
+	return e.observe(ctx, "enums_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req enumsv1.EnumsRequest
+		if err := e.decode("enums_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := enumsv1.NewEnumServiceClient(e.conn).EchoLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("enums_loose", err)
+		}
+		return e.finish("enums_loose", resp)
+	})
 }
 
 // ExecuteEnumsStrict runs the "enums_strict" tool by calling EnumService.EchoStrict.
 func (e *Executor) ExecuteEnumsStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req enumsv1.EnumsRequest
-	if err := e.decode("enums_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := enumsv1.NewEnumServiceClient(e.conn).EchoStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("enums_strict", err)
-	}
-	return e.finish("enums_strict", resp)
+	return e.observe(ctx, "enums_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req enumsv1.EnumsRequest
+		if err := e.decode("enums_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := enumsv1.NewEnumServiceClient(e.conn).EchoStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("enums_strict", err)
+		}
+		return e.finish("enums_strict", resp)
+	})
 }
 
 // ExecuteGetTopic runs the "get_topic" tool by calling ResourceService.GetTopic.
 func (e *Executor) ExecuteGetTopic(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.GetTopicRequest
-	if err := e.decode("get_topic", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).GetTopic(ctx, &req)
-	if err != nil {
-		return "", e.serverError("get_topic", err)
-	}
-	return e.finish("get_topic", resp)
+	return e.observe(ctx, "get_topic", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.GetTopicRequest
+		if err := e.decode("get_topic", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).GetTopic(ctx, &req)
+		if err != nil {
+			return "", e.serverError("get_topic", err)
+		}
+		return e.finish("get_topic", resp)
+	})
 }
 
 // ExecuteMapsLoose runs the "maps_loose" tool by calling MapService.EchoLoose.
 func (e *Executor) ExecuteMapsLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req mapsv1.MapsRequest
-	if err := e.decode("maps_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := mapsv1.NewMapServiceClient(e.conn).EchoLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("maps_loose", err)
-	}
-	return e.finish("maps_loose", resp)
+	return e.observe(ctx, "maps_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req mapsv1.MapsRequest
+		if err := e.decode("maps_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := mapsv1.NewMapServiceClient(e.conn).EchoLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("maps_loose", err)
+		}
+		return e.finish("maps_loose", resp)
+	})
 }
 
 // ExecuteMapsStrict runs the "maps_strict" tool by calling MapService.EchoStrict.
 func (e *Executor) ExecuteMapsStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req mapsv1.MapsRequest
-	if err := e.decode("maps_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := mapsv1.NewMapServiceClient(e.conn).EchoStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("maps_strict", err)
-	}
-	return e.finish("maps_strict", resp)
+	return e.observe(ctx, "maps_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req mapsv1.MapsRequest
+		if err := e.decode("maps_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := mapsv1.NewMapServiceClient(e.conn).EchoStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("maps_strict", err)
+		}
+		return e.finish("maps_strict", resp)
+	})
 }
 
 // ExecuteNestedStrict runs the "nested_strict" tool by calling NestedService.NestedStrict.
 func (e *Executor) ExecuteNestedStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req nestedv1.NestedRequest
-	if err := e.decode("nested_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := nestedv1.NewNestedServiceClient(e.conn).NestedStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("nested_strict", err)
-	}
-	return e.finish("nested_strict", resp)
+	return e.observe(ctx, "nested_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req nestedv1.NestedRequest
+		if err := e.decode("nested_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := nestedv1.NewNestedServiceClient(e.conn).NestedStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("nested_strict", err)
+		}
+		return e.finish("nested_strict", resp)
+	})
 }
 
 // ExecuteOneofNestedLoose runs the "oneof_nested_loose" tool by calling OneofService.NestedLoose.
 func (e *Executor) ExecuteOneofNestedLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.NestedOneofRequest
-	if err := e.decode("oneof_nested_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).NestedLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("oneof_nested_loose", err)
-	}
-	return e.finish("oneof_nested_loose", resp)
+	return e.observe(ctx, "oneof_nested_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.NestedOneofRequest
+		if err := e.decode("oneof_nested_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).NestedLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("oneof_nested_loose", err)
+		}
+		return e.finish("oneof_nested_loose", resp)
+	})
 }
 
 // ExecuteOneofNestedStrict runs the "oneof_nested_strict" tool by calling OneofService.NestedStrict.
 func (e *Executor) ExecuteOneofNestedStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.NestedOneofRequest
-	if err := e.decode("oneof_nested_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).NestedStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("oneof_nested_strict", err)
-	}
-	return e.finish("oneof_nested_strict", resp)
+	return e.observe(ctx, "oneof_nested_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.NestedOneofRequest
+		if err := e.decode("oneof_nested_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).NestedStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("oneof_nested_strict", err)
+		}
+		return e.finish("oneof_nested_strict", resp)
+	})
 }
 
 // ExecuteOneofOnlyStrict runs the "oneof_only_strict" tool by calling OneofService.OnlyOneofStrict.
 func (e *Executor) ExecuteOneofOnlyStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.OnlyOneofRequest
-	if err := e.decode("oneof_only_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OnlyOneofStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("oneof_only_strict", err)
-	}
-	return e.finish("oneof_only_strict", resp)
+	return e.observe(ctx, "oneof_only_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.OnlyOneofRequest
+		if err := e.decode("oneof_only_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).OnlyOneofStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("oneof_only_strict", err)
+		}
+		return e.finish("oneof_only_strict", resp)
+	})
 }
 
 // ExecuteOneofRootLoose runs the "oneof_root_loose" tool by calling OneofService.RootOneofLoose.
 func (e *Executor) ExecuteOneofRootLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.RootOneofRequest
-	if err := e.decode("oneof_root_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).RootOneofLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("oneof_root_loose", err)
-	}
-	return e.finish("oneof_root_loose", resp)
+	return e.observe(ctx, "oneof_root_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.RootOneofRequest
+		if err := e.decode("oneof_root_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).RootOneofLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("oneof_root_loose", err)
+		}
+		return e.finish("oneof_root_loose", resp)
+	})
 }
 
 // ExecuteOneofRootStrict runs the "oneof_root_strict" tool by calling OneofService.RootOneofStrict.
 func (e *Executor) ExecuteOneofRootStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.RootOneofRequest
-	if err := e.decode("oneof_root_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).RootOneofStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("oneof_root_strict", err)
-	}
-	return e.finish("oneof_root_strict", resp)
+	return e.observe(ctx, "oneof_root_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.RootOneofRequest
+		if err := e.decode("oneof_root_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).RootOneofStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("oneof_root_strict", err)
+		}
+		return e.finish("oneof_root_strict", resp)
+	})
 }
 
 // ExecuteOneofsSeveralLoose runs the "oneofs_several_loose" tool by calling OneofService.SeveralLoose.
 func (e *Executor) ExecuteOneofsSeveralLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.SeveralOneofsRequest
-	if err := e.decode("oneofs_several_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).SeveralLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("oneofs_several_loose", err)
-	}
-	return e.finish("oneofs_several_loose", resp)
+	return e.observe(ctx, "oneofs_several_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.SeveralOneofsRequest
+		if err := e.decode("oneofs_several_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).SeveralLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("oneofs_several_loose", err)
+		}
+		return e.finish("oneofs_several_loose", resp)
+	})
 }
 
 // ExecuteOneofsSeveralStrict runs the "oneofs_several_strict" tool by calling OneofService.SeveralStrict.
 func (e *Executor) ExecuteOneofsSeveralStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.SeveralOneofsRequest
-	if err := e.decode("oneofs_several_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).SeveralStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("oneofs_several_strict", err)
-	}
-	return e.finish("oneofs_several_strict", resp)
+	return e.observe(ctx, "oneofs_several_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.SeveralOneofsRequest
+		if err := e.decode("oneofs_several_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).SeveralStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("oneofs_several_strict", err)
+		}
+		return e.finish("oneofs_several_strict", resp)
+	})
 }
 
 // ExecuteOptionalLoose runs the "optional_loose" tool by calling OneofService.OptionalLoose.
 func (e *Executor) ExecuteOptionalLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.OptionalRequest
-	if err := e.decode("optional_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OptionalLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("optional_loose", err)
-	}
-	return e.finish("optional_loose", resp)
+	return e.observe(ctx, "optional_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.OptionalRequest
+		if err := e.decode("optional_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).OptionalLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("optional_loose", err)
+		}
+		return e.finish("optional_loose", resp)
+	})
 }
 
 // ExecuteOptionalStrict runs the "optional_strict" tool by calling OneofService.OptionalStrict.
 func (e *Executor) ExecuteOptionalStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req oneofsv1.OptionalRequest
-	if err := e.decode("optional_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := oneofsv1.NewOneofServiceClient(e.conn).OptionalStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("optional_strict", err)
-	}
-	return e.finish("optional_strict", resp)
+	return e.observe(ctx, "optional_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req oneofsv1.OptionalRequest
+		if err := e.decode("optional_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := oneofsv1.NewOneofServiceClient(e.conn).OptionalStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("optional_strict", err)
+		}
+		return e.finish("optional_strict", resp)
+	})
 }
 
 // ExecutePayloadsLoose runs the "payloads_loose" tool by calling ResourceService.PayloadsLoose.
 func (e *Executor) ExecutePayloadsLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.PayloadsRequest
-	if err := e.decode("payloads_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).PayloadsLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("payloads_loose", err)
-	}
-	return e.finish("payloads_loose", resp)
+	return e.observe(ctx, "payloads_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.PayloadsRequest
+		if err := e.decode("payloads_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).PayloadsLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("payloads_loose", err)
+		}
+		return e.finish("payloads_loose", resp)
+	})
 }
 
 // ExecutePayloadsStrict runs the "payloads_strict" tool by calling ResourceService.PayloadsStrict.
 func (e *Executor) ExecutePayloadsStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.PayloadsRequest
-	if err := e.decode("payloads_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).PayloadsStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("payloads_strict", err)
-	}
-	return e.finish("payloads_strict", resp)
+	return e.observe(ctx, "payloads_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.PayloadsRequest
+		if err := e.decode("payloads_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).PayloadsStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("payloads_strict", err)
+		}
+		return e.finish("payloads_strict", resp)
+	})
 }
 
 // ExecuteProto2Loose runs the "proto2_loose" tool by calling LegacyService.LegacyLoose.
 func (e *Executor) ExecuteProto2Loose(ctx context.Context, argsJSON string) (string, error) {
-	var req legacyv1.LegacyRequest
-	if err := e.decode("proto2_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := legacyv1.NewLegacyServiceClient(e.conn).LegacyLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("proto2_loose", err)
-	}
-	return e.finish("proto2_loose", resp)
+	return e.observe(ctx, "proto2_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req legacyv1.LegacyRequest
+		if err := e.decode("proto2_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := legacyv1.NewLegacyServiceClient(e.conn).LegacyLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("proto2_loose", err)
+		}
+		return e.finish("proto2_loose", resp)
+	})
 }
 
 // ExecuteProto2Strict runs the "proto2_strict" tool by calling LegacyService.LegacyStrict.
 func (e *Executor) ExecuteProto2Strict(ctx context.Context, argsJSON string) (string, error) {
-	var req legacyv1.LegacyRequest
-	if err := e.decode("proto2_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := legacyv1.NewLegacyServiceClient(e.conn).LegacyStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("proto2_strict", err)
-	}
-	return e.finish("proto2_strict", resp)
+	return e.observe(ctx, "proto2_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req legacyv1.LegacyRequest
+		if err := e.decode("proto2_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := legacyv1.NewLegacyServiceClient(e.conn).LegacyStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("proto2_strict", err)
+		}
+		return e.finish("proto2_strict", resp)
+	})
 }
 
 // ExecuteProtoKeyLoose runs the "proto_key_loose" tool by calling ResourceService.ProtoKeyLoose.
 func (e *Executor) ExecuteProtoKeyLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.ProtoKeyRequest
-	if err := e.decode("proto_key_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).ProtoKeyLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("proto_key_loose", err)
-	}
-	return e.finish("proto_key_loose", resp)
+	return e.observe(ctx, "proto_key_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.ProtoKeyRequest
+		if err := e.decode("proto_key_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).ProtoKeyLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("proto_key_loose", err)
+		}
+		return e.finish("proto_key_loose", resp)
+	})
 }
 
 // ExecuteProtoKeyStrict runs the "proto_key_strict" tool by calling ResourceService.ProtoKeyStrict.
 func (e *Executor) ExecuteProtoKeyStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.ProtoKeyRequest
-	if err := e.decode("proto_key_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).ProtoKeyStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("proto_key_strict", err)
-	}
-	return e.finish("proto_key_strict", resp)
+	return e.observe(ctx, "proto_key_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.ProtoKeyRequest
+		if err := e.decode("proto_key_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).ProtoKeyStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("proto_key_strict", err)
+		}
+		return e.finish("proto_key_strict", resp)
+	})
 }
 
 // ExecuteRecursionLoose runs the "recursion_loose" tool by calling NestedService.RecursionLoose.
 func (e *Executor) ExecuteRecursionLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req nestedv1.RecursionRequest
-	if err := e.decode("recursion_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := nestedv1.NewNestedServiceClient(e.conn).RecursionLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("recursion_loose", err)
-	}
-	return e.finish("recursion_loose", resp)
+	return e.observe(ctx, "recursion_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req nestedv1.RecursionRequest
+		if err := e.decode("recursion_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := nestedv1.NewNestedServiceClient(e.conn).RecursionLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("recursion_loose", err)
+		}
+		return e.finish("recursion_loose", resp)
+	})
 }
 
 // ExecuteRecursionStrict runs the "recursion_strict" tool by calling NestedService.RecursionStrict.
 func (e *Executor) ExecuteRecursionStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req nestedv1.RecursionRequest
-	if err := e.decode("recursion_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := nestedv1.NewNestedServiceClient(e.conn).RecursionStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("recursion_strict", err)
-	}
-	return e.finish("recursion_strict", resp)
+	return e.observe(ctx, "recursion_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req nestedv1.RecursionRequest
+		if err := e.decode("recursion_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := nestedv1.NewNestedServiceClient(e.conn).RecursionStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("recursion_strict", err)
+		}
+		return e.finish("recursion_strict", resp)
+	})
 }
 
 // ExecuteScalarsLoose runs the "scalars_loose" tool by calling ScalarService.EchoLoose.
 func (e *Executor) ExecuteScalarsLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req scalarsv1.AllScalars
-	if err := e.decode("scalars_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := scalarsv1.NewScalarServiceClient(e.conn).EchoLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("scalars_loose", err)
-	}
-	return e.finish("scalars_loose", resp)
+	return e.observe(ctx, "scalars_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req scalarsv1.AllScalars
+		if err := e.decode("scalars_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := scalarsv1.NewScalarServiceClient(e.conn).EchoLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("scalars_loose", err)
+		}
+		return e.finish("scalars_loose", resp)
+	})
 }
 
 // ExecuteScalarsStrict runs the "scalars_strict" tool by calling ScalarService.EchoStrict.
 func (e *Executor) ExecuteScalarsStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req scalarsv1.AllScalars
-	if err := e.decode("scalars_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := scalarsv1.NewScalarServiceClient(e.conn).EchoStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("scalars_strict", err)
-	}
-	return e.finish("scalars_strict", resp)
+	return e.observe(ctx, "scalars_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req scalarsv1.AllScalars
+		if err := e.decode("scalars_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := scalarsv1.NewScalarServiceClient(e.conn).EchoStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("scalars_strict", err)
+		}
+		return e.finish("scalars_strict", resp)
+	})
 }
 
 // ExecuteTreeStrict runs the "tree_strict" tool by calling NestedService.TreeStrict.
 func (e *Executor) ExecuteTreeStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req nestedv1.TreeNode
-	if err := e.decode("tree_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := nestedv1.NewNestedServiceClient(e.conn).TreeStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("tree_strict", err)
-	}
-	return e.finish("tree_strict", resp)
+	return e.observe(ctx, "tree_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req nestedv1.TreeNode
+		if err := e.decode("tree_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := nestedv1.NewNestedServiceClient(e.conn).TreeStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("tree_strict", err)
+		}
+		return e.finish("tree_strict", resp)
+	})
 }
 
 // ExecuteUpdatePermissionLoose runs the "update_permission_loose" tool by calling ResourceService.UpdatePermissionLoose.
 func (e *Executor) ExecuteUpdatePermissionLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.UpdatePermissionRequest
-	if err := e.decode("update_permission_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdatePermissionLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("update_permission_loose", err)
-	}
-	return e.finish("update_permission_loose", resp)
+	return e.observe(ctx, "update_permission_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.UpdatePermissionRequest
+		if err := e.decode("update_permission_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdatePermissionLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("update_permission_loose", err)
+		}
+		return e.finish("update_permission_loose", resp)
+	})
 }
 
 // ExecuteUpdatePermissionStrict runs the "update_permission_strict" tool by calling ResourceService.UpdatePermissionStrict.
 func (e *Executor) ExecuteUpdatePermissionStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.UpdatePermissionRequest
-	if err := e.decode("update_permission_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdatePermissionStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("update_permission_strict", err)
-	}
-	return e.finish("update_permission_strict", resp)
+	return e.observe(ctx, "update_permission_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.UpdatePermissionRequest
+		if err := e.decode("update_permission_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdatePermissionStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("update_permission_strict", err)
+		}
+		return e.finish("update_permission_strict", resp)
+	})
 }
 
 // ExecuteUpdateTopicLoose runs the "update_topic_loose" tool by calling ResourceService.UpdateTopicLoose.
 func (e *Executor) ExecuteUpdateTopicLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.UpdateTopicRequest
-	if err := e.decode("update_topic_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdateTopicLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("update_topic_loose", err)
-	}
-	return e.finish("update_topic_loose", resp)
+	return e.observe(ctx, "update_topic_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.UpdateTopicRequest
+		if err := e.decode("update_topic_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdateTopicLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("update_topic_loose", err)
+		}
+		return e.finish("update_topic_loose", resp)
+	})
 }
 
 // ExecuteUpdateTopicStrict runs the "update_topic_strict" tool by calling ResourceService.UpdateTopicStrict.
 func (e *Executor) ExecuteUpdateTopicStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req resourcesv1.UpdateTopicRequest
-	if err := e.decode("update_topic_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdateTopicStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("update_topic_strict", err)
-	}
-	return e.finish("update_topic_strict", resp)
+	return e.observe(ctx, "update_topic_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req resourcesv1.UpdateTopicRequest
+		if err := e.decode("update_topic_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := resourcesv1.NewResourceServiceClient(e.conn).UpdateTopicStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("update_topic_strict", err)
+		}
+		return e.finish("update_topic_strict", resp)
+	})
 }
 
 // ExecuteWktLoose runs the "wkt_loose" tool by calling WktService.EchoLoose.
 func (e *Executor) ExecuteWktLoose(ctx context.Context, argsJSON string) (string, error) {
-	var req wktv1.WktRequest
-	if err := e.decode("wkt_loose", argsJSON, &req, false); err != nil {
-		return "", err
-	}
-	resp, err := wktv1.NewWktServiceClient(e.conn).EchoLoose(ctx, &req)
-	if err != nil {
-		return "", e.serverError("wkt_loose", err)
-	}
-	return e.finish("wkt_loose", resp)
+	return e.observe(ctx, "wkt_loose", func(ctx context.Context, e *Executor) (string, error) {
+		var req wktv1.WktRequest
+		if err := e.decode("wkt_loose", argsJSON, &req, false); err != nil {
+			return "", err
+		}
+		resp, err := wktv1.NewWktServiceClient(e.conn).EchoLoose(ctx, &req)
+		if err != nil {
+			return "", e.serverError("wkt_loose", err)
+		}
+		return e.finish("wkt_loose", resp)
+	})
 }
 
 // ExecuteWktStrict runs the "wkt_strict" tool by calling WktService.EchoStrict.
 func (e *Executor) ExecuteWktStrict(ctx context.Context, argsJSON string) (string, error) {
-	var req wktv1.WktRequest
-	if err := e.decode("wkt_strict", argsJSON, &req, true); err != nil {
-		return "", err
-	}
-	resp, err := wktv1.NewWktServiceClient(e.conn).EchoStrict(ctx, &req)
-	if err != nil {
-		return "", e.serverError("wkt_strict", err)
-	}
-	return e.finish("wkt_strict", resp)
+	return e.observe(ctx, "wkt_strict", func(ctx context.Context, e *Executor) (string, error) {
+		var req wktv1.WktRequest
+		if err := e.decode("wkt_strict", argsJSON, &req, true); err != nil {
+			return "", err
+		}
+		resp, err := wktv1.NewWktServiceClient(e.conn).EchoStrict(ctx, &req)
+		if err != nil {
+			return "", e.serverError("wkt_strict", err)
+		}
+		return e.finish("wkt_strict", resp)
+	})
 }
 
 // CanExecute reports whether toolName has an auto-executor.
@@ -1655,8 +1759,14 @@ type Executor struct {
 	// arguments passed their checks; without it such a call is refused
 	// and nothing is sent.
 	Approve ApproveFunc
+	// Telemetry, when set, observes each call (docs/production.md,
+	// "Telemetry"): runtimes/go/otelaitools.New.
+	Telemetry Telemetry
 
 	conn grpc.ClientConnInterface
+	// observed is the record of the call this executor runs, nil when no
+	// Telemetry observes it.
+	observed *toolCall
 	// gate replaces Approve in a call of the MCP server, which asks by
 	// elicitation or its own hook.
 	gate func(ctx context.Context, argsJSON string) error
@@ -1782,6 +1892,7 @@ func (e *Executor) unknownTool(toolName string) *ToolError {
 // its message shown to the model with registered UUIDs as aliases.
 func (e *Executor) serverError(toolName string, err error) *ToolError {
 	st := status.Convert(err)
+	e.observed.sent(st.Code())
 	msg := st.Message()
 	reason := "server-error"
 	if st.Code() == codes.Unavailable {
@@ -1815,6 +1926,7 @@ func (e *Executor) encode(resp proto.Message) ([]byte, error) {
 // finish encodes a response for the model; in a file with aliases it
 // registers the response's ids and shows its UUIDs as aliases.
 func (e *Executor) finish(toolName string, resp proto.Message) (string, error) {
+	e.observed.sent(codes.OK)
 	b, err := e.encode(resp)
 	if err != nil {
 		return "", err
@@ -3004,6 +3116,120 @@ func (s *streamBudget) over(e *Executor, toolName, text string) error {
 	}
 	s.next = len(text) + s.limit - shown
 	return nil
+}
+
+// Telemetry observes tool calls: a span and metrics per call, and the
+// trace context of the RPC it sends (docs/production.md, "Telemetry").
+// runtimes/go/otelaitools.New returns one built on OpenTelemetry; set it as
+// the Telemetry of an executor, or pass it to an MCP server's WithTelemetry.
+//
+// Its method takes and returns only standard and grpc types (ToolCallEnd
+// is an alias of a struct type without a name), so one value satisfies the
+// Telemetry of every generated package of a program. An MCP server also
+// hands it the trace context of a request's _meta when it has the method
+//
+//	ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+type Telemetry interface {
+	// StartToolCall is called when a call of tool, whose gRPC method is
+	// method ("pkg.Service/Method"), begins: before its conversation is
+	// loaded and its arguments are read. The context it returns is the
+	// call's, the RPC is sent with it (its outgoing metadata carries the
+	// trace context). end is called once, when the call ends.
+	StartToolCall(ctx context.Context, tool, method string) (context.Context, func(ToolCallEnd))
+}
+
+// ToolCallEnd is how a tool call ended, as Telemetry is told. It is an
+// alias of a struct type without a name, the same type in every package.
+type ToolCallEnd = struct {
+	// Sent is true when the RPC was sent, and Code its status then.
+	Sent bool
+	Code codes.Code
+	// Reason is the ToolError reason of a failed call ("_OTHER" for
+	// another error), "" when it succeeded.
+	Reason string
+	// Resolved is the number of aliases of the arguments turned into ids,
+	// Registered the number of aliases the result added.
+	Resolved, Registered int
+	// ConversationAliases is the number of aliases of the conversation
+	// after the call; -1 for a call in no conversation.
+	ConversationAliases int
+}
+
+// toolCall is the record of one observed call, which the executor helpers
+// fill in (each method does nothing on nil: no Telemetry).
+type toolCall struct {
+	ended ToolCallEnd
+	end   func(ToolCallEnd)
+}
+
+// startToolCall begins the telemetry of a call of tool, nil without
+// Telemetry or for a tool the generated tables do not list (a model's
+// invented name is no span).
+func startToolCall(ctx context.Context, t Telemetry, tool string) (context.Context, *toolCall) {
+	method, ok := toolMethods[tool]
+	if t == nil || !ok {
+		return ctx, nil
+	}
+	ctx, end := t.StartToolCall(ctx, tool, strings.TrimPrefix(method, "/"))
+	return ctx, &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
+}
+
+// observe runs f, the call of tool, observed by Telemetry: f gets the
+// call's context and an executor that fills the call's record in. A call
+// of a conversation, whose record is already made, and every call without
+// Telemetry run f as it is.
+func (e *Executor) observe(ctx context.Context, tool string, f func(context.Context, *Executor) (string, error)) (string, error) {
+	if e.observed != nil || e.Telemetry == nil {
+		return f(ctx, e)
+	}
+	ctx, c := startToolCall(ctx, e.Telemetry, tool)
+	if c == nil {
+		return f(ctx, e)
+	}
+	call := *e
+	c.attach(&call, false)
+	out, err := f(ctx, &call)
+	c.finish(err)
+	return out, err
+}
+
+// attach makes e fill c in; inConversation: e's aliases are a
+// conversation's, whose size the end reports.
+func (c *toolCall) attach(e *Executor, inConversation bool) {
+	if c == nil {
+		return
+	}
+	e.observed = c
+}
+
+// sent records the status of the RPC.
+func (c *toolCall) sent(code codes.Code) {
+	if c != nil {
+		c.ended.Sent, c.ended.Code = true, code
+	}
+}
+
+// fail records the reason of err, the first one recorded.
+func (c *toolCall) fail(err error) {
+	if c == nil || err == nil || c.ended.Reason != "" {
+		return
+	}
+	var te *ToolError
+	if errors.As(err, &te) {
+		c.ended.Reason = te.Reason
+	} else {
+		c.ended.Reason = "_OTHER"
+	}
+}
+
+// finish ends the call with err (nil: it succeeded, unless a reason was
+// recorded).
+func (c *toolCall) finish(err error) {
+	if c == nil {
+		return
+	}
+	c.fail(err)
+	c.end(c.ended)
 }
 
 // ToolError is the error of every failed tool call (docs/runtime.md,

@@ -1,0 +1,69 @@
+//aitools:inline mcp
+
+package aitools
+
+import (
+	"context"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// WithTelemetry observes each call with t (docs/production.md,
+// "Telemetry"): runtimes/go/otelaitools.New. A call whose _meta carries a
+// trace context ("traceparent", "tracestate", "baggage") runs in it when t
+// has the method ContextFromMeta.
+func WithTelemetry(t Telemetry) MCPOption {
+	return func(o *mcpOptions) { o.telemetry = t }
+}
+
+// toolCallKey is the context key of a call's telemetry record.
+type toolCallKey struct{}
+
+// startCall begins the telemetry of a tools/call of t, nil without
+// Telemetry; its record is also in the context, for run.
+func (s *mcpServer) startCall(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool) (context.Context, *toolCall) {
+	tel := s.opts.telemetry
+	if tel == nil {
+		return ctx, nil
+	}
+	if m, ok := tel.(interface {
+		ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+	}); ok && req.Params != nil && len(req.Params.Meta) > 0 {
+		ctx = m.ContextFromMeta(ctx, req.Params.Meta)
+	}
+	ctx, end := tel.StartToolCall(ctx, t.tool.Name, strings.TrimPrefix(t.Method, "/"))
+	c := &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
+	return context.WithValue(ctx, toolCallKey{}, c), c
+}
+
+// observedCall is the telemetry record of the call of ctx, nil when none.
+func observedCall(ctx context.Context) *toolCall {
+	c, _ := ctx.Value(toolCallKey{}).(*toolCall)
+	return c
+}
+
+// failed is auditOutcome, the reason of err also recorded for the call's
+// telemetry.
+func failed(ctx context.Context, err error, subject string) (outcome, code string) {
+	observedCall(ctx).fail(err)
+	return auditOutcome(err, subject)
+}
+
+// finishMCP ends the telemetry of a call answered with res: a refusal
+// before the executor ran (rate, scopes, arguments) has its audit outcome
+// as its reason.
+func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
+	if c == nil {
+		return
+	}
+	if res.IsError && c.ended.Reason == "" {
+		switch outcome {
+		case "tool_error", "":
+			c.ended.Reason = "_OTHER"
+		default:
+			c.ended.Reason = strings.ReplaceAll(outcome, "_", "-")
+		}
+	}
+	c.finish(nil)
+}

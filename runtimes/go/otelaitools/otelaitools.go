@@ -1,0 +1,192 @@
+// Package otelaitools observes the tool calls of the files protoc-gen-ai-tools
+// writes with OpenTelemetry (docs/production.md, "Telemetry"): a span per
+// call, two metrics, and the trace context sent with the RPC. It uses the
+// OpenTelemetry API only; the application brings the SDK.
+//
+//	t := otelaitools.New()
+//	exec := linksv1.NewExecutor(conn)
+//	exec.Telemetry = t                                     // an executor
+//	linksv1.ForwardToLinkServiceClient(server, client, linksv1.WithTelemetry(t)) // an MCP server
+//
+// The value New returns satisfies the Telemetry interface of every generated
+// package: its methods take only standard, grpc and unnamed struct types.
+package otelaitools
+
+import (
+	"context"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+	grpccodes "google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+)
+
+// ScopeName is the name of the tracer and of the meter.
+const ScopeName = "protoc-gen-ai-tools"
+
+// ToolCallEnd is how a tool call ended: the same type as the ToolCallEnd
+// of every generated package (an alias of one unnamed struct type).
+type ToolCallEnd = struct {
+	// Sent is true when the RPC was sent, and Code its status then.
+	Sent bool
+	Code grpccodes.Code
+	// Reason is the ToolError reason of a failed call ("_OTHER" for
+	// another error), "" when it succeeded.
+	Reason string
+	// Resolved is the number of aliases of the arguments turned into ids,
+	// Registered the number of aliases the result added.
+	Resolved, Registered int
+	// ConversationAliases is the number of aliases of the conversation
+	// after the call; -1 for a call in no conversation.
+	ConversationAliases int
+}
+
+// Option configures New.
+type Option func(*config)
+
+type config struct {
+	tracerProvider trace.TracerProvider
+	meterProvider  metric.MeterProvider
+}
+
+// WithTracerProvider makes the spans with tp instead of the global tracer
+// provider.
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(c *config) { c.tracerProvider = tp }
+}
+
+// WithMeterProvider records the metrics with mp instead of the global meter
+// provider.
+func WithMeterProvider(mp metric.MeterProvider) Option {
+	return func(c *config) { c.meterProvider = mp }
+}
+
+// Telemetry is the OpenTelemetry observer of tool calls; set it as an
+// executor's Telemetry or pass it to an MCP server's WithTelemetry. It is
+// safe for concurrent use.
+type Telemetry struct {
+	tracer     trace.Tracer
+	duration   metric.Float64Histogram
+	registered metric.Int64Counter
+}
+
+// New returns an observer of tool calls on the given providers, the global
+// ones by default (otel.GetTracerProvider, otel.GetMeterProvider, as they
+// are when New is called: the global no-op ones before the SDK is set up
+// delegate to it once it is).
+func New(opts ...Option) *Telemetry {
+	var c config
+	for _, opt := range opts {
+		opt(&c)
+	}
+	if c.tracerProvider == nil {
+		c.tracerProvider = otel.GetTracerProvider()
+	}
+	if c.meterProvider == nil {
+		c.meterProvider = otel.GetMeterProvider()
+	}
+	meter := c.meterProvider.Meter(ScopeName)
+	// The errors of the instruments' names are constants' (valid); a
+	// failing meter gives no-op instruments with them.
+	duration, _ := meter.Float64Histogram("ai_tools.tool_call.duration",
+		metric.WithUnit("s"), metric.WithDescription("Duration of tool calls, conversation load and RPC included."))
+	registered, _ := meter.Int64Counter("ai_tools.aliases.registered",
+		metric.WithUnit("{alias}"), metric.WithDescription("Aliases minted from tool results."))
+	return &Telemetry{tracer: c.tracerProvider.Tracer(ScopeName), duration: duration, registered: registered}
+}
+
+// StartToolCall starts the span "execute_tool <tool>" (kind INTERNAL) and
+// returns its context, whose outgoing gRPC metadata carries its trace
+// context as the global propagator writes it (nothing with the default
+// no-op propagator). end ends the span and records the metrics.
+func (t *Telemetry) StartToolCall(ctx context.Context, tool, method string) (context.Context, func(ToolCallEnd)) {
+	start := time.Now()
+	ctx, span := t.tracer.Start(ctx, "execute_tool "+tool, trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(
+			attribute.String("gen_ai.operation.name", "execute_tool"),
+			attribute.String("gen_ai.tool.name", tool),
+			attribute.String("gen_ai.tool.type", "function"),
+			attribute.String("rpc.system.name", "grpc"),
+			attribute.String("rpc.method", method),
+		))
+	ctx = inject(ctx)
+	return ctx, func(end ToolCallEnd) {
+		t.end(ctx, span, start, tool, method, end)
+	}
+}
+
+func (t *Telemetry) end(ctx context.Context, span trace.Span, start time.Time, tool, method string, end ToolCallEnd) {
+	attrs := make([]attribute.KeyValue, 0, 6)
+	if end.Sent {
+		attrs = append(attrs, attribute.String("rpc.response.status_code", codeName(end.Code)))
+	}
+	if end.Reason != "" {
+		attrs = append(attrs, attribute.String("error.type", end.Reason))
+		span.SetStatus(codes.Error, "")
+	}
+	attrs = append(attrs,
+		attribute.Int("ai_tools.aliases.resolved", end.Resolved),
+		attribute.Int("ai_tools.aliases.registered", end.Registered))
+	if end.ConversationAliases >= 0 {
+		attrs = append(attrs, attribute.Int("ai_tools.conversation.aliases", end.ConversationAliases))
+	}
+	span.SetAttributes(attrs...)
+	span.End()
+	toolAttr := attribute.String("gen_ai.tool.name", tool)
+	metricAttrs := []attribute.KeyValue{toolAttr, attribute.String("rpc.method", method)}
+	if end.Reason != "" {
+		metricAttrs = append(metricAttrs, attribute.String("error.type", end.Reason))
+	}
+	t.duration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(metricAttrs...))
+	if end.Registered > 0 {
+		t.registered.Add(ctx, int64(end.Registered), metric.WithAttributes(toolAttr))
+	}
+}
+
+// ContextFromMeta returns ctx in the trace context of an MCP request's
+// _meta ("traceparent", "tracestate", "baggage", SEP-414), read by the
+// global propagator; ctx itself when _meta carries none.
+func (t *Telemetry) ContextFromMeta(ctx context.Context, meta map[string]any) context.Context {
+	carrier := propagation.MapCarrier{}
+	for _, key := range []string{"traceparent", "tracestate", "baggage"} {
+		if v, ok := meta[key].(string); ok {
+			carrier[key] = v
+		}
+	}
+	if len(carrier) == 0 {
+		return ctx
+	}
+	return otel.GetTextMapPropagator().Extract(ctx, carrier)
+}
+
+// inject writes the trace context of ctx into its outgoing gRPC metadata
+// with the global propagator, replacing earlier values of the same keys.
+func inject(ctx context.Context) context.Context {
+	carrier := propagation.MapCarrier{}
+	otel.GetTextMapPropagator().Inject(ctx, carrier)
+	if len(carrier) == 0 {
+		return ctx
+	}
+	md, _ := metadata.FromOutgoingContext(ctx)
+	md = md.Copy()
+	for k, v := range carrier {
+		md.Set(k, v)
+	}
+	return metadata.NewOutgoingContext(ctx, md)
+}
+
+// codeName is the name of a gRPC code as OpenTelemetry writes it:
+// "NOT_FOUND".
+func codeName(c grpccodes.Code) string {
+	if int(c) < len(codeNames) {
+		return codeNames[c]
+	}
+	return "UNKNOWN"
+}
+
+var codeNames = [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}

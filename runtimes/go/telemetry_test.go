@@ -1,0 +1,349 @@
+package aitools
+
+// Telemetry through the executors and the MCP server, observed by the
+// OpenTelemetry adapter (otelaitools) on the SDK's in-memory recorders: one
+// span per call with the contract's attributes and no argument value, id
+// or handle in any of them, the metrics, the trace context received by the
+// gRPC server on a real socket, and an MCP request's _meta as the parent.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel"
+	otelcodes "go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/otelaitools"
+)
+
+// The adapter satisfies the runtime's interface, its optional MCP method
+// included.
+var (
+	_ Telemetry = (*otelaitools.Telemetry)(nil)
+	_ interface {
+		ContextFromMeta(context.Context, map[string]any) context.Context
+	} = (*otelaitools.Telemetry)(nil)
+)
+
+// telemetryRig is an adapter on in-memory recorders, with the W3C
+// propagators global and the tables' methods of the account tools.
+type telemetryRig struct {
+	telemetry *otelaitools.Telemetry
+	spans     *tracetest.SpanRecorder
+	metrics   *sdkmetric.ManualReader
+}
+
+func newTelemetryRig(t testing.TB) *telemetryRig {
+	t.Helper()
+	saved, savedProp := toolMethods, otel.GetTextMapPropagator()
+	t.Cleanup(func() { toolMethods = saved; otel.SetTextMapPropagator(savedProp) })
+	toolMethods = map[string]string{
+		"accounts_list":  "/aitest.v1.AccountService/ListAccounts",
+		"accounts_merge": "/aitest.v1.AccountService/MergeAccounts",
+		"accounts_watch": "/aitest.v1.AccountService/WatchAccounts",
+	}
+	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
+	spans := tracetest.NewSpanRecorder()
+	reader := sdkmetric.NewManualReader()
+	tel := otelaitools.New(
+		otelaitools.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
+		otelaitools.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	return &telemetryRig{telemetry: tel, spans: spans, metrics: reader}
+}
+
+// last is the one span ended since the previous call.
+func (r *telemetryRig) last(t *testing.T, seen *int) sdktrace.ReadOnlySpan {
+	t.Helper()
+	ended := r.spans.Ended()
+	if len(ended) != *seen+1 {
+		t.Fatalf("%d spans ended, want %d", len(ended), *seen+1)
+	}
+	*seen = len(ended)
+	return ended[len(ended)-1]
+}
+
+func attrsOf(s sdktrace.ReadOnlySpan) map[string]any {
+	m := map[string]any{}
+	for _, kv := range s.Attributes() {
+		m[string(kv.Key)] = kv.Value.AsInterface()
+	}
+	return m
+}
+
+// wantSpan checks a span's name, kind, status and every attribute.
+func wantSpan(t *testing.T, s sdktrace.ReadOnlySpan, tool, method string, extra map[string]any) {
+	t.Helper()
+	want := map[string]any{
+		"gen_ai.operation.name": "execute_tool",
+		"gen_ai.tool.name":      tool,
+		"gen_ai.tool.type":      "function",
+		"rpc.system.name":       "grpc",
+		"rpc.method":            method,
+	}
+	for k, v := range extra {
+		want[k] = v
+	}
+	if s.Name() != "execute_tool "+tool || s.SpanKind() != trace.SpanKindInternal {
+		t.Errorf("span %q kind %v", s.Name(), s.SpanKind())
+	}
+	if got := attrsOf(s); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("%s attributes\n got %v\nwant %v", s.Name(), got, want)
+	}
+	wantStatus := otelcodes.Unset
+	if _, failed := want["error.type"]; failed {
+		wantStatus = otelcodes.Error
+	}
+	if st := s.Status(); st.Code != wantStatus || st.Description != "" {
+		t.Errorf("%s status %+v, want %v without a description", s.Name(), st, wantStatus)
+	}
+}
+
+// noSecrets fails when an attribute of a span holds a UUID or one of texts.
+func noSecrets(t *testing.T, spans []sdktrace.ReadOnlySpan, texts ...string) {
+	t.Helper()
+	for _, s := range spans {
+		for _, kv := range s.Attributes() {
+			v := kv.Value.Emit()
+			if anyUUID.MatchString(v) {
+				t.Errorf("%s: attribute %s holds a UUID: %s", s.Name(), kv.Key, v)
+			}
+			for _, text := range texts {
+				if text != "" && strings.Contains(v, text) {
+					t.Errorf("%s: attribute %s holds %q", s.Name(), kv.Key, text)
+				}
+			}
+		}
+	}
+}
+
+const (
+	listMethod      = "aitest.v1.AccountService/ListAccounts"
+	mergeCallMethod = "aitest.v1.AccountService/MergeAccounts"
+)
+
+func TestTelemetryExecutor(t *testing.T) {
+	conn, srv := startServer(t)
+	rig := newTelemetryRig(t)
+	e := NewExecutor(conn)
+	e.Telemetry = rig.telemetry
+	ctx := context.Background()
+	seen := 0
+
+	if _, err := e.Execute(ctx, "accounts_list", `{"count":2,"contacts_per_account":1}`); err != nil {
+		t.Fatal(err)
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
+		"rpc.response.status_code": "OK", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(4),
+	})
+
+	source := e.GetAliasManager().ResolveAlias("acct-1")
+	if _, err := e.Execute(ctx, "accounts_merge", `{"source_id":"acct-1","target_id":"acct-2","note":"a secret note"}`); err != nil {
+		t.Fatal(err)
+	}
+	merge := rig.last(t, &seen)
+	wantSpan(t, merge, "accounts_merge", mergeCallMethod, map[string]any{
+		"rpc.response.status_code": "OK", "ai_tools.aliases.resolved": int64(2), "ai_tools.aliases.registered": int64(0),
+	})
+	// The server received the span's trace context.
+	md := *srv.merged.Load()
+	sc := merge.SpanContext()
+	if want := "00-" + sc.TraceID().String() + "-" + sc.SpanID().String() + "-01"; strings.Join(md.Get("traceparent"), ",") != want {
+		t.Errorf("server received traceparent %v, want %s", md.Get("traceparent"), want)
+	}
+
+	// Refused before sending: no status code.
+	if _, err := e.Execute(ctx, "accounts_list", `{"count":"two"}`); err == nil {
+		t.Fatal("bad arguments were accepted")
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
+		"error.type": "invalid-arguments", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(0),
+	})
+	if _, err := e.Execute(ctx, "accounts_merge", `{"source_id":"acct-99","target_id":"acct-2","note":""}`); err == nil {
+		t.Fatal("an unknown alias was accepted")
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_merge", mergeCallMethod, map[string]any{
+		"error.type": "unknown-alias", "ai_tools.aliases.resolved": int64(1), "ai_tools.aliases.registered": int64(0),
+	})
+
+	// The server's error: its code.
+	srv.fail.Store(status.New(codes.NotFound, "account "+source+" not found"))
+	_, err := e.Execute(ctx, "accounts_list", `{"count":1,"contacts_per_account":0}`)
+	var te *ToolError
+	if !errors.As(err, &te) || te.Reason != "server-error" {
+		t.Fatalf("want a server error, got %v", err)
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
+		"rpc.response.status_code": "NOT_FOUND", "error.type": "server-error",
+		"ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(0),
+	})
+
+	// A stream.
+	if _, err := e.Execute(ctx, "accounts_watch", `{"count":3}`); err != nil {
+		t.Fatal(err)
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_watch", "aitest.v1.AccountService/WatchAccounts", map[string]any{
+		"rpc.response.status_code": "OK", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(3),
+	})
+
+	// A tool no table lists is no span.
+	if _, err := e.Execute(ctx, "invented_by_the_model", `{}`); err == nil {
+		t.Fatal("an unknown tool ran")
+	}
+	if n := len(rig.spans.Ended()); n != seen {
+		t.Errorf("an unknown tool made a span")
+	}
+	noSecrets(t, rig.spans.Ended(), source, "a secret note", "acct-1")
+	wantMetrics(t, rig, map[string]int{listMethod: 3, mergeCallMethod: 2, "aitest.v1.AccountService/WatchAccounts": 1}, 7)
+}
+
+// wantMetrics checks the duration histogram's counts per method, every
+// point with the tool and method (and error.type only when failed), and
+// the sum of the registered aliases.
+func wantMetrics(t *testing.T, rig *telemetryRig, calls map[string]int, registered int64) {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := rig.metrics.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	var sum int64
+	for _, sm := range rm.ScopeMetrics {
+		if sm.Scope.Name != "protoc-gen-ai-tools" {
+			t.Errorf("scope %q", sm.Scope.Name)
+		}
+		for _, m := range sm.Metrics {
+			switch m.Name {
+			case "ai_tools.tool_call.duration":
+				if m.Unit != "s" {
+					t.Errorf("duration unit %q", m.Unit)
+				}
+				for _, p := range m.Data.(metricdata.Histogram[float64]).DataPoints {
+					method, _ := p.Attributes.Value("rpc.method")
+					if _, ok := p.Attributes.Value("gen_ai.tool.name"); !ok {
+						t.Errorf("duration point without the tool: %v", p.Attributes)
+					}
+					if p.Attributes.Len() > 3 {
+						t.Errorf("duration point attributes %v", p.Attributes.ToSlice())
+					}
+					got[method.AsString()] += int(p.Count)
+				}
+			case "ai_tools.aliases.registered":
+				if m.Unit != "{alias}" {
+					t.Errorf("registered unit %q", m.Unit)
+				}
+				for _, p := range m.Data.(metricdata.Sum[int64]).DataPoints {
+					if p.Attributes.Len() != 1 || !p.Attributes.HasValue("gen_ai.tool.name") {
+						t.Errorf("registered point attributes %v", p.Attributes.ToSlice())
+					}
+					sum += p.Value
+				}
+			default:
+				t.Errorf("unexpected metric %s", m.Name)
+			}
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(calls) || sum != registered {
+		t.Errorf("calls per method %v (want %v), registered %d (want %d)", got, calls, sum, registered)
+	}
+}
+
+func TestTelemetryConversationExecutor(t *testing.T) {
+	conn, _ := startServer(t)
+	rig := newTelemetryRig(t)
+	c := NewConversationExecutor(conn, NewMemoryConversationStore(0))
+	c.Telemetry = rig.telemetry
+	ctx := context.Background()
+	handle, err := c.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	if _, err := c.Execute(ctx, handle, "accounts_list", `{"count":2,"contacts_per_account":0}`); err != nil {
+		t.Fatal(err)
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
+		"rpc.response.status_code": "OK", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(2),
+		"ai_tools.conversation.aliases": int64(2),
+	})
+	if _, err := c.Execute(ctx, handle, "accounts_merge", `{"source_id":"acct-1","target_id":"acct-2","note":""}`); err != nil {
+		t.Fatal(err)
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_merge", mergeCallMethod, map[string]any{
+		"rpc.response.status_code": "OK", "ai_tools.aliases.resolved": int64(2), "ai_tools.aliases.registered": int64(0),
+		"ai_tools.conversation.aliases": int64(2),
+	})
+	// A failure of the store, before anything is read or sent.
+	if _, err := c.Execute(ctx, "gone-"+handle, "accounts_list", `{"count":1}`); err == nil {
+		t.Fatal("an unknown conversation ran")
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
+		"error.type": "conversation-expired", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(0),
+	})
+	noSecrets(t, rig.spans.Ended(), handle)
+}
+
+func TestTelemetryMCPMetaParent(t *testing.T) {
+	conn, srv := startServer(t)
+	rig := newTelemetryRig(t)
+	tools := accountTools(aitestv1.NewAccountServiceClient(conn))
+	for i := range tools {
+		tools[i].Method = toolMethods[tools[i].tool.Name]
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	addMCPTools(server, []MCPOption{WithTelemetry(rig.telemetry)}, tools)
+	cs := connectInMemory(t, server)
+	seen := 0
+
+	wantSuccess(t, callTool(t, cs, "accounts_list", map[string]any{"count": 2, "contacts_per_account": 0}, nil))
+	list := rig.last(t, &seen)
+	if list.Parent().IsValid() {
+		t.Errorf("a call without _meta has parent %v", list.Parent())
+	}
+	wantSpan(t, list, "accounts_list", listMethod, map[string]any{
+		"rpc.response.status_code": "OK", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(2),
+		"ai_tools.conversation.aliases": int64(2),
+	})
+
+	const traceID, parentID = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+	meta := mcp.Meta{"traceparent": "00-" + traceID + "-" + parentID + "-01", "baggage": "tenant=t1"}
+	wantSuccess(t, callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-2", "note": ""}, meta))
+	merge := rig.last(t, &seen)
+	if merge.SpanContext().TraceID().String() != traceID || merge.Parent().SpanID().String() != parentID || !merge.Parent().IsRemote() {
+		t.Errorf("span %v parent %v: want the _meta trace context as its parent", merge.SpanContext(), merge.Parent())
+	}
+	wantSpan(t, merge, "accounts_merge", mergeCallMethod, map[string]any{
+		"rpc.response.status_code": "OK", "ai_tools.aliases.resolved": int64(2), "ai_tools.aliases.registered": int64(0),
+		"ai_tools.conversation.aliases": int64(2),
+	})
+	md := *srv.merged.Load()
+	if want := "00-" + traceID + "-" + merge.SpanContext().SpanID().String() + "-01"; strings.Join(md.Get("traceparent"), ",") != want {
+		t.Errorf("server received traceparent %v, want %s", md.Get("traceparent"), want)
+	}
+	if got := strings.Join(md.Get("baggage"), ","); got != "tenant=t1" {
+		t.Errorf("server received baggage %q", got)
+	}
+
+	// Refused by the executor: acct-2 resolved, acct-77 unknown.
+	res := callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-77", "target_id": "acct-2", "note": ""}, nil)
+	if !res.IsError {
+		t.Fatal("an unknown alias was accepted")
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_merge", mergeCallMethod, map[string]any{
+		"error.type": "unknown-alias", "ai_tools.aliases.resolved": int64(1), "ai_tools.aliases.registered": int64(0),
+		"ai_tools.conversation.aliases": int64(2),
+	})
+	noSecrets(t, rig.spans.Ended())
+}
