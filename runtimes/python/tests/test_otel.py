@@ -37,6 +37,7 @@ from ai_tools_runtime import (
     Executor,
     MemoryConversationStore,
     Telemetry,
+    ToolCallOutcome,
     ToolError,
 )
 from ai_tools_runtime.mcp import McpToolServer
@@ -358,3 +359,25 @@ async def test_store_failures_name_their_reason(
         assert "rpc.response.status_code" not in attributes(span)  # nothing sent
         assert span.status.status_code is StatusCode.ERROR
     assert len(servers.accounts.received) == 1
+
+
+class _Failing:
+    def start_tool_call(self, tool: str, method: str) -> _Failing:
+        return self
+
+    def trace_metadata(self) -> list[tuple[str, str]]:
+        return []
+
+    def end(self, outcome: ToolCallOutcome) -> None:
+        raise RuntimeError("exporter down")
+
+
+def test_a_failing_hook_is_logged_not_raised(
+    channel: grpc.Channel, caplog: pytest.LogCaptureFixture
+) -> None:
+    executor = Executor(channel, METHODS, ALIASES, telemetry=_Failing())
+    assert json.loads(executor.execute("accounts_create", create_json("A")))["account"]["id"]
+    with pytest.raises(ToolError) as failed:
+        executor.execute("accounts_create", "[]")
+    assert failed.value.reason == "invalid-arguments"
+    assert [r.getMessage() for r in caplog.records] == ["the telemetry hook failed"] * 2

@@ -7,6 +7,7 @@ one on the OpenTelemetry API; this module never imports it."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 __all__ = ["Observed", "Telemetry", "ToolCallOutcome", "ToolCallSpan", "rpc_method"]
 
 Metadata = Sequence[tuple[str, str | bytes]]
+
+logger = logging.getLogger("ai_tools_runtime")
 
 _FROM_THE_SERVER: Final = frozenset({"server-error", "unavailable"})
 
@@ -128,7 +131,10 @@ class Observed:
             self.failed(err)
         if self.sent and outcome.error_type is None:
             outcome.status_code = "OK"
-        self.span.end(outcome)
+        try:
+            self.span.end(outcome)
+        except Exception:  # the call's own result or error stands
+            logger.exception("the telemetry hook failed")
 
 
 def _alias_count(table: dict[str, str], value: Any) -> int:
