@@ -101,7 +101,9 @@ function record(global = false): Recorded {
       const all = collected?.resourceMetrics.scopeMetrics.flatMap((s) =>
         s.metrics.filter((m) => m.descriptor.name === name),
       );
-      return all?.flatMap((m) => m.dataPoints) ?? [];
+      return (
+        all?.flatMap((m): readonly DataPoint<unknown>[] => m.dataPoints) ?? []
+      );
     },
     async collect() {
       collected = await reader.collect();
