@@ -132,13 +132,15 @@ export function tracedHeaders(
  * stream ended by the runtime, a ToolError, was cancelled).
  * @internal
  */
-export async function sent<T>(
+export function sent<T>(
   stats: CallStats | undefined,
   rpc: Promise<T>,
 ): Promise<T> {
-  if (stats === undefined) {
-    return rpc;
-  }
+  // Without telemetry, the RPC's own promise: no added tick.
+  return stats === undefined ? rpc : recordRpc(stats, rpc);
+}
+
+async function recordRpc<T>(stats: CallStats, rpc: Promise<T>): Promise<T> {
   try {
     const out = await rpc;
     stats.rpcCode = 0;
