@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel"
@@ -346,4 +347,68 @@ func TestTelemetryMCPMetaParent(t *testing.T) {
 		"ai_tools.conversation.aliases": int64(2),
 	})
 	noSecrets(t, rig.spans.Ended())
+}
+
+// BenchmarkTelemetryCall is the cost of a tool call (accounts_list over a
+// real socket) without Telemetry, with the adapter on the global no-op
+// providers (no SDK, the default no-op propagator), and with it on an SDK
+// with in-memory span and metric recording (W3C propagators), alternating
+// blocks of calls so that the three share the machine's drift. It reports
+// ns per call of each and the ratios to the call without Telemetry.
+func BenchmarkTelemetryCall(b *testing.B) {
+	conn, _ := startServer(b)
+	newTelemetryRig(b) // the tables' methods and the W3C propagators
+	w3c, noProp := otel.GetTextMapPropagator(), propagation.NewCompositeTextMapPropagator()
+	exporter := tracetest.NewInMemoryExporter()
+	memory := otelaitools.New(
+		otelaitools.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exporter))),
+		otelaitools.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))))
+	variants := []struct {
+		name      string
+		telemetry Telemetry
+		prop      propagation.TextMapPropagator
+	}{
+		{"none", nil, noProp},
+		{"noop", otelaitools.New(), noProp},
+		{"memory", memory, w3c},
+	}
+	executors := make([]*Executor, len(variants))
+	for i, v := range variants {
+		executors[i] = NewExecutor(conn)
+		executors[i].Telemetry = v.telemetry
+	}
+	var spent [3]time.Duration
+	var calls [3]int
+	const block = 20
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		v := (i / block) % len(variants)
+		otel.SetTextMapPropagator(variants[v].prop)
+		n := min(block, b.N-i)
+		start := time.Now()
+		for range n {
+			if _, err := executors[v].Execute(ctx, "accounts_list", `{"count":1,"contacts_per_account":1}`); err != nil {
+				b.Fatal(err)
+			}
+		}
+		spent[v] += time.Since(start)
+		calls[v] += n
+		i += n
+		if v == 2 {
+			b.StopTimer()
+			exporter.Reset()
+			b.StartTimer()
+		}
+	}
+	b.StopTimer()
+	if calls[2] == 0 {
+		return // b.N too small to reach every variant
+	}
+	per := func(v int) float64 { return float64(spent[v].Nanoseconds()) / float64(calls[v]) }
+	for v := range variants {
+		b.ReportMetric(per(v), "ns/call-"+variants[v].name)
+	}
+	b.ReportMetric(per(1)/per(0), "x-noop")
+	b.ReportMetric(per(2)/per(0), "x-memory")
 }

@@ -14,6 +14,7 @@ package otelaitools
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -73,6 +74,23 @@ type Telemetry struct {
 	tracer     trace.Tracer
 	duration   metric.Float64Histogram
 	registered metric.Int64Counter
+
+	mu      sync.RWMutex
+	options map[metricKey]metric.MeasurementOption // the attribute sets made so far
+	starts  map[[2]string]spanStart                // per tool and method
+}
+
+// spanStart is the name and start options of the spans of a tool.
+type spanStart struct {
+	name string
+	opts []trace.SpanStartOption
+}
+
+// metricKey names the attribute set of a measurement: the duration's of
+// tool, method and reason, or (registered) the counter's of tool.
+type metricKey struct {
+	tool, method, reason string
+	registered           bool
 }
 
 // New returns an observer of tool calls on the given providers, the global
@@ -97,7 +115,8 @@ func New(opts ...Option) *Telemetry {
 		metric.WithUnit("s"), metric.WithDescription("Duration of tool calls, conversation load and RPC included."))
 	registered, _ := meter.Int64Counter("ai_tools.aliases.registered",
 		metric.WithUnit("{alias}"), metric.WithDescription("Aliases minted from tool results."))
-	return &Telemetry{tracer: c.tracerProvider.Tracer(ScopeName), duration: duration, registered: registered}
+	return &Telemetry{tracer: c.tracerProvider.Tracer(ScopeName), duration: duration, registered: registered,
+		options: map[metricKey]metric.MeasurementOption{}, starts: map[[2]string]spanStart{}}
 }
 
 // StartToolCall starts the span "execute_tool <tool>" (kind INTERNAL) and
@@ -106,14 +125,8 @@ func New(opts ...Option) *Telemetry {
 // no-op propagator). end ends the span and records the metrics.
 func (t *Telemetry) StartToolCall(ctx context.Context, tool, method string) (context.Context, func(ToolCallEnd)) {
 	start := time.Now()
-	ctx, span := t.tracer.Start(ctx, "execute_tool "+tool, trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(
-			attribute.String("gen_ai.operation.name", "execute_tool"),
-			attribute.String("gen_ai.tool.name", tool),
-			attribute.String("gen_ai.tool.type", "function"),
-			attribute.String("rpc.system.name", "grpc"),
-			attribute.String("rpc.method", method),
-		))
+	s := t.spanStart(tool, method)
+	ctx, span := t.tracer.Start(ctx, s.name, s.opts...)
 	ctx = inject(ctx)
 	return ctx, func(end ToolCallEnd) {
 		t.end(ctx, span, start, tool, method, end)
@@ -121,31 +134,77 @@ func (t *Telemetry) StartToolCall(ctx context.Context, tool, method string) (con
 }
 
 func (t *Telemetry) end(ctx context.Context, span trace.Span, start time.Time, tool, method string, end ToolCallEnd) {
-	attrs := make([]attribute.KeyValue, 0, 6)
-	if end.Sent {
-		attrs = append(attrs, attribute.String("rpc.response.status_code", codeName(end.Code)))
+	if span.IsRecording() {
+		attrs := make([]attribute.KeyValue, 0, 5)
+		if end.Sent {
+			attrs = append(attrs, attribute.String("rpc.response.status_code", codeName(end.Code)))
+		}
+		if end.Reason != "" {
+			attrs = append(attrs, attribute.String("error.type", end.Reason))
+			span.SetStatus(codes.Error, "")
+		}
+		attrs = append(attrs,
+			attribute.Int("ai_tools.aliases.resolved", end.Resolved),
+			attribute.Int("ai_tools.aliases.registered", end.Registered))
+		if end.ConversationAliases >= 0 {
+			attrs = append(attrs, attribute.Int("ai_tools.conversation.aliases", end.ConversationAliases))
+		}
+		span.SetAttributes(attrs...)
 	}
-	if end.Reason != "" {
-		attrs = append(attrs, attribute.String("error.type", end.Reason))
-		span.SetStatus(codes.Error, "")
-	}
-	attrs = append(attrs,
-		attribute.Int("ai_tools.aliases.resolved", end.Resolved),
-		attribute.Int("ai_tools.aliases.registered", end.Registered))
-	if end.ConversationAliases >= 0 {
-		attrs = append(attrs, attribute.Int("ai_tools.conversation.aliases", end.ConversationAliases))
-	}
-	span.SetAttributes(attrs...)
 	span.End()
-	toolAttr := attribute.String("gen_ai.tool.name", tool)
-	metricAttrs := []attribute.KeyValue{toolAttr, attribute.String("rpc.method", method)}
-	if end.Reason != "" {
-		metricAttrs = append(metricAttrs, attribute.String("error.type", end.Reason))
-	}
-	t.duration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(metricAttrs...))
+	t.duration.Record(ctx, time.Since(start).Seconds(), t.option(metricKey{tool: tool, method: method, reason: end.Reason}))
 	if end.Registered > 0 {
-		t.registered.Add(ctx, int64(end.Registered), metric.WithAttributes(toolAttr))
+		t.registered.Add(ctx, int64(end.Registered), t.option(metricKey{tool: tool, registered: true}))
 	}
+}
+
+// spanStart is the name and start options of the spans of tool, made once
+// per tool and method.
+func (t *Telemetry) spanStart(tool, method string) spanStart {
+	k := [2]string{tool, method}
+	t.mu.RLock()
+	s, ok := t.starts[k]
+	t.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = spanStart{name: "execute_tool " + tool, opts: []trace.SpanStartOption{
+		trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(
+			attribute.String("gen_ai.operation.name", "execute_tool"),
+			attribute.String("gen_ai.tool.name", tool),
+			attribute.String("gen_ai.tool.type", "function"),
+			attribute.String("rpc.system.name", "grpc"),
+			attribute.String("rpc.method", method),
+		),
+	}}
+	t.mu.Lock()
+	t.starts[k] = s
+	t.mu.Unlock()
+	return s
+}
+
+// option is the attribute set of a measurement, made once per key (the
+// keys are few: tools, their methods and the reasons of failures).
+func (t *Telemetry) option(k metricKey) metric.MeasurementOption {
+	t.mu.RLock()
+	o, ok := t.options[k]
+	t.mu.RUnlock()
+	if ok {
+		return o
+	}
+	attrs := []attribute.KeyValue{attribute.String("gen_ai.tool.name", k.tool)}
+	if !k.registered {
+		attrs = append(attrs, attribute.String("rpc.method", k.method))
+		if k.reason != "" {
+			attrs = append(attrs, attribute.String("error.type", k.reason))
+		}
+	}
+	o = metric.WithAttributeSet(attribute.NewSet(attrs...))
+	t.mu.Lock()
+	t.options[k] = o
+	t.mu.Unlock()
+	return o
 }
 
 // ContextFromMeta returns ctx in the trace context of an MCP request's
@@ -167,8 +226,12 @@ func (t *Telemetry) ContextFromMeta(ctx context.Context, meta map[string]any) co
 // inject writes the trace context of ctx into its outgoing gRPC metadata
 // with the global propagator, replacing earlier values of the same keys.
 func inject(ctx context.Context) context.Context {
+	prop := otel.GetTextMapPropagator()
+	if len(prop.Fields()) == 0 {
+		return ctx // the default no-op propagator
+	}
 	carrier := propagation.MapCarrier{}
-	otel.GetTextMapPropagator().Inject(ctx, carrier)
+	prop.Inject(ctx, carrier)
 	if len(carrier) == 0 {
 		return ctx
 	}

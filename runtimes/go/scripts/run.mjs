@@ -9,7 +9,9 @@
 //                                    (here and in the module redisstore/)
 //   node scripts/run.mjs --test      --build, then go test -race ./... (the
 //                                    redisstore tests start redis-server)
-//   node scripts/run.mjs --bench     --generate, then the benchmarks
+//   node scripts/run.mjs --bench     --generate, then the benchmarks (the
+//                                    telemetry's: BenchmarkTelemetryCall,
+//                                    otelaitools BenchmarkToolCallHook)
 //   node scripts/run.mjs --fuzz      --generate, then each FuzzXxx with
 //                                    go test -fuzz for its share of
 //                                    $FUZZ_SECONDS (default 30)
@@ -82,7 +84,7 @@ step("protoc → internal/testpb");
 if (mode === "--generate") finish(mode);
 
 if (mode === "--bench") {
-  step("go test -run ^$ -bench . -benchmem . ./mcphttp");
+  step("go test -run ^$ -bench . -benchmem . ./mcphttp ./otelaitools");
   await must("go", [
     "test",
     "-count=1",
@@ -93,6 +95,7 @@ if (mode === "--bench") {
     "-benchmem",
     ".",
     "./mcphttp",
+    "./otelaitools",
   ]);
   finish(mode);
 }
