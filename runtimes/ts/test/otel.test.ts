@@ -47,6 +47,7 @@ import {
   createMcpToolServer,
   serveHttp,
   serveStdio,
+  type McpToolServer,
 } from "../src/mcp/index.js";
 import { createOpenTelemetry } from "../src/otel.js";
 import {
@@ -339,19 +340,31 @@ describe("createOpenTelemetry with a conversation executor", () => {
   });
 });
 
+/** An MCP server of the aitest tools, forwarding to the gRPC server. */
+function mcpServer(telemetry: Telemetry, namePrefix?: string): McpToolServer {
+  const server = createMcpToolServer({ telemetry });
+  server.addTools({
+    methods: aitestMcpMethods,
+    aliases: aitestAliases,
+    transport: grpc.transport,
+    namePrefix,
+  });
+  return server;
+}
+
+/** An SDK client of server, connected as over stdio. */
+async function connectStdio(server: McpToolServer): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  serveStdio(server, { transport: serverSide });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(clientSide);
+  return client;
+}
+
 describe("createOpenTelemetry with an MCP server", () => {
   it("continues the trace of a tools/call's _meta and sends it to the RPC", async () => {
     const r = record();
-    const server = createMcpToolServer({ telemetry: r.telemetry });
-    server.addTools({
-      methods: aitestMcpMethods,
-      aliases: aitestAliases,
-      transport: grpc.transport,
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    serveStdio(server, { transport: serverSide });
-    const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(clientSide);
+    const client = await connectStdio(mcpServer(r.telemetry));
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     const parentId = "00f067aa0ba902b7";
     const result = await callTool(
@@ -380,16 +393,34 @@ describe("createOpenTelemetry with an MCP server", () => {
   });
 });
 
+describe("createOpenTelemetry with an MCP server, a prefixed tool set", () => {
+  it("names the tool as the client calls it", async () => {
+    const r = record();
+    const client = await connectStdio(mcpServer(r.telemetry, "east_"));
+    const args = JSON.parse(createArgs(0)) as Record<string, unknown>;
+    expect(
+      (await callTool(client, "east_accounts_create", args)).isError,
+    ).not.toBe(true);
+    await client.close();
+    const [span] = r.spans();
+    expect(span?.name).toBe("execute_tool east_accounts_create");
+    expect(span?.attributes["gen_ai.tool.name"]).toBe("east_accounts_create");
+    await r.collect();
+    expect(
+      r.points("ai_tools.tool_call.duration").map((p) => p.attributes),
+    ).toEqual([
+      {
+        "gen_ai.tool.name": "east_accounts_create",
+        "rpc.method": "aitest.v1.AccountService/CreateAccount",
+      },
+    ]);
+  });
+});
+
 describe("createOpenTelemetry with an MCP server over HTTP, conversations by handle", () => {
   it("runs a call of a conversation in the _meta trace without showing the handle", async () => {
     const r = record();
-    const server = createMcpToolServer({ telemetry: r.telemetry });
-    server.addTools({
-      methods: aitestMcpMethods,
-      aliases: aitestAliases,
-      transport: grpc.transport,
-    });
-    const http = await serveHttp(server);
+    const http = await serveHttp(mcpServer(r.telemetry));
     const client = new Client(
       { name: "test", version: "1.0.0" },
       { versionNegotiation: { mode: "auto" } }, // 2026-07-28: handles

@@ -498,7 +498,21 @@ function executorConfig(
     maxResultBytes: options.maxResultBytes,
     timeoutMs: options.timeoutMs,
     registry,
-    telemetry: options.telemetry,
+    telemetry: prefixedTelemetry(options.telemetry, set.namePrefix),
+  };
+}
+
+/** Telemetry naming a set's tools as clients call them, prefix included. */
+function prefixedTelemetry(
+  telemetry: Telemetry | undefined,
+  prefix: string | undefined,
+): Telemetry | undefined {
+  if (telemetry === undefined || prefix === undefined || prefix === "") {
+    return telemetry;
+  }
+  return {
+    startToolCall: (start) =>
+      telemetry.startToolCall({ ...start, tool: prefix + start.tool }),
   };
 }
 
