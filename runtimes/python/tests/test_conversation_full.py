@@ -1,4 +1,4 @@
-"""The alias limit of a conversation (docs/store.md, "Alias limit"), in
+"""The alias limit of a conversation (docs/store.md, "Alias cap"), in
 both stores (Redis: a real redis-server): a call in a conversation holding
 the store's ``max_aliases`` aliases is refused with ``conversation-full``
 and sends nothing, through the executor and the MCP server; the call let

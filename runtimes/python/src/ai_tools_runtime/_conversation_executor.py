@@ -64,7 +64,7 @@ def corrupt_error(handle: str, cause: Exception) -> ToolError:
 
 def full_error(handle: str, count: int) -> ToolError:
     """The ``conversation-full`` error of a conversation holding ``count``
-    aliases, its store's limit or more (docs/store.md, "Alias limit")."""
+    aliases, its store's limit or more (docs/store.md, "Alias cap")."""
     message = (
         f"conversation {quote(handle)} holds {count} aliases, its limit: "
         "start a new conversation (this call was not sent)"

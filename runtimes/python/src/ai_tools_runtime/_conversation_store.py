@@ -30,7 +30,7 @@ DEFAULT_IDLE_TTL_SECONDS: Final = 30 * 60.0
 DEFAULT_MAX_ALIASES: Final = 1000
 """How many aliases a conversation holds before its calls are refused
 (``conversation-full``) unless set, and the limit of a store without a
-``max_aliases`` attribute (docs/store.md, "Alias limit")."""
+``max_aliases`` attribute (docs/store.md, "Alias cap")."""
 
 
 def checked_max_aliases(value: int) -> int:
