@@ -306,6 +306,7 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 			return "", e.serverError(toolName, err)
 		}
 		if n == 1000 {
+			e.observed.sent(codes.Canceled) // cut by the executor
 			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
 		}
 		item, err := e.encode(msg)
@@ -326,6 +327,7 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 		}
 		//aitools:end
 		if err := budget.over(e, toolName, b.String()); err != nil {
+			e.observed.sent(codes.Canceled)
 			return "", err
 		}
 	}

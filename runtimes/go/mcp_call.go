@@ -336,6 +336,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 			return "", e.serverError(tool.Name, err)
 		}
 		if n == 1000 {
+			e.observed.sent(codes.Canceled) // cut by the executor
 			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
 		}
 		item, err := mcpEncode(e, msg)
@@ -350,6 +351,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 		items = append(items, string(item))
 		//aitools:end
 		if err := budget.over(e, tool.Name, b.String()); err != nil {
+			e.observed.sent(codes.Canceled)
 			return "", err
 		}
 	}

@@ -50,19 +50,25 @@ func failed(ctx context.Context, err error, subject string) (outcome, code strin
 	return auditOutcome(err, subject)
 }
 
-// finishMCP ends the telemetry of a call answered with res: a refusal
-// before the executor ran (rate, scopes, arguments) has its audit outcome
-// as its reason.
+// finishMCP ends the telemetry of a call answered with res. A refusal
+// before the executor ran has the reason of its audit outcome, as in
+// Python: "too-many-calls" (rate, concurrency), "unauthorized" (scopes, a
+// foreign handle), "invalid-arguments" (the extra properties, the handle);
+// a panic or a failure of the backend credentials "_OTHER".
 func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
 	if c == nil {
 		return
 	}
 	if res.IsError && c.ended.Reason == "" {
 		switch outcome {
-		case "tool_error", "":
-			c.ended.Reason = "_OTHER"
+		case "limited":
+			c.ended.Reason = "too-many-calls"
+		case "unauthorized":
+			c.ended.Reason = "unauthorized"
+		case "invalid_arguments":
+			c.ended.Reason = "invalid-arguments"
 		default:
-			c.ended.Reason = strings.ReplaceAll(outcome, "_", "-")
+			c.ended.Reason = "_OTHER"
 		}
 	}
 	c.finish(nil)

@@ -199,6 +199,15 @@ func TestTelemetryExecutor(t *testing.T) {
 		"rpc.response.status_code": "OK", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(3),
 	})
 
+	// A stream the executor cuts (over the result limit): CANCELLED.
+	e.MaxResultBytes = 300
+	if _, err := e.Execute(ctx, "accounts_watch", `{"count":50}`); err == nil {
+		t.Fatal("a stream over the limit was returned")
+	}
+	if a := attrsOf(rig.last(t, &seen)); a["rpc.response.status_code"] != "CANCELLED" || a["error.type"] != "result-too-large" {
+		t.Errorf("a cut stream: %v", a)
+	}
+
 	// A tool no table lists is no span.
 	if _, err := e.Execute(ctx, "invented_by_the_model", `{}`); err == nil {
 		t.Fatal("an unknown tool ran")
@@ -207,14 +216,18 @@ func TestTelemetryExecutor(t *testing.T) {
 		t.Errorf("an unknown tool made a span")
 	}
 	noSecrets(t, rig.spans.Ended(), source, "a secret note", "acct-1")
-	wantMetrics(t, rig, map[string]int{listMethod: 3, mergeCallMethod: 2, "aitest.v1.AccountService/WatchAccounts": 1}, 7)
+	wantMetrics(t, rig, map[string]int{listMethod: 3, mergeCallMethod: 2, "aitest.v1.AccountService/WatchAccounts": 2})
 }
 
 // wantMetrics checks the duration histogram's counts per method, every
 // point with the tool and method (and error.type only when failed), and
-// the sum of the registered aliases.
-func wantMetrics(t *testing.T, rig *telemetryRig, calls map[string]int, registered int64) {
+// the sum of the registered aliases, the spans' sum.
+func wantMetrics(t *testing.T, rig *telemetryRig, calls map[string]int) {
 	t.Helper()
+	var registered int64
+	for _, s := range rig.spans.Ended() {
+		registered += attrsOf(s)["ai_tools.aliases.registered"].(int64)
+	}
 	var rm metricdata.ResourceMetrics
 	if err := rig.metrics.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)
@@ -293,7 +306,26 @@ func TestTelemetryConversationExecutor(t *testing.T) {
 	wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
 		"error.type": "conversation-expired", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(0),
 	})
-	noSecrets(t, rig.spans.Ended(), handle)
+	// A full conversation: refused after its load, nothing sent.
+	full := NewConversationExecutor(conn, NewMemoryConversationStore(0, WithMaxAliases(2)))
+	full.Telemetry = rig.telemetry
+	small, err := full.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		_, err = full.Execute(ctx, small, "accounts_list", `{"count":2,"contacts_per_account":0}`)
+	}
+	var te *ToolError
+	if !errors.As(err, &te) || te.Reason != "conversation-full" {
+		t.Fatalf("want conversation-full, got %v", err)
+	}
+	seen++
+	wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
+		"error.type": "conversation-full", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(0),
+		"ai_tools.conversation.aliases": int64(2),
+	})
+	noSecrets(t, rig.spans.Ended(), handle, small)
 }
 
 func TestTelemetryMCPMetaParent(t *testing.T) {
@@ -347,6 +379,27 @@ func TestTelemetryMCPMetaParent(t *testing.T) {
 		"ai_tools.conversation.aliases": int64(2),
 	})
 	noSecrets(t, rig.spans.Ended())
+}
+
+// TestTelemetryMCPRefusal: a call the server refuses before the executor
+// runs (its rate) is a span with its reason, nothing sent.
+func TestTelemetryMCPRefusal(t *testing.T) {
+	conn, _ := startServer(t)
+	rig := newTelemetryRig(t)
+	tools := accountTools(aitestv1.NewAccountServiceClient(conn))
+	tools[0].Method = toolMethods["accounts_list"]
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	addMCPTools(server, []MCPOption{WithTelemetry(rig.telemetry), WithRateLimit(1)}, tools)
+	cs := connectInMemory(t, server)
+	seen := 0
+	wantSuccess(t, callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil))
+	rig.last(t, &seen)
+	if res := callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil); !res.IsError {
+		t.Fatal("a call over the rate ran")
+	}
+	wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
+		"error.type": "too-many-calls", "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(0),
+	})
 }
 
 // BenchmarkTelemetryCall is the cost of a tool call (accounts_list over a

@@ -2209,6 +2209,7 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 			return "", e.serverError(toolName, err)
 		}
 		if n == 1000 {
+			e.observed.sent(codes.Canceled) // cut by the executor
 			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
 		}
 		item, err := e.encode(msg)
@@ -2227,6 +2228,7 @@ func collect[T proto.Message](e *Executor, toolName string, recv func() (T, erro
 			items = append(items, string(item))
 		}
 		if err := budget.over(e, toolName, b.String()); err != nil {
+			e.observed.sent(codes.Canceled)
 			return "", err
 		}
 	}

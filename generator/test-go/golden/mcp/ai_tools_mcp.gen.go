@@ -768,6 +768,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 			return "", e.serverError(tool.Name, err)
 		}
 		if n == 1000 {
+			e.observed.sent(codes.Canceled) // cut by the executor
 			return "", e.toolError("invalid-response", codes.ResourceExhausted, "stream returned more than 1000 messages: narrow the request", nil)
 		}
 		item, err := mcpEncode(e, msg)
@@ -780,6 +781,7 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 		b.Write(item)
 		items = append(items, string(item))
 		if err := budget.over(e, tool.Name, b.String()); err != nil {
+			e.observed.sent(codes.Canceled)
 			return "", err
 		}
 	}
@@ -1659,19 +1661,25 @@ func failed(ctx context.Context, err error, subject string) (outcome, code strin
 	return auditOutcome(err, subject)
 }
 
-// finishMCP ends the telemetry of a call answered with res: a refusal
-// before the executor ran (rate, scopes, arguments) has its audit outcome
-// as its reason.
+// finishMCP ends the telemetry of a call answered with res. A refusal
+// before the executor ran has the reason of its audit outcome, as in
+// Python: "too-many-calls" (rate, concurrency), "unauthorized" (scopes, a
+// foreign handle), "invalid-arguments" (the extra properties, the handle);
+// a panic or a failure of the backend credentials "_OTHER".
 func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
 	if c == nil {
 		return
 	}
 	if res.IsError && c.ended.Reason == "" {
 		switch outcome {
-		case "tool_error", "":
-			c.ended.Reason = "_OTHER"
+		case "limited":
+			c.ended.Reason = "too-many-calls"
+		case "unauthorized":
+			c.ended.Reason = "unauthorized"
+		case "invalid_arguments":
+			c.ended.Reason = "invalid-arguments"
 		default:
-			c.ended.Reason = strings.ReplaceAll(outcome, "_", "-")
+			c.ended.Reason = "_OTHER"
 		}
 	}
 	c.finish(nil)
