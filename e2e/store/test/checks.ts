@@ -4,7 +4,7 @@
 // server's data.
 import { expect } from "vitest";
 import type { ServerData } from "./linkhub.js";
-import type { Answer } from "./workers.js";
+import type { Answer, Worker } from "./workers.js";
 
 /** UUIDs (8-4-4-4-12 hex) anywhere in a text. */
 export const uuidRe =
@@ -113,6 +113,77 @@ export class Seen {
       );
     }
   }
+}
+
+/**
+ * links_get of alias by w in a conversation: the link as it was shown
+ * (its title and theme alias), named by where (a tool name is appended).
+ */
+export async function expectLinkAsShown(
+  w: Worker,
+  handle: string,
+  alias: string,
+  seen: Seen,
+  where: (tool: string) => string,
+): Promise<void> {
+  const { link } = resultOf<{ link: ShownLink }>(
+    await w.call(handle, "links_get", { id: alias }),
+    where(`links_get ${alias}`),
+  );
+  expect(link, where("links_get")).toMatchObject({
+    id: alias,
+    title: seen.titles.get(alias),
+    page_theme_id: seen.themeOf.get(alias),
+  });
+}
+
+/**
+ * page_themes_create by w in seen's conversation and workspace: the next
+ * theme alias, shown with name.
+ */
+export async function createThemeAsShown(
+  w: Worker,
+  handle: string,
+  seen: Seen,
+  name: string,
+  where: (tool: string) => string,
+): Promise<void> {
+  const { page_theme: theme } = resultOf<{ page_theme: ShownTheme }>(
+    await w.call(handle, "page_themes_create", themeArgs(seen.ws, name)),
+    where("page_themes_create"),
+  );
+  expect(theme.id, where("page_themes_create")).toBe(
+    `theme-${++seen.created.theme}`,
+  );
+  seen.show(where("page_themes_create"), theme.id, name);
+}
+
+/**
+ * links_create by w in seen's conversation and workspace on the theme
+ * alias theme: the next link alias, shown with title and theme, its
+ * result holding no UUID but the workspace's.
+ */
+export async function createLinkAsShown(
+  w: Worker,
+  handle: string,
+  seen: Seen,
+  title: string,
+  theme: string,
+  where: (tool: string) => string,
+): Promise<void> {
+  const answer = await w.call(
+    handle,
+    "links_create",
+    linkArgs(seen.ws, title, theme),
+  );
+  const { link } = resultOf<{ link: ShownLink }>(answer, where("links_create"));
+  seen.result(where("links_create"), answer.result);
+  expect(link, where("links_create")).toMatchObject({
+    id: `link-${++seen.created.link}`,
+    title,
+    page_theme_id: theme,
+  });
+  seen.show(where("links_create"), link.id, title, theme);
 }
 
 /** A conversation's key (docs/store.md, default prefix). */

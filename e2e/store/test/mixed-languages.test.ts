@@ -16,6 +16,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   aliasRe,
   checkConversation,
+  createLinkAsShown,
+  createThemeAsShown,
+  expectLinkAsShown,
   keyOf,
   linkArgs,
   resultOf,
@@ -126,47 +129,14 @@ it("one conversation hops Python → Go → TypeScript → Python …", async ()
     const links = seen.created.link;
     if (links > 0) {
       // The link the previous language made, resolved here.
-      const alias = `link-${links}`;
-      const { link } = resultOf<{ link: ShownLink }>(
-        await w.call(handle, "links_get", { id: alias }),
-        where(`links_get ${alias}`),
-      );
-      expect(link, where("links_get")).toMatchObject({
-        id: alias,
-        title: seen.titles.get(alias),
-        page_theme_id: seen.themeOf.get(alias),
-      });
+      await expectLinkAsShown(w, handle, `link-${links}`, seen, where);
     }
     if (hop % 3 === 0) {
-      const name = `hop ${hop} theme`;
-      const { page_theme: pageTheme } = resultOf<{ page_theme: ShownTheme }>(
-        await w.call(handle, "page_themes_create", themeArgs(ws, name)),
-        where("page_themes_create"),
-      );
-      expect(pageTheme.id, where("page_themes_create")).toBe(
-        `theme-${++seen.created.theme}`,
-      );
-      seen.show(where("page_themes_create"), pageTheme.id, name);
+      await createThemeAsShown(w, handle, seen, `hop ${hop} theme`, where);
     }
     // A theme alias most often made by another language.
     const theme = `theme-${1 + ((hop * 2) % seen.created.theme)}`;
-    const title = `hop ${hop} link`;
-    const answer = await w.call(
-      handle,
-      "links_create",
-      linkArgs(ws, title, theme),
-    );
-    const { link } = resultOf<{ link: ShownLink }>(
-      answer,
-      where("links_create"),
-    );
-    seen.result(where("links_create"), answer.result);
-    expect(link, where("links_create")).toMatchObject({
-      id: `link-${++seen.created.link}`,
-      title,
-      page_theme_id: theme,
-    });
-    seen.show(where("links_create"), link.id, title, theme);
+    await createLinkAsShown(w, handle, seen, `hop ${hop} link`, theme, where);
   }
 
   // Every language shows the whole conversation alike, and resolves a

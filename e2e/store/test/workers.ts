@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import {
   spawnStoreWorker,
   type StoreWorker,
+  type StoreWorkerOptions,
   type WorkerAnswer,
 } from "@protoc-gen-ai-tools/testkit";
 
@@ -103,18 +104,27 @@ export function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / ticks;
 }
 
+/** The store options of a worker (contract D of issue 34), as flags. */
+export type StoreFlags = Pick<
+  StoreWorkerOptions,
+  "redisCa" | "cluster" | "storeTimeoutMs" | "maxAliases"
+>;
+
 /**
  * Spawn a language's worker on the test server (host:port) and Redis
- * (a redis:// URL), running up to `parallel` requests at once.
+ * (a redis:// or rediss:// URL), running up to `parallel` requests at
+ * once, with the store options of `store`.
  */
 export function spawnWorker(
   language: Language,
   grpc: string,
   redisUrl: string,
   parallel: number,
+  store: StoreFlags = {},
 ): Worker {
   const [command, args] = commandOf(language);
   const worker = spawnStoreWorker({
+    ...store,
     command,
     args,
     grpc,

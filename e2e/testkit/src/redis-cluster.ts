@@ -98,7 +98,8 @@ function nodeArgs(port: number, busPort: number, dir: string): string[] {
     ...["--cluster-config-file", path.join(dir, "nodes.conf")],
     ...["--cluster-node-timeout", String(nodeTimeoutMs)],
     ...["--dir", dir, "--save", "", "--appendonly", "no"],
-    ...["--loglevel", "warning"],
+    // A replica's first sync starts at once (the default waits 5 s for more replicas).
+    ...["--repl-diskless-sync-delay", "0", "--loglevel", "warning"],
   ];
 }
 
