@@ -62,6 +62,7 @@ func (c *ConversationExecutor) Start(ctx context.Context) (string, error) {
 // "conversation-corrupt" and "store-unavailable".
 func (c *ConversationExecutor) Execute(ctx context.Context, handle, toolName, argsJSON string) (string, error) {
 	ctx, call := startToolCall(ctx, c.Telemetry, toolName)
+	defer call.endPanic()
 	out, err := c.execute(ctx, call, handle, toolName, argsJSON)
 	call.finish(err)
 	return out, err

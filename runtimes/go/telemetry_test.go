@@ -469,3 +469,30 @@ func BenchmarkTelemetryCall(b *testing.B) {
 	b.ReportMetric(per(1)/per(0), "x-noop")
 	b.ReportMetric(per(2)/per(0), "x-memory")
 }
+
+// TestTelemetryPanic: a call that panics (here its approval hook) ends its
+// span with error.type _OTHER, and the panic goes on.
+func TestTelemetryPanic(t *testing.T) {
+	conn, _ := startServer(t)
+	rig := newTelemetryRig(t)
+	saved := toolNeedsApproval
+	t.Cleanup(func() { toolNeedsApproval = saved })
+	toolNeedsApproval = map[string]bool{"accounts_merge": true}
+	e := NewExecutor(conn)
+	e.Telemetry = rig.telemetry
+	e.Approve = func(context.Context, ApprovalRequest) (bool, error) { panic("hook") }
+	e.GetAliasManager().Register("acct", testUUID(1))
+	e.GetAliasManager().Register("acct", testUUID(2))
+	func() {
+		defer func() {
+			if r := recover(); r != "hook" {
+				t.Errorf("recovered %v, want the hook's panic", r)
+			}
+		}()
+		_, _ = e.Execute(context.Background(), "accounts_merge", `{"source_id":"acct-1","target_id":"acct-2","note":""}`)
+	}()
+	seen := 0
+	if a := attrsOf(rig.last(t, &seen)); a["error.type"] != "_OTHER" || a["rpc.response.status_code"] != nil {
+		t.Errorf("a panicking call: %v", a)
+	}
+}

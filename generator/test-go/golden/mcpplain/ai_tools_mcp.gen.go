@@ -3219,6 +3219,7 @@ func (e *Executor) observe(ctx context.Context, tool string, f func(context.Cont
 	}
 	call := *e
 	c.attach(&call, false)
+	defer c.endPanic()
 	out, err := f(ctx, &call)
 	c.finish(err)
 	return out, err
@@ -3252,6 +3253,17 @@ func (c *toolCall) fail(err error) {
 		c.ended.Reason = "_OTHER"
 	}
 }
+
+// endPanic, deferred, ends the call of a panic ("_OTHER"), which goes on.
+func (c *toolCall) endPanic() {
+	if r := recover(); r != nil {
+		c.finish(errPanic)
+		panic(r)
+	}
+}
+
+// errPanic is the error of a call that panicked.
+var errPanic = errors.New("the call panicked")
 
 // finish ends the call with err (nil: it succeeded, unless a reason was
 // recorded).
