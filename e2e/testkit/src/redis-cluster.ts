@@ -45,12 +45,14 @@ export interface RedisCluster {
    */
   failover(key: string): Promise<{ primary: RedisClusterNode }>;
   /**
-   * SIGKILL key's primary; resolves when every running node names a
-   * replica the slot's primary and the cluster state is ok again.
+   * SIGKILL key's primary; resolves once it is dead, with `takeover`, which
+   * resolves when every running node names a replica the slot's primary
+   * and the cluster state is ok again.
    */
-  killPrimary(
-    key: string,
-  ): Promise<{ killed: RedisClusterNode; primary: RedisClusterNode }>;
+  killPrimary(key: string): Promise<{
+    killed: RedisClusterNode;
+    takeover: Promise<{ primary: RedisClusterNode }>;
+  }>;
   /** Kill every node and remove their files. Idempotent. */
   stop(): Promise<void>;
 }
@@ -178,15 +180,15 @@ export async function startRedisCluster(
         const { slot, primary, replicas } = await shardOf(nodes, key);
         await procs.get(primary.port)?.end("SIGKILL");
         const ports = replicas.map((r) => r.port);
-        const owner = await settled(
+        const takeover = settled(
           nodes,
           `the takeover of ${primary.port}'s slots`,
           (n) => (ports.includes(n[slot]!) ? n[slot] : undefined),
-        );
-        return {
-          killed: primary,
+        ).then((owner) => ({
           primary: nodes.find((n) => n.port === owner)!,
-        };
+        }));
+        takeover.catch(() => {}); // the caller's to await
+        return { killed: primary, takeover };
       },
       stop,
     };
@@ -233,6 +235,9 @@ async function settled<T = true>(
     if (maps[0]?.filter((p) => p > 0).length !== 16384) return undefined;
     if (maps.some((m) => key(m) !== key(maps[0]!))) return undefined;
     return check(maps[0]);
+  }).catch(async (e: Error) => {
+    const view = await nodes.find((n) => n.running)?.cli("CLUSTER", "NODES");
+    throw new Error(`${e.message}; CLUSTER NODES:\n${view}`);
   });
   for (const node of nodes.filter((n) => n.running)) await inSync(node);
   return value;
