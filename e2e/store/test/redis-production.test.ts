@@ -231,24 +231,31 @@ it("a restart of Redis (empty): each language says conversation-expired for the 
   await continueAcross(plain, handle, seen, "before the restart");
   await redis.restart();
   const since = performance.now();
-  const figures = [];
+  const served = await Promise.all(
+    languages.map((l) => {
+      const w = plain.get(l)!;
+      return untilServed(w, since, async () => {
+        const a = await w.send({ op: "start" });
+        return a.handle !== undefined ? { result: a.handle } : a;
+      });
+    }),
+  );
   for (const l of languages) {
-    const w = plain.get(l)!;
-    const served = await untilServed(w, since, async () => {
-      const a = await w.send({ op: "start" });
-      return a.handle !== undefined ? { result: a.handle } : a;
-    });
-    expect(await w.call(handle, "links_get", { id: "link-1" })).toEqual({
+    expect(
+      await plain.get(l)!.call(handle, "links_get", { id: "link-1" }),
+      l,
+    ).toEqual({
       error: {
         reason: "conversation-expired",
         code: "NOT_FOUND",
         message: `conversation "${handle}" expired or unknown: start a new conversation`,
       },
     });
-    figures.push(
-      `${l} ${ms(served.ms)} (${served.failed.length} store-unavailable)`,
-    );
   }
+  const figures = served.map(
+    (s, i) =>
+      `${languages[i]} ${ms(s.ms)} (${s.failed.length} store-unavailable)`,
+  );
   await continueAcross(
     plain,
     await plain.get("go")!.start(),
