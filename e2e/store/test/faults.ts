@@ -82,7 +82,7 @@ export interface Served {
 }
 
 /**
- * Send request every 100 ms until it is answered with a result (30 s at
+ * Send request every 100 ms until it is answered with a result (15 s at
  * most): how long since `since` (a performance.now()), and what failed
  * before. Every failure must be store-unavailable (never a wrong result).
  */
@@ -102,9 +102,9 @@ export async function untilServed(
       `${w.language}: ${JSON.stringify(answer)}`,
     ).toBe("store-unavailable");
     failed.push(answer);
-    if (performance.now() - since > 30_000) {
+    if (performance.now() - since > 15_000) {
       throw new Error(
-        `${w.language} worker not served again within 30 s: ${JSON.stringify(answer)}`,
+        `${w.language} worker not served again within 15 s: ${JSON.stringify(answer)}`,
       );
     }
     await new Promise((r) => setTimeout(r, 100));
