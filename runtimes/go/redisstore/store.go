@@ -175,7 +175,7 @@ func (s *Store) Create(ctx context.Context) (string, error) {
 // suffix, and returns that key: the MCP server binds a handle to its
 // caller so.
 func (s *Store) CreateWithSuffix(ctx context.Context, suffix string) (string, error) {
-	return within(ctx, s.timeout, func(ctx context.Context) (string, error) { return s.createWithSuffix(ctx, suffix) })
+	return within(ctx, s, func(ctx context.Context) (string, error) { return s.createWithSuffix(ctx, suffix) })
 }
 
 func (s *Store) createWithSuffix(ctx context.Context, suffix string) (string, error) {
@@ -213,7 +213,7 @@ func (s *Store) create(ctx context.Context, handle, epoch string) (bool, error) 
 // Load returns the conversation's epoch and its state (docs/runtime.md,
 // "Export and restore"), and renews its idle TTL.
 func (s *Store) Load(ctx context.Context, handle string) (epoch, state string, err error) {
-	reply, err := within(ctx, s.timeout, func(ctx context.Context) (any, error) {
+	reply, err := within(ctx, s, func(ctx context.Context) (any, error) {
 		return loadScript.Run(ctx, s.client, []string{s.Key(handle)}, s.ttl).Result()
 	})
 	if errors.Is(err, redis.Nil) {
@@ -234,7 +234,7 @@ func (s *Store) Register(ctx context.Context, handle, epoch string, pairs [][2]s
 	for _, p := range pairs {
 		args = append(args, p[0], p[1])
 	}
-	reply, err := within(ctx, s.timeout, func(ctx context.Context) (any, error) {
+	reply, err := within(ctx, s, func(ctx context.Context) (any, error) {
 		return registerScript.Run(ctx, s.client, []string{s.Key(handle)}, args...).Result()
 	})
 	if err != nil {
@@ -246,7 +246,7 @@ func (s *Store) Register(ctx context.Context, handle, epoch string, pairs [][2]s
 
 // Delete ends the conversation; an unknown handle is not an error.
 func (s *Store) Delete(ctx context.Context, handle string) error {
-	_, err := within(ctx, s.timeout, func(ctx context.Context) (int64, error) {
+	_, err := within(ctx, s, func(ctx context.Context) (int64, error) {
 		return s.client.Del(ctx, s.Key(handle)).Result()
 	})
 	return err
