@@ -6,6 +6,7 @@ package gentools_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -133,4 +134,21 @@ func (w *worker) start(t testing.TB) string {
 // call runs a tool in a conversation.
 func (w *worker) call(handle, tool string, args any) workerAnswer {
 	return w.do(map[string]any{"op": "call", "handle": handle, "tool": tool, "args": args})
+}
+
+// TestWorkerRefusesBadCounts: a count flag below 1 (--max-aliases 0
+// included, as the TypeScript and Python workers refuse it) exits 2 with a
+// line naming the flag, before anything is dialled.
+func TestWorkerRefusesBadCounts(t *testing.T) {
+	for _, flag := range []string{"--max-aliases", "--store-timeout", "--parallel"} {
+		cmd := exec.Command(commandBinary(t, "linkhub-worker"), "--grpc", "127.0.0.1:1", "--redis", "127.0.0.1:1", flag, "0")
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("%s 0: %v, want exit status 2", flag, err)
+		}
+		if want := "linkhub-worker: " + flag + " must be at least 1 (got 0)\n"; string(out) != want {
+			t.Errorf("%s 0 wrote %q, want %q", flag, out, want)
+		}
+	}
 }

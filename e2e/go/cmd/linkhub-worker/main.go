@@ -11,7 +11,8 @@
 // rediss:// for TLS, checked against --redis-ca (PEM) when given; with
 // --redis-cluster it is a seed node of a Redis Cluster. --store-timeout is
 // the store's timeout in ms (Options.Timeout), --max-aliases its cap of
-// aliases per conversation (Options.MaxAliases; 0: the store's default).
+// aliases per conversation (Options.MaxAliases; at least 1). A bad flag
+// exits 2 naming it.
 // It reads one JSON request per line from stdin and writes one JSON line
 // per request to stdout, each with the request's "id" (any JSON value):
 //
@@ -85,9 +86,18 @@ func main() {
 	caFile := flag.String("redis-ca", "", "the CA (PEM) of a TLS Redis (rediss://)")
 	cluster := flag.Bool("redis-cluster", false, "--redis is a seed node of a Redis Cluster")
 	timeoutMs := flag.Int("store-timeout", int(redisstore.DefaultTimeout/time.Millisecond), "the store's timeout of each operation, in ms")
-	maxAliases := flag.Int("max-aliases", 0, "the most aliases of a conversation (0: the store's default)")
+	maxAliases := flag.Int("max-aliases", redisstore.DefaultMaxAliases, "the aliases a conversation holds before its calls are refused")
 	flag.Parse()
-	if *grpcAddr == "" || *redisAddr == "" || *parallel < 1 || *timeoutMs < 1 || *maxAliases < 0 || flag.NArg() > 0 {
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"parallel", *parallel}, {"store-timeout", *timeoutMs}, {"max-aliases", *maxAliases}} {
+		if f.n < 1 {
+			fmt.Fprintf(os.Stderr, "linkhub-worker: --%s must be at least 1 (got %d)\n", f.name, f.n)
+			os.Exit(2)
+		}
+	}
+	if *grpcAddr == "" || *redisAddr == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: linkhub-worker --grpc host:port --redis host:port|redis[s]://… [--redis-ca ca.crt] [--redis-cluster] [--store-timeout ms] [--max-aliases n] [--key-prefix p] [--ttl 30m] [--parallel n] < requests.jsonl")
 		os.Exit(2)
 	}
@@ -107,7 +117,9 @@ func main() {
 // redisClient is the client of addr (host:port or a redis:// or rediss://
 // URL with user:password@): a cluster client when cluster, TLS checked
 // against the CA in caFile when given, context deadlines honoured on the
-// socket (ContextTimeoutEnabled).
+// socket (ContextTimeoutEnabled). It keeps go-redis's retries (MaxRetries
+// 3; the store's timeout bounds them): over TLS a pooled connection the
+// server closed is only seen when used, and the retry dials again.
 func redisClient(addr, caFile string, cluster bool) (redis.UniversalClient, error) {
 	opts := &redis.Options{Addr: addr}
 	if strings.Contains(addr, "://") {
@@ -135,10 +147,10 @@ func redisClient(addr, caFile string, cluster bool) (redis.UniversalClient, erro
 	if cluster {
 		return redis.NewClusterClient(&redis.ClusterOptions{
 			Addrs: []string{opts.Addr}, Username: opts.Username, Password: opts.Password, TLSConfig: opts.TLSConfig,
-			DialTimeout: dial, ReadTimeout: io, WriteTimeout: io, MaxRetries: -1, ContextTimeoutEnabled: true,
+			DialTimeout: dial, ReadTimeout: io, WriteTimeout: io, ContextTimeoutEnabled: true,
 		}), nil
 	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.MaxRetries, opts.ContextTimeoutEnabled = dial, io, io, -1, true
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.ContextTimeoutEnabled = dial, io, io, true
 	return redis.NewClient(opts), nil
 }
 
