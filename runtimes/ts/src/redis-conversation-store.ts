@@ -84,7 +84,9 @@ export interface RedisConversationStoreOptions {
    * EVALSHA and the EVAL after a NOSCRIPT together) may take, in
    * milliseconds, enforced by the store whatever the client's settings:
    * past it, the call fails `store-unavailable` ("redis did not answer
-   * within <ms> ms") and the late reply is dropped. 5 s by default.
+   * within <ms> ms") and the late reply is dropped. 5 s by default; at
+   * most 2,147,483,647 (a timer's limit). `create`'s tries (a new handle
+   * while one is taken) share one budget.
    */
   readonly timeoutMs?: number | undefined;
   /**
@@ -93,6 +95,9 @@ export interface RedisConversationStoreOptions {
    */
   readonly maxAliases?: number | undefined;
 }
+
+/** The largest timeout a timer takes (2^31-1 ms). */
+const maxTimeoutMs = 2_147_483_647;
 
 /** The default of {@link RedisConversationStoreOptions.timeoutMs}: 5 s. */
 export const defaultRedisTimeoutMs = 5000;
@@ -129,9 +134,10 @@ export function createRedisConversationStore(
   const ttl = String(checkIdleTtl(options.idleTtlMs));
   const maxAliases = checkMaxAliases(options.maxAliases);
   const timeout = options.timeoutMs ?? defaultRedisTimeoutMs;
-  if (!(timeout > 0)) {
+  // setTimeout takes at most 2^31-1 ms: above, Node waits 1 ms.
+  if (!(timeout > 0 && timeout <= maxTimeoutMs)) {
     throw new Error(
-      `timeoutMs must be positive, got ${String(options.timeoutMs)}`,
+      `timeoutMs must be positive and at most ${maxTimeoutMs} (about 24.8 days), got ${String(options.timeoutMs)}`,
     );
   }
   const key = (handle: string) => `${prefix}conv:{${handle}}`;
@@ -151,34 +157,50 @@ export function createRedisConversationStore(
     }
   };
   /** EVALSHA, then EVAL when Redis does not have the script (NOSCRIPT). */
-  const run = (s: Script, handle: string, args: string[]): Promise<unknown> =>
-    operation(handle, async (signal) => {
-      const k = key(handle);
-      try {
-        return await send(k, ["EVALSHA", s.sha, "1", k, ...args], signal);
-      } catch (e) {
-        if (!replyStarts(e, "NOSCRIPT") || signal.aborted) {
-          throw e;
-        }
-        return await send(k, ["EVAL", s.text, "1", k, ...args], signal);
+  const evalScript = async (
+    s: Script,
+    handle: string,
+    args: string[],
+    signal: AbortSignal,
+  ): Promise<unknown> => {
+    const k = key(handle);
+    try {
+      return await send(k, ["EVALSHA", s.sha, "1", k, ...args], signal);
+    } catch (e) {
+      if (!replyStarts(e, "NOSCRIPT") || signal.aborted) {
+        throw e;
       }
-    });
+      return await send(k, ["EVAL", s.text, "1", k, ...args], signal);
+    }
+  };
+  const run = (s: Script, handle: string, args: string[]): Promise<unknown> =>
+    operation(handle, (signal) => evalScript(s, handle, args, signal));
   return {
     maxAliases,
     async create(keySuffix = "") {
-      for (let i = 0; i < createTries; i++) {
-        const handle = mintConversationHandle() + keySuffix;
-        const made = await run(scripts.create, handle, [
-          ttl,
-          mintConversationEpoch(),
-        ]);
-        if (Number(made) === 1) {
-          return handle;
-        }
+      let handle = "";
+      // One budget for all the tries, as Go's.
+      try {
+        return await withinTimeout(timeout, async (signal) => {
+          for (let i = 0; i < createTries; i++) {
+            handle = mintConversationHandle() + keySuffix;
+            const made = await evalScript(
+              scripts.create,
+              handle,
+              [ttl, mintConversationEpoch()],
+              signal,
+            );
+            if (Number(made) === 1) {
+              return handle;
+            }
+          }
+          throw new Error(
+            `no free conversation handle in ${createTries} tries: is the random source broken?`,
+          );
+        });
+      } catch (e) {
+        throw storeError(e, handle);
       }
-      throw new Error(
-        `no free conversation handle in ${createTries} tries: is the random source broken?`,
-      );
     },
     async load(handle) {
       const fields = await run(scripts.load, handle, [ttl]);

@@ -198,10 +198,32 @@ describe("createRedisConversationStore", () => {
     );
   });
 
-  it("refuses a timeout that is not positive", () => {
-    expect(() => newStore({ timeoutMs: 0 })).toThrow(
-      "timeoutMs must be positive, got 0",
-    );
+  it("refuses a timeout that is not positive, not finite or over a timer's limit", () => {
+    for (const timeoutMs of [0, -1, Number.NaN, Infinity, 2 ** 31]) {
+      expect(() => newStore({ timeoutMs })).toThrow(
+        `timeoutMs must be positive and at most 2147483647 (about 24.8 days), got ${timeoutMs}`,
+      );
+    }
+    expect(() => newStore({ timeoutMs: 2 ** 31 - 1 })).not.toThrow();
+  });
+
+  it("create: all its tries share one timeout", async () => {
+    // Every handle tried is taken (the key made first), each try 60 ms:
+    // 8 tries would take 480 ms; the budget is 150 ms for them all.
+    const taken = {
+      async sendCommand(args: string[]) {
+        await client.hSet(args[3]!, "taken", "1");
+        await new Promise((r) => setTimeout(r, 60));
+        return client.sendCommand(args);
+      },
+    };
+    const store = createRedisConversationStore({
+      client: taken,
+      timeoutMs: 150,
+    });
+    const error = await toolErrorOf(store.create());
+    expect(error.reason).toBe("store-unavailable");
+    expect(error.message).toContain("redis did not answer within 150 ms");
   });
 });
 
