@@ -10,6 +10,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 import grpc.aio
@@ -23,7 +24,7 @@ from redis_server import running_redis
 from toolset import ALIASES, METHODS, create_json
 
 from ai_tools_runtime import AsyncExecutor, ConversationExecutor, ToolError
-from ai_tools_runtime.redis import SCRIPTS, RedisClient, RedisConversationStore
+from ai_tools_runtime.redis import SCRIPTS, RedisClient, RedisConversationStore, _redis_store
 
 MERGE = '{"source_id":"acct-1","target_id":"acct-2","note":""}'
 
@@ -92,6 +93,30 @@ def test_the_timeout_must_be_positive(timeout: float) -> None:
     with pytest.raises(ValueError) as caught:
         RedisConversationStore(redis.asyncio.Redis(), timeout=timeout)
     assert str(caught.value) == (f"timeout must be a positive number of seconds, got {timeout!r}")
+
+
+class _SlowLink(redis.asyncio.Redis):
+    """A client 0.15 s away from its server (each script call)."""
+
+    async def evalsha(self, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.15)
+        return await super().evalsha(*args, **kwargs)
+
+
+async def test_the_tries_of_a_create_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every handle minted is taken (a broken random source): 8 tries of
+    # 0.15 s each would take 1.2 s; the store gives them 0.5 s in all.
+    with running_redis() as server:
+        client = _SlowLink(port=server.port)
+        store = RedisConversationStore(client, timeout=0.5)
+        taken = await store.create()
+        monkeypatch.setattr(_redis_store, "mint_conversation_handle", lambda: taken)
+        started = time.monotonic()
+        with pytest.raises(TimeoutError) as caught:
+            await store.create()
+        assert str(caught.value) == "redis did not answer within 500 ms"
+        assert time.monotonic() - started < 1.0
+        await client.aclose()
 
 
 async def test_a_dropped_connection_is_taken_again(aio_channel: grpc.aio.Channel) -> None:

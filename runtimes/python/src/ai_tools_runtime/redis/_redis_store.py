@@ -100,9 +100,13 @@ class RedisConversationStore:
         return conversation_key(self._prefix, handle)
 
     async def create(self, suffix: str = "") -> str:
+        # One budget for all the tries, as for any operation.
+        return await self._within(lambda: self._create(suffix))
+
+    async def _create(self, suffix: str) -> str:
         for _ in range(_CREATE_TRIES):
             handle = mint_conversation_handle() + suffix
-            if await self._run(CREATE, handle, self._ttl_ms, mint_epoch()) == 1:
+            if await self._send(CREATE, handle, (self._ttl_ms, mint_epoch())) == 1:
                 return handle
         raise RuntimeError(
             f"no free conversation handle in {_CREATE_TRIES} tries: is the random source broken?"
