@@ -22,7 +22,12 @@ import {
   type ExecutorCore,
 } from "./executor.js";
 import { checkResultSize } from "./result-limit.js";
-import { endCall, startCall, type CallStats } from "./telemetry.js";
+import {
+  callStats,
+  endCall,
+  runObserved,
+  type CallStats,
+} from "./telemetry.js";
 import { ToolError } from "./tool-error.js";
 
 /**
@@ -143,16 +148,12 @@ export async function executeInConversation(
       options,
       stats,
     );
-  if (telemetry === undefined) {
+  const stats = callStats(telemetry, toolName, core.method(toolName), options);
+  if (stats === undefined) {
     return call();
   }
-  const stats = startCall(
-    telemetry,
-    toolName,
-    core.method(toolName),
-    options.traceContext,
-  );
-  const out = await stats.call.run(() => call(stats));
+  const out = await runObserved(stats, () => call(stats));
+  // Reported only when the conversation's table was loaded (or made).
   const size = out.handle === undefined ? undefined : out.aliases.aliasCount();
   endCall(stats, out.error, size);
   return out;
@@ -177,6 +178,9 @@ async function callInConversation(
       const h = handle;
       loaded = await storeCall(() => store.load(h));
       aliases = restored(fresh, h, loaded.state);
+      if (stats !== undefined) {
+        stats.conversation = true;
+      }
       const held = aliases.aliasCount();
       if (held >= (store.maxAliases ?? defaultMaxAliases)) {
         throw conversationFull(h, held);
@@ -184,6 +188,9 @@ async function callInConversation(
     } else {
       created = await storeCall(() => store.create());
       handle = created;
+      if (stats !== undefined) {
+        stats.conversation = true;
+      }
     }
     const h = handle;
     const pairs: AliasRegistration[] = [];
@@ -203,12 +210,13 @@ async function callInConversation(
       },
       stats,
     );
-    if (stats !== undefined) {
-      stats.registered = pairs.length;
-    }
     if (pairs.length > 0) {
       const { epoch } = loaded ?? (await storeCall(() => store.load(h)));
       const state = await storeCall(() => store.register(h, epoch, pairs));
+      // Counted once registered: a failed register mints nothing.
+      if (stats !== undefined) {
+        stats.registered = pairs.length;
+      }
       aliases = restored(fresh, h, state);
     }
     const shown = aliases.aliasifyJson(out);

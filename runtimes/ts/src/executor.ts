@@ -50,10 +50,12 @@ import {
   utf8Length,
 } from "./result-limit.js";
 import {
+  callStats,
   countAliases,
   endCall,
+  runObserved,
   sent,
-  startCall,
+  streamCut,
   tracedHeaders,
   type CallStats,
   type Telemetry,
@@ -301,43 +303,36 @@ export function createExecutor(
     aliases,
     canExecute: (toolName) =>
       typeof toolName === "string" && tools.has(toolName),
-    execute: (toolName, argsJson, options = {}) =>
-      config.telemetry === undefined
+    execute(toolName, argsJson, options = {}) {
+      const stats = callStats(
+        config.telemetry,
+        toolName,
+        core.method(toolName),
+        options,
+      );
+      return stats === undefined
         ? execute(toolName, argsJson, options)
-        : traceExecute(
-            config.telemetry,
-            core,
-            aliases,
-            toolName,
-            options,
-            (s) => execute(toolName, argsJson, options, s),
-          ),
+        : traceExecute(stats, aliases, () =>
+            execute(toolName, argsJson, options, stats),
+          );
+    },
     [executorCore]: core,
   } as Executor;
 }
 
 /**
- * A call of {@link Executor.execute} with telemetry: its alias manager is
- * the conversation.
+ * A call of {@link Executor.execute} with telemetry. The table's size is
+ * reported only when an MCP server marked the aliases as a conversation.
  */
 async function traceExecute(
-  telemetry: Telemetry,
-  core: ExecutorCore,
+  stats: CallStats,
   aliases: AliasManager,
-  toolName: string,
-  options: ExecuteOptions,
-  execute: (stats: CallStats) => Promise<string>,
+  execute: () => Promise<string>,
 ): Promise<string> {
-  const stats = startCall(
-    telemetry,
-    toolName,
-    core.method(toolName),
-    options.traceContext,
-  );
   const before = aliases.aliasCount();
   let error: unknown;
   try {
-    return await stats.call.run(() => execute(stats));
+    return await runObserved(stats, execute);
   } catch (e) {
     error = e;
     throw e;
@@ -782,7 +777,7 @@ async function collect(
       clearTimeout(cancel);
     }
     if (over !== undefined) {
-      throw over;
+      throw streamCut(over);
     }
     return `[${items.join(",")}]`;
   } finally {

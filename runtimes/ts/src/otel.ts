@@ -31,6 +31,12 @@ export interface OpenTelemetryOptions {
   readonly tracerProvider?: TracerProvider | undefined;
   /** Where the metrics go: the global meter provider by default. */
   readonly meterProvider?: MeterProvider | undefined;
+  /**
+   * Take `baggage` from an MCP request's `_meta` too (it then reaches the
+   * backend through the global propagator). Off by default: a client's
+   * baggage is not trusted; only `traceparent` and `tracestate` are read.
+   */
+  readonly metaBaggage?: boolean | undefined;
 }
 
 /** The tracer's and the meter's name. */
@@ -53,8 +59,9 @@ export function createOpenTelemetry(
     options.tracerProvider ?? trace.getTracerProvider()
   ).getTracer(instrumentationName);
   const instruments = createInstruments(options.meterProvider);
+  const getter = options.metaBaggage === true ? metaGetter : traceGetter;
   return {
-    startToolCall: (start) => startSpan(tracer, instruments(), start),
+    startToolCall: (start) => startSpan(tracer, instruments(), getter, start),
   };
 }
 
@@ -102,13 +109,14 @@ const durationBuckets = [
 function startSpan(
   tracer: Tracer,
   instruments: Instruments,
+  getter: TextMapGetter<Readonly<Record<string, unknown>>>,
   start: ToolCallStart,
 ): ToolCallTelemetry {
   const began = performance.now();
   const parent =
     start.traceContext === undefined
       ? context.active()
-      : propagation.extract(context.active(), start.traceContext, metaGetter);
+      : propagation.extract(context.active(), start.traceContext, getter);
   const attributes: Attributes = {
     "gen_ai.operation.name": "execute_tool",
     "gen_ai.tool.name": start.tool,
@@ -198,6 +206,15 @@ const metaGetter: TextMapGetter<Readonly<Record<string, unknown>>> = {
     return typeof v === "string" ? v : undefined;
   },
 };
+
+/** Reads `traceparent` and `tracestate` of an MCP request's `_meta`. */
+const traceGetter: TextMapGetter<Readonly<Record<string, unknown>>> = {
+  keys: (carrier) => metaGetter.keys(carrier).filter((k) => traceKeys.has(k)),
+  get: (carrier, key) =>
+    traceKeys.has(key) ? metaGetter.get(carrier, key) : undefined,
+};
+
+const traceKeys = new Set(["traceparent", "tracestate"]);
 
 /** Writes into a request's headers. */
 const headerSetter: TextMapSetter<Headers> = {

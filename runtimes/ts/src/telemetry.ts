@@ -21,7 +21,10 @@ export interface Telemetry {
 export interface ToolCallStart {
   /** The tool's name, as called. */
   readonly tool: string;
-  /** The RPC, `<package>.<Service>/<Method>`; undefined for an unknown tool. */
+  /**
+   * The RPC, `<package>.<Service>/<Method>`. A tool the executor does not
+   * know is not observed.
+   */
   readonly method: string | undefined;
   /**
    * The W3C trace context the call continues (`traceparent`, `tracestate`,
@@ -43,7 +46,10 @@ export interface ToolCallTelemetry {
 
 /** How a tool call ended. */
 export interface ToolCallOutcome {
-  /** The {@link ToolError} reason of a failed call; undefined on success. */
+  /**
+   * The {@link ToolError} reason of a failed call (`_OTHER` for another
+   * error); undefined on success.
+   */
   readonly errorType: string | undefined;
   /** The RPC's gRPC status code (0 for OK) when it was sent, else undefined. */
   readonly rpcCode: number | undefined;
@@ -51,7 +57,10 @@ export interface ToolCallOutcome {
   readonly aliasesResolved: number;
   /** New aliases minted from the result. */
   readonly aliasesRegistered: number;
-  /** The conversation's aliases after the call, when the call had one. */
+  /**
+   * The conversation's aliases after the call, when its table was loaded
+   * (not for a plain executor, nor when the load failed).
+   */
   readonly conversationAliases: number | undefined;
 }
 
@@ -68,27 +77,112 @@ export interface CallStats {
   registered: number;
   /** The RPC's status code, once sent. */
   rpcCode: number | undefined;
+  /** Whether the call's aliases are a conversation's table, loaded. */
+  conversation: boolean;
 }
 
 /**
- * Begin the telemetry of a call of the tool whose RPC is method.
+ * The key of {@link ExecuteOptions} under which an MCP server hands the
+ * executor the telemetry it started before its own checks.
+ * @internal
+ */
+export const startedCall = Symbol("ai-tools started call");
+
+/**
+ * Options that may carry a call's started telemetry.
+ * @internal
+ */
+export interface StartedCall {
+  readonly [startedCall]?: CallStats | undefined;
+}
+
+/**
+ * The telemetry of a call of toolName: the one the caller started, else a
+ * new one; none without telemetry and for a tool the executor does not
+ * know (its name is the model's: no span, no metric).
+ * @internal
+ */
+export function callStats(
+  telemetry: Telemetry | undefined,
+  toolName: string,
+  method: DescMethod | undefined,
+  options: StartedCall & {
+    readonly traceContext?: Readonly<Record<string, unknown>> | undefined;
+  },
+): CallStats | undefined {
+  const given = options[startedCall];
+  if (given !== undefined) {
+    return given;
+  }
+  if (telemetry === undefined || method === undefined) {
+    return undefined;
+  }
+  return startCall(telemetry, toolName, method, options.traceContext);
+}
+
+/**
+ * Begin the telemetry of a call of the tool whose RPC is method; none when
+ * the hook throws (the call runs without it).
  * @internal
  */
 export function startCall(
   telemetry: Telemetry,
   toolName: string,
-  method: DescMethod | undefined,
+  method: DescMethod,
   traceContext: Readonly<Record<string, unknown>> | undefined,
-): CallStats {
-  const call = telemetry.startToolCall({
-    tool: String(toolName),
-    method:
-      method === undefined
-        ? undefined
-        : `${method.parent.typeName}/${method.name}`,
-    traceContext,
-  });
-  return { call, resolved: 0, registered: 0, rpcCode: undefined };
+): CallStats | undefined {
+  let call: ToolCallTelemetry;
+  try {
+    call = telemetry.startToolCall({
+      tool: toolName,
+      method: `${method.parent.typeName}/${method.name}`,
+      traceContext,
+    });
+  } catch (e) {
+    hookFailed(e);
+    return undefined;
+  }
+  return {
+    call,
+    resolved: 0,
+    registered: 0,
+    rpcCode: undefined,
+    conversation: false,
+  };
+}
+
+/**
+ * Run work in the call's context; when the hook's `run` throws, work runs
+ * (once) without it.
+ * @internal
+ */
+export function runObserved<T>(
+  stats: CallStats,
+  work: () => Promise<T>,
+): Promise<T> {
+  let running: Promise<T> | undefined;
+  try {
+    return stats.call.run(() => (running = work()));
+  } catch (e) {
+    hookFailed(e);
+    return running ?? work();
+  }
+}
+
+let warned = false;
+
+/**
+ * A telemetry hook threw: warned once per process; the call's outcome
+ * stands.
+ */
+function hookFailed(e: unknown): void {
+  if (!warned) {
+    warned = true;
+    console.warn(
+      "ai-tools: the telemetry hook failed (the call's result stands; warned once):",
+      e,
+    );
+  }
 }
 
 /**
@@ -100,18 +194,42 @@ export function endCall(
   error: unknown,
   conversationAliases: number | undefined,
 ): void {
-  stats.call.end({
-    errorType:
-      error === undefined
-        ? undefined
-        : error instanceof ToolError
-          ? error.reason
-          : "unknown",
-    rpcCode: stats.rpcCode,
-    aliasesResolved: stats.resolved,
-    aliasesRegistered: stats.registered,
+  endWith(
+    stats,
+    error === undefined
+      ? undefined
+      : error instanceof ToolError
+        ? error.reason
+        : "_OTHER",
     conversationAliases,
-  });
+  );
+}
+
+/**
+ * End the telemetry of a call an MCP server refused before its executor
+ * (errorType: `too-many-calls`, `unauthorized`, `invalid-arguments`).
+ * @internal
+ */
+export function endRefused(stats: CallStats, errorType: string): void {
+  endWith(stats, errorType, undefined);
+}
+
+function endWith(
+  stats: CallStats,
+  errorType: string | undefined,
+  conversationAliases: number | undefined,
+): void {
+  try {
+    stats.call.end({
+      errorType,
+      rpcCode: stats.rpcCode,
+      aliasesResolved: stats.resolved,
+      aliasesRegistered: stats.registered,
+      conversationAliases: stats.conversation ? conversationAliases : undefined,
+    });
+  } catch (e) {
+    hookFailed(e);
+  }
 }
 
 /**
@@ -123,7 +241,11 @@ export function tracedHeaders(
   headers: Parameters<Transport["unary"]>[3],
 ): Headers {
   const out = new Headers(headers);
-  stats.call.inject(out);
+  try {
+    stats.call.inject(out);
+  } catch (e) {
+    hookFailed(e);
+  }
   return out;
 }
 
@@ -146,10 +268,28 @@ async function recordRpc<T>(stats: CallStats, rpc: Promise<T>): Promise<T> {
     stats.rpcCode = 0;
     return out;
   } catch (e) {
+    // A ToolError came after the server answered: OK, unless the runtime
+    // cut the stream.
     stats.rpcCode =
-      e instanceof ToolError ? Code.Canceled : ConnectError.from(e).code;
+      e instanceof ToolError
+        ? cuts.has(e)
+          ? Code.Canceled
+          : 0
+        : ConnectError.from(e).code;
     throw e;
   }
+}
+
+/** The ToolErrors of streams the runtime cut (over a limit). */
+const cuts = new WeakSet<ToolError>();
+
+/**
+ * error, of a stream the runtime cut: its RPC's status is CANCELLED.
+ * @internal
+ */
+export function streamCut(error: ToolError): ToolError {
+  cuts.add(error);
+  return error;
 }
 
 /**

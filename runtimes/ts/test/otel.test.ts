@@ -35,21 +35,25 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from "@opentelemetry/sdk-trace-base";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   createConversationExecutor,
   createExecutor,
   createMemoryConversationStore,
+  ToolError,
   type Executor,
   type Telemetry,
+  type ToolCallOutcome,
 } from "../src/index.js";
 import {
   createMcpToolServer,
   serveHttp,
   serveStdio,
   type McpToolServer,
+  type McpToolServerOptions,
 } from "../src/mcp/index.js";
 import { createOpenTelemetry } from "../src/otel.js";
+import { endCall, sent, streamCut, type CallStats } from "../src/telemetry.js";
 import {
   startAitestServer,
   type AitestServer,
@@ -200,7 +204,6 @@ describe("createOpenTelemetry with an executor", () => {
       "rpc.response.status_code": "OK",
       "ai_tools.aliases.resolved": 0,
       "ai_tools.aliases.registered": 3,
-      "ai_tools.conversation.aliases": 3,
     });
     expect(first?.status.code).toBe(SpanStatusCode.UNSET);
     expect(second?.attributes["ai_tools.aliases.registered"]).toBe(1);
@@ -209,8 +212,11 @@ describe("createOpenTelemetry with an executor", () => {
       "rpc.method": "aitest.v1.AccountService/MergeAccounts",
       "ai_tools.aliases.resolved": 2,
       "ai_tools.aliases.registered": 0,
-      "ai_tools.conversation.aliases": 4,
     });
+    // A plain executor is no conversation: no table size.
+    expect(merge?.attributes).not.toHaveProperty(
+      "ai_tools.conversation.aliases",
+    );
     expect(grpc.metadata.at(-1)?.traceparent).toBe(traceparentOf(merge!));
 
     await r.collect();
@@ -251,8 +257,10 @@ describe("createOpenTelemetry with an executor", () => {
       e.execute("accounts_merge", JSON.stringify({ source_id: 1 })),
     ).rejects.toThrow("invalid arguments");
     expect(grpc.calls.length).toBe(calls);
+    // A name the executor does not know is the model's: no span, no metric.
     await expect(e.execute("nope", "{}")).rejects.toThrow("no auto-executor");
-    const [rpc, invalid, unknown] = r.spans();
+    expect(r.spans()).toHaveLength(2);
+    const [rpc, invalid] = r.spans();
     expect(rpc?.attributes).toMatchObject({
       "rpc.response.status_code": "NOT_FOUND",
       "error.type": "server-error",
@@ -261,15 +269,12 @@ describe("createOpenTelemetry with an executor", () => {
     expect(invalid?.attributes["error.type"]).toBe("invalid-arguments");
     expect(invalid?.attributes).not.toHaveProperty("rpc.response.status_code");
     expect(invalid?.status).toEqual({ code: SpanStatusCode.ERROR });
-    expect(unknown?.name).toBe("execute_tool nope");
-    expect(unknown?.attributes["error.type"]).toBe("unknown-tool");
-    expect(unknown?.attributes).not.toHaveProperty("rpc.method");
     await r.collect();
     expect(
       r
         .points("ai_tools.tool_call.duration")
         .map((p) => p.attributes["error.type"]),
-    ).toEqual(["server-error", "invalid-arguments", "unknown-tool"]);
+    ).toEqual(["server-error", "invalid-arguments"]);
     expect(attributeTexts(r).filter((t) => uuidPattern.test(t))).toEqual([]);
   });
 
@@ -290,12 +295,148 @@ describe("createOpenTelemetry with an executor", () => {
     expect(span?.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
   });
 
+  it("CANCELLED only for a stream the runtime cut; OK for a ToolError after the answer", async () => {
+    const r = record();
+    const e = createExecutor(grpc.transport, {
+      methods: aitestMethods,
+      aliases: aitestAliases,
+      telemetry: r.telemetry,
+      maxResultBytes: 400,
+    });
+    // The stream goes over the result limit: cut, CANCELLED.
+    await expect(
+      e.execute("accounts_watch", JSON.stringify({ count: 20 })),
+    ).rejects.toThrow();
+    // A unary result over the limit: the RPC answered, OK.
+    await expect(
+      e.execute("accounts_create", createArgs(20)),
+    ).rejects.toThrow();
+    const [cut, large] = r.spans();
+    expect(cut?.attributes).toMatchObject({
+      "rpc.response.status_code": "CANCELLED",
+      "error.type": "result-too-large",
+    });
+    expect(large?.attributes).toMatchObject({
+      "rpc.response.status_code": "OK",
+      "error.type": "result-too-large",
+    });
+    // A ToolError from inside a stream that was not cut (a message the
+    // runtime cannot write): the server answered, OK.
+    const stats = {
+      call: { run: (w: () => unknown) => w(), inject() {}, end() {} },
+      resolved: 0,
+      registered: 0,
+      rpcCode: undefined,
+      conversation: false,
+    } as CallStats;
+    const invalid = new ToolError("failed to marshal response", {
+      reason: "invalid-response",
+      code: Code.Internal,
+    });
+    await expect(sent(stats, Promise.reject(invalid))).rejects.toBe(invalid);
+    expect(stats.rpcCode).toBe(0); // OK
+    const over = streamCut(
+      new ToolError("over", { reason: "result-too-large", code: Code.Aborted }),
+    );
+    await expect(sent(stats, Promise.reject(over))).rejects.toBe(over);
+    expect(stats.rpcCode).toBe(Code.Canceled);
+  });
+
+  it("an error that is not a ToolError is _OTHER", () => {
+    const ended: ToolCallOutcome[] = [];
+    const stats = {
+      call: {
+        run: (w: () => unknown) => w(),
+        inject() {},
+        end: (o: ToolCallOutcome) => ended.push(o),
+      },
+      resolved: 0,
+      registered: 0,
+      rpcCode: undefined,
+      conversation: false,
+    } as CallStats;
+    endCall(stats, new TypeError("a bug"), undefined);
+    expect(ended[0]?.errorType).toBe("_OTHER");
+  });
+
   it("sends no trace context without telemetry", async () => {
     const parent = trace.getTracer("test").startSpan("parent");
     await context.with(trace.setSpan(context.active(), parent), () =>
       newExecutor().execute("accounts_create", createArgs(0)),
     );
     expect(grpc.metadata.at(-1)).not.toHaveProperty("traceparent");
+  });
+});
+
+describe("a telemetry hook that throws", () => {
+  const throwing = (where: "start" | "run" | "inject" | "end"): Telemetry => ({
+    startToolCall() {
+      if (where === "start") {
+        throw new Error("start failed");
+      }
+      return {
+        run(work) {
+          if (where === "run") {
+            throw new Error("run failed");
+          }
+          return work();
+        },
+        inject() {
+          if (where === "inject") {
+            throw new Error("inject failed");
+          }
+        },
+        end() {
+          if (where === "end") {
+            throw new Error("end failed");
+          }
+        },
+      };
+    },
+  });
+
+  it("never changes a call's outcome, and is warned once", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      for (const where of ["start", "run", "inject", "end"] as const) {
+        const e = newExecutor(throwing(where));
+        const sent = grpc.calls.length;
+        expect(
+          JSON.parse(await e.execute("accounts_create", createArgs(0))),
+        ).toHaveProperty("account");
+        // Run once, not twice.
+        expect(grpc.calls.length).toBe(sent + 1);
+        await expect(
+          e.execute("accounts_merge", JSON.stringify({ source_id: 1 })),
+        ).rejects.toThrow("invalid arguments");
+        const conversations = createConversationExecutor(
+          e,
+          createMemoryConversationStore(),
+        );
+        const handle = await conversations.start();
+        await conversations.execute(handle, "accounts_create", createArgs(0));
+        await expect(
+          conversations.execute(`${handle}x`, "accounts_create", createArgs(0)),
+        ).rejects.toThrow("conversation");
+      }
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toContain(
+        "the telemetry hook failed",
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("an MCP call still answers when end throws", async () => {
+    const client = await connectStdio(mcpServer(throwing("end")));
+    const r = await callTool(
+      client,
+      "accounts_create",
+      JSON.parse(createArgs(0)) as Record<string, unknown>,
+    );
+    await client.close();
+    expect(r.isError).not.toBe(true);
   });
 });
 
@@ -329,7 +470,8 @@ describe("createOpenTelemetry with a conversation executor", () => {
       [0, 2, 2, undefined],
       [0, 2, 4, undefined],
       [2, 0, 4, undefined],
-      [0, 0, 0, "conversation-expired"],
+      // The load failed: no table, no size.
+      [0, 0, undefined, "conversation-expired"],
     ]);
     expect(spans[3]?.attributes).not.toHaveProperty("rpc.response.status_code");
     expect(grpc.metadata.at(-1)?.traceparent).toBe(traceparentOf(spans[2]!));
@@ -338,11 +480,58 @@ describe("createOpenTelemetry with a conversation executor", () => {
     expect(texts.filter((t) => t.includes(handle))).toEqual([]);
     expect(texts.filter((t) => uuidPattern.test(t))).toEqual([]);
   });
+
+  it("conversation-full reports the table held; a failed register counts no alias", async () => {
+    const r = record();
+    const store = createMemoryConversationStore({ maxAliases: 2 });
+    const conversations = createConversationExecutor(
+      newExecutor(r.telemetry),
+      store,
+    );
+    const handle = await conversations.start();
+    await conversations.execute(handle, "accounts_create", createArgs(1));
+    await expect(
+      conversations.execute(handle, "accounts_create", createArgs(1)),
+    ).rejects.toThrow("holds 2 aliases");
+    const failing = createConversationExecutor(newExecutor(r.telemetry), {
+      ...store,
+      create: () => store.create(),
+      load: (h) => store.load(h),
+      delete: (h) => store.delete(h),
+      register: () => Promise.reject(new Error("redis down")),
+    });
+    const other = await failing.start();
+    await expect(
+      failing.execute(other, "accounts_create", createArgs(1)),
+    ).rejects.toThrow("conversation store unavailable");
+    const [, full, unregistered] = r.spans();
+    expect(full?.attributes).toMatchObject({
+      "error.type": "conversation-full",
+      "ai_tools.conversation.aliases": 2,
+      "ai_tools.aliases.registered": 0,
+    });
+    expect(unregistered?.attributes).toMatchObject({
+      "error.type": "store-unavailable",
+      "rpc.response.status_code": "OK",
+      "ai_tools.aliases.registered": 0,
+      "ai_tools.conversation.aliases": 0,
+    });
+    await r.collect();
+    expect(
+      r
+        .points("ai_tools.aliases.registered")
+        .map((p) => [p.attributes, p.value]),
+    ).toEqual([[{ "gen_ai.tool.name": "accounts_create" }, 2]]);
+  });
 });
 
 /** An MCP server of the aitest tools, forwarding to the gRPC server. */
-function mcpServer(telemetry: Telemetry, namePrefix?: string): McpToolServer {
-  const server = createMcpToolServer({ telemetry });
+function mcpServer(
+  telemetry: Telemetry,
+  namePrefix?: string,
+  options: McpToolServerOptions = {},
+): McpToolServer {
+  const server = createMcpToolServer({ ...options, telemetry });
   server.addTools({
     methods: aitestMcpMethods,
     aliases: aitestAliases,
@@ -387,9 +576,71 @@ describe("createOpenTelemetry with an MCP server", () => {
     const metadata = grpc.metadata.at(-1);
     expect(metadata?.traceparent).toBe(traceparentOf(span!));
     expect(metadata?.tracestate).toBe("vendor=value");
-    expect(metadata?.baggage).toBe("tenant=t1");
+    // A client's baggage is not taken by default.
+    expect(metadata).not.toHaveProperty("baggage");
     await r.collect();
     expect(attributeTexts(r).filter((t) => uuidPattern.test(t))).toEqual([]);
+  });
+
+  it("takes the client's baggage with metaBaggage", async () => {
+    const r = record();
+    const telemetry = createOpenTelemetry({
+      tracerProvider: trace.getTracerProvider(),
+      metaBaggage: true,
+    });
+    const client = await connectStdio(mcpServer(telemetry));
+    await callTool(
+      client,
+      "accounts_create",
+      JSON.parse(createArgs(0)) as Record<string, unknown>,
+      {
+        traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        baggage: "tenant=t1",
+      },
+    );
+    await client.close();
+    expect(r.spans()).toHaveLength(0);
+    expect(grpc.metadata.at(-1)?.baggage).toBe("tenant=t1");
+  });
+
+  it("gives the server's refusals a span (rate limit, arguments), an unknown tool none", async () => {
+    const r = record();
+    const server = mcpServer(r.telemetry, undefined, {
+      rateLimit: { callsPerMinute: 1 },
+    });
+    const client = await connectStdio(server);
+    const args = JSON.parse(createArgs(0)) as Record<string, unknown>;
+    expect((await callTool(client, "accounts_create", args)).isError).not.toBe(
+      true,
+    );
+    expect((await callTool(client, "accounts_create", args)).isError).toBe(
+      true,
+    );
+    await expect(callTool(client, "nope", {})).rejects.toThrow("unknown tool");
+    await client.close();
+    const second = await connectStdio(
+      mcpServer(r.telemetry, undefined, { handleArgument: true }),
+    );
+    expect(
+      (
+        await callTool(second, "accounts_create", {
+          ...args,
+          conversation: 7,
+        })
+      ).isError,
+    ).toBe(true);
+    await second.close();
+    const spans = r.spans();
+    expect(spans.map((s) => [s.name, s.attributes["error.type"]])).toEqual([
+      ["execute_tool accounts_create", undefined],
+      ["execute_tool accounts_create", "too-many-calls"],
+      ["execute_tool accounts_create", "invalid-arguments"],
+    ]);
+    expect(spans[1]?.status).toEqual({ code: SpanStatusCode.ERROR });
+    expect(spans[1]?.attributes).not.toHaveProperty("rpc.response.status_code");
+    expect(spans[1]?.attributes).not.toHaveProperty(
+      "ai_tools.conversation.aliases",
+    );
   });
 });
 

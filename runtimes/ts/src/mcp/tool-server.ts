@@ -14,8 +14,10 @@ import {
   type AliasManager,
 } from "../alias-manager.js";
 import { executeInConversation } from "../conversation-executor.js";
+import { conversationFull } from "../conversation-errors.js";
 import {
   createMemoryConversationStore,
+  defaultMaxAliases,
   type ConversationStore,
 } from "../conversation-store.js";
 import {
@@ -33,7 +35,14 @@ import {
   createMethodRegistry,
 } from "../method-registry.js";
 import { checkCallLimits } from "../result-limit.js";
-import type { Telemetry } from "../telemetry.js";
+import {
+  callStats,
+  endCall,
+  endRefused,
+  startedCall,
+  type CallStats,
+  type Telemetry,
+} from "../telemetry.js";
 import {
   errorResult,
   errorText,
@@ -378,6 +387,13 @@ async function callTool(
         handleArgument: false,
       });
   const handle = typeof taken === "string" ? undefined : taken.handle;
+  // Started before the checks, so a refusal has its span too.
+  const stats = callStats(
+    entry.core.config.telemetry,
+    entry.method.tool.name,
+    entry.method.method,
+    { traceContext: ctx.mcpReq._meta },
+  );
   const call = policeCall(
     policy,
     {
@@ -404,22 +420,33 @@ async function callTool(
     call.end(...failureOutcome(e));
     return errorResult(errorText(e, aliases, entry.registry));
   };
+  /** A refusal before the executor: its span ends here. */
+  const refuse = (errorType: string, text: string): ToolResult => {
+    if (stats !== undefined) {
+      endRefused(stats, errorType);
+    }
+    return errorResult(text);
+  };
   try {
     call.countCall();
   } catch (e) {
+    if (stats !== undefined) {
+      endCall(stats, e, undefined);
+    }
     return fail(e);
   }
   // The HTTP gate refuses it first (403); this holds for any transport.
   const missing = call.missingScopes(server.requiredScopes(entry.listed.name));
   if (missing !== undefined) {
     call.end("unauthorized");
-    return errorResult(
+    return refuse(
+      "unauthorized",
       `the call of ${quote(entry.listed.name)} needs scope ${quote(missing)}`,
     );
   }
   if (typeof taken === "string") {
     call.end("invalid_arguments");
-    return errorResult(taken);
+    return refuse("invalid-arguments", taken);
   }
   if (
     scope.kind === "handle" &&
@@ -427,8 +454,12 @@ async function callTool(
     !isMintedHandle(handle)
   ) {
     // Not a handle this server minted: unknown, whoever asks.
-    call.end(call.subject === "" ? "invalid_arguments" : "unauthorized");
-    return errorResult(unknownConversationMessage(handle));
+    const outcome = call.subject === "" ? "invalid_arguments" : "unauthorized";
+    call.end(outcome);
+    return refuse(
+      outcome === "unauthorized" ? "unauthorized" : "invalid-arguments",
+      unknownConversationMessage(handle),
+    );
   }
   try {
     const { args, extras } = taken;
@@ -441,7 +472,8 @@ async function callTool(
       subject: call.subject,
       beforeSend: (m) => call.beforeSend(m),
       traceContext: ctx.mcpReq._meta,
-    };
+      [startedCall]: stats,
+    } as ExecuteOptions;
     if (scope.kind === "handle" && entry.conversations) {
       const result = await executeInConversation(
         entry.core,
@@ -467,10 +499,12 @@ async function callTool(
       }
       return call.inputRequired() ?? fail(result.error);
     }
-    aliases =
-      scope.kind === "connection" && entry.conversations
-        ? scope.aliases
-        : createAliasManager(entry.set.aliases);
+    if (scope.kind === "connection" && entry.conversations) {
+      aliases = scope.aliases;
+      checkConnectionRoom(server, aliases, stats);
+    } else {
+      aliases = createAliasManager(entry.set.aliases);
+    }
     const out = await executorOf(server, entry, aliases).execute(
       entry.method.tool.name,
       JSON.stringify(args),
@@ -480,6 +514,31 @@ async function callTool(
     return successResult(out, entry.wrapKey, undefined);
   } catch (e) {
     return call.inputRequired() ?? fail(e);
+  }
+}
+
+/**
+ * Refuse a call of a connection's conversation (stdio, an HTTP session)
+ * holding the store's `maxAliases` aliases or more, as a stored
+ * conversation's (`conversation-full`, nothing sent); with stats, the call
+ * is observed as a conversation's. The connection has no handle: `""`.
+ */
+function checkConnectionRoom(
+  server: McpToolServer,
+  aliases: AliasManager,
+  stats: CallStats | undefined,
+): void {
+  if (stats !== undefined) {
+    stats.conversation = true;
+  }
+  const held = aliases.aliasCount();
+  const limit = server.options.conversationStore?.maxAliases;
+  if (held >= (limit ?? defaultMaxAliases)) {
+    const error = conversationFull("", held);
+    if (stats !== undefined) {
+      endCall(stats, error, held);
+    }
+    throw error;
   }
 }
 

@@ -233,6 +233,30 @@ describe("the alias cap over MCP", () => {
     expect(grpc.calls.length).toBe(sent);
     await alice.close();
   });
+
+  it("a connection's conversation (stdio, a session) at the store's maxAliases: conversation-full, nothing sent", async () => {
+    const store = createMemoryConversationStore({ maxAliases: 2 });
+    const client = await connect(
+      toolServer({ conversationStore: store }),
+      undefined,
+      true,
+    );
+    // One call let through goes past the cap (3 aliases), the next is refused.
+    const first = await callTool(client, "accounts_list", {
+      ...listArgs,
+      contacts_per_account: 1,
+    });
+    expect(first.isError).toBeFalsy();
+    const sent = grpc.calls.length;
+    const r = await callTool(client, "accounts_list", listArgs);
+    expect(r.isError).toBe(true);
+    // No handle: the model holds none for its connection.
+    expect(firstText(r)).toBe(
+      `conversation "" holds 3 aliases, its limit: start a new conversation (this call was not sent)`,
+    );
+    expect(grpc.calls.length).toBe(sent);
+    await client.close();
+  });
 });
 
 describe("scopes at the tool layer", () => {
