@@ -6,6 +6,8 @@ real gRPC test server, and over MCP a ``_meta`` trace context honoured
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ import grpc.aio
 import pytest
 from conftest import Servers, new_uuid
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.baggage.propagation import W3CBaggagePropagator
@@ -40,7 +43,7 @@ from ai_tools_runtime import (
     ToolCallOutcome,
     ToolError,
 )
-from ai_tools_runtime.mcp import McpToolServer
+from ai_tools_runtime.mcp import ForwardIdentity, McpToolServer
 from ai_tools_runtime.otel import INSTRUMENTATION_NAME, create_open_telemetry
 
 CREATE = "aitest.v1.AccountService/CreateAccount"
@@ -105,6 +108,14 @@ def attributes(span: ReadableSpan) -> dict[str, Any]:
     return dict(span.attributes or {})
 
 
+def outcomes(recorded: Recorded) -> list[tuple[Any, Any]]:
+    """The error.type and rpc.response.status_code of each of our spans."""
+    return [
+        (attributes(s).get("error.type"), attributes(s).get("rpc.response.status_code"))
+        for s in recorded.ours()
+    ]
+
+
 def all_attribute_text(recorded: Recorded) -> str:
     """Every attribute value of every span and data point, as one text."""
     values: list[str] = []
@@ -164,20 +175,17 @@ def test_failures_name_their_reason_and_the_code_of_a_sent_call(
         ("accounts_merge", unknown),  # the server answers NOT_FOUND
         ("accounts_create", '{"name": 1}'),  # refused before sending
         ("accounts_merge", '{"source_id":"acct-9","target_id":"","note":""}'),
-        ("no_such_tool", "{}"),
     ]:
         with pytest.raises(ToolError):
             executor.execute(name, args)
-    server, invalid, alias, tool = recorded.ours()
+    server, invalid, alias = recorded.ours()
     assert attributes(server)["error.type"] == "server-error"
     assert attributes(server)["rpc.response.status_code"] == "NOT_FOUND"
     assert attributes(invalid)["error.type"] == "invalid-arguments"
     assert attributes(alias)["error.type"] == "unknown-alias"
-    assert attributes(tool)["error.type"] == "unknown-tool"
-    assert "rpc.method" not in attributes(tool)
-    for span in (invalid, alias, tool):
+    for span in (invalid, alias):
         assert "rpc.response.status_code" not in attributes(span)  # never sent
-    for span in (server, invalid, alias, tool):
+    for span in (server, invalid, alias):
         assert span.status.status_code is StatusCode.ERROR
         assert span.status.description is None
     assert len(servers.accounts.received) == 1
@@ -354,7 +362,9 @@ async def test_store_failures_name_their_reason(
                 await conversations.execute(handle, "accounts_create", create_json("B"))
     *_, full, unreachable = recorded.ours()
     assert attributes(full)["error.type"] == "conversation-full"
+    assert attributes(full)["ai_tools.conversation.aliases"] == 2  # the count held
     assert attributes(unreachable)["error.type"] == "store-unavailable"
+    assert "ai_tools.conversation.aliases" not in attributes(unreachable)  # never loaded
     for span in (full, unreachable):
         assert "rpc.response.status_code" not in attributes(span)  # nothing sent
         assert span.status.status_code is StatusCode.ERROR
@@ -380,4 +390,219 @@ def test_a_failing_hook_is_logged_not_raised(
     with pytest.raises(ToolError) as failed:
         executor.execute("accounts_create", "[]")
     assert failed.value.reason == "invalid-arguments"
-    assert [r.getMessage() for r in caplog.records] == ["the telemetry hook failed"] * 2
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("WARNING", "the telemetry hook failed")
+    ] * 2
+
+
+class _FailingStart:
+    def start_tool_call(self, tool: str, method: str) -> _Failing:
+        raise RuntimeError("exporter down")
+
+
+class _FailingTraceContext(_Failing):
+    def trace_metadata(self) -> list[tuple[str, str]]:
+        raise RuntimeError("propagator down")
+
+    def end(self, outcome: ToolCallOutcome) -> None:
+        pass
+
+
+@pytest.mark.parametrize("hook", [_FailingStart(), _FailingTraceContext()], ids=["start", "trace"])
+async def test_a_hook_failing_to_start_or_to_give_its_context_changes_no_call(
+    servers: Servers, caplog: pytest.LogCaptureFixture, hook: Any
+) -> None:
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        executor = AsyncExecutor(channel, METHODS, ALIASES, telemetry=hook)
+        assert json.loads(await executor.execute("accounts_create", create_json("A")))
+        conversations = ConversationExecutor(executor, MemoryConversationStore())
+        handle = await conversations.start()
+        out = await conversations.execute(handle, "accounts_create", create_json("B"))
+        assert json.loads(out)["account"]["id"] == "acct-1"
+        with pytest.raises(ToolError) as failed:
+            await conversations.execute(handle, "accounts_create", "[]")
+    assert failed.value.reason == "invalid-arguments"
+    assert len(servers.accounts.received) == 2
+    expected = 3 if isinstance(hook, _FailingStart) else 2  # the refused call sends nothing
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("WARNING", "the telemetry hook failed")
+    ] * expected
+
+
+# -- what the spans of unusual calls say (the review of issue 34) ---------------
+
+
+async def test_a_tool_the_executor_does_not_run_gets_no_span_nor_metric(
+    executor: Executor, servers: Servers, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    # The name is the model's: a span or metric named after it would grow
+    # without bound (and could carry anything the prompt put there).
+    invented = "get_link_550e8400-e29b-41d4-a716-446655440000"
+    with pytest.raises(ToolError) as caught:
+        executor.execute(invented, "{}")
+    assert caught.value.reason == "unknown-tool"
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        aio = AsyncExecutor(channel, METHODS, ALIASES, telemetry=telemetry)
+        with pytest.raises(ToolError):
+            await aio.execute(invented, "{}")
+        conversations = ConversationExecutor(aio, MemoryConversationStore())
+        handle = await conversations.start()
+        with pytest.raises(ToolError) as caught:
+            await conversations.execute(handle, invented, "{}")
+        assert caught.value.reason == "unknown-tool"
+        await aio.execute("accounts_create", create_json("A"))
+    assert [s.name for s in recorded.spans.get_finished_spans()] == ["execute_tool accounts_create"]
+    assert invented not in all_attribute_text(recorded)
+    (point,) = recorded.metric("ai_tools.tool_call.duration").data.data_points
+    assert point.attributes == {"gen_ai.tool.name": "accounts_create", "rpc.method": CREATE}
+
+
+def test_an_error_that_is_no_tool_error_is_other(
+    channel: grpc.Channel, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    def approve(_request: Any) -> bool:
+        raise RuntimeError("approval service down: a secret")
+
+    methods = [dataclasses.replace(m, needs_approval=True) for m in METHODS]
+    executor = Executor(channel, methods, ALIASES, approve=approve, telemetry=telemetry)
+    with pytest.raises(RuntimeError):
+        executor.execute("accounts_create", create_json("A"))
+    (span,) = recorded.ours()
+    assert attributes(span)["error.type"] == "_OTHER"
+    assert "rpc.response.status_code" not in attributes(span)  # not sent
+    assert span.status.status_code is StatusCode.ERROR
+    (point,) = recorded.metric("ai_tools.tool_call.duration").data.data_points
+    assert (point.attributes or {})["error.type"] == "_OTHER"
+
+
+async def test_a_call_cancelled_after_sending_is_other_and_cancelled(
+    servers: Servers, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        executor = AsyncExecutor(channel, METHODS, ALIASES, telemetry=telemetry)
+        call = asyncio.create_task(executor.execute("accounts_watch", '{"count":-1}'))
+        held = await asyncio.to_thread(servers.accounts.holding.wait, 10)
+        assert held
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+    (span,) = recorded.ours()
+    assert attributes(span)["error.type"] == "_OTHER"
+    assert attributes(span)["rpc.response.status_code"] == "CANCELLED"
+
+
+def test_a_stream_the_executor_cuts_is_cancelled_other_failures_after_it_ok(
+    channel: grpc.Channel, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    executor = Executor(channel, METHODS, ALIASES, max_result_bytes=0, telemetry=telemetry)
+    limited = Executor(channel, METHODS, ALIASES, max_result_bytes=600, telemetry=telemetry)
+    calls = [
+        (executor, "accounts_watch", '{"count":1001}'),  # over MAX_STREAM_MESSAGES
+        (limited, "accounts_watch", '{"count":50}'),  # over the result's limit
+        (limited, "accounts_list", '{"count":50,"contacts_per_account":0}'),  # unary, answered
+    ]
+    for runner, tool, args in calls:
+        with pytest.raises(ToolError):
+            runner.execute(tool, args)
+    assert outcomes(recorded) == [
+        ("invalid-response", "CANCELLED"),
+        ("result-too-large", "CANCELLED"),
+        ("result-too-large", "OK"),
+    ]
+
+
+async def test_a_full_conversation_over_mcp_reports_its_aliases(
+    servers: Servers, aio_channel: grpc.aio.Channel, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    store = MemoryConversationStore(max_aliases=2)
+    server = McpToolServer(name="vectors", conversation_store=store, telemetry=telemetry)
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    async with Client(server.sdk_server) as client:
+        args = json.loads(create_json("A", owner_id=new_uuid()))
+        assert not (await client.call_tool("accounts_create", args)).is_error
+        assert (await client.call_tool("accounts_create", args)).is_error
+    _, full = recorded.ours()
+    assert attributes(full)["error.type"] == "conversation-full"
+    assert attributes(full)["ai_tools.conversation.aliases"] == 2
+    assert len(servers.accounts.received) == 1
+
+
+async def test_mcp_refusals_before_the_tool_name_their_reason(
+    servers: Servers, aio_channel: grpc.aio.Channel, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    def no_credentials(_identity: Any) -> dict[str, str]:
+        raise RuntimeError("token exchange down")
+
+    def denied(_request: Any) -> bool:
+        return False
+
+    methods = [
+        dataclasses.replace(m, needs_approval=m.tool.name == "accounts_merge") for m in mcp_tools()
+    ]
+    servers_and_calls: list[tuple[McpToolServer, str]] = [
+        (McpToolServer(rate_limit=1, telemetry=telemetry), "too-many-calls"),
+        (
+            McpToolServer(
+                forward_identity=ForwardIdentity(backend_credentials=no_credentials),
+                telemetry=telemetry,
+            ),
+            "unavailable",
+        ),
+    ]
+    for server, _ in servers_and_calls:
+        server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    approving = McpToolServer(approve=denied, telemetry=telemetry)
+    approving.add_tools(methods, ALIASES, aio_channel)
+    args = {"count": 0, "contacts_per_account": 0}
+    limited, credentials = (server for server, _ in servers_and_calls)
+    async with Client(limited.sdk_server) as client:
+        assert not (await client.call_tool("accounts_list", args)).is_error
+        assert (await client.call_tool("accounts_list", args)).is_error
+    async with Client(credentials.sdk_server) as client:
+        assert (await client.call_tool("accounts_list", args)).is_error
+    async with Client(approving.sdk_server) as client:
+        merge = {"source_id": new_uuid(), "target_id": new_uuid(), "note": ""}
+        assert (await client.call_tool("accounts_merge", merge)).is_error
+        assert (await client.call_tool("accounts_list", {"count": "many"})).is_error
+        with pytest.raises(MCPError):
+            await client.call_tool("no_such_tool", {})
+    assert outcomes(recorded) == [
+        (None, "OK"),
+        ("too-many-calls", None),
+        ("unavailable", None),  # the backend credentials: nothing sent
+        ("not-approved", None),
+        ("invalid-arguments", None),
+    ]
+    assert servers.received() == 1
+
+
+@pytest.mark.parametrize("meta_baggage", [False, True], ids=["default", "meta_baggage"])
+@pytest.mark.parametrize("sync", [False, True], ids=["grpc.aio", "grpc"])
+async def test_mcp_meta_baggage_reaches_the_backend_only_when_asked(
+    servers: Servers,
+    aio_channel: grpc.aio.Channel,
+    recorded: Recorded,
+    meta_baggage: bool,
+    sync: bool,
+) -> None:
+    telemetry = create_open_telemetry(
+        tracer_provider=recorded.provider,
+        meter_provider=recorded.meters,
+        meta_baggage=meta_baggage,
+    )
+    server = McpToolServer(name="vectors", telemetry=telemetry)
+    parent = _remote_parent()
+    meta = {"traceparent": _traceparent(parent), "baggage": "tenant=t1,user=u-7"}
+    with grpc.insecure_channel(servers.target) as plain:
+        server.add_tools(mcp_tools(), ALIASES, plain if sync else aio_channel)
+        async with Client(server.sdk_server) as client:
+            args = json.loads(create_json("A"))
+            assert not (await client.call_tool("accounts_create", args, meta=meta)).is_error
+    (span,) = recorded.ours()
+    assert span.parent is not None and span.context.trace_id == parent.trace_id
+    received = dict(servers.accounts.metadata[0])
+    assert received["traceparent"] == _traceparent(span.context)
+    if meta_baggage:
+        assert received["baggage"] == "tenant=t1,user=u-7"
+    else:
+        assert "baggage" not in received

@@ -119,25 +119,27 @@ class StoredConversation:
         store: ConversationStore,
         handle: str,
         config: AliasConfig | None,
-        shown: str | None = None,
     ) -> StoredConversation:
-        """Step 1: ``load`` the conversation into a fresh alias manager, and
-        refuse it when it holds the store's ``max_aliases`` (the call is not
-        sent; ``shown`` is the handle its message names, ``handle`` unless
-        given). Raises :class:`ToolError` (``conversation-expired``,
-        ``conversation-corrupt``, ``conversation-full``,
-        ``store-unavailable``) only."""
+        """Step 1: ``load`` the conversation into a fresh alias manager.
+        Raises :class:`ToolError` (``conversation-expired``,
+        ``conversation-corrupt``, ``store-unavailable``) only."""
         try:
             epoch, state = await store.load(handle)
         except Exception as err:
             raise store_failure(handle, err) from err
         aliases = AliasManager(config)
         _restore(aliases, handle, state)
-        limit = getattr(store, "max_aliases", None)
-        count = aliases.alias_count()
-        if count >= (DEFAULT_MAX_ALIASES if limit is None else limit):
-            raise full_error(handle if shown is None else shown, count)
         return cls(store, handle, epoch, aliases)
+
+    def check_room(self, shown: str | None = None) -> None:
+        """Refuse the call (``conversation-full``; it is not sent) when the
+        conversation holds its store's ``max_aliases`` or more (docs/store.md,
+        "Alias cap"); ``shown`` is the handle the message names, ``handle``
+        unless given."""
+        limit = getattr(self.store, "max_aliases", None)
+        count = self.aliases.alias_count()
+        if count >= (DEFAULT_MAX_ALIASES if limit is None else limit):
+            raise full_error(self.handle if shown is None else shown, count)
 
     async def confirm(self, tool_name: str, values: Sequence[Any]) -> int:
         """Step 4: register the ids of the call's response ``values`` (a
@@ -222,7 +224,7 @@ class ConversationExecutor:
         """Run ``tool_name`` in the conversation ``handle`` with the model's
         arguments; the result (JSON text, ids as aliases) is for the model.
         Raises :class:`ToolError` only."""
-        if self._telemetry is None:
+        if self._telemetry is None or not self._executor.can_execute(tool_name):
             return await self._execute(handle, tool_name, args_json, timeout, metadata, None)
         with self._executor._observed(self._telemetry, tool_name) as observed:
             return await self._execute(handle, tool_name, args_json, timeout, metadata, observed)
@@ -239,6 +241,7 @@ class ConversationExecutor:
         conversation = await StoredConversation.load(self._store, handle, self._config)
         if observed is not None:
             observed.outcome.conversation_aliases = conversation.aliases.alias_count()
+        conversation.check_room()
         call = self._executor._with_aliases(conversation.aliases)
         values: list[Any] = []
         out = await call._run(

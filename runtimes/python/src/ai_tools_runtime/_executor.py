@@ -229,10 +229,15 @@ class _Base(Generic[ChannelT]):
         ``from`` its cause)."""
         return ToolError(self._aliases.aliasify_json(message), reason=reason, code=code)
 
+    def _observer(self, tool_name: str) -> Telemetry | None:
+        """What observes a call of ``tool_name``: None without telemetry, and
+        for a tool it does not run (a name the model made up is no span's
+        or metric's name)."""
+        return self._telemetry if tool_name in self._methods else None
+
     def _observed(self, telemetry: Telemetry, tool_name: str) -> Observed:
-        """The span of a call of ``tool_name``, started."""
-        method = self._methods.get(tool_name)
-        return Observed(telemetry, tool_name, rpc_method(method.method) if method else "")
+        """The span of a call of ``tool_name`` (one it runs), started."""
+        return Observed(telemetry, tool_name, rpc_method(self._methods[tool_name].method))
 
     def _method(self, tool_name: str) -> ToolMethod:
         method = self._methods.get(tool_name)
@@ -443,17 +448,22 @@ class _Base(Generic[ChannelT]):
         message: Message,
         cancel: Callable[[], object],
         seen: Callable[[Any], object],
+        budget: StreamBudget,
+        observed: Observed | None,
     ) -> None:
         """Add one streamed message, seen as it arrives; past
-        MAX_STREAM_MESSAGES, cancel and fail."""
+        MAX_STREAM_MESSAGES or the result's limit, cancel and fail."""
         if len(items) == MAX_STREAM_MESSAGES:
-            cancel()
+            _cut(cancel, observed)
             raise self._error(
                 "invalid-response",
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"stream returned more than {MAX_STREAM_MESSAGES} messages: narrow the request",
             )
         items.append(self._message(message, seen))
+        if budget.over(items):
+            _cut(cancel, observed)
+            raise self._too_large(None)
 
     def _registering(self, tool_name: str) -> Callable[[Any], object]:
         """The ``seen`` of an in-memory call: register the ids as they come."""
@@ -465,6 +475,14 @@ class _Base(Generic[ChannelT]):
         other = copy.copy(self)
         other._aliases = aliases
         return other
+
+
+def _cut(cancel: Callable[[], object], observed: Observed | None) -> None:
+    """Cancel a stream the executor stops reading (its call ends
+    ``CANCELLED``)."""
+    cancel()
+    if observed is not None:
+        observed.cut()
 
 
 class Executor(_Base[grpc.Channel]):
@@ -484,9 +502,10 @@ class Executor(_Base[grpc.Channel]):
         ids as aliases) is for the model. ``timeout`` (seconds) shortens the
         call's deadline. Raises :class:`ToolError` only."""
         seen = self._registering(tool_name)
-        if self._telemetry is None:
+        telemetry = self._observer(tool_name)
+        if telemetry is None:
             return self._shown(self._run(tool_name, args_json, timeout, metadata, seen))
-        with self._observed(self._telemetry, tool_name) as observed:
+        with self._observed(telemetry, tool_name) as observed:
             before = self._aliases.alias_count()
             out = self._run(tool_name, args_json, timeout, metadata, seen, observed=observed)
             observed.outcome.aliases_registered = self._aliases.alias_count() - before
@@ -543,10 +562,7 @@ class Executor(_Base[grpc.Channel]):
             if started is not None:
                 started(stream)
             for message in stream:
-                self._collect(items, message, stream.cancel, seen)
-                if budget.over(items):
-                    stream.cancel()
-                    raise self._too_large(None)
+                self._collect(items, message, stream.cancel, seen, budget, observed)
         return "[" + ",".join(items) + "]"
 
 
@@ -568,9 +584,10 @@ class AsyncExecutor(_Base[grpc.aio.Channel]):
         ids as aliases) is for the model. ``timeout`` (seconds) shortens the
         call's deadline. Raises :class:`ToolError` only."""
         seen = self._registering(tool_name)
-        if self._telemetry is None:
+        telemetry = self._observer(tool_name)
+        if telemetry is None:
             return self._shown(await self._run(tool_name, args_json, timeout, metadata, seen))
-        with self._observed(self._telemetry, tool_name) as observed:
+        with self._observed(telemetry, tool_name) as observed:
             before = self._aliases.alias_count()
             out = await self._run(tool_name, args_json, timeout, metadata, seen, observed=observed)
             observed.outcome.aliases_registered = self._aliases.alias_count() - before
@@ -614,8 +631,5 @@ class AsyncExecutor(_Base[grpc.aio.Channel]):
         with self._call_errors():
             stream = call(request, timeout=deadline, metadata=call_metadata)
             async for message in stream:
-                self._collect(items, message, stream.cancel, seen)
-                if budget.over(items):
-                    stream.cancel()
-                    raise self._too_large(None)
+                self._collect(items, message, stream.cancel, seen, budget, observed)
         return "[" + ",".join(items) + "]"

@@ -33,11 +33,18 @@ def create_open_telemetry(
     *,
     tracer_provider: trace.TracerProvider | None = None,
     meter_provider: metrics.MeterProvider | None = None,
+    meta_baggage: bool = False,
 ) -> Telemetry:
     """The ``telemetry=`` of the executors, the conversation executor and
     the MCP servers, on ``tracer_provider`` and ``meter_provider`` (the
-    global ones by default, also when they are set later)."""
-    return _OpenTelemetry(tracer_provider, meter_provider)
+    global ones by default, also when they are set later).
+
+    ``meta_baggage``: an MCP server adds the ``baggage`` a client sends in
+    a ``tools/call``'s ``_meta`` to the call's context (and the global
+    propagator sends it on to the backend). By default only the
+    ``traceparent`` and ``tracestate`` of ``_meta`` are taken: a client's
+    baggage is not trusted."""
+    return _OpenTelemetry(tracer_provider, meter_provider, meta_baggage)
 
 
 class _OpenTelemetry:
@@ -45,7 +52,10 @@ class _OpenTelemetry:
         self,
         tracer_provider: trace.TracerProvider | None,
         meter_provider: metrics.MeterProvider | None,
+        meta_baggage: bool,
     ) -> None:
+        self.meta_baggage = meta_baggage
+        """Read by the MCP servers (``getattr``, False when missing)."""
         self.tracer = trace.get_tracer(INSTRUMENTATION_NAME, tracer_provider=tracer_provider)
         meter = metrics.get_meter(INSTRUMENTATION_NAME, meter_provider=meter_provider)
         self.duration = meter.create_histogram(

@@ -78,7 +78,7 @@ class CallConversations:
             conversation = await StoredConversation.create(store, config, suffix)
             return conversation, conversation.handle[: len(conversation.handle) - len(suffix)]
         try:
-            conversation = await StoredConversation.load(store, given + suffix, config, given)
+            conversation = await StoredConversation.load(store, given + suffix, config)
         except ToolError as err:
             if err.reason == "conversation-expired":
                 return unknown_conversation_message(given)

@@ -45,7 +45,7 @@ from ._call_cancel import CallCanceller
 from ._call_conversations import CallConversations, ConversationScope
 from ._call_policy import Caller, CallPolicy, Ending, PolicyAnswer, approved, error_outcome
 from ._call_result import error_result, error_text, success_result
-from ._call_telemetry import refusal_type
+from ._call_telemetry import keeps_meta_baggage, meta_baggage, refusal_type
 from ._conversation_handle import (
     CONVERSATION_ARGUMENT,
 )
@@ -162,7 +162,9 @@ class McpToolServer:
     - ``telemetry``: observes every call (docs/production.md,
       "Telemetry"), e.g. :func:`ai_tools_runtime.otel.create_open_telemetry`;
       its span is a child of the SDK's ``tools/call`` span, which takes the
-      trace context of the request's ``_meta``.
+      trace context of the request's ``_meta`` (not its ``baggage``: a
+      client's baggage is not sent on to the backend unless the telemetry
+      asks for it, ``create_open_telemetry(meta_baggage=True)``).
 
     A ``notifications/cancelled`` of a call, or the client going away,
     cancels its gRPC call."""
@@ -207,6 +209,7 @@ class McpToolServer:
         }
         self._validator = validator
         self._telemetry = telemetry
+        self._meta_baggage = keeps_meta_baggage(telemetry)
         self._policy = CallPolicy(
             approve=approve,
             required_scopes=required_scopes,
@@ -376,14 +379,15 @@ class McpToolServer:
         caller = Caller(ctx, params, identity_of(ctx))
         began, clock = datetime.now(UTC), time.monotonic()
         ending = Ending()
-        if self._telemetry is None:
-            result = await self._call_tool(entry, caller, ending, None)
-        else:
-            method = rpc_method(entry.method.method)
-            with Observed(self._telemetry, params.name, method) as observed:
-                result = await self._call_tool(entry, caller, ending, observed)
-                if observed.outcome.error_type is None:
-                    observed.outcome.error_type = refusal_type(ending.outcome)
+        with meta_baggage(caller.ctx.meta if self._meta_baggage else None):
+            if self._telemetry is None:
+                result = await self._call_tool(entry, caller, ending, None)
+            else:
+                method = rpc_method(entry.method.method)
+                with Observed(self._telemetry, params.name, method) as observed:
+                    result = await self._call_tool(entry, caller, ending, observed)
+                    if observed.outcome.error_type is None:
+                        observed.outcome.error_type = refusal_type(ending.outcome)
         if not isinstance(result, mcp_types.InputRequiredResult):
             self._policy.record(caller, entry.method.method, ending, began, clock)
         return result
@@ -460,6 +464,8 @@ class McpToolServer:
         ending.aliases = conversation.aliases
         if observed is not None:
             observed.outcome.conversation_aliases = conversation.aliases.alias_count()
+        # The handle the model sees (a session's: the internal one).
+        conversation.check_room(shown)
         call = McpCall(caller.params.name, extras, shown)
         try:
             text = await self._execute(entry, caller, call, conversation, args, observed)
