@@ -35,17 +35,22 @@ if ! command -v protoc >/dev/null 2>&1; then
     protobuf-compiler libprotobuf-dev
 fi
 
-# The conversation store tests start their own redis-server (docs/store.md).
-if ! command -v redis-server >/dev/null 2>&1; then
-  command -v apt-get >/dev/null 2>&1 || fail "redis-server is missing and apt-get is not available; install Redis 7 yourself"
+# The conversation store tests start their own redis-server (docs/store.md);
+# the TypeScript test kit makes their TLS certificates with the openssl CLI.
+missing=""
+command -v redis-server >/dev/null 2>&1 || missing="redis-server"
+command -v openssl >/dev/null 2>&1 || missing="${missing:+$missing }openssl"
+if [ -n "$missing" ]; then
+  command -v apt-get >/dev/null 2>&1 || fail "missing: $missing, and apt-get is not available; install Redis 7 and openssl yourself"
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || fail "redis-server is missing: run as root, or install the redis-server package"
+    command -v sudo >/dev/null 2>&1 || fail "missing: $missing: run as root, or install the Debian packages $missing"
     SUDO="sudo"
   fi
-  echo "install: redis-server (apt: redis-server)"
+  echo "install: $missing (apt: $missing)"
   quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends redis-server
+  # shellcheck disable=SC2086 # one word per package
+  quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
 fi
 
 command -v node >/dev/null 2>&1 || fail "node (>= 20.19) is required"
