@@ -79,6 +79,11 @@ export interface CallStats {
   rpcCode: number | undefined;
   /** Whether the call's aliases are a conversation's table, loaded. */
   conversation: boolean;
+  /**
+   * Whether the call stopped to ask for an approval (MCP input_required):
+   * it ends without error; the retry is a call of its own.
+   */
+  asked?: boolean;
 }
 
 /**
@@ -196,7 +201,7 @@ export function endCall(
 ): void {
   endWith(
     stats,
-    error === undefined
+    error === undefined || stats.asked === true
       ? undefined
       : error instanceof ToolError
         ? error.reason

@@ -644,6 +644,52 @@ describe("createOpenTelemetry with an MCP server", () => {
   });
 });
 
+describe("createOpenTelemetry with an MCP server asking an approval", () => {
+  it("ends the round that asked (input_required) without error; the approved retry is its own span", async () => {
+    const r = record();
+    const server = createMcpToolServer({ telemetry: r.telemetry });
+    server.addTools({
+      methods: aitestMcpMethods.map((m) =>
+        m.tool.name === "accounts_create" ? { ...m, needsApproval: true } : m,
+      ),
+      aliases: aitestAliases,
+      transport: grpc.transport,
+    });
+    const http = await serveHttp(server);
+    const client = new Client(
+      { name: "test", version: "1.0.0" },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: "auto" }, // 2026-07-28: input_required
+      },
+    );
+    client.setRequestHandler("elicitation/create", () =>
+      Promise.resolve({ action: "accept", content: { approve: true } }),
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    const result = await callTool(
+      client,
+      "accounts_create",
+      JSON.parse(createArgs(0)) as Record<string, unknown>,
+    );
+    await client.close();
+    await http.close();
+    expect(result.isError).not.toBe(true);
+    expect(
+      r
+        .spans()
+        .map((s) => [
+          s.attributes["error.type"],
+          s.attributes["rpc.response.status_code"],
+          s.status.code,
+        ]),
+    ).toEqual([
+      [undefined, undefined, SpanStatusCode.UNSET],
+      [undefined, "OK", SpanStatusCode.UNSET],
+    ]);
+  });
+});
+
 describe("createOpenTelemetry with an MCP server, a prefixed tool set", () => {
   it("names the tool as the client calls it", async () => {
     const r = record();

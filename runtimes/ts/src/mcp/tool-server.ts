@@ -470,7 +470,16 @@ async function callTool(
       extraRoot: rootExtras(server.options),
       headers: call.headers,
       subject: call.subject,
-      beforeSend: (m) => call.beforeSend(m),
+      beforeSend: async (m) => {
+        try {
+          await call.beforeSend(m);
+        } catch (e) {
+          if (stats !== undefined && call.inputRequired() !== undefined) {
+            stats.asked = true;
+          }
+          throw e;
+        }
+      },
       traceContext: ctx.mcpReq._meta,
       [startedCall]: stats,
     } as ExecuteOptions;
