@@ -84,6 +84,9 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		}
 	}
 	e := &Executor{}
+	//aitools:if !aliases
+	observedCall(ctx).attach(e, true)
+	//aitools:end
 	// The conversation the call counts in and an approval is bound to: the
 	// connection's (stdio, an HTTP session), the handle's; a stateless call
 	// without a handle has none and counts with its subject's other calls.
@@ -101,6 +104,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
+	observedCall(ctx).attach(e, true) // its size is reported from here on, a full conversation's too
 	if err := checkRoom(s.opts.store, conv.handle, e); err != nil {
 		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(err.Error()), outcome, code
@@ -117,11 +121,12 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
 	e.extraRoot = mcpExtraRoot
 	e.gate = s.approvalGate(req, t, subject, conversation)
-	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
+	forwarded, err := s.opts.forward.outgoing(ctx, id)
+	if err != nil {
+		observedCall(ctx).refused("unavailable")
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
-	observedCall(ctx).attach(e, true)
-	out, err := t.call(ctx, e, args)
+	out, err := t.call(forwarded, e, args)
 	//aitools:if aliases
 	if err != nil && conv.minted {
 		// The model never sees this handle: the conversation ends here.

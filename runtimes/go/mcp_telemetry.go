@@ -50,25 +50,36 @@ func failed(ctx context.Context, err error, subject string) (outcome, code strin
 	return auditOutcome(err, subject)
 }
 
+// refused records the reason of a refusal that is no ToolError, the first
+// one recorded: "unavailable" for backend credentials that could not be
+// obtained.
+func (c *toolCall) refused(reason string) {
+	if c != nil && c.ended.Reason == "" {
+		c.ended.Reason = reason
+	}
+}
+
 // finishMCP ends the telemetry of a call answered with res. A refusal
 // before the executor ran has the reason of its audit outcome, as in
-// Python: "too-many-calls" (rate, concurrency), "unauthorized" (scopes, a
-// foreign handle), "invalid-arguments" (the extra properties, the handle);
-// a panic or a failure of the backend credentials "_OTHER".
+// TypeScript and Python: "too-many-calls" (rate, concurrency),
+// "unauthorized" (scopes, a foreign handle), "invalid-arguments" (the
+// extra properties, the handle), "not-approved" (its ToolError),
+// "unavailable" (the backend credentials, recorded by refused); a panic
+// "_OTHER".
 func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
 	if c == nil {
 		return
 	}
-	if res.IsError && c.ended.Reason == "" {
+	if res.IsError {
 		switch outcome {
 		case "limited":
-			c.ended.Reason = "too-many-calls"
+			c.refused("too-many-calls")
 		case "unauthorized":
-			c.ended.Reason = "unauthorized"
+			c.refused("unauthorized")
 		case "invalid_arguments":
-			c.ended.Reason = "invalid-arguments"
+			c.refused("invalid-arguments")
 		default:
-			c.ended.Reason = "_OTHER"
+			c.refused("_OTHER")
 		}
 	}
 	c.finish(nil)

@@ -23,6 +23,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -365,8 +366,9 @@ func TestTelemetryMCPMetaParent(t *testing.T) {
 	if want := "00-" + traceID + "-" + merge.SpanContext().SpanID().String() + "-01"; strings.Join(md.Get("traceparent"), ",") != want {
 		t.Errorf("server received traceparent %v, want %s", md.Get("traceparent"), want)
 	}
-	if got := strings.Join(md.Get("baggage"), ","); got != "tenant=t1" {
-		t.Errorf("server received baggage %q", got)
+	// The MCP client's baggage is not taken without WithMetaBaggage.
+	if got := md.Get("baggage"); len(got) != 0 {
+		t.Errorf("server received the _meta's baggage %q by default", got)
 	}
 
 	// Refused by the executor: acct-2 resolved, acct-77 unknown.
@@ -381,16 +383,102 @@ func TestTelemetryMCPMetaParent(t *testing.T) {
 	noSecrets(t, rig.spans.Ended())
 }
 
+// mcpClientOf is a client of an MCP server of the account tools, their
+// methods set, made with opts.
+func mcpClientOf(t *testing.T, conn grpc.ClientConnInterface, opts ...MCPOption) *mcp.ClientSession {
+	t.Helper()
+	tools := accountTools(aitestv1.NewAccountServiceClient(conn))
+	for i := range tools {
+		tools[i].Method = toolMethods[tools[i].tool.Name]
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	addMCPTools(server, opts, tools)
+	return connectInMemory(t, server)
+}
+
+// TestTelemetryMCPMetaBaggage: with otelaitools.WithMetaBaggage the
+// baggage of a request's _meta reaches the gRPC server.
+func TestTelemetryMCPMetaBaggage(t *testing.T) {
+	conn, srv := startServer(t)
+	newTelemetryRig(t) // the W3C propagators and the tables' methods
+	cs := mcpClientOf(t, conn, WithTelemetry(otelaitools.New(otelaitools.WithMetaBaggage())))
+	wantSuccess(t, callTool(t, cs, "accounts_list", map[string]any{"count": 2, "contacts_per_account": 0}, nil))
+	meta := mcp.Meta{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "baggage": "tenant=t1"}
+	wantSuccess(t, callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-2", "note": ""}, meta))
+	if got := strings.Join(srv.merged.Load().Get("baggage"), ","); got != "tenant=t1" {
+		t.Errorf("server received baggage %q, want tenant=t1", got)
+	}
+}
+
+// TestTelemetryMCPRefusalReasons: a call refused because its conversation
+// is full reports the conversation's size, as the ConversationExecutor
+// does (its table was loaded); backend credentials that cannot be obtained
+// are error.type "unavailable", as in TypeScript and Python. Nothing sent.
+func TestTelemetryMCPRefusalReasons(t *testing.T) {
+	conn, srv := startServer(t)
+	rig := newTelemetryRig(t)
+	sealed := ForwardIdentity{BackendCredentials: func(context.Context, *Identity) (map[string]string, error) {
+		return nil, errors.New("the vault is sealed")
+	}}
+	list := map[string]any{"count": 2, "contacts_per_account": 0}
+	for _, c := range []struct {
+		option    MCPOption
+		calls     int // before the refused one
+		reason    string
+		conversed int64
+	}{
+		{WithConversationStore(NewMemoryConversationStore(0, WithMaxAliases(2))), 1, "conversation-full", 2},
+		{WithForwardIdentity(sealed), 0, "unavailable", 0},
+	} {
+		cs := mcpClientOf(t, conn, WithTelemetry(rig.telemetry), c.option)
+		for range c.calls {
+			wantSuccess(t, callTool(t, cs, "accounts_list", list, nil))
+		}
+		seen, sent := len(rig.spans.Ended()), srv.calls.Load()
+		if res := callTool(t, cs, "accounts_list", list, nil); !res.IsError || srv.calls.Load() != sent {
+			t.Fatalf("%s: the call ran", c.reason)
+		}
+		wantSpan(t, rig.last(t, &seen), "accounts_list", listMethod, map[string]any{
+			"error.type": c.reason, "ai_tools.aliases.resolved": int64(0), "ai_tools.aliases.registered": int64(0),
+			"ai_tools.conversation.aliases": c.conversed,
+		})
+	}
+}
+
+// TestTelemetryEndOnce: an end that panics is called once, and its panic
+// goes on to the caller.
+func TestTelemetryEndOnce(t *testing.T) {
+	conn, _ := startServer(t)
+	newTelemetryRig(t)
+	e := NewExecutor(conn)
+	ends := 0
+	e.Telemetry = panickingTelemetry{&ends}
+	func() {
+		defer func() {
+			if r := recover(); r != "end" {
+				t.Errorf("recovered %v, want the end's panic", r)
+			}
+		}()
+		_, _ = e.Execute(context.Background(), "accounts_list", `{"count":1,"contacts_per_account":0}`)
+	}()
+	if ends != 1 {
+		t.Errorf("end called %d times, want once", ends)
+	}
+}
+
+// panickingTelemetry is a Telemetry whose end panics, counting its calls.
+type panickingTelemetry struct{ ends *int }
+
+func (p panickingTelemetry) StartToolCall(ctx context.Context, _, _ string) (context.Context, func(ToolCallEnd)) {
+	return ctx, func(ToolCallEnd) { *p.ends++; panic("end") }
+}
+
 // TestTelemetryMCPRefusal: a call the server refuses before the executor
 // runs (its rate) is a span with its reason, nothing sent.
 func TestTelemetryMCPRefusal(t *testing.T) {
 	conn, _ := startServer(t)
 	rig := newTelemetryRig(t)
-	tools := accountTools(aitestv1.NewAccountServiceClient(conn))
-	tools[0].Method = toolMethods["accounts_list"]
-	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
-	addMCPTools(server, []MCPOption{WithTelemetry(rig.telemetry), WithRateLimit(1)}, tools)
-	cs := connectInMemory(t, server)
+	cs := mcpClientOf(t, conn, WithTelemetry(rig.telemetry), WithRateLimit(1))
 	seen := 0
 	wantSuccess(t, callTool(t, cs, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil))
 	rig.last(t, &seen)

@@ -31,7 +31,11 @@ import (
 const ScopeName = "protoc-gen-ai-tools"
 
 // ToolCallEnd is how a tool call ended: the same type as the ToolCallEnd
-// of every generated package (an alias of one unnamed struct type).
+// of every generated package (an alias of one unnamed struct type). Its
+// fields are frozen: another field would make it another type, and a
+// program pairing generated code and otelaitools of different versions
+// would no longer compile; what a later version adds goes to a new optional
+// method, found by a type assertion as ContextFromMeta.
 type ToolCallEnd = struct {
 	// Sent is true when the RPC was sent, and Code its status then.
 	Sent bool
@@ -53,6 +57,7 @@ type Option func(*config)
 type config struct {
 	tracerProvider trace.TracerProvider
 	meterProvider  metric.MeterProvider
+	metaBaggage    bool
 }
 
 // WithTracerProvider makes the spans with tp instead of the global tracer
@@ -67,6 +72,15 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 	return func(c *config) { c.meterProvider = mp }
 }
 
+// WithMetaBaggage makes ContextFromMeta also take the "baggage" of an MCP
+// request's _meta, which the RPC then carries to the backend (with the W3C
+// baggage propagator). Without it only "traceparent" and "tracestate" are
+// taken: baggage is whatever the MCP client wrote, and the backend may
+// trust it.
+func WithMetaBaggage() Option {
+	return func(c *config) { c.metaBaggage = true }
+}
+
 // Telemetry is the OpenTelemetry observer of tool calls; set it as an
 // executor's Telemetry or pass it to an MCP server's WithTelemetry. It is
 // safe for concurrent use.
@@ -74,6 +88,7 @@ type Telemetry struct {
 	tracer     trace.Tracer
 	duration   metric.Float64Histogram
 	registered metric.Int64Counter
+	metaKeys   []string // the keys ContextFromMeta takes
 
 	mu      sync.RWMutex
 	options map[metricKey]metric.MeasurementOption // the attribute sets made so far
@@ -115,7 +130,11 @@ func New(opts ...Option) *Telemetry {
 		metric.WithUnit("s"), metric.WithDescription("Duration of tool calls, conversation load and RPC included."))
 	registered, _ := meter.Int64Counter("ai_tools.aliases.registered",
 		metric.WithUnit("{alias}"), metric.WithDescription("Aliases minted from tool results."))
-	return &Telemetry{tracer: c.tracerProvider.Tracer(ScopeName), duration: duration, registered: registered,
+	metaKeys := []string{"traceparent", "tracestate"}
+	if c.metaBaggage {
+		metaKeys = append(metaKeys, "baggage")
+	}
+	return &Telemetry{tracer: c.tracerProvider.Tracer(ScopeName), duration: duration, registered: registered, metaKeys: metaKeys,
 		options: map[metricKey]metric.MeasurementOption{}, starts: map[[2]string]spanStart{}}
 }
 
@@ -208,11 +227,12 @@ func (t *Telemetry) option(k metricKey) metric.MeasurementOption {
 }
 
 // ContextFromMeta returns ctx in the trace context of an MCP request's
-// _meta ("traceparent", "tracestate", "baggage", SEP-414), read by the
-// global propagator; ctx itself when _meta carries none.
+// _meta ("traceparent", "tracestate", SEP-414; "baggage" too with
+// WithMetaBaggage), read by the global propagator; ctx itself when _meta
+// carries none.
 func (t *Telemetry) ContextFromMeta(ctx context.Context, meta map[string]any) context.Context {
 	carrier := propagation.MapCarrier{}
-	for _, key := range []string{"traceparent", "tracestate", "baggage"} {
+	for _, key := range t.metaKeys {
 		if v, ok := meta[key].(string); ok {
 			carrier[key] = v
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/baggage"
 	otelcodes "go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -143,6 +144,26 @@ func TestContextFromMeta(t *testing.T) {
 	bg := context.Background()
 	if tel.ContextFromMeta(bg, map[string]any{"traceparent": 7}) != bg || tel.ContextFromMeta(bg, nil) != bg {
 		t.Error("a _meta without a trace context changed the context")
+	}
+}
+
+// TestMetaBaggage: the baggage of an MCP request's _meta is the MCP
+// client's text, taken only with WithMetaBaggage; the trace context is
+// taken either way.
+func TestMetaBaggage(t *testing.T) {
+	useW3C(t)
+	meta := map[string]any{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "baggage": "tenant=t1"}
+	for _, c := range []struct {
+		tel  *Telemetry
+		want string
+	}{{New(), ""}, {New(WithMetaBaggage()), "t1"}} {
+		ctx := c.tel.ContextFromMeta(context.Background(), meta)
+		if got := baggage.FromContext(ctx).Member("tenant").Value(); got != c.want {
+			t.Errorf("metaBaggage %v: baggage tenant %q, want %q", c.tel.metaKeys, got, c.want)
+		}
+		if !trace.SpanContextFromContext(ctx).IsRemote() {
+			t.Errorf("metaBaggage %v: no remote span context", c.tel.metaKeys)
+		}
 	}
 }
 

@@ -546,6 +546,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		return mcpErrorResult(err.Error()), outcome, code
 	}
 	e = conv.executor
+	observedCall(ctx).attach(e, true) // its size is reported from here on, a full conversation's too
 	if err := checkRoom(s.opts.store, conv.handle, e); err != nil {
 		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(err.Error()), outcome, code
@@ -561,11 +562,12 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
 	e.extraRoot = mcpExtraRoot
 	e.gate = s.approvalGate(req, t, subject, conversation)
-	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
+	forwarded, err := s.opts.forward.outgoing(ctx, id)
+	if err != nil {
+		observedCall(ctx).refused("unavailable")
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
-	observedCall(ctx).attach(e, true)
-	out, err := t.call(ctx, e, args)
+	out, err := t.call(forwarded, e, args)
 	if err != nil && conv.minted {
 		// The model never sees this handle: the conversation ends here.
 		_ = s.opts.store.Delete(ctx, conv.key)
@@ -1661,25 +1663,36 @@ func failed(ctx context.Context, err error, subject string) (outcome, code strin
 	return auditOutcome(err, subject)
 }
 
+// refused records the reason of a refusal that is no ToolError, the first
+// one recorded: "unavailable" for backend credentials that could not be
+// obtained.
+func (c *toolCall) refused(reason string) {
+	if c != nil && c.ended.Reason == "" {
+		c.ended.Reason = reason
+	}
+}
+
 // finishMCP ends the telemetry of a call answered with res. A refusal
 // before the executor ran has the reason of its audit outcome, as in
-// Python: "too-many-calls" (rate, concurrency), "unauthorized" (scopes, a
-// foreign handle), "invalid-arguments" (the extra properties, the handle);
-// a panic or a failure of the backend credentials "_OTHER".
+// TypeScript and Python: "too-many-calls" (rate, concurrency),
+// "unauthorized" (scopes, a foreign handle), "invalid-arguments" (the
+// extra properties, the handle), "not-approved" (its ToolError),
+// "unavailable" (the backend credentials, recorded by refused); a panic
+// "_OTHER".
 func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
 	if c == nil {
 		return
 	}
-	if res.IsError && c.ended.Reason == "" {
+	if res.IsError {
 		switch outcome {
 		case "limited":
-			c.ended.Reason = "too-many-calls"
+			c.refused("too-many-calls")
 		case "unauthorized":
-			c.ended.Reason = "unauthorized"
+			c.refused("unauthorized")
 		case "invalid_arguments":
-			c.ended.Reason = "invalid-arguments"
+			c.refused("invalid-arguments")
 		default:
-			c.ended.Reason = "_OTHER"
+			c.refused("_OTHER")
 		}
 	}
 	c.finish(nil)

@@ -1873,6 +1873,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		}
 	}
 	e := &Executor{}
+	observedCall(ctx).attach(e, true)
 	// The conversation the call counts in and an approval is bound to: the
 	// connection's (stdio, an HTTP session), the handle's; a stateless call
 	// without a handle has none and counts with its subject's other calls.
@@ -1891,11 +1892,12 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	e.MaxResultBytes, e.Timeout = s.opts.maxResultBytes, s.opts.timeout
 	e.extraRoot = mcpExtraRoot
 	e.gate = s.approvalGate(req, t, subject, conversation)
-	if ctx, err = s.opts.forward.outgoing(ctx, id); err != nil {
+	forwarded, err := s.opts.forward.outgoing(ctx, id)
+	if err != nil {
+		observedCall(ctx).refused("unavailable")
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
-	observedCall(ctx).attach(e, true)
-	out, err := t.call(ctx, e, args)
+	out, err := t.call(forwarded, e, args)
 	var ask *inputRequired
 	if errors.As(err, &ask) {
 		return &mcp.CallToolResult{InputRequests: ask.requests, RequestState: ask.state}, "", ""
@@ -2757,25 +2759,36 @@ func failed(ctx context.Context, err error, subject string) (outcome, code strin
 	return auditOutcome(err, subject)
 }
 
+// refused records the reason of a refusal that is no ToolError, the first
+// one recorded: "unavailable" for backend credentials that could not be
+// obtained.
+func (c *toolCall) refused(reason string) {
+	if c != nil && c.ended.Reason == "" {
+		c.ended.Reason = reason
+	}
+}
+
 // finishMCP ends the telemetry of a call answered with res. A refusal
 // before the executor ran has the reason of its audit outcome, as in
-// Python: "too-many-calls" (rate, concurrency), "unauthorized" (scopes, a
-// foreign handle), "invalid-arguments" (the extra properties, the handle);
-// a panic or a failure of the backend credentials "_OTHER".
+// TypeScript and Python: "too-many-calls" (rate, concurrency),
+// "unauthorized" (scopes, a foreign handle), "invalid-arguments" (the
+// extra properties, the handle), "not-approved" (its ToolError),
+// "unavailable" (the backend credentials, recorded by refused); a panic
+// "_OTHER".
 func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
 	if c == nil {
 		return
 	}
-	if res.IsError && c.ended.Reason == "" {
+	if res.IsError {
 		switch outcome {
 		case "limited":
-			c.ended.Reason = "too-many-calls"
+			c.refused("too-many-calls")
 		case "unauthorized":
-			c.ended.Reason = "unauthorized"
+			c.refused("unauthorized")
 		case "invalid_arguments":
-			c.ended.Reason = "invalid-arguments"
+			c.refused("invalid-arguments")
 		default:
-			c.ended.Reason = "_OTHER"
+			c.refused("_OTHER")
 		}
 	}
 	c.finish(nil)
@@ -3160,6 +3173,10 @@ func (s *streamBudget) over(e *Executor, toolName, text string) error {
 // hands it the trace context of a request's _meta when it has the method
 //
 //	ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+//
+// The runtime calls end at most once. A Telemetry that panics is the
+// application's bug: the panic goes on to the caller (to the MCP SDK in a
+// server), as a panic of any other hook of the executor.
 type Telemetry interface {
 	// StartToolCall is called when a call of tool, whose gRPC method is
 	// method ("pkg.Service/Method"), begins: before its conversation is
@@ -3171,6 +3188,11 @@ type Telemetry interface {
 
 // ToolCallEnd is how a tool call ended, as Telemetry is told. It is an
 // alias of a struct type without a name, the same type in every package.
+//
+// Its fields are frozen: adding one would make it another type, and a
+// program pairing generated code and otelaitools of different versions
+// would no longer compile. Whatever a later version tells Telemetry goes
+// to a new optional method, found by a type assertion as ContextFromMeta.
 type ToolCallEnd = struct {
 	// Sent is true when the RPC was sent, and Code its status then.
 	Sent bool
@@ -3191,6 +3213,7 @@ type ToolCallEnd = struct {
 type toolCall struct {
 	ended ToolCallEnd
 	end   func(ToolCallEnd)
+	done  bool // end was called
 }
 
 // startToolCall begins the telemetry of a call of tool, nil without
@@ -3266,11 +3289,12 @@ func (c *toolCall) endPanic() {
 var errPanic = errors.New("the call panicked")
 
 // finish ends the call with err (nil: it succeeded, unless a reason was
-// recorded).
+// recorded), once: after an end that panicked, endPanic calls it again.
 func (c *toolCall) finish(err error) {
-	if c == nil {
+	if c == nil || c.done {
 		return
 	}
+	c.done = true
 	c.fail(err)
 	c.end(c.ended)
 }

@@ -3315,6 +3315,10 @@ func (s *streamBudget) over(e *Executor, toolName, text string) error {
 // hands it the trace context of a request's _meta when it has the method
 //
 //	ContextFromMeta(ctx context.Context, meta map[string]any) context.Context
+//
+// The runtime calls end at most once. A Telemetry that panics is the
+// application's bug: the panic goes on to the caller (to the MCP SDK in a
+// server), as a panic of any other hook of the executor.
 type Telemetry interface {
 	// StartToolCall is called when a call of tool, whose gRPC method is
 	// method ("pkg.Service/Method"), begins: before its conversation is
@@ -3326,6 +3330,11 @@ type Telemetry interface {
 
 // ToolCallEnd is how a tool call ended, as Telemetry is told. It is an
 // alias of a struct type without a name, the same type in every package.
+//
+// Its fields are frozen: adding one would make it another type, and a
+// program pairing generated code and otelaitools of different versions
+// would no longer compile. Whatever a later version tells Telemetry goes
+// to a new optional method, found by a type assertion as ContextFromMeta.
 type ToolCallEnd = struct {
 	// Sent is true when the RPC was sent, and Code its status then.
 	Sent bool
@@ -3346,6 +3355,7 @@ type ToolCallEnd = struct {
 type toolCall struct {
 	ended ToolCallEnd
 	end   func(ToolCallEnd)
+	done  bool // end was called
 
 	aliases      *AliasManager // the call's, counted at the end
 	before       int           // its aliases when the call was read
@@ -3391,7 +3401,9 @@ func (c *toolCall) attach(e *Executor, inConversation bool) {
 		return
 	}
 	e.observed = c
-	c.aliases, c.before, c.conversation = e.aliases, e.aliases.size(), inConversation
+	if e.aliases != nil { // an MCP call's executor before its conversation has none
+		c.aliases, c.before, c.conversation = e.aliases, e.aliases.size(), inConversation
+	}
 }
 
 // sent records the status of the RPC.
@@ -3426,11 +3438,12 @@ func (c *toolCall) endPanic() {
 var errPanic = errors.New("the call panicked")
 
 // finish ends the call with err (nil: it succeeded, unless a reason was
-// recorded).
+// recorded), once: after an end that panicked, endPanic calls it again.
 func (c *toolCall) finish(err error) {
-	if c == nil {
+	if c == nil || c.done {
 		return
 	}
+	c.done = true
 	c.fail(err)
 	if c.aliases != nil {
 		n := c.aliases.size()
