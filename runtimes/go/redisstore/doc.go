@@ -12,8 +12,13 @@
 // Each operation gives up after Options.Timeout (5 s by default) with
 // "redis did not answer within <ms> ms", whatever the client's own
 // timeouts and retries; ContextTimeoutEnabled also frees the client's
-// connection at that deadline. A *redis.ClusterClient works as well (every
-// key of a conversation is one hash slot), and so do TLS (rediss:// URLs,
+// connection at that deadline; keep go-redis's retries (do not set
+// MaxRetries: -1: over TLS a connection the server closed is only seen when
+// used). A *redis.ClusterClient works as well (every key of a conversation
+// is one hash slot; after a failure that is no reply of Redis, a dead
+// primary's dial error for one, the store has it reload its slot map with
+// ReloadState, which go-redis otherwise does only every
+// ClusterStateReloadInterval, 60 s by default), and so do TLS (rediss:// URLs,
 // Options.TLSConfig) and ACL users (docs/production.md has the
 // least-privilege line). Options.MaxAliases caps the aliases of a
 // conversation (default 1,000).
