@@ -62,10 +62,11 @@ func (c *toolCall) refused(reason string) {
 // finishMCP ends the telemetry of a call answered with res. A refusal
 // before the executor ran has the reason of its audit outcome, as in
 // TypeScript and Python: "too-many-calls" (rate, concurrency),
-// "unauthorized" (scopes, a foreign handle), "invalid-arguments" (the
-// extra properties, the handle), "not-approved" (its ToolError),
-// "unavailable" (the backend credentials, recorded by refused); a panic
-// "_OTHER".
+// "unauthorized" (scopes), "invalid-arguments" (the extra properties, the
+// _meta handle), "unavailable" (the backend credentials, recorded by
+// refused); a panic "_OTHER". A ToolError recorded before wins: an
+// approval refused is "not-approved", an unknown or another caller's
+// handle "conversation-expired".
 func (c *toolCall) finishMCP(res *mcp.CallToolResult, outcome string) {
 	if c == nil {
 		return
