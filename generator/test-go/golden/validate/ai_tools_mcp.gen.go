@@ -1575,8 +1575,9 @@ func (nopWriteCloser) Close() error { return nil }
 
 // WithTelemetry observes each call with t (docs/production.md,
 // "Telemetry"): runtimes/go/otelaitools.New. A call whose _meta carries a
-// trace context ("traceparent", "tracestate", "baggage") runs in it when t
-// has the method ContextFromMeta.
+// trace context ("traceparent", "tracestate") runs in it when t has the
+// method ContextFromMeta; otelaitools takes the _meta's "baggage" too only
+// with WithMetaBaggage (it is the MCP client's text).
 func WithTelemetry(t Telemetry) MCPOption {
 	return func(o *mcpOptions) { o.telemetry = t }
 }
