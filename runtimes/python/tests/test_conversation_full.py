@@ -8,7 +8,6 @@ through registers all its ids (the limit is soft); a store without
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 
@@ -37,9 +36,11 @@ from ai_tools_runtime.redis import RedisConversationStore
 MakeStore = Callable[[int], ConversationStore]
 
 
-def full_text(handle: str, count: int) -> str:
+def full_text(handle: str | None, count: int) -> str:
+    """The text of conversation-full; ``handle`` None: the model holds none."""
+    named = "this conversation" if handle is None else f'conversation "{handle}"'
     return (
-        f'conversation "{handle}" holds {count} aliases, its limit: '
+        f"{named} holds {count} aliases, its limit: "
         "start a new conversation (this call was not sent)"
     )
 
@@ -151,9 +152,8 @@ async def test_a_full_conversation_over_mcp(
         await client.call_tool("accounts_create", create_args("A"))
         sent = servers.received()
         text = await error_text(client, "accounts_create", create_args("B"))
-        found = re.fullmatch(r'conversation "([^"]+)" holds (\d+) aliases, .*', text)
-        assert found is not None, text
-        assert text == full_text(found[1], int(found[2]))
+        # The connection is the conversation: the model holds no handle of it.
+        assert text == full_text(None, 1)
         assert servers.received() == sent
 
 
@@ -175,4 +175,21 @@ async def test_a_full_conversation_names_the_handle_the_model_passed(
         )
         count = len(json.loads((await store.load(conversation_key(handle, "alice")))[1])["aliases"])
         assert text == full_text(handle, count)
+        assert servers.received() == sent
+
+
+async def test_a_full_session_conversation_names_no_handle(
+    aio_channel: grpc.aio.Channel, servers: Servers
+) -> None:
+    # A 2025-11-25 HTTP session's conversation is the session's: the model
+    # was never shown its store handle, so the message names none.
+    store = MemoryConversationStore(max_aliases=1)
+    server = McpToolServer(name="vectors", conversation_store=store)
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    async with serving(server) as url, client_as(url, None, "legacy") as client:
+        first = await client.call_tool("accounts_create", create_args("A"))
+        assert not first.is_error and first.meta is None
+        sent = servers.received()
+        text = await error_text(client, "accounts_create", create_args("B"))
+        assert text == full_text(None, 1)
         assert servers.received() == sent

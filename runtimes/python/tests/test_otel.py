@@ -31,7 +31,8 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import NonRecordingSpan, SpanContext, SpanKind, StatusCode, TraceFlags
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
-from test_mcp import mcp_tools
+from test_mcp import MODERN, mcp_tools
+from test_mcp_security import client_as, serving
 from toolset import ALIASES, METHODS, create_json
 
 from ai_tools_runtime import (
@@ -43,7 +44,12 @@ from ai_tools_runtime import (
     ToolCallOutcome,
     ToolError,
 )
-from ai_tools_runtime.mcp import ForwardIdentity, McpToolServer
+from ai_tools_runtime.mcp import (
+    CONVERSATION_META_KEY,
+    AuditRecord,
+    ForwardIdentity,
+    McpToolServer,
+)
 from ai_tools_runtime.otel import INSTRUMENTATION_NAME, create_open_telemetry
 
 CREATE = "aitest.v1.AccountService/CreateAccount"
@@ -572,6 +578,46 @@ async def test_mcp_refusals_before_the_tool_name_their_reason(
         ("unavailable", None),  # the backend credentials: nothing sent
         ("not-approved", None),
         ("invalid-arguments", None),
+    ]
+    assert servers.received() == 1
+
+
+async def test_an_unknown_handle_over_mcp_is_conversation_expired(
+    servers: Servers, aio_channel: grpc.aio.Channel, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    # Unknown, another caller's, or not of the minted form: the span's reason
+    # is conversation-expired (as Go's and TS's); the audit keeps refusing it
+    # as unauthorized (a subject) or invalid_arguments (none), as Go's.
+    records: list[AuditRecord] = []
+    server = McpToolServer(
+        name="vectors",
+        conversation_store=MemoryConversationStore(),
+        telemetry=telemetry,
+        audit=records.append,
+    )
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    args = {"count": 0, "contacts_per_account": 0}
+    async with serving(server) as url:
+        async with client_as(url, "alice", MODERN) as alice:
+            first = await alice.call_tool("accounts_list", args)
+            assert not first.is_error and first.meta is not None
+            handle = first.meta[CONVERSATION_META_KEY]
+            for given in ["A" * 22, f"{handle}.tag"]:
+                meta = {CONVERSATION_META_KEY: given}
+                assert (await alice.call_tool("accounts_list", args, meta=meta)).is_error
+        async with client_as(url, "bob", MODERN) as bob:
+            meta = {CONVERSATION_META_KEY: handle}
+            assert (await bob.call_tool("accounts_list", args, meta=meta)).is_error
+        async with client_as(url, None, MODERN) as anonymous:
+            meta = {CONVERSATION_META_KEY: "A" * 22}
+            assert (await anonymous.call_tool("accounts_list", args, meta=meta)).is_error
+    assert outcomes(recorded) == [(None, "OK")] + [("conversation-expired", None)] * 4
+    assert [r.outcome for r in records] == [
+        "ok",
+        "unauthorized",
+        "unauthorized",
+        "unauthorized",
+        "invalid_arguments",
     ]
     assert servers.received() == 1
 

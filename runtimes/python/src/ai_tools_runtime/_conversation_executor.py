@@ -62,11 +62,14 @@ def corrupt_error(handle: str, cause: Exception) -> ToolError:
     )
 
 
-def full_error(handle: str, count: int) -> ToolError:
+def full_error(handle: str | None, count: int) -> ToolError:
     """The ``conversation-full`` error of a conversation holding ``count``
-    aliases, its store's limit or more (docs/store.md, "Alias cap")."""
+    aliases, its store's limit or more (docs/store.md, "Alias cap");
+    ``handle`` None: a conversation the model holds no handle of (a
+    connection's, a session's), named "this conversation"."""
+    named = "this conversation" if handle is None else f"conversation {quote(handle)}"
     message = (
-        f"conversation {quote(handle)} holds {count} aliases, its limit: "
+        f"{named} holds {count} aliases, its limit: "
         "start a new conversation (this call was not sent)"
     )
     return ToolError(message, reason="conversation-full", code=grpc.StatusCode.RESOURCE_EXHAUSTED)
@@ -131,15 +134,15 @@ class StoredConversation:
         _restore(aliases, handle, state)
         return cls(store, handle, epoch, aliases)
 
-    def check_room(self, shown: str | None = None) -> None:
+    def check_room(self, shown: str | None) -> None:
         """Refuse the call (``conversation-full``; it is not sent) when the
         conversation holds its store's ``max_aliases`` or more (docs/store.md,
-        "Alias cap"); ``shown`` is the handle the message names, ``handle``
-        unless given."""
+        "Alias cap"); ``shown`` is the handle the model knows the
+        conversation by, which the message names (None: it knows none)."""
         limit = getattr(self.store, "max_aliases", None)
         count = self.aliases.alias_count()
         if count >= (DEFAULT_MAX_ALIASES if limit is None else limit):
-            raise full_error(self.handle if shown is None else shown, count)
+            raise full_error(shown, count)
 
     async def confirm(self, tool_name: str, values: Sequence[Any]) -> int:
         """Step 4: register the ids of the call's response ``values`` (a
@@ -241,7 +244,7 @@ class ConversationExecutor:
         conversation = await StoredConversation.load(self._store, handle, self._config)
         if observed is not None:
             observed.outcome.conversation_aliases = conversation.aliases.alias_count()
-        conversation.check_room()
+        conversation.check_room(handle)
         call = self._executor._with_aliases(conversation.aliases)
         values: list[Any] = []
         out = await call._run(

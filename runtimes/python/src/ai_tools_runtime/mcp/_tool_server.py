@@ -458,13 +458,16 @@ class McpToolServer:
             ctx, connection, caller.handle, caller.subject, store, self._merged
         )
         if isinstance(found, str):
+            # Audited as Go's and TS's servers do; the span's reason is theirs too.
             ending.outcome = "unauthorized" if caller.subject else "invalid_arguments"
+            if observed is not None:
+                observed.outcome.error_type = "conversation-expired"
             return error_result(found)
         conversation, shown = found
         ending.aliases = conversation.aliases
         if observed is not None:
             observed.outcome.conversation_aliases = conversation.aliases.alias_count()
-        # The handle the model sees (a session's: the internal one).
+        # Named by the handle the model sees; a connection's or session's: none.
         conversation.check_room(shown)
         call = McpCall(caller.params.name, extras, shown)
         try:
