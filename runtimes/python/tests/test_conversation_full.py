@@ -141,20 +141,28 @@ def test_max_aliases_must_be_a_positive_integer(limit: Any) -> None:
     assert str(caught.value) == text
 
 
-@pytest.mark.parametrize("mode", ["legacy", MODERN])
+@pytest.mark.parametrize("mode", ["legacy", MODERN, "session"])
 async def test_a_full_conversation_over_mcp(
     make_store: MakeStore, aio_channel: grpc.aio.Channel, servers: Servers, mode: str
 ) -> None:
+    # In memory (as stdio) and in a 2025-11-25 HTTP session the conversation
+    # is the connection's: the model holds no handle of it, the text names none.
     store = make_store(1)
     server = McpToolServer(name="vectors", conversation_store=store)
     server.add_tools(mcp_tools(), ALIASES, aio_channel)
-    async with Client(server.sdk_server, mode=mode) as client:
-        await client.call_tool("accounts_create", create_args("A"))
-        sent = servers.received()
-        text = await error_text(client, "accounts_create", create_args("B"))
-        # The connection is the conversation: the model holds no handle of it.
-        assert text == full_text(None, 1)
-        assert servers.received() == sent
+    async with serving(server) as url:
+        connect = (
+            client_as(url, None, "legacy")
+            if mode == "session"
+            else Client(server.sdk_server, mode=mode)
+        )
+        async with connect as client:
+            first = await client.call_tool("accounts_create", create_args("A"))
+            assert not first.is_error and CONVERSATION_META_KEY not in (first.meta or {})
+            sent = servers.received()
+            text = await error_text(client, "accounts_create", create_args("B"))
+    assert text == full_text(None, 1)
+    assert servers.received() == sent
 
 
 async def test_a_full_conversation_names_the_handle_the_model_passed(
@@ -175,21 +183,4 @@ async def test_a_full_conversation_names_the_handle_the_model_passed(
         )
         count = len(json.loads((await store.load(conversation_key(handle, "alice")))[1])["aliases"])
         assert text == full_text(handle, count)
-        assert servers.received() == sent
-
-
-async def test_a_full_session_conversation_names_no_handle(
-    aio_channel: grpc.aio.Channel, servers: Servers
-) -> None:
-    # A 2025-11-25 HTTP session's conversation is the session's: the model
-    # was never shown its store handle, so the message names none.
-    store = MemoryConversationStore(max_aliases=1)
-    server = McpToolServer(name="vectors", conversation_store=store)
-    server.add_tools(mcp_tools(), ALIASES, aio_channel)
-    async with serving(server) as url, client_as(url, None, "legacy") as client:
-        first = await client.call_tool("accounts_create", create_args("A"))
-        assert not first.is_error and first.meta is None
-        sent = servers.received()
-        text = await error_text(client, "accounts_create", create_args("B"))
-        assert text == full_text(None, 1)
         assert servers.received() == sent
