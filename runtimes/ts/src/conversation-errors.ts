@@ -29,11 +29,20 @@ export function conversationCorrupt(handle: string, cause: unknown): ToolError {
 /**
  * The error of a conversation whose alias table holds its store's limit
  * (`ConversationStore.maxAliases`) or more: reason `conversation-full`, code
- * `ResourceExhausted`. The call is refused before anything is sent.
+ * `ResourceExhausted`. The call is refused before anything is sent. Without
+ * a handle (a conversation the model holds none of: an MCP connection's or
+ * session's), the text names "this conversation".
  */
-export function conversationFull(handle: string, aliases: number): ToolError {
+export function conversationFull(
+  handle: string | undefined,
+  aliases: number,
+): ToolError {
+  const named =
+    handle === undefined
+      ? "this conversation"
+      : `conversation ${quote(handle)}`;
   return new ToolError(
-    `conversation ${quote(handle)} holds ${aliases} aliases, its limit: start a new conversation (this call was not sent)`,
+    `${named} holds ${aliases} aliases, its limit: start a new conversation (this call was not sent)`,
     { reason: "conversation-full", code: Code.ResourceExhausted },
   );
 }

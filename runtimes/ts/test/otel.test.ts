@@ -759,4 +759,33 @@ describe("createOpenTelemetry with an MCP server over HTTP, conversations by han
     expect(texts.filter((t) => t.includes(handle))).toEqual([]);
     expect(texts.filter((t) => uuidPattern.test(t))).toEqual([]);
   });
+
+  it("names an unknown, expired or not minted handle conversation-expired; audits it invalid_arguments", async () => {
+    const r = record();
+    const outcomes: string[] = [];
+    const http = await serveHttp(
+      mcpServer(r.telemetry, undefined, {
+        audit: (record) => outcomes.push(record.outcome),
+      }),
+    );
+    const client = new Client(
+      { name: "test", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" } }, // 2026-07-28: handles
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    const args = JSON.parse(createArgs(0)) as Record<string, unknown>;
+    for (const handle of ["A".repeat(22), "not-minted.tag"]) {
+      const result = await callTool(client, "accounts_create", args, {
+        "ai-tools/conversation": handle,
+      });
+      expect(result.isError).toBe(true);
+    }
+    await client.close();
+    await http.close();
+    expect(r.spans().map((s) => s.attributes["error.type"])).toEqual([
+      "conversation-expired",
+      "conversation-expired",
+    ]);
+    expect(outcomes).toEqual(["invalid_arguments", "invalid_arguments"]);
+  });
 });

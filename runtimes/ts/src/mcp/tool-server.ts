@@ -453,13 +453,10 @@ async function callTool(
     handle !== undefined &&
     !isMintedHandle(handle)
   ) {
-    // Not a handle this server minted: unknown, whoever asks.
-    const outcome = call.subject === "" ? "invalid_arguments" : "unauthorized";
-    call.end(outcome);
-    return refuse(
-      outcome === "unauthorized" ? "unauthorized" : "invalid-arguments",
-      unknownConversationMessage(handle),
-    );
+    // Not a handle this server minted: unknown, whoever asks (the span's
+    // reason is an unknown handle's, as Go's and Python's).
+    call.end(call.subject === "" ? "invalid_arguments" : "unauthorized");
+    return refuse("conversation-expired", unknownConversationMessage(handle));
   }
   try {
     const { args, extras } = taken;
@@ -530,7 +527,8 @@ async function callTool(
  * Refuse a call of a connection's conversation (stdio, an HTTP session)
  * holding the store's `maxAliases` aliases or more, as a stored
  * conversation's (`conversation-full`, nothing sent); with stats, the call
- * is observed as a conversation's. The connection has no handle: `""`.
+ * is observed as a conversation's. The model holds no handle of it: the
+ * text names "this conversation".
  */
 function checkConnectionRoom(
   server: McpToolServer,
@@ -543,7 +541,7 @@ function checkConnectionRoom(
   const held = aliases.aliasCount();
   const limit = server.options.conversationStore?.maxAliases;
   if (held >= (limit ?? defaultMaxAliases)) {
-    const error = conversationFull("", held);
+    const error = conversationFull(undefined, held);
     if (stats !== undefined) {
       endCall(stats, error, held);
     }

@@ -252,7 +252,7 @@ describe("the alias cap over MCP", () => {
     expect(r.isError).toBe(true);
     // No handle: the model holds none for its connection.
     expect(firstText(r)).toBe(
-      `conversation "" holds 3 aliases, its limit: start a new conversation (this call was not sent)`,
+      "this conversation holds 3 aliases, its limit: start a new conversation (this call was not sent)",
     );
     expect(grpc.calls.length).toBe(sent);
     await client.close();
