@@ -4,8 +4,9 @@ package aitools
 // conversation holding its store's MaxAliases() aliases or more is refused
 // with "conversation-full" before anything is sent, through the
 // conversation executor and through MCP (stateless handles included, which
-// the text names without the caller's tag); a call let through may end
-// above the cap by its result's new ids.
+// the text names without the caller's tag; a connection's conversation,
+// whose handle the model never sees, is "this conversation"); a call let
+// through may end above the cap by its result's new ids.
 
 import (
 	"context"
@@ -84,8 +85,8 @@ func TestMCPConversationFull(t *testing.T) {
 		wantSuccess(t, callTool(t, cs, "accounts_list", list, nil))
 		calls := srv.calls.Load()
 		res := callTool(t, cs, "accounts_merge", merge, nil)
-		text := textOf(res, 0)
-		if !res.IsError || !strings.HasPrefix(text, `conversation "`) || !strings.HasSuffix(text, `" holds 2 aliases, its limit: start a new conversation (this call was not sent)`) {
+		// The model holds no handle of its connection's conversation.
+		if text := textOf(res, 0); !res.IsError || text != "this conversation holds 2 aliases, its limit: start a new conversation (this call was not sent)" {
 			t.Fatalf("full: %s", text)
 		}
 		if srv.calls.Load() != calls {

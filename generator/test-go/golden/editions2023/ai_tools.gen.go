@@ -1523,6 +1523,8 @@ func openConversation(ctx context.Context, store ConversationStore, handle strin
 // loaded into e holds its store's limit of aliases or more (MaxAliases() int,
 // else DefaultMaxAliases): the call is not sent. A call let through may
 // end above the limit by its result's new ids (docs/store.md, "Alias cap").
+// The text names the handle the model knows, "this conversation" when it
+// knows none (handle "": an MCP connection's or session's).
 func checkRoom(store ConversationStore, handle string, e *Executor) error {
 	limit := DefaultMaxAliases
 	if s, ok := store.(interface{ MaxAliases() int }); ok && s.MaxAliases() > 0 {
@@ -1534,7 +1536,11 @@ func checkRoom(store ConversationStore, handle string, e *Executor) error {
 	if n < limit {
 		return nil
 	}
-	msg := "conversation " + quote(handle) + " holds " + strconv.Itoa(n) + " aliases, its limit: start a new conversation (this call was not sent)"
+	named := "this conversation"
+	if handle != "" {
+		named = "conversation " + quote(handle)
+	}
+	msg := named + " holds " + strconv.Itoa(n) + " aliases, its limit: start a new conversation (this call was not sent)"
 	return &ToolError{Reason: "conversation-full", Code: codes.ResourceExhausted, Message: msg, RawMessage: msg}
 }
 

@@ -547,7 +547,11 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	}
 	e = conv.executor
 	observedCall(ctx).attach(e, true) // its size is reported from here on, a full conversation's too
-	if err := checkRoom(s.opts.store, conv.handle, e); err != nil {
+	named := conv.handle
+	if !conv.shown {
+		named = "" // a session's: the model never saw its handle
+	}
+	if err := checkRoom(s.opts.store, named, e); err != nil {
 		outcome, code := failed(ctx, err, subject)
 		return mcpErrorResult(err.Error()), outcome, code
 	}
