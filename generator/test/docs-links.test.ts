@@ -145,7 +145,7 @@ describe("the checks", () => {
   it("find packages that are not ours or declared, and unknown extras", () => {
     expect(unknownPackages(broken, known)).toEqual([
       'docs/broken.md:8: npm package "no-such-npm-package" is neither ours nor a declared dependency',
-      'docs/broken.md:9: PyPI package "protoc-gen-ai-tools-runtime" has no extra "nope"; it has mcp, redis, validate, openai, anthropic, google-genai',
+      'docs/broken.md:9: PyPI package "protoc-gen-ai-tools-runtime" has no extra "nope"; it has mcp, redis, otel, validate, openai, anthropic, google-genai',
       'docs/broken.md:10: go module "example.com/nope" is neither ours nor required by a go.mod here',
     ]);
   });
