@@ -136,6 +136,9 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		// The model never sees this handle: the conversation ends here.
 		_ = s.opts.store.Delete(ctx, conv.key)
 	}
+	if !conv.shown {
+		err = sessionLost(err) // its store registration found it gone
+	}
 	//aitools:end
 	var ask *inputRequired
 	if errors.As(err, &ask) {

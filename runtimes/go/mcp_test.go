@@ -261,13 +261,44 @@ func TestMCPConnectionConversationExpires(t *testing.T) {
 	wantSuccess(t, callTool(t, cs, "accounts_list", list, nil))
 	skew.Store(int64(2 * time.Minute))
 	res := callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil)
-	if !res.IsError || !strings.Contains(textOf(res, 0), "expired or unknown: start a new conversation") {
+	// The model never saw the conversation's handle, which the text does not name.
+	if !res.IsError || textOf(res, 0) != "this conversation expired or was lost: start a new conversation" {
 		t.Fatalf("call after expiry: %s", textOf(res, 0))
 	}
 	res = callTool(t, cs, "accounts_list", list, nil)
 	got := wantSuccess(t, res)
 	if accounts, _ := got["accounts"].([]any); len(accounts) != 1 || accounts[0].(map[string]any)["id"] != "acct-1" {
 		t.Fatalf("the next call, in a new conversation: %s", textOf(res, 0))
+	}
+}
+
+// lossyStore loses its conversations between Load and Register while lose
+// is set.
+type lossyStore struct {
+	*MemoryConversationStore
+	lose atomic.Bool
+}
+
+func (s *lossyStore) Register(ctx context.Context, handle, epoch string, pairs [][2]string) (string, error) {
+	if s.lose.Load() {
+		return "", ErrConversationExpired
+	}
+	return s.MemoryConversationStore.Register(ctx, handle, epoch, pairs)
+}
+
+// A connection's conversation lost while a call ran (its registration
+// finds it gone) is named as the model knows it: without a handle.
+func TestMCPConnectionConversationLostInACall(t *testing.T) {
+	conn, _ := startServer(t)
+	store := &lossyStore{MemoryConversationStore: NewMemoryConversationStore(0)}
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), WithConversationStore(store))
+	cs := connectInMemory(t, server)
+	list := map[string]any{"count": 1, "contacts_per_account": 0}
+	wantSuccess(t, callTool(t, cs, "accounts_list", list, nil))
+	store.lose.Store(true)
+	res := callTool(t, cs, "accounts_list", map[string]any{"count": 2, "contacts_per_account": 0}, nil)
+	if !res.IsError || textOf(res, 0) != "this conversation expired or was lost: start a new conversation" {
+		t.Fatalf("lost in the call: %s", textOf(res, 0))
 	}
 }
 
@@ -337,6 +368,17 @@ func TestMCPHTTP(t *testing.T) {
 			t.Fatalf("a session shows no handle: %v", res.Content)
 		}
 		wantSuccess(t, callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil))
+		// The store loses the session's conversation (a restart, an
+		// eviction): the model never saw its handle, which the text does
+		// not name; the session's next call starts a new one.
+		store.mu.Lock()
+		clear(store.entries)
+		store.mu.Unlock()
+		res = callTool(t, cs, "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil)
+		if !res.IsError || textOf(res, 0) != "this conversation expired or was lost: start a new conversation" {
+			t.Fatalf("a lost session conversation: %s", textOf(res, 0))
+		}
+		wantSuccess(t, callTool(t, cs, "accounts_list", list, nil))
 		res = callTool(t, connectHTTP(t, httpServer.URL, "2025-11-25"), "accounts_merge", map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": ""}, nil)
 		if !res.IsError {
 			t.Fatalf("another session resolved acct-1: %s", textOf(res, 0))

@@ -527,6 +527,9 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		// The model never sees this handle: the conversation ends here.
 		_ = s.opts.store.Delete(ctx, conv.key)
 	}
+	if !conv.shown {
+		err = sessionLost(err) // its store registration found it gone
+	}
 	var ask *inputRequired
 	if errors.As(err, &ask) {
 		return &mcp.CallToolResult{InputRequests: ask.requests, RequestState: ask.state}, "", ""
@@ -790,7 +793,8 @@ type mcpConversation struct {
 func (s *mcpServer) conversation(ctx context.Context, req *mcp.CallToolRequest, handle, subject string) (mcpConversation, error) {
 	store := s.opts.store
 	if !isStateless(req) {
-		return s.sessionConversation(ctx, req.Session)
+		conv, err := s.sessionConversation(ctx, req.Session)
+		return conv, sessionLost(err)
 	}
 	if handle != "" && !isMintedHandle(handle) {
 		return mcpConversation{}, unknownHandle(handle) // e.g. "<handle>.<tag>": another caller's key
@@ -834,6 +838,18 @@ func isMintedHandle(handle string) bool {
 func unknownHandle(handle string) *ToolError {
 	msg := fmt.Sprintf("unknown or expired conversation %s; call again without %s to start a new one", quote(handle), quote(conversationArgument))
 	return &ToolError{Reason: "conversation-expired", Code: codes.NotFound, Message: msg, RawMessage: msg, Cause: errUnknownHandle}
+}
+
+// sessionLost is err, or, when err is "conversation-expired", the error of
+// a connection's or session's conversation that expired or was lost: the
+// model never saw its handle, which the text does not name.
+func sessionLost(err error) error {
+	var te *ToolError
+	if !errors.As(err, &te) || te.Reason != "conversation-expired" {
+		return err
+	}
+	msg := "this conversation expired or was lost: start a new conversation"
+	return &ToolError{Reason: te.Reason, Code: te.Code, Message: msg, RawMessage: msg, Cause: te.Cause}
 }
 
 // conversationKey is the store's key of a conversation handle given by
