@@ -164,11 +164,7 @@ func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSessi
 	if handle != "" {
 		e, err := openConversation(ctx, s.opts.store, handle)
 		if isExpired(err) {
-			s.mu.Lock()
-			if s.sessions[ss] == handle {
-				s.sessions[ss] = ""
-			}
-			s.mu.Unlock()
+			s.forget(ss, handle)
 		}
 		return mcpConversation{handle: handle, executor: e}, err
 	}
@@ -192,6 +188,16 @@ func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSessi
 		go s.endWith(ss)
 	}
 	return mcpConversation{handle: handle, executor: e}, nil
+}
+
+// forget forgets the conversation handle of ss, which expired or was
+// lost: the connection's next call starts a new one.
+func (s *mcpServer) forget(ss *mcp.ServerSession, handle string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions[ss] == handle {
+		s.sessions[ss] = ""
+	}
 }
 
 // endWith deletes the conversation of ss when ss ends.

@@ -281,13 +281,15 @@ type lossyStore struct {
 
 func (s *lossyStore) Register(ctx context.Context, handle, epoch string, pairs [][2]string) (string, error) {
 	if s.lose.Load() {
+		_ = s.Delete(ctx, handle)
 		return "", ErrConversationExpired
 	}
 	return s.MemoryConversationStore.Register(ctx, handle, epoch, pairs)
 }
 
 // A connection's conversation lost while a call ran (its registration
-// finds it gone) is named as the model knows it: without a handle.
+// finds it gone) is named as the model knows it, without a handle; the
+// connection's next call starts a new conversation.
 func TestMCPConnectionConversationLostInACall(t *testing.T) {
 	conn, _ := startServer(t)
 	store := &lossyStore{MemoryConversationStore: NewMemoryConversationStore(0)}
@@ -299,6 +301,11 @@ func TestMCPConnectionConversationLostInACall(t *testing.T) {
 	res := callTool(t, cs, "accounts_list", map[string]any{"count": 2, "contacts_per_account": 0}, nil)
 	if !res.IsError || textOf(res, 0) != "this conversation expired or was lost: start a new conversation" {
 		t.Fatalf("lost in the call: %s", textOf(res, 0))
+	}
+	store.lose.Store(false)
+	got := wantSuccess(t, callTool(t, cs, "accounts_list", list, nil))
+	if accounts, _ := got["accounts"].([]any); len(accounts) != 1 || accounts[0].(map[string]any)["id"] != "acct-1" {
+		t.Fatalf("the next call, in a new conversation: %v", got)
 	}
 }
 

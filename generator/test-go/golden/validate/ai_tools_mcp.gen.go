@@ -527,8 +527,10 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		// The model never sees this handle: the conversation ends here.
 		_ = s.opts.store.Delete(ctx, conv.key)
 	}
-	if !conv.shown {
-		err = sessionLost(err) // its store registration found it gone
+	if !conv.shown && isExpired(err) {
+		// Its registration found it gone: the next call starts a new one.
+		s.forget(req.Session, conv.handle)
+		err = sessionLost(err)
 	}
 	var ask *inputRequired
 	if errors.As(err, &ask) {
@@ -905,11 +907,7 @@ func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSessi
 	if handle != "" {
 		e, err := openConversation(ctx, s.opts.store, handle)
 		if isExpired(err) {
-			s.mu.Lock()
-			if s.sessions[ss] == handle {
-				s.sessions[ss] = ""
-			}
-			s.mu.Unlock()
+			s.forget(ss, handle)
 		}
 		return mcpConversation{handle: handle, executor: e}, err
 	}
@@ -933,6 +931,16 @@ func (s *mcpServer) sessionConversation(ctx context.Context, ss *mcp.ServerSessi
 		go s.endWith(ss)
 	}
 	return mcpConversation{handle: handle, executor: e}, nil
+}
+
+// forget forgets the conversation handle of ss, which expired or was
+// lost: the connection's next call starts a new one.
+func (s *mcpServer) forget(ss *mcp.ServerSession, handle string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions[ss] == handle {
+		s.sessions[ss] = ""
+	}
 }
 
 // endWith deletes the conversation of ss when ss ends.
