@@ -11,7 +11,7 @@ import json
 import math
 import re
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import fields
 from typing import Any
@@ -249,7 +249,8 @@ class Clock:
         return self.now
 
 
-EXPIRED = "expired or unknown: start a new conversation"
+# The model never saw the handle of its connection's or session's conversation.
+EXPIRED = "this conversation expired or was lost: start a new conversation"
 MERGE_ACCT_1 = {"source_id": "acct-1", "target_id": "", "note": ""}
 
 
@@ -260,7 +261,7 @@ async def expires_once(client: Client, clock: Clock) -> None:
     await call(client, "accounts_create", create_args("A"))
     await call(client, "accounts_create", create_args("B"))
     clock.now += 120
-    assert EXPIRED in await error_text(client, "accounts_merge", MERGE_ACCT_1)
+    assert await error_text(client, "accounts_merge", MERGE_ACCT_1) == EXPIRED
     created = await call(client, "accounts_create", create_args("C"))
     assert created["account"]["id"] == "acct-1"
     merged = await call(client, "accounts_merge", MERGE_ACCT_1)
@@ -290,6 +291,42 @@ async def test_a_session_whose_conversation_expired_is_told_once(servers: Server
         Client(url, mode="legacy") as client,
     ):
         await expires_once(client, clock)
+
+
+class LossyStore(MemoryConversationStore):
+    """A memory store that loses its conversations at ``lose`` ("load" or
+    "register") once it is set."""
+
+    lose = ""
+
+    async def load(self, handle: str) -> tuple[str, str]:
+        if self.lose == "load":
+            await self.delete(handle)
+        return await super().load(handle)
+
+    async def register(self, handle: str, epoch: str, pairs: Sequence[tuple[str, str]]) -> str:
+        if self.lose == "register":
+            await self.delete(handle)
+        return await super().register(handle, epoch, pairs)
+
+
+@pytest.mark.parametrize("lose", ["load", "register"])
+async def test_a_session_whose_conversation_was_lost_names_no_handle(
+    servers: Servers, lose: str
+) -> None:
+    # A 2025-11-25 HTTP session's conversation deleted from the store before
+    # the call reads it, or while it runs (its ids' registration).
+    store = LossyStore()
+    async with (
+        serving_http(servers.target, conversation_store=store) as url,
+        Client(url, mode="legacy") as client,
+    ):
+        await call(client, "accounts_create", create_args("A"))
+        store.lose = lose
+        assert await error_text(client, "accounts_create", create_args("B")) == EXPIRED
+        store.lose = ""
+        created = await call(client, "accounts_create", create_args("C"))
+        assert created["account"]["id"] == "acct-1"
 
 
 async def test_a_session_dropped_from_the_list_keeps_its_conversation(

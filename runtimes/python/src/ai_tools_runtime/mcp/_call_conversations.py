@@ -20,10 +20,20 @@ from .._tool_error import ToolError
 from ._conversation_handle import is_minted_handle, unknown_conversation_message
 from ._conversation_key import subject_suffix
 
-__all__ = ["MAX_SESSIONS", "CallConversations", "ConversationScope"]
+__all__ = ["MAX_SESSIONS", "CallConversations", "ConversationScope", "session_lost"]
 
 MAX_SESSIONS: Final = 10_000
 _SESSION_HEADER: Final = "mcp-session-id"
+_LOST: Final = "this conversation expired or was lost: start a new conversation"
+
+
+def session_lost(err: ToolError) -> ToolError:
+    """The ``conversation-expired`` error ``err`` of a connection's or
+    session's conversation as the model gets it: it never saw the
+    conversation's handle, which the text does not name."""
+    lost = ToolError(_LOST, reason=err.reason, code=err.code)
+    lost.__cause__ = err.__cause__
+    return lost
 
 
 @dataclass
@@ -85,6 +95,20 @@ class CallConversations:
             raise
         return conversation, given
 
+    def lost(
+        self, ctx: ServerRequestContext[Any, Any], connection: ConversationScope, handle: str
+    ) -> None:
+        """Forget the conversation ``handle`` of the call's connection or
+        2025-11-25 session, which the store lost while the call ran: its
+        next call starts a new conversation, as after an expired load."""
+        headers = getattr(ctx.request, "headers", None)
+        scope: ConversationScope | None = connection
+        if headers is not None:
+            session = headers.get(_SESSION_HEADER)
+            scope = self._sessions.get(session) if session is not None else None
+        if scope is not None and scope.handle == handle:
+            scope.handle = None
+
     def _session_scope(self, session: str) -> ConversationScope:
         scope = self._sessions.pop(session, None)
         if scope is None:
@@ -117,6 +141,7 @@ async def _scoped(
             except ToolError as err:
                 if err.reason == "conversation-expired":
                     scope.handle = None
+                    raise session_lost(err) from err.__cause__
                 raise
         conversation = await StoredConversation.create(store, config)
         scope.handle = conversation.handle

@@ -42,7 +42,7 @@ from ._approval_flow import request_state_boundary, state_refusal
 from ._audit import Audit
 from ._call_arguments import CallArgumentError, take_call_arguments
 from ._call_cancel import CallCanceller
-from ._call_conversations import CallConversations, ConversationScope
+from ._call_conversations import CallConversations, ConversationScope, session_lost
 from ._call_policy import Caller, CallPolicy, Ending, PolicyAnswer, approved, error_outcome
 from ._call_result import error_result, error_text, success_result
 from ._call_telemetry import keeps_meta_baggage, meta_baggage, refusal_type
@@ -472,11 +472,19 @@ class McpToolServer:
         call = McpCall(caller.params.name, extras, shown)
         try:
             text = await self._execute(entry, caller, call, conversation, args, observed)
-        except Exception:
+        except Exception as err:
             if shown is not None and caller.handle is None:
                 # Minted for this call: the model never sees its handle.
                 with suppress(Exception):
                     await conversation.store.delete(conversation.handle)
+            if (
+                shown is None
+                and isinstance(err, ToolError)
+                and err.reason == "conversation-expired"
+            ):
+                # Its registration found it gone; the model knows no handle of it.
+                self._conversations.lost(ctx, connection, conversation.handle)
+                raise session_lost(err) from err.__cause__
             raise
         return success_result(text, entry.method.output_wrap_key, shown)
 
