@@ -136,11 +136,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		// The model never sees this handle: the conversation ends here.
 		_ = s.opts.store.Delete(ctx, conv.key)
 	}
-	if !conv.shown && isExpired(err) {
-		// Its registration found it gone: the next call starts a new one.
-		s.forget(req.Session, conv.handle)
-		err = sessionLost(err)
-	}
+	err = s.lostInCall(req, conv, err)
 	//aitools:end
 	var ask *inputRequired
 	if errors.As(err, &ask) {

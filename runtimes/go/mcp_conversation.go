@@ -111,6 +111,23 @@ func sessionLost(err error) error {
 	return &ToolError{Reason: te.Reason, Code: te.Code, Message: msg, RawMessage: msg, Cause: te.Cause}
 }
 
+// lostInCall is err, or, when the call's registration found its
+// conversation gone, the error naming what the model knows of it: the
+// handle it passed, none when it never saw the handle (a connection's or
+// session's, whose next call starts a new one; one made for this call).
+func (s *mcpServer) lostInCall(req *mcp.CallToolRequest, conv mcpConversation, err error) error {
+	switch {
+	case !isExpired(err):
+		return err
+	case !conv.shown:
+		s.forget(req.Session, conv.handle)
+		return sessionLost(err)
+	case conv.minted:
+		return sessionLost(err)
+	}
+	return unknownHandle(conv.handle)
+}
+
 // conversationKey is the store's key of a conversation handle given by
 // subject (docs/production.md, "Conversations and sessions bound to the
 // caller"): the handle itself

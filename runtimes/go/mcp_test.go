@@ -309,6 +309,33 @@ func TestMCPConnectionConversationLostInACall(t *testing.T) {
 	}
 }
 
+// A stateless conversation lost while a call ran is named as the model
+// knows it: without a handle when the call made it (the model never saw
+// it), by the handle the model passed (not the store's key) otherwise.
+func TestMCPHandleConversationLostInACall(t *testing.T) {
+	conn, _ := startServer(t)
+	store := &lossyStore{MemoryConversationStore: NewMemoryConversationStore(0)}
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), WithConversationStore(store))
+	httpServer := httptest.NewServer(NewMCPHTTPHandler(server))
+	t.Cleanup(httpServer.Close)
+	cs := connectHTTP(t, httpServer.URL, "2026-07-28")
+	list := map[string]any{"count": 1, "contacts_per_account": 0}
+	store.lose.Store(true)
+	res := callTool(t, cs, "accounts_list", list, nil)
+	if !res.IsError || textOf(res, 0) != "this conversation expired or was lost: start a new conversation" {
+		t.Fatalf("made for the call, lost in it: %s", textOf(res, 0))
+	}
+	store.lose.Store(false)
+	res = callTool(t, cs, "accounts_list", list, nil)
+	wantSuccess(t, res)
+	handle, _ := res.Meta[conversationMetaKey].(string)
+	store.lose.Store(true)
+	res = callTool(t, cs, "accounts_list", list, mcp.Meta{conversationMetaKey: handle})
+	if want := `unknown or expired conversation "` + handle + `"; call again without "conversation" to start a new one`; !res.IsError || textOf(res, 0) != want {
+		t.Fatalf("passed, lost in the call: %s", textOf(res, 0))
+	}
+}
+
 func TestMCPErrors(t *testing.T) {
 	conn, srv := startServer(t)
 	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn))

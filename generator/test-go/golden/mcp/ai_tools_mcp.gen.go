@@ -576,11 +576,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		// The model never sees this handle: the conversation ends here.
 		_ = s.opts.store.Delete(ctx, conv.key)
 	}
-	if !conv.shown && isExpired(err) {
-		// Its registration found it gone: the next call starts a new one.
-		s.forget(req.Session, conv.handle)
-		err = sessionLost(err)
-	}
+	err = s.lostInCall(req, conv, err)
 	var ask *inputRequired
 	if errors.As(err, &ask) {
 		return &mcp.CallToolResult{InputRequests: ask.requests, RequestState: ask.state}, "", ""
@@ -901,6 +897,23 @@ func sessionLost(err error) error {
 	}
 	msg := "this conversation expired or was lost: start a new conversation"
 	return &ToolError{Reason: te.Reason, Code: te.Code, Message: msg, RawMessage: msg, Cause: te.Cause}
+}
+
+// lostInCall is err, or, when the call's registration found its
+// conversation gone, the error naming what the model knows of it: the
+// handle it passed, none when it never saw the handle (a connection's or
+// session's, whose next call starts a new one; one made for this call).
+func (s *mcpServer) lostInCall(req *mcp.CallToolRequest, conv mcpConversation, err error) error {
+	switch {
+	case !isExpired(err):
+		return err
+	case !conv.shown:
+		s.forget(req.Session, conv.handle)
+		return sessionLost(err)
+	case conv.minted:
+		return sessionLost(err)
+	}
+	return unknownHandle(conv.handle)
 }
 
 // conversationKey is the store's key of a conversation handle given by
