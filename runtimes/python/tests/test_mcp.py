@@ -329,6 +329,32 @@ async def test_a_session_whose_conversation_was_lost_names_no_handle(
         assert created["account"]["id"] == "acct-1"
 
 
+async def test_a_handle_conversation_lost_in_a_call_is_named_as_the_model_knows_it(
+    servers: Servers,
+) -> None:
+    # Stateless HTTP (2026-07-28): one made for the call was never shown (the
+    # call failed); a passed handle gets the unknown-handle text, not the key.
+    store = LossyStore()
+    async with (
+        serving_http(servers.target, conversation_store=store) as url,
+        Client(url, mode=MODERN) as client,
+    ):
+        store.lose = "register"
+        assert await error_text(client, "accounts_create", create_args("A")) == EXPIRED
+        store.lose = ""
+        first = await client.call_tool("accounts_create", create_args("B"))
+        assert first.meta is not None
+        handle = first.meta[CONVERSATION_META_KEY]
+        store.lose = "register"
+        text = await error_text(
+            client, "accounts_create", create_args("C"), meta={CONVERSATION_META_KEY: handle}
+        )
+        assert text == (
+            f'unknown or expired conversation "{handle}"; '
+            'call again without "conversation" to start a new one'
+        )
+
+
 async def test_a_session_dropped_from_the_list_keeps_its_conversation(
     servers: Servers, monkeypatch: pytest.MonkeyPatch
 ) -> None:

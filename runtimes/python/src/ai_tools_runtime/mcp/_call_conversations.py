@@ -95,7 +95,7 @@ class CallConversations:
             raise
         return conversation, given
 
-    def lost(
+    def forget(
         self, ctx: ServerRequestContext[Any, Any], connection: ConversationScope, handle: str
     ) -> None:
         """Forget the conversation ``handle`` of the call's connection or

@@ -48,6 +48,7 @@ from ._call_result import error_result, error_text, success_result
 from ._call_telemetry import keeps_meta_baggage, meta_baggage, refusal_type
 from ._conversation_handle import (
     CONVERSATION_ARGUMENT,
+    unknown_conversation_message,
 )
 from ._default_validator import default_validator
 from ._extra_properties import (
@@ -458,11 +459,7 @@ class McpToolServer:
             ctx, connection, caller.handle, caller.subject, store, self._merged
         )
         if isinstance(found, str):
-            # Audited as Go's and TS's servers do; the span's reason is theirs too.
-            ending.outcome = "unauthorized" if caller.subject else "invalid_arguments"
-            if observed is not None:
-                observed.outcome.error_type = "conversation-expired"
-            return error_result(found)
+            return _unknown_handle(found, caller, ending, observed)
         conversation, shown = found
         ending.aliases = conversation.aliases
         if observed is not None:
@@ -473,19 +470,21 @@ class McpToolServer:
         try:
             text = await self._execute(entry, caller, call, conversation, args, observed)
         except Exception as err:
-            if shown is not None and caller.handle is None:
+            minted = shown is not None and caller.handle is None
+            if minted:
                 # Minted for this call: the model never sees its handle.
                 with suppress(Exception):
                     await conversation.store.delete(conversation.handle)
-            if (
-                shown is None
-                and isinstance(err, ToolError)
-                and err.reason == "conversation-expired"
-            ):
-                # Its registration found it gone; the model knows no handle of it.
-                self._conversations.lost(ctx, connection, conversation.handle)
-                raise session_lost(err) from err.__cause__
-            raise
+            if not isinstance(err, ToolError) or err.reason != "conversation-expired":
+                raise
+            # Its registration found it gone: named as the model knows it.
+            if shown is not None and not minted:
+                return _unknown_handle(
+                    unknown_conversation_message(shown), caller, ending, observed
+                )
+            if shown is None:
+                self._conversations.forget(ctx, connection, conversation.handle)
+            raise session_lost(err) from err.__cause__
         return success_result(text, entry.method.output_wrap_key, shown)
 
     def _state_refused(self, ctx: ServerRequestContext[Any, Any], name: str) -> None:
@@ -606,3 +605,14 @@ class McpToolServer:
         """The root keys of the arguments that are never unknown: the
         extra properties and the handle argument."""
         return frozenset([CONVERSATION_ARGUMENT, *(e.name for e in self.extra_properties)])
+
+
+def _unknown_handle(
+    message: str, caller: Caller, ending: Ending, observed: Observed | None
+) -> mcp_types.CallToolResult:
+    """The result of a handle the store does not hold under the caller's
+    key: audited as Go's and TS's servers do; the span's reason is theirs too."""
+    ending.outcome = "unauthorized" if caller.subject else "invalid_arguments"
+    if observed is not None:
+        observed.outcome.error_type = "conversation-expired"
+    return error_result(message)
