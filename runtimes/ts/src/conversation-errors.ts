@@ -6,13 +6,19 @@ import { ToolError } from "./tool-error.js";
  * The error of a handle whose conversation the store does not hold (never
  * created, deleted, expired, lost by the store) or holds under another
  * epoch: reason `conversation-expired`, code `NotFound` (docs/store.md).
- * A `ConversationStore` throws it from `load` and `register`.
+ * A `ConversationStore` throws it from `load` and `register`. Without a
+ * handle (a conversation the model never saw the handle of: one an MCP
+ * server made for a call that failed), the text names "this conversation".
  */
-export function conversationExpired(handle: string): ToolError {
-  return new ToolError(
-    `conversation ${quote(handle)} expired or unknown: start a new conversation`,
-    { reason: "conversation-expired", code: Code.NotFound },
-  );
+export function conversationExpired(handle: string | undefined): ToolError {
+  const text =
+    handle === undefined
+      ? "this conversation expired or was lost"
+      : `conversation ${quote(handle)} expired or unknown`;
+  return new ToolError(`${text}: start a new conversation`, {
+    reason: "conversation-expired",
+    code: Code.NotFound,
+  });
 }
 
 /**

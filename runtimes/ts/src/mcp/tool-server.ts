@@ -14,7 +14,10 @@ import {
   type AliasManager,
 } from "../alias-manager.js";
 import { executeInConversation } from "../conversation-executor.js";
-import { conversationFull } from "../conversation-errors.js";
+import {
+  conversationExpired,
+  conversationFull,
+} from "../conversation-errors.js";
 import {
   createMemoryConversationStore,
   defaultMaxAliases,
@@ -502,6 +505,10 @@ async function callTool(
         // Another subject's handle is unknown to this one: the same answer.
         call.end(call.subject === "" ? "invalid_arguments" : "unauthorized");
         return errorResult(unknownConversationMessage(taken.handle));
+      }
+      if (result.error.reason === "conversation-expired") {
+        // Made for this call and lost in it: the model never saw its handle.
+        return fail(conversationExpired(undefined));
       }
       return call.inputRequired() ?? fail(result.error);
     }

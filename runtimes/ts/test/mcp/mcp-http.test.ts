@@ -184,6 +184,69 @@ describe("streamable HTTP, 2026-07-28", () => {
   });
 });
 
+describe("a conversation the store loses during a call", () => {
+  it("is named as the model knows it: no handle when the call made it", async () => {
+    // Deleted before its ids are registered: the model never saw the handle
+    // of the conversation made for the failed call; a handle it passed gets
+    // the unknown-handle text.
+    const memory = createMemoryConversationStore();
+    let lose = false;
+    const server = createMcpToolServer({
+      conversationStore: {
+        ...memory,
+        register: async (handle, epoch, pairs) => {
+          if (lose) {
+            await memory.delete(handle);
+          }
+          return memory.register(handle, epoch, pairs);
+        },
+      },
+    });
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+    });
+    const lossy = await serveHttp(server);
+    try {
+      const client = new Client(
+        { name: "test", version: "1.0.0" },
+        { versionNegotiation: { mode: "auto" } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(lossy.url)),
+      );
+      const args = { ...strictDefaults.accounts_list, count: 1 };
+      lose = true;
+      const made = await callTool(client, "accounts_list", args);
+      expect(made.isError).toBe(true);
+      expect(made.content).toEqual([
+        {
+          type: "text",
+          text: "this conversation expired or was lost: start a new conversation",
+        },
+      ]);
+      lose = false;
+      const first = await callTool(client, "accounts_list", args);
+      const handle = first._meta?.[key] as string;
+      expect(handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      lose = true;
+      const passed = await callTool(client, "accounts_list", args, {
+        [key]: handle,
+      });
+      expect(passed.content).toEqual([
+        {
+          type: "text",
+          text: `unknown or expired conversation "${handle}"; call again without "conversation" to start a new one`,
+        },
+      ]);
+      await client.close();
+    } finally {
+      await lossy.close();
+    }
+  });
+});
+
 describe("streamable HTTP, 2025-11-25 sessions", () => {
   it("keeps one conversation per session, and two sessions apart", async () => {
     const a = await connect("legacy");
