@@ -153,8 +153,9 @@ export async function executeInConversation(
     return call();
   }
   const out = await runObserved(stats, () => call(stats));
-  // Reported only when the conversation's table was loaded (or made).
-  const size = out.handle === undefined ? undefined : out.aliases.aliasCount();
+  // Reported only when the conversation's table was loaded (or made); one
+  // made for a call that failed is deleted: it holds none.
+  const size = out.handle === undefined ? 0 : out.aliases.aliasCount();
   endCall(stats, out.error, size);
   return out;
 }

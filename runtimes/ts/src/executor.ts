@@ -189,9 +189,12 @@ export interface ExecuteOptions {
    */
   readonly beforeSend?: ((tool: ToolMethod) => Promise<void>) | undefined;
   /**
-   * The W3C trace context the call continues (`traceparent`, `tracestate`,
-   * `baggage`) for {@link ExecutorConfig.telemetry}: the MCP servers pass a
-   * `tools/call`'s `params._meta`.
+   * The W3C trace context the call continues (`traceparent`, `tracestate`)
+   * for {@link ExecutorConfig.telemetry}: the MCP servers pass a
+   * `tools/call`'s `params._meta`. The OpenTelemetry adapter takes its
+   * `baggage` only with `createOpenTelemetry({ metaBaggage: true })`; an
+   * application's own baggage travels in its active context (run the call
+   * in `context.with`).
    */
   readonly traceContext?: Readonly<Record<string, unknown>> | undefined;
 }

@@ -32,9 +32,11 @@ export interface OpenTelemetryOptions {
   /** Where the metrics go: the global meter provider by default. */
   readonly meterProvider?: MeterProvider | undefined;
   /**
-   * Take `baggage` from an MCP request's `_meta` too (it then reaches the
-   * backend through the global propagator). Off by default: a client's
-   * baggage is not trusted; only `traceparent` and `tracestate` are read.
+   * Take `baggage` from an MCP request's `_meta` too, and from any
+   * `ExecuteOptions.traceContext` (it then reaches the backend through the
+   * global propagator). Off by default: a client's baggage is not trusted;
+   * only `traceparent` and `tracestate` are read (an application's own
+   * baggage travels in its active context: `context.with`).
    */
   readonly metaBaggage?: boolean | undefined;
 }
@@ -122,10 +124,8 @@ function startSpan(
     "gen_ai.tool.name": start.tool,
     "gen_ai.tool.type": "function",
     "rpc.system.name": "grpc",
+    "rpc.method": start.method,
   };
-  if (start.method !== undefined) {
-    attributes["rpc.method"] = start.method;
-  }
   const span = tracer.startSpan(
     `execute_tool ${start.tool}`,
     { kind: SpanKind.INTERNAL, attributes },
@@ -143,10 +143,10 @@ function startSpan(
         });
       }
       // A new object: the SDK keeps the one a measurement was given.
-      const metric: Attributes = { "gen_ai.tool.name": start.tool };
-      if (start.method !== undefined) {
-        metric["rpc.method"] = start.method;
-      }
+      const metric: Attributes = {
+        "gen_ai.tool.name": start.tool,
+        "rpc.method": start.method,
+      };
       if (outcome.errorType !== undefined) {
         metric["error.type"] = outcome.errorType;
       }

@@ -25,10 +25,10 @@ export interface ToolCallStart {
    * The RPC, `<package>.<Service>/<Method>`. A tool the executor does not
    * know is not observed.
    */
-  readonly method: string | undefined;
+  readonly method: string;
   /**
    * The W3C trace context the call continues (`traceparent`, `tracestate`,
-   * `baggage`): an MCP `tools/call`'s `params._meta`, or
+   * perhaps `baggage`): an MCP `tools/call`'s `params._meta`, or
    * {@link ExecuteOptions.traceContext}.
    */
   readonly traceContext: Readonly<Record<string, unknown>> | undefined;
@@ -59,7 +59,8 @@ export interface ToolCallOutcome {
   readonly aliasesRegistered: number;
   /**
    * The conversation's aliases after the call, when its table was loaded
-   * (not for a plain executor, nor when the load failed).
+   * (0 for one made for a call that failed; not for a plain executor, nor
+   * when the load failed).
    */
   readonly conversationAliases: number | undefined;
 }
@@ -84,6 +85,8 @@ export interface CallStats {
    * it ends without error; the retry is a call of its own.
    */
   asked?: boolean;
+  /** Whether the call's telemetry was ended: it ends once. */
+  ended?: boolean;
 }
 
 /**
@@ -191,7 +194,8 @@ function hookFailed(e: unknown): void {
 }
 
 /**
- * End the telemetry of a call: failed with error when given.
+ * End the telemetry of a call: failed with error when given; nothing when
+ * it already ended.
  * @internal
  */
 export function endCall(
@@ -224,6 +228,10 @@ function endWith(
   errorType: string | undefined,
   conversationAliases: number | undefined,
 ): void {
+  if (stats.ended === true) {
+    return;
+  }
+  stats.ended = true;
   try {
     stats.call.end({
       errorType,

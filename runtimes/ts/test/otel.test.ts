@@ -550,6 +550,25 @@ async function connectStdio(server: McpToolServer): Promise<Client> {
   return client;
 }
 
+/** Whether a call of tool ends in an error result. */
+async function failed(
+  client: Client,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<boolean> {
+  return (await callTool(client, tool, args)).isError === true;
+}
+
+/** An SDK client of the MCP server at url, speaking 2026-07-28 (handles). */
+async function connectHttp(url: string): Promise<Client> {
+  const client = new Client(
+    { name: "test", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
 describe("createOpenTelemetry with an MCP server", () => {
   it("continues the trace of a tools/call's _meta and sends it to the RPC", async () => {
     const r = record();
@@ -610,12 +629,8 @@ describe("createOpenTelemetry with an MCP server", () => {
     });
     const client = await connectStdio(server);
     const args = JSON.parse(createArgs(0)) as Record<string, unknown>;
-    expect((await callTool(client, "accounts_create", args)).isError).not.toBe(
-      true,
-    );
-    expect((await callTool(client, "accounts_create", args)).isError).toBe(
-      true,
-    );
+    expect(await failed(client, "accounts_create", args)).toBe(false);
+    expect(await failed(client, "accounts_create", args)).toBe(true);
     await expect(callTool(client, "nope", {})).rejects.toThrow("unknown tool");
     await client.close();
     const second = await connectStdio(
@@ -641,6 +656,53 @@ describe("createOpenTelemetry with an MCP server", () => {
     expect(spans[1]?.attributes).not.toHaveProperty(
       "ai_tools.conversation.aliases",
     );
+  });
+});
+
+describe("createOpenTelemetry with an MCP server, a call that throws", () => {
+  it("ends the span once, whatever throws in the call", async () => {
+    const r = record();
+    const server = createMcpToolServer({
+      telemetry: r.telemetry,
+      conversationStore: createMemoryConversationStore({ maxAliases: 2 }),
+    });
+    const set = {
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+    };
+    server.addTools(set);
+    const client = await connectStdio(server);
+    const args = JSON.parse(createArgs(1)) as Record<string, unknown>;
+    expect(await failed(client, "accounts_create", args)).toBe(false);
+    // The connection's conversation holds 2: full, ended where refused.
+    expect(await failed(client, "accounts_create", args)).toBe(true);
+    await client.close();
+    // An unexpected throw after the checks (making the executor).
+    Object.defineProperty(set, "transport", {
+      get() {
+        throw new Error("unexpected");
+      },
+    });
+    const other = await connectStdio(server);
+    expect(await failed(other, "accounts_create", args)).toBe(true);
+    await other.close();
+    expect(r.spans().map((s) => s.attributes["error.type"])).toEqual([
+      undefined,
+      "conversation-full",
+      "_OTHER",
+    ]);
+    await r.collect();
+    // One measurement per call: no span ended twice.
+    expect(
+      r
+        .points("ai_tools.tool_call.duration")
+        .map((p) => [p.attributes["error.type"], (p.value as Histogram).count]),
+    ).toEqual([
+      [undefined, 1],
+      ["conversation-full", 1],
+      ["_OTHER", 1],
+    ]);
   });
 });
 
@@ -718,11 +780,7 @@ describe("createOpenTelemetry with an MCP server over HTTP, conversations by han
   it("runs a call of a conversation in the _meta trace without showing the handle", async () => {
     const r = record();
     const http = await serveHttp(mcpServer(r.telemetry));
-    const client = new Client(
-      { name: "test", version: "1.0.0" },
-      { versionNegotiation: { mode: "auto" } }, // 2026-07-28: handles
-    );
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    const client = await connectHttp(http.url);
     const args = JSON.parse(createArgs(1)) as Record<string, unknown>;
     const first = await callTool(client, "accounts_create", args);
     const handle = String(first._meta?.["ai-tools/conversation"]);
@@ -760,6 +818,27 @@ describe("createOpenTelemetry with an MCP server over HTTP, conversations by han
     expect(texts.filter((t) => uuidPattern.test(t))).toEqual([]);
   });
 
+  it("a conversation made for a call that failed holds no alias", async () => {
+    const r = record();
+    const http = await serveHttp(mcpServer(r.telemetry));
+    const client = await connectHttp(http.url);
+    grpc.failNext(Code.NotFound, "no such owner");
+    const result = await callTool(
+      client,
+      "accounts_create",
+      JSON.parse(createArgs(1)) as Record<string, unknown>,
+    );
+    await client.close();
+    await http.close();
+    expect(result.isError).toBe(true);
+    expect(result._meta?.["ai-tools/conversation"]).toBeUndefined();
+    expect(r.spans()[0]?.attributes).toMatchObject({
+      "error.type": "server-error",
+      "rpc.response.status_code": "NOT_FOUND",
+      "ai_tools.conversation.aliases": 0,
+    });
+  });
+
   it("names an unknown, expired or not minted handle conversation-expired; audits it invalid_arguments", async () => {
     const r = record();
     const outcomes: string[] = [];
@@ -768,11 +847,7 @@ describe("createOpenTelemetry with an MCP server over HTTP, conversations by han
         audit: (record) => outcomes.push(record.outcome),
       }),
     );
-    const client = new Client(
-      { name: "test", version: "1.0.0" },
-      { versionNegotiation: { mode: "auto" } }, // 2026-07-28: handles
-    );
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    const client = await connectHttp(http.url);
     const args = JSON.parse(createArgs(0)) as Record<string, unknown>;
     for (const handle of ["A".repeat(22), "not-minted.tag"]) {
       const result = await callTool(client, "accounts_create", args, {

@@ -526,6 +526,10 @@ async function callTool(
     call.end("ok");
     return successResult(out, entry.wrapKey, undefined);
   } catch (e) {
+    if (stats !== undefined) {
+      // The span ends whatever threw (already ended: nothing).
+      endCall(stats, e, undefined);
+    }
     return call.inputRequired() ?? fail(e);
   }
 }

@@ -10,6 +10,12 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { createMcpHandler } from "@modelcontextprotocol/server";
+import { SpanStatusCode } from "@opentelemetry/api";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -37,6 +43,7 @@ import {
   strictDefaults,
 } from "../support/aitest-tools.js";
 import { createRateLimiter } from "../../src/mcp/call-limits.js";
+import { createOpenTelemetry } from "../../src/otel.js";
 import { callTool, firstText } from "../support/mcp-client.js";
 import { aitestMcpMethods } from "../support/mcp-tools.js";
 
@@ -692,4 +699,63 @@ describe("executor approvals", () => {
       },
     ]);
   });
+});
+
+describe("the span of a refusal over MCP", () => {
+  const createArgs = { ...strictDefaults.accounts_create, name: "n" };
+  const refusals: [string, McpToolServerOptions, string, object, string][] = [
+    [
+      "a missing scope",
+      { requiredScopes: { accounts_list: ["accounts.write"] } },
+      "accounts_list",
+      listArgs,
+      "unauthorized",
+    ],
+    [
+      "an approval refused",
+      { approve: () => Promise.resolve(false) },
+      "accounts_create",
+      createArgs,
+      "not-approved",
+    ],
+    [
+      "backend credentials that could not be obtained",
+      {
+        forwardIdentity: {
+          backendCredentials: () => Promise.reject(new Error("exchange down")),
+        },
+      },
+      "accounts_list",
+      listArgs,
+      "unavailable",
+    ],
+  ];
+
+  it.each(refusals)(
+    "%s: the span of %s ends, error.type %s, nothing sent",
+    async (_, options, tool, args, errorType) => {
+      const exporter = new InMemorySpanExporter();
+      const telemetry = createOpenTelemetry({
+        tracerProvider: new BasicTracerProvider({
+          spanProcessors: [new SimpleSpanProcessor(exporter)],
+        }),
+      });
+      const client = await connect(toolServer({ ...options, telemetry }), {
+        ...identity("alice"),
+        scopes: ["accounts.read"],
+      });
+      const r = await callTool(client, tool, args as Record<string, unknown>);
+      await client.close();
+      expect(r.isError).toBe(true);
+      expect(grpc.calls).toHaveLength(0);
+      // Only an ended span is finished.
+      const spans = exporter.getFinishedSpans();
+      expect(
+        spans.map((s) => [s.name, s.attributes["error.type"], s.status.code]),
+      ).toEqual([[`execute_tool ${tool}`, errorType, SpanStatusCode.ERROR]]);
+      expect(spans[0]?.attributes).not.toHaveProperty(
+        "rpc.response.status_code",
+      );
+    },
+  );
 });
