@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import grpc
 import grpc.aio
 import pytest
@@ -31,7 +32,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import NonRecordingSpan, SpanContext, SpanKind, StatusCode, TraceFlags
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
-from test_mcp import MODERN, mcp_tools
+from test_mcp import HOLD, MODERN, LossyStore, mcp_tools, wait_for
 from test_mcp_security import client_as, serving
 from toolset import ALIASES, METHODS, create_json
 
@@ -481,9 +482,19 @@ def test_an_error_that_is_no_tool_error_is_other(
     assert (point.attributes or {})["error.type"] == "_OTHER"
 
 
-async def test_a_call_cancelled_after_sending_is_other_and_cancelled(
+async def test_a_call_cancelled_after_sending_is_a_cancelled_server_error(
     servers: Servers, recorded: Recorded, telemetry: Telemetry
 ) -> None:
+    # As Go and TypeScript report it: the executor's ToolError for the
+    # server's CANCELLED status. Cancelled before sending, it is _OTHER.
+    asked = asyncio.Event()
+
+    async def approve(_request: Any) -> bool:
+        asked.set()
+        await asyncio.Event().wait()
+        return True
+
+    methods = [dataclasses.replace(m, needs_approval=True) for m in METHODS]
     async with grpc.aio.insecure_channel(servers.target) as channel:
         executor = AsyncExecutor(channel, METHODS, ALIASES, telemetry=telemetry)
         call = asyncio.create_task(executor.execute("accounts_watch", '{"count":-1}'))
@@ -492,9 +503,13 @@ async def test_a_call_cancelled_after_sending_is_other_and_cancelled(
         call.cancel()
         with pytest.raises(asyncio.CancelledError):
             await call
-    (span,) = recorded.ours()
-    assert attributes(span)["error.type"] == "_OTHER"
-    assert attributes(span)["rpc.response.status_code"] == "CANCELLED"
+        approving = AsyncExecutor(channel, methods, ALIASES, approve=approve, telemetry=telemetry)
+        call = asyncio.create_task(approving.execute("accounts_create", create_json("A")))
+        await asked.wait()
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+    assert outcomes(recorded) == [("server-error", "CANCELLED"), ("_OTHER", None)]
 
 
 def test_a_stream_the_executor_cuts_is_cancelled_other_failures_after_it_ok(
@@ -620,6 +635,70 @@ async def test_an_unknown_handle_over_mcp_is_conversation_expired(
         "invalid_arguments",
     ]
     assert servers.received() == 1
+
+
+async def test_a_missing_scope_over_mcp_is_unauthorized(
+    servers: Servers, aio_channel: grpc.aio.Channel, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    server = McpToolServer(required_scopes={"accounts_list": ["read"]}, telemetry=telemetry)
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    args = {"count": 0, "contacts_per_account": 0}
+    async with serving(server) as url:
+        async with client_as(url, "alice", MODERN, scopes="write") as alice:
+            assert (await alice.call_tool("accounts_list", args)).is_error
+        async with client_as(url, "bob", MODERN, scopes="read") as bob:
+            assert not (await bob.call_tool("accounts_list", args)).is_error
+    assert outcomes(recorded) == [("unauthorized", None), (None, "OK")]
+    assert "ai_tools.conversation.aliases" not in attributes(recorded.ours()[0])
+    assert servers.received() == 1
+
+
+async def test_a_conversation_lost_at_registration_keeps_the_answered_rpc_ok(
+    servers: Servers, aio_channel: grpc.aio.Channel, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    # Stateless HTTP: one made for the call, then a passed handle, both
+    # deleted from the store while the RPC ran (the registration of its ids).
+    store = LossyStore()
+    server = McpToolServer(name="vectors", conversation_store=store, telemetry=telemetry)
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    async with serving(server) as url, client_as(url, None, MODERN) as client:
+        store.lose = "register"
+        assert (await client.call_tool("accounts_create", json.loads(create_json("A")))).is_error
+        store.lose = ""
+        first = await client.call_tool("accounts_create", json.loads(create_json("B")))
+        assert first.meta is not None
+        meta = {CONVERSATION_META_KEY: first.meta[CONVERSATION_META_KEY]}
+        store.lose = "register"
+        args = json.loads(create_json("C"))
+        assert (await client.call_tool("accounts_create", args, meta=meta)).is_error
+    assert outcomes(recorded) == [
+        ("conversation-expired", "OK"),
+        (None, "OK"),
+        ("conversation-expired", "OK"),
+    ]
+    assert attributes(recorded.ours()[2])["ai_tools.conversation.aliases"] == 1
+    assert servers.received() == 3
+
+
+async def test_a_concurrency_refusal_in_a_conversation_reports_its_aliases(
+    servers: Servers, aio_channel: grpc.aio.Channel, recorded: Recorded, telemetry: Telemetry
+) -> None:
+    # As Go and TS: the conversation is loaded before the limit is checked.
+    server = McpToolServer(name="vectors", max_concurrent_calls=1, telemetry=telemetry)
+    server.add_tools(mcp_tools(), ALIASES, aio_channel)
+    async with Client(server.sdk_server) as client, anyio.create_task_group() as tg:
+        assert not (
+            await client.call_tool("accounts_create", json.loads(create_json("A")))
+        ).is_error
+        tg.start_soon(client.call_tool, "accounts_watch", HOLD)
+        await wait_for("the call held", servers.accounts.holding.is_set)
+        args = {"count": 0, "contacts_per_account": 0}
+        assert (await client.call_tool("accounts_list", args)).is_error
+        tg.cancel_scope.cancel()
+    (refused,) = (s for s in recorded.ours() if s.name == "execute_tool accounts_list")
+    assert attributes(refused)["error.type"] == "too-many-calls"
+    assert attributes(refused)["ai_tools.conversation.aliases"] == 1
+    assert "rpc.response.status_code" not in attributes(refused)
 
 
 @pytest.mark.parametrize("meta_baggage", [False, True], ids=["default", "meta_baggage"])

@@ -40,7 +40,8 @@ class ToolCallOutcome:
     """Why it failed: the :class:`ToolError` reason (``invalid-arguments``,
     ``server-error``, ``store-unavailable``, …; over MCP also
     ``too-many-calls`` and ``unauthorized``), or ``_OTHER`` for any other
-    exception (a cancelled call included); None when it succeeded."""
+    exception (a call cancelled before sending included; one cancelled
+    after sending is ``server-error``); None when it succeeded."""
     status_code: str | None = None
     """The gRPC code name the RPC ended with (``OK``, ``NOT_FOUND``, …;
     ``CANCELLED`` when the executor cut its stream or the call was cancelled
@@ -141,12 +142,17 @@ class Observed:
         self._cut = True
 
     def failed(self, err: BaseException) -> None:
-        """The call failed with ``err`` (where it is turned into a result)."""
+        """The call failed with ``err`` (where it is turned into a result).
+        A cancel after sending is the server's ``CANCELLED`` status, as the
+        executors' :class:`ToolError` reports it (``server-error``)."""
         outcome = self.outcome
         outcome.error_type = err.reason if isinstance(err, ToolError) else _OTHER
         if not self.sent:
             return
-        if self._cut or isinstance(err, asyncio.CancelledError):
+        if isinstance(err, asyncio.CancelledError):
+            outcome.error_type = "server-error"
+            outcome.status_code = "CANCELLED"
+        elif self._cut:
             outcome.status_code = "CANCELLED"
         elif isinstance(err, ToolError):
             # The server's status, else it answered and what failed came after.

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -167,9 +168,17 @@ class CallPolicy:
             return ("handle", conversation_key(caller.handle, caller.subject))
         return ("subject", caller.subject)
 
-    def too_many(self) -> PolicyAnswer:
-        """The refusal of a call over the concurrency limit."""
-        return PolicyAnswer(error_result(concurrency_text(self.concurrency.limit)), "limited")
+    @contextmanager
+    def limited(self, caller: Caller) -> Iterator[None]:
+        """Count the call against ``max_concurrent_calls`` while the block
+        runs (:meth:`limit_key`); refuse it (:class:`PolicyAnswer`) when
+        that many are running already."""
+        connection = caller.ctx.lifespan_context.connection
+        with self.concurrency.enter(self.limit_key(caller, connection)) as ok:
+            if not ok:
+                text = concurrency_text(self.concurrency.limit)
+                raise PolicyAnswer(error_result(text), "limited")
+            yield
 
     def record(
         self, caller: Caller, method: str, ending: Ending, began: datetime, clock: float

@@ -413,20 +413,15 @@ class McpToolServer:
                 meta=caller.ctx.meta if entry.conversations else None,
             )
             caller = dataclasses.replace(caller, handle=taken.handle)
-            connection = caller.ctx.lifespan_context.connection
-            with self._policy.concurrency.enter(self._policy.limit_key(caller, connection)) as ok:
-                if not ok:
-                    raise self._policy.too_many()
-                if not entry.conversations:
-                    aliases = AliasManager(entry.aliases)
-                    call = McpCall(params.name, taken.extras, None)
-                    out, model_text = await self._run(
-                        entry, caller, call, aliases, args, [], observed
-                    )
-                    return success_result(model_text(out), entry.method.output_wrap_key, None)
+            if entry.conversations:
                 return await self._in_conversation(
                     entry, caller, taken.extras, args, ending, observed
                 )
+            with self._policy.limited(caller):
+                aliases = AliasManager(entry.aliases)
+                call = McpCall(params.name, taken.extras, None)
+                out, model_text = await self._run(entry, caller, call, aliases, args, [], observed)
+                return success_result(model_text(out), entry.method.output_wrap_key, None)
         except PolicyAnswer as answer:
             ending.outcome, ending.code = answer.outcome, answer.code
             return answer.result
@@ -451,7 +446,8 @@ class McpToolServer:
         ending: Ending,
         observed: Observed | None,
     ) -> mcp_types.CallToolResult:
-        """The call in its conversation (loaded, or made for it)."""
+        """The call in its conversation (loaded, or made for it, then
+        counted against the concurrency limit, as Go's and TS's)."""
         ctx = caller.ctx
         connection = ctx.lifespan_context.connection
         store = self.conversation_store
@@ -468,7 +464,8 @@ class McpToolServer:
         conversation.check_room(shown)
         call = McpCall(caller.params.name, extras, shown)
         try:
-            text = await self._execute(entry, caller, call, conversation, args, observed)
+            with self._policy.limited(caller):
+                text = await self._execute(entry, caller, call, conversation, args, observed)
         except Exception as err:
             minted = shown is not None and caller.handle is None
             if minted:
@@ -479,6 +476,8 @@ class McpToolServer:
                 raise
             # Its registration found it gone: named as the model knows it.
             if shown is not None and not minted:
+                if observed is not None:
+                    observed.failed(err)  # the RPC answered: OK
                 return _unknown_handle(
                     unknown_conversation_message(shown), caller, ending, observed
                 )
