@@ -119,6 +119,9 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	//aitools:end
 	leave, refused := s.guard.enter(inConversation)
 	if refused != "" {
+		//aitools:if aliases
+		s.dropMinted(ctx, conv)
+		//aitools:end
 		return mcpErrorResult(refused), "limited", ""
 	}
 	defer leave()
@@ -127,14 +130,16 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	e.gate = s.approvalGate(req, t, subject, conversation)
 	forwarded, err := s.opts.forward.outgoing(ctx, id)
 	if err != nil {
+		//aitools:if aliases
+		s.dropMinted(ctx, conv)
+		//aitools:end
 		observedCall(ctx).refused("unavailable")
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
 	out, err := t.call(forwarded, e, args)
 	//aitools:if aliases
-	if err != nil && conv.minted {
-		// The model never sees this handle: the conversation ends here.
-		_ = s.opts.store.Delete(ctx, conv.key)
+	if err != nil {
+		s.dropMinted(ctx, conv)
 	}
 	err = s.lostInCall(req, conv, err)
 	//aitools:end

@@ -128,6 +128,15 @@ func (s *mcpServer) lostInCall(req *mcp.CallToolRequest, conv mcpConversation, e
 	return unknownHandle(conv.handle)
 }
 
+// dropMinted deletes conv when it was made for this call, which ends
+// without a result: the model never sees its handle, so nothing else would
+// end it before its TTL.
+func (s *mcpServer) dropMinted(ctx context.Context, conv mcpConversation) {
+	if conv.minted {
+		_ = s.opts.store.Delete(ctx, conv.key)
+	}
+}
+
 // conversationKey is the store's key of a conversation handle given by
 // subject (docs/production.md, "Conversations and sessions bound to the
 // caller"): the handle itself

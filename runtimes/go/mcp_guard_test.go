@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -628,11 +629,13 @@ func TestMCPMaxConcurrentCalls(t *testing.T) {
 // TestMCPMaxConcurrentCallsWithoutHandle: stateless calls without a
 // handle belong to no conversation: they count with their subject's, so
 // leaving the handle out does not lift the limit; another subject's count
-// is its own.
+// is its own. A refused call deletes the conversation made for it, whose
+// handle the model never sees (it stayed in the store until its TTL).
 func TestMCPMaxConcurrentCallsWithoutHandle(t *testing.T) {
 	conn, srv := startServer(t)
 	srv.holding = make(chan struct{})
-	url := serveAsCallers(t, newGuardedServer(aitestv1.NewAccountServiceClient(conn), WithMaxConcurrentCalls(1), WithTimeout(-1)))
+	store := NewMemoryConversationStore(0)
+	url := serveAsCallers(t, newGuardedServer(aitestv1.NewAccountServiceClient(conn), WithConversationStore(store), WithMaxConcurrentCalls(1), WithTimeout(-1)))
 	alice := connectAs(t, url, "2026-07-28", "alice", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
@@ -647,9 +650,37 @@ func TestMCPMaxConcurrentCallsWithoutHandle(t *testing.T) {
 	if srv.calls.Load() != calls {
 		t.Error("a limited call was sent")
 	}
+	if n := conversationsIn(store); n != 1 {
+		t.Errorf("%d conversations in the store, want the running call's 1", n)
+	}
 	wantResult(t, callTool(t, connectAs(t, url, "2026-07-28", "bob", nil), "accounts_list", list, nil), false, "")
 	cancel()
 	<-done
+}
+
+// TestMCPNoCredentialsDropsItsConversation: a stateless call without a
+// handle refused for want of backend credentials deletes the conversation
+// made for it, whose handle the model never sees (it stayed in the store
+// until its TTL).
+func TestMCPNoCredentialsDropsItsConversation(t *testing.T) {
+	conn, _ := startServer(t)
+	store := NewMemoryConversationStore(0)
+	sealed := ForwardIdentity{BackendCredentials: func(context.Context, *Identity) (map[string]string, error) {
+		return nil, errors.New("the vault is sealed")
+	}}
+	url := serveAsCallers(t, newGuardedServer(aitestv1.NewAccountServiceClient(conn), WithConversationStore(store), WithForwardIdentity(sealed)))
+	list := map[string]any{"count": 1, "contacts_per_account": 0}
+	wantResult(t, callTool(t, connectAs(t, url, "2026-07-28", "alice", nil), "accounts_list", list, nil), true, `the backend credentials of the call of "accounts_list" could not be obtained; nothing was sent`)
+	if n := conversationsIn(store); n != 0 {
+		t.Errorf("%d conversations in the store, want 0", n)
+	}
+}
+
+// conversationsIn is the number of conversations store holds.
+func conversationsIn(store *MemoryConversationStore) int {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	return len(store.entries)
 }
 
 // TestMCPAudit: one record per call, no argument values, the outcome and

@@ -560,6 +560,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	}
 	leave, refused := s.guard.enter(inConversation)
 	if refused != "" {
+		s.dropMinted(ctx, conv)
 		return mcpErrorResult(refused), "limited", ""
 	}
 	defer leave()
@@ -568,13 +569,13 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	e.gate = s.approvalGate(req, t, subject, conversation)
 	forwarded, err := s.opts.forward.outgoing(ctx, id)
 	if err != nil {
+		s.dropMinted(ctx, conv)
 		observedCall(ctx).refused("unavailable")
 		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
 	out, err := t.call(forwarded, e, args)
-	if err != nil && conv.minted {
-		// The model never sees this handle: the conversation ends here.
-		_ = s.opts.store.Delete(ctx, conv.key)
+	if err != nil {
+		s.dropMinted(ctx, conv)
 	}
 	err = s.lostInCall(req, conv, err)
 	var ask *inputRequired
@@ -914,6 +915,15 @@ func (s *mcpServer) lostInCall(req *mcp.CallToolRequest, conv mcpConversation, e
 		return sessionLost(err)
 	}
 	return unknownHandle(conv.handle)
+}
+
+// dropMinted deletes conv when it was made for this call, which ends
+// without a result: the model never sees its handle, so nothing else would
+// end it before its TTL.
+func (s *mcpServer) dropMinted(ctx context.Context, conv mcpConversation) {
+	if conv.minted {
+		_ = s.opts.store.Delete(ctx, conv.key)
+	}
 }
 
 // conversationKey is the store's key of a conversation handle given by
