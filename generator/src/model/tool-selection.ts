@@ -5,6 +5,7 @@ import type {
   DescService,
 } from "../read/descriptors.js";
 import {
+  readMcpToolName,
   readToolDefinition,
   type ToolDefinition,
 } from "../read/annotations.js";
@@ -28,6 +29,10 @@ import {
 } from "./derived-names.js";
 import { methodDescription } from "./method-description.js";
 import { toolNameProblem } from "./tool-names.js";
+import {
+  mcpToolNameOverriddenWarning,
+  mcpToolNameProblem,
+} from "./mcp-tool-name.js";
 import type { SchemaForm } from "../schema/schema-form.js";
 import { schemaRulesOf, type SchemaRules } from "../schema/schema-rules.js";
 import { wellKnownSchema } from "../schema/well-known.js";
@@ -256,8 +261,10 @@ function isStreamingIn(method: DescMethod): boolean {
  * imports) that become tools under `selection`, in file, service and
  * method order, by method.
  *
- * Names: the `rpc_tool` name, else derived from the full name
- * ({@link deriveToolName}); the name prefix in front of either; a name
+ * Names: the `rpc_tool` name, else protoc-gen-go-mcp's
+ * `(mcp.v1.tool_name)` (a warning names the methods where both are set
+ * and differ), else derived from the full name ({@link deriveToolName});
+ * the name prefix in front of any; a name
  * that providers would refuse, or one that another tool already has, is a
  * problem naming both methods (those tools are left out). An
  * `include`/`exclude` pattern that matches no method, an `include` pattern
@@ -279,6 +286,7 @@ export function selectTools(
   const notObject: string[] = [];
   const streamingIn: string[] = [];
   const shortened: ShortenedName[] = [];
+  const overridden: string[] = [];
   const includes = patternUses(selection.include);
   const excludes = patternUses(selection.exclude);
   const services = new Set<string>();
@@ -326,14 +334,26 @@ export function selectTools(
           file: file.proto.name,
           element: `${service.name}.${method.name}`,
         };
+        const mcpName = readMcpToolName(method);
+        if (
+          annotation !== undefined &&
+          annotation.name !== "" &&
+          mcpName !== undefined &&
+          mcpName !== annotation.name
+        ) {
+          overridden.push(
+            `${fullName} (${JSON.stringify(annotation.name)}, not ${JSON.stringify(mcpName)})`,
+          );
+        }
         if (
           annotation === undefined &&
+          mcpName === undefined &&
           selection.trimPrefix !== "" &&
           fullName.startsWith(selection.trimPrefix)
         ) {
           trimmed++;
         }
-        const named = toolName(fullName, annotation, selection);
+        const named = toolName(fullName, annotation, selection, mcpName);
         if ("problem" in named) {
           problems.add({ ...at, message: named.problem });
           continue;
@@ -374,6 +394,10 @@ export function selectTools(
   throwOptionErrors(selection, includes, excludes, services, trimmed);
   warnLeftOut(streamingIn, notObject, warn);
   warnShortened(shortened, selection, warn);
+  const overriddenWarning = mcpToolNameOverriddenWarning(overridden);
+  if (overriddenWarning !== undefined) {
+    warn(overriddenWarning);
+  }
   return selected;
 }
 
@@ -573,30 +597,39 @@ function addOperationsTool(
 type Named =
   { name: string; how: string; shortened: boolean } | { problem: string };
 
+/**
+ * The tool's name: the `rpc_tool` name (an empty one is a problem unless
+ * `(mcp.v1.tool_name)` is set), else `mcpName`, else derived; the name
+ * prefix in front.
+ */
 function toolName(
   fullName: string,
   annotation: ToolDefinition | undefined,
   selection: ToolSelection,
+  mcpName?: string,
 ): Named {
   const prefix = selection.namePrefix;
   const withPrefix =
     prefix === "" ? "" : ` with name_prefix ${JSON.stringify(prefix)}`;
-  if (annotation !== undefined) {
+  if (
+    annotation !== undefined &&
+    (annotation.name !== "" || mcpName === undefined)
+  ) {
     const own = toolNameProblem(annotation.name);
-    if (own !== undefined) {
-      return { problem: own };
-    }
-    const name = prefix + annotation.name;
-    if (name.length > maxToolNameBytes) {
-      return {
-        problem: `tool name ${JSON.stringify(name)} (name_prefix ${JSON.stringify(prefix)} and the rpc_tool name ${JSON.stringify(annotation.name)}) is ${name.length} bytes, more than the ${maxToolNameBytes} model providers accept; shorten the rpc_tool name or the name_prefix`,
-      };
-    }
-    return {
-      name,
-      how: prefix === "" ? "" : `its rpc_tool name${withPrefix}`,
-      shortened: false,
-    };
+    return own !== undefined
+      ? { problem: own }
+      : givenName(annotation.name, "rpc_tool name", prefix, "");
+  }
+  if (mcpName !== undefined) {
+    const own = mcpToolNameProblem(mcpName);
+    return own !== undefined
+      ? { problem: own }
+      : givenName(
+          mcpName,
+          "(mcp.v1.tool_name)",
+          prefix,
+          "its (mcp.v1.tool_name)",
+        );
   }
   const derived = deriveToolName(
     fullName,
@@ -621,6 +654,26 @@ function toolName(
     : {
         problem: `${problem}; it is ${how}: name the tool with an rpc_tool option`,
       };
+}
+
+/**
+ * A name an option gives (`label`, e.g. "rpc_tool name"), with the name
+ * prefix in front; `how` tells how it was named when no prefix is set.
+ */
+function givenName(
+  given: string,
+  label: string,
+  prefix: string,
+  how: string,
+): Named {
+  const name = prefix + given;
+  if (name.length > maxToolNameBytes) {
+    return {
+      problem: `tool name ${JSON.stringify(name)} (name_prefix ${JSON.stringify(prefix)} and the ${label} ${JSON.stringify(given)}) is ${name.length} bytes, more than the ${maxToolNameBytes} model providers accept; shorten the ${label} or the name_prefix`,
+    };
+  }
+  const withPrefix = `its ${label} with name_prefix ${JSON.stringify(prefix)}`;
+  return { name, how: prefix === "" ? how : withPrefix, shortened: false };
 }
 
 function collision(

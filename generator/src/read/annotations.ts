@@ -19,6 +19,8 @@ export const extensionNumbers = {
   fieldBehavior: 1052,
   /** MethodOptions: (google.api.http), a google.api.HttpRule. */
   http: 72295728,
+  /** MethodOptions: protoc-gen-go-mcp's (mcp.v1.tool_name), a string. */
+  mcpToolName: 58800,
 } as const;
 
 /** google.api.FieldBehavior values the plugin reads, as bits of a field's set. */
@@ -465,6 +467,33 @@ function decodeTimeout(payload: Uint8Array): ToolTimeout | undefined {
   }
   return timeout;
 }
+
+/**
+ * The value of protoc-gen-go-mcp's `(mcp.v1.tool_name)` on the method
+ * (their proto/mcp/v1/annotations.proto: `extend
+ * google.protobuf.MethodOptions { string tool_name = 58800; }`), the last
+ * one given when set more than once; undefined when absent. An empty
+ * value set explicitly is "", for the model to refuse as they do.
+ */
+export function readMcpToolName(method: DescMethod): string | undefined {
+  return mcpToolName(method) ?? undefined;
+}
+
+/** `(mcp.v1.tool_name)`, decoded once per method; null when absent. */
+const mcpToolName = perElementOption(null, (method: DescMethod) =>
+  decodeElementOption(method, "(mcp.v1.tool_name)", () => {
+    let name: string | null = null;
+    for (const f of unknownOf(
+      method.proto.options,
+      extensionNumbers.mcpToolName,
+    )) {
+      if (f.wireType === WireType.LengthDelimited) {
+        name = new BinaryReader(f.data).string();
+      }
+    }
+    return name;
+  }),
+);
 
 const noToolField: ToolFieldOptions = {
   skip: false,
