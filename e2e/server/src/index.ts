@@ -9,7 +9,12 @@ export {
   type ServerAddress,
   type TlsOptions,
 } from "./linkhub-server.js";
-export { createRoutes, recordedServices } from "./routes.js";
+export { createRoutes, recordedServices, routedServices } from "./routes.js";
+export {
+  createReflectionRoutes,
+  type ReflectionOptions,
+  type ReflectionVersion,
+} from "./reflection-service.js";
 export { createStore, type Store } from "./store.js";
 export { createRecorder, type Recorder } from "./recorder.js";
 export {

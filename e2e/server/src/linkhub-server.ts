@@ -1,10 +1,15 @@
+import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { createHolds } from "./holds.js";
 import { createRecorder } from "./recorder.js";
 import { createRecordingInterceptor } from "./recording-interceptor.js";
-import { createRoutes, recordedServices } from "./routes.js";
+import {
+  createReflectionRoutes,
+  type ReflectionOptions,
+} from "./reflection-service.js";
+import { createRoutes, recordedServices, routedServices } from "./routes.js";
 import { createStore } from "./store.js";
 
 /** The host the server listens on unless told otherwise. */
@@ -70,6 +75,12 @@ export interface TlsOptions {
 export interface LinkhubServerOptions {
   /** Serve over TLS with this certificate; cleartext HTTP/2 when absent. */
   tls?: TlsOptions;
+  /**
+   * Serve gRPC server reflection (grpc.reflection.v1 and v1alpha, or the
+   * versions given) over the services' compiled descriptors; off when
+   * absent.
+   */
+  reflection?: ReflectionOptions;
 }
 
 /**
@@ -93,7 +104,10 @@ export function createLinkhubServer(
   const recorder = createRecorder();
   const holds = createHolds();
   const handler = connectNodeAdapter({
-    routes: createRoutes(store, recorder, holds),
+    routes: withReflection(
+      createRoutes(store, recorder, holds),
+      options.reflection,
+    ),
     interceptors: [
       createRecordingInterceptor(recorder, recordedServices),
       holds.interceptor,
@@ -160,14 +174,31 @@ export function createLinkhubServer(
 
 /**
  * Creates the test API server and starts listening, by default on
- * `127.0.0.1` and a port the OS chooses, over TLS with `options.tls`.
+ * `127.0.0.1` and a port the OS chooses, over TLS with `options.tls`,
+ * serving reflection with `options.reflection`.
  */
 export async function startServer(
   options: ListenOptions & LinkhubServerOptions = {},
 ): Promise<RunningServer> {
-  const server = createLinkhubServer(
-    options.tls === undefined ? {} : { tls: options.tls },
-  );
+  const server = createLinkhubServer({
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
+    ...(options.reflection === undefined
+      ? {}
+      : { reflection: options.reflection }),
+  });
   const address = await server.listen(options);
   return { ...address, close: () => server.close() };
+}
+
+/** `routes`, and reflection over the routed services when asked for. */
+function withReflection(
+  routes: (router: ConnectRouter) => void,
+  reflection: ReflectionOptions | undefined,
+): (router: ConnectRouter) => void {
+  if (reflection === undefined) return routes;
+  const reflectionRoutes = createReflectionRoutes(routedServices, reflection);
+  return (router) => {
+    routes(router);
+    reflectionRoutes(router);
+  };
 }

@@ -1,3 +1,4 @@
+import type { DescService } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { createExportService } from "./export-service.js";
 import { Operations } from "./gen/google/longrunning/operations_pb.js";
@@ -29,6 +30,17 @@ export const recordedServices: readonly string[] = [
   SampleService.typeName,
   ExportService.typeName,
   Operations.typeName,
+];
+
+/** Every service createRoutes() routes, as reflection lists them. */
+export const routedServices: readonly DescService[] = [
+  LinkService,
+  PageThemeService,
+  WorkflowService,
+  SampleService,
+  ExportService,
+  Operations,
+  TestControlService,
 ];
 
 /**
