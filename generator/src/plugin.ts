@@ -36,16 +36,16 @@ export function writeWarning(message: string): void {
 }
 
 /**
- * Run the generator on a request. Throws GeneratorError for bad input.
- * Returns no file when no method becomes a tool (none annotated, with a
- * warning, or none selected by `tools`, `include` and `exclude`). Warnings (limits that hold
- * per model request, see providers=; methods `tools=all` leaves out) go to
- * `warn`, by default stderr.
+ * The model of a request, as {@link generate} builds it: the parsed
+ * options, the files to generate, the tool selection, the model, and the
+ * problem collector and provider checker that still hold its findings
+ * (call `checker.finish(model.tools)` when the model has tools). The MCP
+ * gateway (gateway/) builds its tools with it from an in-memory request.
  */
-export function generate(
+export function buildRequestModel(
   request: CodeGeneratorRequest,
   warn: (message: string) => void = writeWarning,
-): GeneratedFile[] {
+) {
   const options = parseOptions(request.parameter);
   const { files } = resolveRequestFiles(request);
   const problems = createProblemCollector();
@@ -61,6 +61,22 @@ export function generate(
     (tool, schema, forms) => checker.check(tool, schema, forms),
     options.common["lenient_arguments"] === "true",
   );
+  return { options, files, problems, checker, selection, model };
+}
+
+/**
+ * Run the generator on a request. Throws GeneratorError for bad input.
+ * Returns no file when no method becomes a tool (none annotated, with a
+ * warning, or none selected by `tools`, `include` and `exclude`). Warnings (limits that hold
+ * per model request, see providers=; methods `tools=all` leaves out) go to
+ * `warn`, by default stderr.
+ */
+export function generate(
+  request: CodeGeneratorRequest,
+  warn: (message: string) => void = writeWarning,
+): GeneratedFile[] {
+  const { options, files, problems, checker, selection, model } =
+    buildRequestModel(request, warn);
   if (model.tools.length === 0) {
     const why = noToolsWarning(files, selection);
     if (why !== undefined) {

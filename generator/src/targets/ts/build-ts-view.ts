@@ -403,7 +403,7 @@ export function tsValidatorImport(tools: readonly ToolModel[]): string {
 export const tsValidatorModule = "@bufbuild/protovalidate";
 
 /** A field of `responseAliases.types`, as the vectors write it: "" and false left out. */
-function responseAliasField(f: ResponseAliasField): JsonValue {
+export function responseAliasField(f: ResponseAliasField): JsonValue {
   return {
     field: f.field,
     ...(f.prefix !== "" ? { prefix: f.prefix } : {}),

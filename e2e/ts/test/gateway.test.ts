@@ -1,0 +1,115 @@
+// The MCP gateway (`protoc-gen-ai-tools mcp`, issue 35 part 2): the
+// plugin's model served over MCP from a descriptor set, no generated file.
+// Over stdio, with the official SDK client: its tools/list equals the
+// generated TypeScript MCP server's for the same protos, and a call goes
+// through it to the test server (its own process) with the ids resolved.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  callTool,
+  connectStdio,
+  linkIdOf,
+  newLinkArgs,
+} from "./mcp-support.js";
+import {
+  decodeRecorded,
+  linkIds,
+  newUUID,
+  recorded,
+  resetServer,
+  useServer,
+} from "./support.js";
+import { GetLinkRequestSchema } from "../src/gen/linkhub/v1/links_pb.js";
+
+const env = useServer({ process: true });
+const pkgDir = fileURLToPath(new URL("..", import.meta.url));
+const repoRoot = path.resolve(pkgDir, "..", "..");
+const bin = (name: string) => path.join(pkgDir, "node_modules", ".bin", name);
+const gatewayBin = path.join(
+  pkgDir,
+  "node_modules",
+  "protoc-gen-ai-tools",
+  "bin",
+  "protoc-gen-ai-tools",
+);
+const dir = mkdtempSync(path.join(tmpdir(), "e2e-gateway-"));
+const setFile = path.join(dir, "linkhub.binpb");
+const clients: Client[] = [];
+
+beforeAll(() => {
+  // buf keeps source info (the comments) unless --exclude-source-info.
+  execFileSync(bin("buf"), ["build", "e2e/proto", "-o", setFile], {
+    cwd: repoRoot,
+    stdio: "inherit",
+  });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The gateway over stdio, calling the test server, and a client of it. */
+async function connectGateway(): Promise<Client> {
+  const client = new Client(
+    { name: "e2e-ts", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        gatewayBin,
+        "mcp",
+        "--descriptor-set",
+        setFile,
+        "--target",
+        env.server.address,
+      ],
+      stderr: "inherit",
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
+  it("lists the tools the generated TypeScript MCP server lists", async () => {
+    const gateway = await connectGateway();
+    const generated = await connectStdio(env, "2026-07-28");
+    const listed = (await gateway.listTools()).tools;
+    expect(listed.length).toBe(16);
+    // Parsed values, compared whole: names, descriptions, schemas, hints.
+    expect(listed).toEqual((await generated.listTools()).tools);
+  });
+
+  it("calls the server, sending the UUID behind an alias", async () => {
+    await resetServer(env);
+    const gateway = await connectGateway();
+    const ws = newUUID();
+    const created = await callTool(
+      gateway,
+      "links_create",
+      newLinkArgs(ws, "gw"),
+    );
+    expect(created.isError, created.content[0]?.text).toBeFalsy();
+    expect(linkIdOf(created)).toBe("link-1");
+    const got = await callTool(gateway, "links_get", { id: "link-1" });
+    expect(got.isError, got.content[0]?.text).toBeFalsy();
+    const [uuid] = await linkIds(env, ws);
+    const gets = (await recorded(env)).filter(
+      (r) => r.procedure === "linkhub.v1.LinkService/GetLink",
+    );
+    expect(gets).toHaveLength(1);
+    const { message } = decodeRecorded(gets[0]!);
+    expect(message).toMatchObject({
+      $typeName: GetLinkRequestSchema.typeName,
+      id: uuid,
+    });
+  });
+});

@@ -1,0 +1,126 @@
+import { parseArgs } from "node:util";
+import { GatewayError } from "./gateway-error.js";
+
+/** The usage line of `protoc-gen-ai-tools mcp`. */
+export const gatewayUsage = `usage: protoc-gen-ai-tools mcp --descriptor-set FILE --target HOST:PORT [--http HOST:PORT] [--file NAME]...
+  [--tools annotated|all] [--include PATTERN]... [--exclude PATTERN]... [--trim-prefix PACKAGE]
+  [--name-prefix PREFIX] [--schema inline|compact] [--providers NAME]... [--unannotated-tools read-only-run|run|ask]
+  [--lenient-arguments] [--deprecated drop|keep] [--output-only-comments]`;
+
+/** The plugin options the gateway takes as flags (`--trim-prefix` for `trim_prefix=`). */
+const pluginFlags = {
+  tools: { type: "string" },
+  include: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
+  "trim-prefix": { type: "string" },
+  "name-prefix": { type: "string" },
+  schema: { type: "string" },
+  providers: { type: "string", multiple: true },
+  "unannotated-tools": { type: "string" },
+  "lenient-arguments": { type: "boolean" },
+  deprecated: { type: "string" },
+  "output-only-comments": { type: "boolean" },
+} as const;
+
+/** The gateway's settings, from its command line. */
+export interface GatewayFlags {
+  /** The FileDescriptorSet file. */
+  readonly descriptorSet: string | undefined;
+  /** The gRPC server to describe by reflection and call (`--grpc`). */
+  readonly grpc: string | undefined;
+  /** The gRPC server the tools call, `HOST:PORT` (plaintext). */
+  readonly target: string;
+  /** `--http HOST:PORT`, or undefined for stdio. */
+  readonly http: { readonly host: string; readonly port: number } | undefined;
+  /** The files whose services become tools (`--file`), or none for the default. */
+  readonly files: readonly string[];
+  /** The plugin parameter the flags make, for the plugin's own parseOptions. */
+  readonly parameter: string;
+}
+
+/** `HOST:PORT` split, or a GatewayError naming the flag. */
+export function hostPort(
+  flag: string,
+  value: string,
+): { host: string; port: number } {
+  const at = value.lastIndexOf(":");
+  const host = value.slice(0, at).replace(/^\[(.*)\]$/, "$1");
+  const port = Number(value.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new GatewayError(
+      `${flag} ${JSON.stringify(value)}: write HOST:PORT, e.g. 127.0.0.1:50051`,
+    );
+  }
+  return { host, port };
+}
+
+/**
+ * The plugin parameter of the plugin-option flags: target=ts and mcp=true
+ * (the tools the TypeScript MCP server would list), then each flag as its
+ * option, for the plugin's parseOptions to check like any other.
+ */
+function parameterOf(values: Record<string, unknown>): string {
+  const pairs = ["target=ts", "mcp=true"];
+  for (const [flag, spec] of Object.entries(pluginFlags)) {
+    const value = values[flag];
+    if (value === undefined) {
+      continue;
+    }
+    const key = flag.replaceAll("-", "_");
+    const list: unknown[] = spec.type === "boolean" ? ["true"] : [value].flat();
+    for (const item of list as string[]) {
+      if (item.includes(",")) {
+        throw new GatewayError(
+          `--${flag} ${JSON.stringify(item)}: give one value per flag (repeat the flag) instead of a comma-separated list`,
+        );
+      }
+      pairs.push(`${key}=${item}`);
+    }
+  }
+  return pairs.join(",");
+}
+
+/** Parse the arguments after `mcp`. Throws GatewayError with the fix. */
+export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        "descriptor-set": { type: "string" },
+        grpc: { type: "string" },
+        target: { type: "string" },
+        http: { type: "string" },
+        file: { type: "string", multiple: true },
+        ...pluginFlags,
+      },
+    }));
+  } catch (e) {
+    throw new GatewayError(`${(e as Error).message}\n${gatewayUsage}`);
+  }
+  const descriptorSet = values["descriptor-set"];
+  const grpc = values.grpc;
+  if (descriptorSet === undefined && grpc === undefined) {
+    throw new GatewayError(
+      `give --descriptor-set FILE (a set written by \`buf build -o FILE\`) or --grpc HOST:PORT\n${gatewayUsage}`,
+    );
+  }
+  const target = values.target ?? grpc;
+  if (target === undefined) {
+    throw new GatewayError(
+      `--descriptor-set needs --target HOST:PORT, the gRPC server the tools call\n${gatewayUsage}`,
+    );
+  }
+  hostPort("--target", target);
+  return {
+    descriptorSet,
+    grpc,
+    target,
+    http:
+      values.http === undefined ? undefined : hostPort("--http", values.http),
+    files: values.file ?? [],
+    parameter: parameterOf(values),
+  };
+}

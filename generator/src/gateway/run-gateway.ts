@@ -1,0 +1,134 @@
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import {
+  createMcpToolServer,
+  serveHttp,
+  serveStdio,
+  type McpToolServer,
+} from "@protoc-gen-ai-tools/runtime/mcp";
+import { GeneratorError } from "../errors.js";
+import { methodDescription } from "../model/method-description.js";
+import { noToolsWarning } from "../model/no-tools.js";
+import { buildRequestModel } from "../plugin.js";
+import {
+  createDescriptorSetSource,
+  type DescriptorSource,
+} from "./descriptor-source.js";
+import { GatewayError } from "./gateway-error.js";
+import { parseGatewayFlags, type GatewayFlags } from "./gateway-flags.js";
+import { filesToGenerate, gatewayRequest } from "./gateway-request.js";
+import { gatewayRegistry, gatewayToolSets } from "./gateway-tools.js";
+
+/** Writes a line of the gateway's log: stderr (stdout is the stdio transport). */
+export function logLine(message: string): void {
+  process.stderr.write(`protoc-gen-ai-tools mcp: ${message}\n`);
+}
+
+/** The source `flags` name; `--grpc` (reflection) is not wired yet. */
+function sourceOf(flags: GatewayFlags): DescriptorSource {
+  if (flags.descriptorSet !== undefined) {
+    return createDescriptorSetSource(flags.descriptorSet);
+  }
+  throw new GatewayError(
+    "--grpc (descriptors by gRPC reflection) is not available yet: write a descriptor set with `buf build -o api.binpb` and pass --descriptor-set api.binpb --target HOST:PORT",
+  );
+}
+
+/** The validator of tools with `validate`, from @bufbuild/protovalidate when installed. */
+async function validatorFor(validate: boolean) {
+  if (!validate) {
+    return undefined;
+  }
+  try {
+    const { createValidator } = await import("@bufbuild/protovalidate");
+    return createValidator();
+  } catch {
+    throw new GatewayError(
+      "some tools check buf.validate rules (validate): install @bufbuild/protovalidate beside protoc-gen-ai-tools (npm install @bufbuild/protovalidate)",
+    );
+  }
+}
+
+/**
+ * Build the MCP server of `flags`: descriptors from the source, the model
+ * as the plugin builds it (target=ts, mcp=true), the runtime's tool server
+ * fed from it, its calls going to `flags.target` over gRPC (plaintext).
+ */
+export async function createGateway(
+  flags: GatewayFlags,
+): Promise<{ server: McpToolServer; summary: string }> {
+  const source = sourceOf(flags);
+  const files = await source.load();
+  const request = gatewayRequest(
+    files,
+    filesToGenerate(files, flags.files, source.label),
+    flags.parameter,
+  );
+  const warn = (m: string) => logLine(`warning: ${m}`);
+  const built = buildRequestModel(request, warn);
+  const { model } = built;
+  if (model.tools.length === 0) {
+    const why = noToolsWarning(built.files, built.selection);
+    throw new GatewayError(
+      `no method of the ${source.label} becomes a tool${why === undefined ? "" : `: ${why}`}`,
+    );
+  }
+  built.checker.finish(model.tools);
+  built.problems.throwIfAny();
+  const generated = model.tools.filter(
+    (t) => t.description === methodDescription(t.method, ""),
+  ).length;
+  const registry = gatewayRegistry(files);
+  const transport = createGrpcTransport({ baseUrl: `http://${flags.target}` });
+  const server = createMcpToolServer({ name: "protoc-gen-ai-tools", registry });
+  const validator = await validatorFor(model.tools.some((t) => t.validate));
+  const lenientArguments = built.options.common["lenient_arguments"] === "true";
+  for (const set of gatewayToolSets(model, registry, transport)) {
+    server.addTools({ ...set, validator, lenientArguments });
+  }
+  // The descriptions and schemas (read lazily) are made: the comments are
+  // no longer needed in memory.
+  for (const file of files) {
+    file.sourceCodeInfo = undefined;
+  }
+  const summary = `${model.tools.length} tools from ${model.mcpServices.length} services of the ${source.label}, ${generated} with generated descriptions; calls go to ${flags.target}`;
+  return { server, summary };
+}
+
+/** The message of an error thrown while starting: the input's fault, or a bug. */
+function errorMessage(e: unknown): string {
+  if (e instanceof GatewayError || e instanceof GeneratorError) {
+    return e.message;
+  }
+  return `internal error (please report it): ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/**
+ * `protoc-gen-ai-tools mcp ARGS`: serve the tools of an API over MCP
+ * (stdio, or streamable HTTP on a loopback address with `--http`).
+ * Bad input is one line on stderr and exit code 2.
+ */
+export async function runGateway(args: readonly string[]): Promise<void> {
+  let flags: GatewayFlags;
+  let gateway: Awaited<ReturnType<typeof createGateway>>;
+  try {
+    flags = parseGatewayFlags(args);
+    gateway = await createGateway(flags);
+  } catch (e) {
+    logLine(errorMessage(e));
+    process.exitCode = 2;
+    return;
+  }
+  if (flags.http === undefined) {
+    serveStdio(gateway.server, { onerror: (e) => logLine(e.message) });
+    logLine(`${gateway.summary}; serving stdio`);
+    return;
+  }
+  try {
+    const http = await serveHttp(gateway.server, flags.http);
+    logLine(`${gateway.summary}; serving ${http.url}`);
+    process.on("SIGTERM", () => void http.close().then(() => process.exit(0)));
+  } catch (e) {
+    logLine(errorMessage(e));
+    process.exitCode = 2;
+  }
+}
