@@ -25,7 +25,17 @@ import {
   resetServer,
   useServer,
 } from "./support.js";
-import { GetLinkRequestSchema } from "../src/gen/linkhub/v1/links_pb.js";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import {
+  startServer,
+  type RunningServer,
+} from "@protoc-gen-ai-tools/e2e-server";
+import { TestControlService } from "../src/gen/linkhub/v1/control_pb.js";
+import {
+  GetLinkRequestSchema,
+  LinkService,
+} from "../src/gen/linkhub/v1/links_pb.js";
 
 const env = useServer({ process: true });
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
@@ -54,8 +64,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The gateway over stdio, calling the test server, and a client of it. */
-async function connectGateway(): Promise<Client> {
+/** The gateway over stdio with `source` flags, and a client of it. */
+async function connectGateway(
+  source: () => string[] = () => [
+    "--descriptor-set",
+    setFile,
+    "--target",
+    env.server.address,
+  ],
+): Promise<Client> {
   const client = new Client(
     { name: "e2e-ts", version: "1.0.0" },
     { versionNegotiation: { mode: "auto" } },
@@ -63,14 +80,7 @@ async function connectGateway(): Promise<Client> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [
-        gatewayBin,
-        "mcp",
-        "--descriptor-set",
-        setFile,
-        "--target",
-        env.server.address,
-      ],
+      args: [gatewayBin, "mcp", ...source()],
       stderr: "inherit",
     }),
   );
@@ -110,6 +120,45 @@ describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
     expect(message).toMatchObject({
       $typeName: GetLinkRequestSchema.typeName,
       id: uuid,
+    });
+  });
+});
+
+describe("protoc-gen-ai-tools mcp --grpc (reflection)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ reflection: {} });
+  });
+  afterAll(() => server.close());
+
+  it("calls the server it described, sending the UUID behind an alias", async () => {
+    const gateway = await connectGateway(() => ["--grpc", server.address]);
+    const names = (await gateway.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("links_create");
+    const ws = newUUID();
+    const created = await callTool(
+      gateway,
+      "links_create",
+      newLinkArgs(ws, "gw"),
+    );
+    expect(created.isError, created.content[0]?.text).toBeFalsy();
+    expect(linkIdOf(created)).toBe("link-1");
+    const got = await callTool(gateway, "links_get", { id: "link-1" });
+    expect(got.isError, got.content[0]?.text).toBeFalsy();
+    const transport = createGrpcTransport({ baseUrl: server.baseUrl });
+    const { links } = await createClient(LinkService, transport).listLinks({
+      workspaceId: ws,
+    });
+    const { requests } = await createClient(
+      TestControlService,
+      transport,
+    ).getRecorded({});
+    const gets = requests.filter(
+      (r) => r.procedure === "linkhub.v1.LinkService/GetLink",
+    );
+    expect(gets).toHaveLength(1);
+    expect(decodeRecorded(gets[0]!).message).toMatchObject({
+      id: links[0]!.id,
     });
   });
 });

@@ -17,20 +17,23 @@ import { GatewayError } from "./gateway-error.js";
 import { parseGatewayFlags, type GatewayFlags } from "./gateway-flags.js";
 import { filesToGenerate, gatewayRequest } from "./gateway-request.js";
 import { gatewayRegistry, gatewayToolSets } from "./gateway-tools.js";
+import { createReflectionSource } from "./reflection-source.js";
 
 /** Writes a line of the gateway's log: stderr (stdout is the stdio transport). */
 export function logLine(message: string): void {
   process.stderr.write(`protoc-gen-ai-tools mcp: ${message}\n`);
 }
 
-/** The source `flags` name; `--grpc` (reflection) is not wired yet. */
+/**
+ * The source `flags` name: the descriptor set when given (`--grpc` then
+ * only names the server to call), otherwise the `--grpc` server's
+ * reflection.
+ */
 function sourceOf(flags: GatewayFlags): DescriptorSource {
   if (flags.descriptorSet !== undefined) {
     return createDescriptorSetSource(flags.descriptorSet);
   }
-  throw new GatewayError(
-    "--grpc (descriptors by gRPC reflection) is not available yet: write a descriptor set with `buf build -o api.binpb` and pass --descriptor-set api.binpb --target HOST:PORT",
-  );
+  return createReflectionSource(flags.grpc ?? flags.target);
 }
 
 /** The validator of tools with `validate`, from @bufbuild/protovalidate when installed. */
