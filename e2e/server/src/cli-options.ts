@@ -1,3 +1,5 @@
+import type { ReflectionVersion } from "./reflection-service.js";
+
 /**
  * The command line of `node dist/main.js`.
  */
@@ -8,18 +10,21 @@ export interface CliOptions {
   tlsCert?: string;
   /** With tlsCert: the certificate's private key file (PEM). */
   tlsKey?: string;
+  /** Serve gRPC server reflection in these versions (`--reflection`). */
+  reflection?: ReflectionVersion[];
 }
 
 /** The usage line printed with a command line error. */
 export const usage =
-  "usage: node dist/main.js [--port N] [--tls-cert FILE --tls-key FILE]";
+  "usage: node dist/main.js [--port N] [--tls-cert FILE --tls-key FILE] [--reflection v1,v1alpha]";
 
 /** The flags that take a value. */
-const flags = ["--port", "--tls-cert", "--tls-key"] as const;
+const flags = ["--port", "--tls-cert", "--tls-key", "--reflection"] as const;
 
 /**
  * Parses the arguments after the script name: `--port N` (N from 0 to
- * 65535) and `--tls-cert FILE --tls-key FILE` (both or neither), each also
+ * 65535), `--tls-cert FILE --tls-key FILE` (both or neither) and
+ * `--reflection VERSIONS` (`v1`, `v1alpha` or both, comma-separated), each also
  * as `--flag=value`. Throws an Error naming the offending argument.
  */
 export function parseCliOptions(args: readonly string[]): CliOptions {
@@ -36,6 +41,7 @@ export function parseCliOptions(args: readonly string[]): CliOptions {
     }
     if (flag === "--tls-cert") options.tlsCert = value;
     else if (flag === "--tls-key") options.tlsKey = value;
+    else if (flag === "--reflection") options.reflection = parseVersions(value);
     else options.port = parsePort(value);
   }
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
@@ -54,4 +60,17 @@ function parsePort(value: string): number {
     );
   }
   return Number(value);
+}
+
+/** Reflection versions, comma-separated: `v1`, `v1alpha` or both. */
+function parseVersions(value: string): ReflectionVersion[] {
+  const versions = value.split(",");
+  for (const v of versions) {
+    if (v !== "v1" && v !== "v1alpha") {
+      throw new Error(
+        `invalid reflection version ${JSON.stringify(v)} in "--reflection": want v1, v1alpha or v1,v1alpha`,
+      );
+    }
+  }
+  return [...new Set(versions as ReflectionVersion[])];
 }

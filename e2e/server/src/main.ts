@@ -1,6 +1,7 @@
 /**
  * The test API as a process:
- * `node dist/main.js [--port N] [--tls-cert FILE --tls-key FILE]`.
+ * `node dist/main.js [--port N] [--tls-cert FILE --tls-key FILE]
+ * [--reflection v1,v1alpha]` (gRPC server reflection off without it).
  *
  * Listens on 127.0.0.1 (port N, or one the OS chooses), over TLS with the
  * certificate and key files when given, prints exactly one
@@ -16,6 +17,7 @@ import {
   type RunningServer,
   type TlsOptions,
 } from "./linkhub-server.js";
+import type { ReflectionVersion } from "./reflection-service.js";
 
 /** Whether stdin is a pipe or socket, whose end means the parent is gone. */
 function stdinIsPipe(): boolean {
@@ -51,10 +53,12 @@ function readTls(options: CliOptions): TlsOptions | undefined {
 async function main(): Promise<void> {
   let port: number;
   let tls: TlsOptions | undefined;
+  let reflection: ReflectionVersion[] | undefined;
   try {
     const options = parseCliOptions(process.argv.slice(2));
     port = options.port;
     tls = readTls(options);
+    reflection = options.reflection;
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${usage}\n`);
     process.exit(2);
@@ -63,6 +67,9 @@ async function main(): Promise<void> {
   const server: RunningServer = await startServer({
     port,
     ...(tls === undefined ? {} : { tls }),
+    ...(reflection === undefined
+      ? {}
+      : { reflection: { versions: reflection } }),
   });
   let shuttingDown = false;
   const shutdown = (reason: string) => {

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-
+import type { ReflectionVersion } from "./reflection-service.js";
 /**
  * The committed test certificates (testdata/tls, see its README.md): the
  * CA a client trusts, and the server's certificate (SANs `127.0.0.1` and
@@ -23,6 +23,8 @@ export const testTlsFiles = {
 export interface ServerProcessOptions {
   /** Serve over TLS with these PEM files (e.g. {@link testTlsFiles}). */
   tls?: { readonly cert: string; readonly key: string };
+  /** Serve gRPC server reflection in these versions (`--reflection`). */
+  reflection?: readonly ReflectionVersion[];
 }
 
 /** A test server process started by {@link startServerProcess}. */
@@ -48,7 +50,11 @@ export async function startServerProcess(
     options.tls === undefined
       ? []
       : ["--tls-cert", options.tls.cert, "--tls-key", options.tls.key];
-  const child = spawn(process.execPath, [main, ...tls], {
+  const reflection =
+    options.reflection === undefined
+      ? []
+      : ["--reflection", options.reflection.join(",")];
+  const child = spawn(process.execPath, [main, ...tls, ...reflection], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {

@@ -17,7 +17,22 @@ describe("parseCliOptions", () => {
     ).toEqual({ port: 1, tlsCert: "c.pem", tlsKey: "k.pem" });
   });
 
+  it("reads --reflection VERSIONS", () => {
+    expect(parseCliOptions(["--reflection", "v1,v1alpha"])).toEqual({
+      port: 0,
+      reflection: ["v1", "v1alpha"],
+    });
+    expect(parseCliOptions(["--reflection=v1alpha"])).toEqual({
+      port: 0,
+      reflection: ["v1alpha"],
+    });
+  });
+
   it.each([
+    [
+      ["--reflection", "v2"],
+      'invalid reflection version "v2" in "--reflection": want v1, v1alpha or v1,v1alpha',
+    ],
     [["--port"], 'missing value for "--port"'],
     [["--port", "x"], 'invalid port "x": want an integer from 0 to 65535'],
     [["--port=70000"], 'invalid port "70000": want an integer from 0 to 65535'],
