@@ -6,7 +6,7 @@ import {
   type McpToolServer,
 } from "@protoc-gen-ai-tools/runtime/mcp";
 import { GeneratorError } from "../errors.js";
-import { methodDescription } from "../model/method-description.js";
+import { generatedMethodDescription } from "../model/method-description.js";
 import { noToolsWarning } from "../model/no-tools.js";
 import { buildRequestModel } from "../plugin.js";
 import {
@@ -78,7 +78,7 @@ export async function createGateway(
   built.checker.finish(model.tools);
   built.problems.throwIfAny();
   const generated = model.tools.filter(
-    (t) => t.description === methodDescription(t.method, ""),
+    (t) => t.description === generatedMethodDescription(t.method),
   ).length;
   const registry = gatewayRegistry(files);
   const transport = createGrpcTransport({ baseUrl: `http://${flags.target}` });

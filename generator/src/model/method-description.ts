@@ -20,5 +20,14 @@ export function methodDescription(
   if (comment !== "") {
     return comment;
   }
+  return generatedMethodDescription(method);
+}
+
+/**
+ * The description of a method with neither an annotated description nor
+ * a comment, made from its names (the MCP gateway counts the tools with
+ * it: a server's descriptors often carry no comments).
+ */
+export function generatedMethodDescription(method: DescMethod): string {
   return `Calls ${method.name} of the gRPC service ${method.parent.typeName}.`;
 }
