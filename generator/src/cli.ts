@@ -20,6 +20,9 @@ stdin and writes a CodeGeneratorResponse to stdout.
                      opt: target=go
   protoc:        protoc --ai-tools_out=gen --ai-tools_opt=target=go -I proto x.proto
 
+protoc-gen-ai-tools mcp … serves an API's tools over MCP with no generated
+file, from a descriptor set or gRPC reflection: protoc-gen-ai-tools mcp --help
+
 Options (opt: in buf.gen.yaml, --ai-tools_opt= for protoc; comma-separated):
   target=go|ts|py          the language to write (default go)
   mcp=true                 also write the MCP servers
@@ -73,7 +76,7 @@ function main(args: readonly string[]): void {
   process.stderr.write(
     `protoc-gen-ai-tools: ${unknown === undefined ? `give ${args.join(" and ")} one at a time` : `unknown argument ${JSON.stringify(unknown)}`}: ` +
       "protoc and buf run it without arguments (it reads a CodeGeneratorRequest on stdin); " +
-      "it also takes --help or --version\n",
+      "it also takes --help, --version or mcp (the MCP gateway: protoc-gen-ai-tools mcp --help)\n",
   );
   process.exitCode = 2;
 }

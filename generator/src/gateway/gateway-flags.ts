@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { GatewayError } from "./gateway-error.js";
 
 /** The usage line of `protoc-gen-ai-tools mcp`. */
-export const gatewayUsage = `usage: protoc-gen-ai-tools mcp --descriptor-set FILE --target HOST:PORT [--http HOST:PORT] [--file NAME]...
+export const gatewayUsage = `usage: protoc-gen-ai-tools mcp (--descriptor-set FILE --target HOST:PORT | --grpc HOST:PORT) [--http HOST:PORT] [--file NAME]...
   [--tools annotated|all] [--include PATTERN]... [--exclude PATTERN]... [--trim-prefix PACKAGE]
   [--name-prefix PREFIX] [--schema inline|compact] [--providers NAME]... [--unannotated-tools read-only-run|run|ask]
   [--lenient-arguments] [--deprecated drop|keep] [--output-only-comments]`;
@@ -24,6 +24,8 @@ const pluginFlags = {
 
 /** The gateway's settings, from its command line. */
 export interface GatewayFlags {
+  /** `--help`: print the usage, nothing else. */
+  readonly help: boolean;
   /** The FileDescriptorSet file. */
   readonly descriptorSet: string | undefined;
   /** The gRPC server to describe by reflection and call (`--grpc`). */
@@ -94,11 +96,23 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
         target: { type: "string" },
         http: { type: "string" },
         file: { type: "string", multiple: true },
+        help: { type: "boolean", short: "h" },
         ...pluginFlags,
       },
     }));
   } catch (e) {
     throw new GatewayError(`${(e as Error).message}\n${gatewayUsage}`);
+  }
+  if (values.help === true) {
+    return {
+      help: true,
+      descriptorSet: undefined,
+      grpc: undefined,
+      target: "",
+      http: undefined,
+      files: [],
+      parameter: "",
+    };
   }
   const descriptorSet = values["descriptor-set"];
   const grpc = values.grpc;
@@ -115,6 +129,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
   }
   hostPort("--target", target);
   return {
+    help: false,
     descriptorSet,
     grpc,
     target,
@@ -124,3 +139,26 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
     parameter: parameterOf(values),
   };
 }
+
+/** What `protoc-gen-ai-tools mcp --help` prints. */
+export const gatewayHelp = `${gatewayUsage}
+
+Serves the tools of a gRPC API over MCP, with no generated file: the tools
+the generated TypeScript MCP server (target=ts,mcp=true) would list, made by
+the plugin from the API's descriptors, each call sent to the gRPC server.
+
+  --descriptor-set FILE  the API's descriptors: buf build -o FILE, or
+                         protoc --descriptor_set_out=FILE --include_imports
+                         --include_source_info (comments become descriptions)
+  --grpc HOST:PORT       the descriptors by gRPC server reflection, and the
+                         server to call (plaintext)
+  --target HOST:PORT     the gRPC server the tools call (plaintext)
+  --http HOST:PORT       streamable HTTP on a loopback address instead of stdio
+  --file NAME            a file whose services become tools (repeatable); by
+                         default every file declaring a service, but google/*,
+                         grpc/*, buf/validate/* and ai/tools/* ones
+  --tools, --include, --exclude, --trim-prefix, --name-prefix, --schema,
+  --providers, --unannotated-tools, --lenient-arguments, --deprecated,
+  --output-only-comments: the plugin options of the same name (protoc-gen-ai-tools --help)
+
+gRPC reflection and health services are never tools. Logs go to stderr.`;

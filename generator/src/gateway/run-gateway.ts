@@ -14,7 +14,11 @@ import {
   type DescriptorSource,
 } from "./descriptor-source.js";
 import { GatewayError } from "./gateway-error.js";
-import { parseGatewayFlags, type GatewayFlags } from "./gateway-flags.js";
+import {
+  gatewayHelp,
+  parseGatewayFlags,
+  type GatewayFlags,
+} from "./gateway-flags.js";
 import { filesToGenerate, gatewayRequest } from "./gateway-request.js";
 import { gatewayRegistry, gatewayToolSets } from "./gateway-tools.js";
 import { createReflectionSource } from "./reflection-source.js";
@@ -72,7 +76,7 @@ export async function createGateway(
   if (model.tools.length === 0) {
     const why = noToolsWarning(built.files, built.selection);
     throw new GatewayError(
-      `no method of the ${source.label} becomes a tool${why === undefined ? "" : `: ${why}`}`,
+      `no method of the ${source.label} becomes a tool${why === undefined ? ": --tools, --include and --exclude leave none" : `: ${why}`}`,
     );
   }
   built.checker.finish(model.tools);
@@ -115,6 +119,10 @@ export async function runGateway(args: readonly string[]): Promise<void> {
   let gateway: Awaited<ReturnType<typeof createGateway>>;
   try {
     flags = parseGatewayFlags(args);
+    if (flags.help) {
+      process.stdout.write(`${gatewayHelp}\n`);
+      return;
+    }
     gateway = await createGateway(flags);
   } catch (e) {
     logLine(errorMessage(e));

@@ -1,0 +1,121 @@
+// `protoc-gen-ai-tools mcp` (the MCP gateway) run as a process: its help,
+// and each bad input refused with one line naming the input and the fix,
+// exit code 2, nothing on stdout (the stdio transport), no stack trace.
+// Its tools and calls: e2e/ts/test/gateway.test.ts.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..", "..");
+const bin = join(root, "generator", "bin", "protoc-gen-ai-tools");
+const dir = mkdtempSync(join(tmpdir(), "gateway-cli-"));
+const noServices = join(dir, "annotations.binpb");
+const example = join(dir, "example.binpb");
+
+beforeAll(() => {
+  const protoc = (out: string, file: string) =>
+    execFileSync("protoc", [
+      `-I${join(root, "proto")}`,
+      `-I${join(root, "proto", "examples")}`,
+      "--include_imports",
+      "--include_source_info",
+      `--descriptor_set_out=${out}`,
+      file,
+    ]);
+  protoc(noServices, "ai/tools/v1/annotations.proto");
+  protoc(example, "acme/links/v1/links.proto");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `protoc-gen-ai-tools mcp ARGS` with stdin closed. */
+function mcp(...args: string[]) {
+  return spawnSync(process.execPath, [bin, "mcp", ...args], {
+    encoding: "utf8",
+    input: "",
+  });
+}
+
+/** Expects a usage error: exit 2, one message on stderr, nothing on stdout. */
+function expectRefused(res: ReturnType<typeof mcp>, message: string) {
+  expect(res.stdout).toBe("");
+  expect(res.status).toBe(2);
+  expect(res.stderr).toContain(`protoc-gen-ai-tools mcp: ${message}`);
+  expect(res.stderr).not.toMatch(/^\s+at /m);
+}
+
+describe("protoc-gen-ai-tools mcp", () => {
+  it("prints its help with --help, exit code 0", () => {
+    const res = mcp("--help");
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/^usage: protoc-gen-ai-tools mcp /);
+    expect(res.stdout).toContain("--descriptor-set FILE");
+    expect(res.stdout).toContain("never tools");
+  });
+
+  it("refuses bad flags, naming the flag and the fix", () => {
+    expectRefused(mcp(), "give --descriptor-set FILE");
+    expectRefused(mcp("--nope"), "Unknown option '--nope'");
+    expectRefused(
+      mcp("--descriptor-set", example),
+      "--descriptor-set needs --target HOST:PORT",
+    );
+    expectRefused(
+      mcp("--descriptor-set", example, "--target", "localhost"),
+      '--target "localhost": write HOST:PORT',
+    );
+    expectRefused(
+      mcp("--grpc", "127.0.0.1:1", "--include", "a,b"),
+      '--include "a,b": give one value per flag',
+    );
+  });
+
+  it("refuses a file that is missing or not a descriptor set", () => {
+    expectRefused(
+      mcp(
+        "--descriptor-set",
+        join(dir, "none.binpb"),
+        "--target",
+        "127.0.0.1:1",
+      ),
+      `cannot read the descriptor set ${JSON.stringify(join(dir, "none.binpb"))}: ENOENT`,
+    );
+    const notASet = join(root, "generator", "package.json");
+    expectRefused(
+      mcp("--descriptor-set", notASet, "--target", "127.0.0.1:1"),
+      `the descriptor set ${JSON.stringify(notASet)} is not a FileDescriptorSet`,
+    );
+  });
+
+  it("refuses a set without services, a file it lacks, and a bad plugin option", () => {
+    expectRefused(
+      mcp("--descriptor-set", noServices, "--target", "127.0.0.1:1"),
+      `the descriptor set ${JSON.stringify(noServices)} declares no service of its own`,
+    );
+    const target = ["--descriptor-set", example, "--target", "127.0.0.1:1"];
+    expectRefused(
+      mcp(...target, "--file", "nope.proto"),
+      '--file "nope.proto": the descriptor set',
+    );
+    expectRefused(
+      mcp(...target, "--tools", "most"),
+      'invalid value "most" for option "tools"',
+    );
+    expectRefused(
+      mcp(...target, "--include", "nothing.*"),
+      'option "include=nothing.*" matches no method of the files to generate',
+    );
+    expectRefused(
+      mcp(...target, "--exclude", "acme.*"),
+      `no method of the descriptor set ${JSON.stringify(example)} becomes a tool: --tools, --include and --exclude leave none`,
+    );
+  });
+
+  it("refuses a server it cannot reach for reflection", () => {
+    expectRefused(
+      mcp("--grpc", "127.0.0.1:1"),
+      'cannot reach the gRPC server "127.0.0.1:1"',
+    );
+  });
+});
