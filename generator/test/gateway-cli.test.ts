@@ -71,6 +71,13 @@ describe("protoc-gen-ai-tools mcp", () => {
     );
   });
 
+  it("serves HTTP on a loopback address only", () => {
+    expectRefused(
+      mcp("--grpc", "127.0.0.1:1", "--http", "0.0.0.0:8080"),
+      '--http "0.0.0.0:8080": the gateway serves HTTP on a loopback address only',
+    );
+  });
+
   it("refuses a file that is missing or not a descriptor set", () => {
     expectRefused(
       mcp(

@@ -3,12 +3,15 @@
 // Over stdio, with the official SDK client: its tools/list equals the
 // generated TypeScript MCP server's for the same protos, and a call goes
 // through it to the test server (its own process) with the ids resolved.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -121,6 +124,45 @@ describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
       $typeName: GetLinkRequestSchema.typeName,
       id: uuid,
     });
+  });
+});
+
+describe("protoc-gen-ai-tools mcp --http", () => {
+  it("lists the same tools over streamable HTTP on loopback", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        gatewayBin,
+        "mcp",
+        "--descriptor-set",
+        setFile,
+        "--target",
+        env.server.address,
+        "--http",
+        "127.0.0.1:0",
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = "";
+        child.stderr.on("data", (d: Buffer) => {
+          err += d.toString();
+          const m = /serving (http:\/\/127\.0\.0\.1:[0-9]+\/mcp)/.exec(err);
+          if (m !== null) resolve(m[1]!);
+        });
+        child.once("exit", () => reject(new Error(`gateway exited: ${err}`)));
+      });
+      const client = new Client({ name: "e2e-ts", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      clients.push(client);
+      const stdio = await connectGateway();
+      expect((await client.listTools()).tools).toEqual(
+        (await stdio.listTools()).tools,
+      );
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 });
 

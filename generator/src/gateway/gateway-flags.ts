@@ -56,6 +56,20 @@ export function hostPort(
   return { host, port };
 }
 
+/** Hosts the gateway serves HTTP on: loopback only, until it takes auth flags. */
+const loopbackHosts = ["127.0.0.1", "localhost", "::1"];
+
+/** `--http HOST:PORT`, refused unless HOST is a loopback address. */
+function loopback(value: string): { host: string; port: number } {
+  const address = hostPort("--http", value);
+  if (!loopbackHosts.includes(address.host)) {
+    throw new GatewayError(
+      `--http ${JSON.stringify(value)}: the gateway serves HTTP on a loopback address only (it takes no authorization flags yet); use 127.0.0.1:${address.port}`,
+    );
+  }
+  return address;
+}
+
 /**
  * The plugin parameter of the plugin-option flags: target=ts and mcp=true
  * (the tools the TypeScript MCP server would list), then each flag as its
@@ -133,8 +147,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
     descriptorSet,
     grpc,
     target,
-    http:
-      values.http === undefined ? undefined : hostPort("--http", values.http),
+    http: values.http === undefined ? undefined : loopback(values.http),
     files: values.file ?? [],
     parameter: parameterOf(values),
   };
