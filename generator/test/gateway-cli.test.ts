@@ -13,6 +13,7 @@ const bin = join(root, "generator", "bin", "protoc-gen-ai-tools");
 const dir = mkdtempSync(join(tmpdir(), "gateway-cli-"));
 const noServices = join(dir, "annotations.binpb");
 const example = join(dir, "example.binpb");
+const withoutImports = join(dir, "without-imports.binpb");
 
 beforeAll(() => {
   const protoc = (out: string, file: string) =>
@@ -26,6 +27,12 @@ beforeAll(() => {
     ]);
   protoc(noServices, "ai/tools/v1/annotations.proto");
   protoc(example, "acme/links/v1/links.proto");
+  execFileSync("protoc", [
+    `-I${join(root, "proto")}`,
+    `-I${join(root, "proto", "examples")}`,
+    `--descriptor_set_out=${withoutImports}`,
+    "acme/links/v1/links.proto",
+  ]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -99,6 +106,10 @@ describe("protoc-gen-ai-tools mcp", () => {
     expectRefused(
       mcp("--descriptor-set", noServices, "--target", "127.0.0.1:1"),
       `the descriptor set ${JSON.stringify(noServices)} declares no service of its own`,
+    );
+    expectRefused(
+      mcp("--descriptor-set", withoutImports, "--target", "127.0.0.1:1"),
+      `the descriptor set ${JSON.stringify(withoutImports)} lacks "ai/tools/v1/annotations.proto", imported by acme/links/v1/links.proto: write it with its imports`,
     );
     const target = ["--descriptor-set", example, "--target", "127.0.0.1:1"];
     expectRefused(

@@ -49,7 +49,21 @@ export function createDescriptorSetSource(path: string): DescriptorSource {
           `the ${label} is not a FileDescriptorSet (it holds ${files.length === 0 ? "no file" : "a file without a name"}): write it with \`buf build -o FILE\` or \`protoc --descriptor_set_out=FILE --include_imports --include_source_info\``,
         );
       }
+      checkImports(files, label);
       return Promise.resolve(files);
     },
   };
+}
+
+/** Throws when a file of the set imports one the set lacks (no --include_imports). */
+function checkImports(files: readonly FileDescriptorProto[], label: string) {
+  const names = new Set(files.map((f) => f.name));
+  for (const file of files) {
+    const missing = file.dependency.find((d) => !names.has(d));
+    if (missing !== undefined) {
+      throw new GatewayError(
+        `the ${label} lacks ${JSON.stringify(missing)}, imported by ${file.name}: write it with its imports (protoc --include_imports; buf build without --exclude-imports)`,
+      );
+    }
+  }
 }
