@@ -130,6 +130,24 @@ describe("protoc-gen-ai-tools mcp", () => {
     );
   });
 
+  it("refuses a CA file it cannot read, and reflection over TLS", () => {
+    expectRefused(
+      mcp(
+        "--descriptor-set",
+        example,
+        "--target",
+        "127.0.0.1:1",
+        "--grpc-tls-ca",
+        join(dir, "none.pem"),
+      ),
+      `--grpc-tls-ca ${JSON.stringify(join(dir, "none.pem"))}: cannot read it (ENOENT)`,
+    );
+    expectRefused(
+      mcp("--grpc", "127.0.0.1:1", "--grpc-tls-ca", join(dir, "none.pem")),
+      "--grpc-tls-ca: reflection over TLS is not available yet",
+    );
+  });
+
   it("refuses a server it cannot reach for reflection", () => {
     expectRefused(
       mcp("--grpc", "127.0.0.1:1"),

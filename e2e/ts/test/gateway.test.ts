@@ -32,7 +32,10 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import {
   startServer,
+  startServerProcess,
+  testTlsFiles,
   type RunningServer,
+  type ServerProcess,
 } from "@protoc-gen-ai-tools/e2e-server";
 import { TestControlService } from "../src/gen/linkhub/v1/control_pb.js";
 import {
@@ -202,5 +205,31 @@ describe("protoc-gen-ai-tools mcp --grpc (reflection)", () => {
     expect(decodeRecorded(gets[0]!).message).toMatchObject({
       id: links[0]!.id,
     });
+  });
+});
+
+describe("protoc-gen-ai-tools mcp --grpc-tls-ca", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess({ tls: testTlsFiles });
+  });
+  afterAll(() => server.close());
+
+  it("calls a TLS server, trusting the CA given", async () => {
+    const gateway = await connectGateway(() => [
+      "--descriptor-set",
+      setFile,
+      "--target",
+      server.address,
+      "--grpc-tls-ca",
+      testTlsFiles.ca,
+    ]);
+    const created = await callTool(
+      gateway,
+      "links_create",
+      newLinkArgs(newUUID(), "over tls"),
+    );
+    expect(created.isError, created.content[0]?.text).toBeFalsy();
+    expect(linkIdOf(created)).toBe("link-1");
   });
 });

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { GatewayError } from "./gateway-error.js";
 
 /** The usage line of `protoc-gen-ai-tools mcp`. */
-export const gatewayUsage = `usage: protoc-gen-ai-tools mcp (--descriptor-set FILE --target HOST:PORT | --grpc HOST:PORT) [--http HOST:PORT] [--file NAME]...
+export const gatewayUsage = `usage: protoc-gen-ai-tools mcp (--descriptor-set FILE --target HOST:PORT | --grpc HOST:PORT) [--grpc-tls-ca FILE] [--http HOST:PORT] [--file NAME]...
   [--tools annotated|all] [--include PATTERN]... [--exclude PATTERN]... [--trim-prefix PACKAGE]
   [--name-prefix PREFIX] [--schema inline|compact] [--providers NAME]... [--unannotated-tools read-only-run|run|ask]
   [--lenient-arguments] [--deprecated drop|keep] [--output-only-comments]`;
@@ -32,6 +32,8 @@ export interface GatewayFlags {
   readonly grpc: string | undefined;
   /** The gRPC server the tools call, `HOST:PORT` (plaintext). */
   readonly target: string;
+  /** `--grpc-tls-ca FILE`: call the server over TLS trusting this CA. */
+  readonly grpcTlsCa: string | undefined;
   /** `--http HOST:PORT`, or undefined for stdio. */
   readonly http: { readonly host: string; readonly port: number } | undefined;
   /** The files whose services become tools (`--file`), or none for the default. */
@@ -109,6 +111,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
         grpc: { type: "string" },
         target: { type: "string" },
         http: { type: "string" },
+        "grpc-tls-ca": { type: "string" },
         file: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
         ...pluginFlags,
@@ -123,6 +126,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
       descriptorSet: undefined,
       grpc: undefined,
       target: "",
+      grpcTlsCa: undefined,
       http: undefined,
       files: [],
       parameter: "",
@@ -147,6 +151,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
     descriptorSet,
     grpc,
     target,
+    grpcTlsCa: values["grpc-tls-ca"],
     http: values.http === undefined ? undefined : loopback(values.http),
     files: values.file ?? [],
     parameter: parameterOf(values),
@@ -164,8 +169,9 @@ the plugin from the API's descriptors, each call sent to the gRPC server.
                          protoc --descriptor_set_out=FILE --include_imports
                          --include_source_info (comments become descriptions)
   --grpc HOST:PORT       the descriptors by gRPC server reflection, and the
-                         server to call (plaintext)
+                         server to call (plaintext only)
   --target HOST:PORT     the gRPC server the tools call (plaintext)
+  --grpc-tls-ca FILE     call it over TLS, trusting this CA (PEM)
   --http HOST:PORT       streamable HTTP on a loopback address instead of stdio
   --file NAME            a file whose services become tools (repeatable); by
                          default every file declaring a service, but google/*,

@@ -1,4 +1,3 @@
-import { createGrpcTransport } from "@connectrpc/connect-node";
 import {
   createMcpToolServer,
   serveHttp,
@@ -6,6 +5,7 @@ import {
   type McpToolServer,
 } from "@protoc-gen-ai-tools/runtime/mcp";
 import { GeneratorError } from "../errors.js";
+import { createBackendTransport } from "./backend-transport.js";
 import { generatedMethodDescription } from "../model/method-description.js";
 import { noToolsWarning } from "../model/no-tools.js";
 import { buildRequestModel } from "../plugin.js";
@@ -36,6 +36,11 @@ export function logLine(message: string): void {
 function sourceOf(flags: GatewayFlags): DescriptorSource {
   if (flags.descriptorSet !== undefined) {
     return createDescriptorSetSource(flags.descriptorSet);
+  }
+  if (flags.grpcTlsCa !== undefined) {
+    throw new GatewayError(
+      "--grpc-tls-ca: reflection over TLS is not available yet; pass the API's descriptors with --descriptor-set FILE (buf build -o FILE) and --target HOST:PORT",
+    );
   }
   return createReflectionSource(flags.grpc ?? flags.target);
 }
@@ -85,7 +90,7 @@ export async function createGateway(
     (t) => t.description === generatedMethodDescription(t.method),
   ).length;
   const registry = gatewayRegistry(files);
-  const transport = createGrpcTransport({ baseUrl: `http://${flags.target}` });
+  const transport = createBackendTransport(flags.target, flags.grpcTlsCa);
   const server = createMcpToolServer({ name: "protoc-gen-ai-tools", registry });
   const validator = await validatorFor(model.tools.some((t) => t.validate));
   const lenientArguments = built.options.common["lenient_arguments"] === "true";
@@ -97,7 +102,7 @@ export async function createGateway(
   for (const file of files) {
     file.sourceCodeInfo = undefined;
   }
-  const summary = `${model.tools.length} tools from ${model.mcpServices.length} services of the ${source.label}, ${generated} with generated descriptions; calls go to ${flags.target}`;
+  const summary = `${model.tools.length} tools from ${model.mcpServices.length} services of the ${source.label}, ${generated} with generated descriptions; calls go to ${flags.target}${flags.grpcTlsCa === undefined ? "" : " (TLS)"}`;
   return { server, summary };
 }
 
