@@ -5,11 +5,10 @@ import {
 } from "./alias-manager.js";
 import {
   conversationCorrupt,
-  conversationFull,
   storeUnavailable,
 } from "./conversation-errors.js";
 import {
-  defaultMaxAliases,
+  checkRoom,
   type ConversationStore,
   type StoredConversation,
 } from "./conversation-store.js";
@@ -182,10 +181,7 @@ async function callInConversation(
       if (stats !== undefined) {
         stats.conversation = true;
       }
-      const held = aliases.aliasCount();
-      if (held >= (store.maxAliases ?? defaultMaxAliases)) {
-        throw conversationFull(h, held);
-      }
+      checkRoom(store, h, aliases);
     } else {
       created = await storeCall(() => store.create());
       handle = created;

@@ -4,7 +4,10 @@ import {
   type AliasManager,
   type AliasRegistration,
 } from "./alias-manager.js";
-import { conversationExpired } from "./conversation-errors.js";
+import {
+  conversationExpired,
+  conversationFull,
+} from "./conversation-errors.js";
 
 /** A conversation as {@link ConversationStore.load} returns it. */
 export interface StoredConversation {
@@ -112,6 +115,24 @@ export function checkMaxAliases(max: number | undefined): number {
     );
   }
   return n;
+}
+
+/**
+ * Throw `conversation-full` when aliases hold the store's `maxAliases` or
+ * more ({@link defaultMaxAliases} for a store without it, or no store): the
+ * call is not sent (docs/store.md, "Alias cap"). handle is the one the
+ * model knows, undefined for a conversation it has none for.
+ * @internal
+ */
+export function checkRoom(
+  store: ConversationStore | undefined,
+  handle: string | undefined,
+  aliases: AliasManager,
+): void {
+  const held = aliases.aliasCount();
+  if (held >= (store?.maxAliases ?? defaultMaxAliases)) {
+    throw conversationFull(handle, held);
+  }
 }
 
 /** An empty alias table: the store only numbers, it never resolves. */

@@ -14,13 +14,10 @@ import {
   type AliasManager,
 } from "../alias-manager.js";
 import { executeInConversation } from "../conversation-executor.js";
+import { conversationExpired } from "../conversation-errors.js";
 import {
-  conversationExpired,
-  conversationFull,
-} from "../conversation-errors.js";
-import {
+  checkRoom,
   createMemoryConversationStore,
-  defaultMaxAliases,
   type ConversationStore,
 } from "../conversation-store.js";
 import {
@@ -549,12 +546,11 @@ function checkConnectionRoom(
   if (stats !== undefined) {
     stats.conversation = true;
   }
-  const held = aliases.aliasCount();
-  const limit = server.options.conversationStore?.maxAliases;
-  if (held >= (limit ?? defaultMaxAliases)) {
-    const error = conversationFull(undefined, held);
+  try {
+    checkRoom(server.options.conversationStore, undefined, aliases);
+  } catch (error) {
     if (stats !== undefined) {
-      endCall(stats, error, held);
+      endCall(stats, error, aliases.aliasCount());
     }
     throw error;
   }
