@@ -70,6 +70,25 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Through gateway, links_create in workspace ws (shown as `link-1`), then
+ * links_get of that alias; both answered without error.
+ */
+async function createThenGet(
+  gateway: Awaited<ReturnType<typeof connectGateway>>,
+  ws: string,
+): Promise<void> {
+  const created = await callTool(
+    gateway,
+    "links_create",
+    newLinkArgs(ws, "gw"),
+  );
+  expect(created.isError, created.content[0]?.text).toBeFalsy();
+  expect(linkIdOf(created)).toBe("link-1");
+  const got = await callTool(gateway, "links_get", { id: "link-1" });
+  expect(got.isError, got.content[0]?.text).toBeFalsy();
+}
+
 /** The gateway over stdio with `source` flags, and a client of it. */
 async function connectGateway(
   source: () => string[] = () => [
@@ -108,15 +127,7 @@ describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
     await resetServer(env);
     const gateway = await connectGateway();
     const ws = newUUID();
-    const created = await callTool(
-      gateway,
-      "links_create",
-      newLinkArgs(ws, "gw"),
-    );
-    expect(created.isError, created.content[0]?.text).toBeFalsy();
-    expect(linkIdOf(created)).toBe("link-1");
-    const got = await callTool(gateway, "links_get", { id: "link-1" });
-    expect(got.isError, got.content[0]?.text).toBeFalsy();
+    await createThenGet(gateway, ws);
     const [uuid] = await linkIds(env, ws);
     const gets = (await recorded(env)).filter(
       (r) => r.procedure === "linkhub.v1.LinkService/GetLink",
@@ -181,15 +192,7 @@ describe("protoc-gen-ai-tools mcp --grpc (reflection)", () => {
     const names = (await gateway.listTools()).tools.map((t) => t.name);
     expect(names).toContain("links_create");
     const ws = newUUID();
-    const created = await callTool(
-      gateway,
-      "links_create",
-      newLinkArgs(ws, "gw"),
-    );
-    expect(created.isError, created.content[0]?.text).toBeFalsy();
-    expect(linkIdOf(created)).toBe("link-1");
-    const got = await callTool(gateway, "links_get", { id: "link-1" });
-    expect(got.isError, got.content[0]?.text).toBeFalsy();
+    await createThenGet(gateway, ws);
     const transport = createGrpcTransport({ baseUrl: server.baseUrl });
     const { links } = await createClient(LinkService, transport).listLinks({
       workspaceId: ws,
