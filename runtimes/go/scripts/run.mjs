@@ -6,7 +6,8 @@
 //                                    (test-only, gitignored), with the Go
 //                                    code generators of <repo>/.tools/bin
 //   node scripts/run.mjs --build     --generate, then gofmt -l . and go vet
-//                                    (here and in the module redisstore/)
+//                                    (here and in the modules redisstore/
+//                                    and mark3labs/)
 //   node scripts/run.mjs --test      --build, then go test -race ./... (the
 //                                    redisstore tests start redis-server)
 //   node scripts/run.mjs --bench     --generate, then the benchmarks (the
@@ -135,10 +136,15 @@ await must("go", ["vet", "./..."]);
 const redisstore = path.join(pkgDir, "redisstore");
 step("redisstore: go vet ./...");
 await must("go", ["vet", "./..."], { cwd: redisstore });
+const mark3labs = path.join(pkgDir, "mark3labs");
+step("mark3labs: go vet ./...");
+await must("go", ["vet", "./..."], { cwd: mark3labs });
 if (mode === "--build") finish(mode);
 
 step("go test -race -count=1 ./...");
 await must("go", ["test", "-race", "-count=1", "./..."]);
 step("redisstore: go test -race -count=1 ./...   (a real redis-server)");
 await must("go", ["test", "-race", "-count=1", "./..."], { cwd: redisstore });
+step("mark3labs: go test -race -count=1 ./...   (mcp-go's in-process client)");
+await must("go", ["test", "-race", "-count=1", "./..."], { cwd: mark3labs });
 finish(mode);
