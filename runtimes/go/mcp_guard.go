@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // DefaultMaxConcurrentCalls is how many calls one conversation (an HTTP
@@ -96,7 +94,7 @@ func (g *mcpGuard) addScopes(tool string, scopes []string) {
 // (the annotation's required_scopes and WithRequiredScopes, sorted, each
 // once; tools needing none are left out): the HTTP gate checks them per
 // tools/call, and lists them in the resource metadata.
-func MCPRequiredScopes(server *mcp.Server) map[string][]string {
+func MCPRequiredScopes(server MCPServer) map[string][]string {
 	v, ok := mcpServers.Load(server)
 	if !ok {
 		return map[string][]string{}

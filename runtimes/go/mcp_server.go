@@ -13,6 +13,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// MCPServer is what the generated Register...Handler and ForwardTo...Client
+// add their tools to: a *mcp.Server of the official go-sdk as it is, or an
+// adapter for another MCP library (docs/go.md, "MCP libraries"). The tools
+// of one server share their state, keyed by the server value, so an adapter
+// is a pointer (or another comparable value). A call an adapter makes with
+// no session (req.Session nil) is stateless: its conversation is the handle
+// the client passes back, and it cannot ask the user (no elicitation).
+type MCPServer interface {
+	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+}
+
 // MCPExtraProperty is an argument added to the input schema of every tool
 // of a server (docs/mcp.md, "Tools as listed"): a nullable string, taken out
 // of the arguments before they are decoded and handed to the call's context
@@ -128,7 +139,7 @@ type mcpTool struct {
 	call          func(ctx context.Context, e *Executor, args string) (string, error)
 }
 
-// mcpServer is the state the tools of one *mcp.Server share.
+// mcpServer is the state the tools of one MCPServer share.
 type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
@@ -144,7 +155,7 @@ type mcpServer struct {
 var mcpServers sync.Map
 
 // mcpServerOf returns the state of server, made from opts on its first use.
-func mcpServerOf(server *mcp.Server, opts []MCPOption) *mcpServer {
+func mcpServerOf(server MCPServer, opts []MCPOption) *mcpServer {
 	var o mcpOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -188,7 +199,7 @@ func sameMCPOptions(a, b mcpOptions) bool {
 
 // addMCPTools adds tools to server; an extra property named like a
 // property of a tool's schema panics, naming the tool.
-func addMCPTools(server *mcp.Server, opts []MCPOption, tools []mcpTool) {
+func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 	s := mcpServerOf(server, opts)
 	for i := range tools {
 		t := &tools[i]

@@ -52,14 +52,14 @@ import (
 // aitools.test.mcpplain.v1.Greeter to server; their calls go to impl, served in
 // process (on bufconn) through the same executor path as
 // ForwardToGreeterClient.
-func RegisterGreeterHandler(server *mcp.Server, impl mcpplainv1.GreeterServer, opts ...MCPOption) {
+func RegisterGreeterHandler(server MCPServer, impl mcpplainv1.GreeterServer, opts ...MCPOption) {
 	conn := serveInProcess(func(s *grpc.Server) { mcpplainv1.RegisterGreeterServer(s, impl) })
 	ForwardToGreeterClient(server, mcpplainv1.NewGreeterClient(conn), opts...)
 }
 
 // ForwardToGreeterClient adds the tools of
 // aitools.test.mcpplain.v1.Greeter to server; each call is a call of client.
-func ForwardToGreeterClient(server *mcp.Server, client mcpplainv1.GreeterClient, opts ...MCPOption) {
+func ForwardToGreeterClient(server MCPServer, client mcpplainv1.GreeterClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
 			tool:          Greet,
@@ -2281,7 +2281,7 @@ func (g *mcpGuard) addScopes(tool string, scopes []string) {
 // (the annotation's required_scopes and WithRequiredScopes, sorted, each
 // once; tools needing none are left out): the HTTP gate checks them per
 // tools/call, and lists them in the resource metadata.
-func MCPRequiredScopes(server *mcp.Server) map[string][]string {
+func MCPRequiredScopes(server MCPServer) map[string][]string {
 	v, ok := mcpServers.Load(server)
 	if !ok {
 		return map[string][]string{}
@@ -2394,6 +2394,17 @@ func (g *mcpGuard) enter(conversation any) (leave func(), refused string) {
 	}, ""
 }
 
+// MCPServer is what the generated Register...Handler and ForwardTo...Client
+// add their tools to: a *mcp.Server of the official go-sdk as it is, or an
+// adapter for another MCP library (docs/go.md, "MCP libraries"). The tools
+// of one server share their state, keyed by the server value, so an adapter
+// is a pointer (or another comparable value). A call an adapter makes with
+// no session (req.Session nil) is stateless: its conversation is the handle
+// the client passes back, and it cannot ask the user (no elicitation).
+type MCPServer interface {
+	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+}
+
 // MCPExtraProperty is an argument added to the input schema of every tool
 // of a server (docs/mcp.md, "Tools as listed"): a nullable string, taken out
 // of the arguments before they are decoded and handed to the call's context
@@ -2478,7 +2489,7 @@ type mcpTool struct {
 	call          func(ctx context.Context, e *Executor, args string) (string, error)
 }
 
-// mcpServer is the state the tools of one *mcp.Server share.
+// mcpServer is the state the tools of one MCPServer share.
 type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
@@ -2489,7 +2500,7 @@ type mcpServer struct {
 var mcpServers sync.Map
 
 // mcpServerOf returns the state of server, made from opts on its first use.
-func mcpServerOf(server *mcp.Server, opts []MCPOption) *mcpServer {
+func mcpServerOf(server MCPServer, opts []MCPOption) *mcpServer {
 	var o mcpOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -2525,7 +2536,7 @@ func sameMCPOptions(a, b mcpOptions) bool {
 
 // addMCPTools adds tools to server; an extra property named like a
 // property of a tool's schema panics, naming the tool.
-func addMCPTools(server *mcp.Server, opts []MCPOption, tools []mcpTool) {
+func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 	s := mcpServerOf(server, opts)
 	for i := range tools {
 		t := &tools[i]

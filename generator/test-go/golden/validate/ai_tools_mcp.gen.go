@@ -46,14 +46,14 @@ import (
 // aitools.test.validate.v1.RulesService to server; their calls go to impl, served in
 // process (on bufconn) through the same executor path as
 // ForwardToRulesServiceClient.
-func RegisterRulesServiceHandler(server *mcp.Server, impl rulesv1.RulesServiceServer, opts ...MCPOption) {
+func RegisterRulesServiceHandler(server MCPServer, impl rulesv1.RulesServiceServer, opts ...MCPOption) {
 	conn := serveInProcess(func(s *grpc.Server) { rulesv1.RegisterRulesServiceServer(s, impl) })
 	ForwardToRulesServiceClient(server, rulesv1.NewRulesServiceClient(conn), opts...)
 }
 
 // ForwardToRulesServiceClient adds the tools of
 // aitools.test.validate.v1.RulesService to server; each call is a call of client.
-func ForwardToRulesServiceClient(server *mcp.Server, client rulesv1.RulesServiceClient, opts ...MCPOption) {
+func ForwardToRulesServiceClient(server MCPServer, client rulesv1.RulesServiceClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
 			tool:   RulesCreateLoose,
@@ -1152,7 +1152,7 @@ func (g *mcpGuard) addScopes(tool string, scopes []string) {
 // (the annotation's required_scopes and WithRequiredScopes, sorted, each
 // once; tools needing none are left out): the HTTP gate checks them per
 // tools/call, and lists them in the resource metadata.
-func MCPRequiredScopes(server *mcp.Server) map[string][]string {
+func MCPRequiredScopes(server MCPServer) map[string][]string {
 	v, ok := mcpServers.Load(server)
 	if !ok {
 		return map[string][]string{}
@@ -1265,6 +1265,17 @@ func (g *mcpGuard) enter(conversation any) (leave func(), refused string) {
 	}, ""
 }
 
+// MCPServer is what the generated Register...Handler and ForwardTo...Client
+// add their tools to: a *mcp.Server of the official go-sdk as it is, or an
+// adapter for another MCP library (docs/go.md, "MCP libraries"). The tools
+// of one server share their state, keyed by the server value, so an adapter
+// is a pointer (or another comparable value). A call an adapter makes with
+// no session (req.Session nil) is stateless: its conversation is the handle
+// the client passes back, and it cannot ask the user (no elicitation).
+type MCPServer interface {
+	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+}
+
 // MCPExtraProperty is an argument added to the input schema of every tool
 // of a server (docs/mcp.md, "Tools as listed"): a nullable string, taken out
 // of the arguments before they are decoded and handed to the call's context
@@ -1374,7 +1385,7 @@ type mcpTool struct {
 	call          func(ctx context.Context, e *Executor, args string) (string, error)
 }
 
-// mcpServer is the state the tools of one *mcp.Server share.
+// mcpServer is the state the tools of one MCPServer share.
 type mcpServer struct {
 	opts  mcpOptions
 	given mcpOptions // the options as given, to compare with later ones
@@ -1388,7 +1399,7 @@ type mcpServer struct {
 var mcpServers sync.Map
 
 // mcpServerOf returns the state of server, made from opts on its first use.
-func mcpServerOf(server *mcp.Server, opts []MCPOption) *mcpServer {
+func mcpServerOf(server MCPServer, opts []MCPOption) *mcpServer {
 	var o mcpOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -1428,7 +1439,7 @@ func sameMCPOptions(a, b mcpOptions) bool {
 
 // addMCPTools adds tools to server; an extra property named like a
 // property of a tool's schema panics, naming the tool.
-func addMCPTools(server *mcp.Server, opts []MCPOption, tools []mcpTool) {
+func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 	s := mcpServerOf(server, opts)
 	for i := range tools {
 		t := &tools[i]
