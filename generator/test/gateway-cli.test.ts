@@ -78,10 +78,51 @@ describe("protoc-gen-ai-tools mcp", () => {
     );
   });
 
-  it("serves HTTP on a loopback address only", () => {
+  it("refuses HTTP beyond loopback without tokens, and orphan HTTP flags", () => {
+    const grpc = ["--grpc", "127.0.0.1:1"];
     expectRefused(
-      mcp("--grpc", "127.0.0.1:1", "--http", "0.0.0.0:8080"),
-      '--http "0.0.0.0:8080": the gateway serves HTTP on a loopback address only',
+      mcp(...grpc, "--http", "0.0.0.0:8080"),
+      '--http "0.0.0.0:8080": a non-loopback address needs --auth-issuer URL (with --public-url URL) so that every request carries a token, or --allow-unauthenticated',
+    );
+    expectRefused(
+      mcp(...grpc, "--http", "0.0.0.0:0", "--auth-issuer", "https://id.test"),
+      "--auth-issuer needs --public-url URL, the URL clients use",
+    );
+    expectRefused(
+      mcp(...grpc, "--http", "127.0.0.1:0", "--auth-scope", "links.read"),
+      "--auth-scope needs --auth-issuer URL",
+    );
+    expectRefused(
+      mcp(...grpc, "--http", "127.0.0.1:0", "--public-url", "tools.test/mcp"),
+      '--public-url "tools.test/mcp": not an http(s) URL',
+    );
+    expectRefused(
+      mcp(...grpc, "--allow-unauthenticated"),
+      "--allow-unauthenticated applies to --http only: add --http HOST:PORT",
+    );
+    expectRefused(
+      mcp(...grpc, "--redis", "redis://127.0.0.1:1"),
+      "--redis applies to --http only",
+    );
+    expectRefused(
+      mcp(...grpc, "--http", "127.0.0.1:0", "--store-ttl", "1.5"),
+      '--store-ttl "1.5": write a positive whole number of seconds',
+    );
+  });
+
+  it("refuses a Redis it cannot reach", () => {
+    expectRefused(
+      mcp(
+        "--descriptor-set",
+        example,
+        "--target",
+        "127.0.0.1:1",
+        "--http",
+        "127.0.0.1:0",
+        "--redis",
+        "redis://127.0.0.1:1",
+      ),
+      '--redis "redis://127.0.0.1:1": cannot connect (',
     );
   });
 
@@ -130,7 +171,7 @@ describe("protoc-gen-ai-tools mcp", () => {
     );
   });
 
-  it("refuses a CA file it cannot read, and reflection over TLS", () => {
+  it("refuses a CA file it cannot read, for calls and for reflection", () => {
     expectRefused(
       mcp(
         "--descriptor-set",
@@ -144,7 +185,7 @@ describe("protoc-gen-ai-tools mcp", () => {
     );
     expectRefused(
       mcp("--grpc", "127.0.0.1:1", "--grpc-tls-ca", join(dir, "none.pem")),
-      "--grpc-tls-ca: reflection over TLS is not available yet",
+      `--grpc-tls-ca ${JSON.stringify(join(dir, "none.pem"))}: cannot read it (ENOENT)`,
     );
   });
 

@@ -3,7 +3,7 @@
 // Over stdio, with the official SDK client: its tools/list equals the
 // generated TypeScript MCP server's for the same protos, and a call goes
 // through it to the test server (its own process) with the ids resolved.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayBin, startHttpGateway } from "./gateway-support.js";
 import {
   callTool,
   connectStdio,
@@ -47,13 +48,6 @@ const env = useServer({ process: true });
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
 const repoRoot = path.resolve(pkgDir, "..", "..");
 const bin = (name: string) => path.join(pkgDir, "node_modules", ".bin", name);
-const gatewayBin = path.join(
-  pkgDir,
-  "node_modules",
-  "protoc-gen-ai-tools",
-  "bin",
-  "protoc-gen-ai-tools",
-);
 const dir = mkdtempSync(path.join(tmpdir(), "e2e-gateway-"));
 const setFile = path.join(dir, "linkhub.binpb");
 const clients: Client[] = [];
@@ -143,40 +137,21 @@ describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
 
 describe("protoc-gen-ai-tools mcp --http", () => {
   it("lists the same tools over streamable HTTP on loopback", async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        gatewayBin,
-        "mcp",
-        "--descriptor-set",
-        setFile,
-        "--target",
-        env.server.address,
-        "--http",
-        "127.0.0.1:0",
-      ],
-      { stdio: ["ignore", "ignore", "pipe"] },
+    const { url } = await startHttpGateway([
+      "--descriptor-set",
+      setFile,
+      "--target",
+      env.server.address,
+      "--http",
+      "127.0.0.1:0",
+    ]);
+    const client = new Client({ name: "e2e-ts", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    clients.push(client);
+    const stdio = await connectGateway();
+    expect((await client.listTools()).tools).toEqual(
+      (await stdio.listTools()).tools,
     );
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = "";
-        child.stderr.on("data", (d: Buffer) => {
-          err += d.toString();
-          const m = /serving (http:\/\/127\.0\.0\.1:[0-9]+\/mcp)/.exec(err);
-          if (m !== null) resolve(m[1]!);
-        });
-        child.once("exit", () => reject(new Error(`gateway exited: ${err}`)));
-      });
-      const client = new Client({ name: "e2e-ts", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      clients.push(client);
-      const stdio = await connectGateway();
-      expect((await client.listTools()).tools).toEqual(
-        (await stdio.listTools()).tools,
-      );
-    } finally {
-      child.kill("SIGTERM");
-    }
   });
 });
 
@@ -214,9 +189,23 @@ describe("protoc-gen-ai-tools mcp --grpc (reflection)", () => {
 describe("protoc-gen-ai-tools mcp --grpc-tls-ca", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess({ tls: testTlsFiles });
+    server = await startServerProcess({
+      tls: testTlsFiles,
+      reflection: ["v1"],
+    });
   });
   afterAll(() => server.close());
+
+  it("describes a TLS server by reflection and calls it, trusting the CA given", async () => {
+    const gateway = await connectGateway(() => [
+      "--grpc",
+      server.address,
+      "--grpc-tls-ca",
+      testTlsFiles.ca,
+    ]);
+    expect((await gateway.listTools()).tools.length).toBe(16);
+    await createThenGet(gateway, newUUID());
+  });
 
   it("calls a TLS server, trusting the CA given", async () => {
     const gateway = await connectGateway(() => [

@@ -1,8 +1,15 @@
 import { parseArgs } from "node:util";
 import { GatewayError } from "./gateway-error.js";
+import {
+  httpOptionsOf,
+  httpSecurityFlags,
+  type GatewayHttp,
+} from "./gateway-http-flags.js";
 
 /** The usage line of `protoc-gen-ai-tools mcp`. */
-export const gatewayUsage = `usage: protoc-gen-ai-tools mcp (--descriptor-set FILE --target HOST:PORT | --grpc HOST:PORT) [--grpc-tls-ca FILE] [--http HOST:PORT] [--file NAME]...
+export const gatewayUsage = `usage: protoc-gen-ai-tools mcp (--descriptor-set FILE --target HOST:PORT | --grpc HOST:PORT) [--grpc-tls-ca FILE] [--file NAME]...
+  [--http HOST:PORT [--public-url URL] [--auth-issuer URL [--auth-jwks-url URL] [--auth-audience AUD] [--auth-scope SCOPE]...]
+   [--allowed-host HOST]... [--allowed-origin ORIGIN]... [--allow-unauthenticated] [--redis URL] [--store-ttl SECONDS]]
   [--tools annotated|all] [--include PATTERN]... [--exclude PATTERN]... [--trim-prefix PACKAGE]
   [--name-prefix PREFIX] [--schema inline|compact] [--providers NAME]... [--unannotated-tools read-only-run|run|ask]
   [--lenient-arguments] [--deprecated drop|keep] [--output-only-comments]`;
@@ -34,8 +41,12 @@ export interface GatewayFlags {
   readonly target: string;
   /** `--grpc-tls-ca FILE`: call the server over TLS trusting this CA. */
   readonly grpcTlsCa: string | undefined;
-  /** `--http HOST:PORT`, or undefined for stdio. */
-  readonly http: { readonly host: string; readonly port: number } | undefined;
+  /** `--http HOST:PORT` and its security flags, or undefined for stdio. */
+  readonly http: GatewayHttp | undefined;
+  /** `--redis URL`: the conversation store of HTTP handles. */
+  readonly redis: string | undefined;
+  /** `--store-ttl SECONDS` in milliseconds: an unused conversation's life. */
+  readonly storeTtlMs: number | undefined;
   /** The files whose services become tools (`--file`), or none for the default. */
   readonly files: readonly string[];
   /** The plugin parameter the flags make, for the plugin's own parseOptions. */
@@ -58,18 +69,22 @@ export function hostPort(
   return { host, port };
 }
 
-/** Hosts the gateway serves HTTP on: loopback only, until it takes auth flags. */
-const loopbackHosts = ["127.0.0.1", "localhost", "::1"];
-
-/** `--http HOST:PORT`, refused unless HOST is a loopback address. */
-function loopback(value: string): { host: string; port: number } {
-  const address = hostPort("--http", value);
-  if (!loopbackHosts.includes(address.host)) {
+/** `--store-ttl SECONDS` in milliseconds, refused unless a positive whole number. */
+function storeTtlMs(value: string | undefined): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const seconds = Number(value);
+  if (
+    !/^[0-9]+$/.test(value) ||
+    !Number.isSafeInteger(seconds * 1000) ||
+    seconds <= 0
+  ) {
     throw new GatewayError(
-      `--http ${JSON.stringify(value)}: the gateway serves HTTP on a loopback address only (it takes no authorization flags yet); use 127.0.0.1:${address.port}`,
+      `--store-ttl ${JSON.stringify(value)}: write a positive whole number of seconds, e.g. 1800 (the default, 30 minutes)`,
     );
   }
-  return address;
+  return seconds * 1000;
 }
 
 /**
@@ -112,6 +127,9 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
         target: { type: "string" },
         http: { type: "string" },
         "grpc-tls-ca": { type: "string" },
+        redis: { type: "string" },
+        "store-ttl": { type: "string" },
+        ...httpSecurityFlags,
         file: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
         ...pluginFlags,
@@ -128,6 +146,8 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
       target: "",
       grpcTlsCa: undefined,
       http: undefined,
+      redis: undefined,
+      storeTtlMs: undefined,
       files: [],
       parameter: "",
     };
@@ -146,13 +166,26 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
     );
   }
   hostPort("--target", target);
+  const http = httpOptionsOf(
+    values.http === undefined ? undefined : hostPort("--http", values.http),
+    values,
+  );
+  for (const flag of ["redis", "store-ttl"] as const) {
+    if (values[flag] !== undefined && http === undefined) {
+      throw new GatewayError(
+        `--${flag} applies to --http only (over stdio the connection is one conversation, kept in memory): add --http HOST:PORT, or leave it out`,
+      );
+    }
+  }
   return {
     help: false,
     descriptorSet,
     grpc,
     target,
     grpcTlsCa: values["grpc-tls-ca"],
-    http: values.http === undefined ? undefined : loopback(values.http),
+    http,
+    redis: values.redis,
+    storeTtlMs: storeTtlMs(values["store-ttl"]),
     files: values.file ?? [],
     parameter: parameterOf(values),
   };
@@ -168,11 +201,29 @@ the plugin from the API's descriptors, each call sent to the gRPC server.
   --descriptor-set FILE  the API's descriptors: buf build -o FILE, or
                          protoc --descriptor_set_out=FILE --include_imports
                          --include_source_info (comments become descriptions)
-  --grpc HOST:PORT       the descriptors by gRPC server reflection, and the
-                         server to call (plaintext only)
-  --target HOST:PORT     the gRPC server the tools call (plaintext)
-  --grpc-tls-ca FILE     call it over TLS, trusting this CA (PEM)
-  --http HOST:PORT       streamable HTTP on a loopback address instead of stdio
+  --grpc HOST:PORT       the descriptors by gRPC server reflection (v1, else
+                         v1alpha), and the server to call
+  --target HOST:PORT     the gRPC server the tools call
+  --grpc-tls-ca FILE     reflection and calls over TLS, trusting this CA (PEM);
+                         plaintext HTTP/2 without it
+  --http HOST:PORT       streamable HTTP at /mcp instead of stdio; an address
+                         other than loopback needs --auth-issuer or
+                         --allow-unauthenticated
+  --public-url URL       the URL clients use (https://tools.example.com/mcp);
+                         needed with --auth-issuer
+  --auth-issuer URL      require a bearer JWT from this issuer on every request
+  --auth-jwks-url URL    its keys; by default from the issuer's metadata
+  --auth-audience AUD    the audience tokens must hold; --public-url by default
+  --auth-scope SCOPE     a scope every token must hold (repeatable)
+  --allowed-host HOST    a Host header accepted (repeatable); by default the
+                         loopback names and --public-url's host
+  --allowed-origin ORIGIN  an Origin header accepted (repeatable); by default
+                         --public-url's origin (and loopback ones on loopback)
+  --allow-unauthenticated  serve a non-loopback address without tokens: anyone
+                         who reaches the port calls every tool
+  --redis URL            keep HTTP conversations (handles) on Redis
+                         (redis://HOST:PORT), shared by every gateway using it
+  --store-ttl SECONDS    how long an unused conversation or session lives; 1800
   --file NAME            a file whose services become tools (repeatable); by
                          default every file declaring a service, but google/*,
                          grpc/*, buf/validate/* and ai/tools/* ones

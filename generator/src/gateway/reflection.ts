@@ -3,7 +3,7 @@ import {
   FileDescriptorProtoSchema,
   type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { GeneratorError } from "../errors.js";
 import type { ServerReflectionResponse } from "../gen/grpc/reflection/v1/reflection_pb.js";
@@ -19,6 +19,11 @@ import {
 export interface ReflectionFetchOptions {
   /** Bounds the whole fetch; 10 seconds when absent. */
   timeoutMs?: number;
+  /**
+   * The transport to the server (e.g. over TLS); plaintext HTTP/2 to
+   * `target` when absent.
+   */
+  transport?: Transport;
 }
 
 /** Services a server lists that are never tools: reflection, health. */
@@ -44,7 +49,8 @@ export async function fetchDescriptorsByReflection(
   options: ReflectionFetchOptions = {},
 ): Promise<FileDescriptorProto[]> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const transport = createGrpcTransport({ baseUrl: baseUrlOf(target) });
+  const transport =
+    options.transport ?? createGrpcTransport({ baseUrl: baseUrlOf(target) });
   const opened = await openReflection(target, (version) =>
     createReflectionSession(transport, version, timeoutMs),
   );

@@ -1,3 +1,4 @@
+import type { ConversationStore } from "@protoc-gen-ai-tools/runtime";
 import {
   createMcpToolServer,
   serveHttp,
@@ -22,6 +23,7 @@ import {
 import { filesToGenerate, gatewayRequest } from "./gateway-request.js";
 import { gatewayRegistry, gatewayToolSets } from "./gateway-tools.js";
 import { createReflectionSource } from "./reflection-source.js";
+import { createGatewayStore, type GatewayStore } from "./gateway-store.js";
 
 /** Writes a line of the gateway's log: stderr (stdout is the stdio transport). */
 export function logLine(message: string): void {
@@ -31,18 +33,17 @@ export function logLine(message: string): void {
 /**
  * The source `flags` name: the descriptor set when given (`--grpc` then
  * only names the server to call), otherwise the `--grpc` server's
- * reflection.
+ * reflection (over TLS with `--grpc-tls-ca`).
  */
 function sourceOf(flags: GatewayFlags): DescriptorSource {
   if (flags.descriptorSet !== undefined) {
     return createDescriptorSetSource(flags.descriptorSet);
   }
-  if (flags.grpcTlsCa !== undefined) {
-    throw new GatewayError(
-      "--grpc-tls-ca: reflection over TLS is not available yet; pass the API's descriptors with --descriptor-set FILE (buf build -o FILE) and --target HOST:PORT",
-    );
-  }
-  return createReflectionSource(flags.grpc ?? flags.target);
+  const server = flags.grpc ?? flags.target;
+  return createReflectionSource(
+    server,
+    createBackendTransport(server, flags.grpcTlsCa),
+  );
 }
 
 /** The validator of tools with `validate`, from @bufbuild/protovalidate when installed. */
@@ -67,6 +68,7 @@ async function validatorFor(validate: boolean) {
  */
 export async function createGateway(
   flags: GatewayFlags,
+  store?: ConversationStore,
 ): Promise<{ server: McpToolServer; summary: string }> {
   const source = sourceOf(flags);
   const files = await source.load();
@@ -91,7 +93,12 @@ export async function createGateway(
   ).length;
   const registry = gatewayRegistry(files);
   const transport = createBackendTransport(flags.target, flags.grpcTlsCa);
-  const server = createMcpToolServer({ name: "protoc-gen-ai-tools", registry });
+  const server = createMcpToolServer({
+    name: "protoc-gen-ai-tools",
+    registry,
+    conversationStore: store,
+    idleTtlMs: flags.storeTtlMs,
+  });
   const validator = await validatorFor(model.tools.some((t) => t.validate));
   const lenientArguments = built.options.common["lenient_arguments"] === "true";
   for (const set of gatewayToolSets(model, registry, transport)) {
@@ -116,21 +123,26 @@ function errorMessage(e: unknown): string {
 
 /**
  * `protoc-gen-ai-tools mcp ARGS`: serve the tools of an API over MCP
- * (stdio, or streamable HTTP on a loopback address with `--http`).
- * Bad input is one line on stderr and exit code 2.
+ * (stdio, or streamable HTTP with `--http`, its conversations on Redis
+ * with `--redis`). Bad input is one line on stderr and exit code 2.
  */
 export async function runGateway(args: readonly string[]): Promise<void> {
   let flags: GatewayFlags;
   let gateway: Awaited<ReturnType<typeof createGateway>>;
+  let redis: GatewayStore | undefined;
   try {
     flags = parseGatewayFlags(args);
     if (flags.help) {
       process.stdout.write(`${gatewayHelp}\n`);
       return;
     }
-    gateway = await createGateway(flags);
+    if (flags.redis !== undefined) {
+      redis = await createGatewayStore(flags.redis, flags.storeTtlMs, logLine);
+    }
+    gateway = await createGateway(flags, redis?.store);
   } catch (e) {
     logLine(errorMessage(e));
+    await redis?.close();
     process.exitCode = 2;
     return;
   }
@@ -139,12 +151,37 @@ export async function runGateway(args: readonly string[]): Promise<void> {
     logLine(`${gateway.summary}; serving stdio`);
     return;
   }
+  await serveGatewayHttp(gateway, flags.http, redis);
+}
+
+/** Serve `gateway` over HTTP until SIGTERM or SIGINT; exit code 2 if it cannot start. */
+async function serveGatewayHttp(
+  gateway: Awaited<ReturnType<typeof createGateway>>,
+  options: NonNullable<GatewayFlags["http"]>,
+  redis: GatewayStore | undefined,
+): Promise<void> {
+  let http: Awaited<ReturnType<typeof serveHttp>>;
   try {
-    const http = await serveHttp(gateway.server, flags.http);
-    logLine(`${gateway.summary}; serving ${http.url}`);
-    process.on("SIGTERM", () => void http.close().then(() => process.exit(0)));
+    http = await serveHttp(gateway.server, options);
   } catch (e) {
-    logLine(errorMessage(e));
+    // serveHttp's refusals (a bad --public-url, --auth-scope, a missing
+    // jose) are written for the person starting it.
+    logLine(`--http: ${e instanceof Error ? e.message : String(e)}`);
+    await redis?.close();
     process.exitCode = 2;
+    return;
   }
+  const store = redis === undefined ? "" : "; conversations on Redis";
+  const auth =
+    options.auth !== undefined && "issuer" in options.auth
+      ? `; bearer tokens of ${options.auth.issuer}`
+      : "";
+  logLine(`${gateway.summary}; serving ${http.url}${auth}${store}`);
+  const stop = () =>
+    void http
+      .close()
+      .then(() => redis?.close())
+      .then(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
 }
