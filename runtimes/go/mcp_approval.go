@@ -62,7 +62,7 @@ func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject, 
 		if !t.NeedsApproval {
 			return nil
 		}
-		name := t.tool.Name
+		name := t.name
 		if s.opts.approve != nil {
 			ok, err := s.opts.approve(ctx, ApprovalRequest{Subject: subject, Tool: name, Method: t.Method, Arguments: json.RawMessage(args)})
 			if err != nil || !ok {

@@ -28,7 +28,7 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	res, outcome, code := s.run(ctx, req, t, id)
 	observed.finishMCP(res, outcome)
 	if s.opts.audit != nil && res.InputRequests == nil {
-		r := AuditRecord{Time: start, Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
+		r := AuditRecord{Time: start, Tool: t.name, Method: t.Method, Outcome: outcome, Code: code}
 		if id != nil {
 			r.Subject = id.Subject
 		}
@@ -43,7 +43,7 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool, id *Identity) (res *mcp.CallToolResult, outcome, code string) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, outcome, code = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r)), "tool_error", grpcCodeName(codes.Internal)
+			res, outcome, code = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.name), r)), "tool_error", grpcCodeName(codes.Internal)
 		}
 	}()
 	if httpCtx := httpRequestDone(req); httpCtx != nil {
@@ -134,7 +134,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 		s.dropMinted(ctx, conv)
 		//aitools:end
 		observedCall(ctx).refused("unavailable")
-		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
+		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
 	out, err := t.call(forwarded, e, args)
 	//aitools:if aliases
@@ -177,8 +177,8 @@ func (s *mcpServer) admit(t *mcpTool, id *Identity) (refused, outcome string) {
 		return refused, "limited"
 	}
 	if id != nil {
-		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
-			return fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing)), "unauthorized"
+		if missing := s.guard.missingScopes(t.name, id.Scopes); missing != "" {
+			return fmt.Sprintf("the call of %s needs scope %s", quote(t.name), quote(missing)), "unauthorized"
 		}
 	}
 	return "", ""

@@ -55,6 +55,7 @@ type mcpOptions struct {
 	maxConcurrent  int
 	audit          func(AuditRecord)
 	telemetry      Telemetry
+	reg            mcpRegistration // per registration, never shared
 	//aitools:if aliases
 
 	store          ConversationStore
@@ -121,6 +122,7 @@ func MCPExtraValue(ctx context.Context, name string) (string, bool) {
 // service, with the call of its RPC.
 type mcpTool struct {
 	tool   AgentTool
+	name   string          // the name served: tool.Name, with a registration's prefix
 	output json.RawMessage // the output schema
 	wrap   string          // the key the result wraps the response under, or ""
 	// The MCP hints, every one listed (docs/mcp.md, "Tool hints"), from the
@@ -154,12 +156,21 @@ type mcpServer struct {
 // mcpServers holds the state of each server that has tools of this package.
 var mcpServers sync.Map
 
-// mcpServerOf returns the state of server, made from opts on its first use.
-func mcpServerOf(server MCPServer, opts []MCPOption) *mcpServer {
+// mcpServerOf returns the state of server, made from opts on its first use,
+// and what opts set for this registration only (WithProvider,
+// WithNamePrefix), which the check of the shared options leaves out.
+func mcpServerOf(server MCPServer, opts []MCPOption) (*mcpServer, mcpRegistration) {
 	var o mcpOptions
+	shared := 0
 	for _, opt := range opts {
+		var probe mcpOptions
+		if opt(&probe); !probe.reg.given {
+			shared++
+		}
 		opt(&o)
 	}
+	reg := o.reg
+	o.reg = mcpRegistration{}
 	given := o
 	//aitools:if aliases
 	if o.store == nil {
@@ -173,13 +184,13 @@ func mcpServerOf(server MCPServer, opts []MCPOption) *mcpServer {
 	actual, loaded := mcpServers.LoadOrStore(server, s)
 	if !loaded {
 		s.given = given
-		return s
+		return s, reg
 	}
 	have := actual.(*mcpServer)
-	if len(opts) > 0 && !sameMCPOptions(have.given, given) {
+	if shared > 0 && !sameMCPOptions(have.given, given) {
 		panic("the tools of one MCP server share their options; pass the same ones to each registration, or to the first one only")
 	}
-	return have
+	return have, reg
 }
 
 // sameMCPOptions reports whether two registrations gave the same options:
@@ -197,13 +208,18 @@ func sameMCPOptions(a, b mcpOptions) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// addMCPTools adds tools to server; an extra property named like a
-// property of a tool's schema panics, naming the tool.
+// addMCPTools adds tools to server, under their names with the
+// registration's prefix and with its provider's form; an extra property
+// named like a property of a tool's schema panics, naming the tool, as do an
+// unknown provider, a tool without its form and a prefix that makes a name
+// invalid.
 func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
-	s := mcpServerOf(server, opts)
+	s, reg := mcpServerOf(server, opts)
+	reg.checkProvider()
 	for i := range tools {
 		t := &tools[i]
-		def := &mcp.Tool{Name: t.tool.Name, Description: t.tool.Description, InputSchema: s.inputSchema(t.tool)}
+		t.name = reg.toolName(t.tool.Name)
+		def := &mcp.Tool{Name: t.name, Description: t.tool.Description, InputSchema: s.inputSchema(t.tool, reg.parameters(t.tool))}
 		if len(t.output) > 0 {
 			def.OutputSchema = t.output
 		}
@@ -213,17 +229,17 @@ func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 			IdempotentHint:  t.idempotent,
 			OpenWorldHint:   &t.openWorld,
 		}
-		s.guard.addScopes(t.tool.Name, t.RequiredScopes)
+		s.guard.addScopes(t.name, t.RequiredScopes)
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
 		})
 	}
 }
 
-// inputSchema is the tool's schema plus the extra properties and the handle
-// property: nullable strings, required in a strict tool (and when declared
-// so).
-func (s *mcpServer) inputSchema(tool AgentTool) json.RawMessage {
+// inputSchema is the tool's schema (params: its Parameters or a provider's
+// form) plus the extra properties and the handle property: nullable
+// strings, required in a strict tool (and when declared so).
+func (s *mcpServer) inputSchema(tool AgentTool, params json.RawMessage) json.RawMessage {
 	type added struct {
 		name, description string
 		required          bool
@@ -238,9 +254,9 @@ func (s *mcpServer) inputSchema(tool AgentTool) json.RawMessage {
 	}
 	//aitools:end
 	if len(props) == 0 {
-		return tool.Parameters
+		return params
 	}
-	v, _ := decodeJSON(string(tool.Parameters))
+	v, _ := decodeJSON(string(params))
 	root, ok := v.(map[string]any)
 	if !ok {
 		panic(fmt.Sprintf("the schema of tool %s is not a JSON object", quote(tool.Name)))

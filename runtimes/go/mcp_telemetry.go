@@ -33,7 +33,7 @@ func (s *mcpServer) startCall(ctx context.Context, req *mcp.CallToolRequest, t *
 	}); ok && req.Params != nil && len(req.Params.Meta) > 0 {
 		ctx = m.ContextFromMeta(ctx, req.Params.Meta)
 	}
-	ctx, end := tel.StartToolCall(ctx, t.tool.Name, strings.TrimPrefix(t.Method, "/"))
+	ctx, end := tel.StartToolCall(ctx, t.name, strings.TrimPrefix(t.Method, "/"))
 	c := &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
 	return context.WithValue(ctx, toolCallKey{}, c), c
 }

@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -226,7 +227,7 @@ func (s *mcpServer) approvalGate(req *mcp.CallToolRequest, t *mcpTool, subject, 
 		if !t.NeedsApproval {
 			return nil
 		}
-		name := t.tool.Name
+		name := t.name
 		if s.opts.approve != nil {
 			ok, err := s.opts.approve(ctx, ApprovalRequest{Subject: subject, Tool: name, Method: t.Method, Arguments: json.RawMessage(args)})
 			if err != nil || !ok {
@@ -476,7 +477,7 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 	res, outcome, code := s.run(ctx, req, t, id)
 	observed.finishMCP(res, outcome)
 	if s.opts.audit != nil && res.InputRequests == nil {
-		r := AuditRecord{Time: start, Tool: t.tool.Name, Method: t.Method, Outcome: outcome, Code: code}
+		r := AuditRecord{Time: start, Tool: t.name, Method: t.Method, Outcome: outcome, Code: code}
 		if id != nil {
 			r.Subject = id.Subject
 		}
@@ -491,7 +492,7 @@ func (s *mcpServer) call(ctx context.Context, req *mcp.CallToolRequest, t *mcpTo
 func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpTool, id *Identity) (res *mcp.CallToolResult, outcome, code string) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, outcome, code = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.tool.Name), r)), "tool_error", grpcCodeName(codes.Internal)
+			res, outcome, code = mcpErrorResult(fmt.Sprintf("internal error in tool %s: %v", quote(t.name), r)), "tool_error", grpcCodeName(codes.Internal)
 		}
 	}()
 	if httpCtx := httpRequestDone(req); httpCtx != nil {
@@ -571,7 +572,7 @@ func (s *mcpServer) run(ctx context.Context, req *mcp.CallToolRequest, t *mcpToo
 	if err != nil {
 		s.dropMinted(ctx, conv)
 		observedCall(ctx).refused("unavailable")
-		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.tool.Name))), "tool_error", grpcCodeName(codes.Unauthenticated)
+		return mcpErrorResult(fmt.Sprintf("the backend credentials of the call of %s could not be obtained; nothing was sent", quote(t.name))), "tool_error", grpcCodeName(codes.Unauthenticated)
 	}
 	out, err := t.call(forwarded, e, args)
 	if err != nil {
@@ -610,8 +611,8 @@ func (s *mcpServer) admit(t *mcpTool, id *Identity) (refused, outcome string) {
 		return refused, "limited"
 	}
 	if id != nil {
-		if missing := s.guard.missingScopes(t.tool.Name, id.Scopes); missing != "" {
-			return fmt.Sprintf("the call of %s needs scope %s", quote(t.tool.Name), quote(missing)), "unauthorized"
+		if missing := s.guard.missingScopes(t.name, id.Scopes); missing != "" {
+			return fmt.Sprintf("the call of %s needs scope %s", quote(t.name), quote(missing)), "unauthorized"
 		}
 	}
 	return "", ""
@@ -1314,6 +1315,96 @@ func (g *mcpGuard) enter(conversation any) (leave func(), refused string) {
 	}, ""
 }
 
+// Provider names a model provider whose generated schema form a
+// registration serves (WithProvider).
+type Provider string
+
+// The providers whose forms the generator writes (docs/compat.md, "What
+// providers accept").
+const (
+	ProviderOpenAI    Provider = "openai"    // the OpenAI form (strict mode's)
+	ProviderAnthropic Provider = "anthropic" // the Anthropic form (input_schema)
+	ProviderGemini    Provider = "gemini"    // the Gemini form (parametersJsonSchema)
+)
+
+// WithProvider makes the tools of this registration (one
+// Register...Handler or ForwardTo...Client) list the generated form of
+// provider p as their input schema instead of their Parameters (docs/mcp.md,
+// "Serving a provider's form"); the calls are the same. It applies to that
+// registration only, so two registrations on one server may differ.
+func WithProvider(p Provider) MCPOption {
+	return func(o *mcpOptions) { o.reg.provider, o.reg.given = p, true }
+}
+
+// WithNamePrefix names the tools of this registration prefix + "_" + their
+// name (protoc-gen-go-mcp's rule), so one service can be registered twice on
+// one server, with two clients; an empty prefix adds nothing. It applies to
+// that registration only.
+func WithNamePrefix(prefix string) MCPOption {
+	return func(o *mcpOptions) { o.reg.namePrefix, o.reg.given = prefix, true }
+}
+
+// mcpRegistration is what one registration sets for its own tools only.
+type mcpRegistration struct {
+	provider   Provider
+	namePrefix string
+	given      bool // set by WithProvider and WithNamePrefix
+}
+
+// mcpMaxToolName is the longest tool name the MCP specification allows.
+const mcpMaxToolName = 64
+
+var namePrefixPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+// checkProvider panics for a provider the generator writes no form of.
+func (r mcpRegistration) checkProvider() {
+	switch r.provider {
+	case "", ProviderOpenAI, ProviderAnthropic, ProviderGemini:
+	default:
+		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini", quote(string(r.provider))))
+	}
+}
+
+// toolName is the name a tool is served under; a name the prefix makes
+// invalid panics, naming the tool.
+func (r mcpRegistration) toolName(name string) string {
+	if r.namePrefix == "" {
+		return name
+	}
+	served := r.namePrefix + "_" + name
+	if !namePrefixPattern.MatchString(r.namePrefix) {
+		panic(fmt.Sprintf("name prefix %s of tool %s: use only letters, digits, \"_\" and \"-\" in a name prefix", quote(r.namePrefix), quote(name)))
+	}
+	if len(served) > mcpMaxToolName {
+		panic(fmt.Sprintf("tool %s would be named %s, %d characters, over the %d an MCP tool name takes: use a shorter name prefix", quote(name), quote(served), len(served), mcpMaxToolName))
+	}
+	return served
+}
+
+// parameters is the input schema tool is listed with: its Parameters, or the
+// generated form of the registration's provider.
+func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
+	if r.provider == "" {
+		return tool.Parameters
+	}
+	forms, err := formsOf(tool)
+	if err != nil {
+		panic(err.Error())
+	}
+	if forms == nil {
+		p := string(r.provider)
+		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=)", quote(p), quote(tool.Name), quote(p), p))
+	}
+	switch r.provider {
+	case ProviderOpenAI:
+		return formOr(forms.OpenAI, tool)
+	case ProviderAnthropic:
+		return formOr(forms.Anthropic, tool)
+	default:
+		return formOr(forms.Gemini, tool)
+	}
+}
+
 // MCPServer is what the generated Register...Handler and ForwardTo...Client
 // add their tools to: a *mcp.Server of the official go-sdk as it is, or an
 // adapter for another MCP library (docs/go.md, "MCP libraries"). The tools
@@ -1356,6 +1447,7 @@ type mcpOptions struct {
 	maxConcurrent  int
 	audit          func(AuditRecord)
 	telemetry      Telemetry
+	reg            mcpRegistration // per registration, never shared
 
 	store          ConversationStore
 	handleArgument bool
@@ -1416,6 +1508,7 @@ func MCPExtraValue(ctx context.Context, name string) (string, bool) {
 // service, with the call of its RPC.
 type mcpTool struct {
 	tool   AgentTool
+	name   string          // the name served: tool.Name, with a registration's prefix
 	output json.RawMessage // the output schema
 	wrap   string          // the key the result wraps the response under, or ""
 	// The MCP hints, every one listed (docs/mcp.md, "Tool hints"), from the
@@ -1447,12 +1540,21 @@ type mcpServer struct {
 // mcpServers holds the state of each server that has tools of this package.
 var mcpServers sync.Map
 
-// mcpServerOf returns the state of server, made from opts on its first use.
-func mcpServerOf(server MCPServer, opts []MCPOption) *mcpServer {
+// mcpServerOf returns the state of server, made from opts on its first use,
+// and what opts set for this registration only (WithProvider,
+// WithNamePrefix), which the check of the shared options leaves out.
+func mcpServerOf(server MCPServer, opts []MCPOption) (*mcpServer, mcpRegistration) {
 	var o mcpOptions
+	shared := 0
 	for _, opt := range opts {
+		var probe mcpOptions
+		if opt(&probe); !probe.reg.given {
+			shared++
+		}
 		opt(&o)
 	}
+	reg := o.reg
+	o.reg = mcpRegistration{}
 	given := o
 	if o.store == nil {
 		o.store = NewMemoryConversationStore(0)
@@ -1462,13 +1564,13 @@ func mcpServerOf(server MCPServer, opts []MCPOption) *mcpServer {
 	actual, loaded := mcpServers.LoadOrStore(server, s)
 	if !loaded {
 		s.given = given
-		return s
+		return s, reg
 	}
 	have := actual.(*mcpServer)
-	if len(opts) > 0 && !sameMCPOptions(have.given, given) {
+	if shared > 0 && !sameMCPOptions(have.given, given) {
 		panic("the tools of one MCP server share their options; pass the same ones to each registration, or to the first one only")
 	}
-	return have
+	return have, reg
 }
 
 // sameMCPOptions reports whether two registrations gave the same options:
@@ -1486,13 +1588,18 @@ func sameMCPOptions(a, b mcpOptions) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// addMCPTools adds tools to server; an extra property named like a
-// property of a tool's schema panics, naming the tool.
+// addMCPTools adds tools to server, under their names with the
+// registration's prefix and with its provider's form; an extra property
+// named like a property of a tool's schema panics, naming the tool, as do an
+// unknown provider, a tool without its form and a prefix that makes a name
+// invalid.
 func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
-	s := mcpServerOf(server, opts)
+	s, reg := mcpServerOf(server, opts)
+	reg.checkProvider()
 	for i := range tools {
 		t := &tools[i]
-		def := &mcp.Tool{Name: t.tool.Name, Description: t.tool.Description, InputSchema: s.inputSchema(t.tool)}
+		t.name = reg.toolName(t.tool.Name)
+		def := &mcp.Tool{Name: t.name, Description: t.tool.Description, InputSchema: s.inputSchema(t.tool, reg.parameters(t.tool))}
 		if len(t.output) > 0 {
 			def.OutputSchema = t.output
 		}
@@ -1502,17 +1609,17 @@ func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 			IdempotentHint:  t.idempotent,
 			OpenWorldHint:   &t.openWorld,
 		}
-		s.guard.addScopes(t.tool.Name, t.RequiredScopes)
+		s.guard.addScopes(t.name, t.RequiredScopes)
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
 		})
 	}
 }
 
-// inputSchema is the tool's schema plus the extra properties and the handle
-// property: nullable strings, required in a strict tool (and when declared
-// so).
-func (s *mcpServer) inputSchema(tool AgentTool) json.RawMessage {
+// inputSchema is the tool's schema (params: its Parameters or a provider's
+// form) plus the extra properties and the handle property: nullable
+// strings, required in a strict tool (and when declared so).
+func (s *mcpServer) inputSchema(tool AgentTool, params json.RawMessage) json.RawMessage {
 	type added struct {
 		name, description string
 		required          bool
@@ -1525,9 +1632,9 @@ func (s *mcpServer) inputSchema(tool AgentTool) json.RawMessage {
 		props = append(props, added{conversationArgument, conversationHelp, false})
 	}
 	if len(props) == 0 {
-		return tool.Parameters
+		return params
 	}
-	v, _ := decodeJSON(string(tool.Parameters))
+	v, _ := decodeJSON(string(params))
 	root, ok := v.(map[string]any)
 	if !ok {
 		panic(fmt.Sprintf("the schema of tool %s is not a JSON object", quote(tool.Name)))
@@ -1708,7 +1815,7 @@ func (s *mcpServer) startCall(ctx context.Context, req *mcp.CallToolRequest, t *
 	}); ok && req.Params != nil && len(req.Params.Meta) > 0 {
 		ctx = m.ContextFromMeta(ctx, req.Params.Meta)
 	}
-	ctx, end := tel.StartToolCall(ctx, t.tool.Name, strings.TrimPrefix(t.Method, "/"))
+	ctx, end := tel.StartToolCall(ctx, t.name, strings.TrimPrefix(t.Method, "/"))
 	c := &toolCall{ended: ToolCallEnd{ConversationAliases: -1}, end: end}
 	return context.WithValue(ctx, toolCallKey{}, c), c
 }
