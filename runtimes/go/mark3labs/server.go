@@ -62,18 +62,28 @@ func convertTool(t *gosdk.Tool) mcp.Tool {
 		out.RawInputSchema = json.RawMessage(`{"type":"object"}`)
 	}
 	if a := t.Annotations; a != nil {
+		// Copies: the tool given stays the caller's.
+		readOnly, idempotent := a.ReadOnlyHint, a.IdempotentHint
 		out.Annotations = mcp.ToolAnnotation{
 			Title:           a.Title,
-			ReadOnlyHint:    &a.ReadOnlyHint,
-			IdempotentHint:  &a.IdempotentHint,
-			DestructiveHint: a.DestructiveHint,
-			OpenWorldHint:   a.OpenWorldHint,
+			ReadOnlyHint:    &readOnly,
+			IdempotentHint:  &idempotent,
+			DestructiveHint: copyBool(a.DestructiveHint),
+			OpenWorldHint:   copyBool(a.OpenWorldHint),
 		}
 	}
 	if len(t.Meta) > 0 {
 		out.Meta = &mcp.Meta{AdditionalFields: t.Meta}
 	}
 	return out
+}
+
+func copyBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	v := *b
+	return &v
 }
 
 // schemaJSON is a tool's schema as JSON, nil when it has none.
