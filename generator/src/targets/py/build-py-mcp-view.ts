@@ -188,7 +188,7 @@ export function buildPyMcpView(
           ? []
           : pyAliasConfigNames(ownAliasConfig)
         ).map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
-        ...["McpToolMethod", "McpToolServer"].map((n) => ({
+        ...["McpProvider", "McpToolMethod", "McpToolServer"].map((n) => ({
           module: `ai_tools_runtime.mcp.${n}`,
           name: n,
         })),

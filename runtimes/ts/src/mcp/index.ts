@@ -47,6 +47,7 @@ export {
   type RunningHttpServer,
   type ServeHttpOptions,
 } from "./serve-http.js";
+export type { McpProvider } from "./provider-form.js";
 export { serveStdio, type ServeStdioOptions } from "./serve-stdio.js";
 export type {
   McpHandlerOptions,

@@ -4,6 +4,7 @@ import {
 } from "./conversation-handle.js";
 import { nullableString, type ExtraProperty } from "./extra-properties.js";
 import type { McpToolMethod } from "./mcp-tool.js";
+import { servedSchema, type McpProvider } from "./provider-form.js";
 
 /** A tool as `tools/list` lists it. */
 export interface ListedTool {
@@ -36,7 +37,8 @@ const hintNames = [
 ] as const;
 
 /**
- * The listing of one tool under name: its input schema with the extra
+ * The listing of one tool under name: its input schema (`provider`'s
+ * generated form, or its `parameters`) with the extra
  * properties and (with `handleArgument`) the handle property added as
  * nullable strings, listed in `required` in a strict tool (only the
  * required extras elsewhere). Throws an Error naming the tool when an added
@@ -47,10 +49,9 @@ export function listTool(
   m: McpToolMethod,
   extras: readonly ExtraProperty[],
   handleArgument: boolean,
+  provider?: McpProvider,
 ): ListedTool {
-  const schema = structuredClone(m.tool.parameters) as {
-    [key: string]: unknown;
-  };
+  const schema = servedSchema(name, m.tool, provider);
   const properties = { ...(schema["properties"] ?? {}) } as {
     [key: string]: unknown;
   };

@@ -66,6 +66,7 @@ import {
 import { extraPropertiesKey, type ExtraProperty } from "./extra-properties.js";
 import type { McpToolMethod } from "./mcp-tool.js";
 import { mergeAliasConfigs } from "./merge-alias-configs.js";
+import { checkMcpProvider, type McpProvider } from "./provider-form.js";
 import { ToolCallServer } from "./tool-call-guard.js";
 import { checkRequiredScopes } from "./required-scopes.js";
 import { sortedUnique } from "./sorted-unique.js";
@@ -153,6 +154,11 @@ export interface McpToolSet {
    */
   readonly namePrefix?: string | undefined;
   /**
+   * The provider whose generated form each tool lists as its input schema
+   * (docs/mcp.md, "Serving a provider's form"); its `parameters` without.
+   */
+  readonly provider?: McpProvider | undefined;
+  /**
    * A protovalidate validator, for the tools with `validate` (the
    * generated file passes one when some tool's request has rules).
    */
@@ -179,8 +185,9 @@ export interface McpToolServer {
   /** The options the server was created with. */
   readonly options: McpToolServerOptions;
   /**
-   * Add tools. Throws an Error for a name taken, a name too long, or an
-   * extra property that is already a property of a tool.
+   * Add tools. Throws an Error for a name taken, a name too long, an
+   * extra property that is already a property of a tool, an unknown
+   * provider, or a provider given for a tool without generated forms.
    */
   addTools(set: McpToolSet): void;
   /** The tools as `tools/list` lists them, sorted by name. */
@@ -267,6 +274,7 @@ export function createMcpToolServer(
         createExecutor(set.transport, executorConfig(set, options, registry)),
       ) as ExecutorCore;
       const conversations = set.aliases.knownAliasPrefixes.length > 0;
+      checkMcpProvider(set.provider);
       for (const m of set.methods) {
         const name = (set.namePrefix ?? "") + m.tool.name;
         if (!toolNamePattern.test(name)) {
@@ -280,7 +288,13 @@ export function createMcpToolServer(
           );
         }
         added.push({
-          listed: listTool(name, m, extras, handleArgument && conversations),
+          listed: listTool(
+            name,
+            m,
+            extras,
+            handleArgument && conversations,
+            set.provider,
+          ),
           method: m,
           set,
           executors,

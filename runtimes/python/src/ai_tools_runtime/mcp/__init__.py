@@ -28,6 +28,7 @@ from ._http_auth import HttpAuth, Introspect, IntrospectionAuth, JwtAuth
 from ._identity import Identity, identity_of
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
+from ._provider_form import McpProvider
 from ._serve_http import DEFAULT_MAX_BODY_BYTES, create_mcp_http_app, serve_http
 from ._serve_stdio import serve_stdio
 from ._tool_server import McpToolServer
@@ -55,6 +56,7 @@ __all__ = [
     "IntrospectionAuth",
     "JwtAuth",
     "McpCall",
+    "McpProvider",
     "McpToolMethod",
     "McpToolServer",
     "MemoryConversationStore",

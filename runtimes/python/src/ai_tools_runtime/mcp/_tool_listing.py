@@ -12,6 +12,7 @@ from .._agent_tool import _thaw
 from ._conversation_handle import CONVERSATION_ARGUMENT, CONVERSATION_ARGUMENT_DESCRIPTION
 from ._extra_properties import ExtraProperty, nullable_string
 from ._mcp_tool import McpToolMethod
+from ._provider_form import McpProvider, served_schema
 
 __all__ = ["list_tool"]
 
@@ -21,14 +22,17 @@ def list_tool(
     method: McpToolMethod,
     extras: Sequence[ExtraProperty],
     handle_argument: bool,
+    provider: McpProvider | None = None,
 ) -> mcp_types.Tool:
-    """The listing of one tool under ``name``: its input schema with the
+    """The listing of one tool under ``name``: its input schema (the
+    generated form of ``provider``, or its parameters) with the
     extra properties and (with ``handle_argument``) the handle property added
     as nullable strings, listed in ``required`` in a strict tool (only the
     required extras elsewhere, after the tool's own). A ``ValueError`` naming
-    the tool when an added property is already one of its properties."""
+    the tool when an added property is already one of its properties, or
+    when ``provider`` is given and the tool has no generated forms."""
     tool = method.tool
-    schema = tool.schema()
+    schema = served_schema(name, tool, provider)
     properties: dict[str, Any] = dict(schema.get("properties", {}))
     required: list[str] = list(schema.get("required", []))
     added = [(e.name, e.description, e.required) for e in extras]

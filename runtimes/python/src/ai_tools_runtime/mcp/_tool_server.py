@@ -63,6 +63,7 @@ from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
 from ._merge_alias_configs import merge_alias_configs
 from ._non_object_arguments import mark_non_object_arguments, non_object_arguments
+from ._provider_form import McpProvider, check_provider
 from ._tool_listing import list_tool
 
 __all__ = ["McpToolServer"]
@@ -246,21 +247,25 @@ class McpToolServer:
         channel: grpc.Channel | grpc.aio.Channel,
         *,
         name_prefix: str = "",
+        provider: McpProvider | None = None,
     ) -> None:
         """Add tools whose calls go over ``channel``: a ``grpc.aio.Channel``
         (made in the event loop the server runs in) or a ``grpc.Channel``
         (its calls run on a worker thread). ``aliases`` is the generated
         MCP file's ``MCP_ALIAS_CONFIG`` (every tool executed, whatever its
         ``auto_execute``); ``name_prefix`` prefixes the tool names (one
-        service registered twice). A ``ValueError`` for a name taken, a name
-        too long, or an extra property that is already a property of a
-        tool."""
+        service registered twice); ``provider`` lists each tool's generated
+        form for that provider as its input schema (docs/mcp.md, "Serving a
+        provider's form"). A ``ValueError`` for a name taken, a name too
+        long, an extra property that is already a property of a tool, an
+        unknown provider, or a provider given for a tool without generated
+        forms."""
         if not isinstance(channel, grpc.aio.Channel | grpc.Channel):
             raise TypeError(
                 "channel must be a grpc.aio.Channel or a grpc.Channel, "
                 f"got {type(channel).__name__}"
             )
-        self._add(methods, aliases, channel, name_prefix)
+        self._add(methods, aliases, channel, name_prefix, provider)
 
     def add_in_process_tools(
         self,
@@ -269,11 +274,12 @@ class McpToolServer:
         add_servicer: AddServicer,
         *,
         name_prefix: str = "",
+        provider: McpProvider | None = None,
     ) -> None:
         """Add tools served by a servicer, which ``add_servicer`` adds to a
         ``grpc.aio`` server on a loopback port that runs while the SDK server
         does (its lifespan): calls take the same path as forwarded ones."""
-        self._add(methods, aliases, None, name_prefix)
+        self._add(methods, aliases, None, name_prefix, provider)
         self._servicers.append(add_servicer)
 
     def _add(
@@ -282,7 +288,9 @@ class McpToolServer:
         aliases: AliasConfig,
         channel: grpc.Channel | grpc.aio.Channel | None,
         name_prefix: str,
+        provider: McpProvider | None,
     ) -> None:
+        check_provider(provider)
         listed: list[mcp_types.Tool] = []
         entries: list[_Entry] = []
         if self._validator is None and any(m.validate for m in methods):
@@ -303,6 +311,7 @@ class McpToolServer:
                     m,
                     self.extra_properties,
                     self.handle_argument and entry.conversations,
+                    provider,
                 )
             )
             entries.append(entry)
