@@ -59,6 +59,13 @@ describe("protoc-gen-ai-tools mcp", () => {
     expect(res.stdout).toMatch(/^usage: protoc-gen-ai-tools mcp /);
     expect(res.stdout).toContain("--descriptor-set FILE");
     expect(res.stdout).toContain("never tools");
+    for (const flag of [
+      "--auth-issuer URL",
+      "--allow-unauthenticated",
+      "--redis URL",
+    ]) {
+      expect(res.stdout).toContain(flag);
+    }
   });
 
   it("refuses bad flags, naming the flag and the fix", () => {

@@ -223,7 +223,8 @@ the plugin from the API's descriptors, each call sent to the gRPC server.
                          who reaches the port calls every tool
   --redis URL            keep HTTP conversations (handles) on Redis
                          (redis://HOST:PORT), shared by every gateway using it
-  --store-ttl SECONDS    how long an unused conversation or session lives; 1800
+  --store-ttl SECONDS    how long an unused conversation or session lives
+                         (1800 by default)
   --file NAME            a file whose services become tools (repeatable); by
                          default every file declaring a service, but google/*,
                          grpc/*, buf/validate/* and ai/tools/* ones
@@ -231,4 +232,5 @@ the plugin from the API's descriptors, each call sent to the gRPC server.
   --providers, --unannotated-tools, --lenient-arguments, --deprecated,
   --output-only-comments: the plugin options of the same name (protoc-gen-ai-tools --help)
 
-gRPC reflection and health services are never tools. Logs go to stderr.`;
+gRPC reflection and health services are never tools. Logs go to stderr.
+--auth-issuer needs the package jose, --redis the package redis (npm install).`;
