@@ -84,7 +84,7 @@ def test_a_tool_without_generated_forms_is_refused(aio_channel: grpc.aio.Channel
     with pytest.raises(ValueError) as raised:
         server.add_tools([by_hand], ALIASES, aio_channel, name_prefix="p_", provider="openai")
     assert str(raised.value) == (
-        'provider "openai": tool "p_fixup_strict" has no generated "openai" form; '
+        'provider "openai": tool "fixup_strict" has no generated "openai" form; '
         "generate with providers=openai (or without providers=)"
     )
     assert server.list_tools() == []

@@ -24,20 +24,19 @@ export function checkMcpProvider(provider: string | undefined): void {
 }
 
 /**
- * A copy of the input schema a registration serves for the tool listed as
- * `name`: its `parameters` without a provider; with one, the form the
+ * A copy of the input schema a registration serves for the tool: its
+ * `parameters` without a provider; with one, the form the
  * generator wrote for it (`parameters` where it wrote none: the form equals
  * them). Never derived here. Throws an Error naming the tool and the fix
  * when the tool has no generated forms (a tool written by hand).
  */
 export function servedSchema(
-  name: string,
   tool: AgentTool,
   provider: McpProvider | undefined,
 ): { [key: string]: unknown } {
   if (provider !== undefined && tool.forms === undefined) {
     throw new Error(
-      `provider ${JSON.stringify(provider)}: tool ${JSON.stringify(name)} has no generated ${JSON.stringify(provider)} form; generate with providers=${provider} (or without providers=)`,
+      `provider ${JSON.stringify(provider)}: tool ${JSON.stringify(tool.name)} has no generated ${JSON.stringify(provider)} form; generate with providers=${provider} (or without providers=)`,
     );
   }
   return parametersOf(tool, provider);

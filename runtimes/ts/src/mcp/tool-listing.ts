@@ -51,7 +51,7 @@ export function listTool(
   handleArgument: boolean,
   provider?: McpProvider,
 ): ListedTool {
-  const schema = servedSchema(name, m.tool, provider);
+  const schema = servedSchema(m.tool, provider);
   const properties = { ...(schema["properties"] ?? {}) } as {
     [key: string]: unknown;
   };

@@ -28,9 +28,9 @@ def check_provider(provider: str | None) -> None:
         )
 
 
-def served_schema(name: str, tool: AgentTool, provider: McpProvider | None) -> dict[str, Any]:
-    """A copy of the input schema a registration serves for the tool listed as
-    ``name``: its ``parameters`` without a provider; with one, the form the
+def served_schema(tool: AgentTool, provider: McpProvider | None) -> dict[str, Any]:
+    """A copy of the input schema a registration serves for the tool: its
+    ``parameters`` without a provider; with one, the form the
     generator wrote for it (``parameters`` where it wrote none: the form
     equals them). Never derived here. A ``ValueError`` naming the tool and
     the fix when the tool has no generated forms (a tool written by hand)."""
@@ -38,7 +38,7 @@ def served_schema(name: str, tool: AgentTool, provider: McpProvider | None) -> d
         return tool.schema()
     if tool.forms is None:
         raise ValueError(
-            f"provider {json.dumps(provider)}: tool {json.dumps(name)} has no generated "
+            f"provider {json.dumps(provider)}: tool {json.dumps(tool.name)} has no generated "
             f"{json.dumps(provider)} form; generate with providers={provider} "
             "(or without providers=)"
         )

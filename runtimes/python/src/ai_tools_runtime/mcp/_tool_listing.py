@@ -32,7 +32,7 @@ def list_tool(
     the tool when an added property is already one of its properties, or
     when ``provider`` is given and the tool has no generated forms."""
     tool = method.tool
-    schema = served_schema(name, tool, provider)
+    schema = served_schema(tool, provider)
     properties: dict[str, Any] = dict(schema.get("properties", {}))
     required: list[str] = list(schema.get("required", []))
     added = [(e.name, e.description, e.required) for e in extras]
