@@ -163,8 +163,14 @@ func TestMCPProviderRefused(t *testing.T) {
 	mustPanic(t, `unknown provider "mistral": use ProviderOpenAI, ProviderAnthropic or ProviderGemini`, func() {
 		addMCPTools(server(), []MCPOption{WithProvider("mistral")}, accountTools(nil)[1:2])
 	})
-	// accounts_list has no generated forms in this table.
+	// accounts_list has no generated forms in this table; accounts_merge,
+	// before it, has: the registration adds neither.
+	s := server()
 	mustPanic(t, `provider "gemini": tool "accounts_list" has no generated "gemini" form; generate with providers=gemini (or without providers=)`, func() {
-		addMCPTools(server(), []MCPOption{WithProvider(ProviderGemini)}, accountTools(nil))
+		tools := accountTools(nil)
+		addMCPTools(s, []MCPOption{WithProvider(ProviderGemini)}, []mcpTool{tools[1], tools[0]})
 	})
+	if names, _ := listedSchemas(t, connectInMemory(t, s)); len(names) != 0 {
+		t.Errorf("a refused registration added %v", names)
+	}
 }

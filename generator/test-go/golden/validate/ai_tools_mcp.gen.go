@@ -1547,6 +1547,7 @@ func sameMCPOptions(a, b mcpOptions) bool {
 func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 	s, reg := mcpServerOf(server, opts)
 	reg.checkProvider()
+	defs := make([]*mcp.Tool, len(tools)) // all first: a refused registration adds nothing
 	for i := range tools {
 		t := &tools[i]
 		t.name = reg.toolName(t.tool.Name)
@@ -1560,6 +1561,10 @@ func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 			IdempotentHint:  t.idempotent,
 			OpenWorldHint:   &t.openWorld,
 		}
+		defs[i] = def
+	}
+	for i, def := range defs {
+		t := &tools[i]
 		s.guard.addScopes(t.name, t.RequiredScopes)
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
