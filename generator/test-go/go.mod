@@ -3,6 +3,7 @@ module example.com/aitools/testgo
 go 1.26.0
 
 require (
+	connectrpc.com/connect v1.21.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go v0.0.0
 	google.golang.org/grpc v1.85.0

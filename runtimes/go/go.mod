@@ -3,6 +3,7 @@ module github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go
 go 1.26.0
 
 require (
+	connectrpc.com/connect v1.21.1
 	github.com/MicahParks/keyfunc/v3 v3.9.2
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0

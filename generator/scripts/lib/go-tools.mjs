@@ -26,6 +26,15 @@ export const goTools = [
     versionLine: "protoc-gen-go-grpc 1.6.0",
   },
   {
+    // The connect-go clients of e2e/go (ForwardToConnect...Client, option
+    // go_connect); v1.21.1 needs Go 1.26.
+    name: "protoc-gen-connect-go",
+    pkg: "connectrpc.com/connect/cmd/protoc-gen-connect-go",
+    version: "v1.21.1",
+    // `protoc-gen-connect-go --version` prints "1.21.1".
+    versionLine: "1.21.1",
+  },
+  {
     // Checks .github/workflows (generator/test/ci-workflow.test.ts).
     name: "actionlint",
     pkg: "github.com/rhysd/actionlint/cmd/actionlint",

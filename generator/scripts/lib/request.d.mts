@@ -40,6 +40,7 @@ export function buildCase(
   protoFile: FileDescriptorProto[];
 }>;
 export function caseOptions(caseDir: string): string;
+export function goCaseOptions(caseDir: string): string;
 export function buildRequest(
   caseDir: string,
   opts?: BuildRequestOptions,

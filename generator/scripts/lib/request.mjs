@@ -226,15 +226,30 @@ export function caseOptions(caseDir) {
 }
 
 /**
+ * The case's options for target=go only (`go_connect=true`, which other
+ * targets refuse): the text of its `go-options.txt`, trimmed, or "".
+ * buildRequest adds them when the parameter names target=go.
+ */
+export function goCaseOptions(caseDir) {
+  const file = path.join(resolveCaseDir(caseDir), "go-options.txt");
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+}
+
+/**
  * Build the CodeGeneratorRequest for a case directory: fileToGenerate = the
  * case's own files (or `opts.files`, paths relative to the case directory),
  * parameter = `opts.parameter` (default "target=go") followed by the case's
- * options (caseOptions), protoFile = those files and their imports in
- * topological order.
+ * options (caseOptions, and goCaseOptions for target=go), protoFile = those
+ * files and their imports in topological order.
  */
 export async function buildRequest(caseDir, opts = {}) {
   const { files, protoFile } = await buildCase(caseDir, opts);
-  const parameter = [opts.parameter ?? defaultParameter, caseOptions(caseDir)]
+  const target = opts.parameter ?? defaultParameter;
+  const parameter = [
+    target,
+    caseOptions(caseDir),
+    target.split(",").includes("target=go") ? goCaseOptions(caseDir) : "",
+  ]
     .filter((p) => p !== "")
     .join(",");
   const init = {

@@ -2,6 +2,7 @@ import type { ProblemCollector } from "../errors.js";
 import { buildGoMcpView } from "./go/build-go-mcp-view.js";
 import { buildGoView } from "./go/build-go-view.js";
 import { goImportMapOf, goImportMapOption } from "./go/go-import-map.js";
+import { goMcpOnlyOn, goMcpOnlyOption } from "./go/go-mcp-options.js";
 import type { GeneratorModel } from "../model/model.js";
 import { buildPyMcpView } from "./py/build-py-mcp-view.js";
 import { buildPyView } from "./py/build-py-view.js";
@@ -109,18 +110,22 @@ export const targets = {
             : "valid values: true, false",
         example: "validate=true",
       },
+      go_connect: goMcpOnlyOption("go_connect"),
     },
     mapping: goImportMapOption,
-    buildView: (model, options, problems) =>
-      buildGoView(model, problems, {
+    buildView: (model, options, problems) => {
+      goMcpOnlyOn(options, "go_connect"); // refused without mcp=true
+      return buildGoView(model, problems, {
         importMap: goImportMapOf(options),
         ...callOptions(options),
         validate: options["validate"] === "true",
-      }),
+      });
+    },
     buildMcpView: (model, options, problems) =>
       buildGoMcpView(model, problems, goImportMapOf(options), {
         ...callOptions(options),
         validate: options["validate"] === "true",
+        connect: goMcpOnlyOn(options, "go_connect"),
       }),
   },
   ts: {

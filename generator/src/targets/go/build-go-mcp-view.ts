@@ -26,9 +26,16 @@ import {
   goStructLiteral,
 } from "./build-go-view.js";
 import { goCamelCase, goMessageName } from "./go-camel-case.js";
+import {
+  goConnectCall,
+  goConnectImport,
+  goConnectNames,
+  goConnectServiceView,
+} from "./go-connect.js";
 import { goFileIdentifiers } from "./go-imports.js";
 import { goQuote } from "./go-quote.js";
 import {
+  goConnectRuntimeNames,
   goRuntimeBeside,
   goRuntimeDeclarations,
   type GoFeatures,
@@ -70,14 +77,17 @@ const templateImports: readonly GoImport[] = [
  * records, and the runtime code the main file does not already hold. The
  * function names must not take a name the package already declares. A
  * proto file's Go package is at the path `importMap` gives it (`M<file>=`
- * options), else at its go_package.
+ * options), else at its go_package. With `options.connect` (go_connect=true),
+ * each service also gets `Connect<Service>Client` and
+ * `ForwardToConnect<Service>Client` (go-connect.ts).
  */
 export function buildGoMcpView(
   model: GeneratorModel,
   problems: ProblemCollector,
   importMap?: ReadonlyMap<string, string>,
-  options: GoCallOptions = {},
+  options: GoCallOptions & { readonly connect?: boolean } = {},
 ): GoMcpFileView {
+  const connect = options.connect === true;
   // The main file's names (and problems), without building its view.
   const { varNames } = goFileNames(model, problems, importMap);
   const tools = model.mcpServices.flatMap((s) => s.tools);
@@ -85,13 +95,18 @@ export function buildGoMcpView(
     tools,
     problems,
     importMap,
-    goMcpLocalNames,
+    connect ? [...goMcpLocalNames, ...goConnectRuntimeNames] : goMcpLocalNames,
+    connect,
   );
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
   const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
-  checkMcpServiceNames(model.mcpServices, problems, goServiceFunctions);
+  const declaredFor = (service: McpServiceModel): readonly string[] => [
+    ...goServiceFunctions(service),
+    ...(connect ? goConnectNames(service) : []),
+  ];
+  checkMcpServiceNames(model.mcpServices, problems, declaredFor);
   for (const service of model.mcpServices) {
-    for (const fn of goServiceFunctions(service)) {
+    for (const fn of declaredFor(service)) {
       const tool = toolByVar.get(fn) ?? service.tools[0]!;
       if (toolByVar.has(fn) || declared.has(fn)) {
         problems.add({
@@ -115,6 +130,7 @@ export function buildGoMcpView(
     ...mainFeatures,
     executors: true,
     mcp: true,
+    connect,
   });
   // The call tables: declared here when the main file has no executors,
   // else completed by init with the tools only MCP executes; validation is
@@ -145,6 +161,7 @@ export function buildGoMcpView(
     initLines.includes(goValidatorAssignment)
       ? [goValidatorImport]
       : []),
+    ...(connect ? [goConnectImport] : []),
     ...runtime.imports,
   ]) {
     imports.set(imp.path, imp);
@@ -162,7 +179,15 @@ export function buildGoMcpView(
       registerServer: `${pkg}.Register${name}Server`,
       clientType: `${pkg}.${name}Client`,
       newClient: `${pkg}.New${name}Client`,
-      tools: service.tools.map((tool) => toolView(tool, varNames, packages)),
+      tools: service.tools.map((tool) => ({
+        ...toolView(tool, varNames, packages),
+        ...(connect
+          ? { connectCall: goConnectCall(tool, varNames.get(tool)!, packages) }
+          : {}),
+      })),
+      connect: connect
+        ? goConnectServiceView(service, packages, importMap)
+        : undefined,
     };
   });
 

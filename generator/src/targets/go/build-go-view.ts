@@ -288,13 +288,15 @@ export interface GoPackage {
  * the request message's file and the service's file, each at the import
  * path `importMap` gives it (`M<file>=` options), else its go_package. Each
  * import path gets its own name, unique in the file, and none of
- * `alsoTaken` (the local names of the file's code).
+ * `alsoTaken` (the local names of the file's code). With `outputs`, the
+ * response message's file too (the MCP file's connect-go interfaces).
  */
 export function assignGoPackages(
   tools: readonly ToolModel[],
   problems: ProblemCollector,
   importMap: ReadonlyMap<string, string> = noImportMap,
   alsoTaken: readonly string[] = [],
+  outputs = false,
 ): Map<string, GoPackage> {
   const files = new Map<
     string,
@@ -314,6 +316,13 @@ export function assignGoPackages(
         file: tool.input.file,
         tool,
         what: `the request type ${tool.input.typeName}`,
+      });
+    }
+    if (outputs && !files.has(tool.output.file.proto.name)) {
+      files.set(tool.output.file.proto.name, {
+        file: tool.output.file,
+        tool,
+        what: `the response type ${tool.output.typeName}`,
       });
     }
   }

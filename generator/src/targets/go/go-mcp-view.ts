@@ -1,3 +1,4 @@
+import type { GoConnectServiceView } from "./go-connect.js";
 import type { GoCallTablesView, GoImportGroup } from "./go-view.js";
 
 /**
@@ -44,6 +45,11 @@ export interface GoMcpServiceView {
   /** `linkhubv1.NewLinkServiceClient`. */
   readonly newClient: string;
   readonly tools: readonly GoMcpToolView[];
+  /**
+   * `Connect<Service>Client` and `ForwardToConnect<Service>Client`, with
+   * go_connect=true only.
+   */
+  readonly connect: GoConnectServiceView | undefined;
 }
 
 /** One entry of a service's `[]mcpTool`. */
@@ -52,4 +58,6 @@ export interface GoMcpToolView {
   readonly fields: readonly string[];
   /** The call's return expression: `mcpUnary(ctx, e, LinksCreate, args, &…{}, client.CreateLink)`. */
   readonly call: string;
+  /** The call of ForwardToConnect<Service>Client (go_connect=true): `mcpUnary(…, connectUnary(client.CreateLink))`. */
+  readonly connectCall?: string;
 }

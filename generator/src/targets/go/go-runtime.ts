@@ -4,7 +4,7 @@ import { compareUtf8 } from "../../schema/canonical-json.js";
 /**
  * The Go runtime (runtimes/go), inlined into ai_tools.gen.go. Each runtime
  * file says when it is needed with a line `//aitools:inline <feature>...`
- * (any of `aliases`, `executors`, `streaming`, `mcp`, `providers`); lines between
+ * (any of `aliases`, `executors`, `streaming`, `mcp`, `providers`, `connect`); lines between
  * `//aitools:if <feature>` and `//aitools:end` (nested or not) are kept
  * only when the file has that feature, those after `//aitools:if !<feature>`
  * only when it has not. The package clause goes; the imports
@@ -25,6 +25,11 @@ export interface GoFeatures {
    * the MCP file.
    */
   readonly providers?: boolean;
+  /**
+   * ForwardToConnect...Client's calls (option go_connect): only in an MCP
+   * file generated with it.
+   */
+  readonly connect?: boolean;
 }
 
 /** One import of Go code: the name it is used under and its path. */
@@ -47,6 +52,7 @@ const features = [
   "streaming",
   "mcp",
   "providers",
+  "connect",
 ] as const;
 
 function parseFile(name: string, text: string): RuntimeFile {
@@ -179,13 +185,16 @@ function render(
 }
 
 /**
- * Package-level names the runtime declares (types, functions, variables,
- * constants), in every file that may be inlined. Exported ones are reserved
- * against tool names; all of them against import names.
+ * The runtime files the names below come from: those of an optional
+ * feature (`connect`) aside, so that a file generated without it names its
+ * imports as before (goConnectRuntimeNames has theirs).
  */
-export const goRuntimeDeclarations: readonly string[] = (() => {
+const namingFiles = files.filter((file) => !file.features.includes("connect"));
+
+/** Package-level names (types, functions, variables, constants) of `of`. */
+function declarationsOf(of: readonly RuntimeFile[]): string[] {
   const names = new Set<string>();
-  for (const file of files) {
+  for (const file of of) {
     let block: string | undefined;
     for (const line of file.body) {
       if (block !== undefined) {
@@ -208,17 +217,42 @@ export const goRuntimeDeclarations: readonly string[] = (() => {
     }
   }
   return [...names].sort(compareUtf8);
-})();
+}
+
+/** Every identifier the code of `of` uses. */
+function identifiersOf(of: readonly RuntimeFile[]): string[] {
+  return of.flatMap(
+    (file) =>
+      codeOf(file.body)
+        .replace(/"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)*'/g, " ")
+        .match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [],
+  );
+}
+
+/**
+ * Package-level names the runtime declares (types, functions, variables,
+ * constants), in every file that may be inlined. Exported ones are reserved
+ * against tool names; all of them against import names.
+ */
+export const goRuntimeDeclarations: readonly string[] =
+  declarationsOf(namingFiles);
 
 /**
  * Every identifier the runtime's code uses (locals, fields and package-level
  * names alike): an import named like one of them could be shadowed.
  */
 export const goRuntimeIdentifiers: ReadonlySet<string> = new Set(
-  files.flatMap(
-    (file) =>
-      codeOf(file.body)
-        .replace(/"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)*'/g, " ")
-        .match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [],
-  ),
+  identifiersOf(namingFiles),
 );
+
+/**
+ * The names of the `connect` part (declared and used, `connect` the
+ * import's among them), taken besides the others in an MCP file generated
+ * with go_connect.
+ */
+export const goConnectRuntimeNames: readonly string[] = (() => {
+  const of = files.filter((file) => file.features.includes("connect"));
+  return [...new Set([...declarationsOf(of), ...identifiersOf(of)])].sort(
+    compareUtf8,
+  );
+})();
