@@ -6,6 +6,7 @@ require (
 	buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go v1.36.11-20260709200747-435963d16310.1
 	buf.build/go/protovalidate v1.3.0
 	cloud.google.com/go/longrunning v1.5.0
+	connectrpc.com/connect v1.21.1
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go v0.0.0

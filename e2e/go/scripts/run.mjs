@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The Go end-to-end suite, from nothing to a verdict:
 //
-//   1. protoc-gen-go and protoc-gen-go-grpc into <repo>/.tools/bin
+//   1. protoc-gen-go, protoc-gen-go-grpc, protoc-gen-connect-go into <repo>/.tools/bin
 //      (node ../../generator/scripts/go-test.mjs --install-tools);
-//   2. buf generate over e2e/proto (and the annotations proto): protoc-gen-go
-//      and protoc-gen-go-grpc into gen/ (google/longrunning's Go code is
-//      the real module cloud.google.com/go/longrunning/autogen/longrunningpb,
+//   2. buf generate over e2e/proto (and the annotations proto): protoc-gen-go,
+//      protoc-gen-go-grpc and protoc-gen-connect-go into gen/
+//      (google/longrunning's Go code is the real module cloud.google.com/go/longrunning/autogen/longrunningpb,
 //      so imports are not generated), our plugin (target=go,mcp=true,
 //      strategy all) into
 //      gentools/ai_tools.gen.go and gentools/ai_tools_mcp.gen.go;
@@ -111,11 +111,19 @@ step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
         out: "e2e/go",
         opt: goOpts,
       },
-      // One request for all files: the plugin writes one ai_tools.gen.go.
+      // The connect-go clients (gen/linkhub/v1/linkhubv1connect), which
+      // ForwardToConnect...Client takes (gentools/mcp_connect_test.go).
+      {
+        local: path.join(toolsBin, "protoc-gen-connect-go"),
+        out: "e2e/go",
+        opt: goOpts,
+      },
+      // One request for all files: the plugin writes one ai_tools.gen.go;
+      // go_connect=true adds ForwardToConnect...Client to the MCP file.
       {
         local: plugin,
         out: "e2e/go/gentools",
-        opt: "target=go,mcp=true",
+        opt: "target=go,mcp=true,go_connect=true",
         strategy: "all",
       },
     ],
