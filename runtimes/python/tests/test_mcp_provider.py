@@ -74,17 +74,22 @@ def test_an_unknown_provider_is_refused(aio_channel: grpc.aio.Channel) -> None:
     assert server.list_tools() == []
 
 
-def test_a_tool_without_generated_forms_is_refused(aio_channel: grpc.aio.Channel) -> None:
+def test_a_tool_without_generated_forms_is_refused_adding_none(
+    aio_channel: grpc.aio.Channel,
+) -> None:
+    # fixup_strict has its forms; by_hand, written by hand, has none.
     tool = FIXUP_STRICT
     by_hand = dataclasses.replace(
         fixup_strict()[0],
-        tool=AgentTool(tool.name, tool.description, tool.strict, tool.schema()),
+        tool=AgentTool("by_hand", tool.description, tool.strict, tool.schema()),
     )
     server = McpToolServer(name="vectors")
     with pytest.raises(ValueError) as raised:
-        server.add_tools([by_hand], ALIASES, aio_channel, name_prefix="p_", provider="openai")
+        server.add_tools(
+            [*fixup_strict(), by_hand], ALIASES, aio_channel, name_prefix="p_", provider="openai"
+        )
     assert str(raised.value) == (
-        'provider "openai": tool "fixup_strict" has no generated "openai" form; '
+        'provider "openai": tool "by_hand" has no generated "openai" form; '
         "generate with providers=openai (or without providers=)"
     )
     assert server.list_tools() == []
