@@ -10,6 +10,8 @@
 // it): "aliases" (some tool involves aliases), "executors" (some tool has
 // auto_execute), "streaming" (some auto-executed tool is server-streaming),
 // "providers" (the provider functions, providers.go, in every main file),
+// "connect" (ForwardToConnect...Client's calls, mcp_connect.go, in an MCP
+// file generated with go_connect=true),
 // "mcp" (the MCP file,
 // ai_tools_mcp.gen.go, beside it: the files marked mcp, and those of the
 // other features the main file lacks). ConversationStore,
