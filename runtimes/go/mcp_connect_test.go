@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -156,5 +157,21 @@ func TestConnectHeaders(t *testing.T) {
 	}
 	if got := h.Get("Trace-Bin"); got != connect.EncodeBinaryHeader([]byte("\x00\xff")) || got != "AP8" {
 		t.Errorf("trace-bin %q", got)
+	}
+}
+
+// TestMCPConnectDeadline: a call past its deadline through the connect-go
+// forward reads as through the gRPC forward.
+func TestMCPConnectDeadline(t *testing.T) {
+	conn, _ := startServer(t)
+	timeout := WithTimeout(50 * time.Millisecond)
+	viaConnect := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	addMCPTools(viaConnect, []MCPOption{timeout}, connectAccountTools(newAccountConnectClient(conn.Target())))
+	viaGRPC := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), timeout)
+	for _, server := range []*mcp.Server{viaConnect, viaGRPC} {
+		res := callTool(t, connectInMemory(t, server), "accounts_watch", map[string]any{"count": -1}, nil) // held until cancelled
+		if want := "rpc error: code = DeadlineExceeded desc = context deadline exceeded"; !res.IsError || textOf(res, 0) != want {
+			t.Errorf("%v %q, want %q", res.IsError, textOf(res, 0), want)
+		}
 	}
 }
