@@ -31,7 +31,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../src/plugin.js";
 import { modelOf } from "./support/model.js";
-import { buildRequest, goldenCases } from "./support/request.js";
+import { buildRequest, caseOptions, goldenCases } from "./support/request.js";
 import { strictCompilerOptions } from "./support/strict-tsconfig.js";
 
 const generatorDir = resolve(import.meta.dirname, "..");
@@ -181,7 +181,10 @@ beforeAll(async () => {
     const goRequest = await buildRequest(c, { parameter: "target=go" });
     const goFiles = generate(goRequest);
     const tsRequest = clone(CodeGeneratorRequestSchema, goRequest);
-    tsRequest.parameter = goRequest.parameter.replace("target=go", "target=ts");
+    // The case's options without its target=go ones (go-options.txt).
+    tsRequest.parameter = ["target=ts", caseOptions(c)]
+      .filter((p) => p !== "")
+      .join(",");
     const tsFiles = generate(tsRequest);
     expect(tsFiles.length, `case ${c}`).toBe(goFiles.length);
     if (tsFiles.length === 0) {

@@ -19,6 +19,11 @@ export interface BuildRequestOptions {
   files?: string[];
 }
 
+/** A case's own plugin options (its options.txt), for every target. */
+export function caseOptions(caseDir: string): string {
+  return lib.caseOptions(caseDir);
+}
+
 export function buildRequest(
   caseDir: string,
   opts: BuildRequestOptions = {},
