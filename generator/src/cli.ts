@@ -40,6 +40,7 @@ Options (opt: in buf.gen.yaml, --ai-tools_opt= for protoc; comma-separated):
   json_names=true          executor results with JSON names (dueTime), not proto names
   validate=true            go: ai_tools.gen.go checks buf.validate rules (protovalidate)
   go_connect=true          go, mcp=true: also ForwardToConnect<S>Client (connect-go clients)
+  go_mcp_compat=true       go, mcp=true: also protoc-gen-go-mcp's names (Register<S>HandlerOpenAI, ...)
   Mfile.proto=IMPORTPATH   go: a file's Go import path, as protoc-gen-go's M option
   ts_import_path=PATH      ts: where the protoc-gen-es output is (default .)
   py_package=PACKAGE       py: the package of the grpcio-tools output

@@ -38,7 +38,11 @@ describe("target registry", () => {
       target: "go",
       common,
       lists,
-      values: { validate: "false", go_connect: "false" },
+      values: {
+        validate: "false",
+        go_connect: "false",
+        go_mcp_compat: "false",
+      },
     });
     expect(parseOptions("target=ts")).toEqual({
       target: "ts",
@@ -56,7 +60,7 @@ describe("target registry", () => {
 
   it("lists every target's options when a key is unknown", () => {
     expect(() => parseOptions("tsimport=x")).toThrow(
-      'unknown option "tsimport"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, validate, go_connect, ts_import_path, py_package, M<file>.proto',
+      'unknown option "tsimport"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, validate, go_connect, go_mcp_compat, ts_import_path, py_package, M<file>.proto',
     );
     expect(() => parseOptions("unannotated_tools=never")).toThrow(
       'invalid value "never" for option "unannotated_tools"; valid values: read-only-run, run, ask',

@@ -111,10 +111,12 @@ export const targets = {
         example: "validate=true",
       },
       go_connect: goMcpOnlyOption("go_connect"),
+      go_mcp_compat: goMcpOnlyOption("go_mcp_compat"),
     },
     mapping: goImportMapOption,
     buildView: (model, options, problems) => {
       goMcpOnlyOn(options, "go_connect"); // refused without mcp=true
+      goMcpOnlyOn(options, "go_mcp_compat");
       return buildGoView(model, problems, {
         importMap: goImportMapOf(options),
         ...callOptions(options),
@@ -126,6 +128,7 @@ export const targets = {
         ...callOptions(options),
         validate: options["validate"] === "true",
         connect: goMcpOnlyOn(options, "go_connect"),
+        compat: goMcpOnlyOn(options, "go_mcp_compat"),
       }),
   },
   ts: {

@@ -33,6 +33,12 @@ import {
   goConnectServiceView,
 } from "./go-connect.js";
 import { goFileIdentifiers } from "./go-imports.js";
+import {
+  goCompatDeclarations,
+  goCompatLocalNames,
+  goCompatNames,
+  goCompatServiceView,
+} from "./go-mcp-compat.js";
 import { goQuote } from "./go-quote.js";
 import {
   goConnectRuntimeNames,
@@ -85,9 +91,13 @@ export function buildGoMcpView(
   model: GeneratorModel,
   problems: ProblemCollector,
   importMap?: ReadonlyMap<string, string>,
-  options: GoCallOptions & { readonly connect?: boolean } = {},
+  options: GoCallOptions & {
+    readonly connect?: boolean;
+    readonly compat?: boolean;
+  } = {},
 ): GoMcpFileView {
   const connect = options.connect === true;
+  const compat = options.compat === true;
   // The main file's names (and problems), without building its view.
   const { varNames } = goFileNames(model, problems, importMap);
   const tools = model.mcpServices.flatMap((s) => s.tools);
@@ -95,7 +105,11 @@ export function buildGoMcpView(
     tools,
     problems,
     importMap,
-    connect ? [...goMcpLocalNames, ...goConnectRuntimeNames] : goMcpLocalNames,
+    [
+      ...goMcpLocalNames,
+      ...(connect ? goConnectRuntimeNames : []),
+      ...(compat ? goCompatLocalNames : []),
+    ],
     connect,
   );
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
@@ -103,6 +117,7 @@ export function buildGoMcpView(
   const declaredFor = (service: McpServiceModel): readonly string[] => [
     ...goServiceFunctions(service),
     ...(connect ? goConnectNames(service) : []),
+    ...(compat ? goCompatNames(service) : []),
   ];
   checkMcpServiceNames(model.mcpServices, problems, declaredFor);
   for (const service of model.mcpServices) {
@@ -115,6 +130,16 @@ export function buildGoMcpView(
           message: `the Go MCP file declares ${fn} for service ${service.fullName}, which is also the Go identifier of tool ${JSON.stringify(tool.name)}; rename the tool`,
         });
       }
+    }
+  }
+  for (const name of compat ? goCompatDeclarations.names : []) {
+    const tool = toolByVar.get(name);
+    if (tool !== undefined) {
+      problems.add({
+        file: tool.file,
+        element: tool.element,
+        message: `with go_mcp_compat=true the Go MCP file declares ${name} (protoc-gen-go-mcp's name), which is also the Go identifier of tool ${JSON.stringify(tool.name)}; rename the tool or leave go_mcp_compat out`,
+      });
     }
   }
   problems.throwIfAny();
@@ -188,6 +213,7 @@ export function buildGoMcpView(
       connect: connect
         ? goConnectServiceView(service, packages, importMap)
         : undefined,
+      compat: compat ? goCompatServiceView(service) : undefined,
     };
   });
 
@@ -195,6 +221,7 @@ export function buildGoMcpView(
     fileName: goMcpFileName,
     importGroups: goImportGroups(imports.values(), packages.values()),
     services,
+    compatLines: compat ? goCompatDeclarations.lines : [],
     callTables,
     initLines,
     runtime: runtime.code,

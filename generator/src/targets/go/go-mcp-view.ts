@@ -1,4 +1,5 @@
 import type { GoConnectServiceView } from "./go-connect.js";
+import type { GoCompatServiceView } from "./go-mcp-compat.js";
 import type { GoCallTablesView, GoImportGroup } from "./go-view.js";
 
 /**
@@ -12,6 +13,11 @@ export interface GoMcpFileView {
   readonly importGroups: readonly GoImportGroup[];
   /** The services with at least one tool, by full name. */
   readonly services: readonly GoMcpServiceView[];
+  /**
+   * protoc-gen-go-mcp's type aliases and constants (go_mcp_compat=true),
+   * Go source lines; empty without the option.
+   */
+  readonly compatLines: readonly string[];
   /**
    * The call tables (templates/go/call-tables.hbs) of every tool, when the
    * main file has no executors and so declares none.
@@ -50,6 +56,11 @@ export interface GoMcpServiceView {
    * go_connect=true only.
    */
   readonly connect: GoConnectServiceView | undefined;
+  /**
+   * protoc-gen-go-mcp's `Register<Service>HandlerWithProvider` and
+   * `Register<Service>HandlerOpenAI`, with go_mcp_compat=true only.
+   */
+  readonly compat: GoCompatServiceView | undefined;
 }
 
 /** One entry of a service's `[]mcpTool`. */

@@ -1,13 +1,16 @@
 // Package testkit holds what the golden packages' tests share: the shared
 // vectors of e2e/vectors (loaded by the Go runtime's vectortest package),
-// recognisable test ids and a gRPC server on a real socket.
+// recognisable test ids, a gRPC server on a real socket and an MCP client
+// of a server in memory.
 package testkit
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
@@ -41,4 +44,21 @@ func Serve(t testing.TB, register func(*grpc.Server)) *grpc.ClientConn {
 	}
 	t.Cleanup(func() { conn.Close(); srv.Stop() })
 	return conn
+}
+
+// ConnectMCP connects a go-sdk client to server over in-memory transports
+// (one connection, as stdio); both close when the test ends.
+func ConnectMCP(t testing.TB, server *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
 }
