@@ -116,21 +116,31 @@ func startServer(t testing.TB) (*grpc.ClientConn, *testServer) {
 	vec := loadVectors[aliasVector](t, "aliases")["register-response-nested.json"]
 	useTables(t, nil, vec.KnownPrefixes, vec.ResponseAliases)
 	useArguments(t, vectorsArguments)
+	s := &testServer{}
+	conn := serveOnSocket(t, func(srv *grpc.Server) {
+		aitestv1.RegisterAccountServiceServer(srv, s)
+		aitestv1.RegisterFixupServiceServer(srv, s)
+	})
+	return conn, s
+}
+
+// serveOnSocket serves the services register adds on 127.0.0.1 and returns
+// a connection to them; both close when the test ends.
+func serveOnSocket(t testing.TB, register func(*grpc.Server)) *grpc.ClientConn {
+	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer()
-	s := &testServer{}
-	aitestv1.RegisterAccountServiceServer(srv, s)
-	aitestv1.RegisterFixupServiceServer(srv, s)
+	register(srv)
 	go func() { _ = srv.Serve(lis) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close(); srv.Stop() })
-	return conn, s
+	return conn
 }
 
 func TestErrorVectors(t *testing.T) {

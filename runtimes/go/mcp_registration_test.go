@@ -8,12 +8,17 @@ package aitools
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"os"
+	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 
 	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
 )
@@ -172,5 +177,95 @@ func TestMCPProviderRefused(t *testing.T) {
 	})
 	if names, _ := listedSchemas(t, connectInMemory(t, s)); len(names) != 0 {
 		t.Errorf("a refused registration added %v", names)
+	}
+}
+
+// fixupEcho serves FixupService.EchoStrict, keeping each request received.
+type fixupEcho struct {
+	aitestv1.UnimplementedFixupServiceServer
+	mu  sync.Mutex
+	got []*aitestv1.FixupRequest
+}
+
+func (s *fixupEcho) EchoStrict(_ context.Context, req *aitestv1.FixupRequest) (*aitestv1.FixupRequest, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.got = append(s.got, req)
+	return req, nil
+}
+
+// TestMCPProviderFormCall: fixup_strict as the generator writes it (the
+// fixture runtimes/ts/test/support/fixup-strict-tool.json, which
+// generator/test/mcp-provider-fixture.test.ts keeps equal to the
+// generator's output), a strict tool on a message cycle whose OpenAI form
+// (the recursive one) differs from its Parameters, served with
+// WithProvider(ProviderOpenAI) against a gRPC server on a real socket: the
+// form listed; the OpenAI form's arguments (every property, the optional
+// ones null) reach the server as the default form's do; a child only the
+// recursive form lists reaches it too.
+func TestMCPProviderFormCall(t *testing.T) {
+	raw, err := os.ReadFile("../ts/test/support/fixup-strict-tool.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fixture struct {
+		Name, Description string
+		Strict            bool
+		Parameters        json.RawMessage
+		Forms             json.RawMessage
+	}
+	if err := json.Unmarshal(raw, &fixture); err != nil {
+		t.Fatal(err)
+	}
+	tool := AgentTool{Name: fixture.Name, Description: fixture.Description, Strict: fixture.Strict, Parameters: fixture.Parameters}
+	useProviderForms(t, map[string]generatedForms{tool.Name: {tool.Parameters, string(fixture.Forms)}})
+	useArguments(t, nil)
+	echo := &fixupEcho{}
+	client := aitestv1.NewFixupServiceClient(serveOnSocket(t, func(srv *grpc.Server) { aitestv1.RegisterFixupServiceServer(srv, echo) }))
+	fixup := []mcpTool{{
+		tool: tool,
+		call: func(ctx context.Context, e *Executor, args string) (string, error) {
+			return mcpUnary(ctx, e, tool, args, &aitestv1.FixupRequest{}, client.EchoStrict)
+		},
+	}}
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	addMCPTools(server, []MCPOption{WithProvider(ProviderOpenAI), WithNamePrefix("openai")}, fixup)
+	addMCPTools(server, nil, fixup)
+	cs := connectInMemory(t, server)
+	_, schemas := listedSchemas(t, cs)
+	var forms struct{ OpenAI json.RawMessage }
+	_ = json.Unmarshal(fixture.Forms, &forms)
+	if len(forms.OpenAI) == 0 || reflect.DeepEqual(schemas["openai_fixup_strict"], schemas["fixup_strict"]) {
+		t.Fatal("the fixture's OpenAI form is missing or listed as the Parameters")
+	}
+	sameJSON(t, schemas["openai_fixup_strict"], forms.OpenAI)
+	sameJSON(t, schemas["fixup_strict"], tool.Parameters)
+
+	// Every field but the nullable ones (the optional note and level, the
+	// oneof kind), as the default form's arguments may give it.
+	given := map[string]any{
+		"labels": []any{map[string]any{"key": "k", "value": "v"}}, "items_by_num": []any{}, "flags": []any{},
+		"attrs": []any{}, "extra": `"x"`, "list": []any{}, "items": []any{}, "values": []any{}, "value_map": []any{},
+		"item":         map[string]any{"name": "a", "counts": []any{}, "payload": "1", "children": []any{}, "owner_id": ""},
+		"display_name": "d", "count": 2, "enabled": true, "timeout": "1s", "data": "", "levels": []any{},
+	}
+	openai := map[string]any{"note": nil, "level": nil, "text": nil, "number": nil, "nested": nil, "other_text": nil}
+	for k, v := range given {
+		openai[k] = v
+	}
+	wantSuccess(t, callTool(t, cs, "fixup_strict", given, nil))
+	wantSuccess(t, callTool(t, cs, "openai_fixup_strict", openai, nil))
+	child := map[string]any{"name": "b", "counts": []any{}, "payload": "2", "owner_id": "", "children": []any{}}
+	deep := maps.Clone(openai)
+	deep["item"] = map[string]any{"name": "a", "counts": []any{}, "payload": "1", "owner_id": "", "children": []any{child}}
+	wantSuccess(t, callTool(t, cs, "openai_fixup_strict", deep, nil))
+	if len(echo.got) != 3 {
+		t.Fatalf("%d requests reached the server", len(echo.got))
+	}
+	if !proto.Equal(echo.got[0], echo.got[1]) || echo.got[0].GetDisplayName() != "d" || echo.got[0].GetItem().GetName() != "a" {
+		t.Errorf("the OpenAI form's call sent %v, the default form's %v", echo.got[1], echo.got[0])
+	}
+	if children := echo.got[2].GetItem().GetChildren(); len(children) != 1 || children[0].GetName() != "b" {
+		t.Errorf("the recursive form's child: %v", echo.got[2].GetItem())
 	}
 }
