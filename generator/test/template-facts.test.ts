@@ -6,6 +6,10 @@ import {
   goLocalNames,
 } from "../src/targets/go/go-imports.js";
 import { goMcpLocalNames } from "../src/targets/go/build-go-mcp-view.js";
+import {
+  goCompatDeclarations,
+  goCompatLocalNames,
+} from "../src/targets/go/go-mcp-compat.js";
 import { goPascalCase } from "../src/targets/go/go-names.js";
 import { pyFileIdentifiers } from "../src/targets/py/py-names.js";
 import { tsMcpFileIdentifiers } from "../src/targets/ts/build-ts-mcp-view.js";
@@ -95,8 +99,10 @@ describe("lists of template facts", () => {
     expect(sorted(goLocalNames)).toEqual(sorted(locals));
   });
 
-  it("goMcpLocalNames and the Go MCP file's package-level names", async () => {
-    const request = await buildRequest("mcp", {
+  // The template's declarations and the parameters and locals of its
+  // functions, in the MCP file of case `name`.
+  async function mcpTemplateNames(name: string) {
+    const request = await buildRequest(name, {
       parameter: "target=go",
     });
     const mcp = generate(request).find(
@@ -105,26 +111,53 @@ describe("lists of template facts", () => {
     const marker = "\n// The rest of this file is the MCP part of the runtime";
     expect(mcp).toContain(marker);
     const templatePart = mcp.split(marker)[0]!;
-    // The template declares only the per-service functions and init...
     const declared = [
       ...matches(templatePart, /^func (\w+)/gm),
       ...matches(templatePart, /^(?:var|type|const) (\w+)/gm),
     ];
+    const locals = [
+      ...matches(
+        templatePart,
+        /[(,] ?(\w+) (?:\*?\w+\.\w+|\.\.\.\w+|string|\*Executor|MCPServer|LLMProvider)\b/g,
+      ),
+      ...matches(templatePart, /(?:^|\s)(\w+) :?=/gm),
+      ...matches(templatePart, /func\((\w+) \*grpc\.Server\)/g),
+    ];
+    return { declared, locals };
+  }
+
+  it("goMcpLocalNames and the Go MCP file's package-level names", async () => {
+    const { declared, locals } = await mcpTemplateNames("mcp");
+    // The template declares only the per-service functions and init...
     expect(
       declared.filter(
         (n) => !/^(Register\w+Handler|ForwardTo\w+Client|init)$/.test(n),
       ),
     ).toEqual([]);
     // ...whose parameters and locals are listed.
-    const locals = [
-      ...matches(
-        templatePart,
-        /[(,] ?(\w+) (?:\*?\w+\.\w+|\.\.\.\w+|string|\*Executor)\b/g,
-      ),
-      ...matches(templatePart, /(?:^|\s)(\w+) :?=/gm),
-      ...matches(templatePart, /func\((\w+) \*grpc\.Server\)/g),
-    ];
     expect(sorted(goMcpLocalNames)).toEqual(sorted(locals));
+  });
+
+  it("go_mcp_compat's names and locals (case mcpcompat)", async () => {
+    const { declared, locals } = await mcpTemplateNames("mcpcompat");
+    expect(
+      declared.filter(
+        (n) =>
+          !/^(Register\w+Handler(WithProvider|OpenAI)?|ForwardTo(Connect)?\w+Client|Connect\w+Client|init)$/.test(
+            n,
+          ) && !goCompatDeclarations.names.includes(n),
+      ),
+    ).toEqual([]);
+    expect(
+      sorted(
+        locals.filter(
+          // the aliases' and constants' "Name =" read as locals
+          (n) =>
+            !goMcpLocalNames.includes(n) &&
+            !goCompatDeclarations.names.includes(n),
+        ),
+      ),
+    ).toEqual(sorted([...goCompatLocalNames]));
   });
 
   it("tsFileIdentifiers: the TypeScript file's own names", () => {
