@@ -470,8 +470,9 @@ function decodeTimeout(payload: Uint8Array): ToolTimeout | undefined {
 
 /**
  * The value of protoc-gen-go-mcp's `(mcp.v1.tool_name)` on the method
- * (their proto/mcp/v1/annotations.proto: `extend
- * google.protobuf.MethodOptions { string tool_name = 58800; }`), the last
+ * (their mcp/v1/annotations.proto as published with Go package
+ * .../pkg/mcpv1: `extend google.protobuf.MethodOptions { string tool_name =
+ * 58800; }`; docs/annotations.md says where it was found), the last
  * one given when set more than once; undefined when absent. An empty
  * value set explicitly is "", for the model to refuse as they do.
  */
