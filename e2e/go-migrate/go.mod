@@ -6,7 +6,7 @@ require (
 	buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go v1.36.12-20260825204119-511051f7f437.2
 	buf.build/go/protovalidate v1.4.1
 	connectrpc.com/connect v1.21.1
-	github.com/mark3labs/mcp-go v1.2.1
+	github.com/mark3labs/mcp-go v1.6.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go v0.0.0
 	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/mark3labs v0.0.0

@@ -8,6 +8,7 @@ require (
 	cloud.google.com/go/longrunning v1.5.0
 	connectrpc.com/connect v1.21.1
 	github.com/google/jsonschema-go v0.4.3
+	github.com/mark3labs/mcp-go v1.6.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go v0.0.0
 	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore v0.0.0
@@ -16,6 +17,11 @@ require (
 	go.opentelemetry.io/otel/sdk v1.47.0
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
+)
+
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
+	github.com/spf13/cast v1.7.1 // indirect
 )
 
 require (
@@ -29,6 +35,7 @@ require (
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/google/cel-go v0.30.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/mark3labs v0.0.0
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
@@ -52,3 +59,5 @@ require (
 replace github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go => ../../runtimes/go
 
 replace github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/redisstore => ../../runtimes/go/redisstore
+
+replace github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/mark3labs => ../../runtimes/go/mark3labs

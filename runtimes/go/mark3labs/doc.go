@@ -19,6 +19,17 @@
 // "ai-tools/conversation", or the argument of WithHandleArgument) and no
 // approval is asked by elicitation.
 //
+// No identity reaches the tools unless (*Server).SetTokenInfo tells who
+// calls, as the official SDK's auth.TokenInfo (for streamable HTTP, from
+// what server.WithHTTPContextFunc put in the context): without it annotated
+// required_scopes and WithRequiredScopes refuse nothing, WithForwardIdentity
+// forwards nothing, and all calls are one anonymous caller's for the
+// per-subject limits.
+//
+// Wrap returns one *Server per raw server (NewServer's too), so every
+// registration on a raw server shares its options, conversations and
+// limits.
+//
 // The package is a module of its own, so that the runtime module does not
 // depend on mcp-go.
 package mark3labs

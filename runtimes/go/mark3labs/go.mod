@@ -3,7 +3,7 @@ module github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/mark3labs
 go 1.26.0
 
 require (
-	github.com/mark3labs/mcp-go v1.2.1
+	github.com/mark3labs/mcp-go v1.6.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 

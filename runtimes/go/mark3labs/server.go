@@ -5,7 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -15,8 +18,19 @@ import (
 // Server adds the tools of generated code, given in the official Go SDK's
 // types, to a mark3labs *server.MCPServer.
 type Server struct {
-	raw *server.MCPServer
+	raw       *server.MCPServer
+	tokenInfo atomic.Pointer[TokenInfoFunc]
 }
+
+// TokenInfoFunc tells who makes a call: the caller's verified token as the
+// official SDK's auth.TokenInfo (UserID the subject, Scopes, Expiration,
+// Extra["claims"] the claims), nil for a caller without one. ctx is the
+// call's context as mcp-go hands it over, holding what the transport put
+// there (server.WithHTTPContextFunc for streamable HTTP).
+type TokenInfoFunc func(ctx context.Context, req mcp.CallToolRequest) *auth.TokenInfo
+
+// servers are the *Server of each raw server Wrap was given.
+var servers sync.Map // *server.MCPServer -> *Server
 
 // NewServer makes a mark3labs server named name at version with opts (tool
 // capabilities are on already) and returns it for the transports
@@ -27,9 +41,25 @@ func NewServer(name, version string, opts ...server.ServerOption) (*server.MCPSe
 	return raw, Wrap(raw)
 }
 
-// Wrap returns a *Server adding its tools to raw.
+// Wrap returns the *Server adding its tools to raw: the same one for every
+// call with the same raw (NewServer's too), so that the registrations on
+// one raw server share one state (options, conversations, limits).
 func Wrap(raw *server.MCPServer) *Server {
-	return &Server{raw: raw}
+	s, _ := servers.LoadOrStore(raw, &Server{raw: raw})
+	return s.(*Server)
+}
+
+// SetTokenInfo makes fn tell the tools who calls (nil: nobody is known,
+// the default). Without it no identity reaches the tools: annotated
+// required_scopes and WithRequiredScopes refuse nothing, WithForwardIdentity
+// forwards nothing, and every call counts as the one anonymous caller's
+// for WithRateLimit and, outside a conversation, WithMaxConcurrentCalls.
+func (s *Server) SetTokenInfo(fn TokenInfoFunc) {
+	if fn == nil {
+		s.tokenInfo.Store(nil)
+		return
+	}
+	s.tokenInfo.Store(&fn)
 }
 
 // AddTool adds t to the mark3labs server; its calls run h. A schema that
@@ -40,6 +70,11 @@ func (s *Server) AddTool(t *gosdk.Tool, h gosdk.ToolHandler) {
 		call, err := convertRequest(req)
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
+		}
+		if fn := s.tokenInfo.Load(); fn != nil {
+			if info := (*fn)(ctx, req); info != nil {
+				call.Extra = &gosdk.RequestExtra{TokenInfo: info}
+			}
 		}
 		res, err := h(ctx, call)
 		if err != nil {
