@@ -4,11 +4,13 @@
 // comments, served with --tools all (Google's protos have no rpc_tool
 // annotations). Per run: a new gateway process over stdio, the time from
 // spawn to its start-up line and to the answer of a client's first
-// tools/list (initialize first), and its peak RSS (VmHWM) then. Nothing is
+// tools/list (initialize first), and its peak RSS (VmHWM) then, and after
+// --lists more tools/list (6 by default: memory a client listing again
+// costs). Nothing is
 // called: the target is never dialled. Medians and ranges printed; the
 // issue's aims are under 3 s and 300 MB. See bench/README.md, "Gateway".
 //
-//   node scripts/bench/gateway-compute.mjs [--runs N] [--api DIR]
+//   node scripts/bench/gateway-compute.mjs [--runs N] [--lists N] [--api DIR]
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -28,13 +30,15 @@ const require = createRequire(import.meta.url);
 const { values: opt } = parseArgs({
   options: {
     runs: { type: "string", default: "5" },
+    lists: { type: "string", default: "6" },
     api: { type: "string", default: "google/cloud/compute/v1" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
 if (opt.help) {
-  console.log(`usage: node scripts/bench/gateway-compute.mjs [--runs N] [--api DIR]
+  console.log(`usage: node scripts/bench/gateway-compute.mjs [--runs N] [--lists N] [--api DIR]
   --runs N    gateway processes measured, after one warm-up (default 5)
+  --lists N   tools/list asked again after the first, RSS then (default 6)
   --api DIR   the API directory of google-proto-files (default google/cloud/compute/v1)`);
   process.exit(0);
 }
@@ -43,6 +47,7 @@ const fail = (message) => {
   process.exit(2);
 };
 const runs = wholeNumber("runs", opt.runs, 1, fail);
+const lists = wholeNumber("lists", opt.lists, 0, fail);
 
 const protos = dirname(require.resolve("google-proto-files/package.json"));
 const work = mkdtempSync(join(tmpdir(), "ai-tools-gateway-bench-"));
@@ -66,8 +71,8 @@ function peakRssKb(pid) {
 
 /**
  * One gateway process: ms to its start-up line, ms to the answer of
- * tools/list, the tools listed, peak RSS in MB at the start-up line and
- * when listed.
+ * tools/list, the tools listed, peak RSS in MB at the start-up line, when
+ * listed and when listed `lists` times more.
  */
 async function measureOnce() {
   const t0 = process.hrtime.bigint();
@@ -116,6 +121,10 @@ async function measureOnce() {
   const listed = await ask(2, "tools/list", {});
   const firstList = ms();
   const rssMb = peakRssKb(child.pid) / 1024;
+  for (let i = 0; i < lists; i++) {
+    await ask(3 + i, "tools/list", {});
+  }
+  const listsRssMb = peakRssKb(child.pid) / 1024;
   child.stdin.end();
   child.kill("SIGTERM");
   await exited;
@@ -124,6 +133,7 @@ async function measureOnce() {
     firstList,
     tools: listed.result.tools.length,
     rssMb,
+    listsRssMb,
     startRssMb,
     summary: /mcp: (.*); serving stdio/.exec(stderr)?.[1],
   };
@@ -167,6 +177,12 @@ console.log(
 console.log(
   `  peak RSS after tools/list:     ${range(
     results.map((r) => r.rssMb),
+    mb,
+  )}  (aim: under 300 MB)`,
+);
+console.log(
+  `  peak RSS after ${lists} more lists: ${range(
+    results.map((r) => r.listsRssMb),
     mb,
   )}  (aim: under 300 MB)`,
 );

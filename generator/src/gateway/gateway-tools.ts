@@ -67,11 +67,17 @@ export function gatewayAliases(model: GeneratorModel): AliasConfig {
   } as unknown as AliasConfig;
 }
 
-/** A tool of the model as the runtime's McpToolMethod, its method from `registry`. */
+/**
+ * A tool of the model as the runtime's McpToolMethod, its method from
+ * `registry`; its provider forms only with `forms` (a registration with a
+ * provider lists one; without, they would be held for nothing: 7.5 MB of
+ * text on Compute Engine's 988 tools).
+ */
 function toolMethod(
   tool: ToolModel,
   serviceName: string,
   registry: FileRegistry,
+  forms: boolean,
 ): McpToolMethod {
   const method = registry
     .getService(serviceName)
@@ -85,7 +91,7 @@ function toolMethod(
       tool.description,
       tool.strict,
       tool.schemaJson,
-      tool.formsJson,
+      forms ? tool.formsJson : undefined,
     ),
     method,
     outputSchema: tool.outputSchemaJson,
@@ -103,17 +109,19 @@ function toolMethod(
 
 /**
  * The tool sets of the model's MCP services, one per service in the
- * model's order, each calling through `transport`.
+ * model's order, each calling through `transport`; the tools carry their
+ * provider forms only with `forms`.
  */
 export function gatewayToolSets(
   model: GeneratorModel,
   registry: FileRegistry,
   transport: Transport,
+  forms = false,
 ): GatewayToolSet[] {
   const aliases = gatewayAliases(model);
   return model.mcpServices.map((service) => ({
     methods: service.tools.map((t) =>
-      toolMethod(t, service.fullName, registry),
+      toolMethod(t, service.fullName, registry, forms),
     ),
     aliases,
     transport,

@@ -101,13 +101,15 @@ export async function createGateway(
   });
   const validator = await validatorFor(model.tools.some((t) => t.validate));
   const lenientArguments = built.options.common["lenient_arguments"] === "true";
-  for (const set of gatewayToolSets(model, registry, transport)) {
-    server.addTools({ ...set, validator, lenientArguments });
-  }
-  // The descriptions and schemas (read lazily) are made: the comments are
-  // no longer needed in memory.
+  const sets = gatewayToolSets(model, registry, transport);
+  // The descriptions and schemas (the output schemas read lazily) are
+  // made: the comments are no longer needed in memory, nor while the
+  // tools are listed for the runtime (bench/README.md, "Gateway").
   for (const file of files) {
     file.sourceCodeInfo = undefined;
+  }
+  for (const set of sets) {
+    server.addTools({ ...set, validator, lenientArguments });
   }
   const summary = `${model.tools.length} tools from ${model.mcpServices.length} services of the ${source.label}, ${generated} with generated descriptions; calls go to ${flags.target}${flags.grpcTlsCa === undefined ? "" : " (TLS)"}`;
   return { server, summary };

@@ -1,4 +1,5 @@
 import type { DescMethod, JsonObject } from "@bufbuild/protobuf";
+import { deepFreeze } from "./deep-freeze.js";
 import type { AnthropicStrictCounts } from "./provider-limits.js";
 
 /** A tool definition, provider-neutral, as the generated code declares it. */
@@ -144,18 +145,19 @@ export function defineTool(
   });
 }
 
-/** A getter of `json` parsed once, on first call, and frozen deeply. */
+/**
+ * A getter of `json` parsed once, on first call, and frozen deeply; the
+ * text is let go once parsed (a server of many tools holds each schema
+ * once, not as text and object).
+ */
 function lazyJson<T>(json: string): () => T {
+  let text: string | undefined = json;
   let value: T | undefined;
-  return () => (value ??= deepFreeze(JSON.parse(json) as T));
-}
-
-function deepFreeze<T>(v: T): T {
-  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
-    for (const key of Object.keys(v)) {
-      deepFreeze((v as Record<string, unknown>)[key]);
+  return () => {
+    if (text !== undefined) {
+      value = deepFreeze(JSON.parse(text) as T);
+      text = undefined;
     }
-    Object.freeze(v);
-  }
-  return v;
+    return value as T;
+  };
 }

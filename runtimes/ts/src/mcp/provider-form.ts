@@ -1,4 +1,4 @@
-import { parametersOf, type AgentTool } from "../agent-tool.js";
+import type { AgentTool } from "../agent-tool.js";
 
 /**
  * A model provider whose generated schema form a registration serves
@@ -24,20 +24,26 @@ export function checkMcpProvider(provider: string | undefined): void {
 }
 
 /**
- * A copy of the input schema a registration serves for the tool: its
- * `parameters` without a provider; with one, the form the
- * generator wrote for it (`parameters` where it wrote none: the form equals
- * them). Never derived here. Throws an Error naming the tool and the fix
- * when the tool has no generated forms (a tool written by hand).
+ * The input schema a registration serves for the tool: its `parameters`
+ * without a provider; with one, the form the generator wrote for it
+ * (`parameters` where it wrote none: the form equals them). Never derived
+ * here. The tool's own object, not a copy: frozen for a tool of
+ * `defineTool`, so a listing can share its parts; copy one that is not.
+ * Throws an Error naming the tool and the fix when the tool has no
+ * generated forms (a tool written by hand).
  */
 export function servedSchema(
   tool: AgentTool,
   provider: McpProvider | undefined,
-): { [key: string]: unknown } {
-  if (provider !== undefined && tool.forms === undefined) {
+): { readonly [key: string]: unknown } {
+  if (provider === undefined) {
+    return tool.parameters;
+  }
+  const forms = tool.forms;
+  if (forms === undefined) {
     throw new Error(
       `provider ${JSON.stringify(provider)}: tool ${JSON.stringify(tool.name)} has no generated ${JSON.stringify(provider)} form; generate with providers=${provider} (or without providers=)`,
     );
   }
-  return parametersOf(tool, provider);
+  return forms[provider] ?? tool.parameters;
 }

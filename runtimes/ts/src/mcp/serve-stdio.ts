@@ -1,9 +1,11 @@
+import { PassThrough, Writable } from "node:stream";
 import {
   serveStdio as sdkServeStdio,
   StdioServerTransport,
   type StdioServerHandle,
 } from "@modelcontextprotocol/server/stdio";
 import type { Transport } from "@modelcontextprotocol/server";
+import { ListingStdioTransport } from "./listing-pieces.js";
 import {
   answerParseErrors,
   createParseErrorFilter,
@@ -51,6 +53,16 @@ export function serveStdio(
  * the parse error (the SDK's transport skips it silently).
  */
 function processStdio(): StdioServerTransport {
-  const input = process.stdin.pipe(createParseErrorFilter(process.stdout));
-  return new StdioServerTransport(input, process.stdout);
+  const input = new PassThrough();
+  const transport = new ListingStdioTransport(input, process.stdout);
+  // The parse errors are written in turn with the messages: never inside a
+  // listing written in pieces.
+  const answers = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      transport.writeInTurn(chunk.toString());
+      done();
+    },
+  });
+  process.stdin.pipe(createParseErrorFilter(answers)).pipe(input);
+  return transport;
 }

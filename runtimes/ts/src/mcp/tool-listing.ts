@@ -1,3 +1,4 @@
+import { deepFreeze } from "../deep-freeze.js";
 import {
   conversationArgument,
   conversationArgumentDescription,
@@ -42,7 +43,9 @@ const hintNames = [
  * properties and (with `handleArgument`) the handle property added as
  * nullable strings, listed in `required` in a strict tool (only the
  * required extras elsewhere). Throws an Error naming the tool when an added
- * property is already one of its properties.
+ * property is already one of its properties. The listing is frozen, and
+ * shares the parts of a frozen schema (a tool of `defineTool`): a server
+ * of many tools holds each schema once, and lists it without copying.
  */
 export function listTool(
   name: string,
@@ -51,7 +54,8 @@ export function listTool(
   handleArgument: boolean,
   provider?: McpProvider,
 ): ListedTool {
-  const schema = servedSchema(m.tool, provider);
+  const served = servedSchema(m.tool, provider);
+  const schema = Object.isFrozen(served) ? served : structuredClone(served);
   const properties = { ...(schema["properties"] ?? {}) } as {
     [key: string]: unknown;
   };
@@ -80,16 +84,17 @@ export function listTool(
       required.push(a.name);
     }
   }
-  schema["properties"] = properties;
-  if (required.length > 0) {
-    schema["required"] = required;
-  }
   const listed: {
     -readonly [K in keyof ListedTool]: ListedTool[K];
   } = {
     name,
     description: m.tool.description,
-    inputSchema: { ...schema, type: "object" },
+    inputSchema: {
+      ...schema,
+      properties,
+      ...(required.length > 0 ? { required } : {}),
+      type: "object",
+    },
     outputSchema: {
       ...((typeof m.outputSchema === "string"
         ? JSON.parse(m.outputSchema)
@@ -101,7 +106,7 @@ export function listTool(
   if (hints !== undefined) {
     listed.annotations = hints;
   }
-  return listed;
+  return deepFreeze(listed);
 }
 
 /**

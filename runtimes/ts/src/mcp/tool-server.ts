@@ -190,7 +190,7 @@ export interface McpToolServer {
    * provider, or a provider given for a tool without generated forms.
    */
   addTools(set: McpToolSet): void;
-  /** The tools as `tools/list` lists them, sorted by name. */
+  /** The tools as `tools/list` lists them, sorted by name (a copy). */
   listTools(): ListedTool[];
   /**
    * The scopes a call of the tool needs: its own (`requiredScopes` of its
@@ -254,7 +254,16 @@ export function createMcpToolServer(
   const configs: AliasConfig[] = [];
   let merged: AliasConfig | undefined;
   let store = options.conversationStore;
-  let listing: ListedTool[] | undefined;
+  // Built once per change of the tools and frozen: `tools/list` answers
+  // with it as it is (a copy per list of a large API's tools would be as
+  // large as the tools; bench/README.md, "Gateway").
+  let listing: readonly ListedTool[] | undefined;
+  const listed = () =>
+    (listing ??= Object.freeze(
+      [...entries.values()]
+        .map((e) => e.listed)
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    ));
 
   const aliasConfig = () => (merged ??= mergeAliasConfigs(configs));
   // The types of every registered service's files, for Any values: an
@@ -316,10 +325,7 @@ export function createMcpToolServer(
       listing = undefined;
     },
     listTools() {
-      listing ??= [...entries.values()]
-        .map((e) => e.listed)
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return structuredClone(listing);
+      return structuredClone(listed()) as ListedTool[];
     },
     requiredScopes(tool) {
       const entry = entries.get(tool);
@@ -354,8 +360,9 @@ export function createMcpToolServer(
             : { instructions: options.instructions }),
         },
       );
+      // The frozen listing itself: the SDK copies what it changes.
       sdk.setRequestHandler("tools/list", () => ({
-        tools: server.listTools(),
+        tools: listed() as ListedTool[],
       }));
       sdk.setRequestHandler("tools/call", async (request, ctx) => {
         const entry = entries.get(request.params.name);

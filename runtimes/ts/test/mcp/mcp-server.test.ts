@@ -164,6 +164,28 @@ describe("tools/list", () => {
   });
 });
 
+describe("the listing, built once", () => {
+  it("listTools() hands out copies; tools/list answers the same listing each time", async () => {
+    const server = newServer();
+    const copy = server.listTools();
+    const first = copy[0]!;
+    (first as { description: string }).description = "changed";
+    (first.inputSchema as { properties: unknown }).properties = {};
+    expect(server.listTools()[0]!.description).not.toBe("changed");
+    const client = await connect(server);
+    const one = await client.listTools();
+    const two = await client.listTools();
+    expect(two).toEqual(one);
+    expect(one.tools.map((t) => t.description)).not.toContain("changed");
+    // The listed input schema is the tool's, plus nothing without extras.
+    const method = aitestMcpMethods.find((m) => m.tool.name === first.name)!;
+    expect(one.tools.find((t) => t.name === first.name)!.inputSchema).toEqual({
+      ...method.tool.parameters,
+      type: "object",
+    });
+  });
+});
+
 describe("tools/call over one connection", () => {
   for (const mode of ["auto", "legacy"] as const) {
     it(`keeps aliases across calls (${mode === "auto" ? "2026-07-28" : "2025-11-25"})`, async () => {
