@@ -36,12 +36,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `protoc-gen-ai-tools mcp ARGS` with stdin closed. */
-function mcp(...args: string[]) {
+/** Runs `protoc-gen-ai-tools mcp ARGS` with stdin closed, in `env`. */
+function mcpIn(env: NodeJS.ProcessEnv, ...args: string[]) {
   return spawnSync(process.execPath, [bin, "mcp", ...args], {
     encoding: "utf8",
     input: "",
+    env,
   });
+}
+
+/** Runs `protoc-gen-ai-tools mcp ARGS` with stdin closed. */
+function mcp(...args: string[]) {
+  return mcpIn(process.env, ...args);
 }
 
 /** Expects a usage error: exit 2, one message on stderr, nothing on stdout. */
@@ -63,6 +69,7 @@ describe("protoc-gen-ai-tools mcp", () => {
       "--auth-issuer URL",
       "--allow-unauthenticated",
       "--redis URL",
+      "--provider NAME",
     ]) {
       expect(res.stdout).toContain(flag);
     }
@@ -82,6 +89,10 @@ describe("protoc-gen-ai-tools mcp", () => {
     expectRefused(
       mcp("--grpc", "127.0.0.1:1", "--include", "a,b"),
       '--include "a,b": give one value per flag',
+    );
+    expectRefused(
+      mcp("--descriptor-set", example, "--target", ":1", "--provider", "o"),
+      '--provider "o": write openai, anthropic or gemini (the provider whose generated form each tool lists), or leave it out',
     );
   });
 
@@ -117,18 +128,101 @@ describe("protoc-gen-ai-tools mcp", () => {
     );
   });
 
-  it("refuses a Redis it cannot reach", () => {
+  it("refuses http: keys, and tokens sent in clear, beyond loopback", () => {
+    const http = ["--grpc", "127.0.0.1:1", "--http", "0.0.0.0:0"];
+    const publicUrl = ["--public-url", "https://tools.test/mcp"];
+    expectRefused(
+      mcp(...http, ...publicUrl, "--auth-issuer", "http://id.test"),
+      '--auth-issuer "http://id.test": the keys must come over https (http only on a loopback host)',
+    );
     expectRefused(
       mcp(
-        "--descriptor-set",
-        example,
-        "--target",
-        "127.0.0.1:1",
-        "--http",
-        "127.0.0.1:0",
-        "--redis",
-        "redis://127.0.0.1:1",
+        ...http,
+        ...publicUrl,
+        "--auth-issuer",
+        "https://id.test",
+        "--auth-jwks-url",
+        "http://10.0.0.8/jwks.json",
       ),
+      '--auth-jwks-url "http://10.0.0.8/jwks.json": the keys must come over https (http only on a loopback host)',
+    );
+    expectRefused(
+      mcp(
+        ...http,
+        "--public-url",
+        "http://tools.test/mcp",
+        "--auth-issuer",
+        "https://id.test",
+      ),
+      '--public-url "http://tools.test/mcp": bearer tokens would travel in clear; write an https URL (http only on a loopback host)',
+    );
+    // On loopback hosts http: passes these checks: the gateway goes on to
+    // reflection, refused for the unreachable server.
+    expectRefused(
+      mcp(
+        ...http,
+        "--public-url",
+        "http://[::1]:8000/mcp",
+        "--auth-issuer",
+        "http://localhost:9000",
+        "--auth-jwks-url",
+        "http://127.0.0.1:9000/jwks.json",
+      ),
+      'cannot reach the gRPC server "127.0.0.1:1"',
+    );
+  });
+
+  /** The example set over HTTP on loopback, calls to a closed port. */
+  const exampleOverHttp = [
+    "--descriptor-set",
+    example,
+    "--target",
+    "127.0.0.1:1",
+    "--http",
+    "127.0.0.1:0",
+  ];
+
+  it("never prints a Redis password; --redis-env NAME reads the URL", () => {
+    const http = exampleOverHttp;
+    const url = "redis://user:s3cret-pw@127.0.0.1:1";
+    const flag = mcp(...http, "--redis", url);
+    expectRefused(
+      flag,
+      '--redis "redis://user:***@127.0.0.1:1": cannot connect (',
+    );
+    const fromEnv = mcpIn(
+      { ...process.env, GATEWAY_REDIS: url },
+      ...http,
+      "--redis-env",
+      "GATEWAY_REDIS",
+    );
+    expectRefused(
+      fromEnv,
+      '--redis-env GATEWAY_REDIS ("redis://user:***@127.0.0.1:1"): cannot connect (',
+    );
+    const unparsable = mcp(...http, "--redis", "rediss://user:s3cret-pw@[bad");
+    expectRefused(unparsable, '--redis "rediss://…": ');
+    for (const res of [flag, fromEnv, unparsable]) {
+      expect(res.stderr).not.toContain("s3cret");
+    }
+    expectRefused(
+      mcpIn(
+        { ...process.env, GATEWAY_REDIS: "" },
+        ...http,
+        "--redis-env",
+        "GATEWAY_REDIS",
+      ),
+      '--redis-env "GATEWAY_REDIS": the environment variable is not set; set it to the Redis URL',
+    );
+    expectRefused(
+      mcp(...http, "--redis", url, "--redis-env", "GATEWAY_REDIS"),
+      "--redis and --redis-env both name the Redis: keep one",
+    );
+  });
+
+  it("refuses a Redis it cannot reach", () => {
+    expectRefused(
+      mcp(...exampleOverHttp, "--redis", "redis://127.0.0.1:1"),
       '--redis "redis://127.0.0.1:1": cannot connect (',
     );
   });

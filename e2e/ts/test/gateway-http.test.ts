@@ -1,9 +1,10 @@
 // The MCP gateway (`protoc-gen-ai-tools mcp`) over streamable HTTP beyond
 // its defaults: bearer tokens from a real issuer (the test kit's, serving
 // its JWKS on a loopback port) checked by the runtime's HTTP security, and
-// conversations kept on a real redis-server shared by two gateways. The
-// refusal of a non-loopback address without --auth-issuer (a start-up
-// check): generator/test/gateway-cli.test.ts.
+// conversations kept on a real redis-server shared by two gateways, and the
+// start-up line of --allow-unauthenticated beyond loopback. The refusal of a
+// non-loopback address without --auth-issuer (a start-up check):
+// generator/test/gateway-cli.test.ts.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +29,7 @@ import {
   newLinkArgs,
   type ToolCallResult,
 } from "./mcp-support.js";
-import { linkIds, newUUID, useServer } from "./support.js";
+import { linkIds, newUUID, recorded, useServer } from "./support.js";
 
 const env = useServer({ process: true });
 const repoRoot = path.resolve(
@@ -52,15 +53,27 @@ afterAll(async () => {
 /** The gateway flags of the test API, calls to the test server. */
 const api = () => ["--descriptor-set", setFile, "--target", env.server.address];
 
-/** An SDK client (2026-07-28) of url, sending `headers` on each request. */
+/**
+ * An SDK client (2026-07-28) of url, sending `headers` on each request;
+ * with `approve`, it answers every elicitation (an approval) with yes.
+ */
 async function connect(
   url: string,
   headers: Record<string, string> = {},
+  approve = false,
 ): Promise<Client> {
   const client = new Client(
     { name: "e2e-ts", version: "1.0.0" },
-    { versionNegotiation: { mode: "auto" } },
+    {
+      capabilities: approve ? { elicitation: { form: {} } } : {},
+      versionNegotiation: { mode: "auto" },
+    },
   );
+  if (approve) {
+    client.setRequestHandler("elicitation/create", () =>
+      Promise.resolve({ action: "accept", content: { approve: true } }),
+    );
+  }
   await client.connect(
     new StreamableHTTPClientTransport(new URL(url), {
       requestInit: { headers },
@@ -104,8 +117,8 @@ describe("protoc-gen-ai-tools mcp --http with --auth-issuer", () => {
     method: "tools/list",
     params: {},
   };
-  /** A POST of tools/list with `authorization` (none when undefined). */
-  const post = (authorization?: string) =>
+  /** A POST of `body` (tools/list) with `authorization` (none when undefined). */
+  const post = (authorization?: string, body: object = initialize) =>
     fetch(url, {
       method: "POST",
       headers: {
@@ -114,7 +127,7 @@ describe("protoc-gen-ai-tools mcp --http with --auth-issuer", () => {
         "mcp-protocol-version": "2026-07-28",
         ...(authorization === undefined ? {} : { authorization }),
       },
-      body: JSON.stringify(initialize),
+      body: JSON.stringify(body),
     });
 
   it("answers 401 with the resource metadata to a request without a token", async () => {
@@ -159,6 +172,79 @@ describe("protoc-gen-ai-tools mcp --http with --auth-issuer", () => {
     );
     expect(linkIdOf(created)).toBe("link-1");
     expect(await linkIds(env, ws)).toHaveLength(1);
+  });
+
+  it("enforces links_archive's annotated required_scopes (links.archive)", async () => {
+    const writeOnly = await issuer.authorization(
+      {},
+      { audience: publicUrl, scope: "links.write" },
+    );
+    const archive = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "links_archive", arguments: { link_id: "link-1" } },
+    };
+    const refused = await post(writeOnly, archive);
+    expect(refused.status).toBe(403);
+    const challenge = refused.headers.get("www-authenticate") ?? "";
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="links.archive links.write"');
+    expect(await refused.json()).toEqual({
+      error: "insufficient_scope",
+      error_description:
+        'the call of "links_archive" needs scope "links.archive"',
+    });
+    // With the scope (and the approval links_archive asks), it reaches
+    // the server with link-1 resolved.
+    const token = await issuer.authorization(
+      {},
+      { audience: publicUrl, scope: "links.write links.archive" },
+    );
+    const client = await connect(url, { authorization: token }, true);
+    const ws = newUUID();
+    const created = await callOk(
+      client,
+      "links_create",
+      newLinkArgs(ws, "archived"),
+    );
+    const archived = await callOk(
+      client,
+      "links_archive",
+      { link_id: "link-1" },
+      created._meta,
+    );
+    expect(linkIdOf(archived)).toBe("link-1");
+    const [uuid] = await linkIds(env, ws);
+    const calls = (await recorded(env)).filter(
+      (r) => r.procedure === "linkhub.v1.LinkService/ArchiveLink",
+    );
+    expect(calls.map((r) => JSON.parse(r.requestJson) as unknown)).toEqual([
+      { linkId: uuid },
+    ]);
+  });
+});
+
+describe("protoc-gen-ai-tools mcp --http 0.0.0.0 --allow-unauthenticated", () => {
+  it("says on its start-up line that anyone reaching it calls every tool", async () => {
+    const open = await startHttpGateway([
+      ...api(),
+      "--http",
+      "0.0.0.0:0",
+      "--allow-unauthenticated",
+    ]);
+    expect(open.line).toMatch(
+      new RegExp(
+        `; no authentication: anyone reaching 0\\.0\\.0\\.0:${String(open.port)} calls every tool$`,
+      ),
+    );
+    const loopback = await startHttpGateway([
+      ...api(),
+      "--http",
+      "127.0.0.1:0",
+      "--allow-unauthenticated",
+    ]);
+    expect(loopback.line).not.toContain("no authentication");
   });
 });
 

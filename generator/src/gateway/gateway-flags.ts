@@ -1,18 +1,20 @@
 import { parseArgs } from "node:util";
+import type { McpProvider } from "@protoc-gen-ai-tools/runtime/mcp";
 import { GatewayError } from "./gateway-error.js";
 import {
   httpOptionsOf,
   httpSecurityFlags,
   type GatewayHttp,
 } from "./gateway-http-flags.js";
+import { gatewayRedisOf, type GatewayRedis } from "./gateway-store.js";
 
 /** The usage line of `protoc-gen-ai-tools mcp`. */
 export const gatewayUsage = `usage: protoc-gen-ai-tools mcp (--descriptor-set FILE --target HOST:PORT | --grpc HOST:PORT) [--grpc-tls-ca FILE] [--file NAME]...
   [--http HOST:PORT [--public-url URL] [--auth-issuer URL [--auth-jwks-url URL] [--auth-audience AUD] [--auth-scope SCOPE]...]
-   [--allowed-host HOST]... [--allowed-origin ORIGIN]... [--allow-unauthenticated] [--redis URL] [--store-ttl SECONDS]]
+   [--allowed-host HOST]... [--allowed-origin ORIGIN]... [--allow-unauthenticated] [--redis URL | --redis-env NAME] [--store-ttl SECONDS]]
   [--tools annotated|all] [--include PATTERN]... [--exclude PATTERN]... [--trim-prefix PACKAGE]
   [--name-prefix PREFIX] [--schema inline|compact] [--providers NAME]... [--unannotated-tools read-only-run|run|ask]
-  [--lenient-arguments] [--deprecated drop|keep] [--output-only-comments]`;
+  [--lenient-arguments] [--deprecated drop|keep] [--output-only-comments] [--provider openai|anthropic|gemini]`;
 
 /** The plugin options the gateway takes as flags (`--trim-prefix` for `trim_prefix=`). */
 const pluginFlags = {
@@ -43,10 +45,16 @@ export interface GatewayFlags {
   readonly grpcTlsCa: string | undefined;
   /** `--http HOST:PORT` and its security flags, or undefined for stdio. */
   readonly http: GatewayHttp | undefined;
-  /** `--redis URL`: the conversation store of HTTP handles. */
-  readonly redis: string | undefined;
+  /** `--redis URL` or `--redis-env NAME`: the conversation store of HTTP handles. */
+  readonly redis: GatewayRedis | undefined;
   /** `--store-ttl SECONDS` in milliseconds: an unused conversation's life. */
   readonly storeTtlMs: number | undefined;
+  /**
+   * `--provider`: the provider whose generated form each tool lists as its
+   * input schema (McpServiceOptions.provider), or undefined for the tools'
+   * parameters.
+   */
+  readonly provider: McpProvider | undefined;
   /** The files whose services become tools (`--file`), or none for the default. */
   readonly files: readonly string[];
   /** The plugin parameter the flags make, for the plugin's own parseOptions. */
@@ -67,6 +75,18 @@ export function hostPort(
     );
   }
   return { host, port };
+}
+
+const providers: readonly string[] = ["openai", "anthropic", "gemini"];
+
+/** `--provider NAME`, refused unless openai, anthropic or gemini. */
+function providerOf(value: string | undefined): McpProvider | undefined {
+  if (value !== undefined && !providers.includes(value)) {
+    throw new GatewayError(
+      `--provider ${JSON.stringify(value)}: write openai, anthropic or gemini (the provider whose generated form each tool lists), or leave it out for the tools' parameters`,
+    );
+  }
+  return value as McpProvider | undefined;
 }
 
 /** `--store-ttl SECONDS` in milliseconds, refused unless a positive whole number. */
@@ -128,9 +148,11 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
         http: { type: "string" },
         "grpc-tls-ca": { type: "string" },
         redis: { type: "string" },
+        "redis-env": { type: "string" },
         "store-ttl": { type: "string" },
         ...httpSecurityFlags,
         file: { type: "string", multiple: true },
+        provider: { type: "string" },
         help: { type: "boolean", short: "h" },
         ...pluginFlags,
       },
@@ -148,6 +170,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
       http: undefined,
       redis: undefined,
       storeTtlMs: undefined,
+      provider: undefined,
       files: [],
       parameter: "",
     };
@@ -170,7 +193,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
     values.http === undefined ? undefined : hostPort("--http", values.http),
     values,
   );
-  for (const flag of ["redis", "store-ttl"] as const) {
+  for (const flag of ["redis", "redis-env", "store-ttl"] as const) {
     if (values[flag] !== undefined && http === undefined) {
       throw new GatewayError(
         `--${flag} applies to --http only (over stdio the connection is one conversation, kept in memory): add --http HOST:PORT, or leave it out`,
@@ -184,8 +207,9 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
     target,
     grpcTlsCa: values["grpc-tls-ca"],
     http,
-    redis: values.redis,
+    redis: gatewayRedisOf(values.redis, values["redis-env"], process.env),
     storeTtlMs: storeTtlMs(values["store-ttl"]),
+    provider: providerOf(values.provider),
     files: values.file ?? [],
     parameter: parameterOf(values),
   };
@@ -213,6 +237,8 @@ the plugin from the API's descriptors, each call sent to the gRPC server.
                          needed with --auth-issuer
   --auth-issuer URL      require a bearer JWT from this issuer on every request
   --auth-jwks-url URL    its keys; by default from the issuer's metadata
+                         (these two URLs, and --public-url with them, must be
+                         https unless their host is loopback)
   --auth-audience AUD    the audience tokens must hold; --public-url by default
   --auth-scope SCOPE     a scope every token must hold (repeatable)
   --allowed-host HOST    a Host header accepted (repeatable); by default the
@@ -223,8 +249,14 @@ the plugin from the API's descriptors, each call sent to the gRPC server.
                          who reaches the port calls every tool
   --redis URL            keep HTTP conversations (handles) on Redis
                          (redis://HOST:PORT), shared by every gateway using it
+  --redis-env NAME       --redis's URL from the environment variable NAME
+                         (keeps a password out of the command line)
   --store-ttl SECONDS    how long an unused conversation or session lives
                          (1800 by default)
+  --provider NAME        list each tool's generated form for this provider
+                         (openai, anthropic or gemini) as its input schema,
+                         instead of its parameters (docs/mcp.md, "Serving a
+                         provider's form"); calls take that form's arguments
   --file NAME            a file whose services become tools (repeatable); by
                          default every file declaring a service, but google/*,
                          grpc/*, buf/validate/* and ai/tools/* ones

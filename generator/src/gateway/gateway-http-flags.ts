@@ -33,6 +33,46 @@ export type GatewayHttp = ServeHttpOptions & {
 
 const loopbackHosts = ["127.0.0.1", "localhost", "::1"];
 
+/** True when `host` (an address, a name, or a URL's `[::1]`) is loopback. */
+export function isLoopbackHost(host: string): boolean {
+  return loopbackHosts.includes(host.replace(/^\[(.*)\]$/, "$1"));
+}
+
+/** The URL's host when it is http: beyond loopback, else undefined. */
+function clearBeyondLoopback(value: string | undefined): string | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const url = new URL(value);
+  return url.protocol === "http:" && !isLoopbackHost(url.hostname)
+    ? url.hostname
+    : undefined;
+}
+
+/**
+ * Throws for an http: issuer or JWKS URL (the keys deciding who calls
+ * every tool) and, with --auth-issuer, an http: --public-url (the
+ * tokens), unless the URL's host is loopback.
+ */
+function checkTls(values: SecurityValues): void {
+  for (const flag of ["auth-issuer", "auth-jwks-url"] as const) {
+    if (clearBeyondLoopback(values[flag]) !== undefined) {
+      throw new GatewayError(
+        `--${flag} ${JSON.stringify(values[flag])}: the keys must come over https (http only on a loopback host)`,
+      );
+    }
+  }
+  const publicUrl = values["public-url"];
+  if (
+    values["auth-issuer"] !== undefined &&
+    clearBeyondLoopback(publicUrl) !== undefined
+  ) {
+    throw new GatewayError(
+      `--public-url ${JSON.stringify(publicUrl)}: bearer tokens would travel in clear; write an https URL (http only on a loopback host)`,
+    );
+  }
+}
+
 /** Throws unless `value` of `flag` is an http(s) URL. */
 function checkUrl(flag: string, value: string | undefined): void {
   if (value === undefined) {
@@ -54,7 +94,8 @@ function checkUrl(flag: string, value: string | undefined): void {
 /**
  * The security options of `--http` at `address`: refuses a flag given
  * without --http, an --auth-* flag without --auth-issuer, --auth-issuer
- * without --public-url, and a non-loopback address with neither
+ * without --public-url, an http: issuer, JWKS or (with --auth-issuer)
+ * public URL beyond loopback, and a non-loopback address with neither
  * --auth-issuer nor --allow-unauthenticated (serveHttp's rule).
  */
 export function httpOptionsOf(
@@ -90,11 +131,12 @@ export function httpOptionsOf(
   for (const flag of ["public-url", "auth-issuer", "auth-jwks-url"] as const) {
     checkUrl(flag, values[flag]);
   }
+  checkTls(values);
   const allowUnauthenticated = values["allow-unauthenticated"] === true;
   if (
     issuer === undefined &&
     !allowUnauthenticated &&
-    !loopbackHosts.includes(address.host)
+    !isLoopbackHost(address.host)
   ) {
     throw new GatewayError(
       `--http ${JSON.stringify(`${address.host}:${address.port}`)}: a non-loopback address needs --auth-issuer URL (with --public-url URL) so that every request carries a token, or --allow-unauthenticated to let anyone who reaches the port call every tool`,
@@ -116,4 +158,19 @@ export function httpOptionsOf(
     allowedHosts: values["allowed-host"],
     allowedOrigins: values["allowed-origin"],
   };
+}
+
+/**
+ * The start-up line's end for `--allow-unauthenticated` without
+ * --auth-issuer on a non-loopback address served at `url`; empty otherwise.
+ */
+export function unauthenticatedNote(options: GatewayHttp, url: string): string {
+  if (
+    options.allowUnauthenticated !== true ||
+    options.auth !== undefined ||
+    isLoopbackHost(options.host)
+  ) {
+    return "";
+  }
+  return `; no authentication: anyone reaching ${new URL(url).host} calls every tool`;
 }

@@ -22,6 +22,7 @@ import {
 } from "./gateway-flags.js";
 import { filesToGenerate, gatewayRequest } from "./gateway-request.js";
 import { gatewayRegistry, gatewayToolSets } from "./gateway-tools.js";
+import { unauthenticatedNote } from "./gateway-http-flags.js";
 import { createReflectionSource } from "./reflection-source.js";
 import { createGatewayStore, type GatewayStore } from "./gateway-store.js";
 
@@ -101,7 +102,12 @@ export async function createGateway(
   });
   const validator = await validatorFor(model.tools.some((t) => t.validate));
   const lenientArguments = built.options.common["lenient_arguments"] === "true";
-  const sets = gatewayToolSets(model, registry, transport);
+  const sets = gatewayToolSets(
+    model,
+    registry,
+    transport,
+    flags.provider !== undefined,
+  );
   // The descriptions and schemas (the output schemas read lazily) are
   // made: the comments are no longer needed in memory, nor while the
   // tools are listed for the runtime (bench/README.md, "Gateway").
@@ -109,7 +115,12 @@ export async function createGateway(
     file.sourceCodeInfo = undefined;
   }
   for (const set of sets) {
-    server.addTools({ ...set, validator, lenientArguments });
+    server.addTools({
+      ...set,
+      validator,
+      lenientArguments,
+      provider: flags.provider,
+    });
   }
   const summary = `${model.tools.length} tools from ${model.mcpServices.length} services of the ${source.label}, ${generated} with generated descriptions; calls go to ${flags.target}${flags.grpcTlsCa === undefined ? "" : " (TLS)"}`;
   return { server, summary };
@@ -178,7 +189,8 @@ async function serveGatewayHttp(
     options.auth !== undefined && "issuer" in options.auth
       ? `; bearer tokens of ${options.auth.issuer}`
       : "";
-  logLine(`${gateway.summary}; serving ${http.url}${auth}${store}`);
+  const open = unauthenticatedNote(options, http.url);
+  logLine(`${gateway.summary}; serving ${http.url}${auth}${store}${open}`);
   const stop = () =>
     void http
       .close()
