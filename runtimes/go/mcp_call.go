@@ -335,6 +335,9 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	if c, ok := any(stream).(interface{ Close() error }); ok {
+		defer c.Close() // a stream that asks to be closed (connect-go's), also when left early
+	}
 	e.observed.sent(codes.OK) // the stream is open; an error ends it
 	var b strings.Builder
 	//aitools:if aliases

@@ -52,9 +52,11 @@ func connectStream[Req, Resp any](call func(context.Context, *connect.Request[Re
 }
 
 // connectReceiver reads a connect-go server stream as a gRPC client stream
-// is read: Recv until io.EOF. The stream is closed when it ends.
+// is read: Recv until io.EOF. The stream is closed when it ends, or by
+// Close when the reader stops before (mcpStream calls it).
 type connectReceiver[Resp any] struct {
 	stream *connect.ServerStreamForClient[Resp]
+	closed bool
 }
 
 // Recv returns the next message, io.EOF at the end, or the stream's error
@@ -64,11 +66,21 @@ func (c *connectReceiver[Resp]) Recv() (*Resp, error) {
 		return c.stream.Msg(), nil
 	}
 	err := c.stream.Err()
-	_ = c.stream.Close()
+	_ = c.Close()
 	if err != nil {
 		return nil, connectStatus(err)
 	}
 	return nil, io.EOF
+}
+
+// Close closes the stream (once): connect-go asks its callers to close a
+// stream they stop reading.
+func (c *connectReceiver[Resp]) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	return c.stream.Close()
 }
 
 // connectHeaders adds the outgoing gRPC metadata of ctx to h; binary

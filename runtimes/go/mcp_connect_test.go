@@ -6,6 +6,7 @@ package aitools
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -172,6 +174,34 @@ func TestMCPConnectDeadline(t *testing.T) {
 		res := callTool(t, connectInMemory(t, server), "accounts_watch", map[string]any{"count": -1}, nil) // held until cancelled
 		if want := "rpc error: code = DeadlineExceeded desc = context deadline exceeded"; !res.IsError || textOf(res, 0) != want {
 			t.Errorf("%v %q, want %q", res.IsError, textOf(res, 0), want)
+		}
+	}
+}
+
+// TestMCPConnectStreamClosedWhenLeftEarly: a stream mcpStream stops reading
+// (past 1000 messages) is closed, as connect-go asks; one read to its end
+// is closed once.
+func TestMCPConnectStreamClosedWhenLeftEarly(t *testing.T) {
+	conn, _ := startServer(t)
+	client := newAccountConnectClient(conn.Target())
+	for count, wantErr := range map[int]string{1001: "stream returned more than 1000 messages: narrow the request", 2: ""} {
+		var receiver *connectReceiver[aitestv1.Account]
+		watch := func(ctx context.Context, req *aitestv1.WatchAccountsRequest, opts ...grpc.CallOption) (*connectReceiver[aitestv1.Account], error) {
+			r, err := connectStream(client.WatchAccounts)(ctx, req, opts...)
+			receiver = r
+			return r, err
+		}
+		e := NewExecutor(nil)
+		e.MaxResultBytes = 10_000_000 // the message count stops it first
+		_, err := mcpStream(context.Background(), e, accountsWatch, fmt.Sprintf(`{"count":%d}`, count), &aitestv1.WatchAccountsRequest{}, watch)
+		if (err == nil) != (wantErr == "") || (err != nil && !strings.Contains(err.Error(), wantErr)) {
+			t.Fatalf("count %d: error %v, want %q", count, err, wantErr)
+		}
+		if receiver == nil || !receiver.closed {
+			t.Errorf("count %d: the stream was not closed", count)
+		}
+		if err := receiver.Close(); err != nil {
+			t.Errorf("count %d: a second Close: %v", count, err)
 		}
 	}
 }

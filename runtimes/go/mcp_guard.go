@@ -57,8 +57,10 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 
 // WithRequiredScopes adds, per tool name, scopes a caller's token must hold
 // to call it over HTTP with authorization, to those of the tool's
-// annotation (required_scopes). It panics on a scope that is not an RFC
-// 6749 scope token.
+// annotation (required_scopes). A key names a tool by its served name or by
+// its generated one (without WithNamePrefix's prefix); a key naming both
+// tools of two registrations applies to both. It panics on a scope that is
+// not an RFC 6749 scope token.
 func WithRequiredScopes(scopes map[string][]string) MCPOption {
 	for tool, list := range scopes {
 		for _, scope := range list {

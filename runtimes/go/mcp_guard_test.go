@@ -452,6 +452,28 @@ func TestMCPScopeSafetyNet(t *testing.T) {
 	}
 }
 
+// TestMCPRequiredScopesByGeneratedName: a WithRequiredScopes key naming the
+// generated tool holds for the tool a prefix renames (fails closed), as
+// does a key naming the served one.
+func TestMCPRequiredScopesByGeneratedName(t *testing.T) {
+	conn, srv := startServer(t)
+	client := aitestv1.NewAccountServiceClient(conn)
+	server := newGuardedServer(client, WithNamePrefix("east"), WithRequiredScopes(map[string][]string{
+		"accounts_watch": {"accounts.watch"}, "east_accounts_merge": {"accounts.merge"},
+	}))
+	got := MCPRequiredScopes(server)
+	if !slices.Equal(got["east_accounts_watch"], []string{"accounts.watch"}) || !slices.Equal(got["east_accounts_merge"], []string{"accounts.merge"}) ||
+		!slices.Equal(got["east_accounts_list"], []string{"accounts.read"}) {
+		t.Errorf("MCPRequiredScopes = %v", got)
+	}
+	cs := connectAs(t, serveAsCallers(t, server), "2026-07-28", "carol", nil)
+	calls := srv.calls.Load()
+	wantResult(t, callTool(t, cs, "east_accounts_watch", map[string]any{"count": 1}, nil), true, `the call of "east_accounts_watch" needs scope "accounts.watch"`)
+	if srv.calls.Load() != calls {
+		t.Error("sent without the scope")
+	}
+}
+
 // TestMCPRateBeforeScope: a call refused for its scopes counts against
 // its subject's rate (every tools/call counts, first); the refusal names
 // every missing scope.
@@ -646,7 +668,7 @@ func TestMCPMaxConcurrentCallsWithoutHandle(t *testing.T) {
 	<-srv.holding
 	calls := srv.calls.Load()
 	list := map[string]any{"count": 1, "contacts_per_account": 0}
-	wantResult(t, callTool(t, alice, "accounts_list", list, nil), true, "too many calls at once in this conversation (limit 1); retry when one finishes")
+	wantResult(t, callTool(t, alice, "accounts_list", list, nil), true, "too many calls at once (limit 1); retry when one finishes")
 	if srv.calls.Load() != calls {
 		t.Error("a limited call was sent")
 	}

@@ -20,7 +20,8 @@ func WithRateLimit(callsPerMinute int) MCPOption {
 // WithMaxConcurrentCalls sets how many calls one conversation (an HTTP
 // session, a conversation handle, a stdio connection) runs at once (zero:
 // DefaultMaxConcurrentCalls; negative: no limit); one more is an isError
-// result and nothing is sent.
+// result and nothing is sent. The calls of no conversation (stateless,
+// without a handle) count per subject: all anonymous ones together.
 func WithMaxConcurrentCalls(n int) MCPOption {
 	return func(o *mcpOptions) { o.maxConcurrent = n }
 }
@@ -77,6 +78,10 @@ func (g *mcpGuard) enter(conversation any) (leave func(), refused string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.inFlight[conversation] >= g.maxConcurrent {
+		if _, none := conversation.(subjectCalls); none {
+			// A call of no conversation: its subject's calls are counted.
+			return nil, fmt.Sprintf("too many calls at once (limit %d); retry when one finishes", g.maxConcurrent)
+		}
 		return nil, fmt.Sprintf("too many calls at once in this conversation (limit %d); retry when one finishes", g.maxConcurrent)
 	}
 	g.inFlight[conversation]++

@@ -86,7 +86,7 @@ func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
 	}
 	if forms == nil {
 		p := string(r.provider)
-		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=)", quote(p), quote(tool.Name), quote(p), p))
+		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=), or register a tool written by hand without a provider", quote(p), quote(tool.Name), quote(p), p))
 	}
 	switch r.provider {
 	case ProviderOpenAI:

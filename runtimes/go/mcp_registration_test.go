@@ -171,7 +171,7 @@ func TestMCPProviderRefused(t *testing.T) {
 	// accounts_list has no generated forms in this table; accounts_merge,
 	// before it, has: the registration adds neither.
 	s := server()
-	mustPanic(t, `provider "gemini": tool "accounts_list" has no generated "gemini" form; generate with providers=gemini (or without providers=)`, func() {
+	mustPanic(t, `provider "gemini": tool "accounts_list" has no generated "gemini" form; generate with providers=gemini (or without providers=), or register a tool written by hand without a provider`, func() {
 		tools := accountTools(nil)
 		addMCPTools(s, []MCPOption{WithProvider(ProviderGemini)}, []mcpTool{tools[1], tools[0]})
 	})

@@ -235,6 +235,11 @@ func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 	for i, def := range defs {
 		t := &tools[i]
 		s.guard.addScopes(t.name, t.RequiredScopes)
+		if t.name != t.tool.Name {
+			// A WithRequiredScopes key names a tool by its served or its
+			// generated name: a prefix never drops a requirement.
+			s.guard.addScopes(t.name, s.opts.requiredScopes[t.tool.Name])
+		}
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
 		})
