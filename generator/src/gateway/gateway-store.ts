@@ -137,12 +137,20 @@ function redactedMessage(e: unknown, url: string): string {
     url,
     redactRedisUrl(url),
   );
-  let secrets: string[];
+  let password: string;
   try {
-    const { password } = new URL(url);
-    secrets = password === "" ? [] : [password, decodeURIComponent(password)];
+    password = new URL(url).password;
   } catch {
     return message;
   }
-  return secrets.reduce((m, secret) => m.replaceAll(secret, "***"), message);
+  if (password === "") {
+    return message;
+  }
+  let decoded = password;
+  try {
+    decoded = decodeURIComponent(password);
+  } catch {
+    // A stray % is kept as written: the password as given is replaced.
+  }
+  return message.replaceAll(password, "***").replaceAll(decoded, "***");
 }
