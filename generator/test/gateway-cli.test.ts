@@ -91,7 +91,7 @@ describe("protoc-gen-ai-tools mcp", () => {
       '--include "a,b": give one value per flag',
     );
     expectRefused(
-      mcp("--descriptor-set", example, "--target", ":1", "--provider", "o"),
+      mcp("--grpc", "127.0.0.1:1", "--provider", "o"),
       '--provider "o": write openai, anthropic or gemini (the provider whose generated form each tool lists), or leave it out',
     );
   });

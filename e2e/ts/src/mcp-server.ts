@@ -10,7 +10,8 @@
  * exits when its stdin ends. `--handle-argument` lists the `conversation`
  * argument in every tool's input schema. `--redis redis://HOST:PORT` keeps
  * the handles' conversations on Redis (docs/store.md), so that several
- * instances serve one handle. The HTTP security flags (`--public-url`,
+ * instances serve one handle. `--provider openai|anthropic|gemini` lists
+ * each tool's generated form for that provider. The HTTP security flags (`--public-url`,
  * `--auth-issuer`, …) are in mcp-http-flags.ts; a start-up refusal exits 1
  * with its text on stderr, and SIGTERM drains the calls in flight. The
  * tool-layer flags (`--approve`, `--forward-claims`, `--audit`,
@@ -24,6 +25,7 @@ import {
   serveHttp,
   serveStdio,
   type ConversationStore,
+  type McpProvider,
 } from "@protoc-gen-ai-tools/runtime/mcp";
 import { createRedisConversationStore } from "@protoc-gen-ai-tools/runtime/redis";
 import { createClient } from "redis";
@@ -50,7 +52,7 @@ import {
   type ToolFlagValues,
 } from "./tool-flags.js";
 
-const usage = `usage: node dist/mcp-server.js --grpc HOST:PORT [--handle-argument] [--redis redis://HOST:PORT] ${httpFlagsUsage} ${toolFlagsUsage}`;
+const usage = `usage: node dist/mcp-server.js --grpc HOST:PORT [--handle-argument] [--redis redis://HOST:PORT] [--provider openai|anthropic|gemini] ${httpFlagsUsage} ${toolFlagsUsage}`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
       grpc?: string;
       "handle-argument"?: boolean;
       redis?: string;
+      provider?: string;
     };
   try {
     ({ values } = parseArgs({
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
         grpc: { type: "string" },
         "handle-argument": { type: "boolean" },
         redis: { type: "string" },
+        provider: { type: "string" },
       },
     }));
   } catch (e) {
@@ -120,12 +124,14 @@ async function main(): Promise<void> {
   // Operations before ExportService: GetOperation still writes the
   // ExportLinksResponse its operation holds (the server knows the types of
   // every registered service's files).
-  forwardToOperationsClient(server, transport);
-  forwardToExportServiceClient(server, transport);
-  forwardToLinkServiceClient(server, transport);
-  forwardToPageThemeServiceClient(server, transport);
-  forwardToSampleServiceClient(server, transport);
-  forwardToWorkflowServiceClient(server, transport);
+  // The runtime refuses a provider it does not know at registration.
+  const options = { provider: values.provider as McpProvider | undefined };
+  forwardToOperationsClient(server, transport, options);
+  forwardToExportServiceClient(server, transport, options);
+  forwardToLinkServiceClient(server, transport, options);
+  forwardToPageThemeServiceClient(server, transport, options);
+  forwardToSampleServiceClient(server, transport, options);
+  forwardToWorkflowServiceClient(server, transport, options);
 
   if (httpOptions === undefined) {
     serveStdio(server, {

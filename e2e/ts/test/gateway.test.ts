@@ -117,6 +117,27 @@ describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
     expect(listed).toEqual((await generated.listTools()).tools);
   });
 
+  it("with --provider, lists what the generated server lists with that provider", async () => {
+    // linkhub's forms equal its parameters (none is strict on a cycle): the
+    // form itself is checked on one that differs in
+    // generator/test/gateway-provider.test.ts.
+    const gateway = await connectGateway(() => [
+      "--descriptor-set",
+      setFile,
+      "--target",
+      env.server.address,
+      "--provider",
+      "openai",
+    ]);
+    const generated = await connectStdio(env, "2026-07-28", [
+      "--provider",
+      "openai",
+    ]);
+    const listed = (await gateway.listTools()).tools;
+    expect(listed.length).toBe(16);
+    expect(listed).toEqual((await generated.listTools()).tools);
+  });
+
   it("calls the server, sending the UUID behind an alias", async () => {
     await resetServer(env);
     const gateway = await connectGateway();
