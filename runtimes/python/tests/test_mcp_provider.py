@@ -90,7 +90,8 @@ def test_a_tool_without_generated_forms_is_refused_adding_none(
         )
     assert str(raised.value) == (
         'provider "openai": tool "by_hand" has no generated "openai" form; '
-        "generate with providers=openai (or without providers=)"
+        "generate with providers=openai (or without providers=), "
+        "or register a tool written by hand without a provider"
     )
     assert server.list_tools() == []
 

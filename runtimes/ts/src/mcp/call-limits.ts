@@ -75,6 +75,18 @@ export interface ConcurrencyLimiter {
   enter(conversation: unknown): () => void;
 }
 
+/**
+ * The key the calls of no conversation count under: the subject's (no
+ * conversation key holds a NUL).
+ */
+export function subjectCallsKey(subject: string): string {
+  return `\0${subject}`;
+}
+
+function isSubjectCallsKey(key: unknown): boolean {
+  return typeof key === "string" && key.startsWith("\0");
+}
+
 /** Create a concurrency limiter; throws an Error for a limit that is not a positive whole number. */
 export function createConcurrencyLimiter(
   max: number | undefined,
@@ -91,7 +103,9 @@ export function createConcurrencyLimiter(
       const count = running.get(conversation) ?? 0;
       if (count >= limit) {
         throw tooManyCalls(
-          `too many calls at once in this conversation (limit ${limit}); retry when one finishes`,
+          isSubjectCallsKey(conversation)
+            ? `too many calls at once (limit ${limit}); retry when one finishes`
+            : `too many calls at once in this conversation (limit ${limit}); retry when one finishes`,
         );
       }
       running.set(conversation, count + 1);

@@ -42,7 +42,7 @@ export function servedSchema(
   const forms = tool.forms;
   if (forms === undefined) {
     throw new Error(
-      `provider ${JSON.stringify(provider)}: tool ${JSON.stringify(tool.name)} has no generated ${JSON.stringify(provider)} form; generate with providers=${provider} (or without providers=)`,
+      `provider ${JSON.stringify(provider)}: tool ${JSON.stringify(tool.name)} has no generated ${JSON.stringify(provider)} form; generate with providers=${provider} (or without providers=), or register a tool written by hand without a provider`,
     );
   }
   return forms[provider] ?? tool.parameters;

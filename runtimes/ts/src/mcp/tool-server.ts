@@ -50,6 +50,7 @@ import {
   type ToolResult,
 } from "./call-result.js";
 import { takeCallArguments } from "./call-arguments.js";
+import { subjectCallsKey } from "./call-limits.js";
 import {
   createCallPolicy,
   failureOutcome,
@@ -430,8 +431,8 @@ async function callTool(
           ? scope.aliases
           : handle !== undefined
             ? conversationKey(handle, subject)
-            : // No conversation: the subject's count (no handle has a NUL).
-              `\0${subject}`,
+            : // No conversation: the subject's count.
+              subjectCallsKey(subject),
     },
     ctx,
     sdk,

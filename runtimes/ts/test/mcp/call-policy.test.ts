@@ -493,7 +493,7 @@ describe("limits", () => {
     const sent = grpc.calls.length;
     const over = await callTool(alice, "accounts_list", listArgs);
     expect(firstText(over)).toBe(
-      "too many calls at once in this conversation (limit 1); retry when one finishes",
+      "too many calls at once (limit 1); retry when one finishes",
     );
     expect(grpc.calls.length).toBe(sent);
     // Another subject has its own count.

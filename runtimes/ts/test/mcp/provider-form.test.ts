@@ -116,7 +116,7 @@ describe("tools/list with a provider", () => {
       ...aitestMcpMethods.filter((m) => m.tool.name !== "fixup_strict"),
     ];
     expect(() => register(server, methods, "openai")).toThrow(
-      'provider "openai": tool "accounts_create" has no generated "openai" form; generate with providers=openai (or without providers=)',
+      'provider "openai": tool "accounts_create" has no generated "openai" form; generate with providers=openai (or without providers=), or register a tool written by hand without a provider',
     );
     expect(server.listTools()).toEqual([]);
   });

@@ -23,9 +23,11 @@ def rate_text(calls_per_minute: int, retry_seconds: int) -> str:
     )
 
 
-def concurrency_text(limit: int) -> str:
-    """The model-facing text of a call over the concurrency limit."""
-    return f"too many calls at once in this conversation (limit {limit}); retry when one finishes"
+def concurrency_text(limit: int, in_conversation: bool = True) -> str:
+    """The model-facing text of a call over the concurrency limit; a call of
+    no conversation (counted with its subject's) is not told of one."""
+    where = " in this conversation" if in_conversation else ""
+    return f"too many calls at once{where} (limit {limit}); retry when one finishes"
 
 
 def _positive(name: str, value: int) -> int:

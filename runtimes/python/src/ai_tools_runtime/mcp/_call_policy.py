@@ -151,7 +151,7 @@ class CallPolicy:
             text = f"the call of {json.dumps(caller.params.name)} needs scope {json.dumps(missing)}"
             raise PolicyAnswer(error_result(text), "unauthorized")
 
-    def limit_key(self, caller: Caller, connection: object) -> Hashable:
+    def limit_key(self, caller: Caller, connection: object) -> tuple[str, Hashable]:
         """What a call counts against for ``max_concurrent_calls``: the
         connection (stdio, in memory), the session (2025-11-25), the handle
         passed back, else the caller's subject (a call without a
@@ -174,9 +174,10 @@ class CallPolicy:
         runs (:meth:`limit_key`); refuse it (:class:`PolicyAnswer`) when
         that many are running already."""
         connection = caller.ctx.lifespan_context.connection
-        with self.concurrency.enter(self.limit_key(caller, connection)) as ok:
+        key = self.limit_key(caller, connection)
+        with self.concurrency.enter(key) as ok:
             if not ok:
-                text = concurrency_text(self.concurrency.limit)
+                text = concurrency_text(self.concurrency.limit, key[0] != "subject")
                 raise PolicyAnswer(error_result(text), "limited")
             yield
 

@@ -40,7 +40,7 @@ def served_schema(tool: AgentTool, provider: McpProvider | None) -> dict[str, An
         raise ValueError(
             f"provider {json.dumps(provider)}: tool {json.dumps(tool.name)} has no generated "
             f"{json.dumps(provider)} form; generate with providers={provider} "
-            "(or without providers=)"
+            "(or without providers=), or register a tool written by hand without a provider"
         )
     form = tool.forms.get(provider)
     if form is None:
