@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"reflect"
@@ -455,12 +456,17 @@ func TestNamePrefix(t *testing.T) {
 	}
 }
 
+// TestMigrationSection: the README's mark3labs streamable HTTP handler,
+// served on a real socket, lists and calls the generated tools for
+// mcp-go's streamable HTTP client; the go-sdk server it makes is one.
 func TestMigrationSection(t *testing.T) {
-	raw, rawSDK, handler := Migration()
-	if raw == nil || rawSDK == nil || handler == nil {
-		t.Fatal("Migration returned a nil server or handler")
+	_, rawSDK, handler := Migration()
+	if rawSDK == nil {
+		t.Fatal("Migration returned no go-sdk server")
 	}
-	c, err := mcpclient.NewInProcessClient(raw)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	c, err := mcpclient.NewStreamableHttpClient(srv.URL + "/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
