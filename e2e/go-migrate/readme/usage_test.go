@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/gosdk"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/mcptest"
 
 	"example.com/aitools/gomigrate/gen/testdata"
 	"example.com/aitools/gomigrate/gen/testdata/testdataconnect"
@@ -68,17 +69,7 @@ func testServiceNames(t *testing.T) []string {
 // connectSDK connects the official SDK's client to server in memory.
 func connectSDK(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return cs
+	return mcptest.ConnectInMemory(t, server)
 }
 
 // listSDK lists the tools of cs by name.

@@ -5,7 +5,6 @@
 package testkit
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/mcptest"
 	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/vectortest"
 )
 
@@ -50,15 +50,5 @@ func Serve(t testing.TB, register func(*grpc.Server)) *grpc.ClientConn {
 // (one connection, as stdio); both close when the test ends.
 func ConnectMCP(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return cs
+	return mcptest.ConnectInMemory(t, server)
 }
