@@ -32,13 +32,29 @@ describe("go_mcp_compat=true", () => {
 
   it("declares protoc-gen-go-mcp's functions over Register<S>Handler", () => {
     expect(mcp).toContain(
-      "func RegisterItemsHandlerWithProvider(server MCPServer, impl tprovider.ItemsServer, provider LLMProvider, opts ...MCPOption) {\n\tRegisterItemsHandler(server, impl, append([]MCPOption{WithProvider(provider)}, opts...)...)\n}",
+      "func RegisterItemsHandlerWithProvider(server MCPServer, impl ItemsServer, provider LLMProvider, opts ...MCPOption) {\n\tRegisterItemsHandler(server, impl, append([]MCPOption{WithProvider(provider)}, opts...)...)\n}",
     );
     expect(mcp).toContain(
-      "func RegisterItemsHandlerOpenAI(server MCPServer, impl tprovider.ItemsServer, opts ...MCPOption) {\n\tRegisterItemsHandler(server, impl, append([]MCPOption{WithProvider(ProviderOpenAI)}, opts...)...)\n}",
+      "func RegisterItemsHandlerOpenAI(server MCPServer, impl ItemsServer, opts ...MCPOption) {\n\tRegisterItemsHandler(server, impl, append([]MCPOption{WithProvider(ProviderOpenAI)}, opts...)...)\n}",
     );
     expect(mcp).toMatch(
       /\/\/ RegisterItemsHandlerOpenAI is protoc-gen-go-mcp's name:\n/,
+    );
+  });
+
+  it("declares its method-only server interface and client name, which Register<S>Handler takes", () => {
+    expect(mcp).toContain(
+      "type ItemsServer interface {\n\tGet(context.Context, *tprovider.Ref) (*tprovider.Ref, error)\n}",
+    );
+    expect(mcp).toContain("type ItemsClient = tprovider.ItemsClient\n");
+    expect(mcp).toContain(
+      "func RegisterItemsHandler(server MCPServer, impl ItemsServer, opts ...MCPOption) {\n\tconn := serveInProcess(func(s *grpc.Server) {\n\t\ttprovider.RegisterItemsServer(s, itemsGRPCServer{ItemsServer: impl})\n\t})",
+    );
+    expect(mcp).toContain(
+      "type itemsGRPCServer struct {\n\tItemsServer\n\titemsUnimplemented\n}",
+    );
+    expect(mcp).toContain(
+      "type itemsUnimplemented struct {\n\ttprovider.UnimplementedItemsServer\n}",
     );
   });
 
@@ -47,7 +63,7 @@ describe("go_mcp_compat=true", () => {
       "type ExtraProperty = MCPExtraProperty\n",
       "type Option = MCPOption\n",
       "type LLMProvider = Provider\n",
-      '\tLLMProviderStandard LLMProvider = ""\n',
+      '\tLLMProviderStandard LLMProvider = "standard"\n',
       "\tLLMProviderOpenAI   LLMProvider = ProviderOpenAI\n",
     ]) {
       expect(mcp.split(line).length - 1, line).toBe(1);
@@ -62,7 +78,12 @@ describe("go_mcp_compat=true", () => {
     const plain = files("target=go,mcp=true");
     expect(files("target=go,mcp=true,go_mcp_compat=false")).toEqual(plain);
     const text = plain.get("ai_tools_mcp.gen.go")!;
-    expect(text).not.toMatch(/LLMProvider|HandlerOpenAI|ExtraProperty =/);
+    expect(text).not.toMatch(
+      /LLMProvider|HandlerOpenAI|ExtraProperty =|ItemsClient =|GRPCServer/,
+    );
+    expect(text).toContain(
+      "func RegisterItemsHandler(server MCPServer, impl tprovider.ItemsServer, opts ...MCPOption) {\n\tconn := serveInProcess(func(s *grpc.Server) {\n\t\ttprovider.RegisterItemsServer(s, impl)\n\t})",
+    );
   });
 
   it("is refused without mcp=true and for other targets", () => {

@@ -37,6 +37,10 @@ func WithNamePrefix(prefix string) MCPOption {
 	return func(o *mcpOptions) { o.reg.namePrefix, o.reg.given = prefix, true }
 }
 
+// providerStandard is the value protoc-gen-go-mcp gives the default form
+// (go_mcp_compat declares it), taken as "" is.
+const providerStandard Provider = "standard"
+
 // mcpRegistration is what one registration sets for its own tools only.
 type mcpRegistration struct {
 	provider   Provider
@@ -52,9 +56,9 @@ var namePrefixPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 // checkProvider panics for a provider the generator writes no form of.
 func (r mcpRegistration) checkProvider() {
 	switch r.provider {
-	case "", ProviderOpenAI, ProviderAnthropic, ProviderGemini:
+	case "", providerStandard, ProviderOpenAI, ProviderAnthropic, ProviderGemini:
 	default:
-		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini", quote(string(r.provider))))
+		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini, or leave WithProvider out for the default form", quote(string(r.provider))))
 	}
 }
 
@@ -77,7 +81,7 @@ func (r mcpRegistration) toolName(name string) string {
 // parameters is the input schema tool is listed with: its Parameters, or the
 // generated form of the registration's provider.
 func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
-	if r.provider == "" {
+	if r.provider == "" || r.provider == providerStandard {
 		return tool.Parameters
 	}
 	forms, err := formsOf(tool)

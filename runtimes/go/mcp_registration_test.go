@@ -140,6 +140,8 @@ func TestMCPProviderForm(t *testing.T) {
 	addMCPTools(server, []MCPOption{extra, WithProvider(ProviderAnthropic), WithNamePrefix("anthropic")}, merge(client))
 	addMCPTools(server, []MCPOption{WithProvider(ProviderGemini), WithNamePrefix("gemini")}, merge(client))
 	addMCPTools(server, nil, merge(client))
+	// protoc-gen-go-mcp's LLMProviderStandard ("standard") is the default form.
+	addMCPTools(server, []MCPOption{WithProvider("standard"), WithNamePrefix("standard")}, merge(client))
 	cs := connectInMemory(t, server)
 	_, schemas := listedSchemas(t, cs)
 	tenant := `"tenant":{"anyOf":[{"type":"string"},{"type":"null"}]}`
@@ -150,6 +152,7 @@ func TestMCPProviderForm(t *testing.T) {
 	withTenant := json.RawMessage(`{"properties":{"note":{"type":"string"},"source_id":{"type":"string"},"target_id":{"type":"string"},` + tenant + `},"type":"object"}`)
 	sameJSON(t, schemas["gemini_accounts_merge"], withTenant) // no Gemini form: the Parameters
 	sameJSON(t, schemas["accounts_merge"], withTenant)
+	sameJSON(t, schemas["standard_accounts_merge"], withTenant)
 
 	// A call of the form's tool reaches the server as the default one's.
 	// (The generated tools' nulls: e2e/go, gentools/mcp_registration_test.go.)
@@ -165,7 +168,7 @@ func TestMCPProviderForm(t *testing.T) {
 func TestMCPProviderRefused(t *testing.T) {
 	useProviderForms(t, mergeForms)
 	server := func() *mcp.Server { return mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil) }
-	mustPanic(t, `unknown provider "mistral": use ProviderOpenAI, ProviderAnthropic or ProviderGemini`, func() {
+	mustPanic(t, `unknown provider "mistral": use ProviderOpenAI, ProviderAnthropic or ProviderGemini, or leave WithProvider out for the default form`, func() {
 		addMCPTools(server(), []MCPOption{WithProvider("mistral")}, accountTools(nil)[1:2])
 	})
 	// accounts_list has no generated forms in this table; accounts_merge,

@@ -47,6 +47,34 @@ func (s *testServer) CreateItem(ctx context.Context, req *testdata.CreateItemReq
 	return &testdata.CreateItemResponse{Id: "item-" + req.GetName()}, nil
 }
 
+// ProcessWellKnownTypes answers as protoc-gen-go-mcp's examples do.
+func (s *testServer) ProcessWellKnownTypes(ctx context.Context, req *testdata.ProcessWellKnownTypesRequest) (*testdata.ProcessWellKnownTypesResponse, error) {
+	s.calls.add(ctx, req)
+	return &testdata.ProcessWellKnownTypesResponse{Message: "Processed well-known types"}, nil
+}
+
+// TestValidation answers as protoc-gen-go-mcp's examples do.
+func (s *testServer) TestValidation(ctx context.Context, req *testdata.TestValidationRequest) (*testdata.TestValidationResponse, error) {
+	s.calls.add(ctx, req)
+	return &testdata.TestValidationResponse{Success: true, Message: "Validation test completed"}, nil
+}
+
+// grpcServer is a testServer as grpc-go serves it for the forwards' tests,
+// with CreateItem and GetItem only: ProcessWellKnownTypes answers grpc-go's
+// UNIMPLEMENTED (the forwards' error case).
+type grpcServer struct {
+	testdata.UnimplementedTestServiceServer
+	srv *testServer
+}
+
+func (g *grpcServer) CreateItem(ctx context.Context, req *testdata.CreateItemRequest) (*testdata.CreateItemResponse, error) {
+	return g.srv.CreateItem(ctx, req)
+}
+
+func (g *grpcServer) GetItem(ctx context.Context, req *testdata.GetItemRequest) (*testdata.GetItemResponse, error) {
+	return g.srv.GetItem(ctx, req)
+}
+
 // GetItem answers with an item of the id asked for.
 func (s *testServer) GetItem(ctx context.Context, req *testdata.GetItemRequest) (*testdata.GetItemResponse, error) {
 	s.calls.add(ctx, req)

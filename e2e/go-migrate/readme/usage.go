@@ -30,10 +30,10 @@ import (
 )
 
 // testServer is "your gRPC implementation" of the README's `srv :=
-// testServer{}`; calls records what reached it (a pointer: the README copies
-// the value).
+// testServer{}`: a plain struct with the service's methods, as in
+// protoc-gen-go-mcp's examples (no grpc-go embed); calls records what
+// reached it (a pointer: the README copies the value).
 type testServer struct {
-	testdata.UnimplementedTestServiceServer
 	calls *Calls
 }
 

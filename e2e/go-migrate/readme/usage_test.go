@@ -331,7 +331,7 @@ func startGRPC(t *testing.T, calls *Calls) string {
 	}
 	srv := grpc.NewServer()
 	impl := NewTestServer(calls)
-	testdata.RegisterTestServiceServer(srv, &impl)
+	testdata.RegisterTestServiceServer(srv, &grpcServer{srv: &impl})
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(srv.Stop)
 	return lis.Addr().String()

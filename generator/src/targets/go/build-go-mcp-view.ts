@@ -110,7 +110,7 @@ export function buildGoMcpView(
       ...(connect ? goConnectRuntimeNames : []),
       ...(compat ? goCompatLocalNames : []),
     ],
-    connect,
+    connect || compat,
   );
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
   const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
@@ -196,12 +196,19 @@ export function buildGoMcpView(
     const pkg = packages.get(service.file)!.name;
     const name = goCamelCase(service.name);
     const [registerName, forwardName] = goServiceFunctions(service);
+    const compatView = compat
+      ? goCompatServiceView(service, packages)
+      : undefined;
     return {
       fullName: service.fullName,
       registerName: registerName!,
       forwardName: forwardName!,
-      serverType: `${pkg}.${name}Server`,
+      serverType: compatView?.serverName ?? `${pkg}.${name}Server`,
       registerServer: `${pkg}.Register${name}Server`,
+      servedImpl:
+        compatView === undefined
+          ? "impl"
+          : `${compatView.grpcServerName}{${compatView.serverName}: impl}`,
       clientType: `${pkg}.${name}Client`,
       newClient: `${pkg}.New${name}Client`,
       tools: service.tools.map((tool) => ({
@@ -213,7 +220,7 @@ export function buildGoMcpView(
       connect: connect
         ? goConnectServiceView(service, packages, importMap)
         : undefined,
-      compat: compat ? goCompatServiceView(service) : undefined,
+      compat: compatView,
     };
   });
 
@@ -221,7 +228,7 @@ export function buildGoMcpView(
     fileName: goMcpFileName,
     importGroups: goImportGroups(imports.values(), packages.values()),
     services,
-    compatLines: compat ? goCompatDeclarations.lines : [],
+    compat,
     callTables,
     initLines,
     runtime: runtime.code,

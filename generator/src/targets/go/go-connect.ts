@@ -94,7 +94,7 @@ export function goConnectCall(
 }
 
 /** A message's Go type, qualified by its package's import name. */
-function goTypeOf(
+export function goTypeOf(
   message: DescMessage,
   packages: ReadonlyMap<string, GoPackage>,
 ): string {

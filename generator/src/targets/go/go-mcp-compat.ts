@@ -1,69 +1,109 @@
 import type { McpServiceModel } from "../../model/model.js";
+import type { GoPackage } from "./build-go-view.js";
 import { goCamelCase } from "./go-camel-case.js";
+import { goTypeOf } from "./go-connect.js";
 
 /**
  * What option `go_mcp_compat=true` adds to the Go MCP file: the names of
  * protoc-gen-go-mcp's generated code and runtime package, declared over
  * ours, so that code written for protoc-gen-go-mcp compiles with only its
- * import paths changed (docs/migrate-go-mcp.md). Per service,
- * `Register<S>HandlerWithProvider` and `Register<S>HandlerOpenAI`; once per
- * file, the aliases and constants of {@link goCompatDeclarations}.
+ * import paths changed (docs/migrate-go-mcp.md). Per service, its
+ * method-only `<S>Server` interface (which Register<S>Handler then takes),
+ * `<S>Client` (grpc-go's client interface), `Register<S>HandlerWithProvider`
+ * and `Register<S>HandlerOpenAI`; once per file, the aliases and constants
+ * of {@link goCompatDeclarations}. The Go text is templates/go/mcp-compat.hbs.
  */
 
-/** One service's protoc-gen-go-mcp functions. */
+/** One service's protoc-gen-go-mcp declarations, final Go source text. */
 export interface GoCompatServiceView {
+  /** `LinkServiceServer`: the interface Register<S>Handler takes. */
+  readonly serverName: string;
+  /** Its methods, grpc-go's signatures: those of the service's tools. */
+  readonly serverMethods: readonly string[];
+  /** `LinkServiceClient`, an alias of {@link clientTarget}. */
+  readonly clientName: string;
+  /** `linkhubv1.LinkServiceClient`. */
+  readonly clientTarget: string;
+  /** `linkServiceGRPCServer`: an impl as grpc-go registers it. */
+  readonly grpcServerName: string;
+  /** `linkServiceUnimplemented`: embeds {@link unimplementedType}. */
+  readonly unimplementedName: string;
+  /** `linkhubv1.UnimplementedLinkServiceServer`. */
+  readonly unimplementedType: string;
   /** `RegisterLinkServiceHandlerWithProvider`. */
   readonly withProviderName: string;
   /** `RegisterLinkServiceHandlerOpenAI`. */
   readonly openAIName: string;
 }
 
-/** The functions the file declares for `service` with go_mcp_compat. */
+/** The names the file declares for `service` with go_mcp_compat. */
 export function goCompatNames(service: McpServiceModel): readonly string[] {
-  const register = `Register${goCamelCase(service.name)}Handler`;
-  return [`${register}WithProvider`, `${register}OpenAI`];
-}
-
-/** The declarations of `service` with go_mcp_compat. */
-export function goCompatServiceView(
-  service: McpServiceModel,
-): GoCompatServiceView {
-  const [withProviderName, openAIName] = goCompatNames(service);
-  return { withProviderName: withProviderName!, openAIName: openAIName! };
+  const name = goCamelCase(service.name);
+  const lower = name.charAt(0).toLowerCase() + name.slice(1);
+  const register = `Register${name}Handler`;
+  return [
+    `${register}WithProvider`,
+    `${register}OpenAI`,
+    `${name}Server`,
+    `${name}Client`,
+    `${lower}GRPCServer`,
+    `${lower}Unimplemented`,
+  ];
 }
 
 /**
- * The file-level declarations with go_mcp_compat, Go source lines (doc
- * comments included), and the names they declare.
+ * The declarations of `service` with go_mcp_compat; `packages` holds the
+ * import of every request's and response's file.
  */
-export const goCompatDeclarations: {
-  readonly names: readonly string[];
-  readonly lines: readonly string[];
-} = {
+export function goCompatServiceView(
+  service: McpServiceModel,
+  packages: ReadonlyMap<string, GoPackage>,
+): GoCompatServiceView {
+  const [
+    withProviderName,
+    openAIName,
+    serverName,
+    clientName,
+    grpcServerName,
+    unimplementedName,
+  ] = goCompatNames(service);
+  const name = goCamelCase(service.name);
+  const pkg = packages.get(service.file)!.name;
+  const methods = new Map<string, string>();
+  for (const tool of service.tools) {
+    const method = goCamelCase(tool.method.name);
+    const request = goTypeOf(tool.input, packages);
+    methods.set(
+      method,
+      tool.serverStreaming
+        ? `${method}(*${request}, ${pkg}.${name}_${method}Server) error`
+        : `${method}(context.Context, *${request}) (*${goTypeOf(tool.output, packages)}, error)`,
+    );
+  }
+  return {
+    serverName: serverName!,
+    serverMethods: [...methods.values()],
+    clientName: clientName!,
+    clientTarget: `${pkg}.${name}Client`,
+    grpcServerName: grpcServerName!,
+    unimplementedName: unimplementedName!,
+    unimplementedType: `${pkg}.Unimplemented${name}Server`,
+    withProviderName: withProviderName!,
+    openAIName: openAIName!,
+  };
+}
+
+/**
+ * The names of the file-level declarations with go_mcp_compat
+ * (templates/go/mcp-compat-names.hbs declares them).
+ */
+export const goCompatDeclarations: { readonly names: readonly string[] } = {
   names: [
     "ExtraProperty",
     "LLMProvider",
     "LLMProviderOpenAI",
     "LLMProviderStandard",
     "Option",
-  ],
-  lines: [
-    "// ExtraProperty is protoc-gen-go-mcp's name of MCPExtraProperty.",
-    "type ExtraProperty = MCPExtraProperty",
-    "",
-    "// Option is protoc-gen-go-mcp's name of MCPOption.",
-    "type Option = MCPOption",
-    "",
-    "// LLMProvider is protoc-gen-go-mcp's name of Provider.",
-    "type LLMProvider = Provider",
-    "",
-    "// The providers of protoc-gen-go-mcp's Register...HandlerWithProvider:",
-    "// LLMProviderStandard serves the default form (each tool's Parameters),",
-    "// LLMProviderOpenAI the OpenAI form (WithProvider).",
-    "const (",
-    '\tLLMProviderStandard LLMProvider = ""',
-    "\tLLMProviderOpenAI   LLMProvider = ProviderOpenAI",
-    ")",
   ],
 };
 

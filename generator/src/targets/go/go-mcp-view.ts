@@ -14,10 +14,10 @@ export interface GoMcpFileView {
   /** The services with at least one tool, by full name. */
   readonly services: readonly GoMcpServiceView[];
   /**
-   * protoc-gen-go-mcp's type aliases and constants (go_mcp_compat=true),
-   * Go source lines; empty without the option.
+   * go_mcp_compat=true: the file declares protoc-gen-go-mcp's type aliases
+   * and constants (templates/go/mcp-compat-names.hbs).
    */
-  readonly compatLines: readonly string[];
+  readonly compat: boolean;
   /**
    * The call tables (templates/go/call-tables.hbs) of every tool, when the
    * main file has no executors and so declares none.
@@ -42,8 +42,16 @@ export interface GoMcpServiceView {
   readonly registerName: string;
   /** `ForwardToLinkServiceClient`. */
   readonly forwardName: string;
-  /** `linkhubv1.LinkServiceServer`. */
+  /**
+   * The type of Register<Service>Handler's impl: `linkhubv1.LinkServiceServer`,
+   * or with go_mcp_compat the file's method-only `LinkServiceServer`.
+   */
   readonly serverType: string;
+  /**
+   * What grpc-go's Register<Service>Server is given: `impl`, or with
+   * go_mcp_compat `linkServiceGRPCServer{LinkServiceServer: impl}`.
+   */
+  readonly servedImpl: string;
   /** `linkhubv1.RegisterLinkServiceServer`. */
   readonly registerServer: string;
   /** `linkhubv1.LinkServiceClient`. */
@@ -57,8 +65,9 @@ export interface GoMcpServiceView {
    */
   readonly connect: GoConnectServiceView | undefined;
   /**
-   * protoc-gen-go-mcp's `Register<Service>HandlerWithProvider` and
-   * `Register<Service>HandlerOpenAI`, with go_mcp_compat=true only.
+   * protoc-gen-go-mcp's per-service names (`<Service>Server`,
+   * `<Service>Client`, `Register<Service>HandlerWithProvider`,
+   * `Register<Service>HandlerOpenAI`), with go_mcp_compat=true only.
    */
   readonly compat: GoCompatServiceView | undefined;
 }

@@ -48,10 +48,19 @@ var TreesPlant = AgentTool{
 	Parameters:  json.RawMessage("{\"additionalProperties\":false,\"properties\":{\"label\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},\"root\":{\"additionalProperties\":false,\"properties\":{\"children\":{\"items\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"required\":[\"root\",\"label\"],\"type\":\"object\"}"),
 }
 
+// TreesWatch is the tool "trees_watch".
+var TreesWatch = AgentTool{
+	Name:        "trees_watch",
+	Description: "Stream the trees planted.",
+	Strict:      false,
+	Parameters:  json.RawMessage("{\"properties\":{\"count\":{\"type\":\"integer\"}},\"required\":[\"count\"],\"type\":\"object\"}"),
+}
+
 // AllTools returns every tool, in name order.
 func AllTools() []AgentTool {
 	return []AgentTool{
 		TreesPlant,
+		TreesWatch,
 	}
 }
 
@@ -62,6 +71,7 @@ func AllTools() []AgentTool {
 // GeminiFunctionDeclarations select from, for a tool with these Parameters.
 var toolProviderForms = map[string]generatedForms{
 	"trees_plant": {TreesPlant.Parameters, `{"anthropic":{"$defs":{"Node":{"additionalProperties":false,"properties":{"children":{"items":{"$ref":"#/$defs/Node"},"type":"array"},"name":{"type":"string"}},"required":["name","children"],"type":"object"}},"additionalProperties":false,"properties":{"label":{"anyOf":[{"type":"string"},{"type":"null"}]},"root":{"$ref":"#/$defs/Node"}},"required":["root","label"],"type":"object"},"anthropicStrictCounts":{"optional":0,"unions":1},"geminiParameters":{"properties":{"label":{"nullable":true,"type":"STRING"},"root":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"}},"required":["root","label"],"type":"OBJECT"},"openai":{"$defs":{"Node":{"additionalProperties":false,"properties":{"children":{"items":{"$ref":"#/$defs/Node"},"type":"array"},"name":{"type":"string"}},"required":["name","children"],"type":"object"}},"additionalProperties":false,"properties":{"label":{"anyOf":[{"type":"string"},{"type":"null"}]},"root":{"$ref":"#/$defs/Node"}},"required":["root","label"],"type":"object"}}`},
+	"trees_watch": {TreesWatch.Parameters, `{"geminiParameters":{"properties":{"count":{"type":"INTEGER"}},"required":["count"],"type":"OBJECT"}}`},
 }
 
 // toolArguments holds, per executed tool, its argument table as JSON text:

@@ -48,8 +48,10 @@ import (
 // aitools.test.mcpcompat.v1.TreeService to server; their calls go to impl, served in
 // process (on bufconn) through the same executor path as
 // ForwardToTreeServiceClient.
-func RegisterTreeServiceHandler(server MCPServer, impl mcpcompatv1.TreeServiceServer, opts ...MCPOption) {
-	conn := serveInProcess(func(s *grpc.Server) { mcpcompatv1.RegisterTreeServiceServer(s, impl) })
+func RegisterTreeServiceHandler(server MCPServer, impl TreeServiceServer, opts ...MCPOption) {
+	conn := serveInProcess(func(s *grpc.Server) {
+		mcpcompatv1.RegisterTreeServiceServer(s, treeServiceGRPCServer{TreeServiceServer: impl})
+	})
 	ForwardToTreeServiceClient(server, mcpcompatv1.NewTreeServiceClient(conn), opts...)
 }
 
@@ -66,6 +68,18 @@ func ForwardToTreeServiceClient(server MCPServer, client mcpcompatv1.TreeService
 				return mcpUnary(ctx, e, TreesPlant, args, &mcpcompatv1.PlantTreeRequest{}, client.PlantTree)
 			},
 		},
+		{
+			tool:          TreesWatch,
+			Method:        "/aitools.test.mcpcompat.v1.TreeService/WatchTrees",
+			output:        json.RawMessage("{\"$defs\":{\"aitools.test.mcpcompat.v1.Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"label\":{\"type\":\"string\"},\"root\":{\"anyOf\":[{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},{\"type\":\"null\"}]}},\"required\":[\"id\",\"label\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
+			wrap:          "messages",
+			readOnly:      true,
+			idempotent:    true,
+			NeedsApproval: true,
+			call: func(ctx context.Context, e *Executor, args string) (string, error) {
+				return mcpStream(ctx, e, TreesWatch, args, &mcpcompatv1.WatchTreesRequest{}, client.WatchTrees)
+			},
+		},
 	})
 }
 
@@ -74,6 +88,7 @@ func ForwardToTreeServiceClient(server MCPServer, client mcpcompatv1.TreeService
 // the methods of its tools.
 type ConnectTreeServiceClient interface {
 	PlantTree(context.Context, *connect.Request[mcpcompatv1.PlantTreeRequest]) (*connect.Response[mcpcompatv1.Tree], error)
+	WatchTrees(context.Context, *connect.Request[mcpcompatv1.WatchTreesRequest]) (*connect.ServerStreamForClient[mcpcompatv1.Tree], error)
 }
 
 // ForwardToConnectTreeServiceClient adds the tools of
@@ -91,20 +106,57 @@ func ForwardToConnectTreeServiceClient(server MCPServer, client ConnectTreeServi
 				return mcpUnary(ctx, e, TreesPlant, args, &mcpcompatv1.PlantTreeRequest{}, connectUnary(client.PlantTree))
 			},
 		},
+		{
+			tool:          TreesWatch,
+			Method:        "/aitools.test.mcpcompat.v1.TreeService/WatchTrees",
+			output:        json.RawMessage("{\"$defs\":{\"aitools.test.mcpcompat.v1.Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"label\":{\"type\":\"string\"},\"root\":{\"anyOf\":[{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},{\"type\":\"null\"}]}},\"required\":[\"id\",\"label\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
+			wrap:          "messages",
+			readOnly:      true,
+			idempotent:    true,
+			NeedsApproval: true,
+			call: func(ctx context.Context, e *Executor, args string) (string, error) {
+				return mcpStream(ctx, e, TreesWatch, args, &mcpcompatv1.WatchTreesRequest{}, connectStream(client.WatchTrees))
+			},
+		},
 	})
+}
+
+// TreeServiceServer is protoc-gen-go-mcp's server interface of
+// aitools.test.mcpcompat.v1.TreeService: the methods of its tools, as grpc-go's
+// server interface declares them. RegisterTreeServiceHandler takes it, so an
+// implementation written for protoc-gen-go-mcp and a grpc-go one both serve.
+type TreeServiceServer interface {
+	PlantTree(context.Context, *mcpcompatv1.PlantTreeRequest) (*mcpcompatv1.Tree, error)
+	WatchTrees(*mcpcompatv1.WatchTreesRequest, mcpcompatv1.TreeService_WatchTreesServer) error
+}
+
+// TreeServiceClient is protoc-gen-go-mcp's name of grpc-go's client
+// of aitools.test.mcpcompat.v1.TreeService.
+type TreeServiceClient = mcpcompatv1.TreeServiceClient
+
+// treeServiceGRPCServer is an implementation as grpc-go registers it:
+// its methods, and UNIMPLEMENTED for the service's others (embedded one
+// level deeper, so the implementation's methods win).
+type treeServiceGRPCServer struct {
+	TreeServiceServer
+	treeServiceUnimplemented
+}
+
+type treeServiceUnimplemented struct {
+	mcpcompatv1.UnimplementedTreeServiceServer
 }
 
 // RegisterTreeServiceHandlerWithProvider is protoc-gen-go-mcp's name:
 // RegisterTreeServiceHandler serving the schema form of provider
 // (LLMProviderStandard: the default form; WithProvider).
-func RegisterTreeServiceHandlerWithProvider(server MCPServer, impl mcpcompatv1.TreeServiceServer, provider LLMProvider, opts ...MCPOption) {
+func RegisterTreeServiceHandlerWithProvider(server MCPServer, impl TreeServiceServer, provider LLMProvider, opts ...MCPOption) {
 	RegisterTreeServiceHandler(server, impl, append([]MCPOption{WithProvider(provider)}, opts...)...)
 }
 
 // RegisterTreeServiceHandlerOpenAI is protoc-gen-go-mcp's name:
 // RegisterTreeServiceHandler serving the OpenAI form
 // (WithProvider(ProviderOpenAI)).
-func RegisterTreeServiceHandlerOpenAI(server MCPServer, impl mcpcompatv1.TreeServiceServer, opts ...MCPOption) {
+func RegisterTreeServiceHandlerOpenAI(server MCPServer, impl TreeServiceServer, opts ...MCPOption) {
 	RegisterTreeServiceHandler(server, impl, append([]MCPOption{WithProvider(ProviderOpenAI)}, opts...)...)
 }
 
@@ -118,12 +170,20 @@ type Option = MCPOption
 type LLMProvider = Provider
 
 // The providers of protoc-gen-go-mcp's Register...HandlerWithProvider:
-// LLMProviderStandard serves the default form (each tool's Parameters),
-// LLMProviderOpenAI the OpenAI form (WithProvider).
+// LLMProviderStandard serves the default form (each tool's Parameters, as
+// "" does), LLMProviderOpenAI the OpenAI form (WithProvider).
 const (
-	LLMProviderStandard LLMProvider = ""
+	LLMProviderStandard LLMProvider = "standard"
 	LLMProviderOpenAI   LLMProvider = ProviderOpenAI
 )
+
+// The tables of the tools only MCP executes (no auto_execute): response
+// registration, argument tables, deadlines; and request validation.
+func init() {
+	toolArguments["trees_watch"] = "{\"nodes\":[{\"fields\":{\"count\":{}}}]}"
+	toolNeedsApproval["trees_watch"] = true
+	toolMethods["trees_watch"] = "/aitools.test.mcpcompat.v1.TreeService/WatchTrees"
+}
 
 // The rest of this file is the MCP part of the runtime of
 // protoc-gen-ai-tools (runtimes/go), the same in every generated file.
@@ -687,6 +747,9 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	if c, ok := any(stream).(interface{ Close() error }); ok {
+		defer c.Close() // a stream that asks to be closed (connect-go's), also when left early
+	}
 	e.observed.sent(codes.OK) // the stream is open; an error ends it
 	var b strings.Builder
 	budget := e.newStreamBudget()
@@ -759,9 +822,11 @@ func connectStream[Req, Resp any](call func(context.Context, *connect.Request[Re
 }
 
 // connectReceiver reads a connect-go server stream as a gRPC client stream
-// is read: Recv until io.EOF. The stream is closed when it ends.
+// is read: Recv until io.EOF. The stream is closed when it ends, or by
+// Close when the reader stops before (mcpStream calls it).
 type connectReceiver[Resp any] struct {
 	stream *connect.ServerStreamForClient[Resp]
+	closed bool
 }
 
 // Recv returns the next message, io.EOF at the end, or the stream's error
@@ -771,11 +836,21 @@ func (c *connectReceiver[Resp]) Recv() (*Resp, error) {
 		return c.stream.Msg(), nil
 	}
 	err := c.stream.Err()
-	_ = c.stream.Close()
+	_ = c.Close()
 	if err != nil {
 		return nil, connectStatus(err)
 	}
 	return nil, io.EOF
+}
+
+// Close closes the stream (once): connect-go asks its callers to close a
+// stream they stop reading.
+func (c *connectReceiver[Resp]) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	return c.stream.Close()
 }
 
 // connectHeaders adds the outgoing gRPC metadata of ctx to h; binary
@@ -944,8 +1019,10 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 
 // WithRequiredScopes adds, per tool name, scopes a caller's token must hold
 // to call it over HTTP with authorization, to those of the tool's
-// annotation (required_scopes). It panics on a scope that is not an RFC
-// 6749 scope token.
+// annotation (required_scopes). A key names a tool by its served name or by
+// its generated one (without WithNamePrefix's prefix); a key naming both
+// tools of two registrations applies to both. It panics on a scope that is
+// not an RFC 6749 scope token.
 func WithRequiredScopes(scopes map[string][]string) MCPOption {
 	for tool, list := range scopes {
 		for _, scope := range list {
@@ -1025,7 +1102,8 @@ func WithRateLimit(callsPerMinute int) MCPOption {
 // WithMaxConcurrentCalls sets how many calls one conversation (an HTTP
 // session, a conversation handle, a stdio connection) runs at once (zero:
 // DefaultMaxConcurrentCalls; negative: no limit); one more is an isError
-// result and nothing is sent.
+// result and nothing is sent. The calls of no conversation (stateless,
+// without a handle) count per subject: all anonymous ones together.
 func WithMaxConcurrentCalls(n int) MCPOption {
 	return func(o *mcpOptions) { o.maxConcurrent = n }
 }
@@ -1082,6 +1160,10 @@ func (g *mcpGuard) enter(conversation any) (leave func(), refused string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.inFlight[conversation] >= g.maxConcurrent {
+		if _, none := conversation.(subjectCalls); none {
+			// A call of no conversation: its subject's calls are counted.
+			return nil, fmt.Sprintf("too many calls at once (limit %d); retry when one finishes", g.maxConcurrent)
+		}
 		return nil, fmt.Sprintf("too many calls at once in this conversation (limit %d); retry when one finishes", g.maxConcurrent)
 	}
 	g.inFlight[conversation]++
@@ -1123,6 +1205,10 @@ func WithNamePrefix(prefix string) MCPOption {
 	return func(o *mcpOptions) { o.reg.namePrefix, o.reg.given = prefix, true }
 }
 
+// providerStandard is the value protoc-gen-go-mcp gives the default form
+// (go_mcp_compat declares it), taken as "" is.
+const providerStandard Provider = "standard"
+
 // mcpRegistration is what one registration sets for its own tools only.
 type mcpRegistration struct {
 	provider   Provider
@@ -1138,9 +1224,9 @@ var namePrefixPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 // checkProvider panics for a provider the generator writes no form of.
 func (r mcpRegistration) checkProvider() {
 	switch r.provider {
-	case "", ProviderOpenAI, ProviderAnthropic, ProviderGemini:
+	case "", providerStandard, ProviderOpenAI, ProviderAnthropic, ProviderGemini:
 	default:
-		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini", quote(string(r.provider))))
+		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini, or leave WithProvider out for the default form", quote(string(r.provider))))
 	}
 }
 
@@ -1163,7 +1249,7 @@ func (r mcpRegistration) toolName(name string) string {
 // parameters is the input schema tool is listed with: its Parameters, or the
 // generated form of the registration's provider.
 func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
-	if r.provider == "" {
+	if r.provider == "" || r.provider == providerStandard {
 		return tool.Parameters
 	}
 	forms, err := formsOf(tool)
@@ -1172,7 +1258,7 @@ func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
 	}
 	if forms == nil {
 		p := string(r.provider)
-		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=)", quote(p), quote(tool.Name), quote(p), p))
+		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=), or register a tool written by hand without a provider", quote(p), quote(tool.Name), quote(p), p))
 	}
 	switch r.provider {
 	case ProviderOpenAI:
@@ -1362,6 +1448,11 @@ func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 	for i, def := range defs {
 		t := &tools[i]
 		s.guard.addScopes(t.name, t.RequiredScopes)
+		if t.name != t.tool.Name {
+			// A WithRequiredScopes key names a tool by its served or its
+			// generated name: a prefix never drops a requirement.
+			s.guard.addScopes(t.name, s.opts.requiredScopes[t.tool.Name])
+		}
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
 		})

@@ -32,10 +32,22 @@ var (
 	_ LLMProvider   = LLMProviderStandard
 	_ LLMProvider   = LLMProviderOpenAI
 	_ MCPServer     = (*mcp.Server)(nil)
+	// protoc-gen-go-mcp's client name is grpc-go's client; its server
+	// interface takes a grpc-go implementation as well as a plain one.
+	_ TreeServiceClient = mcpcompatv1.NewTreeServiceClient(nil)
+	_ TreeServiceServer = (*grpcTreeServer)(nil)
+	_ TreeServiceServer = (*treeServer)(nil)
 )
 
-type treeServer struct {
+// grpcTreeServer is a grpc-go implementation (the embed it requires).
+type grpcTreeServer struct {
 	mcpcompatv1.UnimplementedTreeServiceServer
+}
+
+// treeServer is an implementation written for protoc-gen-go-mcp: a plain
+// struct with the methods of the tools, without grpc-go's embed (and
+// without UploadTrees, which is no tool).
+type treeServer struct {
 	mu  sync.Mutex
 	got []*mcpcompatv1.PlantTreeRequest
 }
@@ -45,6 +57,10 @@ func (s *treeServer) PlantTree(_ context.Context, req *mcpcompatv1.PlantTreeRequ
 	defer s.mu.Unlock()
 	s.got = append(s.got, req)
 	return &mcpcompatv1.Tree{Id: "t1", Root: req.Root, Label: req.GetLabel()}, nil
+}
+
+func (s *treeServer) WatchTrees(_ *mcpcompatv1.WatchTreesRequest, stream mcpcompatv1.TreeService_WatchTreesServer) error {
+	return stream.Send(&mcpcompatv1.Tree{Id: "t1"})
 }
 
 // parsed decodes JSON for a comparison by value.
@@ -85,10 +101,13 @@ func TestMCPCompatNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Tools) != len(want) {
-		t.Fatalf("%d tools listed, want %d", len(list.Tools), len(want))
+	if len(list.Tools) != 2*len(want) { // and each trees_watch
+		t.Fatalf("%d tools listed, want %d", len(list.Tools), 2*len(want))
 	}
 	for _, tool := range list.Tools {
+		if strings.HasSuffix(tool.Name, "_trees_watch") {
+			continue
+		}
 		got, _ := json.Marshal(tool.InputSchema)
 		if !reflect.DeepEqual(parsed(t, got), parsed(t, want[tool.Name])) {
 			t.Errorf("%s: inputSchema %s\nwant %s", tool.Name, got, want[tool.Name])

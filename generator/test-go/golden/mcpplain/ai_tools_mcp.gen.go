@@ -53,7 +53,9 @@ import (
 // process (on bufconn) through the same executor path as
 // ForwardToGreeterClient.
 func RegisterGreeterHandler(server MCPServer, impl mcpplainv1.GreeterServer, opts ...MCPOption) {
-	conn := serveInProcess(func(s *grpc.Server) { mcpplainv1.RegisterGreeterServer(s, impl) })
+	conn := serveInProcess(func(s *grpc.Server) {
+		mcpplainv1.RegisterGreeterServer(s, impl)
+	})
 	ForwardToGreeterClient(server, mcpplainv1.NewGreeterClient(conn), opts...)
 }
 
@@ -2070,6 +2072,9 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	if c, ok := any(stream).(interface{ Close() error }); ok {
+		defer c.Close() // a stream that asks to be closed (connect-go's), also when left early
+	}
 	e.observed.sent(codes.OK) // the stream is open; an error ends it
 	var b strings.Builder
 	budget := e.newStreamBudget()
@@ -2244,8 +2249,10 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 
 // WithRequiredScopes adds, per tool name, scopes a caller's token must hold
 // to call it over HTTP with authorization, to those of the tool's
-// annotation (required_scopes). It panics on a scope that is not an RFC
-// 6749 scope token.
+// annotation (required_scopes). A key names a tool by its served name or by
+// its generated one (without WithNamePrefix's prefix); a key naming both
+// tools of two registrations applies to both. It panics on a scope that is
+// not an RFC 6749 scope token.
 func WithRequiredScopes(scopes map[string][]string) MCPOption {
 	for tool, list := range scopes {
 		for _, scope := range list {
@@ -2325,7 +2332,8 @@ func WithRateLimit(callsPerMinute int) MCPOption {
 // WithMaxConcurrentCalls sets how many calls one conversation (an HTTP
 // session, a conversation handle, a stdio connection) runs at once (zero:
 // DefaultMaxConcurrentCalls; negative: no limit); one more is an isError
-// result and nothing is sent.
+// result and nothing is sent. The calls of no conversation (stateless,
+// without a handle) count per subject: all anonymous ones together.
 func WithMaxConcurrentCalls(n int) MCPOption {
 	return func(o *mcpOptions) { o.maxConcurrent = n }
 }
@@ -2382,6 +2390,10 @@ func (g *mcpGuard) enter(conversation any) (leave func(), refused string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.inFlight[conversation] >= g.maxConcurrent {
+		if _, none := conversation.(subjectCalls); none {
+			// A call of no conversation: its subject's calls are counted.
+			return nil, fmt.Sprintf("too many calls at once (limit %d); retry when one finishes", g.maxConcurrent)
+		}
 		return nil, fmt.Sprintf("too many calls at once in this conversation (limit %d); retry when one finishes", g.maxConcurrent)
 	}
 	g.inFlight[conversation]++
@@ -2423,6 +2435,10 @@ func WithNamePrefix(prefix string) MCPOption {
 	return func(o *mcpOptions) { o.reg.namePrefix, o.reg.given = prefix, true }
 }
 
+// providerStandard is the value protoc-gen-go-mcp gives the default form
+// (go_mcp_compat declares it), taken as "" is.
+const providerStandard Provider = "standard"
+
 // mcpRegistration is what one registration sets for its own tools only.
 type mcpRegistration struct {
 	provider   Provider
@@ -2438,9 +2454,9 @@ var namePrefixPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 // checkProvider panics for a provider the generator writes no form of.
 func (r mcpRegistration) checkProvider() {
 	switch r.provider {
-	case "", ProviderOpenAI, ProviderAnthropic, ProviderGemini:
+	case "", providerStandard, ProviderOpenAI, ProviderAnthropic, ProviderGemini:
 	default:
-		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini", quote(string(r.provider))))
+		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini, or leave WithProvider out for the default form", quote(string(r.provider))))
 	}
 }
 
@@ -2463,7 +2479,7 @@ func (r mcpRegistration) toolName(name string) string {
 // parameters is the input schema tool is listed with: its Parameters, or the
 // generated form of the registration's provider.
 func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
-	if r.provider == "" {
+	if r.provider == "" || r.provider == providerStandard {
 		return tool.Parameters
 	}
 	forms, err := formsOf(tool)
@@ -2472,7 +2488,7 @@ func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
 	}
 	if forms == nil {
 		p := string(r.provider)
-		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=)", quote(p), quote(tool.Name), quote(p), p))
+		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=), or register a tool written by hand without a provider", quote(p), quote(tool.Name), quote(p), p))
 	}
 	switch r.provider {
 	case ProviderOpenAI:
@@ -2662,6 +2678,11 @@ func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 	for i, def := range defs {
 		t := &tools[i]
 		s.guard.addScopes(t.name, t.RequiredScopes)
+		if t.name != t.tool.Name {
+			// A WithRequiredScopes key names a tool by its served or its
+			// generated name: a prefix never drops a requirement.
+			s.guard.addScopes(t.name, s.opts.requiredScopes[t.tool.Name])
+		}
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
 		})

@@ -48,7 +48,9 @@ import (
 // process (on bufconn) through the same executor path as
 // ForwardToRulesServiceClient.
 func RegisterRulesServiceHandler(server MCPServer, impl rulesv1.RulesServiceServer, opts ...MCPOption) {
-	conn := serveInProcess(func(s *grpc.Server) { rulesv1.RegisterRulesServiceServer(s, impl) })
+	conn := serveInProcess(func(s *grpc.Server) {
+		rulesv1.RegisterRulesServiceServer(s, impl)
+	})
 	ForwardToRulesServiceClient(server, rulesv1.NewRulesServiceClient(conn), opts...)
 }
 
@@ -714,6 +716,9 @@ func mcpStream[Req, Resp proto.Message, Stream interface{ Recv() (Resp, error) }
 	if err != nil {
 		return "", e.serverError(tool.Name, err)
 	}
+	if c, ok := any(stream).(interface{ Close() error }); ok {
+		defer c.Close() // a stream that asks to be closed (connect-go's), also when left early
+	}
 	e.observed.sent(codes.OK) // the stream is open; an error ends it
 	var b strings.Builder
 	var items []string // the messages, for registration
@@ -1116,8 +1121,10 @@ func newMCPGuard(o mcpOptions) *mcpGuard {
 
 // WithRequiredScopes adds, per tool name, scopes a caller's token must hold
 // to call it over HTTP with authorization, to those of the tool's
-// annotation (required_scopes). It panics on a scope that is not an RFC
-// 6749 scope token.
+// annotation (required_scopes). A key names a tool by its served name or by
+// its generated one (without WithNamePrefix's prefix); a key naming both
+// tools of two registrations applies to both. It panics on a scope that is
+// not an RFC 6749 scope token.
 func WithRequiredScopes(scopes map[string][]string) MCPOption {
 	for tool, list := range scopes {
 		for _, scope := range list {
@@ -1197,7 +1204,8 @@ func WithRateLimit(callsPerMinute int) MCPOption {
 // WithMaxConcurrentCalls sets how many calls one conversation (an HTTP
 // session, a conversation handle, a stdio connection) runs at once (zero:
 // DefaultMaxConcurrentCalls; negative: no limit); one more is an isError
-// result and nothing is sent.
+// result and nothing is sent. The calls of no conversation (stateless,
+// without a handle) count per subject: all anonymous ones together.
 func WithMaxConcurrentCalls(n int) MCPOption {
 	return func(o *mcpOptions) { o.maxConcurrent = n }
 }
@@ -1254,6 +1262,10 @@ func (g *mcpGuard) enter(conversation any) (leave func(), refused string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.inFlight[conversation] >= g.maxConcurrent {
+		if _, none := conversation.(subjectCalls); none {
+			// A call of no conversation: its subject's calls are counted.
+			return nil, fmt.Sprintf("too many calls at once (limit %d); retry when one finishes", g.maxConcurrent)
+		}
 		return nil, fmt.Sprintf("too many calls at once in this conversation (limit %d); retry when one finishes", g.maxConcurrent)
 	}
 	g.inFlight[conversation]++
@@ -1295,6 +1307,10 @@ func WithNamePrefix(prefix string) MCPOption {
 	return func(o *mcpOptions) { o.reg.namePrefix, o.reg.given = prefix, true }
 }
 
+// providerStandard is the value protoc-gen-go-mcp gives the default form
+// (go_mcp_compat declares it), taken as "" is.
+const providerStandard Provider = "standard"
+
 // mcpRegistration is what one registration sets for its own tools only.
 type mcpRegistration struct {
 	provider   Provider
@@ -1310,9 +1326,9 @@ var namePrefixPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 // checkProvider panics for a provider the generator writes no form of.
 func (r mcpRegistration) checkProvider() {
 	switch r.provider {
-	case "", ProviderOpenAI, ProviderAnthropic, ProviderGemini:
+	case "", providerStandard, ProviderOpenAI, ProviderAnthropic, ProviderGemini:
 	default:
-		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini", quote(string(r.provider))))
+		panic(fmt.Sprintf("unknown provider %s: use ProviderOpenAI, ProviderAnthropic or ProviderGemini, or leave WithProvider out for the default form", quote(string(r.provider))))
 	}
 }
 
@@ -1335,7 +1351,7 @@ func (r mcpRegistration) toolName(name string) string {
 // parameters is the input schema tool is listed with: its Parameters, or the
 // generated form of the registration's provider.
 func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
-	if r.provider == "" {
+	if r.provider == "" || r.provider == providerStandard {
 		return tool.Parameters
 	}
 	forms, err := formsOf(tool)
@@ -1344,7 +1360,7 @@ func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
 	}
 	if forms == nil {
 		p := string(r.provider)
-		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=)", quote(p), quote(tool.Name), quote(p), p))
+		panic(fmt.Sprintf("provider %s: tool %s has no generated %s form; generate with providers=%s (or without providers=), or register a tool written by hand without a provider", quote(p), quote(tool.Name), quote(p), p))
 	}
 	switch r.provider {
 	case ProviderOpenAI:
@@ -1566,6 +1582,11 @@ func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 	for i, def := range defs {
 		t := &tools[i]
 		s.guard.addScopes(t.name, t.RequiredScopes)
+		if t.name != t.tool.Name {
+			// A WithRequiredScopes key names a tool by its served or its
+			// generated name: a prefix never drops a requirement.
+			s.guard.addScopes(t.name, s.opts.requiredScopes[t.tool.Name])
+		}
 		server.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, req, t), nil
 		})
