@@ -31,7 +31,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
-	connect "example.com/aitools/testgo/pb/connectdemo/v1"
+	connectdemov1 "example.com/aitools/testgo/pb/connectdemo/v1"
 )
 
 // AgentTool is one tool an AI agent may call: its name, what it does, and
@@ -158,11 +158,11 @@ var validateRequest func(proto.Message) error
 // ExecuteTasksCreate runs the "tasks_create" tool by calling TaskService.CreateTask.
 func (e *Executor) ExecuteTasksCreate(ctx context.Context, argsJSON string) (string, error) {
 	return e.observe(ctx, "tasks_create", func(ctx context.Context, e *Executor) (string, error) {
-		var req connect.CreateTaskRequest
+		var req connectdemov1.CreateTaskRequest
 		if err := e.decode("tasks_create", argsJSON, &req, true); err != nil {
 			return "", err
 		}
-		resp, err := connect.NewTaskServiceClient(e.conn).CreateTask(ctx, &req)
+		resp, err := connectdemov1.NewTaskServiceClient(e.conn).CreateTask(ctx, &req)
 		if err != nil {
 			return "", e.serverError("tasks_create", err)
 		}

@@ -41,7 +41,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
-	connectdemoconnect "example.com/aitools/testgo/pb/connectdemo/v1"
+	connectdemov1 "example.com/aitools/testgo/pb/connectdemo/v1"
 	emptypb "google.golang.org/protobuf/types/known/emptypb"
 )
 
@@ -49,23 +49,23 @@ import (
 // aitools.test.connectdemo.v1.TaskService to server; their calls go to impl, served in
 // process (on bufconn) through the same executor path as
 // ForwardToTaskServiceClient.
-func RegisterTaskServiceHandler(server MCPServer, impl connectdemoconnect.TaskServiceServer, opts ...MCPOption) {
+func RegisterTaskServiceHandler(server MCPServer, impl connectdemov1.TaskServiceServer, opts ...MCPOption) {
 	conn := serveInProcess(func(s *grpc.Server) {
-		connectdemoconnect.RegisterTaskServiceServer(s, impl)
+		connectdemov1.RegisterTaskServiceServer(s, impl)
 	})
-	ForwardToTaskServiceClient(server, connectdemoconnect.NewTaskServiceClient(conn), opts...)
+	ForwardToTaskServiceClient(server, connectdemov1.NewTaskServiceClient(conn), opts...)
 }
 
 // ForwardToTaskServiceClient adds the tools of
 // aitools.test.connectdemo.v1.TaskService to server; each call is a call of client.
-func ForwardToTaskServiceClient(server MCPServer, client connectdemoconnect.TaskServiceClient, opts ...MCPOption) {
+func ForwardToTaskServiceClient(server MCPServer, client connectdemov1.TaskServiceClient, opts ...MCPOption) {
 	addMCPTools(server, opts, []mcpTool{
 		{
 			tool:   TasksCreate,
 			Method: "/aitools.test.connectdemo.v1.TaskService/CreateTask",
 			output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}"),
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksCreate, args, &connectdemoconnect.CreateTaskRequest{}, client.CreateTask)
+				return mcpUnary(ctx, e, TasksCreate, args, &connectdemov1.CreateTaskRequest{}, client.CreateTask)
 			},
 		},
 		{
@@ -76,7 +76,7 @@ func ForwardToTaskServiceClient(server MCPServer, client connectdemoconnect.Task
 			idempotent:    true,
 			NeedsApproval: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksDelete, args, &connectdemoconnect.TaskRef{}, client.DeleteTask)
+				return mcpUnary(ctx, e, TasksDelete, args, &connectdemov1.TaskRef{}, client.DeleteTask)
 			},
 		},
 		{
@@ -87,7 +87,7 @@ func ForwardToTaskServiceClient(server MCPServer, client connectdemoconnect.Task
 			idempotent:    true,
 			NeedsApproval: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksGet, args, &connectdemoconnect.TaskRef{}, client.GetTask)
+				return mcpUnary(ctx, e, TasksGet, args, &connectdemov1.TaskRef{}, client.GetTask)
 			},
 		},
 		{
@@ -99,20 +99,20 @@ func ForwardToTaskServiceClient(server MCPServer, client connectdemoconnect.Task
 			idempotent:    true,
 			NeedsApproval: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpStream(ctx, e, TasksWatch, args, &connectdemoconnect.WatchTasksRequest{}, client.WatchTasks)
+				return mcpStream(ctx, e, TasksWatch, args, &connectdemov1.WatchTasksRequest{}, client.WatchTasks)
 			},
 		},
 	})
 }
 
 // ConnectTaskServiceClient is the client connect-go generates for
-// aitools.test.connectdemo.v1.TaskService (connectconnect.TaskServiceClient):
+// aitools.test.connectdemo.v1.TaskService (connectdemov1connect.TaskServiceClient):
 // the methods of its tools.
 type ConnectTaskServiceClient interface {
-	CreateTask(context.Context, *connect.Request[connectdemoconnect.CreateTaskRequest]) (*connect.Response[connectdemoconnect.Task], error)
-	DeleteTask(context.Context, *connect.Request[connectdemoconnect.TaskRef]) (*connect.Response[emptypb.Empty], error)
-	GetTask(context.Context, *connect.Request[connectdemoconnect.TaskRef]) (*connect.Response[connectdemoconnect.Task], error)
-	WatchTasks(context.Context, *connect.Request[connectdemoconnect.WatchTasksRequest]) (*connect.ServerStreamForClient[connectdemoconnect.Task], error)
+	CreateTask(context.Context, *connect.Request[connectdemov1.CreateTaskRequest]) (*connect.Response[connectdemov1.Task], error)
+	DeleteTask(context.Context, *connect.Request[connectdemov1.TaskRef]) (*connect.Response[emptypb.Empty], error)
+	GetTask(context.Context, *connect.Request[connectdemov1.TaskRef]) (*connect.Response[connectdemov1.Task], error)
+	WatchTasks(context.Context, *connect.Request[connectdemov1.WatchTasksRequest]) (*connect.ServerStreamForClient[connectdemov1.Task], error)
 }
 
 // ForwardToConnectTaskServiceClient adds the tools of
@@ -126,7 +126,7 @@ func ForwardToConnectTaskServiceClient(server MCPServer, client ConnectTaskServi
 			Method: "/aitools.test.connectdemo.v1.TaskService/CreateTask",
 			output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}"),
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksCreate, args, &connectdemoconnect.CreateTaskRequest{}, connectUnary(client.CreateTask))
+				return mcpUnary(ctx, e, TasksCreate, args, &connectdemov1.CreateTaskRequest{}, connectUnary(client.CreateTask))
 			},
 		},
 		{
@@ -137,7 +137,7 @@ func ForwardToConnectTaskServiceClient(server MCPServer, client ConnectTaskServi
 			idempotent:    true,
 			NeedsApproval: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksDelete, args, &connectdemoconnect.TaskRef{}, connectUnary(client.DeleteTask))
+				return mcpUnary(ctx, e, TasksDelete, args, &connectdemov1.TaskRef{}, connectUnary(client.DeleteTask))
 			},
 		},
 		{
@@ -148,7 +148,7 @@ func ForwardToConnectTaskServiceClient(server MCPServer, client ConnectTaskServi
 			idempotent:    true,
 			NeedsApproval: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksGet, args, &connectdemoconnect.TaskRef{}, connectUnary(client.GetTask))
+				return mcpUnary(ctx, e, TasksGet, args, &connectdemov1.TaskRef{}, connectUnary(client.GetTask))
 			},
 		},
 		{
@@ -160,7 +160,7 @@ func ForwardToConnectTaskServiceClient(server MCPServer, client ConnectTaskServi
 			idempotent:    true,
 			NeedsApproval: true,
 			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpStream(ctx, e, TasksWatch, args, &connectdemoconnect.WatchTasksRequest{}, connectStream(client.WatchTasks))
+				return mcpStream(ctx, e, TasksWatch, args, &connectdemov1.WatchTasksRequest{}, connectStream(client.WatchTasks))
 			},
 		},
 	})
