@@ -163,7 +163,7 @@ func TestConnectHeaders(t *testing.T) {
 }
 
 // TestMCPConnectDeadline: a call past its deadline through the connect-go
-// forward reads as through the gRPC forward.
+// forward is refused with the code the gRPC forward gives.
 func TestMCPConnectDeadline(t *testing.T) {
 	conn, _ := startServer(t)
 	timeout := WithTimeout(50 * time.Millisecond)
@@ -172,8 +172,11 @@ func TestMCPConnectDeadline(t *testing.T) {
 	viaGRPC := newMCPServer(t, aitestv1.NewAccountServiceClient(conn), timeout)
 	for _, server := range []*mcp.Server{viaConnect, viaGRPC} {
 		res := callTool(t, connectInMemory(t, server), "accounts_watch", map[string]any{"count": -1}, nil) // held until cancelled
-		if want := "rpc error: code = DeadlineExceeded desc = context deadline exceeded"; !res.IsError || textOf(res, 0) != want {
-			t.Errorf("%v %q, want %q", res.IsError, textOf(res, 0), want)
+		// The code, not the description: grpc-go's reads "context deadline
+		// exceeded" or "stream terminated by RST_STREAM ...", depending on
+		// whether the client's timer or the server's reset comes first.
+		if want := "rpc error: code = DeadlineExceeded desc = "; !res.IsError || !strings.HasPrefix(textOf(res, 0), want) {
+			t.Errorf("%v %q, want %q...", res.IsError, textOf(res, 0), want)
 		}
 	}
 }
