@@ -67,6 +67,7 @@ export const goMcpLocalNames: readonly string[] = [
   "opts",
   "s",
   "server",
+  "tools",
 ];
 
 /** Imports of the MCP file's own code (templates/go/mcp-file.hbs). */
@@ -195,7 +196,7 @@ export function buildGoMcpView(
   const services: GoMcpServiceView[] = model.mcpServices.map((service) => {
     const pkg = packages.get(service.file)!.name;
     const name = goCamelCase(service.name);
-    const [registerName, forwardName] = goServiceFunctions(service);
+    const [registerName, forwardName, toolsVar] = goServiceFunctions(service);
     const compatView = compat
       ? goCompatServiceView(service, packages)
       : undefined;
@@ -203,6 +204,7 @@ export function buildGoMcpView(
       fullName: service.fullName,
       registerName: registerName!,
       forwardName: forwardName!,
+      toolsVar: toolsVar!,
       serverType: compatView?.serverName ?? `${pkg}.${name}Server`,
       registerServer: `${pkg}.Register${name}Server`,
       servedImpl:
@@ -340,8 +342,16 @@ function callTableLines(
   ];
 }
 
-/** The MCP functions of `service`: `Register<Service>Handler`, `ForwardTo<Service>Client`. */
+/**
+ * The MCP declarations of `service`: `Register<Service>Handler`,
+ * `ForwardTo<Service>Client` and the tool table `<service>MCPTools`.
+ */
 function goServiceFunctions(service: McpServiceModel): readonly string[] {
   const name = goCamelCase(service.name);
-  return [`Register${name}Handler`, `ForwardTo${name}Client`];
+  const lower = name.charAt(0).toLowerCase() + name.slice(1);
+  return [
+    `Register${name}Handler`,
+    `ForwardTo${name}Client`,
+    `${lower}MCPTools`,
+  ];
 }

@@ -43,6 +43,11 @@ export interface GoMcpServiceView {
   /** `ForwardToLinkServiceClient`. */
   readonly forwardName: string;
   /**
+   * `linkServiceMCPTools`: the service's tools without their calls, which
+   * ForwardTo<Service>Client and ForwardToConnect<Service>Client share.
+   */
+  readonly toolsVar: string;
+  /**
    * The type of Register<Service>Handler's impl: `linkhubv1.LinkServiceServer`,
    * or with go_mcp_compat the file's method-only `LinkServiceServer`.
    */
@@ -72,7 +77,7 @@ export interface GoMcpServiceView {
   readonly compat: GoCompatServiceView | undefined;
 }
 
-/** One entry of a service's `[]mcpTool`. */
+/** One entry of a service's tool table and its calls. */
 export interface GoMcpToolView {
   /** The one-line fields, keys padded as gofmt aligns them: `tool:   LinksCreate,`. */
   readonly fields: readonly string[];

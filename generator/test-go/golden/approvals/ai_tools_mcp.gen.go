@@ -56,58 +56,63 @@ func RegisterDocServiceHandler(server MCPServer, impl approvalsv1.DocServiceServ
 // ForwardToDocServiceClient adds the tools of
 // aitools.test.approvals.v1.DocService to server; each call is a call of client.
 func ForwardToDocServiceClient(server MCPServer, client approvalsv1.DocServiceClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:       AitoolsTestApprovalsV1DocServiceCountDocs,
-			Method:     "/aitools.test.approvals.v1.DocService/CountDocs",
-			output:     json.RawMessage("{\"properties\":{\"count\":{\"type\":\"integer\"}},\"required\":[\"count\"],\"type\":\"object\"}"),
-			readOnly:   true,
-			idempotent: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, AitoolsTestApprovalsV1DocServiceCountDocs, args, &approvalsv1.CountDocsRequest{}, client.CountDocs)
-			},
-		},
-		{
-			tool:       AitoolsTestApprovalsV1DocServiceGetDoc,
-			Method:     "/aitools.test.approvals.v1.DocService/GetDoc",
-			output:     json.RawMessage("{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\",\"archived\"],\"type\":\"object\"}"),
-			readOnly:   true,
-			idempotent: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, AitoolsTestApprovalsV1DocServiceGetDoc, args, &approvalsv1.GetDocRequest{}, client.GetDoc)
-			},
-		},
-		{
-			tool:          AitoolsTestApprovalsV1DocServiceRenameDoc,
-			Method:        "/aitools.test.approvals.v1.DocService/RenameDoc",
-			output:        json.RawMessage("{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\",\"archived\"],\"type\":\"object\"}"),
-			destructive:   true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, AitoolsTestApprovalsV1DocServiceRenameDoc, args, &approvalsv1.RenameDocRequest{}, client.RenameDoc)
-			},
-		},
-		{
-			tool:           DocsArchive,
-			Method:         "/aitools.test.approvals.v1.DocService/ArchiveDoc",
-			output:         json.RawMessage("{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\",\"archived\"],\"type\":\"object\"}"),
-			destructive:    true,
-			RequiredScopes: []string{"docs.archive", "docs.write"},
-			NeedsApproval:  true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, DocsArchive, args, &approvalsv1.ArchiveDocRequest{}, client.ArchiveDoc)
-			},
-		},
-		{
-			tool:           DocsCreate,
-			Method:         "/aitools.test.approvals.v1.DocService/CreateDoc",
-			output:         json.RawMessage("{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\",\"archived\"],\"type\":\"object\"}"),
-			RequiredScopes: []string{"docs.write"},
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, DocsCreate, args, &approvalsv1.CreateDocRequest{}, client.CreateDoc)
-			},
-		},
-	})
+	tools := docServiceMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, AitoolsTestApprovalsV1DocServiceCountDocs, args, &approvalsv1.CountDocsRequest{}, client.CountDocs)
+	}
+	tools[1].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, AitoolsTestApprovalsV1DocServiceGetDoc, args, &approvalsv1.GetDocRequest{}, client.GetDoc)
+	}
+	tools[2].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, AitoolsTestApprovalsV1DocServiceRenameDoc, args, &approvalsv1.RenameDocRequest{}, client.RenameDoc)
+	}
+	tools[3].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, DocsArchive, args, &approvalsv1.ArchiveDocRequest{}, client.ArchiveDoc)
+	}
+	tools[4].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, DocsCreate, args, &approvalsv1.CreateDocRequest{}, client.CreateDoc)
+	}
+	addMCPTools(server, opts, tools[:])
+}
+
+// docServiceMCPTools are the tools of aitools.test.approvals.v1.DocService
+// without their calls: each forward sets them in its copy.
+var docServiceMCPTools = [...]mcpTool{
+	{
+		tool:       AitoolsTestApprovalsV1DocServiceCountDocs,
+		Method:     "/aitools.test.approvals.v1.DocService/CountDocs",
+		output:     json.RawMessage("{\"properties\":{\"count\":{\"type\":\"integer\"}},\"required\":[\"count\"],\"type\":\"object\"}"),
+		readOnly:   true,
+		idempotent: true,
+	},
+	{
+		tool:       AitoolsTestApprovalsV1DocServiceGetDoc,
+		Method:     "/aitools.test.approvals.v1.DocService/GetDoc",
+		output:     json.RawMessage("{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\",\"archived\"],\"type\":\"object\"}"),
+		readOnly:   true,
+		idempotent: true,
+	},
+	{
+		tool:          AitoolsTestApprovalsV1DocServiceRenameDoc,
+		Method:        "/aitools.test.approvals.v1.DocService/RenameDoc",
+		output:        json.RawMessage("{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\",\"archived\"],\"type\":\"object\"}"),
+		destructive:   true,
+		NeedsApproval: true,
+	},
+	{
+		tool:           DocsArchive,
+		Method:         "/aitools.test.approvals.v1.DocService/ArchiveDoc",
+		output:         json.RawMessage("{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\",\"archived\"],\"type\":\"object\"}"),
+		destructive:    true,
+		RequiredScopes: []string{"docs.archive", "docs.write"},
+		NeedsApproval:  true,
+	},
+	{
+		tool:           DocsCreate,
+		Method:         "/aitools.test.approvals.v1.DocService/CreateDoc",
+		output:         json.RawMessage("{\"properties\":{\"archived\":{\"type\":\"boolean\"},\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\",\"archived\"],\"type\":\"object\"}"),
+		RequiredScopes: []string{"docs.write"},
+	},
 }
 
 // The tables of the tools only MCP executes (no auto_execute): response

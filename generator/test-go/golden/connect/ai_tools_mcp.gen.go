@@ -59,50 +59,55 @@ func RegisterTaskServiceHandler(server MCPServer, impl connectdemov1.TaskService
 // ForwardToTaskServiceClient adds the tools of
 // aitools.test.connectdemo.v1.TaskService to server; each call is a call of client.
 func ForwardToTaskServiceClient(server MCPServer, client connectdemov1.TaskServiceClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:   TasksCreate,
-			Method: "/aitools.test.connectdemo.v1.TaskService/CreateTask",
-			output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}"),
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksCreate, args, &connectdemov1.CreateTaskRequest{}, client.CreateTask)
-			},
-		},
-		{
-			tool:          TasksDelete,
-			Method:        "/aitools.test.connectdemo.v1.TaskService/DeleteTask",
-			output:        json.RawMessage("{\"type\":\"object\"}"),
-			destructive:   true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksDelete, args, &connectdemov1.TaskRef{}, client.DeleteTask)
-			},
-		},
-		{
-			tool:          TasksGet,
-			Method:        "/aitools.test.connectdemo.v1.TaskService/GetTask",
-			output:        json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}"),
-			readOnly:      true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksGet, args, &connectdemov1.TaskRef{}, client.GetTask)
-			},
-		},
-		{
-			tool:          TasksWatch,
-			Method:        "/aitools.test.connectdemo.v1.TaskService/WatchTasks",
-			output:        json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
-			wrap:          "messages",
-			readOnly:      true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpStream(ctx, e, TasksWatch, args, &connectdemov1.WatchTasksRequest{}, client.WatchTasks)
-			},
-		},
-	})
+	tools := taskServiceMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TasksCreate, args, &connectdemov1.CreateTaskRequest{}, client.CreateTask)
+	}
+	tools[1].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TasksDelete, args, &connectdemov1.TaskRef{}, client.DeleteTask)
+	}
+	tools[2].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TasksGet, args, &connectdemov1.TaskRef{}, client.GetTask)
+	}
+	tools[3].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpStream(ctx, e, TasksWatch, args, &connectdemov1.WatchTasksRequest{}, client.WatchTasks)
+	}
+	addMCPTools(server, opts, tools[:])
+}
+
+// taskServiceMCPTools are the tools of aitools.test.connectdemo.v1.TaskService
+// without their calls: each forward sets them in its copy.
+var taskServiceMCPTools = [...]mcpTool{
+	{
+		tool:   TasksCreate,
+		Method: "/aitools.test.connectdemo.v1.TaskService/CreateTask",
+		output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}"),
+	},
+	{
+		tool:          TasksDelete,
+		Method:        "/aitools.test.connectdemo.v1.TaskService/DeleteTask",
+		output:        json.RawMessage("{\"type\":\"object\"}"),
+		destructive:   true,
+		idempotent:    true,
+		NeedsApproval: true,
+	},
+	{
+		tool:          TasksGet,
+		Method:        "/aitools.test.connectdemo.v1.TaskService/GetTask",
+		output:        json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}"),
+		readOnly:      true,
+		idempotent:    true,
+		NeedsApproval: true,
+	},
+	{
+		tool:          TasksWatch,
+		Method:        "/aitools.test.connectdemo.v1.TaskService/WatchTasks",
+		output:        json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
+		wrap:          "messages",
+		readOnly:      true,
+		idempotent:    true,
+		NeedsApproval: true,
+	},
 }
 
 // ConnectTaskServiceClient is the client connect-go generates for
@@ -120,50 +125,20 @@ type ConnectTaskServiceClient interface {
 // connect-go client, through the same executor path as
 // ForwardToTaskServiceClient.
 func ForwardToConnectTaskServiceClient(server MCPServer, client ConnectTaskServiceClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:   TasksCreate,
-			Method: "/aitools.test.connectdemo.v1.TaskService/CreateTask",
-			output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}"),
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksCreate, args, &connectdemov1.CreateTaskRequest{}, connectUnary(client.CreateTask))
-			},
-		},
-		{
-			tool:          TasksDelete,
-			Method:        "/aitools.test.connectdemo.v1.TaskService/DeleteTask",
-			output:        json.RawMessage("{\"type\":\"object\"}"),
-			destructive:   true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksDelete, args, &connectdemov1.TaskRef{}, connectUnary(client.DeleteTask))
-			},
-		},
-		{
-			tool:          TasksGet,
-			Method:        "/aitools.test.connectdemo.v1.TaskService/GetTask",
-			output:        json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}"),
-			readOnly:      true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TasksGet, args, &connectdemov1.TaskRef{}, connectUnary(client.GetTask))
-			},
-		},
-		{
-			tool:          TasksWatch,
-			Method:        "/aitools.test.connectdemo.v1.TaskService/WatchTasks",
-			output:        json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
-			wrap:          "messages",
-			readOnly:      true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpStream(ctx, e, TasksWatch, args, &connectdemov1.WatchTasksRequest{}, connectStream(client.WatchTasks))
-			},
-		},
-	})
+	tools := taskServiceMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TasksCreate, args, &connectdemov1.CreateTaskRequest{}, connectUnary(client.CreateTask))
+	}
+	tools[1].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TasksDelete, args, &connectdemov1.TaskRef{}, connectUnary(client.DeleteTask))
+	}
+	tools[2].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TasksGet, args, &connectdemov1.TaskRef{}, connectUnary(client.GetTask))
+	}
+	tools[3].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpStream(ctx, e, TasksWatch, args, &connectdemov1.WatchTasksRequest{}, connectStream(client.WatchTasks))
+	}
+	addMCPTools(server, opts, tools[:])
 }
 
 // The tables of the tools only MCP executes (no auto_execute): response

@@ -57,49 +57,54 @@ func RegisterNoteServiceHandler(server MCPServer, impl mcpdemov1.NoteServiceServ
 // ForwardToNoteServiceClient adds the tools of
 // aitools.test.mcpdemo.v1.NoteService to server; each call is a call of client.
 func ForwardToNoteServiceClient(server MCPServer, client mcpdemov1.NoteServiceClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:   NotesCreate,
-			Method: "/aitools.test.mcpdemo.v1.NoteService/CreateNote",
-			output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, NotesCreate, args, &mcpdemov1.CreateNoteRequest{}, client.CreateNote)
-			},
-		},
-		{
-			tool:       NotesGet,
-			Method:     "/aitools.test.mcpdemo.v1.NoteService/GetNote",
-			output:     json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
-			readOnly:   true,
-			idempotent: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, NotesGet, args, &mcpdemov1.GetNoteRequest{}, client.GetNote)
-			},
-		},
-		{
-			tool:          NotesPut,
-			Method:        "/aitools.test.mcpdemo.v1.NoteService/PutNote",
-			output:        json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
-			destructive:   true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, NotesPut, args, &mcpdemov1.Note{}, client.PutNote)
-			},
-		},
-		{
-			tool:          NotesWatch,
-			Method:        "/aitools.test.mcpdemo.v1.NoteService/WatchNotes",
-			output:        json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
-			wrap:          "messages",
-			readOnly:      true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpStream(ctx, e, NotesWatch, args, &mcpdemov1.WatchNotesRequest{}, client.WatchNotes)
-			},
-		},
-	})
+	tools := noteServiceMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, NotesCreate, args, &mcpdemov1.CreateNoteRequest{}, client.CreateNote)
+	}
+	tools[1].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, NotesGet, args, &mcpdemov1.GetNoteRequest{}, client.GetNote)
+	}
+	tools[2].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, NotesPut, args, &mcpdemov1.Note{}, client.PutNote)
+	}
+	tools[3].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpStream(ctx, e, NotesWatch, args, &mcpdemov1.WatchNotesRequest{}, client.WatchNotes)
+	}
+	addMCPTools(server, opts, tools[:])
+}
+
+// noteServiceMCPTools are the tools of aitools.test.mcpdemo.v1.NoteService
+// without their calls: each forward sets them in its copy.
+var noteServiceMCPTools = [...]mcpTool{
+	{
+		tool:   NotesCreate,
+		Method: "/aitools.test.mcpdemo.v1.NoteService/CreateNote",
+		output: json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+	},
+	{
+		tool:       NotesGet,
+		Method:     "/aitools.test.mcpdemo.v1.NoteService/GetNote",
+		output:     json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+		readOnly:   true,
+		idempotent: true,
+	},
+	{
+		tool:          NotesPut,
+		Method:        "/aitools.test.mcpdemo.v1.NoteService/PutNote",
+		output:        json.RawMessage("{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"}"),
+		destructive:   true,
+		idempotent:    true,
+		NeedsApproval: true,
+	},
+	{
+		tool:          NotesWatch,
+		Method:        "/aitools.test.mcpdemo.v1.NoteService/WatchNotes",
+		output:        json.RawMessage("{\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"views\":{\"pattern\":\"^-?[0-9]+$\",\"type\":\"string\"}},\"required\":[\"id\",\"text\",\"views\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
+		wrap:          "messages",
+		readOnly:      true,
+		idempotent:    true,
+		NeedsApproval: true,
+	},
 }
 
 // RegisterTagServiceHandler adds the tools of
@@ -116,29 +121,34 @@ func RegisterTagServiceHandler(server MCPServer, impl mcpdemov1.TagServiceServer
 // ForwardToTagServiceClient adds the tools of
 // aitools.test.mcpdemo.v1.TagService to server; each call is a call of client.
 func ForwardToTagServiceClient(server MCPServer, client mcpdemov1.TagServiceClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:          TagsList,
-			Method:        "/aitools.test.mcpdemo.v1.TagService/ListTags",
-			output:        json.RawMessage("{\"properties\":{\"tags\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"id\",\"name\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}"),
-			readOnly:      true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TagsList, args, &emptypb.Empty{}, client.ListTags)
-			},
-		},
-		{
-			tool:        TagsNow,
-			Method:      "/aitools.test.mcpdemo.v1.TagService/Now",
-			output:      json.RawMessage("{\"properties\":{\"value\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"value\"],\"type\":\"object\"}"),
-			wrap:        "value",
-			destructive: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TagsNow, args, &emptypb.Empty{}, client.Now)
-			},
-		},
-	})
+	tools := tagServiceMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TagsList, args, &emptypb.Empty{}, client.ListTags)
+	}
+	tools[1].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TagsNow, args, &emptypb.Empty{}, client.Now)
+	}
+	addMCPTools(server, opts, tools[:])
+}
+
+// tagServiceMCPTools are the tools of aitools.test.mcpdemo.v1.TagService
+// without their calls: each forward sets them in its copy.
+var tagServiceMCPTools = [...]mcpTool{
+	{
+		tool:          TagsList,
+		Method:        "/aitools.test.mcpdemo.v1.TagService/ListTags",
+		output:        json.RawMessage("{\"properties\":{\"tags\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"id\",\"name\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}"),
+		readOnly:      true,
+		idempotent:    true,
+		NeedsApproval: true,
+	},
+	{
+		tool:        TagsNow,
+		Method:      "/aitools.test.mcpdemo.v1.TagService/Now",
+		output:      json.RawMessage("{\"properties\":{\"value\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"value\"],\"type\":\"object\"}"),
+		wrap:        "value",
+		destructive: true,
+	},
 }
 
 // The tables of the tools only MCP executes (no auto_execute): response

@@ -58,29 +58,34 @@ func RegisterTreeServiceHandler(server MCPServer, impl TreeServiceServer, opts .
 // ForwardToTreeServiceClient adds the tools of
 // aitools.test.mcpcompat.v1.TreeService to server; each call is a call of client.
 func ForwardToTreeServiceClient(server MCPServer, client mcpcompatv1.TreeServiceClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:        TreesPlant,
-			Method:      "/aitools.test.mcpcompat.v1.TreeService/PlantTree",
-			output:      json.RawMessage("{\"$defs\":{\"aitools.test.mcpcompat.v1.Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"properties\":{\"id\":{\"type\":\"string\"},\"label\":{\"type\":\"string\"},\"root\":{\"anyOf\":[{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},{\"type\":\"null\"}]}},\"required\":[\"id\",\"label\"],\"type\":\"object\"}"),
-			destructive: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TreesPlant, args, &mcpcompatv1.PlantTreeRequest{}, client.PlantTree)
-			},
-		},
-		{
-			tool:          TreesWatch,
-			Method:        "/aitools.test.mcpcompat.v1.TreeService/WatchTrees",
-			output:        json.RawMessage("{\"$defs\":{\"aitools.test.mcpcompat.v1.Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"label\":{\"type\":\"string\"},\"root\":{\"anyOf\":[{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},{\"type\":\"null\"}]}},\"required\":[\"id\",\"label\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
-			wrap:          "messages",
-			readOnly:      true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpStream(ctx, e, TreesWatch, args, &mcpcompatv1.WatchTreesRequest{}, client.WatchTrees)
-			},
-		},
-	})
+	tools := treeServiceMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TreesPlant, args, &mcpcompatv1.PlantTreeRequest{}, client.PlantTree)
+	}
+	tools[1].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpStream(ctx, e, TreesWatch, args, &mcpcompatv1.WatchTreesRequest{}, client.WatchTrees)
+	}
+	addMCPTools(server, opts, tools[:])
+}
+
+// treeServiceMCPTools are the tools of aitools.test.mcpcompat.v1.TreeService
+// without their calls: each forward sets them in its copy.
+var treeServiceMCPTools = [...]mcpTool{
+	{
+		tool:        TreesPlant,
+		Method:      "/aitools.test.mcpcompat.v1.TreeService/PlantTree",
+		output:      json.RawMessage("{\"$defs\":{\"aitools.test.mcpcompat.v1.Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"properties\":{\"id\":{\"type\":\"string\"},\"label\":{\"type\":\"string\"},\"root\":{\"anyOf\":[{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},{\"type\":\"null\"}]}},\"required\":[\"id\",\"label\"],\"type\":\"object\"}"),
+		destructive: true,
+	},
+	{
+		tool:          TreesWatch,
+		Method:        "/aitools.test.mcpcompat.v1.TreeService/WatchTrees",
+		output:        json.RawMessage("{\"$defs\":{\"aitools.test.mcpcompat.v1.Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"label\":{\"type\":\"string\"},\"root\":{\"anyOf\":[{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},{\"type\":\"null\"}]}},\"required\":[\"id\",\"label\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
+		wrap:          "messages",
+		readOnly:      true,
+		idempotent:    true,
+		NeedsApproval: true,
+	},
 }
 
 // ConnectTreeServiceClient is the client connect-go generates for
@@ -96,29 +101,14 @@ type ConnectTreeServiceClient interface {
 // connect-go client, through the same executor path as
 // ForwardToTreeServiceClient.
 func ForwardToConnectTreeServiceClient(server MCPServer, client ConnectTreeServiceClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:        TreesPlant,
-			Method:      "/aitools.test.mcpcompat.v1.TreeService/PlantTree",
-			output:      json.RawMessage("{\"$defs\":{\"aitools.test.mcpcompat.v1.Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"properties\":{\"id\":{\"type\":\"string\"},\"label\":{\"type\":\"string\"},\"root\":{\"anyOf\":[{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},{\"type\":\"null\"}]}},\"required\":[\"id\",\"label\"],\"type\":\"object\"}"),
-			destructive: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, TreesPlant, args, &mcpcompatv1.PlantTreeRequest{}, connectUnary(client.PlantTree))
-			},
-		},
-		{
-			tool:          TreesWatch,
-			Method:        "/aitools.test.mcpcompat.v1.TreeService/WatchTrees",
-			output:        json.RawMessage("{\"$defs\":{\"aitools.test.mcpcompat.v1.Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}},\"properties\":{\"messages\":{\"items\":{\"properties\":{\"id\":{\"type\":\"string\"},\"label\":{\"type\":\"string\"},\"root\":{\"anyOf\":[{\"$ref\":\"#/$defs/aitools.test.mcpcompat.v1.Node\"},{\"type\":\"null\"}]}},\"required\":[\"id\",\"label\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"),
-			wrap:          "messages",
-			readOnly:      true,
-			idempotent:    true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpStream(ctx, e, TreesWatch, args, &mcpcompatv1.WatchTreesRequest{}, connectStream(client.WatchTrees))
-			},
-		},
-	})
+	tools := treeServiceMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, TreesPlant, args, &mcpcompatv1.PlantTreeRequest{}, connectUnary(client.PlantTree))
+	}
+	tools[1].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpStream(ctx, e, TreesWatch, args, &mcpcompatv1.WatchTreesRequest{}, connectStream(client.WatchTrees))
+	}
+	addMCPTools(server, opts, tools[:])
 }
 
 // TreeServiceServer is protoc-gen-go-mcp's server interface of

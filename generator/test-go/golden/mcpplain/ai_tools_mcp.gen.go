@@ -62,18 +62,23 @@ func RegisterGreeterHandler(server MCPServer, impl mcpplainv1.GreeterServer, opt
 // ForwardToGreeterClient adds the tools of
 // aitools.test.mcpplain.v1.Greeter to server; each call is a call of client.
 func ForwardToGreeterClient(server MCPServer, client mcpplainv1.GreeterClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:          Greet,
-			Method:        "/aitools.test.mcpplain.v1.Greeter/Greet",
-			output:        json.RawMessage("{\"properties\":{\"greeting\":{\"type\":\"string\"}},\"required\":[\"greeting\"],\"type\":\"object\"}"),
-			destructive:   true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, Greet, args, &mcpplainv1.GreetRequest{}, client.Greet)
-			},
-		},
-	})
+	tools := greeterMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, Greet, args, &mcpplainv1.GreetRequest{}, client.Greet)
+	}
+	addMCPTools(server, opts, tools[:])
+}
+
+// greeterMCPTools are the tools of aitools.test.mcpplain.v1.Greeter
+// without their calls: each forward sets them in its copy.
+var greeterMCPTools = [...]mcpTool{
+	{
+		tool:          Greet,
+		Method:        "/aitools.test.mcpplain.v1.Greeter/Greet",
+		output:        json.RawMessage("{\"properties\":{\"greeting\":{\"type\":\"string\"}},\"required\":[\"greeting\"],\"type\":\"object\"}"),
+		destructive:   true,
+		NeedsApproval: true,
+	},
 }
 
 // toolArguments holds, per executed tool, its argument table as JSON text:

@@ -57,44 +57,49 @@ func RegisterRulesServiceHandler(server MCPServer, impl rulesv1.RulesServiceServ
 // ForwardToRulesServiceClient adds the tools of
 // aitools.test.validate.v1.RulesService to server; each call is a call of client.
 func ForwardToRulesServiceClient(server MCPServer, client rulesv1.RulesServiceClient, opts ...MCPOption) {
-	addMCPTools(server, opts, []mcpTool{
-		{
-			tool:   RulesCreateLoose,
-			Method: "/aitools.test.validate.v1.RulesService/CreateLoose",
-			output: json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, RulesCreateLoose, args, &rulesv1.CreateRequest{}, client.CreateLoose)
-			},
-		},
-		{
-			tool:   RulesCreateStrict,
-			Method: "/aitools.test.validate.v1.RulesService/CreateStrict",
-			output: json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, RulesCreateStrict, args, &rulesv1.CreateRequest{}, client.CreateStrict)
-			},
-		},
-		{
-			tool:          RulesPickLoose,
-			Method:        "/aitools.test.validate.v1.RulesService/PickLoose",
-			output:        json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			destructive:   true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, RulesPickLoose, args, &rulesv1.PickRequest{}, client.PickLoose)
-			},
-		},
-		{
-			tool:          RulesPickStrict,
-			Method:        "/aitools.test.validate.v1.RulesService/PickStrict",
-			output:        json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
-			destructive:   true,
-			NeedsApproval: true,
-			call: func(ctx context.Context, e *Executor, args string) (string, error) {
-				return mcpUnary(ctx, e, RulesPickStrict, args, &rulesv1.PickRequest{}, client.PickStrict)
-			},
-		},
-	})
+	tools := rulesServiceMCPTools
+	tools[0].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, RulesCreateLoose, args, &rulesv1.CreateRequest{}, client.CreateLoose)
+	}
+	tools[1].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, RulesCreateStrict, args, &rulesv1.CreateRequest{}, client.CreateStrict)
+	}
+	tools[2].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, RulesPickLoose, args, &rulesv1.PickRequest{}, client.PickLoose)
+	}
+	tools[3].call = func(ctx context.Context, e *Executor, args string) (string, error) {
+		return mcpUnary(ctx, e, RulesPickStrict, args, &rulesv1.PickRequest{}, client.PickStrict)
+	}
+	addMCPTools(server, opts, tools[:])
+}
+
+// rulesServiceMCPTools are the tools of aitools.test.validate.v1.RulesService
+// without their calls: each forward sets them in its copy.
+var rulesServiceMCPTools = [...]mcpTool{
+	{
+		tool:   RulesCreateLoose,
+		Method: "/aitools.test.validate.v1.RulesService/CreateLoose",
+		output: json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
+	},
+	{
+		tool:   RulesCreateStrict,
+		Method: "/aitools.test.validate.v1.RulesService/CreateStrict",
+		output: json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
+	},
+	{
+		tool:          RulesPickLoose,
+		Method:        "/aitools.test.validate.v1.RulesService/PickLoose",
+		output:        json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
+		destructive:   true,
+		NeedsApproval: true,
+	},
+	{
+		tool:          RulesPickStrict,
+		Method:        "/aitools.test.validate.v1.RulesService/PickStrict",
+		output:        json.RawMessage("{\"properties\":{},\"type\":\"object\"}"),
+		destructive:   true,
+		NeedsApproval: true,
+	},
 }
 
 // The tables of the tools only MCP executes (no auto_execute): response
