@@ -170,7 +170,7 @@ describe("the listing, built once", () => {
     const copy = server.listTools();
     const first = copy[0]!;
     (first as { description: string }).description = "changed";
-    (first.inputSchema as { properties: unknown }).properties = {};
+    (first.inputSchema as Record<string, unknown>).properties = {};
     expect(server.listTools()[0]!.description).not.toBe("changed");
     const client = await connect(server);
     const one = await client.listTools();
