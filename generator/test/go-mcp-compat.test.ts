@@ -6,7 +6,7 @@ import { compileRequest } from "./support/compile.js";
 // names in the Go MCP file, and nothing of them without the option. The
 // golden case `mcpcompat` compiles and runs them (test-go/golden/mcpcompat).
 
-function protos(toolName: string): Record<string, string> {
+function protos(toolName: string, more = ""): Record<string, string> {
   return {
     "t/v1/items.proto": `syntax = "proto3";
 package t.v1;
@@ -15,13 +15,20 @@ option go_package = "example.com/t/v1;provider";
 message Ref { string id = 1; }
 service Items {
   rpc Get(Ref) returns (Ref) { option (ai.tools.v1.rpc_tool) = { name: "${toolName}" auto_execute: true }; }
-}
+${more}}
 `,
   };
 }
 
-function files(parameter: string, toolName = "items_get"): Map<string, string> {
-  const out = generate(compileRequest(protos(toolName), parameter), () => {});
+function files(
+  parameter: string,
+  toolName = "items_get",
+  more = "",
+): Map<string, string> {
+  const out = generate(
+    compileRequest(protos(toolName, more), parameter),
+    () => {},
+  );
   return new Map(out.map((f) => [f.name, f.content]));
 }
 
@@ -56,6 +63,21 @@ describe("go_mcp_compat=true", () => {
     expect(mcp).toContain(
       "type itemsUnimplemented struct {\n\ttprovider.UnimplementedItemsServer\n}",
     );
+  });
+
+  it("leaves a server-streaming tool out of <S>Server and serves it when the impl has it", () => {
+    const text = files(
+      "target=go,mcp=true,go_mcp_compat=true",
+      "items_get",
+      '  rpc Watch(Ref) returns (stream Ref) { option (ai.tools.v1.rpc_tool) = { name: "items_watch" }; }\n',
+    ).get("ai_tools_mcp.gen.go")!;
+    expect(text).toContain(
+      "type ItemsServer interface {\n\tGet(context.Context, *tprovider.Ref) (*tprovider.Ref, error)\n}",
+    );
+    expect(text).toContain(
+      "func (s itemsGRPCServer) Watch(req *tprovider.Ref, stream tprovider.Items_WatchServer) error {\n\tif impl, ok := s.ItemsServer.(interface {\n\t\tWatch(*tprovider.Ref, tprovider.Items_WatchServer) error\n\t}); ok {\n\t\treturn impl.Watch(req, stream)\n\t}\n\treturn s.itemsUnimplemented.Watch(req, stream)\n}",
+    );
+    expect(mcp).not.toContain("GRPCServer) Get(");
   });
 
   it("declares its runtime's names once", () => {

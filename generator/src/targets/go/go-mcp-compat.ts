@@ -8,7 +8,9 @@ import { goTypeOf } from "./go-connect.js";
  * protoc-gen-go-mcp's generated code and runtime package, declared over
  * ours, so that code written for protoc-gen-go-mcp compiles with only its
  * import paths changed (docs/migrate-go-mcp.md). Per service, its
- * method-only `<S>Server` interface (which Register<S>Handler then takes),
+ * method-only `<S>Server` interface of the unary tools (which
+ * Register<S>Handler then takes; a server-streaming tool's method is served
+ * when the impl has it, else UNIMPLEMENTED),
  * `<S>Client` (grpc-go's client interface), `Register<S>HandlerWithProvider`
  * and `Register<S>HandlerOpenAI`; once per file, the aliases and constants
  * of {@link goCompatDeclarations}. The Go text is templates/go/mcp-compat.hbs.
@@ -18,8 +20,16 @@ import { goTypeOf } from "./go-connect.js";
 export interface GoCompatServiceView {
   /** `LinkServiceServer`: the interface Register<S>Handler takes. */
   readonly serverName: string;
-  /** Its methods, grpc-go's signatures: those of the service's tools. */
+  /**
+   * Its methods, grpc-go's signatures: those of the service's unary tools
+   * (protoc-gen-go-mcp made no streaming method a tool).
+   */
   readonly serverMethods: readonly string[];
+  /**
+   * The server-streaming tools: {@link grpcServerName} serves each with the
+   * impl's method when it has one, else UNIMPLEMENTED.
+   */
+  readonly streamMethods: readonly GoCompatStreamView[];
   /** `LinkServiceClient`, an alias of {@link clientTarget}. */
   readonly clientName: string;
   /** `linkhubv1.LinkServiceClient`. */
@@ -34,6 +44,16 @@ export interface GoCompatServiceView {
   readonly withProviderName: string;
   /** `RegisterLinkServiceHandlerOpenAI`. */
   readonly openAIName: string;
+}
+
+/** A server-streaming tool's method, as grpc-go's server interface has it. */
+export interface GoCompatStreamView {
+  /** `WatchLinks`. */
+  readonly name: string;
+  /** `linkhubv1.WatchLinksRequest`. */
+  readonly request: string;
+  /** `linkhubv1.LinkService_WatchLinksServer`. */
+  readonly stream: string;
 }
 
 /** The names the file declares for `service` with go_mcp_compat. */
@@ -70,19 +90,27 @@ export function goCompatServiceView(
   const name = goCamelCase(service.name);
   const pkg = packages.get(service.file)!.name;
   const methods = new Map<string, string>();
+  const streams = new Map<string, GoCompatStreamView>();
   for (const tool of service.tools) {
     const method = goCamelCase(tool.method.name);
     const request = goTypeOf(tool.input, packages);
-    methods.set(
-      method,
-      tool.serverStreaming
-        ? `${method}(*${request}, ${pkg}.${name}_${method}Server) error`
-        : `${method}(context.Context, *${request}) (*${goTypeOf(tool.output, packages)}, error)`,
-    );
+    if (tool.serverStreaming) {
+      streams.set(method, {
+        name: method,
+        request,
+        stream: `${pkg}.${name}_${method}Server`,
+      });
+    } else {
+      methods.set(
+        method,
+        `${method}(context.Context, *${request}) (*${goTypeOf(tool.output, packages)}, error)`,
+      );
+    }
   }
   return {
     serverName: serverName!,
     serverMethods: [...methods.values()],
+    streamMethods: [...streams.values()],
     clientName: clientName!,
     clientTarget: `${pkg}.${name}Client`,
     grpcServerName: grpcServerName!,
@@ -111,4 +139,9 @@ export const goCompatDeclarations: { readonly names: readonly string[] } = {
  * The local names of the compat functions: no import may take them
  * (goMcpLocalNames has the others).
  */
-export const goCompatLocalNames: readonly string[] = ["provider"];
+export const goCompatLocalNames: readonly string[] = [
+  "ok",
+  "provider",
+  "req",
+  "stream",
+];

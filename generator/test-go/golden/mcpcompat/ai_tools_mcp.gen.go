@@ -112,12 +112,13 @@ func ForwardToConnectTreeServiceClient(server MCPServer, client ConnectTreeServi
 }
 
 // TreeServiceServer is protoc-gen-go-mcp's server interface of
-// aitools.test.mcpcompat.v1.TreeService: the methods of its tools, as grpc-go's
+// aitools.test.mcpcompat.v1.TreeService: the methods of its unary tools, as grpc-go's
 // server interface declares them. RegisterTreeServiceHandler takes it, so an
 // implementation written for protoc-gen-go-mcp and a grpc-go one both serve.
+// A server-streaming tool is served by the implementation's method when it
+// has one, else it answers UNIMPLEMENTED.
 type TreeServiceServer interface {
 	PlantTree(context.Context, *mcpcompatv1.PlantTreeRequest) (*mcpcompatv1.Tree, error)
-	WatchTrees(*mcpcompatv1.WatchTreesRequest, mcpcompatv1.TreeService_WatchTreesServer) error
 }
 
 // TreeServiceClient is protoc-gen-go-mcp's name of grpc-go's client
@@ -134,6 +135,17 @@ type treeServiceGRPCServer struct {
 
 type treeServiceUnimplemented struct {
 	mcpcompatv1.UnimplementedTreeServiceServer
+}
+
+// WatchTrees calls the implementation's WatchTrees when it has one, else
+// answers UNIMPLEMENTED (TreeServiceServer has no streaming method).
+func (s treeServiceGRPCServer) WatchTrees(req *mcpcompatv1.WatchTreesRequest, stream mcpcompatv1.TreeService_WatchTreesServer) error {
+	if impl, ok := s.TreeServiceServer.(interface {
+		WatchTrees(*mcpcompatv1.WatchTreesRequest, mcpcompatv1.TreeService_WatchTreesServer) error
+	}); ok {
+		return impl.WatchTrees(req, stream)
+	}
+	return s.treeServiceUnimplemented.WatchTrees(req, stream)
 }
 
 // RegisterTreeServiceHandlerWithProvider is protoc-gen-go-mcp's name:

@@ -12,6 +12,7 @@ package gentools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -37,6 +38,7 @@ var (
 	_ TreeServiceClient = mcpcompatv1.NewTreeServiceClient(nil)
 	_ TreeServiceServer = (*grpcTreeServer)(nil)
 	_ TreeServiceServer = (*treeServer)(nil)
+	_ TreeServiceServer = (*watchingTreeServer)(nil)
 )
 
 // grpcTreeServer is a grpc-go implementation (the embed it requires).
@@ -45,8 +47,9 @@ type grpcTreeServer struct {
 }
 
 // treeServer is an implementation written for protoc-gen-go-mcp: a plain
-// struct with the methods of the tools, without grpc-go's embed (and
-// without UploadTrees, which is no tool).
+// struct with the methods of the unary tools, without grpc-go's embed,
+// without WatchTrees (protoc-gen-go-mcp made no streaming method a tool)
+// and without UploadTrees (no tool).
 type treeServer struct {
 	mu  sync.Mutex
 	got []*mcpcompatv1.PlantTreeRequest
@@ -59,8 +62,51 @@ func (s *treeServer) PlantTree(_ context.Context, req *mcpcompatv1.PlantTreeRequ
 	return &mcpcompatv1.Tree{Id: "t1", Root: req.Root, Label: req.GetLabel()}, nil
 }
 
-func (s *treeServer) WatchTrees(_ *mcpcompatv1.WatchTreesRequest, stream mcpcompatv1.TreeService_WatchTreesServer) error {
-	return stream.Send(&mcpcompatv1.Tree{Id: "t1"})
+// watchingTreeServer is a plain struct that also has the server-streaming
+// tool's method: the stream is served.
+type watchingTreeServer struct {
+	treeServer
+}
+
+func (s *watchingTreeServer) WatchTrees(req *mcpcompatv1.WatchTreesRequest, stream mcpcompatv1.TreeService_WatchTreesServer) error {
+	for i := range req.Count {
+		if err := stream.Send(&mcpcompatv1.Tree{Id: fmt.Sprintf("t%d", i+1)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// watchText calls trees_watch (which needs an approval: approved) with a
+// count of 2 and returns its answer.
+func watchText(t *testing.T, impl TreeServiceServer) (string, bool) {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "trees", Version: "1.0.0"}, nil)
+	approve := func(context.Context, ApprovalRequest) (bool, error) { return true, nil }
+	RegisterTreeServiceHandler(server, impl, WithApprove(approve))
+	cs := testkit.ConnectMCP(t, server)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "trees_watch", Arguments: json.RawMessage(`{"count":2}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
+// A plain struct without the server-streaming tool's method compiles (it
+// is no method of TreeServiceServer) and the tool answers UNIMPLEMENTED.
+func TestMCPCompatStreamWithoutMethod(t *testing.T) {
+	text, isError := watchText(t, &treeServer{})
+	if !isError || !strings.Contains(text, "WatchTrees not implemented") {
+		t.Fatalf("trees_watch answered (error %v) %s, want UNIMPLEMENTED", isError, text)
+	}
+}
+
+// A plain struct with it serves the stream.
+func TestMCPCompatStreamWithMethod(t *testing.T) {
+	text, isError := watchText(t, &watchingTreeServer{})
+	if isError || !strings.Contains(text, `"t1"`) || !strings.Contains(text, `"t2"`) {
+		t.Fatalf("trees_watch answered (error %v) %s, want t1 and t2", isError, text)
+	}
 }
 
 // parsed decodes JSON for a comparison by value.
