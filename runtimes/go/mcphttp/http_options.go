@@ -62,7 +62,9 @@ type AuthOptions struct {
 	Issuer string
 	// JWKSURL is where the issuer publishes its keys (cached, refreshed
 	// hourly and on an unknown key id at most every 30 s). Default: the
-	// jwks_uri of the issuer's metadata.
+	// jwks_uri of the issuer's metadata. It, the jwks_uri and Issuer (when
+	// its metadata is read) must be https, or http on 127.0.0.1, localhost
+	// or ::1: otherwise tokens are refused naming the issuer and the URL.
 	JWKSURL string
 	// Audience is the "aud" tokens must hold exactly; default PublicURL.
 	Audience string

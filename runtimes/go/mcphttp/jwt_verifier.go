@@ -32,6 +32,35 @@ type jwtVerifier struct {
 	keys   atomic.Pointer[keyfunc.Keyfunc]
 	mu     sync.Mutex // held while the key set is made
 	failed time.Time  // when making it last failed; guarded by mu
+	// failedErr is why, answered meanwhile when it is a clearTextError;
+	// guarded by mu.
+	failedErr error
+}
+
+// clearTextError refuses keys that would come over clear HTTP beyond
+// loopback: its text is the tokens' refusal.
+type clearTextError struct{ text string }
+
+func (e *clearTextError) Error() string { return e.text }
+
+// overTLS returns nil when rawURL is https, or http on a loopback name
+// (loopbackNames): the keys deciding who calls every tool must not come
+// over clear HTTP.
+func overTLS(issuer, what, rawURL string) error {
+	u, err := url.Parse(rawURL)
+	if err == nil && strings.EqualFold(u.Scheme, "https") {
+		return nil
+	}
+	if err == nil && strings.EqualFold(u.Scheme, "http") {
+		name := strings.ToLower(u.Hostname())
+		if strings.Contains(name, ":") {
+			name = "[" + name + "]" // as loopbackNames writes ::1
+		}
+		if slices.Contains(loopbackNames, name) {
+			return nil
+		}
+	}
+	return &clearTextError{"issuer " + quote(issuer) + ": " + what + " " + quote(rawURL) + " must be https (http only on a loopback host)"}
 }
 
 // keysRetry is how long a failure to get the issuer's keys is remembered:
@@ -79,6 +108,9 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (*Identity, stri
 	}
 	claims := jwt.MapClaims{}
 	parsed, err := v.parser.ParseWithClaims(token, claims, key)
+	if clear := (*clearTextError)(nil); errors.As(keysErr, &clear) {
+		return nil, clear.text
+	}
 	if keysErr != nil {
 		return nil, "could not get the issuer's signing keys"
 	}
@@ -196,6 +228,9 @@ func (v *jwtVerifier) keySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 		return k, nil
 	}
 	if !v.failed.IsZero() && time.Since(v.failed) < keysRetry {
+		if clear := (*clearTextError)(nil); errors.As(v.failedErr, &clear) {
+			return nil, clear
+		}
 		return nil, errors.New("the issuer's keys failed less than 30 s ago")
 	}
 	// Discovery is the verifier's, not the caller's: a client hanging up
@@ -205,7 +240,7 @@ func (v *jwtVerifier) keySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 	k, err := v.makeKeySet(fetch)
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
-			v.failed = time.Now()
+			v.failed, v.failedErr = time.Now(), err
 		}
 		return nil, err
 	}
@@ -216,7 +251,11 @@ func (v *jwtVerifier) keySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 // makeKeySet makes the key set of JWKSURL or of the issuer's metadata.
 func (v *jwtVerifier) makeKeySet(ctx context.Context) (*keyfunc.Keyfunc, error) {
 	jwksURL := v.opts.JWKSURL
-	if jwksURL == "" {
+	if jwksURL != "" {
+		if err := overTLS(v.opts.Issuer, "its JWKS URL", jwksURL); err != nil {
+			return nil, err
+		}
+	} else {
 		var err error
 		if jwksURL, err = discoverJWKS(ctx, v.opts.Issuer); err != nil {
 			return nil, err
@@ -234,8 +273,11 @@ func (v *jwtVerifier) makeKeySet(ctx context.Context) (*keyfunc.Keyfunc, error) 
 }
 
 // discoverJWKS reads the jwks_uri of the issuer's metadata (RFC 8414, then
-// OpenID Connect discovery).
+// OpenID Connect discovery); the issuer and the jwks_uri must be over TLS.
 func discoverJWKS(ctx context.Context, issuer string) (string, error) {
+	if err := overTLS(issuer, "its URL", issuer); err != nil {
+		return "", err
+	}
 	u, err := url.Parse(issuer)
 	if err != nil {
 		return "", err
@@ -257,7 +299,7 @@ func discoverJWKS(ctx context.Context, issuer string) (string, error) {
 		err = json.NewDecoder(resp.Body).Decode(&meta)
 		resp.Body.Close()
 		if err == nil && resp.StatusCode == http.StatusOK && meta.JWKSURI != "" {
-			return meta.JWKSURI, nil
+			return meta.JWKSURI, overTLS(issuer, "its jwks_uri", meta.JWKSURI)
 		}
 	}
 	return "", errors.New("issuer " + quote(issuer) + " has no jwks_uri")

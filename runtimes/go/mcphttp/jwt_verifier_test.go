@@ -209,6 +209,37 @@ func TestJWKSDiscovery(t *testing.T) {
 	}
 }
 
+// TestKeysOverClearHTTP: the keys never come over http beyond loopback:
+// a jwks_uri of the issuer's metadata, a JWKSURL or an issuer whose
+// metadata is read; each token is refused naming the issuer and the URL,
+// the metadata asked for once.
+func TestKeysOverClearHTTP(t *testing.T) {
+	var asked atomic.Int32
+	meta := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		_, _ = w.Write([]byte(`{"issuer":"x","jwks_uri":"http://10.0.0.8/jwks"}`))
+	}))
+	t.Cleanup(meta.Close)
+	clear := "http://10.0.0.8/jwks"
+	for _, c := range []struct{ issuer, jwksURL, what, url string }{
+		{meta.URL, "", "jwks_uri", clear},
+		{"https://issuer.example.test", clear, "JWKS URL", clear},
+		{"http://10.0.0.8", "", "URL", "http://10.0.0.8"},
+	} {
+		g := newGateServer(t, func(o *HTTPOptions) { o.Auth.Issuer, o.Auth.JWKSURL = c.issuer, c.jwksURL })
+		token := g.iss.token(t, "ES256", "ec-1", false, g.iss.claims("alice", map[string]any{"iss": c.issuer}))
+		want := "issuer " + quote(c.issuer) + ": its " + c.what + " " + quote(c.url) + " must be https (http only on a loopback host)"
+		for range 2 {
+			g.post(t, token, toolsList(), nil).want(t, http.StatusUnauthorized, "invalid_token", map[string]string{
+				"scheme": "Bearer", "error": "invalid_token", "error_description": want, "resource_metadata": testMetadata,
+			})
+		}
+	}
+	if n := asked.Load(); n != 1 {
+		t.Fatalf("the issuer's metadata was asked for %d times, want 1", n)
+	}
+}
+
 // testDiscoveryCancelledByClient: a client hanging up while the keys are
 // discovered is not remembered as the issuer being down: the next token is
 // verified. Discovery ran on the request's context, failed on its

@@ -396,6 +396,29 @@ async def test_the_key_set_found_in_the_issuer_metadata(servers: Servers, issuer
         assert response.status_code == 200, response.text
 
 
+@pytest.mark.parametrize("where", ["jwks_uri", "JWKS URL", "URL"])
+async def test_keys_over_http_beyond_loopback(servers: Servers, issuer: Issuer, where: str) -> None:
+    # The loopback issuer's metadata names a JWKS over clear HTTP on
+    # another host; a configured JWKS URL and an issuer likewise.
+    clear = "http://10.0.0.8/jwks"
+    jwks_url, issuer.jwks_url = issuer.jwks_url, clear
+    auth, url = {
+        "jwks_uri": (JwtAuth(issuer=issuer.url), clear),
+        "JWKS URL": (JwtAuth(issuer=ISSUER, jwks_url=clear), clear),
+        "URL": (JwtAuth(issuer="http://10.0.0.8"), "http://10.0.0.8"),
+    }[where]
+    text = (
+        f'issuer "{auth.issuer}": its {where} "{url}" must be https (http only on a loopback host)'
+    )
+    try:
+        async with gated(servers, auth=auth) as g:
+            for _ in range(2):  # the second from the remembered refusal
+                response = await g.post(modern("tools/list"), issuer.token(iss=auth.issuer))
+                assert refusal(response, 401, "invalid_token") == text
+    finally:
+        issuer.jwks_url = jwks_url
+
+
 async def test_an_unreachable_key_set(servers: Servers, issuer: Issuer) -> None:
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))

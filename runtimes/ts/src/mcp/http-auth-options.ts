@@ -11,7 +11,10 @@ export interface JwtAuthOptions {
   /**
    * The issuer's JWKS URL; by default read from the issuer's metadata
    * (`/.well-known/oauth-authorization-server`, then
-   * `/.well-known/openid-configuration`) on the first token.
+   * `/.well-known/openid-configuration`) on the first token. This URL, the
+   * metadata's `jwks_uri` and the issuer (when its metadata is read) must
+   * be https, or http on a loopback name (127.0.0.1, localhost, ::1):
+   * otherwise every token is refused with a text naming the issuer and URL.
    */
   readonly jwksUrl?: string | undefined;
   /**

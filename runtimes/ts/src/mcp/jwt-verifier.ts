@@ -95,9 +95,10 @@ function keysUnavailable(e: unknown): boolean {
 function createKeyGetter(options: JwtAuthOptions, jose: Jose): JWTVerifyGetKey {
   let keys: Promise<KeySet> | undefined;
   let downUntil = 0;
+  let downError: unknown;
   return async (header, token) => {
     if (Date.now() < downUntil) {
-      throw new Error("the issuer's keys could not be had a moment ago");
+      throw downError;
     }
     try {
       keys ??= jwksUrlOf(options).then(
@@ -112,6 +113,7 @@ function createKeyGetter(options: JwtAuthOptions, jose: Jose): JWTVerifyGetKey {
     } catch (e) {
       if (keysUnavailable(e)) {
         downUntil = Date.now() + keysDownMs;
+        downError = e;
       }
       throw e;
     }
@@ -218,12 +220,15 @@ function headerAlg(token: string, jose: Jose): string | undefined {
   }
 }
 
-/** The JWKS URL: the option, else the issuer's metadata's `jwks_uri`. */
+/**
+ * The JWKS URL: the option, else the issuer's metadata's `jwks_uri`. Each
+ * URL the keys come through must be https, or http on a loopback name.
+ */
 async function jwksUrlOf(options: JwtAuthOptions): Promise<string> {
   if (options.jwksUrl !== undefined) {
-    return options.jwksUrl;
+    return overTls(options.issuer, "its JWKS URL", options.jwksUrl);
   }
-  const issuer = new URL(options.issuer);
+  const issuer = new URL(overTls(options.issuer, "its URL", options.issuer));
   const path = issuer.pathname === "/" ? "" : issuer.pathname;
   for (const suffix of [
     `/.well-known/oauth-authorization-server${path}`,
@@ -235,11 +240,36 @@ async function jwksUrlOf(options: JwtAuthOptions): Promise<string> {
     if (res.ok) {
       const meta = (await res.json()) as { jwks_uri?: unknown };
       if (typeof meta.jwks_uri === "string") {
-        return meta.jwks_uri;
+        return overTls(options.issuer, "its jwks_uri", meta.jwks_uri);
       }
     }
   }
   throw new Error(`issuer ${JSON.stringify(options.issuer)} has no jwks_uri`);
+}
+
+/** The host names http: is allowed on: the loopback ones. */
+const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
+
+/**
+ * `url` when it is https: or http: on a loopback name; else throws (the
+ * keys deciding who calls every tool must not come over clear HTTP).
+ */
+function overTls(issuer: string, what: string, url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    parsed?.protocol !== "https:" &&
+    !(parsed?.protocol === "http:" && loopbackNames.includes(parsed.hostname))
+  ) {
+    throw new InvalidTokenError(
+      `issuer ${JSON.stringify(issuer)}: ${what} ${JSON.stringify(url)} must be https (http only on a loopback host)`,
+    );
+  }
+  return url;
 }
 
 async function loadJose(): Promise<Jose> {

@@ -473,6 +473,22 @@ describe("the caller's identity", () => {
   });
 });
 
+/** Two tokens to `url` are refused with 401 and `text` (the second from the remembered failure). */
+async function expectKeysRefused(url: string, text: string): Promise<void> {
+  const list = modernRpc("tools/list");
+  for (let i = 0; i < 2; i++) {
+    const res = await send(url, {
+      headers: { ...list.headers, authorization: await token({}) },
+      body: list.body,
+    });
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.text)).toEqual({
+      error: "invalid_token",
+      error_description: text,
+    });
+  }
+}
+
 describe("the issuer's metadata", () => {
   it("gives the JWKS URL when auth has none", async () => {
     // An issuer at a loopback URL whose RFC 8414 metadata names the
@@ -507,6 +523,50 @@ describe("the issuer's metadata", () => {
       await running.close();
       meta.close();
     }
+  });
+
+  it("refuses keys that would come over http beyond loopback", async () => {
+    // A loopback issuer whose metadata names a JWKS over clear HTTP on
+    // another host; a configured JWKS URL and an issuer likewise.
+    let asked = 0;
+    const meta = createServer((req, res) => {
+      asked++;
+      const found = req.url === "/.well-known/oauth-authorization-server";
+      res.writeHead(found ? 200 : 404, { "content-type": "application/json" });
+      res.end(
+        found ? JSON.stringify({ jwks_uri: "http://10.0.0.8/jwks" }) : "",
+      );
+    });
+    meta.listen(0, "127.0.0.1");
+    await once(meta, "listening");
+    const iss = `http://127.0.0.1:${String((meta.address() as AddressInfo).port)}`;
+    for (const [auth, text] of [
+      [
+        { issuer: iss },
+        `issuer "${iss}": its jwks_uri "http://10.0.0.8/jwks" must be https (http only on a loopback host)`,
+      ],
+      [
+        { issuer: issuer.issuer, jwksUrl: "http://10.0.0.8/jwks" },
+        `issuer "${issuer.issuer}": its JWKS URL "http://10.0.0.8/jwks" must be https (http only on a loopback host)`,
+      ],
+      [
+        { issuer: "http://10.0.0.8" },
+        `issuer "http://10.0.0.8": its URL "http://10.0.0.8" must be https (http only on a loopback host)`,
+      ],
+    ] as const) {
+      const running = await serveHttp(createMcpToolServer(), {
+        publicUrl,
+        auth,
+      });
+      try {
+        await expectKeysRefused(running.url, text);
+      } finally {
+        await running.close();
+      }
+    }
+    // The metadata once: the refusal is remembered for 30 s.
+    expect(asked).toBe(1);
+    meta.close();
   });
 
   it("asks again for keys it could not have only after 30 s", async () => {
@@ -556,18 +616,10 @@ describe("the issuer's metadata", () => {
       auth: { issuer: "http://127.0.0.1:1" },
     });
     try {
-      const list = modernRpc("tools/list");
-      for (let i = 0; i < 2; i++) {
-        const res = await send(running.url, {
-          headers: { ...list.headers, authorization: await token({}) },
-          body: list.body,
-        });
-        expect(res.status).toBe(401);
-        expect(JSON.parse(res.text)).toEqual({
-          error: "invalid_token",
-          error_description: "could not get the issuer's signing keys",
-        });
-      }
+      await expectKeysRefused(
+        running.url,
+        "could not get the issuer's signing keys",
+      );
     } finally {
       await running.close();
     }

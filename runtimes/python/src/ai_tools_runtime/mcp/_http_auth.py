@@ -31,7 +31,10 @@ class JwtAuth:
 
     - ``jwks_url``: the issuer's key set (default: ``jwks_uri`` of the
       issuer's metadata, ``<issuer>/.well-known/oauth-authorization-server``
-      then ``openid-configuration``, read once).
+      then ``openid-configuration``, read once). It, the ``jwks_uri`` and
+      the issuer (when its metadata is read) must be https, or http on
+      127.0.0.1, localhost or ::1: otherwise tokens are refused naming the
+      issuer and the URL.
     - ``scopes``: scopes every request's token must hold (its ``scope`` or
       ``scp`` claim).
     """

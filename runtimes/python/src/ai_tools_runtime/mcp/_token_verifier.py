@@ -92,6 +92,8 @@ class _JwtVerifier:
         self._algorithms = list(auth.algorithms)
         self._failed_at: float | None = None
         """When fetching the keys (or the issuer's metadata) last failed."""
+        self._failed_text = _KEYS_UNAVAILABLE
+        """Why it failed, as the tokens meanwhile are refused."""
 
     async def verify(self, token: str) -> Identity:
         header = _header(token)
@@ -130,19 +132,27 @@ class _JwtVerifier:
                 return cached
         failed = self._failed_at
         if failed is not None and time.monotonic() - failed < _FAILURE_MEMORY_SECONDS:
-            raise TokenError(_KEYS_UNAVAILABLE)
+            raise TokenError(self._failed_text)
         try:
             # PyJWKClient fetches with urllib (blocking): off the event loop.
             return await asyncio.to_thread(self._fetch_key, kid, alg)
+        except TokenError as e:
+            self._failed_at, self._failed_text = time.monotonic(), str(e)
+            raise
         except jwt.PyJWKClientConnectionError:
-            self._failed_at = time.monotonic()
+            self._failed_at, self._failed_text = time.monotonic(), _KEYS_UNAVAILABLE
             raise TokenError(_KEYS_UNAVAILABLE) from None
         except jwt.PyJWTError:
             raise TokenError(_UNKNOWN_KEY) from None
 
     def _fetch_key(self, kid: str | None, alg: str) -> PyJWK:
         if self._client is None:
-            url = self._auth.jwks_url or _discover_jwks_url(self._auth.issuer)
+            issuer = self._auth.issuer
+            url = (
+                _over_tls(issuer, "its JWKS URL", self._auth.jwks_url)
+                if self._auth.jwks_url
+                else _discover_jwks_url(issuer)
+            )
             self._client = PyJWKClient(
                 url, lifespan=_JWKS_LIFESPAN_SECONDS, timeout=_FETCH_TIMEOUT_SECONDS
             )
@@ -253,7 +263,7 @@ def _scopes(claims: Mapping[str, Any]) -> tuple[str, ...]:
 def _discover_jwks_url(issuer: str) -> str:
     """``jwks_uri`` of the issuer's metadata (RFC 8414, then OpenID
     Connect discovery); blocking, run off the event loop."""
-    parts = urlsplit(issuer)
+    parts = urlsplit(_over_tls(issuer, "its URL", issuer))
     path = parts.path.rstrip("/")
     origin = f"{parts.scheme}://{parts.netloc}"
     for url in (
@@ -267,5 +277,27 @@ def _discover_jwks_url(issuer: str) -> str:
             continue
         jwks_uri = document.get("jwks_uri") if isinstance(document, dict) else None
         if isinstance(jwks_uri, str):
-            return jwks_uri
+            return _over_tls(issuer, "its jwks_uri", jwks_uri)
     raise jwt.PyJWKClientConnectionError(f'no jwks_uri in the metadata of "{issuer}"')
+
+
+_LOOPBACK_NAMES: Final = ("127.0.0.1", "localhost", "::1")
+"""The host names http: is allowed on."""
+
+
+def _over_tls(issuer: str, what: str, url: str) -> str:
+    """``url`` when it is https, or http on a loopback name; else a
+    refusal (the keys deciding who calls every tool must not come over
+    clear HTTP)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        parts, host = None, None
+    scheme = parts.scheme.lower() if parts is not None else ""
+    if scheme != "https" and not (scheme == "http" and host in _LOOPBACK_NAMES):
+        raise TokenError(
+            f"issuer {json.dumps(issuer)}: {what} {json.dumps(url)}"
+            " must be https (http only on a loopback host)"
+        )
+    return url
