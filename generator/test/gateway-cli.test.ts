@@ -198,7 +198,7 @@ describe("protoc-gen-ai-tools mcp", () => {
     );
     expectRefused(
       fromEnv,
-      '--redis-env GATEWAY_REDIS ("redis://user:***@127.0.0.1:1"): cannot connect (',
+      '--redis-env "GATEWAY_REDIS" ("redis://user:***@127.0.0.1:1"): cannot connect (',
     );
     const unparsable = mcp(...http, "--redis", "rediss://user:s3cret-pw@[bad");
     expectRefused(unparsable, '--redis "rediss://…": ');

@@ -14,7 +14,7 @@ export interface GatewayStore {
  */
 export interface GatewayRedis {
   readonly url: string;
-  /** `--redis "redis://u:***@host:6379"` or `--redis-env NAME ("…")`. */
+  /** `--redis "redis://u:***@host:6379"` or `--redis-env "NAME" ("…")`. */
   readonly label: string;
 }
 
@@ -61,7 +61,7 @@ export function gatewayRedisOf(
   }
   return {
     url: value,
-    label: `--redis-env ${envName} (${JSON.stringify(redactRedisUrl(value))})`,
+    label: `--redis-env ${JSON.stringify(envName)} (${JSON.stringify(redactRedisUrl(value))})`,
   };
 }
 

@@ -72,6 +72,7 @@ export class ListingStdioTransport extends StdioServerTransport {
     return super.close();
   }
 
+  /** A tools/list answer in pieces; other messages as the SDK's, in turn. */
   override send(message: JSONRPCMessage): Promise<void> {
     const pieces = this.ended ? undefined : listingPieces(message);
     if (pieces === undefined) {
