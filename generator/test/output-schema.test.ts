@@ -355,7 +355,7 @@ service ${service} { rpc Get(Req) returns (Req); }
     const message = (names: string) =>
       `b/v1/t.proto: Task: the MCP file would declare ${names} for service b.v1.Task and for service a.v1.Task (a/v1/t.proto): the names come from the service's short name; rename one of the services, leave one out (exclude=b.v1.Task.*), or generate the two packages in separate runs into separate output directories`;
     expect(clash("go")).toBe(
-      message("RegisterTaskHandler, ForwardToTaskClient"),
+      message("RegisterTaskHandler, ForwardToTaskClient, taskMCPTools"),
     );
     expect(clash("ts")).toBe(
       message("taskTools, registerTaskHandler, forwardToTaskClient"),
