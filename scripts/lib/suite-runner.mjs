@@ -1,7 +1,8 @@
-// What the end-to-end suites' runners (e2e/go/scripts/run.mjs,
-// e2e/py/scripts/run.mjs) share: running commands, steps, and the final
-// "ok"/"FAILED" line.
+// What the suites' runners (e2e/go, e2e/go-migrate, e2e/py, runtimes/go
+// scripts/run.mjs and others) share: running commands, steps, the Go
+// tools, and the final "ok"/"FAILED" line.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -69,5 +70,48 @@ export function createSuiteRunner({ label, cwd: defaultCwd }) {
     process.exit(0);
   }
 
-  return { run, must, step, finish, die };
+  /**
+   * Fail unless Go is on PATH, then install the Go code generators
+   * (protoc-gen-go, -go-grpc, -connect-go) into `.tools/bin` of `repoRoot`.
+   */
+  async function prepareGo(repoRoot) {
+    if ((await run("go", ["version"], { quiet: true })).code !== 0) {
+      // Never skipped: without Go every mode fails.
+      die(
+        "Go toolchain not found (go is not on PATH); install Go 1.26 or later",
+      );
+    }
+    step("Go code generators (generator/scripts/go-test.mjs --install-tools)");
+    await must(
+      "node",
+      [
+        path.join(repoRoot, "generator", "scripts", "go-test.mjs"),
+        "--install-tools",
+      ],
+      { cwd: repoRoot },
+    );
+  }
+
+  /**
+   * The plugin and buf of the workspace (`node_modules/.bin`), failing the
+   * suite with the fix when they or the built generator are missing.
+   */
+  function workspaceTools(repoRoot) {
+    const bin = path.join(repoRoot, "node_modules", ".bin");
+    const plugin = path.join(bin, "protoc-gen-ai-tools");
+    const buf = path.join(bin, "buf");
+    for (const p of [plugin, buf]) {
+      if (!existsSync(p)) {
+        die(`${p} not found: run \`npx -y pnpm@12.4.2 install\` first`);
+      }
+    }
+    if (!existsSync(path.join(repoRoot, "generator", "dist", "index.js"))) {
+      die(
+        "generator/dist not built: run `npx -y pnpm@12.4.2 --filter protoc-gen-ai-tools build`",
+      );
+    }
+    return { plugin, buf };
+  }
+
+  return { run, must, step, finish, die, prepareGo, workspaceTools };
 }

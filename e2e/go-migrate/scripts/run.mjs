@@ -36,10 +36,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, "..");
 const repoRoot = path.resolve(pkgDir, "..", "..");
 const toolsBin = path.join(repoRoot, ".tools", "bin");
-const { run, must, step, finish, die } = createSuiteRunner({
-  label: "e2e-go-migrate",
-  cwd: pkgDir,
-});
+const { run, must, step, finish, die, prepareGo, workspaceTools } =
+  createSuiteRunner({
+    label: "e2e-go-migrate",
+    cwd: pkgDir,
+  });
 
 const modes = ["--generate", "--build", "--test"];
 const args = process.argv.slice(2);
@@ -47,35 +48,11 @@ if (args.length > 1 || (args.length === 1 && !modes.includes(args[0])))
   die(`give at most one of ${modes.join(", ")}`);
 const mode = args[0] ?? "--test";
 
-if ((await run("go", ["version"], { quiet: true })).code !== 0)
-  die("Go toolchain not found (go is not on PATH); install Go 1.26 or later");
-
-step("Go code generators (generator/scripts/go-test.mjs --install-tools)");
-await must(
-  "node",
-  [
-    path.join(repoRoot, "generator", "scripts", "go-test.mjs"),
-    "--install-tools",
-  ],
-  { cwd: repoRoot },
-);
+await prepareGo(repoRoot);
 
 step("buf generate proto/testdata → gen/, testdatamcp/");
 {
-  const plugin = path.join(
-    repoRoot,
-    "node_modules",
-    ".bin",
-    "protoc-gen-ai-tools",
-  );
-  const buf = path.join(repoRoot, "node_modules", ".bin", "buf");
-  for (const p of [plugin, buf])
-    if (!existsSync(p))
-      die(`${p} not found: run \`npx -y pnpm@12.4.2 install\` first`);
-  if (!existsSync(path.join(repoRoot, "generator", "dist", "index.js")))
-    die(
-      "generator/dist not built: run `npx -y pnpm@12.4.2 --filter protoc-gen-ai-tools build`",
-    );
+  const { plugin, buf } = workspaceTools(repoRoot);
   const module = "example.com/aitools/gomigrate";
   const template = {
     version: "v2",

@@ -42,10 +42,11 @@ import {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, "..");
-const { run, must, step, finish, die } = createSuiteRunner({
-  label: "e2e-go",
-  cwd: pkgDir,
-});
+const { run, must, step, finish, die, prepareGo, workspaceTools } =
+  createSuiteRunner({
+    label: "e2e-go",
+    cwd: pkgDir,
+  });
 const repoRoot = path.resolve(pkgDir, "..", "..");
 const toolsBin = path.join(repoRoot, ".tools", "bin");
 const serverMain = path.join(repoRoot, "e2e", "server", "dist", "main.js");
@@ -58,41 +59,11 @@ for (const a of args)
 if (args.length > 1) die(`give at most one of ${modes.join(", ")}`);
 const mode = args[0] ?? "--e2e";
 
-if ((await run("go", ["version"], { quiet: true })).code !== 0) {
-  // Never skipped: without Go every mode fails.
-  die("Go toolchain not found (go is not on PATH); install Go 1.24 or later");
-}
-
-step("Go code generators (generator/scripts/go-test.mjs --install-tools)");
-await must(
-  "node",
-  [
-    path.join(repoRoot, "generator", "scripts", "go-test.mjs"),
-    "--install-tools",
-  ],
-  { cwd: repoRoot },
-);
+await prepareGo(repoRoot);
 
 step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
 {
-  const plugin = path.join(
-    repoRoot,
-    "node_modules",
-    ".bin",
-    "protoc-gen-ai-tools",
-  );
-  const buf = path.join(repoRoot, "node_modules", ".bin", "buf");
-  for (const p of [plugin, buf]) {
-    if (!existsSync(p))
-      die(
-        `${p} not found: run \`npx -y pnpm@12.4.2 install\` and build the generator first`,
-      );
-  }
-  if (!existsSync(path.join(repoRoot, "generator", "dist", "index.js"))) {
-    die(
-      "generator/dist not built: run `npx -y pnpm@12.4.2 --filter protoc-gen-ai-tools build`",
-    );
-  }
+  const { plugin, buf } = workspaceTools(repoRoot);
   // ai/tools/v1/annotations.proto declares a go_package outside this module.
   const goOpts = [
     "module=example.com/aitools/e2e",

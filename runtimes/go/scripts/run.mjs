@@ -27,7 +27,7 @@ import { createSuiteRunner } from "../../../scripts/lib/suite-runner.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, "..");
 const repoRoot = path.resolve(pkgDir, "..", "..");
-const { run, must, step, finish, die } = createSuiteRunner({
+const { run, must, step, finish, die, prepareGo } = createSuiteRunner({
   label: "runtime-go",
   cwd: pkgDir,
 });
@@ -38,18 +38,7 @@ if (args.length !== 1 || !modes.includes(args[0]))
   die(`give one of ${modes.join(", ")}`);
 const mode = args[0];
 
-if ((await run("go", ["version"], { quiet: true })).code !== 0)
-  die("Go toolchain not found (go is not on PATH); install Go 1.24 or later");
-
-step("Go code generators (generator/scripts/go-test.mjs --install-tools)");
-await must(
-  "node",
-  [
-    path.join(repoRoot, "generator", "scripts", "go-test.mjs"),
-    "--install-tools",
-  ],
-  { cwd: repoRoot },
-);
+await prepareGo(repoRoot);
 
 step("protoc → internal/testpb");
 {
