@@ -35,6 +35,7 @@ from ._session_registry import SessionRegistry
 from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
 from ._telemetry import Telemetry, ToolCallOutcome, ToolCallSpan
 from ._tool_error import ToolError, ToolErrorReason
+from ._tool_search import ToolHit, ToolSearch, define_tool_search, rank_tools
 from ._validation import RequestValidator
 from ._violations import Violation, ViolationReason
 from .providers import (
@@ -77,11 +78,14 @@ __all__ = [
     "ToolCallSpan",
     "ToolError",
     "ToolErrorReason",
+    "ToolHit",
     "ToolMethod",
+    "ToolSearch",
     "Violation",
     "ViolationReason",
     "anthropic_tool",
     "anthropic_tools",
+    "define_tool_search",
     "gemini_function_declaration",
     "gemini_tool",
     "is_alias_name",
@@ -91,4 +95,5 @@ __all__ = [
     "openai_chat_tools",
     "openai_responses_tool",
     "openai_responses_tools",
+    "rank_tools",
 ]

@@ -1,0 +1,168 @@
+"""Tool search: define_tool_search's lazy decoding and its refusals, and
+rank_tools against the shared vectors e2e/vectors/tool-search/ranking.json
+(scores compared exactly, as parsed doubles) and a small index by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+from conftest import VECTORS
+
+from ai_tools_runtime import ToolHit, define_tool_search, rank_tools
+from ai_tools_runtime._tool_search import tokenize_query
+
+RANKING = VECTORS / "tool-search" / "ranking.json"
+
+
+def _index(docs: dict[str, list[str]], **extra: Any) -> dict[str, Any]:
+    """A version 2 index of documents given as token lists (BM25 k1 1.2, b 0.75)."""
+    names = sorted(docs, key=lambda n: n.encode())
+    lengths = [len(docs[n]) for n in names]
+    average = sum(lengths) / len(names)
+    postings: dict[str, list[list[int]]] = {}
+    for doc, name in enumerate(names):
+        counts: dict[str, int] = {}
+        for token in docs[name]:
+            counts[token] = counts.get(token, 0) + 1
+        for term, tf in counts.items():
+            postings.setdefault(term, []).append([doc, tf])
+    n = len(names)
+    idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in postings.items()}
+    return {
+        "version": 2,
+        "k1": 1.2,
+        "b": 0.75,
+        "names": names,
+        "norms": [1.2 * (1 - 0.75 + 0.75 * length / average) for length in lengths],
+        "idf": dict(sorted(idf.items())),
+        "postings": dict(sorted(postings.items())),
+        "stopWords": ["a", "the"],
+        "queryTerms": {"remove": ["delete"], **extra},
+    }
+
+
+DOCS = {
+    "links_create": ["links", "create", "link", "target", "url"],
+    "links_delete": ["links", "delete", "link"],
+    "links_get": ["links", "get", "link"],
+    "themes_delete": ["themes", "delete", "theme"],
+}
+
+
+def _search(index: dict[str, Any] | None = None) -> Any:
+    data = {
+        "version": 1,
+        "namespaces": [
+            {
+                "name": "LinkService",
+                "description": "Links. Functions: CreateLink, DeleteLink, GetLink",
+                "tools": [
+                    {"tool": "links_create", "function": "CreateLink"},
+                    {"tool": "links_delete", "function": "DeleteLink"},
+                    {"tool": "links_get", "function": "GetLink"},
+                ],
+            },
+            {
+                "name": "ThemeService",
+                "description": "Themes. Functions: DeleteTheme",
+                "tools": [{"tool": "themes_delete", "function": "DeleteTheme"}],
+            },
+        ],
+        "index": index if index is not None else _index(DOCS),
+    }
+    return define_tool_search(json.dumps(data))
+
+
+def test_tokenize_query_splits_as_the_generator() -> None:
+    assert tokenize_query("listInstances HTTPServer snake_case v1 IPv6") == [
+        "list",
+        "instances",
+        "http",
+        "server",
+        "snake",
+        "case",
+        "v1",
+        "i",
+        "pv6",
+    ]
+    assert tokenize_query("café—déjà vu  ") == ["caf", "d", "j", "vu"]
+    assert tokenize_query("") == []
+
+
+def test_rank_tools_scores_and_orders() -> None:
+    search = _search()
+    hits = rank_tools(search, "Remove the link")
+    # remove → delete (query terms); "the" is a stop word; link is in 3 documents.
+    assert [h.name for h in hits] == ["links_delete", "themes_delete", "links_get", "links_create"]
+    index = search.index
+    delete_idf, link_idf = index.idf["delete"], index.idf["link"]
+
+    def part(idf: float, tf: int, doc: int) -> float:
+        return idf * (tf * (1.2 + 1)) / (tf + index.norms[doc])
+
+    assert hits[0].score == part(delete_idf, 1, 1) + part(link_idf, 1, 1)
+    assert hits[1].score == part(delete_idf, 1, 3)
+    assert rank_tools(search, "remove link", 1) == [hits[0]]
+
+
+def test_rank_tools_nothing_to_find() -> None:
+    search = _search()
+    for query in ("", "the a", "unknown words", "???"):
+        assert rank_tools(search, query) == [], query
+
+
+def test_rank_tools_ties_by_name_bytes() -> None:
+    search = _search()
+    hits = rank_tools(search, "delete delete DELETE", 5)
+    assert [h.name for h in hits] == ["links_delete", "themes_delete"]
+    # Same length, same tf: equal scores, name bytes decide.
+    assert hits[0].score == hits[1].score
+
+
+@pytest.mark.parametrize("limit", [0, -1, True, 1.5])
+def test_rank_tools_refuses_a_bad_limit(limit: Any) -> None:
+    with pytest.raises(ValueError, match="limit"):
+        rank_tools(_search(), "link", limit)
+
+
+def test_define_tool_search_decodes_on_first_use() -> None:
+    search = define_tool_search("not json")  # nothing decoded yet
+    with pytest.raises(ValueError, match="not JSON"):
+        rank_tools(search, "link")
+    good = _search()
+    assert [ns.name for ns in good.namespaces] == ["LinkService", "ThemeService"]
+    assert good.tool_of("LinkService", "GetLink") == "links_get"
+    assert good.tool_of("ThemeService", "GetLink") is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"version": 3}, "version 3 is not 2"),
+        ({"norms": [1.0]}, "1 norms for 4 names"),
+        ({"postings": {"x": [[9, 1]]}, "idf": {"x": 1.0}}, "posting"),
+        ({"postings": {"x": [[0, 1]]}}, 'term "x" has postings but no idf'),
+    ],
+)
+def test_define_tool_search_refuses_broken_data(change: dict[str, Any], message: str) -> None:
+    search = _search({**_index(DOCS), **change})
+    with pytest.raises(ValueError, match=message):
+        search.index  # noqa: B018
+
+
+def test_ranking_vectors() -> None:
+    if not RANKING.exists():
+        pytest.skip(f"{RANKING} not written yet")
+    vectors = json.loads(RANKING.read_text(encoding="utf-8"))
+    checked = 0
+    for case in vectors["indexes"]:
+        search = define_tool_search(json.dumps(case["search"]))
+        for q in case["queries"]:
+            got = rank_tools(search, q["query"], q.get("limit", 5))
+            want = [ToolHit(h["name"], h["score"]) for h in q["expected"]]
+            assert got == want, q["query"]
+            checked += 1
+    assert checked > 0
