@@ -1,4 +1,4 @@
-//aitools:inline aliases executors
+//aitools:inline aliases executors toolsearch
 
 package aitools
 

@@ -4,7 +4,8 @@ import { compareUtf8 } from "../../schema/canonical-json.js";
 /**
  * The Go runtime (runtimes/go), inlined into ai_tools.gen.go. Each runtime
  * file says when it is needed with a line `//aitools:inline <feature>...`
- * (any of `aliases`, `executors`, `streaming`, `mcp`, `providers`, `connect`); lines between
+ * (any of `aliases`, `executors`, `streaming`, `mcp`, `providers`, `connect`,
+ * `toolsearch`); lines between
  * `//aitools:if <feature>` and `//aitools:end` (nested or not) are kept
  * only when the file has that feature, those after `//aitools:if !<feature>`
  * only when it has not. The package clause goes; the imports
@@ -30,6 +31,11 @@ export interface GoFeatures {
    * file generated with it.
    */
   readonly connect?: boolean;
+  /**
+   * The tool-search data and the deferred tools (option tool_search):
+   * ToolSearch, RankTools, DeferredTools; only in the main file.
+   */
+  readonly toolsearch?: boolean;
 }
 
 /** One import of Go code: the name it is used under and its path. */
@@ -53,6 +59,7 @@ const features = [
   "mcp",
   "providers",
   "connect",
+  "toolsearch",
 ] as const;
 
 function parseFile(name: string, text: string): RuntimeFile {
