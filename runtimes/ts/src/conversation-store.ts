@@ -47,6 +47,23 @@ export interface ConversationStore {
   /** End the conversation; an unknown handle is not an error. */
   delete(handle: string): Promise<void>;
   /**
+   * Append each name not yet loaded to the conversation's loaded tools, in
+   * order, atomically, and return the whole list in load order (never
+   * reordered); renews the idle TTL. A conversation whose epoch is not
+   * `epoch` is expired. Optional: the deferred tools need it
+   * ({@link toolLoadingOf}); the memory and Redis stores have it.
+   */
+  loadTools?(
+    handle: string,
+    epoch: string,
+    names: readonly string[],
+  ): Promise<string[]>;
+  /**
+   * The conversation's loaded tools in load order; renews the idle TTL.
+   * Optional, with {@link ConversationStore.loadTools}.
+   */
+  loadedTools?(handle: string): Promise<string[]>;
+  /**
    * The most aliases a conversation may hold before a call: a call in a
    * conversation holding this many or more is refused before anything is
    * sent (`conversation-full`). A call let through registers all its
@@ -54,6 +71,43 @@ export interface ConversationStore {
    * ids. {@link defaultMaxAliases} when absent.
    */
   readonly maxAliases?: number | undefined;
+}
+
+/** The loaded-tools operations of a store (docs/store.md, "Loaded tools"). */
+export type ToolLoadingStore = ConversationStore &
+  Required<Pick<ConversationStore, "loadTools" | "loadedTools">>;
+
+/**
+ * The store, when it has both loaded-tools operations; else an error naming
+ * what is missing (a store written before them).
+ */
+export function toolLoadingOf(store: ConversationStore): ToolLoadingStore {
+  const missing = [
+    typeof store.loadTools === "function"
+      ? ""
+      : "loadTools(handle, epoch, names)",
+    typeof store.loadedTools === "function" ? "" : "loadedTools(handle)",
+  ].filter((m) => m !== "");
+  if (missing.length > 0) {
+    throw new Error(
+      `the conversation store cannot keep loaded tools: give it ${missing.join(" and ")} (docs/store.md, "Loaded tools")`,
+    );
+  }
+  return store as ToolLoadingStore;
+}
+
+/**
+ * Refuse a tool name a store cannot keep: the empty string.
+ * @internal
+ */
+export function checkToolNames(names: readonly string[]): void {
+  for (const name of names) {
+    if (typeof name !== "string" || name === "") {
+      throw new Error(
+        `cannot load the tool name ${JSON.stringify(name)}: pass the names of tools`,
+      );
+    }
+  }
 }
 
 /** Options of {@link createMemoryConversationStore}. */
@@ -153,7 +207,12 @@ export function createMemoryConversationStore(
   const now = options.now ?? Date.now;
   const entries = new Map<
     string,
-    { epoch: string; aliases: AliasManager; expires: number }
+    {
+      epoch: string;
+      aliases: AliasManager;
+      tools: string[];
+      expires: number;
+    }
   >();
   let nextSweep = now() + ttl;
   const live = (handle: string) => {
@@ -184,6 +243,7 @@ export function createMemoryConversationStore(
       entries.set(handle, {
         epoch: mintConversationEpoch(),
         aliases: createAliasManager(bareAliases),
+        tools: [],
         expires: now() + ttl,
       });
       return Promise.resolve(handle);
@@ -208,6 +268,21 @@ export function createMemoryConversationStore(
       entries.delete(handle);
       return Promise.resolve();
     },
+    loadTools: (handle, epoch, names) =>
+      settle(() => {
+        checkToolNames(names);
+        const e = live(handle);
+        if (e.epoch !== epoch) {
+          throw conversationExpired(handle);
+        }
+        for (const name of names) {
+          if (!e.tools.includes(name)) {
+            e.tools.push(name);
+          }
+        }
+        return [...e.tools];
+      }),
+    loadedTools: (handle) => settle(() => [...live(handle).tools]),
   };
 }
 

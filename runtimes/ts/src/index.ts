@@ -31,9 +31,11 @@ export {
   defaultMaxAliases,
   mintConversationEpoch,
   mintConversationHandle,
+  toolLoadingOf,
   type ConversationStore,
   type MemoryConversationStoreOptions,
   type StoredConversation,
+  type ToolLoadingStore,
 } from "./conversation-store.js";
 export {
   createExecutor,

@@ -22,6 +22,10 @@ import {
   storeContract,
   toolErrorOf,
 } from "./support/store-contract.js";
+import {
+  loadedToolsContract,
+  toolLoadingOfContract,
+} from "./support/loaded-tools-contract.js";
 
 let server: AitestServer;
 
@@ -45,6 +49,31 @@ describe("createMemoryConversationStore", () => {
     () => server,
     (maxAliases) => createMemoryConversationStore({ maxAliases }),
   );
+
+  loadedToolsContract(() => createMemoryConversationStore());
+  toolLoadingOfContract(() => createMemoryConversationStore());
+
+  it("loadTools and loadedTools renew the idle TTL", async () => {
+    let t = 0;
+    const store = createMemoryConversationStore({
+      idleTtlMs: 100,
+      now: () => t,
+    });
+    const h = await store.create();
+    const { epoch } = await store.load(h);
+    t = 99;
+    expect(await store.loadTools!(h, epoch, ["links_get"])).toEqual([
+      "links_get",
+    ]);
+    t = 198;
+    expect(await store.loadedTools!(h)).toEqual(["links_get"]);
+    t = 297;
+    expect(await store.loadedTools!(h)).toEqual(["links_get"]);
+    t = 397;
+    expect((await toolErrorOf(store.loadedTools!(h))).reason).toBe(
+      "conversation-expired",
+    );
+  });
 
   it("forgets a conversation idle for the TTL; load and register renew it", async () => {
     let t = 0;

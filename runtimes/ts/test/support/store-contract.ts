@@ -29,6 +29,16 @@ export async function toolErrorOf(p: Promise<unknown>): Promise<ToolError> {
 
 const empty = `{"aliases":{},"counters":{},"version":1}`;
 
+/** s with the four operations of the interface only, none of its options. */
+export function bareStore(s: ConversationStore): ConversationStore {
+  return {
+    create: (suffix) => s.create(suffix),
+    load: (h) => s.load(h),
+    register: (h, epoch, pairs) => s.register(h, epoch, pairs),
+    delete: (h) => s.delete(h),
+  };
+}
+
 /** A store-backed executor of the test API's tools on server. */
 export function aitestConversationExecutor(
   server: AitestServer,
@@ -315,13 +325,7 @@ export function capContract(
 
   it("a store without maxAliases gets the default: 999 aliases let through, 1,000 refused", async () => {
     const s = store();
-    const bare: ConversationStore = {
-      create: (suffix) => s.create(suffix),
-      load: (h) => s.load(h),
-      register: (h, epoch, pairs) => s.register(h, epoch, pairs),
-      delete: (h) => s.delete(h),
-    };
-    const e = newExecutor(bare);
+    const e = newExecutor(bareStore(s));
     const h = await e.start();
     const { epoch } = await s.load(h);
     const hex = (i: number) => i.toString(16).padStart(12, "0");

@@ -47,3 +47,42 @@ const scriptsDir = path.resolve(
 export function canonicalScript(name: string): string {
   return readFileSync(path.join(scriptsDir, name), "utf8");
 }
+
+/** One step of a loaded-tools case: one operation and what it returns. */
+export interface LoadedToolsStep {
+  loadTools?: string[];
+  loadedTools?: true;
+  register?: [string, string][];
+  load?: true;
+  loaded?: string[];
+  state?: string;
+}
+
+export interface LoadedToolsCase {
+  name: string;
+  handle: string;
+  keyPrefix: string;
+  key: string;
+  epoch: string;
+  steps: LoadedToolsStep[];
+  hash: Record<string, string>;
+}
+
+export interface LoadedToolsRefusal {
+  name: string;
+  setup: Record<string, string> | null;
+  loadTools?: { epoch: string; names: string[] };
+  loadedTools?: true;
+  error: string;
+}
+
+export interface LoadedToolsVectors {
+  scripts: Record<string, string>;
+  cases: LoadedToolsCase[];
+  refusals: LoadedToolsRefusal[];
+}
+
+/** e2e/vectors/store/loaded-tools.json (docs/store.md, "Loaded tools"). */
+export const loadedToolsVectors = JSON.parse(
+  readFileSync(path.join(storeVectorsDir, "loaded-tools.json"), "utf8"),
+) as LoadedToolsVectors;
