@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -167,7 +168,7 @@ func parseToolSearch(text string) (*toolSearchData, error) {
 // name bytes (the document order).
 func RankTools(s *ToolSearch, query string, limit int) ([]ToolHit, error) {
 	if limit < 1 {
-		return nil, fmt.Errorf("tool search limit %d: give at least 1", limit)
+		return nil, fmt.Errorf("limit %s: ask for at least 1 tool", quote(strconv.Itoa(limit)))
 	}
 	data, err := s.parsed()
 	if err != nil {

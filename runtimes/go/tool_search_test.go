@@ -73,7 +73,7 @@ func TestRankTools(t *testing.T) {
 			t.Errorf("RankTools(%q, %d) = %v, %v; want %v", c.query, c.limit, got, err, c.want)
 		}
 	}
-	if got, err := RankTools(s, "get", 0); err == nil || err.Error() != "tool search limit 0: give at least 1" {
+	if got, err := RankTools(s, "get", 0); err == nil || err.Error() != `limit "0": ask for at least 1 tool` {
 		t.Errorf("limit 0: %v, %v", got, err)
 	}
 	ns, err := s.Namespaces()
