@@ -1,5 +1,4 @@
 import { sortUtf8 } from "../model/utf8-order.js";
-import { tokenize } from "./tokenize.js";
 
 /** BM25's term-frequency saturation, the issue's k1. */
 export const bm25K1 = 1.2;
@@ -7,41 +6,61 @@ export const bm25K1 = 1.2;
 export const bm25B = 0.75;
 
 /**
- * A BM25 index over the tools' documents, as plain JSON-serializable data:
- * the generator builds it, and any runtime scores queries with it
- * (rank.ts) without re-tokenizing the tools.
+ * The tool-search index (version 2 of the format; CONTRACT36 §2), plain
+ * JSON-serializable data: the generator builds it, writes it into the
+ * generated files, and every runtime ranks queries with it by the same six
+ * steps (rank.ts) without re-deriving anything. Every object's keys are
+ * inserted sorted by bytes.
  */
-export interface Bm25Index {
-  /** The format's version; bumped when the layout or the tokenizer changes. */
-  readonly version: 1;
+export interface ToolSearchIndex {
+  /** The format's version; bumped when the layout or the pipeline changes. */
+  readonly version: 2;
   readonly k1: number;
   readonly b: number;
-  /** The tools' names, sorted by bytes; a posting's document is an index into it. */
+  /** The tools' names, sorted by bytes; a document is an index into it. */
   readonly names: readonly string[];
-  /** Each document's length in tokens, in `names` order. */
-  readonly lengths: readonly number[];
-  /** The mean of `lengths` (0 without documents). */
-  readonly averageLength: number;
   /**
-   * Each term's postings: `[document, term frequency]` pairs, by document.
-   * Terms are the object's keys, inserted sorted by bytes.
+   * Per document, `k1 * (1 - b + b * length / averageLength)`: the length
+   * normalization, computed once here (length in terms).
    */
+  readonly norms: readonly number[];
+  /** Per term, `ln(1 + (N - df + 0.5) / (df + 0.5))`, computed once here. */
+  readonly idf: Readonly<Record<string, number>>;
+  /** Per term, its `[document, term frequency]` pairs, by document. */
   readonly postings: Readonly<
     Record<string, readonly (readonly [number, number])[]>
   >;
+  /** Query tokens dropped before the lookup (step 2), sorted by bytes. */
+  readonly stopWords: readonly string[];
+  /**
+   * Query token → the index terms it stands for (step 3); a token not
+   * listed stands for itself. Inflections and synonyms live here.
+   */
+  readonly queryTerms: Readonly<Record<string, readonly string[]>>;
 }
 
-/** One document to index: a tool's name and the text it is found by. */
-export interface Bm25Document {
+/** One document to index: a tool's name and its terms, in text order. */
+export interface IndexedDocument {
   readonly name: string;
-  readonly text: string;
+  readonly terms: readonly string[];
+}
+
+/** The query-side tables an index carries beside its postings. */
+export interface QueryTables {
+  readonly stopWords: readonly string[];
+  readonly queryTerms: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
- * Build the index of `documents` (tokenized by tokenize.ts). Throws when two
- * documents share a name: names identify the results.
+ * Build the index of `documents`. Throws when two documents share a name:
+ * names identify the results. `queryTerms` entries keep only terms the
+ * postings hold, and entries that change nothing are left out (a token
+ * not listed stands for itself).
  */
-export function buildBm25Index(documents: readonly Bm25Document[]): Bm25Index {
+export function buildBm25Index(
+  documents: readonly IndexedDocument[],
+  tables: QueryTables,
+): ToolSearchIndex {
   const byName = new Map(documents.map((d) => [d.name, d]));
   if (byName.size !== documents.length) {
     const seen = new Set<string>();
@@ -54,11 +73,11 @@ export function buildBm25Index(documents: readonly Bm25Document[]): Bm25Index {
   const lengths: number[] = [];
   const termDocs = new Map<string, [number, number][]>();
   names.forEach((name, doc) => {
-    const tokens = tokenize(byName.get(name)!.text);
-    lengths.push(tokens.length);
+    const terms = byName.get(name)!.terms;
+    lengths.push(terms.length);
     const counts = new Map<string, number>();
-    for (const token of tokens) {
-      counts.set(token, (counts.get(token) ?? 0) + 1);
+    for (const term of terms) {
+      counts.set(term, (counts.get(term) ?? 0) + 1);
     }
     for (const [term, count] of counts) {
       const list = termDocs.get(term) ?? [];
@@ -66,18 +85,47 @@ export function buildBm25Index(documents: readonly Bm25Document[]): Bm25Index {
       termDocs.set(term, list);
     }
   });
+  const n = names.length;
+  const averageLength = lengths.reduce((sum, l) => sum + l, 0) / n;
+  const idf: Record<string, number> = {};
   const postings: Record<string, [number, number][]> = {};
   for (const term of sortUtf8([...termDocs.keys()])) {
-    postings[term] = termDocs.get(term)!;
+    const list = termDocs.get(term)!;
+    idf[term] = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
+    postings[term] = list;
   }
-  const total = lengths.reduce((sum, n) => sum + n, 0);
   return {
-    version: 1,
+    version: 2,
     k1: bm25K1,
     b: bm25B,
     names,
-    lengths,
-    averageLength: names.length === 0 ? 0 : total / names.length,
+    norms: lengths.map(
+      (length) =>
+        bm25K1 *
+        (1 -
+          bm25B +
+          (averageLength === 0 ? 0 : (bm25B * length) / averageLength)),
+    ),
+    idf,
     postings,
+    stopWords: sortUtf8([...new Set(tables.stopWords)]),
+    queryTerms: prunedQueryTerms(tables.queryTerms, termDocs),
   };
+}
+
+function prunedQueryTerms(
+  queryTerms: ReadonlyMap<string, readonly string[]>,
+  termDocs: ReadonlyMap<string, unknown>,
+): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const token of sortUtf8([...queryTerms.keys()])) {
+    const terms = [...new Set(queryTerms.get(token))].filter((t) =>
+      termDocs.has(t),
+    );
+    const itself = termDocs.has(token) ? [token] : [];
+    if (terms.join(" ") !== itself.join(" ")) {
+      out[token] = terms;
+    }
+  }
+  return out;
 }

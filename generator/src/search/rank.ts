@@ -1,4 +1,4 @@
-import type { Bm25Index } from "./bm25-index.js";
+import type { ToolSearchIndex } from "./bm25-index.js";
 import { tokenize } from "./tokenize.js";
 
 /** One search result: a tool and its BM25 score. */
@@ -8,40 +8,58 @@ export interface RankedTool {
 }
 
 /**
- * The tools of `index` that match `query`, best first, at most `limit`.
+ * The tools of `index` that match `query`, best first, at most `limit`:
+ * the query pipeline every runtime implements identically (CONTRACT36 §2,
+ * GEN-NOTES36 "RECALL pipeline"), the reference the shared vectors
+ * (e2e/vectors/tool-search/ranking.json) are written with.
  *
- * The query is tokenized as the documents were (tokenize.ts); each distinct
- * term, in the order it first appears, adds to a document holding it
+ * 1. tokenize(query) (tokenize.ts).
+ * 2. Drop the tokens in `stopWords`.
+ * 3. Replace each token t by `queryTerms[t]` when listed, else by `[t]`.
+ * 4. Keep each distinct term once, in first-appearance order, and only
+ *    terms `postings` holds.
+ * 5. A document's score is the sum, over those terms in that order, of
+ *    `idf[t] * (tf * (k1 + 1)) / (tf + norms[doc])` (IEEE doubles, that
+ *    operation order, starting from 0).
+ * 6. Keep scores > 0, sort by score descending and equal scores by
+ *    document index ascending (names are sorted by bytes), first `limit`.
  *
- *   idf × tf × (k1 + 1) / (tf + k1 × (1 − b + b × length / averageLength))
- *
- * with idf = ln(1 + (N − df + 0.5) / (df + 0.5)) (never negative), N the
- * documents and df those holding the term. Terms the index lacks add
- * nothing; documents scoring 0 are left out. Equal scores are ordered by
- * the tools' names, in bytes. A pure function of (index, query, limit).
+ * Throws when `limit` is not a whole number of at least 1.
  */
 export function rankTools(
-  index: Bm25Index,
+  index: ToolSearchIndex,
   query: string,
-  limit = Number.POSITIVE_INFINITY,
+  limit = 5,
 ): RankedTool[] {
-  const { k1, b, names, lengths, averageLength, postings } = index;
-  const scores = new Map<number, number>();
-  for (const term of new Set(tokenize(query))) {
-    const list = Object.hasOwn(postings, term) ? postings[term] : undefined;
-    if (list === undefined) {
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new Error(
+      `limit ${JSON.stringify(String(limit))}: ask for at least 1 tool`,
+    );
+  }
+  const { k1, names, norms, idf, postings } = index;
+  const stop = new Set(index.stopWords);
+  const terms = new Set<string>();
+  for (const token of tokenize(query)) {
+    if (stop.has(token)) {
       continue;
     }
-    const idf = Math.log(
-      1 + (names.length - list.length + 0.5) / (list.length + 0.5),
-    );
-    for (const [doc, tf] of list) {
-      const norm = k1 * (1 - b + (b * lengths[doc]!) / averageLength);
-      const add = (idf * tf * (k1 + 1)) / (tf + norm);
+    const mapped = Object.hasOwn(index.queryTerms, token)
+      ? index.queryTerms[token]!
+      : [token];
+    for (const term of mapped) {
+      if (Object.hasOwn(postings, term)) {
+        terms.add(term);
+      }
+    }
+  }
+  const scores = new Map<number, number>();
+  for (const term of terms) {
+    const weight = idf[term]!;
+    for (const [doc, tf] of postings[term]!) {
+      const add = (weight * (tf * (k1 + 1))) / (tf + norms[doc]!);
       scores.set(doc, (scores.get(doc) ?? 0) + add);
     }
   }
-  // names are sorted by bytes, so the document index breaks ties.
   return [...scores]
     .filter(([, score]) => score > 0)
     .sort(([da, sa], [db, sb]) => sb - sa || da - db)

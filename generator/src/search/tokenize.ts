@@ -1,10 +1,11 @@
 /**
- * The English words {@link tokenize} drops: articles, pronouns,
- * prepositions and auxiliaries that queries are full of and that say
- * nothing about which tool is meant. Lower case, ASCII; a fixed list that
- * the Go and Python runtimes copy.
+ * The English words the tool-search index drops from queries and
+ * documents (the index's `stopWords`): articles, pronouns, prepositions and
+ * auxiliaries that queries are full of and that say nothing about which
+ * tool is meant. Lower case, ASCII, sorted. The runtimes read the list from
+ * the index data; they never hold their own copy.
  */
-export const stopWords: ReadonlySet<string> = new Set([
+export const stopWords: readonly string[] = [
   "a",
   "all",
   "an",
@@ -38,25 +39,25 @@ export const stopWords: ReadonlySet<string> = new Set([
   "what",
   "which",
   "with",
-]);
+];
 
 /**
- * The tokenizer of the tool-search index (issue 36, part 2): one rule set,
- * simple enough to mirror byte for byte in Go and Python.
+ * The tokenizer of tool search (issue 36, part 2): step 1 of the query
+ * pipeline (rank.ts), and the first step of indexing a document. One rule
+ * set, simple enough to mirror byte for byte in Go and Python:
  *
- * 1. Word boundaries are put inside camelCase: between an ASCII lower-case
- *    letter or digit and an upper-case letter (`listInstances` → `list`,
- *    `Instances`), and before the last upper-case letter of a run that a
- *    lower-case letter follows (`HTTPServer` → `HTTP`, `Server`).
- * 2. Every character that is not an ASCII letter or digit separates tokens
- *    (`_` of snake_case, `.`, `-`, spaces, punctuation, and any non-ASCII
- *    character). Letters and digits stay together (`v1`, `ipv6`).
- * 3. Tokens are lower-cased (ASCII only).
- * 4. Tokens in {@link stopWords} are dropped. Nothing is stemmed: on the
- *    query sets, folding plurals (`instances` → `instance`) lowered
- *    recall@5, and the stop words raised it (GEN-NOTES36, BM25-CORE).
+ * 1. Word boundaries are put inside camelCase, by two replacements applied
+ *    in this order, each left to right without overlaps (as JavaScript's
+ *    `replace(/…/g)`, Go's `ReplaceAllString` and Python's `re.sub` do):
+ *    `([a-z0-9])([A-Z])` → `$1 $2` (`listInstances` → `list Instances`),
+ *    then `([A-Z])([A-Z][a-z])` → `$1 $2` (`HTTPServer` → `HTTP Server`).
+ * 2. Every run of characters that are not ASCII letters or digits
+ *    (`[^A-Za-z0-9]+`) separates tokens: `_` of snake_case, `.`, `-`,
+ *    spaces, punctuation, and every non-ASCII character. Letters and
+ *    digits stay together (`v1`, `ipv6`). Empty tokens are dropped.
+ * 3. Tokens are lower-cased (they are ASCII).
  *
- * The same function tokenizes the tools' documents and the queries.
+ * No stop words and no stemming here: the index's data does the rest.
  */
 export function tokenize(text: string): string[] {
   const spaced = text
@@ -65,10 +66,7 @@ export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   for (const word of spaced.split(/[^A-Za-z0-9]+/)) {
     if (word !== "") {
-      const token = word.toLowerCase();
-      if (!stopWords.has(token)) {
-        tokens.push(token);
-      }
+      tokens.push(word.toLowerCase());
     }
   }
   return tokens;
