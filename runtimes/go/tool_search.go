@@ -60,7 +60,7 @@ type toolSearchData struct {
 	// byFunction the tool of "<namespace>\x00<function>".
 	byTool     map[string]ToolNamespaceTool
 	byFunction map[string]string
-	namespace  map[string]string // tool -> its namespace's name
+	namespace  map[string]int // tool -> its namespace's index
 	stopWords  map[string]bool
 }
 
@@ -140,8 +140,8 @@ func parseToolSearch(text string) (*toolSearchData, error) {
 	}
 	data.byTool = map[string]ToolNamespaceTool{}
 	data.byFunction = map[string]string{}
-	data.namespace = map[string]string{}
-	for _, ns := range data.Namespaces {
+	data.namespace = map[string]int{}
+	for i, ns := range data.Namespaces {
 		for _, t := range ns.Tools {
 			key := ns.Name + "\x00" + t.Function
 			if _, dup := data.byFunction[key]; dup {
@@ -152,10 +152,19 @@ func parseToolSearch(text string) (*toolSearchData, error) {
 			}
 			data.byFunction[key] = t.Tool
 			data.byTool[t.Tool] = t
-			data.namespace[t.Tool] = ns.Name
+			data.namespace[t.Tool] = i
 		}
 	}
 	return &data, nil
+}
+
+// namespaceOf returns the namespace of tool, nil for a tool in none.
+func (data *toolSearchData) namespaceOf(tool string) *ToolNamespace {
+	i, ok := data.namespace[tool]
+	if !ok {
+		return nil
+	}
+	return &data.Namespaces[i]
 }
 
 // RankTools returns the tools of s that match query, best first, at most

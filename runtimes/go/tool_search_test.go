@@ -123,3 +123,54 @@ func TestRankToolsFloat(t *testing.T) {
 		t.Errorf("score %v, want %v", hits[0].Score, want)
 	}
 }
+
+// rankingVectors is e2e/vectors/tool-search/ranking.json: per case an index
+// (JSON text) and queries with the expected names and scores, or an error.
+type rankingVectors struct {
+	Cases []struct {
+		Name    string `json:"name"`
+		Index   string `json:"index"`
+		Queries []struct {
+			Query    string    `json:"query"`
+			Limit    int       `json:"limit"`
+			Expected []ToolHit `json:"expected"`
+			Error    string    `json:"error"`
+		} `json:"queries"`
+	} `json:"cases"`
+}
+
+// TestRankingVectors ranks every query of the shared vectors: the names in
+// order and the scores exactly (as parsed doubles), or the error text.
+func TestRankingVectors(t *testing.T) {
+	vectors := loadVectors[rankingVectors](t, "tool-search")["ranking.json"]
+	queries := 0
+	for _, c := range vectors.Cases {
+		s := DefineToolSearch(`{"version":1,"namespaces":[],"index":` + c.Index + `}`)
+		for _, q := range c.Queries {
+			queries++
+			got, err := RankTools(s, q.Query, q.Limit)
+			if q.Error != "" {
+				if err == nil || err.Error() != q.Error {
+					t.Errorf("%s: RankTools(%q, %d): error %v, want %q", c.Name, q.Query, q.Limit, err, q.Error)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: RankTools(%q, %d): %v", c.Name, q.Query, q.Limit, err)
+				continue
+			}
+			if len(got) != len(q.Expected) {
+				t.Errorf("%s: RankTools(%q, %d): %d hits %v, want %d %v", c.Name, q.Query, q.Limit, len(got), got, len(q.Expected), q.Expected)
+				continue
+			}
+			for i := range got {
+				if got[i] != q.Expected[i] {
+					t.Errorf("%s: RankTools(%q, %d)[%d] = %v (%b), want %v (%b)", c.Name, q.Query, q.Limit, i, got[i], got[i].Score, q.Expected[i], q.Expected[i].Score)
+				}
+			}
+		}
+	}
+	if len(vectors.Cases) < 3 || queries < 50 {
+		t.Errorf("ranking.json: %d cases, %d queries; want the 3 cases and their queries", len(vectors.Cases), queries)
+	}
+}
