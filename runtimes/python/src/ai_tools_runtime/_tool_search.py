@@ -248,7 +248,7 @@ def rank_tools(search: ToolSearch, query: str, limit: int = 5) -> list[ToolHit]:
     ``idf * (tf * (k1 + 1)) / (tf + norm)`` to the documents holding it.
     Scores of 0 are left out; equal scores are ordered by name bytes."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ValueError(f"limit {quote(str(limit))}: give a positive integer")
+        raise ValueError(f"limit {quote(str(limit))}: ask for at least 1 tool")
     index = search.index
     terms: dict[str, None] = {}
     for token in tokenize_query(query):
