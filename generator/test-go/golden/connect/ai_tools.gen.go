@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1568,6 +1569,7 @@ type MemoryConversationStore struct {
 type memoryConversation struct {
 	epoch   string
 	aliases *AliasManager
+	tools   []string // loaded tools, in load order
 	expires time.Time
 }
 
@@ -1662,6 +1664,53 @@ func (s *MemoryConversationStore) Register(ctx context.Context, handle, epoch st
 	}
 	state, err := c.aliases.ExportState()
 	return string(state), err
+}
+
+// LoadTools appends each name not yet loaded to the conversation's loaded
+// tools, in order, and returns the whole list in load order; it renews the
+// conversation. It fails with ErrConversationExpired when the conversation
+// is missing or not the one of epoch.
+func (s *MemoryConversationStore) LoadTools(ctx context.Context, handle, epoch string, names []string) ([]string, error) {
+	if err := checkToolNames(names); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.live(handle)
+	if err != nil {
+		return nil, err
+	}
+	if c.epoch != epoch {
+		return nil, ErrConversationExpired
+	}
+	for _, name := range names {
+		if !slices.Contains(c.tools, name) {
+			c.tools = append(c.tools, name)
+		}
+	}
+	return append([]string{}, c.tools...), nil
+}
+
+// LoadedTools returns the conversation's loaded tools in load order, and
+// renews it.
+func (s *MemoryConversationStore) LoadedTools(ctx context.Context, handle string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.live(handle)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string{}, c.tools...), nil
+}
+
+// checkToolNames refuses a name no store keeps: the empty string.
+func checkToolNames(names []string) error {
+	for _, name := range names {
+		if name == "" {
+			return errors.New(`cannot load the tool name "": pass the names of tools`)
+		}
+	}
+	return nil
 }
 
 // live returns the conversation of handle, renewed, or
