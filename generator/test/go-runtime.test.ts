@@ -177,6 +177,7 @@ describe("reserved names", () => {
       "ProviderGemini",
       "ProviderOpenAI",
       "RankTools",
+      "SearchFirst",
       "Telemetry",
       "ToolCallEnd",
       "ToolError",
@@ -200,6 +201,7 @@ describe("reserved names", () => {
       "WithProvider",
       "WithRateLimit",
       "WithRequiredScopes",
+      "WithSearchFirst",
       "WithTelemetry",
       "WithTimeout",
     ]);

@@ -61,6 +61,10 @@ type mcpOptions struct {
 	store          ConversationStore
 	handleArgument bool
 	//aitools:end
+	//aitools:if toolsearch
+
+	searchFirst *SearchFirst
+	//aitools:end
 }
 
 // WithExtraProperties adds properties to every tool's input schema; a call's
@@ -151,6 +155,10 @@ type mcpServer struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // the conversation of each connection
 	//aitools:end
+	//aitools:if toolsearch
+
+	searchFirst *mcpSearchFirst // WithSearchFirst's state, nil without it
+	//aitools:end
 }
 
 // mcpServers holds the state of each server that has tools of this package.
@@ -178,12 +186,22 @@ func mcpServerOf(server MCPServer, opts []MCPOption) (*mcpServer, mcpRegistratio
 	}
 	//aitools:end
 	s := &mcpServer{opts: o, guard: newMCPGuard(o)}
+	//aitools:if toolsearch
+	if o.searchFirst != nil {
+		s.searchFirst = newMCPSearchFirst(server, *o.searchFirst) // checked before anything is kept
+	}
+	//aitools:end
 	//aitools:if aliases
 	s.sessions = map[*mcp.ServerSession]string{}
 	//aitools:end
 	actual, loaded := mcpServers.LoadOrStore(server, s)
 	if !loaded {
 		s.given = given
+		//aitools:if toolsearch
+		if s.searchFirst != nil {
+			s.searchFirst.install(s, server.(*mcp.Server))
+		}
+		//aitools:end
 		return s, reg
 	}
 	have := actual.(*mcpServer)
@@ -232,6 +250,11 @@ func addMCPTools(server MCPServer, opts []MCPOption, tools []mcpTool) {
 		}
 		defs[i] = def
 	}
+	//aitools:if toolsearch
+	if s.searchFirst != nil {
+		s.searchFirst.add(tools, defs)
+	}
+	//aitools:end
 	for i, def := range defs {
 		t := &tools[i]
 		s.guard.addScopes(t.name, t.RequiredScopes)

@@ -16,12 +16,19 @@ import (
 // transports (one connection, as stdio); both close when the test ends.
 func ConnectInMemory(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 	t.Helper()
+	return ConnectInMemoryWith(t, server, nil, nil)
+}
+
+// ConnectInMemoryWith is ConnectInMemory with the client's options (its
+// notification handlers) and the session's (its protocol version).
+func ConnectInMemoryWith(t testing.TB, server *mcp.Server, opts *mcp.ClientOptions, session *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, nil).Connect(context.Background(), ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, opts).Connect(context.Background(), ct, session)
 	if err != nil {
 		t.Fatal(err)
 	}

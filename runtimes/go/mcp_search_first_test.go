@@ -1,0 +1,232 @@
+package aitools
+
+// WithSearchFirst on a real go-sdk server and client: over one connection
+// (in memory, as stdio) and an HTTP session (2025-11-25) the list grows
+// with a search and the client is told; over 2026-07-28 call_tool calls the
+// found tool against the gRPC server of executor_test.go.
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	aitestv1 "github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/internal/testpb/aitest/v1"
+	"github.com/protoc-gen-ai-tools/protoc-gen-ai-tools/runtimes/go/mcptest"
+)
+
+// accountToolSearch is a hand-made index of the three account tools:
+// "account" in each, "list", "merge" and "watch" in one; "combine" means
+// "merge".
+const accountToolSearch = `{"version":1,
+ "namespaces":[{"name":"AccountService","description":"Accounts.\nFunctions: ListAccounts, MergeAccounts, WatchAccounts","tools":[
+  {"tool":"accounts_list","function":"ListAccounts"},{"tool":"accounts_merge","function":"MergeAccounts"},{"tool":"accounts_watch","function":"WatchAccounts"}]}],
+ "index":{"version":2,"k1":1.2,"b":0.75,
+  "names":["accounts_list","accounts_merge","accounts_watch"],
+  "norms":[1.2,1.2,1.2],
+  "idf":{"account":0.1,"list":1.0,"merge":1.0,"watch":1.0},
+  "postings":{"account":[[0,1],[1,1],[2,1]],"list":[[0,1]],"merge":[[1,1]],"watch":[[2,1]]},
+  "stopWords":["the"],
+  "queryTerms":{"accounts":["account"],"combine":["merge"]}}}`
+
+// listChanges is a client whose tools/list_changed notifications arrive
+// on the channel.
+func listChanges() (*mcp.ClientOptions, chan struct{}) {
+	changed := make(chan struct{}, 8)
+	return &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+		changed <- struct{}{}
+	}}, changed
+}
+
+func toolNames(t *testing.T, cs *mcp.ClientSession) string {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// searchFound calls search_tools and returns its result's tools.
+func searchFound(t *testing.T, cs *mcp.ClientSession, args map[string]any) []map[string]any {
+	t.Helper()
+	got := wantSuccess(t, callTool(t, cs, searchToolsName, args, nil))
+	var tools []map[string]any
+	for _, item := range got["tools"].([]any) {
+		tools = append(tools, item.(map[string]any))
+	}
+	return tools
+}
+
+func waitChanged(t *testing.T, changed chan struct{}) {
+	t.Helper()
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notifications/tools/list_changed")
+	}
+}
+
+func TestMCPSearchFirstConnection(t *testing.T) {
+	conn, _ := startServer(t)
+	search := DefineToolSearch(accountToolSearch)
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn),
+		WithSearchFirst(SearchFirst{Search: search, AlwaysLoaded: []string{"accounts_watch"}}))
+	opts, changed := listChanges()
+	// The go-sdk client speaks 2026-07-28 unless told: a connection of
+	// that revision is told of no list change (docs/mcp.md).
+	if got := toolNames(t, connectInMemory(t, server)); got != "accounts_watch,call_tool,search_tools" {
+		t.Fatalf("2026-07-28 connection: %s", got)
+	}
+	cs := mcptest.ConnectInMemoryWith(t, server, opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if caps := cs.InitializeResult().Capabilities.Tools; caps == nil || !caps.ListChanged {
+		t.Fatalf("tools capability %+v", caps)
+	}
+	if got := toolNames(t, cs); got != "accounts_watch,search_tools" {
+		t.Fatalf("before a search: %s", got)
+	}
+	found := searchFound(t, cs, map[string]any{"query": "combine the accounts"})
+	if len(found) != 3 || found[0]["name"] != "accounts_merge" || found[0]["description"] != "Merge one account into another." || found[0]["inputSchema"] != nil {
+		t.Fatalf("found %v", found)
+	}
+	waitChanged(t, changed)
+	if got := toolNames(t, cs); got != "accounts_list,accounts_merge,accounts_watch,search_tools" {
+		t.Fatalf("after a search: %s", got)
+	}
+	// Another connection has its own list.
+	if got := toolNames(t, mcptest.ConnectInMemoryWith(t, server, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})); got != "accounts_watch,search_tools" {
+		t.Fatalf("another connection: %s", got)
+	}
+	// A tool not listed is still called directly; call_tool is too.
+	other := connectInMemory(t, server)
+	wantSuccess(t, callTool(t, other, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil))
+	res := callTool(t, other, callToolName, map[string]any{"name": "accounts_list", "arguments": map[string]any{"count": 1, "contacts_per_account": 0}}, nil)
+	if got := wantSuccess(t, res); got["accounts"].([]any)[0].(map[string]any)["id"] != "acct-2" {
+		t.Fatalf("call_tool in the connection's conversation: %s", textOf(res, 0))
+	}
+}
+
+func TestMCPSearchFirstHTTP(t *testing.T) {
+	conn, _ := startServer(t)
+	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn),
+		WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch), Limit: 1}), WithHandleArgument())
+	httpServer := httptest.NewServer(NewMCPHTTPHandler(server))
+	t.Cleanup(httpServer.Close)
+
+	t.Run("session", func(t *testing.T) {
+		opts, changed := listChanges()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1.0.0"}, opts).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: httpServer.URL, DisableStandaloneSSE: true},
+			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		if got := toolNames(t, cs); got != "search_tools" {
+			t.Fatalf("before a search: %s", got)
+		}
+		if found := searchFound(t, cs, map[string]any{"query": "watch accounts"}); len(found) != 1 || found[0]["name"] != "accounts_watch" {
+			t.Fatalf("found %v", found)
+		}
+		waitChanged(t, changed)
+		if found := searchFound(t, cs, map[string]any{"query": "list accounts", "limit": 2}); len(found) != 2 || found[0]["name"] != "accounts_list" {
+			t.Fatalf("found %v", found)
+		}
+		waitChanged(t, changed)
+		if got := toolNames(t, cs); got != "accounts_list,accounts_merge,accounts_watch,search_tools" {
+			t.Fatalf("after two searches: %s", got)
+		}
+	})
+
+	t.Run("stateless", func(t *testing.T) {
+		cs := connectHTTP(t, httpServer.URL, "2026-07-28")
+		if got := toolNames(t, cs); got != "call_tool,search_tools" {
+			t.Fatalf("2026-07-28 list: %s", got)
+		}
+		found := searchFound(t, cs, map[string]any{"query": "list accounts"})
+		schema, _ := json.Marshal(found[0]["inputSchema"])
+		if len(found) != 1 || found[0]["name"] != "accounts_list" || !strings.Contains(string(schema), `"conversation":{`) {
+			t.Fatalf("found %v (schema %s)", found, schema)
+		}
+		if got := toolNames(t, cs); got != "call_tool,search_tools" {
+			t.Fatalf("a stateless search loads nothing: %s", got)
+		}
+		// call_tool: the same path as a direct call, the handle in _meta.
+		res := callTool(t, cs, callToolName, map[string]any{"name": "accounts_list", "arguments": map[string]any{"count": 1, "contacts_per_account": 0}}, nil)
+		wantSuccess(t, res)
+		handle, _ := res.Meta[conversationMetaKey].(string)
+		if handle == "" || textOf(res, 1) != "conversation: "+handle {
+			t.Fatalf("no handle: %v", res.Content)
+		}
+		res = callTool(t, cs, callToolName, map[string]any{"name": "accounts_merge", "arguments": map[string]any{"source_id": "acct-1", "target_id": "acct-1", "note": "", "conversation": handle}}, nil)
+		if got := wantSuccess(t, res); got["received_source_id"] != "acct-1" {
+			t.Fatalf("alias in call_tool: %s", textOf(res, 0))
+		}
+		res = callTool(t, cs, callToolName, map[string]any{"name": "accounts_merge", "arguments": map[string]any{"source_id": "acct-9", "target_id": "acct-1", "note": ""}}, mcp.Meta{conversationMetaKey: handle})
+		if !res.IsError || !strings.HasPrefix(textOf(res, 0), "invalid arguments, nothing was sent:\n- \"source_id\": unknown alias \"acct-9\"") {
+			t.Fatalf("unknown alias in call_tool: %s", textOf(res, 0))
+		}
+		wantResult(t, callTool(t, cs, callToolName, map[string]any{"name": "accounts_delete", "arguments": map[string]any{}}, nil), true,
+			`unknown tool "accounts_delete": find tools with search_tools`)
+	})
+}
+
+func TestMCPSearchFirstArguments(t *testing.T) {
+	server := newMCPServer(t, nil, WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch)}))
+	cs := connectInMemory(t, server)
+	for _, c := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{searchToolsName, map[string]any{}, "invalid arguments, nothing was sent:\n- \"query\": missing required field"},
+		{searchToolsName, map[string]any{"query": 3, "limit": 21}, "invalid arguments, nothing was sent:\n- \"query\": must be a string\n- \"limit\": must be an integer from 1 to 20"},
+		{searchToolsName, map[string]any{"query": "x", "limit": 1.5}, "invalid arguments, nothing was sent:\n- \"limit\": must be an integer from 1 to 20"},
+		{searchToolsName, []any{1}, "invalid arguments, nothing was sent:\n- expected a JSON object, got an array"},
+		{callToolName, map[string]any{"arguments": map[string]any{}}, "invalid arguments, nothing was sent:\n- \"name\": missing required field"},
+	} {
+		wantResult(t, callTool(t, cs, c.tool, c.args, nil), true, c.want)
+	}
+	if found := searchFound(t, cs, map[string]any{"query": "the"}); len(found) != 0 {
+		t.Fatalf("a query of stop words found %v", found)
+	}
+}
+
+func TestMCPSearchFirstRefused(t *testing.T) {
+	for _, c := range []struct {
+		config SearchFirst
+		want   string
+	}{
+		{SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_delete"}}, `WithSearchFirst: always-loaded tool "accounts_delete" is not in the tool-search data; use a generated tool name`},
+		{SearchFirst{Search: DefineToolSearch(accountToolSearch), Limit: 21}, "WithSearchFirst: limit 21 is not 1 to 20 (0 for 5)"},
+		{SearchFirst{Search: DefineToolSearch(`{"version":7}`)}, "WithSearchFirst: tool search data: version 7"},
+	} {
+		func() {
+			defer func() {
+				if r, _ := recover().(string); !strings.HasPrefix(r, c.want) {
+					t.Errorf("recovered %q, want %q", r, c.want)
+				}
+			}()
+			newMCPServer(t, nil, WithSearchFirst(c.config))
+		}()
+	}
+}
+
+// Off by default: the tools as they always were, no meta tool.
+func TestMCPSearchFirstOff(t *testing.T) {
+	cs := connectInMemory(t, newMCPServer(t, nil))
+	if got := toolNames(t, cs); got != "accounts_list,accounts_merge,accounts_watch" {
+		t.Fatalf("tools %s", got)
+	}
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: searchToolsName, Arguments: map[string]any{"query": "x"}}); err == nil {
+		t.Fatalf("search_tools served without WithSearchFirst: %v", res)
+	}
+}
