@@ -38,6 +38,7 @@ Options (opt: in buf.gen.yaml, --ai-tools_opt= for protoc; comma-separated):
   deprecated=drop|keep     keep: deprecated fields and enum values stay in schemas, marked
   output_only_comments=true  fields commented [Output Only] are left out of inputs
   json_names=true          executor results with JSON names (dueTime), not proto names
+  tool_search=true         also the tool-search data: namespaces and a search index
   validate=true            go: ai_tools.gen.go checks buf.validate rules (protovalidate)
   go_connect=true          go, mcp=true: also ForwardToConnect<S>Client (connect-go clients)
   go_mcp_compat=true       go, mcp=true: also protoc-gen-go-mcp's names (Register<S>HandlerOpenAI, ...)

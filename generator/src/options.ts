@@ -105,6 +105,11 @@ export const commonOptions: Readonly<Record<string, CommonOption>> = {
     check: trueOrFalse,
     example: "json_names=true",
   },
+  tool_search: {
+    default: "false",
+    check: trueOrFalse,
+    example: "tool_search=true",
+  },
   providers: {
     default: "",
     repeatable: true,

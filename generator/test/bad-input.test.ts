@@ -134,7 +134,7 @@ describe("bad input", () => {
     ],
     [
       "tagret=go",
-      'unknown option "tagret"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, validate, go_connect, go_mcp_compat, ts_import_path, py_package, M<file>.proto',
+      'unknown option "tagret"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, tool_search, providers, validate, go_connect, go_mcp_compat, ts_import_path, py_package, M<file>.proto',
     ],
     [
       "target=go,py_package=app.gen",

@@ -178,7 +178,7 @@ describe("a Go go_package mapping missing", () => {
     ],
     [
       "target=go,Mcp=true",
-      'unknown option "Mcp"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, validate, go_connect, go_mcp_compat, ts_import_path, py_package, M<file>.proto',
+      'unknown option "Mcp"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, tool_search, providers, validate, go_connect, go_mcp_compat, ts_import_path, py_package, M<file>.proto',
     ],
   ])("refuses %s", (opt, message) => {
     const dir = project({ "shop/v1/shop.proto": shopProto("") });

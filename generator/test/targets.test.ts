@@ -32,6 +32,7 @@ describe("target registry", () => {
       deprecated: "drop",
       output_only_comments: "false",
       json_names: "false",
+      tool_search: "false",
     };
     const lists = { include: [], exclude: [], providers: [] };
     expect(parseOptions("")).toEqual({
@@ -60,7 +61,7 @@ describe("target registry", () => {
 
   it("lists every target's options when a key is unknown", () => {
     expect(() => parseOptions("tsimport=x")).toThrow(
-      'unknown option "tsimport"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, providers, validate, go_connect, go_mcp_compat, ts_import_path, py_package, M<file>.proto',
+      'unknown option "tsimport"; valid options: target, mcp, tools, unannotated_tools, include, exclude, trim_prefix, name_prefix, schema, lenient_arguments, deprecated, output_only_comments, json_names, tool_search, providers, validate, go_connect, go_mcp_compat, ts_import_path, py_package, M<file>.proto',
     );
     expect(() => parseOptions("unannotated_tools=never")).toThrow(
       'invalid value "never" for option "unannotated_tools"; valid values: read-only-run, run, ask',

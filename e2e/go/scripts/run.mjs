@@ -90,11 +90,12 @@ step("buf generate e2e/proto → e2e/go/gen, e2e/go/gentools");
         opt: goOpts,
       },
       // One request for all files: the plugin writes one ai_tools.gen.go;
-      // go_connect=true adds ForwardToConnect...Client to the MCP file.
+      // go_connect=true adds ForwardToConnect...Client to the MCP file;
+      // tool_search=true ToolSearchData (docs/tool-search.md).
       {
         local: plugin,
         out: "e2e/go/gentools",
-        opt: "target=go,mcp=true,go_connect=true",
+        opt: "target=go,mcp=true,go_connect=true,tool_search=true",
         strategy: "all",
       },
     ],

@@ -127,11 +127,12 @@ step(
     version: "v2",
     plugins: [
       // One request for all files: the plugin writes one ai_tools_gen.py.
-      // mcp=true: gen/ai_tools_mcp_gen.py beside it.
+      // mcp=true: gen/ai_tools_mcp_gen.py beside it; tool_search=true:
+      // TOOL_SEARCH (docs/tool-search.md).
       {
         local: plugin,
         out: "e2e/py/gen",
-        opt: "target=py,mcp=true",
+        opt: "target=py,mcp=true,tool_search=true",
         strategy: "all",
       },
     ],

@@ -49,7 +49,8 @@ const template = {
       local: bin("protoc-gen-ai-tools"),
       out,
       // mcp=true: also src/gen/ai_tools_mcp.gen.ts (test/mcp-*.test.ts).
-      opt: "target=ts,mcp=true",
+      // tool_search=true: the toolSearch constant (docs/tool-search.md).
+      opt: "target=ts,mcp=true,tool_search=true",
       strategy: "all",
     },
   ],

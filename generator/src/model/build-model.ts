@@ -47,6 +47,7 @@ import {
   type ToolSelection,
 } from "./tool-selection.js";
 import { sortByUtf8 } from "./utf8-order.js";
+import { toolSearchJson } from "./tool-search-data.js";
 
 /** The files to generate, resolved against every file of the request. */
 export interface RequestFiles {
@@ -401,6 +402,7 @@ export function buildModel(
 
   const tables = aliasTables(tools, executors);
   let mcpTables: AliasTables | undefined;
+  let toolSearch: string | undefined;
   return {
     tools,
     executors,
@@ -414,6 +416,9 @@ export function buildModel(
     mcpServices: mcpServices(tools),
     get mcpAliasTables() {
       return (mcpTables ??= aliasTables(tools, tools));
+    },
+    get toolSearchJson() {
+      return (toolSearch ??= toolSearchJson(tools));
     },
   };
 }

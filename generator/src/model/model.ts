@@ -168,4 +168,10 @@ export interface GeneratorModel {
    * over every tool. Computed on first read.
    */
   readonly mcpAliasTables: AliasTables;
+  /**
+   * The tool-search data of every tool (tool-search-data.ts) as canonical
+   * JSON text, written with the option tool_search=true. Computed on first
+   * read.
+   */
+  readonly toolSearchJson: string;
 }

@@ -4,6 +4,7 @@ import type {
   DescField,
   DescFile,
   DescMethod,
+  DescService,
 } from "../read/descriptors.js";
 import { GeneratorError } from "../errors.js";
 import { rawSourceInfo, scanLeadingComments } from "../read/source-info.js";
@@ -20,16 +21,16 @@ const messageEnumType = 4;
 const enumValue = 2;
 
 /**
- * The leading comments of a file's fields, enum values and methods, by
- * their descriptor protos: the only comments the plugin reads.
+ * The leading comments of a file's fields, enum values, methods and
+ * services, by their descriptor protos: the only comments the plugin reads.
  */
 type FileComments = Map<object, string>;
 
 const commentsByFile = new WeakMap<DescFile, FileComments>();
 
 /**
- * The field, enum value or method descriptor proto of `file` that a source
- * path (`[4, 0, 2, 1]`: message 0, field 1) names; undefined for a path of
+ * The field, enum value, method or service descriptor proto of `file` that
+ * a source path (`[4, 0, 2, 1]`: message 0, field 1) names; undefined for a path of
  * anything else, or of nothing (an index out of range).
  */
 function commentedElement(
@@ -37,6 +38,9 @@ function commentedElement(
   path: readonly number[],
 ): object | undefined {
   const n = path.length;
+  if (n === 2 && path[0] === fileService) {
+    return file.service[path[1]!];
+  }
   if (n === 4 && path[0] === fileService && path[2] === serviceMethod) {
     return file.service[path[1]!]?.method[path[3]!];
   }
@@ -118,6 +122,14 @@ export function fieldLeadingComment(field: DescField): string {
  */
 export function methodLeadingComment(method: DescMethod): string {
   return leadingComments(method.parent.file).get(method.proto) ?? "";
+}
+
+/**
+ * The leading comment of a service, as protoc records it (one leading
+ * space per line kept), or "".
+ */
+export function serviceLeadingComment(service: DescService): string {
+  return leadingComments(service.file).get(service.proto) ?? "";
 }
 
 /**

@@ -121,6 +121,7 @@ export const targets = {
         importMap: goImportMapOf(options),
         ...callOptions(options),
         validate: options["validate"] === "true",
+        toolSearch: options["tool_search"] === "true",
       });
     },
     buildMcpView: (model, options, problems) =>
@@ -129,6 +130,7 @@ export const targets = {
         validate: options["validate"] === "true",
         connect: goMcpOnlyOn(options, "go_connect"),
         compat: goMcpOnlyOn(options, "go_mcp_compat"),
+        toolSearch: options["tool_search"] === "true",
       }),
   },
   ts: {
@@ -145,7 +147,11 @@ export const targets = {
     buildView: (model, options, problems) =>
       buildTsView(
         model,
-        { tsImportPath: options["ts_import_path"]!, ...callOptions(options) },
+        {
+          tsImportPath: options["ts_import_path"]!,
+          toolSearch: options["tool_search"] === "true",
+          ...callOptions(options),
+        },
         problems,
       ),
     buildMcpView: (model, options, problems) =>
@@ -175,7 +181,11 @@ export const targets = {
     buildView: (model, options, problems) =>
       buildPyView(
         model,
-        { pyPackage: options["py_package"]!, ...callOptions(options) },
+        {
+          pyPackage: options["py_package"]!,
+          toolSearch: options["tool_search"] === "true",
+          ...callOptions(options),
+        },
         problems,
       ),
     buildMcpView: (model, options, problems) =>

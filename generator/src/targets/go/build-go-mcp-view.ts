@@ -95,6 +95,8 @@ export function buildGoMcpView(
   options: GoCallOptions & {
     readonly connect?: boolean;
     readonly compat?: boolean;
+    /** The option tool_search=true: the main file has the toolsearch part. */
+    readonly toolSearch?: boolean;
   } = {},
 ): GoMcpFileView {
   const connect = options.connect === true;
@@ -151,6 +153,7 @@ export function buildGoMcpView(
     streaming: model.executors.some((t) => t.serverStreaming),
     mcp: false,
     providers: true,
+    toolsearch: options.toolSearch === true,
   };
   const runtime = goRuntimeBeside(mainFeatures, {
     ...mainFeatures,

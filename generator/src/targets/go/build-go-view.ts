@@ -47,6 +47,12 @@ export const goFileName = "ai_tools.gen.go";
 const primaryPrefixComment = " // use the tool's primary prefix";
 
 /**
+ * The variable of the tool-search data (option tool_search=true): not
+ * `ToolSearch`, the runtime's type of it, which the file inlines.
+ */
+export const goToolSearchVar = "ToolSearchData";
+
+/**
  * Shape the model for the Go templates: identifiers, quoted literals,
  * aligned map entries and imports. Problems only Go has (identifier
  * collisions, missing go_package) are added to `problems`.
@@ -57,12 +63,16 @@ export function buildGoView(
   options: {
     /** go_package by proto file, from `M<file>=` options (go-import-map.ts). */
     readonly importMap?: ReadonlyMap<string, string>;
+    /** The option tool_search=true: the file declares ToolSearchData. */
+    readonly toolSearch?: boolean;
   } & GoCallOptions = {},
 ): GoFileView {
+  const toolSearch = options.toolSearch === true;
   const { varNames, packages } = goFileNames(
     model,
     problems,
     options.importMap,
+    toolSearch ? [goToolSearchVar] : [],
   );
 
   const features: GoFeatures = {
@@ -71,6 +81,7 @@ export function buildGoView(
     streaming: model.executors.some((t) => t.serverStreaming),
     mcp: false,
     providers: true,
+    toolsearch: toolSearch,
   };
   const runtime = goRuntime(features);
   const validator = goMainValidates(model, options);
@@ -175,6 +186,7 @@ export function buildGoView(
       ]),
     ),
     runtime: runtime.code,
+    toolSearch: toolSearch ? goRawQuote(model.toolSearchJson) : "",
     executors,
     callTables: model.hasExecutors
       ? goCallTablesView(model.executors, options, validator)
@@ -201,6 +213,7 @@ export function goFileNames(
   model: GeneratorModel,
   problems: ProblemCollector,
   importMap: ReadonlyMap<string, string> = noImportMap,
+  alsoTaken: readonly string[] = [],
 ): {
   varNames: Map<ToolModel, string>;
   packages: Map<string, GoPackage>;
@@ -215,7 +228,11 @@ export function goFileNames(
           ? undefined
           : `the Go identifier ${JSON.stringify(id)}, which is not valid Go; start each "_"-separated part with a letter`,
       reservedWords: new Set(),
-      taken: new Set([...goFileIdentifiers, ...goRuntimeDeclarations]),
+      taken: new Set([
+        ...goFileIdentifiers,
+        ...goRuntimeDeclarations,
+        ...alsoTaken,
+      ]),
       takenBy: "the generated file already declares",
     },
     problems,

@@ -39,6 +39,11 @@ export interface GoFileView {
    * clause and imports, or "" when it needs none.
    */
   readonly runtime: string;
+  /**
+   * The Go string literal of the tool-search data's JSON (option
+   * tool_search=true, docs/tool-search.md), or "".
+   */
+  readonly toolSearch: string;
 }
 
 /** One message type of `responseAliasTypes`. */

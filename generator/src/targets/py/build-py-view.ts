@@ -44,10 +44,19 @@ export const pyFileName = "ai_tools_gen.py";
  */
 export function buildPyView(
   model: GeneratorModel,
-  options: { readonly pyPackage: string } & PyCallOptions,
+  options: {
+    readonly pyPackage: string;
+    /** The option tool_search=true: the module defines TOOL_SEARCH. */
+    readonly toolSearch?: boolean;
+  } & PyCallOptions,
   problems: ProblemCollector,
 ): PyFileView {
-  const constNames = pyToolConstNames(model, problems);
+  const toolSearch = options.toolSearch === true;
+  const constNames = pyToolConstNames(
+    model,
+    problems,
+    toolSearch ? pyToolSearchIdentifiers : [],
+  );
   const imports = assignImports(
     model.executors,
     [],
@@ -84,6 +93,7 @@ export function buildPyView(
     "AgentTool",
     ...(model.hasExecutors ? ["AsyncExecutor", "Executor"] : []),
     "all_tools",
+    ...(toolSearch ? ["TOOL_SEARCH"] : []),
   ];
 
   return {
@@ -102,6 +112,7 @@ export function buildPyView(
           "AgentTool",
           ...pyAliasConfigNames(aliasConfig),
           ...(model.hasExecutors ? ["ToolMethod"] : []),
+          ...(toolSearch ? ["ToolSearch", "define_tool_search"] : []),
         ].map((n) => ({ module: `ai_tools_runtime.${n}`, name: n })),
       ],
       pyBlockIndent,
@@ -119,8 +130,19 @@ export function buildPyView(
     ...aliasConfig,
     executors,
     executorSettings: pyExecutorSettings(model.executors, options),
+    toolSearch: toolSearch ? pyQuote(model.toolSearchJson) : "",
   };
 }
+
+/**
+ * Names ai_tools_gen.py defines or imports with the option
+ * tool_search=true (docs/tool-search.md).
+ */
+export const pyToolSearchIdentifiers: readonly string[] = [
+  "TOOL_SEARCH",
+  "ToolSearch",
+  "define_tool_search",
+];
 
 /**
  * The keyword arguments of a tool's ToolMethod beyond its RPC: the
@@ -244,6 +266,7 @@ export function pyAliasConfigNames(view: PyAliasConfigView): string[] {
 export function pyToolConstNames(
   model: GeneratorModel,
   problems: ProblemCollector,
+  alsoTaken: readonly string[] = [],
 ): Map<ToolModel, string> {
   return assignToolIdentifiers(
     model.tools,
@@ -255,7 +278,10 @@ export function pyToolConstNames(
           ? undefined
           : `the Python constant ${JSON.stringify(id)}, which is not a valid Python name; start each "_"-separated part with a letter`,
       reservedWords: pyKeywords,
-      taken: pyFileIdentifiers,
+      taken:
+        alsoTaken.length === 0
+          ? pyFileIdentifiers
+          : new Set([...pyFileIdentifiers, ...alsoTaken]),
       takenBy: "ai_tools_gen.py already defines",
     },
     problems,

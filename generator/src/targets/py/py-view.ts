@@ -41,6 +41,11 @@ export interface PyFileView extends PyAliasConfigView {
    * the tables (`validator=protovalidate.Validator(),`, …).
    */
   readonly executorSettings: readonly string[];
+  /**
+   * The tool-search data's JSON, quoted (option tool_search=true,
+   * docs/tool-search.md), or "".
+   */
+  readonly toolSearch: string;
 }
 
 /**

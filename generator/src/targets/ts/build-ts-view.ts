@@ -83,6 +83,16 @@ export const tsFileIdentifiers: readonly string[] = [
 ];
 
 /**
+ * Identifiers the file declares or imports with the option tool_search=true
+ * (the `toolSearch` constant, docs/tool-search.md).
+ */
+export const tsToolSearchIdentifiers: readonly string[] = [
+  "toolSearch",
+  "ToolSearch",
+  "defineToolSearch",
+];
+
+/**
  * Shape the model for the TypeScript templates: constant names, imports of
  * the protoc-gen-es output, and the statements whose layout depends on the
  * data, printed as prettier prints them (ts-doc.ts), so that the file needs
@@ -95,16 +105,27 @@ export const tsFileIdentifiers: readonly string[] = [
  */
 export function buildTsView(
   model: GeneratorModel,
-  options: { readonly tsImportPath: string } & TsCallOptions,
+  options: {
+    readonly tsImportPath: string;
+    /** The option tool_search=true: the file exports `toolSearch`. */
+    readonly toolSearch?: boolean;
+  } & TsCallOptions,
   problems: ProblemCollector,
   layout: "formatted" | "unformatted" = "formatted",
 ): TsFileView {
-  const constNames = tsToolConstNames(model, problems);
+  const searchNames =
+    options.toolSearch === true ? tsToolSearchIdentifiers : [];
+  const constNames = tsToolConstNames(model, problems, searchNames);
   problems.throwIfAny();
 
   const { names: serviceNames, imports: serviceImports } = tsServiceImports(
     model.executors.map((t) => t.service),
-    new Set([...constNames.values(), ...tsFileIdentifiers, ...tsReservedWords]),
+    new Set([
+      ...constNames.values(),
+      ...tsFileIdentifiers,
+      ...searchNames,
+      ...tsReservedWords,
+    ]),
     options.tsImportPath,
   );
 
@@ -121,6 +142,15 @@ export function buildTsView(
     ),
     responseAliases: responseAliasesDoc(model, unsure),
     toolMethods: toolMethodsDoc(model, constNames, serviceNames, unsure),
+    toolSearch:
+      options.toolSearch === true
+        ? tsConst(
+            true,
+            "toolSearch",
+            "ToolSearch",
+            tsCall("defineToolSearch", [tsStringExpr(model.toolSearchJson)]),
+          )
+        : undefined,
   };
   const direct =
     layout === "formatted"
@@ -177,6 +207,7 @@ export function buildTsView(
         ),
       ),
     toolMethods: direct?.toolMethods ?? print(docs.toolMethods),
+    toolSearch: docs.toolSearch === undefined ? "" : print(docs.toolSearch),
   };
 }
 
@@ -420,6 +451,7 @@ export function responseAliasField(f: ResponseAliasField): JsonValue {
 export function tsToolConstNames(
   model: GeneratorModel,
   problems: ProblemCollector,
+  alsoTaken: readonly string[] = [],
 ): Map<ToolModel, string> {
   return assignToolIdentifiers(
     model.tools,
@@ -431,7 +463,7 @@ export function tsToolConstNames(
           ? undefined
           : `the TypeScript identifier ${JSON.stringify(id)}, which is not valid; start the name with a letter after any leading "_"`,
       reservedWords: tsReservedWords,
-      taken: new Set(tsFileIdentifiers),
+      taken: new Set([...tsFileIdentifiers, ...alsoTaken]),
       takenBy: "the generated file already declares or imports",
     },
     problems,

@@ -41,6 +41,11 @@ export interface TsFileView {
   readonly knownAliasPrefixes: string;
   /** The `const toolMethods` statement (auto-executed tools by name, in tool-name order). */
   readonly toolMethods: string;
+  /**
+   * The `export const toolSearch` statement (option tool_search=true: the
+   * tool-search data as JSON text, docs/tool-search.md), or "".
+   */
+  readonly toolSearch: string;
 }
 
 /** `import { {{names}} } from {{from}};` */
