@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Protocol, runtime_checkable
 
 from ._json import quote
-from ._store_layout import register_fields, state_from_fields
+from ._store_layout import (
+    check_tool_names,
+    load_tool_fields,
+    loaded_from_fields,
+    register_fields,
+    state_from_fields,
+)
 
 __all__ = [
     "DEFAULT_IDLE_TTL_SECONDS",
@@ -172,6 +178,24 @@ class MemoryConversationStore:
     async def delete(self, handle: str) -> None:
         self._entries.pop(handle, None)
 
+    async def load_tools(self, handle: str, epoch: str, names: Sequence[str]) -> list[str]:
+        """Append each name not yet loaded to the conversation's loaded
+        tools, in order, and return the whole list in load order; renews the
+        idle TTL. :class:`ConversationExpiredError` when the conversation is
+        missing or of another epoch; :class:`ValueError` for an empty name
+        (nothing loaded). docs/store.md, "Loaded tools"."""
+        check_tool_names(names)
+        fields = self._use(handle)
+        if fields.get("epoch") != epoch:
+            raise ConversationExpiredError(handle)
+        load_tool_fields(fields, names)
+        return _loaded(handle, fields)
+
+    async def loaded_tools(self, handle: str) -> list[str]:
+        """The conversation's loaded tools in load order; renews the idle
+        TTL. :class:`ConversationExpiredError` when it is missing."""
+        return _loaded(handle, self._use(handle))
+
     def __len__(self) -> int:
         """How many conversations are held (idle ones are dropped first)."""
         self._sweep()
@@ -195,3 +219,12 @@ class MemoryConversationStore:
         for handle in expired:
             del self._entries[handle]
         return now
+
+
+def _loaded(handle: str, fields: Mapping[str, str]) -> list[str]:
+    """The loaded tools of a conversation's fields; what cannot be read is
+    :class:`ConversationCorruptError`."""
+    try:
+        return loaded_from_fields(fields)
+    except ValueError as err:
+        raise ConversationCorruptError(handle, str(err)) from err

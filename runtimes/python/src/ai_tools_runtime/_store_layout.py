@@ -12,7 +12,10 @@ from typing import Any, Final
 __all__ = [
     "DEFAULT_KEY_PREFIX",
     "LAYOUT_VERSION",
+    "check_tool_names",
     "conversation_key",
+    "load_tool_fields",
+    "loaded_from_fields",
     "register_fields",
     "state_from_fields",
 ]
@@ -82,3 +85,45 @@ def register_fields(fields: MutableMapping[str, str], pairs: Sequence[tuple[str,
         fields[f"n:{prefix}"] = str(n)
         fields[f"a:{prefix}-{n}"] = uuid
         fields[f"u:{uuid}"] = f"{prefix}-{n}"
+
+
+def check_tool_names(names: Sequence[str]) -> None:
+    """Refuse a tool name no store keeps (the empty string) with
+    :class:`ValueError`, before anything is loaded."""
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise ValueError(
+                f"cannot load the tool name {json.dumps(name)}: pass the names of tools"
+            )
+
+
+def load_tool_fields(fields: MutableMapping[str, str], names: Sequence[str]) -> None:
+    """What the load-tools script does to a conversation of the right epoch:
+    with ``v`` = 1, each name without a ``t:<name>`` field gets the next
+    position (``tn``), in order; another version is left unchanged."""
+    if fields.get("v") != LAYOUT_VERSION:
+        return
+    for name in names:
+        if f"t:{name}" in fields:
+            continue
+        n = int(fields.get("tn", "0")) + 1
+        fields["tn"] = str(n)
+        fields[f"t:{name}"] = str(n)
+
+
+def loaded_from_fields(fields: Mapping[str, str]) -> list[str]:
+    """The loaded tools, in load order, of a conversation's fields (only
+    ``v`` and ``t:*`` are read). :class:`ValueError` when ``v`` is not 1 or
+    the positions are not 1 to n, each once: the store reports the
+    conversation corrupt."""
+    version = fields.get("v")
+    if version != LAYOUT_VERSION:
+        raise ValueError(f"the conversation's layout version is {json.dumps(version)}, not 1")
+    by_position: dict[int, str] = {}
+    for field, value in fields.items():
+        if field.startswith("t:"):
+            by_position[int(value) if _INTEGER.fullmatch(value) else 0] = field[2:]
+    count = sum(1 for f in fields if f.startswith("t:"))
+    if sorted(by_position) != list(range(1, count + 1)):
+        raise ValueError(f"the loaded tools' positions are not 1 to {count}, each once")
+    return [by_position[i] for i in range(1, count + 1)]
