@@ -10,7 +10,26 @@ export interface AnthropicTool {
   description: string;
   input_schema: { type: "object"; [key: string]: unknown };
   strict?: boolean;
+  /** Left out of the context until tool search finds it (deferred requests). */
+  defer_loading?: true;
 }
+
+/** Anthropic's server tool search (`ToolSearchToolBm25_20251119`, `ToolSearchToolRegex20251119`). */
+export type AnthropicToolSearchTool =
+  | { type: "tool_search_tool_bm25_20251119"; name: "tool_search_tool_bm25" }
+  | { type: "tool_search_tool_regex_20251119"; name: "tool_search_tool_regex" };
+
+/** One item of a deferred Anthropic request's `tools`. */
+export type AnthropicRequestTool = AnthropicTool | AnthropicToolSearchTool;
+
+/**
+ * A content block of the `tool_result` answering a client-side tool
+ * search: a found tool (`ToolReferenceBlockParam`), or a text saying that
+ * nothing was found.
+ */
+export type AnthropicToolResultBlock =
+  | { type: "tool_reference"; tool_name: string }
+  | { type: "text"; text: string };
 
 /** Options of {@link toAnthropicTool}. */
 export interface AnthropicToolOptions {

@@ -252,8 +252,11 @@ function restored(
   return aliases;
 }
 
-/** A store operation; what it throws that is not a ToolError is `store-unavailable`. */
-async function storeCall<T>(op: () => Promise<T>): Promise<T> {
+/**
+ * A store operation; what it throws that is not a ToolError is `store-unavailable`.
+ * @internal
+ */
+export async function storeCall<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (e) {

@@ -76,16 +76,25 @@ export { type Violation, type ViolationReason } from "./violations.js";
 export {
   toOpenAiChatTool,
   toOpenAiChatTools,
+  toOpenAiNamespaceFunction,
   toOpenAiResponsesTool,
   toOpenAiResponsesTools,
   type OpenAiChatTool,
+  type OpenAiNamespaceFunction,
+  type OpenAiNamespaceTool,
+  type OpenAiResponsesRequestTool,
   type OpenAiResponsesTool,
+  type OpenAiToolSearchOutput,
+  type OpenAiToolSearchTool,
 } from "./openai.js";
 export {
   toAnthropicTool,
   toAnthropicTools,
+  type AnthropicRequestTool,
   type AnthropicTool,
   type AnthropicToolOptions,
+  type AnthropicToolResultBlock,
+  type AnthropicToolSearchTool,
 } from "./anthropic.js";
 export {
   toGeminiFunctionDeclaration,
@@ -96,8 +105,30 @@ export {
 } from "./gemini.js";
 export {
   anthropicStrictLimits,
+  anthropicToolSearchLimits,
   checkAnthropicStrictRequest,
   geminiLimits,
   openAiLimits,
   type AnthropicStrictCounts,
 } from "./provider-limits.js";
+export {
+  defineToolSearch,
+  rankTools,
+  type ToolHit,
+  type ToolSearch,
+  type ToolSearchFunction,
+  type ToolSearchIndex,
+  type ToolSearchNamespace,
+} from "./tool-search.js";
+export {
+  createDeferredTools,
+  maxSearchLimit,
+  parseSearchArguments,
+  searchToolsName,
+  type AnthropicDeferredOptions,
+  type DeferredTools,
+  type DeferredToolsOptions,
+  type OpenAiDeferredOptions,
+  type SearchArguments,
+  type ToolSearchOutcome,
+} from "./deferred-tools.js";

@@ -81,3 +81,82 @@ export function toOpenAiChatTools(
   checkOpenAiRequest(tools.length);
   return tools.map((t) => toOpenAiChatTool(t));
 }
+
+/**
+ * A function of an OpenAI Responses namespace, deferred: its schema loads
+ * only when tool search finds it (`NamespaceTool.Function` with
+ * `defer_loading: true`; docs/tool-search.md, "Provider requests").
+ */
+export interface OpenAiNamespaceFunction extends OpenAiResponsesTool {
+  defer_loading: true;
+}
+
+/** An OpenAI Responses namespace (`OpenAI.Responses.NamespaceTool`). */
+export interface OpenAiNamespaceTool {
+  type: "namespace";
+  name: string;
+  description: string;
+  tools: OpenAiNamespaceFunction[];
+}
+
+/**
+ * OpenAI's tool search (`OpenAI.Responses.ToolSearchTool`): hosted, or run
+ * by the application (`execution: "client"`, with the model's description
+ * and parameters of the search call).
+ */
+export interface OpenAiToolSearchTool {
+  type: "tool_search";
+  execution?: "client";
+  description?: string;
+  parameters?: { [key: string]: unknown };
+}
+
+/** One item of a deferred OpenAI Responses request's `tools`. */
+export type OpenAiResponsesRequestTool =
+  OpenAiResponsesTool | OpenAiNamespaceTool | OpenAiToolSearchTool;
+
+/**
+ * The answer to the model's client tool search call
+ * (`OpenAI.Responses.ResponseToolSearchOutputItemParam`), an input item:
+ * the found functions, grouped in their namespaces.
+ */
+export interface OpenAiToolSearchOutput {
+  type: "tool_search_output";
+  call_id: string;
+  execution: "client";
+  status: "completed";
+  tools: OpenAiNamespaceTool[];
+}
+
+/**
+ * The tool as a deferred function of its namespace, named `functionName`
+ * there (a copy, as {@link toOpenAiResponsesTool} makes it).
+ */
+export function toOpenAiNamespaceFunction(
+  tool: AgentTool,
+  functionName: string,
+): OpenAiNamespaceFunction {
+  return {
+    ...toOpenAiResponsesTool(tool),
+    name: functionName,
+    defer_loading: true,
+  };
+}
+
+/**
+ * Throws when a deferred OpenAI Responses request would carry more
+ * top-level tools than {@link openAiLimits} allows: OpenAI counts the items
+ * of `tools` (a namespace is one, whatever it holds; docs/tool-search.md, "Limits").
+ */
+export function checkOpenAiDeferredRequest(
+  alwaysLoaded: number,
+  namespaces: number,
+): void {
+  const count = alwaysLoaded + namespaces + 1;
+  const limit = openAiLimits.maxTools;
+  if (count > limit) {
+    throw new Error(
+      `${count} top-level tools in one request (${alwaysLoaded} always loaded, ${namespaces} namespaces, the tool_search tool): OpenAI takes at most ${limit}; load fewer tools always`,
+    );
+  }
+}

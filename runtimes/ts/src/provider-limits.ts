@@ -22,6 +22,13 @@ export const anthropicStrictLimits = {
 export const geminiLimits = { maxFunctionDeclarations: 512 } as const;
 
 /**
+ * Anthropic tool search, per request: the tools of the catalog ("Maximum
+ * tools: 10,000 tools in your catalog"; every tool of the request, deferred
+ * or not, the search tool too), of which at least one not deferred.
+ */
+export const anthropicToolSearchLimits = { maxTools: 10000 } as const;
+
+/**
  * OpenAI, per request: tools (`maxItems: 128` on `tools` in OpenAI's API
  * description; docs/compat.md, "What providers accept").
  */
@@ -73,4 +80,26 @@ export function checkAnthropicStrictRequest(
     unions,
     limits.maxUnionParameters,
   );
+}
+
+/**
+ * Throws when a deferred Anthropic request would carry more tools than
+ * {@link anthropicToolSearchLimits} allows, or none that is not deferred
+ * (Anthropic answers "All tools have defer_loading set").
+ */
+export function checkAnthropicToolSearchRequest(
+  count: number,
+  notDeferred: number,
+): void {
+  const limit = anthropicToolSearchLimits.maxTools;
+  if (count > limit) {
+    throw new Error(
+      `${count} tools in one request: Anthropic tool search takes at most ${limit}; send a subset of the tools`,
+    );
+  }
+  if (notDeferred < 1) {
+    throw new Error(
+      "every tool of the request is deferred: Anthropic needs at least one that is not; send the search tool without defer_loading",
+    );
+  }
 }

@@ -1,0 +1,580 @@
+import { Code } from "@connectrpc/connect";
+import { defineTool, type AgentTool } from "./agent-tool.js";
+import {
+  toAnthropicTools,
+  type AnthropicRequestTool,
+  type AnthropicToolResultBlock,
+} from "./anthropic.js";
+import { storeCall } from "./conversation-executor.js";
+import {
+  toolLoadingOf,
+  type ConversationStore,
+  type ToolLoadingStore,
+} from "./conversation-store.js";
+import { toGeminiTool, type GeminiOptions, type GeminiTool } from "./gemini.js";
+import {
+  checkOpenAiDeferredRequest,
+  toOpenAiChatTools,
+  toOpenAiNamespaceFunction,
+  toOpenAiResponsesTool,
+  type OpenAiChatTool,
+  type OpenAiNamespaceTool,
+  type OpenAiResponsesRequestTool,
+  type OpenAiToolSearchOutput,
+} from "./openai.js";
+import { checkAnthropicToolSearchRequest } from "./provider-limits.js";
+import { ToolError } from "./tool-error.js";
+import {
+  rankTools,
+  type ToolSearch,
+  type ToolSearchNamespace,
+} from "./tool-search.js";
+
+/** The name of the search function sent where the provider has no deferral. */
+export const searchToolsName = "search_tools";
+
+/** The most tools one search may find and load. */
+export const maxSearchLimit = 20;
+
+/** Options of {@link createDeferredTools}. */
+export interface DeferredToolsOptions {
+  /** The tools of the generated file (`allTools()`). */
+  readonly tools: readonly AgentTool[];
+  /** Its tool-search data (`toolSearch`, generated with `tool_search=true`). */
+  readonly search: ToolSearch;
+  /**
+   * Where each conversation's loaded tools live: the store of the
+   * conversation executor (a handle is one its `start()` returned). It
+   * needs `loadTools` and `loadedTools` (the memory and Redis stores have
+   * them).
+   */
+  readonly store: ConversationStore;
+  /** Tools sent as ordinary tools in every request, never deferred. */
+  readonly alwaysLoaded?: readonly string[] | undefined;
+  /** How many tools a search finds when the model does not say: 5 (at most 20). */
+  readonly limit?: number | undefined;
+}
+
+/** What {@link DeferredTools.search} found and what is loaded now. */
+export interface ToolSearchOutcome {
+  /** The tools the search found, best first (loaded before or not). */
+  readonly found: string[];
+  /** The conversation's loaded tools after the search, in load order. */
+  readonly loaded: string[];
+}
+
+/** The arguments of a search call, as {@link parseSearchArguments} reads them. */
+export interface SearchArguments {
+  /** What the model searches for. */
+  readonly query: string;
+  /** How many tools to find (1 to 20), when the model said. */
+  readonly limit?: number | undefined;
+}
+
+/** Which tool search an OpenAI Responses request carries. */
+export interface OpenAiDeferredOptions {
+  /** `hosted`: OpenAI searches; `client`: the model asks the application. */
+  readonly search: "hosted" | "client";
+}
+
+/** Which tool search an Anthropic request carries, and strict tool use. */
+export interface AnthropicDeferredOptions {
+  /** Anthropic's server search (`bm25`, `regex`), or `client`: `search_tools`. */
+  readonly search: "bm25" | "regex" | "client";
+  /**
+   * Send `strict: true` for the strict tools: every strict tool of the
+   * request counts toward Anthropic's limits, deferred or not (20 at most).
+   */
+  readonly strict?: boolean | undefined;
+}
+
+/**
+ * A generated API's tools for requests that load tools on demand
+ * (docs/tool-search.md): per provider, the request's tools, and the
+ * answers to the model's search calls. The loaded tools of a conversation
+ * live in the conversation store, in load order, never reordered, so any
+ * replica builds the same request.
+ */
+export interface DeferredTools {
+  /**
+   * Rank the tools for `query` (at most `limit`, the options' by default)
+   * and append the found ones not yet loaded (always-loaded ones aside) to
+   * the conversation's loaded tools, atomically. Bad arguments (a model's
+   * mistake) throw a `ToolError` (`invalid-arguments`) to show the model;
+   * store failures throw `conversation-expired` or `store-unavailable`.
+   */
+  search(
+    handle: string,
+    query: string,
+    limit?: number,
+  ): Promise<ToolSearchOutcome>;
+  /** The conversation's loaded tools, in load order. */
+  loaded(handle: string): Promise<string[]>;
+  /**
+   * The `tools` of an OpenAI Responses request: the always-loaded tools,
+   * each namespace with its other functions deferred, then `tool_search`.
+   * The same every turn (OpenAI keeps what a search loaded in the
+   * conversation's items); more than 128 top-level items are refused.
+   */
+  openAiResponses(
+    handle: string,
+    options: OpenAiDeferredOptions,
+  ): Promise<OpenAiResponsesRequestTool[]>;
+  /**
+   * The `tools` of an OpenAI Chat Completions request: the always-loaded
+   * tools, the loaded ones in load order, then `search_tools`; more than
+   * 128 are refused.
+   */
+  openAiChat(handle: string): Promise<OpenAiChatTool[]>;
+  /**
+   * The Gemini tool of a request: the same functions as
+   * {@link DeferredTools.openAiChat}; more than 512 are refused.
+   */
+  gemini(handle: string, options?: GeminiOptions): Promise<GeminiTool>;
+  /**
+   * The `tools` of an Anthropic request: the always-loaded tools, every
+   * other tool with `defer_loading: true`, then the search tool. The same
+   * every turn (Anthropic expands `tool_reference` blocks of the history);
+   * more than 10,000 are refused.
+   */
+  anthropic(
+    handle: string,
+    options: AnthropicDeferredOptions,
+  ): Promise<AnthropicRequestTool[]>;
+  /**
+   * The input item answering OpenAI's client `tool_search_call` of
+   * `callId`: the found functions grouped in their namespaces (always-loaded
+   * tools left out: the model has them).
+   */
+  openAiToolSearchOutput(
+    callId: string,
+    found: readonly string[],
+  ): OpenAiToolSearchOutput;
+  /**
+   * The content of the `tool_result` answering Anthropic's `search_tools`
+   * call: a `tool_reference` per found deferred tool, or one text block
+   * when there is none.
+   */
+  anthropicToolReferences(found: readonly string[]): AnthropicToolResultBlock[];
+  /**
+   * The result text of a `search_tools` call (Chat Completions, Gemini):
+   * `{"tools":[{"name","description"}]}`, found order.
+   */
+  searchToolsResult(found: readonly string[]): string;
+  /**
+   * The tool an OpenAI namespaced function call names; an unknown pair
+   * throws a `ToolError` (`unknown-tool`) naming both, to show the model.
+   */
+  toolOf(namespace: string, functionName: string): string;
+}
+
+/** Where a tool sits in the search data. */
+interface Placement {
+  readonly namespace: ToolSearchNamespace;
+  readonly functionName: string;
+}
+
+/** The search call's schema: one for every provider (docs/tool-search.md). */
+const searchParameters = {
+  type: "object",
+  properties: {
+    query: {
+      type: "string",
+      description: "What the needed tool does, in a few words.",
+    },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: maxSearchLimit,
+      description: "How many tools to load, 1 to 20.",
+    },
+  },
+  required: ["query"],
+  additionalProperties: false,
+} as const;
+
+/** OpenAI's client `tool_search` description. */
+const clientSearchDescription =
+  "Search the functions of the namespaces above by what they do; the best matches are loaded.";
+
+/** Anthropic's answer when a search found nothing deferred. */
+const nothingFound = "no tool found; search again with other words";
+
+/**
+ * Tools for requests that load tools on demand, from a generated file's
+ * tools and tool-search data. Throws an Error for options that cannot
+ * work: a store without the loaded-tools operations, an unknown
+ * always-loaded tool, search data naming tools that are not given (or a
+ * given tool in no namespace nor always loaded), a `limit` outside 1..20.
+ */
+export function createDeferredTools(
+  options: DeferredToolsOptions,
+): DeferredTools {
+  const store = toolLoadingOf(options.store);
+  const defaultLimit = checkLimitOption(options.limit);
+  const byName = toolMap(options.tools);
+  const always = alwaysLoadedOf(options.alwaysLoaded ?? [], byName);
+  const search = options.search;
+  const placements = placementsOf(search.namespaces, byName, always);
+  const toolsByPair = new Map<string, Map<string, string>>();
+  for (const [tool, p] of placements) {
+    const fns = toolsByPair.get(p.namespace.name) ?? new Map<string, string>();
+    fns.set(p.functionName, tool);
+    toolsByPair.set(p.namespace.name, fns);
+  }
+  const searchTool = searchToolOf(search.namespaces);
+  const alwaysTools = [...always].map((n) => byName.get(n)!);
+  const loadedTools = (names: readonly string[]): AgentTool[] =>
+    names
+      .filter((n) => !always.has(n) && byName.has(n))
+      .map((n) => byName.get(n)!);
+  const loaded = (handle: string): Promise<string[]> =>
+    storeCall(() => store.loadedTools(handle));
+  const known = (found: readonly string[]): AgentTool[] =>
+    found.map((name) => {
+      const tool = byName.get(name);
+      if (tool === undefined) {
+        throw new Error(
+          `unknown tool ${JSON.stringify(name)}: pass names a search found`,
+        );
+      }
+      return tool;
+    });
+
+  return {
+    async search(handle, query, limit) {
+      const args = parseSearchArguments({ query, limit });
+      const hits = rankTools(search, args.query, args.limit ?? defaultLimit);
+      const found = hits.map((h) => h.name).filter((n) => byName.has(n));
+      const fresh = found.filter((n) => !always.has(n));
+      const now = await loadNames(store, handle, fresh);
+      return { found, loaded: now };
+    },
+    loaded,
+    openAiResponses(handle, opts) {
+      return Promise.resolve().then(() => {
+        const mode = opts.search;
+        if (mode !== "hosted" && mode !== "client") {
+          throw new Error(
+            `openAiResponses: search ${JSON.stringify(mode)} is not "hosted" or "client"`,
+          );
+        }
+        void handle;
+        const namespaces = namespaceTools(search.namespaces, byName, always);
+        for (const ns of namespaces) {
+          if (always.has(ns.name)) {
+            throw new Error(
+              `namespace ${JSON.stringify(ns.name)} has the name of an always-loaded tool: OpenAI could not tell them apart; load another tool always`,
+            );
+          }
+        }
+        checkOpenAiDeferredRequest(alwaysTools.length, namespaces.length);
+        return [
+          ...alwaysTools.map((t) => toOpenAiResponsesTool(t)),
+          ...namespaces,
+          mode === "hosted"
+            ? { type: "tool_search" as const }
+            : {
+                type: "tool_search" as const,
+                execution: "client" as const,
+                description: clientSearchDescription,
+                parameters: structuredClone(searchParameters) as {
+                  [key: string]: unknown;
+                },
+              },
+        ];
+      });
+    },
+    async openAiChat(handle) {
+      const names = await loaded(handle);
+      return toOpenAiChatTools([
+        ...alwaysTools,
+        ...loadedTools(names),
+        searchTool,
+      ]);
+    },
+    async gemini(handle, opts = {}) {
+      const names = await loaded(handle);
+      return toGeminiTool(
+        [...alwaysTools, ...loadedTools(names), searchTool],
+        opts,
+      );
+    },
+    anthropic(handle, opts) {
+      return Promise.resolve().then(() => {
+        void handle;
+        const server = anthropicSearchTool(opts.search);
+        const deferred = options.tools.filter((t) => !always.has(t.name));
+        const client = server === undefined ? [searchTool] : [];
+        const out: AnthropicRequestTool[] = toAnthropicTools(
+          [...alwaysTools, ...deferred, ...client],
+          { strict: opts.strict },
+        ).map((t) =>
+          always.has(t.name) || t.name === searchToolsName
+            ? t
+            : { ...t, defer_loading: true as const },
+        );
+        if (server !== undefined) {
+          out.push(server);
+        }
+        const eager = out.filter((t) => !("defer_loading" in t)).length;
+        checkAnthropicToolSearchRequest(out.length, eager);
+        return out;
+      });
+    },
+    openAiToolSearchOutput(callId, found) {
+      const groups = new Map<string, OpenAiNamespaceTool>();
+      for (const tool of known(found)) {
+        const p = placements.get(tool.name);
+        if (p === undefined || always.has(tool.name)) {
+          continue;
+        }
+        let group = groups.get(p.namespace.name);
+        if (group === undefined) {
+          group = {
+            type: "namespace",
+            name: p.namespace.name,
+            description: p.namespace.description,
+            tools: [],
+          };
+          groups.set(p.namespace.name, group);
+        }
+        if (!group.tools.some((f) => f.name === p.functionName)) {
+          group.tools.push(toOpenAiNamespaceFunction(tool, p.functionName));
+        }
+      }
+      return {
+        type: "tool_search_output",
+        call_id: callId,
+        execution: "client",
+        status: "completed",
+        tools: [...groups.values()],
+      };
+    },
+    anthropicToolReferences(found) {
+      const refs: AnthropicToolResultBlock[] = [];
+      for (const tool of known(found)) {
+        if (!always.has(tool.name)) {
+          refs.push({ type: "tool_reference", tool_name: tool.name });
+        }
+      }
+      return refs.length > 0 ? refs : [{ type: "text", text: nothingFound }];
+    },
+    searchToolsResult(found) {
+      return JSON.stringify({
+        tools: known(found).map((t) => ({
+          name: t.name,
+          description: t.description,
+        })),
+      });
+    },
+    toolOf(namespace, functionName) {
+      const fns = toolsByPair.get(namespace);
+      const tool = fns?.get(functionName);
+      if (tool !== undefined) {
+        return tool;
+      }
+      throw new ToolError(
+        fns === undefined
+          ? `unknown namespace ${JSON.stringify(namespace)} (function ${JSON.stringify(functionName)}): call a function a tool search loaded, with its namespace`
+          : `no function ${JSON.stringify(functionName)} in namespace ${JSON.stringify(namespace)}: call a function a tool search loaded`,
+        { reason: "unknown-tool", code: Code.NotFound },
+      );
+    },
+  };
+}
+
+/**
+ * The query and limit of a search call's arguments: an object, or JSON
+ * text of one (`{"query": "...", "limit": 5}`; OpenAI's `tool_search_call`
+ * sends an object, a function call JSON text). Anything else is the
+ * model's mistake: a `ToolError` (`invalid-arguments`) saying what to send.
+ */
+export function parseSearchArguments(args: unknown): SearchArguments {
+  let value = args;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      throw badSearch(args, "not JSON");
+    }
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw badSearch(args, "not an object");
+  }
+  const { query, limit } = value as Record<string, unknown>;
+  if (typeof query !== "string") {
+    throw badSearch(args, "query is not a string");
+  }
+  if (
+    limit !== undefined &&
+    limit !== null &&
+    !(
+      typeof limit === "number" &&
+      Number.isInteger(limit) &&
+      limit >= 1 &&
+      limit <= maxSearchLimit
+    )
+  ) {
+    throw badSearch(args, "limit is not a whole number from 1 to 20");
+  }
+  return limit === undefined || limit === null ? { query } : { query, limit };
+}
+
+function badSearch(args: unknown, what: string): ToolError {
+  let shown: string;
+  try {
+    shown =
+      typeof args === "string" ? args : (JSON.stringify(args) ?? "undefined");
+  } catch {
+    shown = String(args);
+  }
+  return new ToolError(
+    `search arguments ${JSON.stringify(shown)}: ${what}; send {"query": "<what the tool does>", "limit": <1 to 20>}`,
+    { reason: "invalid-arguments", code: Code.InvalidArgument },
+  );
+}
+
+/** Append names to the loaded tools (the epoch read first); the whole list. */
+async function loadNames(
+  store: ToolLoadingStore,
+  handle: string,
+  names: readonly string[],
+): Promise<string[]> {
+  if (names.length === 0) {
+    return storeCall(() => store.loadedTools(handle));
+  }
+  const { epoch } = await storeCall(() => store.load(handle));
+  return storeCall(() => store.loadTools(handle, epoch, names));
+}
+
+function checkLimitOption(limit: number | undefined): number {
+  const n = limit ?? 5;
+  if (!Number.isInteger(n) || n < 1 || n > maxSearchLimit) {
+    throw new Error(
+      `limit ${JSON.stringify(String(limit))}: give a whole number from 1 to ${maxSearchLimit}`,
+    );
+  }
+  return n;
+}
+
+function toolMap(tools: readonly AgentTool[]): Map<string, AgentTool> {
+  const byName = new Map<string, AgentTool>();
+  for (const t of tools) {
+    if (byName.has(t.name)) {
+      throw new Error(
+        `tool ${JSON.stringify(t.name)} is given twice: pass the generated file's allTools()`,
+      );
+    }
+    if (t.name === searchToolsName) {
+      throw new Error(
+        `tool ${JSON.stringify(t.name)} has the name of the search function: rename the RPC's tool`,
+      );
+    }
+    byName.set(t.name, t);
+  }
+  return byName;
+}
+
+function alwaysLoadedOf(
+  names: readonly string[],
+  byName: ReadonlyMap<string, AgentTool>,
+): Set<string> {
+  for (const name of names) {
+    if (!byName.has(name)) {
+      throw new Error(
+        `alwaysLoaded: unknown tool ${JSON.stringify(name)}: name tools of the generated file`,
+      );
+    }
+  }
+  return new Set(names);
+}
+
+/** Each tool's namespace and function name, checked against the tools. */
+function placementsOf(
+  namespaces: readonly ToolSearchNamespace[],
+  byName: ReadonlyMap<string, AgentTool>,
+  always: ReadonlySet<string>,
+): Map<string, Placement> {
+  const placements = new Map<string, Placement>();
+  for (const namespace of namespaces) {
+    for (const f of namespace.tools) {
+      if (!byName.has(f.tool)) {
+        throw new Error(
+          `tool search data: namespace ${JSON.stringify(namespace.name)} names the tool ${JSON.stringify(f.tool)}, which is not given: pass the tools and the toolSearch of one generated file`,
+        );
+      }
+      placements.set(f.tool, { namespace, functionName: f.function });
+    }
+  }
+  for (const name of byName.keys()) {
+    if (!placements.has(name) && !always.has(name)) {
+      throw new Error(
+        `tool ${JSON.stringify(name)} is in no namespace of the tool search data: load it always (alwaysLoaded) or pass the toolSearch of its generated file`,
+      );
+    }
+  }
+  return placements;
+}
+
+/** The namespaces with their deferred functions (always-loaded ones out). */
+function namespaceTools(
+  namespaces: readonly ToolSearchNamespace[],
+  byName: ReadonlyMap<string, AgentTool>,
+  always: ReadonlySet<string>,
+): OpenAiNamespaceTool[] {
+  const out: OpenAiNamespaceTool[] = [];
+  for (const ns of namespaces) {
+    const tools = ns.tools
+      .filter((f) => !always.has(f.tool))
+      .map((f) => toOpenAiNamespaceFunction(byName.get(f.tool)!, f.function));
+    if (tools.length > 0) {
+      out.push({
+        type: "namespace",
+        name: ns.name,
+        description: ns.description,
+        tools,
+      });
+    }
+  }
+  return out;
+}
+
+/** The `search_tools` function, its description naming the namespaces. */
+function searchToolOf(namespaces: readonly ToolSearchNamespace[]): AgentTool {
+  const listed = namespaces
+    .map((ns) => `${ns.name} (${ns.description.split("\n")[0]!.trim()})`)
+    .join("; ");
+  const { additionalProperties, ...openApi } = searchParameters;
+  void additionalProperties;
+  return defineTool({
+    name: searchToolsName,
+    description: `Search this API's tools by what they do and load the best matches: a loaded tool can be called from the next turn on. Searchable: ${listed}.`,
+    strict: false,
+    parameters: structuredClone(searchParameters) as never,
+    forms: { geminiParameters: structuredClone(openApi) as never },
+  });
+}
+
+function anthropicSearchTool(
+  mode: AnthropicDeferredOptions["search"],
+): AnthropicRequestTool | undefined {
+  switch (mode) {
+    case "bm25":
+      return {
+        type: "tool_search_tool_bm25_20251119",
+        name: "tool_search_tool_bm25",
+      };
+    case "regex":
+      return {
+        type: "tool_search_tool_regex_20251119",
+        name: "tool_search_tool_regex",
+      };
+    case "client":
+      return undefined;
+    default:
+      throw new Error(
+        `anthropic: search ${JSON.stringify(mode)} is not "bm25", "regex" or "client"`,
+      );
+  }
+}
