@@ -27,6 +27,16 @@ const scripts = [
     "register.lua",
     "register(key; ttl, epoch, prefix, uuid, …): the fields and values, or an EXPIRED error.",
   ],
+  [
+    "loadToolsScript",
+    "load-tools.lua",
+    "load-tools(key; ttl, epoch, name, …): the v and t: fields and values, or an EXPIRED error.",
+  ],
+  [
+    "loadedToolsScript",
+    "loaded-tools.lua",
+    "loaded-tools(key; ttl): the v and t: fields and values, nil when missing; renews the TTL.",
+  ],
 ];
 
 const lines = [

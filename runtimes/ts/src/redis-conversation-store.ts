@@ -7,6 +7,7 @@ import {
 import {
   checkIdleTtl,
   checkMaxAliases,
+  checkToolNames,
   mintConversationEpoch,
   mintConversationHandle,
   type ConversationStore,
@@ -16,6 +17,8 @@ import { compareBytes, quoteJson } from "./json.js";
 import {
   createScript,
   loadScript,
+  loadToolsScript,
+  loadedToolsScript,
   registerScript,
 } from "./gen/redis-scripts.js";
 import { ToolError } from "./tool-error.js";
@@ -116,6 +119,8 @@ const scripts = {
   create: script(createScript),
   load: script(loadScript),
   register: script(registerScript),
+  loadTools: script(loadToolsScript),
+  loadedTools: script(loadedToolsScript),
 };
 
 /**
@@ -220,6 +225,22 @@ export function createRedisConversationStore(
     async delete(handle) {
       const k = key(handle);
       await operation(handle, (signal) => send(k, ["DEL", k], signal));
+    },
+    async loadTools(handle, epoch, names) {
+      checkToolNames(names);
+      const fields = await run(scripts.loadTools, handle, [
+        ttl,
+        epoch,
+        ...names,
+      ]);
+      return loadedOf(fields, handle);
+    },
+    async loadedTools(handle) {
+      const fields = await run(scripts.loadedTools, handle, [ttl]);
+      if (fields === null || fields === undefined) {
+        throw conversationExpired(handle);
+      }
+      return loadedOf(fields, handle);
     },
   };
 }
@@ -346,6 +367,51 @@ function conversationOf(reply: unknown, handle: string): StoredConversation {
     epoch,
     state: `{"aliases":${object(aliases)},"counters":${object(counters)},"version":${version}}`,
   };
+}
+
+/**
+ * The loaded tools, in load order, from the `v` and `t:*` fields and values
+ * of the loaded-tools scripts (docs/store.md, "Loaded tools"): a layout
+ * version other than 1, or positions other than 1 to n each once, is a
+ * corrupt conversation.
+ */
+function loadedOf(reply: unknown, handle: string): string[] {
+  const corrupt = (text: string) =>
+    conversationCorrupt(handle, new Error(text));
+  if (!Array.isArray(reply) || reply.length % 2 !== 0) {
+    throw corrupt("the store's reply is not a list of fields and values");
+  }
+  let version: string | null = null;
+  const byPosition = new Map<number, string>();
+  let count = 0;
+  for (let i = 0; i < reply.length; i += 2) {
+    const field = String(reply[i]);
+    const value = String(reply[i + 1]);
+    if (field === "v") {
+      version = value;
+    } else if (field.startsWith("t:")) {
+      count++;
+      if (/^[1-9][0-9]{0,15}$/.test(value)) {
+        byPosition.set(Number(value), field.slice(2));
+      }
+    }
+  }
+  if (version !== "1") {
+    throw corrupt(
+      `the conversation's layout version is ${JSON.stringify(version)}, not 1`,
+    );
+  }
+  const loaded: string[] = [];
+  for (let position = 1; position <= count; position++) {
+    const name = byPosition.get(position);
+    if (name === undefined) {
+      throw corrupt(
+        `the loaded tools' positions are not 1 to ${count}, each once`,
+      );
+    }
+    loaded.push(name);
+  }
+  return loaded;
 }
 
 /** An integer as a JSON number; anything else as a JSON string. */
