@@ -23,7 +23,7 @@ import (
 // "account" in each, "list", "merge" and "watch" in one; "combine" means
 // "merge".
 const accountToolSearch = `{"version":1,
- "namespaces":[{"name":"AccountService","description":"Accounts.\nFunctions: ListAccounts, MergeAccounts, WatchAccounts","tools":[
+ "namespaces":[{"name":"AccountService","description":"Accounts. Functions: ListAccounts, MergeAccounts, WatchAccounts","tools":[
   {"tool":"accounts_list","function":"ListAccounts"},{"tool":"accounts_merge","function":"MergeAccounts"},{"tool":"accounts_watch","function":"WatchAccounts"}]}],
  "index":{"version":2,"k1":1.2,"b":0.75,
   "names":["accounts_list","accounts_merge","accounts_watch"],
@@ -48,8 +48,27 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.Tools[0].Name != searchToolsName {
+		return toolNamesOf(res.Tools)
+	}
+	stateless := len(res.Tools) > 1 && res.Tools[1].Name == callToolName
+	then, item := "The tools found are added to your tool list: call them as any other tool.", `{"properties":{"description":{"type":"string"},"name":{"type":"string"}},"required":["name","description"],"type":"object"}`
+	if stateless {
+		then, item = "Each tool found comes with its input schema: call it with call_tool.", `{"properties":{"description":{"type":"string"},"inputSchema":{"type":"object"},"name":{"type":"string"}},"required":["name","description","inputSchema"],"type":"object"}`
+	}
+	search := res.Tools[0]
+	input, _ := json.Marshal(search.InputSchema)
+	output, _ := json.Marshal(search.OutputSchema)
+	if want := "Find this server's tools by what you want to do, in a few words. " + then + "\nTool groups:\n- AccountService: Accounts. Functions: ListAccounts, MergeAccounts, WatchAccounts"; search.Description != want ||
+		!strings.Contains(string(input), `"limit":{"description":"The most tools to find; `) || string(output) != `{"properties":{"tools":{"items":`+item+`,"type":"array"}},"required":["tools"],"type":"object"}` {
+		t.Errorf("search_tools listed as %q, %s, %s", search.Description, input, output)
+	}
+	return toolNamesOf(res.Tools)
+}
+
+func toolNamesOf(tools []*mcp.Tool) string {
 	var names []string
-	for _, tool := range res.Tools {
+	for _, tool := range tools {
 		names = append(names, tool.Name)
 	}
 	return strings.Join(names, ",")
@@ -83,14 +102,14 @@ func TestMCPSearchFirstConnection(t *testing.T) {
 	opts, changed := listChanges()
 	// The go-sdk client speaks 2026-07-28 unless told: a connection of
 	// that revision is told of no list change (docs/mcp.md).
-	if got := toolNames(t, connectInMemory(t, server)); got != "accounts_watch,call_tool,search_tools" {
+	if got := toolNames(t, connectInMemory(t, server)); got != "search_tools,call_tool,accounts_watch" {
 		t.Fatalf("2026-07-28 connection: %s", got)
 	}
 	cs := mcptest.ConnectInMemoryWith(t, server, opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if caps := cs.InitializeResult().Capabilities.Tools; caps == nil || !caps.ListChanged {
 		t.Fatalf("tools capability %+v", caps)
 	}
-	if got := toolNames(t, cs); got != "accounts_watch,search_tools" {
+	if got := toolNames(t, cs); got != "search_tools,accounts_watch" {
 		t.Fatalf("before a search: %s", got)
 	}
 	found := searchFound(t, cs, map[string]any{"query": "combine the accounts"})
@@ -98,11 +117,11 @@ func TestMCPSearchFirstConnection(t *testing.T) {
 		t.Fatalf("found %v", found)
 	}
 	waitChanged(t, changed)
-	if got := toolNames(t, cs); got != "accounts_list,accounts_merge,accounts_watch,search_tools" {
+	if got := toolNames(t, cs); got != "search_tools,accounts_watch,accounts_merge,accounts_list" {
 		t.Fatalf("after a search: %s", got)
 	}
 	// Another connection has its own list.
-	if got := toolNames(t, mcptest.ConnectInMemoryWith(t, server, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})); got != "accounts_watch,search_tools" {
+	if got := toolNames(t, mcptest.ConnectInMemoryWith(t, server, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})); got != "search_tools,accounts_watch" {
 		t.Fatalf("another connection: %s", got)
 	}
 	// A tool not listed is still called directly; call_tool is too.
@@ -141,14 +160,14 @@ func TestMCPSearchFirstHTTP(t *testing.T) {
 			t.Fatalf("found %v", found)
 		}
 		waitChanged(t, changed)
-		if got := toolNames(t, cs); got != "accounts_list,accounts_merge,accounts_watch,search_tools" {
+		if got := toolNames(t, cs); got != "search_tools,accounts_watch,accounts_list,accounts_merge" {
 			t.Fatalf("after two searches: %s", got)
 		}
 	})
 
 	t.Run("stateless", func(t *testing.T) {
 		cs := connectHTTP(t, httpServer.URL, "2026-07-28")
-		if got := toolNames(t, cs); got != "call_tool,search_tools" {
+		if got := toolNames(t, cs); got != "search_tools,call_tool" {
 			t.Fatalf("2026-07-28 list: %s", got)
 		}
 		found := searchFound(t, cs, map[string]any{"query": "list accounts"})
@@ -156,7 +175,7 @@ func TestMCPSearchFirstHTTP(t *testing.T) {
 		if len(found) != 1 || found[0]["name"] != "accounts_list" || !strings.Contains(string(schema), `"conversation":{`) {
 			t.Fatalf("found %v (schema %s)", found, schema)
 		}
-		if got := toolNames(t, cs); got != "call_tool,search_tools" {
+		if got := toolNames(t, cs); got != "search_tools,call_tool" {
 			t.Fatalf("a stateless search loads nothing: %s", got)
 		}
 		// call_tool: the same path as a direct call, the handle in _meta.
@@ -175,7 +194,7 @@ func TestMCPSearchFirstHTTP(t *testing.T) {
 			t.Fatalf("unknown alias in call_tool: %s", textOf(res, 0))
 		}
 		wantResult(t, callTool(t, cs, callToolName, map[string]any{"name": "accounts_delete", "arguments": map[string]any{}}, nil), true,
-			`unknown tool "accounts_delete": find tools with search_tools`)
+			`unknown tool "accounts_delete": call search_tools to find a tool, then call_tool with one of the names it gives`)
 	})
 }
 
@@ -188,8 +207,10 @@ func TestMCPSearchFirstArguments(t *testing.T) {
 		want string
 	}{
 		{searchToolsName, map[string]any{}, "invalid arguments, nothing was sent:\n- \"query\": missing required field"},
-		{searchToolsName, map[string]any{"query": 3, "limit": 21}, "invalid arguments, nothing was sent:\n- \"query\": must be a string\n- \"limit\": must be an integer from 1 to 20"},
-		{searchToolsName, map[string]any{"query": "x", "limit": 1.5}, "invalid arguments, nothing was sent:\n- \"limit\": must be an integer from 1 to 20"},
+		{searchToolsName, map[string]any{"query": 3, "limit": 21}, "invalid arguments, nothing was sent:\n- \"query\": must be a string\n- \"limit\": must be a whole number from 1 to 20"},
+		{searchToolsName, map[string]any{"query": "x", "limit": 1.5}, "invalid arguments, nothing was sent:\n- \"limit\": must be a whole number from 1 to 20"},
+		{searchToolsName, json.RawMessage(`{"q":"x","query":null,"Limit":2}`), "invalid arguments, nothing was sent:\n- \"q\": unknown field; valid fields: query, limit\n- \"Limit\": unknown field; valid fields: query, limit\n- \"query\": missing required field"},
+		{callToolName, map[string]any{"name": "accounts_list", "arguments": []any{}}, "invalid arguments, nothing was sent:\n- \"arguments\": expected a JSON object, got an array"},
 		{searchToolsName, []any{1}, "invalid arguments, nothing was sent:\n- expected a JSON object, got an array"},
 		{callToolName, map[string]any{"arguments": map[string]any{}}, "invalid arguments, nothing was sent:\n- \"name\": missing required field"},
 	} {
@@ -205,8 +226,9 @@ func TestMCPSearchFirstRefused(t *testing.T) {
 		config SearchFirst
 		want   string
 	}{
-		{SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_delete"}}, `WithSearchFirst: always-loaded tool "accounts_delete" is not in the tool-search data; use a generated tool name`},
-		{SearchFirst{Search: DefineToolSearch(accountToolSearch), Limit: 21}, "WithSearchFirst: limit 21 is not 1 to 20 (0 for 5)"},
+		{SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_delete"}}, `WithSearchFirst: AlwaysLoaded: "accounts_delete" is no tool of the search data: use a tool name of the generated file`},
+		{SearchFirst{Search: DefineToolSearch(accountToolSearch), Limit: 21}, "WithSearchFirst: Limit 21 is not a whole number from 1 to 20: leave it out for 5"},
+		{SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_list", "accounts_list"}}, `WithSearchFirst: AlwaysLoaded: "accounts_list" is given twice: give each tool once`},
 		{SearchFirst{Search: DefineToolSearch(`{"version":7}`)}, "WithSearchFirst: tool search data: version 7"},
 	} {
 		func() {
@@ -228,5 +250,26 @@ func TestMCPSearchFirstOff(t *testing.T) {
 	}
 	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: searchToolsName, Arguments: map[string]any{"query": "x"}}); err == nil {
 		t.Fatalf("search_tools served without WithSearchFirst: %v", res)
+	}
+}
+
+// A tool the application adds itself is listed as the SDK lists it, after
+// the view, over every page.
+func TestMCPSearchFirstPages(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, &mcp.ServerOptions{PageSize: 2})
+	server.AddTool(&mcp.Tool{Name: "zz_hand_made", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	addMCPTools(server, []MCPOption{WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_list"}})}, accountTools(nil))
+	cs := mcptest.ConnectInMemoryWith(t, server, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	var names []string
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	if got := strings.Join(names, ","); got != "search_tools,accounts_list,zz_hand_made" {
+		t.Fatalf("pages: %s", got)
 	}
 }

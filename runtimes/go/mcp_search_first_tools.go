@@ -1,0 +1,176 @@
+//aitools:inline mcp
+
+package aitools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+//aitools:if toolsearch
+
+// The meta tools of a search-first tool set (docs/mcp.md, "Search-first
+// tool sets"): their listings and the reading of their arguments, the same
+// texts in every language.
+
+// The meta tools' names, and the largest and default number of tools a
+// search finds.
+const (
+	searchToolsName    = "search_tools"
+	callToolName       = "call_tool"
+	searchFirstMax     = 20
+	searchFirstDefault = 5
+)
+
+// searchTool is search_tools' listing: stateless, the tools found come
+// with their input schemas for call_tool. Its description names the groups
+// (namespaces) of the tools served. f.mu is held, or f is being set up.
+func (f *mcpSearchFirst) searchTool(stateless bool) *mcp.Tool {
+	if f.search == nil {
+		f.search = map[bool]*mcp.Tool{}
+	}
+	if t := f.search[stateless]; t != nil {
+		return t
+	}
+	then := "The tools found are added to your tool list: call them as any other tool."
+	item := `{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"}},"required":["name","description"]}`
+	if stateless {
+		then = "Each tool found comes with its input schema: call it with " + callToolName + "."
+		item = `{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object"}},"required":["name","description","inputSchema"]}`
+	}
+	var groups strings.Builder
+	for _, ns := range f.namespaces {
+		for _, t := range ns.Tools {
+			if len(f.byName[t.Tool]) > 0 {
+				groups.WriteString("\n- " + ns.Name + ": " + ns.Description)
+				break
+			}
+		}
+	}
+	t := &mcp.Tool{
+		Name:         searchToolsName,
+		Description:  "Find this server's tools by what you want to do, in a few words. " + then + "\nTool groups:" + groups.String(),
+		InputSchema:  json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":%d,"description":"The most tools to find; %d by default."}},"required":["query"],"additionalProperties":false}`, searchFirstMax, f.limit)),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"tools":{"type":"array","items":` + item + `}},"required":["tools"]}`),
+	}
+	f.search[stateless] = t
+	return t
+}
+
+// callToolDefinition is call_tool's listing.
+func callToolDefinition() *mcp.Tool {
+	return &mcp.Tool{
+		Name:        callToolName,
+		Description: "Call a tool that " + searchToolsName + " found, by its name, with its arguments.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The tool's name, as ` + searchToolsName + ` gave it."},"arguments":{"type":"object","description":"The tool's arguments, following its input schema."}},"required":["name"],"additionalProperties":false}`),
+	}
+}
+
+// searchArguments reads search_tools' arguments: the query, and the limit
+// (def when not given); problem is the error text of bad ones.
+func searchArguments(raw json.RawMessage, def int) (query string, limit int, problem string) {
+	args, violations, problem := metaArguments(raw, "query", "limit")
+	if problem != "" {
+		return "", 0, problem
+	}
+	query, ok := args["query"].(string)
+	if !ok {
+		violations = append(violations, metaViolation("query", args["query"]))
+	}
+	limit = def
+	if v := args["limit"]; v != nil {
+		n, isInteger := wholeNumber(v)
+		if !isInteger || n < 1 || n > searchFirstMax {
+			violations = append(violations, Violation{Field: "limit", Reason: "invalid-value", Message: fmt.Sprintf("must be a whole number from 1 to %d", searchFirstMax)})
+		}
+		limit = n
+	}
+	if len(violations) > 0 {
+		return "", 0, (&Executor{}).refuse("invalid-arguments", violations, nil).Error()
+	}
+	return query, limit, ""
+}
+
+// wholeNumber is the value of a JSON number that is a whole number (1 and
+// 1.0 alike, as JSON has one number type).
+func wholeNumber(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := n.Float64()
+	if err != nil || f != float64(int(f)) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// callArguments reads call_tool's arguments: the tool's name and its
+// arguments (JSON, nothing when not given).
+func callArguments(raw json.RawMessage) (name string, args json.RawMessage, problem string) {
+	parsed, violations, problem := metaArguments(raw, "name", "arguments")
+	if problem != "" {
+		return "", nil, problem
+	}
+	name, ok := parsed["name"].(string)
+	if !ok {
+		violations = append(violations, metaViolation("name", parsed["name"]))
+	}
+	switch inner := parsed["arguments"].(type) {
+	case nil, map[string]any:
+	default:
+		violations = append(violations, Violation{Field: "arguments", Reason: "invalid-value", Message: "expected a JSON object, got " + jsonKind(inner)})
+	}
+	if len(violations) > 0 {
+		return "", nil, (&Executor{}).refuse("invalid-arguments", violations, nil).Error()
+	}
+	if parsed["arguments"] != nil {
+		var whole struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(raw, &whole)
+		args = whole.Arguments
+	}
+	return name, args, ""
+}
+
+// metaArguments decodes the arguments of a meta tool (an object, or
+// nothing): their values, and a violation per key not in known, in the
+// order given; problem is the error of arguments that are no object.
+func metaArguments(raw json.RawMessage, known ...string) (map[string]any, []Violation, string) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return map[string]any{}, nil, ""
+	}
+	v, _ := decodeJSON(string(raw))
+	args, ok := v.(map[string]any)
+	if !ok {
+		return nil, nil, argumentsError(Violation{Reason: "not-an-object", Message: "expected a JSON object, got " + jsonKind(v)}).Error()
+	}
+	var violations []Violation
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	_, _ = dec.Token() // {
+	for dec.More() {
+		key, _ := dec.Token()
+		var skip json.RawMessage
+		_ = dec.Decode(&skip)
+		if k, _ := key.(string); !containsString(known, k) {
+			violations = append(violations, Violation{Field: k, Reason: "unknown-field", Message: "unknown field; valid fields: " + strings.Join(known, ", ")})
+		}
+	}
+	return args, violations, ""
+}
+
+// metaViolation is the violation of a meta tool's string argument that is
+// missing (or null) or not a string.
+func metaViolation(field string, v any) Violation {
+	if v == nil {
+		return Violation{Field: field, Reason: "required", Message: "missing required field"}
+	}
+	return Violation{Field: field, Reason: "invalid-value", Message: "must be a string"}
+}
+
+//aitools:end
