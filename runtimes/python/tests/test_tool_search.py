@@ -5,43 +5,20 @@ rank_tools against the shared vectors e2e/vectors/tool-search/ranking.json
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import pytest
 from conftest import VECTORS
+from tool_search_fixture import build_index, search_data
 
-from ai_tools_runtime import ToolHit, define_tool_search, rank_tools
+from ai_tools_runtime import ToolHit, ToolSearch, define_tool_search, rank_tools
 from ai_tools_runtime._tool_search import tokenize_query
 
 RANKING = VECTORS / "tool-search" / "ranking.json"
 
 
 def _index(docs: dict[str, list[str]], **extra: Any) -> dict[str, Any]:
-    """A version 2 index of documents given as token lists (BM25 k1 1.2, b 0.75)."""
-    names = sorted(docs, key=lambda n: n.encode())
-    lengths = [len(docs[n]) for n in names]
-    average = sum(lengths) / len(names)
-    postings: dict[str, list[list[int]]] = {}
-    for doc, name in enumerate(names):
-        counts: dict[str, int] = {}
-        for token in docs[name]:
-            counts[token] = counts.get(token, 0) + 1
-        for term, tf in counts.items():
-            postings.setdefault(term, []).append([doc, tf])
-    n = len(names)
-    idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in postings.items()}
-    return {
-        "version": 2,
-        "k1": 1.2,
-        "b": 0.75,
-        "names": names,
-        "norms": [1.2 * (1 - 0.75 + 0.75 * length / average) for length in lengths],
-        "idf": dict(sorted(idf.items())),
-        "postings": dict(sorted(postings.items())),
-        "stopWords": ["a", "the"],
-        "queryTerms": {"remove": ["delete"], **extra},
-    }
+    return build_index(docs, ["a", "the"], {"remove": ["delete"], **extra})
 
 
 DOCS = {
@@ -52,28 +29,9 @@ DOCS = {
 }
 
 
-def _search(index: dict[str, Any] | None = None) -> Any:
-    data = {
-        "version": 1,
-        "namespaces": [
-            {
-                "name": "LinkService",
-                "description": "Links. Functions: CreateLink, DeleteLink, GetLink",
-                "tools": [
-                    {"tool": "links_create", "function": "CreateLink"},
-                    {"tool": "links_delete", "function": "DeleteLink"},
-                    {"tool": "links_get", "function": "GetLink"},
-                ],
-            },
-            {
-                "name": "ThemeService",
-                "description": "Themes. Functions: DeleteTheme",
-                "tools": [{"tool": "themes_delete", "function": "DeleteTheme"}],
-            },
-        ],
-        "index": index if index is not None else _index(DOCS),
-    }
-    return define_tool_search(json.dumps(data))
+def _search(index: dict[str, Any] | None = None) -> ToolSearch:
+    # The fixture's namespaces; the index of DOCS.
+    return search_data(index=index if index is not None else _index(DOCS))
 
 
 def test_tokenize_query_splits_as_the_generator() -> None:
@@ -133,9 +91,9 @@ def test_define_tool_search_decodes_on_first_use() -> None:
     with pytest.raises(ValueError, match="not JSON"):
         rank_tools(search, "link")
     good = _search()
-    assert [ns.name for ns in good.namespaces] == ["LinkService", "ThemeService"]
+    assert [ns.name for ns in good.namespaces] == ["LinkService", "UserService"]
     assert good.tool_of("LinkService", "GetLink") == "links_get"
-    assert good.tool_of("ThemeService", "GetLink") is None
+    assert good.tool_of("UserService", "GetLink") is None
 
 
 @pytest.mark.parametrize(

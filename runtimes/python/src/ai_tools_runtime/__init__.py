@@ -22,6 +22,14 @@ from ._conversation_store import (
     MemoryConversationStore,
     mint_conversation_handle,
 )
+from ._deferred_tools import (
+    MAX_SEARCH_LIMIT,
+    SEARCH_TOOLS_NAME,
+    DeferredTools,
+    SearchArguments,
+    ToolSearchOutcome,
+    parse_search_arguments,
+)
 from ._executor import (
     DEFAULT_MAX_RESULT_BYTES,
     DEFAULT_TIMEOUT,
@@ -35,7 +43,15 @@ from ._session_registry import SessionRegistry
 from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
 from ._telemetry import Telemetry, ToolCallOutcome, ToolCallSpan
 from ._tool_error import ToolError, ToolErrorReason
-from ._tool_search import ToolHit, ToolSearch, define_tool_search, rank_tools
+from ._tool_search import (
+    ToolHit,
+    ToolSearch,
+    ToolSearchFunction,
+    ToolSearchIndex,
+    ToolSearchNamespace,
+    define_tool_search,
+    rank_tools,
+)
 from ._validation import RequestValidator
 from ._violations import Violation, ViolationReason
 from .providers import (
@@ -54,7 +70,9 @@ __all__ = [
     "DEFAULT_MAX_ALIASES",
     "DEFAULT_MAX_RESULT_BYTES",
     "DEFAULT_TIMEOUT",
+    "MAX_SEARCH_LIMIT",
     "MAX_STREAM_MESSAGES",
+    "SEARCH_TOOLS_NAME",
     "AgentTool",
     "AliasConfig",
     "AliasManager",
@@ -65,6 +83,7 @@ __all__ = [
     "ConversationExecutor",
     "ConversationExpiredError",
     "ConversationStore",
+    "DeferredTools",
     "Executor",
     "MemoryConversationStore",
     "RequestValidator",
@@ -72,6 +91,7 @@ __all__ = [
     "ResponseAliasTool",
     "ResponseAliases",
     "ResponseJson",
+    "SearchArguments",
     "SessionRegistry",
     "Telemetry",
     "ToolCallOutcome",
@@ -81,6 +101,10 @@ __all__ = [
     "ToolHit",
     "ToolMethod",
     "ToolSearch",
+    "ToolSearchFunction",
+    "ToolSearchIndex",
+    "ToolSearchNamespace",
+    "ToolSearchOutcome",
     "Violation",
     "ViolationReason",
     "anthropic_tool",
@@ -95,5 +119,6 @@ __all__ = [
     "openai_chat_tools",
     "openai_responses_tool",
     "openai_responses_tools",
+    "parse_search_arguments",
     "rank_tools",
 ]

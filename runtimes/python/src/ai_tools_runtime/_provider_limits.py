@@ -11,9 +11,12 @@ __all__ = [
     "ANTHROPIC_MAX_OPTIONAL_PARAMETERS",
     "ANTHROPIC_MAX_STRICT_TOOLS",
     "ANTHROPIC_MAX_UNION_PARAMETERS",
+    "ANTHROPIC_TOOL_SEARCH_MAX_TOOLS",
     "GEMINI_MAX_FUNCTION_DECLARATIONS",
     "OPENAI_MAX_TOOLS",
     "check_anthropic_strict_request",
+    "check_anthropic_tool_search_request",
+    "check_openai_deferred_request",
 ]
 
 # Anthropic strict tool use, per request (Anthropic, "Structured outputs",
@@ -26,6 +29,10 @@ GEMINI_MAX_FUNCTION_DECLARATIONS: Final = 512
 # OpenAI, per request: `maxItems: 128` on `tools` in OpenAI's API
 # description (docs/compat.md, "What providers accept").
 OPENAI_MAX_TOOLS: Final = 128
+# Anthropic tool search, per request: "Maximum tools: 10,000 tools in your
+# catalog" (every tool of the request, deferred or not, the search tool
+# too), of which at least one not deferred.
+ANTHROPIC_TOOL_SEARCH_MAX_TOOLS: Final = 10000
 
 
 def check_anthropic_strict_request(counts: Iterable[Mapping[str, Any]]) -> None:
@@ -54,3 +61,33 @@ def check_anthropic_strict_request(counts: Iterable[Mapping[str, Any]]) -> None:
                 f"{count} {what} in one request: Anthropic strict tool use takes at most {limit}; "
                 "send fewer tools with strict"
             )
+
+
+def check_openai_deferred_request(always_loaded: int, namespaces: int) -> None:
+    """Raises ValueError when a deferred OpenAI Responses request would
+    carry more top-level tools than OpenAI takes: it counts the items of
+    ``tools`` (a namespace is one, whatever it holds; docs/tool-search.md,
+    "Limits")."""
+    count = always_loaded + namespaces + 1
+    if count > OPENAI_MAX_TOOLS:
+        raise ValueError(
+            f"{count} top-level tools in one request ({always_loaded} always loaded, "
+            f"{namespaces} namespaces, the tool_search tool): OpenAI takes at most "
+            f"{OPENAI_MAX_TOOLS}; load fewer tools always"
+        )
+
+
+def check_anthropic_tool_search_request(count: int, not_deferred: int) -> None:
+    """Raises ValueError when a deferred Anthropic request would carry more
+    tools than Anthropic tool search takes, or none that is not deferred
+    (Anthropic answers "All tools have defer_loading set")."""
+    if count > ANTHROPIC_TOOL_SEARCH_MAX_TOOLS:
+        raise ValueError(
+            f"{count} tools in one request: Anthropic tool search takes at most "
+            f"{ANTHROPIC_TOOL_SEARCH_MAX_TOOLS}; send a subset of the tools"
+        )
+    if not_deferred < 1:
+        raise ValueError(
+            "every tool of the request is deferred: Anthropic needs at least one that is not; "
+            "send the search tool without defer_loading"
+        )

@@ -109,7 +109,7 @@ class ToolSearch:
         try:
             data = json.loads(self._text)
         except ValueError as err:
-            raise ValueError(f"tool search data is not JSON ({err}): regenerate it") from err
+            raise _bad("tool search data", f"not JSON ({err})") from err
         top = _object(data, "tool search data")
         _version(top, 1, "tool search data")
         namespaces = tuple(_namespace(n) for n in _array(top, "namespaces", "tool search data"))
@@ -131,7 +131,9 @@ def define_tool_search(json_text: str) -> ToolSearch:
 
 
 def _bad(where: str, what: str) -> ValueError:
-    return ValueError(f"{where}: {what}: regenerate it with protoc-gen-ai-tools")
+    return ValueError(
+        f"{where}: {what}; regenerate the file with protoc-gen-ai-tools (tool_search=true)"
+    )
 
 
 def _object(value: Any, where: str) -> dict[str, Any]:
@@ -179,7 +181,7 @@ def _namespace(value: Any) -> ToolSearchNamespace:
 
 
 def _index(index: dict[str, Any]) -> ToolSearchIndex:
-    where = "tool search data: index"
+    where = "tool search data: the index"
     _version(index, 2, where)
     names = tuple(_strings(_array(index, "names", where), where))
     norms = tuple(float(n) for n in _array(index, "norms", where))

@@ -1,0 +1,525 @@
+"""Deferred tools (docs/tool-search.md): a big API's tools sent to a model
+only once a search found them, for every provider, with each
+conversation's loaded tools kept in its conversation store."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal, Protocol, TypeVar
+
+import grpc
+
+from ._agent_tool import AgentTool
+from ._conversation_executor import store_failure
+from ._conversation_store import ConversationStore
+from ._json import quote
+from ._provider_limits import (
+    check_anthropic_tool_search_request,
+    check_openai_deferred_request,
+)
+from ._tool_error import ToolError
+from ._tool_search import ToolSearch, ToolSearchNamespace, rank_tools
+from .providers import (
+    GeminiTool,
+    OpenAIChatTool,
+    anthropic_tools,
+    gemini_tool,
+    openai_chat_tools,
+    openai_responses_tool,
+)
+
+__all__ = [
+    "MAX_SEARCH_LIMIT",
+    "SEARCH_TOOLS_NAME",
+    "DeferredTools",
+    "SearchArguments",
+    "ToolSearchOutcome",
+    "parse_search_arguments",
+]
+
+SEARCH_TOOLS_NAME: Final = "search_tools"
+"""The name of the search function sent where the provider has no deferral
+(Chat Completions, Gemini) and of Anthropic's client-side search."""
+
+MAX_SEARCH_LIMIT: Final = 20
+"""The most tools one search may find and load."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ToolSearchOutcome:
+    """What :meth:`DeferredTools.search` found and what is loaded now."""
+
+    found: list[str]
+    """The tools the search found, best first (loaded before or not)."""
+    loaded: list[str]
+    """The conversation's loaded tools after the search, in load order."""
+
+
+@dataclass(frozen=True)
+class SearchArguments:
+    """The arguments of a search call, as :func:`parse_search_arguments`
+    reads them."""
+
+    query: str
+    """What the model searches for."""
+    limit: int | None = None
+    """How many tools to find (1 to 20), when the model said."""
+
+
+class _ToolLoadingStore(Protocol):
+    async def load(self, handle: str) -> tuple[str, str]: ...
+
+    async def load_tools(self, handle: str, epoch: str, names: Sequence[str]) -> list[str]: ...
+
+    async def loaded_tools(self, handle: str) -> list[str]: ...
+
+
+# The search call's schema, one for every provider (docs/tool-search.md).
+_SEARCH_PARAMETERS: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "description": "What the needed tool does, in a few words.",
+        },
+        "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_SEARCH_LIMIT,
+            "description": "How many tools to load, 1 to 20.",
+        },
+    },
+    "required": ["query"],
+    "additionalProperties": False,
+}
+
+# OpenAI's client ``tool_search`` description.
+_CLIENT_SEARCH_DESCRIPTION: Final = (
+    "Search the functions of the namespaces above by what they do; the best matches are loaded."
+)
+
+# Anthropic's answer when a search found nothing deferred.
+_NOTHING_FOUND: Final = "no tool found; search again with other words"
+
+
+@dataclass(frozen=True)
+class _Placement:
+    namespace: ToolSearchNamespace
+    function: str
+
+
+class DeferredTools:
+    """A generated module's tools for requests that load tools on demand
+    (docs/tool-search.md): per provider, the request's tools, and the
+    answers to the model's search calls. The loaded tools of a conversation
+    live in the conversation store, in load order, never reordered, so any
+    replica builds the same request.
+
+    ``tools`` and ``search`` are the module's ``ALL_TOOLS`` and
+    ``TOOL_SEARCH`` (generated with ``tool_search=true``); ``store`` is the
+    :class:`ConversationExecutor`'s (a handle is one its ``start()``
+    returned) and needs ``load_tools`` and ``loaded_tools`` (the memory and
+    Redis stores have them). ``always_loaded`` names tools sent as ordinary
+    tools in every request, never deferred; ``limit`` is how many tools a
+    search finds when the model does not say (5, at most 20). Options that
+    cannot work raise ValueError here."""
+
+    def __init__(
+        self,
+        tools: Sequence[AgentTool],
+        search: ToolSearch,
+        store: ConversationStore,
+        *,
+        always_loaded: Sequence[str] = (),
+        limit: int = 5,
+    ) -> None:
+        self._store = _tool_loading_of(store)
+        self._limit = _checked_limit_option(limit)
+        self._tools = list(tools)
+        self._by_name = _tool_map(self._tools)
+        self._always = _always_loaded_of(always_loaded, self._by_name)
+        self._search = search
+        self._placements = _placements_of(search.namespaces, self._by_name, self._always)
+        self._by_pair: dict[str, dict[str, str]] = {}
+        for tool, p in self._placements.items():
+            self._by_pair.setdefault(p.namespace.name, {})[p.function] = tool
+        self._search_tool = _search_tool_of(search.namespaces)
+        self._always_tools = [self._by_name[n] for n in self._always]
+
+    @property
+    def always_loaded(self) -> list[str]:
+        """The tools sent in every request, in the order given."""
+        return list(self._always)
+
+    async def search(self, handle: str, query: str, limit: int | None = None) -> ToolSearchOutcome:
+        """Rank the tools for ``query`` (at most ``limit``, the creation's
+        by default) and append the found ones not yet loaded (always-loaded
+        ones aside) to the conversation's loaded tools, atomically. Bad
+        arguments (a model's mistake) raise :class:`ToolError`
+        (``invalid-arguments``) to show the model; store failures raise
+        ``conversation-expired`` or ``store-unavailable``."""
+        args = parse_search_arguments({"query": query, "limit": limit})
+        hits = rank_tools(self._search, args.query, args.limit or self._limit)
+        found = [h.name for h in hits if h.name in self._by_name]
+        fresh = [n for n in found if n not in self._always]
+        return ToolSearchOutcome(found, await self._load_names(handle, fresh))
+
+    async def loaded(self, handle: str) -> list[str]:
+        """The conversation's loaded tools, in load order."""
+        return await _store_call(handle, lambda: self._store.loaded_tools(handle))
+
+    async def openai_responses(
+        self, handle: str, *, search: Literal["hosted", "client"]
+    ) -> list[dict[str, Any]]:
+        """The ``tools`` of an OpenAI Responses request: the always-loaded
+        tools, each namespace with its other functions deferred
+        (``defer_loading: true``), then ``tool_search`` (hosted, or
+        ``search="client"``: answered with :meth:`openai_tool_search_output`).
+        The same every turn (OpenAI keeps what a search loaded in the
+        conversation's items); more than 128 top-level items raise
+        ValueError. ``handle`` is not read (the same signature as the
+        others)."""
+        if search not in ("hosted", "client"):
+            raise ValueError(
+                f'openai_responses: search {quote(str(search))} is not "hosted" or "client"'
+            )
+        namespaces = self._namespace_tools()
+        for ns in namespaces:
+            if ns["name"] in self._always:
+                raise ValueError(
+                    f"namespace {quote(ns['name'])} has the name of an always-loaded tool: "
+                    "OpenAI could not tell them apart; load another tool always"
+                )
+        check_openai_deferred_request(len(self._always_tools), len(namespaces))
+        out: list[dict[str, Any]] = [dict(openai_responses_tool(t)) for t in self._always_tools]
+        out.extend(namespaces)
+        if search == "hosted":
+            out.append({"type": "tool_search"})
+        else:
+            out.append(
+                {
+                    "type": "tool_search",
+                    "execution": "client",
+                    "description": _CLIENT_SEARCH_DESCRIPTION,
+                    "parameters": copy.deepcopy(dict(_SEARCH_PARAMETERS)),
+                }
+            )
+        return out
+
+    async def openai_chat(self, handle: str) -> list[OpenAIChatTool]:
+        """The ``tools`` of an OpenAI Chat Completions request: the
+        always-loaded tools, the loaded ones in load order, then
+        ``search_tools``; more than 128 raise ValueError."""
+        loaded = self._loaded_tools(await self.loaded(handle))
+        return openai_chat_tools([*self._always_tools, *loaded, self._search_tool])
+
+    async def gemini(
+        self,
+        handle: str,
+        *,
+        form: Literal["parameters_json_schema", "parameters"] = "parameters_json_schema",
+    ) -> GeminiTool:
+        """The Gemini tool of a request: the same functions as
+        :meth:`openai_chat`; more than 512 raise ValueError."""
+        loaded = self._loaded_tools(await self.loaded(handle))
+        return gemini_tool([*self._always_tools, *loaded, self._search_tool], form=form)
+
+    async def anthropic(
+        self,
+        handle: str,
+        *,
+        search: Literal["bm25", "regex", "client"],
+        strict: bool = False,
+    ) -> list[dict[str, Any]]:
+        """The ``tools`` of an Anthropic request: the always-loaded tools,
+        every other tool with ``defer_loading: true``, then the search tool
+        (Anthropic's BM25 or regex one, or ``search="client"``:
+        ``search_tools``, answered with :meth:`anthropic_tool_references`).
+        The same every turn (Anthropic expands the ``tool_reference`` blocks
+        of the history); more than 10,000 raise ValueError. ``strict=True``
+        sends ``strict: true`` for the strict tools: every strict tool of the
+        request counts toward Anthropic's limits, deferred or not."""
+        server = _anthropic_search_tool(search)
+        deferred = [t for t in self._tools if t.name not in self._always]
+        client = [self._search_tool] if server is None else []
+        out: list[dict[str, Any]] = []
+        for t in anthropic_tools([*self._always_tools, *deferred, *client], strict=strict):
+            item: dict[str, Any] = dict(t)
+            if t["name"] not in self._always and t["name"] != SEARCH_TOOLS_NAME:
+                item["defer_loading"] = True
+            out.append(item)
+        if server is not None:
+            out.append(server)
+        eager = sum(1 for t in out if "defer_loading" not in t)
+        check_anthropic_tool_search_request(len(out), eager)
+        return out
+
+    def openai_tool_search_output(self, call_id: str, found: Sequence[str]) -> dict[str, Any]:
+        """The input item answering OpenAI's client ``tool_search_call`` of
+        ``call_id``: the found functions grouped in their namespaces
+        (always-loaded tools left out: the model has them)."""
+        groups: dict[str, dict[str, Any]] = {}
+        for tool in self._known(found):
+            p = self._placements.get(tool.name)
+            if p is None or tool.name in self._always:
+                continue
+            group = groups.get(p.namespace.name)
+            if group is None:
+                group = _namespace(p.namespace, [])
+                groups[p.namespace.name] = group
+            if not any(f["name"] == p.function for f in group["tools"]):
+                group["tools"].append(_namespace_function(tool, p.function))
+        return {
+            "type": "tool_search_output",
+            "call_id": call_id,
+            "execution": "client",
+            "status": "completed",
+            "tools": list(groups.values()),
+        }
+
+    def anthropic_tool_references(self, found: Sequence[str]) -> list[dict[str, str]]:
+        """The content of the ``tool_result`` answering Anthropic's
+        ``search_tools`` call: a ``tool_reference`` per found deferred tool,
+        or one text block when there is none."""
+        refs = [
+            {"type": "tool_reference", "tool_name": t.name}
+            for t in self._known(found)
+            if t.name not in self._always
+        ]
+        return refs if refs else [{"type": "text", "text": _NOTHING_FOUND}]
+
+    def search_tools_result(self, found: Sequence[str]) -> str:
+        """The result text of a ``search_tools`` call (Chat Completions,
+        Gemini): ``{"tools":[{"name","description"}]}``, found order."""
+        tools = [{"name": t.name, "description": t.description} for t in self._known(found)]
+        return json.dumps({"tools": tools}, ensure_ascii=False, separators=(",", ":"))
+
+    def tool_of(self, namespace: str, function: str) -> str:
+        """The tool an OpenAI namespaced function call names (its
+        ``namespace`` and ``name``); an unknown pair raises
+        :class:`ToolError` (``unknown-tool``) naming both, to show the
+        model."""
+        functions = self._by_pair.get(namespace)
+        tool = None if functions is None else functions.get(function)
+        if tool is not None:
+            return tool
+        message = (
+            f"unknown namespace {quote(namespace)} (function {quote(function)}): "
+            "call a function a tool search loaded, with its namespace"
+            if functions is None
+            else f"no function {quote(function)} in namespace {quote(namespace)}: "
+            "call a function a tool search loaded"
+        )
+        raise ToolError(message, reason="unknown-tool", code=grpc.StatusCode.NOT_FOUND)
+
+    async def _load_names(self, handle: str, names: list[str]) -> list[str]:
+        """Append names to the loaded tools (the epoch read first); the whole list."""
+        store = self._store
+        if not names:
+            return await _store_call(handle, lambda: store.loaded_tools(handle))
+        epoch, _ = await _store_call(handle, lambda: store.load(handle))
+        return await _store_call(handle, lambda: store.load_tools(handle, epoch, names))
+
+    def _loaded_tools(self, names: Sequence[str]) -> list[AgentTool]:
+        return [self._by_name[n] for n in names if n not in self._always and n in self._by_name]
+
+    def _known(self, found: Sequence[str]) -> list[AgentTool]:
+        out = []
+        for name in found:
+            tool = self._by_name.get(name)
+            if tool is None:
+                raise ValueError(f"unknown tool {quote(name)}: pass names a search found")
+            out.append(tool)
+        return out
+
+    def _namespace_tools(self) -> list[dict[str, Any]]:
+        """The namespaces with their deferred functions (always-loaded ones out)."""
+        out = []
+        for ns in self._search.namespaces:
+            functions = [
+                _namespace_function(self._by_name[f.tool], f.function)
+                for f in ns.tools
+                if f.tool not in self._always
+            ]
+            if functions:
+                out.append(_namespace(ns, functions))
+        return out
+
+
+def parse_search_arguments(args: Any) -> SearchArguments:
+    """The query and limit of a search call's arguments: a mapping, or JSON
+    text of one (``{"query": "...", "limit": 5}``; OpenAI's
+    ``tool_search_call`` sends an object, a function call JSON text).
+    Anything else is the model's mistake: a :class:`ToolError`
+    (``invalid-arguments``) saying what to send."""
+    value = args
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise _bad_search(args, "not JSON") from None
+    if not isinstance(value, Mapping):
+        raise _bad_search(args, "not an object")
+    query, limit = value.get("query"), value.get("limit")
+    if not isinstance(query, str):
+        raise _bad_search(args, "query is not a string")
+    if limit is None:
+        return SearchArguments(query)
+    if (
+        isinstance(limit, bool)
+        or not isinstance(limit, int | float)
+        or not float(limit).is_integer()
+        or not 1 <= limit <= MAX_SEARCH_LIMIT
+    ):
+        raise _bad_search(args, "limit is not a whole number from 1 to 20")
+    return SearchArguments(query, int(limit))
+
+
+def _bad_search(args: Any, what: str) -> ToolError:
+    if isinstance(args, str):
+        shown = args
+    else:
+        try:
+            shown = json.dumps(args, ensure_ascii=False, separators=(",", ":"))
+        except (TypeError, ValueError):
+            shown = str(args)
+    return ToolError(
+        f"search arguments {quote(shown)}: {what}; "
+        'send {"query": "<what the tool does>", "limit": <1 to 20>}',
+        reason="invalid-arguments",
+        code=grpc.StatusCode.INVALID_ARGUMENT,
+    )
+
+
+async def _store_call(handle: str, op: Callable[[], Awaitable[T]]) -> T:
+    """A store operation; what it raises is a :class:`ToolError`
+    (``conversation-expired``, ``store-unavailable``, …)."""
+    try:
+        return await op()
+    except ToolError:
+        raise
+    except Exception as err:
+        raise store_failure(handle, err) from err
+
+
+def _tool_loading_of(store: ConversationStore) -> _ToolLoadingStore:
+    """The store, when it has both loaded-tools operations; else ValueError
+    naming what is missing (a store written before them)."""
+    missing = [
+        signature
+        for name, signature in (
+            ("load_tools", "load_tools(handle, epoch, names)"),
+            ("loaded_tools", "loaded_tools(handle)"),
+        )
+        if not callable(getattr(store, name, None))
+    ]
+    if missing:
+        raise ValueError(
+            f"the conversation store cannot keep loaded tools: give it {' and '.join(missing)} "
+            '(docs/store.md, "Loaded tools")'
+        )
+    loading: _ToolLoadingStore = store  # type: ignore[assignment]
+    return loading
+
+
+def _checked_limit_option(limit: int) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_SEARCH_LIMIT:
+        raise ValueError(
+            f"limit {quote(str(limit))}: give a whole number from 1 to {MAX_SEARCH_LIMIT}"
+        )
+    return limit
+
+
+def _tool_map(tools: Sequence[AgentTool]) -> dict[str, AgentTool]:
+    by_name: dict[str, AgentTool] = {}
+    for t in tools:
+        if t.name in by_name:
+            raise ValueError(
+                f"tool {quote(t.name)} is given twice: pass the generated module's ALL_TOOLS"
+            )
+        if t.name == SEARCH_TOOLS_NAME:
+            raise ValueError(
+                f"tool {quote(t.name)} has the name of the search function: rename the RPC's tool"
+            )
+        by_name[t.name] = t
+    return by_name
+
+
+def _always_loaded_of(names: Sequence[str], by_name: Mapping[str, AgentTool]) -> list[str]:
+    if isinstance(names, str):
+        raise ValueError(f"always_loaded: {quote(names)} is a string: give a list of tool names")
+    for name in names:
+        if name not in by_name:
+            raise ValueError(
+                f"always_loaded: unknown tool {quote(name)}: name tools of the generated module"
+            )
+    return list(dict.fromkeys(names))
+
+
+def _placements_of(
+    namespaces: Sequence[ToolSearchNamespace],
+    by_name: Mapping[str, AgentTool],
+    always: Sequence[str],
+) -> dict[str, _Placement]:
+    """Each tool's namespace and function name, checked against the tools."""
+    placements: dict[str, _Placement] = {}
+    for ns in namespaces:
+        for f in ns.tools:
+            if f.tool not in by_name:
+                raise ValueError(
+                    f"tool search data: namespace {quote(ns.name)} names the tool "
+                    f"{quote(f.tool)}, which is not given: pass the tools and the "
+                    "TOOL_SEARCH of one generated module"
+                )
+            placements[f.tool] = _Placement(ns, f.function)
+    for name in by_name:
+        if name not in placements and name not in always:
+            raise ValueError(
+                f"tool {quote(name)} is in no namespace of the tool search data: load it "
+                "always (always_loaded) or pass the TOOL_SEARCH of its generated module"
+            )
+    return placements
+
+
+def _namespace(ns: ToolSearchNamespace, functions: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "namespace", "name": ns.name, "description": ns.description, "tools": functions}
+
+
+def _namespace_function(tool: AgentTool, function: str) -> dict[str, Any]:
+    """The tool as a deferred function of its namespace, named ``function`` there."""
+    out: dict[str, Any] = dict(openai_responses_tool(tool))
+    out["name"] = function
+    out["defer_loading"] = True
+    return out
+
+
+def _search_tool_of(namespaces: Sequence[ToolSearchNamespace]) -> AgentTool:
+    """The ``search_tools`` function, its description naming the namespaces."""
+    listed = "; ".join(
+        f"{ns.name} ({ns.description.split(chr(10))[0].strip()})" for ns in namespaces
+    )
+    parameters = copy.deepcopy(dict(_SEARCH_PARAMETERS))
+    open_api = {k: v for k, v in parameters.items() if k != "additionalProperties"}
+    return AgentTool(
+        SEARCH_TOOLS_NAME,
+        "Search this API's tools by what they do and load the best matches: a loaded tool "
+        f"can be called from the next turn on. Searchable: {listed}.",
+        False,
+        parameters,
+        {"geminiParameters": open_api},
+    )
+
+
+def _anthropic_search_tool(mode: str) -> dict[str, Any] | None:
+    if mode == "bm25":
+        return {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
+    if mode == "regex":
+        return {"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"}
+    if mode == "client":
+        return None
+    raise ValueError(f'anthropic: search {quote(str(mode))} is not "bm25", "regex" or "client"')
