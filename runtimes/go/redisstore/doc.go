@@ -24,8 +24,10 @@
 // conversation (default 1,000).
 //
 // One hash per conversation, "<prefix>conv:{<handle>}", changed only by the
-// three Lua scripts of docs/store.md (create.lua, load.lua, register.lua in
-// this module, which the other languages' runtimes embed at build time), run with EVALSHA and, after a NOSCRIPT
+// Lua scripts of docs/store.md (create.lua, load.lua, register.lua, and
+// load-tools.lua and loaded-tools.lua for the conversation's loaded tools,
+// Store.LoadTools and Store.LoadedTools, in this module, which the other
+// languages' runtimes embed at build time), run with EVALSHA and, after a NOSCRIPT
 // reply, EVAL: two processes registering in one conversation at once are
 // serialized by Redis, and numbering has no gaps. A conversation Redis lost
 // is never made again: Load and Register return an error for which

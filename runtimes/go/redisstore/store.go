@@ -17,8 +17,8 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// The scripts of docs/store.md. create.lua, load.lua and register.lua here
-// are their one committed copy: //go:embed reads only files inside this
+// The scripts of docs/store.md. create.lua, load.lua, register.lua,
+// load-tools.lua and loaded-tools.lua here are their one committed copy: //go:embed reads only files inside this
 // module, and `go get` users receive the module alone from the Go proxy, so
 // the TypeScript and Python runtimes embed these files at build time instead
 // (runtimes/ts/scripts/embed-redis-scripts.mjs, runtimes/python/setup.py).
@@ -29,10 +29,16 @@ var (
 	loadLua string
 	//go:embed register.lua
 	registerLua string
+	//go:embed load-tools.lua
+	loadToolsLua string
+	//go:embed loaded-tools.lua
+	loadedToolsLua string
 
-	createScript   = redis.NewScript(createLua)
-	loadScript     = redis.NewScript(loadLua)
-	registerScript = redis.NewScript(registerLua)
+	createScript      = redis.NewScript(createLua)
+	loadScript        = redis.NewScript(loadLua)
+	registerScript    = redis.NewScript(registerLua)
+	loadToolsScript   = redis.NewScript(loadToolsLua)
+	loadedToolsScript = redis.NewScript(loadedToolsLua)
 )
 
 // DefaultKeyPrefix starts every key of a Store without Options.KeyPrefix.
@@ -250,6 +256,90 @@ func (s *Store) Delete(ctx context.Context, handle string) error {
 		return s.client.Del(ctx, s.Key(handle)).Result()
 	})
 	return err
+}
+
+// LoadTools appends each name not yet loaded to the conversation's loaded
+// tools, in order, in one script (docs/store.md, "Loaded tools"), and
+// returns the whole list in load order; it renews the idle TTL. A missing
+// conversation or another epoch is ErrConversationExpired; a layout version
+// other than 1 or broken positions, ErrConversationCorrupt.
+func (s *Store) LoadTools(ctx context.Context, handle, epoch string, names []string) ([]string, error) {
+	args := make([]any, 0, 2+len(names))
+	args = append(args, s.ttl, epoch)
+	for _, name := range names {
+		if name == "" {
+			return nil, errors.New(`cannot load the tool name "": pass the names of tools`)
+		}
+		args = append(args, name)
+	}
+	reply, err := within(ctx, s, func(ctx context.Context) (any, error) {
+		return loadToolsScript.Run(ctx, s.client, []string{s.Key(handle)}, args...).Result()
+	})
+	if err != nil {
+		return nil, failure(err)
+	}
+	return loadedOf(reply)
+}
+
+// LoadedTools returns the conversation's loaded tools in load order, and
+// renews its idle TTL.
+func (s *Store) LoadedTools(ctx context.Context, handle string) ([]string, error) {
+	reply, err := within(ctx, s, func(ctx context.Context) (any, error) {
+		return loadedToolsScript.Run(ctx, s.client, []string{s.Key(handle)}, s.ttl).Result()
+	})
+	if errors.Is(err, redis.Nil) {
+		return nil, ErrConversationExpired
+	}
+	if err != nil {
+		return nil, failure(err)
+	}
+	return loadedOf(reply)
+}
+
+// position is a load position: 1 or more, without leading zeros.
+var position = regexp.MustCompile(`^[1-9][0-9]{0,15}$`)
+
+// loadedOf returns the loaded tools, in load order, from the "v" and "t:"
+// fields and values a loaded-tools script returns; a version other than 1
+// or positions other than 1 to n, each once, are a corrupt conversation.
+func loadedOf(reply any) ([]string, error) {
+	items, _ := reply.([]any)
+	fields := make([]string, 0, len(items))
+	for _, item := range items {
+		if f, ok := item.(string); ok {
+			fields = append(fields, f)
+		}
+	}
+	if items == nil && reply != nil || len(fields) != len(items) || len(fields)%2 != 0 {
+		return nil, corruptError{errors.New("the store's reply is not a list of fields and values")}
+	}
+	version := "null"
+	byPosition := map[string]string{}
+	count := 0
+	for i := 0; i < len(fields); i += 2 {
+		name, value := fields[i], fields[i+1]
+		switch {
+		case name == "v":
+			version = strconv.Quote(value)
+		case strings.HasPrefix(name, "t:"):
+			count++
+			if position.MatchString(value) {
+				byPosition[value] = name[2:]
+			}
+		}
+	}
+	if version != `"1"` {
+		return nil, corruptError{fmt.Errorf("the conversation's layout version is %s, not 1", version)}
+	}
+	loaded := make([]string, 0, count)
+	for i := 1; i <= count; i++ {
+		name, ok := byPosition[strconv.Itoa(i)]
+		if !ok {
+			return nil, corruptError{fmt.Errorf("the loaded tools' positions are not 1 to %d, each once", count)}
+		}
+		loaded = append(loaded, name)
+	}
+	return loaded, nil
 }
 
 // integer is a field value written into the state as a JSON number; any
