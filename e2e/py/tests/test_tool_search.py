@@ -1,0 +1,120 @@
+"""Issue 36, deferred tools against the real test server: the generated
+TOOL_SEARCH (tool_search=true) finds a tool, DeferredTools loads it in the
+conversation's store, and the model's call of the loaded tool (an OpenAI
+namespaced call) runs through the conversation executor: ``link-1``
+reaches the server as the link's UUID."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import grpc
+from ai_tools_runtime import (
+    ConversationExecutor,
+    DeferredTools,
+    MemoryConversationStore,
+    ToolSearchOutcome,
+    parse_search_arguments,
+    rank_tools,
+)
+from conftest import LoopThread
+from helpers import UUID_RE, expect_recorded, js, new_uuid, recorded, reset_server
+
+import ai_tools_gen
+from ai_tools_gen import AsyncExecutor
+from linkhub.v1 import links_pb2, links_pb2_grpc
+
+
+def test_generated_data_ranks_and_maps_calls() -> None:
+    hits = rank_tools(ai_tools_gen.TOOL_SEARCH, "get one link by its id", 3)
+    assert hits[0].name == "links_get", hits
+    names = [ns.name for ns in ai_tools_gen.TOOL_SEARCH.namespaces]
+    assert "LinkService" in names and "ExportService" in names, names
+    # Every generated tool is in one namespace: DeferredTools takes them all.
+    DeferredTools(ai_tools_gen.ALL_TOOLS, ai_tools_gen.TOOL_SEARCH, MemoryConversationStore())
+
+
+def test_search_load_call_through_openai_responses(aio: LoopThread, channel: grpc.Channel) -> None:
+    """The client tool search of OpenAI Responses, end to end but for the
+    model: its tool_search_call, our tool_search_output, its namespaced
+    function call mapped back to links_get and run."""
+    reset_server(channel)
+    ws = new_uuid()
+
+    async def run() -> tuple[str, list[str], ToolSearchOutcome, dict[str, Any], str, str]:
+        store = MemoryConversationStore()
+        executor = ConversationExecutor(AsyncExecutor(aio.channel), store)
+        deferred = DeferredTools(
+            ai_tools_gen.ALL_TOOLS,
+            ai_tools_gen.TOOL_SEARCH,
+            store,
+            always_loaded=["links_create"],
+        )
+        handle = await executor.start()
+        created = await executor.execute(
+            handle,
+            "links_create",
+            js(
+                {
+                    "workspace_id": ws,
+                    "target_url": "https://example.com/a",
+                    "slug": None,
+                    "page_theme_id": "",
+                    "labels": [],
+                    "title": None,
+                    "expire_after": None,
+                }
+            ),
+        )
+        tools = await deferred.openai_responses(handle, search="client")
+        sent = [t.get("name", t["type"]) for t in tools]
+        # The model's tool_search_call carries its arguments as an object.
+        args = parse_search_arguments({"query": "get one link by id", "limit": 2})
+        found = await deferred.search(handle, args.query, args.limit)
+        output = deferred.openai_tool_search_output("call-1", found.found)
+        # The model then calls GetLink in the LinkService namespace.
+        tool = deferred.tool_of("LinkService", "GetLink")
+        got = await executor.execute(handle, tool, '{"id":"link-1"}')
+        return created, sent, found, output, tool, got
+
+    start = len(recorded(channel))
+    created, sent, found, output, tool, got = aio.run(run())
+    assert json.loads(created)["link"]["id"] == "link-1", created
+    assert sent == [
+        "links_create",
+        "Operations",
+        "LinkService",
+        "ExportService",
+        "PageThemeService",
+        "WorkflowService",
+        "SampleService",
+        "tool_search",
+    ], sent
+    assert found.found[0] == "links_get" and found.loaded[0] == "links_get", found
+    assert output["type"] == "tool_search_output" and output["call_id"] == "call-1", output
+    link_ns = next(ns for ns in output["tools"] if ns["name"] == "LinkService")
+    assert "GetLink" in [f["name"] for f in link_ns["tools"]], output
+    assert tool == "links_get"
+    link = json.loads(got)["link"]
+    assert link["id"] == "link-1" and link["target_url"] == "https://example.com/a", got
+    # What the server holds, learnt outside the conversation: link-1's UUID.
+    links = links_pb2_grpc.LinkServiceStub(channel).ListLinks(
+        links_pb2.ListLinksRequest(workspace_id=ws)
+    )
+    assert len(links.links) == 1 and UUID_RE.fullmatch(links.links[0].id), links
+    assert [r.procedure for r in recorded(channel)[start:]][:2] == [
+        "linkhub.v1.LinkService/CreateLink",
+        "linkhub.v1.LinkService/GetLink",
+    ]
+    expect_recorded(
+        channel,
+        start + 1,
+        [
+            ("linkhub.v1.LinkService/GetLink", links_pb2.GetLinkRequest(id=links.links[0].id)),
+            (
+                "linkhub.v1.LinkService/ListLinks",
+                links_pb2.ListLinksRequest(workspace_id=ws),
+            ),
+        ],
+    )
