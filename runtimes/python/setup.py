@@ -19,7 +19,7 @@ from setuptools import setup
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE.parent / "go" / "redisstore"
 PACKAGED = HERE / "src" / "ai_tools_runtime" / "redis"
-SCRIPTS = ("create.lua", "load.lua", "register.lua")
+SCRIPTS = ("create.lua", "load.lua", "register.lua", "load-tools.lua", "loaded-tools.lua")
 
 
 def copy_redis_scripts() -> None:

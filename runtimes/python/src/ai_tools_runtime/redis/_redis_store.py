@@ -19,8 +19,14 @@ from .._conversation_store import (
     mint_conversation_handle,
     mint_epoch,
 )
-from .._store_layout import DEFAULT_KEY_PREFIX, conversation_key, state_from_fields
-from ._scripts import CREATE, LOAD, REGISTER, Script
+from .._store_layout import (
+    DEFAULT_KEY_PREFIX,
+    check_tool_names,
+    conversation_key,
+    loaded_from_fields,
+    state_from_fields,
+)
+from ._scripts import CREATE, LOAD, LOAD_TOOLS, LOADED_TOOLS, REGISTER, Script
 
 __all__ = ["DEFAULT_STORE_TIMEOUT_SECONDS", "RedisClient", "RedisConversationStore"]
 
@@ -41,7 +47,7 @@ _CREATE_TRIES: Final = 8
 
 class RedisConversationStore:
     """A ``ConversationStore`` in Redis: one hash per conversation under
-    ``<key_prefix>conv:{<handle>}``, changed only by the three Lua scripts
+    ``<key_prefix>conv:{<handle>}``, changed only by the Lua scripts
     (``EVALSHA``, ``EVAL`` when the server does not have them yet), so that
     processes sharing the server never give two UUIDs one alias, nor one
     UUID two aliases, and number without gaps. A conversation the server
@@ -130,6 +136,26 @@ class RedisConversationStore:
         key = self.key(handle)
         await self._within(lambda: self._client.delete(key))
 
+    async def load_tools(self, handle: str, epoch: str, names: Sequence[str]) -> list[str]:
+        """Append each name not yet loaded to the conversation's loaded tools,
+        in order, in one script (docs/store.md, "Loaded tools"), and return
+        the whole list in load order; renews the idle TTL.
+        :class:`ConversationExpiredError` when the conversation is missing or
+        of another epoch, :class:`ConversationCorruptError` for another
+        layout version or broken positions, :class:`ValueError` for an empty
+        name (nothing sent)."""
+        check_tool_names(names)
+        reply = await self._run(LOAD_TOOLS, handle, self._ttl_ms, epoch, *names)
+        return _loaded(handle, reply)
+
+    async def loaded_tools(self, handle: str) -> list[str]:
+        """The conversation's loaded tools in load order; renews the idle
+        TTL. :class:`ConversationExpiredError` when it is missing."""
+        reply = await self._run(LOADED_TOOLS, handle, self._ttl_ms)
+        if reply is None:
+            raise ConversationExpiredError(handle)
+        return _loaded(handle, reply)
+
     async def _within(self, operation: Callable[[], Awaitable[T]]) -> T:
         """``operation`` given up after the store's timeout: the client's
         own timeout is per try and it retries (redis-py's default gives up
@@ -176,3 +202,12 @@ def _fields(handle: str, reply: Any) -> Mapping[str, str]:
     # Bytes that are not UTF-8 become U+FFFD: restore_state refuses the state.
     text = [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in reply]
     return dict(zip(text[::2], text[1::2], strict=True))
+
+
+def _loaded(handle: str, reply: Any) -> list[str]:
+    """The loaded tools of a loaded-tools script's reply (the ``v`` and
+    ``t:`` fields); what cannot be read is :class:`ConversationCorruptError`."""
+    try:
+        return loaded_from_fields(_fields(handle, reply))
+    except ValueError as err:
+        raise ConversationCorruptError(handle, str(err)) from err

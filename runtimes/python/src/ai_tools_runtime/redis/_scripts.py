@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Final
 
-__all__ = ["CREATE", "LOAD", "REGISTER", "SCRIPTS", "Script"]
+__all__ = ["CREATE", "LOAD", "LOADED_TOOLS", "LOAD_TOOLS", "REGISTER", "SCRIPTS", "Script"]
 
 
 @dataclass(frozen=True)
@@ -29,5 +29,9 @@ def _script(name: str) -> Script:
 CREATE: Final = _script("create.lua")
 LOAD: Final = _script("load.lua")
 REGISTER: Final = _script("register.lua")
+LOAD_TOOLS: Final = _script("load-tools.lua")
+LOADED_TOOLS: Final = _script("loaded-tools.lua")
 SCRIPTS: Final = (CREATE, LOAD, REGISTER)
-"""The three scripts, by file name order."""
+"""The three scripts of the aliases, by file name order (those of
+e2e/vectors/store/layout.json); the loaded tools' two (LOAD_TOOLS,
+LOADED_TOOLS) are those of loaded-tools.json."""
