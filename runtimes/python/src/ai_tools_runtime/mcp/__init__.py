@@ -29,6 +29,7 @@ from ._identity import Identity, identity_of
 from ._in_process_transport import AddServicer, create_in_process_channel
 from ._mcp_tool import McpToolMethod
 from ._provider_form import McpProvider
+from ._search_first import SearchFirst
 from ._serve_http import DEFAULT_MAX_BODY_BYTES, create_mcp_http_app, serve_http
 from ._serve_stdio import serve_stdio
 from ._tool_server import McpToolServer
@@ -60,6 +61,7 @@ __all__ = [
     "McpToolMethod",
     "McpToolServer",
     "MemoryConversationStore",
+    "SearchFirst",
     "conversation_key",
     "create_in_process_channel",
     "create_mcp_http_app",

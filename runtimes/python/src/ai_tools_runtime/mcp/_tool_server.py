@@ -22,7 +22,10 @@ import grpc
 import grpc.aio
 import mcp_types
 from mcp.server import Server, ServerRequestContext
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._aliases import AliasManager
 from .._approval import Approve
@@ -64,6 +67,8 @@ from ._mcp_tool import McpToolMethod
 from ._merge_alias_configs import merge_alias_configs
 from ._non_object_arguments import mark_non_object_arguments, non_object_arguments
 from ._provider_form import McpProvider, check_provider
+from ._search_first import SearchFirst, SearchFirstMode, SearchFirstTools
+from ._search_first_tools import CALL_TOOL, SEARCH_TOOLS, call_arguments, unknown_called_tool
 from ._tool_listing import list_tool
 
 __all__ = ["McpToolServer"]
@@ -81,6 +86,27 @@ class _Running:
 
     in_process: grpc.aio.Channel | None
     connection: ConversationScope = field(default_factory=ConversationScope)
+    loaded: list[mcp_types.Tool] = field(default_factory=list)
+    """The tools the connection's searches loaded (search_first)."""
+
+
+class _SdkServer(Server[_Running]):
+    """The SDK's low-level server, declaring ``tools.listChanged`` when the
+    tool set is search-first (its connections' lists change)."""
+
+    tools_changed = False
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        if notification_options is None and self.tools_changed:
+            notification_options = NotificationOptions(tools_changed=True)
+        return super().create_initialization_options(
+            notification_options, experimental_capabilities, extensions
+        )
 
 
 def _check_extra_properties(given: Sequence[ExtraProperty], handle_argument: bool) -> None:
@@ -168,6 +194,14 @@ class McpToolServer:
       client's baggage is not sent on to the backend unless the telemetry
       asks for it, ``create_open_telemetry(meta_baggage=True)``).
 
+    - ``search_first``: a search-first tool set (:class:`SearchFirst`,
+      docs/mcp.md "Search-first tool sets"): ``tools/list`` gives
+      ``search_tools``, the always-loaded tools and those the connection's
+      searches found (stdio and 2025-11-25 sessions, told with
+      ``notifications/tools/list_changed``), or ``search_tools``,
+      ``call_tool`` and the always-loaded tools (2026-07-28). Any tool can
+      still be called by name. Off by default: every tool is listed.
+
     A ``notifications/cancelled`` of a call, or the client going away,
     cancels its gRPC call."""
 
@@ -194,8 +228,10 @@ class McpToolServer:
         max_concurrent_calls: int = 16,
         audit: Audit | None = None,
         telemetry: Telemetry | None = None,
+        search_first: SearchFirst | None = None,
     ) -> None:
         _check_extra_properties(extra_properties, handle_argument)
+        self._search_first = SearchFirstTools(search_first) if search_first is not None else None
         if not idle_ttl_seconds > 0:
             raise ValueError(f"idle_ttl_seconds must be positive, got {idle_ttl_seconds!r}")
         check_call_limits(max_result_bytes, timeout)
@@ -226,7 +262,7 @@ class McpToolServer:
         self._listing: list[mcp_types.Tool] = []
         self._servicers: list[AddServicer] = []
         self._conversations = CallConversations()
-        self.sdk_server: Server[_Running] = Server(
+        sdk = _SdkServer(
             name,
             version=version,
             instructions=instructions,
@@ -234,6 +270,8 @@ class McpToolServer:
             on_list_tools=self._on_list_tools,
             on_call_tool=self._on_call_tool,
         )
+        sdk.tools_changed = self._search_first is not None
+        self.sdk_server: Server[_Running] = sdk
         self.sdk_server.middleware.append(mark_non_object_arguments)
         self.sdk_server.middleware.append(state_refusal(self._state_refused))
         self.sdk_server.middleware.append(request_state_boundary(approval_secret, name))
@@ -304,6 +342,11 @@ class McpToolServer:
                 )
             if name in self._entries or any(t.name == name for t in listed):
                 raise ValueError(f"tool {json.dumps(name)} is added twice")
+            if self._search_first is not None and SearchFirstTools.reserved(name):
+                raise ValueError(
+                    f"tool {json.dumps(name)} has the name of a search-first tool: "
+                    "add it with a name prefix"
+                )
             entry = _Entry(m, channel, aliases)
             listed.append(
                 list_tool(
@@ -321,6 +364,11 @@ class McpToolServer:
         self._configs.append(aliases)
         self._merged = merged
         self._listing = sorted([*self._listing, *listed], key=lambda t: t.name.encode())
+        if self._search_first is not None:
+            by_name = {t.name: t for t in self._listing}
+            self._search_first.set_tools(
+                [(e.method.tool.name, by_name[n]) for n, e in self._entries.items()]
+            )
 
     def list_tools(self) -> list[mcp_types.Tool]:
         """The tools as ``tools/list`` lists them, sorted by name."""
@@ -378,11 +426,63 @@ class McpToolServer:
         ctx: ServerRequestContext[_Running],
         params: mcp_types.PaginatedRequestParams | None,
     ) -> mcp_types.ListToolsResult:
+        if self._search_first is not None:
+            mode, loaded = self._search_scope(ctx)
+            return mcp_types.ListToolsResult(tools=self._search_first.listing(mode, loaded))
         return mcp_types.ListToolsResult(tools=self.list_tools())
+
+    def _search_scope(
+        self, ctx: ServerRequestContext[_Running]
+    ) -> tuple[SearchFirstMode, list[mcp_types.Tool]]:
+        """How a search-first request sees the tools found, and the list of
+        its connection's: a 2026-07-28 request (or one of no session) cannot
+        be told of a change; stdio is one connection; a 2025-11-25 HTTP
+        session is known by its header."""
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return "call", []
+        headers = getattr(ctx.request, "headers", None)
+        if headers is None:
+            return "list", ctx.lifespan_context.loaded
+        session = headers.get("mcp-session-id")
+        if session is None or self._search_first is None:
+            return "call", []
+        return "list", self._search_first.loaded(session)
+
+    async def _search_first_call(
+        self, ctx: ServerRequestContext[_Running], params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolRequestParams | mcp_types.CallToolResult:
+        """A call of a search-first tool: ``search_tools``' result, or the
+        call ``call_tool`` names (an ``isError`` result for a bad one)."""
+        assert self._search_first is not None
+        args = dict(params.arguments or {})
+        refused = non_object_arguments(args)
+        if refused is not None:
+            return error_result(refused)
+        if params.name == SEARCH_TOOLS:
+            mode, loaded = self._search_scope(ctx)
+            result, added = self._search_first.search(mode, loaded, args)
+            if added:
+                # On the call's own stream: the client hears it before the result.
+                await ctx.session.send_notification(
+                    mcp_types.ToolListChangedNotification(), related_request_id=ctx.request_id
+                )
+            return result
+        target = call_arguments(args)
+        if isinstance(target, str):
+            return error_result(target)
+        name, inner = target
+        if name not in self._entries:
+            return error_result(unknown_called_tool(name))
+        return params.model_copy(update={"name": name, "arguments": inner})
 
     async def _on_call_tool(
         self, ctx: ServerRequestContext[_Running], params: mcp_types.CallToolRequestParams
     ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
+        if self._search_first is not None and params.name in (SEARCH_TOOLS, CALL_TOOL):
+            called = await self._search_first_call(ctx, params)
+            if isinstance(called, mcp_types.CallToolResult):
+                return called
+            params = called  # call_tool's: the same path as a direct call
         entry = self._entries.get(params.name)
         if entry is None:
             raise MCPError(mcp_types.INVALID_PARAMS, f"unknown tool {json.dumps(params.name)}")

@@ -1,0 +1,195 @@
+"""A search-first tool set (docs/mcp.md, "Search-first tool sets"): the
+server lists ``search_tools`` and the always-loaded tools; a search adds the
+tools it finds to the list of the client's connection (stdio, a 2025-11-25
+HTTP session), which is told with ``notifications/tools/list_changed``. A
+2026-07-28 request, which cannot be told, lists ``call_tool`` too, and
+``search_tools`` then answers with the found tools' input schemas. Listing
+is a view: a tool that is not listed is still called directly."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+import mcp_types
+
+from .._tool_search import ToolSearch, rank_tools
+from ._search_first_tools import (
+    CALL_TOOL,
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
+    SEARCH_TOOLS,
+    call_tool_listing,
+    search_arguments,
+    search_tool_listing,
+)
+
+__all__ = ["SearchFirst", "SearchFirstMode", "SearchFirstTools", "check_search_first"]
+
+SearchFirstMode = Literal["list", "call"]
+"""How a connection sees the tools found: ``list`` (stdio, 2025-11-25
+sessions) adds them to its ``tools/list``; ``call`` (2026-07-28) gives each
+with its input schema, to be called through ``call_tool``."""
+
+_MAX_SESSIONS: Final = 10_000
+
+
+@dataclass(frozen=True)
+class SearchFirst:
+    """The ``search_first`` option of :class:`McpToolServer`: ``search`` is
+    the generated module's ``TOOL_SEARCH``; ``always_loaded`` are tools
+    listed from the start, by their generated names (with a name prefix:
+    every registration of the tool); ``limit`` is how many tools a search
+    finds when the model gives no ``limit`` (1 to 20)."""
+
+    search: ToolSearch
+    always_loaded: Sequence[str] = ()
+    limit: int = DEFAULT_LIMIT
+
+
+def check_search_first(option: SearchFirst) -> None:
+    """A ``ValueError`` for a ``limit`` that is not a whole number from 1 to
+    20, or an always-loaded name that is no tool of the data or is given
+    twice."""
+    limit = option.limit
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(
+            f"search_first.limit {limit!r} is not a whole number from 1 to {MAX_LIMIT}: "
+            f"leave it out for {DEFAULT_LIMIT}"
+        )
+    known = {t.tool for ns in option.search.namespaces for t in ns.tools}
+    seen: set[str] = set()
+    for name in option.always_loaded:
+        if name not in known:
+            raise ValueError(
+                f"search_first.always_loaded: {json.dumps(name)} is no tool of the search "
+                "data: use a tool name of the generated file"
+            )
+        if name in seen:
+            raise ValueError(
+                f"search_first.always_loaded: {json.dumps(name)} is given twice: "
+                "give each tool once"
+            )
+        seen.add(name)
+
+
+@dataclass
+class _Served:
+    """The listings of the tools served, by generated name, in registration
+    order."""
+
+    by_tool: dict[str, list[mcp_types.Tool]] = field(default_factory=dict)
+
+
+class SearchFirstTools:
+    """The search-first view of one server: what each connection lists, and
+    its searches. The tools found join a connection's list in the order
+    found, each once, never reordered (a client's prompt cache survives)."""
+
+    def __init__(self, option: SearchFirst) -> None:
+        check_search_first(option)
+        self._option = option
+        self._served = _Served()
+        self._listings: dict[SearchFirstMode, mcp_types.Tool] = {}
+        self._total = sum(len(ns.tools) for ns in option.search.namespaces)
+        self._sessions: OrderedDict[str, list[mcp_types.Tool]] = OrderedDict()
+
+    def set_tools(self, tools: Sequence[tuple[str, mcp_types.Tool]]) -> None:
+        """The tools served, as (generated name, listing), in registration
+        order."""
+        served = _Served()
+        for tool, listed in tools:
+            served.by_tool.setdefault(tool, []).append(listed)
+        self._served = served
+        groups = [
+            ns
+            for ns in self._option.search.namespaces
+            if any(t.tool in served.by_tool for t in ns.tools)
+        ]
+        self._listings = {
+            mode: search_tool_listing(mode, groups, self._option.limit) for mode in ("list", "call")
+        }
+
+    @property
+    def _always(self) -> list[mcp_types.Tool]:
+        return [
+            t for name in self._option.always_loaded for t in self._served.by_tool.get(name, [])
+        ]
+
+    def loaded(self, session: str) -> list[mcp_types.Tool]:
+        """The tools an HTTP session's searches loaded (made on first use;
+        the oldest of more than 10,000 sessions are forgotten)."""
+        found = self._sessions.pop(session, None)
+        if found is None:
+            found = []
+        self._sessions[session] = found
+        while len(self._sessions) > _MAX_SESSIONS:
+            self._sessions.popitem(last=False)
+        return found
+
+    def listing(self, mode: SearchFirstMode, loaded: list[mcp_types.Tool]) -> list[mcp_types.Tool]:
+        """A connection's ``tools/list``: ``search_tools``, ``call_tool`` in
+        ``call`` mode, the always-loaded tools, then (``list`` mode) those
+        its searches loaded."""
+        if mode == "call":
+            return [self._listings[mode], call_tool_listing(), *self._always]
+        return [self._listings[mode], *self._always, *loaded]
+
+    def search(
+        self, mode: SearchFirstMode, loaded: list[mcp_types.Tool], args: dict[str, Any]
+    ) -> tuple[mcp_types.CallToolResult, bool]:
+        """A ``search_tools`` call: its result, and whether tools joined
+        ``loaded`` (then say so with ``notifications/tools/list_changed``)."""
+        taken = search_arguments(args, self._option.limit)
+        if isinstance(taken, str):
+            error = mcp_types.CallToolResult(
+                content=[mcp_types.TextContent(text=taken)], is_error=True
+            )
+            return error, False
+        query, limit = taken
+        found = self._find(query, limit)
+        added = False
+        if mode == "list":
+            always = self._always
+            for t in found:
+                if all(t is not have for have in loaded) and all(t is not a for a in always):
+                    loaded.append(t)
+                    added = True
+        return _search_result(found, mode), added
+
+    def _find(self, query: str, limit: int) -> list[mcp_types.Tool]:
+        """The served tools ``query`` finds, best first, at most ``limit``:
+        the data's ranking kept to the tools this server serves."""
+        found: list[mcp_types.Tool] = []
+        for hit in rank_tools(self._option.search, query, max(self._total, 1)):
+            for listed in self._served.by_tool.get(hit.name, []):
+                if len(found) == limit:
+                    return found
+                found.append(listed)
+        return found
+
+    @staticmethod
+    def reserved(name: str) -> bool:
+        """Whether ``name`` is a search-first tool's."""
+        return name in (SEARCH_TOOLS, CALL_TOOL)
+
+
+def _search_result(
+    found: Sequence[mcp_types.Tool], mode: SearchFirstMode
+) -> mcp_types.CallToolResult:
+    """``{"tools":[{"name","description"}]}``, each with its ``inputSchema``
+    in ``call`` mode, as text and as ``structuredContent``."""
+    tools: list[dict[str, Any]] = []
+    for t in found:
+        item: dict[str, Any] = {"name": t.name, "description": t.description}
+        if mode == "call":
+            item["inputSchema"] = t.input_schema
+        tools.append(item)
+    value = {"tools": tools}
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return mcp_types.CallToolResult(
+        content=[mcp_types.TextContent(text=text)], structured_content=value
+    )
