@@ -2,7 +2,8 @@
 TOOL_SEARCH (tool_search=true) finds a tool, DeferredTools loads it in the
 conversation's store, and the model's call of the loaded tool (an OpenAI
 namespaced call) runs through the conversation executor: ``link-1``
-reaches the server as the link's UUID."""
+reaches the server as the link's UUID. In Redis, two replicas share the
+loaded list."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 from typing import Any
 
 import grpc
+import redis.asyncio
 from ai_tools_runtime import (
     ConversationExecutor,
     DeferredTools,
@@ -18,6 +20,7 @@ from ai_tools_runtime import (
     parse_search_arguments,
     rank_tools,
 )
+from ai_tools_runtime.redis import RedisConversationStore
 from conftest import LoopThread
 from helpers import UUID_RE, expect_recorded, js, new_uuid, recorded, reset_server
 
@@ -118,3 +121,60 @@ def test_search_load_call_through_openai_responses(aio: LoopThread, channel: grp
             ),
         ],
     )
+
+
+def test_loaded_tools_shared_by_two_replicas_in_redis(
+    aio: LoopThread, channel: grpc.Channel, redis_url: str
+) -> None:
+    """Replica A searches and loads; replica B (its own Redis client,
+    store, executor and DeferredTools) builds the Chat Completions request
+    with the loaded tools in load order and runs the loaded tool with the
+    alias A's call made; B's search appends, A sees it."""
+    reset_server(channel)
+    ws = new_uuid()
+
+    async def run() -> tuple[list[str], list[str], list[str], str, list[str]]:
+        clients = [redis.asyncio.Redis.from_url(redis_url) for _ in range(2)]
+        try:
+            stores = [RedisConversationStore(c) for c in clients]
+            executors = [ConversationExecutor(AsyncExecutor(aio.channel), s) for s in stores]
+            replicas = [
+                DeferredTools(ai_tools_gen.ALL_TOOLS, ai_tools_gen.TOOL_SEARCH, s) for s in stores
+            ]
+            handle = await executors[0].start()
+            await replicas[0].search(handle, "create a short link", 1)
+            await executors[0].execute(
+                handle,
+                "links_create",
+                js(
+                    {
+                        "workspace_id": ws,
+                        "target_url": "https://example.com/b",
+                        "slug": None,
+                        "page_theme_id": "",
+                        "labels": [],
+                        "title": None,
+                        "expire_after": None,
+                    }
+                ),
+            )
+            first = (await replicas[0].search(handle, "get one link by id", 1)).loaded
+            chat = await replicas[1].openai_chat(handle)
+            chat_names = [t["function"]["name"] for t in chat]
+            got = await executors[1].execute(handle, "links_get", '{"id":"link-1"}')
+            more = (await replicas[1].search(handle, "archive a link", 1)).loaded
+            seen_by_a = await replicas[0].loaded(handle)
+            return first, chat_names, more, got, seen_by_a
+        finally:
+            for c in clients:
+                await c.aclose()
+
+    start = len(recorded(channel))
+    first, chat_names, more, got, seen_by_a = aio.run(run())
+    assert first == ["links_create", "links_get"], first
+    assert chat_names == ["links_create", "links_get", "search_tools"], chat_names
+    assert json.loads(got)["link"]["id"] == "link-1", got
+    assert more == ["links_create", "links_get", "links_archive"], more
+    assert seen_by_a == more
+    get = [r for r in recorded(channel)[start:] if r.procedure.endswith("/GetLink")]
+    assert len(get) == 1 and UUID_RE.fullmatch(json.loads(get[0].request_json)["id"]), get
