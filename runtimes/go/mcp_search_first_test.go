@@ -273,3 +273,15 @@ func TestMCPSearchFirstPages(t *testing.T) {
 		t.Fatalf("pages: %s", got)
 	}
 }
+
+// The result's text is what TypeScript writes: no HTML escapes.
+func TestMCPSearchFirstResultText(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	tools := accountTools(nil)
+	tools[1].tool.Description = "Merge <one> & another."
+	addMCPTools(server, []MCPOption{WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch)})}, tools)
+	res := callTool(t, mcptest.ConnectInMemoryWith(t, server, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}), searchToolsName, map[string]any{"query": "merge"}, nil)
+	if got := textOf(res, 0); got != `{"tools":[{"name":"accounts_merge","description":"Merge <one> & another."}]}` {
+		t.Fatalf("text %s", got)
+	}
+}
