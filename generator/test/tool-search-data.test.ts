@@ -1,0 +1,274 @@
+import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GeneratorError } from "../src/errors.js";
+import type { GeneratorModel } from "../src/model/model.js";
+import {
+  maxNamespaceFunctions,
+  resourceOf,
+  toolNamespaces,
+  type ToolNamespace,
+} from "../src/model/tool-namespaces.js";
+import { generate } from "../src/plugin.js";
+import { goRawQuote } from "../src/targets/go/go-quote.js";
+import { pyQuote } from "../src/targets/py/py-quote.js";
+import { tsStringExpr } from "../src/targets/ts/ts-doc.js";
+import { compileRequest } from "./support/compile.js";
+import { modelOf } from "./support/model.js";
+import { realApiRequest } from "./support/real-apis.js";
+import { buildRequest, caseOptions } from "./support/request.js";
+
+// The option tool_search=true (docs/tool-search.md): the tool-search data's
+// JSON, the namespaces and their split rule, the same text in every target,
+// determinism, the generated names' clashes, and real APIs' namespaces.
+
+const quiet = (): void => {};
+
+function withParameter(
+  request: CodeGeneratorRequest,
+  parameter: string,
+): CodeGeneratorRequest {
+  return { ...request, parameter };
+}
+
+function mainFile(request: CodeGeneratorRequest): string {
+  return generate(request, quiet)[0]!.content;
+}
+
+interface Data {
+  version: number;
+  namespaces: {
+    name: string;
+    description: string;
+    tools: { tool: string; function: string }[];
+  }[];
+  index: { version: number; names: string[] };
+}
+
+describe("tool_search=true on the golden case toolsearch", () => {
+  let request: CodeGeneratorRequest;
+  let model: GeneratorModel;
+  const options = caseOptions("toolsearch");
+
+  beforeAll(async () => {
+    request = await buildRequest("toolsearch", { parameter: "" });
+    model = modelOf(withParameter(request, options));
+  }, 60_000);
+
+  it("writes version 1 with every key, each tool in one namespace", () => {
+    const data = JSON.parse(model.toolSearchJson) as Data;
+    expect(Object.keys(data)).toEqual(["index", "namespaces", "version"]);
+    expect(data.version).toBe(1);
+    expect(data.index.version).toBe(2);
+    for (const ns of data.namespaces) {
+      expect(Object.keys(ns)).toEqual(["description", "name", "tools"]);
+      expect(ns.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      for (const t of ns.tools)
+        expect(Object.keys(t)).toEqual(["function", "tool"]);
+    }
+    const listed = data.namespaces.flatMap((ns) => ns.tools.map((t) => t.tool));
+    expect(listed.sort()).toEqual(model.tools.map((t) => t.name));
+    expect(data.index.names).toEqual(model.tools.map((t) => t.name));
+  });
+
+  it("splits a service of more than 10 tools by resource, not one of one resource", () => {
+    const data = JSON.parse(model.toolSearchJson) as Data;
+    expect(
+      data.namespaces.map((ns) => [
+        ns.name,
+        ns.tools.map((t) => t.function).join(" "),
+      ]),
+    ).toEqual([
+      ["LibraryService_Health", "CheckHealth"],
+      [
+        "LibraryService_Books",
+        "CreateBook DeleteBook GetBook ListBooks MoveBook UpdateBook",
+      ],
+      [
+        "LibraryService_Shelves",
+        "CreateShelf DeleteShelf GetShelf ListShelves MergeShelves",
+      ],
+      ["NoteService", "AddNote ListNotes"],
+      [
+        "VolumeService",
+        "AggregatedList Attach Delete Detach Get GetIamPolicy Insert List Resize SetLabels Snapshot",
+      ],
+    ]);
+    expect(data.namespaces.map((ns) => ns.description)).toEqual([
+      "The library API: shelves of books, e.g. a reading room. Functions on Health: CheckHealth.",
+      "The library API: shelves of books, e.g. a reading room. Functions on books: CreateBook, DeleteBook, GetBook, ListBooks, MoveBook, UpdateBook.",
+      "The library API: shelves of books, e.g. a reading room. Functions on shelves: CreateShelf, DeleteShelf, GetShelf, ListShelves, MergeShelves.",
+      "Tools of the aitools.test.toolsearch.v1.NoteService service. Functions: AddNote, ListNotes.",
+      "The Volumes API. Functions: AggregatedList, Attach, Delete, Detach, Get, GetIamPolicy, Insert, List and 3 more.",
+    ]);
+  });
+
+  it("writes the same JSON text into the TypeScript, Go and Python files", () => {
+    const json = model.toolSearchJson;
+    const ts = mainFile(withParameter(request, `target=ts,${options}`));
+    expect(ts).toContain(
+      `export const toolSearch: ToolSearch = defineToolSearch(\n  ${tsStringExpr(json).doc as string},\n);`,
+    );
+    expect(ts).toMatch(/\n {2}defineToolSearch,\n/);
+    expect(ts).toMatch(/\n {2}type ToolSearch,\n/);
+    const go = mainFile(withParameter(request, `target=go,${options}`));
+    expect(go).toContain(
+      `var ToolSearchData = DefineToolSearch(${goRawQuote(json)})`,
+    );
+    const py = mainFile(withParameter(request, `target=py,${options}`));
+    expect(py).toContain(
+      `TOOL_SEARCH: ToolSearch = define_tool_search(\n    ${pyQuote(json)}\n)`,
+    );
+    expect(py).toContain('    "TOOL_SEARCH",\n');
+  });
+
+  it("is deterministic: the same text again, whatever the order of the request's files", () => {
+    const again = modelOf(
+      withParameter(
+        { ...request, protoFile: [...request.protoFile].reverse() },
+        options,
+      ),
+    );
+    expect(again.toolSearchJson).toBe(model.toolSearchJson);
+    const go = withParameter(request, `target=go,${options}`);
+    expect(mainFile(go)).toBe(mainFile(go));
+  });
+
+  it("changes nothing without the option", () => {
+    for (const target of ["ts", "go", "py"]) {
+      const off = mainFile(
+        withParameter(request, `target=${target},tools=all`),
+      );
+      expect(off).not.toMatch(/toolSearch|ToolSearch|TOOL_SEARCH|tool_search/);
+    }
+  });
+});
+
+describe("namespace names", () => {
+  const notes = (pkg: string): string => `syntax = "proto3";
+package ${pkg};
+option go_package = "example.com/x/${pkg.replaceAll(".", "/")}";
+message Note { string text = 1; }
+// Notes of ${pkg}.
+service NoteService { rpc AddNote(Note) returns (Note); }
+`;
+
+  it("are the services' full names where two packages share a short name", () => {
+    const model = modelOf(
+      compileRequest(
+        {
+          "a/v1/notes.proto": notes("a.v1"),
+          "b/v1/notes.proto": notes("b.v1"),
+        },
+        "target=go,tools=all",
+      ),
+    );
+    const data = JSON.parse(model.toolSearchJson) as Data;
+    expect(data.namespaces.map((ns) => ns.name)).toEqual([
+      "a_v1_NoteService",
+      "b_v1_NoteService",
+    ]);
+    expect(data.namespaces[0]!.description).toBe(
+      "Notes of a.v1. Functions: AddNote.",
+    );
+  });
+});
+
+describe("the generated name's clash with a tool", () => {
+  const proto = (tool: string): Record<string, string> => ({
+    "clash/v1/clash.proto": `syntax = "proto3";
+package clash.v1;
+import "ai/tools/v1/annotations.proto";
+option go_package = "example.com/x/clash/v1;clashv1";
+message Req { string q = 1; }
+service ClashService {
+  rpc Search(Req) returns (Req) {
+    option (ai.tools.v1.rpc_tool) = {name: "${tool}", description: "Search."};
+  }
+}
+`,
+  });
+
+  it.each([
+    ["ts", "tool_search", "the TypeScript constant toolSearch"],
+    ["py", "tool_search", "the Python constant TOOL_SEARCH"],
+    ["go", "tool_search_data", "the Go identifier ToolSearchData"],
+  ])(
+    "target=%s refuses tool %s with tool_search=true only",
+    (target, tool, what) => {
+      const request = compileRequest(proto(tool), `target=${target}`);
+      expect(generate(request, quiet)).toHaveLength(1);
+      const on = withParameter(request, `target=${target},tool_search=true`);
+      expect(() => generate(on, quiet)).toThrow(GeneratorError);
+      expect(() => generate(on, quiet)).toThrow(
+        `tool name "${tool}" becomes ${what}`,
+      );
+    },
+  );
+});
+
+/** Namespace facts of a real API, as the report lists them. */
+function facts(namespaces: readonly ToolNamespace[]): {
+  namespaces: number;
+  max: number;
+  over10: number;
+} {
+  const sizes = namespaces.map((ns) => ns.tools.length);
+  return {
+    namespaces: namespaces.length,
+    max: Math.max(...sizes),
+    over10: sizes.filter((n) => n > maxNamespaceFunctions).length,
+  };
+}
+
+/**
+ * Every namespace name valid and unique; a namespace of more than 10 tools
+ * holds one resource only (the split's rule); every tool once.
+ */
+function checkNamespaces(
+  model: GeneratorModel,
+  namespaces: readonly ToolNamespace[],
+): void {
+  const names = namespaces.map((ns) => ns.name);
+  expect(new Set(names).size).toBe(names.length);
+  for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  const byName = new Map(model.tools.map((t) => [t.name, t]));
+  for (const ns of namespaces) {
+    if (ns.tools.length <= maxNamespaceFunctions) continue;
+    const resources = new Set(
+      ns.tools.map((t) =>
+        resourceOf(byName.get(t.tool)!).toLowerCase().replace(/(.)s$/, "$1"),
+      ),
+    );
+    expect([ns.name, resources.size]).toEqual([ns.name, 1]);
+  }
+  const listed = namespaces.flatMap((ns) => ns.tools.map((t) => t.tool));
+  expect(listed.sort()).toEqual(model.tools.map((t) => t.name));
+}
+
+describe("real APIs' namespaces (google-proto-files)", () => {
+  it("Compute Engine: one namespace per service but Images, big ones on one resource", () => {
+    const model = modelOf(
+      realApiRequest("google/cloud/compute/v1", "target=ts,tools=all"),
+    );
+    const namespaces = toolNamespaces(model.tools);
+    checkNamespaces(model, namespaces);
+    expect(model.tools).toHaveLength(988);
+    // 123 services and google.longrunning's Operations; Images is split
+    // (images and family), the 21 over 10 are one resource each
+    // (Instances: 51).
+    expect(facts(namespaces)).toEqual({ namespaces: 124, max: 51, over10: 21 });
+    expect(JSON.parse(model.toolSearchJson)).toHaveProperty("version", 1);
+  }, 300_000);
+
+  it("Vertex AI: big services split by resource", () => {
+    const model = modelOf(
+      realApiRequest("google/cloud/aiplatform/v1", "target=ts,tools=all"),
+    );
+    const namespaces = toolNamespaces(model.tools);
+    checkNamespaces(model, namespaces);
+    expect(model.tools).toHaveLength(341);
+    // ModelService_Models holds 12 functions on models.
+    expect(facts(namespaces)).toEqual({ namespaces: 65, max: 12, over10: 1 });
+    expect(namespaces.map((ns) => ns.name)).toContain("JobService_CustomJobs");
+  }, 300_000);
+});
