@@ -21,6 +21,7 @@ PROTOS = [
     (REPO / "e2e" / "vectors" / "proto", "aitest/v1/vectors.proto"),
 ]
 VECTORS_PROTO = "aitest/v1/vectors.proto"
+COMPUTE_PROTO = "google/cloud/compute/v1/compute.proto"
 
 
 def main() -> int:
@@ -65,6 +66,37 @@ def main() -> int:
         f"generate: {len(list(OUT.rglob('*_pb2.py')))} modules and ai_tools_gen.py "
         f"in {OUT.relative_to(REPO)}"
     )
+    return generate_compute(well_known, plugin)
+
+
+def generate_compute(well_known: Path, plugin: Path) -> int:
+    """Compute Engine (google-proto-files, the generator's dev dependency)
+    with tools=all and tool_search=true into tests/gen/compute, a sys.path
+    root of its own with no __init__.py (google.cloud stays a namespace
+    package): tests/test_deferred_compute.py builds its deferred requests.
+    Left out, with a note, where google-proto-files is not installed."""
+    protos = REPO / "generator" / "node_modules" / "google-proto-files"
+    if not (protos / COMPUTE_PROTO).exists():
+        print(f"generate: {protos} not installed: Compute Engine left out")
+        return 0
+    out = OUT / "compute"
+    out.mkdir()
+    code = protoc.main(
+        [
+            "grpc_tools.protoc",
+            f"-I{well_known}",
+            f"-I{protos}",
+            f"-I{REPO / 'proto'}",
+            f"--python_out={out}",
+            f"--plugin=protoc-gen-ai_tools={plugin}",
+            f"--ai_tools_out=target=py,tools=all,tool_search=true:{out}",
+            COMPUTE_PROTO,
+        ]
+    )
+    if code != 0 or not (out / "ai_tools_gen.py").exists():
+        print(f"generate: protoc-gen-ai-tools failed on {COMPUTE_PROTO} ({code})", file=sys.stderr)
+        return 1
+    print(f"generate: Compute Engine's ai_tools_gen.py in {out.relative_to(REPO)}")
     return 0
 
 
