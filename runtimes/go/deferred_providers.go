@@ -10,7 +10,6 @@ import (
 )
 
 //aitools:if executors
-//aitools:if aliases
 
 // Each provider's deferred request (docs/tool-search.md, "Provider
 // requests"), and the limits each provider counts, refused before sending
@@ -299,5 +298,4 @@ func searchToolOf(namespaces []ToolNamespace) AgentTool {
 	}
 }
 
-//aitools:end
 //aitools:end

@@ -14,7 +14,6 @@ import (
 )
 
 //aitools:if executors
-//aitools:if aliases
 
 // Deferred tools (docs/tool-search.md): a model request carries the
 // always-loaded tools, the namespaces to search (OpenAI Responses) or every
@@ -22,8 +21,8 @@ import (
 // loaded (Chat Completions, Gemini), and a search tool. Each
 // conversation's loaded tools are kept in its conversation store, in load
 // order, never reordered, so that any replica sends the same tools in the
-// same order (prompt caches survive). Generated with a ConversationExecutor:
-// the conversations are its. The TypeScript and Python runtimes have the
+// same order (prompt caches survive). Generated in a file with executors;
+// its conversations are the ConversationExecutor's when the file has one. The TypeScript and Python runtimes have the
 // same functions and texts (runtimes/ts/src/deferred-tools.ts).
 
 // SearchToolsName is the name of the search function sent where the
@@ -41,11 +40,14 @@ type DeferredToolsOptions struct {
 	// Search is its tool-search data (ToolSearchData, generated with
 	// tool_search=true).
 	Search *ToolSearch
-	// Store keeps each conversation's loaded tools: the store of the
-	// ConversationExecutor (a handle is one its Start returned). It needs
-	// the methods LoadTools and LoadedTools (MemoryConversationStore and
-	// redisstore's store have them).
-	Store ConversationStore
+	// Store keeps each conversation's loaded tools: the ConversationStore
+	// of the ConversationExecutor (a handle is one its Start returned), or,
+	// in a file without conversations, any store of loaded tools. It needs
+	// the methods LoadTools and LoadedTools besides Load
+	// (MemoryConversationStore and redisstore's store have them).
+	Store interface {
+		Load(ctx context.Context, handle string) (epoch, state string, err error)
+	}
 	// AlwaysLoaded names tools sent as ordinary tools in every request,
 	// never deferred.
 	AlwaysLoaded []string
@@ -78,7 +80,7 @@ type SearchArguments struct {
 // toolLoadingStore is a ConversationStore with the loaded-tools
 // operations (docs/store.md, "Loaded tools").
 type toolLoadingStore interface {
-	ConversationStore
+	Load(ctx context.Context, handle string) (epoch, state string, err error)
 	LoadTools(ctx context.Context, handle, epoch string, names []string) ([]string, error)
 	LoadedTools(ctx context.Context, handle string) ([]string, error)
 }
@@ -166,7 +168,7 @@ func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 
 // toolLoadingOf returns the store with its loaded-tools operations, or an
 // error naming those it lacks (a store written before them).
-func toolLoadingOf(store ConversationStore) (toolLoadingStore, error) {
+func toolLoadingOf(store any) (toolLoadingStore, error) {
 	if s, ok := store.(toolLoadingStore); ok {
 		return s, nil
 	}
@@ -246,13 +248,17 @@ func (d *DeferredTools) Loaded(ctx context.Context, handle string) ([]string, er
 	return loaded, nil
 }
 
-// deferredStoreError is a store's error as a ToolError (storeError), one
-// that is already a ToolError unchanged.
+// deferredStoreError is a store's error as a ToolError (storeError, in a
+// file with conversations; else as the store wrote it), one that is
+// already a ToolError unchanged.
 func deferredStoreError(handle string, err error) error {
-	if te, ok := err.(*ToolError); ok {
-		return te
+	if _, ok := err.(*ToolError); ok {
+		return err
 	}
-	return storeError(handle, err)
+	//aitools:if aliases
+	err = storeError(handle, err)
+	//aitools:end
+	return err
 }
 
 // ToolOf returns the tool an OpenAI namespaced function call names; an
@@ -436,5 +442,4 @@ func marshalText(v any) (string, error) {
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
-//aitools:end
 //aitools:end
