@@ -33,10 +33,13 @@ var (
 	maxConcurrentCalls = flag.Int("max-concurrent-calls", 0, "calls at once per conversation (0: the default, 16)")
 	audit              = flag.Bool("audit", false, "write an audit record per call to stderr, one JSON object a line")
 	grpcTLSCA          = flag.String("grpc-tls-ca", "", "call the gRPC server over TLS, trusting this CA (PEM file)")
+	searchFirst        = flag.Bool("search-first", false, "serve the tools search-first: search_tools, the always-loaded tools and those found (docs/mcp.md)")
+	alwaysLoaded       repeated
 )
 
 func init() {
 	flag.Var(&requiredScopes, "required-scope", "a scope a tool needs: tool=scope (repeatable)")
+	flag.Var(&alwaysLoaded, "always-loaded", "with --search-first, a tool listed from the start (repeatable)")
 }
 
 // toolOptions are the MCP options the tool flags ask for. An option the
@@ -88,6 +91,11 @@ func toolOptions() (opts []gentools.MCPOption, err error) {
 	}
 	if *audit {
 		opts = append(opts, gentools.WithAudit(gentools.NewJSONLinesAuditWriter(os.Stderr)))
+	}
+	if *searchFirst {
+		opts = append(opts, gentools.WithSearchFirst(gentools.SearchFirst{Search: gentools.ToolSearchData, AlwaysLoaded: alwaysLoaded}))
+	} else if len(alwaysLoaded) > 0 {
+		return nil, fmt.Errorf("--always-loaded needs --search-first")
 	}
 	return opts, nil
 }
