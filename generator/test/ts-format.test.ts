@@ -41,13 +41,18 @@ function bothWays(request: CodeGeneratorRequest): {
     toolSelectionOf(options.common, options.lists),
   );
   const tsImportPath = options.values["ts_import_path"] ?? ".";
+  const toolSearch = options.common["tool_search"] === "true";
   const unformatted = buildTsView(
     model,
-    { tsImportPath },
+    { tsImportPath, toolSearch },
     createProblemCollector(),
     "unformatted",
   );
-  const view = buildTsView(model, { tsImportPath }, createProblemCollector());
+  const view = buildTsView(
+    model,
+    { tsImportPath, toolSearch },
+    createProblemCollector(),
+  );
   return {
     written: written.content,
     prettier: formatTs(createRenderer("ts").render(unformatted)),
