@@ -12,6 +12,7 @@ import {
 } from "./protected-resource.js";
 import { bodyTimeoutMs, closeAfterResponse, readBody } from "./read-body.js";
 import { checkToolScopes } from "./scope-check.js";
+import { callToolName } from "./search-first.js";
 import { sortedUnique } from "./sorted-unique.js";
 import type { McpToolServer } from "./tool-server.js";
 
@@ -99,6 +100,7 @@ export async function createHttpGate(
         checked.identity,
         toolScopes,
         bearer,
+        server.options.searchFirst === undefined ? undefined : callToolName,
       );
       if (refusal !== undefined) {
         return writeRefusal(res, refusal);

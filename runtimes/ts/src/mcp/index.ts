@@ -48,6 +48,11 @@ export {
   type ServeHttpOptions,
 } from "./serve-http.js";
 export type { McpProvider } from "./provider-form.js";
+export {
+  callToolName,
+  searchToolsName,
+  type SearchFirst,
+} from "./search-first.js";
 export { serveStdio, type ServeStdioOptions } from "./serve-stdio.js";
 export type {
   McpHandlerOptions,

@@ -9,15 +9,17 @@ export type ToolScopes = (tool: string) => readonly string[];
 /**
  * The 403 of a JSON-RPC body (one message or a batch) calling a tool
  * whose required scopes the token lacks, naming the first such call;
- * undefined when every call may go on.
+ * undefined when every call may go on. With `callTool` (a search-first
+ * server's `call_tool`), a call of it is the call of the tool it names.
  */
 export function checkToolScopes(
   body: unknown,
   identity: Identity,
   toolScopes: ToolScopes,
   gate: BearerGate,
+  callTool?: string,
 ): Refusal | undefined {
-  const refused = calledTools(body).flatMap((tool) => {
+  const refused = calledTools(body, callTool).flatMap((tool) => {
     const needs = toolScopes(tool);
     const missing = needs.filter((s) => !identity.scopes.includes(s));
     return missing.length > 0 ? [{ tool, needs, missing }] : [];
@@ -32,8 +34,11 @@ export function checkToolScopes(
   );
 }
 
-/** The tool names of the `tools/call` requests of a JSON-RPC body. */
-function calledTools(body: unknown): string[] {
+/**
+ * The tool names of the `tools/call` requests of a JSON-RPC body; for a
+ * call of `callTool`, the name in its arguments.
+ */
+function calledTools(body: unknown, callTool: string | undefined): string[] {
   return (Array.isArray(body) ? body : [body]).flatMap((m: unknown) => {
     if (typeof m !== "object" || m === null) {
       return [];
@@ -43,6 +48,14 @@ function calledTools(body: unknown): string[] {
       return [];
     }
     const name = (params as { name?: unknown } | null)?.name;
+    if (name !== undefined && name === callTool) {
+      const args = (params as { arguments?: unknown }).arguments;
+      const inner =
+        typeof args === "object" && args !== null
+          ? (args as { name?: unknown }).name
+          : undefined;
+      return typeof inner === "string" ? [inner] : [];
+    }
     return typeof name === "string" ? [name] : [];
   });
 }

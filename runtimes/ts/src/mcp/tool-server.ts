@@ -70,6 +70,17 @@ import { mergeAliasConfigs } from "./merge-alias-configs.js";
 import { checkMcpProvider, type McpProvider } from "./provider-form.js";
 import { ToolCallServer } from "./tool-call-guard.js";
 import { checkRequiredScopes } from "./required-scopes.js";
+import {
+  callArguments,
+  callToolName,
+  checkSearchFirst,
+  createSearchCatalog,
+  createSearchSession,
+  searchToolsName,
+  unknownCalledTool,
+  type SearchCatalog,
+  type SearchFirst,
+} from "./search-first.js";
 import { sortedUnique } from "./sorted-unique.js";
 import { listTool, type ListedTool } from "./tool-listing.js";
 
@@ -139,6 +150,16 @@ export interface McpToolServerOptions extends CallPolicyOptions {
    * `tools/call`'s `_meta` (`traceparent`, `tracestate`, `baggage`).
    */
   readonly telemetry?: Telemetry | undefined;
+  /**
+   * Serve a search-first tool set (docs/mcp.md, "Search-first tool sets"):
+   * `tools/list` gives `search_tools`, the always-loaded tools and the
+   * tools this connection's searches found (stdio, HTTP 2025-11-25
+   * sessions; `notifications/tools/list_changed` after a search adds
+   * some), or `search_tools`, `call_tool` and the always-loaded tools (HTTP
+   * 2026-07-28). Any served tool can still be called by name. Off by
+   * default: every tool is listed.
+   */
+  readonly searchFirst?: SearchFirst | undefined;
 }
 
 /** A group of tools served through one transport. */
@@ -241,6 +262,10 @@ export function createMcpToolServer(
 ): McpToolServer {
   checkCallLimits(options);
   checkRequiredScopes(options.requiredScopes);
+  const searchFirst = options.searchFirst;
+  if (searchFirst !== undefined) {
+    checkSearchFirst(searchFirst);
+  }
   const policy = createCallPolicy(options);
   const extras = options.extraProperties ?? [];
   const handleArgument = options.handleArgument === true;
@@ -264,6 +289,17 @@ export function createMcpToolServer(
       [...entries.values()]
         .map((e) => e.listed)
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    ));
+
+  // The search-first catalog: rebuilt, as the listing, when tools change.
+  let catalog: SearchCatalog | undefined;
+  const searchCatalog = (sf: SearchFirst) =>
+    (catalog ??= createSearchCatalog(
+      sf,
+      [...entries.values()].map((e) => ({
+        listed: e.listed,
+        tool: e.method.tool.name,
+      })),
     ));
 
   const aliasConfig = () => (merged ??= mergeAliasConfigs(configs));
@@ -290,6 +326,14 @@ export function createMcpToolServer(
         if (!toolNamePattern.test(name)) {
           throw new Error(
             `tool name ${JSON.stringify(name)} is not ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$: use a shorter name prefix`,
+          );
+        }
+        if (
+          searchFirst !== undefined &&
+          (name === searchToolsName || name === callToolName)
+        ) {
+          throw new Error(
+            `tool ${JSON.stringify(name)} has the name of a search-first tool: register it with a name prefix`,
           );
         }
         if (entries.has(name) || added.some((a) => a.listed.name === name)) {
@@ -324,6 +368,7 @@ export function createMcpToolServer(
       configs.push(set.aliases);
       merged = undefined;
       listing = undefined;
+      catalog = undefined;
     },
     listTools() {
       return structuredClone(listed()) as ListedTool[];
@@ -349,13 +394,27 @@ export function createMcpToolServer(
       return store;
     },
     createSdkServer(scope) {
+      // A connection (stdio, an HTTP session) is told when its list
+      // changes; a 2026-07-28 request has no one to tell: call_tool.
+      const session =
+        searchFirst === undefined
+          ? undefined
+          : createSearchSession(
+              () => searchCatalog(searchFirst),
+              scope.kind === "connection" ? "list" : "call",
+            );
       const sdk = new ToolCallServer(
         {
           name: options.name ?? "ai-tools",
           version: options.version ?? "0.0.0",
         },
         {
-          capabilities: { tools: {} },
+          capabilities: {
+            tools:
+              session !== undefined && scope.kind === "connection"
+                ? { listChanged: true }
+                : {},
+          },
           ...(options.instructions === undefined
             ? {}
             : { instructions: options.instructions }),
@@ -363,9 +422,44 @@ export function createMcpToolServer(
       );
       // The frozen listing itself: the SDK copies what it changes.
       sdk.setRequestHandler("tools/list", () => ({
-        tools: listed() as ListedTool[],
+        tools: session?.list() ?? (listed() as ListedTool[]),
       }));
       sdk.setRequestHandler("tools/call", async (request, ctx) => {
+        const args = request.params.arguments ?? {};
+        if (session !== undefined && request.params.name === searchToolsName) {
+          const { result, added } = session.search(args);
+          if (added) {
+            await ctx.mcpReq.notify({
+              method: "notifications/tools/list_changed",
+            });
+          }
+          return result;
+        }
+        if (session !== undefined && request.params.name === callToolName) {
+          // The named tool, through the same path as its direct call.
+          const target = callArguments(args);
+          const entry =
+            typeof target === "string" ? undefined : entries.get(target.name);
+          if (typeof target === "string" || entry === undefined) {
+            return errorResult(
+              typeof target === "string"
+                ? target
+                : unknownCalledTool(target.name),
+            );
+          }
+          const result = await callTool(
+            server,
+            policy,
+            entry,
+            target.args,
+            ctx,
+            scope,
+            sdk,
+          );
+          return isInputRequiredResult(result)
+            ? result
+            : sdk.projectCallToolResult(result, undefined);
+        }
         const entry = entries.get(request.params.name);
         if (entry === undefined) {
           throw new ProtocolError(
@@ -377,7 +471,7 @@ export function createMcpToolServer(
           server,
           policy,
           entry,
-          request.params.arguments ?? {},
+          args,
           ctx,
           scope,
           sdk,

@@ -1,0 +1,498 @@
+// The search-first tool set (docs/mcp.md, "Search-first tool sets") with
+// the official SDK client: stdio (an in-memory pair, as serveStdio serves
+// it) and streamable HTTP, both protocol revisions, calls reaching the real
+// aitest gRPC server.
+import { randomUUID } from "node:crypto";
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import { createTestIssuer } from "@protoc-gen-ai-tools/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolSearch } from "../../src/index.js";
+import {
+  createMcpToolServer,
+  serveHttp,
+  serveStdio,
+  type McpToolServer,
+  type McpToolServerOptions,
+} from "../../src/mcp/index.js";
+import {
+  startAitestServer,
+  type AitestServer,
+} from "../support/aitest-server.js";
+import { aitestAliases, strictDefaults } from "../support/aitest-tools.js";
+import { fixtureSearch } from "../support/deferred-fixture.js";
+import { modernRpc, send } from "../support/http-request.js";
+import { callTool, firstText } from "../support/mcp-client.js";
+import { aitestMcpMethods } from "../support/mcp-tools.js";
+
+/**
+ * Tool-search data of the aitest tools (the runtime's tests cannot run the
+ * generator): the fixture's index over their names and descriptions.
+ */
+function aitestSearch(): ToolSearch {
+  return fixtureSearch(
+    [
+      {
+        name: "AccountService",
+        description:
+          "Accounts. Functions: CreateAccount, ListAccounts, MergeAccounts, WatchAccount",
+        tools: [
+          { tool: "accounts_create", function: "CreateAccount" },
+          { tool: "accounts_list", function: "ListAccounts" },
+          { tool: "accounts_merge", function: "MergeAccounts" },
+          { tool: "accounts_watch", function: "WatchAccount" },
+        ],
+      },
+      {
+        name: "FixupService",
+        description: "Fix-ups. Functions: Loose, Strict",
+        tools: [
+          { tool: "fixup_loose", function: "Loose" },
+          { tool: "fixup_strict", function: "Strict" },
+        ],
+      },
+    ],
+    aitestMcpMethods.map((m) => m.tool),
+  );
+}
+
+let grpc: AitestServer;
+
+beforeAll(async () => {
+  grpc = await startAitestServer();
+});
+
+afterAll(async () => {
+  await grpc.close();
+});
+
+/** A tool server of the aitest tools, forwarding to the aitest server. */
+function newServer(options: McpToolServerOptions = {}): McpToolServer {
+  const server = createMcpToolServer(options);
+  server.addTools({
+    methods: aitestMcpMethods,
+    aliases: aitestAliases,
+    transport: grpc.transport,
+  });
+  return server;
+}
+
+const searchFirst = (extra: object = {}) => ({
+  searchFirst: { search: aitestSearch(), ...extra },
+});
+
+type Mode = "auto" | "legacy";
+
+/** A client that counts `notifications/tools/list_changed`. */
+function newClient(mode: Mode): { client: Client; changes: () => number } {
+  let changes = 0;
+  const client = new Client(
+    { name: "test", version: "1.0.0" },
+    {
+      versionNegotiation: { mode },
+      // Subscribes (2026-07-28: subscriptions/listen) where the server
+      // declares tools.listChanged.
+      listChanged: {
+        tools: {
+          autoRefresh: false,
+          debounceMs: 0,
+          onChanged: () => {
+            changes++;
+          },
+        },
+      },
+    },
+  );
+  return { client, changes: () => changes };
+}
+
+/** A client connected as stdio connects: one connection. */
+async function connectStdio(server: McpToolServer, mode: Mode) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  serveStdio(server, { transport: serverSide });
+  const c = newClient(mode);
+  await c.client.connect(clientSide);
+  expect(c.client.getNegotiatedProtocolVersion()).toBe(
+    mode === "auto" ? "2026-07-28" : "2025-11-25",
+  );
+  return c;
+}
+
+async function names(client: Client): Promise<string[]> {
+  return (await client.listTools()).tools.map((t) => t.name);
+}
+
+/** Wait until `check` holds (a notification crossing the transport). */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe("search-first off (the default)", () => {
+  it("lists every tool and declares no listChanged", async () => {
+    const { client } = await connectStdio(newServer(), "legacy");
+    expect(await names(client)).toEqual([
+      "accounts_create",
+      "accounts_list",
+      "accounts_merge",
+      "accounts_watch",
+      "fixup_loose",
+      "fixup_strict",
+    ]);
+    expect(client.getServerCapabilities()?.tools).toEqual({});
+    // search_tools is no tool of such a server.
+    await expect(
+      callTool(client, "search_tools", { query: "x" }),
+    ).rejects.toThrow(/unknown tool "search_tools"/);
+  });
+});
+
+describe.each([
+  ["2025-11-25", "legacy"],
+  ["2026-07-28", "auto"],
+] as const)("stdio, %s", (_revision, mode) => {
+  it("lists search_tools and the always-loaded tools, then what a search found", async () => {
+    const server = newServer(searchFirst({ alwaysLoaded: ["accounts_list"] }));
+    const { client, changes } = await connectStdio(server, mode);
+    expect(client.getServerCapabilities()?.tools).toEqual({
+      listChanged: true,
+    });
+    const before = await client.listTools();
+    expect(before.tools.map((t) => t.name)).toEqual([
+      "search_tools",
+      "accounts_list",
+    ]);
+    const search = before.tools[0]!;
+    expect(search.description).toBe(
+      "Find this server's tools by what you want to do, in a few words. The tools found are added to your tool list: call them as any other tool.\nTool groups:\n- AccountService: Accounts. Functions: CreateAccount, ListAccounts, MergeAccounts, WatchAccount\n- FixupService: Fix-ups. Functions: Loose, Strict",
+    );
+    expect(search.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        query: {
+          type: "string",
+          description: "What you want to do, in a few words.",
+        },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          maximum: 20,
+          description: "The most tools to find; 5 by default.",
+        },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    });
+
+    const found = await callTool(client, "search_tools", {
+      query: "merge the accounts",
+      limit: 2,
+    });
+    // accounts_merge has both words; then the other account tools, ties by
+    // name bytes.
+    const expected = {
+      tools: [
+        { name: "accounts_merge", description: "accounts_merge tool" },
+        { name: "accounts_create", description: "accounts_create tool" },
+      ],
+    };
+    expect(found.isError).toBeFalsy();
+    expect(JSON.parse(firstText(found))).toEqual(expected);
+    expect(found.structuredContent).toEqual(expected);
+    await until(() => changes() === 1);
+    expect(changes()).toBe(1);
+    expect(await names(client)).toEqual([
+      "search_tools",
+      "accounts_list",
+      "accounts_merge",
+      "accounts_create",
+    ]);
+
+    // Found again, or always loaded: nothing joins, no notification.
+    await callTool(client, "search_tools", {
+      query: "list accounts",
+      limit: 1,
+    });
+    await callTool(client, "search_tools", { query: "merge", limit: 1 });
+    expect(await names(client)).toHaveLength(4);
+    expect(changes()).toBe(1);
+    // A new one joins at the end (load order, never reordered).
+    await callTool(client, "search_tools", { query: "fixup strict", limit: 1 });
+    await until(() => changes() === 2);
+    expect(changes()).toBe(2);
+    expect(await names(client)).toEqual([
+      "search_tools",
+      "accounts_list",
+      "accounts_merge",
+      "accounts_create",
+      "fixup_strict",
+    ]);
+  });
+
+  it("keeps each connection's found tools apart", async () => {
+    const server = newServer(searchFirst());
+    const a = await connectStdio(server, mode);
+    const b = await connectStdio(server, mode);
+    await callTool(a.client, "search_tools", { query: "watch" });
+    expect(await names(a.client)).toEqual(["search_tools", "accounts_watch"]);
+    expect(await names(b.client)).toEqual(["search_tools"]);
+  });
+
+  it("calls a tool not listed, directly or through call_tool", async () => {
+    const server = newServer(searchFirst());
+    const { client } = await connectStdio(server, mode);
+    const created = await callTool(client, "accounts_create", {
+      ...strictDefaults.accounts_create,
+      name: "a",
+      owner_id: randomUUID(),
+    });
+    expect(created.isError, firstText(created)).toBeFalsy();
+    expect(created.structuredContent).toMatchObject({
+      account: { id: "acct-1" },
+    });
+    const merged = await callTool(client, "call_tool", {
+      name: "accounts_merge",
+      arguments: {
+        ...strictDefaults.accounts_merge,
+        source_id: "acct-1",
+        target_id: "acct-1",
+      },
+    });
+    expect(merged.isError, firstText(merged)).toBeFalsy();
+    // The alias of the connection's conversation reached the server as its
+    // UUID and came back as the alias.
+    expect(merged.structuredContent).toMatchObject({
+      account: { id: "acct-1" },
+      received_source_id: "acct-1",
+    });
+  });
+});
+
+describe("search_tools and call_tool refusals", () => {
+  it("answers bad arguments and unknown tools with isError naming them", async () => {
+    const { client } = await connectStdio(newServer(searchFirst()), "legacy");
+    const texts = async (name: string, args: Record<string, unknown>) => {
+      const r = await callTool(client, name, args);
+      expect(r.isError).toBe(true);
+      return firstText(r);
+    };
+    expect(await texts("call_tool", { name: "links_get", arguments: {} })).toBe(
+      'unknown tool "links_get": call search_tools to find a tool, then call_tool with one of the names it gives',
+    );
+    expect(await texts("call_tool", { name: "search_tools" })).toBe(
+      'unknown tool "search_tools": call search_tools to find a tool, then call_tool with one of the names it gives',
+    );
+    expect(
+      await texts("call_tool", { name: 5, arguments: [], id: "acct-1" }),
+    ).toBe(
+      'invalid arguments, nothing was sent:\n- "id": unknown field; valid fields: name, arguments\n- "name": must be a string\n- "arguments": expected a JSON object, got an array',
+    );
+    expect(await texts("call_tool", {})).toBe(
+      'invalid arguments, nothing was sent:\n- "name": missing required field',
+    );
+    expect(await texts("search_tools", { limit: 21 })).toBe(
+      'invalid arguments, nothing was sent:\n- "query": missing required field\n- "limit": must be a whole number from 1 to 20',
+    );
+    // The called tool's own checks, as a direct call's.
+    expect(
+      await texts("call_tool", {
+        name: "accounts_merge",
+        arguments: { source_id: "acct-9" },
+      }),
+    ).toContain("invalid arguments, nothing was sent:");
+    // Nothing found: an empty list, not an error.
+    const none = await callTool(client, "search_tools", { query: "zebra" });
+    expect(none.structuredContent).toEqual({ tools: [] });
+  });
+
+  it("refuses a bad option and a tool named as a search-first tool", () => {
+    expect(() => newServer(searchFirst({ limit: 0 }))).toThrow(
+      "searchFirst.limit 0 is not a whole number from 1 to 20: leave it out for 5",
+    );
+    expect(() =>
+      newServer(searchFirst({ alwaysLoaded: ["links_get"] })),
+    ).toThrow(
+      'searchFirst.alwaysLoaded: "links_get" is no tool of the search data: use a tool name of the generated file',
+    );
+    const server = createMcpToolServer(searchFirst());
+    const [first] = aitestMcpMethods;
+    expect(() =>
+      server.addTools({
+        methods: [{ ...first!, tool: { ...first!.tool, name: "call_tool" } }],
+        aliases: aitestAliases,
+        transport: grpc.transport,
+      }),
+    ).toThrow(
+      'tool "call_tool" has the name of a search-first tool: register it with a name prefix',
+    );
+  });
+});
+
+describe("streamable HTTP", () => {
+  let http: Awaited<ReturnType<typeof serveHttp>>;
+  beforeAll(async () => {
+    http = await serveHttp(
+      newServer(searchFirst({ alwaysLoaded: ["accounts_list"] })),
+    );
+  });
+  afterAll(async () => {
+    await http.close();
+  });
+
+  async function connectHttp(mode: Mode) {
+    const c = newClient(mode);
+    await c.client.connect(
+      new StreamableHTTPClientTransport(new URL(http.url)),
+    );
+    expect(c.client.getNegotiatedProtocolVersion()).toBe(
+      mode === "auto" ? "2026-07-28" : "2025-11-25",
+    );
+    return c;
+  }
+
+  it("2025-11-25 session: the list grows, list_changed is received", async () => {
+    const { client, changes } = await connectHttp("legacy");
+    expect(client.getServerCapabilities()?.tools).toEqual({
+      listChanged: true,
+    });
+    expect(await names(client)).toEqual(["search_tools", "accounts_list"]);
+    await callTool(client, "search_tools", { query: "merge" });
+    await until(() => changes() === 1);
+    expect(changes()).toBe(1);
+    expect(await names(client)).toEqual([
+      "search_tools",
+      "accounts_list",
+      "accounts_merge",
+    ]);
+    await client.close();
+  });
+
+  it("2026-07-28: search_tools gives schemas, call_tool runs them", async () => {
+    const { client } = await connectHttp("auto");
+    const listed = await client.listTools();
+    expect(listed.tools.map((t) => t.name)).toEqual([
+      "search_tools",
+      "call_tool",
+      "accounts_list",
+    ]);
+    expect(listed.tools[0]!.description).toContain(
+      "Each tool found comes with its input schema: call it with call_tool.",
+    );
+    expect(listed.tools[1]).toEqual({
+      name: "call_tool",
+      description:
+        "Call a tool that search_tools found, by its name, with its arguments.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          name: {
+            type: "string",
+            description: "The tool's name, as search_tools gave it.",
+          },
+          arguments: {
+            type: "object",
+            description: "The tool's arguments, following its input schema.",
+          },
+        },
+        required: ["name"],
+        additionalProperties: false,
+      },
+    });
+    const found = await callTool(client, "search_tools", {
+      query: "create accounts",
+      limit: 1,
+    });
+    expect(found.structuredContent).toEqual({
+      tools: [
+        {
+          name: "accounts_create",
+          description: "accounts_create tool",
+          inputSchema: { type: "object", properties: {} },
+        },
+      ],
+    });
+    // Nothing joins a stateless list.
+    expect(await names(client)).toEqual([
+      "search_tools",
+      "call_tool",
+      "accounts_list",
+    ]);
+    const first = await callTool(client, "call_tool", {
+      name: "accounts_create",
+      arguments: {
+        ...strictDefaults.accounts_create,
+        name: "h",
+        owner_id: randomUUID(),
+      },
+    });
+    expect(first.isError, firstText(first)).toBeFalsy();
+    const handle = first._meta?.["ai-tools/conversation"];
+    expect(handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const merged = await callTool(
+      client,
+      "call_tool",
+      {
+        name: "accounts_merge",
+        arguments: {
+          ...strictDefaults.accounts_merge,
+          source_id: "acct-1",
+          target_id: "acct-1",
+        },
+      },
+      { "ai-tools/conversation": handle },
+    );
+    expect(merged.isError, firstText(merged)).toBeFalsy();
+    expect(merged.structuredContent).toMatchObject({
+      received_source_id: "acct-1",
+    });
+    await client.close();
+  });
+});
+
+describe("call_tool over HTTP with authorization", () => {
+  it("is refused 403 naming the called tool when the token lacks its scope", async () => {
+    const issuer = await createTestIssuer();
+    const publicUrl = "https://mcp.example.test/mcp";
+    const http = await serveHttp(
+      newServer({
+        ...searchFirst(),
+        requiredScopes: { accounts_merge: ["accounts.merge"] },
+      }),
+      { publicUrl, auth: { issuer: issuer.issuer, jwksUrl: issuer.jwksUrl } },
+    );
+    try {
+      const rpc = modernRpc("tools/call", {
+        name: "call_tool",
+        arguments: {
+          name: "accounts_merge",
+          arguments: { source_id: "acct-1", target_id: "acct-2" },
+        },
+      });
+      const before = grpc.calls.length;
+      const res = await send(http.url, {
+        headers: {
+          ...rpc.headers,
+          authorization: await issuer.authorization(
+            {},
+            { audience: publicUrl, scope: "links.read" },
+          ),
+        },
+        body: rpc.body,
+      });
+      expect(res.status).toBe(403);
+      expect(JSON.parse(res.text)).toEqual({
+        error: "insufficient_scope",
+        error_description:
+          'the call of "accounts_merge" needs scope "accounts.merge"',
+      });
+      expect(grpc.calls.length).toBe(before);
+    } finally {
+      await http.close();
+      await issuer.close();
+    }
+  });
+});
