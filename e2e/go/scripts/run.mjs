@@ -11,7 +11,9 @@
 //      gentools/ai_tools.gen.go and gentools/ai_tools_mcp.gen.go;
 //      the generator's golden cases compact, validate and recursion the same way
 //      (buf managed mode: go_package under gen/cases/<case>) into
-//      gen/cases/ and gencases/<case>/ai_tools.gen.go;
+//      gen/cases/ and gencases/<case>/ai_tools.gen.go; Compute Engine's
+//      tools, forms and tool-search data (scripts/compute-fixture.mjs) into
+//      gen/compute/deferred.json, for gentools/compute_deferred_test.go;
 //   3. node scripts/values.mjs: schema-generated arguments into gen/values/;
 //   4. gofmt -l, go vet ./..., go test -race -count=1 ./... against the real
 //      test server (e2e/server/dist/main.js, started by the tests' TestMain);
@@ -201,6 +203,9 @@ for (const name of ["compact", "validate", "recursion"]) {
     die(`the plugin wrote no gencases/${name}/ai_tools.gen.go`);
 }
 console.log("  gen/cases/*/…/*.pb.go, gencases/{compact,validate,recursion}");
+
+step("Compute Engine's tools and tool-search data → gen/compute/deferred.json");
+await must("node", [path.join(here, "compute-fixture.mjs")], { cwd: pkgDir });
 if (mode === "--generate") finish(mode);
 
 if (mode === "--e2e") {
