@@ -23,6 +23,14 @@ request to stdout, each with the request's ``id`` (any JSON value):
                                                    or {"id": 2, "error": {"reason": "…",
                                                        "code": "NOT_FOUND", "message": "…"}}
     {"id": 3, "op": "end", "handle": "…"}          -> {"id": 3, "ok": true}
+    {"id": 4, "op": "loadTools", "handle": "…", "tools": ["links_get"]}
+                                                   -> {"id": 4, "loaded": ["links_get"]}
+    {"id": 5, "op": "loadedTools", "handle": "…"}  -> {"id": 5, "loaded": ["links_get"]}
+
+``loadTools`` appends the tools not yet loaded to the conversation's loaded
+tools (the store's ``load_tools``, with the epoch its ``load`` reads) and
+answers the whole list; ``loadedTools`` answers it (docs/store.md, "Loaded
+tools").
 
 ``args`` is the tool's arguments, an object (or a string holding them);
 ``result`` is written once the aliases it shows are stored. A request it
@@ -45,7 +53,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gen"))
 
 import grpc
 import redis.asyncio
-from ai_tools_runtime import DEFAULT_MAX_ALIASES, ConversationExecutor, ToolError
+from ai_tools_runtime import (
+    DEFAULT_MAX_ALIASES,
+    ConversationCorruptError,
+    ConversationExecutor,
+    ConversationExpiredError,
+    ToolError,
+)
 from ai_tools_runtime.redis import RedisClient, RedisConversationStore
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
@@ -69,7 +83,9 @@ def bad_request(ident: Any, message: str) -> dict[str, Any]:
     return {"id": ident, "error": {"reason": "bad-request", "message": message}}
 
 
-async def serve(executor: ConversationExecutor, line: bytes) -> dict[str, Any]:
+async def serve(
+    executor: ConversationExecutor, store: RedisConversationStore, line: bytes
+) -> dict[str, Any]:
     """The answer to one request line."""
     try:
         request = json.loads(line)
@@ -78,8 +94,10 @@ async def serve(executor: ConversationExecutor, line: bytes) -> dict[str, Any]:
     if not isinstance(request, dict):
         return bad_request(None, "not a JSON request: not an object")
     ident, op, handle = request.get("id"), request.get("op"), request.get("handle", "")
-    if op not in ("start", "call", "end"):
-        return bad_request(ident, f"unknown op {json.dumps(op)}: use start, call or end")
+    if op not in ("start", "call", "end", "loadTools", "loadedTools"):
+        return bad_request(
+            ident, f"unknown op {json.dumps(op)}: use start, call, end, loadTools or loadedTools"
+        )
     if not isinstance(handle, str):
         return bad_request(ident, '"handle" must be a string')
     try:
@@ -88,6 +106,8 @@ async def serve(executor: ConversationExecutor, line: bytes) -> dict[str, Any]:
         if op == "end":
             await executor.end(handle)
             return {"id": ident, "ok": True}
+        if op in ("loadTools", "loadedTools"):
+            return {"id": ident, "loaded": await loaded_tools(store, handle, request)}
         tool, args = request.get("tool", ""), request.get("args", {})
         if not isinstance(tool, str):
             return bad_request(ident, '"tool" must be a string')
@@ -96,6 +116,23 @@ async def serve(executor: ConversationExecutor, line: bytes) -> dict[str, Any]:
     except ToolError as err:
         error = {"reason": err.reason, "code": err.code.name, "message": str(err)}
         return {"id": ident, "error": error}
+    except ConversationExpiredError as err:
+        error = {"reason": "conversation-expired", "code": "NOT_FOUND", "message": str(err)}
+        return {"id": ident, "error": error}
+    except ConversationCorruptError as err:
+        error = {"reason": "conversation-corrupt", "code": "DATA_LOSS", "message": str(err)}
+        return {"id": ident, "error": error}
+
+
+async def loaded_tools(
+    store: RedisConversationStore, handle: str, request: dict[str, Any]
+) -> list[str]:
+    """The store's loaded tools after a loadTools request (the epoch read by
+    its load) or for a loadedTools one (docs/store.md, "Loaded tools")."""
+    if request["op"] == "loadedTools":
+        return await store.loaded_tools(handle)
+    epoch, _ = await store.load(handle)
+    return await store.load_tools(handle, epoch, [str(t) for t in request.get("tools", [])])
 
 
 def redis_url(address: str) -> str:
@@ -135,7 +172,7 @@ async def main(args: argparse.Namespace) -> None:
 
         async def run(line: bytes) -> None:
             try:
-                answer = await serve(executor, line)
+                answer = await serve(executor, store, line)
             finally:
                 slots.release()
             sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")

@@ -23,6 +23,14 @@
  *                                                    → {"id":2,"result":{…}}
  *                                                    or {"id":2,"error":{"reason":"conversation-expired","code":"NOT_FOUND","message":"…"}}
  *     {"id":3,"op":"end","handle":"…"}               → {"id":3,"ok":true}
+ *     {"id":4,"op":"loadTools","handle":"…","tools":["links_get"]}
+ *                                                    → {"id":4,"loaded":["links_get"]}
+ *     {"id":5,"op":"loadedTools","handle":"…"}       → {"id":5,"loaded":["links_get"]}
+ *
+ * `loadTools` appends the tools not yet loaded to the conversation's loaded
+ * tools (the store's `loadTools`, with the epoch its `load` reads) and
+ * answers the whole list; `loadedTools` answers it (docs/store.md, "Loaded
+ * tools").
  *
  * `args` is the tool's arguments, an object (or a string holding them);
  * `result` is the tool's result (UUIDs shown as aliases), written once the
@@ -36,6 +44,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import {
   createConversationExecutor,
+  toolLoadingOf,
   ToolError,
 } from "@protoc-gen-ai-tools/runtime";
 import { codeName } from "@protoc-gen-ai-tools/runtime/mcp";
@@ -123,6 +132,7 @@ interface Request {
   readonly handle?: unknown;
   readonly tool?: unknown;
   readonly args?: unknown;
+  readonly tools?: unknown;
 }
 
 async function main(): Promise<void> {
@@ -173,12 +183,7 @@ async function main(): Promise<void> {
     client.connect().catch(() => {}),
     new Promise((resolve) => setTimeout(resolve, 2000).unref()),
   ]);
-  const conversations = createConversationExecutor(
-    createExecutor(
-      createGrpcTransport({
-        baseUrl: grpc.includes("://") ? grpc : `http://${grpc}`,
-      }),
-    ),
+  const store = toolLoadingOf(
     createRedisConversationStore({
       client,
       keyPrefix: values["key-prefix"],
@@ -186,6 +191,14 @@ async function main(): Promise<void> {
       timeoutMs,
       maxAliases,
     }),
+  );
+  const conversations = createConversationExecutor(
+    createExecutor(
+      createGrpcTransport({
+        baseUrl: grpc.includes("://") ? grpc : `http://${grpc}`,
+      }),
+    ),
+    store,
   );
 
   /** One answer line; `result` is the tool's JSON text, written as it is. */
@@ -217,8 +230,16 @@ async function main(): Promise<void> {
         case "end":
           await conversations.end(handle);
           return `{"id":${id},"ok":true}`;
+        case "loadTools": {
+          const tools = Array.isArray(req.tools) ? req.tools.map(String) : [];
+          const { epoch } = await store.load(handle);
+          const loaded = await store.loadTools(handle, epoch, tools);
+          return `{"id":${id},"loaded":${JSON.stringify(loaded)}}`;
+        }
+        case "loadedTools":
+          return `{"id":${id},"loaded":${JSON.stringify(await store.loadedTools(handle))}}`;
       }
-      return `{"id":${id},"error":${JSON.stringify({ reason: "bad-request", message: `unknown op ${JSON.stringify(req.op)}: use start, call or end` })}}`;
+      return `{"id":${id},"error":${JSON.stringify({ reason: "bad-request", message: `unknown op ${JSON.stringify(req.op)}: use start, call, end, loadTools or loadedTools` })}}`;
     } catch (e) {
       const error =
         e instanceof ToolError

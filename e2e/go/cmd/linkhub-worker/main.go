@@ -21,6 +21,12 @@
 //	                                                                  → {"id":2,"result":{…}}
 //	                                                                  or {"id":2,"error":{"reason":"conversation-expired","code":"NOT_FOUND","message":"…"}}
 //	{"id":3,"op":"end","handle":"<handle>"}                           → {"id":3,"ok":true}
+//	{"id":4,"op":"loadTools","handle":"<handle>","tools":["links_get"]} → {"id":4,"loaded":["links_get"]}
+//	{"id":5,"op":"loadedTools","handle":"<handle>"}                   → {"id":5,"loaded":["links_get"]}
+//
+// loadTools appends the tools not yet loaded to the conversation's loaded
+// tools (Store.LoadTools, with the epoch Store.Load reads) and answers the
+// whole list; loadedTools answers it (docs/store.md, "Loaded tools").
 //
 // "args" is the tool's arguments, an object (or a string holding them);
 // "result" is the tool's result (UUIDs shown as aliases), written as soon
@@ -60,6 +66,7 @@ type request struct {
 	Handle string          `json:"handle"`
 	Tool   string          `json:"tool"`
 	Args   json.RawMessage `json:"args"`
+	Tools  []string        `json:"tools"`
 }
 
 // answer is one line of stdout.
@@ -68,6 +75,7 @@ type answer struct {
 	Handle string          `json:"handle,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`
 	OK     bool            `json:"ok,omitempty"`
+	Loaded *[]string       `json:"loaded,omitempty"`
 	Error  *answerError    `json:"error,omitempty"`
 }
 
@@ -182,7 +190,7 @@ func run(grpcAddr string, store *redisstore.Store, parallel int) error {
 		wg.Add(1)
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			write(serve(executor, line))
+			write(serve(executor, store, line))
 		}()
 	}
 	wg.Wait()
@@ -190,7 +198,7 @@ func run(grpcAddr string, store *redisstore.Store, parallel int) error {
 }
 
 // serve answers one request line.
-func serve(executor *gentools.ConversationExecutor, line string) answer {
+func serve(executor *gentools.ConversationExecutor, store *redisstore.Store, line string) answer {
 	var req request
 	if err := json.Unmarshal([]byte(line), &req); err != nil {
 		return answer{ID: json.RawMessage("null"), Error: &answerError{Reason: "bad-request", Message: "not a JSON request: " + err.Error()}}
@@ -226,8 +234,41 @@ func serve(executor *gentools.ConversationExecutor, line string) answer {
 			return failed(req.ID, err)
 		}
 		return answer{ID: req.ID, OK: true}
+	case "loadTools", "loadedTools":
+		loaded, err := loadedTools(ctx, store, req)
+		if err != nil {
+			return storeFailed(req.ID, err)
+		}
+		return answer{ID: req.ID, Loaded: &loaded}
 	}
-	return answer{ID: req.ID, Error: &answerError{Reason: "bad-request", Message: fmt.Sprintf("unknown op %q: use start, call or end", req.Op)}}
+	return answer{ID: req.ID, Error: &answerError{Reason: "bad-request", Message: fmt.Sprintf("unknown op %q: use start, call, end, loadTools or loadedTools", req.Op)}}
+}
+
+// loadedTools is the store's loaded tools after a loadTools request (with
+// the epoch Load reads) or for a loadedTools one.
+func loadedTools(ctx context.Context, store *redisstore.Store, req request) ([]string, error) {
+	if req.Op == "loadedTools" {
+		return store.LoadedTools(ctx, req.Handle)
+	}
+	epoch, _, err := store.Load(ctx, req.Handle)
+	if err != nil {
+		return nil, err
+	}
+	return store.LoadTools(ctx, req.Handle, epoch, req.Tools)
+}
+
+// storeFailed is the answer of a store operation that failed, with the
+// reasons the executor gives those errors.
+func storeFailed(id json.RawMessage, err error) answer {
+	var expired interface{ ConversationExpired() bool }
+	var corrupt interface{ ConversationCorrupt() bool }
+	switch {
+	case errors.As(err, &expired) && expired.ConversationExpired():
+		return answer{ID: id, Error: &answerError{Reason: "conversation-expired", Code: "NOT_FOUND", Message: err.Error()}}
+	case errors.As(err, &corrupt) && corrupt.ConversationCorrupt():
+		return answer{ID: id, Error: &answerError{Reason: "conversation-corrupt", Code: "DATA_LOSS", Message: err.Error()}}
+	}
+	return answer{ID: id, Error: &answerError{Reason: "store-unavailable", Code: "UNAVAILABLE", Message: err.Error()}}
 }
 
 // failed is the answer of a failed request: a ToolError's reason, code
