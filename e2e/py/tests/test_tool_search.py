@@ -8,7 +8,6 @@ loaded list."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import grpc
 import redis.asyncio
@@ -20,6 +19,7 @@ from ai_tools_runtime import (
     parse_search_arguments,
     rank_tools,
 )
+from ai_tools_runtime.providers import OpenAIToolSearchOutput
 from ai_tools_runtime.redis import RedisConversationStore
 from conftest import LoopThread
 from helpers import UUID_RE, expect_recorded, js, new_uuid, recorded, reset_server
@@ -45,7 +45,7 @@ def test_search_load_call_through_openai_responses(aio: LoopThread, channel: grp
     reset_server(channel)
     ws = new_uuid()
 
-    async def run() -> tuple[str, list[str], ToolSearchOutcome, dict[str, Any], str, str]:
+    async def run() -> tuple[str, list[str], ToolSearchOutcome, OpenAIToolSearchOutput, str, str]:
         store = MemoryConversationStore()
         executor = ConversationExecutor(AsyncExecutor(aio.channel), store)
         deferred = DeferredTools(
@@ -71,7 +71,7 @@ def test_search_load_call_through_openai_responses(aio: LoopThread, channel: grp
             ),
         )
         tools = await deferred.openai_responses(handle, search="client")
-        sent = [t.get("name", t["type"]) for t in tools]
+        sent = [t["type"] if t["type"] == "tool_search" else t["name"] for t in tools]
         # The model's tool_search_call carries its arguments as an object.
         args = parse_search_arguments({"query": "get one link by id", "limit": 2})
         found = await deferred.search(handle, args.query, args.limit)

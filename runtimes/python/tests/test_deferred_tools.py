@@ -6,15 +6,29 @@ refused before sending."""
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Sequence
 from typing import Any
 
 import anthropic
 import openai
 import pytest
+from anthropic.types import (
+    TextBlockParam,
+    ToolReferenceBlockParam,
+    ToolSearchToolBm25_20251119Param,
+    ToolSearchToolRegex20251119Param,
+)
 from google import genai
 from google.genai import types as genai_types
-from openai.types.responses import NamespaceTool, ToolSearchTool
+from openai.types.responses import (
+    NamespaceTool,
+    NamespaceToolParam,
+    ResponseToolSearchOutputItemParamParam,
+    ToolSearchTool,
+    ToolSearchToolParam,
+)
+from openai.types.responses.namespace_tool_param import ToolFunction
 from test_providers import Stub, stub  # noqa: F401 (the fixture)
 from tool_search_fixture import NAMESPACES, TOOLS, build_index, search_data, tool
 
@@ -27,6 +41,7 @@ from ai_tools_runtime import (
     ToolSearchOutcome,
     parse_search_arguments,
 )
+from ai_tools_runtime import providers as ours
 
 SEARCH_PARAMETERS = {
     "type": "object",
@@ -102,6 +117,38 @@ def many(n: int) -> tuple[list[AgentTool], list[dict[str, Any]]]:
         }
     ]
     return tools, namespaces
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [
+        (ours.OpenAINamespaceFunction, ToolFunction),
+        (ours.OpenAINamespaceTool, NamespaceToolParam),
+        (ours.OpenAIToolSearchTool, ToolSearchToolParam),
+        (ours.OpenAIToolSearchOutput, ResponseToolSearchOutputItemParamParam),
+        (ours.AnthropicToolSearchBm25Tool, ToolSearchToolBm25_20251119Param),
+        (ours.AnthropicToolSearchRegexTool, ToolSearchToolRegex20251119Param),
+        (ours.AnthropicToolReference, ToolReferenceBlockParam),
+        (ours.AnthropicTextBlock, TextBlockParam),
+    ],
+)
+def test_typeddict_keys_match_the_sdk(mine: Any, theirs: Any) -> None:
+    # mypy checks the value types (tests/typed_providers.py); here the keys.
+    assert set(mine.__annotations__) <= set(theirs.__annotations__)
+    assert _required_keys(mine) == _required_keys(theirs)
+
+
+def _required_keys(typed_dict: Any) -> set[str]:
+    """The required keys, read from the evaluated annotations: with string
+    annotations (``from __future__ import annotations``) ``__required_keys__``
+    cannot see ``Required[...]``."""
+    hints = typing.get_type_hints(typed_dict, include_extras=True)
+    return {
+        key
+        for key, hint in hints.items()
+        if typing.get_origin(hint) is typing.Required
+        or (typed_dict.__total__ and typing.get_origin(hint) is not typing.NotRequired)
+    }
 
 
 # -- search and the loaded list ------------------------------------------------

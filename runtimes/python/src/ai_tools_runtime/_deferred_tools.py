@@ -23,8 +23,17 @@ from ._provider_limits import (
 from ._tool_error import ToolError
 from ._tool_search import ToolSearch, ToolSearchNamespace, rank_tools
 from .providers import (
+    AnthropicRequestTool,
+    AnthropicToolResultBlock,
+    AnthropicToolSearchBm25Tool,
+    AnthropicToolSearchRegexTool,
     GeminiTool,
     OpenAIChatTool,
+    OpenAINamespaceFunction,
+    OpenAINamespaceTool,
+    OpenAIResponsesRequestTool,
+    OpenAIToolSearchOutput,
+    OpenAIToolSearchTool,
     anthropic_tools,
     gemini_tool,
     openai_chat_tools,
@@ -175,7 +184,7 @@ class DeferredTools:
 
     async def openai_responses(
         self, handle: str, *, search: Literal["hosted", "client"]
-    ) -> list[dict[str, Any]]:
+    ) -> list[OpenAIResponsesRequestTool]:
         """The ``tools`` of an OpenAI Responses request: the always-loaded
         tools, each namespace with its other functions deferred
         (``defer_loading: true``), then ``tool_search`` (hosted, or
@@ -196,19 +205,19 @@ class DeferredTools:
                     "OpenAI could not tell them apart; load another tool always"
                 )
         check_openai_deferred_request(len(self._always_tools), len(namespaces))
-        out: list[dict[str, Any]] = [dict(openai_responses_tool(t)) for t in self._always_tools]
+        out: list[OpenAIResponsesRequestTool] = [
+            openai_responses_tool(t) for t in self._always_tools
+        ]
         out.extend(namespaces)
-        if search == "hosted":
-            out.append({"type": "tool_search"})
-        else:
-            out.append(
-                {
-                    "type": "tool_search",
-                    "execution": "client",
-                    "description": _CLIENT_SEARCH_DESCRIPTION,
-                    "parameters": copy.deepcopy(dict(_SEARCH_PARAMETERS)),
-                }
-            )
+        search_tool: OpenAIToolSearchTool = {"type": "tool_search"}
+        if search == "client":
+            search_tool = {
+                "type": "tool_search",
+                "execution": "client",
+                "description": _CLIENT_SEARCH_DESCRIPTION,
+                "parameters": copy.deepcopy(dict(_SEARCH_PARAMETERS)),
+            }
+        out.append(search_tool)
         return out
 
     async def openai_chat(self, handle: str) -> list[OpenAIChatTool]:
@@ -235,7 +244,7 @@ class DeferredTools:
         *,
         search: Literal["bm25", "regex", "client"],
         strict: bool = False,
-    ) -> list[dict[str, Any]]:
+    ) -> list[AnthropicRequestTool]:
         """The ``tools`` of an Anthropic request: the always-loaded tools,
         every other tool with ``defer_loading: true``, then the search tool
         (Anthropic's BM25 or regex one, or ``search="client"``:
@@ -247,23 +256,24 @@ class DeferredTools:
         server = _anthropic_search_tool(search)
         deferred = [t for t in self._tools if t.name not in self._always]
         client = [self._search_tool] if server is None else []
-        out: list[dict[str, Any]] = []
+        out: list[AnthropicRequestTool] = []
         for t in anthropic_tools([*self._always_tools, *deferred, *client], strict=strict):
-            item: dict[str, Any] = dict(t)
             if t["name"] not in self._always and t["name"] != SEARCH_TOOLS_NAME:
-                item["defer_loading"] = True
-            out.append(item)
+                t["defer_loading"] = True
+            out.append(t)
         if server is not None:
             out.append(server)
         eager = sum(1 for t in out if "defer_loading" not in t)
         check_anthropic_tool_search_request(len(out), eager)
         return out
 
-    def openai_tool_search_output(self, call_id: str, found: Sequence[str]) -> dict[str, Any]:
+    def openai_tool_search_output(
+        self, call_id: str, found: Sequence[str]
+    ) -> OpenAIToolSearchOutput:
         """The input item answering OpenAI's client ``tool_search_call`` of
         ``call_id``: the found functions grouped in their namespaces
         (always-loaded tools left out: the model has them)."""
-        groups: dict[str, dict[str, Any]] = {}
+        groups: dict[str, OpenAINamespaceTool] = {}
         for tool in self._known(found):
             p = self._placements.get(tool.name)
             if p is None or tool.name in self._always:
@@ -282,11 +292,11 @@ class DeferredTools:
             "tools": list(groups.values()),
         }
 
-    def anthropic_tool_references(self, found: Sequence[str]) -> list[dict[str, str]]:
+    def anthropic_tool_references(self, found: Sequence[str]) -> list[AnthropicToolResultBlock]:
         """The content of the ``tool_result`` answering Anthropic's
         ``search_tools`` call: a ``tool_reference`` per found deferred tool,
         or one text block when there is none."""
-        refs = [
+        refs: list[AnthropicToolResultBlock] = [
             {"type": "tool_reference", "tool_name": t.name}
             for t in self._known(found)
             if t.name not in self._always
@@ -337,7 +347,7 @@ class DeferredTools:
             out.append(tool)
         return out
 
-    def _namespace_tools(self) -> list[dict[str, Any]]:
+    def _namespace_tools(self) -> list[OpenAINamespaceTool]:
         """The namespaces with their deferred functions (always-loaded ones out)."""
         out = []
         for ns in self._search.namespaces:
@@ -486,16 +496,24 @@ def _placements_of(
     return placements
 
 
-def _namespace(ns: ToolSearchNamespace, functions: list[dict[str, Any]]) -> dict[str, Any]:
+def _namespace(
+    ns: ToolSearchNamespace, functions: list[OpenAINamespaceFunction]
+) -> OpenAINamespaceTool:
     return {"type": "namespace", "name": ns.name, "description": ns.description, "tools": functions}
 
 
-def _namespace_function(tool: AgentTool, function: str) -> dict[str, Any]:
-    """The tool as a deferred function of its namespace, named ``function`` there."""
-    out: dict[str, Any] = dict(openai_responses_tool(tool))
-    out["name"] = function
-    out["defer_loading"] = True
-    return out
+def _namespace_function(tool: AgentTool, function: str) -> OpenAINamespaceFunction:
+    """The tool as a deferred function of its namespace, named ``function``
+    there (as :func:`openai_responses_tool` makes it)."""
+    plain = openai_responses_tool(tool)
+    return {
+        "type": "function",
+        "name": function,
+        "description": plain.get("description"),
+        "parameters": plain["parameters"],
+        "strict": plain["strict"],
+        "defer_loading": True,
+    }
 
 
 def _search_tool_of(namespaces: Sequence[ToolSearchNamespace]) -> AgentTool:
@@ -515,7 +533,9 @@ def _search_tool_of(namespaces: Sequence[ToolSearchNamespace]) -> AgentTool:
     )
 
 
-def _anthropic_search_tool(mode: str) -> dict[str, Any] | None:
+def _anthropic_search_tool(
+    mode: str,
+) -> AnthropicToolSearchBm25Tool | AnthropicToolSearchRegexTool | None:
     if mode == "bm25":
         return {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
     if mode == "regex":

@@ -25,11 +25,22 @@ from ._provider_limits import (
 )
 
 __all__ = [
+    "AnthropicRequestTool",
+    "AnthropicTextBlock",
     "AnthropicTool",
+    "AnthropicToolReference",
+    "AnthropicToolResultBlock",
+    "AnthropicToolSearchBm25Tool",
+    "AnthropicToolSearchRegexTool",
     "GeminiFunctionDeclaration",
     "OpenAIChatFunction",
     "OpenAIChatTool",
+    "OpenAINamespaceFunction",
+    "OpenAINamespaceTool",
+    "OpenAIResponsesRequestTool",
     "OpenAIResponsesTool",
+    "OpenAIToolSearchOutput",
+    "OpenAIToolSearchTool",
     "anthropic_tool",
     "anthropic_tools",
     "gemini_function_declaration",
@@ -74,6 +85,92 @@ class AnthropicTool(TypedDict, total=False):
     description: str
     input_schema: Required[dict[str, object]]
     strict: bool
+    defer_loading: bool
+    """Left out of the context until tool search finds it (deferred requests)."""
+
+
+class OpenAINamespaceFunction(TypedDict, total=False):
+    """``openai.types.responses.namespace_tool_param.ToolFunction``: a
+    function of a namespace, ``defer_loading`` until tool search finds it."""
+
+    type: Required[Literal["function"]]
+    name: Required[str]
+    description: str | None
+    parameters: object | None
+    strict: bool | None
+    defer_loading: bool
+
+
+class OpenAINamespaceTool(TypedDict):
+    """``openai.types.responses.NamespaceToolParam``: functions grouped under
+    a name and a description."""
+
+    type: Literal["namespace"]
+    name: str
+    description: str
+    tools: list[OpenAINamespaceFunction]
+
+
+class OpenAIToolSearchTool(TypedDict, total=False):
+    """``openai.types.responses.ToolSearchToolParam``: hosted, or run by the
+    application (``execution: "client"``, with its description and parameters)."""
+
+    type: Required[Literal["tool_search"]]
+    description: str | None
+    execution: Literal["server", "client"]
+    parameters: object | None
+
+
+OpenAIResponsesRequestTool = OpenAIResponsesTool | OpenAINamespaceTool | OpenAIToolSearchTool
+"""One item of a deferred OpenAI Responses request's ``tools``."""
+
+
+class OpenAIToolSearchOutput(TypedDict, total=False):
+    """``openai.types.responses.ResponseToolSearchOutputItemParamParam``: the
+    input item answering the model's client tool search call."""
+
+    type: Required[Literal["tool_search_output"]]
+    call_id: str | None
+    execution: Literal["server", "client"]
+    status: Literal["in_progress", "completed", "incomplete"] | None
+    tools: Required[list[OpenAINamespaceTool]]
+
+
+class AnthropicToolSearchBm25Tool(TypedDict):
+    """``anthropic.types.ToolSearchToolBm25_20251119Param``."""
+
+    type: Literal["tool_search_tool_bm25_20251119"]
+    name: Literal["tool_search_tool_bm25"]
+
+
+class AnthropicToolSearchRegexTool(TypedDict):
+    """``anthropic.types.ToolSearchToolRegex20251119Param``."""
+
+    type: Literal["tool_search_tool_regex_20251119"]
+    name: Literal["tool_search_tool_regex"]
+
+
+AnthropicRequestTool = AnthropicTool | AnthropicToolSearchBm25Tool | AnthropicToolSearchRegexTool
+"""One item of a deferred Anthropic request's ``tools``."""
+
+
+class AnthropicToolReference(TypedDict):
+    """``anthropic.types.ToolReferenceBlockParam``: a found tool, in the
+    ``tool_result`` of a client-side tool search."""
+
+    type: Literal["tool_reference"]
+    tool_name: str
+
+
+class AnthropicTextBlock(TypedDict):
+    """``anthropic.types.TextBlockParam``."""
+
+    type: Literal["text"]
+    text: str
+
+
+AnthropicToolResultBlock = AnthropicToolReference | AnthropicTextBlock
+"""A content block of the ``tool_result`` answering a client-side tool search."""
 
 
 class GeminiFunctionDeclaration(TypedDict, total=False):
