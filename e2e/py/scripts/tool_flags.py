@@ -12,7 +12,12 @@ from typing import Any
 
 import grpc
 import grpc.aio
-from ai_tools_runtime.mcp import ApprovalRequest, ForwardIdentity, json_lines_audit_writer
+from ai_tools_runtime.mcp import (
+    ApprovalRequest,
+    ForwardIdentity,
+    SearchFirst,
+    json_lines_audit_writer,
+)
 
 
 def add_tool_flags(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +52,17 @@ def add_tool_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--grpc-tls-ca", help="call the gRPC server over TLS, trusting this CA (PEM file)"
+    )
+    parser.add_argument(
+        "--search-first",
+        action="store_true",
+        help="serve the tools search-first: search_tools, the always-loaded tools and those found",
+    )
+    parser.add_argument(
+        "--always-loaded",
+        action="append",
+        default=[],
+        help="with --search-first, a tool listed from the start (repeatable)",
     )
 
 
@@ -88,6 +104,14 @@ def tool_options(args: argparse.Namespace) -> dict[str, Any]:
         options["max_concurrent_calls"] = args.max_concurrent_calls
     if args.audit:
         options["audit"] = json_lines_audit_writer(sys.stderr)
+    if args.search_first:
+        import ai_tools_gen  # gen/, on the path as the MCP module is
+
+        options["search_first"] = SearchFirst(
+            search=ai_tools_gen.TOOL_SEARCH, always_loaded=args.always_loaded
+        )
+    elif args.always_loaded:
+        raise SystemExit("--always-loaded needs --search-first")
     return options
 
 
