@@ -70,6 +70,8 @@ describe("protoc-gen-ai-tools mcp", () => {
       "--allow-unauthenticated",
       "--redis URL",
       "--provider NAME",
+      "--search-first",
+      "--always-loaded NAME",
     ]) {
       expect(res.stdout).toContain(flag);
     }
@@ -269,6 +271,18 @@ describe("protoc-gen-ai-tools mcp", () => {
     expectRefused(
       mcp(...target, "--exclude", "acme.*"),
       `no method of the descriptor set ${JSON.stringify(example)} becomes a tool: --tools, --include and --exclude leave none`,
+    );
+    expectRefused(
+      mcp(...target, "--always-loaded", "links_list"),
+      "--always-loaded applies to --search-first only (without it every tool is listed): add --search-first, or leave it out",
+    );
+    expectRefused(
+      mcp(...target, "--search-first", "--always-loaded", "links_list,"),
+      '--always-loaded "links_list,": give tool names, e.g. --always-loaded links_get',
+    );
+    expectRefused(
+      mcp(...target, "--search-first", "--always-loaded", "links_gett"),
+      '--always-loaded "links_gett": no tool has that name; give a name tools/list gives without --search-first',
     );
   });
 

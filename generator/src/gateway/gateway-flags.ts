@@ -14,7 +14,8 @@ export const gatewayUsage = `usage: protoc-gen-ai-tools mcp (--descriptor-set FI
    [--allowed-host HOST]... [--allowed-origin ORIGIN]... [--allow-unauthenticated] [--redis URL | --redis-env NAME] [--store-ttl SECONDS]]
   [--tools annotated|all] [--include PATTERN]... [--exclude PATTERN]... [--trim-prefix PACKAGE]
   [--name-prefix PREFIX] [--schema inline|compact] [--providers NAME]... [--unannotated-tools read-only-run|run|ask]
-  [--lenient-arguments] [--deprecated drop|keep] [--output-only-comments] [--provider openai|anthropic|gemini]`;
+  [--lenient-arguments] [--deprecated drop|keep] [--output-only-comments] [--provider openai|anthropic|gemini]
+  [--search-first [--always-loaded NAME]...]`;
 
 /** The plugin options the gateway takes as flags (`--trim-prefix` for `trim_prefix=`). */
 const pluginFlags = {
@@ -55,6 +56,13 @@ export interface GatewayFlags {
    * parameters.
    */
   readonly provider: McpProvider | undefined;
+  /**
+   * `--search-first`: serve a search-first tool set, with the
+   * `--always-loaded` tools listed from the start; undefined to list every
+   * tool.
+   */
+  readonly searchFirst:
+    { readonly alwaysLoaded: readonly string[] } | undefined;
   /** The files whose services become tools (`--file`), or none for the default. */
   readonly files: readonly string[];
   /** The plugin parameter the flags make, for the plugin's own parseOptions. */
@@ -87,6 +95,32 @@ function providerOf(value: string | undefined): McpProvider | undefined {
     );
   }
   return value as McpProvider | undefined;
+}
+
+/**
+ * `--search-first` and its `--always-loaded` names (repeatable, or
+ * comma-separated: tool names have no comma); `--always-loaded` alone is
+ * refused.
+ */
+function searchFirstOf(
+  on: boolean | undefined,
+  alwaysLoaded: readonly string[] | undefined,
+): GatewayFlags["searchFirst"] {
+  const names = (alwaysLoaded ?? []).flatMap((v) => v.split(","));
+  if (on !== true) {
+    if (names.length > 0) {
+      throw new GatewayError(
+        "--always-loaded applies to --search-first only (without it every tool is listed): add --search-first, or leave it out",
+      );
+    }
+    return undefined;
+  }
+  if (names.some((n) => n.trim() === "")) {
+    throw new GatewayError(
+      `--always-loaded ${JSON.stringify((alwaysLoaded ?? []).join(","))}: give tool names, e.g. --always-loaded links_get`,
+    );
+  }
+  return { alwaysLoaded: [...new Set(names)] };
 }
 
 /** `--store-ttl SECONDS` in milliseconds, refused unless a positive whole number. */
@@ -153,6 +187,8 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
         ...httpSecurityFlags,
         file: { type: "string", multiple: true },
         provider: { type: "string" },
+        "search-first": { type: "boolean" },
+        "always-loaded": { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
         ...pluginFlags,
       },
@@ -171,6 +207,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
       redis: undefined,
       storeTtlMs: undefined,
       provider: undefined,
+      searchFirst: undefined,
       files: [],
       parameter: "",
     };
@@ -210,6 +247,7 @@ export function parseGatewayFlags(args: readonly string[]): GatewayFlags {
     redis: gatewayRedisOf(values.redis, values["redis-env"], process.env),
     storeTtlMs: storeTtlMs(values["store-ttl"]),
     provider: providerOf(values.provider),
+    searchFirst: searchFirstOf(values["search-first"], values["always-loaded"]),
     files: values.file ?? [],
     parameter: parameterOf(values),
   };
@@ -257,6 +295,12 @@ the plugin from the API's descriptors, each call sent to the gRPC server.
                          (openai, anthropic or gemini) as its input schema,
                          instead of its parameters (docs/mcp.md, "Serving a
                          provider's form"); calls take that form's arguments
+  --search-first         list search_tools (and the --always-loaded tools)
+                         instead of every tool; the tools a search finds join
+                         the connection's list (docs/mcp.md, "Search-first
+                         tool sets"); the index is built at start-up
+  --always-loaded NAME   a tool listed from the start with --search-first
+                         (repeatable, or NAME,NAME)
   --file NAME            a file whose services become tools (repeatable); by
                          default every file declaring a service, but google/*,
                          grpc/*, buf/validate/* and ai/tools/* ones

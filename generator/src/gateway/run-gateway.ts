@@ -1,4 +1,7 @@
-import type { ConversationStore } from "@protoc-gen-ai-tools/runtime";
+import {
+  defineToolSearch,
+  type ConversationStore,
+} from "@protoc-gen-ai-tools/runtime";
 import {
   createMcpToolServer,
   serveHttp,
@@ -6,6 +9,7 @@ import {
   type McpToolServer,
 } from "@protoc-gen-ai-tools/runtime/mcp";
 import { GeneratorError } from "../errors.js";
+import type { GeneratorModel } from "../model/model.js";
 import { createBackendTransport } from "./backend-transport.js";
 import { generatedMethodDescription } from "../model/method-description.js";
 import { noToolsWarning } from "../model/no-tools.js";
@@ -99,6 +103,7 @@ export async function createGateway(
     registry,
     conversationStore: store,
     idleTtlMs: flags.storeTtlMs,
+    searchFirst: searchFirstOf(model, flags.searchFirst),
   });
   const validator = await validatorFor(model.tools.some((t) => t.validate));
   const lenientArguments = built.options.common["lenient_arguments"] === "true";
@@ -122,8 +127,38 @@ export async function createGateway(
       provider: flags.provider,
     });
   }
-  const summary = `${model.tools.length} tools from ${model.mcpServices.length} services of the ${source.label}, ${generated} with generated descriptions; calls go to ${flags.target}${flags.grpcTlsCa === undefined ? "" : " (TLS)"}`;
+  const searchFirst =
+    flags.searchFirst === undefined
+      ? ""
+      : `; search-first, ${flags.searchFirst.alwaysLoaded.length} always loaded`;
+  const summary = `${model.tools.length} tools from ${model.mcpServices.length} services of the ${source.label}, ${generated} with generated descriptions; calls go to ${flags.target}${flags.grpcTlsCa === undefined ? "" : " (TLS)"}${searchFirst}`;
   return { server, summary };
+}
+
+/**
+ * The search-first option of `--search-first`: the model's tool-search data
+ * (namespaces and the index the plugin writes with tool_search=true, built
+ * here from the model), each `--always-loaded` name a tool of the model.
+ */
+function searchFirstOf(
+  model: GeneratorModel,
+  flag: GatewayFlags["searchFirst"],
+) {
+  if (flag === undefined) {
+    return undefined;
+  }
+  const names = new Set(model.tools.map((t) => t.name));
+  for (const name of flag.alwaysLoaded) {
+    if (!names.has(name)) {
+      throw new GatewayError(
+        `--always-loaded ${JSON.stringify(name)}: no tool has that name; give a name tools/list gives without --search-first`,
+      );
+    }
+  }
+  return {
+    search: defineToolSearch(model.toolSearchJson),
+    alwaysLoaded: flag.alwaysLoaded,
+  };
 }
 
 /** The message of an error thrown while starting: the input's fault, or a bug. */
