@@ -5,12 +5,14 @@ import { modelOf, toolOf } from "./support/model.js";
 
 // What the search index reads of a tool: its name and description, the
 // service and method names from the model (not the tool name, which a
-// long name turns into a hash), and the request's top-level field names
-// and comments.
+// long name turns into a hash), the request's top-level field names, and
+// the comment of a top-level field's message of the request's own package
+// (not of google.protobuf's FieldMask); no field comments.
 
 const proto = `syntax = "proto3";
 package s.v1;
 import "ai/tools/v1/annotations.proto";
+import "google/protobuf/field_mask.proto";
 option go_package = "example.com/s/v1;sv1";
 // A reserved address.
 message Address { string ip = 1; }
@@ -19,6 +21,7 @@ message ReserveAddressRequest {
   string region = 1;
   // buf:lint:ignore FIELD_LOWER_SNAKE_CASE
   Address address_resource = 2;
+  google.protobuf.FieldMask update_mask = 3;
 }
 // Static addresses.
 service AddressService {
@@ -30,7 +33,7 @@ service AddressService {
 `;
 
 describe("toolSearchText", () => {
-  it("joins name, description, service, method, fields and their comments", () => {
+  it("joins name, description, service, method, fields and resource comments", () => {
     const model = modelOf(compileRequest({ "s.proto": proto }));
     const tool = toolOf(model, "h1xyz_reserve");
     expect(toolSearchText(tool).split("\n")).toEqual([
@@ -39,8 +42,9 @@ describe("toolSearchText", () => {
       "AddressService",
       "ReserveAddress",
       "region",
-      "The region to reserve in, e.g. us-east1.",
       "address_resource",
+      "A reserved address.",
+      "update_mask",
     ]);
     expect(tool.description).toContain("Reserves a static IP.");
   });

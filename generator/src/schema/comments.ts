@@ -3,6 +3,7 @@ import type {
   DescEnumValue,
   DescField,
   DescFile,
+  DescMessage,
   DescMethod,
   DescService,
 } from "../read/descriptors.js";
@@ -21,8 +22,9 @@ const messageEnumType = 4;
 const enumValue = 2;
 
 /**
- * The leading comments of a file's fields, enum values, methods and
- * services, by their descriptor protos: the only comments the plugin reads.
+ * The leading comments of a file's fields, enum values, methods, services
+ * and messages, by their descriptor protos: the only comments the plugin
+ * reads.
  */
 type FileComments = Map<object, string>;
 
@@ -47,21 +49,29 @@ function commentedElement(
   if (n === 4 && path[0] === fileEnumType && path[2] === enumValue) {
     return file.enumType[path[1]!]?.value[path[3]!];
   }
-  if (n < 4 || n % 2 !== 0 || path[0] !== fileMessageType) {
+  if (n < 2 || n % 2 !== 0 || path[0] !== fileMessageType) {
     return undefined;
   }
-  // A nested enum's value: [4, m, (3, n)*, 4, e, 2, v].
-  const enumValueOf = n >= 6 && path[n - 4] === messageEnumType;
-  if (enumValueOf ? path[n - 2] !== enumValue : path[n - 2] !== messageField) {
+  // A message: [4, m, (3, n)*]; a nested enum's value: [4, m, (3, n)*, 4,
+  // e, 2, v]; a field: [4, m, (3, n)*, 2, f].
+  const messageOf = n === 2 || path[n - 2] === messageNestedType;
+  const enumValueOf = !messageOf && n >= 6 && path[n - 4] === messageEnumType;
+  if (
+    !messageOf &&
+    (enumValueOf ? path[n - 2] !== enumValue : path[n - 2] !== messageField)
+  ) {
     return undefined;
   }
-  const last = enumValueOf ? n - 4 : n - 2;
+  const last = messageOf ? n : enumValueOf ? n - 4 : n - 2;
   let message = file.messageType[path[1]!];
   for (let i = 2; i < last && message !== undefined; i += 2) {
     if (path[i] !== messageNestedType) {
       return undefined;
     }
     message = message.nestedType[path[i + 1]!];
+  }
+  if (messageOf) {
+    return message;
   }
   if (enumValueOf) {
     return message?.enumType[path[n - 3]!]?.value[path[n - 1]!];
@@ -130,6 +140,14 @@ export function methodLeadingComment(method: DescMethod): string {
  */
 export function serviceLeadingComment(service: DescService): string {
   return leadingComments(service.file).get(service.proto) ?? "";
+}
+
+/**
+ * The leading comment of a message, as protoc records it (one leading
+ * space per line kept), or "".
+ */
+export function messageLeadingComment(message: DescMessage): string {
+  return leadingComments(message.file).get(message.proto) ?? "";
 }
 
 /**

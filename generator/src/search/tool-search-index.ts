@@ -1,22 +1,30 @@
 import type { ToolModel } from "../model/model.js";
 import { buildBm25Index, type ToolSearchIndex } from "./bm25-index.js";
+import { buildQueryTerms } from "./query-terms.js";
 import { stopWords, tokenize } from "./tokenize.js";
 import { toolSearchText } from "./tool-document.js";
 
 /**
  * The tool-search index of `tools` (CONTRACT36 §2, format version 2): what
  * the generator writes, under "index", into the tool-search data of every
- * target. Deterministic: the same tools give the same index.
+ * target. A tool's terms are the tokens of its text (tool-document.ts)
+ * less the stop words; the query tables come from the vocabulary
+ * (query-terms.ts). Deterministic: the same tools give the same index.
  */
 export function buildToolSearchIndex(
   tools: readonly ToolModel[],
 ): ToolSearchIndex {
   const stop = new Set(stopWords);
-  return buildBm25Index(
-    tools.map((tool) => ({
-      name: tool.name,
-      terms: tokenize(toolSearchText(tool)).filter((t) => !stop.has(t)),
-    })),
-    { stopWords, queryTerms: new Map() },
+  const documents = tools.map((tool) => ({
+    name: tool.name,
+    terms: tokenize(toolSearchText(tool)).filter((t) => !stop.has(t)),
+  }));
+  const vocabulary = new Set(documents.flatMap((d) => d.terms));
+  const actionVerbs = new Set(
+    tools.map((tool) => tokenize(tool.method.name)[0] ?? ""),
   );
+  return buildBm25Index(documents, {
+    stopWords,
+    queryTerms: buildQueryTerms(vocabulary, actionVerbs, stop),
+  });
 }
