@@ -286,3 +286,31 @@ func TestBodyReadError(t *testing.T) {
 		t.Fatalf("%d %s %v", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 }
+
+// TestScopeOfCallTool: a search-first server's call_tool is checked for the
+// tool it names: links_archive's scope is needed through call_tool too.
+func TestScopeOfCallTool(t *testing.T) {
+	scopes := map[string][]string{"links_archive": {"links.write"}}
+	call := func(name, args string) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `}}`)
+	}
+	for _, c := range []struct {
+		body []byte
+		tool string // refused, "" when allowed
+	}{
+		{call("call_tool", `{"name":"links_archive","arguments":{}}`), "links_archive"},
+		{call("call_tool", `{"name":"links_get","arguments":{}}`), ""},
+		{call("call_tool", `{"name":7}`), ""},
+		{call("links_archive", `{}`), "links_archive"},
+	} {
+		refusal, err := callNeedingScope(c.body, scopes, []string{"links.read"})
+		if err != nil || (refusal == nil) != (c.tool == "") || refusal != nil && refusal.tool != c.tool {
+			t.Errorf("%s: %+v, %v", c.body, refusal, err)
+		}
+	}
+	// A tool of that name with scopes of its own is checked as itself.
+	scopes["call_tool"] = []string{"calls"}
+	if refusal, _ := callNeedingScope(call("call_tool", `{"name":"links_get"}`), scopes, nil); refusal == nil || refusal.tool != "call_tool" {
+		t.Errorf("a tool named call_tool: %+v", refusal)
+	}
+}

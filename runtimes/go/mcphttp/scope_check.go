@@ -18,13 +18,18 @@ type scopeRefusal struct {
 	missing []string
 }
 
+// callTool is the tool of a search-first server (WithSearchFirst) that
+// calls the tool its arguments name.
+const callTool = "call_tool"
+
 // errUnreadableCall is a JSON body the gate cannot read as the go-sdk
 // reads JSON-RPC: refused, never passed unchecked.
 var errUnreadableCall = errors.New("the request body is JSON but not a JSON-RPC message the server can read")
 
 // callNeedingScope peeks a JSON-RPC body (a message or a batch) for the
 // first tools/call whose tool (toolScopes) needs a scope not in held; nil
-// when none does. Comparison is exact. The body is read as the go-sdk
+// when none does. A call of call_tool, when no tool of that name has
+// scopes, is the call of the tool its arguments name. Comparison is exact. The body is read as the go-sdk
 // reads it (its own jsonrpc.DecodeMessage: keys matched by exact case,
 // method and params taken raw, the last of duplicates winning whatever
 // its type, then decoded), so that the gate checks the very tool the SDK
@@ -55,14 +60,26 @@ func callNeedingScope(body []byte, toolScopes map[string][]string, held []string
 			continue
 		}
 		var params struct {
-			Name string `json:"name"`
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
 		}
 		if len(req.Params) > 0 && decodeAsSDK(req.Params, &params) != nil {
 			return nil, errUnreadableCall
 		}
-		needed := toolScopes[params.Name]
+		tool := params.Name
+		if _, scoped := toolScopes[tool]; !scoped && tool == callTool {
+			// A search-first server's call_tool: the call of the tool it
+			// names (an argument the server refuses names none).
+			var args struct {
+				Name string `json:"name"`
+			}
+			if decodeAsSDK(params.Arguments, &args) == nil {
+				tool = args.Name
+			}
+		}
+		needed := toolScopes[tool]
 		if missing := missingScopes(needed, held); len(missing) > 0 {
-			return &scopeRefusal{tool: params.Name, needed: needed, missing: missing}, nil
+			return &scopeRefusal{tool: tool, needed: needed, missing: missing}, nil
 		}
 	}
 	return nil, nil
