@@ -1,0 +1,168 @@
+// The shared deferred-tools vectors, e2e/vectors/tool-search/requests.json:
+// for the fixture's five tools and two namespaces, each case's searches
+// (found and loaded lists) and then every provider's request and every
+// answer to a search call, which the Go and Python runtimes must equal as
+// parsed JSON. Written by this test with UPDATE_VECTORS=1
+// (`UPDATE_VECTORS=1 npx vitest run test/deferred-vectors.test.ts`);
+// without it the test fails on any difference.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as prettier from "prettier";
+import { expect, it } from "vitest";
+import {
+  createDeferredTools,
+  createMemoryConversationStore,
+  parseSearchArguments,
+} from "../src/index.js";
+import {
+  fixtureNamespaces,
+  fixtureSearch,
+  fixtureTools,
+  fixtureIndex,
+} from "./support/deferred-fixture.js";
+
+const file = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../e2e/vectors/tool-search/requests.json",
+);
+
+const cases = [
+  {
+    name: "nothing always loaded",
+    alwaysLoaded: [] as string[],
+    searches: [
+      { query: "remove a link", limit: 1 },
+      { query: "get user", limit: 2 },
+      { query: "get link delete", limit: 3 },
+    ],
+    found: ["links_get", "users_get", "links_delete"],
+  },
+  {
+    name: "users_get and links_list always loaded",
+    alwaysLoaded: ["users_get", "links_list"],
+    searches: [
+      { query: "short links of a user", limit: 5 },
+      { query: "zebra", limit: 5 },
+    ],
+    found: ["links_list", "links_create", "users_get"],
+  },
+];
+
+// JSON texts, as a function call's arguments come (an error quotes them as
+// they are in every language); one object, as OpenAI's tool_search_call's.
+const searchArguments: unknown[] = [
+  { query: "get a link", limit: 3 },
+  '{"query":"get a link"}',
+  '{"query":"get a link","limit":null}',
+  "42",
+  "{",
+  "[]",
+  '{"limit":2}',
+  '{"query":"x","limit":0}',
+  '{"query":"x","limit":21}',
+  '{"query":"x","limit":1.5}',
+  '{"query":"x","limit":"3"}',
+];
+
+const toolOfCalls = [
+  ["LinkService", "GetLink"],
+  ["UserService", "GetUser"],
+  ["LinkService", "GetLinks"],
+  ["Links", "GetLink"],
+] as const;
+
+/** JSON round trip: what a provider's SDK would send. */
+const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
+
+function caught(f: () => unknown): { expected: unknown } | { error: string } {
+  try {
+    return { expected: plain(f()) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+async function build(): Promise<unknown> {
+  const out = [];
+  for (const c of cases) {
+    const store = createMemoryConversationStore();
+    const deferred = createDeferredTools({
+      tools: fixtureTools,
+      search: fixtureSearch(),
+      store,
+      alwaysLoaded: c.alwaysLoaded,
+    });
+    const handle = await store.create();
+    const searches = [];
+    for (const s of c.searches) {
+      searches.push({
+        ...s,
+        ...(await deferred.search(handle, s.query, s.limit)),
+      });
+    }
+    out.push({
+      name: c.name,
+      alwaysLoaded: c.alwaysLoaded,
+      searches,
+      requests: plain({
+        openAiResponsesHosted: await deferred.openAiResponses(handle, {
+          search: "hosted",
+        }),
+        openAiResponsesClient: await deferred.openAiResponses(handle, {
+          search: "client",
+        }),
+        openAiChat: await deferred.openAiChat(handle),
+        gemini: await deferred.gemini(handle),
+        geminiParameters: await deferred.gemini(handle, { form: "parameters" }),
+        anthropicBm25: await deferred.anthropic(handle, { search: "bm25" }),
+        anthropicRegex: await deferred.anthropic(handle, { search: "regex" }),
+        anthropicClient: await deferred.anthropic(handle, { search: "client" }),
+      }),
+      found: c.found,
+      answers: plain({
+        openAiToolSearchOutput: deferred.openAiToolSearchOutput(
+          "call_1",
+          c.found,
+        ),
+        anthropicToolReferences: deferred.anthropicToolReferences(c.found),
+        anthropicToolReferencesNone: deferred.anthropicToolReferences([]),
+        searchToolsResult: JSON.parse(
+          deferred.searchToolsResult(c.found),
+        ) as unknown,
+      }),
+      toolOf: toolOfCalls.map(([namespace, fn]) => ({
+        namespace,
+        function: fn,
+        ...caught(() => deferred.toolOf(namespace, fn)),
+      })),
+    });
+  }
+  return {
+    description:
+      "Deferred tools (CONTRACT36 §3, FACTS36; docs/tool-search.md): build `tools` (each {name, description, strict, parameters, forms}) and `toolSearch` (the data's JSON text) as a generated file declares them; per case, a memory store, one conversation, DeferredTools with `alwaysLoaded` and the default limit; run `searches` in order (each result's found and loaded must equal); then each request (openAiResponses hosted and client, openAiChat, gemini with the JSON Schema form and with the OpenAPI form `parameters`, anthropic bm25, regex and client), the answers for `found` (tool_search_output of call_1, tool_reference blocks, tool_reference blocks for nothing found, the search_tools result text parsed) and toolOf must equal `expected` or fail with `error`, compared as parsed JSON. `searchArguments`: parseSearchArguments of each `args` (JSON text but the first, an object) equals `expected` or fails with `error`, the error's text exactly. Written by runtimes/ts/test/deferred-vectors.test.ts with UPDATE_VECTORS=1; do not edit by hand.",
+    tools: plain(fixtureTools),
+    toolSearch: JSON.stringify({
+      version: 1,
+      namespaces: fixtureNamespaces,
+      index: fixtureIndex(fixtureTools),
+    }),
+    cases: out,
+    searchArguments: searchArguments.map((args) => ({
+      args,
+      ...caught(() => parseSearchArguments(args)),
+    })),
+  };
+}
+
+it("equals e2e/vectors/tool-search/requests.json", async () => {
+  const vectors = await build();
+  if (process.env["UPDATE_VECTORS"] === "1") {
+    const text = await prettier.format(JSON.stringify(vectors), {
+      ...(await prettier.resolveConfig(file)),
+      filepath: file,
+    });
+    writeFileSync(file, text);
+  }
+  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(vectors);
+});
