@@ -26,6 +26,7 @@ import pytest
 from conftest import Servers, wait_for_port
 from jwt_issuer import ISSUER, PUBLIC_URL, Issuer
 from test_mcp import mcp_tools
+from test_mcp_search_first import SEARCH
 from toolset import ALIASES, create_args
 
 from ai_tools_runtime.mcp import (
@@ -34,6 +35,7 @@ from ai_tools_runtime.mcp import (
     IntrospectionAuth,
     JwtAuth,
     McpToolServer,
+    SearchFirst,
     create_mcp_http_app,
     serve_http,
 )
@@ -136,7 +138,9 @@ def jwt_auth(issuer: Issuer, **changes: Any) -> JwtAuth:
 
 
 @asynccontextmanager
-async def gated(servers: Servers, **options: Any) -> AsyncIterator[Gated]:
+async def gated(
+    servers: Servers, search_first: SearchFirst | None = None, **options: Any
+) -> AsyncIterator[Gated]:
     """serve_http of the vectors' tools (accounts_merge's annotation needs
     accounts.merge; the option adds accounts.write to accounts_create)."""
     records: list[AuditRecord] = []
@@ -144,6 +148,7 @@ async def gated(servers: Servers, **options: Any) -> AsyncIterator[Gated]:
         name="vectors",
         required_scopes={"accounts_create": ["accounts.write"]},
         audit=records.append,
+        search_first=search_first,
     )
     tools = [
         dataclasses.replace(m, required_scopes=("accounts.merge",))
@@ -539,6 +544,17 @@ async def test_per_tool_scopes(servers: Servers, issuer: Issuer) -> None:
         assert servers.received() == 1
 
 
+async def test_call_tool_needs_the_called_tools_scopes(servers: Servers, issuer: Issuer) -> None:
+    """A search-first server's call_tool is the call of the tool it names."""
+    search = SearchFirst(search=SEARCH)
+    async with gated(servers, search_first=search, auth=jwt_auth(issuer)) as g:
+        called = {"name": "accounts_create", "arguments": create_args()}
+        response = await g.post(tool_call("call_tool", called), issuer.token(scope="vectors.read"))
+        text = refusal(response, 403, "insufficient_scope")
+        assert text == 'the call of "accounts_create" needs scope "accounts.write"'
+        assert servers.received() == 0
+
+
 # -- protected resource metadata ---------------------------------------------------------
 
 
@@ -700,7 +716,7 @@ async def test_a_slow_body_times_out(
 async def test_an_error_in_the_gate_is_not_echoed(
     servers: Servers, monkeypatch: pytest.MonkeyPatch, issuer: Issuer
 ) -> None:
-    def broken(body: bytes) -> list[str]:
+    def broken(body: bytes, call_tool: str | None = None) -> list[str]:
         raise RuntimeError("secret detail")
 
     monkeypatch.setattr(http_gate, "called_tools", broken)

@@ -114,6 +114,12 @@ def test_called_tools() -> None:
     escaped = b'{"method": "tools\\/call", "params": {"name": "\\u0061"}}'
     assert called_tools(escaped) == ["a"]
     assert called_tools(b"not json") == []
+    # A search-first server's call_tool: the tool it names.
+    inner = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+    named = {**inner, "params": {"name": "call_tool", "arguments": {"name": "a"}}}
+    unnamed = {**inner, "params": {"name": "call_tool", "arguments": {"name": 7}}}
+    assert called_tools(json.dumps([named, unnamed]).encode(), "call_tool") == ["a"]
+    assert called_tools(json.dumps(named).encode()) == ["call_tool"]
     assert called_tools(b'{"method": "tools/call", "params": []}') == []
     # Too deep for json (RecursionError): not read, the SDK answers it.
     assert called_tools(b"[" * 100_000) == []

@@ -45,6 +45,9 @@ class GateAuth:
     scopes: tuple[str, ...]
     tool_scopes: Callable[[str], Iterable[str]]
     tool_names: Callable[[], Iterable[str]]
+    call_tool: str | None = None
+    """A search-first server's ``call_tool``: its calls are checked as the
+    call of the tool they name."""
 
 
 @dataclass
@@ -217,7 +220,7 @@ class HttpGate:
             text = f'the token lacks scope "{" ".join(missing)}"'
             await self._insufficient(send, auth.scopes, text)
             return None
-        for tool in called_tools(body) if body else []:
+        for tool in called_tools(body, auth.call_tool) if body else []:
             needed = tuple(auth.tool_scopes(tool))
             missing = [s for s in needed if s not in held]
             if missing:

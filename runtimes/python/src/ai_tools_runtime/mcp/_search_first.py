@@ -91,6 +91,7 @@ class SearchFirstTools:
 
     def __init__(self, option: SearchFirst) -> None:
         check_search_first(option)
+        self.option = option
         self._option = option
         self._served = _Served()
         self._listings: dict[SearchFirstMode, mcp_types.Tool] = {}

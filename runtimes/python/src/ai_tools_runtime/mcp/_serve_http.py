@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 from ._http_auth import HttpAuth, JwtAuth
 from ._http_gate import GateAuth, GateState, HttpGate
 from ._http_hosts import HostRules, is_loopback
+from ._search_first_tools import CALL_TOOL
 from ._token_verifier import create_token_verifier
 from ._tool_server import McpToolServer
 
@@ -92,6 +93,7 @@ def _gate_auth(server: McpToolServer, options: _Options) -> GateAuth | None:
         scopes=tuple(sorted(set(auth.scopes))),
         tool_scopes=server.required_scopes,
         tool_names=server.tool_names,
+        call_tool=CALL_TOOL if server.search_first is not None else None,
     )
 
 

@@ -370,6 +370,11 @@ class McpToolServer:
                 [(e.method.tool.name, by_name[n]) for n, e in self._entries.items()]
             )
 
+    @property
+    def search_first(self) -> SearchFirst | None:
+        """The ``search_first`` option, None when off."""
+        return self._search_first.option if self._search_first is not None else None
+
     def list_tools(self) -> list[mcp_types.Tool]:
         """The tools as ``tools/list`` lists them, sorted by name."""
         return list(self._listing)
