@@ -1380,6 +1380,717 @@ func eachField(b []byte, each func(protowire.Number, []byte)) {
 	}
 }
 
+// Each provider's deferred request (docs/tool-search.md, "Provider
+// requests"), and the limits each provider counts, refused before sending
+// as the functions of providers.go do ("Limits").
+
+// AnthropicMaxToolSearchTools is the number of tools, deferred or not,
+// Anthropic tool search takes in one request (its catalog limit).
+const AnthropicMaxToolSearchTools = 10000
+
+// searchParameters is the JSON Schema of a search call, one for every
+// provider: search_tools (Chat Completions, Gemini, Anthropic's client
+// search) and OpenAI's client tool_search. searchParametersOpenAPI is the
+// same in Gemini's OpenAPI subset.
+const (
+	searchParameters        = `{"type":"object","properties":{"query":{"type":"string","description":"What the needed tool does, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":20,"description":"How many tools to load, 1 to 20."}},"required":["query"],"additionalProperties":false}`
+	searchParametersOpenAPI = `{"type":"object","properties":{"query":{"type":"string","description":"What the needed tool does, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":20,"description":"How many tools to load, 1 to 20."}},"required":["query"]}`
+)
+
+// OpenAINamespaceFunction is a function of an OpenAI Responses namespace,
+// deferred: its schema loads only when tool search finds it.
+type OpenAINamespaceFunction struct {
+	OpenAIResponsesTool
+	DeferLoading bool `json:"defer_loading"`
+}
+
+// OpenAINamespaceTool is an OpenAI Responses namespace: the model sees its
+// name and description until a tool search loads its functions.
+type OpenAINamespaceTool struct {
+	Type        string                    `json:"type"`
+	Name        string                    `json:"name"`
+	Description string                    `json:"description"`
+	Tools       []OpenAINamespaceFunction `json:"tools"`
+}
+
+// OpenAIToolSearchTool is OpenAI's tool search: hosted (Type only), or run
+// by the application (Execution "client", with the description and
+// parameters of the model's search call).
+type OpenAIToolSearchTool struct {
+	Type        string          `json:"type"`
+	Execution   string          `json:"execution,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+}
+
+// OpenAIToolSearchOutput is the answer to the model's client tool search
+// call, an input item: the found functions, grouped in their namespaces.
+type OpenAIToolSearchOutput struct {
+	Type      string                `json:"type"`
+	CallID    string                `json:"call_id"`
+	Execution string                `json:"execution"`
+	Status    string                `json:"status"`
+	Tools     []OpenAINamespaceTool `json:"tools"`
+}
+
+// AnthropicDeferredTool is a client tool of a deferred Anthropic request:
+// left out of the context until tool search finds it (DeferLoading), or
+// always loaded.
+type AnthropicDeferredTool struct {
+	AnthropicTool
+	DeferLoading bool `json:"defer_loading,omitempty"`
+}
+
+// AnthropicToolSearchTool is Anthropic's server tool search (BM25 or
+// regex).
+type AnthropicToolSearchTool struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+}
+
+// AnthropicToolResultBlock is a content block of the tool_result answering
+// a client-side tool search: a found tool (Type "tool_reference"), or a
+// text saying that nothing was found (Type "text").
+type AnthropicToolResultBlock struct {
+	Type     string `json:"type"`
+	ToolName string `json:"tool_name,omitempty"`
+	Text     string `json:"text,omitempty"`
+}
+
+// OpenAIDeferredOptions says which tool search an OpenAI Responses request
+// carries.
+type OpenAIDeferredOptions struct {
+	// Search is "hosted" (OpenAI searches) or "client" (the model asks the
+	// application: answer with OpenAIToolSearchOutput).
+	Search string
+}
+
+// AnthropicDeferredOptions says which tool search an Anthropic request
+// carries, and whether it uses strict tool use.
+type AnthropicDeferredOptions struct {
+	// Search is Anthropic's server search ("bm25", "regex"), or "client":
+	// search_tools, answered with AnthropicToolReferences.
+	Search string
+	// Strict sends "strict": true for the strict tools: every strict tool
+	// of the request counts toward Anthropic's limits, deferred or not (20
+	// at most).
+	Strict bool
+}
+
+// OpenAIResponses returns the tools of an OpenAI Responses request
+// (gpt-5.4 and later): the always-loaded tools (OpenAIResponsesTool), each
+// namespace with its other functions deferred (OpenAINamespaceTool), then
+// the tool_search tool (OpenAIToolSearchTool). The same every turn (OpenAI
+// keeps what a search loaded in the conversation's items); more than
+// OpenAIMaxTools top-level items are refused.
+func (d *DeferredTools) OpenAIResponses(ctx context.Context, handle string, opts OpenAIDeferredOptions) ([]any, error) {
+	search := OpenAIToolSearchTool{Type: "tool_search"}
+	switch opts.Search {
+	case "hosted":
+	case "client":
+		search.Execution = "client"
+		search.Description = "Search the functions of the namespaces above by what they do; the best matches are loaded."
+		search.Parameters = json.RawMessage(searchParameters)
+	default:
+		return nil, fmt.Errorf("OpenAIResponses: search %s is not \"hosted\" or \"client\"", quote(opts.Search))
+	}
+	namespaces, err := d.namespaceTools()
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range namespaces {
+		if d.always[ns.Name] {
+			return nil, fmt.Errorf("namespace %s has the name of an always-loaded tool: OpenAI could not tell them apart; load another tool always", quote(ns.Name))
+		}
+	}
+	if n := len(d.alwaysLoaded) + len(namespaces) + 1; n > OpenAIMaxTools {
+		return nil, fmt.Errorf("%d top-level tools in one request (%d always loaded, %d namespaces, the tool_search tool): OpenAI takes at most %d; load fewer tools always", n, len(d.alwaysLoaded), len(namespaces), OpenAIMaxTools)
+	}
+	always, err := OpenAIResponsesTools(d.alwaysLoaded)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, 0, len(always)+len(namespaces)+1)
+	for _, t := range always {
+		out = append(out, t)
+	}
+	for _, ns := range namespaces {
+		out = append(out, ns)
+	}
+	return append(out, search), nil
+}
+
+// namespaceTools returns the namespaces with their deferred functions
+// (always-loaded ones left out, and namespaces left empty).
+func (d *DeferredTools) namespaceTools() ([]OpenAINamespaceTool, error) {
+	var out []OpenAINamespaceTool
+	for _, ns := range d.data.Namespaces {
+		var tools []OpenAINamespaceFunction
+		for _, f := range ns.Tools {
+			if d.always[f.Tool] {
+				continue
+			}
+			fn, err := openAINamespaceFunction(d.byName[f.Tool], f.Function)
+			if err != nil {
+				return nil, err
+			}
+			tools = append(tools, fn)
+		}
+		if len(tools) > 0 {
+			out = append(out, OpenAINamespaceTool{Type: "namespace", Name: ns.Name, Description: ns.Description, Tools: tools})
+		}
+	}
+	return out, nil
+}
+
+// openAINamespaceFunction is the tool as a deferred function of its
+// namespace, named function there.
+func openAINamespaceFunction(t AgentTool, function string) (OpenAINamespaceFunction, error) {
+	tools, err := OpenAIResponsesTools([]AgentTool{t})
+	if err != nil {
+		return OpenAINamespaceFunction{}, err
+	}
+	f := OpenAINamespaceFunction{OpenAIResponsesTool: tools[0], DeferLoading: true}
+	f.Name = function
+	return f, nil
+}
+
+// OpenAIChat returns the tools of an OpenAI Chat Completions request: the
+// always-loaded tools, the loaded ones in load order, then search_tools;
+// more than OpenAIMaxTools are refused.
+func (d *DeferredTools) OpenAIChat(ctx context.Context, handle string) ([]OpenAIChatTool, error) {
+	tools, err := d.requestTools(ctx, handle)
+	if err != nil {
+		return nil, err
+	}
+	return OpenAIChatTools(tools)
+}
+
+// Gemini returns the function declarations of a Gemini request: the same
+// functions as OpenAIChat, each schema as GeminiFunctionDeclarations
+// writes it (with openAPI, in Gemini's OpenAPI subset); more than
+// GeminiMaxFunctionDeclarations are refused.
+func (d *DeferredTools) Gemini(ctx context.Context, handle string, openAPI bool) ([]GeminiFunctionDeclaration, error) {
+	tools, err := d.requestTools(ctx, handle)
+	if err != nil {
+		return nil, err
+	}
+	if len(tools) > GeminiMaxFunctionDeclarations {
+		return nil, fmt.Errorf("%d function declarations in one request: Gemini takes at most %d; send a subset of the tools", len(tools), GeminiMaxFunctionDeclarations)
+	}
+	out, err := GeminiFunctionDeclarations(tools[:len(tools)-1], openAPI)
+	if err != nil {
+		return nil, err
+	}
+	search := GeminiFunctionDeclaration{Name: SearchToolsName, Description: d.searchTool.Description, ParametersJSONSchema: d.searchTool.Parameters}
+	if openAPI {
+		search.ParametersJSONSchema, search.Parameters = nil, json.RawMessage(searchParametersOpenAPI)
+	}
+	return append(out, search), nil
+}
+
+// requestTools are the tools of a request without deferral: always
+// loaded, then loaded in load order, then search_tools.
+func (d *DeferredTools) requestTools(ctx context.Context, handle string) ([]AgentTool, error) {
+	loaded, err := d.Loaded(ctx, handle)
+	if err != nil {
+		return nil, err
+	}
+	tools := append([]AgentTool{}, d.alwaysLoaded...)
+	for _, name := range loaded {
+		if t, ok := d.byName[name]; ok && !d.always[name] {
+			tools = append(tools, t)
+		}
+	}
+	return append(tools, d.searchTool), nil
+}
+
+// Anthropic returns the tools of an Anthropic request: the always-loaded
+// tools, every other tool with defer_loading (AnthropicDeferredTool), then
+// the search tool (AnthropicToolSearchTool, or for "client" search_tools,
+// not deferred). The same every turn (Anthropic expands the tool_reference
+// blocks of the history); more than AnthropicMaxToolSearchTools are
+// refused.
+func (d *DeferredTools) Anthropic(ctx context.Context, handle string, opts AnthropicDeferredOptions) ([]any, error) {
+	var server *AnthropicToolSearchTool
+	switch opts.Search {
+	case "bm25":
+		server = &AnthropicToolSearchTool{Type: "tool_search_tool_bm25_20251119", Name: "tool_search_tool_bm25"}
+	case "regex":
+		server = &AnthropicToolSearchTool{Type: "tool_search_tool_regex_20251119", Name: "tool_search_tool_regex"}
+	case "client":
+	default:
+		return nil, fmt.Errorf("Anthropic: search %s is not \"bm25\", \"regex\" or \"client\"", quote(opts.Search))
+	}
+	tools := append([]AgentTool{}, d.alwaysLoaded...)
+	for _, t := range d.tools {
+		if !d.always[t.Name] {
+			tools = append(tools, t)
+		}
+	}
+	if server == nil {
+		tools = append(tools, d.searchTool)
+	}
+	count := len(tools)
+	if server != nil {
+		count++
+	}
+	if count > AnthropicMaxToolSearchTools {
+		return nil, fmt.Errorf("%d tools in one request: Anthropic tool search takes at most %d; send a subset of the tools", count, AnthropicMaxToolSearchTools)
+	}
+	converted, err := AnthropicTools(tools, opts.Strict)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, 0, count)
+	for _, t := range converted {
+		out = append(out, AnthropicDeferredTool{AnthropicTool: t, DeferLoading: !d.always[t.Name] && t.Name != SearchToolsName})
+	}
+	if server != nil {
+		out = append(out, *server)
+	}
+	return out, nil
+}
+
+// searchToolOf is the search_tools function, its description naming each
+// namespace with the first line of its description.
+func searchToolOf(namespaces []ToolNamespace) AgentTool {
+	listed := make([]string, len(namespaces))
+	for i, ns := range namespaces {
+		line, _, _ := strings.Cut(ns.Description, "\n")
+		listed[i] = ns.Name + " (" + strings.TrimSpace(line) + ")"
+	}
+	return AgentTool{
+		Name:        SearchToolsName,
+		Description: "Search this API's tools by what they do and load the best matches: a loaded tool can be called from the next turn on. Searchable: " + strings.Join(listed, "; ") + ".",
+		Parameters:  json.RawMessage(searchParameters),
+	}
+}
+
+// Deferred tools (docs/tool-search.md): a model request carries the
+// always-loaded tools, the namespaces to search (OpenAI Responses) or every
+// tool deferred (Anthropic), or the tools the conversation's searches
+// loaded (Chat Completions, Gemini), and a search tool. Each
+// conversation's loaded tools are kept in its conversation store, in load
+// order, never reordered, so that any replica sends the same tools in the
+// same order (prompt caches survive). Generated in a file with executors;
+// its conversations are the ConversationExecutor's when the file has one. The TypeScript and Python runtimes have the
+// same functions and texts (runtimes/ts/src/deferred-tools.ts).
+
+// SearchToolsName is the name of the search function sent where the
+// provider has no deferral (Chat Completions, Gemini) and of Anthropic's
+// client-side search.
+const SearchToolsName = "search_tools"
+
+// MaxSearchLimit is the most tools one search may find and load.
+const MaxSearchLimit = 20
+
+// DeferredToolsOptions configures NewDeferredTools.
+type DeferredToolsOptions struct {
+	// Tools are the tools of the generated file (AllTools()).
+	Tools []AgentTool
+	// Search is its tool-search data (ToolSearchData, generated with
+	// tool_search=true).
+	Search *ToolSearch
+	// Store keeps each conversation's loaded tools: the ConversationStore
+	// of the ConversationExecutor (a handle is one its Start returned), or,
+	// in a file without conversations, any store of loaded tools. It needs
+	// the methods LoadTools and LoadedTools besides Load
+	// (MemoryConversationStore and redisstore's store have them).
+	Store interface {
+		Load(ctx context.Context, handle string) (epoch, state string, err error)
+	}
+	// AlwaysLoaded names tools sent as ordinary tools in every request,
+	// never deferred.
+	AlwaysLoaded []string
+	// Limit is how many tools a search finds when the model does not say:
+	// 5 when 0, at most MaxSearchLimit.
+	Limit int
+}
+
+// ToolSearchOutcome is what DeferredTools.Search found and what is loaded
+// now.
+type ToolSearchOutcome struct {
+	// Found are the tools the search found, best first (loaded before or
+	// not).
+	Found []string `json:"found"`
+	// Loaded are the conversation's loaded tools after the search, in load
+	// order.
+	Loaded []string `json:"loaded"`
+}
+
+// SearchArguments are the arguments of a search call, as
+// ParseSearchArguments reads them.
+type SearchArguments struct {
+	// Query is what the model searches for.
+	Query string
+	// Limit is how many tools to find (1 to MaxSearchLimit), 0 when the
+	// model did not say.
+	Limit int
+}
+
+// toolLoadingStore is a ConversationStore with the loaded-tools
+// operations (docs/store.md, "Loaded tools").
+type toolLoadingStore interface {
+	Load(ctx context.Context, handle string) (epoch, state string, err error)
+	LoadTools(ctx context.Context, handle, epoch string, names []string) ([]string, error)
+	LoadedTools(ctx context.Context, handle string) ([]string, error)
+}
+
+// toolPlacement is where a tool sits in the search data.
+type toolPlacement struct {
+	namespace *ToolNamespace
+	function  string
+}
+
+// DeferredTools is a generated API's tools for requests that load tools on
+// demand: per provider, the request's tools, and the answers to the
+// model's search calls. It is safe for concurrent use.
+type DeferredTools struct {
+	data         *toolSearchData
+	search       *ToolSearch
+	store        toolLoadingStore
+	tools        []AgentTool
+	byName       map[string]AgentTool
+	alwaysLoaded []AgentTool
+	always       map[string]bool
+	placements   map[string]toolPlacement
+	limit        int
+	searchTool   AgentTool
+}
+
+// NewDeferredTools returns the deferred tools of a generated file's tools
+// and tool-search data. Options that cannot work are an error: a store
+// without the loaded-tools operations, an unknown always-loaded tool,
+// search data naming tools that are not given (or a given tool in no
+// namespace nor always loaded), a Limit outside 1 to MaxSearchLimit.
+func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
+	store, err := toolLoadingOf(opts.Store)
+	if err != nil {
+		return nil, err
+	}
+	limit := opts.Limit
+	if limit == 0 {
+		limit = 5
+	}
+	if limit < 1 || limit > MaxSearchLimit {
+		return nil, fmt.Errorf("limit %s: give a whole number from 1 to %d", quote(strconv.Itoa(opts.Limit)), MaxSearchLimit)
+	}
+	data, err := opts.Search.parsed()
+	if err != nil {
+		return nil, err
+	}
+	d := &DeferredTools{data: data, search: opts.Search, store: store, tools: opts.Tools, byName: map[string]AgentTool{}, always: map[string]bool{}, placements: map[string]toolPlacement{}, limit: limit}
+	for _, t := range opts.Tools {
+		if _, twice := d.byName[t.Name]; twice {
+			return nil, fmt.Errorf("tool %s is given twice: pass the generated file's AllTools()", quote(t.Name))
+		}
+		if t.Name == SearchToolsName {
+			return nil, fmt.Errorf("tool %s has the name of the search function: rename the RPC's tool", quote(t.Name))
+		}
+		d.byName[t.Name] = t
+	}
+	for _, name := range opts.AlwaysLoaded {
+		t, ok := d.byName[name]
+		if !ok {
+			return nil, fmt.Errorf("AlwaysLoaded: unknown tool %s: name tools of the generated file", quote(name))
+		}
+		if !d.always[name] {
+			d.always[name] = true
+			d.alwaysLoaded = append(d.alwaysLoaded, t)
+		}
+	}
+	for i := range data.Namespaces {
+		ns := &data.Namespaces[i]
+		for _, f := range ns.Tools {
+			if _, ok := d.byName[f.Tool]; !ok {
+				return nil, fmt.Errorf("tool search data: namespace %s names the tool %s, which is not given: pass the tools and the ToolSearchData of one generated file", quote(ns.Name), quote(f.Tool))
+			}
+			d.placements[f.Tool] = toolPlacement{namespace: ns, function: f.Function}
+		}
+	}
+	for _, t := range opts.Tools {
+		if _, ok := d.placements[t.Name]; !ok && !d.always[t.Name] {
+			return nil, fmt.Errorf("tool %s is in no namespace of the tool search data: load it always (AlwaysLoaded) or pass the ToolSearchData of its generated file", quote(t.Name))
+		}
+	}
+	d.searchTool = searchToolOf(data.Namespaces)
+	return d, nil
+}
+
+// toolLoadingOf returns the store with its loaded-tools operations, or an
+// error naming those it lacks (a store written before them).
+func toolLoadingOf(store any) (toolLoadingStore, error) {
+	if s, ok := store.(toolLoadingStore); ok {
+		return s, nil
+	}
+	var missing []string
+	if _, ok := store.(interface {
+		LoadTools(ctx context.Context, handle, epoch string, names []string) ([]string, error)
+	}); !ok {
+		missing = append(missing, "LoadTools(ctx, handle, epoch, names)")
+	}
+	if _, ok := store.(interface {
+		LoadedTools(ctx context.Context, handle string) ([]string, error)
+	}); !ok {
+		missing = append(missing, "LoadedTools(ctx, handle)")
+	}
+	return nil, fmt.Errorf("the conversation store %T cannot keep loaded tools: give it %s (docs/store.md, \"Loaded tools\")", store, strings.Join(missing, " and "))
+}
+
+// Search ranks the tools for query (at most limit, the options' Limit when
+// 0) and appends the found ones not yet loaded (always-loaded ones aside)
+// to the conversation's loaded tools, atomically. A limit outside 1 to
+// MaxSearchLimit is the model's mistake: a ToolError "invalid-arguments" to
+// show it; store failures are ToolErrors "conversation-expired",
+// "conversation-corrupt" or "store-unavailable".
+func (d *DeferredTools) Search(ctx context.Context, handle, query string, limit int) (ToolSearchOutcome, error) {
+	if limit < 0 || limit > MaxSearchLimit {
+		shown, _ := marshalSearchArguments(SearchArguments{Query: query, Limit: limit})
+		return ToolSearchOutcome{}, badSearch(shown, "limit is not a whole number from 1 to 20")
+	}
+	if limit == 0 {
+		limit = d.limit
+	}
+	hits, err := RankTools(d.search, query, limit)
+	if err != nil {
+		return ToolSearchOutcome{}, err
+	}
+	found := make([]string, 0, len(hits))
+	var fresh []string
+	for _, hit := range hits {
+		if _, ok := d.byName[hit.Name]; !ok {
+			continue
+		}
+		found = append(found, hit.Name)
+		if !d.always[hit.Name] {
+			fresh = append(fresh, hit.Name)
+		}
+	}
+	loaded, err := d.loadNames(ctx, handle, fresh)
+	if err != nil {
+		return ToolSearchOutcome{}, err
+	}
+	return ToolSearchOutcome{Found: found, Loaded: loaded}, nil
+}
+
+// loadNames appends names to the loaded tools (the epoch read first) and
+// returns the whole list.
+func (d *DeferredTools) loadNames(ctx context.Context, handle string, names []string) ([]string, error) {
+	if len(names) == 0 {
+		return d.Loaded(ctx, handle)
+	}
+	epoch, _, err := d.store.Load(ctx, handle)
+	if err != nil {
+		return nil, deferredStoreError(handle, err)
+	}
+	loaded, err := d.store.LoadTools(ctx, handle, epoch, names)
+	if err != nil {
+		return nil, deferredStoreError(handle, err)
+	}
+	return loaded, nil
+}
+
+// Loaded returns the conversation's loaded tools, in load order.
+func (d *DeferredTools) Loaded(ctx context.Context, handle string) ([]string, error) {
+	loaded, err := d.store.LoadedTools(ctx, handle)
+	if err != nil {
+		return nil, deferredStoreError(handle, err)
+	}
+	return loaded, nil
+}
+
+// deferredStoreError is a store's error as a ToolError (storeError, in a
+// file with conversations; else as the store wrote it), one that is
+// already a ToolError unchanged.
+func deferredStoreError(handle string, err error) error {
+	if _, ok := err.(*ToolError); ok {
+		return err
+	}
+	return err
+}
+
+// ToolOf returns the tool an OpenAI namespaced function call names; an
+// unknown pair is a ToolError "unknown-tool" naming both, to show the
+// model.
+func (d *DeferredTools) ToolOf(namespace, function string) (string, error) {
+	if tool, ok := d.data.byFunction[namespace+"\x00"+function]; ok {
+		if _, given := d.byName[tool]; given {
+			return tool, nil
+		}
+	}
+	msg := "no function " + quote(function) + " in namespace " + quote(namespace) + ": call a function a tool search loaded"
+	known := false
+	for _, ns := range d.data.Namespaces {
+		known = known || ns.Name == namespace
+	}
+	if !known {
+		msg = "unknown namespace " + quote(namespace) + " (function " + quote(function) + "): call a function a tool search loaded, with its namespace"
+	}
+	return "", &ToolError{Reason: "unknown-tool", Code: codes.NotFound, Message: msg, RawMessage: msg}
+}
+
+// OpenAIToolSearchOutput returns the input item answering OpenAI's client
+// tool_search_call of callID: the found functions grouped in their
+// namespaces, in the order found (always-loaded tools left out: the model
+// has them).
+func (d *DeferredTools) OpenAIToolSearchOutput(callID string, found []string) (OpenAIToolSearchOutput, error) {
+	tools, err := d.known(found)
+	if err != nil {
+		return OpenAIToolSearchOutput{}, err
+	}
+	groups := []OpenAINamespaceTool{}
+	at := map[string]int{}
+	for _, t := range tools {
+		p, ok := d.placements[t.Name]
+		if !ok || d.always[t.Name] {
+			continue
+		}
+		i, ok := at[p.namespace.Name]
+		if !ok {
+			i = len(groups)
+			at[p.namespace.Name] = i
+			groups = append(groups, OpenAINamespaceTool{Type: "namespace", Name: p.namespace.Name, Description: p.namespace.Description, Tools: []OpenAINamespaceFunction{}})
+		}
+		dup := false
+		for _, f := range groups[i].Tools {
+			dup = dup || f.Name == p.function
+		}
+		if dup {
+			continue
+		}
+		f, err := openAINamespaceFunction(t, p.function)
+		if err != nil {
+			return OpenAIToolSearchOutput{}, err
+		}
+		groups[i].Tools = append(groups[i].Tools, f)
+	}
+	return OpenAIToolSearchOutput{Type: "tool_search_output", CallID: callID, Execution: "client", Status: "completed", Tools: groups}, nil
+}
+
+// AnthropicToolReferences returns the content of the tool_result answering
+// Anthropic's search_tools call: a tool_reference per found deferred tool,
+// or one text block when there is none.
+func (d *DeferredTools) AnthropicToolReferences(found []string) ([]AnthropicToolResultBlock, error) {
+	tools, err := d.known(found)
+	if err != nil {
+		return nil, err
+	}
+	var refs []AnthropicToolResultBlock
+	for _, t := range tools {
+		if !d.always[t.Name] {
+			refs = append(refs, AnthropicToolResultBlock{Type: "tool_reference", ToolName: t.Name})
+		}
+	}
+	if len(refs) == 0 {
+		return []AnthropicToolResultBlock{{Type: "text", Text: "no tool found; search again with other words"}}, nil
+	}
+	return refs, nil
+}
+
+// SearchToolsResult returns the result text of a search_tools call (Chat
+// Completions, Gemini): {"tools":[{"name":...,"description":...}]}, in the
+// order found.
+func (d *DeferredTools) SearchToolsResult(found []string) (string, error) {
+	tools, err := d.known(found)
+	if err != nil {
+		return "", err
+	}
+	type entry struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}
+	out := struct {
+		Tools []entry `json:"tools"`
+	}{Tools: make([]entry, len(tools))}
+	for i, t := range tools {
+		out.Tools[i] = entry{t.Name, t.Description}
+	}
+	return marshalText(out)
+}
+
+// known returns the tools of found, or an error naming one not given.
+func (d *DeferredTools) known(found []string) ([]AgentTool, error) {
+	out := make([]AgentTool, len(found))
+	for i, name := range found {
+		t, ok := d.byName[name]
+		if !ok {
+			return nil, fmt.Errorf("unknown tool %s: pass names a search found", quote(name))
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// ParseSearchArguments reads the arguments of a search call: JSON text of
+// an object ({"query": "...", "limit": 5}; OpenAI's tool_search_call sends
+// an object, a function call JSON text, which may also arrive as a JSON
+// string holding it). Anything else is the model's mistake: a ToolError
+// "invalid-arguments" saying what to send.
+func ParseSearchArguments(args string) (SearchArguments, error) {
+	text := args
+	var s string
+	if json.Unmarshal([]byte(text), &s) == nil {
+		text = s
+	}
+	var raw any
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil || dec.More() {
+		return SearchArguments{}, badSearch(args, "not JSON")
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return SearchArguments{}, badSearch(args, "not an object")
+	}
+	query, ok := obj["query"].(string)
+	if !ok {
+		return SearchArguments{}, badSearch(args, "query is not a string")
+	}
+	out := SearchArguments{Query: query}
+	switch limit := obj["limit"].(type) {
+	case nil:
+	case json.Number:
+		n, err := strconv.Atoi(limit.String())
+		if f, ferr := limit.Float64(); err != nil && ferr == nil && f == float64(int(f)) {
+			n, err = int(f), nil
+		}
+		if err != nil || n < 1 || n > MaxSearchLimit {
+			return SearchArguments{}, badSearch(args, "limit is not a whole number from 1 to 20")
+		}
+		out.Limit = n
+	default:
+		return SearchArguments{}, badSearch(args, "limit is not a whole number from 1 to 20")
+	}
+	return out, nil
+}
+
+// badSearch is the ToolError of search arguments the model got wrong.
+func badSearch(shown, what string) *ToolError {
+	msg := "search arguments " + quote(shown) + ": " + what + `; send {"query": "<what the tool does>", "limit": <1 to 20>}`
+	return &ToolError{Reason: "invalid-arguments", Code: codes.InvalidArgument, Message: msg, RawMessage: msg}
+}
+
+// marshalSearchArguments is the JSON of args as the model would have sent
+// them ({"query":...,"limit":...}, limit left out when 0).
+func marshalSearchArguments(args SearchArguments) (string, error) {
+	return marshalText(struct {
+		Query string `json:"query"`
+		Limit int    `json:"limit,omitempty"`
+	}{args.Query, args.Limit})
+}
+
+// marshalText is v as compact JSON with <, > and & as written.
+func marshalText(v any) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
 // unknownFieldMessage is the message of an unknown key among fields (the
 // node's fields in schema order).
 func unknownFieldMessage(key string, fields []string) string {

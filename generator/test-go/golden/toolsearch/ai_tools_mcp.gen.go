@@ -1587,8 +1587,12 @@ func (f *mcpSearchFirst) run(ctx context.Context, req *mcp.CallToolRequest) *mcp
 		req := &mcp.ServerRequest[*mcp.ToolListChangedParams]{Session: req.Session, Params: &mcp.ToolListChangedParams{}}
 		_, _ = f.send(ctx, "notifications/tools/list_changed", req) // on the call's stream
 	}
-	text, _ := json.Marshal(map[string]any{"tools": items})
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: json.RawMessage(text)}
+	var b strings.Builder // as TypeScript writes it: no HTML escapes
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(map[string]any{"tools": items})
+	text := strings.TrimSuffix(b.String(), "\n")
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(text)}
 }
 
 // foundTool is one tool of search_tools' result.
