@@ -11,7 +11,10 @@
  * argument in every tool's input schema. `--redis redis://HOST:PORT` keeps
  * the handles' conversations on Redis (docs/store.md), so that several
  * instances serve one handle. `--provider openai|anthropic|gemini` lists
- * each tool's generated form for that provider. The HTTP security flags (`--public-url`,
+ * each tool's generated form for that provider. `--search-first` serves the
+ * search-first tool set over the generated `toolSearch` (docs/mcp.md,
+ * "Search-first tool sets"), with `--always-loaded NAME` (repeatable)
+ * listed from the start. The HTTP security flags (`--public-url`,
  * `--auth-issuer`, …) are in mcp-http-flags.ts; a start-up refusal exits 1
  * with its text on stderr, and SIGTERM drains the calls in flight. The
  * tool-layer flags (`--approve`, `--forward-claims`, `--audit`,
@@ -37,6 +40,7 @@ import {
   forwardToSampleServiceClient,
   forwardToWorkflowServiceClient,
 } from "./gen/ai_tools_mcp.gen.js";
+import { toolSearch } from "./gen/ai_tools.gen.js";
 import { file_linkhub_v1_control } from "./gen/linkhub/v1/control_pb.js";
 import {
   httpFlags,
@@ -52,7 +56,7 @@ import {
   type ToolFlagValues,
 } from "./tool-flags.js";
 
-const usage = `usage: node dist/mcp-server.js --grpc HOST:PORT [--handle-argument] [--redis redis://HOST:PORT] [--provider openai|anthropic|gemini] ${httpFlagsUsage} ${toolFlagsUsage}`;
+const usage = `usage: node dist/mcp-server.js --grpc HOST:PORT [--handle-argument] [--redis redis://HOST:PORT] [--provider openai|anthropic|gemini] [--search-first [--always-loaded NAME]...] ${httpFlagsUsage} ${toolFlagsUsage}`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -66,6 +70,8 @@ async function main(): Promise<void> {
       "handle-argument"?: boolean;
       redis?: string;
       provider?: string;
+      "search-first"?: boolean;
+      "always-loaded"?: string[];
     };
   try {
     ({ values } = parseArgs({
@@ -76,6 +82,8 @@ async function main(): Promise<void> {
         "handle-argument": { type: "boolean" },
         redis: { type: "string" },
         provider: { type: "string" },
+        "search-first": { type: "boolean" },
+        "always-loaded": { type: "string", multiple: true },
       },
     }));
   } catch (e) {
@@ -120,6 +128,14 @@ async function main(): Promise<void> {
     // The test server's error details (ResourceInfo, FieldViolation).
     registry: createRegistry(file_linkhub_v1_control),
     ...toolOptions,
+    ...(values["search-first"] === true
+      ? {
+          searchFirst: {
+            search: toolSearch,
+            alwaysLoaded: values["always-loaded"],
+          },
+        }
+      : {}),
   });
   // Operations before ExportService: GetOperation still writes the
   // ExportLinksResponse its operation holds (the server knows the types of

@@ -138,6 +138,29 @@ describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
     expect(listed).toEqual((await generated.listTools()).tools);
   });
 
+  it("with --search-first, lists what the generated server lists with searchFirst, before and after a search", async () => {
+    const flags = ["--search-first", "--always-loaded", "ping"];
+    const gateway = await connectGateway(() => [
+      "--descriptor-set",
+      setFile,
+      "--target",
+      env.server.address,
+      ...flags,
+    ]);
+    const generated = await connectStdio(env, "2026-07-28", flags);
+    const before = (await gateway.listTools()).tools;
+    expect(before.map((t) => t.name)).toEqual(["search_tools", "ping"]);
+    expect(before).toEqual((await generated.listTools()).tools);
+    const query = { query: "archive a link" };
+    const found = await callTool(gateway, "search_tools", query);
+    expect(found.structuredContent).toEqual(
+      (await callTool(generated, "search_tools", query)).structuredContent,
+    );
+    const after = (await gateway.listTools()).tools;
+    expect(after.map((t) => t.name)).toContain("links_archive");
+    expect(after).toEqual((await generated.listTools()).tools);
+  });
+
   it("calls the server, sending the UUID behind an alias", async () => {
     await resetServer(env);
     const gateway = await connectGateway();

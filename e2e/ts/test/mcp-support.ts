@@ -25,14 +25,29 @@ export const serverScript = fileURLToPath(
 /** 2026-07-28 (`auto`: the client negotiates the stateless revision) or 2025-11-25. */
 export type Revision = "2026-07-28" | "2025-11-25";
 
-/** The client options that make the SDK client speak revision. */
-function clientOf(revision: Revision): Client {
+/**
+ * The client options that make the SDK client speak revision; with
+ * `onToolsChanged`, it is called on each `notifications/tools/list_changed`
+ * (2026-07-28: the client listens, `subscriptions/listen`).
+ */
+function clientOf(revision: Revision, onToolsChanged?: () => void): Client {
   return new Client(
     { name: "e2e-ts", version: "1.0.0" },
     {
       versionNegotiation: {
         mode: revision === "2026-07-28" ? "auto" : "legacy",
       },
+      ...(onToolsChanged === undefined
+        ? {}
+        : {
+            listChanged: {
+              tools: {
+                autoRefresh: false,
+                debounceMs: 0,
+                onChanged: () => onToolsChanged(),
+              },
+            },
+          }),
     },
   );
 }
@@ -50,8 +65,9 @@ export async function connectStdio(
   env: Env,
   revision: Revision,
   flags: string[] = [],
+  onToolsChanged?: () => void,
 ): Promise<Client> {
-  const client = clientOf(revision);
+  const client = clientOf(revision, onToolsChanged);
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
@@ -105,8 +121,9 @@ export async function startHttp(
 export async function connectHttp(
   server: HttpServer,
   revision: Revision,
+  onToolsChanged?: () => void,
 ): Promise<Client> {
-  const client = clientOf(revision);
+  const client = clientOf(revision, onToolsChanged);
   await client.connect(new StreamableHTTPClientTransport(server.url));
   expect(client.getNegotiatedProtocolVersion()).toBe(revision);
   closers.push(() => client.close());
