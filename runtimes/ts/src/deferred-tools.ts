@@ -497,13 +497,28 @@ function placementsOf(
   always: ReadonlySet<string>,
 ): Map<string, Placement> {
   const placements = new Map<string, Placement>();
+  const seen = new Set<string>();
   for (const namespace of namespaces) {
+    const ns = JSON.stringify(namespace.name);
+    if (seen.has(namespace.name)) {
+      throw new Error(
+        `tool search data: namespace ${ns} is listed twice: regenerate the file with protoc-gen-ai-tools`,
+      );
+    }
+    seen.add(namespace.name);
+    const functions = new Set<string>();
     for (const f of namespace.tools) {
       if (!byName.has(f.tool)) {
         throw new Error(
-          `tool search data: namespace ${JSON.stringify(namespace.name)} names the tool ${JSON.stringify(f.tool)}, which is not given: pass the tools and the toolSearch of one generated file`,
+          `tool search data: namespace ${ns} names the tool ${JSON.stringify(f.tool)}, which is not given: pass the tools and the toolSearch of one generated file`,
         );
       }
+      if (placements.has(f.tool) || functions.has(f.function)) {
+        throw new Error(
+          `tool search data: namespace ${ns} lists the tool ${JSON.stringify(f.tool)} (function ${JSON.stringify(f.function)}) a second time: regenerate the file with protoc-gen-ai-tools`,
+        );
+      }
+      functions.add(f.function);
       placements.set(f.tool, { namespace, functionName: f.function });
     }
   }

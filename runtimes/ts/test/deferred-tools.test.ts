@@ -503,6 +503,20 @@ describe("options that cannot work", () => {
     expect(() => setup({ tools: fixtureTools.slice(1) })).toThrow(
       'namespace "LinkService" names the tool "links_create", which is not given',
     );
+    const [links, users] = fixtureNamespaces;
+    expect(() =>
+      setup({ search: fixtureSearch([links!, users!, users!]) }),
+    ).toThrow('tool search data: namespace "UserService" is listed twice');
+    expect(() =>
+      setup({
+        search: fixtureSearch([
+          links!,
+          { ...users!, tools: [...users!.tools, links!.tools[0]!] },
+        ]),
+      }),
+    ).toThrow(
+      'namespace "UserService" lists the tool "links_create" (function "CreateLink") a second time',
+    );
     expect(() => setup({ limit: 21 })).toThrow(
       'limit "21": give a whole number from 1 to 20',
     );
