@@ -173,6 +173,44 @@ service NoteService { rpc AddNote(Note) returns (Note); }
   });
 });
 
+describe("the resource of a method", () => {
+  const rpc = (name: string, path: string): string =>
+    `  rpc ${name}(Req) returns (Req) { option (google.api.http) = {post: "${path}" body: "*"}; }\n`;
+  const api = `syntax = "proto3";
+package res.v1;
+import "google/api/annotations.proto";
+option go_package = "example.com/x/res/v1;resv1";
+message Req { string ns = 1; string id = 2; string name = 3; }
+service RunService {
+${rpc("GetWorkflow", "/v1/namespaces/{ns}/workflows/{id}")}${rpc("ListWorkflows", "/v1/namespaces/{ns}/workflows")}${rpc("SignalWorkflowExecution", "/v1/namespaces/{ns}/workflows/{id}/signal/{name}")}${rpc("UpdateNamespace", "/v1/namespaces/{ns}/update")}${rpc("UpdateWorkflowExecution", "/v1/namespaces/{ns}/workflows/{id}/update/{name}")}${rpc("DescribeNamespace", "/v1/namespaces/{ns}")}${rpc("ListWorkerDeployments", "/v1/namespaces/{ns}/worker-deployments")}${rpc("GetWorkerDeployment", "/v1/namespaces/{ns}/worker-deployments/{name}")}${rpc("ReadTimeSeries", "/v1/{name=namespaces/*/timeSeries/*}:read")}${rpc("ListTimeSeries", "/v1/{name=namespaces/*}/timeSeries")}${rpc("PollTaskQueue", "/v1/namespaces/{ns}/stop")}}
+`;
+
+  it("is the collection the method's name holds, else the path's last, in <Service>_<Resource>", () => {
+    const model = modelOf(
+      compileRequest({ "res/v1/res.proto": api }, "target=go,tools=all"),
+    );
+    const split = toolNamespaces(model.tools).map((ns) => [
+      ns.name,
+      ns.tools.map((t) => t.function).join(" "),
+    ]);
+    expect(split).toEqual([
+      [
+        "RunService_Namespaces",
+        "DescribeNamespace PollTaskQueue UpdateNamespace",
+      ],
+      [
+        "RunService_WorkerDeployments",
+        "GetWorkerDeployment ListWorkerDeployments",
+      ],
+      [
+        "RunService_Workflows",
+        "GetWorkflow ListWorkflows SignalWorkflowExecution UpdateWorkflowExecution",
+      ],
+      ["RunService_TimeSeries", "ListTimeSeries ReadTimeSeries"],
+    ]);
+  });
+});
+
 describe("the generated name's clash with a tool", () => {
   const proto = (tool: string): Record<string, string> => ({
     "clash/v1/clash.proto": `syntax = "proto3";

@@ -119,29 +119,52 @@ function resourceGroups(
 }
 
 /**
- * The resource a tool acts on: from its method's first `(google.api.http)`
- * path, the last literal segment that names a collection (one the
+ * The resource a tool acts on. From its method's first `(google.api.http)`
+ * path: of the literal segments that name a collection (those the
  * service's paths follow with a variable, as `instances` in
- * `.../instances/{instance}/start` and `.../zones/{zone}/instances`);
- * without such a segment, the method's name less its leading verb
+ * `.../instances/{instance}/start` and `.../zones/{zone}/instances`), the
+ * last one the method's name less its verb names (`workflows` for
+ * SignalWorkflowExecution on `.../workflows/{id}/signal/{name}`), else
+ * the last one. Without such a segment, the method's name less its verb
  * (`ListLinks` → `Links`), or the whole name when it is one word.
  */
 export function resourceOf(
   tool: ToolModel,
   collections: ReadonlySet<string> = serviceCollections(tool.service),
 ): string {
+  const noun = nameLessVerb(tool.method.name);
   const path = readHttpPaths(tool.method)[0];
   if (path !== undefined) {
     const literals = pathSegments(path).filter(
       (s) => !isWildcard(s) && collections.has(s),
     );
-    const last = literals[literals.length - 1];
+    const named = noun.toLowerCase();
+    const last =
+      [...literals].reverse().find((s) => names(named, s)) ??
+      literals[literals.length - 1];
     if (last !== undefined) return last;
   }
-  const words = tool.method.name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+/g);
-  return words === null || words.length < 2
-    ? tool.method.name
-    : words.slice(1).join("");
+  return noun;
+}
+
+/** `ListLinks` → `Links`; a one-word name stays whole. */
+function nameLessVerb(name: string): string {
+  const words = name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+/g);
+  return words === null || words.length < 2 ? name : words.slice(1).join("");
+}
+
+/**
+ * True when `noun` (lower case) holds the collection `segment`, plural or
+ * singular: `workerdeployment` holds `worker-deployments`, `policy`
+ * `policies`, `timeseries` `timeSeries`.
+ */
+function names(noun: string, segment: string): boolean {
+  const flat = segment.toLowerCase().replace(/[-_.]/g, "");
+  const singular = flat.endsWith("ies")
+    ? `${flat.slice(0, -3)}y`
+    : flat.replace(/(.)s$/, "$1");
+  // A one- or two-letter segment (`ns`) would be found in any name.
+  return flat.length > 2 && (noun.includes(flat) || noun.includes(singular));
 }
 
 /**
@@ -183,10 +206,16 @@ function isWildcard(segment: string): boolean {
   return segment === "*" || segment === "**";
 }
 
-/** `customJobs` → `CustomJobs`; characters a name refuses dropped. */
+/**
+ * `customJobs` → `CustomJobs`, `worker-deployments` → `WorkerDeployments`;
+ * characters a name refuses dropped.
+ */
 function pascalWord(word: string): string {
-  const clean = word.replace(/[^A-Za-z0-9_-]/g, "");
-  return clean.charAt(0).toUpperCase() + clean.slice(1);
+  return word
+    .split(/[-_.]+/)
+    .map((part) => part.replace(/[^A-Za-z0-9]/g, ""))
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
 }
 
 /** A name of at most 64 bytes: shortened as a long tool name is. */
