@@ -496,3 +496,69 @@ describe("call_tool over HTTP with authorization", () => {
     }
   });
 });
+
+describe.each(["auto", "legacy"] as const)(
+  "call_tool of a tool that needs an approval, HTTP %s",
+  (mode) => {
+    it("asks the user through elicitation, as a direct call does", async () => {
+      const server = createMcpToolServer(searchFirst());
+      server.addTools({
+        methods: aitestMcpMethods.map((m) =>
+          m.tool.name === "accounts_create" ? { ...m, needsApproval: true } : m,
+        ),
+        aliases: aitestAliases,
+        transport: grpc.transport,
+      });
+      const http = await serveHttp(server);
+      try {
+        const asked: string[] = [];
+        let answer: "accept" | "decline" = "decline";
+        const client = new Client(
+          { name: "test", version: "1.0.0" },
+          {
+            capabilities: { elicitation: { form: {} } },
+            versionNegotiation: { mode },
+          },
+        );
+        client.setRequestHandler("elicitation/create", (request) => {
+          asked.push(request.params.message);
+          return Promise.resolve(
+            answer === "accept"
+              ? { action: "accept", content: { approve: true } }
+              : { action: "decline" },
+          );
+        });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(http.url)),
+        );
+        const call = () =>
+          callTool(client, "call_tool", {
+            name: "accounts_create",
+            arguments: {
+              ...strictDefaults.accounts_create,
+              name: "approved",
+              owner_id: randomUUID(),
+            },
+          });
+        const before = grpc.calls.length;
+        const denied = await call();
+        expect(denied.isError).toBe(true);
+        expect(firstText(denied)).toBe(
+          'the call of "accounts_create" was not approved; nothing was sent',
+        );
+        expect(grpc.calls.length).toBe(before);
+        answer = "accept";
+        const approved = await call();
+        expect(approved.isError, firstText(approved)).toBeFalsy();
+        expect(approved.structuredContent).toMatchObject({
+          account: { name: "approved" },
+        });
+        expect(asked).toHaveLength(2);
+        expect(asked[0]).toContain('Allow the call of "accounts_create"?');
+        await client.close();
+      } finally {
+        await http.close();
+      }
+    });
+  },
+);
