@@ -3834,7 +3834,7 @@ func DefineToolSearch(json string) *ToolSearch {
 // parsed returns the data, parsing it on first use.
 func (s *ToolSearch) parsed() (*toolSearchData, error) {
 	if s == nil {
-		return nil, fmt.Errorf("tool search: no data; pass the generated ToolSearch")
+		return nil, fmt.Errorf("tool search: no data; pass the generated file's ToolSearchData")
 	}
 	s.once.Do(func() {
 		s.data, s.err = parseToolSearch(s.text)
