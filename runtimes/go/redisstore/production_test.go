@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -157,6 +158,12 @@ func TestTLSAndACLUser(t *testing.T) {
 	if err != nil || !strings.Contains(state, `"acct-1":"0b6f0001`) {
 		t.Fatalf("register: %s %v", state, err)
 	}
+	if loaded, err := s.LoadTools(ctx, handle, epoch, []string{"links_get"}); err != nil || !slices.Equal(loaded, []string{"links_get"}) {
+		t.Fatalf("load tools as the ACL user: %v %v", loaded, err)
+	}
+	if loaded, err := s.LoadedTools(ctx, handle); err != nil || !slices.Equal(loaded, []string{"links_get"}) {
+		t.Fatalf("loaded tools as the ACL user: %v %v", loaded, err)
+	}
 	if err := s.Delete(ctx, handle); err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +227,19 @@ func TestCluster(t *testing.T) {
 		state, err := other.Register(ctx, handle, epoch, [][2]string{{"acct", "0b6f0002-0000-4000-8000-000000000002"}})
 		if err != nil || !strings.Contains(state, `"acct-1":"0b6f0001`) || !strings.Contains(state, `"acct-2":"0b6f0002`) {
 			t.Fatalf("node %s: %s %v", n.Addr, state, err)
+		}
+		// Loaded tools: the same one key, the scripts sent again after a flush.
+		if loaded, err := s.LoadTools(ctx, handle, epoch, []string{"links_get"}); err != nil || !slices.Equal(loaded, []string{"links_get"}) {
+			t.Fatalf("node %s: load tools %v %v", n.Addr, loaded, err)
+		}
+		if err := n.Client(nil).ScriptFlush(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if loaded, err := other.LoadTools(ctx, handle, epoch, []string{"links_list", "links_get"}); err != nil || !slices.Equal(loaded, []string{"links_get", "links_list"}) {
+			t.Fatalf("node %s: load tools %v %v", n.Addr, loaded, err)
+		}
+		if loaded, err := s.LoadedTools(ctx, handle); err != nil || !slices.Equal(loaded, []string{"links_get", "links_list"}) {
+			t.Fatalf("node %s: loaded tools %v %v", n.Addr, loaded, err)
 		}
 		if err := other.Delete(ctx, handle); err != nil {
 			t.Fatal(err)
