@@ -17,14 +17,17 @@ import (
 // A search-first tool set (docs/mcp.md, "Search-first tool sets"): the
 // server lists search_tools and the tools always loaded; a search adds the
 // tools it finds to the list of the client's connection, which is told
-// with notifications/tools/list_changed. A request that cannot be told
-// (2026-07-28) lists call_tool too, which calls any tool by name, and
-// search_tools then answers with the found tools' input schemas. Listing is
-// a view: a tool that is not listed is still called directly.
+// with notifications/tools/list_changed (a 2026-07-28 connection on its
+// subscriptions/listen stream). A request that cannot be told (stateless
+// HTTP, a 2026-07-28 connection that does not listen) lists call_tool too,
+// which calls any tool by name, and search_tools then answers with the
+// found tools' input schemas. Listing is a view: a tool that is not listed
+// is still called directly.
 //
 // The go-sdk keeps one tool list per server: the per-connection view is a
 // receiving middleware on tools/list, and the notification goes to the one
-// session through the server's sending handler.
+// session through the server's sending handler, which a sending middleware
+// keeps; it also notes the listens the SDK acknowledges, with their ids.
 
 // SearchFirst configures a search-first tool set (WithSearchFirst).
 type SearchFirst struct {
@@ -61,6 +64,16 @@ type mcpSearchFirst struct {
 	search map[bool]*mcp.Tool              // search_tools' definition, by stateless
 	loaded map[*mcp.ServerSession][]string // served names, in load order
 	send   mcp.MethodHandler               // the server's sending handler
+	// listens are the 2026-07-28 connections listening for tool list
+	// changes (subscriptions/listen), with the listen's context and id.
+	listens map[*mcp.ServerSession]toolListen
+}
+
+// toolListen is a subscriptions/listen stream that takes
+// notifications/tools/list_changed.
+type toolListen struct {
+	ctx context.Context
+	id  any
 }
 
 // newMCPSearchFirst checks config: it panics for one it cannot serve,
@@ -101,17 +114,14 @@ func newMCPSearchFirst(server MCPServer, config SearchFirst) *mcpSearchFirst {
 	return &mcpSearchFirst{
 		config: config, limit: limit, namespaces: namespaces, total: total,
 		byName: map[string][]*mcpTool{}, served: map[string]*mcpTool{}, defs: map[string]*mcp.Tool{},
-		loaded: map[*mcp.ServerSession][]string{},
+		loaded: map[*mcp.ServerSession][]string{}, listens: map[*mcp.ServerSession]toolListen{},
 	}
 }
 
 // install sets the server of s up: the meta tools, the tools/list view and
 // the sending handler that tells one session.
 func (f *mcpSearchFirst) install(s *mcpServer, sdk *mcp.Server) {
-	sdk.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		f.send = next
-		return next
-	})
+	sdk.AddSendingMiddleware(f.noteListens)
 	sdk.AddReceivingMiddleware(f.listView)
 	sdk.AddTool(f.searchTool(false), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return f.run(ctx, req), nil
@@ -146,16 +156,47 @@ func (f *mcpSearchFirst) add(tools []mcpTool, defs []*mcp.Tool) {
 	f.search = nil // its description names the groups of the tools served
 }
 
-// withoutListChanges reports whether the client of a request cannot be
-// told of a list change: a 2026-07-28 request (stateless HTTP, or a
-// connection speaking that revision, which the go-sdk tells of a change
-// only on a subscriptions/listen stream), or no session at all.
-func withoutListChanges(ss *mcp.ServerSession, extra *mcp.RequestExtra) bool {
-	if ss == nil || extra != nil && extra.Header != nil && ss.ID() == "" {
-		return true
+// noteListens is the sending middleware that keeps the server's sending
+// handler (to tell one session) and notes each 2026-07-28 connection that
+// listens for tool list changes: the SDK acknowledges a listen with its id.
+func (f *mcpSearchFirst) noteListens(next mcp.MethodHandler) mcp.MethodHandler {
+	f.send = next
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ack, ok := req.GetParams().(*mcp.SubscriptionsAcknowledgedParams)
+		if ss, _ := req.GetSession().(*mcp.ServerSession); ok && ss != nil && method == "notifications/subscriptions/acknowledged" && ack.Notifications.ToolsListChanged {
+			f.mu.Lock()
+			f.listens[ss] = toolListen{ctx: ctx, id: ack.Meta[mcp.MetaKeySubscriptionID]}
+			f.mu.Unlock()
+		}
+		return next(ctx, method, req)
 	}
-	p := ss.InitializeParams()
-	return p != nil && p.ProtocolVersion >= "2026-07-28"
+}
+
+// canTell reports whether the client of a request can be told of a list
+// change: a 2025-11-25 connection or HTTP session, or a 2026-07-28
+// connection listening for tool list changes; not a stateless HTTP
+// request. f.mu is held.
+func (f *mcpSearchFirst) canTell(ss *mcp.ServerSession, extra *mcp.RequestExtra) bool {
+	if ss == nil || extra != nil && extra.Header != nil && ss.ID() == "" {
+		return false
+	}
+	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion >= "2026-07-28" {
+		_, listening := f.listens[ss]
+		return listening
+	}
+	return true
+}
+
+// tell sends notifications/tools/list_changed to ss alone: on the stream
+// of the call of ctx, or on the connection's listen stream with its id.
+func (f *mcpSearchFirst) tell(ctx context.Context, ss *mcp.ServerSession) {
+	params := &mcp.ToolListChangedParams{}
+	f.mu.Lock()
+	if listen, ok := f.listens[ss]; ok {
+		ctx, params.Meta = listen.ctx, mcp.Meta{mcp.MetaKeySubscriptionID: listen.id}
+	}
+	f.mu.Unlock()
+	_, _ = f.send(ctx, "notifications/tools/list_changed", &mcp.ServerRequest[*mcp.ToolListChangedParams]{Session: ss, Params: params})
 }
 
 // listView is the receiving middleware of tools/list: the view of the
@@ -166,6 +207,12 @@ func withoutListChanges(ss *mcp.ServerSession, extra *mcp.RequestExtra) bool {
 func (f *mcpSearchFirst) listView(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
+		if method == "subscriptions/listen" { // it returns when the listen ends
+			f.mu.Lock()
+			ss, _ := req.GetSession().(*mcp.ServerSession)
+			delete(f.listens, ss)
+			f.mu.Unlock()
+		}
 		list, ok := res.(*mcp.ListToolsResult)
 		if method != "tools/list" || err != nil || !ok {
 			return res, err
@@ -174,7 +221,7 @@ func (f *mcpSearchFirst) listView(next mcp.MethodHandler) mcp.MethodHandler {
 		out.Tools = []*mcp.Tool{}
 		if p, _ := req.GetParams().(*mcp.ListToolsParams); p == nil || p.Cursor == "" {
 			ss, _ := req.GetSession().(*mcp.ServerSession)
-			out.Tools = f.view(ss, withoutListChanges(ss, req.GetExtra()))
+			out.Tools = f.view(ss, req.GetExtra())
 		}
 		f.mu.Lock()
 		for _, t := range list.Tools {
@@ -188,9 +235,10 @@ func (f *mcpSearchFirst) listView(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // view is the tools a connection lists.
-func (f *mcpSearchFirst) view(ss *mcp.ServerSession, stateless bool) []*mcp.Tool {
+func (f *mcpSearchFirst) view(ss *mcp.ServerSession, extra *mcp.RequestExtra) []*mcp.Tool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	stateless := !f.canTell(ss, extra)
 	tools := []*mcp.Tool{f.searchTool(stateless)}
 	if stateless {
 		tools = append(tools, callToolDefinition())
@@ -231,8 +279,8 @@ func (f *mcpSearchFirst) run(ctx context.Context, req *mcp.CallToolRequest) *mcp
 	if problem != "" {
 		return mcpErrorResult(problem)
 	}
-	stateless := withoutListChanges(req.Session, req.Extra)
 	f.mu.Lock()
+	stateless := !f.canTell(req.Session, req.Extra)
 	found, err := f.find(query, limit)
 	if err != nil {
 		f.mu.Unlock()
@@ -248,8 +296,7 @@ func (f *mcpSearchFirst) run(ctx context.Context, req *mcp.CallToolRequest) *mcp
 	grew := !stateless && f.load(req.Session, found)
 	f.mu.Unlock()
 	if grew {
-		req := &mcp.ServerRequest[*mcp.ToolListChangedParams]{Session: req.Session, Params: &mcp.ToolListChangedParams{}}
-		_, _ = f.send(ctx, "notifications/tools/list_changed", req) // on the call's stream
+		f.tell(ctx, req.Session)
 	}
 	var b strings.Builder // as TypeScript writes it: no HTML escapes
 	enc := json.NewEncoder(&b)

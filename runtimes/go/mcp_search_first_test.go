@@ -105,6 +105,18 @@ func TestMCPSearchFirstConnection(t *testing.T) {
 	if got := toolNames(t, connectInMemory(t, server)); got != "search_tools,call_tool,accounts_watch" {
 		t.Fatalf("2026-07-28 connection: %s", got)
 	}
+	// One that listens (the client opens subscriptions/listen for its
+	// handler) is told there.
+	modernOpts, modernChanged := listChanges()
+	modern := mcptest.ConnectInMemoryWith(t, server, modernOpts, nil)
+	if got := toolNames(t, modern); got != "search_tools,accounts_watch" {
+		t.Fatalf("a listening 2026-07-28 connection: %s", got)
+	}
+	searchFound(t, modern, map[string]any{"query": "list accounts", "limit": 1})
+	waitChanged(t, modernChanged)
+	if got := toolNames(t, modern); got != "search_tools,accounts_watch,accounts_list" {
+		t.Fatalf("a listening 2026-07-28 connection after a search: %s", got)
+	}
 	cs := mcptest.ConnectInMemoryWith(t, server, opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if caps := cs.InitializeResult().Capabilities.Tools; caps == nil || !caps.ListChanged {
 		t.Fatalf("tools capability %+v", caps)
