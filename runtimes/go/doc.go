@@ -11,7 +11,10 @@
 // auto_execute), "streaming" (some auto-executed tool is server-streaming),
 // "providers" (the provider functions, providers.go, in every main file),
 // "connect" (ForwardToConnect...Client's calls, mcp_connect.go, in an MCP
-// file generated with go_connect=true),
+// file generated with go_connect=true), "toolsearch" (option tool_search:
+// ToolSearch and RankTools, tool_search.go, and in a file with executors
+// the deferred tools, deferred_tools.go and deferred_providers.go;
+// docs/tool-search.md),
 // "mcp" (the MCP file,
 // ai_tools_mcp.gen.go, beside it: the files marked mcp, and those of the
 // other features the main file lacks). ConversationStore,
