@@ -239,11 +239,15 @@ func (d *DeferredTools) loadNames(ctx context.Context, handle string, names []st
 	return loaded, nil
 }
 
-// Loaded returns the conversation's loaded tools, in load order.
+// Loaded returns the conversation's loaded tools, in load order (empty,
+// not nil, before any search).
 func (d *DeferredTools) Loaded(ctx context.Context, handle string) ([]string, error) {
 	loaded, err := d.store.LoadedTools(ctx, handle)
 	if err != nil {
 		return nil, deferredStoreError(handle, err)
+	}
+	if loaded == nil {
+		loaded = []string{}
 	}
 	return loaded, nil
 }

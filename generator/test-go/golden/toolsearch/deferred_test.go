@@ -53,6 +53,10 @@ func TestDeferredToolsWithoutConversations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Nothing loaded yet: an empty list, not nil (JSON [], as in TypeScript).
+	if loaded, err := deferred.Loaded(ctx, "h"); err != nil || loaded == nil || len(loaded) != 0 {
+		t.Fatalf("Loaded before a search: %#v, %v", loaded, err)
+	}
 	found, err := deferred.Search(ctx, "h", "move a book to another shelf", 1)
 	if err != nil || !slices.Equal(found.Found, []string{"LibraryService_MoveBook"}) || !slices.Equal(found.Loaded, found.Found) {
 		t.Fatalf("Search: %+v, %v", found, err)
