@@ -17,6 +17,7 @@ import mcp_types
 import pytest
 from conftest import Servers
 from mcp import Client
+from mcp.client.subscriptions import ToolsListChanged
 from test_mcp import call, error_text, mcp_tools, serving
 from toolset import ALIASES, create_args
 
@@ -214,6 +215,25 @@ async def test_a_2026_connection_calls_through_call_tool(servers: Servers) -> No
         assert await names(client) == ["search_tools", "call_tool"]
 
 
+async def test_a_2026_connection_that_listens_is_told(servers: Servers) -> None:
+    options = {"search_first": search_first(always_loaded=["accounts_watch"])}
+    async with (
+        search_server(servers, **options) as server,
+        Client(server.sdk_server) as client,
+    ):
+        assert client.protocol_version == MODERN
+        async with client.listen(tools_list_changed=True) as listen:
+            assert listen.honored.tools_list_changed is True
+            assert await names(client) == ["search_tools", "accounts_watch"]
+            await call(client, "search_tools", {"query": "list accounts", "limit": 1})
+            with anyio.fail_after(5):
+                event = await anext(aiter(listen))
+            assert isinstance(event, ToolsListChanged)
+            assert await names(client) == ["search_tools", "accounts_watch", "accounts_list"]
+        # No longer listening: call_tool, and the list no search changes.
+        assert await names(client) == ["search_tools", "call_tool", "accounts_watch"]
+
+
 async def test_http_session_is_told_of_its_list(servers: Servers) -> None:
     changes = Changes()
     server = McpToolServer(name="vectors", search_first=search_first(limit=1))
@@ -242,6 +262,9 @@ async def test_http_2026_call_tool_resolves_aliases(servers: Servers) -> None:
     server = McpToolServer(name="vectors", search_first=search_first(), handle_argument=True)
     async with serving(server, servers.target) as url, Client(url, mode=MODERN) as client:
         assert await names(client) == ["search_tools", "call_tool"]
+        # A stateless request has no list of its own: its listen honors nothing.
+        async with client.listen(tools_list_changed=True) as listen:
+            assert listen.honored.tools_list_changed is None
         found = await call(client, "search_tools", {"query": "merge"})
         assert "conversation" in found["tools"][0]["inputSchema"]["properties"]
         first = await client.call_tool(

@@ -69,6 +69,7 @@ from ._non_object_arguments import mark_non_object_arguments, non_object_argumen
 from ._provider_form import McpProvider, check_provider
 from ._search_first import SearchFirst, SearchFirstMode, SearchFirstTools
 from ._search_first_tools import CALL_TOOL, SEARCH_TOOLS, call_arguments, unknown_called_tool
+from ._search_listen import ToolListens, serve_listen
 from ._tool_listing import list_tool
 
 __all__ = ["McpToolServer"]
@@ -88,6 +89,8 @@ class _Running:
     connection: ConversationScope = field(default_factory=ConversationScope)
     loaded: list[mcp_types.Tool] = field(default_factory=list)
     """The tools the connection's searches loaded (search_first)."""
+    listens: ToolListens = field(default_factory=ToolListens)
+    """The connection's 2026-07-28 listens for tool list changes."""
 
 
 class _SdkServer(Server[_Running]):
@@ -269,6 +272,7 @@ class McpToolServer:
             lifespan=self._lifespan,
             on_list_tools=self._on_list_tools,
             on_call_tool=self._on_call_tool,
+            on_subscriptions_listen=self._on_listen if self._search_first is not None else None,
         )
         sdk.tools_changed = self._search_first is not None
         self.sdk_server: Server[_Running] = sdk
@@ -440,14 +444,16 @@ class McpToolServer:
         self, ctx: ServerRequestContext[_Running]
     ) -> tuple[SearchFirstMode, list[mcp_types.Tool]]:
         """How a search-first request sees the tools found, and the list of
-        its connection's: a 2026-07-28 request (or one of no session) cannot
-        be told of a change; stdio is one connection; a 2025-11-25 HTTP
-        session is known by its header."""
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            return "call", []
+        its connection's: stdio is one connection (at 2026-07-28 only while
+        it listens for tool list changes); a 2025-11-25 HTTP session is known
+        by its header; a 2026-07-28 HTTP request cannot be told of a change."""
         headers = getattr(ctx.request, "headers", None)
+        running = ctx.lifespan_context
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            listening = headers is None and bool(running.listens.streams)
+            return ("list", running.loaded) if listening else ("call", [])
         if headers is None:
-            return "list", ctx.lifespan_context.loaded
+            return "list", running.loaded
         session = headers.get("mcp-session-id")
         if session is None or self._search_first is None:
             return "call", []
@@ -466,7 +472,9 @@ class McpToolServer:
         if params.name == SEARCH_TOOLS:
             mode, loaded = self._search_scope(ctx)
             result, added = self._search_first.search(mode, loaded, args)
-            if added:
+            if added and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                ctx.lifespan_context.listens.tell()  # on the connection's listen streams
+            elif added:
                 # On the call's own stream: the client hears it before the result.
                 await ctx.session.send_notification(
                     mcp_types.ToolListChangedNotification(), related_request_id=ctx.request_id
@@ -479,6 +487,16 @@ class McpToolServer:
         if name not in self._entries:
             return error_result(unknown_called_tool(name))
         return params.model_copy(update={"name": name, "arguments": inner})
+
+    async def _on_listen(
+        self,
+        ctx: ServerRequestContext[_Running],
+        params: mcp_types.SubscriptionsListenRequestParams,
+    ) -> mcp_types.SubscriptionsListenResult:
+        """A 2026-07-28 ``subscriptions/listen`` (search_first only): a
+        connection's is told of its tool list changes."""
+        connection = getattr(ctx.request, "headers", None) is None
+        return await serve_listen(ctx, params, ctx.lifespan_context.listens if connection else None)
 
     async def _on_call_tool(
         self, ctx: ServerRequestContext[_Running], params: mcp_types.CallToolRequestParams
