@@ -212,7 +212,10 @@ export interface McpToolServer {
    * provider, or a provider given for a tool without generated forms.
    */
   addTools(set: McpToolSet): void;
-  /** The tools as `tools/list` lists them, sorted by name (a copy). */
+  /**
+   * Every served tool as `tools/list` lists it without `searchFirst`,
+   * sorted by name (a copy).
+   */
   listTools(): ListedTool[];
   /**
    * The scopes a call of the tool needs: its own (`requiredScopes` of its
