@@ -15,8 +15,8 @@ import { realApiRequest } from "./support/real-apis.js";
 // recall; a change that lowers it needs its measurement.
 
 const floors = [
-  { api: "vertex-ai", dir: "google/cloud/aiplatform/v1", floor: 51.4 },
-  { api: "compute", dir: "google/cloud/compute/v1", floor: 41.5 },
+  { api: "vertex-ai", dir: "google/cloud/aiplatform/v1", floor: 53.7 },
+  { api: "compute", dir: "google/cloud/compute/v1", floor: 43.0 },
 ] as const;
 
 interface QuerySet {
