@@ -191,9 +191,10 @@ export const keyOf = (handle: string): string => `ai-tools:conv:{${handle}}`;
 
 /**
  * Check a conversation's hash against the key layout: `v` is 1, `epoch` 32
- * hex digits, each `a:<alias>` has its `u:<uuid>` and no field else, and
- * each prefix numbers 1 … `n:<prefix>` without a gap. Returns alias → UUID
- * and the counters.
+ * hex digits, each `a:<alias>` has its `u:<uuid>`, each prefix numbers
+ * 1 … `n:<prefix>` without a gap, the loaded tools' `t:<name>` positions
+ * are 1 … `tn` each once, and no field else. Returns alias → UUID and the
+ * counters.
  */
 export function readLayout(
   fields: Record<string, string>,
@@ -204,13 +205,23 @@ export function readLayout(
   const aliases = new Map<string, string>();
   const counters = new Map<string, number>();
   const uuids = new Map<string, string>();
+  const positions: number[] = [];
   for (const [field, value] of Object.entries(fields)) {
     const [kind, rest] = [field.slice(0, 2), field.slice(2)];
     if (kind === "a:") aliases.set(rest, value);
     else if (kind === "u:") uuids.set(rest, value);
     else if (kind === "n:") counters.set(rest, Number(value));
-    else expect(["v", "epoch"], `${what}: field ${field}`).toContain(field);
+    else if (kind === "t:") positions.push(Number(value));
+    else {
+      expect(["v", "epoch", "tn"], `${what}: field ${field}`).toContain(field);
+    }
   }
+  expect(
+    positions.sort((a, b) => a - b),
+    `${what}: loaded tools at 1 … tn`,
+  ).toEqual(
+    Array.from({ length: Number(fields["tn"] ?? "0") }, (_, i) => i + 1),
+  );
   const want = [...counters].flatMap(([prefix, n]) =>
     Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`),
   );

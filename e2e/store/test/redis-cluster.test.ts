@@ -1,11 +1,12 @@
 // Redis Cluster (issue 34, point 1): the store workers of Go, Python and
 // TypeScript on a local cluster of three primaries with a replica each,
 // each worker given one node as its seed (--redis-cluster). Conversations
-// go on through the three languages whichever primary holds them; a
-// manual failover (CLUSTER FAILOVER on the replica) keeps a conversation
-// whole; after its primary is killed (SIGKILL) the conversation is served
-// again once the replica has taken over, with each alias still naming one
-// UUID.
+// go on through the three languages whichever primary holds them, and
+// each language loads a tool into them (issue 36); a manual failover
+// (CLUSTER FAILOVER on the replica) keeps a conversation whole, its loaded
+// tools too; after its primary is killed (SIGKILL) the conversation is
+// served again once the replica has taken over, with each alias still
+// naming one UUID.
 import { randomUUID } from "node:crypto";
 import {
   startServerProcess,
@@ -94,6 +95,35 @@ async function expectWhole(c: Conversation, label: string): Promise<void> {
   }
 }
 
+/** The tools each language loads into every conversation, in turn. */
+const tools = languages.map((l) => `${l}_tool`);
+
+/**
+ * Each language loads its tool into the conversation, in turn, then each
+ * reads the list back: one key, so one slot, whichever primary holds it.
+ */
+async function loadAcross(handle: string, label: string): Promise<void> {
+  for (const [i, l] of languages.entries()) {
+    const a = (await workers.get(l)!.send({
+      op: "loadTools",
+      handle,
+      tools: [tools[i]],
+    })) as { loaded?: string[] };
+    expect(a.loaded, `${label}: ${l} loadTools`).toEqual(tools.slice(0, i + 1));
+  }
+  await expectLoaded(handle, label);
+}
+
+/** Every language reads the three tools back, in load order. */
+async function expectLoaded(handle: string, label: string): Promise<void> {
+  for (const l of languages) {
+    const a = (await workers.get(l)!.send({ op: "loadedTools", handle })) as {
+      loaded?: string[];
+    };
+    expect(a.loaded, `${label}: ${l} loadedTools`).toEqual(tools);
+  }
+}
+
 const conversations: Conversation[] = [];
 /** The ports of the shard failed over by CLUSTER FAILOVER. */
 const failedOver: number[] = [];
@@ -108,6 +138,7 @@ it("conversations go on through the three languages on every primary", async () 
   expect(new Set(conversations.map((c) => c.port)).size).toBe(3);
   for (const c of conversations) {
     await continueAcross(workers, c.handle, c.seen, "again");
+    await loadAcross(c.handle, c.handle);
     readLayout(await hashOf(c.handle), c.handle);
   }
 });
@@ -129,6 +160,7 @@ it("CLUSTER FAILOVER of a conversation's shard: the conversation is whole in eve
     figures.push(`${l} ${ms(served.ms)} (${served.failed.length} failed)`);
   }
   await expectWhole(c, "after CLUSTER FAILOVER");
+  await expectLoaded(c.handle, "after CLUSTER FAILOVER");
   await continueAcross(workers, c.handle, c.seen, "after CLUSTER FAILOVER");
   readLayout(await hashOf(c.handle), "after CLUSTER FAILOVER");
   console.log(
