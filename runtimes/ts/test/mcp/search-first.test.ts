@@ -19,6 +19,10 @@ import {
   type McpToolServerOptions,
 } from "../../src/mcp/index.js";
 import {
+  createSearchCatalog,
+  createSearchSession,
+} from "../../src/mcp/search-first.js";
+import {
   startAitestServer,
   type AitestServer,
 } from "../support/aitest-server.js";
@@ -562,3 +566,28 @@ describe.each(["auto", "legacy"] as const)(
     });
   },
 );
+
+describe("the search-first listing", () => {
+  it("shares the server's frozen listings: no schema is copied per list", () => {
+    const server = newServer();
+    const listed = server.listTools();
+    const tools = aitestMcpMethods.map((m) => ({
+      tool: m.tool.name,
+      listed: Object.freeze(listed.find((t) => t.name === m.tool.name)!),
+    }));
+    const catalog = createSearchCatalog(
+      { search: aitestSearch(), alwaysLoaded: ["accounts_list"] },
+      tools,
+    );
+    const a = createSearchSession(() => catalog, "list");
+    const b = createSearchSession(() => catalog, "list");
+    a.search({ query: "merge accounts", limit: 1 });
+    const [search, always, merge] = a.list();
+    expect(search).toBe(b.list()[0]);
+    expect(Object.isFrozen(search?.inputSchema)).toBe(true);
+    expect(always).toBe(tools[1]!.listed);
+    expect(merge).toBe(tools[2]!.listed);
+    expect(a.list()[2]).toBe(merge);
+    expect(b.list()).toHaveLength(2);
+  });
+});
