@@ -100,10 +100,12 @@ func TestMCPSearchFirstConnection(t *testing.T) {
 	server := newMCPServer(t, aitestv1.NewAccountServiceClient(conn),
 		WithSearchFirst(SearchFirst{Search: search, AlwaysLoaded: []string{"accounts_watch"}}))
 	opts, changed := listChanges()
-	// The go-sdk client speaks 2026-07-28 unless told: a connection of
-	// that revision is told of no list change (docs/mcp.md).
-	if got := toolNames(t, connectInMemory(t, server)); got != "search_tools,call_tool,accounts_watch" {
-		t.Fatalf("2026-07-28 connection: %s", got)
+	// The go-sdk client speaks 2026-07-28 unless told: a connection that
+	// does not listen has its list too, but cannot be told it grew.
+	quiet := connectInMemory(t, server)
+	searchFound(t, quiet, map[string]any{"query": "merge", "limit": 1})
+	if got := toolNames(t, quiet); got != "search_tools,accounts_watch,accounts_merge" {
+		t.Fatalf("a 2026-07-28 connection: %s", got)
 	}
 	// One that listens (the client opens subscriptions/listen for its
 	// handler) is told there.

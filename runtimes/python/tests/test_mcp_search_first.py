@@ -129,6 +129,10 @@ async def search_server(servers: Servers, **options: Any) -> AsyncIterator[McpTo
         yield server
 
 
+def tools_description(name: str) -> str:
+    return next(m.tool.description for m in mcp_tools() if m.tool.name == name)
+
+
 async def names(client: Client) -> list[str]:
     return [t.name for t in (await client.list_tools()).tools]
 
@@ -183,22 +187,28 @@ async def test_a_connection_lists_what_its_searches_found(servers: Servers) -> N
         assert created["account"]["id"] == "acct-1"
 
 
-async def test_a_2026_connection_calls_through_call_tool(servers: Servers) -> None:
+async def test_a_2026_connection_has_its_list_and_call_tool(servers: Servers) -> None:
+    """A connection that does not listen has its list too (it cannot be
+    told it grew); call_tool works on it as on any connection."""
     async with (
         search_server(servers, search_first=search_first()) as server,
         Client(server.sdk_server) as client,
     ):
         assert client.protocol_version == MODERN
         tools = (await client.list_tools()).tools
-        assert [t.name for t in tools] == ["search_tools", "call_tool"]
+        assert [t.name for t in tools] == ["search_tools"]
         assert tools[0].description == (
-            INTRO + "Each tool found comes with its input schema: call it with call_tool." + GROUPS
+            INTRO
+            + "The tools found are added to your tool list: call them as any other tool."
+            + GROUPS
         )
-        assert tools[1].input_schema["required"] == ["name"]
         found = await call(client, "search_tools", {"query": "create accounts", "limit": 1})
-        [tool] = found["tools"]
-        assert tool["name"] == "accounts_create"
-        assert tool["inputSchema"] == server.list_tools()[0].input_schema
+        assert found == {
+            "tools": [
+                {"name": "accounts_create", "description": tools_description("accounts_create")}
+            ]
+        }
+        assert await names(client) == ["search_tools", "accounts_create"]
         created = await call(
             client, "call_tool", {"name": "accounts_create", "arguments": create_args("A")}
         )
@@ -212,7 +222,6 @@ async def test_a_2026_connection_calls_through_call_tool(servers: Servers) -> No
             },
         )
         assert merged["received_source_id"] == "acct-1"
-        assert await names(client) == ["search_tools", "call_tool"]
 
 
 async def test_a_2026_connection_that_listens_is_told(servers: Servers) -> None:
@@ -230,8 +239,8 @@ async def test_a_2026_connection_that_listens_is_told(servers: Servers) -> None:
                 event = await anext(aiter(listen))
             assert isinstance(event, ToolsListChanged)
             assert await names(client) == ["search_tools", "accounts_watch", "accounts_list"]
-        # No longer listening: call_tool, and the list no search changes.
-        assert await names(client) == ["search_tools", "call_tool", "accounts_watch"]
+        # No longer listening: the list stays the connection's.
+        assert await names(client) == ["search_tools", "accounts_watch", "accounts_list"]
 
 
 async def test_http_session_is_told_of_its_list(servers: Servers) -> None:

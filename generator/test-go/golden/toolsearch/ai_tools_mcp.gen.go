@@ -1353,12 +1353,12 @@ func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
 // A search-first tool set (docs/mcp.md, "Search-first tool sets"): the
 // server lists search_tools and the tools always loaded; a search adds the
 // tools it finds to the list of the client's connection, which is told
-// with notifications/tools/list_changed (a 2026-07-28 connection on its
-// subscriptions/listen stream). A request that cannot be told (stateless
-// HTTP, a 2026-07-28 connection that does not listen) lists call_tool too,
-// which calls any tool by name, and search_tools then answers with the
-// found tools' input schemas. Listing is a view: a tool that is not listed
-// is still called directly.
+// with notifications/tools/list_changed (at 2026-07-28 on its
+// subscriptions/listen stream, when it listens). A stateless HTTP request
+// (2026-07-28), which has no list of its own, lists call_tool too, which
+// calls any tool by name, and search_tools then answers with the found
+// tools' input schemas. Listing is a view: a tool that is not listed is
+// still called directly.
 //
 // The go-sdk keeps one tool list per server: the per-connection view is a
 // receiving middleware on tools/list, and the notification goes to the one
@@ -1508,30 +1508,27 @@ func (f *mcpSearchFirst) noteListens(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// canTell reports whether the client of a request can be told of a list
-// change: a 2025-11-25 connection or HTTP session, or a 2026-07-28
-// connection listening for tool list changes; not a stateless HTTP
-// request. f.mu is held.
-func (f *mcpSearchFirst) canTell(ss *mcp.ServerSession, extra *mcp.RequestExtra) bool {
-	if ss == nil || extra != nil && extra.Header != nil && ss.ID() == "" {
-		return false
-	}
-	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion >= "2026-07-28" {
-		_, listening := f.listens[ss]
-		return listening
-	}
-	return true
+// isConnection reports whether a request belongs to a connection (stdio,
+// in memory, a 2025-11-25 HTTP session) with a list of its own, at either
+// revision; a stateless HTTP request (2026-07-28) has none.
+func isConnection(ss *mcp.ServerSession, extra *mcp.RequestExtra) bool {
+	return ss != nil && (extra == nil || extra.Header == nil || ss.ID() != "")
 }
 
 // tell sends notifications/tools/list_changed to ss alone: on the stream
-// of the call of ctx, or on the connection's listen stream with its id.
+// of the call of ctx (2025-11-25), or on the connection's listen stream
+// with its id (2026-07-28, which has no other way: none when it does not
+// listen).
 func (f *mcpSearchFirst) tell(ctx context.Context, ss *mcp.ServerSession) {
 	params := &mcp.ToolListChangedParams{}
 	f.mu.Lock()
-	if listen, ok := f.listens[ss]; ok {
-		ctx, params.Meta = listen.ctx, mcp.Meta{mcp.MetaKeySubscriptionID: listen.id}
-	}
+	listen, listening := f.listens[ss]
 	f.mu.Unlock()
+	if listening {
+		ctx, params.Meta = listen.ctx, mcp.Meta{mcp.MetaKeySubscriptionID: listen.id}
+	} else if p := ss.InitializeParams(); p != nil && p.ProtocolVersion >= "2026-07-28" {
+		return
+	}
 	_, _ = f.send(ctx, "notifications/tools/list_changed", &mcp.ServerRequest[*mcp.ToolListChangedParams]{Session: ss, Params: params})
 }
 
@@ -1574,7 +1571,7 @@ func (f *mcpSearchFirst) listView(next mcp.MethodHandler) mcp.MethodHandler {
 func (f *mcpSearchFirst) view(ss *mcp.ServerSession, extra *mcp.RequestExtra) []*mcp.Tool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	stateless := !f.canTell(ss, extra)
+	stateless := !isConnection(ss, extra)
 	tools := []*mcp.Tool{f.searchTool(stateless)}
 	if stateless {
 		tools = append(tools, callToolDefinition())
@@ -1616,7 +1613,7 @@ func (f *mcpSearchFirst) run(ctx context.Context, req *mcp.CallToolRequest) *mcp
 		return mcpErrorResult(problem)
 	}
 	f.mu.Lock()
-	stateless := !f.canTell(req.Session, req.Extra)
+	stateless := !isConnection(req.Session, req.Extra)
 	found, err := f.find(query, limit)
 	if err != nil {
 		f.mu.Unlock()

@@ -1,8 +1,9 @@
 """A search-first tool set (docs/mcp.md, "Search-first tool sets"): the
 server lists ``search_tools`` and the always-loaded tools; a search adds the
 tools it finds to the list of the client's connection (stdio, a 2025-11-25
-HTTP session), which is told with ``notifications/tools/list_changed``. A
-2026-07-28 request, which cannot be told, lists ``call_tool`` too, and
+HTTP session), which is told with ``notifications/tools/list_changed`` (at
+2026-07-28 on its ``subscriptions/listen`` stream, when it listens). A
+stateless HTTP request (2026-07-28) lists ``call_tool`` too, and
 ``search_tools`` then answers with the found tools' input schemas. Listing
 is a view: a tool that is not listed is still called directly."""
 
@@ -30,9 +31,10 @@ from ._search_first_tools import (
 __all__ = ["SearchFirst", "SearchFirstMode", "SearchFirstTools", "check_search_first"]
 
 SearchFirstMode = Literal["list", "call"]
-"""How a connection sees the tools found: ``list`` (stdio, 2025-11-25
-sessions) adds them to its ``tools/list``; ``call`` (2026-07-28) gives each
-with its input schema, to be called through ``call_tool``."""
+"""How a connection sees the tools found: ``list`` (stdio at either
+revision, 2025-11-25 sessions) adds them to its ``tools/list``; ``call``
+(stateless HTTP, 2026-07-28) gives each with its input schema, to be called
+through ``call_tool``."""
 
 _MAX_SESSIONS: Final = 10_000
 

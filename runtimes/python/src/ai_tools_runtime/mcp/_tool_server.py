@@ -444,16 +444,14 @@ class McpToolServer:
         self, ctx: ServerRequestContext[_Running]
     ) -> tuple[SearchFirstMode, list[mcp_types.Tool]]:
         """How a search-first request sees the tools found, and the list of
-        its connection's: stdio is one connection (at 2026-07-28 only while
-        it listens for tool list changes); a 2025-11-25 HTTP session is known
-        by its header; a 2026-07-28 HTTP request cannot be told of a change."""
+        its connection's: stdio (in memory) is one connection, at either
+        revision; a 2025-11-25 HTTP session is known by its header; a
+        2026-07-28 HTTP request has no list of its own."""
         headers = getattr(ctx.request, "headers", None)
-        running = ctx.lifespan_context
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            listening = headers is None and bool(running.listens.streams)
-            return ("list", running.loaded) if listening else ("call", [])
         if headers is None:
-            return "list", running.loaded
+            return "list", ctx.lifespan_context.loaded
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return "call", []
         session = headers.get("mcp-session-id")
         if session is None or self._search_first is None:
             return "call", []
@@ -473,7 +471,8 @@ class McpToolServer:
             mode, loaded = self._search_scope(ctx)
             result, added = self._search_first.search(mode, loaded, args)
             if added and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-                ctx.lifespan_context.listens.tell()  # on the connection's listen streams
+                # On the connection's listen streams (none: it cannot be told).
+                ctx.lifespan_context.listens.tell()
             elif added:
                 # On the call's own stream: the client hears it before the result.
                 await ctx.session.send_notification(
