@@ -53,13 +53,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gen"))
 
 import grpc
 import redis.asyncio
-from ai_tools_runtime import (
-    DEFAULT_MAX_ALIASES,
-    ConversationCorruptError,
-    ConversationExecutor,
-    ConversationExpiredError,
-    ToolError,
-)
+from ai_tools_runtime import DEFAULT_MAX_ALIASES, ConversationExecutor, ToolError
+from ai_tools_runtime._conversation_executor import store_failure
 from ai_tools_runtime.redis import RedisClient, RedisConversationStore
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
@@ -116,23 +111,21 @@ async def serve(
     except ToolError as err:
         error = {"reason": err.reason, "code": err.code.name, "message": str(err)}
         return {"id": ident, "error": error}
-    except ConversationExpiredError as err:
-        error = {"reason": "conversation-expired", "code": "NOT_FOUND", "message": str(err)}
-        return {"id": ident, "error": error}
-    except ConversationCorruptError as err:
-        error = {"reason": "conversation-corrupt", "code": "DATA_LOSS", "message": str(err)}
-        return {"id": ident, "error": error}
 
 
 async def loaded_tools(
     store: RedisConversationStore, handle: str, request: dict[str, Any]
 ) -> list[str]:
     """The store's loaded tools after a loadTools request (the epoch read by
-    its load) or for a loadedTools one (docs/store.md, "Loaded tools")."""
-    if request["op"] == "loadedTools":
-        return await store.loaded_tools(handle)
-    epoch, _ = await store.load(handle)
-    return await store.load_tools(handle, epoch, [str(t) for t in request.get("tools", [])])
+    its load) or for a loadedTools one (docs/store.md, "Loaded tools"); a
+    store failure as the executor's ``ToolError``."""
+    try:
+        if request["op"] == "loadedTools":
+            return await store.loaded_tools(handle)
+        epoch, _ = await store.load(handle)
+        return await store.load_tools(handle, epoch, [str(t) for t in request.get("tools", [])])
+    except Exception as err:
+        raise store_failure(handle, err) from err
 
 
 def redis_url(address: str) -> str:

@@ -140,8 +140,18 @@ for (const [writer, reader] of pairs) {
     ).toEqual(["a:theme-1", "a:theme-2"]);
     expect(await worker(reader).end(handle)).toEqual({ ok: true });
     for (const language of languages) {
-      const a = await worker(language).send({ op: "loadedTools", handle });
-      expect(a.error?.reason, language).toBe("conversation-expired");
+      for (const op of ["loadedTools", "loadTools"]) {
+        expect(
+          await worker(language).send({ op, handle, tools: ["links_get"] }),
+          `${language} ${op}`,
+        ).toEqual({
+          error: {
+            reason: "conversation-expired",
+            code: "NOT_FOUND",
+            message: `conversation "${handle}" expired or unknown: start a new conversation`,
+          },
+        });
+      }
     }
   });
 }

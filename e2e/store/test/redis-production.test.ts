@@ -70,13 +70,27 @@ const recordedCount = async () =>
 const hashOf = async (handle: string) =>
   parseHash(await redis.cli("HGETALL", keyOf(handle)));
 
-it("over TLS as the ACL user, a conversation goes on through the three languages", async () => {
+it("over TLS as the ACL user, a conversation goes on through the three languages, its tools loaded by each", async () => {
   expect(redis.userUrl).toMatch(/^rediss:\/\/ai-tools:[0-9a-f]+@localhost:/);
   expect(readFileSync(redis.caPath!, "utf8")).toContain("BEGIN CERTIFICATE");
   const seen = new Seen(randomUUID());
   const handle = await plain.get("go")!.start();
   await continueAcross(plain, handle, seen, "round 1");
   await continueAcross(plain, handle, seen, "round 2");
+  // Each language loads a tool as the ACL user (issue 36), all read them.
+  const tools = languages.map((l) => `${l}_tool`);
+  for (const [i, l] of languages.entries()) {
+    expect(
+      await plain.get(l)!.send({ op: "loadTools", handle, tools: [tools[i]] }),
+      `${l} loadTools`,
+    ).toEqual({ loaded: tools.slice(0, i + 1) });
+  }
+  for (const l of languages) {
+    expect(
+      await plain.get(l)!.send({ op: "loadedTools", handle }),
+      `${l} loadedTools`,
+    ).toEqual({ loaded: tools });
+  }
   const { aliases } = readLayout(await hashOf(handle), "the TLS conversation");
   expect(aliases.size).toBe(1 + 2 * languages.length);
   // Every worker is connected, as the ACL user and over TLS only (the

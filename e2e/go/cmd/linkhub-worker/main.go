@@ -237,7 +237,7 @@ func serve(executor *gentools.ConversationExecutor, store *redisstore.Store, lin
 	case "loadTools", "loadedTools":
 		loaded, err := loadedTools(ctx, store, req)
 		if err != nil {
-			return storeFailed(req.ID, err)
+			return storeFailed(req.ID, req.Handle, err)
 		}
 		return answer{ID: req.ID, Loaded: &loaded}
 	}
@@ -258,17 +258,19 @@ func loadedTools(ctx context.Context, store *redisstore.Store, req request) ([]s
 }
 
 // storeFailed is the answer of a store operation that failed, with the
-// reasons the executor gives those errors.
-func storeFailed(id json.RawMessage, err error) answer {
+// reasons and texts of docs/store.md (those of the TypeScript and Python
+// workers).
+func storeFailed(id json.RawMessage, handle string, err error) answer {
 	var expired interface{ ConversationExpired() bool }
 	var corrupt interface{ ConversationCorrupt() bool }
+	quoted, _ := json.Marshal(handle)
 	switch {
 	case errors.As(err, &expired) && expired.ConversationExpired():
-		return answer{ID: id, Error: &answerError{Reason: "conversation-expired", Code: "NOT_FOUND", Message: err.Error()}}
+		return answer{ID: id, Error: &answerError{Reason: "conversation-expired", Code: "NOT_FOUND", Message: fmt.Sprintf("conversation %s expired or unknown: start a new conversation", quoted)}}
 	case errors.As(err, &corrupt) && corrupt.ConversationCorrupt():
-		return answer{ID: id, Error: &answerError{Reason: "conversation-corrupt", Code: "DATA_LOSS", Message: err.Error()}}
+		return answer{ID: id, Error: &answerError{Reason: "conversation-corrupt", Code: "DATA_LOSS", Message: fmt.Sprintf("conversation %s cannot be read: %v", quoted, err)}}
 	}
-	return answer{ID: id, Error: &answerError{Reason: "store-unavailable", Code: "UNAVAILABLE", Message: err.Error()}}
+	return answer{ID: id, Error: &answerError{Reason: "store-unavailable", Code: "UNAVAILABLE", Message: "conversation store unavailable: " + err.Error()}}
 }
 
 // failed is the answer of a failed request: a ToolError's reason, code
