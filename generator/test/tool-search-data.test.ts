@@ -230,6 +230,9 @@ service ClashService {
     ["ts", "tool_search", "the TypeScript constant toolSearch"],
     ["py", "tool_search", "the Python constant TOOL_SEARCH"],
     ["go", "tool_search_data", "the Go identifier ToolSearchData"],
+    // Names of the inlined tool-search runtime: reserved with the option.
+    ["go", "rank_tools", "the Go identifier RankTools"],
+    ["go", "with_search_first", "the Go identifier WithSearchFirst"],
   ])(
     "target=%s refuses tool %s with tool_search=true only",
     (target, tool, what) => {

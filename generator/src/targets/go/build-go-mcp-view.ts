@@ -24,6 +24,7 @@ import {
   goImportGroups,
   goMainValidates,
   goStructLiteral,
+  goToolSearchVar,
 } from "./build-go-view.js";
 import { goCamelCase, goMessageName } from "./go-camel-case.js";
 import {
@@ -43,7 +44,7 @@ import { goQuote } from "./go-quote.js";
 import {
   goConnectRuntimeNames,
   goRuntimeBeside,
-  goRuntimeDeclarations,
+  goRuntimeNames,
   type GoFeatures,
   type GoImport,
 } from "./go-runtime.js";
@@ -101,8 +102,9 @@ export function buildGoMcpView(
 ): GoMcpFileView {
   const connect = options.connect === true;
   const compat = options.compat === true;
+  const toolSearch = options.toolSearch === true;
   // The main file's names (and problems), without building its view.
-  const { varNames } = goFileNames(model, problems, importMap);
+  const { varNames } = goFileNames(model, problems, importMap, toolSearch);
   const tools = model.mcpServices.flatMap((s) => s.tools);
   const packages = assignGoPackages(
     tools,
@@ -114,9 +116,14 @@ export function buildGoMcpView(
       ...(compat ? goCompatLocalNames : []),
     ],
     connect || compat,
+    toolSearch,
   );
   const toolByVar = new Map([...varNames].map(([tool, v]) => [v, tool]));
-  const declared = new Set([...goFileIdentifiers, ...goRuntimeDeclarations]);
+  const declared = new Set([
+    ...goFileIdentifiers,
+    ...goRuntimeNames(toolSearch).declarations,
+    ...(toolSearch ? [goToolSearchVar] : []),
+  ]);
   const declaredFor = (service: McpServiceModel): readonly string[] => [
     ...goServiceFunctions(service),
     ...(connect ? goConnectNames(service) : []),
@@ -153,7 +160,7 @@ export function buildGoMcpView(
     streaming: model.executors.some((t) => t.serverStreaming),
     mcp: false,
     providers: true,
-    toolsearch: options.toolSearch === true,
+    toolsearch: toolSearch,
   };
   const runtime = goRuntimeBeside(mainFeatures, {
     ...mainFeatures,

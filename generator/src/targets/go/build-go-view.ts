@@ -26,8 +26,7 @@ import {
 import { goQuote, goRawQuote } from "./go-quote.js";
 import {
   goRuntime,
-  goRuntimeDeclarations,
-  goRuntimeIdentifiers,
+  goRuntimeNames,
   type GoFeatures,
   type GoImport,
 } from "./go-runtime.js";
@@ -72,7 +71,7 @@ export function buildGoView(
     model,
     problems,
     options.importMap,
-    toolSearch ? [goToolSearchVar] : [],
+    toolSearch,
   );
 
   const features: GoFeatures = {
@@ -207,13 +206,15 @@ export function goMainValidates(
 
 /**
  * The names ai_tools.gen.go gives: each tool's variable and the packages its
- * executors import. Throws the problems (collisions, missing go_package).
+ * executors import; with `toolSearch` (tool_search=true) the names of the
+ * tool-search code are taken too. Throws the problems (collisions, missing
+ * go_package).
  */
 export function goFileNames(
   model: GeneratorModel,
   problems: ProblemCollector,
   importMap: ReadonlyMap<string, string> = noImportMap,
-  alsoTaken: readonly string[] = [],
+  toolSearch = false,
 ): {
   varNames: Map<ToolModel, string>;
   packages: Map<string, GoPackage>;
@@ -230,14 +231,21 @@ export function goFileNames(
       reservedWords: new Set(),
       taken: new Set([
         ...goFileIdentifiers,
-        ...goRuntimeDeclarations,
-        ...alsoTaken,
+        ...goRuntimeNames(toolSearch).declarations,
+        ...(toolSearch ? [goToolSearchVar] : []),
       ]),
       takenBy: "the generated file already declares",
     },
     problems,
   );
-  const packages = assignGoPackages(model.executors, problems, importMap);
+  const packages = assignGoPackages(
+    model.executors,
+    problems,
+    importMap,
+    [],
+    false,
+    toolSearch,
+  );
   problems.throwIfAny();
   return { varNames, packages };
 }
@@ -307,6 +315,8 @@ export interface GoPackage {
  * import path gets its own name, unique in the file, and none of
  * `alsoTaken` (the local names of the file's code). With `outputs`, the
  * response message's file too (the MCP file's connect-go interfaces).
+ * With `toolSearch` (tool_search=true), none of the tool-search code's
+ * names either.
  */
 export function assignGoPackages(
   tools: readonly ToolModel[],
@@ -314,6 +324,7 @@ export function assignGoPackages(
   importMap: ReadonlyMap<string, string> = noImportMap,
   alsoTaken: readonly string[] = [],
   outputs = false,
+  toolSearch = false,
 ): Map<string, GoPackage> {
   const files = new Map<
     string,
@@ -363,8 +374,9 @@ export function assignGoPackages(
   const taken = new Set<string>([
     ...goKeywordsAndPredeclared,
     ...goFileIdentifiers,
-    ...goRuntimeDeclarations,
-    ...goRuntimeIdentifiers,
+    ...goRuntimeNames(toolSearch).declarations,
+    ...goRuntimeNames(toolSearch).identifiers,
+    ...(toolSearch ? [goToolSearchVar] : []),
     ...[
       ...goTemplateImports(allFeatures),
       ...goCallTableImports,

@@ -263,3 +263,67 @@ export const goConnectRuntimeNames: readonly string[] = (() => {
     compareUtf8,
   );
 })();
+
+/**
+ * The runtime's files as a file without the option tool_search has them:
+ * those of the `toolsearch` part alone left out, and the
+ * `//aitools:if toolsearch` regions of the others.
+ */
+function withoutToolSearch(of: readonly RuntimeFile[]): RuntimeFile[] {
+  return of
+    .filter((file) => file.features.some((f) => f !== "toolsearch"))
+    .map((file) => {
+      const body: string[] = [];
+      const skipping: boolean[] = [];
+      for (const line of file.body) {
+        const marker = line.trim();
+        if (marker.startsWith("//aitools:if ")) {
+          skipping.push(marker === "//aitools:if toolsearch");
+        } else if (marker === "//aitools:end") {
+          skipping.pop();
+        }
+        if (!skipping.includes(true)) body.push(line);
+      }
+      return { ...file, body };
+    });
+}
+
+/**
+ * The names (declared or used) only the tool-search code of the runtime
+ * has: reserved, as goRuntimeDeclarations and goRuntimeIdentifiers reserve
+ * the others, only in files generated with tool_search=true, so that a
+ * file without it names its tools and imports as before the option.
+ */
+export const goToolSearchOnlyNames: ReadonlySet<string> = (() => {
+  const plain = withoutToolSearch(namingFiles);
+  const base = new Set([...declarationsOf(plain), ...identifiersOf(plain)]);
+  return new Set(
+    [...declarationsOf(namingFiles), ...identifiersOf(namingFiles)].filter(
+      (name) => !base.has(name),
+    ),
+  );
+})();
+
+/**
+ * goRuntimeDeclarations and goRuntimeIdentifiers as a file reserves them:
+ * without tool_search, less {@link goToolSearchOnlyNames}.
+ */
+export function goRuntimeNames(toolSearch: boolean): {
+  declarations: readonly string[];
+  identifiers: ReadonlySet<string>;
+} {
+  if (toolSearch) {
+    return {
+      declarations: goRuntimeDeclarations,
+      identifiers: goRuntimeIdentifiers,
+    };
+  }
+  return {
+    declarations: goRuntimeDeclarations.filter(
+      (n) => !goToolSearchOnlyNames.has(n),
+    ),
+    identifiers: new Set(
+      [...goRuntimeIdentifiers].filter((n) => !goToolSearchOnlyNames.has(n)),
+    ),
+  };
+}
