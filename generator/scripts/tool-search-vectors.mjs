@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Write (or, with --check, verify) the shared tool-search ranking vectors,
 // e2e/vectors/tool-search/ranking.json: tool-search indexes (format
-// version 2, CONTRACT36 §2) and queries with the names AND scores the
+// version 2, docs/tool-search.md "Search index") and queries with the names AND scores the
 // reference ranking (src/search/rank.ts) gives. The Go, TypeScript and
 // Python runtimes rank every query with the case's index and compare
 // names and scores exactly (as parsed doubles). Needs the built generator
@@ -258,7 +258,7 @@ const cases = [linkhubCase(), vertexCase(), tablesCase()].map((c) => ({
 }));
 const vectors = {
   description:
-    "Tool-search ranking (CONTRACT36 §2; GEN-NOTES36 'RECALL pipeline'): for each case, parse `index` (a version 2 index, JSON text) and rank each query with its limit; the result must equal `expected` (names in order, scores compared exactly as parsed doubles), or the call must fail with `error`. Written by generator/scripts/tool-search-vectors.mjs; do not edit by hand.",
+    'Tool-search ranking (docs/tool-search.md, the six steps of "Search index"): for each case, parse `index` (a version 2 index, JSON text) and rank each query with its limit; the result must equal `expected` (names in order, scores compared exactly as parsed doubles), or the call must fail with `error`. Written by generator/scripts/tool-search-vectors.mjs; do not edit by hand.',
   cases,
 };
 const text = await prettier.format(JSON.stringify(vectors), {

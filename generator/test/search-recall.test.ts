@@ -10,7 +10,7 @@ import { realApiRequest } from "./support/real-apis.js";
 // e2e/vectors/tool-search (issue 36, part 2): recall@5, the mean share of
 // each query's relevant tools found in its first 5 results, must not fall
 // below the figure measured when the index data was last tuned, less 2
-// points (GEN-NOTES36, "RECALL recall"; scripts/bench/search-recall.mjs
+// points (docs/tool-search.md, "Measured"; scripts/bench/search-recall.mjs
 // prints every set, Temporal's too). Raise a floor when a change raises
 // recall; a change that lowers it needs its measurement.
 

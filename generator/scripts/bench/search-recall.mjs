@@ -65,7 +65,7 @@ for (const api of opt.apis.split(",").map((a) => a.trim())) {
   }
   if (source.root === undefined || !existsSync(join(source.root, source.dir))) {
     console.log(
-      `${api}: skipped: no protos (pass --temporal-root, a directory holding temporal/, google/ and nexusannotations/ of temporalio/api without buf.yaml; see GEN-NOTES36/README)`,
+      `${api}: skipped: no protos (pass --temporal-root, a directory holding temporal/, google/ and nexusannotations/ of temporalio/api without buf.yaml; see e2e/vectors/tool-search/README.md)`,
     );
     continue;
   }

@@ -6,7 +6,7 @@ export const bm25K1 = 1.2;
 export const bm25B = 0.75;
 
 /**
- * The tool-search index (version 2 of the format; CONTRACT36 §2), plain
+ * The tool-search index (version 2 of the format; docs/tool-search.md), plain
  * JSON-serializable data: the generator builds it, writes it into the
  * generated files, and every runtime ranks queries with it by the same six
  * steps (rank.ts) without re-deriving anything. Every object's keys are

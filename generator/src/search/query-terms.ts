@@ -2,7 +2,7 @@ import { baseWords, inflections } from "./inflections.js";
 import { synonyms } from "./synonyms.js";
 
 /**
- * The `queryTerms` table of a tool-search index (CONTRACT36 §2, step 3),
+ * The `queryTerms` table of a tool-search index (docs/tool-search.md, "Search index", step 3),
  * computed from the index's vocabulary: what a query token the documents
  * lack, or an everyday word, stands for. Two rules, in this order:
  *
@@ -14,7 +14,7 @@ import { synonyms } from "./synonyms.js";
  *    method name, `actionVerbs`), only the plural of other words, which
  *    keeps the table small. A token the vocabulary has stands for itself
  *    (folding "endpoints" into "endpoint" loses what tells a List method
- *    from the others; measured: GEN-NOTES36 "RECALL recall").
+ *    from the others; measured: docs/tool-search.md, "Measured").
  * 2. Synonyms (synonyms.ts). Each key and its inflections stand also for
  *    the key's words, where the vocabulary has them (else for the first
  *    inflection of the word it has).

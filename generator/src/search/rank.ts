@@ -9,8 +9,8 @@ export interface RankedTool {
 
 /**
  * The tools of `index` that match `query`, best first, at most `limit`:
- * the query pipeline every runtime implements identically (CONTRACT36 §2,
- * GEN-NOTES36 "RECALL pipeline"), the reference the shared vectors
+ * the query pipeline every runtime implements identically (docs/tool-search.md,
+ * "Search index"), the reference the shared vectors
  * (e2e/vectors/tool-search/ranking.json) are written with.
  *
  * 1. tokenize(query) (tokenize.ts).

@@ -13,7 +13,7 @@
  * Directional: "kill" → terminate, but not terminate → kill. Inflections
  * of every key are added by rule (query-terms.ts), so the keys are base
  * forms. Written from the verbs of CRUD-style APIs, tuned on the even
- * queries of the query sets only (GEN-NOTES36, "RECALL recall").
+ * queries of the query sets only (docs/tool-search.md, "Measured").
  */
 export const synonyms: Readonly<Record<string, readonly string[]>> = {
   // create

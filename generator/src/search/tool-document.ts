@@ -10,7 +10,7 @@ import { cleanComment, messageLeadingComment } from "../schema/comments.js";
  * request's own proto package (the resource a Create or Update carries:
  * Compute's Address says "static external IP").
  *
- * Left out, measured on the query sets (GEN-NOTES36, "RECALL recall"):
+ * Left out, measured on the query sets (docs/tool-search.md, "Measured"):
  * the fields' comments (long, alike across tools: recall@5 rose 3 to 5
  * points without them and the index halved), the service comment, the
  * request and response messages' comments and the HTTP paths (each lowered

@@ -5,7 +5,7 @@ import { stopWords, tokenize } from "./tokenize.js";
 import { toolSearchText } from "./tool-document.js";
 
 /**
- * The tool-search index of `tools` (CONTRACT36 §2, format version 2): what
+ * The tool-search index of `tools` (docs/tool-search.md, format version 2): what
  * the generator writes, under "index", into the tool-search data of every
  * target. A tool's terms are the tokens of its text (tool-document.ts)
  * less the stop words; the query tables come from the vocabulary
