@@ -299,3 +299,23 @@ func TestMCPSearchFirstResultText(t *testing.T) {
 		t.Fatalf("text %s", got)
 	}
 }
+
+// With name prefixes, a tool found is every registration of it, by its
+// served name; AlwaysLoaded names the generated tool, so lists each.
+func TestMCPSearchFirstNamePrefixes(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	sf := WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_watch"}})
+	addMCPTools(server, []MCPOption{sf, WithNamePrefix("east")}, accountTools(nil))
+	addMCPTools(server, []MCPOption{sf, WithNamePrefix("west")}, accountTools(nil))
+	cs := mcptest.ConnectInMemoryWith(t, server, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if got := toolNames(t, cs); got != "search_tools,east_accounts_watch,west_accounts_watch" {
+		t.Fatalf("before a search: %s", got)
+	}
+	found := searchFound(t, cs, map[string]any{"query": "merge", "limit": 3})
+	if len(found) != 2 || found[0]["name"] != "east_accounts_merge" || found[1]["name"] != "west_accounts_merge" {
+		t.Fatalf("found %v", found)
+	}
+	if got := toolNames(t, cs); got != "search_tools,east_accounts_watch,west_accounts_watch,east_accounts_merge,west_accounts_merge" {
+		t.Fatalf("after a search: %s", got)
+	}
+}

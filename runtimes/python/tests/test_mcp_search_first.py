@@ -397,3 +397,26 @@ async def test_off_by_default(servers: Servers) -> None:
         assert caps is not None and not caps.list_changed
         assert await names(client) == [t.name for t in server.list_tools()]
         assert "search_tools" not in await names(client)
+
+
+async def test_name_prefixes(servers: Servers) -> None:
+    """A tool found is every registration of it, by its served name;
+    always_loaded names the generated tool, so lists each."""
+    server = McpToolServer(
+        name="vectors", search_first=search_first(always_loaded=["accounts_watch"])
+    )
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        server.add_tools(mcp_tools(), ALIASES, channel, name_prefix="east_")
+        server.add_tools(mcp_tools(), ALIASES, channel, name_prefix="west_")
+        async with Client(server.sdk_server, mode="legacy") as client:
+            assert await names(client) == [
+                "search_tools",
+                "east_accounts_watch",
+                "west_accounts_watch",
+            ]
+            found = await call(client, "search_tools", {"query": "merge", "limit": 3})
+            assert [t["name"] for t in found["tools"]] == [
+                "east_accounts_merge",
+                "west_accounts_merge",
+            ]
+            assert (await names(client))[3:] == ["east_accounts_merge", "west_accounts_merge"]
