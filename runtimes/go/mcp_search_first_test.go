@@ -319,3 +319,29 @@ func TestMCPSearchFirstNamePrefixes(t *testing.T) {
 		t.Fatalf("after a search: %s", got)
 	}
 }
+
+// call_tool of a tool that needs an approval asks it as a direct call does
+// (2026-07-28: the signed state comes back with the answer, to call_tool),
+// and a scope the token lacks is refused for the named tool.
+func TestMCPSearchFirstGuards(t *testing.T) {
+	conn, srv := startServer(t)
+	server := newGuardedServer(aitestv1.NewAccountServiceClient(conn), WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch)}))
+	url := serveAsCallers(t, server)
+	for _, action := range []string{"accept", "decline"} {
+		var asked []string
+		cs := connectAs(t, url, "2026-07-28", "alice", answering(action, &asked))
+		calls := srv.calls.Load()
+		res := callTool(t, cs, callToolName, map[string]any{"name": "accounts_merge", "arguments": json.RawMessage(mergeArguments)}, nil)
+		if action == "accept" {
+			wantResult(t, res, false, "")
+		} else {
+			wantResult(t, res, true, deniedMerge)
+		}
+		if sent := srv.calls.Load() != calls; sent != (action == "accept") || len(asked) != 1 || !strings.Contains(asked[0], `"accounts_merge"`) {
+			t.Errorf("%s: sent=%v, asked %q", action, sent, asked)
+		}
+	}
+	cs := connectAs(t, url, "2026-07-28", "carol-noscope", nil)
+	wantResult(t, callTool(t, cs, callToolName, map[string]any{"name": "accounts_list", "arguments": map[string]any{"count": 1, "contacts_per_account": 0}}, nil), true,
+		`the call of "accounts_list" needs scope "accounts.read"`)
+}
