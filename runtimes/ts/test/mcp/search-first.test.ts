@@ -591,3 +591,37 @@ describe("the search-first listing", () => {
     expect(b.list()).toHaveLength(2);
   });
 });
+
+describe("a service registered twice, with a name prefix", () => {
+  it("lists and finds every registration of a tool, in registration order", async () => {
+    const server = newServer(searchFirst({ alwaysLoaded: ["accounts_list"] }));
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+      namePrefix: "east_",
+    });
+    const { client } = await connectStdio(server, "legacy");
+    expect(await names(client)).toEqual([
+      "search_tools",
+      "accounts_list",
+      "east_accounts_list",
+    ]);
+    const found = await callTool(client, "search_tools", {
+      query: "merge",
+      limit: 3,
+    });
+    expect(
+      (found.structuredContent as { tools: { name: string }[] }).tools.map(
+        (t) => t.name,
+      ),
+    ).toEqual(["accounts_merge", "east_accounts_merge"]);
+    expect(await names(client)).toEqual([
+      "search_tools",
+      "accounts_list",
+      "east_accounts_list",
+      "accounts_merge",
+      "east_accounts_merge",
+    ]);
+  });
+});
