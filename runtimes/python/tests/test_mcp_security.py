@@ -33,6 +33,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from test_mcp import HOLD, MODERN, mcp_tools, text_of, wait_for
+from test_mcp_search_first import SEARCH
 from toolset import ALIASES, METHODS, create_args, create_json
 
 from ai_tools_runtime import AliasConfig, ApprovalRequest, Executor, ToolError
@@ -44,6 +45,7 @@ from ai_tools_runtime.mcp import (
     McpToolMethod,
     McpToolServer,
     MemoryConversationStore,
+    SearchFirst,
     conversation_key,
     json_lines_audit_writer,
 )
@@ -846,3 +848,27 @@ async def test_backend_credentials_without_authorization_get_none(
         assert not (await client.call_tool(APPROVED, create_args("A"))).is_error
     assert seen == [None]
     assert dict(servers.accounts.metadata[-1])["x-app"] == "app"
+
+
+@pytest.mark.parametrize("action", ["accept", "decline"])
+async def test_call_tool_asks_as_a_direct_call(
+    aio_channel: grpc.aio.Channel, servers: Servers, action: str
+) -> None:
+    """A search-first server's call_tool of a tool that needs an approval
+    asks it over 2026-07-28 HTTP (the sealed state comes back to
+    call_tool) and runs it only when approved; audited under its name."""
+    callback, seen = answering(action, True)
+    records: list[AuditRecord] = []
+    option = SearchFirst(search=SEARCH)
+    server = tool_server(aio_channel, audit=records.append, search_first=option)
+    async with (
+        serving(server) as url,
+        client_as(url, "alice", MODERN, elicitation_callback=callback) as client,
+    ):
+        called = {"name": APPROVED, "arguments": create_args("A")}
+        result = await client.call_tool("call_tool", called)
+    runs = action == "accept"
+    assert result.is_error is not runs, text_of(result)
+    assert len(servers.accounts.received) == (1 if runs else 0)
+    assert len(seen) == 1
+    assert [(r.tool, r.outcome) for r in records] == [(APPROVED, "ok" if runs else "denied")]
