@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -92,10 +92,11 @@ async def stdio(server_addr: str) -> AsyncIterator[Session]:
         yield session
 
 
-@pytest.fixture(scope="module")
-def http_url(server_addr: str) -> Iterator[str]:
+@contextmanager
+def http_process(server_addr: str, *flags: str) -> Iterator[str]:
+    """scripts/mcp_server.py over HTTP on a free port with ``flags``; its URL."""
     proc = subprocess.Popen(
-        [sys.executable, SCRIPT, "--grpc", server_addr, "--http", "0", "--handle-argument"],
+        [sys.executable, SCRIPT, "--grpc", server_addr, "--http", "0", *flags],
         stdout=subprocess.PIPE,
         env=env(),
         text=True,
@@ -106,6 +107,12 @@ def http_url(server_addr: str) -> Iterator[str]:
     yield line.removeprefix("listening ")
     proc.terminate()
     proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def http_url(server_addr: str) -> Iterator[str]:
+    with http_process(server_addr, "--handle-argument") as url:
+        yield url
 
 
 @asynccontextmanager

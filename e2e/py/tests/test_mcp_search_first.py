@@ -8,7 +8,6 @@ the link's UUID (the server answers that link)."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any, cast
@@ -18,7 +17,7 @@ import mcp_types
 import pytest
 from helpers import new_uuid
 from mcp import Client, StdioServerParameters
-from test_mcp import META_KEY, MODERN, SCRIPT, UUID, env, link_args
+from test_mcp import META_KEY, MODERN, SCRIPT, UUID, env, http_process, link_args
 
 
 class Changes:
@@ -86,18 +85,8 @@ async def test_stdio_lists_what_a_search_found(server_addr: str) -> None:
 
 @pytest.fixture(scope="module")
 def search_first_url(server_addr: str) -> Iterator[str]:
-    proc = subprocess.Popen(
-        [sys.executable, SCRIPT, "--grpc", server_addr, "--http", "0", "--search-first"],
-        stdout=subprocess.PIPE,
-        env=env(),
-        text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline().strip()
-    assert line.startswith("listening "), line
-    yield line.removeprefix("listening ")
-    proc.terminate()
-    proc.wait(10)
+    with http_process(server_addr, "--search-first") as url:
+        yield url
 
 
 async def test_http_session_is_told(search_first_url: str) -> None:
