@@ -254,7 +254,30 @@ func TestMCPSearchFirstRefused(t *testing.T) {
 			newMCPServer(t, nil, WithSearchFirst(c.config))
 		}()
 	}
+	// Another MCP library's server, and a tool named like a meta tool:
+	// refused at registration, nothing added.
+	defer func() {
+		if r, _ := recover().(string); !strings.HasPrefix(r, "WithSearchFirst needs a *mcp.Server of the go-sdk") {
+			t.Errorf("recovered %q", r)
+		}
+		tools := accountTools(nil)
+		tools[0].tool.Name = "search_tools"
+		func() {
+			defer func() {
+				if r, _ := recover().(string); r != `tool "search_tools" has the name of a search-first tool: register it with a name prefix` {
+					t.Errorf("recovered %q", r)
+				}
+			}()
+			addMCPTools(mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil), []MCPOption{WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch)})}, tools)
+		}()
+	}()
+	addMCPTools(&otherLibrary{}, []MCPOption{WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch)})}, accountTools(nil))
 }
+
+// otherLibrary is an MCPServer that is not the go-sdk's.
+type otherLibrary struct{}
+
+func (*otherLibrary) AddTool(*mcp.Tool, mcp.ToolHandler) {}
 
 // Off by default: the tools as they always were, no meta tool.
 func TestMCPSearchFirstOff(t *testing.T) {
