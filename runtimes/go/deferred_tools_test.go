@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc/codes"
 )
 
 // The deferred tools over smallToolSearch (tool_search_test.go): LinkService
@@ -72,6 +74,7 @@ func TestNewDeferredToolsRefuses(t *testing.T) {
 		{DeferredToolsOptions{Tools: deferredTestTools, Search: search, Store: storeWithoutLoading{store}}, `the conversation store aitools.storeWithoutLoading cannot keep loaded tools: give it LoadTools(ctx, handle, epoch, names) and LoadedTools(ctx, handle) (docs/store.md, "Loaded tools")`},
 		{DeferredToolsOptions{Tools: deferredTestTools, Search: search, Store: store, Limit: 21}, `limit "21": give a whole number from 1 to 20`},
 		{DeferredToolsOptions{Tools: deferredTestTools, Search: search, Store: store, Limit: -1}, `limit "-1": give a whole number from 1 to 20`},
+		{DeferredToolsOptions{Tools: deferredTestTools, Search: search, Store: store, MaxLoaded: -1}, `MaxLoaded "-1": give a whole number of at least 1 (0 for the default)`},
 		{DeferredToolsOptions{Tools: deferredTestTools, Search: search, Store: store, AlwaysLoaded: []string{"nope"}}, `AlwaysLoaded: unknown tool "nope": name tools of the generated file`},
 		{DeferredToolsOptions{Tools: deferredTestTools[:2], Search: search, Store: store}, `tool search data: namespace "NoteService" names the tool "c_notes_get", which is not given: pass the tools and the ToolSearchData of one generated file`},
 		{DeferredToolsOptions{Tools: append([]AgentTool{extra}, deferredTestTools...), Search: search, Store: store}, `tool "d_extra" is in no namespace of the tool search data: load it always (AlwaysLoaded) or pass the ToolSearchData of its generated file`},
@@ -133,6 +136,32 @@ func TestDeferredSearchLoadsInOrder(t *testing.T) {
 		if !errors.As(err, &te) || te.Reason != "conversation-expired" || te.Message != `conversation "gone" expired or unknown: start a new conversation` {
 			t.Errorf("unknown conversation: %#v", err)
 		}
+	}
+}
+
+// TestDeferredMaxLoaded: a search that would load more than MaxLoaded
+// tools loads nothing and tells the model; tools already loaded count once.
+func TestDeferredMaxLoaded(t *testing.T) {
+	ctx := context.Background()
+	d, store := newTestDeferredTools(t, DeferredToolsOptions{MaxLoaded: 1})
+	handle, _ := store.Create(ctx)
+	if _, err := d.Search(ctx, handle, "make link", 1); err != nil {
+		t.Fatal(err)
+	}
+	_, err := d.Search(ctx, handle, "get", 0)
+	var te *ToolError
+	if !errors.As(err, &te) || te.Reason != "conversation-full" || te.Code != codes.ResourceExhausted || te.Message != "3 tools would be loaded, at most 1: call one of the loaded tools, or start a new conversation" {
+		t.Errorf("over MaxLoaded: %#v", err)
+	}
+	out, err := d.Search(ctx, handle, "make link", 1)
+	if err != nil || !reflect.DeepEqual(out.Loaded, []string{"a_links_create"}) {
+		t.Errorf("found again: %+v, %v", out, err)
+	}
+	// By default what Chat Completions takes beside search_tools and the
+	// always-loaded tools.
+	d, _ = newTestDeferredTools(t, DeferredToolsOptions{AlwaysLoaded: []string{"c_notes_get"}})
+	if d.maxLoaded != 126 {
+		t.Errorf("default MaxLoaded %d, want 126", d.maxLoaded)
 	}
 }
 

@@ -22,11 +22,13 @@ type requestVectors struct {
 	Cases      []struct {
 		Name         string   `json:"name"`
 		AlwaysLoaded []string `json:"alwaysLoaded"`
+		MaxLoaded    int      `json:"maxLoaded"`
 		Searches     []struct {
 			Query  string   `json:"query"`
 			Limit  int      `json:"limit"`
 			Found  []string `json:"found"`
 			Loaded []string `json:"loaded"`
+			Error  string   `json:"error"`
 		} `json:"searches"`
 		Requests map[string]json.RawMessage `json:"requests"`
 		Found    []string                   `json:"found"`
@@ -79,13 +81,19 @@ func TestDeferredVectors(t *testing.T) {
 	useProviderForms(t, forms)
 	for _, c := range v.Cases {
 		store := NewMemoryConversationStore(0)
-		d, err := NewDeferredTools(DeferredToolsOptions{Tools: tools, Search: DefineToolSearch(v.ToolSearch), Store: store, AlwaysLoaded: c.AlwaysLoaded})
+		d, err := NewDeferredTools(DeferredToolsOptions{Tools: tools, Search: DefineToolSearch(v.ToolSearch), Store: store, AlwaysLoaded: c.AlwaysLoaded, MaxLoaded: c.MaxLoaded})
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
 		handle, _ := store.Create(ctx)
 		for _, s := range c.Searches {
 			out, err := d.Search(ctx, handle, s.Query, s.Limit)
+			if s.Error != "" {
+				if err == nil || err.Error() != s.Error {
+					t.Errorf("%s: Search(%q, %d) = %+v, %v; want the error %s", c.Name, s.Query, s.Limit, out, err, s.Error)
+				}
+				continue
+			}
 			if err != nil || !reflect.DeepEqual(out.Found, s.Found) || !reflect.DeepEqual(out.Loaded, s.Loaded) {
 				t.Errorf("%s: Search(%q, %d) = %+v, %v; want found %v, loaded %v", c.Name, s.Query, s.Limit, out, err, s.Found, s.Loaded)
 			}

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import anthropic
+import grpc
 import openai
 import pytest
 from anthropic.types import (
@@ -66,10 +67,17 @@ BY_NAME = {t.name: t for t in TOOLS}
 
 
 def setup(
-    *, always_loaded: Sequence[str] = (), limit: int = 5
+    *, always_loaded: Sequence[str] = (), limit: int = 5, max_loaded: Any = None
 ) -> tuple[MemoryConversationStore, DeferredTools]:
     store = MemoryConversationStore()
-    deferred = DeferredTools(TOOLS, search_data(), store, always_loaded=always_loaded, limit=limit)
+    deferred = DeferredTools(
+        TOOLS,
+        search_data(),
+        store,
+        always_loaded=always_loaded,
+        limit=limit,
+        max_loaded=max_loaded,
+    )
     return store, deferred
 
 
@@ -185,6 +193,32 @@ async def test_search_uses_the_creations_limit() -> None:
     store, deferred = setup(limit=1)
     handle = await store.create()
     assert len((await deferred.search(handle, "link")).found) == 1
+
+
+async def test_search_loads_nothing_past_max_loaded() -> None:
+    store, deferred = setup(max_loaded=2)
+    handle = await store.create()
+    await deferred.search(handle, "remove a link", 1)
+    with pytest.raises(ToolError) as caught:
+        await deferred.search(handle, "get user", 2)
+    assert (caught.value.reason, caught.value.code, str(caught.value)) == (
+        "conversation-full",
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "3 tools would be loaded, at most 2: call one of the loaded tools, "
+        "or start a new conversation",
+    )
+    assert await deferred.loaded(handle) == ["links_delete"]
+    # Tools already loaded count once: the list may reach max_loaded.
+    out = await deferred.search(handle, "get link delete", 2)
+    assert out.loaded == ["links_delete", "links_get"]
+
+
+def test_max_loaded_defaults_to_what_chat_takes_and_refuses_below_1() -> None:
+    _, deferred = setup(always_loaded=["users_get"])
+    assert deferred._max_loaded == 126  # pyright: ignore[reportPrivateUsage]
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match=r"give a whole number of at least 1"):
+            setup(max_loaded=bad)
 
 
 async def test_search_in_an_unknown_conversation_is_expired() -> None:

@@ -57,9 +57,15 @@ async def test_requests_vectors(case: dict[str, Any]) -> None:
         define_tool_search(REQUESTS["toolSearch"]),
         store,
         always_loaded=case["alwaysLoaded"],
+        max_loaded=case.get("maxLoaded"),
     )
     handle = await store.create()
     for step in case["searches"]:
+        if "error" in step:
+            with pytest.raises(ToolError) as refused:
+                await deferred.search(handle, step["query"], step["limit"])
+            assert str(refused.value) == step["error"], step["query"]
+            continue
         got = await deferred.search(handle, step["query"], step["limit"])
         assert (got.found, got.loaded) == (step["found"], step["loaded"]), step["query"]
     requests = case["requests"]

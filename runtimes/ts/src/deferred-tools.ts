@@ -22,7 +22,10 @@ import {
   type OpenAiResponsesRequestTool,
   type OpenAiToolSearchOutput,
 } from "./openai.js";
-import { checkAnthropicToolSearchRequest } from "./provider-limits.js";
+import {
+  checkAnthropicToolSearchRequest,
+  openAiLimits,
+} from "./provider-limits.js";
 import { ToolError } from "./tool-error.js";
 import {
   rankTools,
@@ -53,6 +56,15 @@ export interface DeferredToolsOptions {
   readonly alwaysLoaded?: readonly string[] | undefined;
   /** How many tools a search finds when the model does not say: 5 (at most 20). */
   readonly limit?: number | undefined;
+  /**
+   * The most tools a conversation's searches may load (always-loaded ones
+   * aside): a search that would load more loads nothing and throws a
+   * `ToolError` (`conversation-full`) for the model. By default 128 less
+   * the always-loaded tools less 1, what OpenAI Chat Completions takes with
+   * `search_tools` (1 when that is less); at least 1 (docs/tool-search.md,
+   * "Limits").
+   */
+  readonly maxLoaded?: number | undefined;
 }
 
 /** What {@link DeferredTools.search} found and what is loaded now. */
@@ -100,8 +112,10 @@ export interface DeferredTools {
    * Rank the tools for `query` (at most `limit`, the options' by default)
    * and append the found ones not yet loaded (always-loaded ones aside) to
    * the conversation's loaded tools, atomically. Bad arguments (a model's
-   * mistake) throw a `ToolError` (`invalid-arguments`) to show the model;
-   * store failures throw `conversation-expired` or `store-unavailable`.
+   * mistake) throw a `ToolError` (`invalid-arguments`) to show the model,
+   * and so does a search that would load more than `maxLoaded` tools
+   * (`conversation-full`; nothing loaded); store failures throw
+   * `conversation-expired` or `store-unavailable`.
    */
   search(
     handle: string,
@@ -205,7 +219,8 @@ const nothingFound = "no tool found; search again with other words";
  * tools and tool-search data. Throws an Error for options that cannot
  * work: a store without the loaded-tools operations, an unknown
  * always-loaded tool, search data naming tools that are not given (or a
- * given tool in no namespace nor always loaded), a `limit` outside 1..20.
+ * given tool in no namespace nor always loaded), a `limit` outside 1..20,
+ * a `maxLoaded` below 1.
  */
 export function createDeferredTools(
   options: DeferredToolsOptions,
@@ -214,6 +229,7 @@ export function createDeferredTools(
   const defaultLimit = checkLimitOption(options.limit);
   const byName = toolMap(options.tools);
   const always = alwaysLoadedOf(options.alwaysLoaded ?? [], byName);
+  const maxLoaded = checkMaxLoaded(options.maxLoaded, always.size);
   const search = options.search;
   const placements = placementsOf(search.namespaces, byName, always);
   const toolsByPair = new Map<string, Map<string, string>>();
@@ -247,7 +263,7 @@ export function createDeferredTools(
       const hits = rankTools(search, args.query, args.limit ?? defaultLimit);
       const found = hits.map((h) => h.name).filter((n) => byName.has(n));
       const fresh = found.filter((n) => !always.has(n));
-      const now = await loadNames(store, handle, fresh);
+      const now = await loadNames(store, handle, fresh, maxLoaded);
       return { found, loaded: now };
     },
     loaded,
@@ -435,17 +451,45 @@ function badSearch(args: unknown, what: string): ToolError {
   );
 }
 
-/** Append names to the loaded tools (the epoch read first); the whole list. */
+/**
+ * Append names to the loaded tools (the epoch read first); the whole list.
+ * Names that would bring the list over `maxLoaded` load none of them: a
+ * `conversation-full` ToolError for the model.
+ */
 async function loadNames(
   store: ToolLoadingStore,
   handle: string,
   names: readonly string[],
+  maxLoaded: number,
 ): Promise<string[]> {
-  if (names.length === 0) {
-    return storeCall(() => store.loadedTools(handle));
+  const now = await storeCall(() => store.loadedTools(handle));
+  const added = names.filter((n) => !now.includes(n));
+  if (added.length === 0) {
+    return now;
+  }
+  const count = now.length + added.length;
+  if (count > maxLoaded) {
+    throw new ToolError(
+      `${String(count)} tools would be loaded, at most ${String(maxLoaded)}: call one of the loaded tools, or start a new conversation`,
+      { reason: "conversation-full", code: Code.ResourceExhausted },
+    );
   }
   const { epoch } = await storeCall(() => store.load(handle));
   return storeCall(() => store.loadTools(handle, epoch, names));
+}
+
+function checkMaxLoaded(maxLoaded: number | undefined, always: number): number {
+  if (maxLoaded === undefined) {
+    // What Chat Completions takes: 128 functions, `search_tools` one of
+    // them; at least 1 (many always-loaded tools: Responses, Anthropic).
+    return Math.max(1, openAiLimits.maxTools - always - 1);
+  }
+  if (!Number.isInteger(maxLoaded) || maxLoaded < 1) {
+    throw new Error(
+      `maxLoaded ${JSON.stringify(String(maxLoaded))}: give a whole number of at least 1`,
+    );
+  }
+  return maxLoaded;
 }
 
 function checkLimitOption(limit: number | undefined): number {

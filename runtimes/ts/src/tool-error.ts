@@ -27,7 +27,8 @@ import { violationLines, type Violation } from "./violations.js";
  *   under the handle, or one of another epoch (`NotFound`);
  * - `conversation-corrupt`: the stored state cannot be read (`DataLoss`);
  * - `conversation-full`: the conversation holds its store's `maxAliases`
- *   aliases or more (`ResourceExhausted`); nothing was sent;
+ *   aliases or more, or a tool search would load more than the deferred
+ *   tools' `maxLoaded` (`ResourceExhausted`); nothing was sent or loaded;
  * - `store-unavailable`: the conversation store cannot be reached, timed
  *   out or failed (`Unavailable`);
  * - `not-approved`: a tool that needs an approval was not approved, or no

@@ -4,6 +4,7 @@
 // mistakes. The official SDKs' types are assigned in the test, so
 // `tsc -p tsconfig.test.json` checks the shapes against them.
 import type Anthropic from "@anthropic-ai/sdk";
+import { Code } from "@connectrpc/connect";
 import type { FunctionDeclaration } from "@google/genai";
 import type OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -102,6 +103,39 @@ describe("search and the loaded list", () => {
       found: [],
       loaded: [],
     });
+  });
+
+  it("loads nothing past maxLoaded and tells the model", async () => {
+    const { store, deferred } = setup({ maxLoaded: 2 });
+    const handle = await store.create();
+    await deferred.search(handle, "remove a link", 1);
+    const err = await deferred.search(handle, "get user", 2).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ToolError);
+    expect(err).toMatchObject({
+      reason: "conversation-full",
+      code: Code.ResourceExhausted,
+      message:
+        "3 tools would be loaded, at most 2: call one of the loaded tools, or start a new conversation",
+    });
+    expect(await deferred.loaded(handle)).toEqual(["links_delete"]);
+    // Tools already loaded count once: the list may reach maxLoaded.
+    const out = await deferred.search(handle, "get link delete", 2);
+    expect(out.loaded).toEqual(["links_delete", "links_get"]);
+    // Only tools already loaded found: nothing to refuse.
+    expect(
+      (await deferred.search(handle, "remove a link", 1)).loaded,
+    ).toHaveLength(2);
+  });
+
+  it("takes by default what Chat Completions takes, and refuses below 1", () => {
+    expect(() => setup({ maxLoaded: 0 })).toThrow(
+      'maxLoaded "0": give a whole number of at least 1',
+    );
+    expect(() => setup({ maxLoaded: 1.5 })).toThrow('maxLoaded "1.5"');
+    expect(() => setup({ maxLoaded: 1 })).not.toThrow();
   });
 
   it("uses the options' limit when the model gives none", async () => {

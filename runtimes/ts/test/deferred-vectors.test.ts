@@ -47,6 +47,17 @@ const cases = [
     ],
     found: ["links_list", "links_create", "users_get"],
   },
+  {
+    name: "at most 2 loaded",
+    alwaysLoaded: [] as string[],
+    maxLoaded: 2,
+    searches: [
+      { query: "remove a link", limit: 1 },
+      { query: "get user", limit: 2 },
+      { query: "get link delete", limit: 2 },
+    ],
+    found: ["links_get"],
+  },
 ];
 
 // JSON texts, as a function call's arguments come (an error quotes them as
@@ -92,18 +103,23 @@ async function build(): Promise<unknown> {
       search: fixtureSearch(),
       store,
       alwaysLoaded: c.alwaysLoaded,
+      maxLoaded: c.maxLoaded,
     });
     const handle = await store.create();
     const searches = [];
     for (const s of c.searches) {
       searches.push({
         ...s,
-        ...(await deferred.search(handle, s.query, s.limit)),
+        ...(await deferred.search(handle, s.query, s.limit).then(
+          (outcome) => outcome,
+          (e: unknown) => ({ error: (e as Error).message }),
+        )),
       });
     }
     out.push({
       name: c.name,
       alwaysLoaded: c.alwaysLoaded,
+      ...(c.maxLoaded === undefined ? {} : { maxLoaded: c.maxLoaded }),
       searches,
       requests: plain({
         openAiResponsesHosted: await deferred.openAiResponses(handle, {
@@ -140,7 +156,7 @@ async function build(): Promise<unknown> {
   }
   return {
     description:
-      "Deferred tools (CONTRACT36 §3, FACTS36; docs/tool-search.md): build `tools` (each {name, description, strict, parameters, forms}) and `toolSearch` (the data's JSON text) as a generated file declares them; per case, a memory store, one conversation, DeferredTools with `alwaysLoaded` and the default limit; run `searches` in order (each result's found and loaded must equal); then each request (openAiResponses hosted and client, openAiChat, gemini with the JSON Schema form and with the OpenAPI form `parameters`, anthropic bm25, regex and client), the answers for `found` (tool_search_output of call_1, tool_reference blocks, tool_reference blocks for nothing found, the search_tools result text parsed) and toolOf must equal `expected` or fail with `error`, compared as parsed JSON. `searchArguments`: parseSearchArguments of each `args` (JSON text but the first, an object) equals `expected` or fails with `error`, the error's text exactly. Written by runtimes/ts/test/deferred-vectors.test.ts with UPDATE_VECTORS=1; do not edit by hand.",
+      "Deferred tools (CONTRACT36 §3, FACTS36; docs/tool-search.md): build `tools` (each {name, description, strict, parameters, forms}) and `toolSearch` (the data's JSON text) as a generated file declares them; per case, a memory store, one conversation, DeferredTools with `alwaysLoaded`, `maxLoaded` when given and the default limit; run `searches` in order (each result's found and loaded must equal, or the search fails with `error`, the text exactly, and loads nothing); then each request (openAiResponses hosted and client, openAiChat, gemini with the JSON Schema form and with the OpenAPI form `parameters`, anthropic bm25, regex and client), the answers for `found` (tool_search_output of call_1, tool_reference blocks, tool_reference blocks for nothing found, the search_tools result text parsed) and toolOf must equal `expected` or fail with `error`, compared as parsed JSON. `searchArguments`: parseSearchArguments of each `args` (JSON text but the first, an object) equals `expected` or fails with `error`, the error's text exactly. Written by runtimes/ts/test/deferred-vectors.test.ts with UPDATE_VECTORS=1; do not edit by hand.",
     tools: plain(fixtureTools),
     toolSearch: JSON.stringify({
       version: 1,

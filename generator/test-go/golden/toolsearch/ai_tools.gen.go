@@ -1706,6 +1706,13 @@ type DeferredToolsOptions struct {
 	// Limit is how many tools a search finds when the model does not say:
 	// 5 when 0, at most MaxSearchLimit.
 	Limit int
+	// MaxLoaded is the most tools a conversation's searches may load
+	// (always-loaded ones aside): a search that would load more loads
+	// nothing and returns a ToolError "conversation-full" for the model.
+	// When 0, OpenAIMaxTools less the always-loaded tools less 1, what
+	// Chat Completions takes with search_tools (1 when that is less); a
+	// negative one is refused (docs/tool-search.md, "Limits").
+	MaxLoaded int
 }
 
 // ToolSearchOutcome is what DeferredTools.Search found and what is loaded
@@ -1756,6 +1763,7 @@ type DeferredTools struct {
 	always       map[string]bool
 	placements   map[string]toolPlacement
 	limit        int
+	maxLoaded    int
 	searchTool   AgentTool
 }
 
@@ -1763,7 +1771,8 @@ type DeferredTools struct {
 // and tool-search data. Options that cannot work are an error: a store
 // without the loaded-tools operations, an unknown always-loaded tool,
 // search data naming tools that are not given (or a given tool in no
-// namespace nor always loaded), a Limit outside 1 to MaxSearchLimit.
+// namespace nor always loaded), a Limit outside 1 to MaxSearchLimit, a
+// negative MaxLoaded.
 func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 	store, err := toolLoadingOf(opts.Store)
 	if err != nil {
@@ -1814,6 +1823,14 @@ func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 			return nil, fmt.Errorf("tool %s is in no namespace of the tool search data: load it always (AlwaysLoaded) or pass the ToolSearchData of its generated file", quote(t.Name))
 		}
 	}
+	d.maxLoaded = opts.MaxLoaded
+	if d.maxLoaded < 0 {
+		return nil, fmt.Errorf("MaxLoaded %s: give a whole number of at least 1 (0 for the default)", quote(strconv.Itoa(opts.MaxLoaded)))
+	}
+	if d.maxLoaded == 0 {
+		// What Chat Completions takes, search_tools one of them.
+		d.maxLoaded = max(1, OpenAIMaxTools-len(d.alwaysLoaded)-1)
+	}
 	d.searchTool = searchToolOf(data.Namespaces)
 	return d, nil
 }
@@ -1842,7 +1859,8 @@ func toolLoadingOf(store any) (toolLoadingStore, error) {
 // 0) and appends the found ones not yet loaded (always-loaded ones aside)
 // to the conversation's loaded tools, atomically. A limit outside 1 to
 // MaxSearchLimit is the model's mistake: a ToolError "invalid-arguments" to
-// show it; store failures are ToolErrors "conversation-expired",
+// show it, as is a search that would load more than MaxLoaded tools
+// ("conversation-full", nothing loaded); store failures are ToolErrors "conversation-expired",
 // "conversation-corrupt" or "store-unavailable".
 func (d *DeferredTools) Search(ctx context.Context, handle, query string, limit int) (ToolSearchOutcome, error) {
 	if limit < 0 || limit > MaxSearchLimit {
@@ -1875,10 +1893,29 @@ func (d *DeferredTools) Search(ctx context.Context, handle, query string, limit 
 }
 
 // loadNames appends names to the loaded tools (the epoch read first) and
-// returns the whole list.
+// returns the whole list. Names that would bring the list over MaxLoaded
+// load none of them: a ToolError "conversation-full" for the model.
 func (d *DeferredTools) loadNames(ctx context.Context, handle string, names []string) ([]string, error) {
-	if len(names) == 0 {
-		return d.Loaded(ctx, handle)
+	now, err := d.Loaded(ctx, handle)
+	if err != nil {
+		return nil, err
+	}
+	count := len(now)
+	for _, name := range names {
+		loaded := false
+		for _, l := range now {
+			loaded = loaded || l == name
+		}
+		if !loaded {
+			count++
+		}
+	}
+	if count == len(now) {
+		return now, nil
+	}
+	if count > d.maxLoaded {
+		msg := fmt.Sprintf("%d tools would be loaded, at most %d: call one of the loaded tools, or start a new conversation", count, d.maxLoaded)
+		return nil, &ToolError{Reason: "conversation-full", Code: codes.ResourceExhausted, Message: msg, RawMessage: msg}
 	}
 	epoch, _, err := d.store.Load(ctx, handle)
 	if err != nil {

@@ -17,6 +17,7 @@ from ._conversation_executor import store_failure
 from ._conversation_store import ConversationStore
 from ._json import quote
 from ._provider_limits import (
+    OPENAI_MAX_TOOLS,
     check_anthropic_tool_search_request,
     check_openai_deferred_request,
 )
@@ -135,8 +136,14 @@ class DeferredTools:
     returned) and needs ``load_tools`` and ``loaded_tools`` (the memory and
     Redis stores have them). ``always_loaded`` names tools sent as ordinary
     tools in every request, never deferred; ``limit`` is how many tools a
-    search finds when the model does not say (5, at most 20). Options that
-    cannot work raise ValueError here."""
+    search finds when the model does not say (5, at most 20);
+    ``max_loaded`` is the most tools a conversation's searches may load
+    (always-loaded ones aside; a search that would load more loads nothing
+    and raises :class:`ToolError` ``conversation-full`` for the model), by
+    default 128 less the always-loaded tools less 1, what OpenAI Chat
+    Completions takes with ``search_tools`` (1 when that is less), at least
+    1 (docs/tool-search.md, "Limits"). Options that cannot work raise
+    ValueError here."""
 
     def __init__(
         self,
@@ -146,12 +153,14 @@ class DeferredTools:
         *,
         always_loaded: Sequence[str] = (),
         limit: int = 5,
+        max_loaded: int | None = None,
     ) -> None:
         self._store = _tool_loading_of(store)
         self._limit = _checked_limit_option(limit)
         self._tools = list(tools)
         self._by_name = _tool_map(self._tools)
         self._always = _always_loaded_of(always_loaded, self._by_name)
+        self._max_loaded = _checked_max_loaded(max_loaded, len(self._always))
         self._search = search
         self._placements = _placements_of(search.namespaces, self._by_name, self._always)
         self._by_pair: dict[str, dict[str, str]] = {}
@@ -170,8 +179,10 @@ class DeferredTools:
         by default) and append the found ones not yet loaded (always-loaded
         ones aside) to the conversation's loaded tools, atomically. Bad
         arguments (a model's mistake) raise :class:`ToolError`
-        (``invalid-arguments``) to show the model; store failures raise
-        ``conversation-expired`` or ``store-unavailable``."""
+        (``invalid-arguments``) to show the model, and so does a search that
+        would load more than ``max_loaded`` tools (``conversation-full``,
+        nothing loaded); store failures raise ``conversation-expired`` or
+        ``store-unavailable``."""
         args = parse_search_arguments({"query": query, "limit": limit})
         hits = rank_tools(self._search, args.query, args.limit or self._limit)
         found = [h.name for h in hits if h.name in self._by_name]
@@ -328,10 +339,21 @@ class DeferredTools:
         raise ToolError(message, reason="unknown-tool", code=grpc.StatusCode.NOT_FOUND)
 
     async def _load_names(self, handle: str, names: list[str]) -> list[str]:
-        """Append names to the loaded tools (the epoch read first); the whole list."""
+        """Append names to the loaded tools (the epoch read first); the whole
+        list. Names that would bring the list over ``max_loaded`` load none
+        of them: a ``conversation-full`` ToolError for the model."""
         store = self._store
-        if not names:
-            return await _store_call(handle, lambda: store.loaded_tools(handle))
+        now = await _store_call(handle, lambda: store.loaded_tools(handle))
+        count = len(now) + sum(1 for n in names if n not in now)
+        if count == len(now):
+            return now
+        if count > self._max_loaded:
+            raise ToolError(
+                f"{count} tools would be loaded, at most {self._max_loaded}: "
+                "call one of the loaded tools, or start a new conversation",
+                reason="conversation-full",
+                code=grpc.StatusCode.RESOURCE_EXHAUSTED,
+            )
         epoch, _ = await _store_call(handle, lambda: store.load(handle))
         return await _store_call(handle, lambda: store.load_tools(handle, epoch, names))
 
@@ -443,6 +465,15 @@ def _checked_limit_option(limit: int) -> int:
             f"limit {quote(str(limit))}: give a whole number from 1 to {MAX_SEARCH_LIMIT}"
         )
     return limit
+
+
+def _checked_max_loaded(max_loaded: int | None, always: int) -> int:
+    if max_loaded is None:
+        # What Chat Completions takes: 128 functions, search_tools one of them.
+        return max(1, OPENAI_MAX_TOOLS - always - 1)
+    if isinstance(max_loaded, bool) or not isinstance(max_loaded, int) or max_loaded < 1:
+        raise ValueError(f"max_loaded {quote(str(max_loaded))}: give a whole number of at least 1")
+    return max_loaded
 
 
 def _tool_map(tools: Sequence[AgentTool]) -> dict[str, AgentTool]:

@@ -61,7 +61,9 @@ ToolErrorReason = Literal[
 - ``conversation-corrupt``: the stored state is refused by
   ``restore_state`` (DATA_LOSS);
 - ``conversation-full``: the conversation holds its store's
-  ``max_aliases`` aliases (RESOURCE_EXHAUSTED; nothing was sent);
+  ``max_aliases`` aliases, or a tool search would load more than
+  ``DeferredTools``' ``max_loaded`` tools (RESOURCE_EXHAUSTED; nothing was
+  sent, nothing loaded);
 - ``store-unavailable``: the conversation store cannot be reached, timed
   out, or failed (UNAVAILABLE);
 - ``not-approved``: the tool needs an approval (no ``auto_execute``) and the
