@@ -74,16 +74,28 @@ for want in "protoc_gen_ai_tools_runtime-$pyversion.tar.gz" \
   [ -f "$out/python/$want" ] || fail "python -m build made no $want: see runtimes/python/pyproject.toml"
 done
 quiet .venv/bin/twine check --strict "$out"/python/*
-.venv/bin/python - "$out/python" <<'PY' || fail "the Python packages lack the Redis scripts: see runtimes/python/setup.py"
+# Every script of runtimes/go/redisstore, as committed there (a script setup.py
+# does not list, or a stale copy, fails here).
+.venv/bin/python - "$out/python" runtimes/go/redisstore <<'PY' || fail "the Python packages lack the Redis scripts: see runtimes/python/setup.py"
 import sys, tarfile, zipfile
 from pathlib import Path
-out = Path(sys.argv[1])
+out, source = Path(sys.argv[1]), Path(sys.argv[2])
+scripts = {p.name: p.read_bytes() for p in sorted(source.glob("*.lua"))}
+if not scripts:
+    sys.exit(f"{source} holds no *.lua: run from the repository's root")
 for archive in out.iterdir():
-    names = (zipfile.ZipFile(archive).namelist() if archive.suffix == ".whl"
-             else tarfile.open(archive).getnames())
-    for lua in ("create.lua", "load.lua", "register.lua"):
-        if not any(n.endswith(f"ai_tools_runtime/redis/{lua}") for n in names):
-            sys.exit(f"{archive.name} has no ai_tools_runtime/redis/{lua}")
+    if archive.suffix == ".whl":
+        with zipfile.ZipFile(archive) as z:
+            files = {n: z.read(n) for n in z.namelist() if n.endswith(".lua")}
+    else:
+        with tarfile.open(archive) as t:
+            files = {m.name: t.extractfile(m).read() for m in t.getmembers() if m.name.endswith(".lua")}
+    for lua, text in scripts.items():
+        packed = [data for n, data in files.items() if n.endswith(f"ai_tools_runtime/redis/{lua}")]
+        if not packed:
+            sys.exit(f"{archive.name} has no ai_tools_runtime/redis/{lua}: list it in setup.py's SCRIPTS")
+        if packed != [text]:
+            sys.exit(f"{archive.name}'s ai_tools_runtime/redis/{lua} is not runtimes/go/redisstore/{lua}")
 PY
 
 # Go: the tags a release pushes (fails on a module path Go would refuse).
