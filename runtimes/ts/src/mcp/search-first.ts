@@ -14,8 +14,9 @@ export interface SearchFirst {
   /** The tool-search data of the generated file (`toolSearch`). */
   readonly search: ToolSearch;
   /**
-   * Tools listed from the start, by the name the search data gives them
-   * (the generated name: with a name prefix, every registration of it).
+   * Tools listed from the start, by their generated names (as the search
+   * data gives them; with a name prefix, every registration of it). A
+   * served tool the data does not hold must be listed here.
    */
   readonly alwaysLoaded?: readonly string[] | undefined;
   /** The tools a search finds when the model gives no `limit`: 5 by default, at most 20. */
@@ -28,12 +29,19 @@ export const callToolName = "call_tool";
 const defaultSearchLimit = 5;
 
 /**
- * How a connection sees the tools found: `list` (stdio, HTTP 2025-11-25
- * sessions) adds them to its `tools/list` and says so with
- * `notifications/tools/list_changed`; `call` (HTTP 2026-07-28, no session)
- * gives each with its input schema, to be called through `call_tool`.
+ * How a connection sees the tools found: `list` (one that can be told of a
+ * list change now: 2025-11-25 stdio or HTTP session, 2026-07-28 stdio
+ * while it listens) adds them to its `tools/list` and says so with
+ * `notifications/tools/list_changed`; `call` (HTTP 2026-07-28, a
+ * 2026-07-28 connection that does not listen) gives each with its input
+ * schema, to be called through `call_tool`.
  */
 export type SearchFirstMode = "list" | "call";
+
+/** Whether a negotiated protocol revision is 2026-07-28 or later. */
+export function isModernRevision(revision: string | undefined): boolean {
+  return revision !== undefined && revision >= "2026-07-28";
+}
 
 /** A served tool as the search sees it: its listing and its generated name. */
 export interface SearchableTool {
@@ -43,8 +51,8 @@ export interface SearchableTool {
 
 /**
  * Check the option: `limit` a whole number from 1 to 20, each
- * always-loaded name a tool of the search data, once. Throws an Error
- * naming the input and the fix.
+ * always-loaded name given once. Throws an Error naming the input and the
+ * fix.
  */
 export function checkSearchFirst(options: SearchFirst): void {
   const limit = options.limit ?? defaultSearchLimit;
@@ -53,16 +61,8 @@ export function checkSearchFirst(options: SearchFirst): void {
       `searchFirst.limit ${String(limit)} is not a whole number from 1 to ${String(maxSearchLimit)}: leave it out for ${String(defaultSearchLimit)}`,
     );
   }
-  const known = new Set(
-    options.search.namespaces.flatMap((n) => n.tools.map((t) => t.tool)),
-  );
   const seen = new Set<string>();
   for (const name of options.alwaysLoaded ?? []) {
-    if (!known.has(name)) {
-      throw new Error(
-        `searchFirst.alwaysLoaded: ${quote(name)} is no tool of the search data: use a tool name of the generated file`,
-      );
-    }
     if (seen.has(name)) {
       throw new Error(
         `searchFirst.alwaysLoaded: ${quote(name)} is given twice: give each tool once`,
@@ -70,6 +70,25 @@ export function checkSearchFirst(options: SearchFirst): void {
     }
     seen.add(name);
   }
+}
+
+/**
+ * A check of served tools (by generated name): it throws an Error naming a
+ * tool that neither the search data nor `alwaysLoaded` names (no list
+ * would show it, no search find it), and the fixes.
+ */
+export function searchableCheck(options: SearchFirst): (tool: string) => void {
+  const known = new Set([
+    ...options.search.namespaces.flatMap((n) => n.tools.map((t) => t.tool)),
+    ...(options.alwaysLoaded ?? []),
+  ]);
+  return (tool) => {
+    if (!known.has(tool)) {
+      throw new Error(
+        `tool ${quote(tool)} is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in alwaysLoaded`,
+      );
+    }
+  };
 }
 
 /**
@@ -150,7 +169,7 @@ function searchToolListing(
     mode === "list"
       ? "The tools found are added to your tool list: call them as any other tool."
       : `Each tool found comes with its input schema: call it with ${callToolName}.`;
-  const lines = groups.map((g) => `- ${g.name}: ${g.description}`);
+  const lines = groups.map((g) => `\n- ${g.name}: ${g.description}`);
   const found: Record<string, unknown> = {
     type: "object",
     properties: {
@@ -165,7 +184,7 @@ function searchToolListing(
   };
   const listed: ListedTool = {
     name: searchToolsName,
-    description: `Find this server's tools by what you want to do, in a few words. ${then}\nTool groups:\n${lines.join("\n")}`,
+    description: `Find this server's tools by what you want to do, in a few words. ${then}\nTool groups:${lines.join("")}`,
     inputSchema: {
       type: "object",
       properties: {
@@ -242,19 +261,23 @@ export interface SearchSession {
   };
 }
 
-/** The session of one connection in `mode`, over the server's current catalog. */
+/**
+ * The session of one connection, over the server's current catalog, in the
+ * mode `mode()` gives at each list and search.
+ */
 export function createSearchSession(
   catalog: () => SearchCatalog,
-  mode: SearchFirstMode,
+  mode: () => SearchFirstMode,
 ): SearchSession {
   const loaded: ListedTool[] = [];
   const names = new Set<string>();
   return {
     list() {
       const c = catalog();
-      return mode === "call"
-        ? [c.searchTool(mode), callToolListing, ...c.alwaysLoaded]
-        : [c.searchTool(mode), ...c.alwaysLoaded, ...loaded];
+      const m = mode();
+      return m === "call"
+        ? [c.searchTool(m), callToolListing, ...c.alwaysLoaded]
+        : [c.searchTool(m), ...c.alwaysLoaded, ...loaded];
     },
     search(args) {
       const c = catalog();
@@ -266,8 +289,9 @@ export function createSearchSession(
         };
       }
       const found = c.find(taken.query, taken.limit);
+      const m = mode();
       let added = false;
-      if (mode === "list") {
+      if (m === "list") {
         for (const t of found) {
           if (!names.has(t.name) && !c.alwaysLoaded.includes(t)) {
             names.add(t.name);
@@ -276,7 +300,7 @@ export function createSearchSession(
           }
         }
       }
-      return { result: searchResult(found, mode), added };
+      return { result: searchResult(found, m), added };
     },
   };
 }

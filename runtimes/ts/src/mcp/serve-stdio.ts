@@ -10,6 +10,7 @@ import {
   answerParseErrors,
   createParseErrorFilter,
 } from "./parse-error-reply.js";
+import { watchToolListens } from "./tool-listens.js";
 import type { McpToolServer } from "./tool-server.js";
 
 /** Options of {@link serveStdio}. */
@@ -33,6 +34,9 @@ export function serveStdio(
   server: McpToolServer,
   options: ServeStdioOptions = {},
 ): StdioServerHandle {
+  const transport = answerParseErrors(options.transport ?? processStdio());
+  // A 2026-07-28 connection is told of a list change on its listens.
+  const listens = watchToolListens(transport);
   // The SDK calls the factory once per connection (and once for a probe of
   // the protocol revision it may discard): each gets its own aliases.
   return sdkServeStdio(
@@ -40,9 +44,10 @@ export function serveStdio(
       server.createSdkServer({
         kind: "connection",
         aliases: server.createAliasManager(),
+        listensToTools: listens.open,
       }),
     {
-      transport: answerParseErrors(options.transport ?? processStdio()),
+      transport,
       ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
     },
   );

@@ -76,10 +76,13 @@ import {
   checkSearchFirst,
   createSearchCatalog,
   createSearchSession,
+  isModernRevision,
+  searchableCheck,
   searchToolsName,
   unknownCalledTool,
   type SearchCatalog,
   type SearchFirst,
+  type SearchFirstMode,
 } from "./search-first.js";
 import { sortedUnique } from "./sorted-unique.js";
 import { listTool, type ListedTool } from "./tool-listing.js";
@@ -152,12 +155,15 @@ export interface McpToolServerOptions extends CallPolicyOptions {
   readonly telemetry?: Telemetry | undefined;
   /**
    * Serve a search-first tool set (docs/mcp.md, "Search-first tool sets"):
-   * `tools/list` gives `search_tools`, the always-loaded tools and the
-   * tools this connection's searches found (stdio, HTTP 2025-11-25
-   * sessions; `notifications/tools/list_changed` after a search adds
-   * some), or `search_tools`, `call_tool` and the always-loaded tools (HTTP
-   * 2026-07-28). Any served tool can still be called by name. Off by
-   * default: every tool is listed.
+   * to a connection that can be told of a list change now (2025-11-25
+   * stdio or HTTP session; 2026-07-28 stdio while it listens for tool list
+   * changes) `tools/list` gives `search_tools`, the always-loaded tools and
+   * the tools its searches found (`notifications/tools/list_changed` after
+   * a search adds some); to any other (HTTP 2026-07-28, a 2026-07-28
+   * connection that does not listen) `search_tools`, `call_tool` and the
+   * always-loaded tools. Any served tool can still be called by name. Off
+   * by default: every tool is listed. Every served tool must be in the
+   * search data or in `alwaysLoaded` (refused at registration).
    */
   readonly searchFirst?: SearchFirst | undefined;
 }
@@ -195,7 +201,16 @@ export interface McpToolSet {
  * (HTTP, protocol 2026-07-28).
  */
 export type ConversationScope =
-  | { readonly kind: "connection"; readonly aliases: AliasManager }
+  | {
+      readonly kind: "connection";
+      readonly aliases: AliasManager;
+      /**
+       * Whether the connection listens for tool list changes now
+       * (`subscriptions/listen`, 2026-07-28, served by the stdio entry):
+       * a search-first view. Absent: it does not listen.
+       */
+      readonly listensToTools?: (() => boolean) | undefined;
+    }
   | { readonly kind: "handle" };
 
 /**
@@ -269,6 +284,8 @@ export function createMcpToolServer(
   if (searchFirst !== undefined) {
     checkSearchFirst(searchFirst);
   }
+  const checkSearchable =
+    searchFirst === undefined ? undefined : searchableCheck(searchFirst);
   const policy = createCallPolicy(options);
   const extras = options.extraProperties ?? [];
   const handleArgument = options.handleArgument === true;
@@ -339,6 +356,7 @@ export function createMcpToolServer(
             `tool ${JSON.stringify(name)} has the name of a search-first tool: register it with a name prefix`,
           );
         }
+        checkSearchable?.(m.tool.name);
         if (entries.has(name) || added.some((a) => a.listed.name === name)) {
           throw new Error(
             `tool ${JSON.stringify(name)} is registered twice: register the service once, or with a name prefix`,
@@ -397,15 +415,20 @@ export function createMcpToolServer(
       return store;
     },
     createSdkServer(scope) {
-      // A connection (stdio, an HTTP session) is told when its list
-      // changes; a 2026-07-28 request has no one to tell: call_tool.
+      // The list view where the connection can be told of a change now: a
+      // 2025-11-25 connection (stdio, an HTTP session), or a 2026-07-28 one
+      // while it listens; else (a 2026-07-28 request, or connection that
+      // does not listen) the call view: call_tool.
+      const mode = (): SearchFirstMode =>
+        scope.kind === "connection" &&
+        (!isModernRevision(sdk.getNegotiatedProtocolVersion()) ||
+          scope.listensToTools?.() === true)
+          ? "list"
+          : "call";
       const session =
         searchFirst === undefined
           ? undefined
-          : createSearchSession(
-              () => searchCatalog(searchFirst),
-              scope.kind === "connection" ? "list" : "call",
-            );
+          : createSearchSession(() => searchCatalog(searchFirst), mode);
       const sdk = new ToolCallServer(
         {
           name: options.name ?? "ai-tools",

@@ -129,6 +129,54 @@ async function names(client: Client): Promise<string[]> {
   return (await client.listTools()).tools.map((t) => t.name);
 }
 
+/**
+ * Search where the list cannot change: the tool found comes with its input
+ * schema, and nothing joins the list (search_tools, call_tool,
+ * accounts_list).
+ */
+async function searchInCallView(
+  client: Client,
+  query: string,
+  tool: string,
+): Promise<void> {
+  const found = await callTool(client, "search_tools", { query, limit: 1 });
+  expect(found.structuredContent).toEqual({
+    tools: [
+      {
+        name: tool,
+        description: `${tool} tool`,
+        inputSchema: { type: "object", properties: {} },
+      },
+    ],
+  });
+  expect(await names(client)).toEqual([
+    "search_tools",
+    "call_tool",
+    "accounts_list",
+  ]);
+}
+
+/**
+ * Merge acct-1 into itself through call_tool: the alias of the
+ * connection's conversation reaches the server as its UUID and comes back
+ * as the alias.
+ */
+async function mergeThroughCallTool(client: Client): Promise<void> {
+  const merged = await callTool(client, "call_tool", {
+    name: "accounts_merge",
+    arguments: {
+      ...strictDefaults.accounts_merge,
+      source_id: "acct-1",
+      target_id: "acct-1",
+    },
+  });
+  expect(merged.isError, firstText(merged)).toBeFalsy();
+  expect(merged.structuredContent).toMatchObject({
+    account: { id: "acct-1" },
+    received_source_id: "acct-1",
+  });
+}
+
 /** Wait until `check` holds (a notification crossing the transport). */
 async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !check(); i++) {
@@ -258,21 +306,85 @@ describe.each([
     expect(created.structuredContent).toMatchObject({
       account: { id: "acct-1" },
     });
-    const merged = await callTool(client, "call_tool", {
-      name: "accounts_merge",
+    await mergeThroughCallTool(client);
+  });
+});
+
+describe("stdio, 2026-07-28, a client that does not listen", () => {
+  /** A 2026-07-28 client without the listChanged option: no listen. */
+  async function connectDeaf(server: McpToolServer) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    serveStdio(server, { transport: serverSide });
+    const client = new Client(
+      { name: "test", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" } },
+    );
+    await client.connect(clientSide);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    return client;
+  }
+
+  it("gets the call view until it listens, the list view while it listens", async () => {
+    const server = newServer(searchFirst({ alwaysLoaded: ["accounts_list"] }));
+    const client = await connectDeaf(server);
+    // It cannot be told of a change: call_tool, and schemas in results.
+    const before = await client.listTools();
+    expect(before.tools.map((t) => t.name)).toEqual([
+      "search_tools",
+      "call_tool",
+      "accounts_list",
+    ]);
+    expect(before.tools[0]!.description).toContain(
+      "Each tool found comes with its input schema: call it with call_tool.",
+    );
+    expect(before.tools[0]!.description).not.toContain(
+      "added to your tool list",
+    );
+    await searchInCallView(client, "merge", "accounts_merge");
+    const created = await callTool(client, "call_tool", {
+      name: "accounts_create",
       arguments: {
-        ...strictDefaults.accounts_merge,
-        source_id: "acct-1",
-        target_id: "acct-1",
+        ...strictDefaults.accounts_create,
+        name: "d",
+        owner_id: randomUUID(),
       },
     });
-    expect(merged.isError, firstText(merged)).toBeFalsy();
-    // The alias of the connection's conversation reached the server as its
-    // UUID and came back as the alias.
-    expect(merged.structuredContent).toMatchObject({
-      account: { id: "acct-1" },
-      received_source_id: "acct-1",
+    expect(created.isError, firstText(created)).toBeFalsy();
+    await mergeThroughCallTool(client);
+
+    // Listening, it is told: the list view, and the change on its listen.
+    let told: () => void = () => undefined;
+    const change = new Promise<void>((resolve) => {
+      told = resolve;
     });
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
+      told();
+    });
+    const listen = await client.listen({ toolsListChanged: true });
+    expect(listen.honoredFilter).toEqual({ toolsListChanged: true });
+    expect(await names(client)).toEqual(["search_tools", "accounts_list"]);
+    const again = await callTool(client, "search_tools", {
+      query: "watch",
+      limit: 1,
+    });
+    expect(again.structuredContent).toEqual({
+      tools: [{ name: "accounts_watch", description: "accounts_watch tool" }],
+    });
+    await change;
+    expect(await names(client)).toEqual([
+      "search_tools",
+      "accounts_list",
+      "accounts_watch",
+    ]);
+
+    // The listen closed: the call view again.
+    await listen.close();
+    expect(await names(client)).toEqual([
+      "search_tools",
+      "call_tool",
+      "accounts_list",
+    ]);
+    await client.close();
   });
 });
 
@@ -318,9 +430,11 @@ describe("search_tools and call_tool refusals", () => {
       "searchFirst.limit 0 is not a whole number from 1 to 20: leave it out for 5",
     );
     expect(() =>
-      newServer(searchFirst({ alwaysLoaded: ["links_get"] })),
+      newServer(
+        searchFirst({ alwaysLoaded: ["accounts_list", "accounts_list"] }),
+      ),
     ).toThrow(
-      'searchFirst.alwaysLoaded: "links_get" is no tool of the search data: use a tool name of the generated file',
+      'searchFirst.alwaysLoaded: "accounts_list" is given twice: give each tool once',
     );
     const server = createMcpToolServer(searchFirst());
     const [first] = aitestMcpMethods;
@@ -406,25 +520,7 @@ describe("streamable HTTP", () => {
         additionalProperties: false,
       },
     });
-    const found = await callTool(client, "search_tools", {
-      query: "create accounts",
-      limit: 1,
-    });
-    expect(found.structuredContent).toEqual({
-      tools: [
-        {
-          name: "accounts_create",
-          description: "accounts_create tool",
-          inputSchema: { type: "object", properties: {} },
-        },
-      ],
-    });
-    // Nothing joins a stateless list.
-    expect(await names(client)).toEqual([
-      "search_tools",
-      "call_tool",
-      "accounts_list",
-    ]);
+    await searchInCallView(client, "create accounts", "accounts_create");
     const first = await callTool(client, "call_tool", {
       name: "accounts_create",
       arguments: {
@@ -567,6 +663,52 @@ describe.each(["auto", "legacy"] as const)(
   },
 );
 
+describe("served tools the search data does not name", () => {
+  /** The aitest tools with data that has no FixupService. */
+  const accountsOnly = () => {
+    const search = aitestSearch();
+    return { ...search, namespaces: search.namespaces.slice(0, 1) };
+  };
+
+  it("are refused at registration, unless always loaded", () => {
+    const refused = createMcpToolServer({
+      searchFirst: { search: accountsOnly() },
+    });
+    const add = (server: McpToolServer) =>
+      server.addTools({
+        methods: aitestMcpMethods,
+        aliases: aitestAliases,
+        transport: grpc.transport,
+      });
+    expect(() => add(refused)).toThrow(
+      'tool "fixup_strict" is served but not in the tool-search data: generate its file with tool_search=true and pass that file\'s data, or list it in alwaysLoaded',
+    );
+    expect(refused.listTools()).toEqual([]);
+    const served = createMcpToolServer({
+      searchFirst: {
+        search: accountsOnly(),
+        alwaysLoaded: ["fixup_loose", "fixup_strict"],
+      },
+    });
+    add(served);
+    const catalog = createSearchCatalog(
+      { search: accountsOnly(), alwaysLoaded: ["fixup_loose", "fixup_strict"] },
+      served.listTools().map((listed) => ({ listed, tool: listed.name })),
+    );
+    expect(catalog.alwaysLoaded.map((t) => t.name)).toEqual([
+      "fixup_loose",
+      "fixup_strict",
+    ]);
+  });
+
+  it("with no group served, the description ends as Go's and Python's", () => {
+    const catalog = createSearchCatalog({ search: aitestSearch() }, []);
+    for (const mode of ["list", "call"] as const) {
+      expect(catalog.searchTool(mode).description).toMatch(/\nTool groups:$/);
+    }
+  });
+});
+
 describe("the search-first listing", () => {
   it("shares the server's frozen listings: no schema is copied per list", () => {
     const server = newServer();
@@ -579,8 +721,14 @@ describe("the search-first listing", () => {
       { search: aitestSearch(), alwaysLoaded: ["accounts_list"] },
       tools,
     );
-    const a = createSearchSession(() => catalog, "list");
-    const b = createSearchSession(() => catalog, "list");
+    const a = createSearchSession(
+      () => catalog,
+      () => "list",
+    );
+    const b = createSearchSession(
+      () => catalog,
+      () => "list",
+    );
     a.search({ query: "merge accounts", limit: 1 });
     const [search, always, merge] = a.list();
     expect(search).toBe(b.list()[0]);
