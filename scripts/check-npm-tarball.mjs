@@ -4,11 +4,14 @@
 // repository's URL, and no "workspace:" range a user's install would refuse;
 // the tarball holds the files a user runs or imports (every file its
 // package.json's bin, main, types and exports name, and the plugin's
-// annotation proto, executable and bundle).
+// annotation proto, executable and bundle), and the runtime's embedded Redis
+// scripts are those of runtimes/go/redisstore/*.lua, every one of them.
 //
 //   node scripts/check-npm-tarball.mjs <package.tgz> <version>
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const publicPackages = ["protoc-gen-ai-tools", "@protoc-gen-ai-tools/runtime"];
 const repositoryUrl =
@@ -26,6 +29,32 @@ const requiredFiles = {
     "dist/protoc-gen-ai-tools.cjs",
   ],
 };
+
+/** The Redis scripts' one committed copy, which the runtime embeds. */
+const redisScriptsDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../runtimes/go/redisstore",
+);
+
+/**
+ * The problems of the runtime's embedded Redis scripts: each
+ * runtimes/go/redisstore/*.lua must be in dist/gen/redis-scripts.js as the
+ * string literal its generate step writes (a script the step does not list,
+ * or a stale build, fails here).
+ */
+function redisScriptProblems(embedded) {
+  const problems = [];
+  for (const file of readdirSync(redisScriptsDir).sort()) {
+    if (!file.endsWith(".lua")) continue;
+    const text = readFileSync(path.join(redisScriptsDir, file), "utf8");
+    if (!embedded.includes(JSON.stringify(text))) {
+      problems.push(
+        `dist/gen/redis-scripts.js lacks runtimes/go/redisstore/${file} as it is: list it in runtimes/ts/scripts/embed-redis-scripts.mjs and build again`,
+      );
+    }
+  }
+  return problems;
+}
 
 /** Every relative file path a value of package.json's exports names. */
 function exportTargets(value) {
@@ -122,6 +151,16 @@ for (const file of expectedFiles(pkg)) {
       `holds no ${file}, which its package.json or a user needs: build before packing, and check "files" in package.json`,
     );
   }
+}
+if (
+  pkg.name === "@protoc-gen-ai-tools/runtime" &&
+  listed.has("dist/gen/redis-scripts.js")
+) {
+  problems.push(
+    ...redisScriptProblems(
+      tar(["-xzOf", tarball, "package/dist/gen/redis-scripts.js"]),
+    ),
+  );
 }
 for (const problem of problems) {
   process.stderr.write(`check-npm-tarball: ${tarball}: ${problem}\n`);
