@@ -19,15 +19,6 @@ import (
 // Anthropic tool search takes in one request (its catalog limit).
 const AnthropicMaxToolSearchTools = 10000
 
-// searchParameters is the JSON Schema of a search call, one for every
-// provider: search_tools (Chat Completions, Gemini, Anthropic's client
-// search) and OpenAI's client tool_search. searchParametersOpenAPI is the
-// same in Gemini's OpenAPI subset.
-const (
-	searchParameters        = `{"type":"object","properties":{"query":{"type":"string","description":"What the needed tool does, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":20,"description":"How many tools to load, 1 to 20."}},"required":["query"],"additionalProperties":false}`
-	searchParametersOpenAPI = `{"type":"object","properties":{"query":{"type":"string","description":"What the needed tool does, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":20,"description":"How many tools to load, 1 to 20."}},"required":["query"]}`
-)
-
 // OpenAINamespaceFunction is a function of an OpenAI Responses namespace,
 // deferred: its schema loads only when tool search finds it.
 type OpenAINamespaceFunction struct {
@@ -121,7 +112,7 @@ func (d *DeferredTools) OpenAIResponses(ctx context.Context, handle string, opts
 	case "client":
 		search.Execution = "client"
 		search.Description = "Search the functions of the namespaces above by what they do; the best matches are loaded."
-		search.Parameters = json.RawMessage(searchParameters)
+		search.Parameters = SearchParameters(d.limit, false)
 	default:
 		return nil, fmt.Errorf("OpenAIResponses: search %s is not \"hosted\" or \"client\"", quote(opts.Search))
 	}
@@ -215,7 +206,7 @@ func (d *DeferredTools) Gemini(ctx context.Context, handle string, openAPI bool)
 	}
 	search := GeminiFunctionDeclaration{Name: SearchToolsName, Description: d.searchTool.Description, ParametersJSONSchema: d.searchTool.Parameters}
 	if openAPI {
-		search.ParametersJSONSchema, search.Parameters = nil, json.RawMessage(searchParametersOpenAPI)
+		search.ParametersJSONSchema, search.Parameters = nil, SearchParameters(d.limit, true)
 	}
 	return append(out, search), nil
 }
@@ -285,7 +276,7 @@ func (d *DeferredTools) Anthropic(ctx context.Context, handle string, opts Anthr
 
 // searchToolOf is the search_tools function, its description naming each
 // namespace with the first line of its description.
-func searchToolOf(namespaces []ToolNamespace) AgentTool {
+func searchToolOf(namespaces []ToolNamespace, defaultLimit int) AgentTool {
 	listed := make([]string, len(namespaces))
 	for i, ns := range namespaces {
 		line, _, _ := strings.Cut(ns.Description, "\n")
@@ -294,7 +285,7 @@ func searchToolOf(namespaces []ToolNamespace) AgentTool {
 	return AgentTool{
 		Name:        SearchToolsName,
 		Description: "Search this API's tools by what they do and load the best matches: a loaded tool can be called from the next turn on. Searchable: " + strings.Join(listed, "; ") + ".",
-		Parameters:  json.RawMessage(searchParameters),
+		Parameters:  SearchParameters(defaultLimit, false),
 	}
 }
 

@@ -25,14 +25,6 @@ import (
 // its conversations are the ConversationExecutor's when the file has one. The TypeScript and Python runtimes have the
 // same functions and texts (runtimes/ts/src/deferred-tools.ts).
 
-// SearchToolsName is the name of the search function sent where the
-// provider has no deferral (Chat Completions, Gemini) and of Anthropic's
-// client-side search.
-const SearchToolsName = "search_tools"
-
-// MaxSearchLimit is the most tools one search may find and load.
-const MaxSearchLimit = 20
-
 // DeferredToolsOptions configures NewDeferredTools.
 type DeferredToolsOptions struct {
 	// Tools are the tools of the generated file (AllTools()).
@@ -72,16 +64,6 @@ type ToolSearchOutcome struct {
 	// Loaded are the conversation's loaded tools after the search, in load
 	// order.
 	Loaded []string `json:"loaded"`
-}
-
-// SearchArguments are the arguments of a search call, as
-// ParseSearchArguments reads them.
-type SearchArguments struct {
-	// Query is what the model searches for.
-	Query string
-	// Limit is how many tools to find (1 to MaxSearchLimit), 0 when the
-	// model did not say.
-	Limit int
 }
 
 // toolLoadingStore is a ConversationStore with the loaded-tools
@@ -128,7 +110,7 @@ func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 	}
 	limit := opts.Limit
 	if limit == 0 {
-		limit = 5
+		limit = DefaultSearchLimit
 	}
 	if limit < 1 || limit > MaxSearchLimit {
 		return nil, fmt.Errorf("limit %s: give a whole number from 1 to %d", quote(strconv.Itoa(opts.Limit)), MaxSearchLimit)
@@ -179,7 +161,7 @@ func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 		// What Chat Completions takes, search_tools one of them.
 		d.maxLoaded = max(1, OpenAIMaxTools-len(d.alwaysLoaded)-1)
 	}
-	d.searchTool = searchToolOf(data.Namespaces)
+	d.searchTool = searchToolOf(data.Namespaces, d.limit)
 	return d, nil
 }
 
@@ -212,8 +194,7 @@ func toolLoadingOf(store any) (toolLoadingStore, error) {
 // "conversation-corrupt" or "store-unavailable".
 func (d *DeferredTools) Search(ctx context.Context, handle, query string, limit int) (ToolSearchOutcome, error) {
 	if limit < 0 || limit > MaxSearchLimit {
-		shown, _ := marshalSearchArguments(SearchArguments{Query: query, Limit: limit})
-		return ToolSearchOutcome{}, badSearch(shown, "limit is not a whole number from 1 to 20")
+		return ToolSearchOutcome{}, searchArgumentsError([]Violation{limitViolation()})
 	}
 	if limit == 0 {
 		limit = d.limit
@@ -412,64 +393,6 @@ func (d *DeferredTools) known(found []string) ([]AgentTool, error) {
 		out[i] = t
 	}
 	return out, nil
-}
-
-// ParseSearchArguments reads the arguments of a search call: JSON text of
-// an object ({"query": "...", "limit": 5}; OpenAI's tool_search_call sends
-// an object, a function call JSON text, which may also arrive as a JSON
-// string holding it). Anything else is the model's mistake: a ToolError
-// "invalid-arguments" saying what to send.
-func ParseSearchArguments(args string) (SearchArguments, error) {
-	text := args
-	var s string
-	if json.Unmarshal([]byte(text), &s) == nil {
-		text = s
-	}
-	var raw any
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil || dec.More() {
-		return SearchArguments{}, badSearch(args, "not JSON")
-	}
-	obj, ok := raw.(map[string]any)
-	if !ok {
-		return SearchArguments{}, badSearch(args, "not an object")
-	}
-	query, ok := obj["query"].(string)
-	if !ok {
-		return SearchArguments{}, badSearch(args, "query is not a string")
-	}
-	out := SearchArguments{Query: query}
-	switch limit := obj["limit"].(type) {
-	case nil:
-	case json.Number:
-		n, err := strconv.Atoi(limit.String())
-		if f, ferr := limit.Float64(); err != nil && ferr == nil && f == float64(int(f)) {
-			n, err = int(f), nil
-		}
-		if err != nil || n < 1 || n > MaxSearchLimit {
-			return SearchArguments{}, badSearch(args, "limit is not a whole number from 1 to 20")
-		}
-		out.Limit = n
-	default:
-		return SearchArguments{}, badSearch(args, "limit is not a whole number from 1 to 20")
-	}
-	return out, nil
-}
-
-// badSearch is the ToolError of search arguments the model got wrong.
-func badSearch(shown, what string) *ToolError {
-	msg := "search arguments " + quote(shown) + ": " + what + `; send {"query": "<what the tool does>", "limit": <1 to 20>}`
-	return &ToolError{Reason: "invalid-arguments", Code: codes.InvalidArgument, Message: msg, RawMessage: msg}
-}
-
-// marshalSearchArguments is the JSON of args as the model would have sent
-// them ({"query":...,"limit":...}, limit left out when 0).
-func marshalSearchArguments(args SearchArguments) (string, error) {
-	return marshalText(struct {
-		Query string `json:"query"`
-		Limit int    `json:"limit,omitempty"`
-	}{args.Query, args.Limit})
 }
 
 // marshalText is v as compact JSON with <, > and & as written.

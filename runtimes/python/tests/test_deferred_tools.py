@@ -41,18 +41,19 @@ from ai_tools_runtime import (
     ToolError,
     ToolSearchOutcome,
     parse_search_arguments,
+    search_parameters,
 )
 from ai_tools_runtime import providers as ours
 
 SEARCH_PARAMETERS = {
     "type": "object",
     "properties": {
-        "query": {"type": "string", "description": "What the needed tool does, in a few words."},
+        "query": {"type": "string", "description": "What you want to do, in a few words."},
         "limit": {
             "type": "integer",
             "minimum": 1,
             "maximum": 20,
-            "description": "How many tools to load, 1 to 20.",
+            "description": "The most tools to find; 5 by default.",
         },
     },
     "required": ["query"],
@@ -235,32 +236,23 @@ async def test_search_in_an_unknown_conversation_is_expired() -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "what"),
+    ("args", "line"),
     [
-        (42, "not an object"),
-        ("{", "not JSON"),
-        ({"limit": 2}, "query is not a string"),
-        ({"query": "x", "limit": 0}, "limit is not a whole number from 1 to 20"),
-        ({"query": "x", "limit": 21}, "limit is not a whole number from 1 to 20"),
-        ({"query": "x", "limit": 1.5}, "limit is not a whole number from 1 to 20"),
-        ({"query": "x", "limit": True}, "limit is not a whole number from 1 to 20"),
+        (42, "- expected a JSON object, got a number"),
+        ("{", "- invalid JSON; send the arguments as one JSON object"),
+        ({"limit": 2}, '- "query": missing required field'),
+        ({"query": "x", "limit": 0}, '- "limit": must be a whole number from 1 to 20'),
+        ({"query": "x", "limit": 1.5}, '- "limit": must be a whole number from 1 to 20'),
+        ({"query": "x", "limit": True}, '- "limit": must be a whole number from 1 to 20'),
+        ({"query": "x", "n": 1}, '- "n": unknown field; valid fields: query, limit'),
+        (json.dumps('{"query":"x"}'), "- expected a JSON object, got a string"),
     ],
 )
-def test_bad_search_arguments(args: Any, what: str) -> None:
+def test_bad_search_arguments(args: Any, line: str) -> None:
     with pytest.raises(ToolError) as caught:
         parse_search_arguments(args)
     assert caught.value.reason == "invalid-arguments"
-    assert what in str(caught.value)
-    assert 'send {"query": "<what the tool does>", "limit": <1 to 20>}' in str(caught.value)
-
-
-def test_bad_search_arguments_text() -> None:
-    with pytest.raises(ToolError) as caught:
-        parse_search_arguments({"query": "x", "limit": 0})
-    assert str(caught.value) == (
-        'search arguments "{\\"query\\":\\"x\\",\\"limit\\":0}": limit is not a whole number '
-        'from 1 to 20; send {"query": "<what the tool does>", "limit": <1 to 20>}'
-    )
+    assert str(caught.value) == f"invalid arguments, nothing was sent:\n{line}"
 
 
 def test_search_arguments_from_an_object_or_json_text() -> None:
@@ -273,6 +265,9 @@ def test_search_arguments_from_an_object_or_json_text() -> None:
     )
     assert parse_search_arguments({"query": "get link", "limit": None}) == SearchArguments(
         "get link"
+    )
+    assert search_parameters(7)["properties"]["limit"]["description"] == (
+        "The most tools to find; 7 by default."
     )
 
 

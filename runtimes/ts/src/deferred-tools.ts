@@ -28,16 +28,20 @@ import {
 } from "./provider-limits.js";
 import { ToolError } from "./tool-error.js";
 import {
+  defaultSearchLimit,
+  maxSearchLimit,
+  parseSearchArguments,
+  searchParameters,
+  searchToolsName,
+} from "./search-arguments.js";
+import {
   rankTools,
   type ToolSearch,
   type ToolSearchNamespace,
 } from "./tool-search.js";
 
-/** The name of the search function sent where the provider has no deferral. */
-export const searchToolsName = "search_tools";
-
-/** The most tools one search may find and load. */
-export const maxSearchLimit = 20;
+// Kept for the MCP search-first module until it imports search-arguments.js.
+export { maxSearchLimit, searchToolsName } from "./search-arguments.js";
 
 /** Options of {@link createDeferredTools}. */
 export interface DeferredToolsOptions {
@@ -73,14 +77,6 @@ export interface ToolSearchOutcome {
   readonly found: string[];
   /** The conversation's loaded tools after the search, in load order. */
   readonly loaded: string[];
-}
-
-/** The arguments of a search call, as {@link parseSearchArguments} reads them. */
-export interface SearchArguments {
-  /** What the model searches for. */
-  readonly query: string;
-  /** How many tools to find (1 to 20), when the model said. */
-  readonly limit?: number | undefined;
 }
 
 /** Which tool search an OpenAI Responses request carries. */
@@ -188,25 +184,6 @@ interface Placement {
   readonly functionName: string;
 }
 
-/** The search call's schema: one for every provider (docs/tool-search.md). */
-const searchParameters = {
-  type: "object",
-  properties: {
-    query: {
-      type: "string",
-      description: "What the needed tool does, in a few words.",
-    },
-    limit: {
-      type: "integer",
-      minimum: 1,
-      maximum: maxSearchLimit,
-      description: "How many tools to load, 1 to 20.",
-    },
-  },
-  required: ["query"],
-  additionalProperties: false,
-} as const;
-
 /** OpenAI's client `tool_search` description. */
 const clientSearchDescription =
   "Search the functions of the namespaces above by what they do; the best matches are loaded.";
@@ -238,7 +215,7 @@ export function createDeferredTools(
     fns.set(p.functionName, tool);
     toolsByPair.set(p.namespace.name, fns);
   }
-  const searchTool = searchToolOf(search.namespaces);
+  const searchTool = searchToolOf(search.namespaces, defaultLimit);
   const alwaysTools = [...always].map((n) => byName.get(n)!);
   const loadedTools = (names: readonly string[]): AgentTool[] =>
     names
@@ -294,7 +271,7 @@ export function createDeferredTools(
                 type: "tool_search" as const,
                 execution: "client" as const,
                 description: clientSearchDescription,
-                parameters: structuredClone(searchParameters) as {
+                parameters: searchParameters(defaultLimit) as unknown as {
                   [key: string]: unknown;
                 },
               },
@@ -401,57 +378,6 @@ export function createDeferredTools(
 }
 
 /**
- * The query and limit of a search call's arguments: an object, or JSON
- * text of one (`{"query": "...", "limit": 5}`; OpenAI's `tool_search_call`
- * sends an object, a function call JSON text). Anything else is the
- * model's mistake: a `ToolError` (`invalid-arguments`) saying what to send.
- */
-export function parseSearchArguments(args: unknown): SearchArguments {
-  let value = args;
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value) as unknown;
-    } catch {
-      throw badSearch(args, "not JSON");
-    }
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw badSearch(args, "not an object");
-  }
-  const { query, limit } = value as Record<string, unknown>;
-  if (typeof query !== "string") {
-    throw badSearch(args, "query is not a string");
-  }
-  if (
-    limit !== undefined &&
-    limit !== null &&
-    !(
-      typeof limit === "number" &&
-      Number.isInteger(limit) &&
-      limit >= 1 &&
-      limit <= maxSearchLimit
-    )
-  ) {
-    throw badSearch(args, "limit is not a whole number from 1 to 20");
-  }
-  return limit === undefined || limit === null ? { query } : { query, limit };
-}
-
-function badSearch(args: unknown, what: string): ToolError {
-  let shown: string;
-  try {
-    shown =
-      typeof args === "string" ? args : (JSON.stringify(args) ?? "undefined");
-  } catch {
-    shown = String(args);
-  }
-  return new ToolError(
-    `search arguments ${JSON.stringify(shown)}: ${what}; send {"query": "<what the tool does>", "limit": <1 to 20>}`,
-    { reason: "invalid-arguments", code: Code.InvalidArgument },
-  );
-}
-
-/**
  * Append names to the loaded tools (the epoch read first); the whole list.
  * Names that would bring the list over `maxLoaded` load none of them: a
  * `conversation-full` ToolError for the model.
@@ -493,7 +419,7 @@ function checkMaxLoaded(maxLoaded: number | undefined, always: number): number {
 }
 
 function checkLimitOption(limit: number | undefined): number {
-  const n = limit ?? 5;
+  const n = limit ?? defaultSearchLimit;
   if (!Number.isInteger(n) || n < 1 || n > maxSearchLimit) {
     throw new Error(
       `limit ${JSON.stringify(String(limit))}: give a whole number from 1 to ${maxSearchLimit}`,
@@ -600,18 +526,21 @@ function namespaceTools(
 }
 
 /** The `search_tools` function, its description naming the namespaces. */
-function searchToolOf(namespaces: readonly ToolSearchNamespace[]): AgentTool {
+function searchToolOf(
+  namespaces: readonly ToolSearchNamespace[],
+  defaultLimit: number,
+): AgentTool {
   const listed = namespaces
     .map((ns) => `${ns.name} (${ns.description.split("\n")[0]!.trim()})`)
     .join("; ");
-  const { additionalProperties, ...openApi } = searchParameters;
+  const { additionalProperties, ...openApi } = searchParameters(defaultLimit);
   void additionalProperties;
   return defineTool({
     name: searchToolsName,
     description: `Search this API's tools by what they do and load the best matches: a loaded tool can be called from the next turn on. Searchable: ${listed}.`,
     strict: false,
-    parameters: structuredClone(searchParameters) as never,
-    forms: { geminiParameters: structuredClone(openApi) as never },
+    parameters: searchParameters(defaultLimit) as never,
+    forms: { geminiParameters: openApi as never },
   });
 }
 

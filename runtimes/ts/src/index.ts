@@ -122,13 +122,18 @@ export {
 } from "./tool-search.js";
 export {
   createDeferredTools,
-  maxSearchLimit,
-  parseSearchArguments,
-  searchToolsName,
   type AnthropicDeferredOptions,
   type DeferredTools,
   type DeferredToolsOptions,
   type OpenAiDeferredOptions,
-  type SearchArguments,
   type ToolSearchOutcome,
 } from "./deferred-tools.js";
+export {
+  defaultSearchLimit,
+  maxSearchLimit,
+  parseSearchArguments,
+  searchParameters,
+  searchToolsName,
+  type SearchArguments,
+  type SearchParameters,
+} from "./search-arguments.js";

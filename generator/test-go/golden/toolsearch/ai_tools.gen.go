@@ -1388,15 +1388,6 @@ func eachField(b []byte, each func(protowire.Number, []byte)) {
 // Anthropic tool search takes in one request (its catalog limit).
 const AnthropicMaxToolSearchTools = 10000
 
-// searchParameters is the JSON Schema of a search call, one for every
-// provider: search_tools (Chat Completions, Gemini, Anthropic's client
-// search) and OpenAI's client tool_search. searchParametersOpenAPI is the
-// same in Gemini's OpenAPI subset.
-const (
-	searchParameters        = `{"type":"object","properties":{"query":{"type":"string","description":"What the needed tool does, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":20,"description":"How many tools to load, 1 to 20."}},"required":["query"],"additionalProperties":false}`
-	searchParametersOpenAPI = `{"type":"object","properties":{"query":{"type":"string","description":"What the needed tool does, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":20,"description":"How many tools to load, 1 to 20."}},"required":["query"]}`
-)
-
 // OpenAINamespaceFunction is a function of an OpenAI Responses namespace,
 // deferred: its schema loads only when tool search finds it.
 type OpenAINamespaceFunction struct {
@@ -1490,7 +1481,7 @@ func (d *DeferredTools) OpenAIResponses(ctx context.Context, handle string, opts
 	case "client":
 		search.Execution = "client"
 		search.Description = "Search the functions of the namespaces above by what they do; the best matches are loaded."
-		search.Parameters = json.RawMessage(searchParameters)
+		search.Parameters = SearchParameters(d.limit, false)
 	default:
 		return nil, fmt.Errorf("OpenAIResponses: search %s is not \"hosted\" or \"client\"", quote(opts.Search))
 	}
@@ -1584,7 +1575,7 @@ func (d *DeferredTools) Gemini(ctx context.Context, handle string, openAPI bool)
 	}
 	search := GeminiFunctionDeclaration{Name: SearchToolsName, Description: d.searchTool.Description, ParametersJSONSchema: d.searchTool.Parameters}
 	if openAPI {
-		search.ParametersJSONSchema, search.Parameters = nil, json.RawMessage(searchParametersOpenAPI)
+		search.ParametersJSONSchema, search.Parameters = nil, SearchParameters(d.limit, true)
 	}
 	return append(out, search), nil
 }
@@ -1654,7 +1645,7 @@ func (d *DeferredTools) Anthropic(ctx context.Context, handle string, opts Anthr
 
 // searchToolOf is the search_tools function, its description naming each
 // namespace with the first line of its description.
-func searchToolOf(namespaces []ToolNamespace) AgentTool {
+func searchToolOf(namespaces []ToolNamespace, defaultLimit int) AgentTool {
 	listed := make([]string, len(namespaces))
 	for i, ns := range namespaces {
 		line, _, _ := strings.Cut(ns.Description, "\n")
@@ -1663,7 +1654,7 @@ func searchToolOf(namespaces []ToolNamespace) AgentTool {
 	return AgentTool{
 		Name:        SearchToolsName,
 		Description: "Search this API's tools by what they do and load the best matches: a loaded tool can be called from the next turn on. Searchable: " + strings.Join(listed, "; ") + ".",
-		Parameters:  json.RawMessage(searchParameters),
+		Parameters:  SearchParameters(defaultLimit, false),
 	}
 }
 
@@ -1676,14 +1667,6 @@ func searchToolOf(namespaces []ToolNamespace) AgentTool {
 // same order (prompt caches survive). Generated in a file with executors;
 // its conversations are the ConversationExecutor's when the file has one. The TypeScript and Python runtimes have the
 // same functions and texts (runtimes/ts/src/deferred-tools.ts).
-
-// SearchToolsName is the name of the search function sent where the
-// provider has no deferral (Chat Completions, Gemini) and of Anthropic's
-// client-side search.
-const SearchToolsName = "search_tools"
-
-// MaxSearchLimit is the most tools one search may find and load.
-const MaxSearchLimit = 20
 
 // DeferredToolsOptions configures NewDeferredTools.
 type DeferredToolsOptions struct {
@@ -1724,16 +1707,6 @@ type ToolSearchOutcome struct {
 	// Loaded are the conversation's loaded tools after the search, in load
 	// order.
 	Loaded []string `json:"loaded"`
-}
-
-// SearchArguments are the arguments of a search call, as
-// ParseSearchArguments reads them.
-type SearchArguments struct {
-	// Query is what the model searches for.
-	Query string
-	// Limit is how many tools to find (1 to MaxSearchLimit), 0 when the
-	// model did not say.
-	Limit int
 }
 
 // toolLoadingStore is a ConversationStore with the loaded-tools
@@ -1780,7 +1753,7 @@ func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 	}
 	limit := opts.Limit
 	if limit == 0 {
-		limit = 5
+		limit = DefaultSearchLimit
 	}
 	if limit < 1 || limit > MaxSearchLimit {
 		return nil, fmt.Errorf("limit %s: give a whole number from 1 to %d", quote(strconv.Itoa(opts.Limit)), MaxSearchLimit)
@@ -1831,7 +1804,7 @@ func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 		// What Chat Completions takes, search_tools one of them.
 		d.maxLoaded = max(1, OpenAIMaxTools-len(d.alwaysLoaded)-1)
 	}
-	d.searchTool = searchToolOf(data.Namespaces)
+	d.searchTool = searchToolOf(data.Namespaces, d.limit)
 	return d, nil
 }
 
@@ -1864,8 +1837,7 @@ func toolLoadingOf(store any) (toolLoadingStore, error) {
 // "conversation-corrupt" or "store-unavailable".
 func (d *DeferredTools) Search(ctx context.Context, handle, query string, limit int) (ToolSearchOutcome, error) {
 	if limit < 0 || limit > MaxSearchLimit {
-		shown, _ := marshalSearchArguments(SearchArguments{Query: query, Limit: limit})
-		return ToolSearchOutcome{}, badSearch(shown, "limit is not a whole number from 1 to 20")
+		return ToolSearchOutcome{}, searchArgumentsError([]Violation{limitViolation()})
 	}
 	if limit == 0 {
 		limit = d.limit
@@ -2061,64 +2033,6 @@ func (d *DeferredTools) known(found []string) ([]AgentTool, error) {
 		out[i] = t
 	}
 	return out, nil
-}
-
-// ParseSearchArguments reads the arguments of a search call: JSON text of
-// an object ({"query": "...", "limit": 5}; OpenAI's tool_search_call sends
-// an object, a function call JSON text, which may also arrive as a JSON
-// string holding it). Anything else is the model's mistake: a ToolError
-// "invalid-arguments" saying what to send.
-func ParseSearchArguments(args string) (SearchArguments, error) {
-	text := args
-	var s string
-	if json.Unmarshal([]byte(text), &s) == nil {
-		text = s
-	}
-	var raw any
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil || dec.More() {
-		return SearchArguments{}, badSearch(args, "not JSON")
-	}
-	obj, ok := raw.(map[string]any)
-	if !ok {
-		return SearchArguments{}, badSearch(args, "not an object")
-	}
-	query, ok := obj["query"].(string)
-	if !ok {
-		return SearchArguments{}, badSearch(args, "query is not a string")
-	}
-	out := SearchArguments{Query: query}
-	switch limit := obj["limit"].(type) {
-	case nil:
-	case json.Number:
-		n, err := strconv.Atoi(limit.String())
-		if f, ferr := limit.Float64(); err != nil && ferr == nil && f == float64(int(f)) {
-			n, err = int(f), nil
-		}
-		if err != nil || n < 1 || n > MaxSearchLimit {
-			return SearchArguments{}, badSearch(args, "limit is not a whole number from 1 to 20")
-		}
-		out.Limit = n
-	default:
-		return SearchArguments{}, badSearch(args, "limit is not a whole number from 1 to 20")
-	}
-	return out, nil
-}
-
-// badSearch is the ToolError of search arguments the model got wrong.
-func badSearch(shown, what string) *ToolError {
-	msg := "search arguments " + quote(shown) + ": " + what + `; send {"query": "<what the tool does>", "limit": <1 to 20>}`
-	return &ToolError{Reason: "invalid-arguments", Code: codes.InvalidArgument, Message: msg, RawMessage: msg}
-}
-
-// marshalSearchArguments is the JSON of args as the model would have sent
-// them ({"query":...,"limit":...}, limit left out when 0).
-func marshalSearchArguments(args SearchArguments) (string, error) {
-	return marshalText(struct {
-		Query string `json:"query"`
-		Limit int    `json:"limit,omitempty"`
-	}{args.Query, args.Limit})
 }
 
 // marshalText is v as compact JSON with <, > and & as written.
@@ -3606,6 +3520,111 @@ func (s *streamBudget) over(e *Executor, toolName, text string) error {
 	}
 	s.next = len(text) + s.limit - shown
 	return nil
+}
+
+// The search tool's contract, one for the deferred tools (the search call
+// of every provider) and the MCP search-first search_tools
+// (docs/tool-search.md, "The search tool"): its name, its input schema and
+// the reading of its arguments, the same in the TypeScript and Python
+// runtimes (runtimes/ts/src/search-arguments.ts).
+
+// SearchToolsName is the name of the search tool a model calls.
+const SearchToolsName = "search_tools"
+
+// MaxSearchLimit is the most tools one search may find (and load).
+const MaxSearchLimit = 20
+
+// DefaultSearchLimit is how many tools a search finds when neither the
+// model nor the options say.
+const DefaultSearchLimit = 5
+
+// SearchArguments are the arguments of a search call, as
+// ParseSearchArguments reads them.
+type SearchArguments struct {
+	// Query is what the model searches for.
+	Query string
+	// Limit is how many tools to find (1 to MaxSearchLimit), 0 when the
+	// model did not say.
+	Limit int
+}
+
+// SearchParameters returns the search tool's input schema (JSON Schema),
+// its limit saying defaultLimit (what a search finds when the model gives
+// none). openAPI leaves additionalProperties out (Gemini's OpenAPI form).
+func SearchParameters(defaultLimit int, openAPI bool) json.RawMessage {
+	closed := `,"additionalProperties":false`
+	if openAPI {
+		closed = ""
+	}
+	return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":%d,"description":"The most tools to find; %d by default."}},"required":["query"]%s}`, MaxSearchLimit, defaultLimit, closed))
+}
+
+// ParseSearchArguments reads the arguments of a search call: JSON text of
+// an object, or JSON text of a string holding one (decoded once: the
+// string a TypeScript or Python caller would pass). Anything else, an
+// unknown key, a query that is no string or a limit that is no whole
+// number from 1 to MaxSearchLimit is the model's mistake: a ToolError
+// "invalid-arguments" ("invalid arguments, nothing was sent:" and one line
+// per violation, docs/runtime.md "Errors").
+func ParseSearchArguments(args string) (SearchArguments, error) {
+	text := args
+	v, ok := decodeJSON(text)
+	if s, isString := v.(string); ok && isString {
+		text = s
+		v, ok = decodeJSON(text)
+	}
+	if !ok {
+		return SearchArguments{}, searchArgumentsError([]Violation{{Reason: "invalid-json", Message: errInvalidJSON.Error()}})
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return SearchArguments{}, searchArgumentsError([]Violation{{Reason: "not-an-object", Message: "expected a JSON object, got " + jsonKind(v)}})
+	}
+	var violations []Violation
+	dec := json.NewDecoder(strings.NewReader(text))
+	_, _ = dec.Token() // {
+	for dec.More() {
+		key, _ := dec.Token()
+		var skip json.RawMessage
+		_ = dec.Decode(&skip)
+		if k, _ := key.(string); k != "query" && k != "limit" {
+			violations = append(violations, Violation{Field: k, Reason: "unknown-field", Message: "unknown field; valid fields: query, limit"})
+		}
+	}
+	var out SearchArguments
+	switch q := obj["query"].(type) {
+	case string:
+		out.Query = q
+	case nil:
+		violations = append(violations, Violation{Field: "query", Reason: "required", Message: "missing required field"})
+	default:
+		violations = append(violations, Violation{Field: "query", Reason: "invalid-value", Message: "must be a string"})
+	}
+	if l := obj["limit"]; l != nil {
+		n, isNumber := l.(json.Number)
+		f, err := n.Float64()
+		if !isNumber || err != nil || f < 1 || f > MaxSearchLimit || f != float64(int(f)) {
+			violations = append(violations, limitViolation())
+		} else {
+			out.Limit = int(f)
+		}
+	}
+	if len(violations) > 0 {
+		return SearchArguments{}, searchArgumentsError(violations)
+	}
+	return out, nil
+}
+
+// limitViolation is the violation of a limit that is no whole number from
+// 1 to MaxSearchLimit.
+func limitViolation() Violation {
+	return Violation{Field: "limit", Reason: "invalid-value", Message: fmt.Sprintf("must be a whole number from 1 to %d", MaxSearchLimit)}
+}
+
+// searchArgumentsError is the ToolError of search arguments the model got
+// wrong.
+func searchArgumentsError(vs []Violation) *ToolError {
+	return (&Executor{}).refuse("invalid-arguments", vs, nil)
 }
 
 // Telemetry observes tool calls: a span and metrics per call, and the

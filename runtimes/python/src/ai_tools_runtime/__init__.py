@@ -23,12 +23,8 @@ from ._conversation_store import (
     mint_conversation_handle,
 )
 from ._deferred_tools import (
-    MAX_SEARCH_LIMIT,
-    SEARCH_TOOLS_NAME,
     DeferredTools,
-    SearchArguments,
     ToolSearchOutcome,
-    parse_search_arguments,
 )
 from ._executor import (
     DEFAULT_MAX_RESULT_BYTES,
@@ -38,6 +34,14 @@ from ._executor import (
     Executor,
     ResponseJson,
     ToolMethod,
+)
+from ._search_arguments import (
+    DEFAULT_SEARCH_LIMIT,
+    MAX_SEARCH_LIMIT,
+    SEARCH_TOOLS_NAME,
+    SearchArguments,
+    parse_search_arguments,
+    search_parameters,
 )
 from ._session_registry import SessionRegistry
 from ._tables import AliasConfig, ResponseAliases, ResponseAliasField, ResponseAliasTool
@@ -69,6 +73,7 @@ __all__ = [
     "DEFAULT_IDLE_TTL_SECONDS",
     "DEFAULT_MAX_ALIASES",
     "DEFAULT_MAX_RESULT_BYTES",
+    "DEFAULT_SEARCH_LIMIT",
     "DEFAULT_TIMEOUT",
     "MAX_SEARCH_LIMIT",
     "MAX_STREAM_MESSAGES",
@@ -121,4 +126,5 @@ __all__ = [
     "openai_responses_tools",
     "parse_search_arguments",
     "rank_tools",
+    "search_parameters",
 ]

@@ -4,11 +4,10 @@ conversation's loaded tools kept in its conversation store."""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol, TypeVar
+from typing import Final, Literal, Protocol, TypeVar
 
 import grpc
 
@@ -20,6 +19,13 @@ from ._provider_limits import (
     OPENAI_MAX_TOOLS,
     check_anthropic_tool_search_request,
     check_openai_deferred_request,
+)
+from ._search_arguments import (
+    DEFAULT_SEARCH_LIMIT,
+    MAX_SEARCH_LIMIT,
+    SEARCH_TOOLS_NAME,
+    parse_search_arguments,
+    search_parameters,
 )
 from ._tool_error import ToolError
 from ._tool_search import ToolSearch, ToolSearchNamespace, rank_tools
@@ -42,20 +48,9 @@ from .providers import (
 )
 
 __all__ = [
-    "MAX_SEARCH_LIMIT",
-    "SEARCH_TOOLS_NAME",
     "DeferredTools",
-    "SearchArguments",
     "ToolSearchOutcome",
-    "parse_search_arguments",
 ]
-
-SEARCH_TOOLS_NAME: Final = "search_tools"
-"""The name of the search function sent where the provider has no deferral
-(Chat Completions, Gemini) and of Anthropic's client-side search."""
-
-MAX_SEARCH_LIMIT: Final = 20
-"""The most tools one search may find and load."""
 
 T = TypeVar("T")
 
@@ -70,17 +65,6 @@ class ToolSearchOutcome:
     """The conversation's loaded tools after the search, in load order."""
 
 
-@dataclass(frozen=True)
-class SearchArguments:
-    """The arguments of a search call, as :func:`parse_search_arguments`
-    reads them."""
-
-    query: str
-    """What the model searches for."""
-    limit: int | None = None
-    """How many tools to find (1 to 20), when the model said."""
-
-
 class _ToolLoadingStore(Protocol):
     async def load(self, handle: str) -> tuple[str, str]: ...
 
@@ -88,25 +72,6 @@ class _ToolLoadingStore(Protocol):
 
     async def loaded_tools(self, handle: str) -> list[str]: ...
 
-
-# The search call's schema, one for every provider (docs/tool-search.md).
-_SEARCH_PARAMETERS: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "query": {
-            "type": "string",
-            "description": "What the needed tool does, in a few words.",
-        },
-        "limit": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": MAX_SEARCH_LIMIT,
-            "description": "How many tools to load, 1 to 20.",
-        },
-    },
-    "required": ["query"],
-    "additionalProperties": False,
-}
 
 # OpenAI's client ``tool_search`` description.
 _CLIENT_SEARCH_DESCRIPTION: Final = (
@@ -152,7 +117,7 @@ class DeferredTools:
         store: ConversationStore,
         *,
         always_loaded: Sequence[str] = (),
-        limit: int = 5,
+        limit: int = DEFAULT_SEARCH_LIMIT,
         max_loaded: int | None = None,
     ) -> None:
         self._store = _tool_loading_of(store)
@@ -166,7 +131,7 @@ class DeferredTools:
         self._by_pair: dict[str, dict[str, str]] = {}
         for tool, p in self._placements.items():
             self._by_pair.setdefault(p.namespace.name, {})[p.function] = tool
-        self._search_tool = _search_tool_of(search.namespaces)
+        self._search_tool = _search_tool_of(search.namespaces, self._limit)
         self._always_tools = [self._by_name[n] for n in self._always]
 
     @property
@@ -226,7 +191,7 @@ class DeferredTools:
                 "type": "tool_search",
                 "execution": "client",
                 "description": _CLIENT_SEARCH_DESCRIPTION,
-                "parameters": copy.deepcopy(dict(_SEARCH_PARAMETERS)),
+                "parameters": search_parameters(self._limit),
             }
         out.append(search_tool)
         return out
@@ -383,51 +348,6 @@ class DeferredTools:
         return out
 
 
-def parse_search_arguments(args: Any) -> SearchArguments:
-    """The query and limit of a search call's arguments: a mapping, or JSON
-    text of one (``{"query": "...", "limit": 5}``; OpenAI's
-    ``tool_search_call`` sends an object, a function call JSON text).
-    Anything else is the model's mistake: a :class:`ToolError`
-    (``invalid-arguments``) saying what to send."""
-    value = args
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise _bad_search(args, "not JSON") from None
-    if not isinstance(value, Mapping):
-        raise _bad_search(args, "not an object")
-    query, limit = value.get("query"), value.get("limit")
-    if not isinstance(query, str):
-        raise _bad_search(args, "query is not a string")
-    if limit is None:
-        return SearchArguments(query)
-    if (
-        isinstance(limit, bool)
-        or not isinstance(limit, int | float)
-        or not float(limit).is_integer()
-        or not 1 <= limit <= MAX_SEARCH_LIMIT
-    ):
-        raise _bad_search(args, "limit is not a whole number from 1 to 20")
-    return SearchArguments(query, int(limit))
-
-
-def _bad_search(args: Any, what: str) -> ToolError:
-    if isinstance(args, str):
-        shown = args
-    else:
-        try:
-            shown = json.dumps(args, ensure_ascii=False, separators=(",", ":"))
-        except (TypeError, ValueError):
-            shown = str(args)
-    return ToolError(
-        f"search arguments {quote(shown)}: {what}; "
-        'send {"query": "<what the tool does>", "limit": <1 to 20>}',
-        reason="invalid-arguments",
-        code=grpc.StatusCode.INVALID_ARGUMENT,
-    )
-
-
 async def _store_call(handle: str, op: Callable[[], Awaitable[T]]) -> T:
     """A store operation; what it raises is a :class:`ToolError`
     (``conversation-expired``, ``store-unavailable``, …)."""
@@ -547,12 +467,12 @@ def _namespace_function(tool: AgentTool, function: str) -> OpenAINamespaceFuncti
     }
 
 
-def _search_tool_of(namespaces: Sequence[ToolSearchNamespace]) -> AgentTool:
+def _search_tool_of(namespaces: Sequence[ToolSearchNamespace], default_limit: int) -> AgentTool:
     """The ``search_tools`` function, its description naming the namespaces."""
     listed = "; ".join(
         f"{ns.name} ({ns.description.split(chr(10))[0].strip()})" for ns in namespaces
     )
-    parameters = copy.deepcopy(dict(_SEARCH_PARAMETERS))
+    parameters = search_parameters(default_limit)
     open_api = {k: v for k, v in parameters.items() if k != "additionalProperties"}
     return AgentTool(
         SEARCH_TOOLS_NAME,
