@@ -18,6 +18,9 @@
 //    command of the README's client configuration (stdio).
 // 4. Prints, per language, the time from the empty directory to the first
 //    executor call and to the first MCP call (installs included).
+// 5. Beyond the README, in Python's project: generates again with
+//    tool_search=true and ranks with the wheel's rank_tools (docs/tool-search.md),
+//    and checks the wheel's Redis scripts (pythonToolSearch).
 //
 // --lowest: after the README's installs, every dependency range our packages
 // declare is pinned to its lowest version (npm: the runtime's and plugin's
@@ -250,7 +253,69 @@ async function userPath(lang, packed, address) {
     throw new Error(
       `no sh block test=${lang} printed the executor's result with "id":"link-1"`,
     );
+  if (lang === "py") await pythonToolSearch(dir, env);
   return { lang, exec, mcp };
+}
+
+/**
+ * Tool search (issue 36) through the packed plugin and wheel, in the README's
+ * Python project: the proto generated again with tool_search=true into
+ * search/, its TOOL_SEARCH ranked by the wheel's rank_tools (a links query
+ * finds links_create first), and each runtimes/go/redisstore/*.lua in the
+ * installed package unchanged (the loaded tools' scripts among them).
+ */
+async function pythonToolSearch(dir, env) {
+  step("py: tool search with the packed packages (beyond the README)");
+  mkdirSync(path.join(dir, "search"));
+  await must(
+    "python",
+    [
+      "-m",
+      "grpc_tools.protoc",
+      "-I",
+      "proto",
+      "-I",
+      "node_modules/protoc-gen-ai-tools/proto",
+      "--plugin=protoc-gen-ai-tools=node_modules/.bin/protoc-gen-ai-tools",
+      "--ai-tools_out=search",
+      "--ai-tools_opt=target=py,tool_search=true",
+      "linkhub/v1/links.proto",
+    ],
+    { cwd: dir, env, quiet: true },
+  );
+  writeFileSync(
+    path.join(dir, "search", "check.py"),
+    [
+      "import sys",
+      "from importlib import resources",
+      "from pathlib import Path",
+      "",
+      "from ai_tools_gen import TOOL_SEARCH",
+      "from ai_tools_runtime import rank_tools",
+      "",
+      'hits = rank_tools(TOOL_SEARCH, "shorten a URL into a new link")',
+      'assert hits and hits[0].name == "links_create", f"rank_tools found {hits}"',
+      'scripts = resources.files("ai_tools_runtime").joinpath("redis")',
+      'canonical = sorted(Path(sys.argv[1]).glob("*.lua"))',
+      "for lua in canonical:",
+      "    packed = scripts.joinpath(lua.name)",
+      '    assert packed.is_file(), f"the wheel has no ai_tools_runtime/redis/{lua.name}"',
+      '    assert packed.read_bytes() == lua.read_bytes(), f"the wheel\'s {lua.name} differs"',
+      'print(f"rank_tools: {hits[0].name} {hits[0].score:.3f}; {len(canonical)} redis scripts")',
+      "",
+    ].join("\n"),
+  );
+  // The generated search/ first, the README's *_pb2 modules from the project.
+  const { stdout } = await must(
+    "python",
+    ["search/check.py", path.join(root, "runtimes", "go", "redisstore")],
+    {
+      cwd: dir,
+      env: { ...env, PYTHONPATH: `search${path.delimiter}.` },
+      quiet: true,
+    },
+  );
+  console.log(`    ${stdout.trim()}`);
 }
 
 /**
