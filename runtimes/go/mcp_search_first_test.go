@@ -101,11 +101,18 @@ func TestMCPSearchFirstConnection(t *testing.T) {
 		WithSearchFirst(SearchFirst{Search: search, AlwaysLoaded: []string{"accounts_watch"}}))
 	opts, changed := listChanges()
 	// The go-sdk client speaks 2026-07-28 unless told: a connection that
-	// does not listen has its list too, but cannot be told it grew.
+	// does not listen cannot be told its list grew, so it gets call_tool
+	// and the found tools' schemas.
 	quiet := connectInMemory(t, server)
-	searchFound(t, quiet, map[string]any{"query": "merge", "limit": 1})
-	if got := toolNames(t, quiet); got != "search_tools,accounts_watch,accounts_merge" {
-		t.Fatalf("a 2026-07-28 connection: %s", got)
+	if found := searchFound(t, quiet, map[string]any{"query": "merge", "limit": 1}); len(found) != 1 || found[0]["name"] != "accounts_merge" || found[0]["inputSchema"] == nil {
+		t.Fatalf("a 2026-07-28 connection that does not listen found %v", found)
+	}
+	if got := toolNames(t, quiet); got != "search_tools,call_tool,accounts_watch" {
+		t.Fatalf("a 2026-07-28 connection that does not listen: %s", got)
+	}
+	res := callTool(t, quiet, callToolName, map[string]any{"name": "accounts_list", "arguments": map[string]any{"count": 1, "contacts_per_account": 0}}, nil)
+	if got := wantSuccess(t, res); len(got["accounts"].([]any)) != 1 {
+		t.Fatalf("call_tool of a 2026-07-28 connection that does not listen: %s", textOf(res, 0))
 	}
 	// One that listens (the client opens subscriptions/listen for its
 	// handler) is told there.
@@ -141,7 +148,7 @@ func TestMCPSearchFirstConnection(t *testing.T) {
 	// A tool not listed is still called directly; call_tool is too.
 	other := connectInMemory(t, server)
 	wantSuccess(t, callTool(t, other, "accounts_list", map[string]any{"count": 1, "contacts_per_account": 0}, nil))
-	res := callTool(t, other, callToolName, map[string]any{"name": "accounts_list", "arguments": map[string]any{"count": 1, "contacts_per_account": 0}}, nil)
+	res = callTool(t, other, callToolName, map[string]any{"name": "accounts_list", "arguments": map[string]any{"count": 1, "contacts_per_account": 0}}, nil)
 	if got := wantSuccess(t, res); got["accounts"].([]any)[0].(map[string]any)["id"] != "acct-2" {
 		t.Fatalf("call_tool in the connection's conversation: %s", textOf(res, 0))
 	}
@@ -240,7 +247,6 @@ func TestMCPSearchFirstRefused(t *testing.T) {
 		config SearchFirst
 		want   string
 	}{
-		{SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_delete"}}, `WithSearchFirst: AlwaysLoaded: "accounts_delete" is no tool of the search data: use a tool name of the generated file`},
 		{SearchFirst{Search: DefineToolSearch(accountToolSearch), Limit: 21}, "WithSearchFirst: Limit 21 is not a whole number from 1 to 20: leave it out for 5"},
 		{SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_list", "accounts_list"}}, `WithSearchFirst: AlwaysLoaded: "accounts_list" is given twice: give each tool once`},
 		{SearchFirst{Search: DefineToolSearch(`{"version":7}`)}, "WithSearchFirst: tool search data: version 7"},
@@ -253,6 +259,21 @@ func TestMCPSearchFirstRefused(t *testing.T) {
 			}()
 			newMCPServer(t, nil, WithSearchFirst(c.config))
 		}()
+	}
+	// A served tool the data does not name is refused unless always
+	// loaded.
+	noWatch := DefineToolSearch(strings.Replace(accountToolSearch, `,{"tool":"accounts_watch","function":"WatchAccounts"}`, "", 1))
+	func() {
+		defer func() {
+			if r, _ := recover().(string); r != `tool "accounts_watch" is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in AlwaysLoaded` {
+				t.Errorf("recovered %q", r)
+			}
+		}()
+		newMCPServer(t, nil, WithSearchFirst(SearchFirst{Search: noWatch}))
+	}()
+	cs := connectInMemory(t, newMCPServer(t, nil, WithSearchFirst(SearchFirst{Search: noWatch, AlwaysLoaded: []string{"accounts_watch"}})))
+	if got := toolNames(t, cs); got != "search_tools,call_tool,accounts_watch" {
+		t.Errorf("accounts_watch always loaded, not in the data: %s", got)
 	}
 	// Another MCP library's server, and a tool named like a meta tool:
 	// refused at registration, nothing added.

@@ -1352,10 +1352,11 @@ func (r mcpRegistration) parameters(tool AgentTool) json.RawMessage {
 
 // A search-first tool set (docs/mcp.md, "Search-first tool sets"): the
 // server lists search_tools and the tools always loaded; a search adds the
-// tools it finds to the list of the client's connection, which is told
-// with notifications/tools/list_changed (at 2026-07-28 on its
-// subscriptions/listen stream, when it listens). A stateless HTTP request
-// (2026-07-28), which has no list of its own, lists call_tool too, which
+// tools it finds to the list of a connection that can be told of it now,
+// with notifications/tools/list_changed (a 2025-11-25 connection or HTTP
+// session; a 2026-07-28 connection while it listens, on its
+// subscriptions/listen stream). Any other request (stateless HTTP, a
+// 2026-07-28 connection that does not listen) lists call_tool too, which
 // calls any tool by name, and search_tools then answers with the found
 // tools' input schemas. Listing is a view: a tool that is not listed is
 // still called directly.
@@ -1371,8 +1372,9 @@ type SearchFirst struct {
 	// ToolSearchData).
 	Search *ToolSearch
 	// AlwaysLoaded are tools listed from the start, by their generated
-	// names (with a name prefix: every registration of the tool); a name
-	// the data does not hold panics at registration.
+	// names (with a name prefix: every registration of the tool). A
+	// served tool the data does not hold must be listed here (else its
+	// registration panics).
 	AlwaysLoaded []string
 	// Limit is how many tools a search finds when the call gives no
 	// limit: 5 when 0, at most 20.
@@ -1390,14 +1392,15 @@ type mcpSearchFirst struct {
 	config     SearchFirst
 	limit      int
 	namespaces []ToolNamespace
-	total      int // the tools of the data
+	total      int             // the tools of the data
+	known      map[string]bool // the data's tools and AlwaysLoaded
 
 	mu     sync.Mutex
 	byName map[string][]*mcpTool           // generated name -> its served tools
 	served map[string]*mcpTool             // served name -> tool
 	defs   map[string]*mcp.Tool            // served name -> its listed definition
 	always []*mcp.Tool                     // the always-loaded tools' definitions
-	search map[bool]*mcp.Tool              // search_tools' definition, by stateless
+	search map[bool]*mcp.Tool              // search_tools' definition, by call view
 	loaded map[*mcp.ServerSession][]string // served names, in load order
 	send   mcp.MethodHandler               // the server's sending handler
 	// listens are the 2026-07-28 connections listening for tool list
@@ -1439,16 +1442,13 @@ func newMCPSearchFirst(server MCPServer, config SearchFirst) *mcpSearchFirst {
 	}
 	seen := map[string]bool{}
 	for _, name := range config.AlwaysLoaded {
-		if !known[name] {
-			panic(fmt.Sprintf("WithSearchFirst: AlwaysLoaded: %s is no tool of the search data: use a tool name of the generated file", quote(name)))
-		}
 		if seen[name] {
 			panic(fmt.Sprintf("WithSearchFirst: AlwaysLoaded: %s is given twice: give each tool once", quote(name)))
 		}
-		seen[name] = true
+		seen[name], known[name] = true, true
 	}
 	return &mcpSearchFirst{
-		config: config, limit: limit, namespaces: namespaces, total: total,
+		config: config, limit: limit, namespaces: namespaces, total: total, known: known,
 		byName: map[string][]*mcpTool{}, served: map[string]*mcpTool{}, defs: map[string]*mcp.Tool{},
 		loaded: map[*mcp.ServerSession][]string{}, listens: map[*mcp.ServerSession]toolListen{},
 	}
@@ -1468,11 +1468,15 @@ func (f *mcpSearchFirst) install(s *mcpServer, sdk *mcp.Server) {
 }
 
 // add records the tools of one registration, as listed (defs); a tool
-// named like a meta tool panics.
+// named like a meta tool, or one neither the data nor AlwaysLoaded names
+// (no list would show it, no search find it), panics.
 func (f *mcpSearchFirst) add(tools []mcpTool, defs []*mcp.Tool) {
 	for i := range tools {
 		if n := tools[i].name; n == searchToolsName || n == callToolName {
 			panic(fmt.Sprintf("tool %s has the name of a search-first tool: register it with a name prefix", quote(n)))
+		}
+		if n := tools[i].tool.Name; !f.known[n] {
+			panic(fmt.Sprintf("tool %s is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in AlwaysLoaded", quote(n)))
 		}
 	}
 	f.mu.Lock()
@@ -1508,27 +1512,32 @@ func (f *mcpSearchFirst) noteListens(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// isConnection reports whether a request belongs to a connection (stdio,
-// in memory, a 2025-11-25 HTTP session) with a list of its own, at either
-// revision; a stateless HTTP request (2026-07-28) has none.
-func isConnection(ss *mcp.ServerSession, extra *mcp.RequestExtra) bool {
-	return ss != nil && (extra == nil || extra.Header == nil || ss.ID() != "")
+// canTell reports whether the client of a request can be told of a list
+// change now: a 2025-11-25 connection (stdio, in memory) or HTTP session,
+// or a 2026-07-28 connection while it listens for tool list changes; not
+// a stateless HTTP request, nor a 2026-07-28 connection that does not
+// listen. f.mu is held.
+func (f *mcpSearchFirst) canTell(ss *mcp.ServerSession, extra *mcp.RequestExtra) bool {
+	if ss == nil || extra != nil && extra.Header != nil && ss.ID() == "" {
+		return false
+	}
+	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion >= "2026-07-28" {
+		_, listening := f.listens[ss]
+		return listening
+	}
+	return true
 }
 
 // tell sends notifications/tools/list_changed to ss alone: on the stream
 // of the call of ctx (2025-11-25), or on the connection's listen stream
-// with its id (2026-07-28, which has no other way: none when it does not
-// listen).
+// with its id (2026-07-28).
 func (f *mcpSearchFirst) tell(ctx context.Context, ss *mcp.ServerSession) {
 	params := &mcp.ToolListChangedParams{}
 	f.mu.Lock()
-	listen, listening := f.listens[ss]
-	f.mu.Unlock()
-	if listening {
+	if listen, listening := f.listens[ss]; listening {
 		ctx, params.Meta = listen.ctx, mcp.Meta{mcp.MetaKeySubscriptionID: listen.id}
-	} else if p := ss.InitializeParams(); p != nil && p.ProtocolVersion >= "2026-07-28" {
-		return
 	}
+	f.mu.Unlock()
 	_, _ = f.send(ctx, "notifications/tools/list_changed", &mcp.ServerRequest[*mcp.ToolListChangedParams]{Session: ss, Params: params})
 }
 
@@ -1571,13 +1580,13 @@ func (f *mcpSearchFirst) listView(next mcp.MethodHandler) mcp.MethodHandler {
 func (f *mcpSearchFirst) view(ss *mcp.ServerSession, extra *mcp.RequestExtra) []*mcp.Tool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	stateless := !isConnection(ss, extra)
-	tools := []*mcp.Tool{f.searchTool(stateless)}
-	if stateless {
+	callView := !f.canTell(ss, extra)
+	tools := []*mcp.Tool{f.searchTool(callView)}
+	if callView {
 		tools = append(tools, callToolDefinition())
 	}
 	tools = append(tools, f.always...)
-	if !stateless {
+	if !callView {
 		for _, name := range f.loaded[ss] {
 			tools = append(tools, f.defs[name])
 		}
@@ -1613,7 +1622,7 @@ func (f *mcpSearchFirst) run(ctx context.Context, req *mcp.CallToolRequest) *mcp
 		return mcpErrorResult(problem)
 	}
 	f.mu.Lock()
-	stateless := !isConnection(req.Session, req.Extra)
+	callView := !f.canTell(req.Session, req.Extra)
 	found, err := f.find(query, limit)
 	if err != nil {
 		f.mu.Unlock()
@@ -1622,11 +1631,11 @@ func (f *mcpSearchFirst) run(ctx context.Context, req *mcp.CallToolRequest) *mcp
 	items := make([]foundTool, len(found))
 	for i, t := range found {
 		items[i] = foundTool{Name: t.name, Description: t.tool.Description}
-		if stateless {
+		if callView {
 			items[i].InputSchema = f.defs[t.name].InputSchema
 		}
 	}
-	grew := !stateless && f.load(req.Session, found)
+	grew := !callView && f.load(req.Session, found)
 	f.mu.Unlock()
 	if grew {
 		f.tell(ctx, req.Session)
