@@ -28,69 +28,66 @@ MODERN = "2026-07-28"
 
 # A hand-made index of the vectors' six tools: "account" in four, "fixup" in
 # two, one word of its own in each; "combine" means "merge".
-SEARCH = define_tool_search(
-    json.dumps(
+SEARCH_DATA: dict[str, Any] = {
+    "version": 1,
+    "namespaces": [
         {
-            "version": 1,
-            "namespaces": [
-                {
-                    "name": "AccountService",
-                    "description": "Accounts. Functions: CreateAccount, ListAccounts",
-                    "tools": [
-                        {"tool": "accounts_create", "function": "CreateAccount"},
-                        {"tool": "accounts_list", "function": "ListAccounts"},
-                        {"tool": "accounts_merge", "function": "MergeAccounts"},
-                        {"tool": "accounts_watch", "function": "WatchAccounts"},
-                    ],
-                },
-                {
-                    "name": "FixupService",
-                    "description": "Fix-ups.",
-                    "tools": [
-                        {"tool": "fixup_loose", "function": "Loose"},
-                        {"tool": "fixup_strict", "function": "Strict"},
-                    ],
-                },
+            "name": "AccountService",
+            "description": "Accounts. Functions: CreateAccount, ListAccounts",
+            "tools": [
+                {"tool": "accounts_create", "function": "CreateAccount"},
+                {"tool": "accounts_list", "function": "ListAccounts"},
+                {"tool": "accounts_merge", "function": "MergeAccounts"},
+                {"tool": "accounts_watch", "function": "WatchAccounts"},
             ],
-            "index": {
-                "version": 2,
-                "k1": 1.2,
-                "b": 0.75,
-                "names": [
-                    "accounts_create",
-                    "accounts_list",
-                    "accounts_merge",
-                    "accounts_watch",
-                    "fixup_loose",
-                    "fixup_strict",
-                ],
-                "norms": [1.2] * 6,
-                "idf": {
-                    "account": 0.1,
-                    "create": 1.0,
-                    "list": 1.0,
-                    "merge": 1.0,
-                    "watch": 1.0,
-                    "fixup": 0.5,
-                    "loose": 1.0,
-                    "strict": 1.0,
-                },
-                "postings": {
-                    "account": [[0, 1], [1, 1], [2, 1], [3, 1]],
-                    "create": [[0, 1]],
-                    "list": [[1, 1]],
-                    "merge": [[2, 1]],
-                    "watch": [[3, 1]],
-                    "fixup": [[4, 1], [5, 1]],
-                    "loose": [[4, 1]],
-                    "strict": [[5, 1]],
-                },
-                "stopWords": ["the"],
-                "queryTerms": {"accounts": ["account"], "combine": ["merge"]},
-            },
-        }
-    )
-)
+        },
+        {
+            "name": "FixupService",
+            "description": "Fix-ups.",
+            "tools": [
+                {"tool": "fixup_loose", "function": "Loose"},
+                {"tool": "fixup_strict", "function": "Strict"},
+            ],
+        },
+    ],
+    "index": {
+        "version": 2,
+        "k1": 1.2,
+        "b": 0.75,
+        "names": [
+            "accounts_create",
+            "accounts_list",
+            "accounts_merge",
+            "accounts_watch",
+            "fixup_loose",
+            "fixup_strict",
+        ],
+        "norms": [1.2] * 6,
+        "idf": {
+            "account": 0.1,
+            "create": 1.0,
+            "list": 1.0,
+            "merge": 1.0,
+            "watch": 1.0,
+            "fixup": 0.5,
+            "loose": 1.0,
+            "strict": 1.0,
+        },
+        "postings": {
+            "account": [[0, 1], [1, 1], [2, 1], [3, 1]],
+            "create": [[0, 1]],
+            "list": [[1, 1]],
+            "merge": [[2, 1]],
+            "watch": [[3, 1]],
+            "fixup": [[4, 1], [5, 1]],
+            "loose": [[4, 1]],
+            "strict": [[5, 1]],
+        },
+        "stopWords": ["the"],
+        "queryTerms": {"accounts": ["account"], "combine": ["merge"]},
+    },
+}
+SEARCH = define_tool_search(json.dumps(SEARCH_DATA))
 
 GROUPS = (
     "\nTool groups:\n- AccountService: Accounts. Functions: CreateAccount, ListAccounts"
@@ -187,28 +184,32 @@ async def test_a_connection_lists_what_its_searches_found(servers: Servers) -> N
         assert created["account"]["id"] == "acct-1"
 
 
-async def test_a_2026_connection_has_its_list_and_call_tool(servers: Servers) -> None:
-    """A connection that does not listen has its list too (it cannot be
-    told it grew); call_tool works on it as on any connection."""
+async def test_a_2026_connection_that_does_not_listen_gets_call_tool(servers: Servers) -> None:
+    """A 2026-07-28 connection that does not listen cannot be told its list
+    grew: it gets call_tool and the found tools' schemas, and nothing joins
+    its list."""
     async with (
         search_server(servers, search_first=search_first()) as server,
         Client(server.sdk_server) as client,
     ):
         assert client.protocol_version == MODERN
         tools = (await client.list_tools()).tools
-        assert [t.name for t in tools] == ["search_tools"]
+        assert [t.name for t in tools] == ["search_tools", "call_tool"]
         assert tools[0].description == (
-            INTRO
-            + "The tools found are added to your tool list: call them as any other tool."
-            + GROUPS
+            INTRO + "Each tool found comes with its input schema: call it with call_tool." + GROUPS
         )
         found = await call(client, "search_tools", {"query": "create accounts", "limit": 1})
+        listed = {t.name: t for t in server.list_tools()}
         assert found == {
             "tools": [
-                {"name": "accounts_create", "description": tools_description("accounts_create")}
+                {
+                    "name": "accounts_create",
+                    "description": tools_description("accounts_create"),
+                    "inputSchema": listed["accounts_create"].input_schema,
+                }
             ]
         }
-        assert await names(client) == ["search_tools", "accounts_create"]
+        assert await names(client) == ["search_tools", "call_tool"]
         created = await call(
             client, "call_tool", {"name": "accounts_create", "arguments": create_args("A")}
         )
@@ -239,8 +240,6 @@ async def test_a_2026_connection_that_listens_is_told(servers: Servers) -> None:
                 event = await anext(aiter(listen))
             assert isinstance(event, ToolsListChanged)
             assert await names(client) == ["search_tools", "accounts_watch", "accounts_list"]
-        # No longer listening: the list stays the connection's.
-        assert await names(client) == ["search_tools", "accounts_watch", "accounts_list"]
 
 
 async def test_http_session_is_told_of_its_list(servers: Servers) -> None:
@@ -368,11 +367,6 @@ async def test_a_query_of_stop_words_finds_nothing(servers: Servers) -> None:
     ("option", "text"),
     [
         (
-            {"always_loaded": ["accounts_delete"]},
-            'search_first.always_loaded: "accounts_delete" is no tool of the search data: '
-            "use a tool name of the generated file",
-        ),
-        (
             {"always_loaded": ["accounts_list", "accounts_list"]},
             'search_first.always_loaded: "accounts_list" is given twice: give each tool once',
         ),
@@ -386,6 +380,27 @@ def test_bad_options_are_refused(option: dict[str, Any], text: str) -> None:
     with pytest.raises(ValueError) as refused:
         McpToolServer(search_first=search_first(**option))
     assert str(refused.value) == text
+
+
+async def test_served_tools_outside_the_data(servers: Servers) -> None:
+    """A served tool the data does not name is refused when added, nothing
+    added, unless always loaded."""
+    fixups_out = {**SEARCH_DATA, "namespaces": SEARCH_DATA["namespaces"][:1]}
+    search = define_tool_search(json.dumps(fixups_out))
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        refused = McpToolServer(name="vectors", search_first=SearchFirst(search=search))
+        with pytest.raises(ValueError) as error:
+            refused.add_tools(mcp_tools(), ALIASES, channel)
+        assert str(error.value) == (
+            'tool "fixup_loose" is served but not in the tool-search data: generate its file '
+            "with tool_search=true and pass that file's data, or list it in always_loaded"
+        )
+        assert refused.list_tools() == []
+        option = SearchFirst(search=search, always_loaded=["fixup_loose", "fixup_strict"])
+        server = McpToolServer(name="vectors", search_first=option)
+        server.add_tools(mcp_tools(), ALIASES, channel)
+        async with Client(server.sdk_server, mode="legacy") as client:
+            assert await names(client) == ["search_tools", "fixup_loose", "fixup_strict"]
 
 
 async def test_off_by_default(servers: Servers) -> None:

@@ -1,11 +1,12 @@
 """A search-first tool set (docs/mcp.md, "Search-first tool sets"): the
 server lists ``search_tools`` and the always-loaded tools; a search adds the
-tools it finds to the list of the client's connection (stdio, a 2025-11-25
-HTTP session), which is told with ``notifications/tools/list_changed`` (at
-2026-07-28 on its ``subscriptions/listen`` stream, when it listens). A
-stateless HTTP request (2026-07-28) lists ``call_tool`` too, and
-``search_tools`` then answers with the found tools' input schemas. Listing
-is a view: a tool that is not listed is still called directly."""
+tools it finds to the list of a connection that can be told of it now, with
+``notifications/tools/list_changed`` (stdio or a 2025-11-25 HTTP session; a
+2026-07-28 connection while it listens, on its ``subscriptions/listen``
+stream). Any other request (stateless HTTP, a 2026-07-28 connection that
+does not listen) lists ``call_tool`` too, and ``search_tools`` then answers
+with the found tools' input schemas. Listing is a view: a tool that is not
+listed is still called directly."""
 
 from __future__ import annotations
 
@@ -30,13 +31,14 @@ from ._search_first_tools import (
 
 __all__ = ["SearchFirst", "SearchFirstMode", "SearchFirstTools", "check_search_first"]
 
-SearchFirstMode = Literal["list", "call"]
-"""How a connection sees the tools found: ``list`` (stdio at either
-revision, 2025-11-25 sessions) adds them to its ``tools/list``; ``call``
-(stateless HTTP, 2026-07-28) gives each with its input schema, to be called
-through ``call_tool``."""
-
 _MAX_SESSIONS: Final = 10_000
+
+SearchFirstMode = Literal["list", "call"]
+"""How a connection sees the tools found: ``list`` (one that can be told of a
+list change now: a 2025-11-25 connection or session, a 2026-07-28 connection
+while it listens) adds them to its ``tools/list``; ``call`` (stateless HTTP,
+a 2026-07-28 connection that does not listen) gives each with its input
+schema, to be called through ``call_tool``."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,8 @@ class SearchFirst:
     """The ``search_first`` option of :class:`McpToolServer`: ``search`` is
     the generated module's ``TOOL_SEARCH``; ``always_loaded`` are tools
     listed from the start, by their generated names (with a name prefix:
-    every registration of the tool); ``limit`` is how many tools a search
+    every registration of the tool; a served tool the data does not hold
+    must be listed here); ``limit`` is how many tools a search
     finds when the model gives no ``limit`` (1 to 20)."""
 
     search: ToolSearch
@@ -54,22 +57,15 @@ class SearchFirst:
 
 def check_search_first(option: SearchFirst) -> None:
     """A ``ValueError`` for a ``limit`` that is not a whole number from 1 to
-    20, or an always-loaded name that is no tool of the data or is given
-    twice."""
+    20, or an always-loaded name given twice."""
     limit = option.limit
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise ValueError(
             f"search_first.limit {limit!r} is not a whole number from 1 to {MAX_LIMIT}: "
             f"leave it out for {DEFAULT_LIMIT}"
         )
-    known = {t.tool for ns in option.search.namespaces for t in ns.tools}
     seen: set[str] = set()
     for name in option.always_loaded:
-        if name not in known:
-            raise ValueError(
-                f"search_first.always_loaded: {json.dumps(name)} is no tool of the search "
-                "data: use a tool name of the generated file"
-            )
         if name in seen:
             raise ValueError(
                 f"search_first.always_loaded: {json.dumps(name)} is given twice: "
@@ -98,6 +94,9 @@ class SearchFirstTools:
         self._served = _Served()
         self._listings: dict[SearchFirstMode, mcp_types.Tool] = {}
         self._total = sum(len(ns.tools) for ns in option.search.namespaces)
+        self._known = {t.tool for ns in option.search.namespaces for t in ns.tools} | set(
+            option.always_loaded
+        )
         self._sessions: OrderedDict[str, list[mcp_types.Tool]] = OrderedDict()
 
     def set_tools(self, tools: Sequence[tuple[str, mcp_types.Tool]]) -> None:
@@ -124,7 +123,8 @@ class SearchFirstTools:
 
     def loaded(self, session: str) -> list[mcp_types.Tool]:
         """The tools an HTTP session's searches loaded (made on first use;
-        the oldest of more than 10,000 sessions are forgotten)."""
+        the oldest of more than 10,000 sessions are forgotten: mcp 2.3.0
+        tells no one when a session ends)."""
         found = self._sessions.pop(session, None)
         if found is None:
             found = []
@@ -173,6 +173,17 @@ class SearchFirstTools:
                     return found
                 found.append(listed)
         return found
+
+    def check_served(self, tool: str) -> None:
+        """A ``ValueError`` for a served tool (by generated name) that neither
+        the data nor ``always_loaded`` names: no list would show it, no
+        search find it."""
+        if tool not in self._known:
+            raise ValueError(
+                f"tool {json.dumps(tool)} is served but not in the tool-search data: generate "
+                "its file with tool_search=true and pass that file's data, or list it in "
+                "always_loaded"
+            )
 
     @staticmethod
     def reserved(name: str) -> bool:

@@ -351,6 +351,8 @@ class McpToolServer:
                     f"tool {json.dumps(name)} has the name of a search-first tool: "
                     "add it with a name prefix"
                 )
+            if self._search_first is not None:
+                self._search_first.check_served(m.tool.name)
             entry = _Entry(m, channel, aliases)
             listed.append(
                 list_tool(
@@ -444,12 +446,17 @@ class McpToolServer:
         self, ctx: ServerRequestContext[_Running]
     ) -> tuple[SearchFirstMode, list[mcp_types.Tool]]:
         """How a search-first request sees the tools found, and the list of
-        its connection's: stdio (in memory) is one connection, at either
-        revision; a 2025-11-25 HTTP session is known by its header; a
-        2026-07-28 HTTP request has no list of its own."""
+        its connection's: the list view where it can be told of a change
+        now. Stdio (in memory) is one connection: at 2025-11-25, or at
+        2026-07-28 while it listens for tool list changes; a 2025-11-25 HTTP
+        session is known by its header; a 2026-07-28 HTTP request has no list
+        of its own."""
         headers = getattr(ctx.request, "headers", None)
         if headers is None:
-            return "list", ctx.lifespan_context.loaded
+            running = ctx.lifespan_context
+            if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and not running.listens.streams:
+                return "call", []
+            return "list", running.loaded
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             return "call", []
         session = headers.get("mcp-session-id")
@@ -471,7 +478,8 @@ class McpToolServer:
             mode, loaded = self._search_scope(ctx)
             result, added = self._search_first.search(mode, loaded, args)
             if added and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-                # On the connection's listen streams (none: it cannot be told).
+                # On the connection's listen streams (it is in the list view only
+                # while it has one).
                 ctx.lifespan_context.listens.tell()
             elif added:
                 # On the call's own stream: the client hears it before the result.
