@@ -40,9 +40,6 @@ import {
   type ToolSearchNamespace,
 } from "./tool-search.js";
 
-// Kept for the MCP search-first module until it imports search-arguments.js.
-export { maxSearchLimit, searchToolsName } from "./search-arguments.js";
-
 /** Options of {@link createDeferredTools}. */
 export interface DeferredToolsOptions {
   /** The tools of the generated file (`allTools()`). */

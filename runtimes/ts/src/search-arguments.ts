@@ -24,8 +24,11 @@ export interface SearchArguments {
   readonly limit?: number | undefined;
 }
 
-/** The search tool's input schema (JSON Schema). */
-export interface SearchParameters {
+/**
+ * The search tool's input schema (JSON Schema); a type literal, so that it
+ * is a JSON object wherever one is taken.
+ */
+export type SearchParameters = {
   readonly type: "object";
   readonly properties: {
     readonly query: { readonly type: "string"; readonly description: string };
@@ -38,7 +41,7 @@ export interface SearchParameters {
   };
   readonly required: readonly ["query"];
   readonly additionalProperties: false;
-}
+};
 
 /**
  * The search tool's input schema, its `limit` saying `defaultLimit` (what a

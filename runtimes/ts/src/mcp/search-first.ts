@@ -1,5 +1,11 @@
 import { deepFreeze } from "../deep-freeze.js";
-import { maxSearchLimit, searchToolsName } from "../deferred-tools.js";
+import {
+  defaultSearchLimit,
+  maxSearchLimit,
+  parseSearchArguments,
+  searchParameters,
+  searchToolsName,
+} from "../search-arguments.js";
 import { quote } from "../json.js";
 import { rankTools, type ToolSearch } from "../tool-search.js";
 import { violationError, type Violation } from "../violations.js";
@@ -26,7 +32,6 @@ export interface SearchFirst {
 export { searchToolsName };
 /** The name of the tool that calls a found tool where the list cannot change. */
 export const callToolName = "call_tool";
-const defaultSearchLimit = 5;
 
 /**
  * How a connection sees the tools found: `list` (one that can be told of a
@@ -185,23 +190,7 @@ function searchToolListing(
   const listed: ListedTool = {
     name: searchToolsName,
     description: `Find this server's tools by what you want to do, in a few words. ${then}\nTool groups:${lines.join("")}`,
-    inputSchema: {
-      type: "object",
-      properties: {
-        query: {
-          type: "string",
-          description: "What you want to do, in a few words.",
-        },
-        limit: {
-          type: "integer",
-          minimum: 1,
-          maximum: maxSearchLimit,
-          description: `The most tools to find; ${String(limit ?? defaultSearchLimit)} by default.`,
-        },
-      },
-      required: ["query"],
-      additionalProperties: false,
-    },
+    inputSchema: searchParameters(limit ?? defaultSearchLimit),
     outputSchema: {
       type: "object",
       properties: { tools: { type: "array", items: found } },
@@ -305,40 +294,20 @@ export function createSearchSession(
   };
 }
 
-/** A search's arguments, or the model-facing message refusing them. */
+/**
+ * A search's arguments, or the model-facing message refusing them (the
+ * search tool's one reader, {@link parseSearchArguments}).
+ */
 export function searchArguments(
   args: Record<string, unknown>,
   defaultLimit: number,
 ): { query: string; limit: number } | string {
-  const violations: Violation[] = unknownKeys(args, ["query", "limit"]);
-  const { query, limit } = args;
-  if (query === undefined || query === null) {
-    violations.push(required("query"));
-  } else if (typeof query !== "string") {
-    violations.push(invalid("query", "must be a string"));
+  try {
+    const { query, limit } = parseSearchArguments(args);
+    return { query, limit: limit ?? defaultLimit };
+  } catch (e) {
+    return (e as Error).message;
   }
-  if (
-    limit !== undefined &&
-    limit !== null &&
-    (typeof limit !== "number" ||
-      !Number.isInteger(limit) ||
-      limit < 1 ||
-      limit > maxSearchLimit)
-  ) {
-    violations.push(
-      invalid(
-        "limit",
-        `must be a whole number from 1 to ${String(maxSearchLimit)}`,
-      ),
-    );
-  }
-  if (violations.length > 0) {
-    return violationError(violations).message;
-  }
-  return {
-    query: query as string,
-    limit: typeof limit === "number" ? limit : defaultLimit,
-  };
 }
 
 /** A `call_tool`'s target, or the model-facing message refusing it. */

@@ -5,13 +5,20 @@ texts in TypeScript and Go."""
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import mcp_types
 
 from .._json import json_kind
+from .._search_arguments import (
+    DEFAULT_SEARCH_LIMIT,
+    MAX_SEARCH_LIMIT,
+    SEARCH_TOOLS_NAME,
+    parse_search_arguments,
+    search_parameters,
+)
+from .._tool_error import ToolError
 from .._tool_search import ToolSearchNamespace
 from .._violations import Violation, invalid_arguments_text
 
@@ -30,10 +37,10 @@ __all__ = [
     "unknown_called_tool",
 ]
 
-SEARCH_TOOLS: Final = "search_tools"
+SEARCH_TOOLS: Final = SEARCH_TOOLS_NAME
 CALL_TOOL: Final = "call_tool"
-MAX_LIMIT: Final = 20
-DEFAULT_LIMIT: Final = 5
+MAX_LIMIT: Final = MAX_SEARCH_LIMIT
+DEFAULT_LIMIT: Final = DEFAULT_SEARCH_LIMIT
 
 
 def search_tool_listing(
@@ -61,20 +68,7 @@ def search_tool_listing(
             f"Find this server's tools by what you want to do, in a few words. {then}"
             f"\nTool groups:{lines}"
         ),
-        input_schema={
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "What you want to do, in a few words."},
-                "limit": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": MAX_LIMIT,
-                    "description": f"The most tools to find; {limit} by default.",
-                },
-            },
-            "required": ["query"],
-            "additionalProperties": False,
-        },
+        input_schema=search_parameters(limit),
         output_schema={
             "type": "object",
             "properties": {"tools": {"type": "array", "items": item}},
@@ -108,27 +102,13 @@ def call_tool_listing() -> mcp_types.Tool:
 
 
 def search_arguments(args: dict[str, Any], default_limit: int) -> tuple[str, int] | str:
-    """A search's query and limit, or the model-facing text refusing them."""
-    violations = _unknown_keys(args, ("query", "limit"))
-    query, limit = args.get("query"), args.get("limit")
-    if query is None:
-        violations.append(Violation("query", "required", "missing required field"))
-    elif not isinstance(query, str):
-        violations.append(Violation("query", "invalid-value", "must be a string"))
-    whole = (
-        isinstance(limit, int | float)
-        and not isinstance(limit, bool)
-        and math.isfinite(limit)
-        and limit == int(limit)
-    )
-    if limit is not None and (not whole or not 1 <= limit <= MAX_LIMIT):
-        violations.append(
-            Violation("limit", "invalid-value", f"must be a whole number from 1 to {MAX_LIMIT}")
-        )
-    if violations:
-        return invalid_arguments_text(violations)
-    assert isinstance(query, str)
-    return query, default_limit if limit is None else int(limit)
+    """A search's query and limit, or the model-facing text refusing them
+    (the search tool's one reader, :func:`parse_search_arguments`)."""
+    try:
+        taken = parse_search_arguments(args)
+    except ToolError as refused:
+        return str(refused)
+    return taken.query, default_limit if taken.limit is None else taken.limit
 
 
 def call_arguments(args: dict[str, Any]) -> tuple[str, dict[str, Any]] | str:
