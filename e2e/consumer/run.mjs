@@ -18,9 +18,11 @@
 //    command of the README's client configuration (stdio).
 // 4. Prints, per language, the time from the empty directory to the first
 //    executor call and to the first MCP call (installs included).
-// 5. Beyond the README, in Python's project: generates again with
-//    tool_search=true and ranks with the wheel's rank_tools (docs/tool-search.md),
-//    and checks the wheel's Redis scripts (pythonToolSearch).
+// 5. Beyond the README, in the TypeScript and Python projects: generates
+//    again with tool_search=true and ranks with the packed runtime's
+//    rankTools / rank_tools (docs/tool-search.md); TypeScript also makes
+//    deferred tools and a search-first MCP server, Python checks the wheel's
+//    Redis scripts (tsToolSearch, pythonToolSearch).
 //
 // --lowest: after the README's installs, every dependency range our packages
 // declare is pinned to its lowest version (npm: the runtime's and plugin's
@@ -55,6 +57,8 @@ const { run, step } = createSuiteRunner({ label: "consumer", cwd: root });
 const readmeAddress = "127.0.0.1:8080";
 /** The arguments of the MCP call: a new link, as the README's call makes. */
 const callArguments = `{"workspace_id":"ws-1","target_url":"https://example.com"}`;
+/** The query both tool-search checks rank: links_create must come first. */
+const searchQuery = "shorten a URL into a new link";
 
 const usage =
   "usage: node e2e/consumer/run.mjs [--lang go|ts|py]... [--lowest] [--readme FILE] [--keep]";
@@ -253,8 +257,91 @@ async function userPath(lang, packed, address) {
     throw new Error(
       `no sh block test=${lang} printed the executor's result with "id":"link-1"`,
     );
+  if (lang === "ts") await tsToolSearch(dir, env);
   if (lang === "py") await pythonToolSearch(dir, env);
   return { lang, exec, mcp };
+}
+
+/**
+ * Tool search (issue 36) through the packed plugin and runtime, in the
+ * README's TypeScript project: the protos generated again with
+ * tool_search=true into src/search/, a program compiled strictly against
+ * the packed runtime's types ranks its toolSearch with rankTools, makes
+ * deferred tools and registers the tools on a search-first MCP server.
+ */
+async function tsToolSearch(dir, env) {
+  step("ts: tool search with the packed packages (beyond the README)");
+  const template = {
+    version: "v2",
+    plugins: [
+      {
+        local: "protoc-gen-es",
+        out: "src/search",
+        opt: ["target=ts", "import_extension=js"],
+      },
+      {
+        local: "protoc-gen-ai-tools",
+        out: "src/search",
+        opt: ["target=ts", "mcp=true", "tool_search=true"],
+        strategy: "all",
+      },
+    ],
+  };
+  await must(
+    "npx",
+    ["buf", "generate", "--template", JSON.stringify(template)],
+    { cwd: dir, env, quiet: true },
+  );
+  writeFileSync(
+    path.join(dir, "src", "search", "check.ts"),
+    [
+      'import { createGrpcTransport } from "@connectrpc/connect-node";',
+      "import {",
+      "  createDeferredTools,",
+      "  createMemoryConversationStore,",
+      "  rankTools,",
+      '} from "@protoc-gen-ai-tools/runtime";',
+      'import { createMcpToolServer } from "@protoc-gen-ai-tools/runtime/mcp";',
+      'import { allTools, toolSearch } from "./ai_tools.gen.js";',
+      'import { forwardToLinkServiceClient } from "./ai_tools_mcp.gen.js";',
+      "",
+      `const hits = rankTools(toolSearch, ${JSON.stringify(searchQuery)});`,
+      'if (hits[0]?.name !== "links_create")',
+      "  throw new Error(`rankTools found ${JSON.stringify(hits)}`);",
+      "createDeferredTools({",
+      "  tools: allTools(),",
+      "  search: toolSearch,",
+      "  store: createMemoryConversationStore(),",
+      "});",
+      "const server = createMcpToolServer({",
+      '  name: "links",',
+      '  version: "1.0.0",',
+      "  searchFirst: { search: toolSearch },",
+      "});",
+      "forwardToLinkServiceClient(",
+      "  server,",
+      '  createGrpcTransport({ baseUrl: "http://127.0.0.1:8080" }),',
+      ");",
+      "console.log(`rankTools: ${hits[0].name} ${hits[0].score.toFixed(3)}`);",
+      "",
+    ].join("\n"),
+  );
+  await must(
+    "npx",
+    [
+      "tsc",
+      "--strict",
+      ...["--module", "nodenext", "--target", "es2022", "--types", "node"],
+      ...["--outDir", "dist-search", "src/search/check.ts"],
+    ],
+    { cwd: dir, env, quiet: true },
+  );
+  const { stdout } = await must("node", ["dist-search/check.js"], {
+    cwd: dir,
+    env,
+    quiet: true,
+  });
+  console.log(`    ${stdout.trim()}`);
 }
 
 /**
@@ -293,7 +380,7 @@ async function pythonToolSearch(dir, env) {
       "from ai_tools_gen import TOOL_SEARCH",
       "from ai_tools_runtime import rank_tools",
       "",
-      'hits = rank_tools(TOOL_SEARCH, "shorten a URL into a new link")',
+      `hits = rank_tools(TOOL_SEARCH, ${JSON.stringify(searchQuery)})`,
       'assert hits and hits[0].name == "links_create", f"rank_tools found {hits}"',
       'scripts = resources.files("ai_tools_runtime").joinpath("redis")',
       'canonical = sorted(Path(sys.argv[1]).glob("*.lua"))',
