@@ -58,6 +58,13 @@ func requestBytes(t *testing.T, v any) int {
 	return len(b)
 }
 
+// TestComputeDeferredRequests swaps the package's provider-form tables for
+// Compute's (computeTools), so it must stay serial: no t.Parallel here, and
+// none in this package, since Go runs a test without it alone (review R7:
+// a generated AgentTool carries no forms of its own, so a Go test cannot
+// build Compute's tools with their forms otherwise; TypeScript and Python
+// pass them to defineTool / AgentTool). The servers TestMain starts run in
+// another process and never read the tables.
 func TestComputeDeferredRequests(t *testing.T) {
 	ctx := context.Background()
 	tools, search := computeTools(t)
@@ -152,6 +159,11 @@ func TestComputeDeferredRequests(t *testing.T) {
 	loaded, _ := d.Loaded(ctx, handle)
 	if chat, err := d.OpenAIChat(ctx, handle); err != nil || len(chat) != 128 || len(loaded) != 127 {
 		t.Fatalf("OpenAIChat with %d loaded: %d, %v", len(loaded), len(chat), err)
+	}
+	// The default MaxLoaded is what Chat takes (127 beside search_tools): a
+	// search that would load more loads nothing and tells the model.
+	if out, err := d.Search(ctx, handle, "reserve a static external IP address", 3); err == nil || !strings.Contains(err.Error(), "tools would be loaded, at most 127: call one of the loaded tools, or start a new conversation") {
+		t.Errorf("search past MaxLoaded: %+v, %v", out, err)
 	}
 	load(128)
 	if _, err := d.OpenAIChat(ctx, handle); err == nil || err.Error() != "129 tools in one request: OpenAI takes at most 128; send a subset of the tools" {
