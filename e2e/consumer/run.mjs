@@ -18,11 +18,11 @@
 //    command of the README's client configuration (stdio).
 // 4. Prints, per language, the time from the empty directory to the first
 //    executor call and to the first MCP call (installs included).
-// 5. Beyond the README, in the TypeScript and Python projects: generates
-//    again with tool_search=true and ranks with the packed runtime's
-//    rankTools / rank_tools (docs/tool-search.md); TypeScript also makes
-//    deferred tools and a search-first MCP server, Python checks the wheel's
-//    Redis scripts (tsToolSearch, pythonToolSearch).
+// 5. Beyond the README, in each language's project: generates again with
+//    tool_search=true and ranks with RankTools / rankTools / rank_tools
+//    (docs/tool-search.md); TypeScript also makes deferred tools and a
+//    search-first MCP server, Python checks the wheel's Redis scripts
+//    (goToolSearch, tsToolSearch, pythonToolSearch).
 //
 // --lowest: after the README's installs, every dependency range our packages
 // declare is pinned to its lowest version (npm: the runtime's and plugin's
@@ -257,9 +257,75 @@ async function userPath(lang, packed, address) {
     throw new Error(
       `no sh block test=${lang} printed the executor's result with "id":"link-1"`,
     );
+  if (lang === "go") await goToolSearch(dir, env);
   if (lang === "ts") await tsToolSearch(dir, env);
   if (lang === "py") await pythonToolSearch(dir, env);
   return { lang, exec, mcp };
+}
+
+/**
+ * Tool search (issue 36) through the packed plugin, in the README's Go
+ * project: the protos generated again with tool_search=true into
+ * gen/searchtools (the plugin's inlined Go runtime with its toolsearch
+ * part), vetted and run by a program that ranks ToolSearchData with
+ * RankTools.
+ */
+async function goToolSearch(dir, env) {
+  step("go: tool search with the packed plugin (beyond the README)");
+  const template = {
+    version: "v2",
+    inputs: [{ directory: "proto" }],
+    plugins: [
+      {
+        local: "protoc-gen-ai-tools",
+        out: "gen/searchtools",
+        opt: ["target=go", "tool_search=true"],
+        strategy: "all",
+      },
+    ],
+  };
+  await must(
+    "npx",
+    ["buf", "generate", "--template", JSON.stringify(template)],
+    { cwd: dir, env, quiet: true },
+  );
+  mkdirSync(path.join(dir, "searchcheck"));
+  writeFileSync(
+    path.join(dir, "searchcheck", "main.go"),
+    [
+      "package main",
+      "",
+      "import (",
+      '\t"fmt"',
+      '\t"log"',
+      "",
+      '\tsearchtools "example.com/app/gen/searchtools"',
+      ")",
+      "",
+      "func main() {",
+      `\thits, err := searchtools.RankTools(searchtools.ToolSearchData, ${JSON.stringify(searchQuery)}, 5)`,
+      "\tif err != nil {",
+      "\t\tlog.Fatal(err)",
+      "\t}",
+      '\tif len(hits) == 0 || hits[0].Name != "links_create" {',
+      '\t\tlog.Fatalf("RankTools found %v", hits)',
+      "\t}",
+      '\tfmt.Printf("RankTools: %s %.3f\\n", hits[0].Name, hits[0].Score)',
+      "}",
+      "",
+    ].join("\n"),
+  );
+  await must("go", ["vet", "./gen/searchtools", "./searchcheck"], {
+    cwd: dir,
+    env,
+    quiet: true,
+  });
+  const { stdout } = await must("go", ["run", "./searchcheck"], {
+    cwd: dir,
+    env,
+    quiet: true,
+  });
+  console.log(`    ${stdout.trim()}`);
 }
 
 /**
