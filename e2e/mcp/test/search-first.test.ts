@@ -1,9 +1,11 @@
 // The search-first tool set (docs/mcp.md, "Search-first tool sets") of the
 // three generated servers, `--search-first --always-loaded ping`, with the
 // TypeScript client: over stdio at 2025-11-25 (the list view: what a search
-// finds joins the list) and over HTTP at 2026-07-28 (the call view:
-// search_tools gives schemas, call_tool runs them), every language lists,
-// finds and refuses alike (parsed values; texts byte for byte).
+// finds joins the list), over stdio at 2026-07-28 (the call view until the
+// client listens for tool list changes, the list view while it listens)
+// and over HTTP at 2026-07-28 (the call view: search_tools gives schemas,
+// call_tool runs them), every language lists, finds and refuses alike
+// (parsed values; texts byte for byte).
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { connectTs, listTs } from "./clients.js";
@@ -102,6 +104,67 @@ describe("search-first, every language alike", () => {
     expect(
       (ts["after"] as { name: string }[]).map((t) => t.name).length,
     ).toBeGreaterThan(2);
+    expect(acrossLanguages(answers)).toEqual([]);
+  });
+
+  it("stdio 2026-07-28: the call view until the client listens, the list view while it listens, alike", async () => {
+    const answers = new Map<LanguageName, Answers>();
+    await Promise.all(
+      names.map(async (name) => {
+        const client = await connectTs(
+          languages[name].stdio(grpc, flags),
+          "2026-07-28",
+        );
+        closers.push(() => client.close());
+        // A client without the listChanged option opens no listen.
+        const deaf = {
+          listed: await listTs(client),
+          found: await callOf(client, "search_tools", {
+            query: "archive a link",
+            limit: 2,
+          }),
+          after: await listTs(client),
+        };
+        let told: () => void = () => undefined;
+        const change = new Promise<void>((resolve) => {
+          told = resolve;
+        });
+        client.setNotificationHandler(
+          "notifications/tools/list_changed",
+          () => {
+            told();
+          },
+        );
+        const listen = await client.listen({ toolsListChanged: true });
+        const listening = {
+          honored: listen.honoredFilter,
+          listed: await listTs(client),
+          found: await callOf(client, "search_tools", {
+            query: "archive a link",
+            limit: 2,
+          }),
+        };
+        await change;
+        answers.set(name, {
+          deaf,
+          listening: { ...listening, after: await listTs(client) },
+        });
+        await listen.close();
+      }),
+    );
+    const ts = answers.get("ts")!;
+    const namesOf = (key: string, list: string) =>
+      ((ts[key] as Record<string, { name: string }[]>)[list] ?? []).map(
+        (t) => t.name,
+      );
+    expect(namesOf("deaf", "listed")).toEqual([
+      "search_tools",
+      "call_tool",
+      "ping",
+    ]);
+    expect(namesOf("deaf", "after")).toEqual(namesOf("deaf", "listed"));
+    expect(namesOf("listening", "listed")).toEqual(["search_tools", "ping"]);
+    expect(namesOf("listening", "after")).toHaveLength(4);
     expect(acrossLanguages(answers)).toEqual([]);
   });
 
