@@ -5,7 +5,6 @@ package aitools
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,12 +17,12 @@ import (
 // texts in every language.
 
 // The meta tools' names, and the largest and default number of tools a
-// search finds.
+// search finds: the search tool's (search_arguments.go).
 const (
-	searchToolsName    = "search_tools"
+	searchToolsName    = SearchToolsName
 	callToolName       = "call_tool"
-	searchFirstMax     = 20
-	searchFirstDefault = 5
+	searchFirstMax     = MaxSearchLimit
+	searchFirstDefault = DefaultSearchLimit
 )
 
 // searchTool is search_tools' listing: stateless, the tools found come
@@ -54,7 +53,7 @@ func (f *mcpSearchFirst) searchTool(stateless bool) *mcp.Tool {
 	t := &mcp.Tool{
 		Name:         searchToolsName,
 		Description:  "Find this server's tools by what you want to do, in a few words. " + then + "\nTool groups:" + groups.String(),
-		InputSchema:  json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":%d,"description":"The most tools to find; %d by default."}},"required":["query"],"additionalProperties":false}`, searchFirstMax, f.limit)),
+		InputSchema:  SearchParameters(f.limit, false),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"tools":{"type":"array","items":` + item + `}},"required":["tools"]}`),
 	}
 	f.search[stateless] = t
@@ -70,43 +69,27 @@ func callToolDefinition() *mcp.Tool {
 	}
 }
 
-// searchArguments reads search_tools' arguments: the query, and the limit
-// (def when not given); problem is the error text of bad ones.
+// searchArguments reads search_tools' arguments with the search tool's
+// one reader (ParseSearchArguments): the query, and the limit (def when not
+// given); problem is the error text of bad ones. MCP arguments are an
+// object (or nothing), never a string holding one.
 func searchArguments(raw json.RawMessage, def int) (query string, limit int, problem string) {
-	args, violations, problem := metaArguments(raw, "query", "limit")
-	if problem != "" {
+	text := strings.TrimSpace(string(raw))
+	if text == "" || text == "null" {
+		text = "{}"
+	}
+	if text[0] != '{' {
+		_, _, problem = metaArguments(raw)
 		return "", 0, problem
 	}
-	query, ok := args["query"].(string)
-	if !ok {
-		violations = append(violations, metaViolation("query", args["query"]))
+	args, err := ParseSearchArguments(text)
+	if err != nil {
+		return "", 0, err.Error()
 	}
-	limit = def
-	if v := args["limit"]; v != nil {
-		n, isInteger := wholeNumber(v)
-		if !isInteger || n < 1 || n > searchFirstMax {
-			violations = append(violations, Violation{Field: "limit", Reason: "invalid-value", Message: fmt.Sprintf("must be a whole number from 1 to %d", searchFirstMax)})
-		}
-		limit = n
+	if args.Limit == 0 {
+		args.Limit = def
 	}
-	if len(violations) > 0 {
-		return "", 0, (&Executor{}).refuse("invalid-arguments", violations, nil).Error()
-	}
-	return query, limit, ""
-}
-
-// wholeNumber is the value of a JSON number that is a whole number (1 and
-// 1.0 alike, as JSON has one number type).
-func wholeNumber(v any) (int, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	f, err := n.Float64()
-	if err != nil || f != float64(int(f)) {
-		return 0, false
-	}
-	return int(f), true
+	return args.Query, args.Limit, ""
 }
 
 // callArguments reads call_tool's arguments: the tool's name and its
