@@ -21,8 +21,9 @@
 // 5. Beyond the README, in each language's project: generates again with
 //    tool_search=true and ranks with RankTools / rankTools / rank_tools
 //    (docs/tool-search.md); TypeScript also makes deferred tools and a
-//    search-first MCP server, Python checks the wheel's Redis scripts
-//    (goToolSearch, tsToolSearch, pythonToolSearch).
+//    search-first MCP server and searches through the plugin's gateway
+//    (mcp --search-first), Python checks the wheel's Redis scripts
+//    (goToolSearch, tsToolSearch, gatewaySearchFirst, pythonToolSearch).
 //
 // --lowest: after the README's installs, every dependency range our packages
 // declare is pinned to its lowest version (npm: the runtime's and plugin's
@@ -259,6 +260,7 @@ async function userPath(lang, packed, address) {
     );
   if (lang === "go") await goToolSearch(dir, env);
   if (lang === "ts") await tsToolSearch(dir, env);
+  if (lang === "ts") await gatewaySearchFirst(dir, env, address);
   if (lang === "py") await pythonToolSearch(dir, env);
   return { lang, exec, mcp };
 }
@@ -408,6 +410,66 @@ async function tsToolSearch(dir, env) {
     quiet: true,
   });
   console.log(`    ${stdout.trim()}`);
+}
+
+/**
+ * The packed plugin's gateway with --search-first, from the TypeScript
+ * project (which has the packed runtime), over the README's protos built by
+ * buf (the test server serves no reflection): tools/list gives search_tools
+ * and no more, and a search_tools call finds links_create, which then joins
+ * the list.
+ */
+async function gatewaySearchFirst(dir, env, address) {
+  step("ts: the gateway with --search-first (beyond the README)");
+  await must("npx", ["buf", "build", "-o", "api.binpb"], {
+    cwd: dir,
+    env,
+    quiet: true,
+  });
+  const req = createRequire(path.join(root, "e2e", "mcp", "package.json"));
+  const { Client } = req("@modelcontextprotocol/client");
+  const { StdioClientTransport } = req("@modelcontextprotocol/client/stdio");
+  const client = new Client({ name: "consumer-test", version: "1.0.0" });
+  let stderr = "";
+  const transport = new StdioClientTransport({
+    command: "npx",
+    args: [
+      ...["protoc-gen-ai-tools", "mcp", "--descriptor-set", "api.binpb"],
+      ...["--target", address, "--search-first"],
+    ],
+    cwd: dir,
+    env,
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d) => (stderr += d));
+  const names = async () =>
+    (await client.listTools()).tools.map((t) => t.name).sort();
+  try {
+    await client.connect(transport);
+    const before = await names();
+    if (before.join() !== "search_tools")
+      throw new Error(`tools/list gave ${before.join(", ")}`);
+    const result = await client.callTool({
+      name: "search_tools",
+      arguments: { query: searchQuery },
+    });
+    const found = (result.structuredContent?.tools ?? []).map((t) => t.name);
+    if (result.isError || !found.includes("links_create"))
+      throw new Error(`search_tools answered ${JSON.stringify(result)}`);
+    const after = await names();
+    if (!after.includes("links_create"))
+      throw new Error(`tools/list after the search gave ${after.join(", ")}`);
+    console.log(
+      `    tools/list: search_tools; search_tools found ${found.join(", ")}; then ${after.length} listed`,
+    );
+  } catch (err) {
+    throw new Error(
+      `npx protoc-gen-ai-tools mcp --search-first failed: ${err.message}\n${stderr}`,
+      { cause: err },
+    );
+  } finally {
+    await client.close();
+  }
 }
 
 /**
