@@ -35,11 +35,24 @@ async function names(client: Client): Promise<string[]> {
   return (await client.listTools()).tools.map((t) => t.name);
 }
 
-/** Wait until `check` holds (a notification crossing the transport). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) {
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/**
+ * Counts `notifications/tools/list_changed`: `changed(n)` resolves once the
+ * n-th has arrived (vitest's test timeout is the cap).
+ */
+function changeCounter() {
+  let count = 0;
+  const waiting = new Map<number, () => void>();
+  return {
+    onChanged: () => {
+      count++;
+      waiting.get(count)?.();
+    },
+    count: () => count,
+    changed: (n: number) =>
+      n <= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiting.set(n, resolve)),
+  };
 }
 
 interface Found {
@@ -53,10 +66,10 @@ interface Found {
  */
 async function expectSearchGrowsList(
   client: Client,
-  changes: () => number,
+  changes: ReturnType<typeof changeCounter>,
 ): Promise<void> {
   expect(await names(client)).toEqual(["search_tools", "ping"]);
-  expect(changes()).toBe(0);
+  expect(changes.count()).toBe(0);
   const r = await callTool(client, "search_tools", {
     query: "get a short link by its id",
   });
@@ -69,8 +82,8 @@ async function expectSearchGrowsList(
   for (const t of found.tools) {
     expect(Object.keys(t)).toEqual(["name", "description"]);
   }
-  await until(() => changes() === 1);
-  expect(changes()).toBe(1);
+  await changes.changed(1);
+  expect(changes.count()).toBe(1);
   expect(await names(client)).toEqual([
     "search_tools",
     "ping",
@@ -82,14 +95,17 @@ describe.each(["2025-11-25", "2026-07-28"] as const)(
   "stdio, %s",
   (revision: Revision) => {
     it("lists search_tools and ping, then what a search found (list_changed)", async () => {
-      let changes = 0;
-      const client = await connectStdio(env, revision, flags, () => {
-        changes++;
-      });
+      const changes = changeCounter();
+      const client = await connectStdio(
+        env,
+        revision,
+        flags,
+        changes.onChanged,
+      );
       expect(client.getServerCapabilities()?.tools).toEqual({
         listChanged: true,
       });
-      await expectSearchGrowsList(client, () => changes);
+      await expectSearchGrowsList(client, changes);
       // A found tool is called as any other, with its aliases.
       const ws = newUUID();
       const created = await callOk(
@@ -113,11 +129,9 @@ describe("streamable HTTP", () => {
   });
 
   it("2025-11-25 session: the list grows, list_changed is received", async () => {
-    let changes = 0;
-    const client = await connectHttp(http, "2025-11-25", () => {
-      changes++;
-    });
-    await expectSearchGrowsList(client, () => changes);
+    const changes = changeCounter();
+    const client = await connectHttp(http, "2025-11-25", changes.onChanged);
+    await expectSearchGrowsList(client, changes);
   });
 
   it("2026-07-28: call_tool reaches the server, link-1 sent as its UUID", async () => {

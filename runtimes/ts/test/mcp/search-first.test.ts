@@ -90,9 +90,17 @@ const searchFirst = (extra: object = {}) => ({
 
 type Mode = "auto" | "legacy";
 
-/** A client that counts `notifications/tools/list_changed`. */
-function newClient(mode: Mode): { client: Client; changes: () => number } {
+/**
+ * A client that counts `notifications/tools/list_changed`: `changed(n)`
+ * resolves once the n-th has arrived (vitest's test timeout is the cap).
+ */
+function newClient(mode: Mode): {
+  client: Client;
+  changes: () => number;
+  changed: (n: number) => Promise<void>;
+} {
   let changes = 0;
+  const waiting = new Map<number, () => void>();
   const client = new Client(
     { name: "test", version: "1.0.0" },
     {
@@ -105,12 +113,17 @@ function newClient(mode: Mode): { client: Client; changes: () => number } {
           debounceMs: 0,
           onChanged: () => {
             changes++;
+            waiting.get(changes)?.();
           },
         },
       },
     },
   );
-  return { client, changes: () => changes };
+  const changed = (n: number) =>
+    n <= changes
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => waiting.set(n, resolve));
+  return { client, changes: () => changes, changed };
 }
 
 /** A client connected as stdio connects: one connection. */
@@ -177,13 +190,6 @@ async function mergeThroughCallTool(client: Client): Promise<void> {
   });
 }
 
-/** Wait until `check` holds (a notification crossing the transport). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) {
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 describe("search-first off (the default)", () => {
   it("lists every tool and declares no listChanged", async () => {
     const { client } = await connectStdio(newServer(), "legacy");
@@ -209,7 +215,7 @@ describe.each([
 ] as const)("stdio, %s", (_revision, mode) => {
   it("lists search_tools and the always-loaded tools, then what a search found", async () => {
     const server = newServer(searchFirst({ alwaysLoaded: ["accounts_list"] }));
-    const { client, changes } = await connectStdio(server, mode);
+    const { client, changes, changed } = await connectStdio(server, mode);
     expect(client.getServerCapabilities()?.tools).toEqual({
       listChanged: true,
     });
@@ -255,7 +261,7 @@ describe.each([
     expect(found.isError).toBeFalsy();
     expect(JSON.parse(firstText(found))).toEqual(expected);
     expect(found.structuredContent).toEqual(expected);
-    await until(() => changes() === 1);
+    await changed(1);
     expect(changes()).toBe(1);
     expect(await names(client)).toEqual([
       "search_tools",
@@ -274,7 +280,7 @@ describe.each([
     expect(changes()).toBe(1);
     // A new one joins at the end (load order, never reordered).
     await callTool(client, "search_tools", { query: "fixup strict", limit: 1 });
-    await until(() => changes() === 2);
+    await changed(2);
     expect(changes()).toBe(2);
     expect(await names(client)).toEqual([
       "search_tools",
@@ -473,13 +479,13 @@ describe("streamable HTTP", () => {
   }
 
   it("2025-11-25 session: the list grows, list_changed is received", async () => {
-    const { client, changes } = await connectHttp("legacy");
+    const { client, changes, changed } = await connectHttp("legacy");
     expect(client.getServerCapabilities()?.tools).toEqual({
       listChanged: true,
     });
     expect(await names(client)).toEqual(["search_tools", "accounts_list"]);
     await callTool(client, "search_tools", { query: "merge" });
-    await until(() => changes() === 1);
+    await changed(1);
     expect(changes()).toBe(1);
     expect(await names(client)).toEqual([
       "search_tools",
