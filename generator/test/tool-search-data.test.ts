@@ -2,24 +2,19 @@ import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GeneratorError } from "../src/errors.js";
 import type { GeneratorModel } from "../src/model/model.js";
-import {
-  maxNamespaceFunctions,
-  resourceOf,
-  toolNamespaces,
-  type ToolNamespace,
-} from "../src/model/tool-namespaces.js";
+import { toolNamespaces } from "../src/model/tool-namespaces.js";
 import { generate } from "../src/plugin.js";
 import { goRawQuote } from "../src/targets/go/go-quote.js";
 import { pyQuote } from "../src/targets/py/py-quote.js";
 import { tsStringExpr } from "../src/targets/ts/ts-doc.js";
 import { compileRequest } from "./support/compile.js";
 import { modelOf } from "./support/model.js";
-import { realApiRequest } from "./support/real-apis.js";
 import { buildRequest, caseOptions } from "./support/request.js";
 
 // The option tool_search=true (docs/tool-search.md): the tool-search data's
 // JSON, the namespaces and their split rule, the same text in every target,
-// determinism, the generated names' clashes, and real APIs' namespaces.
+// determinism and the generated names' clashes (real APIs' namespaces:
+// tool-search-real-apis.test.ts).
 
 const quiet = (): void => {};
 
@@ -245,71 +240,4 @@ service ClashService {
       );
     },
   );
-});
-
-/** Namespace facts of a real API, as the report lists them. */
-function facts(namespaces: readonly ToolNamespace[]): {
-  namespaces: number;
-  max: number;
-  over10: number;
-} {
-  const sizes = namespaces.map((ns) => ns.tools.length);
-  return {
-    namespaces: namespaces.length,
-    max: Math.max(...sizes),
-    over10: sizes.filter((n) => n > maxNamespaceFunctions).length,
-  };
-}
-
-/**
- * Every namespace name valid and unique; a namespace of more than 10 tools
- * holds one resource only (the split's rule); every tool once.
- */
-function checkNamespaces(
-  model: GeneratorModel,
-  namespaces: readonly ToolNamespace[],
-): void {
-  const names = namespaces.map((ns) => ns.name);
-  expect(new Set(names).size).toBe(names.length);
-  for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-  const byName = new Map(model.tools.map((t) => [t.name, t]));
-  for (const ns of namespaces) {
-    if (ns.tools.length <= maxNamespaceFunctions) continue;
-    const resources = new Set(
-      ns.tools.map((t) =>
-        resourceOf(byName.get(t.tool)!).toLowerCase().replace(/(.)s$/, "$1"),
-      ),
-    );
-    expect([ns.name, resources.size]).toEqual([ns.name, 1]);
-  }
-  const listed = namespaces.flatMap((ns) => ns.tools.map((t) => t.tool));
-  expect(listed.sort()).toEqual(model.tools.map((t) => t.name));
-}
-
-describe("real APIs' namespaces (google-proto-files)", () => {
-  it("Compute Engine: one namespace per service but Images, big ones on one resource", () => {
-    const model = modelOf(
-      realApiRequest("google/cloud/compute/v1", "target=ts,tools=all"),
-    );
-    const namespaces = toolNamespaces(model.tools);
-    checkNamespaces(model, namespaces);
-    expect(model.tools).toHaveLength(988);
-    // 123 services and google.longrunning's Operations; Images is split
-    // (images and family), the 21 over 10 are one resource each
-    // (Instances: 51).
-    expect(facts(namespaces)).toEqual({ namespaces: 124, max: 51, over10: 21 });
-    expect(JSON.parse(model.toolSearchJson)).toHaveProperty("version", 1);
-  }, 300_000);
-
-  it("Vertex AI: big services split by resource", () => {
-    const model = modelOf(
-      realApiRequest("google/cloud/aiplatform/v1", "target=ts,tools=all"),
-    );
-    const namespaces = toolNamespaces(model.tools);
-    checkNamespaces(model, namespaces);
-    expect(model.tools).toHaveLength(341);
-    // ModelService_Models holds 12 functions on models.
-    expect(facts(namespaces)).toEqual({ namespaces: 65, max: 12, over10: 1 });
-    expect(namespaces.map((ns) => ns.name)).toContain("JobService_CustomJobs");
-  }, 300_000);
 });
