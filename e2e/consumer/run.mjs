@@ -155,15 +155,24 @@ async function pack() {
 
 /**
  * A wheel of runtimes/python, built from a copy of its sources (a build in
- * place would leave build/ behind, whose stale files a later wheel takes).
+ * place would leave build/ behind, whose stale files a later wheel takes)
+ * with runtimes/go/redisstore/*.lua beside it, as scripts/release-check.sh
+ * builds it: setup.py copies those scripts into the package, not the work
+ * tree's copies, which may be stale.
  * `python -m build` where the workspace's .venv has it, else `pip wheel`.
  */
 async function buildWheel() {
-  const src = path.join(work, "python-src");
+  const copy = path.join(work, "python-src");
+  const src = path.join(copy, "runtimes", "python");
   cpSync(path.join(root, "runtimes", "python"), src, {
     recursive: true,
     filter: (p) => !/(^|\/)(build|dist|tests|[^/]*\.egg-info)$/.test(p),
   });
+  const scripts = path.join("runtimes", "go", "redisstore");
+  mkdirSync(path.join(copy, scripts), { recursive: true });
+  for (const f of readdirSync(path.join(root, scripts)))
+    if (f.endsWith(".lua"))
+      cpSync(path.join(root, scripts, f), path.join(copy, scripts, f));
   const python = path.join(root, ".venv", "bin", "python");
   const hasBuild =
     (await run(python, ["-c", "import build"], { quiet: true })).code === 0;
