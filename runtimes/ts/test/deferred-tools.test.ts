@@ -455,6 +455,21 @@ describe("limits, refused before sending", () => {
     });
   }
 
+  it("loads by default what Chat takes beside the always-loaded tools, at least 1", async () => {
+    for (const [count, max] of [
+      [125, 2],
+      [200, 1],
+    ] as const) {
+      const { store, deferred } = wide(count);
+      const handle = await store.create();
+      const first = await deferred.search(handle, "remove a link", max);
+      expect(first.loaded).toHaveLength(max);
+      await expect(deferred.search(handle, "get user", 5)).rejects.toThrow(
+        `tools would be loaded, at most ${String(max)}: call one of the loaded tools`,
+      );
+    }
+  });
+
   it("OpenAI Responses counts top-level items: 125 + 2 namespaces + tool_search", async () => {
     const ok = wide(125);
     const handle = await ok.store.create();
