@@ -22,7 +22,7 @@ func computeTools(t *testing.T) ([]AgentTool, *ToolSearch) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "gen", "compute", "deferred.json"))
 	if err != nil {
-		t.Fatalf("%v: run node scripts/run.mjs --generate (it writes the Compute fixture)", err)
+		t.Fatalf("%v: run node scripts/run.mjs (it writes the Compute fixture before the tests)", err)
 	}
 	var fixture struct {
 		ToolSearch string `json:"toolSearch"`

@@ -11,10 +11,11 @@
 //      gentools/ai_tools.gen.go and gentools/ai_tools_mcp.gen.go;
 //      the generator's golden cases compact, validate and recursion the same way
 //      (buf managed mode: go_package under gen/cases/<case>) into
-//      gen/cases/ and gencases/<case>/ai_tools.gen.go; Compute Engine's
-//      tools, forms and tool-search data (scripts/compute-fixture.mjs) into
-//      gen/compute/deferred.json, for gentools/compute_deferred_test.go;
-//   3. node scripts/values.mjs: schema-generated arguments into gen/values/;
+//      gen/cases/ and gencases/<case>/ai_tools.gen.go;
+//   3. node scripts/values.mjs: schema-generated arguments into gen/values/,
+//      and Compute Engine's tools, forms and tool-search data
+//      (scripts/compute-fixture.mjs) into gen/compute/deferred.json, for
+//      gentools/compute_deferred_test.go (only when the tests run);
 //   4. gofmt -l, go vet ./..., go test -race -count=1 ./... against the real
 //      test server (e2e/server/dist/main.js, started by the tests' TestMain);
 //      the MCP tests (gentools/mcp_test.go) build cmd/linkhub-mcp into bin/
@@ -204,13 +205,18 @@ for (const name of ["compact", "validate", "recursion"]) {
 }
 console.log("  gen/cases/*/…/*.pb.go, gencases/{compact,validate,recursion}");
 
-step("Compute Engine's tools and tool-search data → gen/compute/deferred.json");
-await must("node", [path.join(here, "compute-fixture.mjs")], { cwd: pkgDir });
 if (mode === "--generate") finish(mode);
 
+// What only the tests read, written only when they run.
 if (mode === "--e2e") {
   step("schema-generated values → e2e/go/gen/values");
   await must("node", [path.join(here, "values.mjs")], { cwd: pkgDir });
+  step(
+    "Compute Engine's tools and tool-search data → gen/compute/deferred.json",
+  );
+  await must("node", [path.join(here, "compute-fixture.mjs")], {
+    cwd: pkgDir,
+  });
 }
 
 step("gofmt -l .");
