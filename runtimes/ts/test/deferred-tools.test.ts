@@ -537,7 +537,7 @@ describe("options that cannot work", () => {
 
   it("refuses unknown always-loaded tools, stray tools and bad limits", () => {
     expect(() => setup({ alwaysLoaded: ["links_gett"] })).toThrow(
-      'alwaysLoaded: unknown tool "links_gett"',
+      'alwaysLoaded: unknown tool "links_gett": name tools of the generated file',
     );
     expect(() =>
       setup({ tools: [...fixtureTools, extraTool("stray")] }),

@@ -22,7 +22,8 @@ export interface SearchFirst {
   /**
    * Tools listed from the start, by their generated names (as the search
    * data gives them; with a name prefix, every registration of it). A
-   * served tool the data does not hold must be listed here.
+   * served tool the data does not hold must be listed here; a name no
+   * served tool has is refused at the first list or search.
    */
   readonly alwaysLoaded?: readonly string[] | undefined;
   /** The tools a search finds when the model gives no `limit`: 5 by default, at most 20. */
@@ -116,7 +117,12 @@ export interface SearchCatalog {
   readonly limit: number;
 }
 
-/** The catalog of `tools` (the server's, in registration order). */
+/**
+ * The catalog of `tools` (the server's, in registration order). Built at
+ * the first list or search after the tools change, when every
+ * registration is known: an always-loaded name no served tool has throws
+ * an Error naming it (a mistyped name would list nothing).
+ */
 export function createSearchCatalog(
   options: SearchFirst,
   tools: readonly SearchableTool[],
@@ -128,6 +134,13 @@ export function createSearchCatalog(
       byTool.set(t.tool, [t.listed]);
     } else {
       list.push(t.listed);
+    }
+  }
+  for (const name of options.alwaysLoaded ?? []) {
+    if (!byTool.has(name)) {
+      throw new Error(
+        `always-loaded tool ${quote(name)} is not served here: check its name (the generated tool names), or drop it from alwaysLoaded`,
+      );
     }
   }
   const groups = options.search.namespaces.filter((n) =>

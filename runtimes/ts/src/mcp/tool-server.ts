@@ -163,7 +163,9 @@ export interface McpToolServerOptions extends CallPolicyOptions {
    * connection that does not listen) `search_tools`, `call_tool` and the
    * always-loaded tools. Any served tool can still be called by name. Off
    * by default: every tool is listed. Every served tool must be in the
-   * search data or in `alwaysLoaded` (refused at registration).
+   * search data or in `alwaysLoaded` (refused at registration), and every
+   * `alwaysLoaded` name a served tool (refused at the first list or
+   * search, when every registration is known).
    */
   readonly searchFirst?: SearchFirst | undefined;
 }

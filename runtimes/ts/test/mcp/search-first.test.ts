@@ -715,6 +715,37 @@ describe("served tools the search data does not name", () => {
   });
 });
 
+describe("an always-loaded name no served tool has", () => {
+  it("is refused at the first list or search", async () => {
+    const server = newServer(searchFirst({ alwaysLoaded: ["accounts_lst"] }));
+    const { client } = await connectStdio(server, "legacy");
+    const refusal =
+      'always-loaded tool "accounts_lst" is not served here: check its name (the generated tool names), or drop it from alwaysLoaded';
+    await expect(client.listTools()).rejects.toThrow(refusal);
+    await expect(
+      client.callTool({ name: "search_tools", arguments: { query: "merge" } }),
+    ).rejects.toThrow(refusal);
+    await client.close();
+  });
+
+  it("is checked again when tools are added", async () => {
+    const server = createMcpToolServer(
+      searchFirst({ alwaysLoaded: ["accounts_list"] }),
+    );
+    const { client } = await connectStdio(server, "legacy");
+    await expect(client.listTools()).rejects.toThrow(
+      'always-loaded tool "accounts_list" is not served here',
+    );
+    server.addTools({
+      methods: aitestMcpMethods,
+      aliases: aitestAliases,
+      transport: grpc.transport,
+    });
+    expect(await names(client)).toEqual(["search_tools", "accounts_list"]);
+    await client.close();
+  });
+});
+
 describe("the search-first listing", () => {
   it("shares the server's frozen listings: no schema is copied per list", () => {
     const server = newServer();
