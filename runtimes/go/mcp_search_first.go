@@ -38,7 +38,8 @@ type SearchFirst struct {
 	// AlwaysLoaded are tools listed from the start, by their generated
 	// names (with a name prefix: every registration of the tool). A
 	// served tool the data does not hold must be listed here (else its
-	// registration panics).
+	// registration panics); a name no served tool has is refused at the
+	// first tools/list or search_tools, when every registration is known.
 	AlwaysLoaded []string
 	// Limit is how many tools a search finds when the call gives no
 	// limit: 5 when 0, at most 20.
@@ -64,6 +65,7 @@ type mcpSearchFirst struct {
 	served map[string]*mcpTool             // served name -> tool
 	defs   map[string]*mcp.Tool            // served name -> its listed definition
 	always []*mcp.Tool                     // the always-loaded tools' definitions
+	absent string                          // an AlwaysLoaded name no served tool has
 	search map[bool]*mcp.Tool              // search_tools' definition, by call view
 	loaded map[*mcp.ServerSession][]string // served names, in load order
 	send   mcp.MethodHandler               // the server's sending handler
@@ -124,6 +126,9 @@ func (f *mcpSearchFirst) install(s *mcpServer, sdk *mcp.Server) {
 	sdk.AddSendingMiddleware(f.noteListens)
 	sdk.AddReceivingMiddleware(f.listView)
 	sdk.AddTool(f.searchTool(false), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := f.alwaysServed(); err != nil {
+			return nil, err
+		}
 		return f.run(ctx, req), nil
 	})
 	sdk.AddTool(callToolDefinition(), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -151,13 +156,28 @@ func (f *mcpSearchFirst) add(tools []mcpTool, defs []*mcp.Tool) {
 		f.served[t.name] = t
 		f.defs[t.name] = defs[i]
 	}
-	f.always = nil
+	f.always, f.absent = nil, ""
 	for _, name := range f.config.AlwaysLoaded {
+		if len(f.byName[name]) == 0 && f.absent == "" {
+			f.absent = name
+		}
 		for _, t := range f.byName[name] {
 			f.always = append(f.always, f.defs[t.name])
 		}
 	}
 	f.search = nil // its description names the groups of the tools served
+}
+
+// alwaysServed refuses an AlwaysLoaded name no served tool has (a
+// mistyped name would list nothing): checked at tools/list and
+// search_tools, when every registration is known.
+func (f *mcpSearchFirst) alwaysServed() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.absent != "" {
+		return fmt.Errorf("always-loaded tool %s is not served here: check its name (the generated tool names), or drop it from AlwaysLoaded", quote(f.absent))
+	}
+	return nil
 }
 
 // noteListens is the sending middleware that keeps the server's sending
@@ -212,6 +232,11 @@ func (f *mcpSearchFirst) tell(ctx context.Context, ss *mcp.ServerSession) {
 // lists them (pages included).
 func (f *mcpSearchFirst) listView(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/list" {
+			if err := f.alwaysServed(); err != nil {
+				return nil, err
+			}
+		}
 		res, err := next(ctx, method, req)
 		if method == "subscriptions/listen" { // it returns when the listen ends
 			f.mu.Lock()

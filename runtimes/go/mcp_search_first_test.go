@@ -295,6 +295,37 @@ func TestMCPSearchFirstRefused(t *testing.T) {
 	addMCPTools(&otherLibrary{}, []MCPOption{WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch)})}, accountTools(nil))
 }
 
+// An AlwaysLoaded name no served tool has is refused at tools/list and
+// search_tools, once every registration is known: checked again after
+// each.
+func TestMCPSearchFirstAlwaysLoadedNotServed(t *testing.T) {
+	refusal := `always-loaded tool "accounts_watch" is not served here: check its name (the generated tool names), or drop it from AlwaysLoaded`
+	server := mcp.NewServer(&mcp.Implementation{Name: "aitest", Version: "1.0.0"}, nil)
+	tools := accountTools(nil)
+	var watch []mcpTool
+	for i, tool := range tools {
+		if tool.tool.Name == "accounts_watch" {
+			watch, tools = tools[i:i+1], append(tools[:i:i], tools[i+1:]...)
+			break
+		}
+	}
+	if len(watch) != 1 {
+		t.Fatal("accountTools has no accounts_watch")
+	}
+	addMCPTools(server, []MCPOption{WithSearchFirst(SearchFirst{Search: DefineToolSearch(accountToolSearch), AlwaysLoaded: []string{"accounts_watch"}})}, tools)
+	cs := connectInMemory(t, server)
+	if _, err := cs.ListTools(context.Background(), nil); err == nil || !strings.Contains(err.Error(), refusal) {
+		t.Errorf("tools/list: %v, want %q", err, refusal)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: searchToolsName, Arguments: map[string]any{"query": "merge"}}); err == nil || !strings.Contains(err.Error(), refusal) {
+		t.Errorf("search_tools: %v, want %q", err, refusal)
+	}
+	addMCPTools(server, nil, watch)
+	if got := toolNames(t, cs); got != "search_tools,call_tool,accounts_watch" {
+		t.Errorf("accounts_watch registered later: %s", got)
+	}
+}
+
 // otherLibrary is an MCPServer that is not the go-sdk's.
 type otherLibrary struct{}
 
