@@ -8,7 +8,8 @@
 #   bash scripts/nightly.sh large   the generator's tests at full size: the
 #                                   Temporal-shaped API's 126 RPCs, all three
 #                                   real Google APIs compiled, the golden Go
-#                                   tests under -race
+#                                   tests under -race; Compute Engine's
+#                                   deferred requests in Go and Python
 #   bash scripts/nightly.sh load    every e2e suite with the Redis store's
 #                                   load runs at 50 conversations x 100 calls
 #
@@ -38,7 +39,11 @@ case "$suite" in
     "${pnpm[@]}" run fuzz --duration "${FUZZ_DURATION:-10m}"
     ;;
   large)
-    "${pnpm[@]}" exec turbo run test --filter=protoc-gen-ai-tools
+    # The Python runtime's tests collect Compute Engine's deferred requests
+    # with AI_TOOLS_NIGHTLY=1; Go's run in e2e/go's --large mode.
+    "${pnpm[@]}" exec turbo run test --filter=protoc-gen-ai-tools \
+      --filter=@protoc-gen-ai-tools/runtime-python
+    node e2e/go/scripts/run.mjs --large
     ;;
   load)
     "${pnpm[@]}" run e2e

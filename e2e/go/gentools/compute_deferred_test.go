@@ -3,7 +3,9 @@ package gentools
 // Compute Engine's whole deferred request, for every provider, built by the
 // inlined runtime from Compute's generated tools, provider forms and
 // tool-search data (gen/compute/deferred.json, scripts/compute-fixture.mjs):
-// they stand in for linkhub's tables while the test runs.
+// they stand in for linkhub's tables while the test runs. The nightly run's
+// alone (node scripts/run.mjs --large, from bash scripts/nightly.sh large);
+// the other modes leave it out.
 
 import (
 	"context"
@@ -22,7 +24,7 @@ func computeTools(t *testing.T) ([]AgentTool, *ToolSearch) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "gen", "compute", "deferred.json"))
 	if err != nil {
-		t.Fatalf("%v: run node scripts/run.mjs (it writes the Compute fixture before the tests)", err)
+		t.Fatalf("%v: run node scripts/run.mjs --large (it writes the Compute fixture, then runs this test)", err)
 	}
 	var fixture struct {
 		ToolSearch string `json:"toolSearch"`

@@ -12,10 +12,7 @@
 //      the generator's golden cases compact, validate and recursion the same way
 //      (buf managed mode: go_package under gen/cases/<case>) into
 //      gen/cases/ and gencases/<case>/ai_tools.gen.go;
-//   3. node scripts/values.mjs: schema-generated arguments into gen/values/,
-//      and Compute Engine's tools, forms and tool-search data
-//      (scripts/compute-fixture.mjs) into gen/compute/deferred.json, for
-//      gentools/compute_deferred_test.go (only when the tests run);
+//   3. node scripts/values.mjs: schema-generated arguments into gen/values/;
 //   4. gofmt -l, go vet ./..., go test -race -count=1 ./... against the real
 //      test server (e2e/server/dist/main.js, started by the tests' TestMain);
 //      the MCP tests (gentools/mcp_test.go) build cmd/linkhub-mcp into bin/
@@ -30,6 +27,14 @@
 //                                   the shared vectors run in runtimes/go, whose
 //                                   code the generated file inlines)
 //   node scripts/run.mjs --bench    steps 1–2 and the benchmarks
+//   node scripts/run.mjs --large    steps 1–2, then Compute Engine's tools,
+//                                   forms and tool-search data
+//                                   (scripts/compute-fixture.mjs) into
+//                                   gen/compute/deferred.json and
+//                                   TestComputeDeferredRequests alone (no
+//                                   server); the nightly run's (bash
+//                                   scripts/nightly.sh large), the other
+//                                   modes leave it out
 //
 // Exits non-zero on any failure.
 
@@ -54,7 +59,7 @@ const repoRoot = path.resolve(pkgDir, "..", "..");
 const toolsBin = path.join(repoRoot, ".tools", "bin");
 const serverMain = path.join(repoRoot, "e2e", "server", "dist", "main.js");
 
-const modes = ["--generate", "--build", "--fast", "--bench"];
+const modes = ["--generate", "--build", "--fast", "--bench", "--large"];
 const args = process.argv.slice(2);
 for (const a of args)
   if (!modes.includes(a))
@@ -207,16 +212,34 @@ console.log("  gen/cases/*/…/*.pb.go, gencases/{compact,validate,recursion}");
 
 if (mode === "--generate") finish(mode);
 
-// What only the tests read, written only when they run.
-if (mode === "--e2e") {
-  step("schema-generated values → e2e/go/gen/values");
-  await must("node", [path.join(here, "values.mjs")], { cwd: pkgDir });
+// Compute Engine (988 tools) runs in the nightly run only: its fixture is
+// 15 MB, and .ci/run checks each runtime's limits on made-up tools.
+const computeTest = "^TestComputeDeferredRequests$";
+if (mode === "--large") {
   step(
     "Compute Engine's tools and tool-search data → gen/compute/deferred.json",
   );
   await must("node", [path.join(here, "compute-fixture.mjs")], {
     cwd: pkgDir,
   });
+  step(`go test -race -count=1 -v -run ${computeTest} ./gentools`);
+  const r = await run(
+    "go",
+    ["test", "-race", "-count=1", "-v", "-run", computeTest, "./gentools"],
+    { cwd: pkgDir, env: { ...process.env, E2E_NO_SERVER: "1" }, quiet: true },
+  );
+  process.stdout.write(r.stdout);
+  process.stderr.write(r.stderr);
+  if (r.code !== 0) die(`go test -run ${computeTest} failed (exit ${r.code})`);
+  // -run matching nothing passes: a renamed test must not.
+  if (!r.stdout.includes("--- PASS: TestComputeDeferredRequests"))
+    die(`TestComputeDeferredRequests did not run (renamed?)`);
+  finish(mode);
+}
+
+if (mode === "--e2e") {
+  step("schema-generated values → e2e/go/gen/values");
+  await must("node", [path.join(here, "values.mjs")], { cwd: pkgDir });
 }
 
 step("gofmt -l .");
@@ -276,11 +299,12 @@ if (mode === "--bench") {
   );
   finish(mode);
 }
-step("go test -race -count=1 -v ./...");
-await must("go", ["test", "-race", "-count=1", "-v", "./..."], {
-  cwd: pkgDir,
-  env,
-});
+step(`go test -race -count=1 -v -skip ${computeTest} ./...`);
+await must(
+  "go",
+  ["test", "-race", "-count=1", "-v", "-skip", computeTest, "./..."],
+  { cwd: pkgDir, env },
+);
 finish(mode);
 
 // ---------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 grpcio-tools into tests/gen (test-only, gitignored): *_pb2.py, *_pb2.pyi and
 *_pb2_grpc.py; and generate tests/gen/ai_tools_gen.py from vectors.proto with
 the plugin (target=py; the generator must be built). Run with the repo's
-.venv Python."""
+.venv Python. With --compute, Compute Engine's module alone into
+tests/gen/compute (tests/test_deferred_compute.py runs it so, in the nightly
+run only)."""
 
 from __future__ import annotations
 
@@ -25,18 +27,6 @@ COMPUTE_PROTO = "google/cloud/compute/v1/compute.proto"
 
 
 def main() -> int:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    OUT.mkdir(parents=True)
-    well_known = Path(grpc_tools.__file__).parent / "_proto"
-    args = ["grpc_tools.protoc", f"-I{well_known}"]
-    args += [f"-I{root}" for root, _ in PROTOS]
-    args += [f"--python_out={OUT}", f"--pyi_out={OUT}", f"--grpc_python_out={OUT}"]
-    args += [name for _, name in PROTOS]
-    code = protoc.main(args)
-    if code != 0:
-        print(f"generate: protoc failed ({code})", file=sys.stderr)
-        return 1
     plugin = REPO / "node_modules" / ".bin" / "protoc-gen-ai-tools"
     if not (REPO / "generator" / "dist" / "index.js").exists() or not plugin.exists():
         print(
@@ -44,6 +34,25 @@ def main() -> int:
             "`npx -y pnpm@12.4.2 --filter protoc-gen-ai-tools build`",
             file=sys.stderr,
         )
+        return 1
+    well_known = Path(grpc_tools.__file__).parent / "_proto"
+    if sys.argv[1:] == ["--compute"]:
+        return generate_compute(well_known, plugin)
+    if sys.argv[1:]:
+        print(
+            f"generate: unknown arguments {sys.argv[1:]}: give none, or --compute", file=sys.stderr
+        )
+        return 2
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    OUT.mkdir(parents=True)
+    args = ["grpc_tools.protoc", f"-I{well_known}"]
+    args += [f"-I{root}" for root, _ in PROTOS]
+    args += [f"--python_out={OUT}", f"--pyi_out={OUT}", f"--grpc_python_out={OUT}"]
+    args += [name for _, name in PROTOS]
+    code = protoc.main(args)
+    if code != 0:
+        print(f"generate: protoc failed ({code})", file=sys.stderr)
         return 1
     code = protoc.main(
         [
@@ -66,21 +75,26 @@ def main() -> int:
         f"generate: {len(list(OUT.rglob('*_pb2.py')))} modules and ai_tools_gen.py "
         f"in {OUT.relative_to(REPO)}"
     )
-    return generate_compute(well_known, plugin)
+    return 0
 
 
 def generate_compute(well_known: Path, plugin: Path) -> int:
     """Compute Engine (google-proto-files, the generator's dev dependency)
     with tools=all and tool_search=true into tests/gen/compute, a sys.path
     root of its own with no __init__.py (google.cloud stays a namespace
-    package): tests/test_deferred_compute.py builds its deferred requests.
-    Left out, with a note, where google-proto-files is not installed."""
+    package): tests/test_deferred_compute.py builds its deferred requests."""
     protos = REPO / "generator" / "node_modules" / "google-proto-files"
     if not (protos / COMPUTE_PROTO).exists():
-        print(f"generate: {protos} not installed: Compute Engine left out")
-        return 0
+        print(
+            f"generate: {protos / COMPUTE_PROTO} not found: run `npx -y pnpm@12.4.2 install` "
+            "(google-proto-files is the generator's dev dependency)",
+            file=sys.stderr,
+        )
+        return 1
     out = OUT / "compute"
-    out.mkdir()
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
     code = protoc.main(
         [
             "grpc_tools.protoc",
