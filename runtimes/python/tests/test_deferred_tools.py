@@ -589,7 +589,7 @@ def test_refuses_a_store_without_the_loaded_tools_operations() -> None:
     [
         (
             {"always_loaded": ["nope"]},
-            'always_loaded: unknown tool "nope": name tools of the generated module',
+            'always_loaded: unknown tool "nope": name tools of the generated file',
         ),
         ({"limit": 0}, 'limit "0": give a whole number from 1 to 20'),
         ({"limit": 21}, 'limit "21": give a whole number from 1 to 20'),

@@ -18,6 +18,7 @@ import pytest
 from conftest import Servers
 from mcp import Client
 from mcp.client.subscriptions import ToolsListChanged
+from mcp.shared.exceptions import MCPError
 from test_mcp import call, error_text, mcp_tools, serving
 from toolset import ALIASES, create_args
 
@@ -401,6 +402,31 @@ async def test_served_tools_outside_the_data(servers: Servers) -> None:
         server.add_tools(mcp_tools(), ALIASES, channel)
         async with Client(server.sdk_server, mode="legacy") as client:
             assert await names(client) == ["search_tools", "fixup_loose", "fixup_strict"]
+
+
+async def test_always_loaded_names_not_served(servers: Servers) -> None:
+    """An always-loaded name no served tool has is refused at tools/list and
+    search_tools, checked again when tools are added."""
+    refusal = (
+        'always-loaded tool "accounts_watch" is not served here: check its name '
+        "(the generated tool names), or drop it from always_loaded"
+    )
+    watch = [m for m in mcp_tools() if m.tool.name == "accounts_watch"]
+    others = [m for m in mcp_tools() if m.tool.name != "accounts_watch"]
+    server = McpToolServer(
+        name="vectors", search_first=search_first(always_loaded=["accounts_watch"])
+    )
+    async with grpc.aio.insecure_channel(servers.target) as channel:
+        server.add_tools(others, ALIASES, channel)
+        async with Client(server.sdk_server, mode="legacy") as client:
+            with pytest.raises(MCPError) as listed:
+                await client.list_tools()
+            assert listed.value.error.message == refusal
+            with pytest.raises(MCPError) as searched:
+                await client.call_tool("search_tools", {"query": "merge"})
+            assert searched.value.error.message == refusal
+            server.add_tools(watch, ALIASES, channel)
+            assert await names(client) == ["search_tools", "accounts_watch"]
 
 
 async def test_off_by_default(servers: Servers) -> None:

@@ -417,7 +417,7 @@ def _always_loaded_of(names: Sequence[str], by_name: Mapping[str, AgentTool]) ->
     for name in names:
         if name not in by_name:
             raise ValueError(
-                f"always_loaded: unknown tool {quote(name)}: name tools of the generated module"
+                f"always_loaded: unknown tool {quote(name)}: name tools of the generated file"
             )
     return list(dict.fromkeys(names))
 

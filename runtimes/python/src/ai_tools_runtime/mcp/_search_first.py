@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 import mcp_types
+from mcp.shared.exceptions import MCPError
 
 from .._tool_search import ToolSearch, rank_tools
 from ._search_first_tools import (
@@ -47,7 +48,8 @@ class SearchFirst:
     the generated module's ``TOOL_SEARCH``; ``always_loaded`` are tools
     listed from the start, by their generated names (with a name prefix:
     every registration of the tool; a served tool the data does not hold
-    must be listed here); ``limit`` is how many tools a search
+    must be listed here; a name no served tool has is refused at the first
+    ``tools/list`` or ``search_tools``); ``limit`` is how many tools a search
     finds when the model gives no ``limit`` (1 to 20)."""
 
     search: ToolSearch
@@ -92,6 +94,7 @@ class SearchFirstTools:
         self.option = option
         self._option = option
         self._served = _Served()
+        self._absent = next(iter(option.always_loaded), None)
         self._listings: dict[SearchFirstMode, mcp_types.Tool] = {}
         self._total = sum(len(ns.tools) for ns in option.search.namespaces)
         self._known = {t.tool for ns in option.search.namespaces for t in ns.tools} | set(
@@ -106,6 +109,9 @@ class SearchFirstTools:
         for tool, listed in tools:
             served.by_tool.setdefault(tool, []).append(listed)
         self._served = served
+        self._absent = next(
+            (n for n in self._option.always_loaded if n not in served.by_tool), None
+        )
         groups = [
             ns
             for ns in self._option.search.namespaces
@@ -137,6 +143,7 @@ class SearchFirstTools:
         """A connection's ``tools/list``: ``search_tools``, ``call_tool`` in
         ``call`` mode, the always-loaded tools, then (``list`` mode) those
         its searches loaded."""
+        self._check_always()
         if mode == "call":
             return [self._listings[mode], call_tool_listing(), *self._always]
         return [self._listings[mode], *self._always, *loaded]
@@ -146,6 +153,7 @@ class SearchFirstTools:
     ) -> tuple[mcp_types.CallToolResult, bool]:
         """A ``search_tools`` call: its result, and whether tools joined
         ``loaded`` (then say so with ``notifications/tools/list_changed``)."""
+        self._check_always()
         taken = search_arguments(args, self._option.limit)
         if isinstance(taken, str):
             error = mcp_types.CallToolResult(
@@ -183,6 +191,17 @@ class SearchFirstTools:
                 f"tool {json.dumps(tool)} is served but not in the tool-search data: generate "
                 "its file with tool_search=true and pass that file's data, or list it in "
                 "always_loaded"
+            )
+
+    def _check_always(self) -> None:
+        """An ``MCPError`` for an always-loaded name no served tool has (a
+        mistyped name would list nothing): checked at ``tools/list`` and
+        ``search_tools``, when every registration is known."""
+        if self._absent is not None:
+            raise MCPError(
+                mcp_types.INTERNAL_ERROR,
+                f"always-loaded tool {json.dumps(self._absent)} is not served here: check its "
+                "name (the generated tool names), or drop it from always_loaded",
             )
 
     @staticmethod
