@@ -162,9 +162,15 @@ func TestDeferredVectors(t *testing.T) {
 		}
 	}
 	for _, a := range v.SearchArguments {
-		// The JSON text of the value, as the file writes it: of an object,
-		// or of a string holding one (what TypeScript and Python get).
+		// What a Go caller passes: a string's content (the wire text a
+		// provider sent, the very string TypeScript and Python are given),
+		// else the value's JSON text (an object as OpenAI's
+		// tool_search_call sends it).
 		text := string(a.Args)
+		var wire string
+		if len(a.Args) > 0 && a.Args[0] == '"' && json.Unmarshal(a.Args, &wire) == nil {
+			text = wire
+		}
 		got, err := ParseSearchArguments(text)
 		if a.Error != "" {
 			if err == nil || err.Error() != a.Error {

@@ -3559,20 +3559,16 @@ func SearchParameters(defaultLimit int, openAPI bool) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words."},"limit":{"type":"integer","minimum":1,"maximum":%d,"description":"The most tools to find; %d by default."}},"required":["query"]%s}`, MaxSearchLimit, defaultLimit, closed))
 }
 
-// ParseSearchArguments reads the arguments of a search call: JSON text of
-// an object, or JSON text of a string holding one (decoded once: the
-// string a TypeScript or Python caller would pass). Anything else, an
-// unknown key, a query that is no string or a limit that is no whole
-// number from 1 to MaxSearchLimit is the model's mistake: a ToolError
-// "invalid-arguments" ("invalid arguments, nothing was sent:" and one line
-// per violation, docs/runtime.md "Errors").
-func ParseSearchArguments(args string) (SearchArguments, error) {
-	text := args
+// ParseSearchArguments reads the arguments of a search call: the JSON text
+// of an object, as a provider sends it (a function call's arguments,
+// decoded once; a JSON string, arguments encoded twice, is refused as
+// TypeScript and Python refuse it). Anything else, an unknown key, a query
+// that is no string or a limit that is no whole number from 1 to
+// MaxSearchLimit is the model's mistake: a ToolError "invalid-arguments"
+// ("invalid arguments, nothing was sent:" and one line per violation,
+// docs/runtime.md "Errors").
+func ParseSearchArguments(text string) (SearchArguments, error) {
 	v, ok := decodeJSON(text)
-	if s, isString := v.(string); ok && isString {
-		text = s
-		v, ok = decodeJSON(text)
-	}
 	if !ok {
 		return SearchArguments{}, searchArgumentsError([]Violation{{Reason: "invalid-json", Message: errInvalidJSON.Error()}})
 	}
