@@ -10,6 +10,7 @@ import { createProblemCollector, GeneratorError } from "./errors.js";
 import { supportedEditions } from "./read/editions.js";
 import { buildModel, resolveRequestFiles } from "./model/build-model.js";
 import { noToolsWarning } from "./model/no-tools.js";
+import { toolSearchNameProblems } from "./model/tool-search-data.js";
 import { toolSelectionOf } from "./model/tool-selection.js";
 import { parseOptions } from "./options.js";
 import { createToolChecker, providersOf } from "./providers/provider-checks.js";
@@ -95,6 +96,9 @@ export function generate(
   // The target's own options and the common ones (lenient_arguments,
   // json_names), whose keys differ.
   const values = { ...options.common, ...options.values };
+  if (options.common["tool_search"] === "true") {
+    toolSearchNameProblems(model.tools, problems);
+  }
   const views: [TargetView, string][] = [
     [entry.buildView(model, values, problems), "file"],
   ];

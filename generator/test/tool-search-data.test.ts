@@ -241,3 +241,63 @@ service ClashService {
     },
   );
 });
+
+describe("a tool named as the tool search's own tool", () => {
+  const proto: Record<string, string> = {
+    "own/v1/own.proto": `syntax = "proto3";
+package own.v1;
+import "ai/tools/v1/annotations.proto";
+option go_package = "example.com/x/own/v1;ownv1";
+message Req { string q = 1; }
+service OwnService {
+  rpc Search(Req) returns (Req) {
+    option (ai.tools.v1.rpc_tool) = {name: "search_tools", description: "Search."};
+  }
+  rpc Call(Req) returns (Req) {
+    option (ai.tools.v1.rpc_tool) = {name: "call_tool", description: "Call."};
+  }
+  rpc Find(Req) returns (Req) {
+    option (ai.tools.v1.rpc_tool) = {name: "tool_search", description: "Find."};
+  }
+}
+`,
+  };
+  const fix = (exclude: string) =>
+    `; rename the tool with an rpc_tool option or name_prefix, or leave it out with exclude=own.v1.OwnService.${exclude}`;
+
+  it.each(["ts", "go", "py"])(
+    "target=%s refuses search_tools and call_tool with tool_search=true only, with the other problems",
+    (target) => {
+      const request = compileRequest(proto, `target=${target}`);
+      expect(generate(request, quiet)).toHaveLength(1);
+      const on = withParameter(request, `target=${target},tool_search=true`);
+      let message = "";
+      try {
+        generate(on, quiet);
+      } catch (e) {
+        expect(e).toBeInstanceOf(GeneratorError);
+        message = (e as Error).message;
+      }
+      const lines = message.split("\n");
+      expect(lines).toContain(
+        `own/v1/own.proto: OwnService.Call: tool name "call_tool" clashes with the tool search's own tool of that name (tool_search=true: the search-first MCP server's tool that calls a found tool)${fix("Call")}`,
+      );
+      expect(lines).toContain(
+        `own/v1/own.proto: OwnService.Search: tool name "search_tools" clashes with the tool search's own tool of that name (tool_search=true: the search function of deferred requests and of the search-first MCP server)${fix("Search")}`,
+      );
+      // tool_search's clash with a generated name, in the same error.
+      expect(
+        lines.some((l) => l.includes('tool name "tool_search" becomes')),
+      ).toBe(true);
+      expect(lines).toHaveLength(3);
+    },
+  );
+
+  it("is generated with name_prefix", () => {
+    const request = compileRequest(
+      proto,
+      "target=go,tool_search=true,name_prefix=own_",
+    );
+    expect(generate(request, quiet)).toHaveLength(1);
+  });
+});
