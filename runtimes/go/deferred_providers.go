@@ -178,8 +178,9 @@ func openAINamespaceFunction(t AgentTool, function string) (OpenAINamespaceFunct
 }
 
 // OpenAIChat returns the tools of an OpenAI Chat Completions request: the
-// always-loaded tools, the loaded ones in load order, then search_tools;
-// more than OpenAIMaxTools are refused.
+// always-loaded tools, search_tools, then the loaded ones in load order (a
+// load only appends: the prefix a provider caches stays the same); more
+// than OpenAIMaxTools are refused.
 func (d *DeferredTools) OpenAIChat(ctx context.Context, handle string) ([]OpenAIChatTool, error) {
 	tools, err := d.requestTools(ctx, handle)
 	if err != nil {
@@ -200,7 +201,8 @@ func (d *DeferredTools) Gemini(ctx context.Context, handle string, openAPI bool)
 	if len(tools) > GeminiMaxFunctionDeclarations {
 		return nil, fmt.Errorf("%d function declarations in one request: Gemini takes at most %d; send a subset of the tools", len(tools), GeminiMaxFunctionDeclarations)
 	}
-	out, err := GeminiFunctionDeclarations(tools[:len(tools)-1], openAPI)
+	at := len(d.alwaysLoaded) // search_tools' place
+	out, err := GeminiFunctionDeclarations(append(append([]AgentTool{}, tools[:at]...), tools[at+1:]...), openAPI)
 	if err != nil {
 		return nil, err
 	}
@@ -208,23 +210,23 @@ func (d *DeferredTools) Gemini(ctx context.Context, handle string, openAPI bool)
 	if openAPI {
 		search.ParametersJSONSchema, search.Parameters = nil, SearchParameters(d.limit, true)
 	}
-	return append(out, search), nil
+	return append(out[:at], append([]GeminiFunctionDeclaration{search}, out[at:]...)...), nil
 }
 
 // requestTools are the tools of a request without deferral: always
-// loaded, then loaded in load order, then search_tools.
+// loaded, then search_tools, then loaded in load order.
 func (d *DeferredTools) requestTools(ctx context.Context, handle string) ([]AgentTool, error) {
 	loaded, err := d.Loaded(ctx, handle)
 	if err != nil {
 		return nil, err
 	}
-	tools := append([]AgentTool{}, d.alwaysLoaded...)
+	tools := append(append([]AgentTool{}, d.alwaysLoaded...), d.searchTool)
 	for _, name := range loaded {
 		if t, ok := d.byName[name]; ok && !d.always[name] {
 			tools = append(tools, t)
 		}
 	}
-	return append(tools, d.searchTool), nil
+	return tools, nil
 }
 
 // Anthropic returns the tools of an Anthropic request: the always-loaded

@@ -188,7 +188,7 @@ func TestDeferredLoadedAcrossReplicas(t *testing.T) {
 	for _, tool := range tools {
 		names = append(names, tool.Function.Name)
 	}
-	if !reflect.DeepEqual(names, []string{"c_notes_get", "a_links_create", "search_tools"}) {
+	if !reflect.DeepEqual(names, []string{"search_tools", "c_notes_get", "a_links_create"}) {
 		t.Errorf("OpenAIChat names %v", names)
 	}
 }
@@ -261,16 +261,16 @@ func TestDeferredChatAndGemini(t *testing.T) {
 		t.Fatal(err)
 	}
 	chat, _ = d.OpenAIChat(ctx, handle)
-	sameValueJSON(t, "chat after a search", chat, `[{"type":"function","function":{"name":"c_notes_get","description":"Get a note.","parameters":{"type":"object","properties":{}},"strict":false}},
-		{"type":"function","function":{"name":"a_links_create","description":"Create a link.","parameters":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"],"additionalProperties":false},"strict":true}},`+search+`]`)
+	sameValueJSON(t, "chat after a search", chat, `[{"type":"function","function":{"name":"c_notes_get","description":"Get a note.","parameters":{"type":"object","properties":{}},"strict":false}},`+search+`,
+		{"type":"function","function":{"name":"a_links_create","description":"Create a link.","parameters":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"],"additionalProperties":false},"strict":true}}]`)
 
 	gemini, err := d.Gemini(ctx, handle, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sameValueJSON(t, "gemini", gemini, `[{"name":"c_notes_get","description":"Get a note.","parametersJsonSchema":{"type":"object","properties":{}}},
-		{"name":"a_links_create","description":"Create a link.","parametersJsonSchema":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"],"additionalProperties":false}},
-		{"name":"search_tools","description":"`+deferredSearchDescription+`","parametersJsonSchema":`+deferredSearchParameters+`}]`)
+		{"name":"search_tools","description":"`+deferredSearchDescription+`","parametersJsonSchema":`+deferredSearchParameters+`},
+		{"name":"a_links_create","description":"Create a link.","parametersJsonSchema":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"],"additionalProperties":false}}]`)
 	// The OpenAPI form is generated: hand-written tools have none.
 	if _, err := d.Gemini(ctx, handle, true); err == nil || err.Error() != `tool "c_notes_get" has no generated provider forms: generate it with protoc-gen-ai-tools` {
 		t.Errorf("gemini openAPI: %v", err)

@@ -89,7 +89,7 @@ func TestDeferredSearchLoadCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantNames := append(append([]string{"ping"}, found.Loaded...), "search_tools")
+	wantNames := append([]string{"ping", "search_tools"}, found.Loaded...)
 	if !slices.Equal(chatNames(tools), wantNames) {
 		t.Fatalf("OpenAIChat after two searches: %v, want %v", chatNames(tools), wantNames)
 	}
@@ -175,7 +175,7 @@ func TestDeferredRequestsOfLinkhub(t *testing.T) {
 	}
 	for _, openAPI := range []bool{false, true} {
 		decls, err := deferred.Gemini(ctx, handle, openAPI)
-		if err != nil || len(decls) != len(found.Loaded)+1 || decls[len(decls)-1].Name != "search_tools" {
+		if err != nil || len(decls) != len(found.Loaded)+1 || decls[0].Name != "search_tools" {
 			t.Fatalf("Gemini openAPI=%v: %+v, %v", openAPI, decls, err)
 		}
 	}

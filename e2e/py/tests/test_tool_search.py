@@ -172,7 +172,7 @@ def test_loaded_tools_shared_by_two_replicas_in_redis(
     start = len(recorded(channel))
     first, chat_names, more, got, seen_by_a = aio.run(run())
     assert first == ["links_create", "links_get"], first
-    assert chat_names == ["links_create", "links_get", "search_tools"], chat_names
+    assert chat_names == ["search_tools", "links_create", "links_get"], chat_names
     assert json.loads(got)["link"]["id"] == "link-1", got
     assert more == ["links_create", "links_get", "links_archive"], more
     assert seen_by_a == more

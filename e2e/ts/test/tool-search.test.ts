@@ -91,16 +91,16 @@ describe("search, load, call (memory store)", () => {
       }),
     ]);
 
-    // Chat Completions and Gemini now send it before search_tools.
+    // Chat Completions and Gemini now send it after search_tools.
     const chat = await deferred.openAiChat(handle);
     expect(chat.map((t) => t.function.name)).toEqual([
-      ...out.loaded,
       "search_tools",
+      ...out.loaded,
     ]);
     const gemini = await deferred.gemini(handle);
     expect(gemini.functionDeclarations.map((d) => d.name)).toEqual([
-      ...out.loaded,
       "search_tools",
+      ...out.loaded,
     ]);
   });
 

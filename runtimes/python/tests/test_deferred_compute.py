@@ -63,4 +63,4 @@ def test_compute_deferred_requests_build_for_every_provider() -> None:
         r = got[f"anthropic_{mode}"]
         assert r["items"] == tools + 1 and r["deferred"] == tools and r["last"] == last, r
     for key in ("openai_chat", "gemini_parameters_json_schema", "gemini_parameters"):
-        assert got[key] == [*loaded, "search_tools"], (key, got[key])
+        assert got[key] == ["search_tools", *loaded], (key, got[key])

@@ -384,7 +384,7 @@ async def test_openai_responses_refuses_a_namespace_named_as_an_always_loaded_to
 # -- Chat Completions and Gemini ----------------------------------------------
 
 
-async def test_chat_and_gemini_always_then_loaded_then_search_tools() -> None:
+async def test_chat_and_gemini_always_then_search_tools_then_loaded() -> None:
     store, deferred = setup(always_loaded=["users_get"])
     handle = await store.create()
     await deferred.search(handle, "remove a link", 1)
@@ -392,11 +392,11 @@ async def test_chat_and_gemini_always_then_loaded_then_search_tools() -> None:
     chat = await deferred.openai_chat(handle)
     assert [t["function"]["name"] for t in chat] == [
         "users_get",
+        "search_tools",
         "links_delete",
         "links_create",
-        "search_tools",
     ]
-    assert chat[-1] == {
+    assert chat[1] == {
         "type": "function",
         "function": {
             "name": "search_tools",
@@ -409,18 +409,18 @@ async def test_chat_and_gemini_always_then_loaded_then_search_tools() -> None:
     declarations = gemini.get("function_declarations") or []
     assert [d.get("name") for d in declarations] == [
         "users_get",
+        "search_tools",
         "links_delete",
         "links_create",
-        "search_tools",
     ]
-    assert declarations[-1] == {
+    assert declarations[1] == {
         "name": "search_tools",
         "description": SEARCH_TOOLS_DESCRIPTION,
         "parameters_json_schema": SEARCH_PARAMETERS,
     }
     open_api = await deferred.gemini(handle, form="parameters")
-    last = (open_api.get("function_declarations") or [])[-1]
-    assert last.get("parameters") == {
+    search = (open_api.get("function_declarations") or [])[1]
+    assert search.get("parameters") == {
         k: v for k, v in SEARCH_PARAMETERS.items() if k != "additionalProperties"
     }
 
@@ -676,7 +676,7 @@ async def test_the_sdk_clients_send_the_deferred_requests(stub: Stub) -> None:  
     assert bodies[3]["tools"] == anthropic_tools
     assert bodies[3]["messages"][2]["content"][0]["content"] == references
     names = [d["name"] for d in bodies[4]["tools"][0]["functionDeclarations"]]
-    assert names == ["users_get", "links_delete", "search_tools"]
-    assert bodies[4]["tools"][0]["functionDeclarations"][-1]["parameters_json_schema"] == (
+    assert names == ["users_get", "search_tools", "links_delete"]
+    assert bodies[4]["tools"][0]["functionDeclarations"][1]["parameters_json_schema"] == (
         SEARCH_PARAMETERS
     )

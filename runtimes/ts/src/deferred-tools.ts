@@ -129,7 +129,8 @@ export interface DeferredTools {
   ): Promise<OpenAiResponsesRequestTool[]>;
   /**
    * The `tools` of an OpenAI Chat Completions request: the always-loaded
-   * tools, the loaded ones in load order, then `search_tools`; more than
+   * tools, `search_tools`, then the loaded ones in load order (a load
+   * only appends: the prefix a provider caches stays the same); more than
    * 128 are refused.
    */
   openAiChat(handle: string): Promise<OpenAiChatTool[]>;
@@ -279,14 +280,14 @@ export function createDeferredTools(
       const names = await loaded(handle);
       return toOpenAiChatTools([
         ...alwaysTools,
-        ...loadedTools(names),
         searchTool,
+        ...loadedTools(names),
       ]);
     },
     async gemini(handle, opts = {}) {
       const names = await loaded(handle);
       return toGeminiTool(
-        [...alwaysTools, ...loadedTools(names), searchTool],
+        [...alwaysTools, searchTool, ...loadedTools(names)],
         opts,
       );
     },

@@ -314,7 +314,7 @@ describe("OpenAI Responses", () => {
 });
 
 describe("Chat Completions and Gemini: search_tools", () => {
-  it("always-loaded, loaded in load order, then search_tools", async () => {
+  it("always-loaded, search_tools, then loaded in load order", async () => {
     const { store, deferred } = setup({ alwaysLoaded: ["links_create"] });
     const handle = await store.create();
     await deferred.search(handle, "remove a link", 1);
@@ -324,11 +324,11 @@ describe("Chat Completions and Gemini: search_tools", () => {
     expect(sdkTools).toHaveLength(4);
     expect(chat.map((t) => t.function.name)).toEqual([
       "links_create",
+      "search_tools",
       "links_delete",
       "users_get",
-      "search_tools",
     ]);
-    expect(JSON.parse(JSON.stringify(chat.at(-1)))).toEqual({
+    expect(JSON.parse(JSON.stringify(chat[1]))).toEqual({
       type: "function",
       function: {
         name: "search_tools",
@@ -341,11 +341,11 @@ describe("Chat Completions and Gemini: search_tools", () => {
     const declarations: FunctionDeclaration[] = gemini.functionDeclarations;
     expect(declarations.map((d) => d.name)).toEqual([
       "links_create",
+      "search_tools",
       "links_delete",
       "users_get",
-      "search_tools",
     ]);
-    expect(declarations.at(-1)).toEqual({
+    expect(declarations[1]).toEqual({
       name: "search_tools",
       description: searchToolsDescription,
       parametersJsonSchema: searchParameters,
@@ -353,7 +353,7 @@ describe("Chat Completions and Gemini: search_tools", () => {
     const openApi = await deferred.gemini(handle, { form: "parameters" });
     const { additionalProperties, ...subset } = searchParameters;
     void additionalProperties;
-    expect(openApi.functionDeclarations.at(-1)?.parameters).toEqual(subset);
+    expect(openApi.functionDeclarations[1]?.parameters).toEqual(subset);
   });
 
   it("answers a search with the found tools' names and descriptions", () => {

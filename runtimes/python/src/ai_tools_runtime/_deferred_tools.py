@@ -198,10 +198,11 @@ class DeferredTools:
 
     async def openai_chat(self, handle: str) -> list[OpenAIChatTool]:
         """The ``tools`` of an OpenAI Chat Completions request: the
-        always-loaded tools, the loaded ones in load order, then
-        ``search_tools``; more than 128 raise ValueError."""
+        always-loaded tools, ``search_tools``, then the loaded ones in load
+        order (a load only appends: the prefix a provider caches stays the
+        same); more than 128 raise ValueError."""
         loaded = self._loaded_tools(await self.loaded(handle))
-        return openai_chat_tools([*self._always_tools, *loaded, self._search_tool])
+        return openai_chat_tools([*self._always_tools, self._search_tool, *loaded])
 
     async def gemini(
         self,
@@ -212,7 +213,7 @@ class DeferredTools:
         """The Gemini tool of a request: the same functions as
         :meth:`openai_chat`; more than 512 raise ValueError."""
         loaded = self._loaded_tools(await self.loaded(handle))
-        return gemini_tool([*self._always_tools, *loaded, self._search_tool], form=form)
+        return gemini_tool([*self._always_tools, self._search_tool, *loaded], form=form)
 
     async def anthropic(
         self,
