@@ -126,7 +126,7 @@ func (d *DeferredTools) OpenAIResponses(ctx context.Context, handle string, opts
 		}
 	}
 	if n := len(d.alwaysLoaded) + len(namespaces) + 1; n > OpenAIMaxTools {
-		return nil, fmt.Errorf("%d top-level tools in one request (%d always loaded, %d namespaces, the tool_search tool): OpenAI takes at most %d; load fewer tools always", n, len(d.alwaysLoaded), len(namespaces), OpenAIMaxTools)
+		return nil, fmt.Errorf("%d top-level tools in one request (%d always loaded, %d namespaces, the tool_search tool): OpenAI takes at most %d; load fewer tools always, or split the API into several tool sets (fewer services per generated file)", n, len(d.alwaysLoaded), len(namespaces), OpenAIMaxTools)
 	}
 	always, err := OpenAIResponsesTools(d.alwaysLoaded)
 	if err != nil {

@@ -344,7 +344,7 @@ func TestDeferredLimits(t *testing.T) {
 		err        string
 	}{
 		{127, ""},
-		{128, "129 top-level tools in one request (0 always loaded, 128 namespaces, the tool_search tool): OpenAI takes at most 128; load fewer tools always"},
+		{128, "129 top-level tools in one request (0 always loaded, 128 namespaces, the tool_search tool): OpenAI takes at most 128; load fewer tools always, or split the API into several tool sets (fewer services per generated file)"},
 	} {
 		data, tools := manyToolSearch(c.namespaces*10, 10)
 		d, err := NewDeferredTools(DeferredToolsOptions{Tools: tools, Search: DefineToolSearch(data), Store: store})

@@ -518,7 +518,8 @@ async def test_openai_responses_counts_top_level_items() -> None:
         await deferred.openai_responses(handle, search="client")
     assert str(caught.value) == (
         "129 top-level tools in one request (126 always loaded, 2 namespaces, the tool_search "
-        "tool): OpenAI takes at most 128; load fewer tools always"
+        "tool): OpenAI takes at most 128; load fewer tools always, or split the API into "
+        "several tool sets (fewer services per generated file)"
     )
 
 

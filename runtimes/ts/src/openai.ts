@@ -156,7 +156,7 @@ export function checkOpenAiDeferredRequest(
   const limit = openAiLimits.maxTools;
   if (count > limit) {
     throw new Error(
-      `${count} top-level tools in one request (${alwaysLoaded} always loaded, ${namespaces} namespaces, the tool_search tool): OpenAI takes at most ${limit}; load fewer tools always`,
+      `${count} top-level tools in one request (${alwaysLoaded} always loaded, ${namespaces} namespaces, the tool_search tool): OpenAI takes at most ${limit}; load fewer tools always, or split the API into several tool sets (fewer services per generated file)`,
     );
   }
 }

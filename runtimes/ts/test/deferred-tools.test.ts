@@ -482,7 +482,7 @@ describe("limits, refused before sending", () => {
         search: "client",
       }),
     ).rejects.toThrow(
-      "129 top-level tools in one request (126 always loaded, 2 namespaces, the tool_search tool): OpenAI takes at most 128",
+      "129 top-level tools in one request (126 always loaded, 2 namespaces, the tool_search tool): OpenAI takes at most 128; load fewer tools always, or split the API into several tool sets (fewer services per generated file)",
     );
   });
 

@@ -73,7 +73,8 @@ def check_openai_deferred_request(always_loaded: int, namespaces: int) -> None:
         raise ValueError(
             f"{count} top-level tools in one request ({always_loaded} always loaded, "
             f"{namespaces} namespaces, the tool_search tool): OpenAI takes at most "
-            f"{OPENAI_MAX_TOOLS}; load fewer tools always"
+            f"{OPENAI_MAX_TOOLS}; load fewer tools always, or split the API into several tool "
+            "sets (fewer services per generated file)"
         )
 
 
