@@ -355,10 +355,18 @@ func (d *DeferredTools) AnthropicToolReferences(found []string) ([]AnthropicTool
 			refs = append(refs, AnthropicToolResultBlock{Type: "tool_reference", ToolName: t.Name})
 		}
 	}
-	if len(refs) == 0 {
-		return []AnthropicToolResultBlock{{Type: "text", Text: "no tool found; search again with other words"}}, nil
+	if len(refs) > 0 {
+		return refs, nil
 	}
-	return refs, nil
+	text := "no tool found; search again with other words"
+	if len(tools) > 0 {
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = t.Name
+		}
+		text = "the tools found are already loaded: " + strings.Join(names, ", ")
+	}
+	return []AnthropicToolResultBlock{{Type: "text", Text: text}}, nil
 }
 
 // SearchToolsResult returns the result text of a search_tools call (Chat

@@ -305,7 +305,9 @@ func TestDeferredAnthropic(t *testing.T) {
 	refs, _ := d.AnthropicToolReferences([]string{"b_links_get", "c_notes_get"})
 	sameValueJSON(t, "references", refs, `[{"type":"tool_reference","tool_name":"b_links_get"}]`)
 	refs, _ = d.AnthropicToolReferences([]string{"c_notes_get"})
-	sameValueJSON(t, "nothing deferred found", refs, `[{"type":"text","text":"no tool found; search again with other words"}]`)
+	sameValueJSON(t, "only always-loaded found", refs, `[{"type":"text","text":"the tools found are already loaded: c_notes_get"}]`)
+	refs, _ = d.AnthropicToolReferences(nil)
+	sameValueJSON(t, "nothing found", refs, `[{"type":"text","text":"no tool found; search again with other words"}]`)
 }
 
 // manyToolSearch is tool-search data of n tools t0000, t0001, ... in

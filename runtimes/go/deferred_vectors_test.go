@@ -130,6 +130,9 @@ func TestDeferredVectors(t *testing.T) {
 			"anthropicToolReferencesNone": func() (any, error) {
 				return d.AnthropicToolReferences([]string{})
 			},
+			"anthropicToolReferencesAlwaysLoaded": func() (any, error) {
+				return d.AnthropicToolReferences(c.AlwaysLoaded)
+			},
 			"searchToolsResult": func() (any, error) {
 				text, err := d.SearchToolsResult(c.Found)
 				return json.RawMessage(text), err

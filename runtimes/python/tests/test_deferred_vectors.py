@@ -87,6 +87,9 @@ async def test_requests_vectors(case: dict[str, Any]) -> None:
         "openAiToolSearchOutput": deferred.openai_tool_search_output("call_1", found),
         "anthropicToolReferences": deferred.anthropic_tool_references(found),
         "anthropicToolReferencesNone": deferred.anthropic_tool_references([]),
+        "anthropicToolReferencesAlwaysLoaded": deferred.anthropic_tool_references(
+            case["alwaysLoaded"]
+        ),
         "searchToolsResult": json.loads(deferred.search_tools_result(found)),
     }
     assert set(answers) == set(case["answers"])

@@ -161,7 +161,8 @@ export interface DeferredTools {
   /**
    * The content of the `tool_result` answering Anthropic's `search_tools`
    * call: a `tool_reference` per found deferred tool, or one text block
-   * when there is none.
+   * when there is none (saying so, or naming the found tools when they are
+   * all always loaded).
    */
   anthropicToolReferences(found: readonly string[]): AnthropicToolResultBlock[];
   /**
@@ -349,7 +350,19 @@ export function createDeferredTools(
           refs.push({ type: "tool_reference", tool_name: tool.name });
         }
       }
-      return refs.length > 0 ? refs : [{ type: "text", text: nothingFound }];
+      if (refs.length > 0) {
+        return refs;
+      }
+      const names = known(found).map((t) => t.name);
+      return [
+        {
+          type: "text",
+          text:
+            names.length > 0
+              ? `the tools found are already loaded: ${names.join(", ")}`
+              : nothingFound,
+        },
+      ];
     },
     searchToolsResult(found) {
       return JSON.stringify({

@@ -151,6 +151,9 @@ async function build(): Promise<unknown> {
         ),
         anthropicToolReferences: deferred.anthropicToolReferences(c.found),
         anthropicToolReferencesNone: deferred.anthropicToolReferences([]),
+        anthropicToolReferencesAlwaysLoaded: deferred.anthropicToolReferences(
+          c.alwaysLoaded,
+        ),
         searchToolsResult: JSON.parse(
           deferred.searchToolsResult(c.found),
         ) as unknown,
@@ -164,7 +167,7 @@ async function build(): Promise<unknown> {
   }
   return {
     description:
-      "Deferred tools and the search tool (docs/tool-search.md, 'Provider requests', 'The search tool' and 'Limits'; e2e/vectors/tool-search/README.md): build `tools` (each {name, description, strict, parameters, forms}) and `toolSearch` (the data's JSON text) as a generated file declares them; per case, a memory store, one conversation, DeferredTools with `alwaysLoaded`, `maxLoaded` when given and the default limit; run `searches` in order (each result's found and loaded must equal, or the search fails with `error`, the text exactly, and loads nothing); then each request (openAiResponses hosted and client, openAiChat, gemini with the JSON Schema form and with the OpenAPI form `parameters`, anthropic bm25, regex and client), the answers for `found` (tool_search_output of call_1, tool_reference blocks, tool_reference blocks for nothing found, the search_tools result text parsed) and toolOf must equal `expected` or fail with `error`, compared as parsed JSON. `searchArguments`: parseSearchArguments of each `args` equals `expected` or fails with `error`, the error's text exactly; TypeScript and Python take the value (an object, or a string holding the wire text, decoded once); Go takes the text a provider sent: a string's content, or an object's JSON text. Written by runtimes/ts/test/deferred-vectors.test.ts with UPDATE_VECTORS=1; do not edit by hand.",
+      "Deferred tools and the search tool (docs/tool-search.md, 'Provider requests', 'The search tool' and 'Limits'; e2e/vectors/tool-search/README.md): build `tools` (each {name, description, strict, parameters, forms}) and `toolSearch` (the data's JSON text) as a generated file declares them; per case, a memory store, one conversation, DeferredTools with `alwaysLoaded`, `maxLoaded` when given and the default limit; run `searches` in order (each result's found and loaded must equal, or the search fails with `error`, the text exactly, and loads nothing); then each request (openAiResponses hosted and client, openAiChat, gemini with the JSON Schema form and with the OpenAPI form `parameters`, anthropic bm25, regex and client), the answers for `found` (tool_search_output of call_1, tool_reference blocks, tool_reference blocks for nothing found and for the always-loaded tools alone, the search_tools result text parsed) and toolOf must equal `expected` or fail with `error`, compared as parsed JSON. `searchArguments`: parseSearchArguments of each `args` equals `expected` or fails with `error`, the error's text exactly; TypeScript and Python take the value (an object, or a string holding the wire text, decoded once); Go takes the text a provider sent: a string's content, or an object's JSON text. Written by runtimes/ts/test/deferred-vectors.test.ts with UPDATE_VECTORS=1; do not edit by hand.",
     tools: plain(fixtureTools),
     toolSearch: JSON.stringify({
       version: 1,

@@ -272,13 +272,20 @@ class DeferredTools:
     def anthropic_tool_references(self, found: Sequence[str]) -> list[AnthropicToolResultBlock]:
         """The content of the ``tool_result`` answering Anthropic's
         ``search_tools`` call: a ``tool_reference`` per found deferred tool,
-        or one text block when there is none."""
+        or one text block when there is none (saying so, or naming the found
+        tools when they are all always loaded)."""
+        tools = self._known(found)
         refs: list[AnthropicToolResultBlock] = [
             {"type": "tool_reference", "tool_name": t.name}
-            for t in self._known(found)
+            for t in tools
             if t.name not in self._always
         ]
-        return refs if refs else [{"type": "text", "text": _NOTHING_FOUND}]
+        if refs:
+            return refs
+        if tools:
+            names = ", ".join(t.name for t in tools)
+            return [{"type": "text", "text": f"the tools found are already loaded: {names}"}]
+        return [{"type": "text", "text": _NOTHING_FOUND}]
 
     def search_tools_result(self, found: Sequence[str]) -> str:
         """The result text of a ``search_tools`` call (Chat Completions,
