@@ -82,6 +82,9 @@ const searchArguments: unknown[] = [
   '{"query":"x","limit":21}',
   '{"query":"x","limit":1.5}',
   '{"query":"x","limit":"3"}',
+  '{"query":"x","limit":NaN}',
+  '{"query":"x","limit":Infinity}',
+  '{"query":"x","limit":1e400}',
 ];
 
 const toolOfCalls = [

@@ -5,7 +5,6 @@ the reading of its arguments, the same in the TypeScript and Go runtimes."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ from typing import Any, Final
 import grpc
 
 from ._argument_check import INVALID_JSON
-from ._json import json_kind
+from ._json import JsonNumber, decode_json, json_kind
 from ._tool_error import ToolError
 from ._violations import Violation, invalid_arguments_text
 
@@ -77,13 +76,13 @@ def parse_search_arguments(args: Any) -> SearchArguments:
     else, an unknown key, a query that is no string or a limit that is no
     whole number from 1 to 20 is the model's mistake: a :class:`ToolError`
     (``invalid-arguments``, ``invalid arguments, nothing was sent:`` and one
-    line per violation, docs/runtime.md "Errors")."""
+    line per violation, docs/runtime.md "Errors"). Text is read with the
+    runtime's strict decoder (``NaN`` and ``Infinity`` are not JSON)."""
     value = args
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise _refused([Violation("", "invalid-json", INVALID_JSON)]) from None
+        value, ok = decode_json(value)
+        if not ok:
+            raise _refused([Violation("", "invalid-json", INVALID_JSON)])
     if not isinstance(value, Mapping):
         raise _refused(
             [Violation("", "not-an-object", f"expected a JSON object, got {json_kind(value)}")]
@@ -94,6 +93,8 @@ def parse_search_arguments(args: Any) -> SearchArguments:
         if key not in _KNOWN
     ]
     query, limit = value.get("query"), value.get("limit")
+    if isinstance(limit, JsonNumber):
+        limit = float(limit.text)
     if query is None:
         violations.append(Violation("query", "required", "missing required field"))
     elif not isinstance(query, str):
