@@ -186,6 +186,9 @@ func (d *DeferredTools) OpenAIChat(ctx context.Context, handle string) ([]OpenAI
 	if err != nil {
 		return nil, err
 	}
+	if err := checkLoadedRequest(len(tools), OpenAIMaxTools, "tools", "OpenAI"); err != nil {
+		return nil, err
+	}
 	return OpenAIChatTools(tools)
 }
 
@@ -198,8 +201,8 @@ func (d *DeferredTools) Gemini(ctx context.Context, handle string, openAPI bool)
 	if err != nil {
 		return nil, err
 	}
-	if len(tools) > GeminiMaxFunctionDeclarations {
-		return nil, fmt.Errorf("%d function declarations in one request: Gemini takes at most %d; send a subset of the tools", len(tools), GeminiMaxFunctionDeclarations)
+	if err := checkLoadedRequest(len(tools), GeminiMaxFunctionDeclarations, "function declarations", "Gemini"); err != nil {
+		return nil, err
 	}
 	at := len(d.alwaysLoaded) // search_tools' place
 	out, err := GeminiFunctionDeclarations(append(append([]AgentTool{}, tools[:at]...), tools[at+1:]...), openAPI)
@@ -211,6 +214,16 @@ func (d *DeferredTools) Gemini(ctx context.Context, handle string, openAPI bool)
 		search.ParametersJSONSchema, search.Parameters = nil, SearchParameters(d.limit, true)
 	}
 	return append(out[:at], append([]GeminiFunctionDeclaration{search}, out[at:]...)...), nil
+}
+
+// checkLoadedRequest refuses a Chat Completions or Gemini request over its
+// provider's limit: the loaded tools make it, so the fix is a lower
+// MaxLoaded too.
+func checkLoadedRequest(count, limit int, what, provider string) error {
+	if count > limit {
+		return fmt.Errorf("%d %s in one request: %s takes at most %d; send a subset of the tools, or lower MaxLoaded", count, what, provider, limit)
+	}
+	return nil
 }
 
 // requestTools are the tools of a request without deferral: always

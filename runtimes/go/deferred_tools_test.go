@@ -380,7 +380,7 @@ func TestDeferredLimits(t *testing.T) {
 		t.Errorf("chat with 128 tools: %v", err)
 	}
 	load(128)
-	if _, err := d.OpenAIChat(ctx, handle); err == nil || err.Error() != "129 tools in one request: OpenAI takes at most 128; send a subset of the tools" {
+	if _, err := d.OpenAIChat(ctx, handle); err == nil || err.Error() != "129 tools in one request: OpenAI takes at most 128; send a subset of the tools, or lower MaxLoaded" {
 		t.Errorf("chat with 129 tools: %v", err)
 	}
 	load(511)
@@ -388,7 +388,7 @@ func TestDeferredLimits(t *testing.T) {
 		t.Errorf("gemini with 512 declarations: %v", err)
 	}
 	load(512)
-	if _, err := d.Gemini(ctx, handle, false); err == nil || err.Error() != "513 function declarations in one request: Gemini takes at most 512; send a subset of the tools" {
+	if _, err := d.Gemini(ctx, handle, false); err == nil || err.Error() != "513 function declarations in one request: Gemini takes at most 512; send a subset of the tools, or lower MaxLoaded" {
 		t.Errorf("gemini with 513 declarations: %v", err)
 	}
 	if _, err := d.Anthropic(ctx, handle, AnthropicDeferredOptions{Search: "bm25"}); err == nil || err.Error() != "10001 tools in one request: Anthropic tool search takes at most 10000; send a subset of the tools" {

@@ -168,7 +168,7 @@ func TestComputeDeferredRequests(t *testing.T) {
 		t.Errorf("search past MaxLoaded: %+v, %v", out, err)
 	}
 	load(128)
-	if _, err := d.OpenAIChat(ctx, handle); err == nil || err.Error() != "129 tools in one request: OpenAI takes at most 128; send a subset of the tools" {
+	if _, err := d.OpenAIChat(ctx, handle); err == nil || err.Error() != "129 tools in one request: OpenAI takes at most 128; send a subset of the tools, or lower MaxLoaded" {
 		t.Errorf("OpenAIChat with 128 loaded: %v", err)
 	}
 	load(511)
@@ -178,7 +178,7 @@ func TestComputeDeferredRequests(t *testing.T) {
 		}
 	}
 	load(512)
-	want := fmt.Sprintf("%d function declarations in one request: Gemini takes at most 512; send a subset of the tools", 513)
+	want := fmt.Sprintf("%d function declarations in one request: Gemini takes at most 512; send a subset of the tools, or lower MaxLoaded", 513)
 	if _, err := d.Gemini(ctx, handle, false); err == nil || err.Error() != want {
 		t.Errorf("Gemini with 512 loaded: %v", err)
 	}

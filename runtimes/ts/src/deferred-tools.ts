@@ -24,6 +24,7 @@ import {
 } from "./openai.js";
 import {
   checkAnthropicToolSearchRequest,
+  geminiLimits,
   openAiLimits,
 } from "./provider-limits.js";
 import { ToolError } from "./tool-error.js";
@@ -278,19 +279,32 @@ export function createDeferredTools(
       });
     },
     async openAiChat(handle) {
-      const names = await loaded(handle);
-      return toOpenAiChatTools([
+      const tools = [
         ...alwaysTools,
         searchTool,
-        ...loadedTools(names),
-      ]);
+        ...loadedTools(await loaded(handle)),
+      ];
+      checkLoadedRequest(
+        tools.length,
+        openAiLimits.maxTools,
+        "tools",
+        "OpenAI",
+      );
+      return toOpenAiChatTools(tools);
     },
     async gemini(handle, opts = {}) {
-      const names = await loaded(handle);
-      return toGeminiTool(
-        [...alwaysTools, searchTool, ...loadedTools(names)],
-        opts,
+      const tools = [
+        ...alwaysTools,
+        searchTool,
+        ...loadedTools(await loaded(handle)),
+      ];
+      checkLoadedRequest(
+        tools.length,
+        geminiLimits.maxFunctionDeclarations,
+        "function declarations",
+        "Gemini",
       );
+      return toGeminiTool(tools, opts);
     },
     anthropic(handle, opts) {
       return Promise.resolve().then(() => {
@@ -413,6 +427,23 @@ async function loadNames(
   }
   const { epoch } = await storeCall(() => store.load(handle));
   return storeCall(() => store.loadTools(handle, epoch, names));
+}
+
+/**
+ * A Chat Completions or Gemini request over its provider's limit: the
+ * loaded tools make it, so the fix is a lower `maxLoaded` too.
+ */
+function checkLoadedRequest(
+  count: number,
+  limit: number,
+  what: string,
+  provider: string,
+): void {
+  if (count > limit) {
+    throw new Error(
+      `${String(count)} ${what} in one request: ${provider} takes at most ${String(limit)}; send a subset of the tools, or lower maxLoaded`,
+    );
+  }
 }
 
 function checkMaxLoaded(maxLoaded: number | undefined, always: number): number {

@@ -492,7 +492,7 @@ describe("limits, refused before sending", () => {
     expect(await chat.deferred.openAiChat(handle)).toHaveLength(128);
     await chat.deferred.search(handle, "remove a link", 1);
     await expect(chat.deferred.openAiChat(handle)).rejects.toThrow(
-      "129 tools in one request: OpenAI takes at most 128",
+      "129 tools in one request: OpenAI takes at most 128; send a subset of the tools, or lower maxLoaded",
     );
     const gemini = wide(511);
     const h2 = await gemini.store.create();
@@ -501,7 +501,7 @@ describe("limits, refused before sending", () => {
     ).toHaveLength(512);
     await gemini.deferred.search(h2, "remove a link", 1);
     await expect(gemini.deferred.gemini(h2)).rejects.toThrow(
-      "513 function declarations in one request: Gemini takes at most 512",
+      "513 function declarations in one request: Gemini takes at most 512; send a subset of the tools, or lower maxLoaded",
     );
   });
 

@@ -16,6 +16,7 @@ from ._conversation_executor import store_failure
 from ._conversation_store import ConversationStore
 from ._json import quote
 from ._provider_limits import (
+    GEMINI_MAX_FUNCTION_DECLARATIONS,
     OPENAI_MAX_TOOLS,
     check_anthropic_tool_search_request,
     check_openai_deferred_request,
@@ -201,8 +202,13 @@ class DeferredTools:
         always-loaded tools, ``search_tools``, then the loaded ones in load
         order (a load only appends: the prefix a provider caches stays the
         same); more than 128 raise ValueError."""
-        loaded = self._loaded_tools(await self.loaded(handle))
-        return openai_chat_tools([*self._always_tools, self._search_tool, *loaded])
+        tools = [
+            *self._always_tools,
+            self._search_tool,
+            *self._loaded_tools(await self.loaded(handle)),
+        ]
+        _check_loaded_request(len(tools), OPENAI_MAX_TOOLS, "tools", "OpenAI")
+        return openai_chat_tools(tools)
 
     async def gemini(
         self,
@@ -212,8 +218,15 @@ class DeferredTools:
     ) -> GeminiTool:
         """The Gemini tool of a request: the same functions as
         :meth:`openai_chat`; more than 512 raise ValueError."""
-        loaded = self._loaded_tools(await self.loaded(handle))
-        return gemini_tool([*self._always_tools, self._search_tool, *loaded], form=form)
+        tools = [
+            *self._always_tools,
+            self._search_tool,
+            *self._loaded_tools(await self.loaded(handle)),
+        ]
+        _check_loaded_request(
+            len(tools), GEMINI_MAX_FUNCTION_DECLARATIONS, "function declarations", "Gemini"
+        )
+        return gemini_tool(tools, form=form)
 
     async def anthropic(
         self,
@@ -490,6 +503,16 @@ def _search_tool_of(namespaces: Sequence[ToolSearchNamespace], default_limit: in
         parameters,
         {"geminiParameters": open_api},
     )
+
+
+def _check_loaded_request(count: int, limit: int, what: str, provider: str) -> None:
+    """A Chat Completions or Gemini request over its provider's limit: the
+    loaded tools make it, so the fix is a lower ``max_loaded`` too."""
+    if count > limit:
+        raise ValueError(
+            f"{count} {what} in one request: {provider} takes at most {limit}; "
+            "send a subset of the tools, or lower max_loaded"
+        )
 
 
 def _anthropic_search_tool(
