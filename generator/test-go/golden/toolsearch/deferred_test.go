@@ -62,11 +62,11 @@ func TestDeferredToolsWithoutConversations(t *testing.T) {
 		t.Fatalf("Search: %+v, %v", found, err)
 	}
 	chat, err := deferred.OpenAIChat(ctx, "h")
-	if err != nil || len(chat) != 2 || chat[0].Function.Name != "LibraryService_MoveBook" || chat[1].Function.Name != "search_tools" {
+	if err != nil || len(chat) != 2 || chat[0].Function.Name != "search_tools" || chat[1].Function.Name != "LibraryService_MoveBook" {
 		t.Fatalf("OpenAIChat: %+v, %v", chat, err)
 	}
-	if !strings.Contains(chat[1].Function.Description, "LibraryService_Books (") {
-		t.Errorf("search_tools description %q names no namespace", chat[1].Function.Description)
+	if !strings.Contains(chat[0].Function.Description, "LibraryService_Books (") {
+		t.Errorf("search_tools description %q names no namespace", chat[0].Function.Description)
 	}
 	// The Gemini OpenAPI form is the generated one.
 	if decls, err := deferred.Gemini(ctx, "h", true); err != nil || len(decls) != 2 || decls[0].Parameters == nil {
