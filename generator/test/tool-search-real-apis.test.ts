@@ -149,8 +149,8 @@ describe("Compute Engine (988 tools), deferred", () => {
     expect(out.loaded).toHaveLength(3);
     const chat = await deferred.openAiChat(handle);
     expect(chat.map((t) => t.function.name)).toEqual([
-      ...out.loaded,
       "search_tools",
+      ...out.loaded,
     ]);
     const gemini = await deferred.gemini(handle, { form: "parameters" });
     expect(gemini.functionDeclarations).toHaveLength(4);
