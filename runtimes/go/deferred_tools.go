@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 	}
 	for _, t := range opts.Tools {
 		if _, ok := d.placements[t.Name]; !ok && !d.always[t.Name] {
-			return nil, fmt.Errorf("tool %s is in no namespace of the tool search data: load it always (AlwaysLoaded) or pass the ToolSearchData of its generated file", quote(t.Name))
+			return nil, errors.New(notInSearchData(t.Name))
 		}
 	}
 	d.maxLoaded = opts.MaxLoaded

@@ -77,7 +77,7 @@ func TestNewDeferredToolsRefuses(t *testing.T) {
 		{DeferredToolsOptions{Tools: deferredTestTools, Search: search, Store: store, MaxLoaded: -1}, `MaxLoaded "-1": give a whole number of at least 1 (0 for the default)`},
 		{DeferredToolsOptions{Tools: deferredTestTools, Search: search, Store: store, AlwaysLoaded: []string{"nope"}}, `AlwaysLoaded: unknown tool "nope": name tools of the generated file`},
 		{DeferredToolsOptions{Tools: deferredTestTools[:2], Search: search, Store: store}, `tool search data: namespace "NoteService" names the tool "c_notes_get", which is not given: pass the tools and the ToolSearchData of one generated file`},
-		{DeferredToolsOptions{Tools: append([]AgentTool{extra}, deferredTestTools...), Search: search, Store: store}, `tool "d_extra" is in no namespace of the tool search data: load it always (AlwaysLoaded) or pass the ToolSearchData of its generated file`},
+		{DeferredToolsOptions{Tools: append([]AgentTool{extra}, deferredTestTools...), Search: search, Store: store}, `tool "d_extra" is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in AlwaysLoaded`},
 		{DeferredToolsOptions{Tools: append([]AgentTool{deferredTestTools[0]}, deferredTestTools...), Search: search, Store: store}, `tool "a_links_create" is given twice: pass the generated file's AllTools()`},
 		{DeferredToolsOptions{Tools: append([]AgentTool{{Name: "search_tools"}}, deferredTestTools...), Search: search, Store: store}, `tool "search_tools" has the name of the search function: rename the RPC's tool`},
 		{DeferredToolsOptions{Tools: deferredTestTools, Search: DefineToolSearch("{"), Store: store}, `tool search data: invalid JSON`},

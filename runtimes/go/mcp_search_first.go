@@ -145,7 +145,7 @@ func (f *mcpSearchFirst) add(tools []mcpTool, defs []*mcp.Tool) {
 			panic(fmt.Sprintf("tool %s has the name of a search-first tool: register it with a name prefix", quote(n)))
 		}
 		if n := tools[i].tool.Name; !f.known[n] {
-			panic(fmt.Sprintf("tool %s is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in AlwaysLoaded", quote(n)))
+			panic(notInSearchData(n))
 		}
 	}
 	f.mu.Lock()

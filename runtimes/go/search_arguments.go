@@ -99,6 +99,13 @@ func ParseSearchArguments(text string) (SearchArguments, error) {
 	return out, nil
 }
 
+// notInSearchData is the refusal of a tool the tool-search data does not
+// name and that is not always loaded (no search could find it), one text
+// for the deferred tools and MCP search-first.
+func notInSearchData(tool string) string {
+	return fmt.Sprintf("tool %s is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in AlwaysLoaded", quote(tool))
+}
+
 // limitViolation is the violation of a limit that is no whole number from
 // 1 to MaxSearchLimit.
 func limitViolation() Violation {

@@ -62,10 +62,10 @@ func requestBytes(t *testing.T, v any) int {
 
 // TestComputeDeferredRequests swaps the package's provider-form tables for
 // Compute's (computeTools), so it must stay serial: no t.Parallel here, and
-// none in this package, since Go runs a test without it alone (review R7:
-// a generated AgentTool carries no forms of its own, so a Go test cannot
-// build Compute's tools with their forms otherwise; TypeScript and Python
-// pass them to defineTool / AgentTool). The servers TestMain starts run in
+// none in this package, since Go runs a test without it alone (a generated
+// AgentTool carries no forms of its own, so a Go test cannot build
+// Compute's tools with their forms otherwise; TypeScript and Python pass
+// them to defineTool / AgentTool). The servers TestMain starts run in
 // another process and never read the tables.
 func TestComputeDeferredRequests(t *testing.T) {
 	ctx := context.Background()

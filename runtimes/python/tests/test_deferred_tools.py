@@ -604,8 +604,8 @@ def test_refuses_a_store_without_the_loaded_tools_operations() -> None:
         ({"limit": 21}, 'limit "21": give a whole number from 1 to 20'),
         (
             {"tools": [*TOOLS, tool("stray", "Not in the data.")]},
-            'tool "stray" is in no namespace of the tool search data: load it always '
-            "(always_loaded) or pass the TOOL_SEARCH of its generated module",
+            'tool "stray" is served but not in the tool-search data: generate its file with '
+            "tool_search=true and pass that file's data, or list it in always_loaded",
         ),
         (
             {"tools": TOOLS[:4]},

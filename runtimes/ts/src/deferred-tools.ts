@@ -31,6 +31,7 @@ import { ToolError } from "./tool-error.js";
 import {
   defaultSearchLimit,
   maxSearchLimit,
+  notInSearchData,
   parseSearchArguments,
   searchParameters,
   searchToolsName,
@@ -536,9 +537,7 @@ function placementsOf(
   }
   for (const name of byName.keys()) {
     if (!placements.has(name) && !always.has(name)) {
-      throw new Error(
-        `tool ${JSON.stringify(name)} is in no namespace of the tool search data: load it always (alwaysLoaded) or pass the toolSearch of its generated file`,
-      );
+      throw new Error(notInSearchData(name));
     }
   }
   return placements;

@@ -1,3 +1,4 @@
+import { quote } from "./json.js";
 import { violationError, type Violation } from "./violations.js";
 
 /**
@@ -145,6 +146,15 @@ export function parseSearchArguments(args: unknown): SearchArguments {
   return given
     ? { query: query as string, limit: limit as number }
     : { query: query as string };
+}
+
+/**
+ * The refusal of a tool the tool-search data does not name and that is not
+ * always loaded (no search could find it), one text for the deferred tools
+ * and MCP search-first.
+ */
+export function notInSearchData(tool: string): string {
+  return `tool ${quote(tool)} is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in alwaysLoaded`;
 }
 
 /** What a decoded JSON value is, as a violation says it. */

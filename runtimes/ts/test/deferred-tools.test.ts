@@ -541,7 +541,9 @@ describe("options that cannot work", () => {
     );
     expect(() =>
       setup({ tools: [...fixtureTools, extraTool("stray")] }),
-    ).toThrow('tool "stray" is in no namespace of the tool search data');
+    ).toThrow(
+      `tool "stray" is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in alwaysLoaded`,
+    );
     expect(() => setup({ tools: fixtureTools.slice(1) })).toThrow(
       'namespace "LinkService" names the tool "links_create", which is not given',
     );

@@ -1808,7 +1808,7 @@ func NewDeferredTools(opts DeferredToolsOptions) (*DeferredTools, error) {
 	}
 	for _, t := range opts.Tools {
 		if _, ok := d.placements[t.Name]; !ok && !d.always[t.Name] {
-			return nil, fmt.Errorf("tool %s is in no namespace of the tool search data: load it always (AlwaysLoaded) or pass the ToolSearchData of its generated file", quote(t.Name))
+			return nil, errors.New(notInSearchData(t.Name))
 		}
 	}
 	d.maxLoaded = opts.MaxLoaded
@@ -3632,6 +3632,13 @@ func ParseSearchArguments(text string) (SearchArguments, error) {
 		return SearchArguments{}, searchArgumentsError(violations)
 	}
 	return out, nil
+}
+
+// notInSearchData is the refusal of a tool the tool-search data does not
+// name and that is not always loaded (no search could find it), one text
+// for the deferred tools and MCP search-first.
+func notInSearchData(tool string) string {
+	return fmt.Sprintf("tool %s is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in AlwaysLoaded", quote(tool))
 }
 
 // limitViolation is the violation of a limit that is no whole number from

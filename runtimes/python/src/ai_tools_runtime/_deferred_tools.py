@@ -25,6 +25,7 @@ from ._search_arguments import (
     DEFAULT_SEARCH_LIMIT,
     MAX_SEARCH_LIMIT,
     SEARCH_TOOLS_NAME,
+    not_in_search_data,
     parse_search_arguments,
     search_parameters,
 )
@@ -461,10 +462,7 @@ def _placements_of(
             placements[f.tool] = _Placement(ns, f.function)
     for name in by_name:
         if name not in placements and name not in always:
-            raise ValueError(
-                f"tool {quote(name)} is in no namespace of the tool search data: load it "
-                "always (always_loaded) or pass the TOOL_SEARCH of its generated module"
-            )
+            raise ValueError(not_in_search_data(name))
     return placements
 
 

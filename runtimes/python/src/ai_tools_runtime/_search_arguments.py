@@ -13,7 +13,7 @@ from typing import Any, Final
 import grpc
 
 from ._argument_check import INVALID_JSON
-from ._json import JsonNumber, decode_json, json_kind
+from ._json import JsonNumber, decode_json, json_kind, quote
 from ._tool_error import ToolError
 from ._violations import Violation, invalid_arguments_text
 
@@ -116,6 +116,16 @@ def parse_search_arguments(args: Any) -> SearchArguments:
         raise _refused(violations)
     assert isinstance(query, str)
     return SearchArguments(query, None if limit is None else int(limit))
+
+
+def not_in_search_data(tool: str) -> str:
+    """The refusal of a tool the tool-search data does not name and that is
+    not always loaded (no search could find it), one text for the deferred
+    tools and MCP search-first."""
+    return (
+        f"tool {quote(tool)} is served but not in the tool-search data: generate its file "
+        "with tool_search=true and pass that file's data, or list it in always_loaded"
+    )
 
 
 def _refused(violations: list[Violation]) -> ToolError:

@@ -2,6 +2,7 @@ import { deepFreeze } from "../deep-freeze.js";
 import {
   defaultSearchLimit,
   maxSearchLimit,
+  notInSearchData,
   parseSearchArguments,
   searchParameters,
   searchToolsName,
@@ -90,9 +91,7 @@ export function searchableCheck(options: SearchFirst): (tool: string) => void {
   ]);
   return (tool) => {
     if (!known.has(tool)) {
-      throw new Error(
-        `tool ${quote(tool)} is served but not in the tool-search data: generate its file with tool_search=true and pass that file's data, or list it in alwaysLoaded`,
-      );
+      throw new Error(notInSearchData(tool));
     }
   };
 }

@@ -19,6 +19,7 @@ from typing import Any, Final, Literal
 import mcp_types
 from mcp.shared.exceptions import MCPError
 
+from .._search_arguments import not_in_search_data
 from .._tool_search import ToolSearch, rank_tools
 from ._search_first_tools import (
     CALL_TOOL,
@@ -187,11 +188,7 @@ class SearchFirstTools:
         the data nor ``always_loaded`` names: no list would show it, no
         search find it."""
         if tool not in self._known:
-            raise ValueError(
-                f"tool {json.dumps(tool)} is served but not in the tool-search data: generate "
-                "its file with tool_search=true and pass that file's data, or list it in "
-                "always_loaded"
-            )
+            raise ValueError(not_in_search_data(tool))
 
     def _check_always(self) -> None:
         """An ``MCPError`` for an always-loaded name no served tool has (a
