@@ -324,8 +324,7 @@ export function createDeferredTools(
         if (server !== undefined) {
           out.push(server);
         }
-        const eager = out.filter((t) => !("defer_loading" in t)).length;
-        checkAnthropicToolSearchRequest(out.length, eager);
+        checkAnthropicToolSearchRequest(out.length);
         return out;
       });
     },

@@ -84,22 +84,14 @@ export function checkAnthropicStrictRequest(
 
 /**
  * Throws when a deferred Anthropic request would carry more tools than
- * {@link anthropicToolSearchLimits} allows, or none that is not deferred
- * (Anthropic answers "All tools have defer_loading set").
+ * {@link anthropicToolSearchLimits} allows. (Anthropic also wants one tool
+ * not deferred: the deferred request's search tool always is.)
  */
-export function checkAnthropicToolSearchRequest(
-  count: number,
-  notDeferred: number,
-): void {
+export function checkAnthropicToolSearchRequest(count: number): void {
   const limit = anthropicToolSearchLimits.maxTools;
   if (count > limit) {
     throw new Error(
       `${count} tools in one request: Anthropic tool search takes at most ${limit}; send a subset of the tools`,
-    );
-  }
-  if (notDeferred < 1) {
-    throw new Error(
-      "every tool of the request is deferred: Anthropic needs at least one that is not; send the search tool without defer_loading",
     );
   }
 }

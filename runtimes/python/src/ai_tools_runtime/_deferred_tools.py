@@ -254,8 +254,7 @@ class DeferredTools:
             out.append(t)
         if server is not None:
             out.append(server)
-        eager = sum(1 for t in out if "defer_loading" not in t)
-        check_anthropic_tool_search_request(len(out), eager)
+        check_anthropic_tool_search_request(len(out))
         return out
 
     def openai_tool_search_output(

@@ -78,17 +78,12 @@ def check_openai_deferred_request(always_loaded: int, namespaces: int) -> None:
         )
 
 
-def check_anthropic_tool_search_request(count: int, not_deferred: int) -> None:
+def check_anthropic_tool_search_request(count: int) -> None:
     """Raises ValueError when a deferred Anthropic request would carry more
-    tools than Anthropic tool search takes, or none that is not deferred
-    (Anthropic answers "All tools have defer_loading set")."""
+    tools than Anthropic tool search takes. (Anthropic also wants one tool
+    not deferred: the deferred request's search tool always is.)"""
     if count > ANTHROPIC_TOOL_SEARCH_MAX_TOOLS:
         raise ValueError(
             f"{count} tools in one request: Anthropic tool search takes at most "
             f"{ANTHROPIC_TOOL_SEARCH_MAX_TOOLS}; send a subset of the tools"
-        )
-    if not_deferred < 1:
-        raise ValueError(
-            "every tool of the request is deferred: Anthropic needs at least one that is not; "
-            "send the search tool without defer_loading"
         )
