@@ -70,7 +70,9 @@ type mcpSearchFirst struct {
 	loaded map[*mcp.ServerSession][]string // served names, in load order
 	send   mcp.MethodHandler               // the server's sending handler
 	// listens are the 2026-07-28 connections listening for tool list
-	// changes (subscriptions/listen), with the listen's context and id.
+	// changes (subscriptions/listen), with the listen's context and id:
+	// one a connection, the last acknowledged, dropped when any listen of
+	// the connection ends, as the go-sdk keeps its own (docs/mcp.md).
 	listens map[*mcp.ServerSession]toolListen
 }
 
