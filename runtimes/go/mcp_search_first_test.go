@@ -85,6 +85,24 @@ func searchFound(t *testing.T, cs *mcp.ClientSession, args map[string]any) []map
 	return tools
 }
 
+// listenAcknowledged signals each subscriptions/listen the server has
+// acknowledged (search-first notes it as the acknowledgement is sent): a
+// go-sdk client's Connect returns before its listen is, so a test lists
+// only after it.
+func listenAcknowledged(server *mcp.Server) chan struct{} {
+	acked := make(chan struct{}, 8)
+	server.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "notifications/subscriptions/acknowledged" {
+				acked <- struct{}{}
+			}
+			return res, err
+		}
+	})
+	return acked
+}
+
 func waitChanged(t *testing.T, changed chan struct{}) {
 	t.Helper()
 	select {
@@ -117,7 +135,13 @@ func TestMCPSearchFirstConnection(t *testing.T) {
 	// One that listens (the client opens subscriptions/listen for its
 	// handler) is told there.
 	modernOpts, modernChanged := listChanges()
+	acked := listenAcknowledged(server)
 	modern := mcptest.ConnectInMemoryWith(t, server, modernOpts, nil)
+	select {
+	case <-acked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notifications/subscriptions/acknowledged")
+	}
 	if got := toolNames(t, modern); got != "search_tools,accounts_watch" {
 		t.Fatalf("a listening 2026-07-28 connection: %s", got)
 	}
