@@ -85,6 +85,8 @@ const searchArguments: unknown[] = [
   '{"query":"x","limit":NaN}',
   '{"query":"x","limit":Infinity}',
   '{"query":"x","limit":1e400}',
+  ' \n{"query":"get a link"}\t',
+  '{"query":"x"} {}',
 ];
 
 const toolOfCalls = [
