@@ -521,6 +521,28 @@ async def test_openai_responses_counts_top_level_items() -> None:
         "tool): OpenAI takes at most 128; load fewer tools always, or split the API into "
         "several tool sets (fewer services per generated file)"
     )
+    # Nothing always loaded: 127 namespaces + tool_search fit, 128 do not.
+    for count, sent in ((127, True), (128, False)):
+        tools = [tool(f"n{i:03}", f"Tool {i}.") for i in range(count)]
+        spaces = [
+            {
+                "name": f"N{i:03}",
+                "description": "One.",
+                "tools": [{"tool": t.name, "function": "F"}],
+            }
+            for i, t in enumerate(tools)
+        ]
+        deferred = DeferredTools(tools, search_data(spaces, tools), store)
+        if sent:
+            assert len(await deferred.openai_responses(handle, search="hosted")) == 128
+            continue
+        with pytest.raises(ValueError) as caught:
+            await deferred.openai_responses(handle, search="hosted")
+        assert str(caught.value) == (
+            "129 top-level tools in one request (0 always loaded, 128 namespaces, the "
+            "tool_search tool): OpenAI takes at most 128; load fewer tools always, or split the "
+            "API into several tool sets (fewer services per generated file)"
+        )
 
 
 async def test_chat_counts_every_function_and_gemini_every_declaration() -> None:

@@ -486,6 +486,36 @@ describe("limits, refused before sending", () => {
     );
   });
 
+  it("OpenAI Responses: 127 namespaces + tool_search fit, 128 do not", async () => {
+    for (const [count, sent] of [
+      [127, true],
+      [128, false],
+    ] as const) {
+      const tools = Array.from({ length: count }, (_, i) =>
+        extraTool(`n${String(i).padStart(3, "0")}`),
+      );
+      const namespaces = tools.map((t) => ({
+        name: `N_${t.name}`,
+        description: "One.",
+        tools: [{ tool: t.name, function: "F" }],
+      }));
+      const { store, deferred } = setup({
+        tools,
+        search: fixtureSearch(namespaces, tools),
+      });
+      const request = deferred.openAiResponses(await store.create(), {
+        search: "hosted",
+      });
+      if (sent) {
+        expect(await request).toHaveLength(128);
+      } else {
+        await expect(request).rejects.toThrow(
+          "129 top-level tools in one request (0 always loaded, 128 namespaces, the tool_search tool): OpenAI takes at most 128; load fewer tools always, or split the API into several tool sets (fewer services per generated file)",
+        );
+      }
+    }
+  });
+
   it("Chat Completions counts every function; Gemini every declaration", async () => {
     const chat = wide(127);
     const handle = await chat.store.create();
