@@ -91,10 +91,25 @@ async function connectGateway(
     "--target",
     env.server.address,
   ],
+  onToolsChanged?: () => void,
 ): Promise<Client> {
   const client = new Client(
     { name: "e2e-ts", version: "1.0.0" },
-    { versionNegotiation: { mode: "auto" } },
+    {
+      versionNegotiation: { mode: "auto" },
+      // With it the client listens for tool list changes (2026-07-28).
+      ...(onToolsChanged === undefined
+        ? {}
+        : {
+            listChanged: {
+              tools: {
+                autoRefresh: false,
+                debounceMs: 0,
+                onChanged: () => onToolsChanged(),
+              },
+            },
+          }),
+    },
   );
   await client.connect(
     new StdioClientTransport({
@@ -140,14 +155,17 @@ describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
 
   it("with --search-first, lists what the generated server lists with searchFirst, before and after a search", async () => {
     const flags = ["--search-first", "--always-loaded", "ping"];
-    const gateway = await connectGateway(() => [
+    const source = (): string[] => [
       "--descriptor-set",
       setFile,
       "--target",
       env.server.address,
       ...flags,
-    ]);
-    const generated = await connectStdio(env, "2026-07-28", flags);
+    ];
+    // Clients that listen for tool list changes: the found tools join the list.
+    const ignore = (): void => undefined;
+    const gateway = await connectGateway(source, ignore);
+    const generated = await connectStdio(env, "2026-07-28", flags, ignore);
     const before = (await gateway.listTools()).tools;
     expect(before.map((t) => t.name)).toEqual(["search_tools", "ping"]);
     expect(before).toEqual((await generated.listTools()).tools);
@@ -159,6 +177,31 @@ describe("protoc-gen-ai-tools mcp --descriptor-set", () => {
     const after = (await gateway.listTools()).tools;
     expect(after.map((t) => t.name)).toContain("links_archive");
     expect(after).toEqual((await generated.listTools()).tools);
+  });
+
+  it("with --search-first, a client that does not listen gets call_tool, as from the generated server", async () => {
+    const flags = ["--search-first", "--always-loaded", "ping"];
+    const gateway = await connectGateway(() => [
+      "--descriptor-set",
+      setFile,
+      "--target",
+      env.server.address,
+      ...flags,
+    ]);
+    const generated = await connectStdio(env, "2026-07-28", flags);
+    const before = (await gateway.listTools()).tools;
+    expect(before.map((t) => t.name)).toEqual([
+      "search_tools",
+      "call_tool",
+      "ping",
+    ]);
+    expect(before).toEqual((await generated.listTools()).tools);
+    const query = { query: "archive a link" };
+    const found = await callTool(gateway, "search_tools", query);
+    expect(found.structuredContent).toEqual(
+      (await callTool(generated, "search_tools", query)).structuredContent,
+    );
+    expect((await gateway.listTools()).tools).toEqual(before);
   });
 
   it("calls the server, sending the UUID behind an alias", async () => {
