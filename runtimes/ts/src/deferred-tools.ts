@@ -1,9 +1,8 @@
 import { Code } from "@connectrpc/connect";
-import { defineTool, type AgentTool } from "./agent-tool.js";
-import {
-  toAnthropicTools,
-  type AnthropicRequestTool,
-  type AnthropicToolResultBlock,
+import type { AgentTool } from "./agent-tool.js";
+import type {
+  AnthropicRequestTool,
+  AnthropicToolResultBlock,
 } from "./anthropic.js";
 import { storeCall } from "./conversation-executor.js";
 import {
@@ -11,29 +10,31 @@ import {
   type ConversationStore,
   type ToolLoadingStore,
 } from "./conversation-store.js";
-import { toGeminiTool, type GeminiOptions, type GeminiTool } from "./gemini.js";
 import {
-  checkOpenAiDeferredRequest,
-  toOpenAiChatTools,
+  anthropicRequestTools,
+  geminiRequestTool,
+  openAiChatTools,
+  openAiResponsesTools,
+  searchToolOf,
+  type AnthropicDeferredOptions,
+  type DeferredRequestSet,
+  type OpenAiDeferredOptions,
+} from "./deferred-providers.js";
+import type { GeminiOptions, GeminiTool } from "./gemini.js";
+import {
   toOpenAiNamespaceFunction,
-  toOpenAiResponsesTool,
   type OpenAiChatTool,
   type OpenAiNamespaceTool,
   type OpenAiResponsesRequestTool,
   type OpenAiToolSearchOutput,
 } from "./openai.js";
-import {
-  checkAnthropicToolSearchRequest,
-  geminiLimits,
-  openAiLimits,
-} from "./provider-limits.js";
+import { openAiLimits } from "./provider-limits.js";
 import { ToolError } from "./tool-error.js";
 import {
   defaultSearchLimit,
   maxSearchLimit,
   notInSearchData,
   parseSearchArguments,
-  searchParameters,
   searchToolsName,
 } from "./search-arguments.js";
 import {
@@ -76,23 +77,6 @@ export interface ToolSearchOutcome {
   readonly found: string[];
   /** The conversation's loaded tools after the search, in load order. */
   readonly loaded: string[];
-}
-
-/** Which tool search an OpenAI Responses request carries. */
-export interface OpenAiDeferredOptions {
-  /** `hosted`: OpenAI searches; `client`: the model asks the application. */
-  readonly search: "hosted" | "client";
-}
-
-/** Which tool search an Anthropic request carries, and strict tool use. */
-export interface AnthropicDeferredOptions {
-  /** Anthropic's server search (`bm25`, `regex`), or `client`: `search_tools`. */
-  readonly search: "bm25" | "regex" | "client";
-  /**
-   * Send `strict: true` for the strict tools: every strict tool of the
-   * request counts toward Anthropic's limits, deferred or not (20 at most).
-   */
-  readonly strict?: boolean | undefined;
 }
 
 /**
@@ -185,10 +169,6 @@ interface Placement {
   readonly functionName: string;
 }
 
-/** OpenAI's client `tool_search` description. */
-const clientSearchDescription =
-  "Search the functions of the namespaces above by what they do; the best matches are loaded.";
-
 /** Anthropic's answer when a search found nothing deferred. */
 const nothingFound = "no tool found; search again with other words";
 
@@ -210,30 +190,20 @@ export function createDeferredTools(
   const maxLoaded = checkMaxLoaded(options.maxLoaded, always.size);
   const search = options.search;
   const placements = placementsOf(search.namespaces, byName, always);
-  const toolsByPair = new Map<string, Map<string, string>>();
-  for (const [tool, p] of placements) {
-    const fns = toolsByPair.get(p.namespace.name) ?? new Map<string, string>();
-    fns.set(p.functionName, tool);
-    toolsByPair.set(p.namespace.name, fns);
-  }
-  const searchTool = searchToolOf(search.namespaces, defaultLimit);
-  const alwaysTools = [...always].map((n) => byName.get(n)!);
-  const loadedTools = (names: readonly string[]): AgentTool[] =>
-    names
-      .filter((n) => !always.has(n) && byName.has(n))
-      .map((n) => byName.get(n)!);
+  const toolsByPair = toolsByPairOf(placements);
+  const set: DeferredRequestSet = {
+    tools: options.tools,
+    byName,
+    always,
+    alwaysTools: [...always].map((n) => byName.get(n)!),
+    namespaces: search.namespaces,
+    defaultLimit,
+    searchTool: searchToolOf(search.namespaces, defaultLimit),
+  };
   const loaded = (handle: string): Promise<string[]> =>
     storeCall(() => store.loadedTools(handle));
   const known = (found: readonly string[]): AgentTool[] =>
-    found.map((name) => {
-      const tool = byName.get(name);
-      if (tool === undefined) {
-        throw new Error(
-          `unknown tool ${JSON.stringify(name)}: pass names a search found`,
-        );
-      }
-      return tool;
-    });
+    knownTools(byName, found);
 
   return {
     async search(handle, query, limit) {
@@ -245,161 +215,149 @@ export function createDeferredTools(
       return { found, loaded: now };
     },
     loaded,
-    openAiResponses(handle, opts) {
-      return Promise.resolve().then(() => {
-        const mode = opts.search;
-        if (mode !== "hosted" && mode !== "client") {
-          throw new Error(
-            `openAiResponses: search ${JSON.stringify(mode)} is not "hosted" or "client"`,
-          );
-        }
+    openAiResponses: (handle, opts) =>
+      Promise.resolve().then(() => {
         void handle;
-        const namespaces = namespaceTools(search.namespaces, byName, always);
-        for (const ns of namespaces) {
-          if (always.has(ns.name)) {
-            throw new Error(
-              `namespace ${JSON.stringify(ns.name)} has the name of an always-loaded tool: OpenAI could not tell them apart; load another tool always`,
-            );
-          }
-        }
-        checkOpenAiDeferredRequest(alwaysTools.length, namespaces.length);
-        return [
-          ...alwaysTools.map((t) => toOpenAiResponsesTool(t)),
-          ...namespaces,
-          mode === "hosted"
-            ? { type: "tool_search" as const }
-            : {
-                type: "tool_search" as const,
-                execution: "client" as const,
-                description: clientSearchDescription,
-                parameters: searchParameters(defaultLimit) as unknown as {
-                  [key: string]: unknown;
-                },
-              },
-        ];
-      });
-    },
-    async openAiChat(handle) {
-      const tools = [
-        ...alwaysTools,
-        searchTool,
-        ...loadedTools(await loaded(handle)),
-      ];
-      checkLoadedRequest(
-        tools.length,
-        openAiLimits.maxTools,
-        "tools",
-        "OpenAI",
-      );
-      return toOpenAiChatTools(tools);
-    },
-    async gemini(handle, opts = {}) {
-      const tools = [
-        ...alwaysTools,
-        searchTool,
-        ...loadedTools(await loaded(handle)),
-      ];
-      checkLoadedRequest(
-        tools.length,
-        geminiLimits.maxFunctionDeclarations,
-        "function declarations",
-        "Gemini",
-      );
-      return toGeminiTool(tools, opts);
-    },
-    anthropic(handle, opts) {
-      return Promise.resolve().then(() => {
+        return openAiResponsesTools(set, opts);
+      }),
+    openAiChat: async (handle) => openAiChatTools(set, await loaded(handle)),
+    gemini: async (handle, opts = {}) =>
+      geminiRequestTool(set, await loaded(handle), opts),
+    anthropic: (handle, opts) =>
+      Promise.resolve().then(() => {
         void handle;
-        const server = anthropicSearchTool(opts.search);
-        const deferred = options.tools.filter((t) => !always.has(t.name));
-        const client = server === undefined ? [searchTool] : [];
-        const out: AnthropicRequestTool[] = toAnthropicTools(
-          [...alwaysTools, ...deferred, ...client],
-          { strict: opts.strict },
-        ).map((t) =>
-          always.has(t.name) || t.name === searchToolsName
-            ? t
-            : { ...t, defer_loading: true as const },
-        );
-        if (server !== undefined) {
-          out.push(server);
-        }
-        checkAnthropicToolSearchRequest(out.length);
-        return out;
-      });
-    },
-    openAiToolSearchOutput(callId, found) {
-      const groups = new Map<string, OpenAiNamespaceTool>();
-      for (const tool of known(found)) {
-        const p = placements.get(tool.name);
-        if (p === undefined || always.has(tool.name)) {
-          continue;
-        }
-        let group = groups.get(p.namespace.name);
-        if (group === undefined) {
-          group = {
-            type: "namespace",
-            name: p.namespace.name,
-            description: p.namespace.description,
-            tools: [],
-          };
-          groups.set(p.namespace.name, group);
-        }
-        if (!group.tools.some((f) => f.name === p.functionName)) {
-          group.tools.push(toOpenAiNamespaceFunction(tool, p.functionName));
-        }
-      }
-      return {
-        type: "tool_search_output",
-        call_id: callId,
-        execution: "client",
-        status: "completed",
-        tools: [...groups.values()],
-      };
-    },
-    anthropicToolReferences(found) {
-      const refs: AnthropicToolResultBlock[] = [];
-      for (const tool of known(found)) {
-        if (!always.has(tool.name)) {
-          refs.push({ type: "tool_reference", tool_name: tool.name });
-        }
-      }
-      if (refs.length > 0) {
-        return refs;
-      }
-      const names = known(found).map((t) => t.name);
-      return [
-        {
-          type: "text",
-          text:
-            names.length > 0
-              ? `the tools found are already loaded: ${names.join(", ")}`
-              : nothingFound,
-        },
-      ];
-    },
-    searchToolsResult(found) {
-      return JSON.stringify({
-        tools: known(found).map((t) => ({
-          name: t.name,
-          description: t.description,
-        })),
-      });
-    },
-    toolOf(namespace, functionName) {
-      const fns = toolsByPair.get(namespace);
-      const tool = fns?.get(functionName);
-      if (tool !== undefined) {
-        return tool;
-      }
-      throw new ToolError(
-        fns === undefined
-          ? `unknown namespace ${JSON.stringify(namespace)} (function ${JSON.stringify(functionName)}): call a function a tool search loaded, with its namespace`
-          : `no function ${JSON.stringify(functionName)} in namespace ${JSON.stringify(namespace)}: call a function a tool search loaded`,
-        { reason: "unknown-tool", code: Code.NotFound },
-      );
-    },
+        return anthropicRequestTools(set, opts);
+      }),
+    openAiToolSearchOutput: (callId, found) =>
+      toolSearchOutput(callId, known(found), placements, always),
+    anthropicToolReferences: (found) => toolReferences(known(found), always),
+    searchToolsResult: (found) => searchResult(known(found)),
+    toolOf: (namespace, functionName) =>
+      toolOfPair(toolsByPair, namespace, functionName),
   };
+}
+
+/** The tools by namespace, then by function name: an OpenAI call's pair. */
+function toolsByPairOf(
+  placements: ReadonlyMap<string, Placement>,
+): Map<string, Map<string, string>> {
+  const toolsByPair = new Map<string, Map<string, string>>();
+  for (const [tool, p] of placements) {
+    const fns = toolsByPair.get(p.namespace.name) ?? new Map<string, string>();
+    fns.set(p.functionName, tool);
+    toolsByPair.set(p.namespace.name, fns);
+  }
+  return toolsByPair;
+}
+
+/** The tools of found names; an unknown name throws an Error. */
+function knownTools(
+  byName: ReadonlyMap<string, AgentTool>,
+  found: readonly string[],
+): AgentTool[] {
+  return found.map((name) => {
+    const tool = byName.get(name);
+    if (tool === undefined) {
+      throw new Error(
+        `unknown tool ${JSON.stringify(name)}: pass names a search found`,
+      );
+    }
+    return tool;
+  });
+}
+
+/**
+ * The item answering OpenAI's client `tool_search_call`: the found
+ * functions grouped in their namespaces, always-loaded tools left out.
+ */
+function toolSearchOutput(
+  callId: string,
+  found: readonly AgentTool[],
+  placements: ReadonlyMap<string, Placement>,
+  always: ReadonlySet<string>,
+): OpenAiToolSearchOutput {
+  const groups = new Map<string, OpenAiNamespaceTool>();
+  for (const tool of found) {
+    const p = placements.get(tool.name);
+    if (p === undefined || always.has(tool.name)) {
+      continue;
+    }
+    let group = groups.get(p.namespace.name);
+    if (group === undefined) {
+      group = {
+        type: "namespace",
+        name: p.namespace.name,
+        description: p.namespace.description,
+        tools: [],
+      };
+      groups.set(p.namespace.name, group);
+    }
+    if (!group.tools.some((f) => f.name === p.functionName)) {
+      group.tools.push(toOpenAiNamespaceFunction(tool, p.functionName));
+    }
+  }
+  return {
+    type: "tool_search_output",
+    call_id: callId,
+    execution: "client",
+    status: "completed",
+    tools: [...groups.values()],
+  };
+}
+
+/**
+ * The content answering Anthropic's `search_tools` call: a
+ * `tool_reference` per found deferred tool, else one text block.
+ */
+function toolReferences(
+  found: readonly AgentTool[],
+  always: ReadonlySet<string>,
+): AnthropicToolResultBlock[] {
+  const refs: AnthropicToolResultBlock[] = [];
+  for (const tool of found) {
+    if (!always.has(tool.name)) {
+      refs.push({ type: "tool_reference", tool_name: tool.name });
+    }
+  }
+  if (refs.length > 0) {
+    return refs;
+  }
+  const names = found.map((t) => t.name);
+  return [
+    {
+      type: "text",
+      text:
+        names.length > 0
+          ? `the tools found are already loaded: ${names.join(", ")}`
+          : nothingFound,
+    },
+  ];
+}
+
+/** The result text of a `search_tools` call, found order. */
+function searchResult(found: readonly AgentTool[]): string {
+  return JSON.stringify({
+    tools: found.map((t) => ({ name: t.name, description: t.description })),
+  });
+}
+
+/** The tool of an OpenAI namespaced call; an unknown pair: a ToolError. */
+function toolOfPair(
+  toolsByPair: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  namespace: string,
+  functionName: string,
+): string {
+  const fns = toolsByPair.get(namespace);
+  const tool = fns?.get(functionName);
+  if (tool !== undefined) {
+    return tool;
+  }
+  throw new ToolError(
+    fns === undefined
+      ? `unknown namespace ${JSON.stringify(namespace)} (function ${JSON.stringify(functionName)}): call a function a tool search loaded, with its namespace`
+      : `no function ${JSON.stringify(functionName)} in namespace ${JSON.stringify(namespace)}: call a function a tool search loaded`,
+    { reason: "unknown-tool", code: Code.NotFound },
+  );
 }
 
 /**
@@ -427,23 +385,6 @@ async function loadNames(
   }
   const { epoch } = await storeCall(() => store.load(handle));
   return storeCall(() => store.loadTools(handle, epoch, names));
-}
-
-/**
- * A Chat Completions or Gemini request over its provider's limit: the
- * loaded tools make it, so the fix is a lower `maxLoaded` too.
- */
-function checkLoadedRequest(
-  count: number,
-  limit: number,
-  what: string,
-  provider: string,
-): void {
-  if (count > limit) {
-    throw new Error(
-      `${String(count)} ${what} in one request: ${provider} takes at most ${String(limit)}; send a subset of the tools, or lower maxLoaded`,
-    );
-  }
 }
 
 function checkMaxLoaded(maxLoaded: number | undefined, always: number): number {
@@ -540,69 +481,4 @@ function placementsOf(
     }
   }
   return placements;
-}
-
-/** The namespaces with their deferred functions (always-loaded ones out). */
-function namespaceTools(
-  namespaces: readonly ToolSearchNamespace[],
-  byName: ReadonlyMap<string, AgentTool>,
-  always: ReadonlySet<string>,
-): OpenAiNamespaceTool[] {
-  const out: OpenAiNamespaceTool[] = [];
-  for (const ns of namespaces) {
-    const tools = ns.tools
-      .filter((f) => !always.has(f.tool))
-      .map((f) => toOpenAiNamespaceFunction(byName.get(f.tool)!, f.function));
-    if (tools.length > 0) {
-      out.push({
-        type: "namespace",
-        name: ns.name,
-        description: ns.description,
-        tools,
-      });
-    }
-  }
-  return out;
-}
-
-/** The `search_tools` function, its description naming the namespaces. */
-function searchToolOf(
-  namespaces: readonly ToolSearchNamespace[],
-  defaultLimit: number,
-): AgentTool {
-  const listed = namespaces
-    .map((ns) => `${ns.name} (${ns.description.split("\n")[0]!.trim()})`)
-    .join("; ");
-  const { additionalProperties, ...openApi } = searchParameters(defaultLimit);
-  void additionalProperties;
-  return defineTool({
-    name: searchToolsName,
-    description: `Search this API's tools by what they do and load the best matches: a loaded tool can be called from the next turn on. Searchable: ${listed}.`,
-    strict: false,
-    parameters: searchParameters(defaultLimit) as never,
-    forms: { geminiParameters: openApi as never },
-  });
-}
-
-function anthropicSearchTool(
-  mode: AnthropicDeferredOptions["search"],
-): AnthropicRequestTool | undefined {
-  switch (mode) {
-    case "bm25":
-      return {
-        type: "tool_search_tool_bm25_20251119",
-        name: "tool_search_tool_bm25",
-      };
-    case "regex":
-      return {
-        type: "tool_search_tool_regex_20251119",
-        name: "tool_search_tool_regex",
-      };
-    case "client":
-      return undefined;
-    default:
-      throw new Error(
-        `anthropic: search ${JSON.stringify(mode)} is not "bm25", "regex" or "client"`,
-      );
-  }
 }

@@ -122,12 +122,14 @@ export {
 } from "./tool-search.js";
 export {
   createDeferredTools,
-  type AnthropicDeferredOptions,
   type DeferredTools,
   type DeferredToolsOptions,
-  type OpenAiDeferredOptions,
   type ToolSearchOutcome,
 } from "./deferred-tools.js";
+export type {
+  AnthropicDeferredOptions,
+  OpenAiDeferredOptions,
+} from "./deferred-providers.js";
 export {
   defaultSearchLimit,
   maxSearchLimit,
