@@ -14,39 +14,35 @@ import grpc
 from ._agent_tool import AgentTool
 from ._conversation_executor import store_failure
 from ._conversation_store import ConversationStore
-from ._json import quote
-from ._provider_limits import (
-    GEMINI_MAX_FUNCTION_DECLARATIONS,
-    OPENAI_MAX_TOOLS,
-    check_anthropic_tool_search_request,
-    check_openai_deferred_request,
+from ._deferred_providers import (
+    DeferredRequestSet,
+    anthropic_request_tools,
+    gemini_request_tool,
+    namespace_function,
+    namespace_tool,
+    openai_chat_request_tools,
+    openai_responses_request_tools,
+    search_tool_of,
 )
+from ._json import quote
+from ._provider_limits import OPENAI_MAX_TOOLS
 from ._search_arguments import (
     DEFAULT_SEARCH_LIMIT,
     MAX_SEARCH_LIMIT,
     SEARCH_TOOLS_NAME,
     not_in_search_data,
     parse_search_arguments,
-    search_parameters,
 )
 from ._tool_error import ToolError
 from ._tool_search import ToolSearch, ToolSearchNamespace, rank_tools
 from .providers import (
     AnthropicRequestTool,
     AnthropicToolResultBlock,
-    AnthropicToolSearchBm25Tool,
-    AnthropicToolSearchRegexTool,
     GeminiTool,
     OpenAIChatTool,
-    OpenAINamespaceFunction,
     OpenAINamespaceTool,
     OpenAIResponsesRequestTool,
     OpenAIToolSearchOutput,
-    OpenAIToolSearchTool,
-    anthropic_tools,
-    gemini_tool,
-    openai_chat_tools,
-    openai_responses_tool,
 )
 
 __all__ = [
@@ -74,11 +70,6 @@ class _ToolLoadingStore(Protocol):
 
     async def loaded_tools(self, handle: str) -> list[str]: ...
 
-
-# OpenAI's client ``tool_search`` description.
-_CLIENT_SEARCH_DESCRIPTION: Final = (
-    "Search the functions of the namespaces above by what they do; the best matches are loaded."
-)
 
 # Anthropic's answer when a search found nothing deferred.
 _NOTHING_FOUND: Final = "no tool found; search again with other words"
@@ -133,8 +124,15 @@ class DeferredTools:
         self._by_pair: dict[str, dict[str, str]] = {}
         for tool, p in self._placements.items():
             self._by_pair.setdefault(p.namespace.name, {})[p.function] = tool
-        self._search_tool = _search_tool_of(search.namespaces, self._limit)
-        self._always_tools = [self._by_name[n] for n in self._always]
+        self._set = DeferredRequestSet(
+            tools=self._tools,
+            by_name=self._by_name,
+            always=self._always,
+            always_tools=[self._by_name[n] for n in self._always],
+            namespaces=search.namespaces,
+            default_limit=self._limit,
+            search_tool=search_tool_of(search.namespaces, self._limit),
+        )
 
     @property
     def always_loaded(self) -> list[str]:
@@ -171,45 +169,14 @@ class DeferredTools:
         conversation's items); more than 128 top-level items raise
         ValueError. ``handle`` is not read (the same signature as the
         others)."""
-        if search not in ("hosted", "client"):
-            raise ValueError(
-                f'openai_responses: search {quote(str(search))} is not "hosted" or "client"'
-            )
-        namespaces = self._namespace_tools()
-        for ns in namespaces:
-            if ns["name"] in self._always:
-                raise ValueError(
-                    f"namespace {quote(ns['name'])} has the name of an always-loaded tool: "
-                    "OpenAI could not tell them apart; load another tool always"
-                )
-        check_openai_deferred_request(len(self._always_tools), len(namespaces))
-        out: list[OpenAIResponsesRequestTool] = [
-            openai_responses_tool(t) for t in self._always_tools
-        ]
-        out.extend(namespaces)
-        search_tool: OpenAIToolSearchTool = {"type": "tool_search"}
-        if search == "client":
-            search_tool = {
-                "type": "tool_search",
-                "execution": "client",
-                "description": _CLIENT_SEARCH_DESCRIPTION,
-                "parameters": search_parameters(self._limit),
-            }
-        out.append(search_tool)
-        return out
+        return openai_responses_request_tools(self._set, search)
 
     async def openai_chat(self, handle: str) -> list[OpenAIChatTool]:
         """The ``tools`` of an OpenAI Chat Completions request: the
         always-loaded tools, ``search_tools``, then the loaded ones in load
         order (a load only appends: the prefix a provider caches stays the
         same); more than 128 raise ValueError."""
-        tools = [
-            *self._always_tools,
-            self._search_tool,
-            *self._loaded_tools(await self.loaded(handle)),
-        ]
-        _check_loaded_request(len(tools), OPENAI_MAX_TOOLS, "tools", "OpenAI")
-        return openai_chat_tools(tools)
+        return openai_chat_request_tools(self._set, await self.loaded(handle))
 
     async def gemini(
         self,
@@ -219,15 +186,7 @@ class DeferredTools:
     ) -> GeminiTool:
         """The Gemini tool of a request: the same functions as
         :meth:`openai_chat`; more than 512 raise ValueError."""
-        tools = [
-            *self._always_tools,
-            self._search_tool,
-            *self._loaded_tools(await self.loaded(handle)),
-        ]
-        _check_loaded_request(
-            len(tools), GEMINI_MAX_FUNCTION_DECLARATIONS, "function declarations", "Gemini"
-        )
-        return gemini_tool(tools, form=form)
+        return gemini_request_tool(self._set, await self.loaded(handle), form)
 
     async def anthropic(
         self,
@@ -244,18 +203,7 @@ class DeferredTools:
         of the history); more than 10,000 raise ValueError. ``strict=True``
         sends ``strict: true`` for the strict tools: every strict tool of the
         request counts toward Anthropic's limits, deferred or not."""
-        server = _anthropic_search_tool(search)
-        deferred = [t for t in self._tools if t.name not in self._always]
-        client = [self._search_tool] if server is None else []
-        out: list[AnthropicRequestTool] = []
-        for t in anthropic_tools([*self._always_tools, *deferred, *client], strict=strict):
-            if t["name"] not in self._always and t["name"] != SEARCH_TOOLS_NAME:
-                t["defer_loading"] = True
-            out.append(t)
-        if server is not None:
-            out.append(server)
-        check_anthropic_tool_search_request(len(out))
-        return out
+        return anthropic_request_tools(self._set, search, strict)
 
     def openai_tool_search_output(
         self, call_id: str, found: Sequence[str]
@@ -270,10 +218,10 @@ class DeferredTools:
                 continue
             group = groups.get(p.namespace.name)
             if group is None:
-                group = _namespace(p.namespace, [])
+                group = namespace_tool(p.namespace, [])
                 groups[p.namespace.name] = group
             if not any(f["name"] == p.function for f in group["tools"]):
-                group["tools"].append(_namespace_function(tool, p.function))
+                group["tools"].append(namespace_function(tool, p.function))
         return {
             "type": "tool_search_output",
             "call_id": call_id,
@@ -343,9 +291,6 @@ class DeferredTools:
         epoch, _ = await _store_call(handle, lambda: store.load(handle))
         return await _store_call(handle, lambda: store.load_tools(handle, epoch, names))
 
-    def _loaded_tools(self, names: Sequence[str]) -> list[AgentTool]:
-        return [self._by_name[n] for n in names if n not in self._always and n in self._by_name]
-
     def _known(self, found: Sequence[str]) -> list[AgentTool]:
         out = []
         for name in found:
@@ -353,19 +298,6 @@ class DeferredTools:
             if tool is None:
                 raise ValueError(f"unknown tool {quote(name)}: pass names a search found")
             out.append(tool)
-        return out
-
-    def _namespace_tools(self) -> list[OpenAINamespaceTool]:
-        """The namespaces with their deferred functions (always-loaded ones out)."""
-        out = []
-        for ns in self._search.namespaces:
-            functions = [
-                _namespace_function(self._by_name[f.tool], f.function)
-                for f in ns.tools
-                if f.tool not in self._always
-            ]
-            if functions:
-                out.append(_namespace(ns, functions))
         return out
 
 
@@ -463,62 +395,3 @@ def _placements_of(
         if name not in placements and name not in always:
             raise ValueError(not_in_search_data(name))
     return placements
-
-
-def _namespace(
-    ns: ToolSearchNamespace, functions: list[OpenAINamespaceFunction]
-) -> OpenAINamespaceTool:
-    return {"type": "namespace", "name": ns.name, "description": ns.description, "tools": functions}
-
-
-def _namespace_function(tool: AgentTool, function: str) -> OpenAINamespaceFunction:
-    """The tool as a deferred function of its namespace, named ``function``
-    there (as :func:`openai_responses_tool` makes it)."""
-    plain = openai_responses_tool(tool)
-    return {
-        "type": "function",
-        "name": function,
-        "description": plain.get("description"),
-        "parameters": plain["parameters"],
-        "strict": plain["strict"],
-        "defer_loading": True,
-    }
-
-
-def _search_tool_of(namespaces: Sequence[ToolSearchNamespace], default_limit: int) -> AgentTool:
-    """The ``search_tools`` function, its description naming the namespaces."""
-    listed = "; ".join(
-        f"{ns.name} ({ns.description.split(chr(10))[0].strip()})" for ns in namespaces
-    )
-    parameters = search_parameters(default_limit)
-    open_api = {k: v for k, v in parameters.items() if k != "additionalProperties"}
-    return AgentTool(
-        SEARCH_TOOLS_NAME,
-        "Search this API's tools by what they do and load the best matches: a loaded tool "
-        f"can be called from the next turn on. Searchable: {listed}.",
-        False,
-        parameters,
-        {"geminiParameters": open_api},
-    )
-
-
-def _check_loaded_request(count: int, limit: int, what: str, provider: str) -> None:
-    """A Chat Completions or Gemini request over its provider's limit: the
-    loaded tools make it, so the fix is a lower ``max_loaded`` too."""
-    if count > limit:
-        raise ValueError(
-            f"{count} {what} in one request: {provider} takes at most {limit}; "
-            "send a subset of the tools, or lower max_loaded"
-        )
-
-
-def _anthropic_search_tool(
-    mode: str,
-) -> AnthropicToolSearchBm25Tool | AnthropicToolSearchRegexTool | None:
-    if mode == "bm25":
-        return {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
-    if mode == "regex":
-        return {"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"}
-    if mode == "client":
-        return None
-    raise ValueError(f'anthropic: search {quote(str(mode))} is not "bm25", "regex" or "client"')
