@@ -28,21 +28,13 @@
 // queries), as each provider shows them. Request bytes are the UTF-8 bytes
 // of the whole `tools` value sent (deferred requests still carry every
 // schema for OpenAI Responses and Anthropic).
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { fromBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
-import { createRequestCapture } from "./buf-request.mjs";
+import { generatorDir, querySetModels } from "./query-set-models.mjs";
 import { countO200k } from "./tool-tokens.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const generatorDir = join(here, "..", "..");
 const repoRoot = join(generatorDir, "..");
-const setsDir = join(repoRoot, "e2e", "vectors", "tool-search");
-const require = createRequire(import.meta.url);
 
 const { values: opt } = parseArgs({
   options: {
@@ -54,38 +46,18 @@ const { values: opt } = parseArgs({
 });
 
 const load = (file) => import(pathToFileURL(resolve(opt.dist, file)).href);
-const gen = await load("index.js");
 const { toolSearchJson } = await load("model/tool-search-data.js");
 const runtime = await import(
   pathToFileURL(join(repoRoot, "runtimes", "ts", "dist", "index.js")).href
 );
-
-const googleRoot = dirname(
-  require.resolve("google-proto-files/package.json", { paths: [generatorDir] }),
-);
-const sources = {
-  temporal: { root: opt["temporal-root"], dir: "temporal/api" },
-  "vertex-ai": { root: googleRoot, dir: "google/cloud/aiplatform/v1" },
-  compute: { root: googleRoot, dir: "google/cloud/compute/v1" },
-};
-const capture = createRequestCapture();
 const results = {};
 
-for (const api of opt.apis.split(",").map((a) => a.trim())) {
-  const source = sources[api];
-  if (source === undefined) {
-    console.error(
-      `--apis ${JSON.stringify(api)}: not one of ${Object.keys(sources).join(", ")}`,
-    );
-    process.exit(2);
-  }
-  if (source.root === undefined || !existsSync(join(source.root, source.dir))) {
-    console.log(
-      `${api}: skipped: no protos (pass --temporal-root, see e2e/vectors/tool-search/README.md)`,
-    );
-    continue;
-  }
-  results[api] = await measure(api, source);
+for await (const { api, set, tools } of querySetModels({
+  apis: opt.apis,
+  temporalRoot: opt["temporal-root"],
+  dist: opt.dist,
+})) {
+  results[api] = await measure(set, tools);
 }
 
 if (opt.json) {
@@ -106,20 +78,7 @@ if (opt.json) {
   }
 }
 
-async function measure(api, source) {
-  const set = JSON.parse(
-    readFileSync(join(setsDir, "queries", `${api}.json`), "utf8"),
-  );
-  const request = fromBinary(
-    CodeGeneratorRequestSchema,
-    capture(source.root, source.dir),
-  );
-  const options = gen.parseOptions(set.options);
-  const { tools: models } = gen.buildModel(
-    gen.resolveRequestFiles(request).files,
-    undefined,
-    gen.toolSelectionOf(options.common, options.lists),
-  );
+async function measure(set, models) {
   const tools = models.map((t) =>
     runtime.defineTool(
       t.name,

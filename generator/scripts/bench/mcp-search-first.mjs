@@ -12,20 +12,13 @@
 //   node scripts/bench/mcp-search-first.mjs --options schema=compact
 //
 // Tokens are o200k_base (gpt-tokenizer) of the tools/list result's JSON.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { fromBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
-import { createRequestCapture } from "./buf-request.mjs";
+import { generatorDir, querySetModels } from "./query-set-models.mjs";
 import { countO200k } from "./tool-tokens.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const generatorDir = join(here, "..", "..");
 const repoRoot = join(generatorDir, "..");
-const require = createRequire(import.meta.url);
 
 const { values: opt } = parseArgs({
   options: {
@@ -37,51 +30,20 @@ const { values: opt } = parseArgs({
 });
 
 const load = (file) => import(pathToFileURL(resolve(opt.dist, file)).href);
-const gen = await load("index.js");
 const { toolSearchJson } = await load("model/tool-search-data.js");
 const runtimeDist = join(repoRoot, "runtimes", "ts", "dist");
 const runtime = await import(pathToFileURL(join(runtimeDist, "index.js")).href);
 const searchFirst = await import(
   pathToFileURL(join(runtimeDist, "mcp", "search-first.js")).href
 );
-
-const googleRoot = dirname(
-  require.resolve("google-proto-files/package.json", { paths: [generatorDir] }),
-);
-const dirs = {
-  "vertex-ai": "google/cloud/aiplatform/v1",
-  compute: "google/cloud/compute/v1",
-};
-const capture = createRequestCapture();
 const limits = opt.limits.split(",").map(Number);
 const maxResultBytes = 100_000;
 
-for (const api of opt.apis.split(",").map((a) => a.trim())) {
-  const dir = dirs[api];
-  if (dir === undefined) {
-    console.error(
-      `--apis ${JSON.stringify(api)}: not one of ${Object.keys(dirs).join(", ")}`,
-    );
-    process.exit(2);
-  }
-  const set = JSON.parse(
-    readFileSync(
-      join(repoRoot, "e2e", "vectors", "tool-search", "queries", `${api}.json`),
-      "utf8",
-    ),
-  );
-  const request = fromBinary(
-    CodeGeneratorRequestSchema,
-    capture(googleRoot, dir),
-  );
-  const options = gen.parseOptions(
-    [set.options, opt.options].filter((o) => o !== "").join(","),
-  );
-  const { tools: models } = gen.buildModel(
-    gen.resolveRequestFiles(request).files,
-    undefined,
-    gen.toolSelectionOf(options.common, options.lists),
-  );
+for await (const { api, set, tools: models } of querySetModels({
+  apis: opt.apis,
+  dist: opt.dist,
+  extraOptions: opt.options,
+})) {
   const search = runtime.defineToolSearch(toolSearchJson(models));
   // What the catalog reads of a served tool: its name, description and
   // input schema (the listing's other parts do not enter these figures).

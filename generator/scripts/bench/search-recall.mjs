@@ -15,19 +15,10 @@
 // a message when not given. Options: the set's own ("target=ts,tools=all").
 // Exits 1 when a set does not load or names a tool the index lacks; the
 // recall itself is reported, not asserted.
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { fromBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
-import { createRequestCapture } from "./buf-request.mjs";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const generatorDir = join(here, "..", "..");
-const setsDir = join(generatorDir, "..", "e2e", "vectors", "tool-search");
-const require = createRequire(import.meta.url);
+import { generatorDir, querySetModels } from "./query-set-models.mjs";
 
 const { values: opt } = parseArgs({
   options: {
@@ -35,58 +26,26 @@ const { values: opt } = parseArgs({
     "temporal-root": { type: "string" },
     misses: { type: "boolean", default: false },
     odd: { type: "boolean", default: false },
-    dist: { type: "string", default: join(generatorDir, "dist") },
+    dist: { type: "string", default: resolve(generatorDir, "dist") },
   },
 });
 
 const load = (file) => import(pathToFileURL(resolve(opt.dist, file)).href);
-const gen = await load("index.js");
 const { buildToolSearchIndex } = await load("search/tool-search-index.js");
 const { rankTools } = await load("search/rank.js");
 
-const googleRoot = dirname(
-  require.resolve("google-proto-files/package.json", { paths: [generatorDir] }),
-);
-const sources = {
-  compute: { root: googleRoot, dir: "google/cloud/compute/v1" },
-  "vertex-ai": { root: googleRoot, dir: "google/cloud/aiplatform/v1" },
-  temporal: { root: opt["temporal-root"], dir: "temporal/api" },
-};
-const capture = createRequestCapture();
 let failed = false;
 
-for (const api of opt.apis.split(",").map((a) => a.trim())) {
-  const source = sources[api];
-  if (source === undefined) {
-    console.error(
-      `--apis ${JSON.stringify(api)}: not one of ${Object.keys(sources).join(", ")}`,
-    );
-    process.exit(2);
-  }
-  if (source.root === undefined || !existsSync(join(source.root, source.dir))) {
-    console.log(
-      `${api}: skipped: no protos (pass --temporal-root, a directory holding temporal/, google/ and nexusannotations/ of temporalio/api without buf.yaml; see e2e/vectors/tool-search/README.md)`,
-    );
-    continue;
-  }
-  const set = JSON.parse(
-    readFileSync(join(setsDir, "queries", `${api}.json`), "utf8"),
-  );
+for await (const { api, set, tools } of querySetModels({
+  apis: opt.apis,
+  temporalRoot: opt["temporal-root"],
+  dist: opt.dist,
+})) {
   if (!Array.isArray(set.queries) || set.queries.length === 0) {
     console.error(`${api}: queries/${api}.json has no queries`);
     failed = true;
     continue;
   }
-  const request = fromBinary(
-    CodeGeneratorRequestSchema,
-    capture(source.root, source.dir),
-  );
-  const options = gen.parseOptions(set.options);
-  const { tools } = gen.buildModel(
-    gen.resolveRequestFiles(request).files,
-    undefined,
-    gen.toolSelectionOf(options.common, options.lists),
-  );
   const index = buildToolSearchIndex(tools);
   const known = new Set(index.names);
   const absent = [...new Set(set.queries.flatMap((q) => q.relevant))].filter(
