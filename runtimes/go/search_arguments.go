@@ -64,17 +64,7 @@ func ParseSearchArguments(text string) (SearchArguments, error) {
 	if !ok {
 		return SearchArguments{}, searchArgumentsError([]Violation{{Reason: "not-an-object", Message: "expected a JSON object, got " + jsonKind(v)}})
 	}
-	var violations []Violation
-	dec := json.NewDecoder(strings.NewReader(text))
-	_, _ = dec.Token() // {
-	for dec.More() {
-		key, _ := dec.Token()
-		var skip json.RawMessage
-		_ = dec.Decode(&skip)
-		if k, _ := key.(string); k != "query" && k != "limit" {
-			violations = append(violations, Violation{Field: k, Reason: "unknown-field", Message: "unknown field; valid fields: query, limit"})
-		}
-	}
+	violations := unknownFields(text, "query", "limit")
 	var out SearchArguments
 	switch q := obj["query"].(type) {
 	case string:
@@ -119,3 +109,31 @@ func searchArgumentsError(vs []Violation) *ToolError {
 }
 
 //aitools:end
+
+// unknownFields is a violation per key of the JSON object text that is not
+// in known, in the text's order: the one unknown-field rule of the search
+// tool and the MCP meta tools.
+func unknownFields(text string, known ...string) []Violation {
+	var violations []Violation
+	dec := json.NewDecoder(strings.NewReader(text))
+	_, _ = dec.Token() // {
+	for dec.More() {
+		key, _ := dec.Token()
+		var skip json.RawMessage
+		_ = dec.Decode(&skip)
+		k, _ := key.(string)
+		if !isKnownField(known, k) {
+			violations = append(violations, Violation{Field: k, Reason: "unknown-field", Message: "unknown field; valid fields: " + strings.Join(known, ", ")})
+		}
+	}
+	return violations
+}
+
+func isKnownField(known []string, key string) bool {
+	for _, k := range known {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}

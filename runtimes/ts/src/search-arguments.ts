@@ -102,14 +102,7 @@ export function parseSearchArguments(args: unknown): SearchArguments {
     ]);
   }
   const obj = value as Record<string, unknown>;
-  const known = ["query", "limit"];
-  const violations: Violation[] = Object.keys(obj)
-    .filter((k) => !known.includes(k))
-    .map((k) => ({
-      field: k,
-      reason: "unknown-field",
-      message: `unknown field; valid fields: ${known.join(", ")}`,
-    }));
+  const violations = unknownFields(obj, ["query", "limit"]);
   const { query, limit } = obj;
   if (query === undefined || query === null) {
     violations.push({
@@ -166,4 +159,21 @@ function kindOf(v: unknown): string {
     return "an array";
   }
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+/**
+ * A violation per key of `args` that is not in `known`, in key order: the
+ * one unknown-field rule of the search tool and the MCP meta tools.
+ */
+export function unknownFields(
+  args: Record<string, unknown>,
+  known: readonly string[],
+): Violation[] {
+  return Object.keys(args)
+    .filter((k) => !known.includes(k))
+    .map((k) => ({
+      field: k,
+      reason: "unknown-field",
+      message: `unknown field; valid fields: ${known.join(", ")}`,
+    }));
 }

@@ -1851,18 +1851,7 @@ func metaArguments(raw json.RawMessage, known ...string) (map[string]any, []Viol
 	if !ok {
 		return nil, nil, argumentsError(Violation{Reason: "not-an-object", Message: "expected a JSON object, got " + jsonKind(v)}).Error()
 	}
-	var violations []Violation
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	_, _ = dec.Token() // {
-	for dec.More() {
-		key, _ := dec.Token()
-		var skip json.RawMessage
-		_ = dec.Decode(&skip)
-		if k, _ := key.(string); !containsString(known, k) {
-			violations = append(violations, Violation{Field: k, Reason: "unknown-field", Message: "unknown field; valid fields: " + strings.Join(known, ", ")})
-		}
-	}
-	return args, violations, ""
+	return args, unknownFields(string(raw), known...), ""
 }
 
 // metaViolation is the violation of a meta tool's string argument that is

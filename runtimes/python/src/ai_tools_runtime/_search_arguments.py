@@ -6,7 +6,7 @@ the reading of its arguments, the same in the TypeScript and Go runtimes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -87,11 +87,7 @@ def parse_search_arguments(args: Any) -> SearchArguments:
         raise _refused(
             [Violation("", "not-an-object", f"expected a JSON object, got {json_kind(value)}")]
         )
-    violations = [
-        Violation(str(key), "unknown-field", f"unknown field; valid fields: {', '.join(_KNOWN)}")
-        for key in value
-        if key not in _KNOWN
-    ]
+    violations = unknown_fields(value, _KNOWN)
     query, limit = value.get("query"), value.get("limit")
     if isinstance(limit, JsonNumber):
         limit = float(limit.text)
@@ -135,3 +131,14 @@ def _refused(violations: list[Violation]) -> ToolError:
         code=grpc.StatusCode.INVALID_ARGUMENT,
         violations=tuple(violations),
     )
+
+
+def unknown_fields(args: Mapping[Any, Any], known: Sequence[str]) -> list[Violation]:
+    """A violation per key of ``args`` that is not in ``known``, in key
+    order: the one unknown-field rule of the search tool and the MCP meta
+    tools."""
+    return [
+        Violation(str(key), "unknown-field", f"unknown field; valid fields: {', '.join(known)}")
+        for key in args
+        if key not in known
+    ]

@@ -6,6 +6,7 @@ import {
   parseSearchArguments,
   searchParameters,
   searchToolsName,
+  unknownFields,
 } from "../search-arguments.js";
 import { quote } from "../json.js";
 import { rankTools, type ToolSearch } from "../tool-search.js";
@@ -326,7 +327,7 @@ export function searchArguments(
 export function callArguments(
   args: Record<string, unknown>,
 ): { name: string; args: Record<string, unknown> } | string {
-  const violations: Violation[] = unknownKeys(args, ["name", "arguments"]);
+  const violations: Violation[] = unknownFields(args, ["name", "arguments"]);
   const { name, arguments: inner } = args;
   if (name === undefined || name === null) {
     violations.push(required("name"));
@@ -385,21 +386,6 @@ export function searchResult(
     content: [{ type: "text", text: JSON.stringify(structuredContent) }],
     structuredContent,
   };
-}
-
-function unknownKeys(
-  args: Record<string, unknown>,
-  known: readonly string[],
-): Violation[] {
-  return Object.keys(args)
-    .filter((k) => !known.includes(k))
-    .map((k) =>
-      invalidReason(
-        k,
-        "unknown-field",
-        `unknown field; valid fields: ${known.join(", ")}`,
-      ),
-    );
 }
 
 function required(field: string): Violation {

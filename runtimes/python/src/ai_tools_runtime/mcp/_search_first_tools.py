@@ -17,6 +17,7 @@ from .._search_arguments import (
     SEARCH_TOOLS_NAME,
     parse_search_arguments,
     search_parameters,
+    unknown_fields,
 )
 from .._tool_error import ToolError
 from .._tool_search import ToolSearchNamespace
@@ -114,7 +115,7 @@ def search_arguments(args: dict[str, Any], default_limit: int) -> tuple[str, int
 def call_arguments(args: dict[str, Any]) -> tuple[str, dict[str, Any]] | str:
     """A ``call_tool``'s target (the tool's name and arguments), or the
     model-facing text refusing it."""
-    violations = _unknown_keys(args, ("name", "arguments"))
+    violations = unknown_fields(args, ("name", "arguments"))
     name, inner = args.get("name"), args.get("arguments")
     if name is None:
         violations.append(Violation("name", "required", "missing required field"))
@@ -138,11 +139,3 @@ def unknown_called_tool(name: str) -> str:
         f"unknown tool {json.dumps(name, ensure_ascii=False)}: call {SEARCH_TOOLS} to find a "
         f"tool, then {CALL_TOOL} with one of the names it gives"
     )
-
-
-def _unknown_keys(args: dict[str, Any], known: Sequence[str]) -> list[Violation]:
-    return [
-        Violation(key, "unknown-field", f"unknown field; valid fields: {', '.join(known)}")
-        for key in args
-        if key not in known
-    ]
